@@ -1,0 +1,238 @@
+// Package llm defines the one small interface every model provider sits behind,
+// and the request, chunk and error types shared by all of them.
+//
+// A Provider streams one model call. It does not retry, does not run tools and
+// keeps no conversation: the runner owns retries, tool loops and budgets, so that
+// every provider gets them for free and behaves the same under faults.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+)
+
+// Provider streams one model call.
+//
+// Contract (checked by the conformance suite in llmtest):
+//   - Stream yields text deltas in order; concatenated they are the whole reply.
+//   - A tool call is yielded once, complete (ID, Name, Args as a JSON object).
+//   - Exactly one chunk carries Usage, after the last text or tool call; it also
+//     carries the StopReason.
+//   - Errors are yielded as the last element and are *Error values (use
+//     errors.As), classified so that the caller can decide whether to retry.
+//   - Stream honours ctx: cancelling it ends the iteration promptly with an error
+//     wrapping ctx.Err().
+//   - Stopping the iteration early (break) releases the underlying connection.
+type Provider interface {
+	// Name is the provider's name as the user selects it ("anthropic", "openai").
+	Name() string
+	// Caps tells what the provider can do, so that callers can degrade gracefully.
+	Caps() Caps
+	Stream(ctx context.Context, req Request) iter.Seq2[Chunk, error]
+}
+
+// Caps lists optional provider features.
+type Caps struct {
+	Tools       bool // native function calling
+	JSONSchema  bool // constrained structured output (tool use or response_format)
+	PromptCache bool // explicit prompt caching (Anthropic cache_control)
+}
+
+// MessageRole is who said a message.
+type MessageRole string
+
+// Message roles. Tool results travel in a user message, as both APIs accept.
+const (
+	RoleUser      MessageRole = "user"
+	RoleAssistant MessageRole = "assistant"
+)
+
+// Message is one turn of the conversation sent to the model.
+type Message struct {
+	Role        MessageRole  `json:"role"`
+	Text        string       `json:"text,omitempty"`
+	ToolCalls   []ToolCall   `json:"tool_calls,omitempty"`   // assistant only
+	ToolResults []ToolResult `json:"tool_results,omitempty"` // user only
+	// Cache marks the end of a prefix worth caching (shared context that several
+	// calls repeat). Providers without explicit caching ignore it.
+	Cache bool `json:"cache,omitempty"`
+}
+
+// ToolSpec describes a tool the model may call.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"` // JSON Schema of the arguments object
+}
+
+// ToolCall is the model asking for a tool.
+type ToolCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+// ToolResult answers a ToolCall.
+type ToolResult struct {
+	CallID  string `json:"call_id"`
+	Content string `json:"content"`
+	IsError bool   `json:"is_error,omitempty"`
+}
+
+// Schema asks for structured output that validates against a JSON Schema.
+// Providers use tool use (Anthropic) or response_format (OpenAI); the reply text
+// is then the JSON document.
+type Schema struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	JSON        json.RawMessage `json:"json"`
+}
+
+// Request is one model call.
+type Request struct {
+	Model    string    `json:"model"`
+	System   string    `json:"system,omitempty"`
+	Messages []Message `json:"messages"`
+	// CacheSystem asks the provider to cache the system prompt.
+	CacheSystem bool       `json:"cache_system,omitempty"`
+	Tools       []ToolSpec `json:"tools,omitempty"`
+	Schema      *Schema    `json:"schema,omitempty"`
+	MaxTokens   int        `json:"max_tokens,omitempty"`
+	Temperature *float64   `json:"temperature,omitempty"`
+	// Tag is a free label (for example "round-1/argument/performance") that
+	// providers may forward as metadata; the fake server scripts replies by it.
+	Tag string `json:"tag,omitempty"`
+}
+
+// Usage is what one call consumed.
+type Usage struct {
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:      u.InputTokens + v.InputTokens,
+		OutputTokens:     u.OutputTokens + v.OutputTokens,
+		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+	}
+}
+
+// Total is all tokens counted against a budget.
+func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
+
+// Stop reasons, normalised across providers.
+const (
+	StopEnd       = "end"
+	StopToolUse   = "tool_use"
+	StopMaxTokens = "max_tokens"
+)
+
+// Chunk is one element of a stream: a text delta, a complete tool call, or the
+// final usage.
+type Chunk struct {
+	Text       string    `json:"text,omitempty"`
+	ToolCall   *ToolCall `json:"tool_call,omitempty"`
+	Usage      *Usage    `json:"usage,omitempty"`
+	StopReason string    `json:"stop_reason,omitempty"`
+}
+
+// ErrorKind classifies provider failures.
+type ErrorKind string
+
+// Error kinds. RateLimited, Overloaded, Server, Timeout and Network are retryable.
+const (
+	ErrRateLimited ErrorKind = "rate_limited" // 429
+	ErrOverloaded  ErrorKind = "overloaded"   // 529 / 503
+	ErrServer      ErrorKind = "server"       // other 5xx
+	ErrTimeout     ErrorKind = "timeout"
+	ErrNetwork     ErrorKind = "network"    // connection refused, reset, stream cut
+	ErrAuth        ErrorKind = "auth"       // 401 / 403: invalid key
+	ErrBadRequest  ErrorKind = "bad_request" // 400 / 404 / 422: fix the request or model name
+	ErrMalformed   ErrorKind = "malformed"   // the server sent something we cannot parse
+	ErrCanceled    ErrorKind = "canceled"
+)
+
+// Error is a classified provider failure.
+type Error struct {
+	Provider   string
+	Kind       ErrorKind
+	StatusCode int           // HTTP status, 0 when none
+	RetryAfter time.Duration // from Retry-After, 0 when absent
+	Err        error
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("%s: %s", e.Provider, e.Kind)
+	if e.StatusCode != 0 {
+		msg += fmt.Sprintf(" (HTTP %d)", e.StatusCode)
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the same call may succeed if tried again.
+func (e *Error) Retryable() bool {
+	switch e.Kind {
+	case ErrRateLimited, ErrOverloaded, ErrServer, ErrTimeout, ErrNetwork, ErrMalformed:
+		return true
+	}
+	return false
+}
+
+// IsRetryable reports whether err is a retryable provider error.
+func IsRetryable(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Retryable()
+}
+
+// RetryAfterOf returns the server's Retry-After hint carried by err, or 0.
+func RetryAfterOf(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
+}
+
+// Collect drains a stream into its text, tool calls and usage. It is what most
+// non-interactive callers want.
+func Collect(seq iter.Seq2[Chunk, error]) (Reply, error) {
+	var r Reply
+	for c, err := range seq {
+		if err != nil {
+			return r, err
+		}
+		r.Text += c.Text
+		if c.ToolCall != nil {
+			r.ToolCalls = append(r.ToolCalls, *c.ToolCall)
+		}
+		if c.Usage != nil {
+			r.Usage = r.Usage.Add(*c.Usage)
+		}
+		if c.StopReason != "" {
+			r.StopReason = c.StopReason
+		}
+	}
+	return r, nil
+}
+
+// Reply is a collected stream.
+type Reply struct {
+	Text       string
+	ToolCalls  []ToolCall
+	Usage      Usage
+	StopReason string
+}
