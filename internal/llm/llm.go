@@ -154,8 +154,8 @@ const (
 	ErrOverloaded  ErrorKind = "overloaded"   // 529 / 503
 	ErrServer      ErrorKind = "server"       // other 5xx
 	ErrTimeout     ErrorKind = "timeout"
-	ErrNetwork     ErrorKind = "network"    // connection refused, reset, stream cut
-	ErrAuth        ErrorKind = "auth"       // 401 / 403: invalid key
+	ErrNetwork     ErrorKind = "network"     // connection refused, reset, stream cut
+	ErrAuth        ErrorKind = "auth"        // 401 / 403: invalid key
 	ErrBadRequest  ErrorKind = "bad_request" // 400 / 404 / 422: fix the request or model name
 	ErrMalformed   ErrorKind = "malformed"   // the server sent something we cannot parse
 	ErrCanceled    ErrorKind = "canceled"
