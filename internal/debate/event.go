@@ -1,0 +1,316 @@
+// Package debate is Parley's engine: the event log a debate is made of, the
+// state folded from it, the Protocol interface formats implement, and the Runner
+// that executes turns for every format.
+package debate
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// Event is one entry of a debate's append-only log. Seq is assigned by the
+// store, starting at 1 and without gaps; Time by the runner.
+type Event struct {
+	Debate string          `json:"debate"`
+	Seq    int64           `json:"seq"`
+	Time   time.Time       `json:"time"`
+	Type   string          `json:"type"`
+	Data   json.RawMessage `json:"data"`
+}
+
+// Payload is the typed body of an event.
+type Payload interface{ EventType() string }
+
+// NewEvent wraps a payload in an event for the given debate. Seq is left for
+// the store to assign.
+func NewEvent(debateID string, at time.Time, p Payload) (Event, error) {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return Event{}, fmt.Errorf("encode %s event: %w", p.EventType(), err)
+	}
+	return Event{Debate: debateID, Time: at.UTC(), Type: p.EventType(), Data: data}, nil
+}
+
+// Decode unmarshals the event's data into p, whose type must match.
+func (e Event) Decode(p Payload) error {
+	if e.Type != p.EventType() {
+		return fmt.Errorf("event %d is %s, not %s", e.Seq, e.Type, p.EventType())
+	}
+	if err := json.Unmarshal(e.Data, p); err != nil {
+		return fmt.Errorf("decode %s event %d: %w", e.Type, e.Seq, err)
+	}
+	return nil
+}
+
+// Event types of the engine. Formats may append their own types (through
+// Step.Emit); the fold keeps those in State.Notes.
+const (
+	TypeCreated           = "debate.created"
+	TypePhase             = "phase.changed"
+	TypeTurnStarted       = "turn.started"
+	TypeTurnDelta         = "turn.delta"
+	TypeTurnSuperseded    = "turn.superseded"
+	TypeTurnRepair        = "turn.repair"
+	TypeTurnFailed        = "turn.failed"
+	TypeTurnCompleted     = "turn.completed"
+	TypeToolCalled        = "tool.called"
+	TypeToolResult        = "tool.result"
+	TypeHintQueued        = "hint.queued"
+	TypeCheckpoint        = "checkpoint.reached"
+	TypeCheckpointAnswer  = "checkpoint.answered"
+	TypeBudgetWarning     = "budget.warning"
+	TypePaused            = "debate.paused"
+	TypeResumed           = "debate.resumed"
+	TypeVerdict           = "verdict"
+	TypeCompleted         = "debate.completed"
+	TypeFailed            = "debate.failed"
+	TypeArtifact          = "artifact.written"
+	TypeFormatEventPrefix = "format." // e.g. format.crux.stage_transition
+)
+
+// Created starts a debate.
+type Created struct {
+	Format  string            `json:"format"`
+	Topic   string            `json:"topic"`
+	Options json.RawMessage   `json:"options,omitempty"` // the format's options, as given
+	Limits  Limits            `json:"limits"`
+	Models  map[string]string `json:"models,omitempty"` // role → "provider/model", for the record
+}
+
+// EventType implements Payload.
+func (Created) EventType() string { return TypeCreated }
+
+// PhaseChanged names the phase the debate entered, for headers and resume prompts.
+type PhaseChanged struct {
+	Phase string `json:"phase"`
+	Label string `json:"label"` // "Phase 2 (Bear Opening)"
+	Round int    `json:"round,omitempty"`
+}
+
+// EventType implements Payload.
+func (PhaseChanged) EventType() string { return TypePhase }
+
+// TurnStarted records that an attempt at a turn began.
+type TurnStarted struct {
+	Turn    TurnRef `json:"turn"`
+	Attempt int     `json:"attempt"`
+	Model   string  `json:"model,omitempty"`
+}
+
+// EventType implements Payload.
+func (TurnStarted) EventType() string { return TypeTurnStarted }
+
+// TurnRef identifies a turn and where it stands in the debate.
+type TurnRef struct {
+	ID    string `json:"id"`
+	Agent string `json:"agent"`
+	Role  string `json:"role,omitempty"`
+	Label string `json:"label,omitempty"`
+	Phase string `json:"phase,omitempty"`
+	Round int    `json:"round,omitempty"`
+}
+
+// TurnDelta carries streamed text of the current attempt.
+type TurnDelta struct {
+	Turn string `json:"turn"`
+	Text string `json:"text"`
+}
+
+// EventType implements Payload.
+func (TurnDelta) EventType() string { return TypeTurnDelta }
+
+// TurnSuperseded marks the partial text of an interrupted attempt as replaced:
+// the turn runs again from its start, and the partial text stays in the log.
+type TurnSuperseded struct {
+	Turn    string `json:"turn"`
+	Partial string `json:"partial"`
+	Reason  string `json:"reason"`
+}
+
+// EventType implements Payload.
+func (TurnSuperseded) EventType() string { return TypeTurnSuperseded }
+
+// TurnRepair records a reply that did not parse; the model is shown the error
+// and asked once more.
+type TurnRepair struct {
+	Turn  string `json:"turn"`
+	Text  string `json:"text"`
+	Error string `json:"error"`
+}
+
+// EventType implements Payload.
+func (TurnRepair) EventType() string { return TypeTurnRepair }
+
+// TurnFailed records a failed attempt.
+type TurnFailed struct {
+	Turn      string        `json:"turn"`
+	Attempt   int           `json:"attempt"`
+	Error     string        `json:"error"`
+	Retryable bool          `json:"retryable"`
+	RetryIn   time.Duration `json:"retry_in,omitempty"`
+}
+
+// EventType implements Payload.
+func (TurnFailed) EventType() string { return TypeTurnFailed }
+
+// TurnCompleted is a finished turn: its text, its parsed move (or why none
+// could be parsed), and what it cost.
+type TurnCompleted struct {
+	Turn    TurnRef         `json:"turn"`
+	Text    string          `json:"text"`
+	Move    json.RawMessage `json:"move,omitempty"`
+	Invalid string          `json:"invalid,omitempty"` // parse error left after the repair turn
+	Usage   llm.Usage       `json:"usage"`
+	CostUSD float64         `json:"cost_usd,omitempty"`
+	Model   string          `json:"model,omitempty"`
+	Hints   []int           `json:"hints,omitempty"` // hint ids applied in this turn
+	NoLLM   bool            `json:"no_llm,omitempty"`
+}
+
+// EventType implements Payload.
+func (TurnCompleted) EventType() string { return TypeTurnCompleted }
+
+// ToolCalled records a tool call made by an agent.
+type ToolCalled struct {
+	Turn string       `json:"turn"`
+	Call llm.ToolCall `json:"call"`
+}
+
+// EventType implements Payload.
+func (ToolCalled) EventType() string { return TypeToolCalled }
+
+// ToolResult records a tool's answer.
+type ToolResult struct {
+	Turn    string `json:"turn"`
+	CallID  string `json:"call_id"`
+	Name    string `json:"name"`
+	Content string `json:"content"`
+	IsError bool   `json:"is_error,omitempty"`
+	Cached  bool   `json:"cached,omitempty"`
+}
+
+// EventType implements Payload.
+func (ToolResult) EventType() string { return TypeToolResult }
+
+// HintQueued is human guidance for one agent (or "all"), applied to that
+// agent's next turn.
+type HintQueued struct {
+	ID     int    `json:"id"`
+	Target string `json:"target"`
+	Text   string `json:"text"`
+}
+
+// EventType implements Payload.
+func (HintQueued) EventType() string { return TypeHintQueued }
+
+// CheckpointReached asks the human whether to go on.
+type CheckpointReached struct {
+	ID      string   `json:"id"`
+	Round   int      `json:"round"`
+	Summary string   `json:"summary"`
+	Options []string `json:"options"` // "continue", "guide", "end"
+}
+
+// EventType implements Payload.
+func (CheckpointReached) EventType() string { return TypeCheckpoint }
+
+// Checkpoint actions.
+const (
+	ActionContinue = "continue"
+	ActionGuide    = "guide"
+	ActionEnd      = "end"
+)
+
+// CheckpointAnswered is the human's answer.
+type CheckpointAnswered struct {
+	ID       string `json:"id"`
+	Action   string `json:"action"`
+	Guidance string `json:"guidance,omitempty"`
+}
+
+// EventType implements Payload.
+func (CheckpointAnswered) EventType() string { return TypeCheckpointAnswer }
+
+// BudgetWarning is raised once when a budget passes 80%.
+type BudgetWarning struct {
+	Scope  string `json:"scope"` // "debate" or "round 2 / performance"
+	Used   int    `json:"used"`
+	Budget int    `json:"budget"`
+}
+
+// EventType implements Payload.
+func (BudgetWarning) EventType() string { return TypeBudgetWarning }
+
+// Paused stops a debate in a resumable state.
+type Paused struct {
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// EventType implements Payload.
+func (Paused) EventType() string { return TypePaused }
+
+// Pause reasons.
+const (
+	PauseInterrupted = "interrupted"
+	PauseCheckpoint  = "checkpoint timeout"
+	PauseBudget      = "token budget"
+	PauseTimeout     = "debate timeout"
+	PauseError       = "error"
+)
+
+// Resumed marks a new run of an unfinished debate.
+type Resumed struct {
+	FromSeq int64 `json:"from_seq"`
+}
+
+// EventType implements Payload.
+func (Resumed) EventType() string { return TypeResumed }
+
+// Verdict is the format's final result, in the format's own JSON shape.
+type Verdict struct {
+	Data json.RawMessage `json:"data"`
+}
+
+// EventType implements Payload.
+func (Verdict) EventType() string { return TypeVerdict }
+
+// Completed ends a debate.
+type Completed struct {
+	Reason string `json:"reason,omitempty"`
+}
+
+// EventType implements Payload.
+func (Completed) EventType() string { return TypeCompleted }
+
+// Failed ends a debate that cannot go on (a bug or a permanent error such as
+// an invalid key); it can still be resumed once the cause is fixed.
+type Failed struct {
+	Error string `json:"error"`
+}
+
+// EventType implements Payload.
+func (Failed) EventType() string { return TypeFailed }
+
+// ArtifactWritten records a file the debate produced (a decision document).
+type ArtifactWritten struct {
+	Kind string `json:"kind"`
+	Path string `json:"path"`
+}
+
+// EventType implements Payload.
+func (ArtifactWritten) EventType() string { return TypeArtifact }
+
+// Note is a format-specific event (crux stage transitions, fact-check results,
+// moderator interventions...). Its type is TypeFormatEventPrefix + Kind.
+type Note struct {
+	Kind string          `json:"kind"`
+	Data json.RawMessage `json:"data,omitempty"`
+	Text string          `json:"text,omitempty"` // one line for live views
+}
+
+// EventType implements Payload.
+func (n Note) EventType() string { return TypeFormatEventPrefix + n.Kind }
