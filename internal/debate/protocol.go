@@ -1,0 +1,118 @@
+package debate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// Protocol is one debate format's rules. It is deterministic and does no I/O:
+// given the same state it returns the same step, so that a resumed debate takes
+// the path the interrupted one would have taken.
+type Protocol interface {
+	// Next says what happens now. The runner applies the step (appends its
+	// events, runs its turns, or asks the checkpoint) and calls Next again on
+	// the new state.
+	Next(s *State) (Step, error)
+	// Parse turns a reply into the turn's typed move. An error wrapping
+	// ErrRepairable makes the runner show the model the error once and ask
+	// again; any other error, or a second failure, completes the turn with
+	// Invalid set, and the protocol decides what that means (ask again under
+	// a new turn id, forfeit, fall back).
+	Parse(s *State, t TurnSpec, text string) (any, error)
+}
+
+// ErrRepairable marks a parse error the model can fix when shown it.
+var ErrRepairable = errors.New("reply does not parse")
+
+// Step is what a protocol wants next. Exactly one of Turns, Checkpoint or Done
+// is set; Emit may accompany any of them and is appended first.
+type Step struct {
+	Emit []Payload
+	// Turns run concurrently; a single turn runs alone. They must not be
+	// completed already.
+	Turns      []TurnSpec
+	Checkpoint *CheckpointReached
+	// Done ends the debate with the verdict (any JSON-encodable value).
+	Done    bool
+	Verdict any
+	Reason  string
+}
+
+// TurnSpec is one agent turn to run.
+type TurnSpec struct {
+	TurnRef
+	// System and Messages are the prompt. The runner appends tool exchanges
+	// and repair messages after them.
+	System   string
+	Messages []llm.Message
+	// UseTools offers the debate's tool registry to this turn.
+	UseTools bool
+	// Schema asks for structured output; the reply text is then JSON.
+	Schema *llm.Schema
+	// MaxTokens caps the reply; the runner lowers it to the agent's remaining
+	// round budget.
+	MaxTokens int
+	// Hints lists the ids of pending hints this turn's prompt includes; the
+	// runner records them as applied when the turn completes.
+	Hints []int
+	// Temperature, when set, overrides the provider default.
+	Temperature *float64
+}
+
+// Format is a debate format: it makes protocols and renders results.
+type Format interface {
+	// Name is the format's name ("perspectives").
+	Name() string
+	// Protocol makes the protocol for a debate from the options it was
+	// created with. It validates them and says what is wrong when they are bad.
+	Protocol(topic string, options json.RawMessage) (Protocol, error)
+	// Render writes the debate as Markdown (full transcript or summary).
+	Render(s *State, opt RenderOptions) (string, error)
+}
+
+// RenderOptions choose what Render writes.
+type RenderOptions struct {
+	Summary bool // only the result, no transcript
+}
+
+// Responder answers a turn without a model: data-only agents that argue from
+// evidence. Nothing about it pretends to be an LLM; its turns are marked NoLLM.
+type Responder interface {
+	Respond(ctx context.Context, s *State, t TurnSpec) (string, error)
+}
+
+// Formats is an explicit registry of formats.
+type Formats struct{ m map[string]Format }
+
+// NewFormats returns a registry of the given formats.
+func NewFormats(fs ...Format) *Formats {
+	r := &Formats{m: map[string]Format{}}
+	for _, f := range fs {
+		r.m[f.Name()] = f
+	}
+	return r
+}
+
+// Get returns the named format or an error listing the known ones.
+func (r *Formats) Get(name string) (Format, error) {
+	if f, ok := r.m[name]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("unknown format %q: choose one of %s", name, strings.Join(r.Names(), ", "))
+}
+
+// Names lists the registered formats, sorted.
+func (r *Formats) Names() []string {
+	names := make([]string, 0, len(r.m))
+	for n := range r.m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,739 @@
+package debate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/tool"
+)
+
+// Model is a provider and the model name to ask it for.
+type Model struct {
+	Provider llm.Provider
+	Name     string
+}
+
+// String names the model as "provider/model".
+func (m Model) String() string {
+	if m.Provider == nil {
+		return ""
+	}
+	return m.Provider.Name() + "/" + m.Name
+}
+
+// Cast says who answers each turn: a data-only Responder by agent, else a
+// model by agent, by role, or the default model.
+type Cast struct {
+	Default    Model
+	ByRole     map[string]Model
+	ByAgent    map[string]Model
+	Responders map[string]Responder
+}
+
+// model returns the model for a turn, or ok=false when none is configured.
+func (c Cast) model(t TurnRef) (Model, bool) {
+	if m, ok := c.ByAgent[t.Agent]; ok && m.Provider != nil {
+		return m, true
+	}
+	if m, ok := c.ByRole[t.Role]; ok && m.Provider != nil {
+		return m, true
+	}
+	return c.Default, c.Default.Provider != nil
+}
+
+// Human answers checkpoints. Checkpoint blocks until the human answers or ctx
+// ends; the runner bounds it with the checkpoint timeout.
+type Human interface {
+	Checkpoint(ctx context.Context, s *State, c CheckpointReached) (CheckpointAnswered, error)
+}
+
+// Runner executes debates for every format: it asks the protocol for the next
+// step, runs turns (concurrently when the step holds several), and owns
+// retries with backoff, timeouts, token budgets, cancellation, tool loops,
+// repair turns and checkpoints. Every event is appended to the store before
+// anything depends on it.
+type Runner struct {
+	Store Store
+	Cast  Cast
+	Tools *tool.Registry // nil: no tools
+	Human Human          // nil: a checkpoint pauses the debate
+	// Limits, when non-zero, replace the limits the debate was created with
+	// (for example a larger budget on resume).
+	Limits *Limits
+	// Price returns the cost of a call in USD; nil prices everything at 0.
+	Price func(model string, u llm.Usage) float64
+	// Now and Sleep are the clock; nil means the real one.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+	Log   *slog.Logger
+	// FlushEvery bounds how long streamed text waits before it is appended as
+	// a delta event; deltas are coalesced to keep the log small.
+	FlushEvery time.Duration
+
+	mu sync.Mutex // guards the state of the debate being run, and appends
+}
+
+// PausedError reports a debate that stopped in a resumable state.
+type PausedError struct {
+	Reason string
+	Detail string
+	Err    error
+}
+
+func (e *PausedError) Error() string {
+	msg := "debate paused (" + e.Reason + ")"
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	return msg
+}
+
+func (e *PausedError) Unwrap() error { return e.Err }
+
+// ErrNoModel is returned when a turn needs a model and none is configured.
+var ErrNoModel = errors.New("no model configured")
+
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func (r *Runner) sleep(ctx context.Context, d time.Duration) error {
+	if r.Sleep != nil {
+		return r.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (r *Runner) log() *slog.Logger {
+	if r.Log != nil {
+		return r.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Create starts a new debate log.
+func (r *Runner) Create(ctx context.Context, id string, c Created) error {
+	e, err := NewEvent(id, r.now(), c)
+	if err != nil {
+		return err
+	}
+	if _, err := r.Store.Append(ctx, id, e); err != nil {
+		return fmt.Errorf("create debate %s: %w", id, err)
+	}
+	return nil
+}
+
+// append stores payloads and folds them into s. Callers hold r.mu.
+func (r *Runner) appendLocked(ctx context.Context, s *State, ps ...Payload) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	evs := make([]Event, 0, len(ps))
+	at := r.now()
+	for _, p := range ps {
+		e, err := NewEvent(s.ID, at, p)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, e)
+	}
+	// Appends must land even when the run is being cancelled: the pause
+	// event is what makes the debate resumable.
+	last, err := r.Store.Append(context.WithoutCancel(ctx), s.ID, evs...)
+	if err != nil {
+		return fmt.Errorf("append %s to debate %s: %w", evs[0].Type, s.ID, err)
+	}
+	first := last - int64(len(evs)) + 1
+	for i := range evs {
+		evs[i].Seq = first + int64(i)
+		if err := s.Apply(evs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Runner) append(ctx context.Context, s *State, ps ...Payload) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.appendLocked(ctx, s, ps...)
+}
+
+// Run runs (or resumes) a debate until it completes, pauses or fails. A
+// completed turn is never run again; a turn cut off mid-stream is run again
+// from its start, its partial text kept in the log as superseded.
+func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error) {
+	events, err := r.Store.Load(ctx, id, 0)
+	if err != nil {
+		return nil, fmt.Errorf("load debate %s: %w", id, err)
+	}
+	s, err := Fold(events)
+	if err != nil {
+		return nil, err
+	}
+	if s.Status == StatusCompleted {
+		return s, nil
+	}
+	lim := s.Limits
+	if r.Limits != nil {
+		lim = *r.Limits
+	}
+	if len(events) > 1 {
+		if err := r.append(ctx, s, Resumed{FromSeq: s.LastSeq}); err != nil {
+			return s, err
+		}
+	}
+	for _, t := range s.Interrupted() {
+		if err := r.append(ctx, s, TurnSuperseded{Turn: t.ID, Partial: t.Text, Reason: "interrupted; run again from its start"}); err != nil {
+			return s, err
+		}
+	}
+
+	runCtx := ctx
+	if lim.DebateTimeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, lim.DebateTimeout)
+		defer cancel()
+	}
+	roundStart := map[int]time.Time{}
+
+	for {
+		if err := ctx.Err(); err != nil {
+			return s, r.pause(ctx, s, PauseInterrupted, "", err)
+		}
+		if err := runCtx.Err(); err != nil {
+			return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("the debate ran longer than %s", lim.DebateTimeout), err)
+		}
+		step, err := p.Next(s)
+		if err != nil {
+			return s, r.fail(ctx, s, fmt.Errorf("format %s: %w", s.Format, err))
+		}
+		if err := r.append(ctx, s, step.Emit...); err != nil {
+			return s, err
+		}
+		switch {
+		case step.Done:
+			data, err := json.Marshal(step.Verdict)
+			if err != nil {
+				return s, r.fail(ctx, s, fmt.Errorf("encode verdict: %w", err))
+			}
+			if err := r.append(ctx, s, Verdict{Data: data}, Completed{Reason: step.Reason}); err != nil {
+				return s, err
+			}
+			return s, nil
+		case step.Checkpoint != nil:
+			if err := r.checkpoint(ctx, s, *step.Checkpoint, lim); err != nil {
+				return s, err
+			}
+		case len(step.Turns) > 0:
+			if lim.DebateBudget > 0 && s.Usage.Total() >= lim.DebateBudget {
+				return s, r.pause(ctx, s, PauseBudget,
+					fmt.Sprintf("the debate used %d of its %d tokens; resume with a larger --debate-budget", s.Usage.Total(), lim.DebateBudget), nil)
+			}
+			round := step.Turns[0].Round
+			if _, ok := roundStart[round]; !ok {
+				roundStart[round] = r.now()
+			}
+			stepCtx := runCtx
+			var cancel context.CancelFunc = func() {}
+			if lim.RoundTimeout > 0 {
+				stepCtx, cancel = context.WithDeadline(runCtx, roundStart[round].Add(lim.RoundTimeout))
+			}
+			err := r.runTurns(stepCtx, p, s, step.Turns, lim)
+			roundExpired := stepCtx.Err() != nil && runCtx.Err() == nil
+			cancel()
+			if err != nil {
+				switch {
+				case ctx.Err() != nil:
+					return s, r.pause(ctx, s, PauseInterrupted, "", err)
+				case runCtx.Err() != nil:
+					return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("the debate ran longer than %s", lim.DebateTimeout), err)
+				case roundExpired:
+					return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("round %d ran longer than %s", round, lim.RoundTimeout), err)
+				}
+				var pe *PausedError
+				if errors.As(err, &pe) {
+					return s, r.pause(ctx, s, pe.Reason, pe.Detail, pe.Err)
+				}
+				return s, r.pause(ctx, s, PauseError, err.Error(), err)
+			}
+			if err := r.warnDebateBudget(ctx, s, lim); err != nil {
+				return s, err
+			}
+		default:
+			return s, r.fail(ctx, s, fmt.Errorf("format %s returned an empty step", s.Format))
+		}
+	}
+}
+
+func (r *Runner) pause(ctx context.Context, s *State, reason, detail string, cause error) error {
+	if err := r.append(ctx, s, Paused{Reason: reason, Detail: detail}); err != nil {
+		return errors.Join(err, cause)
+	}
+	return &PausedError{Reason: reason, Detail: detail, Err: cause}
+}
+
+func (r *Runner) fail(ctx context.Context, s *State, cause error) error {
+	if err := r.append(ctx, s, Failed{Error: cause.Error()}); err != nil {
+		return errors.Join(err, cause)
+	}
+	return cause
+}
+
+func (r *Runner) checkpoint(ctx context.Context, s *State, c CheckpointReached, lim Limits) error {
+	if cp := s.Checkpoint(c.ID); cp != nil && cp.Answer != nil {
+		return r.fail(ctx, s, fmt.Errorf("format %s asked checkpoint %s again after it was answered", s.Format, c.ID))
+	}
+	if s.Checkpoint(c.ID) == nil {
+		if err := r.append(ctx, s, c); err != nil {
+			return err
+		}
+	}
+	if r.Human == nil {
+		return r.pause(ctx, s, PauseCheckpoint, "no one is here to answer; resume the debate to answer the checkpoint", nil)
+	}
+	hctx := ctx
+	if lim.CheckpointTimeout > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithTimeout(ctx, lim.CheckpointTimeout)
+		defer cancel()
+	}
+	ans, err := r.Human.Checkpoint(hctx, s, c)
+	if err != nil {
+		if ctx.Err() != nil {
+			return r.pause(ctx, s, PauseInterrupted, "", err)
+		}
+		if hctx.Err() != nil {
+			return r.pause(ctx, s, PauseCheckpoint, fmt.Sprintf("no answer within %s", lim.CheckpointTimeout), err)
+		}
+		return r.pause(ctx, s, PauseCheckpoint, err.Error(), err)
+	}
+	ans.ID = c.ID
+	switch ans.Action {
+	case ActionContinue, ActionGuide, ActionEnd:
+	default:
+		return fmt.Errorf("checkpoint answer %q: want continue, guide or end", ans.Action)
+	}
+	return r.append(ctx, s, ans)
+}
+
+func (r *Runner) warnDebateBudget(ctx context.Context, s *State, lim Limits) error {
+	if lim.DebateBudget <= 0 || s.Usage.Total()*5 < lim.DebateBudget*4 {
+		return nil
+	}
+	if s.warned("debate") {
+		return nil
+	}
+	return r.append(ctx, s, BudgetWarning{Scope: "debate", Used: s.Usage.Total(), Budget: lim.DebateBudget})
+}
+
+// turnPlan is what a turn goroutine needs, computed under the lock so that the
+// goroutine never reads the shared state.
+type turnPlan struct {
+	spec      TurnSpec
+	proto     Protocol
+	model     Model
+	budget    int // the agent's round budget, 0 = unlimited
+	responder Responder
+	maxTokens int
+	toolsLeft int
+}
+
+func (r *Runner) plan(proto Protocol, s *State, t TurnSpec, lim Limits) (turnPlan, error) {
+	if s.Completed(t.ID) != nil {
+		return turnPlan{}, fmt.Errorf("format %s asked for turn %s, which is already completed", s.Format, t.ID)
+	}
+	p := turnPlan{spec: t, proto: proto, maxTokens: t.MaxTokens, budget: lim.TurnBudget}
+	if resp, ok := r.Cast.Responders[t.Agent]; ok {
+		p.responder = resp
+		return p, nil
+	}
+	m, ok := r.Cast.model(t.TurnRef)
+	if !ok {
+		return p, fmt.Errorf("turn %s (%s): %w", t.ID, t.Agent, ErrNoModel)
+	}
+	p.model = m
+	if lim.TurnBudget > 0 {
+		left := lim.TurnBudget - s.AgentUsage(t.Agent, t.Round).OutputTokens
+		if left <= 0 {
+			return p, &PausedError{Reason: PauseBudget, Detail: fmt.Sprintf(
+				"%s spent its %d-token budget for round %d; resume with a larger --turn-budget (0 = unlimited)", t.Agent, lim.TurnBudget, t.Round)}
+		}
+		if p.maxTokens == 0 || p.maxTokens > left {
+			p.maxTokens = left
+		}
+	}
+	if t.UseTools && r.Tools != nil {
+		used := 0
+		for _, tt := range s.Turns {
+			if tt.Agent == t.Agent && tt.Status == TurnDone {
+				used += len(tt.Tools)
+			}
+		}
+		p.toolsLeft = lim.MaxToolCalls - used
+		if lim.MaxToolCalls <= 0 {
+			p.toolsLeft = 1 << 30
+		}
+	}
+	return p, nil
+}
+
+func (r *Runner) runTurns(ctx context.Context, proto Protocol, s *State, turns []TurnSpec, lim Limits) error {
+	r.mu.Lock()
+	plans := make([]turnPlan, 0, len(turns))
+	for _, t := range turns {
+		p, err := r.plan(proto, s, t, lim)
+		if err != nil {
+			r.mu.Unlock()
+			return err
+		}
+		plans = append(plans, p)
+	}
+	r.mu.Unlock()
+
+	if len(plans) == 1 {
+		return r.runTurn(ctx, s, plans[0], lim)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, max(lim.Concurrency, 0))
+	if lim.Concurrency <= 0 {
+		sem = make(chan struct{}, len(plans))
+	}
+	errs := make([]error, len(plans))
+	var wg sync.WaitGroup
+	for i, p := range plans {
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			if err := r.runTurn(ctx, s, p, lim); err != nil {
+				errs[i] = err
+				cancel() // one turn failing for good stops its siblings: the step is redone on resume
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// runTurn runs one turn with retries.
+func (r *Runner) runTurn(ctx context.Context, s *State, p turnPlan, lim Limits) error {
+	if p.responder != nil {
+		return r.respond(ctx, s, p)
+	}
+	bo := backoff.NewExponentialBackOff()
+	bo.InitialInterval = lim.BackoffBase
+	if bo.InitialInterval <= 0 {
+		bo.InitialInterval = 500 * time.Millisecond
+	}
+	bo.MaxInterval = lim.BackoffMax
+	if bo.MaxInterval <= 0 {
+		bo.MaxInterval = 30 * time.Second
+	}
+	attempts := max(lim.MaxAttempts, 1)
+	for attempt := 1; ; attempt++ {
+		if err := r.append(ctx, s, TurnStarted{Turn: p.spec.TurnRef, Attempt: attempt, Model: p.model.String()}); err != nil {
+			return err
+		}
+		callCtx, cancel := ctx, context.CancelFunc(func() {})
+		if lim.CallTimeout > 0 {
+			callCtx, cancel = context.WithTimeout(ctx, lim.CallTimeout)
+		}
+		done, err := r.attempt(callCtx, s, p)
+		callTimedOut := callCtx.Err() != nil && ctx.Err() == nil
+		cancel()
+		if err == nil {
+			return r.complete(ctx, s, p, done)
+		}
+		if ctx.Err() != nil {
+			return err
+		}
+		retryable := llm.IsRetryable(err) || callTimedOut
+		if callTimedOut {
+			err = fmt.Errorf("call timed out after %s: %w", lim.CallTimeout, err)
+		}
+		wait := bo.NextBackOff()
+		if ra := llm.RetryAfterOf(err); ra > wait {
+			wait = ra
+		}
+		last := !retryable || attempt >= attempts
+		fail := TurnFailed{Turn: p.spec.ID, Attempt: attempt, Error: err.Error(), Retryable: retryable}
+		if !last {
+			fail.RetryIn = wait
+		}
+		if aerr := r.append(ctx, s, fail); aerr != nil {
+			return aerr
+		}
+		r.log().Warn("turn attempt failed", "turn", p.spec.ID, "attempt", attempt, "err", err, "retry_in", fail.RetryIn)
+		if last {
+			if retryable {
+				return fmt.Errorf("turn %s failed %d times: %w", p.spec.ID, attempt, err)
+			}
+			return fmt.Errorf("turn %s: %w", p.spec.ID, err)
+		}
+		if err := r.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// attemptResult is a finished attempt, before it is recorded.
+type attemptResult struct {
+	text    string
+	move    any
+	invalid string
+	usage   llm.Usage
+	model   string
+}
+
+// streamer coalesces text deltas into delta events.
+type streamer struct {
+	r     *Runner
+	s     *State
+	ctx   context.Context
+	turn  string
+	buf   strings.Builder
+	last  time.Time
+	every time.Duration
+}
+
+func (w *streamer) write(text string) error {
+	w.buf.WriteString(text)
+	if w.buf.Len() < 512 && w.r.now().Sub(w.last) < w.every {
+		return nil
+	}
+	return w.flush()
+}
+
+func (w *streamer) flush() error {
+	if w.buf.Len() == 0 {
+		return nil
+	}
+	text := w.buf.String()
+	w.buf.Reset()
+	w.last = w.r.now()
+	return w.r.append(w.ctx, w.s, TurnDelta{Turn: w.turn, Text: text})
+}
+
+func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResult, error) {
+	every := r.FlushEvery
+	if every == 0 {
+		every = 50 * time.Millisecond
+	}
+	w := &streamer{r: r, s: s, ctx: ctx, turn: p.spec.ID, every: every, last: r.now()}
+	msgs := append([]llm.Message(nil), p.spec.Messages...)
+	var tools []llm.ToolSpec
+	if p.spec.UseTools && r.Tools != nil && p.toolsLeft > 0 {
+		tools = r.Tools.Specs()
+	}
+	toolsLeft := p.toolsLeft
+	res := attemptResult{model: p.model.String()}
+	var full strings.Builder
+	repaired := false
+	for {
+		req := llm.Request{
+			Model: p.model.Name, System: p.spec.System, Messages: msgs, CacheSystem: true,
+			Tools: tools, Schema: p.spec.Schema, MaxTokens: p.maxTokens, Temperature: p.spec.Temperature, Tag: p.spec.ID,
+		}
+		var seg strings.Builder
+		var calls []llm.ToolCall
+		stop := ""
+		for c, err := range p.model.Provider.Stream(ctx, req) {
+			if err != nil {
+				_ = w.flush()
+				return res, err
+			}
+			if c.Text != "" {
+				seg.WriteString(c.Text)
+				if err := w.write(c.Text); err != nil {
+					return res, err
+				}
+			}
+			if c.ToolCall != nil {
+				calls = append(calls, *c.ToolCall)
+			}
+			if c.Usage != nil {
+				res.usage = res.usage.Add(*c.Usage)
+			}
+			if c.StopReason != "" {
+				stop = c.StopReason
+			}
+		}
+		if err := w.flush(); err != nil {
+			return res, err
+		}
+		if full.Len() > 0 && seg.Len() > 0 {
+			full.WriteString("\n\n")
+		}
+		full.WriteString(seg.String())
+
+		if len(calls) > 0 {
+			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: seg.String(), ToolCalls: calls})
+			results := make([]llm.ToolResult, 0, len(calls))
+			for _, call := range calls {
+				if err := r.append(ctx, s, ToolCalled{Turn: p.spec.ID, Call: call}); err != nil {
+					return res, err
+				}
+				out, isErr, cached := "", false, false
+				if toolsLeft <= 0 {
+					out, isErr = "tool call limit reached: answer with the evidence you have", true
+				} else {
+					toolsLeft--
+					var err error
+					out, cached, err = r.callTool(ctx, call)
+					if err != nil {
+						if ctx.Err() != nil {
+							return res, err
+						}
+						out, isErr = err.Error(), true
+					}
+				}
+				if err := r.append(ctx, s, ToolResult{Turn: p.spec.ID, CallID: call.ID, Name: call.Name, Content: out, IsError: isErr, Cached: cached}); err != nil {
+					return res, err
+				}
+				results = append(results, llm.ToolResult{CallID: call.ID, Content: out, IsError: isErr})
+			}
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser, ToolResults: results})
+			if toolsLeft <= 0 {
+				tools = nil
+			}
+			if stop == llm.StopToolUse || stop == "" {
+				continue
+			}
+		}
+
+		final := seg.String()
+		r.mu.Lock()
+		move, perr := r.parse(p.proto, s, p.spec, final)
+		r.mu.Unlock()
+		if perr == nil {
+			res.text, res.move = full.String(), move
+			return res, nil
+		}
+		if errors.Is(perr, ErrRepairable) && !repaired {
+			repaired = true
+			if err := r.append(ctx, s, TurnRepair{Turn: p.spec.ID, Text: final, Error: perr.Error()}); err != nil {
+				return res, err
+			}
+			full.Reset()
+			msgs = append(msgs,
+				llm.Message{Role: llm.RoleAssistant, Text: final},
+				llm.Message{Role: llm.RoleUser, Text: RepairPrompt(perr)})
+			tools = nil
+			continue
+		}
+		res.text, res.invalid = full.String(), perr.Error()
+		return res, nil
+	}
+}
+
+// parse calls the protocol's parser, turning a panic into an error: a bad
+// reply must never crash a debate.
+func (r *Runner) parse(proto Protocol, s *State, t TurnSpec, text string) (move any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("parse turn %s: panic: %v", t.ID, v)
+		}
+	}()
+	return proto.Parse(s, t, text)
+}
+
+// RepairPrompt is the message that shows a model why its reply was refused.
+func RepairPrompt(err error) string {
+	return "Your previous reply could not be used: " + err.Error() +
+		"\nReply again with the corrected answer only, in the requested format, with no other text."
+}
+
+func (r *Runner) callTool(ctx context.Context, call llm.ToolCall) (string, bool, error) {
+	var hit bool
+	out, err := r.Tools.Call(tool.WithCacheReport(ctx, &hit), call.Name, call.Args)
+	return out, hit, err
+}
+
+func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attemptResult) error {
+	var move json.RawMessage
+	if res.move != nil {
+		b, err := json.Marshal(res.move)
+		if err != nil {
+			return fmt.Errorf("encode move of turn %s: %w", p.spec.ID, err)
+		}
+		move = b
+	}
+	cost := 0.0
+	if r.Price != nil {
+		cost = r.Price(p.model.Name, res.usage)
+	}
+	evs := []Payload{TurnCompleted{
+		Turn: p.spec.TurnRef, Text: res.text, Move: move, Invalid: res.invalid,
+		Usage: res.usage, CostUSD: cost, Model: res.model, Hints: p.spec.Hints,
+	}}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if budget := p.budget; budget > 0 {
+		used := s.AgentUsage(p.spec.Agent, p.spec.Round).OutputTokens + res.usage.OutputTokens
+		scope := fmt.Sprintf("round %d / %s", p.spec.Round, p.spec.Agent)
+		if used*5 >= budget*4 && !s.warned(scope) {
+			evs = append(evs, BudgetWarning{Scope: scope, Used: used, Budget: budget})
+		}
+	}
+	return r.appendLocked(ctx, s, evs...)
+}
+
+// respond runs a data-only turn. It is not retried: a Responder's failure is a
+// data problem that retrying will not fix.
+func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
+	if err := r.append(ctx, s, TurnStarted{Turn: p.spec.TurnRef, Attempt: 1, Model: "data-only"}); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	snapshot := s.clone()
+	r.mu.Unlock()
+	text, err := p.responder.Respond(ctx, snapshot, p.spec)
+	if err != nil {
+		if aerr := r.append(ctx, s, TurnFailed{Turn: p.spec.ID, Attempt: 1, Error: err.Error()}); aerr != nil {
+			return errors.Join(err, aerr)
+		}
+		return fmt.Errorf("turn %s: %w", p.spec.ID, err)
+	}
+	if err := r.append(ctx, s, TurnDelta{Turn: p.spec.ID, Text: text}); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	move, perr := r.parse(p.proto, s, p.spec, text)
+	r.mu.Unlock()
+	var raw json.RawMessage
+	if perr == nil && move != nil {
+		if raw, err = json.Marshal(move); err != nil {
+			return fmt.Errorf("encode move of turn %s: %w", p.spec.ID, err)
+		}
+	}
+	tc := TurnCompleted{Turn: p.spec.TurnRef, Text: text, Move: raw, Hints: p.spec.Hints, NoLLM: true, Model: "data-only"}
+	if perr != nil {
+		tc.Invalid = perr.Error()
+	}
+	return r.append(ctx, s, tc)
+}
