@@ -1,0 +1,193 @@
+package argue
+
+import "slices"
+
+// core is the part of a framework left for search after the grounded
+// labelling has been applied: the UNDEC arguments with the attacks among
+// them, renumbered 0..n-1.
+//
+// Every complete extension of the framework is base ∪ E for a complete
+// extension E of the core (and likewise for stable, preferred and
+// semi-stable), because UNDEC arguments are never attacked by grounded IN
+// arguments and attacks from grounded OUT arguments can never make a
+// difference. Stage semantics is not complete-based, so it uses a core
+// built from the whole framework (reduce=false).
+type core struct {
+	f         *Framework
+	base      Extension // grounded IN arguments (empty when not reduced)
+	glob      []int     // core index -> framework index
+	loc       []int     // framework index -> core index, or -1
+	attackers [][]int   // in core indices
+	n         int
+}
+
+func (f *Framework) core(reduce bool) *core {
+	c := &core{f: f, loc: make([]int, f.Len())}
+	var lab []Label
+	if reduce {
+		lab = f.GroundedLabelling()
+		c.base = inSet(lab)
+	} else {
+		lab = make([]Label, f.Len())
+		c.base = Extension{}
+	}
+	for a := range f.Len() {
+		c.loc[a] = -1
+		if lab[a] == Undec {
+			c.loc[a] = len(c.glob)
+			c.glob = append(c.glob, a)
+		}
+	}
+	c.n = len(c.glob)
+	c.attackers = make([][]int, c.n)
+	for i, a := range c.glob {
+		for _, b := range f.attackers[a] {
+			if j := c.loc[b]; j >= 0 {
+				c.attackers[i] = append(c.attackers[i], j)
+			}
+		}
+	}
+	return c
+}
+
+// Variables: in(i) and out(i) for core argument i. A labelling sets at most
+// one of them; neither means UNDEC.
+func (c *core) in(i int) int  { return i + 1 }
+func (c *core) out(i int) int { return c.n + i + 1 }
+func (c *core) nVars() int    { return 2 * c.n }
+
+// admissible encodes admissible labellings: IN arguments have all
+// attackers OUT, and OUT arguments have an IN attacker.
+func (c *core) admissible() [][]int {
+	cl := make([][]int, 0, 3*c.n)
+	for i := range c.n {
+		cl = append(cl, []int{-c.in(i), -c.out(i)})
+		outHasIn := []int{-c.out(i)}
+		for _, j := range c.attackers[i] {
+			cl = append(cl, []int{-c.in(i), c.out(j)})
+			outHasIn = append(outHasIn, c.in(j))
+		}
+		cl = append(cl, outHasIn)
+	}
+	return cl
+}
+
+// complete adds the converse rules to admissible: an argument whose
+// attackers are all OUT is IN, and one with an IN attacker is OUT.
+func (c *core) complete() [][]int {
+	cl := c.admissible()
+	for i := range c.n {
+		allOut := []int{c.in(i)}
+		for _, j := range c.attackers[i] {
+			allOut = append(allOut, -c.out(j))
+			cl = append(cl, []int{c.out(i), -c.in(j)})
+		}
+		cl = append(cl, allOut)
+	}
+	return cl
+}
+
+// stable is complete without UNDEC.
+func (c *core) stable() [][]int {
+	cl := c.complete()
+	for i := range c.n {
+		cl = append(cl, []int{c.in(i), c.out(i)})
+	}
+	return cl
+}
+
+// conflictFree encodes conflict-free sets, with out(i) meaning exactly
+// "attacked by the set", so that in ∨ out is membership of the range.
+func (c *core) conflictFree() [][]int {
+	cl := make([][]int, 0, 3*c.n)
+	for i := range c.n {
+		outHasIn := []int{-c.out(i)}
+		for _, j := range c.attackers[i] {
+			if i == j {
+				cl = append(cl, []int{-c.in(i)})
+			} else {
+				cl = append(cl, []int{-c.in(i), -c.in(j)})
+			}
+			cl = append(cl, []int{c.out(i), -c.in(j)})
+			outHasIn = append(outHasIn, c.in(j))
+		}
+		cl = append(cl, outHasIn)
+	}
+	return cl
+}
+
+// inSet maps a model to core indices of IN arguments.
+func (c *core) inOf(m []bool) []int {
+	var s []int
+	for i := range c.n {
+		if m[c.in(i)-1] {
+			s = append(s, i)
+		}
+	}
+	return s
+}
+
+// undecOf returns core indices outside the range of the model.
+func (c *core) undecOf(m []bool) []int {
+	var s []int
+	for i := range c.n {
+		if !m[c.in(i)-1] && !m[c.out(i)-1] {
+			s = append(s, i)
+		}
+	}
+	return s
+}
+
+// ext lifts core indices to a framework extension including the base.
+func (c *core) ext(local []int) Extension {
+	e := make(Extension, 0, len(c.base)+len(local))
+	e = append(e, c.base...)
+	for _, i := range local {
+		e = append(e, c.glob[i])
+	}
+	slices.Sort(e)
+	return e
+}
+
+// blockIn is a clause excluding exactly the IN set s (as a set of IN
+// arguments; OUT/UNDEC follow from it for complete-based labellings).
+func (c *core) blockIn(s []int) []int {
+	mark := make([]bool, c.n)
+	for _, i := range s {
+		mark[i] = true
+	}
+	cl := make([]int, c.n)
+	for i := range c.n {
+		if mark[i] {
+			cl[i] = -c.in(i)
+		} else {
+			cl[i] = c.in(i)
+		}
+	}
+	return cl
+}
+
+// someInOutside is a clause requiring an IN argument outside s; used both to
+// grow a set strictly and to block subsets of a found maximal set.
+func (c *core) someInOutside(s []int) []int {
+	mark := make([]bool, c.n)
+	for _, i := range s {
+		mark[i] = true
+	}
+	var cl []int
+	for i := range c.n {
+		if !mark[i] {
+			cl = append(cl, c.in(i))
+		}
+	}
+	return cl
+}
+
+// units returns unit clauses setting in(i) for every i in s.
+func (c *core) unitsIn(s []int) [][]int {
+	cl := make([][]int, len(s))
+	for k, i := range s {
+		cl[k] = []int{c.in(i)}
+	}
+	return cl
+}

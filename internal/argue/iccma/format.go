@@ -1,0 +1,347 @@
+// Package iccma reads and writes argumentation frameworks in the formats of
+// the International Competition on Computational Models of Argumentation
+// (ASPARTIX .apx, trivial graph format .tgf and the ICCMA 2023 numeric
+// format "p af N") and runs ICCMA-style problems (SE-PR, DC-ST, ...) through
+// the solver interface that `parley af` exposes.
+package iccma
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/argue"
+)
+
+// Format names an input format.
+type Format string
+
+// Supported formats.
+const (
+	APX Format = "apx" // ASPARTIX: arg(a). att(a,b).
+	TGF Format = "tgf" // names, a "#" line, then "a b" attack lines
+	I23 Format = "i23" // ICCMA 2023: "p af N", then "i j" lines; files end in .af
+)
+
+// Formats lists the supported input formats, for --formats.
+func Formats() []string { return []string{string(APX), string(TGF), string(I23)} }
+
+// ParseFormat accepts a format name; "af" is an alias of "i23" because that
+// is the file extension ICCMA 2023 uses.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "apx":
+		return APX, nil
+	case "tgf":
+		return TGF, nil
+	case "i23", "af":
+		return I23, nil
+	}
+	return "", fmt.Errorf("iccma: unknown format %q (valid: %s)", s, strings.Join(Formats(), ", "))
+}
+
+// FormatOf guesses the format from a file name's extension.
+func FormatOf(path string) (Format, error) {
+	ext := strings.TrimPrefix(filepath.Ext(path), ".")
+	f, err := ParseFormat(ext)
+	if err != nil {
+		return "", fmt.Errorf("iccma: cannot tell the format of %q from its extension; pass a format (%s)", path, strings.Join(Formats(), ", "))
+	}
+	return f, nil
+}
+
+// Parse reads a framework in the given format.
+func Parse(r io.Reader, f Format) (*argue.Framework, error) {
+	switch f {
+	case APX:
+		return ParseAPX(r)
+	case TGF:
+		return ParseTGF(r)
+	case I23:
+		return ParseI23(r)
+	}
+	return nil, fmt.Errorf("iccma: unknown format %q (valid: %s)", f, strings.Join(Formats(), ", "))
+}
+
+// Write writes a framework in the given format.
+func Write(w io.Writer, af *argue.Framework, f Format) error {
+	switch f {
+	case APX:
+		return WriteAPX(w, af)
+	case TGF:
+		return WriteTGF(w, af)
+	case I23:
+		return WriteI23(w, af)
+	}
+	return fmt.Errorf("iccma: unknown format %q (valid: %s)", f, strings.Join(Formats(), ", "))
+}
+
+// apxDelims cannot occur in an ASPARTIX name because they structure the
+// statements; whitespace is trimmed around names.
+const apxDelims = "(),.% \t\r\n"
+
+// ParseAPX reads the ASPARTIX format: statements arg(x). and att(x,y).,
+// any whitespace between tokens, and % comments to the end of the line.
+// Every attacked or attacking argument must be declared first.
+func ParseAPX(r io.Reader) (*argue.Framework, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("iccma: read apx: %w", err)
+	}
+	p := apxParser{src: src, line: 1}
+	af := argue.New()
+	for {
+		p.skip()
+		if p.pos >= len(p.src) {
+			return af, nil
+		}
+		line := p.line
+		kw := p.name()
+		if kw != "arg" && kw != "att" {
+			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %q", line, p.snippet())
+		}
+		if err := p.expect('('); err != nil {
+			return nil, err
+		}
+		a := p.name()
+		if a == "" {
+			return nil, fmt.Errorf("iccma: apx line %d: missing argument name in %s(...)", p.line, kw)
+		}
+		var b string
+		if kw == "att" {
+			if err := p.expect(','); err != nil {
+				return nil, err
+			}
+			if b = p.name(); b == "" {
+				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in att(%s,...)", p.line, a)
+			}
+		}
+		if err := p.expect(')'); err != nil {
+			return nil, err
+		}
+		if err := p.expect('.'); err != nil {
+			return nil, err
+		}
+		if kw == "arg" {
+			if _, err := af.AddArgument(a); err != nil {
+				return nil, fmt.Errorf("iccma: apx line %d: %w", line, err)
+			}
+		} else if err := af.AddAttackNames(a, b); err != nil {
+			return nil, fmt.Errorf("iccma: apx line %d: %w (declare arguments with arg(...) before attacks)", line, err)
+		}
+	}
+}
+
+type apxParser struct {
+	src  []byte
+	pos  int
+	line int
+}
+
+// skip passes whitespace and comments.
+func (p *apxParser) skip() {
+	for p.pos < len(p.src) {
+		switch c := p.src[p.pos]; {
+		case c == '\n':
+			p.line++
+			p.pos++
+		case c == ' ' || c == '\t' || c == '\r':
+			p.pos++
+		case c == '%':
+			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
+				p.pos++
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (p *apxParser) name() string {
+	p.skip()
+	start := p.pos
+	for p.pos < len(p.src) && !strings.ContainsRune(apxDelims, rune(p.src[p.pos])) {
+		p.pos++
+	}
+	return string(p.src[start:p.pos])
+}
+
+func (p *apxParser) expect(c byte) error {
+	p.skip()
+	if p.pos >= len(p.src) || p.src[p.pos] != c {
+		return fmt.Errorf("iccma: apx line %d: expected %q, found %q", p.line, c, p.snippet())
+	}
+	p.pos++
+	return nil
+}
+
+func (p *apxParser) snippet() string {
+	end := min(p.pos+20, len(p.src))
+	if i := bytes.IndexByte(p.src[p.pos:end], '\n'); i >= 0 {
+		end = p.pos + i
+	}
+	if p.pos >= end {
+		return "end of input"
+	}
+	return string(p.src[p.pos:end])
+}
+
+// WriteAPX writes af in ASPARTIX format. Names containing characters that
+// ASPARTIX cannot represent are rejected rather than silently mangled.
+func WriteAPX(w io.Writer, af *argue.Framework) error {
+	bw := bufio.NewWriter(w)
+	for i := range af.Len() {
+		name := af.Name(i)
+		if strings.ContainsAny(name, apxDelims) {
+			return fmt.Errorf("iccma: argument name %q cannot be written in apx (it contains one of %q)", name, apxDelims)
+		}
+		fmt.Fprintf(bw, "arg(%s).\n", name)
+	}
+	for i := range af.Len() {
+		for _, j := range af.Attacks(i) {
+			fmt.Fprintf(bw, "att(%s,%s).\n", af.Name(i), af.Name(j))
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("iccma: write apx: %w", err)
+	}
+	return nil
+}
+
+// ParseTGF reads the trivial graph format: one argument name per line, a
+// line holding only "#", then one "from to" attack per line. Blank lines
+// are ignored.
+func ParseTGF(r io.Reader) (*argue.Framework, error) {
+	af := argue.New()
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	edges := false
+	for ln := 1; sc.Scan(); ln++ {
+		fields := strings.Fields(sc.Text())
+		switch {
+		case len(fields) == 0:
+			continue
+		case len(fields) == 1 && fields[0] == "#":
+			if edges {
+				return nil, fmt.Errorf("iccma: tgf line %d: second \"#\" separator", ln)
+			}
+			edges = true
+		case !edges:
+			if len(fields) != 1 || strings.HasPrefix(fields[0], "#") {
+				return nil, fmt.Errorf("iccma: tgf line %d: expected one argument name (not starting with #), found %q", ln, sc.Text())
+			}
+			if _, err := af.AddArgument(fields[0]); err != nil {
+				return nil, fmt.Errorf("iccma: tgf line %d: %w", ln, err)
+			}
+		default:
+			if len(fields) != 2 {
+				return nil, fmt.Errorf("iccma: tgf line %d: expected \"from to\", found %q", ln, sc.Text())
+			}
+			if err := af.AddAttackNames(fields[0], fields[1]); err != nil {
+				return nil, fmt.Errorf("iccma: tgf line %d: %w", ln, err)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("iccma: read tgf: %w", err)
+	}
+	return af, nil
+}
+
+// WriteTGF writes af in trivial graph format.
+func WriteTGF(w io.Writer, af *argue.Framework) error {
+	bw := bufio.NewWriter(w)
+	for i := range af.Len() {
+		name := af.Name(i)
+		if len(strings.Fields(name)) != 1 || strings.Fields(name)[0] != name || strings.HasPrefix(name, "#") {
+			return fmt.Errorf("iccma: argument name %q cannot be written in tgf (whitespace or leading #)", name)
+		}
+		fmt.Fprintln(bw, name)
+	}
+	fmt.Fprintln(bw, "#")
+	for i := range af.Len() {
+		for _, j := range af.Attacks(i) {
+			fmt.Fprintf(bw, "%s %s\n", af.Name(i), af.Name(j))
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("iccma: write tgf: %w", err)
+	}
+	return nil
+}
+
+// maxI23Args bounds the header so that a corrupt "p af 99999999999" cannot
+// make us allocate gigabytes before reading a single attack.
+const maxI23Args = 50_000_000
+
+// ParseI23 reads the ICCMA 2023 format: lines starting with # are comments;
+// the first other line is "p af N"; each further line is an attack "i j"
+// with 1 ≤ i, j ≤ N. Arguments are named "1".."N".
+func ParseI23(r io.Reader) (*argue.Framework, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	var af *argue.Framework
+	for ln := 1; sc.Scan(); ln++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Fields(text)
+		if af == nil {
+			if len(fields) != 3 || fields[0] != "p" || fields[1] != "af" {
+				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %q", ln, text)
+			}
+			n, err := strconv.Atoi(fields[2])
+			if err != nil || n < 0 || n > maxI23Args {
+				return nil, fmt.Errorf("iccma: i23 line %d: bad argument count %q (want 0..%d)", ln, fields[2], maxI23Args)
+			}
+			af = argue.NewNumbered(n)
+			continue
+		}
+		if len(fields) != 2 {
+			return nil, fmt.Errorf("iccma: i23 line %d: expected an attack \"i j\", found %q", ln, text)
+		}
+		from, err1 := strconv.Atoi(fields[0])
+		to, err2 := strconv.Atoi(fields[1])
+		if err1 != nil || err2 != nil || from < 1 || to < 1 || from > af.Len() || to > af.Len() {
+			return nil, fmt.Errorf("iccma: i23 line %d: attack %q must be two argument numbers in 1..%d", ln, text, af.Len())
+		}
+		if err := af.AddAttack(from-1, to-1); err != nil {
+			return nil, fmt.Errorf("iccma: i23 line %d: %w", ln, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("iccma: read i23: %w", err)
+	}
+	if af == nil {
+		return nil, fmt.Errorf("iccma: i23: missing header \"p af N\"")
+	}
+	return af, nil
+}
+
+// WriteI23 writes af in ICCMA 2023 format. Argument i is written as number
+// i+1; when the names are not already "1".."N", a "# <number> <name>"
+// comment line per argument preserves them for readers (ParseI23 ignores
+// comments, as the format requires).
+func WriteI23(w io.Writer, af *argue.Framework) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "p af %d\n", af.Len())
+	for i := range af.Len() {
+		if name := af.Name(i); name != strconv.Itoa(i+1) {
+			fmt.Fprintf(bw, "# %d %s\n", i+1, strings.ReplaceAll(name, "\n", " "))
+		}
+	}
+	for i := range af.Len() {
+		for _, j := range af.Attacks(i) {
+			fmt.Fprintf(bw, "%d %d\n", i+1, j+1)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("iccma: write i23: %w", err)
+	}
+	return nil
+}
