@@ -61,6 +61,9 @@ type TurnSpec struct {
 	// Hints lists the ids of pending hints this turn's prompt includes; the
 	// runner records them as applied when the turn completes.
 	Hints []int
+	// Unbudgeted exempts the turn from the per-agent round budget (moderator
+	// turns); it still counts against the debate budget.
+	Unbudgeted bool
 	// Temperature, when set, overrides the provider default.
 	Temperature *float64
 }

@@ -363,6 +363,9 @@ func (r *Runner) plan(proto Protocol, s *State, t TurnSpec, lim Limits) (turnPla
 		return turnPlan{}, fmt.Errorf("format %s asked for turn %s, which is already completed", s.Format, t.ID)
 	}
 	p := turnPlan{spec: t, proto: proto, maxTokens: t.MaxTokens, budget: lim.TurnBudget}
+	if t.Unbudgeted {
+		p.budget = 0
+	}
 	if resp, ok := r.Cast.Responders[t.Agent]; ok {
 		p.responder = resp
 		return p, nil
@@ -372,7 +375,7 @@ func (r *Runner) plan(proto Protocol, s *State, t TurnSpec, lim Limits) (turnPla
 		return p, fmt.Errorf("turn %s (%s): %w", t.ID, t.Agent, ErrNoModel)
 	}
 	p.model = m
-	if lim.TurnBudget > 0 {
+	if p.budget > 0 {
 		left := lim.TurnBudget - s.AgentUsage(t.Agent, t.Round).OutputTokens
 		if left <= 0 {
 			return p, &PausedError{Reason: PauseBudget, Detail: fmt.Sprintf(

@@ -1,0 +1,165 @@
+package perspectives
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// Analysis is the moderator's reading of the prompt.
+type Analysis struct {
+	Domain             string   `json:"domain"`
+	Constraints        []string `json:"constraints"`
+	Binary             bool     `json:"binary"`
+	Perspectives       []string `json:"perspectives"`
+	Rationale          string   `json:"rationale"`
+	ClarifyingQuestion string   `json:"clarifying_question"`
+}
+
+// Argument is a debater's argument or rebuttal.
+type Argument struct {
+	Perspective  string   `json:"perspective"`
+	Content      string   `json:"content"`
+	RespondingTo []string `json:"responding_to,omitempty"`
+}
+
+// Evaluation is the moderator's assessment at the end of a round.
+type Evaluation struct {
+	Summary     string   `json:"summary"`
+	Agreement   bool     `json:"agreement"`
+	Stagnation  bool     `json:"stagnation"`
+	ClearWinner string   `json:"clear_winner"`
+	NewPoints   bool     `json:"new_points"`
+	Decision    string   `json:"decision"` // continue | conclude
+	Reason      string   `json:"reason"`
+	OffTopic    []string `json:"off_topic"`
+}
+
+// Converged reports whether the evaluation found a convergence signal.
+func (e Evaluation) Converged() bool {
+	return e.Agreement || e.Stagnation || e.ClearWinner != ""
+}
+
+// PerspectiveSummary is one perspective's part of the synthesis.
+type PerspectiveSummary struct {
+	Name              string   `json:"name"`
+	KeyArguments      []string `json:"key_arguments"`
+	TradeOffsAccepted []string `json:"trade_offs_accepted"`
+}
+
+// Dissent is a perspective that disagrees with the recommendation.
+type Dissent struct {
+	Perspective string `json:"perspective"`
+	View        string `json:"view"`
+}
+
+// Synthesis is the moderator's final document content.
+type Synthesis struct {
+	Perspectives   []PerspectiveSummary `json:"perspectives"`
+	Agreement      []string             `json:"agreement"`
+	Tensions       []string             `json:"tensions"`
+	Recommendation string               `json:"recommendation"`
+	Confidence     string               `json:"confidence"` // High | Medium | Low
+	Caveats        []string             `json:"caveats"`
+	Dissent        []Dissent            `json:"dissent"`
+}
+
+func strArr() map[string]any {
+	return map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
+}
+
+func object(props map[string]any) json.RawMessage {
+	req := make([]string, 0, len(props))
+	for k := range props {
+		req = append(req, k)
+	}
+	slices.Sort(req)
+	b, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false})
+	return b
+}
+
+func analysisSchema() *llm.Schema {
+	return &llm.Schema{Name: "prompt_analysis", Description: "The moderator's analysis of the question and the perspectives assigned", JSON: object(map[string]any{
+		"domain":              map[string]any{"type": "string", "description": "architecture, data, security, UX, process, business, ..."},
+		"constraints":         strArr(),
+		"binary":              map[string]any{"type": "boolean", "description": "true when the question is a choice between two options"},
+		"perspectives":        strArr(),
+		"rationale":           map[string]any{"type": "string"},
+		"clarifying_question": map[string]any{"type": "string", "description": "empty unless the question is too vague to debate"},
+	})}
+}
+
+func evaluationSchema() *llm.Schema {
+	return &llm.Schema{Name: "round_evaluation", Description: "The moderator's evaluation of the round", JSON: object(map[string]any{
+		"summary":      map[string]any{"type": "string"},
+		"agreement":    map[string]any{"type": "boolean"},
+		"stagnation":   map[string]any{"type": "boolean"},
+		"clear_winner": map[string]any{"type": "string", "description": "the dominant perspective's name, or empty"},
+		"new_points":   map[string]any{"type": "boolean"},
+		"decision":     map[string]any{"type": "string", "enum": []string{"continue", "conclude"}},
+		"reason":       map[string]any{"type": "string"},
+		"off_topic":    strArr(),
+	})}
+}
+
+func synthesisSchema() *llm.Schema {
+	ps := object(map[string]any{"name": map[string]any{"type": "string"}, "key_arguments": strArr(), "trade_offs_accepted": strArr()})
+	ds := object(map[string]any{"perspective": map[string]any{"type": "string"}, "view": map[string]any{"type": "string"}})
+	return &llm.Schema{Name: "synthesis", Description: "The decision document's content", JSON: object(map[string]any{
+		"perspectives":   map[string]any{"type": "array", "items": ps},
+		"agreement":      strArr(),
+		"tensions":       strArr(),
+		"recommendation": map[string]any{"type": "string"},
+		"confidence":     map[string]any{"type": "string", "enum": []string{"High", "Medium", "Low"}},
+		"caveats":        strArr(),
+		"dissent":        map[string]any{"type": "array", "items": ds},
+	})}
+}
+
+// decodeJSON extracts the first JSON object from a reply, tolerating code
+// fences and prose around it, and decodes it strictly.
+func decodeJSON(text string, v any) error {
+	obj, err := extractObject(text)
+	if err != nil {
+		return fmt.Errorf("%w: %v", debate.ErrRepairable, err)
+	}
+	dec := json.NewDecoder(strings.NewReader(obj))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", debate.ErrRepairable, err)
+	}
+	return nil
+}
+
+// extractObject finds the first balanced top-level JSON object in text.
+func extractObject(text string) (string, error) {
+	start := strings.IndexByte(text, '{')
+	if start < 0 {
+		return "", fmt.Errorf("no JSON object in the reply")
+	}
+	depth, inStr, esc := 0, false, false
+	for i := start; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return text[start : i+1], nil
+			}
+		}
+	}
+	return "", fmt.Errorf("the JSON object is not closed")
+}

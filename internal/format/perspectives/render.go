@@ -1,0 +1,253 @@
+package perspectives
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// Result is the verdict of a perspectives debate.
+type Result struct {
+	Question     string        `json:"question"`
+	Perspectives []Perspective `json:"perspectives"`
+	Rounds       int           `json:"rounds"`
+	EndReason    string        `json:"end_reason"`
+	Converged    bool          `json:"converged"`
+	Synthesis    *Synthesis    `json:"synthesis,omitempty"`
+	Muted        []string      `json:"muted,omitempty"`
+}
+
+func (p *Protocol) result(s *debate.State, v *view) Result {
+	r := Result{Question: p.topic, Perspectives: v.debaters, EndReason: v.endReason, Converged: v.converged, Synthesis: v.synthesis}
+	for _, rv := range v.rounds {
+		if rv.evaluation != nil {
+			r.Rounds = rv.n
+		}
+		r.Muted = append(r.Muted, rv.muted...)
+	}
+	return r
+}
+
+// Format is the perspectives format for the registry.
+type Format struct{}
+
+// Name implements debate.Format.
+func (Format) Name() string { return Name }
+
+// Protocol implements debate.Format.
+func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
+	var o Options
+	if len(options) > 0 {
+		if err := json.Unmarshal(options, &o); err != nil {
+			return nil, fmt.Errorf("perspectives options: %w", err)
+		}
+	}
+	if len(o.Catalog) == 0 {
+		c, err := BuiltinCatalog()
+		if err != nil {
+			return nil, err
+		}
+		o.Catalog = c
+	}
+	return NewProtocol(topic, o)
+}
+
+// Render implements debate.Format: the decision document, and with the full
+// option the transcript after it.
+func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
+	proto, err := f.Protocol(s.Topic, s.Options)
+	if err != nil {
+		return "", err
+	}
+	p := proto.(*Protocol)
+	v := p.derive(s)
+	var b strings.Builder
+	b.WriteString(p.decision(s, v))
+	if !opt.Summary {
+		b.WriteString(p.transcript(s, v))
+	}
+	return b.String(), nil
+}
+
+// DecisionPath is where the decision document goes under dir:
+// YYYY-MM-DD-<slug>.md, dated by the debate's creation.
+func DecisionPath(dir string, s *debate.State) string {
+	sl := slug(s.Topic)
+	if len(sl) > 60 {
+		sl = strings.TrimRight(sl[:60], "-")
+	}
+	if sl == "" {
+		sl = "decision"
+	}
+	return strings.TrimRight(dir, "/") + "/" + s.Created.Format(time.DateOnly) + "-" + sl + ".md"
+}
+
+func (p *Protocol) decision(s *debate.State, v *view) string {
+	var b strings.Builder
+	res := p.result(s, v)
+	fmt.Fprintf(&b, "# Decision: %s\n\n", oneLine(p.topic))
+	fmt.Fprintf(&b, "**Date:** %s\n", s.Created.Format(time.DateOnly))
+	fmt.Fprintf(&b, "**Debate ID:** %s\n", s.ID)
+	fmt.Fprintf(&b, "**Rounds:** %d\n", res.Rounds)
+	fmt.Fprintf(&b, "**Perspectives:** %s\n", strings.Join(names(v.debaters), ", "))
+	if s.Status != debate.StatusCompleted {
+		fmt.Fprintf(&b, "**Status:** %s (the debate has not finished; this document is partial)\n", s.Status)
+	}
+	fmt.Fprintf(&b, "\n## Question\n\n%s\n", strings.TrimSpace(p.topic))
+	if v.clarified != "" {
+		fmt.Fprintf(&b, "\nClarification: %s\n", v.clarified)
+	}
+	syn := v.synthesis
+	b.WriteString("\n## Perspectives Considered\n")
+	for _, d := range v.debaters {
+		fmt.Fprintf(&b, "\n### %s\n", d.Name)
+		var ps *PerspectiveSummary
+		if syn != nil {
+			for i := range syn.Perspectives {
+				if strings.EqualFold(syn.Perspectives[i].Name, d.Name) {
+					ps = &syn.Perspectives[i]
+				}
+			}
+		}
+		if ps == nil {
+			fmt.Fprintf(&b, "- Priorities: %s\n- Trade-offs accepted: %s\n", strings.Join(d.Priorities, ", "), d.TradeOffs)
+			continue
+		}
+		fmt.Fprintf(&b, "- Key arguments: %s\n", joinOr(ps.KeyArguments, "none recorded"))
+		fmt.Fprintf(&b, "- Trade-offs accepted: %s\n", joinOr(ps.TradeOffsAccepted, d.TradeOffs))
+		if containsFold(res.Muted, d.Name) {
+			b.WriteString("- Muted by the moderator for drifting off the question.\n")
+		}
+	}
+	if syn == nil {
+		b.WriteString("\n## Recommendation\n\nNo synthesis yet.\n")
+		return b.String()
+	}
+	b.WriteString("\n## Points of Agreement\n\n")
+	b.WriteString(bullets(syn.Agreement, "No point was agreed by all perspectives."))
+	b.WriteString("\n## Key Tensions\n\n")
+	b.WriteString(bullets(syn.Tensions, "No tension remained."))
+	fmt.Fprintf(&b, "\n## Recommendation\n\n%s\n\n", strings.TrimSpace(syn.Recommendation))
+	fmt.Fprintf(&b, "**Confidence:** %s\n", syn.Confidence)
+	fmt.Fprintf(&b, "**Caveats:** %s\n", joinOr(syn.Caveats, "none stated"))
+	fmt.Fprintf(&b, "**Ended because:** %s\n", v.endReason)
+	b.WriteString("\n## Dissenting View\n\n")
+	if len(syn.Dissent) == 0 {
+		b.WriteString("No perspective strongly disagrees with the recommendation.\n")
+	}
+	for _, d := range syn.Dissent {
+		fmt.Fprintf(&b, "- **%s:** %s\n", d.Perspective, d.View)
+	}
+	return b.String()
+}
+
+func (p *Protocol) transcript(s *debate.State, v *view) string {
+	var b strings.Builder
+	b.WriteString("\n---\n\n## Transcript\n")
+	for _, rv := range v.rounds {
+		fmt.Fprintf(&b, "\n### Round %d\n", rv.n)
+		for _, t := range rv.arguments {
+			fmt.Fprintf(&b, "\n#### %s\n\n%s\n", t.Label, strings.TrimSpace(t.Text))
+		}
+		for _, t := range rv.rebuttals {
+			fmt.Fprintf(&b, "\n#### %s\n\n%s\n", t.Label, strings.TrimSpace(t.Text))
+		}
+		if rv.evaluation != nil {
+			fmt.Fprintf(&b, "\n#### Moderator\n\n%s\n", strings.TrimSpace(rv.evaluation.Summary))
+			if rv.evaluation.Reason != "" {
+				fmt.Fprintf(&b, "\nDecision: %s (%s)\n", rv.evaluation.Decision, rv.evaluation.Reason)
+			}
+		}
+		if cp := s.Checkpoint(checkpointID(rv.n)); cp != nil && cp.Answer != nil {
+			fmt.Fprintf(&b, "\nCheckpoint: %s", cp.Answer.Action)
+			if cp.Answer.Guidance != "" {
+				fmt.Fprintf(&b, " (guidance: %s)", cp.Answer.Guidance)
+			}
+			b.WriteString("\n")
+		}
+	}
+	var notes []string
+	for _, n := range s.Notes {
+		if strings.HasPrefix(n.Kind, "perspectives.") {
+			notes = append(notes, n.Text)
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n### Moderator notes\n\n")
+		b.WriteString(bullets(notes, ""))
+	}
+	u := s.Usage
+	fmt.Fprintf(&b, "\n### Usage\n\n%d input tokens (%d cached), %d output tokens", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
+	if s.CostUSD > 0 {
+		fmt.Fprintf(&b, ", $%.4f", s.CostUSD)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// IssueDraft turns a finished debate's decision into an issue a team can act
+// on: the spec's "create a workflow from this decision".
+func (f Format) IssueDraft(s *debate.State) (string, error) {
+	proto, err := f.Protocol(s.Topic, s.Options)
+	if err != nil {
+		return "", err
+	}
+	p := proto.(*Protocol)
+	v := p.derive(s)
+	if v.synthesis == nil {
+		return "", fmt.Errorf("debate %s has no synthesis yet: finish it first (parley debate --resume %s)", s.ID, s.ID)
+	}
+	syn := v.synthesis
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Implement decision: %s\n\n", oneLine(p.topic))
+	fmt.Fprintf(&b, "Decided in debate %s on %s (confidence: %s).\n\n", s.ID, s.Created.Format(time.DateOnly), syn.Confidence)
+	fmt.Fprintf(&b, "## Decision\n\n%s\n\n", strings.TrimSpace(syn.Recommendation))
+	b.WriteString("## Acceptance criteria\n\n")
+	for _, a := range syn.Agreement {
+		fmt.Fprintf(&b, "- [ ] %s\n", a)
+	}
+	if len(syn.Agreement) == 0 {
+		b.WriteString("- [ ] Implement the recommendation above\n")
+	}
+	b.WriteString("\n## Risks to watch\n\n")
+	b.WriteString(bullets(append(append([]string(nil), syn.Tensions...), syn.Caveats...), "None recorded."))
+	if len(syn.Dissent) > 0 {
+		b.WriteString("\n## Dissent to revisit\n\n")
+		for _, d := range syn.Dissent {
+			fmt.Fprintf(&b, "- %s: %s\n", d.Perspective, d.View)
+		}
+	}
+	return b.String(), nil
+}
+
+func bullets(items []string, empty string) string {
+	if len(items) == 0 {
+		if empty == "" {
+			return ""
+		}
+		return empty + "\n"
+	}
+	var b strings.Builder
+	for _, it := range items {
+		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
+	}
+	return b.String()
+}
+
+func joinOr(items []string, empty string) string {
+	if len(items) == 0 {
+		return empty
+	}
+	return strings.Join(items, "; ")
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
