@@ -1,0 +1,161 @@
+// Package memstore keeps debates in memory. It is the reference
+// implementation of debate.Store, and the store the engine's unit tests use;
+// nothing it holds survives the process.
+package memstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"slices"
+	"sync"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/store"
+)
+
+// Store is an in-memory debate.Store. The zero value is not usable; call New.
+type Store struct {
+	mu      sync.RWMutex
+	debates map[string]*entry
+	closed  bool
+	notify  store.Notifier
+}
+
+type entry struct {
+	events  []debate.Event
+	summary debate.Summary
+}
+
+var _ debate.Store = (*Store)(nil)
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{debates: make(map[string]*entry)}
+}
+
+// Append implements debate.Store.
+func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Event) (int64, error) {
+	if err := store.Validate(debateID, events); err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, fmt.Errorf("append to debate %q: %w", debateID, store.ErrClosed)
+	}
+	d, exists := s.debates[debateID]
+	if err := store.CheckCreated(debateID, exists, events); err != nil {
+		return 0, err
+	}
+	if !exists && len(events) == 0 {
+		return 0, fmt.Errorf("append to debate %q: %w", debateID, debate.ErrNotFound)
+	}
+	if !exists {
+		d = &entry{}
+		s.debates[debateID] = d
+	}
+	stored := store.Prepare(debateID, int64(len(d.events)), events)
+	d.events = append(d.events, stored...)
+	for _, e := range stored {
+		debate.Project(&d.summary, e)
+	}
+	if len(stored) > 0 {
+		s.notify.Notify(debateID)
+	}
+	return int64(len(d.events)), nil
+}
+
+// Load implements debate.Store.
+func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]debate.Event, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, fmt.Errorf("load debate %q: %w", debateID, store.ErrClosed)
+	}
+	d, ok := s.debates[debateID]
+	if !ok {
+		return nil, fmt.Errorf("load debate %q: %w", debateID, debate.ErrNotFound)
+	}
+	// Seq n is at index n-1, so the tail after afterSeq is a plain slice.
+	from := min(max(afterSeq, 0), int64(len(d.events)))
+	out := make([]debate.Event, 0, int64(len(d.events))-from)
+	for _, e := range d.events[from:] {
+		// The caller owns what it loads; the log must not change with it.
+		e.Data = append(json.RawMessage(nil), e.Data...)
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Subscribe implements debate.Store. Other processes cannot append to this
+// store, so it never polls.
+func (s *Store) Subscribe(ctx context.Context, debateID string, afterSeq int64) iter.Seq2[debate.Event, error] {
+	return store.Follow(ctx, s.Load, &s.notify, debateID, afterSeq, 0)
+}
+
+// Get implements debate.Store.
+func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error) {
+	if err := ctx.Err(); err != nil {
+		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, store.ErrClosed)
+	}
+	d, ok := s.debates[debateID]
+	if !ok {
+		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, debate.ErrNotFound)
+	}
+	return d.summary, nil
+}
+
+// List implements debate.Store.
+func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("list debates: %w", err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, fmt.Errorf("list debates: %w", store.ErrClosed)
+	}
+	var out []debate.Summary
+	for _, d := range s.debates {
+		if store.MatchFilter(d.summary, f) {
+			out = append(out, d.summary)
+		}
+	}
+	slices.SortFunc(out, func(a, b debate.Summary) int {
+		if store.Newer(a, b) {
+			return -1
+		}
+		if store.Newer(b, a) {
+			return 1
+		}
+		return 0
+	})
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[:f.Limit]
+	}
+	return out, nil
+}
+
+// Close implements debate.Store. It drops the debates and ends the
+// subscriptions; closing twice is harmless.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	s.debates = nil
+	s.notify.Close()
+	return nil
+}

@@ -1,0 +1,124 @@
+// Package store holds what every implementation of [debate.Store] shares: the
+// validation of appended events, the created-first rule, and the Subscribe
+// loop built on Load plus a wake-up signal. The implementations live in
+// subpackages (memstore, sqlite) and all run the conformance suite in
+// storetest.
+//
+// The engine sees only the debate.Store interface, so it contains no SQL. A
+// further backend, PostgreSQL say, is added without touching the engine by:
+//
+//   - keeping the same tables as the sqlite package (events as the source of
+//     truth keyed by (debate_id, seq), debates and turns as projections written
+//     in the append's transaction, with debate.Project computing the summary);
+//   - serializing appends to one debate (SELECT ... FOR UPDATE on its debates
+//     row, with the primary key on events as the backstop against duplicates);
+//   - waking subscribers with LISTEN/NOTIFY instead of polling, or polling as
+//     the sqlite store does for other processes;
+//   - running storetest.Run with storetest.TimePrecision(time.Microsecond),
+//     since timestamptz keeps microseconds, and storetest.SharedDatabase.
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// ErrClosed is returned by a store's methods after Close.
+var ErrClosed = errors.New("store closed")
+
+// Validate checks a batch of events before any of it is stored, so that a bad
+// event fails the whole append instead of leaving a log the fold or the
+// projections cannot read later. Event.Seq is ignored (the store assigns it);
+// Event.Debate may be empty or must equal debateID.
+func Validate(debateID string, events []debate.Event) error {
+	if debateID == "" {
+		return errors.New("append: empty debate id")
+	}
+	for i, e := range events {
+		if e.Debate != "" && e.Debate != debateID {
+			return fmt.Errorf("append to debate %q: event %d belongs to debate %q", debateID, i, e.Debate)
+		}
+		if e.Type == "" {
+			return fmt.Errorf("append to debate %q: event %d has no type", debateID, i)
+		}
+		if y := e.Time.Year(); y < 1 || y > 9999 {
+			// Stores keep times as fixed-width text or SQL timestamps; years
+			// outside 1..9999 fit neither and are a bug in the caller anyway.
+			return fmt.Errorf("append to debate %q: event %d (%s) has time %v outside years 1-9999", debateID, i, e.Type, e.Time)
+		}
+		if !json.Valid(e.Data) {
+			return fmt.Errorf("append to debate %q: event %d (%s) data is not valid JSON", debateID, i, e.Type)
+		}
+		// The projections decode these payloads; reject one that does not
+		// decode now rather than silently project a blank summary or turn.
+		var p debate.Payload
+		switch e.Type {
+		case debate.TypeCreated:
+			p = &debate.Created{}
+		case debate.TypePhase:
+			p = &debate.PhaseChanged{}
+		case debate.TypeTurnStarted:
+			p = &debate.TurnStarted{}
+		case debate.TypeTurnCompleted:
+			p = &debate.TurnCompleted{}
+		}
+		if p != nil {
+			if err := json.Unmarshal(e.Data, p); err != nil {
+				return fmt.Errorf("append to debate %q: event %d (%s): %w", debateID, i, e.Type, err)
+			}
+		}
+	}
+	return nil
+}
+
+// CheckCreated applies the created-first rule to a batch about to be appended
+// to a debate that exists or not: a new debate must start with exactly one
+// TypeCreated event, and an existing one takes none.
+func CheckCreated(debateID string, exists bool, events []debate.Event) error {
+	for i, e := range events {
+		switch {
+		case i == 0 && !exists && e.Type != debate.TypeCreated:
+			return fmt.Errorf("append %s to debate %q: %w (its first event must be %s)", e.Type, debateID, debate.ErrNotFound, debate.TypeCreated)
+		case e.Type == debate.TypeCreated && (exists || i > 0):
+			return fmt.Errorf("append %s to debate %q: %w", e.Type, debateID, debate.ErrExists)
+		}
+	}
+	return nil
+}
+
+// Prepare returns a copy of events ready to store: Debate set, Seq numbered
+// from lastSeq+1, Time in UTC without a monotonic reading, and Data copied so
+// that the caller may reuse its buffers.
+func Prepare(debateID string, lastSeq int64, events []debate.Event) []debate.Event {
+	out := make([]debate.Event, len(events))
+	for i, e := range events {
+		out[i] = debate.Event{
+			Debate: debateID,
+			Seq:    lastSeq + int64(i) + 1,
+			Time:   e.Time.UTC().Round(0),
+			Type:   e.Type,
+			Data:   append(json.RawMessage(nil), e.Data...),
+		}
+	}
+	return out
+}
+
+// MatchFilter reports whether a summary passes a list filter, for stores that
+// filter in Go.
+func MatchFilter(s debate.Summary, f debate.ListFilter) bool {
+	return (f.Format == "" || s.Format == f.Format) &&
+		(f.Status == "" || s.Status == f.Status) &&
+		(f.Topic == "" || s.Topic == f.Topic)
+}
+
+// Newer reports whether a sorts before b in a List: newest Created first, and
+// by descending ID among equal times so that the order is total.
+func Newer(a, b debate.Summary) bool {
+	if !a.Created.Equal(b.Created) {
+		return a.Created.After(b.Created)
+	}
+	return a.ID > b.ID
+}
