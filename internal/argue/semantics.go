@@ -334,13 +334,21 @@ func (c *core) maximise(ctx context.Context, cl [][]int, s []int) ([]int, error)
 // (may be nil) restrict the starting points only.
 func (c *core) preferred(ctx context.Context, extra [][]int, fn func([]int) bool) error {
 	cl := c.complete()
-	blocks := slices.Clone(extra)
+	for _, e := range extra {
+		if len(e) == 0 {
+			return nil
+		}
+	}
+	// The search for starting points only ever gains clauses, so one
+	// incremental solver keeps its learned clauses across iterations; the
+	// maximisation steps need temporary clauses and use fresh solvers.
+	outer := newSAT(append(slices.Clone(cl), extra...), c.nVars())
 	for {
-		m, ok, err := solveOnce(ctx, c.nVars(), cl, blocks...)
+		ok, err := outer.solve(ctx)
 		if err != nil || !ok {
 			return err
 		}
-		s, err := c.maximise(ctx, cl, c.inOf(m))
+		s, err := c.maximise(ctx, cl, c.inOf(outer.model()))
 		if err != nil {
 			return err
 		}
@@ -351,7 +359,7 @@ func (c *core) preferred(ctx context.Context, extra [][]int, fn func([]int) bool
 		if len(b) == 0 {
 			return nil // s is the whole core: nothing else can be maximal
 		}
-		blocks = append(blocks, b)
+		outer.add(b)
 	}
 }
 
@@ -376,13 +384,13 @@ func (c *core) skepticalPreferred(ctx context.Context, i int) (bool, error) {
 // decide at least one of those arguments.
 func (c *core) rangeMaximal(ctx context.Context, cl [][]int, fn func([]int) bool) error {
 	decided := func(i int) []int { return []int{c.in(i), c.out(i)} }
-	var blocks [][]int
+	outer := newSAT(cl, c.nVars()) // gains clauses only: keep it incremental
 	for {
-		m, ok, err := solveOnce(ctx, c.nVars(), cl, blocks...)
+		ok, err := outer.solve(ctx)
 		if err != nil || !ok {
 			return err
 		}
-		u := c.undecOf(m)
+		u := c.undecOf(outer.model())
 		for len(u) > 0 {
 			extra := c.keepDecided(u)
 			var more []int
@@ -414,7 +422,7 @@ func (c *core) rangeMaximal(ctx context.Context, cl [][]int, fn func([]int) bool
 		for _, i := range u {
 			b = append(b, decided(i)...)
 		}
-		blocks = append(blocks, b)
+		outer.add(b)
 	}
 }
 
