@@ -111,6 +111,9 @@ type TurnRef struct {
 	Label string `json:"label,omitempty"`
 	Phase string `json:"phase,omitempty"`
 	Round int    `json:"round,omitempty"`
+	// Structured turns answer in JSON; live views describe the result rather
+	// than stream raw JSON.
+	Structured bool `json:"structured,omitempty"`
 }
 
 // TurnDelta carries streamed text of the current attempt.

@@ -362,6 +362,7 @@ func (r *Runner) plan(proto Protocol, s *State, t TurnSpec, lim Limits) (turnPla
 	if s.Completed(t.ID) != nil {
 		return turnPlan{}, fmt.Errorf("format %s asked for turn %s, which is already completed", s.Format, t.ID)
 	}
+	t.Structured = t.Schema != nil
 	p := turnPlan{spec: t, proto: proto, maxTokens: t.MaxTokens, budget: lim.TurnBudget}
 	if t.Unbudgeted {
 		p.budget = 0

@@ -1,0 +1,407 @@
+// Package view renders a debate's events as they arrive: live in a terminal,
+// plain when output is not a terminal, or as a JSON event stream for scripts.
+package view
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
+)
+
+// Describer turns a completed structured turn (JSON) into lines a person reads.
+// Formats provide one; nil prints nothing for structured turns.
+type Describer func(t *debate.Turn) string
+
+// Live renders events. Concurrent turns are never interleaved: one turn
+// streams live; the others are buffered and appear whole when it ends.
+type Live struct {
+	io       *iostreams.IOStreams
+	cs       iostreams.ColorScheme
+	json     bool
+	describe Describer
+
+	mu          sync.Mutex
+	state       *debate.State
+	live        string   // turn streaming now
+	running     []string // started, not completed, in start order
+	finished    []string // completed while another turn was live
+	shown       map[string]bool
+	atLineStart bool
+	spin        *spinner
+}
+
+// NewLive returns a renderer writing to io.Out. With asJSON it writes one JSON
+// event per line and nothing else.
+func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
+	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, atLineStart: true}
+	if ios.IsTerminal() && !asJSON {
+		l.spin = newSpinner(ios.ErrOut)
+	}
+	return l
+}
+
+// Close stops the spinner.
+func (l *Live) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.spin != nil {
+		l.spin.stop()
+	}
+}
+
+// Handle renders one event. Events must arrive in log order.
+func (l *Live) Handle(e debate.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_ = l.state.Apply(e)
+	if l.json {
+		b, _ := json.Marshal(e)
+		fmt.Fprintf(l.io.Out, "%s\n", b)
+		return
+	}
+	if l.spin != nil {
+		l.spin.pause()
+	}
+	l.render(e)
+	l.spinFor()
+}
+
+func (l *Live) out() io.Writer { return l.io.Out }
+
+func (l *Live) printf(format string, a ...any) {
+	s := fmt.Sprintf(format, a...)
+	if s == "" {
+		return
+	}
+	io.WriteString(l.out(), s)
+	l.atLineStart = strings.HasSuffix(s, "\n")
+}
+
+func (l *Live) newline() {
+	if !l.atLineStart {
+		l.printf("\n")
+	}
+}
+
+func (l *Live) render(e debate.Event) {
+	switch e.Type {
+	case debate.TypeCreated:
+		l.printf("%s %s\n", l.cs.Bold("Debate "+e.Debate), l.cs.Dim("("+l.state.Format+")"))
+		l.printf("%s\n", l.state.Topic)
+	case debate.TypeResumed:
+		l.printf("%s\n", l.cs.Dim(fmt.Sprintf("Resuming debate %s from event %d", e.Debate, l.state.LastSeq-1)))
+	case debate.TypePhase:
+		var p debate.PhaseChanged
+		if e.Decode(&p) == nil {
+			l.newline()
+			l.printf("\n%s\n", l.cs.Bold("═══ "+p.Label+" ═══"))
+		}
+	case debate.TypeTurnStarted:
+		var p debate.TurnStarted
+		if e.Decode(&p) != nil {
+			return
+		}
+		if p.Attempt > 1 && l.live == p.Turn.ID {
+			l.newline()
+			l.printf("%s\n", l.cs.Dim(fmt.Sprintf("↻ %s: attempt %d, from the start", label(p.Turn), p.Attempt)))
+			return
+		}
+		if !contains(l.running, p.Turn.ID) {
+			l.running = append(l.running, p.Turn.ID)
+		}
+		if l.live == "" {
+			l.goLive(p.Turn.ID)
+		}
+	case debate.TypeTurnDelta:
+		var p debate.TurnDelta
+		if e.Decode(&p) == nil && p.Turn == l.live && !l.structured(p.Turn) {
+			l.printf("%s", p.Text)
+		}
+	case debate.TypeTurnCompleted:
+		var p debate.TurnCompleted
+		if e.Decode(&p) != nil {
+			return
+		}
+		l.running = remove(l.running, p.Turn.ID)
+		if l.live == p.Turn.ID {
+			l.endTurn(p.Turn.ID)
+			l.live = ""
+			for _, id := range l.finished {
+				l.showWhole(id)
+			}
+			l.finished = nil
+			if len(l.running) > 0 {
+				l.goLive(l.running[0])
+			}
+		} else {
+			l.finished = append(l.finished, p.Turn.ID)
+		}
+	case debate.TypeTurnFailed:
+		var p debate.TurnFailed
+		if e.Decode(&p) == nil {
+			l.newline()
+			msg := fmt.Sprintf("⚠ %s: attempt %d failed: %s", l.labelOf(p.Turn), p.Attempt, p.Error)
+			if p.RetryIn > 0 {
+				msg += fmt.Sprintf(" (retrying in %s)", p.RetryIn.Round(time.Millisecond))
+			}
+			l.printf("%s\n", l.cs.Yellow(msg))
+		}
+	case debate.TypeTurnSuperseded:
+		var p debate.TurnSuperseded
+		if e.Decode(&p) == nil && p.Partial != "" {
+			l.printf("%s\n", l.cs.Dim(fmt.Sprintf("(the interrupted reply of %s is kept in the log; it runs again from its start)", l.labelOf(p.Turn))))
+		}
+	case debate.TypeTurnRepair:
+		var p debate.TurnRepair
+		if e.Decode(&p) == nil {
+			l.newline()
+			l.printf("%s\n", l.cs.Yellow(fmt.Sprintf("⚠ %s: reply did not parse (%s); asking once more", l.labelOf(p.Turn), p.Error)))
+		}
+	case debate.TypeToolCalled:
+		var p debate.ToolCalled
+		if e.Decode(&p) == nil && p.Turn == l.live {
+			l.newline()
+			l.printf("%s\n", l.cs.Dim(fmt.Sprintf("  ⚙ %s %s", p.Call.Name, abbrev(string(p.Call.Args), 80))))
+		}
+	case debate.TypeToolResult:
+		var p debate.ToolResult
+		if e.Decode(&p) == nil && p.Turn == l.live {
+			status := "ok"
+			if p.Cached {
+				status = "cache hit"
+			}
+			if p.IsError {
+				status = "error: " + abbrev(p.Content, 80)
+			}
+			l.printf("%s\n", l.cs.Dim("    → "+status))
+		}
+	case debate.TypeHintQueued:
+		var p debate.HintQueued
+		if e.Decode(&p) == nil {
+			l.newline()
+			l.printf("%s\n", l.cs.Cyan(fmt.Sprintf("Hint queued for %s", p.Target)))
+		}
+	case debate.TypeBudgetWarning:
+		var p debate.BudgetWarning
+		if e.Decode(&p) == nil {
+			l.newline()
+			l.printf("%s\n", l.cs.Yellow(fmt.Sprintf("⚠ token budget: %s used %d of %d", p.Scope, p.Used, p.Budget)))
+		}
+	case debate.TypeCheckpoint:
+		var p debate.CheckpointReached
+		if e.Decode(&p) == nil {
+			l.newline()
+			if p.Round > 0 {
+				l.printf("\n%s\n", l.cs.Bold(fmt.Sprintf("═══ Round %d Complete ═══", p.Round)))
+				l.printf("Moderator: %s\n\n", p.Summary)
+			} else {
+				l.printf("\n%s\n\n", p.Summary)
+			}
+		}
+	case debate.TypePaused:
+		var p debate.Paused
+		if e.Decode(&p) == nil {
+			l.newline()
+			msg := "Paused: " + p.Reason
+			if p.Detail != "" {
+				msg += " (" + p.Detail + ")"
+			}
+			l.printf("%s\n", l.cs.Yellow(msg))
+		}
+	case debate.TypeFailed:
+		var p debate.Failed
+		if e.Decode(&p) == nil {
+			l.newline()
+			l.printf("%s\n", l.cs.Red("Failed: "+p.Error))
+		}
+	case debate.TypeCompleted:
+		l.newline()
+	default:
+		if strings.HasPrefix(e.Type, debate.TypeFormatEventPrefix) {
+			var n debate.Note
+			if json.Unmarshal(e.Data, &n) == nil && n.Text != "" {
+				l.newline()
+				l.printf("%s\n", l.cs.Magenta("• "+n.Text))
+			}
+		}
+	}
+}
+
+func (l *Live) structured(id string) bool {
+	t := l.state.Turns[id]
+	return t != nil && t.Structured
+}
+
+func (l *Live) labelOf(id string) string {
+	if t := l.state.Turns[id]; t != nil {
+		return label(t.TurnRef)
+	}
+	return id
+}
+
+func label(t debate.TurnRef) string {
+	if t.Label != "" {
+		return t.Label
+	}
+	return t.Agent
+}
+
+func (l *Live) header(t *debate.Turn) {
+	l.newline()
+	h := "── " + label(t.TurnRef)
+	if t.Round > 0 {
+		h += fmt.Sprintf(" (round %d)", t.Round)
+	}
+	h += " ──"
+	l.printf("\n%s\n", l.cs.Agent(t.Agent, h))
+}
+
+func (l *Live) goLive(id string) {
+	t := l.state.Turns[id]
+	if t == nil {
+		return
+	}
+	l.live = id
+	l.header(t)
+	if !t.Structured && t.Text != "" {
+		l.printf("%s", t.Text)
+	}
+}
+
+// endTurn finishes the live turn's output.
+func (l *Live) endTurn(id string) {
+	t := l.state.Turns[id]
+	if t == nil {
+		return
+	}
+	if t.Structured && l.describe != nil {
+		l.printf("%s", strings.TrimRight(l.describe(t), "\n")+"\n")
+	}
+	if t.Invalid != "" {
+		l.newline()
+		l.printf("%s\n", l.cs.Yellow("⚠ unusable reply: "+t.Invalid))
+	}
+	l.newline()
+	l.shown[id] = true
+}
+
+func (l *Live) showWhole(id string) {
+	t := l.state.Turns[id]
+	if t == nil || l.shown[id] {
+		return
+	}
+	l.header(t)
+	if !t.Structured {
+		l.printf("%s", t.Text)
+	}
+	l.endTurn(id)
+}
+
+// spinFor shows the spinner while the live turn has produced nothing
+// visible yet.
+func (l *Live) spinFor() {
+	if l.spin == nil || l.live == "" {
+		return
+	}
+	t := l.state.Turns[l.live]
+	if t == nil || t.Status != debate.TurnRunning {
+		return
+	}
+	if t.Structured || t.Text == "" {
+		l.spin.start(label(t.TurnRef) + " is thinking…")
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func remove(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func abbrev(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n-1] + "…"
+	}
+	return s
+}
+
+// spinner draws a one-line activity indicator on the error stream, so that
+// it never mixes into output that is piped or captured.
+type spinner struct {
+	w      io.Writer
+	mu     sync.Mutex
+	text   string
+	active bool
+	quit   chan struct{}
+	done   chan struct{}
+}
+
+func newSpinner(w io.Writer) *spinner { return &spinner{w: w} }
+
+func (s *spinner) start(text string) {
+	s.mu.Lock()
+	s.text = text
+	if s.active {
+		s.mu.Unlock()
+		return
+	}
+	s.active = true
+	s.quit, s.done = make(chan struct{}), make(chan struct{})
+	quit, done := s.quit, s.done
+	s.mu.Unlock()
+	go func() {
+		defer close(done)
+		frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for i := 0; ; i++ {
+			s.mu.Lock()
+			fmt.Fprintf(s.w, "\r\x1b[K%s %s", frames[i%len(frames)], s.text)
+			s.mu.Unlock()
+			select {
+			case <-quit:
+				s.mu.Lock()
+				fmt.Fprint(s.w, "\r\x1b[K")
+				s.mu.Unlock()
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
+
+// pause clears the spinner line before other output.
+func (s *spinner) pause() { s.stop() }
+
+func (s *spinner) stop() {
+	s.mu.Lock()
+	if !s.active {
+		s.mu.Unlock()
+		return
+	}
+	s.active = false
+	close(s.quit)
+	done := s.done
+	s.mu.Unlock()
+	<-done
+}
