@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -40,6 +41,7 @@ type Framework struct {
 	attackers [][]int // attackers[a] = arguments attacking a
 	edges     map[[2]int]struct{}
 	nAttacks  int
+	numbered  int // if > 0, names are implicitly "1".."numbered" and names/index are unused
 }
 
 // New returns an empty framework.
@@ -48,22 +50,35 @@ func New() *Framework {
 }
 
 // NewNumbered returns a framework with n arguments named "1".."n", the
-// naming used by the ICCMA 2023 numeric format.
+// naming used by the ICCMA 2023 numeric format. The names are implicit
+// (computed on demand) so that a large numeric instance costs no per-name
+// memory.
 func NewNumbered(n int) *Framework {
 	f := New()
-	f.names = make([]string, 0, n)
-	f.attacks = make([][]int, 0, n)
-	f.attackers = make([][]int, 0, n)
-	for i := 1; i <= n; i++ {
-		// Names are unique by construction, so the error cannot happen.
-		_, _ = f.AddArgument(fmt.Sprint(i))
-	}
+	f.numbered = n
+	f.attacks = make([][]int, n)
+	f.attackers = make([][]int, n)
 	return f
+}
+
+// materialise turns implicit numeric names into explicit ones before a
+// named argument is added.
+func (f *Framework) materialise() {
+	if f.numbered == 0 {
+		return
+	}
+	f.names = make([]string, f.numbered)
+	for i := range f.names {
+		f.names[i] = strconv.Itoa(i + 1)
+		f.index[f.names[i]] = i
+	}
+	f.numbered = 0
 }
 
 // AddArgument adds an argument with the given name and returns its index.
 // Names must be non-empty and unique.
 func (f *Framework) AddArgument(name string) (int, error) {
+	f.materialise()
 	if name == "" {
 		return 0, errors.New("argue: argument name is empty")
 	}
@@ -81,8 +96,8 @@ func (f *Framework) AddArgument(name string) (int, error) {
 // AddAttack records that argument from attacks argument to. Adding an
 // attack that already exists is a no-op, so parsers may feed duplicates.
 func (f *Framework) AddAttack(from, to int) error {
-	if from < 0 || from >= len(f.names) || to < 0 || to >= len(f.names) {
-		return fmt.Errorf("argue: attack %d -> %d refers to an argument outside 0..%d", from, to, len(f.names)-1)
+	if from < 0 || from >= f.Len() || to < 0 || to >= f.Len() {
+		return fmt.Errorf("argue: attack %d -> %d refers to an argument outside 0..%d", from, to, f.Len()-1)
 	}
 	key := [2]int{from, to}
 	if _, ok := f.edges[key]; ok {
@@ -97,11 +112,11 @@ func (f *Framework) AddAttack(from, to int) error {
 
 // AddAttackNames is AddAttack by argument name.
 func (f *Framework) AddAttackNames(from, to string) error {
-	a, ok := f.index[from]
+	a, ok := f.Index(from)
 	if !ok {
 		return fmt.Errorf("argue: attack (%s,%s): unknown argument %q", from, to, from)
 	}
-	b, ok := f.index[to]
+	b, ok := f.Index(to)
 	if !ok {
 		return fmt.Errorf("argue: attack (%s,%s): unknown argument %q", from, to, to)
 	}
@@ -109,16 +124,29 @@ func (f *Framework) AddAttackNames(from, to string) error {
 }
 
 // Len returns the number of arguments.
-func (f *Framework) Len() int { return len(f.names) }
+func (f *Framework) Len() int { return len(f.attacks) }
 
 // NumAttacks returns the number of distinct attacks.
 func (f *Framework) NumAttacks() int { return f.nAttacks }
 
 // Name returns the name of argument i.
-func (f *Framework) Name(i int) string { return f.names[i] }
+func (f *Framework) Name(i int) string {
+	if f.numbered > 0 {
+		return strconv.Itoa(i + 1)
+	}
+	return f.names[i]
+}
 
 // Index returns the index of the argument with the given name.
 func (f *Framework) Index(name string) (int, bool) {
+	if f.numbered > 0 {
+		// Only canonical decimal forms name an argument: "01" does not.
+		i, err := strconv.Atoi(name)
+		if err != nil || i < 1 || i > f.numbered || strconv.Itoa(i) != name {
+			return 0, false
+		}
+		return i - 1, true
+	}
 	i, ok := f.index[name]
 	return i, ok
 }
@@ -148,7 +176,7 @@ func (e Extension) Contains(a int) bool {
 func (f *Framework) Names(e Extension) []string {
 	out := make([]string, len(e))
 	for i, a := range e {
-		out[i] = f.names[a]
+		out[i] = f.Name(a)
 	}
 	return out
 }
@@ -193,7 +221,7 @@ func (f *Framework) IsComplete(e Extension) bool {
 		return false
 	}
 	attacked := f.rangeMarks(e)
-	for a := range f.names {
+	for a := range f.Len() {
 		if e.Contains(a) {
 			continue
 		}
@@ -218,7 +246,7 @@ func (f *Framework) IsStable(e Extension) bool {
 		return false
 	}
 	attacked := f.rangeMarks(e)
-	for a := range f.names {
+	for a := range f.Len() {
 		if !e.Contains(a) && !attacked[a] {
 			return false
 		}
@@ -228,7 +256,7 @@ func (f *Framework) IsStable(e Extension) bool {
 
 // rangeMarks marks the arguments attacked by e.
 func (f *Framework) rangeMarks(e Extension) []bool {
-	attacked := make([]bool, len(f.names))
+	attacked := make([]bool, f.Len())
 	for _, a := range e {
 		for _, b := range f.attacks[a] {
 			attacked[b] = true

@@ -28,7 +28,7 @@ func (l Label) String() string {
 // It counts, per argument, the attackers not yet OUT and propagates from
 // the unattacked arguments, so every attack is visited at most twice.
 func (f *Framework) GroundedLabelling() []Label {
-	n := len(f.names)
+	n := f.Len()
 	lab := make([]Label, n)
 	live := make([]int, n) // attackers not yet labelled OUT
 	queue := make([]int, 0, n)

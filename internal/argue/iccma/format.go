@@ -276,7 +276,7 @@ func WriteTGF(w io.Writer, af *argue.Framework) error {
 
 // maxI23Args bounds the header so that a corrupt "p af 99999999999" cannot
 // make us allocate gigabytes before reading a single attack.
-const maxI23Args = 50_000_000
+const maxI23Args = 10_000_000
 
 // ParseI23 reads the ICCMA 2023 format: lines starting with # are comments;
 // the first other line is "p af N"; each further line is an attack "i j"
