@@ -256,7 +256,10 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 			stepCtx := runCtx
 			var cancel context.CancelFunc = func() {}
 			if lim.RoundTimeout > 0 {
-				stepCtx, cancel = context.WithDeadline(runCtx, roundStart[round].Add(lim.RoundTimeout))
+				// The deadline is measured on the runner's clock, which may be
+				// injected: a real-time deadline from a fake start would expire
+				// (or never expire) regardless of how long the round ran.
+				stepCtx, cancel = context.WithTimeout(runCtx, lim.RoundTimeout-r.now().Sub(roundStart[round]))
 			}
 			err := r.runTurns(stepCtx, p, s, step.Turns, lim)
 			roundExpired := stepCtx.Err() != nil && runCtx.Err() == nil
