@@ -250,7 +250,10 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 					fmt.Sprintf("the debate used %d of its %d tokens; resume with a larger --debate-budget", s.Usage.Total(), lim.DebateBudget), nil)
 			}
 			round := step.Turns[0].Round
-			if _, ok := roundStart[round]; !ok {
+			// Round 0 holds the turns outside any round (an opening analysis,
+			// a closing synthesis): each such step gets the round timeout of
+			// its own instead of sharing the clock of the first one.
+			if _, ok := roundStart[round]; !ok || round == 0 {
 				roundStart[round] = r.now()
 			}
 			stepCtx := runCtx
