@@ -1,0 +1,41 @@
+package llm
+
+import (
+	"net/http"
+	"testing"
+	"time"
+)
+
+func TestKindForStatus(t *testing.T) {
+	cases := map[int]ErrorKind{
+		400: ErrBadRequest, 401: ErrAuth, 403: ErrAuth, 404: ErrBadRequest, 422: ErrBadRequest,
+		429: ErrRateLimited, 500: ErrServer, 502: ErrServer, 503: ErrOverloaded, 529: ErrOverloaded,
+		504: ErrTimeout,
+	}
+	for code, want := range cases {
+		if got := KindForStatus(code); got != want {
+			t.Errorf("KindForStatus(%d) = %s, want %s", code, got, want)
+		}
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0},
+		{"3", 3 * time.Second},
+		{" 1.5 ", 1500 * time.Millisecond},
+		{"-1", 0},
+		{"soon", 0},
+		{now.Add(7 * time.Second).Format(http.TimeFormat), 7 * time.Second},
+		{now.Add(-7 * time.Second).Format(http.TimeFormat), 0},
+	}
+	for _, c := range cases {
+		if got := ParseRetryAfter(c.in, now); got != c.want {
+			t.Errorf("ParseRetryAfter(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}

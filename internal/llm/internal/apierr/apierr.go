@@ -1,0 +1,118 @@
+// Package apierr turns the failures of an HTTP model call into classified
+// *llm.Error values. The provider packages share it so that a refused
+// connection, a cut stream or a bad event means the same thing whichever SDK
+// reported it.
+package apierr
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// Mapper classifies errors for one provider.
+type Mapper struct {
+	Provider string // "anthropic", "openai", "ollama"
+	BaseURL  string // shown when the server cannot be reached
+	KeyEnv   string // environment variable to name when the key is refused; "" for none
+}
+
+// HTTP classifies an error response. detail is the API's own message, if any.
+func (m Mapper) HTTP(status int, header http.Header, detail string, err error) *llm.Error {
+	kind := llm.KindForStatus(status)
+	e := &llm.Error{Provider: m.Provider, Kind: kind, StatusCode: status, Err: err}
+	if header != nil {
+		e.RetryAfter = llm.ParseRetryAfter(header.Get("Retry-After"), time.Now())
+	}
+	if kind == llm.ErrAuth {
+		// The SDK's own text ("401 Unauthorized") does not say what to do.
+		hint := "invalid API key"
+		if status == http.StatusForbidden {
+			hint = "API key not allowed"
+		}
+		if m.KeyEnv != "" {
+			hint += ": check " + m.KeyEnv
+		}
+		if detail != "" {
+			hint += " (" + detail + ")"
+		}
+		e.Err = fmt.Errorf("%s: %w", hint, err)
+	}
+	return e
+}
+
+// Transport classifies an error that carries no HTTP status: a failed dial, a
+// cut stream, a cancelled context, or an event that does not parse.
+func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
+	e := &llm.Error{Provider: m.Provider, Err: err}
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled) || (ctx.Err() == nil && errors.Is(err, context.Canceled)):
+		e.Kind = llm.ErrCanceled
+		if !errors.Is(err, context.Canceled) {
+			e.Err = fmt.Errorf("%w: %w", context.Canceled, err)
+		}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		e.Kind = llm.ErrTimeout
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			e.Err = fmt.Errorf("%w: %w", ctx.Err(), err)
+		}
+	case isMalformed(err):
+		e.Kind = llm.ErrMalformed
+		e.Err = fmt.Errorf("unparsable reply from the server: %w", err)
+	case isRefused(err):
+		e.Kind = llm.ErrNetwork
+		e.Err = fmt.Errorf("cannot reach %s: is the server running? %w", m.BaseURL, err)
+	default:
+		// Resets, EOFs in the middle of a body and unknown transport failures:
+		// the same call may well work on a fresh connection.
+		e.Kind = llm.ErrNetwork
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) {
+			e.Err = fmt.Errorf("connection to %s lost: %w", m.BaseURL, err)
+		}
+	}
+	return e
+}
+
+// StreamCut is the error for a stream that ended cleanly at the transport level
+// but before the API's terminal event: the server or a proxy gave up.
+func (m Mapper) StreamCut() *llm.Error {
+	return &llm.Error{Provider: m.Provider, Kind: llm.ErrNetwork,
+		Err: fmt.Errorf("stream from %s ended before the reply was complete: %w", m.BaseURL, io.ErrUnexpectedEOF)}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+func isRefused(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
+		return true
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+func isMalformed(err error) bool {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syn) || errors.As(err, &typ) {
+		return true
+	}
+	// Some decoders the SDKs use report syntax errors as plain strings.
+	s := err.Error()
+	return strings.Contains(s, "invalid character") || strings.Contains(s, "unexpected end of JSON input")
+}
