@@ -1,0 +1,334 @@
+// Package fakellm is an HTTP server that speaks the Anthropic Messages API and
+// the OpenAI Chat Completions API well enough for the official SDKs to talk to
+// it, answering from a script.Script. It is for tests only: wire tests of the
+// providers, end-to-end tests of the parley binary (point ANTHROPIC_BASE_URL at
+// AnthropicURL, OPENAI_BASE_URL at OpenAIURL) and benchmarks (WithTokenDelay).
+//
+// Both APIs are served from one server:
+//
+//	POST /v1/messages          Anthropic, streaming (SSE) and not
+//	POST /v1/chat/completions  OpenAI, streaming (SSE) and not
+//
+// The request's X-Parley-Turn header becomes llm.Request.Tag, which scripts
+// match on. Faults are answered with the status codes, headers and error bodies
+// the real APIs use, so that the providers' error mapping is tested against
+// the real shapes. Every request is recorded (see Requests) for assertions on
+// what a provider sent.
+package fakellm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// TagHeader carries llm.Request.Tag from the providers to the server.
+const TagHeader = "X-Parley-Turn"
+
+// Request is one recorded request.
+type Request struct {
+	API    string      // "anthropic" or "openai"
+	Path   string      // URL path
+	Header http.Header // as received
+	Body   []byte      // raw JSON body
+	Stream bool        // the request asked for SSE
+	// Parsed is the request in Parley's terms, as the Script saw it. For OpenAI
+	// requests CacheSystem is set, to model OpenAI's automatic prefix caching.
+	Parsed llm.Request
+	Rule   string // the rule that answered; "" when none did
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithAPIKey makes the server refuse, with the API's real 401 answer, requests
+// whose key (x-api-key, or Authorization: Bearer) is not key.
+func WithAPIKey(key string) Option { return func(s *Server) { s.apiKey = key } }
+
+// WithTokenDelay waits d before each SSE event after the first, to model
+// generation latency in benchmarks and to give cancellation tests a stream in
+// flight.
+func WithTokenDelay(d time.Duration) Option { return func(s *Server) { s.tokenDelay = d } }
+
+// Server answers model API requests from a Script. The zero value is not
+// usable; use New or Start.
+type Server struct {
+	// URL is the root URL of a started server (empty for one made with New).
+	URL string
+
+	script     *script.Script
+	apiKey     string
+	tokenDelay time.Duration
+	ts         *httptest.Server
+
+	mu     sync.Mutex
+	reqs   []Request
+	ids    int
+	active atomic.Int64
+}
+
+// New returns a Server that is only an http.Handler, for callers that run
+// their own listener.
+func New(s *script.Script, opts ...Option) *Server {
+	srv := &Server{script: s}
+	for _, o := range opts {
+		o(srv)
+	}
+	return srv
+}
+
+// Start runs a Server on 127.0.0.1 on a free port. Close it when done.
+func Start(s *script.Script, opts ...Option) *Server {
+	srv := New(s, opts...)
+	srv.ts = httptest.NewServer(srv)
+	srv.URL = srv.ts.URL
+	return srv
+}
+
+// Close shuts a started server down, cutting open connections.
+func (s *Server) Close() {
+	if s.ts != nil {
+		s.ts.CloseClientConnections()
+		s.ts.Close()
+	}
+}
+
+// AnthropicURL is the base URL for the Anthropic SDK (ANTHROPIC_BASE_URL).
+func (s *Server) AnthropicURL() string { return s.URL }
+
+// OpenAIURL is the base URL for the OpenAI SDK (OPENAI_BASE_URL).
+func (s *Server) OpenAIURL() string { return s.URL + "/v1" }
+
+// Requests returns a copy of the requests received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Active is the number of requests being answered right now. Tests use it to
+// check that a client that stopped reading released its connection.
+func (s *Server) Active() int { return int(s.active.Load()) }
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.active.Add(1)
+	defer s.active.Add(-1)
+	var api wireAPI
+	switch r.URL.Path {
+	case "/v1/messages":
+		api = anthropicAPI{}
+	case "/v1/chat/completions":
+		api = openaiAPI{}
+	default:
+		http.Error(w, fmt.Sprintf("fakellm: no endpoint %s (serving /v1/messages and /v1/chat/completions)", r.URL.Path), http.StatusNotFound)
+		return
+	}
+	if r.Method != http.MethodPost {
+		api.writeError(w, http.StatusMethodNotAllowed, "", "method not allowed: use POST")
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		api.writeError(w, http.StatusBadRequest, "", "cannot read body: "+err.Error())
+		return
+	}
+	rec := Request{API: api.name(), Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	if s.apiKey != "" && !api.keyOK(r.Header, s.apiKey) {
+		s.record(rec)
+		api.writeAuthError(w, r.Header)
+		return
+	}
+	parsed, mode, stream, err := api.parse(r.Header, body)
+	rec.Parsed, rec.Stream = parsed, stream
+	if err != nil {
+		s.record(rec)
+		api.writeError(w, http.StatusBadRequest, "", err.Error())
+		return
+	}
+	step, err := s.script.Next(parsed)
+	if err != nil {
+		s.record(rec)
+		api.writeError(w, http.StatusBadRequest, "", "fakellm: "+err.Error())
+		return
+	}
+	rec.Rule = step.Rule
+	s.record(rec)
+
+	if !sleep(r.Context(), step.Delay) {
+		return
+	}
+	if f := step.Fault; f != nil && f.Stream == "" {
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		api.writeError(w, f.Status, f.Type, faultMessage(f))
+		return
+	}
+	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode}
+	if !stream {
+		api.writeJSON(w, a)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay}
+	api.writeStream(sw, a)
+}
+
+func (s *Server) record(r Request) {
+	s.mu.Lock()
+	s.reqs = append(s.reqs, r)
+	s.mu.Unlock()
+}
+
+func (s *Server) nextID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ids++
+	return s.ids
+}
+
+// answer is a Step plus what the wire encoders need to send it.
+type answer struct {
+	*script.Step
+	ID    int
+	Model string
+	Mode  structuredMode
+}
+
+// structuredMode is how an Anthropic request asked for structured output.
+type structuredMode struct {
+	forcedTool   string // Anthropic: name of the tool forced by tool_choice; "" when output_config was used or none
+	includeUsage bool   // OpenAI: stream_options.include_usage
+}
+
+// wireAPI is one of the two wire formats.
+type wireAPI interface {
+	name() string
+	keyOK(h http.Header, key string) bool
+	parse(h http.Header, body []byte) (llm.Request, structuredMode, bool, error)
+	writeError(w http.ResponseWriter, status int, errType, msg string)
+	writeAuthError(w http.ResponseWriter, h http.Header)
+	writeJSON(w http.ResponseWriter, a answer)
+	writeStream(sw *sseWriter, a answer)
+}
+
+// sseWriter writes server-sent events, pausing between them.
+type sseWriter struct {
+	w     http.ResponseWriter
+	ctx   context.Context
+	delay time.Duration
+	n     int
+	dead  bool
+}
+
+// event writes one event (name may be empty) and reports whether the client is
+// still there.
+func (sw *sseWriter) event(name string, data any) bool {
+	b, err := json.Marshal(data)
+	if err != nil {
+		panic(fmt.Sprintf("fakellm: encode event: %v", err)) // our own types: a bug
+	}
+	return sw.raw(name, string(b))
+}
+
+func (sw *sseWriter) raw(name, data string) bool {
+	if sw.dead {
+		return false
+	}
+	if sw.n > 0 && !sleep(sw.ctx, sw.delay) {
+		sw.dead = true
+		return false
+	}
+	sw.n++
+	var buf bytes.Buffer
+	if name != "" {
+		fmt.Fprintf(&buf, "event: %s\n", name)
+	}
+	fmt.Fprintf(&buf, "data: %s\n\n", data)
+	if _, err := sw.w.Write(buf.Bytes()); err != nil {
+		sw.dead = true
+		return false
+	}
+	if f, ok := sw.w.(http.Flusher); ok {
+		f.Flush()
+	}
+	return true
+}
+
+// cut drops the connection without ending the response, as a dying proxy does.
+func (sw *sseWriter) cut() {
+	if f, ok := sw.w.(http.Flusher); ok {
+		f.Flush()
+	}
+	panic(http.ErrAbortHandler)
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func faultMessage(f *script.Fault) string {
+	if f.Message != "" {
+		return f.Message
+	}
+	return fmt.Sprintf("scripted fault: HTTP %d", f.Status)
+}
+
+// splitJSON cuts a JSON text into up to three pieces on rune boundaries, so
+// that clients have to assemble tool arguments from several deltas.
+func splitJSON(s string) []string {
+	if len(s) < 3 {
+		return []string{s}
+	}
+	var out []string
+	step := len(s)/3 + 1
+	for len(s) > 0 {
+		i := min(step, len(s))
+		for i < len(s) && !utf8.RuneStart(s[i]) {
+			i++
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
+}
+
+func bearer(h http.Header) string {
+	v := h.Get("Authorization")
+	if t, ok := strings.CutPrefix(v, "Bearer "); ok {
+		return t
+	}
+	return ""
+}
+
+func mask(key string) string {
+	if len(key) <= 6 {
+		return "***"
+	}
+	return key[:3] + "***" + key[len(key)-3:]
+}

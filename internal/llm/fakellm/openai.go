@@ -1,0 +1,333 @@
+package fakellm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// openaiAPI speaks POST /v1/chat/completions.
+type openaiAPI struct{}
+
+func (openaiAPI) name() string { return "openai" }
+
+func (openaiAPI) keyOK(h http.Header, key string) bool { return bearer(h) == key }
+
+// oaContent is a message's content: a string or a list of parts.
+type oaContent string
+
+func (c *oaContent) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*c = ""
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*c = oaContent(s)
+		return nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	var texts []string
+	for _, p := range parts {
+		texts = append(texts, p.Text)
+	}
+	*c = oaContent(strings.Join(texts, "\n"))
+	return nil
+}
+
+type oaRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role       string    `json:"role"`
+		Content    oaContent `json:"content"`
+		ToolCallID string    `json:"tool_call_id"`
+		ToolCalls  []struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+	} `json:"messages"`
+	Tools []struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	} `json:"tools"`
+	ResponseFormat *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Schema      json.RawMessage `json:"schema"`
+			Strict      bool            `json:"strict"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
+	MaxTokens           int  `json:"max_tokens"`
+	MaxCompletionTokens int  `json:"max_completion_tokens"`
+	Stream              bool `json:"stream"`
+	StreamOptions       *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+func (openaiAPI) parse(h http.Header, body []byte) (llm.Request, structuredMode, bool, error) {
+	var mode structuredMode
+	var or oaRequest
+	if err := json.Unmarshal(body, &or); err != nil {
+		return llm.Request{}, mode, false, fmt.Errorf("We could not parse the JSON body of your request: %w", err)
+	}
+	if or.Model == "" {
+		return llm.Request{}, mode, or.Stream, errors.New("you must provide a model parameter")
+	}
+	if len(or.Messages) == 0 {
+		return llm.Request{}, mode, or.Stream, errors.New("messages: at least one message is required")
+	}
+	req := llm.Request{Model: or.Model, Tag: h.Get(TagHeader), MaxTokens: max(or.MaxTokens, or.MaxCompletionTokens)}
+	var sys []string
+	for _, m := range or.Messages {
+		switch m.Role {
+		case "system", "developer":
+			sys = append(sys, string(m.Content))
+		case "user":
+			req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Text: string(m.Content)})
+		case "assistant":
+			msg := llm.Message{Role: llm.RoleAssistant, Text: string(m.Content)}
+			for _, tc := range m.ToolCalls {
+				msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: tc.ID, Name: tc.Function.Name, Args: json.RawMessage(tc.Function.Arguments)})
+			}
+			req.Messages = append(req.Messages, msg)
+		case "tool":
+			// Parley keeps tool results in one user message; OpenAI sends one
+			// "tool" message per result.
+			res := llm.ToolResult{CallID: m.ToolCallID, Content: string(m.Content)}
+			if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == llm.RoleUser && len(req.Messages[n-1].ToolResults) > 0 {
+				req.Messages[n-1].ToolResults = append(req.Messages[n-1].ToolResults, res)
+			} else {
+				req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, ToolResults: []llm.ToolResult{res}})
+			}
+		default:
+			return req, mode, or.Stream, fmt.Errorf("messages: role %q is not supported by fakellm", m.Role)
+		}
+	}
+	req.System = strings.Join(sys, "\n")
+	// OpenAI caches long prompt prefixes by itself; the system prompt stands
+	// in for that prefix.
+	req.CacheSystem = req.System != ""
+	for _, t := range or.Tools {
+		req.Tools = append(req.Tools, llm.ToolSpec{Name: t.Function.Name, Description: t.Function.Description, Schema: t.Function.Parameters})
+	}
+	if rf := or.ResponseFormat; rf != nil && rf.Type == "json_schema" {
+		if rf.JSONSchema == nil || len(rf.JSONSchema.Schema) == 0 {
+			return req, mode, or.Stream, errors.New("response_format.json_schema: schema is required")
+		}
+		req.Schema = &llm.Schema{Name: rf.JSONSchema.Name, Description: rf.JSONSchema.Description, JSON: rf.JSONSchema.Schema}
+	}
+	if or.Stream && or.StreamOptions != nil && or.StreamOptions.IncludeUsage {
+		mode.includeUsage = true
+	}
+	return req, mode, or.Stream, nil
+}
+
+// oaErrorType gives the error type and code the API sends with each status.
+func oaErrorType(status int) (string, string) {
+	switch status {
+	case 401:
+		return "invalid_request_error", "invalid_api_key"
+	case 403:
+		return "invalid_request_error", "unsupported_country_region_territory"
+	case 404:
+		return "invalid_request_error", "model_not_found"
+	case 429:
+		return "requests", "rate_limit_exceeded"
+	case 503, 529:
+		return "server_error", "overloaded"
+	}
+	if status >= 500 {
+		return "server_error", ""
+	}
+	return "invalid_request_error", ""
+}
+
+func oaErrorBody(status int, errType, msg string) map[string]any {
+	t, code := oaErrorType(status)
+	if errType != "" {
+		t = errType
+	}
+	var c any
+	if code != "" {
+		c = code
+	}
+	return map[string]any{"error": map[string]any{"message": msg, "type": t, "param": nil, "code": c}}
+}
+
+func (openaiAPI) writeError(w http.ResponseWriter, status int, errType, msg string) {
+	writeJSON(w, status, oaErrorBody(status, errType, msg))
+}
+
+func (a openaiAPI) writeAuthError(w http.ResponseWriter, h http.Header) {
+	key := bearer(h)
+	msg := "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
+	if key != "" {
+		msg = fmt.Sprintf("Incorrect API key provided: %s. You can find your API key at https://platform.openai.com/account/api-keys.", mask(key))
+	}
+	a.writeError(w, http.StatusUnauthorized, "", msg)
+}
+
+func oaFinish(s string) string {
+	switch s {
+	case llm.StopToolUse:
+		return "tool_calls"
+	case llm.StopMaxTokens:
+		return "length"
+	}
+	return "stop"
+}
+
+func oaUsage(u llm.Usage) map[string]any {
+	// prompt_tokens counts every input token, cached or not.
+	prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
+	return map[string]any{
+		"prompt_tokens":             prompt,
+		"completion_tokens":         u.OutputTokens,
+		"total_tokens":              prompt + u.OutputTokens,
+		"prompt_tokens_details":     map[string]any{"cached_tokens": u.CacheReadTokens, "audio_tokens": 0},
+		"completion_tokens_details": map[string]any{"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+	}
+}
+
+func oaToolCalls(a answer) []map[string]any {
+	var out []map[string]any
+	for _, tc := range a.ToolCalls {
+		out = append(out, map[string]any{"id": tc.ID, "type": "function",
+			"function": map[string]any{"name": tc.Name, "arguments": string(tc.Args)}})
+	}
+	return out
+}
+
+func (api openaiAPI) writeJSON(w http.ResponseWriter, a answer) {
+	if f := a.Fault; f != nil {
+		switch f.Stream {
+		case "cut":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(`{"id":"chatcmpl-fake","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`))
+			panic(http.ErrAbortHandler)
+		case "malformed":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(`{"id":"chatcmpl-fake",,}`))
+			return
+		case "error":
+			api.writeError(w, f.Status, f.Type, faultMessage(f))
+			return
+		}
+	}
+	msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil}
+	if a.Text != "" {
+		msg["content"] = a.Text
+	}
+	if tcs := oaToolCalls(a); len(tcs) > 0 {
+		msg["tool_calls"] = tcs
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id":      fmt.Sprintf("chatcmpl-fake%d", a.ID),
+		"object":  "chat.completion",
+		"created": time.Now().Unix(),
+		"model":   a.Model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": oaFinish(a.StopReason)}},
+		"usage":   oaUsage(a.Usage),
+	})
+}
+
+func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
+	created := time.Now().Unix()
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		c := map[string]any{
+			"id": fmt.Sprintf("chatcmpl-fake%d", a.ID), "object": "chat.completion.chunk", "created": created,
+			"model": a.Model, "system_fingerprint": nil,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}},
+		}
+		if a.Mode.includeUsage {
+			c["usage"] = nil
+		}
+		return c
+	}
+	if !sw.event("", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)) {
+		return
+	}
+	sent := 0
+	fault := func() bool {
+		f := a.Fault
+		if f == nil || sent != f.After {
+			return false
+		}
+		switch f.Stream {
+		case "cut":
+			sw.cut()
+		case "malformed":
+			sw.raw("", `{"id":"chatcmpl-fake","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"unterminated`)
+		case "error":
+			sw.event("", oaErrorBody(f.Status, f.Type, faultMessage(f)))
+		}
+		return true
+	}
+	for _, piece := range script.Split(a.Text) {
+		if fault() {
+			return
+		}
+		if !sw.event("", chunk(map[string]any{"content": piece}, nil)) {
+			return
+		}
+		sent++
+	}
+	if fault() {
+		return
+	}
+	if a.Fault != nil {
+		sent = a.Fault.After
+		fault()
+		return
+	}
+	for i, tc := range a.ToolCalls {
+		first := map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": tc.ID, "type": "function",
+			"function": map[string]any{"name": tc.Name, "arguments": ""}}}}
+		if !sw.event("", chunk(first, nil)) {
+			return
+		}
+		for _, piece := range splitJSON(string(tc.Args)) {
+			d := map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": piece}}}}
+			if !sw.event("", chunk(d, nil)) {
+				return
+			}
+		}
+	}
+	if !sw.event("", chunk(map[string]any{}, oaFinish(a.StopReason))) {
+		return
+	}
+	if a.Mode.includeUsage {
+		if !sw.event("", map[string]any{
+			"id": fmt.Sprintf("chatcmpl-fake%d", a.ID), "object": "chat.completion.chunk", "created": created,
+			"model": a.Model, "system_fingerprint": nil, "choices": []any{}, "usage": oaUsage(a.Usage),
+		}) {
+			return
+		}
+	}
+	sw.raw("", "[DONE]")
+}
