@@ -1,0 +1,304 @@
+// Package anthropic is the llm.Provider for Anthropic's Messages API, on the
+// official SDK (anthropic-sdk-go/v2).
+//
+// It streams replies, assembles tool calls from input_json_delta events, asks
+// for structured output (see StructuredMode), marks cache breakpoints with
+// cache_control, and reports cache read and write tokens. The SDK's own retries
+// are off: the runner owns retries, so that every provider retries the same way.
+//
+// Token accounting: llm.Usage.InputTokens is the API's input_tokens, which
+// excludes the cached prefix; cache reads and writes are counted apart.
+//
+// Request.Temperature is not sent: the API version this SDK speaks (2026-10-21)
+// no longer takes sampling parameters, and current models answer 400 to them.
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/internal/apierr"
+)
+
+// DefaultBaseURL is the API's address when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// DefaultMaxTokens bounds a reply when neither the Request nor the Config does;
+// the API requires a bound.
+const DefaultMaxTokens = 8192
+
+// TagHeader carries llm.Request.Tag. The API ignores unknown headers; the fake
+// server scripts replies by it.
+const TagHeader = "X-Parley-Turn"
+
+// StructuredMode is how a Request.Schema is asked for.
+type StructuredMode string
+
+const (
+	// StructuredOutputFormat sends the schema as output_config.format
+	// (json_schema): the reply text is the document. It is the default because
+	// current models (Claude Sonnet 5.5 and later) refuse a forced tool_choice
+	// with a 400.
+	StructuredOutputFormat StructuredMode = "output_format"
+	// StructuredForcedTool sends the schema as the input_schema of a tool that
+	// tool_choice forces; the tool's input is yielded as the reply text. For
+	// older models and Anthropic-compatible servers without output_config.
+	StructuredForcedTool StructuredMode = "forced_tool"
+)
+
+// Config configures a Provider.
+type Config struct {
+	// APIKey is sent as x-api-key. Required.
+	APIKey string
+	// BaseURL is the API root, without /v1 (ANTHROPIC_BASE_URL).
+	// Default DefaultBaseURL.
+	BaseURL string
+	// HTTPClient makes the requests. Default: a client without a timeout, since
+	// streams run long; bound calls with the context instead.
+	HTTPClient *http.Client
+	// MaxTokens is used when a Request has no MaxTokens. Default DefaultMaxTokens.
+	MaxTokens int
+	// Structured chooses how Request.Schema is sent. Default StructuredOutputFormat.
+	Structured StructuredMode
+}
+
+// ConfigFromEnv reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL through getenv
+// (os.Getenv in production, a map in tests).
+func ConfigFromEnv(getenv func(string) string) Config {
+	return Config{APIKey: getenv("ANTHROPIC_API_KEY"), BaseURL: getenv("ANTHROPIC_BASE_URL")}
+}
+
+// Provider streams Anthropic model calls. It is safe for concurrent use.
+type Provider struct {
+	client     sdk.Client
+	cfg        Config
+	errs       apierr.Mapper
+	structured StructuredMode
+}
+
+// New returns a Provider for cfg.
+func New(cfg Config) (*Provider, error) {
+	if strings.TrimSpace(cfg.APIKey) == "" {
+		return nil, errors.New("anthropic: no API key: set ANTHROPIC_API_KEY")
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	switch cfg.Structured {
+	case "":
+		cfg.Structured = StructuredOutputFormat
+	case StructuredOutputFormat, StructuredForcedTool:
+	default:
+		return nil, fmt.Errorf("anthropic: structured mode %q: want %q or %q", cfg.Structured, StructuredOutputFormat, StructuredForcedTool)
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	client := sdk.NewClient(
+		// Configuration comes from Config alone, so that what the user set is
+		// what is used; ConfigFromEnv reads the environment explicitly.
+		option.WithoutEnvironmentDefaults(),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithBaseURL(cfg.BaseURL+"/"),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(0),
+	)
+	return &Provider{
+		client:     client,
+		cfg:        cfg,
+		structured: cfg.Structured,
+		errs:       apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
+	}, nil
+}
+
+// Name returns "anthropic".
+func (p *Provider) Name() string { return "anthropic" }
+
+// Caps reports tools, structured output and prompt caching.
+func (p *Provider) Caps() llm.Caps { return llm.Caps{Tools: true, JSONSchema: true, PromptCache: true} }
+
+// Stream sends req and yields the reply as it arrives.
+func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		params, forced, err := p.params(req)
+		if err != nil {
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: err})
+			return
+		}
+		var opts []option.RequestOption
+		if req.Tag != "" {
+			opts = append(opts, option.WithHeader(TagHeader, req.Tag))
+		}
+		stream := p.client.Messages.NewStreaming(ctx, params, opts...)
+		// Closing releases the connection when the caller breaks early.
+		defer stream.Close()
+
+		var (
+			usage   llm.Usage
+			stop    string
+			done    bool
+			partial = map[int64]*toolBuf{}
+		)
+		for stream.Next() {
+			ev := stream.Current()
+			switch ev.Type {
+			case "message_start":
+				u := ev.Message.Usage
+				usage = llm.Usage{
+					InputTokens:      int(u.InputTokens),
+					OutputTokens:     int(u.OutputTokens),
+					CacheReadTokens:  int(u.CacheReadInputTokens),
+					CacheWriteTokens: int(u.CacheCreationInputTokens),
+				}
+			case "content_block_start":
+				if cb := ev.ContentBlock; cb.Type == "tool_use" {
+					partial[ev.Index] = &toolBuf{id: cb.ID, name: cb.Name}
+				}
+			case "content_block_delta":
+				switch ev.Delta.Type {
+				case "text_delta":
+					if ev.Delta.Text != "" && !yield(llm.Chunk{Text: ev.Delta.Text}, nil) {
+						return
+					}
+				case "input_json_delta":
+					if tb := partial[ev.Index]; tb != nil {
+						tb.args.WriteString(ev.Delta.PartialJSON)
+					}
+				}
+			case "content_block_stop":
+				tb := partial[ev.Index]
+				if tb == nil {
+					continue
+				}
+				delete(partial, ev.Index)
+				args, err := tb.complete()
+				if err != nil {
+					yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err})
+					return
+				}
+				c := llm.Chunk{ToolCall: &llm.ToolCall{ID: tb.id, Name: tb.name, Args: args}}
+				if forced != "" && tb.name == forced {
+					// Structured output through a forced tool: the caller asked
+					// for a document, not a tool call.
+					c = llm.Chunk{Text: string(args)}
+				}
+				if !yield(c, nil) {
+					return
+				}
+			case "message_delta":
+				stop = stopReason(string(ev.Delta.StopReason), forced != "")
+				// The final counts; fields left out of the event keep the
+				// message_start values.
+				u := ev.Usage
+				if u.JSON.OutputTokens.Valid() {
+					usage.OutputTokens = int(u.OutputTokens)
+				}
+				if u.JSON.InputTokens.Valid() && u.InputTokens > 0 {
+					usage.InputTokens = int(u.InputTokens)
+				}
+				if u.JSON.CacheReadInputTokens.Valid() && u.CacheReadInputTokens > 0 {
+					usage.CacheReadTokens = int(u.CacheReadInputTokens)
+				}
+				if u.JSON.CacheCreationInputTokens.Valid() && u.CacheCreationInputTokens > 0 {
+					usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
+				}
+			case "message_stop":
+				done = true
+			}
+		}
+		if err := stream.Err(); err != nil {
+			yield(llm.Chunk{}, p.mapErr(ctx, err))
+			return
+		}
+		if !done {
+			yield(llm.Chunk{}, p.errs.StreamCut())
+			return
+		}
+		if stop == "" {
+			stop = llm.StopEnd
+		}
+		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
+	}
+}
+
+type toolBuf struct {
+	id, name string
+	args     strings.Builder
+}
+
+// complete returns the assembled arguments, which must be a JSON object.
+func (tb *toolBuf) complete() (json.RawMessage, error) {
+	s := strings.TrimSpace(tb.args.String())
+	if s == "" {
+		// A tool without parameters streams no input at all.
+		return json.RawMessage(`{}`), nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &obj); err != nil {
+		return nil, fmt.Errorf("tool call %s (%s): arguments are not a JSON object: %w", tb.name, tb.id, err)
+	}
+	return json.RawMessage(s), nil
+}
+
+func stopReason(s string, forced bool) string {
+	switch sdk.StopReason(s) {
+	case sdk.StopReasonToolUse:
+		if forced {
+			return llm.StopEnd
+		}
+		return llm.StopToolUse
+	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+		return llm.StopMaxTokens
+	}
+	return llm.StopEnd
+}
+
+// mapErr classifies an error from the SDK.
+func (p *Provider) mapErr(ctx context.Context, err error) *llm.Error {
+	var apiErr *sdk.Error
+	if errors.As(err, &apiErr) {
+		detail := apiErr.Message
+		if apiErr.StatusCode >= 400 {
+			var h http.Header
+			if apiErr.Response != nil {
+				h = apiErr.Response.Header
+			}
+			return p.errs.HTTP(apiErr.StatusCode, h, detail, err)
+		}
+		// An error event inside a 200 stream: classify by its type.
+		return &llm.Error{Provider: p.Name(), Kind: kindForType(string(apiErr.Type())), Err: fmt.Errorf("error event in stream: %s: %w", detail, err)}
+	}
+	return p.errs.Transport(ctx, err)
+}
+
+// kindForType classifies the API's error.type, for errors that arrive as
+// events after the 200 status was sent.
+func kindForType(t string) llm.ErrorKind {
+	switch t {
+	case "rate_limit_error":
+		return llm.ErrRateLimited
+	case "overloaded_error":
+		return llm.ErrOverloaded
+	case "timeout_error":
+		return llm.ErrTimeout
+	case "authentication_error", "permission_error":
+		return llm.ErrAuth
+	case "invalid_request_error", "not_found_error", "request_too_large":
+		return llm.ErrBadRequest
+	}
+	return llm.ErrServer
+}
