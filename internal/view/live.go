@@ -34,12 +34,14 @@ type Live struct {
 	shown       map[string]bool
 	atLineStart bool
 	spin        *spinner
+	seen        int64
+	seenCh      chan struct{} // closed and replaced whenever seen advances
 }
 
 // NewLive returns a renderer writing to io.Out. With asJSON it writes one JSON
 // event per line and nothing else.
 func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
-	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, atLineStart: true}
+	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, atLineStart: true, seenCh: make(chan struct{})}
 	if ios.IsTerminal() && !asJSON {
 		l.spin = newSpinner(ios.ErrOut)
 	}
@@ -59,6 +61,11 @@ func (l *Live) Close() {
 func (l *Live) Handle(e debate.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer func() {
+		l.seen = e.Seq
+		close(l.seenCh)
+		l.seenCh = make(chan struct{})
+	}()
 	_ = l.state.Apply(e)
 	if l.json {
 		b, _ := json.Marshal(e)
@@ -70,6 +77,28 @@ func (l *Live) Handle(e debate.Event) {
 	}
 	l.render(e)
 	l.spinFor()
+}
+
+// Sync waits until the view has shown the event with sequence seq, or a
+// moment has passed: a prompt must not appear before what it asks about.
+func (l *Live) Sync(seq int64) {
+	deadline := time.After(2 * time.Second)
+	for {
+		l.mu.Lock()
+		seen, ch := l.seen, l.seenCh
+		if l.spin != nil && seen >= seq {
+			l.spin.stop()
+		}
+		l.mu.Unlock()
+		if seen >= seq {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return
+		}
+	}
 }
 
 func (l *Live) out() io.Writer { return l.io.Out }

@@ -1,0 +1,401 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/view"
+)
+
+// MaxTopicLen bounds the topic: a debate question, not a document.
+const MaxTopicLen = 2000
+
+// DebateOptions are the `parley debate` flags and arguments.
+type DebateOptions struct {
+	Topic         string
+	Format        string
+	Resume        string
+	Perspectives  int
+	MaxRounds     int
+	NoCheckpoints bool
+	Catalog       string
+	Models        ModelFlags
+	JSON          bool
+	DecisionsDir  string
+	IssueDraft    bool
+
+	TurnBudget    int
+	DebateBudget  int
+	RoundTimeout  time.Duration
+	DebateTimeout time.Duration
+	CallTimeout   time.Duration
+	// CheckpointTimeout pauses the debate when no one answers a checkpoint.
+	CheckpointTimeout time.Duration
+
+	set func(name string) bool // whether a flag was given (for resume overrides)
+}
+
+func newDebateCmd(f *Factory, run func(context.Context, *DebateOptions) error) *cobra.Command {
+	opts := &DebateOptions{}
+	lim := debate.DefaultLimits()
+	cmd := &cobra.Command{
+		Use:   "debate TOPIC",
+		Short: "Run a debate on a question (or resume one)",
+		Long: `Run a structured debate on TOPIC and write a decision document.
+
+Formats: perspectives (default): a moderator assigns 2-4 perspectives from a catalog, runs rounds
+of parallel arguments and sequential rebuttals, checks for convergence, and asks you at a
+checkpoint after each round whether to [C]ontinue, [G]uide or [E]nd.
+
+Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' continues it.`,
+		Example: `  parley debate "Should we use Redis or PostgreSQL for caching?"
+  parley debate "How should we structure the plugin system?" --perspectives 3 --max-rounds 4
+  parley debate "GraphQL or REST for the public API?" --no-checkpoints --model-for moderator=claude-opus-4-1
+  parley debate --resume DEB-1a2b3c4d
+  OPENAI_BASE_URL=http://localhost:11434/v1 parley debate "Monorepo or polyrepo?" --model llama3.1`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Resume != "" {
+				if len(args) > 0 {
+					return usageErrorf("--resume takes no topic: the debate already has one")
+				}
+				return nil
+			}
+			if len(args) == 0 {
+				return usageErrorf("a topic is required: parley debate \"Should we use Redis or PostgreSQL for caching?\"")
+			}
+			if len(args) > 1 {
+				return usageErrorf("the topic must be one argument: put it in quotes (got %d arguments)", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Topic = args[0]
+			}
+			opts.set = func(name string) bool { return cmd.Flags().Changed(name) }
+			opts.TurnBudget, opts.DebateBudget = lim.TurnBudget, lim.DebateBudget
+			opts.RoundTimeout, opts.DebateTimeout, opts.CallTimeout = lim.RoundTimeout, lim.DebateTimeout, lim.CallTimeout
+			opts.CheckpointTimeout = lim.CheckpointTimeout
+			if run != nil {
+				return run(cmd.Context(), opts)
+			}
+			return runDebate(cmd.Context(), f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", "))
+	fl.StringVar(&opts.Resume, "resume", "", "resume the unfinished debate with this `ID`")
+	fl.IntVar(&opts.Perspectives, "perspectives", 0, "number of debaters, 2-4 (default: the moderator decides)")
+	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, "cap on rounds")
+	fl.BoolVar(&opts.NoCheckpoints, "no-checkpoints", false, "run to the end without asking after each round")
+	fl.StringVar(&opts.Catalog, "catalog", "", "YAML `file` extending or overriding the perspective catalog")
+	fl.StringVar(&opts.Models.Provider, "provider", "", "model provider: anthropic, openai or ollama (default: detected from the environment)")
+	fl.StringVar(&opts.Models.Model, "model", "", "model `name` for every role")
+	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1")
+	fl.BoolVar(&opts.JSON, "json", false, "write the event stream as JSON lines instead of the terminal view")
+	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "`directory` for the decision document")
+	fl.BoolVar(&opts.IssueDraft, "issue-draft", false, "also write an issue draft made from the decision")
+	fl.IntVar(&lim.TurnBudget, "turn-budget", lim.TurnBudget, "output tokens per debater per round (0 = unlimited)")
+	fl.IntVar(&lim.DebateBudget, "debate-budget", lim.DebateBudget, "tokens for the whole debate (0 = unlimited)")
+	fl.DurationVar(&lim.RoundTimeout, "round-timeout", lim.RoundTimeout, "time limit per round")
+	fl.DurationVar(&lim.DebateTimeout, "debate-timeout", lim.DebateTimeout, "time limit for the whole run")
+	fl.DurationVar(&lim.CallTimeout, "call-timeout", lim.CallTimeout, "time limit per model call")
+	fl.DurationVar(&lim.CheckpointTimeout, "checkpoint-timeout", lim.CheckpointTimeout, "pause the debate when a checkpoint gets no answer in this time")
+	return cmd
+}
+
+// validate checks the options that need no I/O.
+func (o *DebateOptions) validate() error {
+	if o.Resume != "" {
+		return nil
+	}
+	topic := strings.TrimSpace(o.Topic)
+	switch {
+	case topic == "":
+		return usageErrorf("the topic is empty: ask a question, for example \"Should we use Redis or PostgreSQL for caching?\"")
+	case !utf8.ValidString(topic):
+		return usageErrorf("the topic is not valid UTF-8")
+	case utf8.RuneCountInString(topic) > MaxTopicLen:
+		return usageErrorf("the topic is %d characters; keep it under %d: state the decision, not the background", utf8.RuneCountInString(topic), MaxTopicLen)
+	}
+	o.Topic = topic
+	if o.TurnBudget < 0 || o.DebateBudget < 0 {
+		return usageErrorf("token budgets cannot be negative (0 means unlimited)")
+	}
+	for name, d := range map[string]time.Duration{"--round-timeout": o.RoundTimeout, "--debate-timeout": o.DebateTimeout, "--call-timeout": o.CallTimeout, "--checkpoint-timeout": o.CheckpointTimeout} {
+		if d <= 0 {
+			return usageErrorf("%s %s: give a positive duration such as 2m", name, d)
+		}
+	}
+	return nil
+}
+
+func (o *DebateOptions) limits() debate.Limits {
+	l := debate.DefaultLimits()
+	l.TurnBudget, l.DebateBudget = o.TurnBudget, o.DebateBudget
+	l.RoundTimeout, l.DebateTimeout, l.CallTimeout = o.RoundTimeout, o.DebateTimeout, o.CallTimeout
+	l.CheckpointTimeout = o.CheckpointTimeout
+	return l
+}
+
+// formatOptions builds the chosen format's stored options.
+func (o *DebateOptions) formatOptions() (json.RawMessage, error) {
+	switch o.Format {
+	case perspectives.Name:
+		cat, err := perspectives.LoadCatalog(o.Catalog)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		po := perspectives.Options{Perspectives: o.Perspectives, MaxRounds: o.MaxRounds, Checkpoints: !o.NoCheckpoints, Catalog: cat}
+		if err := po.Validate(); err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		return json.Marshal(po)
+	}
+	return nil, nil
+}
+
+func newDebateID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "DEB-" + hex.EncodeToString(b[:])
+}
+
+func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	cast, models, err := resolveCast(o.Models, f.Env)
+	if err != nil {
+		return &ConfigError{Err: err}
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var (
+		id     string
+		format debate.Format
+		topic  string
+		opts   json.RawMessage
+		lim    *debate.Limits
+	)
+	if o.Resume != "" {
+		id = o.Resume
+		sum, err := store.Get(ctx, id)
+		if err != nil {
+			if errors.Is(err, debate.ErrNotFound) {
+				return usageErrorf("no debate %s: 'parley list' shows the debates", id)
+			}
+			return err
+		}
+		if sum.Status == debate.StatusCompleted {
+			return usageErrorf("debate %s is already completed: 'parley show %s' or 'parley export %s'", id, id, id)
+		}
+		if format, err = f.Formats.Get(sum.Format); err != nil {
+			return err
+		}
+		// Budgets and timeouts given on resume replace the stored ones, so
+		// that a debate paused on its budget can go on with a larger one.
+		events, err := store.Load(ctx, id, 0)
+		if err != nil {
+			return err
+		}
+		st, err := debate.Fold(events)
+		if err != nil {
+			return err
+		}
+		l := st.Limits
+		for flag, apply := range map[string]func(){
+			"turn-budget": func() { l.TurnBudget = o.TurnBudget }, "debate-budget": func() { l.DebateBudget = o.DebateBudget },
+			"round-timeout": func() { l.RoundTimeout = o.RoundTimeout }, "debate-timeout": func() { l.DebateTimeout = o.DebateTimeout },
+			"call-timeout": func() { l.CallTimeout = o.CallTimeout }, "checkpoint-timeout": func() { l.CheckpointTimeout = o.CheckpointTimeout },
+		} {
+			if o.set != nil && o.set(flag) {
+				apply()
+			}
+		}
+		lim = &l
+		topic, opts = st.Topic, st.Options
+	} else {
+		if format, err = f.Formats.Get(o.Format); err != nil {
+			return &UsageError{Err: err}
+		}
+		if opts, err = o.formatOptions(); err != nil {
+			return err
+		}
+		topic = o.Topic
+	}
+	proto, err := format.Protocol(topic, opts)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if cast.Default.Provider == nil && len(cast.ByRole) == 0 {
+		return &ConfigError{Err: &ErrNoModelConfigured{Format: format.Name()}}
+	}
+
+	runner := &debate.Runner{Store: store, Cast: cast, Limits: lim, Now: f.Now, Price: priceFunc()}
+	human := newTerminalHuman(f.IO)
+	if o.Resume == "" {
+		id = newDebateID()
+		if err := runner.Create(ctx, id, debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: o.limits(), Models: models}); err != nil {
+			return err
+		}
+	}
+	runner.Human = human
+
+	var describe view.Describer
+	if d, ok := format.(interface{ Describe(*debate.Turn) string }); ok {
+		describe = d.Describe
+	}
+	live := view.NewLive(f.IO, o.JSON, describe)
+	human.sync = live.Sync
+	viewCtx, cancelView := context.WithCancel(context.WithoutCancel(ctx))
+	viewDone := make(chan struct{})
+	go func() {
+		defer close(viewDone)
+		for e, err := range store.Subscribe(viewCtx, id, 0) {
+			if err != nil {
+				return
+			}
+			live.Handle(e)
+			if e.Type == debate.TypeCompleted {
+				return
+			}
+		}
+	}()
+
+	st, runErr := runner.Run(ctx, id, proto)
+	// Let the view catch up with the last events before printing anything else.
+	waitView(viewDone, cancelView, store, ctx, id, live)
+	live.Close()
+	if runErr != nil {
+		return describeRunError(f, id, runErr)
+	}
+	return finishDebate(ctx, f, o, store, format, st, runner)
+}
+
+// waitView gives the live view a moment to drain the log, then stops it.
+func waitView(done chan struct{}, cancel context.CancelFunc, store debate.Store, ctx context.Context, id string, live *view.Live) {
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+	cancel()
+	<-done
+}
+
+func describeRunError(f *Factory, id string, err error) error {
+	var pe *debate.PausedError
+	var le *llm.Error
+	hint := fmt.Sprintf("resume with: parley debate --resume %s", id)
+	switch {
+	case errors.As(err, &le) && le.Kind == llm.ErrAuth:
+		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then %s", id, err, hint)}
+	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:
+		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider refused the request (%w): check --model; then %s", id, err, hint)}
+	case errors.As(err, &pe):
+		return &debate.PausedError{Reason: pe.Reason, Detail: strings.TrimSpace(pe.Detail + "\n" + hint), Err: pe.Err}
+	case errors.Is(err, debate.ErrNoModel):
+		return &ConfigError{Err: err}
+	}
+	return fmt.Errorf("debate %s: %w; %s", id, err, hint)
+}
+
+// finishDebate writes the decision document and prints the summary.
+func finishDebate(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, format debate.Format, st *debate.State, runner *debate.Runner) error {
+	doc, err := format.Render(st, debate.RenderOptions{Summary: true})
+	if err != nil {
+		return err
+	}
+	cs := f.IO.Colors()
+	if !o.JSON {
+		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", cs.Bold("═══ Decision ═══"), doc)
+	}
+	if format.Name() == perspectives.Name && o.DecisionsDir != "" {
+		path := perspectives.DecisionPath(o.DecisionsDir, st)
+		if err := writeFileAtomic(path, []byte(doc)); err != nil {
+			return fmt.Errorf("write the decision document: %w (the debate is saved: parley export %s -o FILE)", err, st.ID)
+		}
+		if err := appendArtifact(ctx, store, st.ID, f.Now(), "decision", path); err != nil {
+			return err
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Decision document written to %s\n", path)
+		if o.IssueDraft {
+			draft, err := perspectives.Format{}.IssueDraft(st)
+			if err != nil {
+				return err
+			}
+			ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
+			if err := writeFileAtomic(ipath, []byte(draft)); err != nil {
+				return fmt.Errorf("write the issue draft: %w", err)
+			}
+			if err := appendArtifact(ctx, store, st.ID, f.Now(), "issue-draft", ipath); err != nil {
+				return err
+			}
+			fmt.Fprintf(f.IO.ErrOut, "Issue draft written to %s\n", ipath)
+		}
+	}
+	u := st.Usage
+	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %d turns, %d input tokens (%d cached), %d output tokens, $%.4f\n",
+		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, st.CostUSD)
+	return nil
+}
+
+func appendArtifact(ctx context.Context, store debate.Store, id string, at time.Time, kind, path string) error {
+	e, err := debate.NewEvent(id, at, debate.ArtifactWritten{Kind: kind, Path: path})
+	if err != nil {
+		return err
+	}
+	_, err = store.Append(ctx, id, e)
+	return err
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so that a
+// failure never leaves a half-written document.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// priceFunc is wired to the price table once it lands. TODO(pricing).
+func priceFunc() func(string, llm.Usage) float64 { return nil }

@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// ExportOptions are the `parley export` flags.
+type ExportOptions struct {
+	ID      string
+	As      string
+	Full    bool
+	Summary bool
+	Output  string
+}
+
+func newExportCmd(f *Factory, run func(context.Context, *ExportOptions) error) *cobra.Command {
+	opts := &ExportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export ID",
+		Short: "Export a debate as Markdown or JSON",
+		Long: `Export a debate rendered from its event log.
+
+--full (the default) includes the transcript; --summary only the result.`,
+		Example: "  parley export DEB-1a2b3c4d\n  parley export DEB-1a2b3c4d --as json -o debate.json\n  parley export DEB-1a2b3c4d --summary -o decision.md",
+		Args:    exactID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			if run != nil {
+				return run(cmd.Context(), opts)
+			}
+			return runExport(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.As, "as", "md", "output `format`: md or json")
+	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
+	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output")
+	cmd.MarkFlagsMutuallyExclusive("full", "summary")
+	return cmd
+}
+
+func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
+	if o.As != "md" && o.As != "json" {
+		return usageErrorf("--as %q: choose md or json", o.As)
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	st, format, err := loadDebate(ctx, f, store, o.ID)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	switch o.As {
+	case "md":
+		doc, err := format.Render(st, debate.RenderOptions{Summary: o.Summary})
+		if err != nil {
+			return err
+		}
+		out = []byte(doc)
+	case "json":
+		b, err := json.MarshalIndent(exportJSON(st, !o.Summary), "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode debate %s: %w", st.ID, err)
+		}
+		out = append(b, '\n')
+	}
+	if o.Output == "" {
+		_, err := f.IO.Out.Write(out)
+		return err
+	}
+	if err := writeFileAtomic(o.Output, out); err != nil {
+		return fmt.Errorf("write %s: %w", o.Output, err)
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Wrote %s\n", o.Output)
+	return nil
+}
+
+// ExportedDebate is the JSON export of a debate.
+type ExportedDebate struct {
+	ID          string                      `json:"id"`
+	Format      string                      `json:"format"`
+	Topic       string                      `json:"topic"`
+	Status      debate.Status               `json:"status"`
+	Created     time.Time                   `json:"created"`
+	Updated     time.Time                   `json:"updated"`
+	Options     json.RawMessage             `json:"options,omitempty"`
+	Models      map[string]string           `json:"models,omitempty"`
+	Usage       llm.Usage                   `json:"usage"`
+	CostUSD     float64                     `json:"cost_usd"`
+	Verdict     json.RawMessage             `json:"verdict,omitempty"`
+	Artifacts   []debate.ArtifactWritten    `json:"artifacts,omitempty"`
+	Checkpoints []debate.CheckpointAnswered `json:"checkpoints,omitempty"`
+	Notes       []ExportedNote              `json:"notes,omitempty"`
+	Turns       []ExportedTurn              `json:"turns,omitempty"`
+}
+
+// ExportedNote is a format event in the export.
+type ExportedNote struct {
+	Kind string          `json:"kind"`
+	Text string          `json:"text"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// ExportedTurn is one completed turn in the export.
+type ExportedTurn struct {
+	debate.TurnRef
+	Text       string          `json:"text"`
+	Move       json.RawMessage `json:"move,omitempty"`
+	Invalid    string          `json:"invalid,omitempty"`
+	Model      string          `json:"model,omitempty"`
+	Usage      llm.Usage       `json:"usage"`
+	CostUSD    float64         `json:"cost_usd,omitempty"`
+	Superseded []string        `json:"superseded,omitempty"`
+	Tools      []ExportedTool  `json:"tools,omitempty"`
+	NoLLM      bool            `json:"no_llm,omitempty"`
+}
+
+// ExportedTool is a tool call and its result.
+type ExportedTool struct {
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args"`
+	Result string          `json:"result,omitempty"`
+	Error  bool            `json:"error,omitempty"`
+	Cached bool            `json:"cached,omitempty"`
+}
+
+func exportJSON(st *debate.State, full bool) ExportedDebate {
+	d := ExportedDebate{
+		ID: st.ID, Format: st.Format, Topic: st.Topic, Status: st.Status, Created: st.Created, Updated: st.Updated,
+		Options: st.Options, Models: st.Models, Usage: st.Usage, CostUSD: st.CostUSD, Verdict: st.Verdict, Artifacts: st.Artifacts,
+	}
+	for _, c := range st.Checkpoints {
+		if c.Answer != nil {
+			d.Checkpoints = append(d.Checkpoints, *c.Answer)
+		}
+	}
+	for _, n := range st.Notes {
+		d.Notes = append(d.Notes, ExportedNote{Kind: n.Kind, Text: n.Text, Data: n.Data})
+	}
+	if !full {
+		return d
+	}
+	for _, t := range st.CompletedTurns() {
+		et := ExportedTurn{TurnRef: t.TurnRef, Text: t.Text, Move: t.Move, Invalid: t.Invalid, Model: t.Model,
+			Usage: t.Usage, CostUSD: t.CostUSD, Superseded: t.Superseded, NoLLM: t.NoLLM}
+		for _, x := range t.Tools {
+			tool := ExportedTool{Name: x.Call.Name, Args: x.Call.Args}
+			if x.Result != nil {
+				tool.Result, tool.Error, tool.Cached = x.Result.Content, x.Result.IsError, x.Result.Cached
+			}
+			et.Tools = append(et.Tools, tool)
+		}
+		d.Turns = append(d.Turns, et)
+	}
+	return d
+}

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// ListOptions are the `parley list` flags.
+type ListOptions struct {
+	Format string
+	Status string
+	Limit  int
+	JSON   bool
+}
+
+func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobra.Command {
+	opts := &ListOptions{}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Short:   "List debates, newest first",
+		Example: "  parley list\n  parley list --status paused\n  parley list --format perspectives --limit 5 --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if run != nil {
+				return run(cmd.Context(), opts)
+			}
+			return runList(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Format, "format", "", "only debates of this `format`")
+	cmd.Flags().StringVar(&opts.Status, "status", "", "only debates in this `status`: running, checkpoint, paused, completed, failed")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many (0 = all)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runList(ctx context.Context, f *Factory, o *ListOptions) error {
+	switch debate.Status(o.Status) {
+	case "", debate.StatusRunning, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusCompleted, debate.StatusFailed:
+	default:
+		return usageErrorf("--status %q: choose running, checkpoint, paused, completed or failed", o.Status)
+	}
+	if o.Format != "" {
+		if _, err := f.Formats.Get(o.Format); err != nil {
+			return &UsageError{Err: err}
+		}
+	}
+	if o.Limit < 0 {
+		return usageErrorf("--limit %d: give 0 (all) or more", o.Limit)
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	list, err := store.List(ctx, debate.ListFilter{Format: o.Format, Status: debate.Status(o.Status), Limit: o.Limit})
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		if list == nil {
+			list = []debate.Summary{}
+		}
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(f.IO.ErrOut, "No debates yet. Start one: parley debate \"Should we use Redis or PostgreSQL for caching?\"")
+		return nil
+	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tUPDATED\tTOPIC")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, s.Updated.Local().Format("2006-01-02 15:04"), truncate(s.Topic, 60))
+	}
+	return tw.Flush()
+}
+
+func truncate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) > n {
+		return string([]rune(s)[:n-1]) + "…"
+	}
+	return s
+}
+
+// ShowOptions are the `parley show` arguments.
+type ShowOptions struct {
+	ID      string
+	Summary bool
+}
+
+func newShowCmd(f *Factory, run func(context.Context, *ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{}
+	cmd := &cobra.Command{
+		Use:     "show ID",
+		Short:   "Show a debate: its status, result and transcript",
+		Example: "  parley show DEB-1a2b3c4d\n  parley show DEB-1a2b3c4d --summary",
+		Args:    exactID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			if run != nil {
+				return run(cmd.Context(), opts)
+			}
+			return runShow(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "the result only, without the transcript")
+	return cmd
+}
+
+func exactID(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("%s takes one debate ID ('parley list' shows them)", cmd.CommandPath())
+	}
+	return nil
+}
+
+// loadDebate folds a stored debate and finds its format.
+func loadDebate(ctx context.Context, f *Factory, store debate.Store, id string) (*debate.State, debate.Format, error) {
+	events, err := store.Load(ctx, id, 0)
+	if err != nil {
+		if errors.Is(err, debate.ErrNotFound) {
+			return nil, nil, usageErrorf("no debate %s: 'parley list' shows the debates", id)
+		}
+		return nil, nil, err
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		return nil, nil, err
+	}
+	format, err := f.Formats.Get(st.Format)
+	if err != nil {
+		return nil, nil, fmt.Errorf("debate %s: %w (was it made by a newer Parley?)", id, err)
+	}
+	return st, format, nil
+}
+
+func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	st, format, err := loadDebate(ctx, f, store, o.ID)
+	if err != nil {
+		return err
+	}
+	cs := f.IO.Colors()
+	fmt.Fprintf(f.IO.Out, "%s  %s  %s  created %s\n", cs.Bold(st.ID), st.Format, statusLine(st), st.Created.Local().Format(time.DateTime))
+	if st.Status != debate.StatusCompleted {
+		fmt.Fprintf(f.IO.Out, "Resume with: parley debate --resume %s\n", st.ID)
+	}
+	for _, a := range st.Artifacts {
+		fmt.Fprintf(f.IO.Out, "%s: %s\n", a.Kind, a.Path)
+	}
+	fmt.Fprintln(f.IO.Out)
+	doc, err := format.Render(st, debate.RenderOptions{Summary: o.Summary})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(f.IO.Out, doc)
+	return nil
+}
+
+func statusLine(st *debate.State) string {
+	s := string(st.Status)
+	if st.Status == debate.StatusPaused && len(st.Pauses) > 0 {
+		p := st.Pauses[len(st.Pauses)-1]
+		s += " (" + p.Reason + ")"
+	}
+	if st.Phase.Label != "" {
+		s += " at " + st.Phase.Label
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
+)
+
+// terminalHuman answers checkpoints from standard input. It reads lines in
+// one goroutine so that a prompt can be abandoned when the context ends.
+type terminalHuman struct {
+	io    *iostreams.IOStreams
+	once  sync.Once
+	lines chan string
+	// sync waits until the live view has shown everything up to a sequence
+	// number, so that the prompt appears after the round it asks about.
+	sync func(seq int64)
+}
+
+func newTerminalHuman(ios *iostreams.IOStreams) *terminalHuman {
+	return &terminalHuman{io: ios}
+}
+
+func (h *terminalHuman) readLines() {
+	h.lines = make(chan string)
+	go func() {
+		defer close(h.lines)
+		sc := bufio.NewScanner(h.io.In)
+		for sc.Scan() {
+			h.lines <- sc.Text()
+		}
+	}()
+}
+
+func (h *terminalHuman) readLine(ctx context.Context) (string, error) {
+	h.once.Do(h.readLines)
+	select {
+	case line, ok := <-h.lines:
+		if !ok {
+			return "", io.EOF
+		}
+		return strings.TrimSpace(line), nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// Checkpoint implements debate.Human.
+func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debate.CheckpointReached) (debate.CheckpointAnswered, error) {
+	if h.sync != nil {
+		h.sync(s.LastSeq)
+	}
+	cs := h.io.Colors()
+	w := h.io.ErrOut
+	choices := map[string]string{"c": debate.ActionContinue, "continue": debate.ActionContinue, "g": debate.ActionGuide, "guide": debate.ActionGuide, "e": debate.ActionEnd, "end": debate.ActionEnd}
+	var menu []string
+	for _, o := range c.Options {
+		switch o {
+		case debate.ActionContinue:
+			menu = append(menu, "[C]ontinue")
+		case debate.ActionGuide:
+			menu = append(menu, "[G]uide")
+		case debate.ActionEnd:
+			menu = append(menu, "[E]nd early")
+		}
+	}
+	for {
+		fmt.Fprintf(w, "%s\n%s ", cs.Bold(strings.Join(menu, "  ")), cs.Cyan(">"))
+		line, err := h.readLine(ctx)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return debate.CheckpointAnswered{}, fmt.Errorf("no answer: standard input ended (use --no-checkpoints to run unattended)")
+			}
+			return debate.CheckpointAnswered{}, err
+		}
+		action, ok := choices[strings.ToLower(line)]
+		if !ok || !contains(c.Options, action) {
+			fmt.Fprintf(w, "Answer c, g or e.\n")
+			continue
+		}
+		ans := debate.CheckpointAnswered{ID: c.ID, Action: action}
+		if action == debate.ActionGuide {
+			fmt.Fprintf(w, "Your guidance: ")
+			g, err := h.readLine(ctx)
+			if err != nil {
+				return debate.CheckpointAnswered{}, err
+			}
+			if g == "" {
+				fmt.Fprintf(w, "No guidance given; continuing.\n")
+				ans.Action = debate.ActionContinue
+			}
+			ans.Guidance = g
+		}
+		return ans, nil
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

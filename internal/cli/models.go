@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/anthropic"
+	"github.com/parleyhq/parley/internal/llm/openai"
+)
+
+// ModelFlags are the provider and model choices a user can make.
+type ModelFlags struct {
+	Provider string   // anthropic | openai | ollama
+	Model    string   // model name for every role without its own
+	ModelFor []string // role=[provider/]model
+}
+
+// Default model names when the user names a provider but no model.
+var defaultModels = map[string]string{
+	"anthropic": "claude-sonnet-4-5",
+	"openai":    "gpt-4.1",
+}
+
+// ErrNoModelConfigured explains every way to configure a model.
+type ErrNoModelConfigured struct{ Format string }
+
+func (e *ErrNoModelConfigured) Error() string {
+	return fmt.Sprintf(`the %s format needs a language model, and none is configured. Configure one of:
+  - Anthropic:  export ANTHROPIC_API_KEY=sk-ant-...        (optionally --model claude-sonnet-4-5)
+  - OpenAI:     export OPENAI_API_KEY=sk-...               (optionally --model gpt-4.1)
+  - A local or compatible server (Ollama, vLLM, llama.cpp, LM Studio):
+                export OPENAI_BASE_URL=http://localhost:8000/v1   or   export OLLAMA_HOST=localhost:11434
+                and pass --model NAME
+  - Flags: --provider anthropic|openai|ollama --model NAME, and a model per role with --model-for moderator=NAME`, e.Format)
+}
+
+// resolveCast builds the cast of models from flags and environment. It
+// returns an empty cast (no default provider) when nothing is configured; the
+// caller decides whether the format can do without.
+func resolveCast(mf ModelFlags, env func(string) string) (debate.Cast, map[string]string, error) {
+	cast := debate.Cast{ByRole: map[string]debate.Model{}}
+	record := map[string]string{}
+	providers := map[string]llm.Provider{}
+	get := func(name string) (llm.Provider, error) {
+		if p, ok := providers[name]; ok {
+			return p, nil
+		}
+		p, err := newProvider(name, env)
+		if err != nil {
+			return nil, err
+		}
+		providers[name] = p
+		return p, nil
+	}
+
+	name := strings.ToLower(strings.TrimSpace(mf.Provider))
+	if name == "" {
+		name = strings.ToLower(env("PARLEY_PROVIDER"))
+	}
+	if name == "" {
+		name = detectProvider(env)
+	}
+	model := mf.Model
+	if model == "" {
+		model = env("PARLEY_MODEL")
+	}
+	if name != "" {
+		p, err := get(name)
+		if err != nil {
+			return cast, nil, err
+		}
+		if model == "" {
+			model = defaultModels[providerFamily(name)]
+		}
+		if model == "" {
+			return cast, nil, fmt.Errorf("--provider %s needs --model NAME (the server's model name, for example llama3.1)", name)
+		}
+		cast.Default = debate.Model{Provider: p, Name: model}
+		record["*"] = cast.Default.String()
+	} else if model != "" {
+		return cast, nil, fmt.Errorf("--model %s: no provider is configured to run it; set ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST, or pass --provider", model)
+	}
+
+	for _, spec := range mf.ModelFor {
+		role, ref, ok := strings.Cut(spec, "=")
+		role, ref = strings.TrimSpace(role), strings.TrimSpace(ref)
+		if !ok || role == "" || ref == "" {
+			return cast, nil, fmt.Errorf("--model-for %q: write ROLE=MODEL or ROLE=PROVIDER/MODEL, for example moderator=claude-opus-4-1", spec)
+		}
+		pname, mname := name, ref
+		if pp, mm, ok := strings.Cut(ref, "/"); ok && knownProvider(pp) {
+			pname, mname = pp, mm
+		}
+		if pname == "" {
+			return cast, nil, fmt.Errorf("--model-for %s: no provider is configured; write %s=anthropic/%s or set an API key", spec, role, mname)
+		}
+		p, err := get(pname)
+		if err != nil {
+			return cast, nil, err
+		}
+		cast.ByRole[role] = debate.Model{Provider: p, Name: mname}
+		record[role] = cast.ByRole[role].String()
+	}
+	return cast, record, nil
+}
+
+func knownProvider(name string) bool {
+	switch name {
+	case "anthropic", "openai", "ollama":
+		return true
+	}
+	return false
+}
+
+func providerFamily(name string) string {
+	if name == "ollama" {
+		return "ollama"
+	}
+	return name
+}
+
+// detectProvider picks a provider from the environment, in a fixed order.
+func detectProvider(env func(string) string) string {
+	switch {
+	case env("ANTHROPIC_API_KEY") != "":
+		return "anthropic"
+	case env("OPENAI_API_KEY") != "" || env("OPENAI_BASE_URL") != "":
+		return "openai"
+	case env("OLLAMA_HOST") != "":
+		return "ollama"
+	}
+	return ""
+}
+
+func newProvider(name string, env func(string) string) (llm.Provider, error) {
+	switch name {
+	case "anthropic":
+		key := env("ANTHROPIC_API_KEY")
+		if key == "" {
+			return nil, fmt.Errorf("--provider anthropic: ANTHROPIC_API_KEY is not set; export it with your key from console.anthropic.com")
+		}
+		return anthropic.New(anthropic.Config{APIKey: key, BaseURL: env("ANTHROPIC_BASE_URL")})
+	case "openai":
+		base := env("OPENAI_BASE_URL")
+		key := env("OPENAI_API_KEY")
+		if key == "" && base == "" {
+			return nil, fmt.Errorf("--provider openai: OPENAI_API_KEY is not set; export it, or set OPENAI_BASE_URL for a local server")
+		}
+		if base != "" {
+			if _, err := url.ParseRequestURI(base); err != nil {
+				return nil, fmt.Errorf("OPENAI_BASE_URL %q is not a URL: write it like http://localhost:8000/v1", base)
+			}
+		}
+		return openai.New(openai.Config{APIKey: key, BaseURL: base, Name: "openai"})
+	case "ollama":
+		host := env("OLLAMA_HOST")
+		if host == "" {
+			host = "localhost:11434"
+		}
+		if !strings.Contains(host, "://") {
+			host = "http://" + host
+		}
+		return openai.New(openai.Config{BaseURL: strings.TrimRight(host, "/") + "/v1", Name: "ollama"})
+	}
+	known := []string{"anthropic", "openai", "ollama"}
+	sort.Strings(known)
+	return nil, fmt.Errorf("--provider %q: unknown provider; choose one of %s", name, strings.Join(known, ", "))
+}

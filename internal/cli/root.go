@@ -1,0 +1,138 @@
+// Package cli is Parley's command line: one options struct per command, so
+// that flags and behaviour are tested apart, and typed errors mapped to exit
+// codes in one place.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/store/sqlite"
+)
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitError       = 1 // something failed; the message says what
+	ExitUsage       = 2 // bad flags, arguments or input
+	ExitPaused      = 3 // the debate stopped in a resumable state
+	ExitConfig      = 4 // no model configured, invalid key
+	ExitInterrupted = 130
+)
+
+// UsageError is bad input: a flag, an argument, a file the user named.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usageErrorf(format string, a ...any) error { return &UsageError{Err: fmt.Errorf(format, a...)} }
+
+// ConfigError is a missing or wrong provider configuration.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Factory holds what commands share: streams, environment, clock, the store
+// and the formats. Tests build their own.
+type Factory struct {
+	IO      *iostreams.IOStreams
+	Env     func(string) string
+	Now     func() time.Time
+	DBPath  string // --db; "" = default path
+	Formats *debate.Formats
+}
+
+// OpenStore opens the debate store.
+func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
+	path := f.DBPath
+	if path == "" {
+		if p := f.Env("PARLEY_DB"); p != "" {
+			path = p
+		} else {
+			var err error
+			if path, err = sqlite.DefaultPath(); err != nil {
+				return nil, fmt.Errorf("find the default database path: %w (pass --db FILE)", err)
+			}
+		}
+	}
+	return sqlite.Open(ctx, path)
+}
+
+// DefaultFormats is the registry of every format Parley ships.
+func DefaultFormats() *debate.Formats {
+	return debate.NewFormats(perspectives.Format{})
+}
+
+// NewRootCmd builds the command tree.
+func NewRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "parley",
+		Short: "Structured adversarial debates between LLM agents, to stress-test a decision",
+		Long: `Parley runs structured debates between LLM agents that argue assigned sides, critique each other's
+assumptions, and a moderator that synthesises a balanced verdict with the strongest counterarguments.
+
+Every debate is an append-only event log: interrupt it at any moment (Ctrl+C) and resume it later
+with nothing lost.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&f.DBPath, "db", "", "debate database `file` (default: $PARLEY_DB or the user data dir)")
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())}
+	})
+	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil))
+	return root
+}
+
+// Main runs the command line and returns the exit code.
+func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
+	f := &Factory{IO: ios, Env: os.Getenv, Now: time.Now, Formats: DefaultFormats()}
+	root := NewRootCmd(f)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitCode(err)
+	cs := ios.Colors()
+	fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.Red("error:"), err)
+	return code
+}
+
+// ExitCode maps an error to the process exit code.
+func ExitCode(err error) int {
+	var (
+		ue *UsageError
+		ce *ConfigError
+		pe *debate.PausedError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.As(err, &ce):
+		return ExitConfig
+	case errors.As(err, &pe):
+		if pe.Reason == debate.PauseInterrupted {
+			return ExitInterrupted
+		}
+		return ExitPaused
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	}
+	return ExitError
+}
