@@ -1,0 +1,533 @@
+// Package sqlite keeps debates in a SQLite database file, through the pure-Go
+// modernc.org/sqlite driver (no cgo).
+//
+// The events table is the source of truth. Each Append also updates, in the
+// same transaction, two projections of the log: debates (one row per debate,
+// the fields of debate.Summary computed by debate.Project) and turns (one row
+// per turn.completed event, for reports and cost accounting). The schema is
+// versioned with goose migrations embedded in the binary.
+//
+// Durability: the database runs in WAL mode with synchronous=FULL, so every
+// committed append is fsynced before Append returns, as the debate.Store
+// contract requires. synchronous=NORMAL, SQLite's usual WAL setting, survives
+// a crash of the process but may lose the last commits on power loss or an OS
+// crash; the cost of FULL is measured by BenchmarkAppend.
+//
+// Concurrency: appends from one Store are serialized by a mutex; appends from
+// several processes take SQLite's write lock up front (BEGIN IMMEDIATE) and
+// wait for one another up to the busy timeout, which avoids the SQLITE_BUSY
+// deadlock of two deferred transactions both upgrading to write. Readers never
+// block writers (WAL).
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ErrSchemaTooNew reports a database written by a newer version of Parley,
+// whose schema this build does not know.
+var ErrSchemaTooNew = errors.New("database schema is newer than this version of parley")
+
+// Defaults for the options.
+const (
+	DefaultPollInterval = 200 * time.Millisecond
+	DefaultBusyTimeout  = 5 * time.Second
+)
+
+// timeLayout stores times as fixed-width UTC text with nanoseconds, so that
+// they round-trip exactly, sort correctly as text, and stay readable in the
+// sqlite3 shell.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	poll        time.Duration
+	busyTimeout time.Duration
+	synchronous string
+}
+
+// WithPollInterval sets how often a subscription looks for events appended by
+// other processes (default DefaultPollInterval). Appends made through the same
+// Store wake subscribers at once whatever this is. Zero or less disables
+// polling: subscribers then see only this Store's appends.
+func WithPollInterval(d time.Duration) Option {
+	return func(o *options) { o.poll = d }
+}
+
+// WithBusyTimeout sets how long an operation waits for another process's write
+// lock before failing with SQLITE_BUSY (default DefaultBusyTimeout).
+func WithBusyTimeout(d time.Duration) Option {
+	return func(o *options) { o.busyTimeout = d }
+}
+
+// withSynchronous overrides PRAGMA synchronous. It exists for the benchmark
+// that measures what FULL costs; NORMAL breaks the durability promise on power
+// loss, so it is not offered to callers.
+func withSynchronous(mode string) Option {
+	return func(o *options) { o.synchronous = mode }
+}
+
+// Store is a debate.Store backed by a SQLite database file.
+type Store struct {
+	db     *sql.DB
+	path   string
+	poll   time.Duration
+	notify store.Notifier
+
+	// writeMu serializes this process's appends so that they queue in Go
+	// instead of spinning in SQLite's busy handler.
+	writeMu sync.Mutex
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ debate.Store = (*Store)(nil)
+
+// Open opens the database at path, creating it and its parent directories if
+// need be, and migrates its schema to the latest version. A database written
+// by a newer Parley fails with ErrSchemaTooNew.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	o := options{poll: DefaultPollInterval, busyTimeout: DefaultBusyTimeout, synchronous: "FULL"}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if path == "" {
+		return nil, errors.New("open parley database: empty path (set one with --db)")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open parley database %s: %w (choose another location with --db)", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("open parley database %s: create its directory: %w (choose another location with --db)", abs, err)
+	}
+	db, err := sql.Open("sqlite", dsn(abs, o))
+	if err != nil {
+		return nil, fmt.Errorf("open parley database %s: %w (choose another location with --db)", abs, err)
+	}
+	// Idle connections are kept so that subscribers polling every few hundred
+	// milliseconds do not reopen the file (and rerun the pragmas) each time.
+	db.SetMaxIdleConns(4)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open parley database %s: %w (choose another location with --db)", abs, err)
+	}
+	if err := migrate(ctx, db, abs); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, path: abs, poll: o.poll}, nil
+}
+
+// dsn builds the driver's connection string. The path goes in a file: URI,
+// percent-encoded, so that file names containing '?' or '#' work; the pragmas
+// run on every new connection of the pool.
+func dsn(path string, o options) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path // Windows: file:///C:/...
+	}
+	q := url.Values{}
+	q.Set("_txlock", "immediate")
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(o.busyTimeout.Milliseconds(), 10)+")")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous("+o.synchronous+")")
+	return u.String() + "?" + q.Encode()
+}
+
+// migrate brings the schema to the latest embedded version.
+func migrate(ctx context.Context, db *sql.DB, path string) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("migrate parley database %s: %w", path, err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys,
+		goose.WithDisableGlobalRegistry(true), // no package state shared with other goose users
+		goose.WithLogger(goose.NopLogger()),
+	)
+	if err != nil {
+		return fmt.Errorf("migrate parley database %s: %w", path, err)
+	}
+	current, target, err := p.GetVersions(ctx)
+	if err != nil {
+		return fmt.Errorf("read schema version of parley database %s: %w (is it a parley database? choose another with --db)", path, err)
+	}
+	if current > target {
+		return fmt.Errorf("parley database %s has schema version %d, this parley knows up to %d: %w; upgrade parley, or choose another database with --db",
+			path, current, target, ErrSchemaTooNew)
+	}
+	if current == target {
+		return nil
+	}
+	if _, err := p.Up(ctx); err != nil {
+		// Two processes opening a new database at once both try to migrate;
+		// the loser's transaction rolls back whole, and it finds the schema
+		// already current.
+		if now, _, verr := p.GetVersions(ctx); verr == nil && now == target {
+			return nil
+		}
+		return fmt.Errorf("migrate parley database %s from schema version %d to %d: %w", path, current, target, err)
+	}
+	return nil
+}
+
+// Path returns the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close implements debate.Store. It ends the subscriptions; closing twice is
+// harmless.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		s.notify.Close()
+		if err := s.db.Close(); err != nil {
+			s.closeErr = fmt.Errorf("close parley database %s: %w", s.path, err)
+		}
+	})
+	return s.closeErr
+}
+
+func (s *Store) checkOpen() error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return nil
+}
+
+// Append implements debate.Store.
+func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Event) (int64, error) {
+	if err := store.Validate(debateID, events); err != nil {
+		return 0, err
+	}
+	if err := s.checkOpen(); err != nil {
+		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	last, err := s.append(ctx, debateID, events)
+	if err != nil {
+		return 0, err
+	}
+	if len(events) > 0 {
+		s.notify.Notify(debateID)
+	}
+	return last, nil
+}
+
+func (s *Store) append(ctx context.Context, debateID string, events []debate.Event) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE, from the DSN
+	if err != nil {
+		return 0, fmt.Errorf("append to debate %q: begin: %w", debateID, err)
+	}
+	defer tx.Rollback() // no-op after Commit
+
+	sum, err := getSummary(ctx, tx, debateID)
+	exists := err == nil
+	if err != nil && !errors.Is(err, debate.ErrNotFound) {
+		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
+	}
+	if err := store.CheckCreated(debateID, exists, events); err != nil {
+		return 0, err
+	}
+	if len(events) == 0 {
+		if !exists {
+			return 0, fmt.Errorf("append to debate %q: %w", debateID, debate.ErrNotFound)
+		}
+		return sum.LastSeq, nil
+	}
+
+	insertEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (debate_id, seq, time, type, data) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return 0, fmt.Errorf("append to debate %q: prepare: %w", debateID, err)
+	}
+	defer insertEvent.Close()
+	for _, e := range store.Prepare(debateID, sum.LastSeq, events) {
+		ts := e.Time.Format(timeLayout)
+		// Data goes in as TEXT (not a BLOB) so that SQLite's JSON functions
+		// and the shell read it; SQLite keeps the bytes as given.
+		if _, err := insertEvent.ExecContext(ctx, debateID, e.Seq, ts, e.Type, string(e.Data)); err != nil {
+			return 0, fmt.Errorf("append to debate %q: insert event %d (%s): %w", debateID, e.Seq, e.Type, err)
+		}
+		if e.Type == debate.TypeTurnCompleted {
+			if err := insertTurn(ctx, tx, e, ts); err != nil {
+				return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
+			}
+		}
+		debate.Project(&sum, e)
+	}
+	if err := putSummary(ctx, tx, sum); err != nil {
+		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("append to debate %q: commit: %w", debateID, err)
+	}
+	return sum.LastSeq, nil
+}
+
+func insertTurn(ctx context.Context, tx *sql.Tx, e debate.Event, ts string) error {
+	var tc debate.TurnCompleted
+	if err := e.Decode(&tc); err != nil {
+		return err // store.Validate let it through, so this is not expected
+	}
+	var move any // NULL when the turn has no parsed move
+	if len(tc.Move) > 0 {
+		move = string(tc.Move)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
+		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Debate, e.Seq, ts, tc.Turn.ID, tc.Turn.Agent, tc.Turn.Role, tc.Turn.Label, tc.Turn.Phase, tc.Turn.Round,
+		tc.Text, move, tc.Invalid, tc.Model, tc.Usage.InputTokens, tc.Usage.OutputTokens,
+		tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD)
+	if err != nil {
+		return fmt.Errorf("insert turn %q (event %d): %w", tc.Turn.ID, e.Seq, err)
+	}
+	return nil
+}
+
+// querier is what *sql.DB and *sql.Tx share.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+const summaryColumns = `id, format, topic, status, phase, round, turns, created, updated, last_seq`
+
+func scanSummary(sc interface{ Scan(...any) error }) (debate.Summary, error) {
+	var (
+		sum              debate.Summary
+		created, updated string
+	)
+	if err := sc.Scan(&sum.ID, &sum.Format, &sum.Topic, &sum.Status, &sum.Phase, &sum.Round, &sum.Turns,
+		&created, &updated, &sum.LastSeq); err != nil {
+		return debate.Summary{}, err
+	}
+	var err error
+	if sum.Created, err = parseTime(created); err != nil {
+		return debate.Summary{}, err
+	}
+	if sum.Updated, err = parseTime(updated); err != nil {
+		return debate.Summary{}, err
+	}
+	return sum, nil
+}
+
+func getSummary(ctx context.Context, q querier, debateID string) (debate.Summary, error) {
+	row := q.QueryRowContext(ctx, `SELECT `+summaryColumns+` FROM debates WHERE id = ?`, debateID)
+	sum, err := scanSummary(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return debate.Summary{}, debate.ErrNotFound
+	}
+	if err != nil {
+		return debate.Summary{}, fmt.Errorf("read summary: %w", err)
+	}
+	return sum, nil
+}
+
+func putSummary(ctx context.Context, tx *sql.Tx, s debate.Summary) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO debates (`+summaryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
+			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
+			updated = excluded.updated, last_seq = excluded.last_seq`,
+		s.ID, s.Format, s.Topic, string(s.Status), s.Phase, s.Round, s.Turns,
+		s.Created.UTC().Format(timeLayout), s.Updated.UTC().Format(timeLayout), s.LastSeq)
+	if err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	return nil
+}
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("stored time %q: %w", s, err)
+	}
+	return t, nil
+}
+
+// Load implements debate.Store.
+func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]debate.Event, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, time, type, data FROM events WHERE debate_id = ? AND seq > ? ORDER BY seq`, debateID, afterSeq)
+	if err != nil {
+		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
+	}
+	defer rows.Close()
+	var out []debate.Event
+	for rows.Next() {
+		e := debate.Event{Debate: debateID}
+		var ts string
+		if err := rows.Scan(&e.Seq, &ts, &e.Type, (*[]byte)(&e.Data)); err != nil {
+			return nil, fmt.Errorf("load debate %q: %w", debateID, err)
+		}
+		if e.Time, err = parseTime(ts); err != nil {
+			return nil, fmt.Errorf("load debate %q event %d: %w", debateID, e.Seq, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
+	}
+	if len(out) == 0 {
+		// Nothing after afterSeq: tell an unknown debate from a quiet one.
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM events WHERE debate_id = ? LIMIT 1`, debateID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("load debate %q: %w", debateID, debate.ErrNotFound)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load debate %q: %w", debateID, err)
+		}
+	}
+	return out, nil
+}
+
+// Subscribe implements debate.Store. Appends through this Store wake the
+// subscription at once; appends by other processes are found by polling every
+// poll interval (see WithPollInterval).
+func (s *Store) Subscribe(ctx context.Context, debateID string, afterSeq int64) iter.Seq2[debate.Event, error] {
+	return store.Follow(ctx, s.Load, &s.notify, debateID, afterSeq, s.poll)
+}
+
+// Get implements debate.Store.
+func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error) {
+	if err := s.checkOpen(); err != nil {
+		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
+	}
+	sum, err := getSummary(ctx, s.db, debateID)
+	if err != nil {
+		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
+	}
+	return sum, nil
+}
+
+// List implements debate.Store.
+func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, fmt.Errorf("list debates: %w", err)
+	}
+	q := `SELECT ` + summaryColumns + ` FROM debates WHERE 1 = 1`
+	var args []any
+	if f.Format != "" {
+		q += ` AND format = ?`
+		args = append(args, f.Format)
+	}
+	if f.Status != "" {
+		q += ` AND status = ?`
+		args = append(args, string(f.Status))
+	}
+	if f.Topic != "" {
+		q += ` AND topic = ?`
+		args = append(args, f.Topic)
+	}
+	q += ` ORDER BY created DESC, id DESC`
+	if f.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list debates: %w", err)
+	}
+	defer rows.Close()
+	var out []debate.Summary
+	for rows.Next() {
+		sum, err := scanSummary(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list debates: %w", err)
+		}
+		out = append(out, sum)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list debates: %w", err)
+	}
+	return out, nil
+}
+
+// Turn is one row of the turns projection: a completed turn of a debate.
+type Turn struct {
+	Debate  string
+	Seq     int64 // of its turn.completed event
+	Time    time.Time
+	Ref     debate.TurnRef
+	Text    string
+	Move    json.RawMessage // nil when the turn has no parsed move
+	Invalid string
+	Model   string
+	Usage   llm.Usage
+	CostUSD float64
+}
+
+// Turns returns the completed turns of a debate in log order, from the turns
+// projection. An unknown debate is debate.ErrNotFound.
+func (s *Store) Turns(ctx context.Context, debateID string) ([]Turn, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+	}
+	if _, err := getSummary(ctx, s.db, debateID); err != nil {
+		return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, time, turn_id, agent, role, label, phase, round, text, move, invalid,
+		model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd
+		FROM turns WHERE debate_id = ? ORDER BY seq`, debateID)
+	if err != nil {
+		return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+	}
+	defer rows.Close()
+	var out []Turn
+	for rows.Next() {
+		t := Turn{Debate: debateID}
+		var (
+			ts   string
+			move sql.NullString
+		)
+		if err := rows.Scan(&t.Seq, &ts, &t.Ref.ID, &t.Ref.Agent, &t.Ref.Role, &t.Ref.Label, &t.Ref.Phase, &t.Ref.Round,
+			&t.Text, &move, &t.Invalid, &t.Model, &t.Usage.InputTokens, &t.Usage.OutputTokens,
+			&t.Usage.CacheReadTokens, &t.Usage.CacheWriteTokens, &t.CostUSD); err != nil {
+			return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+		}
+		if t.Time, err = parseTime(ts); err != nil {
+			return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+		}
+		if move.Valid {
+			t.Move = json.RawMessage(move.String)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,355 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/store/storetest"
+)
+
+// testPoll keeps the cross-store tests quick; the default is tuned for a
+// person watching a debate, not for tests.
+const testPoll = 20 * time.Millisecond
+
+func openAt(t testing.TB, path string, opts ...Option) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), path, append([]Option{WithPollInterval(testPoll)}, opts...)...)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t,
+		func(t *testing.T) debate.Store { return openAt(t, filepath.Join(t.TempDir(), "parley.db")) },
+		storetest.SharedDatabase(func(t *testing.T) (debate.Store, debate.Store) {
+			path := filepath.Join(t.TempDir(), "parley.db")
+			return openAt(t, path), openAt(t, path)
+		}),
+	)
+}
+
+func mustEvent(t *testing.T, id string, at time.Time, p debate.Payload) debate.Event {
+	t.Helper()
+	e, err := debate.NewEvent(id, at, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestReopenKeepsEverything(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "nested", "dirs", "parley.db") // Open creates the parents
+	s := openAt(t, path)
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)
+	turn := debate.TurnCompleted{
+		Turn: debate.TurnRef{ID: "r1-bull", Agent: "bull", Role: "advocate", Label: "Bull", Phase: "opening", Round: 1},
+		Text: "It is cheap.", Move: json.RawMessage(`{"claim":"cheap"}`), Model: "anthropic/claude",
+		Usage: llm.Usage{InputTokens: 100, OutputTokens: 50, CacheReadTokens: 7, CacheWriteTokens: 3}, CostUSD: 0.0125,
+	}
+	evs := map[string][]debate.Event{
+		"one": {
+			mustEvent(t, "one", t0, debate.Created{Format: "bullbear", Topic: "Is it cheap?"}),
+			mustEvent(t, "one", t0.Add(time.Second), debate.TurnStarted{Turn: turn.Turn, Attempt: 1}),
+			mustEvent(t, "one", t0.Add(2*time.Second), turn),
+			mustEvent(t, "one", t0.Add(3*time.Second), debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bear", Agent: "bear", Round: 1}, Text: "No.", Invalid: "no JSON"}),
+		},
+		"two": {
+			mustEvent(t, "two", t0.Add(time.Minute), debate.Created{Format: "council", Topic: "Other"}),
+			mustEvent(t, "two", t0.Add(2*time.Minute), debate.Completed{}),
+		},
+	}
+	for id, e := range evs {
+		if _, err := s.Append(ctx, id, e[0]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Append(ctx, id, e[1:]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantEvents := map[string][]debate.Event{}
+	wantSummaries := map[string]debate.Summary{}
+	for id := range evs {
+		var err error
+		if wantEvents[id], err = s.Load(ctx, id, 0); err != nil {
+			t.Fatal(err)
+		}
+		if wantSummaries[id], err = s.Get(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantTurns, err := s.Turns(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	r := openAt(t, path)
+	for id := range evs {
+		got, err := r.Load(ctx, id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantEvents[id], got); diff != "" {
+			t.Errorf("debate %s after reopen (-before +after):\n%s", id, diff)
+		}
+		if len(got) != len(evs[id]) {
+			t.Errorf("debate %s: %d events after reopen, appended %d", id, len(got), len(evs[id]))
+		}
+		sum, err := r.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantSummaries[id], sum); diff != "" {
+			t.Errorf("summary %s after reopen (-before +after):\n%s", id, diff)
+		}
+	}
+	gotTurns, err := r.Turns(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantTurns, gotTurns); diff != "" {
+		t.Errorf("turns after reopen (-before +after):\n%s", diff)
+	}
+}
+
+func TestTurnsProjection(t *testing.T) {
+	ctx := t.Context()
+	s := openAt(t, filepath.Join(t.TempDir(), "parley.db"))
+	t0 := time.Date(2025, 5, 6, 7, 8, 9, 10, time.UTC)
+	bull := debate.TurnCompleted{
+		Turn: debate.TurnRef{ID: "r1-bull", Agent: "bull", Role: "advocate", Label: "Bull opening", Phase: "opening", Round: 1},
+		Text: "Cheap.", Move: json.RawMessage(`{"claim": "cheap"}`), Model: "openai/gpt",
+		Usage: llm.Usage{InputTokens: 10, OutputTokens: 20, CacheReadTokens: 30, CacheWriteTokens: 40}, CostUSD: 1.5,
+	}
+	bear := debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bear", Agent: "bear", Round: 1}, Text: "Dear.", Invalid: "missing verdict"}
+	if _, err := s.Turns(ctx, "d"); !errors.Is(err, debate.ErrNotFound) {
+		t.Fatalf("Turns of an unknown debate: err = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Append(ctx, "d",
+		mustEvent(t, "d", t0, debate.Created{Format: "bullbear", Topic: "t"}),
+		mustEvent(t, "d", t0.Add(1), debate.TurnStarted{Turn: bull.Turn}),
+		mustEvent(t, "d", t0.Add(2), bull),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0.Add(3), debate.TurnDelta{Turn: "r1-bear", Text: "De"}), mustEvent(t, "d", t0.Add(4), bear)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Turns(ctx, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Turn{
+		// The move is compact: encoding the event compacted it.
+		{Debate: "d", Seq: 3, Time: t0.Add(2), Ref: bull.Turn, Text: bull.Text, Move: json.RawMessage(`{"claim":"cheap"}`), Model: bull.Model, Usage: bull.Usage, CostUSD: bull.CostUSD},
+		{Debate: "d", Seq: 5, Time: t0.Add(4), Ref: bear.Turn, Text: bear.Text, Invalid: bear.Invalid},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("turns (-want +got):\n%s", diff)
+	}
+	// A failed append leaves no turn row behind.
+	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0.Add(5), bear), debate.Event{Type: "x", Time: t0, Data: json.RawMessage(`{`)}); err == nil {
+		t.Fatal("append with invalid data succeeded")
+	}
+	if got, err := s.Turns(ctx, "d"); err != nil || len(got) != 2 {
+		t.Fatalf("after a failed append: %d turns, err %v; want 2", len(got), err)
+	}
+}
+
+func schemaVersion(t *testing.T, s *Store) (version int64, rows int) {
+	t.Helper()
+	if err := s.db.QueryRowContext(t.Context(), `SELECT max(version_id), count(*) FROM goose_db_version`).Scan(&version, &rows); err != nil {
+		t.Fatal(err)
+	}
+	return version, rows
+}
+
+func latestMigration(t *testing.T) int64 {
+	t.Helper()
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(len(entries)) // migrations are numbered 00001, 00002, ... without gaps
+}
+
+func TestMigrations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parley.db")
+	s := openAt(t, path)
+	v, rows := schemaVersion(t, s)
+	if want := latestMigration(t); v != want {
+		t.Fatalf("fresh database at schema version %d, want %d", v, want)
+	}
+	for _, table := range []string{"events", "debates", "turns"} {
+		var n int
+		if err := s.db.QueryRowContext(t.Context(), `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, table).Scan(&n); err != nil || n != 1 {
+			t.Errorf("table %s: count %d, err %v", table, n, err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	r := openAt(t, path)
+	v2, rows2 := schemaVersion(t, r)
+	if v2 != v || rows2 != rows {
+		t.Fatalf("reopen changed the version table: version %d→%d, rows %d→%d", v, v2, rows, rows2)
+	}
+}
+
+func TestPragmas(t *testing.T) {
+	s := openAt(t, filepath.Join(t.TempDir(), "parley.db"))
+	ctx := t.Context()
+	// Check on a connection of the pool, since pragmas are per connection.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for pragma, want := range map[string]string{
+		"journal_mode": "wal",
+		"synchronous":  "2", // FULL
+		"foreign_keys": "1",
+		"busy_timeout": "5000",
+	} {
+		var got string
+		if err := conn.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("PRAGMA %s = %s, want %s", pragma, got, want)
+		}
+	}
+}
+
+func TestSchemaTooNew(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parley.db")
+	s := openAt(t, path)
+	if _, err := s.db.ExecContext(t.Context(), `INSERT INTO goose_db_version (version_id, is_applied) VALUES (9999, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(t.Context(), path)
+	if !errors.Is(err, ErrSchemaTooNew) {
+		t.Fatalf("Open of a database from a newer parley: err = %v, want ErrSchemaTooNew", err)
+	}
+	for _, want := range []string{path, "9999", "upgrade parley", "--db"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage.db")
+	if err := os.WriteFile(garbage, []byte(strings.Repeat("this is not a SQLite database\n", 200)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, path := range map[string]string{
+		"parent is a file": filepath.Join(blocker, "parley.db"),
+		"path is a dir":    dir,
+		"not a database":   garbage,
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(t.Context(), path)
+			if err == nil {
+				s.Close()
+				t.Fatal("Open succeeded")
+			}
+			for _, want := range []string{path, "--db"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not mention %q", err, want)
+				}
+			}
+		})
+	}
+	if _, err := Open(t.Context(), ""); err == nil || !strings.Contains(err.Error(), "--db") {
+		t.Errorf("Open(\"\"): err = %v, want one suggesting --db", err)
+	}
+}
+
+func TestOddFileNames(t *testing.T) {
+	for _, name := range []string{"with space.db", "what?.db", "hash#tag.db", "100%.db", "ünï.db"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name)
+			s := openAt(t, path)
+			if _, err := s.Append(t.Context(), "d", mustEvent(t, "d", time.Now(), debate.Created{Format: "f", Topic: "t"})); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Fatalf("database not at the path given: %v", err)
+			}
+		})
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	home := func() (string, error) { return "/home/ann", nil }
+	noHome := func() (string, error) { return "", errors.New("$HOME is not defined") }
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		goos   string
+		getenv func(string) string
+		home   func() (string, error)
+		want   string // "" = an error
+	}{
+		{"linux xdg", "linux", env("XDG_DATA_HOME", "/data"), home, filepath.Join("/data", "parley", "parley.db")},
+		{"linux default", "linux", env(), home, filepath.Join("/home/ann", ".local", "share", "parley", "parley.db")},
+		{"linux relative xdg ignored", "linux", env("XDG_DATA_HOME", "rel"), home, filepath.Join("/home/ann", ".local", "share", "parley", "parley.db")},
+		{"linux no home", "linux", env(), noHome, ""},
+		{"linux no home but xdg", "linux", env("XDG_DATA_HOME", "/data"), noHome, filepath.Join("/data", "parley", "parley.db")},
+		{"freebsd", "freebsd", env(), home, filepath.Join("/home/ann", ".local", "share", "parley", "parley.db")},
+		{"macos", "darwin", env("XDG_DATA_HOME", "/data"), home, filepath.Join("/home/ann", "Library", "Application Support", "parley", "parley.db")},
+		{"windows", "windows", env("LocalAppData", "/appdata"), home, filepath.Join("/appdata", "parley", "parley.db")},
+		{"windows unset", "windows", env(), home, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := defaultPath(c.goos, c.getenv, c.home)
+			if c.want == "" {
+				if err == nil {
+					t.Fatalf("got %q, want an error", got)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Fatalf("got %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+	if p, err := DefaultPath(); err != nil || !filepath.IsAbs(p) {
+		t.Errorf("DefaultPath() = %q, %v; want an absolute path", p, err)
+	}
+}
