@@ -1,0 +1,284 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// The end-to-end tests build the parley binary once and run it as a user
+// would, against the in-repo fake LLM server.
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "parley-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "parley")
+	if runtime.GOOS == "windows" {
+		binary += ".exe"
+	}
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic("build parley: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type run struct {
+	stdout, stderr string
+	code           int
+}
+
+// parley runs the binary in dir with a clean environment plus env.
+func parley(t *testing.T, dir string, env []string, stdin string, args ...string) run {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(baseEnv(t), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run parley %v: %v", args, err)
+	}
+	return run{out.String(), errOut.String(), code}
+}
+
+func baseEnv(t *testing.T) []string {
+	home := t.TempDir()
+	return []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"), "PATH=" + os.Getenv("PATH"), "NO_COLOR=1"}
+}
+
+func loadScript(t *testing.T, name string) *script.Script {
+	t.Helper()
+	s, err := script.Load(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func openaiEnv(srv *fakellm.Server, db string) []string {
+	return []string{"OPENAI_BASE_URL=" + srv.OpenAIURL(), "OPENAI_API_KEY=test-key", "PARLEY_DB=" + db}
+}
+
+type exported struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Turns  []struct {
+		ID         string   `json:"id"`
+		Text       string   `json:"text"`
+		Superseded []string `json:"superseded"`
+	} `json:"turns"`
+	Artifacts []struct {
+		Kind, Path string
+	} `json:"artifacts"`
+}
+
+func exportJSON(t *testing.T, dir string, env []string, id string) exported {
+	t.Helper()
+	r := parley(t, dir, env, "", "export", id, "--as", "json")
+	if r.code != 0 {
+		t.Fatalf("export: exit %d: %s", r.code, r.stderr)
+	}
+	var e exported
+	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil {
+		t.Fatalf("export is not JSON: %v\n%s", err, r.stdout)
+	}
+	return e
+}
+
+var wantTurns = []string{
+	"analysis",
+	"r1/argument/performance-advocate", "r1/argument/operational-simplicity", "r1/argument/future-flexibility",
+	"r1/rebuttal/performance-advocate", "r1/rebuttal/operational-simplicity", "r1/rebuttal/future-flexibility",
+	"r1/evaluation",
+	"r2/argument/performance-advocate", "r2/argument/operational-simplicity", "r2/argument/future-flexibility",
+	"r2/rebuttal/performance-advocate", "r2/rebuttal/operational-simplicity", "r2/rebuttal/future-flexibility",
+	"r2/evaluation", "synthesis",
+}
+
+func TestDebateEndToEnd(t *testing.T) {
+	for _, wire := range []string{"openai", "anthropic"} {
+		t.Run(wire, func(t *testing.T) {
+			srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"))
+			defer srv.Close()
+			dir := t.TempDir()
+			db := filepath.Join(dir, "parley.db")
+			env := openaiEnv(srv, db)
+			if wire == "anthropic" {
+				env = []string{"ANTHROPIC_BASE_URL=" + srv.AnthropicURL(), "ANTHROPIC_API_KEY=test-key", "PARLEY_DB=" + db}
+			}
+			r := parley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model")
+			if r.code != 0 {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			}
+			for _, want := range []string{"═══ Round 1: arguments ═══", "── Performance Advocate · argument (round 1) ──", "# Decision: Should we use Redis or PostgreSQL for caching?", "**Confidence:** Medium"} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+				}
+			}
+			list := parley(t, dir, env, "", "list", "--json")
+			var sums []struct{ ID, Status string }
+			if err := json.Unmarshal([]byte(list.stdout), &sums); err != nil || len(sums) != 1 {
+				t.Fatalf("list --json: %v %q", err, list.stdout)
+			}
+			if sums[0].Status != "completed" {
+				t.Errorf("status = %s, want completed", sums[0].Status)
+			}
+			e := exportJSON(t, dir, env, sums[0].ID)
+			var got []string
+			for _, tr := range e.Turns {
+				got = append(got, tr.ID)
+			}
+			assertSameSet(t, got, wantTurns)
+			docs, _ := filepath.Glob(filepath.Join(dir, "docs", "decisions", "*-should-we-use-redis-or-postgresql-for-caching.md"))
+			if len(docs) != 1 {
+				t.Fatalf("decision documents: %v", docs)
+			}
+			doc, _ := os.ReadFile(docs[0])
+			if !strings.Contains(string(doc), "## Dissenting View") || !strings.Contains(string(doc), "**Debate ID:** "+sums[0].ID) {
+				t.Errorf("decision document:\n%s", doc)
+			}
+			if n := len(srv.Requests()); n != len(wantTurns) {
+				t.Errorf("the server got %d requests, want %d (one per turn)", n, len(wantTurns))
+			}
+		})
+	}
+}
+
+func assertSameSet(t *testing.T, got, want []string) {
+	t.Helper()
+	seen := map[string]int{}
+	for _, g := range got {
+		seen[g]++
+	}
+	for _, w := range want {
+		if seen[w] != 1 {
+			t.Errorf("turn %s completed %d times, want once", w, seen[w])
+		}
+		delete(seen, w)
+	}
+	for g := range seen {
+		t.Errorf("unexpected turn %s", g)
+	}
+}
+
+// TestKillAndResume kills parley with SIGKILL in the middle of round 1 and
+// resumes the debate: it completes, no completed turn is lost or run twice,
+// and the decision document is written.
+func TestKillAndResume(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"), fakellm.WithTokenDelay(15*time.Millisecond))
+	defer srv.Close()
+	dir := t.TempDir()
+	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model", "--json")
+	cmd.Dir = dir
+	cmd.Env = append(baseEnv(t), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill once a rebuttal has streamed some text: the arguments are done,
+	// the rebuttal is cut off mid-stream.
+	var id string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	killed := false
+	for sc.Scan() {
+		var e struct {
+			Debate string          `json:"debate"`
+			Type   string          `json:"type"`
+			Data   json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("--json line is not JSON: %q", sc.Text())
+		}
+		id = e.Debate
+		if e.Type == "turn.delta" && strings.Contains(string(e.Data), "r1/rebuttal/") {
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			killed = true
+			break
+		}
+	}
+	_ = cmd.Wait()
+	if !killed {
+		t.Fatalf("the debate ended before it could be killed; stderr:\n%s", stderr.String())
+	}
+
+	before := exportJSON(t, dir, env, id)
+	if before.Status == "completed" {
+		t.Fatal("the killed debate is marked completed")
+	}
+	done := map[string]bool{}
+	for _, tr := range before.Turns {
+		done[tr.ID] = true
+	}
+	requestsBefore := len(srv.Requests())
+
+	r := parley(t, dir, env, "", "debate", "--resume", id)
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	after := exportJSON(t, dir, env, id)
+	if after.Status != "completed" {
+		t.Fatalf("status after resume = %s", after.Status)
+	}
+	var got []string
+	superseded := 0
+	for _, tr := range after.Turns {
+		got = append(got, tr.ID)
+		superseded += len(tr.Superseded)
+	}
+	assertSameSet(t, got, wantTurns)
+	if superseded == 0 {
+		t.Error("the rebuttal cut off by the kill should keep its partial text as superseded")
+	}
+	// Completed turns were not asked for again after the resume.
+	for _, req := range srv.Requests()[requestsBefore:] {
+		if done[req.Parsed.Tag] {
+			t.Errorf("turn %s was completed before the kill but requested again", req.Parsed.Tag)
+		}
+	}
+	if len(after.Artifacts) == 0 {
+		t.Error("no decision document recorded")
+	} else if _, err := os.Stat(filepath.Join(dir, after.Artifacts[0].Path)); err != nil {
+		t.Errorf("decision document: %v", err)
+	}
+}
