@@ -30,8 +30,9 @@ type Protocol interface {
 // ErrRepairable marks a parse error the model can fix when shown it.
 var ErrRepairable = errors.New("reply does not parse")
 
-// Step is what a protocol wants next. Exactly one of Turns, Checkpoint or Done
-// is set; Emit may accompany any of them and is appended first.
+// Step is what a protocol wants next. At most one of Turns, Checkpoint or Done
+// is set; Emit may accompany any of them and is appended first. A step with
+// Emit alone only records events: the runner appends them and calls Next again.
 type Step struct {
 	Emit []Payload
 	// Turns run concurrently; a single turn runs alone. They must not be

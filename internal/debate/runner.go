@@ -215,6 +215,7 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 		defer cancel()
 	}
 	roundStart := map[int]time.Time{}
+	emitOnly := 0 // consecutive steps that only appended events
 
 	for {
 		if err := ctx.Err(); err != nil {
@@ -230,6 +231,16 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 		if err := r.append(ctx, s, step.Emit...); err != nil {
 			return s, err
 		}
+		if len(step.Emit) > 0 && !step.Done && step.Checkpoint == nil && len(step.Turns) == 0 {
+			// A step may only record events (a format's notes); the protocol
+			// then sees them in the state. A protocol that keeps doing so
+			// without moving on has a bug: stop it rather than loop forever.
+			if emitOnly++; emitOnly > maxEmitOnlySteps {
+				return s, r.fail(ctx, s, fmt.Errorf("format %s returned %d steps in a row that only emit events", s.Format, emitOnly))
+			}
+			continue
+		}
+		emitOnly = 0
 		switch {
 		case step.Done:
 			data, err := json.Marshal(step.Verdict)
@@ -290,6 +301,9 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 		}
 	}
 }
+
+// maxEmitOnlySteps bounds the steps in a row that only append events.
+const maxEmitOnlySteps = 100
 
 func (r *Runner) pause(ctx context.Context, s *State, reason, detail string, cause error) error {
 	if err := r.append(ctx, s, Paused{Reason: reason, Detail: detail}); err != nil {
