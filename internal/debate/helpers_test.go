@@ -329,7 +329,9 @@ type barrier struct {
 	all     chan struct{}
 }
 
-func newBarrier(n int) *barrier { return &barrier{n: n, arrived: map[string]bool{}, all: make(chan struct{})} }
+func newBarrier(n int) *barrier {
+	return &barrier{n: n, arrived: map[string]bool{}, all: make(chan struct{})}
+}
 
 // arrive returns true when every party arrived within d.
 func (b *barrier) arrive(who string, d time.Duration) bool {

@@ -985,3 +985,55 @@ func appendPayloads(e *env, id string, ps ...debate.Payload) error {
 	}
 	return nil
 }
+
+// stepsProto returns the steps of a function of the state.
+type stepsProto func(s *debate.State) debate.Step
+
+func (f stepsProto) Next(s *debate.State) (debate.Step, error) { return f(s), nil }
+func (f stepsProto) Parse(*debate.State, debate.TurnSpec, string) (any, error) {
+	return nil, nil
+}
+
+func TestEmitOnlySteps(t *testing.T) {
+	note := debate.Note{Kind: "toy.flag", Text: "flagged"}
+	t.Run("recorded, then the protocol moves on", func(t *testing.T) {
+		e := newEnv(t, script.Rule{Tag: "a", Reply: text("alpha")})
+		e.create("d", testLimits())
+		p := stepsProto(func(s *debate.State) debate.Step {
+			switch {
+			case len(s.Notes) == 0:
+				return debate.Step{Emit: []debate.Payload{note}}
+			case s.Completed("a") == nil:
+				return debate.Step{Turns: []debate.TurnSpec{turn("a", "alpha", 1)}}
+			}
+			return debate.Step{Done: true, Verdict: "ok"}
+		})
+		s, err := e.runner.Run(context.Background(), "d", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Notes) != 1 || s.Status != debate.StatusCompleted {
+			t.Errorf("notes %+v status %s", s.Notes, s.Status)
+		}
+	})
+	t.Run("a protocol that only emits fails", func(t *testing.T) {
+		e := newEnv(t, script.Rule{Tag: "a", Reply: text("alpha")})
+		e.create("d", testLimits())
+		p := stepsProto(func(*debate.State) debate.Step { return debate.Step{Emit: []debate.Payload{note}} })
+		_, err := e.runner.Run(context.Background(), "d", p)
+		if err == nil || !strings.Contains(err.Error(), "only emit events") {
+			t.Fatalf("err = %v", err)
+		}
+		if s := e.fold("d"); s.Status != debate.StatusFailed {
+			t.Errorf("status %s", s.Status)
+		}
+	})
+	t.Run("an empty step fails", func(t *testing.T) {
+		e := newEnv(t, script.Rule{Tag: "a", Reply: text("alpha")})
+		e.create("d", testLimits())
+		_, err := e.runner.Run(context.Background(), "d", stepsProto(func(*debate.State) debate.Step { return debate.Step{} }))
+		if err == nil || !strings.Contains(err.Error(), "empty step") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
