@@ -38,6 +38,9 @@ type catalogFile struct {
 	// accepted so that a settings file written for the design works.
 	Debate struct {
 		CustomPerspectives []Perspective `yaml:"custom_perspectives"`
+		// Settings are the section's other keys (max_rounds, ...), which
+		// are not the catalog's business but must not make it unreadable.
+		Settings map[string]any `yaml:",inline"`
 	} `yaml:"debate"`
 }
 
