@@ -37,8 +37,20 @@ type DebateOptions struct {
 	Catalog       string
 	Models        ModelFlags
 	JSON          bool
-	DecisionsDir  string
-	IssueDraft    bool
+
+	// Flags shared by several formats; each format reads those it uses.
+	Agents       []string // council, crux: agents or personas
+	Rounds       int      // formal: argumentation rounds
+	Deep         bool     // bullbear: two rebuttal rounds
+	Framework    string   // bullbear: piotroski, altman
+	Hints        []string // bullbear: "bull: ..." hints
+	Offline      bool     // bullbear: use the shipped SEC snapshot
+	Risk         string   // council: neutral | averse
+	ContextDir   string   // formal: directory to build the shared context from
+	Focus        string   // formal: --perspective ROLE
+	Personas     string   // crux: YAML file of personas
+	DecisionsDir string
+	IssueDraft   bool
 
 	TurnBudget    int
 	DebateBudget  int
@@ -109,6 +121,16 @@ Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' co
 	fl.StringVar(&opts.Models.Model, "model", "", "model `name` for every role")
 	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1")
 	fl.BoolVar(&opts.JSON, "json", false, "write the event stream as JSON lines instead of the terminal view")
+	fl.StringSliceVar(&opts.Agents, "agents", nil, "agents or personas, comma-separated (council, crux)")
+	fl.IntVar(&opts.Rounds, "rounds", 2, "argumentation rounds (formal)")
+	fl.BoolVar(&opts.Deep, "deep", false, "two rebuttal rounds (bullbear)")
+	fl.StringVar(&opts.Framework, "framework", "", "scoring `framework` for the debate: piotroski or altman (bullbear)")
+	fl.StringArrayVar(&opts.Hints, "hint", nil, "guidance for one agent, `AGENT: TEXT` (repeatable; bullbear)")
+	fl.BoolVar(&opts.Offline, "offline", false, "use the SEC data shipped with Parley instead of EDGAR (bullbear)")
+	fl.StringVar(&opts.Risk, "risk", "neutral", "risk stance: neutral or averse (council)")
+	fl.StringVar(&opts.ContextDir, "context", "", "`directory` whose code, docs and git history form the shared context (formal)")
+	fl.StringVar(&opts.Focus, "perspective", "", "focus one `role` (formal)")
+	fl.StringVar(&opts.Personas, "personas", "", "YAML `file` of personas (crux)")
 	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "`directory` for the decision document")
 	fl.BoolVar(&opts.IssueDraft, "issue-draft", false, "also write an issue draft made from the decision")
 	fl.IntVar(&lim.TurnBudget, "turn-budget", lim.TurnBudget, "output tokens per debater per round (0 = unlimited)")
@@ -152,23 +174,6 @@ func (o *DebateOptions) limits() debate.Limits {
 	l.RoundTimeout, l.DebateTimeout, l.CallTimeout = o.RoundTimeout, o.DebateTimeout, o.CallTimeout
 	l.CheckpointTimeout = o.CheckpointTimeout
 	return l
-}
-
-// formatOptions builds the chosen format's stored options.
-func (o *DebateOptions) formatOptions() (json.RawMessage, error) {
-	switch o.Format {
-	case perspectives.Name:
-		cat, err := perspectives.LoadCatalog(o.Catalog)
-		if err != nil {
-			return nil, &UsageError{Err: err}
-		}
-		po := perspectives.Options{Perspectives: o.Perspectives, MaxRounds: o.MaxRounds, Checkpoints: !o.NoCheckpoints, Catalog: cat}
-		if err := po.Validate(); err != nil {
-			return nil, &UsageError{Err: err}
-		}
-		return json.Marshal(po)
-	}
-	return nil, nil
 }
 
 func newDebateID() string {
@@ -242,7 +247,11 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		if format, err = f.Formats.Get(o.Format); err != nil {
 			return &UsageError{Err: err}
 		}
-		if opts, err = o.formatOptions(); err != nil {
+		adapter, ok := formatCLIs()[format.Name()]
+		if !ok {
+			return usageErrorf("format %s cannot be started from the command line yet", format.Name())
+		}
+		if opts, err = adapter.Options(ctx, f, o); err != nil {
 			return err
 		}
 		topic = o.Topic
@@ -251,11 +260,16 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	if cast.Default.Provider == nil && len(cast.ByRole) == 0 {
-		return &ConfigError{Err: &ErrNoModelConfigured{Format: format.Name()}}
+	adapter, ok := formatCLIs()[format.Name()]
+	if !ok {
+		return usageErrorf("format %s cannot be run from the command line yet", format.Name())
+	}
+	tools, err := adapter.Prepare(ctx, f, o, topic, opts, &cast)
+	if err != nil {
+		return err
 	}
 
-	runner := &debate.Runner{Store: store, Cast: cast, Limits: lim, Now: f.Now, Price: priceFunc()}
+	runner := &debate.Runner{Store: store, Cast: cast, Tools: tools, Limits: lim, Now: f.Now, Price: priceFunc()}
 	human := newTerminalHuman(f.IO)
 	if o.Resume == "" {
 		id = newDebateID()

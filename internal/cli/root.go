@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
@@ -66,11 +65,6 @@ func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
 		}
 	}
 	return sqlite.Open(ctx, path)
-}
-
-// DefaultFormats is the registry of every format Parley ships.
-func DefaultFormats() *debate.Formats {
-	return debate.NewFormats(perspectives.Format{})
 }
 
 // NewRootCmd builds the command tree.

@@ -251,3 +251,39 @@ func oneLine(s string) string {
 	}
 	return s
 }
+
+// Describe summarises a completed moderator turn for live views, which show
+// structured (JSON) turns as prose rather than raw JSON.
+func (Format) Describe(t *debate.Turn) string {
+	if t.Invalid != "" {
+		return ""
+	}
+	switch {
+	case t.ID == idAnalysis || t.ID == idReanalysis:
+		var a Analysis
+		if json.Unmarshal(t.Move, &a) != nil {
+			return ""
+		}
+		if a.ClarifyingQuestion != "" && len(a.Perspectives) == 0 {
+			return "Question for you: " + a.ClarifyingQuestion
+		}
+		s := fmt.Sprintf("Domain: %s\nPerspectives: %s\n%s", a.Domain, strings.Join(a.Perspectives, ", "), a.Rationale)
+		if len(a.Constraints) > 0 {
+			s += "\nConstraints: " + strings.Join(a.Constraints, "; ")
+		}
+		return s
+	case strings.HasSuffix(t.ID, "/evaluation"):
+		var e Evaluation
+		if json.Unmarshal(t.Move, &e) != nil {
+			return ""
+		}
+		return fmt.Sprintf("%s\nDecision: %s (%s)", e.Summary, e.Decision, e.Reason)
+	case t.ID == idSynthesis:
+		var s Synthesis
+		if json.Unmarshal(t.Move, &s) != nil {
+			return ""
+		}
+		return fmt.Sprintf("Recommendation (confidence %s): %s", s.Confidence, s.Recommendation)
+	}
+	return ""
+}
