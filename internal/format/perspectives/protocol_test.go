@@ -420,7 +420,7 @@ func TestRepetition(t *testing.T) {
 		{"two words", "two words", 0}, // no trigram
 		{"the cache is fast", "the cache is fast", 1},
 		{"The Cache, is FAST!", "the cache is fast", 1}, // case and punctuation ignored
-		{"a b c d e", "a b c x y", 1.0 / 3},            // "a b c" of abc, bcd, cde
+		{"a b c d e", "a b c x y", 1.0 / 3},             // "a b c" of abc, bcd, cde
 		{"one two three four", "five six seven eight", 0},
 	}
 	for _, c := range cases {
