@@ -793,9 +793,6 @@ func TestToolLoop(t *testing.T) {
 		t.Errorf("%d tool.called and %d tool.result events, want 4 each", len(called), len(results))
 	}
 	for i := range called {
-		if ci, ri := index(evs, debate.TypeToolCalled, "")+0, 0; ci < 0 || ri < 0 {
-			t.Fatal("missing tool events")
-		}
 		if results[i].CallID != called[i].Call.ID {
 			t.Errorf("result %d answers %s, not %s", i, results[i].CallID, called[i].Call.ID)
 		}
