@@ -86,6 +86,7 @@ func Run(t *testing.T, open func(t *testing.T) debate.Store, opts ...Option) {
 	t.Run("SubscribeUnknown", s.testSubscribeUnknown)
 	t.Run("SubscribeOtherStore", s.testSubscribeShared)
 	t.Run("SubscribeAfterClose", s.testSubscribeClose)
+	t.Run("ConcurrentOtherStore", s.testConcurrentShared)
 	t.Run("GetProjection", s.testGet)
 	t.Run("List", s.testList)
 	t.Run("Concurrent", s.testConcurrent)
@@ -580,6 +581,63 @@ func (s suite) testSubscribeShared(t *testing.T) {
 	s.tail(t, a, b)
 }
 
+// testConcurrentShared appends to one debate through two stores on the same
+// database at once, as two processes would: the stores must take turns
+// without losing, duplicating or failing an append.
+func (s suite) testConcurrentShared(t *testing.T) {
+	if s.cfg.shared == nil {
+		t.Skip("store does not declare storetest.SharedDatabase")
+	}
+	a, b := s.cfg.shared(t)
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	const (
+		id      = "shared"
+		writers = 4 // per store
+		rounds  = 10
+	)
+	mustAppend(t, a, id, created(t, id, "council", "shared", at(0)))
+	evs := make([][]debate.Event, 2*writers)
+	for w := range evs {
+		for k := range rounds {
+			evs[w] = append(evs[w], note(t, id, at(k), fmt.Sprintf("w%d-k%d", w, k)))
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(evs))
+	for w := range evs {
+		st := a
+		if w%2 == 1 {
+			st = b
+		}
+		wg.Go(func() {
+			for _, e := range evs[w] {
+				if _, err := st.Append(t.Context(), id, e); err != nil {
+					errs <- fmt.Errorf("writer %d: %w", w, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	want := span(1, int64(1+len(evs)*rounds))
+	for name, st := range map[string]debate.Store{"first": a, "second": b} {
+		if got := seqs(mustLoad(t, st, id, 0)); !slices.Equal(got, want) {
+			t.Errorf("%s store loads seqs %v, want 1..%d", name, got, len(want))
+		}
+		sum, err := st.Get(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.LastSeq != int64(len(want)) {
+			t.Errorf("%s store: summary last seq %d, want %d", name, sum.LastSeq, len(want))
+		}
+	}
+}
+
 func (s suite) testSubscribeEnds(t *testing.T) {
 	st := s.open(t)
 	const id = "ends"
@@ -884,7 +942,7 @@ func (s suite) testConcurrent(t *testing.T) {
 				return
 			}
 			if sum.LastSeq < int64(len(evs)) {
-				errs <- fmt.Errorf("Get saw last seq %d after Load saw %d events", sum.LastSeq, len(evs))
+				errs <- fmt.Errorf("concurrent Get saw last seq %d after Load saw %d events", sum.LastSeq, len(evs))
 				return
 			}
 			if _, err := st.List(ctx, debate.ListFilter{}); err != nil {
