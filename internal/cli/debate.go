@@ -157,6 +157,9 @@ func (o *DebateOptions) validate() error {
 		return usageErrorf("the topic is %d characters; keep it under %d: state the decision, not the background", utf8.RuneCountInString(topic), MaxTopicLen)
 	}
 	o.Topic = topic
+	if o.MaxRounds < 1 {
+		return usageErrorf("--max-rounds %d: give at least 1", o.MaxRounds)
+	}
 	if o.TurnBudget < 0 || o.DebateBudget < 0 {
 		return usageErrorf("token budgets cannot be negative (0 means unlimited)")
 	}

@@ -1,0 +1,128 @@
+package main_test
+
+import (
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+)
+
+// Bad input gets a clear error naming what is wrong, a non-zero exit, and
+// nothing half-written.
+func TestBadInput(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"))
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "parley.db")
+	good := openaiEnv(srv, db)
+	unreadable := filepath.Join(dir, "secret.yaml")
+	if err := os.WriteFile(unreadable, []byte("perspectives: []"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	malformed := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(malformed, []byte("perspectives:\n  - name: X\n    colour: blue\n"), 0o644)
+
+	cases := []struct {
+		name string
+		env  []string
+		args []string
+		code int
+		want string
+	}{
+		{"no topic", good, []string{"debate"}, 2, "a topic is required"},
+		{"empty topic", good, []string{"debate", "   "}, 2, "the topic is empty"},
+		{"huge topic", good, []string{"debate", strings.Repeat("why ", 1000)}, 2, "keep it under 2000"},
+		{"two topics", good, []string{"debate", "Redis", "Postgres"}, 2, "put it in quotes"},
+		{"unknown flag", good, []string{"debate", "x", "--colour"}, 2, "unknown flag: --colour"},
+		{"unknown format", good, []string{"debate", "x", "--format", "duel"}, 2, `unknown format "duel"`},
+		{"perspectives out of range", good, []string{"debate", "x", "--perspectives", "9"}, 2, "choose 2 to 4"},
+		{"bad max rounds", good, []string{"debate", "x", "--max-rounds", "0"}, 2, "--max-rounds 0"},
+		{"negative budget", good, []string{"debate", "x", "--turn-budget", "-1"}, 2, "cannot be negative"},
+		{"missing catalog", good, []string{"debate", "x", "--catalog", filepath.Join(dir, "nope.yaml")}, 2, "does not exist"},
+		{"malformed catalog", good, []string{"debate", "x", "--catalog", malformed}, 2, "field colour not found"},
+		{"unknown provider", good, []string{"debate", "x", "--provider", "gemini"}, 4, `unknown provider; choose one of anthropic, ollama, openai`},
+		{"no model", []string{"PARLEY_DB=" + db}, []string{"debate", "Redis or Postgres?"}, 4, "ANTHROPIC_API_KEY"},
+		{"bad model-for", good, []string{"debate", "x", "--model", "m", "--model-for", "moderator"}, 4, "write ROLE=MODEL"},
+		{"unknown debate", good, []string{"debate", "--resume", "DEB-00000000"}, 2, "no debate DEB-00000000"},
+		{"show unknown", good, []string{"show", "DEB-00000000"}, 2, "no debate DEB-00000000"},
+		{"export bad format", good, []string{"export", "DEB-00000000", "--as", "docx"}, 2, `--as "docx": choose md or json`},
+		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose running, checkpoint, paused, completed or failed"},
+	}
+	if os.Getuid() != 0 { // root reads any file
+		cases = append(cases, struct {
+			name string
+			env  []string
+			args []string
+			code int
+			want string
+		}{"unreadable catalog", good, []string{"debate", "x", "--catalog", unreadable}, 2, "permission denied"})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := parley(t, dir, c.env, "", c.args...)
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d\nstderr: %s", r.code, c.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, c.want) {
+				t.Errorf("stderr lacks %q:\n%s", c.want, r.stderr)
+			}
+		})
+	}
+	// None of these created a debate.
+	r := parley(t, dir, good, "", "list", "--json")
+	if strings.TrimSpace(r.stdout) != "[]" {
+		t.Errorf("bad input left debates behind: %s", r.stdout)
+	}
+}
+
+// A provider that cannot be reached, or that refuses the key, pauses the
+// debate with a clear message: it is saved, resumable, and no document is
+// written.
+func TestProviderFailures(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("right-key"))
+	defer srv.Close()
+
+	cases := []struct {
+		name string
+		env  []string
+		code int
+		want []string
+	}{
+		{"unreachable", []string{"OPENAI_BASE_URL=" + closed, "OPENAI_API_KEY=k"}, 3, []string{"cannot reach", "parley debate --resume DEB-"}},
+		{"invalid key", []string{"OPENAI_BASE_URL=" + srv.OpenAIURL(), "OPENAI_API_KEY=wrong-key"}, 4, []string{"rejected the API key", "parley debate --resume DEB-"}},
+		{"invalid anthropic key", []string{"ANTHROPIC_BASE_URL=" + srv.AnthropicURL(), "ANTHROPIC_API_KEY=wrong-key"}, 4, []string{"rejected the API key"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			env := append(c.env, "PARLEY_DB="+filepath.Join(dir, "p.db"))
+			r := parley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "m")
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d\nstderr: %s", r.code, c.code, r.stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+			list := parley(t, dir, env, "", "list", "--json")
+			var sums []struct{ Status string }
+			if err := json.Unmarshal([]byte(list.stdout), &sums); err != nil || len(sums) != 1 || sums[0].Status != "paused" {
+				t.Errorf("want one paused debate, got %s", list.stdout)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "docs")); !os.IsNotExist(err) {
+				t.Errorf("a document was written for a failed debate")
+			}
+		})
+	}
+}
