@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/council"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/tool"
 )
@@ -26,12 +27,15 @@ type formatCLI interface {
 func formatCLIs() map[string]formatCLI {
 	return map[string]formatCLI{
 		perspectives.Name: perspectivesCLI{},
+		council.Name:      councilCLI{},
 	}
 }
 
 // DefaultFormats is the registry of every format Parley ships.
 func DefaultFormats() *debate.Formats {
-	return debate.NewFormats(perspectives.Format{})
+	return debate.NewFormats(perspectives.Format{},
+		council.Format{},
+	)
 }
 
 type perspectivesCLI struct{}
