@@ -1,0 +1,268 @@
+package bullbear
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// The system prompts are the spec's, with Parley's rules for citations and
+// quotations made explicit.
+func (p *Protocol) system(side string) string {
+	who := p.who()
+	var focus, cite, stance, why string
+	if side == AgentBull {
+		focus = `- Competitive advantages and moats
+- Growth catalysts and tailwinds
+- Management quality and execution
+- Underappreciated strengths
+- Why bears are wrong`
+		cite, stance, why = `"Revenue grew 40% (10-K FY2024)"`, "advocatory", "optimistic"
+	} else {
+		focus = `- Valuation concerns and downside scenarios
+- Competitive threats and disruption risk
+- Execution risks and management issues
+- Macro/regulatory headwinds
+- Why bulls are wrong`
+		cite, stance, why = `"Operating margin fell to 12% (10-K FY2024)"`, "skeptical", "cautious"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "You are an investment analyst arguing the %s CASE for %s.\nYour job is to find the strongest reasons to be %s.\n\nFocus on:\n%s\n\n",
+		strings.ToUpper(side), who, why, focus)
+	fmt.Fprintf(&b, `RULES:
+- You MAY concede valid points ("I acknowledge X, but...")
+- You MUST cite sources inline: %s; prefer the SEC filings (form, fiscal year, accession number)
+- You MUST present %d-%d points even if the case is weak
+- Be rigorous but %s
+- Numbers you cite are checked against the 10-K after the rebuttals: get them right
+
+You will receive the %s's arguments. When rebutting:
+- DIRECTLY QUOTE the %s's point you're addressing, word for word, in "double quotes" or on a "> " blockquote line
+- Then explain why it's overstated or incorrect
+- Use quotation marks only for the %s's words
+`, cite, MinPoints, MaxPoints, stance, opponent(side), opponent(side), opponent(side))
+	if p.opts.Framework != "" {
+		fmt.Fprintf(&b, "\nFramework Analysis (%s):\n%s\nThis framework data is available to both agents. You may reference it to support your argument. If framework findings contradict your position, you MUST reconcile (explain why despite the data, your thesis holds).\n",
+			p.opts.Framework, strings.TrimSpace(p.opts.FrameworkSummary))
+	}
+	return b.String()
+}
+
+const moderatorSystem = `You are a neutral moderator synthesizing a bull vs. bear debate on %s.
+
+You receive the opening arguments and rebuttals from both sides.
+You do NOT have access to raw data - judge based on arguments presented.
+
+Your job:
+1. Identify 2-5 KEY CONTENTIONS - points of fundamental disagreement
+2. Summarize which evidence buckets favor each side
+3. Produce a CONVICTION SCORE with reasoning:
+   - 1-3: Strong Bear
+   - 4: Lean Bear
+   - 5: Neutral
+   - 6: Lean Bull
+   - 7-10: Strong Bull
+
+   Format: "X/10 because [reasoning]. Would be Y/10 if [condition]."
+   The score is a data-weight verdict: 7/10 means 70%% of the evidence supports the bull.
+
+4. Surface the THESIS-BREAKER using conditional framing:
+   "Bull thesis breaks if: [specific condition]"
+   OR
+   "Bear thesis breaks if: [specific condition]"
+
+If agents AGREE on a point, note it as consensus rather than contention.
+
+If agents cite conflicting facts, the fact check below gives the figure per the 10-K: use the corrected figure.
+
+Be impartial. Weight evidence over rhetoric. Reply with the JSON object only.`
+
+func (p *Protocol) who() string {
+	if p.opts.Company != "" && p.opts.Company != p.opts.Ticker {
+		return fmt.Sprintf("%s (%s)", p.opts.Ticker, p.opts.Company)
+	}
+	return p.opts.Ticker
+}
+
+// hintsFor renders the pending hints of an agent in the spec's form
+// ("USER HINT: ...") and returns their ids, which the runner records as
+// applied when the turn completes.
+func hintsFor(s *debate.State, agent string) (string, []int) {
+	hs := s.PendingHints(agent)
+	if len(hs) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	ids := make([]int, 0, len(hs))
+	b.WriteString("\n")
+	for _, h := range hs {
+		fmt.Fprintf(&b, "USER HINT: %s\n", h.Text)
+		ids = append(ids, h.ID)
+	}
+	return b.String(), ids
+}
+
+func (p *Protocol) dataLine() string {
+	if p.opts.Data == "" {
+		return ""
+	}
+	return fmt.Sprintf("SEC data for this debate: %s.\n", p.opts.Data)
+}
+
+func (p *Protocol) researchTurn(s *debate.State, side string) debate.TurnSpec {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Phase 1 (Research): gather the data for the %s case on %s.\n", strings.ToUpper(side), p.who())
+	b.WriteString(p.dataLine())
+	fmt.Fprintf(&b, `Use the SEC tools (at most 5 calls in the whole debate; identical calls by the other agent are served from the shared cache).
+Then write a research summary: the figures you will argue from, each with its fiscal year and citation (form and accession number).
+Do not argue yet.`)
+	return debate.TurnSpec{
+		TurnRef:  debate.TurnRef{ID: researchID(side), Agent: side, Role: side, Label: title(side) + " · research", Phase: "research"},
+		System:   p.system(side),
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
+		UseTools: true,
+	}
+}
+
+func (p *Protocol) openingTurn(s *debate.State, v *view, side string) debate.TurnSpec {
+	var b strings.Builder
+	b.WriteString("Research data summary:\n")
+	if t := v.research[side]; t != nil {
+		b.WriteString(strings.TrimSpace(t.Text))
+	}
+	fmt.Fprintf(&b, "\n\nPresent your %s case for %s.\n", side, p.who())
+	b.WriteString(p.dataLine())
+	fmt.Fprintf(&b, "Phase 2 (Opening): present your %d-%d strongest %s points as a bulleted list (one \"- \" line per point), each with its inline citation.\n",
+		MinPoints, MaxPoints, side)
+	hints, ids := hintsFor(s, side)
+	b.WriteString(hints)
+	return debate.TurnSpec{
+		TurnRef:  debate.TurnRef{ID: openingID(side), Agent: side, Role: side, Label: title(side) + " · opening", Phase: "opening"},
+		System:   p.system(side),
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
+		Hints:    ids,
+	}
+}
+
+// transcript renders the arguments so far, for rebuttals and the moderator.
+func transcript(v *view, upToRound int, uptoSide string) string {
+	var b strings.Builder
+	for _, side := range sides {
+		if t := v.openings[side]; t != nil {
+			fmt.Fprintf(&b, "%s OPENING:\n%s\n\n", strings.ToUpper(side), strings.TrimSpace(t.Text))
+		}
+	}
+	for r, pair := range v.rebuttals {
+		for i, t := range pair {
+			if t == nil {
+				continue
+			}
+			if r+1 > upToRound || (r+1 == upToRound && sides[i] == uptoSide) {
+				continue
+			}
+			fmt.Fprintf(&b, "%s REBUTTAL (round %d):\n%s\n\n", strings.ToUpper(sides[i]), r+1, strings.TrimSpace(t.Text))
+		}
+	}
+	return b.String()
+}
+
+func (p *Protocol) rebuttalTurn(s *debate.State, v *view, round int, side string) debate.TurnSpec {
+	op := opponent(side)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your opening argument:\n%s\n\n", strings.TrimSpace(v.openings[side].Text))
+	fmt.Fprintf(&b, "%s's opening argument:\n%s\n\n", title(op), strings.TrimSpace(v.openings[op].Text))
+	for r, pair := range v.rebuttals {
+		for i, t := range pair {
+			if t != nil && r+1 <= round {
+				who := "Your"
+				if sides[i] == op {
+					who = title(op) + "'s"
+				}
+				fmt.Fprintf(&b, "%s rebuttal (round %d):\n%s\n\n", who, r+1, strings.TrimSpace(t.Text))
+			}
+		}
+	}
+	hints, ids := hintsFor(s, side)
+	b.WriteString(hints)
+	target := "opening"
+	if round > 1 || side == AgentBear {
+		target = "latest arguments"
+	}
+	fmt.Fprintf(&b, "\nPhase 3 (Rebuttal, round %d): rebut the %s's weakest points from its %s. DIRECTLY QUOTE each point, word for word, in \"double quotes\" or on a \"> \" line, before countering it. You may concede what is right.\n",
+		round, op, target)
+	return debate.TurnSpec{
+		TurnRef: debate.TurnRef{ID: rebuttalID(round, side), Agent: side, Role: side, Label: title(side) + " · rebuttal", Phase: "rebuttal", Round: round},
+		System:  p.system(side),
+		Messages: []llm.Message{
+			{Role: llm.RoleUser, Text: b.String()},
+		},
+		Hints: ids,
+	}
+}
+
+// factLines states the discrepancies with the figure per the 10-K.
+func factLines(fc *FactCheck) string {
+	if fc == nil || len(fc.Discrepancies) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, d := range fc.Discrepancies {
+		fmt.Fprintf(&b, "- %s\n", d.String())
+	}
+	return b.String()
+}
+
+func (p *Protocol) reconcileTurn(s *debate.State, v *view, side string) debate.TurnSpec {
+	var b strings.Builder
+	b.WriteString(transcript(v, p.Rounds()+1, ""))
+	fmt.Fprintf(&b, "The moderator found conflicting facts. Parley checked the cited figures against the 10-K:\n%s\n", factLines(v.check))
+	fmt.Fprintf(&b, "Reconcile: in a few sentences, correct any figure of yours listed above to the 10-K figure, say whether the corrected figure changes your %s case, and say nothing new otherwise.\n", side)
+	hints, ids := hintsFor(s, side)
+	b.WriteString(hints)
+	return debate.TurnSpec{
+		TurnRef:  debate.TurnRef{ID: reconcileID(side), Agent: side, Role: side, Label: title(side) + " · reconciliation", Phase: "reconcile"},
+		System:   p.system(side),
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
+		Hints:    ids,
+	}
+}
+
+func (p *Protocol) synthesisTurn(s *debate.State, v *view) debate.TurnSpec {
+	var b strings.Builder
+	b.WriteString(transcript(v, p.Rounds()+1, ""))
+	if v.check != nil && len(v.check.Discrepancies) > 0 {
+		b.WriteString("FACT CHECK (by Parley, against the 10-K):\n")
+		b.WriteString(factLines(v.check))
+		for _, side := range sides {
+			if t := v.reconcile[side]; t != nil {
+				fmt.Fprintf(&b, "\n%s RECONCILIATION:\n%s\n", strings.ToUpper(side), strings.TrimSpace(t.Text))
+			}
+		}
+		b.WriteString("\nUse the figures per the 10-K; list each discrepancy in discrepancies as \"X cited A; per the 10-K, the figure is B.\"\n\n")
+	} else if v.check != nil {
+		fmt.Fprintf(&b, "FACT CHECK (by Parley, against the 10-K): %d cited figure(s) checked, no discrepancy.\n\n", v.check.Checked)
+	}
+	if p.opts.Framework != "" {
+		fmt.Fprintf(&b, "Framework Analysis (%s), available to both agents:\n%s\n\n", p.opts.Framework, strings.TrimSpace(p.opts.FrameworkSummary))
+	}
+	b.WriteString(`Synthesize and score:
+- bull_case, bear_case: each side's 3-5 strongest points, with their citations
+- contentions: 2-5 key contentions (topic, the bull's position, the bear's position); if the agents agree on the main points, set consensus to true and list agreements
+- evidence_buckets: which evidence favours each side (bull, bear or split)
+- score and conviction: "X/10 because [reasoning]. Would be Y/10 if [condition]."
+- stance: the label of the score
+- thesis_breaker: "Bull thesis breaks if: ..." or "Bear thesis breaks if: ..."
+- discrepancies: conflicting facts and the figure per the 10-K (empty if none)
+- summary: 2-4 sentences
+Reply with the JSON object only.`)
+	// The moderator takes no hints: it must remain impartial.
+	return debate.TurnSpec{
+		TurnRef:    debate.TurnRef{ID: idSynthesis, Agent: AgentModerator, Role: AgentModerator, Label: "Moderator · synthesis", Phase: "synthesis"},
+		System:     fmt.Sprintf(moderatorSystem, p.who()),
+		Messages:   []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
+		Schema:     synthesisSchema(),
+		Unbudgeted: true,
+	}
+}

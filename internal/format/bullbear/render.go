@@ -1,0 +1,327 @@
+package bullbear
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// Result is the verdict of a bullbear debate.
+type Result struct {
+	Ticker        string        `json:"ticker"`
+	Company       string        `json:"company,omitempty"`
+	Mode          string        `json:"mode"` // quick | deep
+	Framework     string        `json:"framework,omitempty"`
+	Data          string        `json:"data,omitempty"`
+	NoLLM         bool          `json:"no_llm,omitempty"`
+	Synthesis     *Synthesis    `json:"synthesis,omitempty"`
+	Invalid       string        `json:"invalid,omitempty"` // why the synthesis could not be used
+	Discrepancies []Discrepancy `json:"discrepancies,omitempty"`
+}
+
+func (p *Protocol) mode() string {
+	if p.opts.Deep {
+		return "deep"
+	}
+	return "quick"
+}
+
+func (p *Protocol) result(s *debate.State, v *view) Result {
+	r := Result{Ticker: p.opts.Ticker, Company: p.opts.Company, Mode: p.mode(), Framework: p.opts.Framework,
+		Data: p.opts.Data, NoLLM: allNoLLM(s), Synthesis: v.synthesis}
+	if v.synTurn != nil && v.synthesis == nil {
+		r.Invalid = v.synTurn.Invalid
+	}
+	if v.check != nil {
+		r.Discrepancies = v.check.Discrepancies
+	}
+	return r
+}
+
+// allNoLLM reports whether every completed turn was data-only.
+func allNoLLM(s *debate.State) bool {
+	if len(s.Done) == 0 {
+		return false
+	}
+	for _, t := range s.CompletedTurns() {
+		if !t.NoLLM {
+			return false
+		}
+	}
+	return true
+}
+
+// Format is the bullbear format for the registry.
+type Format struct{}
+
+// Name implements debate.Format.
+func (Format) Name() string { return Name }
+
+// Protocol implements debate.Format. The topic is the ticker; options may
+// leave it out.
+func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
+	return protocolFor(topic, options)
+}
+
+func protocolFor(topic string, options json.RawMessage) (*Protocol, error) {
+	var o Options
+	if len(options) > 0 {
+		if err := json.Unmarshal(options, &o); err != nil {
+			return nil, fmt.Errorf("bullbear options: %w", err)
+		}
+	}
+	if o.Ticker == "" {
+		o.Ticker = topic
+	}
+	return NewProtocol(o)
+}
+
+// Render implements debate.Format: the spec's summary (bull case, bear case,
+// key contentions, moderator synthesis), and with the full option the
+// transcript, hints and tool citations after it.
+func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
+	p, err := protocolFor(s.Topic, s.Options)
+	if err != nil {
+		return "", err
+	}
+	v := p.derive(s)
+	var b strings.Builder
+	p.summary(&b, s, v)
+	if !opt.Summary {
+		p.fullTranscript(&b, s, v)
+	}
+	return b.String(), nil
+}
+
+func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
+	fmt.Fprintf(b, "# %s Bull vs. Bear Debate\n", p.opts.Ticker)
+	meta := []string{s.Created.Format(time.DateOnly), title(p.mode()) + " Mode"}
+	if p.opts.Framework != "" {
+		meta = append(meta, title(p.opts.Framework)+" Framework")
+	}
+	fmt.Fprintf(b, "*%s*\n\n", strings.Join(meta, " | "))
+	if p.opts.Company != "" {
+		fmt.Fprintf(b, "**Company:** %s", p.opts.Company)
+		if p.opts.CIK != "" {
+			fmt.Fprintf(b, " (CIK %s)", p.opts.CIK)
+		}
+		b.WriteString("\n")
+	}
+	if p.opts.Data != "" {
+		fmt.Fprintf(b, "**Data:** %s\n", p.opts.Data)
+	}
+	fmt.Fprintf(b, "**Debate ID:** %s\n", s.ID)
+	if allNoLLM(s) {
+		b.WriteString("\n> **No LLM was used.** Every turn of this debate was written by Parley's data-only agents from the company's SEC XBRL filings by fixed rules; the conviction score is the weighted share of the scored evidence that favours the bull.\n")
+	}
+	if s.Status != debate.StatusCompleted {
+		fmt.Fprintf(b, "\n**Status:** %s (the debate has not finished; this summary is partial)\n", s.Status)
+	}
+	syn := v.synthesis
+
+	bull, bear := p.casePoints(v, AgentBull), p.casePoints(v, AgentBear)
+	if syn != nil {
+		bull, bear = syn.BullCase, syn.BearCase
+	}
+	fmt.Fprintf(b, "\n## 🐂 BULL CASE (%d points)\n\n%s", len(bull), bullets(bull, "No bull case yet."))
+	fmt.Fprintf(b, "\n## 🐻 BEAR CASE (%d points)\n\n%s", len(bear), bullets(bear, "No bear case yet."))
+	p.keyFigures(b)
+	if syn == nil {
+		b.WriteString("\n## ⚖️ MODERATOR SYNTHESIS\n\n")
+		if v.synTurn != nil {
+			fmt.Fprintf(b, "The moderator's synthesis could not be used (%s). Its text:\n\n%s\n", v.synTurn.Invalid, strings.TrimSpace(v.synTurn.Text))
+		} else {
+			b.WriteString("No synthesis yet.\n")
+		}
+		return
+	}
+	fmt.Fprintf(b, "\n## ⚔️ KEY CONTENTIONS (%d)\n\n", len(syn.Contentions))
+	for i, c := range syn.Contentions {
+		fmt.Fprintf(b, "%d. **%s**: Bull: %s; Bear: %s\n", i+1, strings.TrimSpace(c.Topic), strings.TrimSpace(c.Bull), strings.TrimSpace(c.Bear))
+	}
+	if len(syn.Contentions) == 0 {
+		b.WriteString("None: the agents agree on the main points.\n")
+	}
+	b.WriteString("\n## ⚖️ MODERATOR SYNTHESIS\n\n")
+	if v.check != nil && len(v.check.Discrepancies) > 0 {
+		b.WriteString("**Note:** Factual discrepancy detected.\n")
+		for _, d := range v.check.Discrepancies {
+			fmt.Fprintf(b, "- %s\n", d.String())
+		}
+		b.WriteString("\n")
+	}
+	if syn.Consensus {
+		b.WriteString("**Unusual consensus detected**\n\nBoth agents agree:\n")
+		b.WriteString(bullets(syn.Agreements, ""))
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "**Conviction: %d/10 %s**\n\n", syn.Score, syn.Stance)
+	if s := strings.TrimSpace(syn.Summary); s != "" {
+		fmt.Fprintf(b, "%s\n\n", s)
+	}
+	if len(syn.Buckets) > 0 {
+		b.WriteString("Evidence buckets:\n")
+		for _, bk := range syn.Buckets {
+			fmt.Fprintf(b, "- **%s** favours %s: %s\n", bk.Bucket, bk.Favours, strings.TrimSpace(bk.Evidence))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(syn.Conviction))
+	side, cond, _ := strings.Cut(syn.ThesisBreaker, " breaks if:")
+	fmt.Fprintf(b, "**%s breaks if:** %s\n", strings.TrimSpace(side), strings.TrimSpace(cond))
+	if len(syn.Discrepancies) > 0 && (v.check == nil || len(v.check.Discrepancies) == 0) {
+		b.WriteString("\nThe moderator noted conflicting facts:\n")
+		b.WriteString(bullets(syn.Discrepancies, ""))
+	}
+}
+
+// keyFigures lists the reported lines of the latest fiscal year: the figures
+// the fact check holds the agents to.
+func (p *Protocol) keyFigures(b *strings.Builder) {
+	var lines []string
+	for _, f := range p.opts.Figures {
+		if f.FiscalYear == p.opts.FiscalYear && f.Kind == KindUSD {
+			lines = append(lines, fmt.Sprintf("%s: %s in FY%d (%s)", f.Label, f.Display, f.FiscalYear, f.Citation))
+		}
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(b, "\n## 📄 KEY FIGURES (per the 10-K)\n\n%s", bullets(lines, ""))
+	}
+}
+
+// casePoints falls back to an opening's bullets when there is no synthesis.
+func (p *Protocol) casePoints(v *view, side string) []string {
+	if t := v.openings[side]; t != nil {
+		return Points(t.Text)
+	}
+	return nil
+}
+
+func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) {
+	b.WriteString("\n---\n\n## Transcript\n")
+	section := func(head string, t *debate.Turn) {
+		if t == nil {
+			return
+		}
+		fmt.Fprintf(b, "\n### %s", head)
+		if t.NoLLM {
+			b.WriteString(" (data-only, no LLM)")
+		} else if t.Model != "" {
+			fmt.Fprintf(b, " (%s)", t.Model)
+		}
+		fmt.Fprintf(b, "\n\n%s\n", strings.TrimSpace(t.Text))
+		if t.Invalid != "" {
+			fmt.Fprintf(b, "\n*Parley could not validate this turn: %s*\n", t.Invalid)
+		}
+	}
+	b.WriteString("\n## Phase 1: Research\n")
+	for _, side := range sides {
+		section(title(side)+" research", v.research[side])
+	}
+	b.WriteString("\n## Phase 2: Opening Arguments\n")
+	for _, side := range sides {
+		section(title(side)+" opening", v.openings[side])
+	}
+	if len(v.rebuttals) > 0 {
+		b.WriteString("\n## Phase 3: Rebuttals\n")
+		for r, pair := range v.rebuttals {
+			for i, t := range pair {
+				section(fmt.Sprintf("%s rebuttal, round %d", title(sides[i]), r+1), t)
+			}
+		}
+	}
+	if v.check != nil {
+		b.WriteString("\n## Phase 4: Fact Check\n\n")
+		for _, n := range s.Notes {
+			if n.Kind == noteFactCheck {
+				fmt.Fprintf(b, "%s\n", n.Text)
+			}
+		}
+		for _, side := range sides {
+			section(title(side)+" reconciliation", v.reconcile[side])
+		}
+	}
+	if len(s.Hints) > 0 {
+		b.WriteString("\n## User Hints\n\n")
+		for _, h := range s.Hints {
+			applied := "not applied yet"
+			if h.Applied != "" {
+				applied = "applied in " + h.Applied
+			}
+			fmt.Fprintf(b, "- To %s: %s (%s)\n", h.Target, h.Text, applied)
+		}
+	}
+	var cites []string
+	for _, t := range s.CompletedTurns() {
+		for _, x := range t.Tools {
+			line := fmt.Sprintf("%s: %s %s", t.ID, x.Call.Name, strings.TrimSpace(string(x.Call.Args)))
+			if x.Result != nil {
+				switch {
+				case x.Result.IsError:
+					line += " → error: " + abbrev(x.Result.Content, 120)
+				case x.Result.Cached:
+					line += " → cache hit" + sourceOf(x.Result.Content)
+				default:
+					line += " →" + sourceOf(x.Result.Content)
+				}
+			}
+			cites = append(cites, line)
+		}
+	}
+	if len(cites) > 0 {
+		b.WriteString("\n## Tool Citations\n\n")
+		b.WriteString(bullets(cites, ""))
+	}
+	u := s.Usage
+	fmt.Fprintf(b, "\n## Usage\n\n%d input tokens (%d cached), %d output tokens", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
+	if s.CostUSD > 0 {
+		fmt.Fprintf(b, ", $%.4f", s.CostUSD)
+	}
+	b.WriteString("\n")
+}
+
+// sourceOf extracts the "source" label sec tools put in their results.
+func sourceOf(content string) string {
+	var h struct {
+		Source string `json:"source"`
+	}
+	if json.Unmarshal([]byte(content), &h) == nil && h.Source != "" {
+		return " " + h.Source
+	}
+	return " ok"
+}
+
+func bullets(items []string, empty string) string {
+	if len(items) == 0 {
+		if empty == "" {
+			return ""
+		}
+		return empty + "\n"
+	}
+	var b strings.Builder
+	for _, it := range items {
+		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
+	}
+	return b.String()
+}
+
+// Describe summarises a completed structured turn for live views.
+func (Format) Describe(t *debate.Turn) string {
+	if t.Invalid != "" || t.ID != idSynthesis {
+		return ""
+	}
+	var s Synthesis
+	if json.Unmarshal(t.Move, &s) != nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Conviction: %d/10 %s\n%s\n", s.Score, s.Stance, s.Conviction)
+	for i, c := range s.Contentions {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, c.Topic)
+	}
+	b.WriteString(s.ThesisBreaker)
+	return b.String()
+}
