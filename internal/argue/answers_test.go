@@ -305,3 +305,44 @@ func TestHardInstance(t *testing.T) {
 		t.Logf("bounded run returned after %v: %v", time.Since(start), err)
 	}
 }
+
+// TestSolveAfterCutOff guards the serialisation of gophersat searches: a
+// search abandoned by a cut-off must not corrupt the searches that follow
+// (gophersat shares a scratch buffer between solvers), and concurrent
+// queries must each get their reference answers.
+func TestSolveAfterCutOff(t *testing.T) {
+	hardAF := loadAF(t, "testdata/iccma/iccma2023/st_890_86_9_572.af")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, _, err := hardAF.SomeExtension(ctx, argue.Stable)
+	cancel()
+	if err == nil {
+		t.Skip("hard instance decided within 300ms; nothing was cut off")
+	}
+	afgen := loadAF(t, "testdata/iccma/afgen/n100p3q34ve.apx")
+	errs := make(chan error, 4)
+	for _, name := range []string{"a1", "a51", "a100", "a1"} {
+		go func() {
+			a, _ := afgen.Index(name)
+			// Reference answers: DC-ST true, DS-PR false for these arguments.
+			dc, err1 := afgen.Credulous(context.Background(), argue.Stable, a)
+			ds, err2 := afgen.Skeptical(context.Background(), argue.Preferred, a)
+			switch {
+			case err1 != nil || err2 != nil:
+				errs <- errors.Join(err1, err2)
+			case !dc || ds:
+				errs <- errors.New(name + ": wrong answer after a cut-off")
+			default:
+				errs <- nil
+			}
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	n, err := afgen.Count(context.Background(), argue.Stable)
+	if err != nil || n != 473 {
+		t.Errorf("stable count after cut-off = %d, %v; want 473", n, err)
+	}
+}

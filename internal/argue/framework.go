@@ -7,7 +7,9 @@
 // The grounded extension is computed in linear time and is used to shrink
 // every harder task: all complete-based semantics agree with the grounded
 // labelling on its IN and OUT arguments, so only the undecided remainder is
-// handed to the SAT solver (github.com/crillab/gophersat, pure Go).
+// handed to the SAT solver: a small in-package CDCL solver (see cdcl.go for
+// why not gophersat) working on labelling encodings, with CEGAR-style loops
+// for the maximality-based semantics.
 //
 // Every potentially exponential operation takes a context.Context; when the
 // context ends the operation returns an error wrapping both ErrCutOff and the

@@ -3,69 +3,33 @@ package argue
 import (
 	"context"
 	"fmt"
-
-	"github.com/crillab/gophersat/solver"
 )
 
-// satSolver wraps a gophersat solver so that a search can be cut off by a
-// context.
-//
-// gophersat has no cancellation hook, so when the context can end we switch
-// on its proof-certificate stream: the solver sends one message per learned
-// clause on a channel we drain. Once the context ends we stop draining, the
-// solver goroutine blocks on its next send (after at most one more conflict)
-// and stops using CPU. The blocked goroutine and the solver's memory are
-// then abandoned until the process exits: the price of bounding a search in
-// a solver that cannot be interrupted. A context that can never end costs
-// nothing.
-type satSolver struct {
-	s    *solver.Solver
-	dead bool // a cut-off search left a goroutine inside s
-}
+// satSolver is the solver interface the semantics code uses: build from
+// clauses, solve under a context, read the model, add clauses and solve
+// again (incrementally, keeping learned clauses).
+type satSolver struct{ s *cdcl }
 
 func newSAT(clauses [][]int, nVars int) *satSolver {
-	return &satSolver{s: solver.New(solver.ParseSliceNb(clauses, nVars))}
+	return &satSolver{s: newCDCL(clauses, nVars)}
 }
 
-// solve reports whether the clauses added so far are satisfiable.
+// solve reports whether the clauses added so far are satisfiable. If ctx
+// ends first the error wraps ErrCutOff and ctx.Err(); the solver stays
+// usable.
 func (s *satSolver) solve(ctx context.Context) (bool, error) {
-	if s.dead {
-		return false, fmt.Errorf("%w: solver was abandoned by an earlier cut-off", ErrCutOff)
-	}
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("%w: %w", ErrCutOff, err)
 	}
-	if ctx.Done() == nil {
-		return s.s.Solve() == solver.Sat, nil
-	}
-	certs := make(chan string, 64)
-	s.s.Certified = true
-	s.s.CertChan = certs
-	done := make(chan solver.Status, 1)
-	go func() { done <- s.s.Solve() }()
-	for {
-		select {
-		case <-certs:
-		case st := <-done:
-			return st == solver.Sat, nil
-		case <-ctx.Done():
-			s.dead = true
-			return false, fmt.Errorf("%w: SAT search: %w", ErrCutOff, ctx.Err())
-		}
-	}
+	return s.s.solve(ctx)
 }
 
-// model returns the truth value of variables 1..nVars at index v-1.
-func (s *satSolver) model() []bool { return s.s.Model() }
+// model returns the truth value of variables 1..nVars at index v-1 after a
+// successful solve.
+func (s *satSolver) model() []bool { return s.s.model }
 
 // add appends a clause for the next solve call.
-func (s *satSolver) add(clause []int) {
-	lits := make([]solver.Lit, len(clause))
-	for i, v := range clause {
-		lits[i] = solver.IntToLit(int32(v))
-	}
-	s.s.AppendClause(solver.NewClause(lits))
-}
+func (s *satSolver) add(clause []int) { s.s.addClause(clause) }
 
 // solveOnce builds a fresh solver for base plus extra clauses and returns a
 // model if one exists. Fresh solvers keep temporary constraints (used by the

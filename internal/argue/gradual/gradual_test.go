@@ -215,3 +215,15 @@ func TestDungProjection(t *testing.T) {
 		t.Errorf("Counts = %+v", c)
 	}
 }
+
+func TestSummarise(t *testing.T) {
+	g := build(t, []Argument{{ID: "P1", Side: Pro}, {ID: "P2", Side: Pro}, {ID: "O1", Side: Opp}}, nil)
+	got := Summarise(g, map[string]float64{"P1": 0.4, "P2": 0.7, "O1": 0.5})
+	if len(got) != 2 || got[0].Side != Pro || got[1].Side != Opp {
+		t.Fatalf("sides: %+v", got)
+	}
+	near(t, "PRO mean", got[0].Mean, 0.55)
+	if got[0].Surviving != 1 || got[0].Ranked[0] != "P2" || got[1].Surviving != 0 {
+		t.Errorf("summary: %+v", got)
+	}
+}

@@ -1,0 +1,78 @@
+package argue_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/argue"
+)
+
+// benchInstances are the large fixtures with the argument used for the
+// DC-PR query (one the reference answers cover, or for st_890, which has no
+// answers beyond GR, an argument outside its grounded extension).
+var benchInstances = []struct{ name, path, arg string }{
+	{"afgen_n100", "testdata/iccma/afgen/n100p3q34ve.apx", "a51"},
+	{"admbuster_1000", "testdata/iccma/iccma2023/admbuster_1000.af", "501"},
+	{"admbuster_10000", "testdata/iccma/iccma2023/admbuster_10000.af", "5001"},
+	{"st_890", "testdata/iccma/iccma2023/st_890_86_9_572.af", "1"},
+}
+
+func BenchmarkGrounded(b *testing.B) {
+	for _, in := range benchInstances {
+		af := loadAF(b, in.path)
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				af.Grounded()
+			}
+		})
+	}
+}
+
+// BenchmarkStableExists measures SE-ST. st_890 is bounded at 5 s per run
+// and skipped when cut off: its stable existence is not known to be
+// decidable in reasonable time (see testdata README).
+func BenchmarkStableExists(b *testing.B) {
+	for _, in := range benchInstances {
+		af := loadAF(b, in.path)
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				_, _, err := af.SomeExtension(ctx, argue.Stable)
+				cancel()
+				if errors.Is(err, argue.ErrCutOff) {
+					b.Skipf("cut off: %v", err)
+				} else if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCredulousPreferred measures one DC-PR query per instance.
+func BenchmarkCredulousPreferred(b *testing.B) {
+	for _, in := range benchInstances {
+		af := loadAF(b, in.path)
+		a, ok := af.Index(in.arg)
+		if !ok {
+			b.Fatalf("%s: no argument %q", in.name, in.arg)
+		}
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				_, err := af.Credulous(ctx, argue.Preferred, a)
+				cancel()
+				if errors.Is(err, argue.ErrCutOff) {
+					b.Skipf("cut off: %v", err)
+				} else if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
