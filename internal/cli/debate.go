@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/view"
@@ -101,6 +102,9 @@ Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' co
 				opts.Topic = args[0]
 			}
 			opts.set = func(name string) bool { return cmd.Flags().Changed(name) }
+			if !opts.set("format") && impliesBullbear(opts) {
+				opts.Format = bullbear.Name
+			}
 			opts.TurnBudget, opts.DebateBudget = lim.TurnBudget, lim.DebateBudget
 			opts.RoundTimeout, opts.DebateTimeout, opts.CallTimeout = lim.RoundTimeout, lim.DebateTimeout, lim.CallTimeout
 			opts.CheckpointTimeout = lim.CheckpointTimeout

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/council"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/tool"
@@ -28,6 +29,7 @@ func formatCLIs() map[string]formatCLI {
 	return map[string]formatCLI{
 		perspectives.Name: perspectivesCLI{},
 		council.Name:      councilCLI{},
+		bullbear.Name:     bullbearCLI{},
 	}
 }
 
@@ -35,6 +37,7 @@ func formatCLIs() map[string]formatCLI {
 func DefaultFormats() *debate.Formats {
 	return debate.NewFormats(perspectives.Format{},
 		council.Format{},
+		bullbear.Format{},
 	)
 }
 

@@ -57,6 +57,8 @@ type Options struct {
 	Ticker  string `json:"ticker"`
 	Company string `json:"company,omitempty"`
 	CIK     string `json:"cik,omitempty"`
+	// SIC is the filer's industry code (it picks the Altman model).
+	SIC int `json:"sic,omitempty"`
 	// Deep runs a second rebuttal round.
 	Deep bool `json:"deep,omitempty"`
 	// Framework is the scoring framework given as context (piotroski, altman).

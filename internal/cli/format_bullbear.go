@@ -1,0 +1,251 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/sec/analysis"
+	"github.com/parleyhq/parley/internal/sec/edgar"
+	"github.com/parleyhq/parley/internal/sec/sectools"
+	"github.com/parleyhq/parley/internal/sec/snapshot"
+	"github.com/parleyhq/parley/internal/tool"
+)
+
+// bullbearCLI starts bull vs. bear debates on one stock: the topic is the
+// ticker (or a CIK); --deep, --framework, --hint and --offline apply. Without
+// a model the three agents are Parley's data-only agents, and without
+// SEC_USER_AGENT (or with --offline) the data come from the offline snapshot.
+type bullbearCLI struct{}
+
+// tickerTopic is a topic typed as a ticker; started without --format, such a
+// debate is a stock debate ("parley debate NVDA").
+var tickerTopic = regexp.MustCompile(`^[A-Z]{1,5}([.-][A-Z])?$`)
+
+// impliesBullbear reports whether a debate started without --format is a
+// bull vs. bear debate: its topic is a ticker, or it uses the flags only that
+// format reads.
+func impliesBullbear(o *DebateOptions) bool {
+	return o.Resume == "" && (o.Offline || o.Deep || o.Framework != "" || len(o.Hints) > 0 ||
+		tickerTopic.MatchString(strings.TrimSpace(o.Topic)))
+}
+
+var cikTopic = regexp.MustCompile(`^(?i:CIK)?\d{1,10}$`)
+
+// secSource returns where SEC data come from: the snapshot when asked, or
+// when no SEC_USER_AGENT is set (EDGAR requires one); otherwise EDGAR, falling
+// back to the snapshot when EDGAR cannot be reached. why says why the
+// snapshot is used ("" when online).
+func secSource(f *Factory, offline bool) (src edgar.Source, why string) {
+	snap := snapshot.New()
+	if offline {
+		return snap, "--offline"
+	}
+	ua := strings.TrimSpace(f.Env(edgar.EnvUserAgent))
+	if ua == "" {
+		return snap, fmt.Sprintf("%s is not set, so EDGAR cannot be used; set it to \"Your Name you@example.com\" to debate live data", edgar.EnvUserAgent)
+	}
+	client, err := edgar.New(edgar.Config{UserAgent: ua, Now: f.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return snap, err.Error()
+	}
+	return edgar.NewFallback(client, snap, slog.New(slog.DiscardHandler)), ""
+}
+
+func (bullbearCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (json.RawMessage, error) {
+	name := strings.ToUpper(strings.TrimSpace(o.Topic))
+	bo := bullbear.Options{Ticker: name, Deep: o.Deep}
+	for _, h := range o.Hints {
+		hs, err := bullbear.ParseHint(h)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		bo.Hints = append(bo.Hints, hs...)
+	}
+	if o.Framework != "" {
+		fw, err := analysis.Framework(o.Framework)
+		if err != nil {
+			return nil, usageErrorf("--framework %s: unknown framework; known frameworks: %s", o.Framework, strings.Join(analysis.FrameworkNames(), ", "))
+		}
+		bo.Framework = fw.Name()
+	}
+	if err := bo.Validate(); err != nil {
+		return nil, &UsageError{Err: err}
+	}
+
+	src, why := secSource(f, o.Offline)
+	var company edgar.Company
+	if cikTopic.MatchString(name) {
+		cik, err := edgar.ParseCIK(name)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		company = edgar.Company{CIK: cik, Name: name}
+	} else {
+		c, err := src.Lookup(ctx, name)
+		if err != nil {
+			if errors.Is(err, edgar.ErrUnknownTicker) || errors.Is(err, edgar.ErrNotAvailable) {
+				return nil, usageErrorf("cannot debate %s: %w", name, err)
+			}
+			return nil, fmt.Errorf("look up %s: %w", name, err)
+		}
+		company = c
+	}
+	// Thin data: refuse a filer without a 10-K, with the spec's message.
+	subs, err := src.Submissions(ctx, company.CIK)
+	switch {
+	case err == nil:
+		if err := edgar.RequireAnnualReport(subs, name); err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		bo.SIC, _ = strconv.Atoi(subs.SIC)
+		if company.Name == "" || company.Name == name {
+			company.Name = subs.Name
+		}
+	case errors.Is(err, edgar.ErrNotAvailable):
+		if err := edgar.CheckAnnualReport(ctx, src, company); err != nil {
+			if errors.Is(err, edgar.ErrNoAnnualReport) {
+				return nil, &UsageError{Err: err}
+			}
+			return nil, err
+		}
+	case errors.Is(err, edgar.ErrNotFound):
+		return nil, usageErrorf("cannot debate %s: %w", name, err)
+	default:
+		return nil, fmt.Errorf("check %s for 10-K filings: %w", name, err)
+	}
+	raw, err := src.CompanyFacts(ctx, company.CIK)
+	if err != nil {
+		if errors.Is(err, edgar.ErrNotAvailable) || errors.Is(err, edgar.ErrNotFound) {
+			return nil, usageErrorf("cannot debate %s: no XBRL financial data: %w", name, err)
+		}
+		return nil, fmt.Errorf("financial data of %s: %w", name, err)
+	}
+	a := &bullbear.Analyzer{SIC: bo.SIC}
+	rep, err := a.Report(raw.Body, 0)
+	if err != nil {
+		if errors.Is(err, analysis.ErrThinData) {
+			return nil, usageErrorf("%s (%w)", edgar.RefusalMessage(name), err)
+		}
+		return nil, err
+	}
+	if company.Ticker != "" {
+		bo.Ticker = company.Ticker
+	}
+	bo.Company = company.Name
+	if bo.Company == "" {
+		bo.Company = rep.Financials.Company
+	}
+	bo.CIK = company.CIK.String()
+	bo.FiscalYear = rep.Financials.FiscalYear
+	bo.Figures = bullbear.Figures(rep)
+	bo.Offline = raw.Provenance.Snapshot
+	bo.Data = raw.Provenance.Label()
+	if bo.Offline && why != "" {
+		bo.Data += " (" + why + ")"
+	}
+	if bo.Framework != "" {
+		fw, _ := analysis.Framework(bo.Framework)
+		res, err := fw.Evaluate(rep.Financials)
+		if res != nil {
+			bo.FrameworkSummary = res.Summary()
+		} else if err != nil {
+			bo.FrameworkSummary = err.Error()
+		}
+	}
+	if bo.Offline {
+		fmt.Fprintf(f.IO.ErrOut, "SEC data: %s\n", bo.Data)
+	}
+	return json.Marshal(bo)
+}
+
+func (bullbearCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, topic string, opts json.RawMessage, cast *debate.Cast) (*tool.Registry, error) {
+	var bo bullbear.Options
+	if err := json.Unmarshal(opts, &bo); err != nil {
+		return nil, fmt.Errorf("bullbear options: %w", err)
+	}
+	// A resumed debate keeps its source: offline data stay offline.
+	src, _ := secSource(f, bo.Offline)
+	cik, err := edgar.ParseCIK(bo.CIK)
+	if err != nil {
+		return nil, fmt.Errorf("bullbear options: %w", err)
+	}
+	company := edgar.Company{CIK: cik, Ticker: bo.Ticker, Name: bo.Company}
+	a := &bullbear.Analyzer{SIC: bo.SIC}
+	set, err := sectools.New(sectools.Config{Source: src, Company: company, Facts: a, Ratios: a, Frameworks: a})
+	if err != nil {
+		return nil, err
+	}
+	// The tool cache is per company and per source: tool arguments do not
+	// name the company, and live and snapshot answers must not mix.
+	var cache tool.Cache
+	origin := "edgar"
+	if bo.Offline {
+		origin = "snapshot"
+	}
+	dir, err := tool.DefaultCacheDir()
+	if err == nil {
+		var fc *tool.FileCache
+		if fc, err = tool.NewFileCache(filepath.Join(dir, "sec", "CIK"+cik.String(), origin)); err == nil {
+			cache = fc
+		}
+	}
+	if cache == nil {
+		fmt.Fprintf(f.IO.ErrOut, "warning: no tool cache on disk (%v); tool results are cached for this run only\n", err)
+		cache = tool.NewMemoryCache()
+	}
+	var tools []tool.Tool
+	for _, t := range set.Tools() {
+		tools = append(tools, tool.Cached(t, cache, f.Now))
+	}
+	reg, err := tool.NewRegistry(tools...)
+	if err != nil {
+		return nil, err
+	}
+
+	var dataOnly []string
+	for _, agent := range []string{bullbear.AgentBull, bullbear.AgentBear, bullbear.AgentModerator} {
+		if !castHasModel(cast, agent) {
+			dataOnly = append(dataOnly, agent)
+		}
+	}
+	if len(dataOnly) > 0 {
+		raw, err := src.CompanyFacts(ctx, cik)
+		if err != nil {
+			return nil, fmt.Errorf("financial data of %s for the data-only agents: %w", bo.Ticker, err)
+		}
+		rep, err := a.Report(raw.Body, bo.FiscalYear)
+		if err != nil {
+			return nil, err
+		}
+		agents := bullbear.NewDataAgents(analysis.Assess(rep), bo.Data)
+		if cast.Responders == nil {
+			cast.Responders = map[string]debate.Responder{}
+		}
+		for _, agent := range dataOnly {
+			cast.Responders[agent] = agents
+		}
+		fmt.Fprintf(f.IO.ErrOut, "No model configured for %s: Parley's data-only agents argue from the SEC data. No LLM is used for them.\n", strings.Join(dataOnly, ", "))
+	}
+	return reg, nil
+}
+
+// castHasModel mirrors how the runner picks a model for an agent whose role
+// is its name.
+func castHasModel(c *debate.Cast, agent string) bool {
+	if m, ok := c.ByAgent[agent]; ok && m.Provider != nil {
+		return true
+	}
+	if m, ok := c.ByRole[agent]; ok && m.Provider != nil {
+		return true
+	}
+	return c.Default.Provider != nil
+}
