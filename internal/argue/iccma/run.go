@@ -12,15 +12,15 @@ import (
 	"github.com/parleyhq/parley/internal/argue"
 )
 
-// Tasks of the ICCMA solver interface: SE (some extension), EE (enumerate
-// extensions), CE (count extensions), DC/DS (credulous/skeptical
-// acceptance of the query argument).
-var tasks = []string{"SE", "EE", "CE", "DC", "DS"}
+// tasks lists the tasks of the ICCMA solver interface: SE (some
+// extension), EE (enumerate extensions), CE (count extensions), DC/DS
+// (credulous/skeptical acceptance of the query argument).
+func tasks() []string { return []string{"SE", "EE", "CE", "DC", "DS"} }
 
 // Problems lists every supported TASK-SEMANTICS pair, for --problems.
 func Problems() []string {
 	var out []string
-	for _, t := range tasks {
+	for _, t := range tasks() {
 		for _, s := range argue.AllSemantics() {
 			out = append(out, t+"-"+string(s))
 		}
@@ -113,7 +113,7 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 
 func parseProblem(problem string) (task string, sem argue.Semantics, err error) {
 	t, s, ok := strings.Cut(strings.ToUpper(problem), "-")
-	if ok && slices.Contains(tasks, t) {
+	if ok && slices.Contains(tasks(), t) {
 		if sem, err = argue.ParseSemantics(s); err == nil {
 			return t, sem, nil
 		}
