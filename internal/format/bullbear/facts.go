@@ -107,7 +107,7 @@ func (p *Protocol) factCheck(v *view) FactCheck {
 			cur := cands[0]
 			fc.Discrepancies = append(fc.Discrepancies, Discrepancy{
 				Agent: t.Agent, Turn: t.ID, Cited: c.Text, Context: c.Context, Figure: c.Figure,
-				Label: strings.ToLower(cur.Label), Actual: fmt.Sprintf("%s in FY%d", cur.Display, cur.FiscalYear),
+				Label: lowerLabel(cur.Label), Actual: fmt.Sprintf("%s in FY%d", cur.Display, cur.FiscalYear),
 				Source: cur.Citation, Value: c.Value,
 			})
 		}
@@ -216,6 +216,9 @@ func keywords() []keyword {
 // something else: a share, a segment, a quarter, a forecast.
 var blockerRe = regexp.MustCompile(`\b(share|shares|concentration|customer|customers|segment|data center|guidance|expect|expects|expected|forecast|quarter|quarterly|q[1-4]|sequential|sequentially|per share|eps|change|points|pts|cagr|of the evidence|weight|threshold|cut-off|above|below)\b`)
 
+// periodRe marks a clause about a quarter or a forecast.
+var periodRe = regexp.MustCompile(`\b(quarter|quarterly|q[1-4]|sequential|sequentially|guidance|forecast|expects?|expected|next year|ttm)\b`)
+
 // maxGap is how far (in bytes) a keyword may precede its number.
 const maxGap = 48
 
@@ -241,6 +244,15 @@ func Cited(text string) []CitedNumber {
 			start := loc[0]
 			fig, ctxStart := attribute(low, start, kind)
 			if fig == "" {
+				continue
+			}
+			// A quarter or a forecast anywhere in the clause makes the number
+			// something other than the fiscal year's figure.
+			after := low[loc[1]:min(len(low), loc[1]+24)]
+			if i := strings.IndexAny(after, ".;\n!?"); i >= 0 {
+				after = after[:i]
+			}
+			if periodRe.MatchString(low[ctxStart:loc[1]] + after) {
 				continue
 			}
 			cited := strings.TrimRightFunc(text[start:loc[1]], func(r rune) bool {
