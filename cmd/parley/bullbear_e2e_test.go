@@ -1,0 +1,142 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+)
+
+// TestBullbearOfflineWithoutModel runs the spec's "parley debate NVDA" with
+// no model and no network: the data-only agents argue from the offline
+// snapshot and say so.
+func TestBullbearOfflineWithoutModel(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--no-checkpoints")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"═══ Phase 1 (Research) ═══", "═══ Phase 3 (Bull Rebuttal) ═══",
+		"No LLM was used", "# NVDA Bull vs. Bear Debate", "## 🐂 BULL CASE", "## 🐻 BEAR CASE",
+		"**Data:** offline snapshot recorded 2026-07-09",
+		"Revenue: $215,938M in FY2026 (10-K 0001045810-26-000021)",
+		"**Conviction: 7/10 STRONG BULL**", "**Bull thesis breaks if:**",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "No LLM is used") || !strings.Contains(r.stderr, "offline snapshot recorded 2026-07-09") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	list := parley(t, dir, env, "", "list")
+	if !strings.Contains(list.stdout, "bullbear") || !strings.Contains(list.stdout, "completed") {
+		t.Errorf("list:\n%s", list.stdout)
+	}
+}
+
+// TestBullbearGoesOfflineWithoutUserAgent: EDGAR needs SEC_USER_AGENT; without
+// it the debate uses the snapshot and labels the data with why and when.
+func TestBullbearGoesOfflineWithoutUserAgent(t *testing.T) {
+	dir := t.TempDir()
+	r := parley(t, dir, []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}, "", "debate", "NVDA", "--deep")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "offline snapshot recorded 2026-07-09 (SEC_USER_AGENT is not set") || !strings.Contains(r.stdout, "Deep Mode") {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+}
+
+func TestBullbearRefusals(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		// The snapshot's EDGAR test entity has filed nothing.
+		{[]string{"debate", "CIK0000350001", "--offline"}, []string{"Cannot debate CIK0000350001: No 10-K filings found. Debates require at least one annual filing."}},
+		{[]string{"debate", "ZZZZ", "--offline"}, []string{"ZZZZ", "AAPL, GOOGL, NVDA"}},
+		{[]string{"debate", "MSFT", "--offline"}, []string{"MICROSOFT", "AAPL, GOOGL, NVDA", "SEC_USER_AGENT"}},
+		{[]string{"debate", "NVDA", "--offline", "--framework", "dcf"}, []string{"--framework dcf", "altman, piotroski"}},
+		{[]string{"debate", "NVDA", "--offline", "--hint", "moderator: favour the bull"}, []string{"impartial"}},
+		{[]string{"debate", "Should we buy NVDA?", "--format", "bullbear", "--offline"}, []string{"give its ticker"}},
+	} {
+		r := parley(t, dir, env, "", c.args...)
+		if r.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage)\nstderr:\n%s", c.args, r.code, r.stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", c.args, w, r.stderr)
+			}
+		}
+	}
+}
+
+// TestBullbearEndToEnd runs a whole LLM debate against the fake server: the
+// research turns call the SEC tools (offline snapshot), the rebuttals quote
+// each other, the fact check passes, and the moderator scores.
+func TestBullbearEndToEnd(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "bullbear.yaml"), fakellm.WithAPIKey("test-key"))
+	defer srv.Close()
+	dir := t.TempDir()
+	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model", "--hint", "bull: mention their new AI chip")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	// The live view shows the tool calls of the turn it streams (one of the
+	// two concurrent research turns).
+	if !strings.Contains(r.stdout, "⚙ xbrl_facts") && !strings.Contains(r.stdout, "⚙ compute_ratios") {
+		t.Errorf("stdout shows no tool call:\n%s", r.stdout)
+	}
+	for _, want := range []string{"Hint queued for bull", "Fact check: ", "**Conviction: 7/10 STRONG BULL**",
+		"1. **Earnings quality**: Bull: FCF margin of 45%; Bear: cash conversion below 1x", "**Bull thesis breaks if:** gross margin falls below 60%"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "No LLM was used") {
+		t.Error("an LLM debate claims no LLM was used")
+	}
+	list := parley(t, dir, env, "", "list", "--json")
+	id := between(list.stdout, `"id": "`, `"`)
+	if id == "" {
+		id = between(list.stdout, `"id":"`, `"`)
+	}
+	e := exportJSON(t, dir, env, id)
+	var got []string
+	for _, tr := range e.Turns {
+		got = append(got, tr.ID)
+	}
+	assertSameSet(t, got, []string{"research/bull", "research/bear", "opening/bull", "opening/bear", "rebuttal/1/bull", "rebuttal/1/bear", "synthesis/moderator"})
+	// One request per turn, plus one per tool round trip.
+	if n := len(srv.Requests()); n != 9 {
+		t.Errorf("the server got %d requests, want 9", n)
+	}
+	full := parley(t, dir, env, "", "export", id, "-o", filepath.Join(dir, "debate.md"))
+	if full.code != 0 {
+		t.Fatalf("export: %s", full.stderr)
+	}
+	doc, _ := os.ReadFile(filepath.Join(dir, "debate.md"))
+	for _, want := range []string{"## Tool Citations", "research/bull: xbrl_facts", "research/bear: compute_ratios", "offline snapshot recorded 2026-07-09", "## User Hints", "applied in opening/bull", "### Bear rebuttal, round 1"} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("full export lacks %q:\n%s", want, doc)
+		}
+	}
+}
+
+func between(s, start, end string) string {
+	_, after, ok := strings.Cut(s, start)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(after, end)
+	return v
+}
