@@ -7,6 +7,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/council"
+	"github.com/parleyhq/parley/internal/format/crux"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/tool"
 )
@@ -29,6 +30,7 @@ func formatCLIs() map[string]formatCLI {
 	return map[string]formatCLI{
 		perspectives.Name: perspectivesCLI{},
 		council.Name:      councilCLI{},
+		crux.Name:         cruxCLI{},
 		bullbear.Name:     bullbearCLI{},
 	}
 }
@@ -37,6 +39,7 @@ func formatCLIs() map[string]formatCLI {
 func DefaultFormats() *debate.Formats {
 	return debate.NewFormats(perspectives.Format{},
 		council.Format{},
+		crux.Format{},
 		bullbear.Format{},
 	)
 }
