@@ -111,6 +111,9 @@ Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' co
 			if run != nil {
 				return run(cmd.Context(), opts)
 			}
+			if err := offerBullbearResume(cmd.Context(), f, opts); err != nil {
+				return err
+			}
 			return runDebate(cmd.Context(), f, opts)
 		},
 	}

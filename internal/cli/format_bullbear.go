@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -248,4 +249,82 @@ func castHasModel(c *debate.Cast, agent string) bool {
 		return true
 	}
 	return c.Default.Provider != nil
+}
+
+// offerBullbearResume implements the spec's resume flow: starting a bull vs.
+// bear debate on a ticker that has an unfinished one asks "Resume debate from
+// Phase 2 (Bear Opening)? [Y/n]" and, on yes, resumes it. Without a terminal
+// to ask on, it says how to resume and starts a new debate.
+func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) error {
+	if o.Resume != "" || o.Format != bullbear.Name {
+		return nil
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	sums, err := store.List(ctx, debate.ListFilter{Format: bullbear.Name})
+	if err != nil {
+		return err
+	}
+	var found *debate.Summary
+	for i := range sums {
+		if sums[i].Status != debate.StatusCompleted && strings.EqualFold(strings.TrimSpace(sums[i].Topic), strings.TrimSpace(o.Topic)) {
+			found = &sums[i]
+			break
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	phase, err := resumePhase(ctx, store, found.ID)
+	if err != nil {
+		return err
+	}
+	if !f.IO.IsInputTerminal() {
+		fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s (%s, stopped at %s) exists; this starts a new one. Resume it with: parley debate --resume %s\n",
+			found.Topic, found.ID, phase, found.ID)
+		return nil
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Resume debate from %s? [Y/n] ", phase)
+	line, err := bufio.NewReader(f.IO.In).ReadString('\n')
+	if err != nil && line == "" {
+		return fmt.Errorf("no answer to the resume question: %w", err)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "", "y", "yes":
+		o.Resume = found.ID
+	case "n", "no":
+	default:
+		return usageErrorf("answer y or n to \"Resume debate from %s?\"", phase)
+	}
+	return nil
+}
+
+// resumePhase names where a debate will go on: the phase of its next step,
+// which is where it stopped.
+func resumePhase(ctx context.Context, store debate.Store, id string) (string, error) {
+	events, err := store.Load(ctx, id, 0)
+	if err != nil {
+		return "", err
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		return "", err
+	}
+	label := st.Phase.Label
+	if proto, err := (bullbear.Format{}).Protocol(st.Topic, st.Options); err == nil {
+		if step, err := proto.Next(st); err == nil {
+			for _, p := range step.Emit {
+				if pc, ok := p.(debate.PhaseChanged); ok {
+					label = pc.Label
+				}
+			}
+		}
+	}
+	if label == "" {
+		label = "the start"
+	}
+	return label, nil
 }
