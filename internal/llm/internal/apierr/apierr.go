@@ -33,6 +33,11 @@ func (m Mapper) HTTP(status int, header http.Header, detail string, err error) *
 	if header != nil {
 		e.RetryAfter = llm.ParseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
+	if detail != "" && err != nil && !strings.Contains(err.Error(), detail) {
+		// Some SDKs leave the API's explanation out of Error(); it is often
+		// the only hint of what to fix ("model: no such model").
+		e.Err = fmt.Errorf("%s: %w", detail, err)
+	}
 	if kind == llm.ErrAuth {
 		// The SDK's own text ("401 Unauthorized") does not say what to do.
 		hint := "invalid API key"
@@ -42,10 +47,7 @@ func (m Mapper) HTTP(status int, header http.Header, detail string, err error) *
 		if m.KeyEnv != "" {
 			hint += ": check " + m.KeyEnv
 		}
-		if detail != "" {
-			hint += " (" + detail + ")"
-		}
-		e.Err = fmt.Errorf("%s: %w", hint, err)
+		e.Err = fmt.Errorf("%s: %w", hint, e.Err)
 	}
 	return e
 }
