@@ -125,7 +125,7 @@ func TestBullbearEndToEnd(t *testing.T) {
 		t.Fatalf("export: %s", full.stderr)
 	}
 	doc, _ := os.ReadFile(filepath.Join(dir, "debate.md"))
-	for _, want := range []string{"## Tool Citations", "research/bull: xbrl_facts", "research/bear: compute_ratios", "offline snapshot recorded 2026-07-09", "## User Hints", "applied in opening/bull", "### Bear rebuttal, round 1"} {
+	for _, want := range []string{"## Tool Citations", "research/bull: xbrl_facts", "research/bear: compute_ratios", "offline snapshot recorded 2026-07-09", "### User Hints", "applied in opening/bull", "### Bear rebuttal, round 1"} {
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("full export lacks %q:\n%s", want, doc)
 		}

@@ -73,7 +73,7 @@ func TestDataOnlyDebateOnNVDASnapshot(t *testing.T) {
 		"Would be 8/10 if cash conversion (OCF / net income) rises above 1.00x (now 0.86x).",
 		"**Bull thesis breaks if:** gross margin falls to 40.0% or below (now 71.1%)",
 		"## ⚔️ KEY CONTENTIONS (4)",
-		"### Bear rebuttal, round 2 (data-only, no LLM)",
+		"#### Bear rebuttal, round 2 (data-only, no LLM)",
 		"Fact check: ",
 	} {
 		if !strings.Contains(doc, want) {

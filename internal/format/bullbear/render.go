@@ -129,6 +129,9 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 	fmt.Fprintf(b, "\n## 🐂 BULL CASE (%d points)\n\n%s", len(bull), bullets(bull, "No bull case yet."))
 	fmt.Fprintf(b, "\n## 🐻 BEAR CASE (%d points)\n\n%s", len(bear), bullets(bear, "No bear case yet."))
 	p.keyFigures(b)
+	if p.opts.Framework != "" && p.opts.FrameworkSummary != "" {
+		fmt.Fprintf(b, "\n## 📊 FRAMEWORK (%s)\n\n```\n%s\n```\n", p.opts.Framework, strings.TrimSpace(p.opts.FrameworkSummary))
+	}
 	if syn == nil {
 		b.WriteString("\n## ⚖️ MODERATOR SYNTHESIS\n\n")
 		if v.synTurn != nil {
@@ -206,7 +209,7 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		if t == nil {
 			return
 		}
-		fmt.Fprintf(b, "\n### %s", head)
+		fmt.Fprintf(b, "\n#### %s", head)
 		if t.NoLLM {
 			b.WriteString(" (data-only, no LLM)")
 		} else if t.Model != "" {
@@ -217,16 +220,16 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 			fmt.Fprintf(b, "\n*Parley could not validate this turn: %s*\n", t.Invalid)
 		}
 	}
-	b.WriteString("\n## Phase 1: Research\n")
+	b.WriteString("\n### Phase 1: Research\n")
 	for _, side := range sides {
 		section(title(side)+" research", v.research[side])
 	}
-	b.WriteString("\n## Phase 2: Opening Arguments\n")
+	b.WriteString("\n### Phase 2: Opening Arguments\n")
 	for _, side := range sides {
 		section(title(side)+" opening", v.openings[side])
 	}
 	if len(v.rebuttals) > 0 {
-		b.WriteString("\n## Phase 3: Rebuttals\n")
+		b.WriteString("\n### Phase 3: Rebuttals\n")
 		for r, pair := range v.rebuttals {
 			for i, t := range pair {
 				section(fmt.Sprintf("%s rebuttal, round %d", title(sides[i]), r+1), t)
@@ -234,7 +237,7 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		}
 	}
 	if v.check != nil {
-		b.WriteString("\n## Phase 4: Fact Check\n\n")
+		b.WriteString("\n### Phase 4: Fact Check\n\n")
 		for _, n := range s.Notes {
 			if n.Kind == noteFactCheck {
 				fmt.Fprintf(b, "%s\n", n.Text)
@@ -245,7 +248,7 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		}
 	}
 	if len(s.Hints) > 0 {
-		b.WriteString("\n## User Hints\n\n")
+		b.WriteString("\n### User Hints\n\n")
 		for _, h := range s.Hints {
 			applied := "not applied yet"
 			if h.Applied != "" {
@@ -272,11 +275,11 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		}
 	}
 	if len(cites) > 0 {
-		b.WriteString("\n## Tool Citations\n\n")
+		b.WriteString("\n### Tool Citations\n\n")
 		b.WriteString(bullets(cites, ""))
 	}
 	u := s.Usage
-	fmt.Fprintf(b, "\n## Usage\n\n%d input tokens (%d cached), %d output tokens", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
+	fmt.Fprintf(b, "\n### Usage\n\n%d input tokens (%d cached), %d output tokens", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
 	if s.CostUSD > 0 {
 		fmt.Fprintf(b, ", $%.4f", s.CostUSD)
 	}
