@@ -1,0 +1,203 @@
+// Package pricing turns token usage into dollars.
+//
+// The built-in table holds list prices in USD per million tokens for current
+// Claude and OpenAI models, as published by the vendors (checked November
+// 2026). Prices change: override them with a file (Load) or a map (Table.With)
+// rather than trusting the table for billing. Local models (Ollama, llama.cpp,
+// vLLM, LM Studio) cost nothing: use Table.Free, or a price of all zeros.
+//
+// Usage follows Parley's convention: InputTokens excludes cached tokens, which
+// are priced separately as cache reads and cache writes (5-minute writes for
+// Anthropic; OpenAI does not charge for writes).
+package pricing
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// Price is what a model costs, in USD per million tokens.
+type Price struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cache_read"`
+	CacheWrite float64 `json:"cache_write"`
+	// LongPrompt, when set, replaces the whole price for a request whose
+	// prompt (input plus cache reads and writes) exceeds LongPromptTokens.
+	LongPrompt       *Price `json:"long_prompt,omitempty"`
+	LongPromptTokens int    `json:"long_prompt_tokens,omitempty"`
+}
+
+// Table maps model names to prices. Look-ups also try the name without a
+// date suffix ("claude-haiku-4-5-20251001" → "claude-haiku-4-5"), so one row
+// covers an alias and its snapshots. A Table is immutable; With returns a copy.
+type Table struct {
+	prices map[string]Price
+	free   map[string]bool // provider prefixes whose models cost nothing
+}
+
+// builtin is the list price table. Sources: platform.claude.com pricing and
+// model pages, and OpenAI's pricing page, as of November 2026.
+var builtin = map[string]Price{
+	// Anthropic: cache writes are the 5-minute rate (1.25× input).
+	"claude-fable-5-1":  {Input: 10, Output: 50, CacheRead: 0.25, CacheWrite: 12.5},
+	"claude-mythos-5-1": {Input: 10, Output: 50, CacheRead: 0.25, CacheWrite: 12.5},
+	"claude-fable-5":    {Input: 10, Output: 50, CacheRead: 1, CacheWrite: 12.5},
+	"claude-mythos-5":   {Input: 10, Output: 50, CacheRead: 1, CacheWrite: 12.5},
+	"claude-opus-5-5":   {Input: 4, Output: 20, CacheRead: 0.2, CacheWrite: 5},
+	"claude-opus-5":     {Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25},
+	"claude-opus-4-8":   {Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25},
+	"claude-opus-4-7":   {Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25},
+	"claude-opus-4-6":   {Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25},
+	"claude-opus-4-5":   {Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25},
+	"claude-sonnet-5-5": {Input: 2, Output: 10, CacheRead: 0.1, CacheWrite: 2.5},
+	"claude-sonnet-5":   {Input: 2, Output: 10, CacheRead: 0.2, CacheWrite: 2.5},
+	"claude-sonnet-4-6": {Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75},
+	"claude-sonnet-4-5": {Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75},
+	"claude-haiku-5-5": {Input: 0.1, Output: 0.5, CacheRead: 0.01, CacheWrite: 0.125,
+		LongPromptTokens: 100_000, LongPrompt: &Price{Input: 0.5, Output: 2.5, CacheRead: 0.05, CacheWrite: 0.625}},
+	"claude-haiku-4-5": {Input: 1, Output: 5, CacheRead: 0.1, CacheWrite: 1.25},
+
+	// OpenAI: no charge for cache writes.
+	"gpt-5.5":      {Input: 5, Output: 30, CacheRead: 0.5},
+	"gpt-5.5-pro":  {Input: 30, Output: 180},
+	"gpt-5.4":      {Input: 2.5, Output: 15, CacheRead: 0.25},
+	"gpt-5.4-pro":  {Input: 30, Output: 180},
+	"gpt-5.4-mini": {Input: 0.75, Output: 4.5, CacheRead: 0.075},
+	"gpt-5.4-nano": {Input: 0.2, Output: 1.25, CacheRead: 0.02},
+	"gpt-5.1":      {Input: 1.25, Output: 10, CacheRead: 0.125},
+	"gpt-5":        {Input: 1.25, Output: 10, CacheRead: 0.125},
+	"gpt-5-mini":   {Input: 0.25, Output: 2, CacheRead: 0.025},
+	"gpt-5-nano":   {Input: 0.05, Output: 0.4, CacheRead: 0.005},
+	"gpt-4.1":      {Input: 2, Output: 8, CacheRead: 0.5},
+	"gpt-4.1-mini": {Input: 0.4, Output: 1.6, CacheRead: 0.1},
+	"gpt-4o":       {Input: 2.5, Output: 10, CacheRead: 1.25},
+	"gpt-4o-mini":  {Input: 0.15, Output: 0.6, CacheRead: 0.075},
+}
+
+// Default returns the built-in table. Local providers ("ollama/", "local/",
+// "llamacpp/", "vllm/", "lmstudio/" model prefixes) are free.
+func Default() Table {
+	return Table{prices: maps.Clone(builtin), free: map[string]bool{"ollama": true, "local": true, "llamacpp": true, "vllm": true, "lmstudio": true}}
+}
+
+// With returns a copy of t with prices added or replaced.
+func (t Table) With(prices map[string]Price) Table {
+	out := Table{prices: maps.Clone(t.prices), free: maps.Clone(t.free)}
+	if out.prices == nil {
+		out.prices = map[string]Price{}
+	}
+	for k, v := range prices {
+		out.prices[strings.ToLower(k)] = v
+	}
+	return out
+}
+
+// Free returns a copy of t in which every model of the named provider
+// ("ollama") costs nothing; Cost matches "provider/model" names and, through
+// CostFor, calls made by that provider.
+func (t Table) Free(provider string) Table {
+	out := t.With(nil)
+	if out.free == nil {
+		out.free = map[string]bool{}
+	}
+	out.free[strings.ToLower(provider)] = true
+	return out
+}
+
+// Load reads price overrides from a YAML or JSON file of the form
+//
+//	claude-sonnet-5-5: {input: 2, output: 10, cache_read: 0.1, cache_write: 2.5}
+//	my-finetune:       {input: 1, output: 4}
+//
+// and returns t with them applied.
+func (t Table) Load(path string) (Table, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return t, fmt.Errorf("load prices: %w", err)
+	}
+	var generic any
+	if err := yaml.Unmarshal(data, &generic); err != nil {
+		return t, fmt.Errorf("load prices %s: %w", path, err)
+	}
+	js, err := json.Marshal(generic)
+	if err != nil {
+		return t, fmt.Errorf("load prices %s: %w", path, err)
+	}
+	var prices map[string]Price
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&prices); err != nil {
+		return t, fmt.Errorf("load prices %s: want model: {input, output, cache_read, cache_write} in USD per million tokens: %w", path, err)
+	}
+	for m, p := range prices {
+		if p.Input < 0 || p.Output < 0 || p.CacheRead < 0 || p.CacheWrite < 0 {
+			return t, fmt.Errorf("load prices %s: model %s: negative price", path, m)
+		}
+	}
+	return t.With(prices), nil
+}
+
+var dateSuffix = regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2})$`)
+
+// Lookup returns the price of model.
+func (t Table) Lookup(model string) (Price, bool) {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if p, ok := t.prices[m]; ok {
+		return p, true
+	}
+	if prov, _, ok := strings.Cut(m, "/"); ok && t.free[prov] {
+		return Price{}, true
+	}
+	if base := dateSuffix.ReplaceAllString(m, ""); base != m {
+		if p, ok := t.prices[base]; ok {
+			return p, true
+		}
+	}
+	return Price{}, false
+}
+
+// Cost returns what u cost on model, and whether the model's price is known.
+// An unknown model costs 0 with known false, so that callers can say "cost
+// unknown" instead of showing a wrong $0.
+func (t Table) Cost(model string, u llm.Usage) (usd float64, known bool) {
+	p, ok := t.Lookup(model)
+	if !ok {
+		return 0, false
+	}
+	return p.cost(u), true
+}
+
+// CostFor is Cost for a call made through the named provider: every model of a
+// free provider costs 0.
+func (t Table) CostFor(provider, model string, u llm.Usage) (usd float64, known bool) {
+	if t.free[strings.ToLower(provider)] {
+		return 0, true
+	}
+	return t.Cost(model, u)
+}
+
+func (p Price) cost(u llm.Usage) float64 {
+	if p.LongPrompt != nil && p.LongPromptTokens > 0 &&
+		u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens > p.LongPromptTokens {
+		p = *p.LongPrompt
+	}
+	return (float64(u.InputTokens)*p.Input +
+		float64(u.OutputTokens)*p.Output +
+		float64(u.CacheReadTokens)*p.CacheRead +
+		float64(u.CacheWriteTokens)*p.CacheWrite) / 1e6
+}
+
+// Cost prices u with the built-in table.
+func Cost(model string, u llm.Usage) (usd float64, known bool) {
+	return Default().Cost(model, u)
+}
