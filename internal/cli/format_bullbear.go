@@ -94,6 +94,10 @@ func (bullbearCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (j
 		c, err := src.Lookup(ctx, name)
 		if err != nil {
 			if errors.Is(err, edgar.ErrUnknownTicker) || errors.Is(err, edgar.ErrNotAvailable) {
+				if o.set != nil && !o.set("format") {
+					// The format was inferred from a ticker-like topic.
+					return nil, usageErrorf("cannot debate %s: %w\n(to debate a question rather than a stock, pass --format perspectives)", name, err)
+				}
 				return nil, usageErrorf("cannot debate %s: %w", name, err)
 			}
 			return nil, fmt.Errorf("look up %s: %w", name, err)

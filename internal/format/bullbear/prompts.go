@@ -244,9 +244,8 @@ func (p *Protocol) synthesisTurn(s *debate.State, v *view) debate.TurnSpec {
 	} else if v.check != nil {
 		fmt.Fprintf(&b, "FACT CHECK (by Parley, against the 10-K): %d cited figure(s) checked, no discrepancy.\n\n", v.check.Checked)
 	}
-	if p.opts.Framework != "" {
-		fmt.Fprintf(&b, "Framework Analysis (%s), available to both agents:\n%s\n\n", p.opts.Framework, strings.TrimSpace(p.opts.FrameworkSummary))
-	}
+	// The moderator judges the arguments presented, not the raw data: the
+	// framework's figures reach it only through the agents.
 	b.WriteString(`Synthesize and score:
 - bull_case, bear_case: each side's 3-5 strongest points, with their citations
 - contentions: 2-5 key contentions (topic, the bull's position, the bear's position); if the agents agree on the main points, set consensus to true and list agreements
