@@ -44,7 +44,11 @@ func dataOnlyDebate(t *testing.T, o bullbear.Options) (*debate.State, string) {
 func TestDataOnlyDebateOnNVDASnapshot(t *testing.T) {
 	o := nvdaOptions(t)
 	o.Deep = true
+	o.Hints = []bullbear.Hint{{Target: "bear", Text: "mention export controls"}}
 	s, doc := dataOnlyDebate(t, o)
+	if op := s.Completed("opening/bear"); !strings.Contains(op.Text, `USER HINT received: "mention export controls"`) || len(bullbear.Points(op.Text)) < bullbear.MinPoints {
+		t.Errorf("bear opening does not acknowledge its hint:\n%s", op.Text)
+	}
 	if s.Status != debate.StatusCompleted {
 		t.Fatalf("status %s", s.Status)
 	}

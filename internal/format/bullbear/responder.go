@@ -38,19 +38,36 @@ func (d *DataAgents) Responders() map[string]debate.Responder {
 // Respond implements debate.Responder.
 func (d *DataAgents) Respond(ctx context.Context, s *debate.State, t debate.TurnSpec) (string, error) {
 	kind, _, _ := strings.Cut(t.ID, "/")
+	var text string
 	switch kind {
 	case "research":
-		return d.research(t.Agent), nil
+		text = d.research(t.Agent)
 	case "opening":
-		return d.opening(t.Agent), nil
+		text = d.opening(t.Agent)
 	case "rebuttal":
-		return d.rebuttal(s, t), nil
+		text = d.rebuttal(s, t)
 	case "reconcile":
-		return d.reconcile(s, t.Agent), nil
+		text = d.reconcile(s, t.Agent)
 	case "synthesis":
 		return d.synthesis(s)
+	default:
+		return "", fmt.Errorf("data-only agents cannot answer turn %s", t.ID)
 	}
-	return "", fmt.Errorf("data-only agents cannot answer turn %s", t.ID)
+	return text + hintNote(s, t.Hints), nil
+}
+
+// hintNote acknowledges the hints a turn was given: a data-only agent argues
+// from reported figures only and says so rather than pretend to follow them.
+func hintNote(s *debate.State, ids []int) string {
+	var b strings.Builder
+	for _, h := range s.Hints {
+		for _, id := range ids {
+			if h.ID == id {
+				fmt.Fprintf(&b, "\nUSER HINT received: %q. A data-only agent argues from the reported figures only, so it cannot act on hints; configure a model to use them.\n", h.Text)
+			}
+		}
+	}
+	return b.String()
 }
 
 func (d *DataAgents) mine(side string) (own, other []analysis.Metric) {
