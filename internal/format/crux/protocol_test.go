@@ -172,10 +172,13 @@ func result(t *testing.T, s *debate.State) crux.Result {
 
 const question = "Will Bitcoin fall more than 50% in the next 30% S&P 500 drawdown?"
 
-// TestLockedCrux runs the pipeline end to end: a question in DISCOVERY, a
-// blocked challenge refused and repaired, a lock, evidence and a validated crux.
-func TestLockedCrux(t *testing.T) {
-	rules := []script.Rule{
+func lockedCruxOptions() crux.Options {
+	return crux.Options{DiscoveryMin: 2, DiscoveryMax: 4, EvidenceBudget: 2}
+}
+
+// lockedCruxRules script a debate that locks its crux on the first attempt.
+func lockedCruxRules() []script.Rule {
+	return []script.Rule{
 		rule("m01/saylor", mv(map[string]any{"move": "CLAIM", "content": "Fixed supply makes Bitcoin the hardest money."})),
 		// A move not allowed in DISCOVERY is refused and asked again.
 		rule("m02/hayes",
@@ -196,7 +199,12 @@ func TestLockedCrux(t *testing.T) {
 		rule("m12/hayes", mv(map[string]any{"move": "CHALLENGE", "target": "saylor", "content": "Recovery is not a hedge."})),
 		rule("moderator/crystallise", crystal(true, true)),
 	}
-	f := newFixture(t, crux.Options{DiscoveryMin: 2, DiscoveryMax: 4, EvidenceBudget: 2}, rules...)
+}
+
+// TestLockedCrux runs the pipeline end to end: a question in DISCOVERY, a
+// blocked challenge refused and repaired, a lock, evidence and a validated crux.
+func TestLockedCrux(t *testing.T) {
+	f := newFixture(t, lockedCruxOptions(), lockedCruxRules()...)
 	s := f.mustRun()
 
 	want := []string{"m01/saylor", "m02/hayes", "m02/hayes", "m03/saylor", "m04/hayes", "m05/saylor", "m05/saylor", "m06/hayes", "m07/saylor",
