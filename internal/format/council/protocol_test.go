@@ -374,3 +374,45 @@ func TestOptions(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestResume stops a debate in round 2 (the model fails for good) and resumes
+// it: no completed turn runs again and no round note is recorded twice.
+func TestResume(t *testing.T) {
+	full := analyses(three...)
+	full = append(full, round(1, three, "GO", "NOGO", "GO")...)
+	full = append(full, round(2, three, "GO", "NOGO", "GO")...)
+	full = append(full, round(3, []string{"search"}, "GO")...)
+	full = append(full, script.Rule{Tag: "r3/sentiment", Reply: ptr(pos("GO", 0.6, "persuaded", "Search Agent's retention numbers"))})
+	full = append(full, round(3, []string{"valuation"}, "GO")...)
+	var partial []script.Rule
+	for _, r := range full {
+		if r.Tag != "r2/sentiment" {
+			partial = append(partial, r)
+		}
+	}
+	partial = append(partial, script.Rule{Tag: "r2/sentiment", Reply: &script.Reply{Fault: &script.Fault{Status: 401}}})
+	f := newFixture(t, council.Options{}, partial...)
+	if s, err := f.runner.Run(context.Background(), f.id, f.proto); err == nil || s.Status == debate.StatusCompleted {
+		t.Fatalf("the first run did not stop: %v", err)
+	}
+	sc, err := script.New(full...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := script.NewProvider(sc)
+	f.runner.Cast.Default.Provider = prov
+	s := f.mustRun()
+	var tags []string
+	for _, r := range prov.Requests() {
+		tags = append(tags, r.Tag)
+	}
+	if !slices.Equal(tags, []string{"r2/sentiment", "r2/valuation", "r3/search", "r3/sentiment", "r3/valuation"}) {
+		t.Errorf("resumed run %v", tags)
+	}
+	if got := notes(s, "council.round"); len(got) != 3 || got[2] != "Round 3: Search GO, Sentiment GO, Valuation GO (consensus: GO)" {
+		t.Errorf("round notes %q", got)
+	}
+	if res := result(t, s); res.Decision != "GO" || res.Rounds != 3 {
+		t.Errorf("result %+v", res)
+	}
+}
