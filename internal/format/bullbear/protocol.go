@@ -105,10 +105,15 @@ func (o *Options) Validate() error {
 	return nil
 }
 
-// ParseHint reads a --hint value, "bull: mention the new AI chip". "both:"
-// gives the same hint to each side.
+// ParseHint reads a --hint value, "bull: mention the new AI chip" or the
+// spec's "Bull, mention the new AI chip". "both:" gives the same hint to each
+// side.
 func ParseHint(s string) ([]Hint, error) {
 	target, text, ok := strings.Cut(s, ":")
+	if t, x, ok2 := strings.Cut(s, ","); ok2 && (!ok || len(t) < len(target)) {
+		// The spec's typed form: "Bull, mention their new AI chip".
+		target, text, ok = t, x, true
+	}
 	target = strings.ToLower(strings.TrimSpace(target))
 	text = strings.TrimSpace(text)
 	if !ok || text == "" {

@@ -264,6 +264,9 @@ func TestModeratorTakesNoHints(t *testing.T) {
 	if err != nil || len(hs) != 1 || hs[0].Target != "bull" || hs[0].Text != "mention their new AI chip" {
 		t.Errorf("hint = %+v, %v", hs, err)
 	}
+	if hs, err := bullbear.ParseHint("Bear, stress test: margins"); err != nil || len(hs) != 1 || hs[0].Target != "bear" || hs[0].Text != "stress test: margins" {
+		t.Errorf("comma form = %+v, %v", hs, err)
+	}
 	if hs, err := bullbear.ParseHint("both: cite the 10-K"); err != nil || len(hs) != 2 {
 		t.Errorf("both = %+v, %v", hs, err)
 	}
