@@ -236,6 +236,7 @@ func TestConsensusInRoundThree(t *testing.T) {
 	if res.DebateRounds[2].Positions[0].PersuadedBy == "" {
 		t.Error("persuaded_by was lost")
 	}
+	golden(t, "consensus_round3.full.md", render(t, s, false))
 	doc := render(t, s, true)
 	for _, want := range []string{"### Round 1 — no consensus", "### Round 3 — consensus: NOGO", "Persuaded by: Sentiment Agent's churn data"} {
 		if !strings.Contains(doc, want) {
@@ -307,6 +308,7 @@ func TestParseFallback(t *testing.T) {
 	if pr := f.prompt("r1/valuation"); !strings.Contains(pr, "[fallback: the reply could not be parsed]") {
 		t.Error("the next agent is not told the position is a fallback")
 	}
+	golden(t, "parse_fallback.summary.md", render(t, s, true))
 	if doc := render(t, s, true); !strings.Contains(doc, "**Sentiment Agent: NOGO** (confidence 0%) — *fallback: the reply could not be parsed*") {
 		t.Errorf("report:\n%s", doc)
 	}

@@ -350,6 +350,7 @@ type Result struct {
 	Stages        []Transition   `json:"stages"`
 	LockAttempts  []LockResult   `json:"lock_attempts"`
 	Interventions []Intervention `json:"interventions,omitempty"`
+	Concessions   []Concession   `json:"concessions,omitempty"`
 	Messages      int            `json:"messages"`
 	Refused       int            `json:"refused"`
 	EndReason     string         `json:"end_reason"`
@@ -366,6 +367,16 @@ type Crux struct {
 	Locked             bool                      `json:"locked"`
 	Validated          bool                      `json:"validated"`
 	Validation         []Criterion               `json:"validation"`
+}
+
+// Concession is a CONCEDE move. One that leaves the conceder's top claim
+// unchanged is cheap: it concedes a detail, not the argument.
+type Concession struct {
+	Agent           string `json:"agent"`
+	Message         int    `json:"message"`
+	Content         string `json:"content"`
+	TopClaimChanged bool   `json:"top_claim_changed"`
+	Cheap           bool   `json:"cheap"`
 }
 
 // Position is an agent's final committed position.
@@ -436,6 +447,10 @@ func (p *Protocol) result(th *thread, v *view) Result {
 	for _, m := range th.msgs {
 		if m.Refused != "" {
 			res.Refused++
+		}
+		if m.Move != nil && m.Move.Move == MoveConcede {
+			res.Concessions = append(res.Concessions, Concession{Agent: m.Agent, Message: m.N, Content: m.Move.Content,
+				TopClaimChanged: m.Move.TopClaimChanged, Cheap: !m.Move.TopClaimChanged})
 		}
 	}
 	if res.LockAttempts == nil {

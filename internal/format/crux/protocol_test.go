@@ -173,7 +173,7 @@ func result(t *testing.T, s *debate.State) crux.Result {
 const question = "Will Bitcoin fall more than 50% in the next 30% S&P 500 drawdown?"
 
 func lockedCruxOptions() crux.Options {
-	return crux.Options{DiscoveryMin: 2, DiscoveryMax: 4, EvidenceBudget: 2}
+	return crux.Options{DiscoveryMin: 2, DiscoveryMax: 4, EvidenceBudget: 3}
 }
 
 // lockedCruxRules script a debate that locks its crux on the first attempt.
@@ -197,6 +197,7 @@ func lockedCruxRules() []script.Rule {
 		rule("m10/hayes", falsifier("Spot BTC ETF AUM", ">= $100B", "2027-12-31")),
 		rule("m11/saylor", mv(map[string]any{"move": "PROVIDE_EVIDENCE", "content": "In March 2020 BTC fell 50% but recovered within two months."})),
 		rule("m12/hayes", mv(map[string]any{"move": "CHALLENGE", "target": "saylor", "content": "Recovery is not a hedge."})),
+		rule("m13/saylor", mv(map[string]any{"move": "CONCEDE", "content": "Granted, 2020 was a liquidity event.", "top_claim_changed": false})),
 		rule("moderator/crystallise", crystal(true, true)),
 	}
 }
@@ -208,7 +209,7 @@ func TestLockedCrux(t *testing.T) {
 	s := f.mustRun()
 
 	want := []string{"m01/saylor", "m02/hayes", "m02/hayes", "m03/saylor", "m04/hayes", "m05/saylor", "m05/saylor", "m06/hayes", "m07/saylor",
-		"m08/hayes", "m09/saylor", "m10/hayes", "m11/saylor", "m12/hayes", "moderator/crystallise"}
+		"m08/hayes", "m09/saylor", "m10/hayes", "m11/saylor", "m12/hayes", "m13/saylor", "moderator/crystallise"}
 	if got := f.tags(); !slices.Equal(got, want) {
 		t.Fatalf("requests %v\nwant %v", got, want)
 	}
@@ -227,7 +228,7 @@ func TestLockedCrux(t *testing.T) {
 	}
 	k := kinds(s)
 	for kind, n := range map[string]int{
-		"crux.message_posted": 12, "crux.stage_transition": 3, "crux.steelman_attempt": 2, "crux.steelman_graded": 2,
+		"crux.message_posted": 13, "crux.stage_transition": 3, "crux.steelman_attempt": 2, "crux.steelman_graded": 2,
 		"crux.commitment_made": 2, "crux.falsifier_declared": 2, "crux.lock_attempted": 1, "crux.lock_succeeded": 1,
 		"crux.lock_failed": 0, "crux.debate_complete": 1, "crux.move_refused": 0,
 	} {
@@ -241,7 +242,8 @@ func TestLockedCrux(t *testing.T) {
 		len(c.Falsifiers) != 2 || len(c.ResolutionCriteria) != 2 || !c.Counterfactual["hayes"].WouldFlip {
 		t.Errorf("crux %+v", c)
 	}
-	if len(res.Stages) != 3 || res.Stages[0].To != crux.CruxLock || res.Stages[1].To != crux.Evidence || res.Stages[2].To != crux.Converged || res.Messages != 12 {
+	if len(res.Stages) != 3 || res.Stages[0].To != crux.CruxLock || res.Stages[1].To != crux.Evidence || res.Stages[2].To != crux.Converged || res.Messages != 13 ||
+		len(res.Concessions) != 1 || !res.Concessions[0].Cheap || res.Concessions[0].Agent != "saylor" {
 		t.Errorf("result %+v", res)
 	}
 	// The verdict has the spec's shape: {"crux": {question, positions, falsifiers, counterfactual, validated}}.
@@ -260,7 +262,8 @@ func TestLockedCrux(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"# Crux: " + question, "**Validated:** yes", "- **Saylor: NO** (confidence 80%)", "✓ steelmans_accurate", "### CRUX_LOCK", "**5. Saylor — STEELMAN → Hayes**"} {
+	golden(t, "locked_crux.full.md", doc)
+	for _, w := range []string{"# Crux: " + question, "**Validated:** yes", "- **Saylor: NO** (confidence 80%)", "✓ steelmans_accurate", "### CRUX_LOCK", "**5. Saylor — STEELMAN → Hayes**", "- Saylor (message 13, cheap: the top claim is unchanged)"} {
 		if !strings.Contains(doc, w) {
 			t.Errorf("report lacks %q:\n%s", w, doc)
 		}
@@ -328,6 +331,11 @@ func TestLockFailures(t *testing.T) {
 	if len(c.Falsifiers) != 2 || c.Falsifiers[0].ProposedBy != "moderator" {
 		t.Errorf("falsifiers %+v", c.Falsifiers)
 	}
+	doc, err := crux.Format{}.Render(s, debate.RenderOptions{Summary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "lock_failures.summary.md", doc)
 	failed := map[string]bool{}
 	for _, v := range c.Validation {
 		failed[v.Name] = !v.Passed

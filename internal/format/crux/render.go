@@ -89,7 +89,7 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 		b.WriteString("\n## Counterfactual\n\n")
 		for _, a := range th.agents {
 			if cf, ok := c.Counterfactual[a.ID]; ok {
-				fmt.Fprintf(&b, "- %s would flip its top claim: %s — %s\n", a.Name, yesNo(cf.WouldFlip), oneLine(cf.Reasoning))
+				fmt.Fprintf(&b, "- %s's top claim would flip: %s — %s\n", a.Name, yesNo(cf.WouldFlip), oneLine(cf.Reasoning))
 			}
 		}
 		if len(c.Counterfactual) == 0 {
@@ -108,6 +108,16 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 		}
 		if c.Summary != "" {
 			fmt.Fprintf(&b, "\n## Summary\n\n%s\n", strings.TrimSpace(c.Summary))
+		}
+	}
+	if len(res.Concessions) > 0 {
+		b.WriteString("\n## Concessions\n\n")
+		for _, cn := range res.Concessions {
+			kind := "changes the top claim"
+			if cn.Cheap {
+				kind = "cheap: the top claim is unchanged"
+			}
+			fmt.Fprintf(&b, "- %s (message %d, %s): %s\n", th.name(cn.Agent), cn.Message, kind, oneLine(cn.Content))
 		}
 	}
 	b.WriteString("\n## Stages\n\n")

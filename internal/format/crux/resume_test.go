@@ -54,7 +54,7 @@ func TestResumeReplaysTheThread(t *testing.T) {
 		}
 		seen[key] = true
 	}
-	if k := kinds(s); k["crux.stage_transition"] != 3 || k["crux.message_posted"] != 12 || k["crux.lock_succeeded"] != 1 {
+	if k := kinds(s); k["crux.stage_transition"] != 3 || k["crux.message_posted"] != 13 || k["crux.lock_succeeded"] != 1 {
 		t.Errorf("notes %v", k)
 	}
 	if res := result(t, s); !res.Crux.Validated {
