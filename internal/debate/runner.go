@@ -79,7 +79,8 @@ type Runner struct {
 	// a delta event; deltas are coalesced to keep the log small.
 	FlushEvery time.Duration
 
-	mu sync.Mutex // guards the state of the debate being run, and appends
+	mu  sync.Mutex // guards the state of the debate being run, and appends
+	cur *State     // the debate being run, for Hint
 }
 
 // PausedError reports a debate that stopped in a resumable state.
@@ -197,6 +198,14 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 	if r.Limits != nil {
 		lim = *r.Limits
 	}
+	r.mu.Lock()
+	r.cur = s
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.cur = nil
+		r.mu.Unlock()
+	}()
 	if len(events) > 1 {
 		if err := r.append(ctx, s, Resumed{FromSeq: s.LastSeq}); err != nil {
 			return s, err
@@ -224,7 +233,9 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 		if err := runCtx.Err(); err != nil {
 			return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("the debate ran longer than %s", lim.DebateTimeout), err)
 		}
+		r.mu.Lock()
 		step, err := p.Next(s)
+		r.mu.Unlock()
 		if err != nil {
 			return s, r.fail(ctx, s, fmt.Errorf("format %s: %w", s.Format, err))
 		}
@@ -760,4 +771,21 @@ func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
 		tc.Invalid = perr.Error()
 	}
 	return r.append(ctx, s, tc)
+}
+
+// ErrNotRunning is returned by Hint when no debate is being run.
+var ErrNotRunning = errors.New("no debate is running")
+
+// Hint queues human guidance for an agent ("all" for every agent) of the
+// debate being run. It is safe to call while turns run: the hint is appended
+// at once and the format applies it to the agent's next turn, so a turn in
+// progress finishes undisturbed.
+func (r *Runner) Hint(ctx context.Context, target, text string) (HintQueued, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cur == nil {
+		return HintQueued{}, ErrNotRunning
+	}
+	h := HintQueued{ID: len(r.cur.Hints) + 1, Target: target, Text: text}
+	return h, r.appendLocked(ctx, r.cur, h)
 }
