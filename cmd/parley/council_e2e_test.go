@@ -75,8 +75,14 @@ func TestCouncilNeedsModel(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "the council format needs a language model") {
 		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
-	r = parley(t, dir, []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}, "", "debate", "Acme Corp", "--format", "council", "--max-rounds", "9")
-	if r.code == 0 || !strings.Contains(r.stderr, "--max-rounds 9") {
-		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	for _, bad := range []string{"9", "6"} {
+		r = parley(t, dir, []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}, "", "debate", "Acme Corp", "--format", "council", "--max-rounds", bad)
+		if r.code == 0 || !strings.Contains(r.stderr, "--max-rounds "+bad+": the council debates 1 to 5 rounds") {
+			t.Errorf("--max-rounds %s: exit %d, stderr:\n%s", bad, r.code, r.stderr)
+		}
+	}
+	r = parley(t, dir, []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}, "", "debate", "Acme Corp", "--format", "council", "--risk", "bold")
+	if r.code == 0 || !strings.Contains(r.stderr, `--risk "bold": choose neutral or averse`) {
+		t.Errorf("--risk bold: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }

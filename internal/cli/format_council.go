@@ -22,10 +22,10 @@ func (councilCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (js
 	// --max-rounds defaults to the perspectives format's cap; the council's
 	// own default applies unless the flag was given.
 	if o.set != nil && o.set("max-rounds") {
-		co.MaxRounds = o.MaxRounds
-		if co.MaxRounds == 0 {
-			co.MaxRounds = -1 // refused by Validate rather than read as "default"
+		if o.MaxRounds < 1 || o.MaxRounds > council.MaxMaxRounds {
+			return nil, usageErrorf("--max-rounds %d: the council debates 1 to %d rounds", o.MaxRounds, council.MaxMaxRounds)
 		}
+		co.MaxRounds = o.MaxRounds
 	}
 	if err := co.Validate(); err != nil {
 		return nil, &UsageError{Err: err}
