@@ -148,7 +148,11 @@ func (th *thread) name(id string) string {
 	if p, ok := th.persona(id); ok {
 		return p.Name
 	}
-	return id
+	if id == "" {
+		return id
+	}
+	// Live views describe a move without the debate's personas at hand.
+	return strings.ToUpper(id[:1]) + id[1:]
 }
 
 func (th *thread) opponent(id string) string {
