@@ -57,7 +57,8 @@ const (
 
 // Config configures a Provider.
 type Config struct {
-	// APIKey is sent as x-api-key. Required.
+	// APIKey authenticates the calls (the SDK sends it as a Bearer token).
+	// Required.
 	APIKey string
 	// BaseURL is the API root, without /v1 (ANTHROPIC_BASE_URL).
 	// Default DefaultBaseURL.

@@ -210,7 +210,7 @@ type answer struct {
 	Mode  structuredMode
 }
 
-// structuredMode is how an Anthropic request asked for structured output.
+// structuredMode holds the wire details of how a request wants its answer.
 type structuredMode struct {
 	forcedTool   string // Anthropic: name of the tool forced by tool_choice; "" when output_config was used or none
 	includeUsage bool   // OpenAI: stream_options.include_usage

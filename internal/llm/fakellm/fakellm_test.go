@@ -1,0 +1,150 @@
+package fakellm
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+func post(t *testing.T, url string, hdr map[string]string, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+var antHdr = map[string]string{"x-api-key": "k", "anthropic-version": "2023-06-01", "X-Parley-Turn": "t"}
+
+func TestAnthropicNonStreaming(t *testing.T) {
+	srv := Start(script.MustNew(script.Rule{Tag: "t", Reply: &script.Reply{Text: "hello there"}}), WithAPIKey("k"))
+	defer srv.Close()
+	resp, body := post(t, srv.URL+"/v1/messages", antHdr, `{"model":"m","max_tokens":10,"system":"be brief","messages":[{"role":"user","content":"hi"}]}`)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	var m struct {
+		Type       string `json:"type"`
+		StopReason string `json:"stop_reason"`
+		Content    []struct{ Type, Text string }
+		Usage      map[string]int
+	}
+	if err := json.Unmarshal([]byte(body), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Type != "message" || m.StopReason != "end_turn" || len(m.Content) != 1 || m.Content[0].Text != "hello there" || m.Usage["input_tokens"] != 3 || m.Usage["output_tokens"] != 2 {
+		t.Errorf("message = %+v", m)
+	}
+	if r := srv.Requests()[0]; r.API != "anthropic" || r.Stream || r.Parsed.System != "be brief" || r.Rule != "rule #1" {
+		t.Errorf("recorded %+v", r)
+	}
+}
+
+func TestAnthropicStreamEvents(t *testing.T) {
+	srv := Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "a b", ToolCalls: nil}}))
+	defer srv.Close()
+	_, body := post(t, srv.URL+"/v1/messages", antHdr, `{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`)
+	var events []string
+	sc := bufio.NewScanner(strings.NewReader(body))
+	for sc.Scan() {
+		if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+			events = append(events, name)
+		}
+	}
+	want := "message_start ping content_block_start content_block_delta content_block_delta content_block_stop message_delta message_stop"
+	if strings.Join(events, " ") != want {
+		t.Errorf("events %v, want %s", events, want)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	srv := Start(script.MustNew(
+		script.Rule{Tag: "busy", Reply: &script.Reply{Fault: &script.Fault{Status: 429, RetryAfter: "3"}}},
+	), WithAPIKey("k"))
+	defer srv.Close()
+	cases := []struct {
+		name, path string
+		hdr        map[string]string
+		body       string
+		status     int
+		contains   []string
+	}{
+		{"anthropic bad key", "/v1/messages", map[string]string{"x-api-key": "nope", "anthropic-version": "x"}, `{}`, 401, []string{`"type":"error"`, `"authentication_error"`}},
+		{"anthropic no version", "/v1/messages", map[string]string{"x-api-key": "k"}, `{}`, 400, []string{"anthropic-version"}},
+		{"anthropic 429", "/v1/messages", map[string]string{"x-api-key": "k", "anthropic-version": "x", "X-Parley-Turn": "busy"}, `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}]}`, 429, []string{`"rate_limit_error"`}},
+		{"anthropic no rule", "/v1/messages", map[string]string{"x-api-key": "k", "anthropic-version": "x", "X-Parley-Turn": "lost"}, `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}]}`, 400, []string{`no rule matched request tag \"lost\"`}},
+		{"openai bad key", "/v1/chat/completions", map[string]string{"Authorization": "Bearer sk-wrongkey"}, `{}`, 401, []string{`"invalid_api_key"`, "Incorrect API key provided: sk-***key"}},
+		{"openai no key", "/v1/chat/completions", nil, `{}`, 401, []string{"You didn't provide an API key"}},
+		{"openai 429", "/v1/chat/completions", map[string]string{"Authorization": "Bearer k", "X-Parley-Turn": "busy"}, `{"model":"m","messages":[{"role":"user","content":"x"}]}`, 429, []string{`"rate_limit_exceeded"`}},
+		{"openai bad json", "/v1/chat/completions", map[string]string{"Authorization": "Bearer k"}, `{`, 400, []string{`"invalid_request_error"`}},
+		{"unknown path", "/v1/completions", nil, `{}`, 404, []string{"no endpoint"}},
+	}
+	for _, c := range cases {
+		resp, body := post(t, srv.URL+c.path, c.hdr, c.body)
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d (%s)", c.name, resp.StatusCode, c.status, body)
+		}
+		for _, s := range c.contains {
+			if !strings.Contains(body, s) {
+				t.Errorf("%s: body %s lacks %s", c.name, body, s)
+			}
+		}
+		if c.status == 429 && resp.Header.Get("Retry-After") != "3" {
+			t.Errorf("%s: Retry-After %q", c.name, resp.Header.Get("Retry-After"))
+		}
+	}
+}
+
+func TestOpenAIStream(t *testing.T) {
+	srv := Start(script.MustNew(script.Rule{Reply: &script.Reply{ToolCalls: []script.ToolCall{{Name: "f", Args: json.RawMessage(`{"x":"yz"}`)}}}}))
+	defer srv.Close()
+	_, body := post(t, srv.URL+"/v1/chat/completions", nil, `{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"system","content":"s"},{"role":"user","content":"x"}]}`)
+	lines := strings.Split(strings.TrimSpace(body), "\n\n")
+	if lines[len(lines)-1] != "data: [DONE]" {
+		t.Errorf("last line %q, want data: [DONE]", lines[len(lines)-1])
+	}
+	usage := lines[len(lines)-2]
+	if !strings.Contains(usage, `"choices":[]`) || !strings.Contains(usage, `"prompt_tokens":2`) {
+		t.Errorf("usage chunk %s", usage)
+	}
+	var args strings.Builder
+	for _, l := range lines[:len(lines)-2] {
+		var c struct {
+			Choices []struct {
+				Delta struct {
+					ToolCalls []struct {
+						Function struct{ Arguments string }
+					} `json:"tool_calls"`
+				}
+				FinishReason *string `json:"finish_reason"`
+			}
+		}
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(l, "data: ")), &c); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		for _, tc := range c.Choices[0].Delta.ToolCalls {
+			args.WriteString(tc.Function.Arguments)
+		}
+	}
+	if args.String() != `{"x":"yz"}` {
+		t.Errorf("assembled args %q", args.String())
+	}
+	if !strings.Contains(lines[len(lines)-3], `"finish_reason":"tool_calls"`) {
+		t.Errorf("finish chunk %s", lines[len(lines)-3])
+	}
+}
