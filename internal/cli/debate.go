@@ -295,6 +295,12 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	}
 	live := view.NewLive(f.IO, o.JSON, describe)
 	human.sync = live.Sync
+	human.hint = func(target, text string) error {
+		_, err := runner.Hint(ctx, target, text)
+		return err
+	}
+	human.targets = live.Agents
+	human.listen()
 	viewCtx, cancelView := context.WithCancel(context.WithoutCancel(ctx))
 	viewDone := make(chan struct{})
 	go func() {

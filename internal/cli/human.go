@@ -15,6 +15,8 @@ import (
 
 // terminalHuman answers checkpoints from standard input. It reads lines in
 // one goroutine so that a prompt can be abandoned when the context ends.
+// When standard input is a terminal, a line typed while no checkpoint waits is
+// a hint ("bull: look at margins"), queued for that agent's next turn.
 type terminalHuman struct {
 	io    *iostreams.IOStreams
 	once  sync.Once
@@ -22,6 +24,12 @@ type terminalHuman struct {
 	// sync waits until the live view has shown everything up to a sequence
 	// number, so that the prompt appears after the round it asks about.
 	sync func(seq int64)
+
+	mu      sync.Mutex
+	waiting bool
+	// hint queues a hint; targets lists the agents that take hints.
+	hint    func(target, text string) error
+	targets func() []string
 }
 
 func newTerminalHuman(ios *iostreams.IOStreams) *terminalHuman {
@@ -34,9 +42,49 @@ func (h *terminalHuman) readLines() {
 		defer close(h.lines)
 		sc := bufio.NewScanner(h.io.In)
 		for sc.Scan() {
-			h.lines <- sc.Text()
+			line := sc.Text()
+			if h.routeHint(line) {
+				continue
+			}
+			h.lines <- line
 		}
 	}()
+}
+
+// listen starts reading typed hints before any checkpoint asks, when the
+// input is a terminal. Piped input is kept for checkpoint answers only, so
+// that a script's answers are never mistaken for hints.
+func (h *terminalHuman) listen() {
+	if h.io.IsInputTerminal() && h.hint != nil {
+		h.once.Do(h.readLines)
+	}
+}
+
+// routeHint handles a line typed while no checkpoint waits; it reports
+// whether it took the line.
+func (h *terminalHuman) routeHint(line string) bool {
+	h.mu.Lock()
+	waiting := h.waiting
+	h.mu.Unlock()
+	if waiting || h.hint == nil || !h.io.IsInputTerminal() {
+		return false
+	}
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return true
+	}
+	targets := h.targets()
+	target, text, ok := strings.Cut(line, ":")
+	target = strings.ToLower(strings.TrimSpace(target))
+	text = strings.TrimSpace(text)
+	if !ok || text == "" || (target != "all" && !contains(targets, target)) {
+		fmt.Fprintf(h.io.ErrOut, "To give a hint, type AGENT: TEXT (agents: %s, or all)\n", strings.Join(targets, ", "))
+		return true
+	}
+	if err := h.hint(target, text); err != nil {
+		fmt.Fprintf(h.io.ErrOut, "Hint not queued: %v\n", err)
+	}
+	return true
 }
 
 func (h *terminalHuman) readLine(ctx context.Context) (string, error) {
@@ -57,6 +105,14 @@ func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debat
 	if h.sync != nil {
 		h.sync(s.LastSeq)
 	}
+	h.mu.Lock()
+	h.waiting = true
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.waiting = false
+		h.mu.Unlock()
+	}()
 	cs := h.io.Colors()
 	w := h.io.ErrOut
 	choices := map[string]string{"c": debate.ActionContinue, "continue": debate.ActionContinue, "g": debate.ActionGuide, "guide": debate.ActionGuide, "e": debate.ActionEnd, "end": debate.ActionEnd}
@@ -109,4 +165,10 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func (h *terminalHuman) isWaiting() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.waiting
 }

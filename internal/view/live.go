@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -99,6 +100,23 @@ func (l *Live) Sync(seq int64) {
 			return
 		}
 	}
+}
+
+// Agents lists the agents that have taken turns so far, moderators aside:
+// the ones a hint can be addressed to.
+func (l *Live) Agents() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range l.state.Turns {
+		if t.Role != "moderator" && t.Agent != "moderator" && !seen[t.Agent] {
+			seen[t.Agent] = true
+			out = append(out, t.Agent)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (l *Live) out() io.Writer { return l.io.Out }

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
+)
+
+func TestTypedHintsThenCheckpoint(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	errOut := &syncBuffer{}
+	ios.ErrOut = errOut
+	pr, pw := io.Pipe()
+	ios.In = pr
+	ios.SetTerminal(false, true, false)
+	h := newTerminalHuman(ios)
+	var mu sync.Mutex
+	var got []string
+	h.hint = func(target, text string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, target+"="+text)
+		return nil
+	}
+	h.targets = func() []string { return []string{"bear", "bull"} }
+	h.listen()
+	io.WriteString(pw, "bull: look at margins\nnobody: hello\nno colon here\n")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n == 1 && strings.Count(errOut.String(), "To give a hint") == 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(got) != 1 || got[0] != "bull=look at margins" {
+		t.Errorf("hints = %v", got)
+	}
+	if !strings.Contains(errOut.String(), "agents: bear, bull, or all") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+	// Once a checkpoint waits, lines answer it instead.
+	done := make(chan debate.CheckpointAnswered)
+	go func() {
+		ans, err := h.Checkpoint(context.Background(), &debate.State{}, debate.CheckpointReached{ID: "r1", Options: []string{"continue", "guide", "end"}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- ans
+	}()
+	for !h.isWaiting() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	io.WriteString(pw, "g\nbull: more on debt\n")
+	ans := <-done
+	if ans.Action != debate.ActionGuide || ans.Guidance != "bull: more on debt" {
+		t.Errorf("answer = %+v", ans)
+	}
+	pw.Close()
+}
+
+func TestPipedInputIsNeverAHint(t *testing.T) {
+	ios, in, _, _ := iostreams.Test()
+	in.WriteString("e\n")
+	h := newTerminalHuman(ios)
+	h.hint = func(target, text string) error { t.Errorf("hint %s %s", target, text); return nil }
+	h.targets = func() []string { return nil }
+	h.listen()
+	ans, err := h.Checkpoint(context.Background(), &debate.State{}, debate.CheckpointReached{ID: "r1", Options: []string{"continue", "guide", "end"}})
+	if err != nil || ans.Action != debate.ActionEnd {
+		t.Errorf("answer %+v, %v", ans, err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to write from one goroutine and read from
+// another.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
