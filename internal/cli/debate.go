@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/pricing"
 	"github.com/parleyhq/parley/internal/view"
 )
 
@@ -70,16 +71,28 @@ func newDebateCmd(f *Factory, run func(context.Context, *DebateOptions) error) *
 	cmd := &cobra.Command{
 		Use:   "debate TOPIC",
 		Short: "Run a debate on a question (or resume one)",
-		Long: `Run a structured debate on TOPIC and write a decision document.
+		Long: `Run a structured debate on TOPIC and write its result.
 
-Formats: perspectives (default): a moderator assigns 2-4 perspectives from a catalog, runs rounds
-of parallel arguments and sequential rebuttals, checks for convergence, and asks you at a
-checkpoint after each round whether to [C]ontinue, [G]uide or [E]nd.
+Formats (--format):
+  perspectives  (default for questions) a moderator assigns 2-4 perspectives from a catalog, runs rounds of
+                parallel arguments and sequential rebuttals, checks convergence, asks you at a checkpoint
+                after each round to [C]ontinue, [G]uide or [E]nd, and writes a decision document.
+  bullbear      (default for a ticker) bull vs. bear on SEC filings: research with tools, openings,
+                quoted rebuttals, fact check, moderator synthesis with a conviction score. Works offline
+                with no model: data-only agents argue from the SEC data Parley ships.
+  council       analysts argue GO/NOGO round-robin until consensus, else a majority vote.
+  crux          two personas find the crux of their disagreement, with steelmen and falsifiers.
+  formal        a persuasion dialogue scored with argumentation semantics (when built in).
 
-Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' continues it.`,
+While a debate runs you can type a hint for an agent (AGENT: TEXT); it applies to that agent's
+next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' continues it.`,
 		Example: `  parley debate "Should we use Redis or PostgreSQL for caching?"
   parley debate "How should we structure the plugin system?" --perspectives 3 --max-rounds 4
   parley debate "GraphQL or REST for the public API?" --no-checkpoints --model-for moderator=claude-opus-4-1
+  parley debate NVDA --offline
+  parley debate NVDA --deep --framework piotroski --hint "bear: look at customer concentration"
+  parley debate "Acme Corp" --format council --max-rounds 3 --risk averse
+  parley debate "Is Bitcoin digital gold?" --format crux --agents saylor,hayes
   parley debate --resume DEB-1a2b3c4d
   OPENAI_BASE_URL=http://localhost:11434/v1 parley debate "Monorepo or polyrepo?" --model llama3.1`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -427,5 +440,13 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// priceFunc is wired to the price table once it lands. TODO(pricing).
-func priceFunc() func(string, llm.Usage) float64 { return nil }
+// priceFunc prices a call made with a "provider/model" from the built-in
+// table; local servers cost nothing, unknown models are counted as 0.
+func priceFunc() func(string, llm.Usage) float64 {
+	table := pricing.Default()
+	return func(model string, u llm.Usage) float64 {
+		provider, name, _ := strings.Cut(model, "/")
+		usd, _ := table.CostFor(provider, name, u)
+		return usd
+	}
+}

@@ -19,10 +19,16 @@ type ModelFlags struct {
 	ModelFor []string // role=[provider/]model
 }
 
-// Default model names when the user names a provider but no model.
-var defaultModels = map[string]string{
-	"anthropic": "claude-sonnet-4-5",
-	"openai":    "gpt-4.1",
+// defaultModel is the model used when the user names a provider but no model;
+// local servers have no default, their models are whatever was pulled.
+func defaultModel(provider string) string {
+	switch provider {
+	case "anthropic":
+		return "claude-sonnet-4-5"
+	case "openai":
+		return "gpt-4.1"
+	}
+	return ""
 }
 
 // ErrNoModelConfigured explains every way to configure a model.
@@ -74,7 +80,7 @@ func resolveCast(mf ModelFlags, env func(string) string) (debate.Cast, map[strin
 			return cast, nil, err
 		}
 		if model == "" {
-			model = defaultModels[providerFamily(name)]
+			model = defaultModel(name)
 		}
 		if model == "" {
 			return cast, nil, fmt.Errorf("--provider %s needs --model NAME (the server's model name, for example llama3.1)", name)
@@ -116,13 +122,6 @@ func knownProvider(name string) bool {
 	return false
 }
 
-func providerFamily(name string) string {
-	if name == "ollama" {
-		return "ollama"
-	}
-	return name
-}
-
 // detectProvider picks a provider from the environment, in a fixed order.
 func detectProvider(env func(string) string) string {
 	switch {
@@ -157,14 +156,7 @@ func newProvider(name string, env func(string) string) (llm.Provider, error) {
 		}
 		return openai.New(openai.Config{APIKey: key, BaseURL: base, Name: "openai"})
 	case "ollama":
-		host := env("OLLAMA_HOST")
-		if host == "" {
-			host = "localhost:11434"
-		}
-		if !strings.Contains(host, "://") {
-			host = "http://" + host
-		}
-		return openai.New(openai.Config{BaseURL: strings.TrimRight(host, "/") + "/v1", Name: "ollama"})
+		return openai.New(openai.OllamaConfig(env("OLLAMA_HOST")))
 	}
 	known := []string{"anthropic", "openai", "ollama"}
 	sort.Strings(known)

@@ -69,7 +69,8 @@ type Runner struct {
 	// Limits, when non-zero, replace the limits the debate was created with
 	// (for example a larger budget on resume).
 	Limits *Limits
-	// Price returns the cost of a call in USD; nil prices everything at 0.
+	// Price returns the cost in USD of a call to model ("provider/model");
+	// nil prices everything at 0.
 	Price func(model string, u llm.Usage) float64
 	// Now and Sleep are the clock; nil means the real one.
 	Now   func() time.Time
@@ -720,7 +721,7 @@ func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attempt
 	}
 	cost := 0.0
 	if r.Price != nil {
-		cost = r.Price(p.model.Name, res.usage)
+		cost = r.Price(p.model.String(), res.usage)
 	}
 	evs := []Payload{TurnCompleted{
 		Turn: p.spec.TurnRef, Text: res.text, Move: move, Invalid: res.invalid,

@@ -108,7 +108,10 @@ type Request struct {
 	Tag string `json:"tag,omitempty"`
 }
 
-// Usage is what one call consumed.
+// Usage is what one call consumed. InputTokens excludes the cached prefix,
+// which is counted in CacheReadTokens (read from the cache) or
+// CacheWriteTokens (written to it), as Anthropic reports it; the OpenAI
+// provider converts to the same convention.
 type Usage struct {
 	InputTokens      int `json:"input_tokens"`
 	OutputTokens     int `json:"output_tokens"`
@@ -126,8 +129,11 @@ func (u Usage) Add(v Usage) Usage {
 	}
 }
 
-// Total is all tokens counted against a budget.
-func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
+// Total is all tokens counted against a budget: every token the model read,
+// cached or not, and every token it wrote.
+func (u Usage) Total() int {
+	return u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens + u.OutputTokens
+}
 
 // Stop reasons, normalised across providers.
 const (
