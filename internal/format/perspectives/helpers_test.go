@@ -247,12 +247,6 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-type humanFunc func(ctx context.Context, s *debate.State, c debate.CheckpointReached) (debate.CheckpointAnswered, error)
-
-func (h humanFunc) Checkpoint(ctx context.Context, s *debate.State, c debate.CheckpointReached) (debate.CheckpointAnswered, error) {
-	return h(ctx, s, c)
-}
-
 // answers is a Human that answers checkpoints by id and records what it saw.
 type answers struct {
 	mu   sync.Mutex

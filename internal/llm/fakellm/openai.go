@@ -91,6 +91,7 @@ func (openaiAPI) parse(h http.Header, body []byte) (llm.Request, structuredMode,
 	var mode structuredMode
 	var or oaRequest
 	if err := json.Unmarshal(body, &or); err != nil {
+		//lint:ignore ST1005 the text is OpenAI's own error message
 		return llm.Request{}, mode, false, fmt.Errorf("We could not parse the JSON body of your request: %w", err)
 	}
 	if or.Model == "" {

@@ -253,7 +253,7 @@ func pioMargin(f *Financials, t int) Criterion {
 		return missing(name, test, err)
 	}
 	if cur[1].Value <= 0 || prev[1].Value <= 0 {
-		return missing(name, test, fmt.Errorf("Revenue not positive"))
+		return missing(name, test, fmt.Errorf("revenue not positive"))
 	}
 	a, b := cur[0].Value/cur[1].Value, prev[0].Value/prev[1].Value
 	c := Criterion{Name: name, Test: test, Pass: a > b, Current: a, Prior: b, Inputs: append(cur, prev...)}

@@ -229,7 +229,7 @@ func fcfMargin(f *Financials, fy int) (Ratio, error) {
 		return r, err
 	}
 	if in[2].Value <= 0 {
-		return r, fmt.Errorf("Revenue FY%d is not positive", fy)
+		return r, fmt.Errorf("revenue FY%d is not positive", fy)
 	}
 	r.Value, r.Inputs = (in[0].Value-in[1].Value)/in[2].Value, in
 	return r, nil
