@@ -25,11 +25,13 @@ func newExportCmd(f *Factory, run func(context.Context, *ExportOptions) error) *
 	opts := &ExportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export ID",
-		Short: "Export a debate as Markdown or JSON",
+		Short: "Export a debate as Markdown, JSON or PDF",
 		Long: `Export a debate rendered from its event log.
 
---full (the default) includes the transcript; --summary only the result.`,
-		Example: "  parley export DEB-1a2b3c4d\n  parley export DEB-1a2b3c4d --as json -o debate.json\n  parley export DEB-1a2b3c4d --summary -o decision.md",
+--full (the default) includes the transcript; --summary only the result.
+--as pdf writes a PDF document; give -o FILE (it goes to standard output only
+when that is not a terminal).`,
+		Example: "  parley export DEB-1a2b3c4d\n  parley export DEB-1a2b3c4d --as json -o debate.json\n  parley export DEB-1a2b3c4d --summary -o decision.md\n  parley export DEB-1a2b3c4d --as pdf -o debate.pdf",
 		Args:    exactID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
@@ -39,7 +41,7 @@ func newExportCmd(f *Factory, run func(context.Context, *ExportOptions) error) *
 			return runExport(cmd.Context(), f, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.As, "as", "md", "output `format`: md or json")
+	cmd.Flags().StringVar(&opts.As, "as", "md", "output `format`: md, json or pdf")
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output")
@@ -48,8 +50,14 @@ func newExportCmd(f *Factory, run func(context.Context, *ExportOptions) error) *
 }
 
 func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
-	if o.As != "md" && o.As != "json" {
-		return usageErrorf("--as %q: choose md or json", o.As)
+	switch o.As {
+	case "md", "json":
+	case "pdf":
+		if o.Output == "" && f.IO.IsTerminal() {
+			return usageErrorf("--as pdf writes a binary file: give -o FILE (for example -o %s.pdf), or redirect standard output", o.ID)
+		}
+	default:
+		return usageErrorf("--as %q: choose md, json or pdf", o.As)
 	}
 	store, err := f.OpenStore(ctx)
 	if err != nil {
@@ -74,6 +82,10 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 			return fmt.Errorf("encode debate %s: %w", st.ID, err)
 		}
 		out = append(b, '\n')
+	case "pdf":
+		if out, err = exportPDF(st, format, o.Summary); err != nil {
+			return err
+		}
 	}
 	if o.Output == "" {
 		_, err := f.IO.Out.Write(out)

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/render/pdf"
+)
+
+// exportPDF lays out the debate's Markdown rendering as a PDF. The title is
+// the document's own "# " heading (the format names it), the metadata line
+// says which debate it is and how complete the document is.
+func exportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, error) {
+	doc, err := format.Render(st, debate.RenderOptions{Summary: summary})
+	if err != nil {
+		return nil, err
+	}
+	title := firstHeading(doc)
+	if title == "" {
+		title = fmt.Sprintf("%s: %s", st.ID, truncate(st.Topic, 80))
+	}
+	scope := "full transcript"
+	if summary {
+		scope = "summary"
+	}
+	status := string(st.Status)
+	if st.Status != debate.StatusCompleted {
+		status = statusLine(st)
+	}
+	meta := []string{
+		fmt.Sprintf("Debate %s · %s · %s · %s", st.ID, st.Format, status, scope),
+		fmt.Sprintf("Created %s · last event %s", st.Created.UTC().Format("2006-01-02 15:04 UTC"), st.Updated.UTC().Format("2006-01-02 15:04 UTC")),
+	}
+	var buf bytes.Buffer
+	created := st.Updated
+	if created.IsZero() {
+		created = time.Now()
+	}
+	if err := pdf.RenderDocument(&buf, pdf.Document{Title: title, Meta: meta, Markdown: doc, Created: created}); err != nil {
+		return nil, fmt.Errorf("export debate %s as PDF: %w", st.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// firstHeading is the text of the document's first "# " heading.
+func firstHeading(md string) string {
+	for line := range strings.Lines(md) {
+		if h, ok := strings.CutPrefix(line, "# "); ok {
+			return strings.TrimSpace(h)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,153 @@
+package pdf_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/render/pdf"
+)
+
+// pdfText extracts the text of a PDF with poppler's pdftotext (-layout keeps
+// table rows on one line). Without poppler-utils the check is skipped: the
+// layout cannot be read back otherwise.
+func pdfText(t *testing.T, doc []byte) string {
+	t.Helper()
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext not found: install poppler-utils (apt-get install poppler-utils) to check the PDF's text")
+	}
+	path := filepath.Join(t.TempDir(), "doc.pdf")
+	if err := os.WriteFile(path, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-layout", "-enc", "UTF-8", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
+}
+
+func render(t *testing.T, title, md string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := pdf.Render(&buf, title, md); err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	b := buf.Bytes()
+	if !bytes.HasPrefix(b, []byte("%PDF-")) || !bytes.Contains(b[len(b)-32:], []byte("%%EOF")) {
+		t.Fatalf("not a PDF: starts %q", b[:min(len(b), 16)])
+	}
+	return b
+}
+
+// squash collapses runs of spaces, so that checks do not depend on layout.
+func squash(s string) string { return regexp.MustCompile(`[ \t]+`).ReplaceAllString(s, " ") }
+
+func mustContain(t *testing.T, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(squash(text), w) {
+			t.Errorf("PDF text lacks %q\n--- text ---\n%s", w, text)
+		}
+	}
+}
+
+func TestRenderBullbearExport(t *testing.T) {
+	md, err := os.ReadFile("testdata/bullbear.full.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := pdfText(t, render(t, "NVDA Bull vs. Bear Debate", string(md)))
+	mustContain(t, text,
+		"NVDA Bull vs. Bear Debate",
+		"BULL CASE (2 points)", "BEAR CASE (2 points)", "KEY FIGURES (per the 10-K)",
+		"MODERATOR SYNTHESIS", "Conviction: 7/10 STRONG BULL",
+		"Revenue: $215,938M in FY2026", "Free cash flow: $96,676M in FY2026",
+		"Bull thesis breaks if: gross margin falls below 60%",
+		"Phase 3: Rebuttals", "Gross margin of 71% shows pricing power",
+		"Page 1 of 3", "Page 3 of 3",
+	)
+	// The emoji of the headings are not in the fonts: they are dropped, not
+	// printed as boxes or question marks.
+	if strings.ContainsAny(text, "🐂🐻\ufffd") {
+		t.Errorf("emoji or replacement characters in the PDF text:\n%s", text)
+	}
+	// The title is printed once, not again from the Markdown's "# " heading.
+	if n := strings.Count(strings.SplitN(text, "\f", 2)[0], "NVDA Bull vs. Bear Debate"); n != 1 {
+		t.Errorf("title printed %d times on page 1", n)
+	}
+}
+
+func TestRenderPerspectivesExport(t *testing.T) {
+	md, err := os.ReadFile("testdata/perspectives.full.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := pdfText(t, render(t, "Decision: Should we use Redis or PostgreSQL for caching?", string(md)))
+	mustContain(t, text,
+		"Perspectives Considered", "Performance Advocate", "Points of Agreement", "Recommendation",
+		"Confidence: Medium", "Start with PostgreSQL unlogged tables",
+		"Transcript", "Round 1",
+	)
+	// "**Date:** ...", "**Debate ID:** ..." stay on lines of their own.
+	mustContain(t, text, "Date: 2026-01-15\n", "Debate ID: DEB-test1\n")
+}
+
+func TestRenderTable(t *testing.T) {
+	md := `## Tokens and cost
+
+| Agent | Input | Output | Cached | Cost |
+| --- | ---: | ---: | ---: | ---: |
+| bull | 1,200 | 300 | 800 | $0.0081 |
+| bear | 1,100 | 290 | 750 | $0.0077 |
+| **Total** | **2,300** | **590** | **1,550** | **$0.0158** |
+`
+	text := pdfText(t, render(t, "Usage", md))
+	// A table reads as a table: each row on one line, cells in order.
+	for _, row := range []string{
+		"Agent Input Output Cached Cost",
+		"bull 1,200 300 800 $0.0081",
+		"bear 1,100 290 750 $0.0077",
+		"Total 2,300 590 1,550 $0.0158",
+	} {
+		mustContain(t, text, row)
+	}
+}
+
+func TestRenderLongTableWrapsAndBreaksPages(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| # | Claim | Source |\n| - | - | - |\n")
+	long := strings.Repeat("a claim long enough to wrap over several lines of a narrow column ", 3)
+	for i := range 60 {
+		b.WriteString("| " + strings.Repeat("x", i%3+1) + " | " + long + " | 10-K FY2026 |\n")
+	}
+	text := pdfText(t, render(t, "Claims", b.String()))
+	if !strings.Contains(text, "Page 2 of") {
+		t.Fatalf("a 60-row table fits on one page?\n%s", text)
+	}
+	// The header repeats on the next page.
+	pages := strings.Split(text, "\f")
+	if !strings.Contains(squash(pages[1]), "# Claim Source") {
+		t.Errorf("page 2 does not repeat the table header:\n%s", pages[1])
+	}
+}
+
+func TestRenderOddInput(t *testing.T) {
+	for name, md := range map[string]string{
+		"empty":    "",
+		"emoji":    "# 🐂 Bull 👨‍👩‍👧 case ⚖️\n\n- 🚀🚀 **to the moon** 🌕\n",
+		"invalid":  "bad \xff\xfe bytes and a tab\there",
+		"code":     "```\nfunc main() {\n\tprintln(\"hi\")\n}\n```\n",
+		"nested":   "1. one\n   - a\n     - deep `code` and [link](https://example.com)\n2. two\n\n> quoted\n> text\n\n---\n\n<b>html</b>\n",
+		"longword": strings.Repeat("x", 2000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			render(t, "Odd "+name, md)
+		})
+	}
+}
