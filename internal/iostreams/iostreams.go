@@ -19,6 +19,7 @@ type IOStreams struct {
 	outTTY bool
 	inTTY  bool
 	color  bool
+	width  int
 }
 
 // System returns the process's streams, detecting terminals and honouring
@@ -40,6 +41,26 @@ func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// TerminalWidth returns the width of the output terminal in columns, or 0
+// when output is not a terminal.
+func (s *IOStreams) TerminalWidth() int {
+	if !s.outTTY {
+		return 0
+	}
+	if s.width > 0 {
+		return s.width
+	}
+	if f, ok := s.Out.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return w
+		}
+	}
+	return 80
+}
+
+// SetWidth forces the terminal width (tests).
+func (s *IOStreams) SetWidth(w int) { s.width = w }
 
 // IsTerminal reports whether standard output is a terminal: live streaming,
 // spinners and colour are only for terminals.

@@ -34,6 +34,7 @@ type Live struct {
 	finished    []string // completed while another turn was live
 	shown       map[string]bool
 	atLineStart bool
+	col         int // the cursor's column, for word wrapping
 	spin        *spinner
 	seen        int64
 	seenCh      chan struct{} // closed and replaced whenever seen advances
@@ -126,8 +127,73 @@ func (l *Live) printf(format string, a ...any) {
 	if s == "" {
 		return
 	}
+	if w := l.io.TerminalWidth(); w > 0 {
+		s = l.wrap(s, w)
+	}
 	io.WriteString(l.out(), s)
 	l.atLineStart = strings.HasSuffix(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		l.col = visibleLen(s[i+1:])
+	} else {
+		l.col += visibleLen(s)
+	}
+}
+
+// wrap breaks streamed text at spaces so that words are not cut at the
+// terminal's edge; it continues from the current column, since text arrives
+// in fragments.
+func (l *Live) wrap(s string, width int) string {
+	var b strings.Builder
+	col := l.col
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '\n':
+			b.WriteByte(c)
+			col = 0
+			i++
+		case c == ' ':
+			b.WriteByte(c)
+			col++
+			i++
+		default:
+			j := i
+			for j < len(s) && s[j] != ' ' && s[j] != '\n' {
+				j++
+			}
+			word := s[i:j]
+			n := visibleLen(word)
+			if col > 0 && col+n > width {
+				// Replace the space that ended the previous word, if any.
+				out := strings.TrimRight(b.String(), " ")
+				b.Reset()
+				b.WriteString(out)
+				b.WriteByte('\n')
+				col = 0
+			}
+			b.WriteString(word)
+			col += n
+			i = j
+		}
+	}
+	return b.String()
+}
+
+// visibleLen counts the runes of s that take a column, skipping ANSI escapes.
+func visibleLen(s string) int {
+	n, esc := 0, false
+	for _, r := range s {
+		switch {
+		case esc:
+			if r >= '@' && r <= '~' && r != '[' {
+				esc = false
+			}
+		case r == 0x1b:
+			esc = true
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 func (l *Live) newline() {

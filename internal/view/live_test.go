@@ -1,0 +1,119 @@
+package view
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+type feed struct {
+	t   *testing.T
+	seq int64
+	l   *Live
+}
+
+func (f *feed) send(p debate.Payload) {
+	f.t.Helper()
+	f.seq++
+	e, err := debate.NewEvent("DEB-test", time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC), p)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	e.Seq = f.seq
+	f.l.Handle(e)
+}
+
+func ref(id, agent, label string, round int) debate.TurnRef {
+	return debate.TurnRef{ID: id, Agent: agent, Role: "debater", Label: label, Round: round}
+}
+
+// Concurrent turns never interleave: the first streams live, the other is
+// shown whole when the first ends.
+func TestLiveConcurrentTurnsAreNotInterleaved(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	a, b := ref("r1/a", "alpha", "Alpha · argument", 1), ref("r1/b", "beta", "Beta · argument", 1)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"})
+	f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnStarted{Turn: b, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: "r1/b", Text: "Beta one. "})
+	f.send(debate.TurnDelta{Turn: "r1/a", Text: "Alpha one. "})
+	f.send(debate.TurnDelta{Turn: "r1/b", Text: "Beta two."})
+	f.send(debate.TurnCompleted{Turn: b, Text: "Beta one. Beta two.", Usage: llm.Usage{OutputTokens: 4}})
+	f.send(debate.TurnDelta{Turn: "r1/a", Text: "Alpha two."})
+	f.send(debate.TurnFailed{Turn: "r1/a", Attempt: 1, Error: "rate limited", Retryable: true, RetryIn: 2 * time.Second})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 2})
+	f.send(debate.TurnDelta{Turn: "r1/a", Text: "Alpha again."})
+	f.send(debate.TurnCompleted{Turn: a, Text: "Alpha again."})
+	f.send(debate.Note{Kind: "perspectives.repetition", Text: "Alpha repeats 70% of its round 1 argument"})
+	f.send(debate.CheckpointReached{ID: "r1", Round: 1, Summary: "They disagree on load."})
+	f.send(debate.Paused{Reason: debate.PauseCheckpoint, Detail: "no answer within 30m0s"})
+	l.Close()
+	golden(t, "concurrent.txt", out.String())
+	got := out.String()
+	if strings.Index(got, "Beta one. Beta two.") < strings.Index(got, "Alpha again.") {
+		t.Error("the second turn was shown before the live one finished")
+	}
+}
+
+func TestLiveJSON(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, true, nil)
+	f := &feed{t: t, l: l}
+	f.send(debate.Created{Format: "perspectives", Topic: "x"})
+	f.send(debate.TurnDelta{Turn: "a", Text: "hi"})
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], `"type":"turn.delta"`) || !strings.Contains(lines[1], `"seq":2`) {
+		t.Errorf("json lines = %q", lines)
+	}
+}
+
+func TestLiveWrapsWordsAtTheTerminalWidth(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(20)
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	a := ref("a", "alpha", "A", 0)
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: "a", Text: "the quick brown fox jum"})
+	f.send(debate.TurnDelta{Turn: "a", Text: "ps over the lazy dog again and again"})
+	f.send(debate.TurnCompleted{Turn: a, Text: "x"})
+	l.Close()
+	for _, line := range strings.Split(out.String(), "\n") {
+		if visibleLen(line) > 20 {
+			t.Errorf("line longer than 20 columns: %q", line)
+		}
+	}
+	if !strings.Contains(out.String(), "the quick brown fox\n") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
