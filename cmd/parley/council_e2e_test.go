@@ -86,3 +86,61 @@ func TestCouncilNeedsModel(t *testing.T) {
 		t.Errorf("--risk bold: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// A council on a listed company researches it with the SEC tools.
+func TestCouncilOnAListedCompanyUsesSECTools(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "council_listed.yaml"), fakellm.WithAPIKey("test-key"))
+	defer srv.Close()
+	dir := t.TempDir()
+	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	r := parley(t, dir, env, "", "debate", "NVDA", "--format", "council", "--offline", "--max-rounds", "3", "--model", "test-model")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "NVIDIA CORP is listed (NVDA)") {
+		t.Errorf("stderr lacks the listed-company line:\n%s", r.stderr)
+	}
+	list := parley(t, dir, env, "", "list", "--json")
+	var sums []struct{ ID string }
+	if err := json.Unmarshal([]byte(list.stdout), &sums); err != nil || len(sums) != 1 {
+		t.Fatalf("list: %v %s", err, list.stdout)
+	}
+	ex := parley(t, dir, env, "", "export", sums[0].ID, "--as", "json")
+	var e struct {
+		Turns []struct {
+			ID    string
+			Tools []struct {
+				Name, Result string
+				Error        bool
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(ex.stdout), &e); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tr := range e.Turns {
+		if tr.ID == "analysis/search" {
+			for _, tl := range tr.Tools {
+				found = tl.Name == "xbrl_facts" && !tl.Error && strings.Contains(tl.Result, "215938000000")
+			}
+		}
+	}
+	if !found {
+		t.Errorf("analysis/search made no successful xbrl_facts call with NVDA's FY2026 revenue: %+v", e.Turns[:3])
+	}
+	// The tool results went back to the model in the next request.
+	var sawResult bool
+	for _, req := range srv.Requests() {
+		if req.Parsed.Tag == "analysis/search" {
+			for _, m := range req.Parsed.Messages {
+				if len(m.ToolResults) > 0 {
+					sawResult = true
+				}
+			}
+		}
+	}
+	if !sawResult {
+		t.Error("the tool result was not sent back to the model")
+	}
+}

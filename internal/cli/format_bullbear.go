@@ -185,33 +185,7 @@ func (bullbearCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, to
 	}
 	company := edgar.Company{CIK: cik, Ticker: bo.Ticker, Name: bo.Company}
 	a := &bullbear.Analyzer{SIC: bo.SIC}
-	set, err := sectools.New(sectools.Config{Source: src, Company: company, Facts: a, Ratios: a, Frameworks: a})
-	if err != nil {
-		return nil, err
-	}
-	// The tool cache is per company and per source: tool arguments do not
-	// name the company, and live and snapshot answers must not mix.
-	var cache tool.Cache
-	origin := "edgar"
-	if bo.Offline {
-		origin = "snapshot"
-	}
-	dir, err := tool.DefaultCacheDir()
-	if err == nil {
-		var fc *tool.FileCache
-		if fc, err = tool.NewFileCache(filepath.Join(dir, "sec", "CIK"+cik.String(), origin)); err == nil {
-			cache = fc
-		}
-	}
-	if cache == nil {
-		fmt.Fprintf(f.IO.ErrOut, "warning: no tool cache on disk (%v); tool results are cached for this run only\n", err)
-		cache = tool.NewMemoryCache()
-	}
-	var tools []tool.Tool
-	for _, t := range set.Tools() {
-		tools = append(tools, tool.Cached(t, cache, f.Now))
-	}
-	reg, err := tool.NewRegistry(tools...)
+	reg, err := secRegistry(f, src, company, a, bo.Offline)
 	if err != nil {
 		return nil, err
 	}
@@ -331,4 +305,35 @@ func resumePhase(ctx context.Context, store debate.Store, id string) (string, er
 		label = "the start"
 	}
 	return label, nil
+}
+
+// secRegistry builds the SEC tools for one company, behind the dated cache.
+// The cache is per company and per source: tool arguments do not name the
+// company, and live and snapshot answers must not mix.
+func secRegistry(f *Factory, src edgar.Source, company edgar.Company, a *bullbear.Analyzer, offline bool) (*tool.Registry, error) {
+	set, err := sectools.New(sectools.Config{Source: src, Company: company, Facts: a, Ratios: a, Frameworks: a})
+	if err != nil {
+		return nil, err
+	}
+	var cache tool.Cache
+	origin := "edgar"
+	if offline {
+		origin = "snapshot"
+	}
+	dir, err := tool.DefaultCacheDir()
+	if err == nil {
+		var fc *tool.FileCache
+		if fc, err = tool.NewFileCache(filepath.Join(dir, "sec", "CIK"+company.CIK.String(), origin)); err == nil {
+			cache = fc
+		}
+	}
+	if cache == nil {
+		fmt.Fprintf(f.IO.ErrOut, "warning: no tool cache on disk (%v); tool results are cached for this run only\n", err)
+		cache = tool.NewMemoryCache()
+	}
+	var tools []tool.Tool
+	for _, t := range set.Tools() {
+		tools = append(tools, tool.Cached(t, cache, f.Now))
+	}
+	return tool.NewRegistry(tools...)
 }

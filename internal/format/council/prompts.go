@@ -38,12 +38,18 @@ to other agents' arguments, each naming the agent), persuaded_by (empty unless y
 
 func (p *Protocol) analysisTurn(s *debate.State, a Agent) debate.TurnSpec {
 	task := fmt.Sprintf("Company: %s\nRisk tolerance: %s\n\nWrite your Phase 1 analysis.\n", p.company, p.opts.Risk)
+	if l := p.opts.Listed; l != nil {
+		task += fmt.Sprintf("\n%s (%s, CIK %s) is a listed company. SEC tools are available (filings, 10-K sections, XBRL facts, "+
+			"ratios, frameworks; at most 5 calls): ground your analysis in them and cite the filing of each figure. Data: %s.\n",
+			l.Name, l.Ticker, l.CIK, l.Data)
+	}
 	hints, ids := hintsFor(s, a.ID)
 	return debate.TurnSpec{
 		TurnRef:  debate.TurnRef{ID: analysisID(a), Agent: a.ID, Role: roleAnalyst, Label: a.Name + " · analysis", Phase: "analysis"},
 		System:   p.analysisSystem(a),
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: task + hints}},
 		Hints:    ids,
+		UseTools: p.opts.Listed != nil,
 	}
 }
 

@@ -90,6 +90,19 @@ type Options struct {
 	Agents    []Agent `json:"agents"`
 	MaxRounds int     `json:"max_rounds"`
 	Risk      string  `json:"risk"`
+	// Listed is set when the subject is a listed company: the analysts then
+	// research it with the SEC tools in phase 1.
+	Listed *Listed `json:"listed,omitempty"`
+}
+
+// Listed identifies the listed company a council debates, and where its SEC
+// data come from.
+type Listed struct {
+	Ticker  string `json:"ticker"`
+	CIK     string `json:"cik"`
+	Name    string `json:"name"`
+	Offline bool   `json:"offline,omitempty"`
+	Data    string `json:"data"` // the data source's label, e.g. the snapshot's date
 }
 
 // Validate checks options and fills defaults.
