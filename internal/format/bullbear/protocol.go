@@ -320,7 +320,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 	switch kind {
 	case "synthesis":
 		var syn Synthesis
-		if err := decodeJSON(text, &syn); err != nil {
+		if err := debate.DecodeMove(text, &syn); err != nil {
 			return nil, err
 		}
 		if err := syn.Check(); err != nil {

@@ -346,7 +346,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return nil, fmt.Errorf("turn %s: agent %q is not in the council", t.ID, t.Agent)
 	}
 	var r reply
-	if err := decodeJSON(text, &r); err != nil {
+	if err := debate.DecodeMove(text, &r); err != nil {
 		return nil, err
 	}
 	r.Position = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(r.Position), "-", ""))

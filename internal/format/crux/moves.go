@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 )
 
@@ -272,48 +271,4 @@ func crystalSchema() *llm.Schema {
 			"reasoning":  str(""),
 		})},
 	}))
-}
-
-// decodeJSON extracts the first JSON object from a reply, tolerating code
-// fences and prose around it, and decodes it strictly.
-func decodeJSON(text string, v any) error {
-	obj, err := extractObject(text)
-	if err != nil {
-		return fmt.Errorf("%w: %v", debate.ErrRepairable, err)
-	}
-	dec := json.NewDecoder(strings.NewReader(obj))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %v", debate.ErrRepairable, err)
-	}
-	return nil
-}
-
-// extractObject finds the first balanced top-level JSON object in text.
-func extractObject(text string) (string, error) {
-	start := strings.IndexByte(text, '{')
-	if start < 0 {
-		return "", fmt.Errorf("no JSON object in the reply")
-	}
-	depth, inStr, esc := 0, false, false
-	for i := start; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-			if depth == 0 {
-				return text[start : i+1], nil
-			}
-		}
-	}
-	return "", fmt.Errorf("the JSON object is not closed")
 }

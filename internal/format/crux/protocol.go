@@ -278,7 +278,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 	switch t.ID {
 	case modFrameDiscovery, modFrameLock:
 		var f Frame
-		if err := decodeJSON(text, &f); err != nil {
+		if err := debate.DecodeMove(text, &f); err != nil {
 			return nil, err
 		}
 		f.Question = strings.TrimSpace(f.Question)
@@ -288,7 +288,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return f, nil
 	case modFalsifiers:
 		var pr Proposals
-		if err := decodeJSON(text, &pr); err != nil {
+		if err := debate.DecodeMove(text, &pr); err != nil {
 			return nil, err
 		}
 		for i, f := range pr.Falsifiers {
@@ -302,7 +302,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return pr, nil
 	case modCrystallise:
 		var c Crystallisation
-		if err := decodeJSON(text, &c); err != nil {
+		if err := debate.DecodeMove(text, &c); err != nil {
 			return nil, err
 		}
 		if strings.TrimSpace(c.Summary) == "" {
@@ -324,7 +324,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return c, nil
 	}
 	var m Move
-	if err := decodeJSON(text, &m); err != nil {
+	if err := debate.DecodeMove(text, &m); err != nil {
 		return nil, err
 	}
 	if err := th.check(t.Agent, &m); err != nil {

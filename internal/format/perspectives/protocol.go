@@ -408,13 +408,13 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 	switch {
 	case t.ID == idAnalysis || t.ID == idReanalysis:
 		var a Analysis
-		if err := decodeJSON(text, &a); err != nil {
+		if err := debate.DecodeMove(text, &a); err != nil {
 			return nil, err
 		}
 		return a, p.checkAnalysis(&a, t.ID == idReanalysis)
 	case strings.HasSuffix(t.ID, "/evaluation"):
 		var e Evaluation
-		if err := decodeJSON(text, &e); err != nil {
+		if err := debate.DecodeMove(text, &e); err != nil {
 			return nil, err
 		}
 		if e.Decision != "continue" && e.Decision != "conclude" {
@@ -426,7 +426,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return e, nil
 	case t.ID == idSynthesis:
 		var syn Synthesis
-		if err := decodeJSON(text, &syn); err != nil {
+		if err := debate.DecodeMove(text, &syn); err != nil {
 			return nil, err
 		}
 		switch syn.Confidence {
