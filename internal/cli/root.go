@@ -60,7 +60,7 @@ func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
 		} else {
 			var err error
 			if path, err = sqlite.DefaultPath(); err != nil {
-				return nil, fmt.Errorf("find the default database path: %w (pass --db FILE)", err)
+				return nil, fmt.Errorf("find the default database path: %w", err)
 			}
 		}
 	}
@@ -87,7 +87,7 @@ with nothing lost.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil), newAFCmd(f, nil))
+	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil), newAskCmd(f, nil), newAFCmd(f, nil))
 	return root
 }
 

@@ -363,7 +363,7 @@ func (r *Runner) checkpoint(ctx context.Context, s *State, c CheckpointReached, 
 	switch ans.Action {
 	case ActionContinue, ActionGuide, ActionEnd:
 	default:
-		return fmt.Errorf("checkpoint answer %q: want continue, guide or end", ans.Action)
+		return r.pause(ctx, s, PauseCheckpoint, fmt.Sprintf("checkpoint answer %q: want continue, guide or end", ans.Action), nil)
 	}
 	return r.append(ctx, s, ans)
 }

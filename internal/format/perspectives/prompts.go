@@ -90,10 +90,10 @@ func (p *Protocol) context(s *debate.State, v *view, upToRound int) string {
 		}
 		fmt.Fprintf(&b, "\n# Round %d\n", rv.n)
 		for _, t := range rv.arguments {
-			fmt.Fprintf(&b, "\n## %s (argument)\n%s\n", t.Agent, strings.TrimSpace(t.Text))
+			fmt.Fprintf(&b, "\n## %s (argument)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
 		}
 		for _, t := range rv.rebuttals {
-			fmt.Fprintf(&b, "\n## %s (rebuttal)\n%s\n", t.Agent, strings.TrimSpace(t.Text))
+			fmt.Fprintf(&b, "\n## %s (rebuttal)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
 		}
 		if rv.evaluation != nil {
 			fmt.Fprintf(&b, "\n## Moderator summary\n%s\n", rv.evaluation.Summary)
@@ -183,10 +183,10 @@ func (p *Protocol) evaluationTurn(s *debate.State, v *view, r int, active []Pers
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Round %d\n", r)
 	for _, t := range rv.arguments {
-		fmt.Fprintf(&b, "\n## %s (argument)\n%s\n", t.Agent, strings.TrimSpace(t.Text))
+		fmt.Fprintf(&b, "\n## %s (argument)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
 	}
 	for _, t := range rv.rebuttals {
-		fmt.Fprintf(&b, "\n## %s (rebuttal)\n%s\n", t.Agent, strings.TrimSpace(t.Text))
+		fmt.Fprintf(&b, "\n## %s (rebuttal)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
 	}
 	if len(rv.repetition) > 0 {
 		b.WriteString("\nRepetition measured by Parley (share of the argument repeating the same debater's previous round):\n")
@@ -272,4 +272,13 @@ func shingles(text string) map[string]bool {
 		out[words[i]+" "+words[i+1]+" "+words[i+2]] = true
 	}
 	return out
+}
+
+// nameOf returns the perspective name for an agent id (its slug), the way the
+// debaters address each other.
+func (p *Protocol) nameOf(agent string) string {
+	if d, ok := p.opts.Catalog.Find(agent); ok {
+		return d.Name
+	}
+	return agent
 }
