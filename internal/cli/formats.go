@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/council"
 	"github.com/parleyhq/parley/internal/format/crux"
+	"github.com/parleyhq/parley/internal/format/formal"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/tool"
 )
@@ -32,6 +33,7 @@ func formatCLIs() map[string]formatCLI {
 		council.Name:      councilCLI{},
 		crux.Name:         cruxCLI{},
 		bullbear.Name:     bullbearCLI{},
+		formal.Name:       formalCLI{},
 	}
 }
 
@@ -41,6 +43,7 @@ func DefaultFormats() *debate.Formats {
 		council.Format{},
 		crux.Format{},
 		bullbear.Format{},
+		formal.Format{},
 	)
 }
 

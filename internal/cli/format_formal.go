@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/formal"
+	"github.com/parleyhq/parley/internal/tool"
+)
+
+// formalCLI starts formal debates: --rounds (default 2), --perspective ROLE
+// (PRO, OPP or MOD) and --context DIR, whose code, docs and git history
+// become the shared context K. K is gathered here, once, when the debate is
+// created, and stored with its options: the protocol does no I/O and a
+// resumed debate argues from the same K.
+type formalCLI struct{}
+
+func (formalCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (json.RawMessage, error) {
+	fo := formal.Options{Rounds: o.Rounds, Focus: o.Focus}
+	if fo.Rounds == 0 {
+		fo.Rounds = -1 // refused by Validate rather than read as "default"
+	}
+	if err := fo.Validate(); err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	if o.ContextDir != "" {
+		k, err := formal.Gather(ctx, o.ContextDir, o.Topic)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		fo.Context = k
+		fmt.Fprintf(f.IO.ErrOut, "Shared context K: %d facts gathered from %s\n", len(k.Facts), k.Dir)
+	}
+	return json.Marshal(fo)
+}
+
+func (formalCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, topic string, opts json.RawMessage, cast *debate.Cast) (*tool.Registry, error) {
+	if cast.Default.Provider == nil && len(cast.ByRole) == 0 && len(cast.ByAgent) == 0 {
+		return nil, &ConfigError{Err: &ErrNoModelConfigured{Format: formal.Name}}
+	}
+	return nil, nil
+}

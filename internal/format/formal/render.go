@@ -1,0 +1,344 @@
+package formal
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/argue/export"
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// Format is the formal format for the registry.
+type Format struct{}
+
+// Name implements debate.Format.
+func (Format) Name() string { return Name }
+
+// Protocol implements debate.Format.
+func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
+	var o Options
+	if len(options) > 0 {
+		if err := json.Unmarshal(options, &o); err != nil {
+			return nil, fmt.Errorf("formal options: %w", err)
+		}
+	}
+	return NewProtocol(topic, o)
+}
+
+// Render implements debate.Format: the spec's report. The summary leaves out
+// the transcript (live views show it as the debate runs).
+func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
+	proto, err := f.Protocol(s.Topic, s.Options)
+	if err != nil {
+		return "", err
+	}
+	p := proto.(*Protocol)
+	v, err := p.derive(s)
+	if err != nil {
+		return "", err
+	}
+	res, err := p.result(s, v)
+	if err != nil {
+		return "", err
+	}
+	fw, err := p.framework(v)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Debate: %q\n\n", oneLine(p.topic))
+	if s.Status != debate.StatusCompleted {
+		fmt.Fprintf(&b, "**Status:** %s (the debate has not finished; this report is partial)\n\n", s.Status)
+	}
+	b.WriteString("## Participants\n")
+	for _, pe := range res.Participants {
+		fmt.Fprintf(&b, "- **%s** %s — %s. Bias: %s.", pe.Role, pe.Title, pe.Persona, pe.Bias)
+		if pe.Role == p.opts.Focus {
+			b.WriteString(" *(in focus)*")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n## Shared Context (K)\n")
+	if p.opts.Context.Dir != "" {
+		fmt.Fprintf(&b, "Gathered from `%s` when the debate was created.\n\n", p.opts.Context.Dir)
+	}
+	b.WriteString(bullets(p.opts.Context.Facts, "No context was gathered (no --context directory): the debaters argued from general knowledge."))
+
+	if !opt.Summary {
+		b.WriteString("\n---\n\n## Transcript\n")
+		b.WriteString(p.transcriptMD(s, v))
+	}
+
+	b.WriteString("\n---\n\n## Commitment Stores (Final State)\n\n| Agent | Commitments | Retractions |\n|-------|-------------|-------------|\n")
+	for _, c := range res.Commitments {
+		fmt.Fprintf(&b, "| %s | {%s} | {%s} |\n", c.Party, strings.Join(c.Commitments, ", "), strings.Join(c.Retractions, ", "))
+	}
+	for _, c := range res.Commitments {
+		if len(c.Conceded) > 0 {
+			fmt.Fprintf(&b, "\n%s conceded %s.", c.Party, strings.Join(c.Conceded, ", "))
+		}
+	}
+	b.WriteString("\n\n---\n\n## Argumentation Framework\n\n### Arguments\n| ID | Content | Source | Score |\n|----|---------|--------|-------|\n")
+	for _, a := range res.Arguments {
+		text := cell(a.Text)
+		if a.Retracted {
+			text += " *(retracted)*"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s (%s) | %.2f |\n", a.ID, text, a.Side, a.Statement, a.Score)
+	}
+	b.WriteString("\n### Relations\n| From | To | Type | Classification |\n|------|----|------|----------------|\n")
+	for _, r := range res.Relations {
+		typ, class := "Attack", map[string]string{"rebut": "Rebutting", "undercut": "Undercutting", "support": "Direct"}[r.Kind]
+		if r.Kind == "support" {
+			typ = "Support"
+		}
+		by := ""
+		if r.By != "protocol" {
+			by = " (" + r.By + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s%s |\n", r.From, r.To, typ, class, by)
+	}
+	if len(res.Unrelated) > 0 {
+		fmt.Fprintf(&b, "\nCounter-claims the moderator found bear on nothing (no relation): %s.\n", strings.Join(res.Unrelated, ", "))
+	}
+	var ascii bytes.Buffer
+	if err := export.ASCII(&ascii, fw.graph, fw.scores.Scores); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "\n### Argument Map (ASCII)\n\n```\n%s```\n", ascii.String())
+	conv := "converged"
+	if !res.Semantics.Converged {
+		conv = "did NOT converge (scores are the last iterate)"
+	}
+	fmt.Fprintf(&b, "\nScores: gradual semantics `%s`", res.Semantics.Method)
+	if res.Semantics.Rule != "" {
+		fmt.Fprintf(&b, " (%s)", res.Semantics.Rule)
+	}
+	if res.Semantics.Acyclic {
+		fmt.Fprintf(&b, "; the framework is acyclic, so one exact pass %s.\n", conv)
+	} else {
+		fmt.Fprintf(&b, "; %s after %d iterations.\n", conv, res.Semantics.Iterations)
+	}
+	b.WriteString("The framework in Graphviz DOT, Argdown and AIF JSON is in the JSON verdict (`parley export ID --as json`, verdict.exports).\n")
+
+	b.WriteString("\n---\n\n## Verdict\n\n")
+	if res.Winner == "TIE" {
+		fmt.Fprintf(&b, "### Winner: **TIE** (Score: %.2f vs %.2f)\n", res.Scores[PRO], res.Scores[OPP])
+	} else {
+		fmt.Fprintf(&b, "### Winner: **%s** (Score: %.2f vs %.2f)\n", res.Winner, res.Scores[res.Winner], res.Scores[other(res.Winner)])
+	}
+	fmt.Fprintf(&b, "\nPRO %.2f, OPP %.2f. Rule: %s.\n", res.Scores[PRO], res.Scores[OPP], WinnerRule)
+	if res.Proposition != "" {
+		pa := argumentView(res, res.Proposition)
+		state := "does not survive"
+		if pa.Survived {
+			state = "survives"
+		}
+		fmt.Fprintf(&b, "The proposition %s scores %.2f and %s.\n", res.Proposition, pa.Score, state)
+	}
+	fmt.Fprintf(&b, "Ended because: %s.\n", res.EndReason)
+	j := res.Judgment
+	b.WriteString("\n### Rationale\n\n")
+	switch {
+	case j != nil:
+		b.WriteString(strings.TrimSpace(j.Rationale) + "\n")
+	case res.JudgmentNote != "":
+		b.WriteString("No moderator rationale: " + res.JudgmentNote + ". The winner follows from the scores above.\n")
+	default:
+		b.WriteString("No moderator judgment yet.\n")
+	}
+	b.WriteString("\n### Strongest Surviving Arguments\n\n")
+	if len(res.Strongest) == 0 {
+		b.WriteString("No argument of the winning side survived (score > 0.5).")
+		if best := p.standing(res); len(best) > 0 {
+			b.WriteString(" Its strongest still standing: " + strings.Join(best, "; ") + ".")
+		}
+		b.WriteString("\n")
+	}
+	for i, id := range res.Strongest {
+		a := argumentView(res, id)
+		fmt.Fprintf(&b, "%d. **%s** (%s, %.2f): %s\n", i+1, id, a.Side, a.Score, oneLine(a.Text))
+	}
+	b.WriteString("\n### Valid Points from Losing Side\n\n")
+	n := 0
+	for _, id := range res.ValidPoints {
+		a := argumentView(res, id)
+		n++
+		how := fmt.Sprintf("survives at %.2f", a.Score)
+		if !a.Survived {
+			how = fmt.Sprintf("conceded by %s", res.Winner)
+		}
+		fmt.Fprintf(&b, "%d. **%s** (%s, %s): %s\n", n, id, a.Side, how, oneLine(a.Text))
+	}
+	if j != nil {
+		for _, pt := range j.ValidPoints {
+			n++
+			fmt.Fprintf(&b, "%d. **%s** (moderator): %s\n", n, pt.ID, oneLine(pt.Point))
+		}
+	}
+	if n == 0 {
+		b.WriteString("None: no argument of the losing side survived or was conceded.\n")
+	}
+	if j != nil {
+		fmt.Fprintf(&b, "\n### Consensus Solution\n\n%s\n", strings.TrimSpace(j.Consensus))
+		b.WriteString("\n### Conditions for Revisiting\n\n")
+		b.WriteString(bullets(j.Revisit, "None stated."))
+		b.WriteString("\n### Unaddressed Critical Questions\n\n")
+		b.WriteString(bullets(append(append([]string(nil), res.Unanswered...), j.Unaddressed...), "None."))
+		if strings.TrimSpace(j.Biases) != "" {
+			fmt.Fprintf(&b, "\n### Bias Transparency\n\n%s\n", strings.TrimSpace(j.Biases))
+		}
+		if p.opts.Focus != "" && strings.TrimSpace(j.Focus) != "" {
+			fmt.Fprintf(&b, "\n### Focus: %s\n\n%s\n", p.opts.Focus, strings.TrimSpace(j.Focus))
+		}
+	} else if len(res.Unanswered) > 0 {
+		b.WriteString("\n### Unaddressed Critical Questions\n\n")
+		b.WriteString(bullets(res.Unanswered, ""))
+	}
+	m := res.Metrics
+	b.WriteString("\n### Debate Quality Metrics\n")
+	fmt.Fprintf(&b, "- Arguments raised: %d\n- Attacks: %d (%d rebuts, %d undercuts)\n- Supports: %d\n- Concessions made: %d\n- Retractions: %d\n",
+		m.Arguments, m.Attacks, m.Rebuts, m.Undercuts, m.Supports, m.Concessions, m.Retractions)
+	fmt.Fprintf(&b, "- Moves: %d; illegal or unparsable replies refused: %d; turns forfeited: %d; unanswered challenges: %d\n", m.Moves, m.Refused, m.Forfeits, m.Unanswered)
+	for _, fo := range res.Forfeits {
+		fmt.Fprintf(&b, "- Forfeit: %s (%s): %s\n", fo.Turn, fo.Party, fo.Reason)
+	}
+	return b.String(), nil
+}
+
+// standing names the winning side's best arguments when none survived.
+func (p *Protocol) standing(res Result) []string {
+	var out []string
+	best := -1.0
+	for _, a := range res.Arguments {
+		if a.Side == res.Winner && !a.Retracted && a.Score > 0 && a.Score >= best-1e-9 {
+			if a.Score > best+1e-9 {
+				out, best = nil, a.Score
+			}
+			out = append(out, fmt.Sprintf("**%s** (%.2f) %s", a.ID, a.Score, short(a.Text, 100)))
+		}
+	}
+	return out
+}
+
+func argumentView(r Result, id string) ArgumentView {
+	for _, a := range r.Arguments {
+		if a.ID == id {
+			return a
+		}
+	}
+	return ArgumentView{ID: id}
+}
+
+// transcriptMD renders the debate in the spec's transcript notation.
+func (p *Protocol) transcriptMD(s *debate.State, v *view) string {
+	var b strings.Builder
+	label := ""
+	for _, tv := range v.turns {
+		if tv.label != label {
+			label = tv.label
+			if tv.stage == stageClosing {
+				fmt.Fprintf(&b, "\n### Round %d: Closing\n", tv.round)
+			} else {
+				fmt.Fprintf(&b, "\n### %s\n", tv.label)
+			}
+		}
+		for _, rp := range tv.turn.Repairs {
+			fmt.Fprintf(&b, "\n*%s's reply was refused: %s*\n", tv.party, rp.Error)
+		}
+		if tv.forfeit != "" {
+			fmt.Fprintf(&b, "\n**%s** forfeits this turn: %s\n", tv.party, tv.forfeit)
+			continue
+		}
+		b.WriteString(describeMoves(tv.move))
+	}
+	return b.String()
+}
+
+// describeMoves renders a turn's moves in the spec's notation.
+func describeMoves(tm *TurnMove) string {
+	var b strings.Builder
+	for _, m := range tm.Moves {
+		switch m.Act {
+		case ActClaim:
+			note := ""
+			switch {
+			case m.Inference:
+				note = fmt.Sprintf(" (undercuts the inference of %s)", m.RepliesTo)
+			case m.RepliesTo != "":
+				note = fmt.Sprintf(" (against %s)", m.RepliesTo)
+			}
+			fmt.Fprintf(&b, "\n**%s [%s]** `claim` %q%s\n", m.Party, m.ID, oneLine(m.Statement), note)
+		case ActSince:
+			var ps []string
+			for _, p := range m.Premises {
+				ps = append(ps, fmt.Sprintf("%s: %q", p.ID, oneLine(p.Text)))
+			}
+			fmt.Fprintf(&b, "\n**%s [%s]** `%s since` {%s} (answers %s)\n", m.Party, m.ID, m.Target, strings.Join(ps, "; "), m.RepliesTo)
+		default:
+			fmt.Fprintf(&b, "\n**%s [%s]** `%s` %s %q", m.Party, m.ID, m.Act, m.Target, oneLine(short(m.Statement, 160)))
+			if m.RepliesTo != m.Target {
+				fmt.Fprintf(&b, " (answers %s)", m.RepliesTo)
+			}
+			b.WriteString("\n")
+		}
+		if m.Explanation != "" {
+			fmt.Fprintf(&b, "> %s\n", oneLine(m.Explanation))
+		}
+	}
+	if tm.FinalStatement != "" {
+		fmt.Fprintf(&b, "\n**%s** final statement:\n> %s\n", tm.Party, oneLine(tm.FinalStatement))
+	}
+	return b.String()
+}
+
+// Describe summarises a completed structured turn for live views.
+func (Format) Describe(t *debate.Turn) string {
+	if t.Invalid != "" {
+		return ""
+	}
+	switch t.ID {
+	case idClassify:
+		var c Classification
+		if json.Unmarshal(t.Move, &c) != nil {
+			return ""
+		}
+		var lines []string
+		for _, r := range c.Relations {
+			lines = append(lines, fmt.Sprintf("%s: %s — %s", r.Move, r.Kind, r.Reason))
+		}
+		return strings.Join(lines, "\n")
+	case idVerdict:
+		var j Judgment
+		if json.Unmarshal(t.Move, &j) != nil {
+			return ""
+		}
+		return "Rationale: " + j.Rationale + "\nConsensus: " + j.Consensus
+	}
+	var tm TurnMove
+	if json.Unmarshal(t.Move, &tm) != nil {
+		return ""
+	}
+	return strings.TrimSpace(describeMoves(&tm))
+}
+
+func bullets(items []string, empty string) string {
+	if len(items) == 0 {
+		if empty == "" {
+			return ""
+		}
+		return empty + "\n"
+	}
+	var b strings.Builder
+	for _, it := range items {
+		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
+	}
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cell makes text safe for a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
