@@ -41,17 +41,21 @@ func (p *Protocol) result(s *debate.State, v *view) Result {
 	return r
 }
 
-// allNoLLM reports whether every completed turn was data-only.
+// allNoLLM reports whether every completed turn of the debate was data-only.
+// Follow-up answers, asked after the debate, do not count: they say who
+// answered them where they are shown.
 func allNoLLM(s *debate.State) bool {
-	if len(s.Done) == 0 {
-		return false
-	}
+	n := 0
 	for _, t := range s.CompletedTurns() {
+		if isAsk(t) {
+			continue
+		}
 		if !t.NoLLM {
 			return false
 		}
+		n++
 	}
-	return true
+	return n > 0
 }
 
 // Format is the bullbear format for the registry.
@@ -245,6 +249,13 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		}
 		for _, side := range sides {
 			section(title(side)+" reconciliation", v.reconcile[side])
+		}
+	}
+	if fus := FollowUps(s); len(fus) > 0 {
+		b.WriteString("\n### Follow-up Questions\n")
+		for i, fu := range fus {
+			fmt.Fprintf(b, "\n**Q%d (to the %s):** %s\n", i+1, fu.Agent, fu.Question)
+			section(fmt.Sprintf("%s answers Q%d", title(fu.Agent), i+1), fu.Answer)
 		}
 	}
 	if len(s.Hints) > 0 {
