@@ -220,7 +220,7 @@ JSON: {"moves": [{"act": "...", "replies_to": "...", "statement": "...", "premis
 Leave statement empty except for claim, premises empty except for since, final_statement empty except in the closing.`)
 	hints, ids := p.hintsFor(s, agentOf(sl.party))
 	task.WriteString(hints)
-	label := fmt.Sprintf("%s · %s", sl.party, map[stage]string{stageOpening: "opening", stageArgument: fmt.Sprintf("round %d", sl.round), stageClosing: "closing"}[sl.stage])
+	label := sl.party + " · " + map[stage]string{stageOpening: "opening", stageArgument: "argument", stageClosing: "closing"}[sl.stage]
 	return debate.TurnSpec{
 		TurnRef: debate.TurnRef{ID: sl.id, Agent: agentOf(sl.party), Role: agentOf(sl.party), Label: label,
 			Phase: map[stage]string{stageOpening: "opening", stageArgument: "argumentation", stageClosing: "closing"}[sl.stage], Round: sl.round},

@@ -1,0 +1,138 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+)
+
+const formalTopic = "Should we migrate the monolith to microservices?"
+
+// TestFormalEndToEnd runs a formal debate from the binary against the fake
+// LLM server, with --context on a project directory: an illegal move is
+// refused and corrected, another is refused twice and forfeits the turn, and
+// the report and the JSON verdict carry every part of the spec.
+func TestFormalEndToEnd(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "formal.yaml"), fakellm.WithAPIKey("test-key"))
+	defer srv.Close()
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "shop")
+	for name, text := range map[string]string{
+		"README.md":          "# Shop\n\nShop is one Go binary serving checkout, billing and search.\n",
+		"docs/adr-007.md":    "# ADR 7\n\nWe keep the monolith until billing needs its own scaling.\n",
+		"billing/invoice.go": "package billing\n",
+	} {
+		p := filepath.Join(proj, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	r := parley(t, dir, env, "", "debate", formalTopic, "--format", "formal", "--rounds", "2", "--context", "shop", "--model", "test-model")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"**PRO [P1]** `claim` \"We should migrate the monolith to microservices\"",
+		"illegal move 1 (`concede` replying to \"O3\")",
+		"OPP forfeits turn r2/opp-1",
+		"# Debate: \"" + formalTopic + "\"",
+		"## Shared Context (K)", "README: Shop is one Go binary serving checkout, billing and search.",
+		"## Commitment Stores (Final State)", "| PRO | {",
+		"### Relations", "| Attack | Undercutting |",
+		"### Argument Map (ASCII)", "[A1 PRO",
+		"### Winner: **", "### Rationale", "### Strongest Surviving Arguments", "### Valid Points from Losing Side",
+		"### Consensus Solution", "### Conditions for Revisiting", "### Debate Quality Metrics",
+		"- Retractions: 0", "turns forfeited: 1",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "Shared context K:") {
+		t.Errorf("stderr does not report the gathered context:\n%s", r.stderr)
+	}
+
+	list := parley(t, dir, env, "", "list", "--json")
+	var sums []struct{ ID, Status string }
+	if err := json.Unmarshal([]byte(list.stdout), &sums); err != nil || len(sums) != 1 || sums[0].Status != "completed" {
+		t.Fatalf("list --json: %v %q", err, list.stdout)
+	}
+	ex := parley(t, dir, env, "", "export", sums[0].ID, "--as", "json")
+	var e struct {
+		Verdict struct {
+			Winner    string             `json:"winner"`
+			Scores    map[string]float64 `json:"scores"`
+			Semantics struct {
+				Method    string `json:"method"`
+				Converged bool   `json:"converged"`
+			} `json:"semantics"`
+			Arguments []struct{ ID string }   `json:"arguments"`
+			Forfeits  []struct{ Turn string } `json:"forfeits"`
+			Metrics   struct {
+				Refused   int `json:"refused_moves"`
+				Forfeits  int `json:"forfeits"`
+				Undercuts int `json:"undercuts"`
+			} `json:"metrics"`
+			Exports struct {
+				DOT     string          `json:"dot"`
+				Argdown string          `json:"argdown"`
+				AIF     json.RawMessage `json:"aif"`
+			} `json:"exports"`
+			Context []string `json:"context"`
+		} `json:"verdict"`
+		Turns []struct{ ID string } `json:"turns"`
+	}
+	if err := json.Unmarshal([]byte(ex.stdout), &e); err != nil {
+		t.Fatalf("export: %v\n%s", err, ex.stdout)
+	}
+	v := e.Verdict
+	if v.Winner != "PRO" && v.Winner != "OPP" && v.Winner != "TIE" || v.Semantics.Method != "spec" || !v.Semantics.Converged || len(v.Arguments) != 9 {
+		t.Errorf("verdict %+v", v)
+	}
+	if v.Metrics.Refused != 2 || v.Metrics.Forfeits != 1 || len(v.Forfeits) != 1 || v.Forfeits[0].Turn != "r2/opp-1" || v.Metrics.Undercuts != 2 {
+		t.Errorf("metrics %+v forfeits %+v", v.Metrics, v.Forfeits)
+	}
+	if !strings.HasPrefix(v.Exports.DOT, "digraph") || !strings.Contains(v.Exports.Argdown, "<A1>") || !json.Valid(v.Exports.AIF) || len(v.Context) == 0 {
+		t.Errorf("exports %+v context %v", v.Exports, v.Context)
+	}
+	// 12 debater turns, the classification and the verdict.
+	if len(e.Turns) != 14 {
+		t.Errorf("%d turns, want 14", len(e.Turns))
+	}
+	// One request per turn plus the two repairs.
+	if n := len(srv.Requests()); n != 16 {
+		t.Errorf("the server got %d requests, want 16", n)
+	}
+}
+
+// TestFormalRefusals: bad flags are refused with what to do.
+func TestFormalRefusals(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--context", "nowhere"}, "--context nowhere: no such directory"},
+		{[]string{"--rounds", "0"}, "--rounds"},
+		{[]string{"--perspective", "judge"}, `--perspective "judge": choose PRO`},
+		{[]string{}, "the formal format needs a language model"},
+	} {
+		args := append([]string{"debate", formalTopic, "--format", "formal"}, tc.args...)
+		r := parley(t, dir, env, "", args...)
+		if r.code == 0 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
