@@ -375,6 +375,29 @@ func (d *dialogue) firstClaim(party string) string {
 	return ""
 }
 
+// settled reports a dialogue the parties ended themselves: the proponent
+// gave up the proposition φ (retracted it, or conceded the opponent's
+// opening counter-claim ¬φ), or the opponent conceded φ. The side that gave
+// up loses, whatever the scores say.
+func (d *dialogue) settled() (winner, reason string) {
+	phi := d.firstClaim(PRO)
+	if phi == "" {
+		return "", ""
+	}
+	if !d.committed(PRO, phi) {
+		return OPP, "PRO retracted the proposition " + phi
+	}
+	if d.conceded(OPP, phi) {
+		return PRO, "OPP conceded the proposition " + phi
+	}
+	for _, m := range d.moves {
+		if m.Party == OPP && m.Round == 0 && m.Act == ActClaim && d.conceded(PRO, m.ID) {
+			return OPP, "PRO conceded OPP's counter-position " + m.ID
+		}
+	}
+	return "", ""
+}
+
 func validResponses(act string) string {
 	switch act {
 	case ActClaim:

@@ -215,24 +215,28 @@ type Result struct {
 	Winner       string             `json:"winner"` // PRO | OPP | TIE
 	Scores       map[string]float64 `json:"scores"`
 	WinnerRule   string             `json:"winner_rule"`
-	Semantics    Semantics          `json:"semantics"`
-	Proposition  string             `json:"proposition,omitempty"` // argument id of PRO's opening claim
-	Arguments    []ArgumentView     `json:"arguments"`
-	Relations    []RelationView     `json:"relations"`
-	Unrelated    []string           `json:"unrelated,omitempty"` // counter-claims classified as bearing on nothing
-	Commitments  []CommitmentView   `json:"commitments"`
-	Strongest    []string           `json:"strongest_surviving"`
-	ValidPoints  []string           `json:"valid_points_losing_side"`
-	Judgment     *Judgment          `json:"judgment,omitempty"`
-	JudgmentNote string             `json:"judgment_note,omitempty"`
-	Unanswered   []string           `json:"unanswered_challenges,omitempty"`
-	Forfeits     []Forfeit          `json:"forfeits,omitempty"`
-	Metrics      Metrics            `json:"metrics"`
-	Exports      Exports            `json:"exports"`
+	// DecidedBy is "scores", or why a side lost regardless of them (it gave
+	// the proposition up, or forfeited the opening).
+	DecidedBy    string           `json:"decided_by"`
+	Semantics    Semantics        `json:"semantics"`
+	Proposition  string           `json:"proposition,omitempty"` // argument id of PRO's opening claim
+	Arguments    []ArgumentView   `json:"arguments"`
+	Relations    []RelationView   `json:"relations"`
+	Unrelated    []string         `json:"unrelated,omitempty"` // counter-claims classified as bearing on nothing
+	Commitments  []CommitmentView `json:"commitments"`
+	Strongest    []string         `json:"strongest_surviving"`
+	ValidPoints  []string         `json:"valid_points_losing_side"`
+	Judgment     *Judgment        `json:"judgment,omitempty"`
+	JudgmentNote string           `json:"judgment_note,omitempty"`
+	Unanswered   []string         `json:"unanswered_challenges,omitempty"`
+	Forfeits     []Forfeit        `json:"forfeits,omitempty"`
+	Metrics      Metrics          `json:"metrics"`
+	Exports      Exports          `json:"exports"`
 }
 
 // WinnerRule states how the winner follows from the scores.
-const WinnerRule = "side score = mean gradual score of the side's arguments; the higher side score wins, " +
+const WinnerRule = "a side that gives the proposition up loses (PRO retracting φ or conceding ¬φ, OPP conceding φ); otherwise " +
+	"side score = mean gradual score of the side's arguments; the higher side score wins, " +
 	"ties broken by the number of surviving arguments (score > 0.5), then by the opening positions' scores"
 
 const ruleText = "score(A) = clamp(0.5 + Σ 0.2·score(supporter) − Σ 0.3·score(rebutter) − Σ 0.4·score(undercutter), 0, 1), iterated to a fixed point; retracted arguments have base ~0"
@@ -293,8 +297,12 @@ func (p *Protocol) result(s *debate.State, v *view) (Result, error) {
 	pro, opp := fw.sides[gradual.Pro], fw.sides[gradual.Opp]
 	r.Scores = map[string]float64{PRO: round2(pro.Mean), OPP: round2(opp.Mean)}
 	r.Winner = decide(pro, opp, sc[fw.argOf[d.firstClaim(PRO)]], sc[fw.argOf[d.firstClaim(OPP)]])
-	if v.endReason != "" && len(v.turns) == 1 && v.turns[0].forfeit != "" {
-		r.Winner = OPP // PRO forfeited the opening
+	r.DecidedBy = "scores"
+	if w, why := d.settled(); w != "" {
+		r.Winner, r.DecidedBy = w, why
+	}
+	if len(v.turns) == 1 && v.turns[0].forfeit != "" {
+		r.Winner, r.DecidedBy = OPP, "PRO forfeited the opening claim"
 	}
 	loser := ""
 	switch r.Winner {

@@ -287,8 +287,12 @@ func (p *Protocol) verdictTurn(s *debate.State, v *view, fw *framework) debate.T
 	}
 	pro, opp := fw.sides["PRO"], fw.sides["OPP"]
 	winner := decide(pro, opp, fw.scores.Scores[fw.argOf[d.firstClaim(PRO)]], fw.scores.Scores[fw.argOf[d.firstClaim(OPP)]])
-	fmt.Fprintf(&b, "\nSide scores (%s): PRO %.2f (%d of %d surviving), OPP %.2f (%d of %d surviving). Winner by the scores: %s.\n",
-		WinnerRule, pro.Mean, pro.Surviving, pro.Arguments, opp.Mean, opp.Surviving, opp.Arguments, winner)
+	decided := "by the scores"
+	if w, why := d.settled(); w != "" {
+		winner, decided = w, "because "+why
+	}
+	fmt.Fprintf(&b, "\nRule: %s.\nSide scores: PRO %.2f (%d of %d surviving), OPP %.2f (%d of %d surviving). Winner %s: %s.\n",
+		WinnerRule, pro.Mean, pro.Surviving, pro.Arguments, opp.Mean, opp.Surviving, opp.Arguments, decided, winner)
 	if un := append(d.unanswered(PRO), d.unanswered(OPP)...); len(un) > 0 {
 		b.WriteString("Unanswered challenges: ")
 		for i, m := range un {

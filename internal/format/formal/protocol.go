@@ -122,6 +122,7 @@ const (
 	noteForfeit    = "formal.forfeit"
 	noteClassify   = "formal.classification_fallback"
 	noteVerdict    = "formal.verdict_fallback"
+	noteSettled    = "formal.settled"
 )
 
 func agentOf(party string) string {
@@ -202,6 +203,17 @@ func (p *Protocol) Next(s *debate.State) (debate.Step, error) {
 func (p *Protocol) derive(s *debate.State) (*view, error) {
 	v := &view{d: newDialogue(), classes: map[string]Class{}}
 	for _, sl := range p.schedule() {
+		if sl.stage == stageArgument {
+			if _, why := v.d.settled(); why != "" {
+				// Convergence: a side gave the proposition up; the
+				// remaining argumentation is skipped and both close.
+				if !hasNote(s, noteSettled, "settled") {
+					v.pending = &debate.Step{Emit: []debate.Payload{note(noteSettled, "settled", "", why+": the argumentation ends and both sides close")}}
+					return v, nil
+				}
+				continue
+			}
+		}
 		t := s.Completed(sl.id)
 		if t == nil {
 			v.slot = &sl
@@ -243,6 +255,9 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 	}
 	v.complete = true
 	v.endReason = fmt.Sprintf("the closing round after %d argumentation round(s) ended the dialogue", p.opts.Rounds)
+	if _, why := v.d.settled(); why != "" {
+		v.endReason = why
+	}
 
 	// The moderator classifies the relations the moves leave open.
 	if un := v.d.unsettled(); len(un) > 0 {

@@ -298,3 +298,28 @@ func TestOptions(t *testing.T) {
 		t.Errorf("defaults: %+v %v", o, err)
 	}
 }
+
+func TestConcedingThePropositionSettlesTheDebate(t *testing.T) {
+	rs := append(opening(),
+		rule("r1/pro-1", moves(mv("since", "O1", "", "Deploys of unrelated teams block each other"))),
+		rule("r1/opp-1", moves(mv("concede", "P2.1", ""), mv("concede", "P1", ""))),
+		rule("closing/pro", closing("Migrate.")),
+		rule("closing/opp", closing("Granted.", mv("retract", "O1", ""))),
+		rule("verdict", verdictReply("OPP conceded A1, supported by A3.")),
+	)
+	f := newFixture(t, formal.Options{Rounds: 2}, rs...)
+	s := f.mustRun()
+	if got := f.tags(); !slices.Equal(got, []string{"r0/pro", "r0/opp", "r1/pro-1", "r1/opp-1", "closing/pro", "closing/opp", "verdict"}) {
+		t.Fatalf("requests %v: the argumentation should stop once OPP concedes φ", got)
+	}
+	if n := notes(s, "formal.settled"); len(n) != 1 || !strings.Contains(n[0].Text, "OPP conceded the proposition P1") {
+		t.Errorf("settled notes %+v", n)
+	}
+	r := result(t, s)
+	if r.Winner != formal.PRO || r.DecidedBy != "OPP conceded the proposition P1" || r.EndReason != r.DecidedBy {
+		t.Errorf("winner %s decided by %q, end %q", r.Winner, r.DecidedBy, r.EndReason)
+	}
+	if r.Metrics.Retractions != 1 || r.Commitments[1].Retractions[0] != "A2" {
+		t.Errorf("OPP's closing retraction was not recorded: %+v %+v", r.Metrics, r.Commitments)
+	}
+}

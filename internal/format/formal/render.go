@@ -130,6 +130,21 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 		fmt.Fprintf(&b, "### Winner: **%s** (Score: %.2f vs %.2f)\n", res.Winner, res.Scores[res.Winner], res.Scores[other(res.Winner)])
 	}
 	fmt.Fprintf(&b, "\nPRO %.2f, OPP %.2f. Rule: %s.\n", res.Scores[PRO], res.Scores[OPP], WinnerRule)
+	if res.DecidedBy != "scores" {
+		fmt.Fprintf(&b, "Decided by the dialogue, not the scores: %s.\n", res.DecidedBy)
+	}
+	for _, side := range []string{PRO, OPP} {
+		n, surv := 0, 0
+		for _, a := range res.Arguments {
+			if a.Side == side {
+				n++
+				if a.Survived {
+					surv++
+				}
+			}
+		}
+		fmt.Fprintf(&b, "%s: %d of %d argument(s) survive (score > 0.5).\n", side, surv, n)
+	}
 	if res.Proposition != "" {
 		pa := argumentView(res, res.Proposition)
 		state := "does not survive"
