@@ -38,6 +38,54 @@ type framework struct {
 	scores    gradual.Result
 	sides     map[gradual.Side]gradual.SideSummary
 	unrelated []string // counter-claims the moderator found bear on nothing
+	dung      DungCheck
+}
+
+// DungCheck reads the framework with Dung's extension semantics as a
+// cross-check of the gradual scores: the attack projection of the arguments
+// still held (retracted ones are withdrawn from A), with the bipolar derived
+// attacks (supported and secondary) added, and its grounded extension, the
+// arguments every rational judge must accept.
+type DungCheck struct {
+	Derived  []string `json:"derived_attacks"` // "A6→A1"
+	Grounded []string `json:"grounded"`
+}
+
+func dungCheck(fw *framework, d *dialogue) (DungCheck, error) {
+	g := gradual.NewGraph()
+	held := map[string]bool{}
+	for _, a := range fw.graph.Arguments() {
+		if d.stmts[fw.stmtOf[a.ID]].Retracted {
+			continue
+		}
+		held[a.ID] = true
+		if err := g.Add(a); err != nil {
+			return DungCheck{}, err
+		}
+	}
+	for _, r := range fw.graph.Relations() {
+		if held[r.From] && held[r.To] {
+			if err := g.Relate(r); err != nil {
+				return DungCheck{}, err
+			}
+		}
+	}
+	full, direct := g.Dung(true), g.Dung(false)
+	c := DungCheck{Derived: []string{}, Grounded: full.Names(full.Grounded())}
+	for i := range full.Len() {
+		for _, j := range full.Attacks(i) {
+			from, to := full.Name(i), full.Name(j)
+			di, _ := direct.Index(from)
+			dj, _ := direct.Index(to)
+			if !direct.Attacked(di, dj) {
+				c.Derived = append(c.Derived, from+"→"+to)
+			}
+		}
+	}
+	if c.Grounded == nil {
+		c.Grounded = []string{}
+	}
+	return c, nil
 }
 
 // framework builds and scores the BAF ⟨A, R⁻, R⁺⟩: every statement (claim
@@ -113,6 +161,9 @@ func (p *Protocol) framework(v *view) (*framework, error) {
 		return nil, fmt.Errorf("score the framework: %w", err)
 	}
 	fw.scores = res
+	if fw.dung, err = dungCheck(fw, d); err != nil {
+		return nil, err
+	}
 	fw.sides = map[gradual.Side]gradual.SideSummary{}
 	for _, s := range gradual.Summarise(fw.graph, res.Scores) {
 		fw.sides[s.Side] = s
@@ -223,6 +274,7 @@ type Result struct {
 	Arguments    []ArgumentView   `json:"arguments"`
 	Relations    []RelationView   `json:"relations"`
 	Unrelated    []string         `json:"unrelated,omitempty"` // counter-claims classified as bearing on nothing
+	Dung         DungCheck        `json:"dung"`
 	Commitments  []CommitmentView `json:"commitments"`
 	Strongest    []string         `json:"strongest_surviving"`
 	ValidPoints  []string         `json:"valid_points_losing_side"`
@@ -252,7 +304,7 @@ func (p *Protocol) result(s *debate.State, v *view) (Result, error) {
 		Topic: p.topic, Participants: Personas(), Focus: p.opts.Focus, Context: p.opts.Context.Facts,
 		Rounds: p.opts.Rounds, EndReason: v.endReason, WinnerRule: WinnerRule,
 		Semantics: Semantics{Method: p.opts.Method, Converged: fw.scores.Converged, Iterations: fw.scores.Iterations, Acyclic: fw.scores.Acyclic},
-		Relations: fw.rels, Judgment: v.judgment, Unrelated: fw.unrelated,
+		Relations: fw.rels, Judgment: v.judgment, Unrelated: fw.unrelated, Dung: fw.dung,
 	}
 	if r.Relations == nil {
 		r.Relations = []RelationView{}

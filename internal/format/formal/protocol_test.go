@@ -103,6 +103,11 @@ func TestFullDebate(t *testing.T) {
 	if !slices.Equal(r.ValidPoints, []string{"A4"}) || len(r.Strongest) != 0 {
 		t.Errorf("valid points %v (want the conceded A4), strongest %v (none of OPP's scores above 0.5)", r.ValidPoints, r.Strongest)
 	}
+	// Dung cross-check: A6 is retracted, so withdrawn; A8 undercuts A3,
+	// which supports A1: a secondary attack A8→A1.
+	if !slices.Equal(r.Dung.Derived, []string{"A8→A1"}) || !slices.Equal(r.Dung.Grounded, []string{"A2", "A4", "A7", "A8"}) {
+		t.Errorf("dung %+v", r.Dung)
+	}
 	if r.Judgment == nil || r.Proposition != "A1" {
 		t.Fatalf("judgment %+v proposition %q", r.Judgment, r.Proposition)
 	}

@@ -121,6 +121,13 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 	} else {
 		fmt.Fprintf(&b, "; %s after %d iterations.\n", conv, res.Semantics.Iterations)
 	}
+	b.WriteString("\n### Dung Cross-check\n\n")
+	derived := "none"
+	if len(res.Dung.Derived) > 0 {
+		derived = strings.Join(res.Dung.Derived, ", ")
+	}
+	fmt.Fprintf(&b, "Attack projection of the arguments still held, with the derived bipolar attacks (supported: X supports Y, Y attacks Z; secondary: X attacks Y, Y supports Z): %s.\n", derived)
+	fmt.Fprintf(&b, "Grounded extension (contained in every complete extension): {%s}.\n\n", strings.Join(res.Dung.Grounded, ", "))
 	b.WriteString("The framework in Graphviz DOT, Argdown and AIF JSON is in the JSON verdict (`parley export ID --as json`, verdict.exports).\n")
 
 	b.WriteString("\n---\n\n## Verdict\n\n")
