@@ -84,8 +84,9 @@ func protocolFor(topic string, options json.RawMessage) (*Protocol, error) {
 }
 
 // Render implements debate.Format: the spec's summary (bull case, bear case,
-// key contentions, moderator synthesis), and with the full option the
-// transcript, hints and tool citations after it.
+// key contentions, moderator synthesis) and its token and cost report, and
+// with the full option the transcript, follow-up questions, hints and tool
+// citations after them.
 func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
 	p, err := protocolFor(s.Topic, s.Options)
 	if err != nil {
@@ -94,6 +95,7 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 	v := p.derive(s)
 	var b strings.Builder
 	p.summary(&b, s, v)
+	report(&b, s)
 	if !opt.Summary {
 		p.fullTranscript(&b, s, v)
 	}
@@ -289,12 +291,6 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		b.WriteString("\n### Tool Citations\n\n")
 		b.WriteString(bullets(cites, ""))
 	}
-	u := s.Usage
-	fmt.Fprintf(b, "\n### Usage\n\n%d input tokens (%d cached), %d output tokens", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
-	if s.CostUSD > 0 {
-		fmt.Fprintf(b, ", $%.4f", s.CostUSD)
-	}
-	b.WriteString("\n")
 }
 
 // sourceOf extracts the "source" label sec tools put in their results.

@@ -70,6 +70,10 @@ func TestRenderBullbearExport(t *testing.T) {
 		"Revenue: $215,938M in FY2026", "Free cash flow: $96,676M in FY2026",
 		"Bull thesis breaks if: gross margin falls below 60%",
 		"Phase 3: Rebuttals", "Gross margin of 71% shows pricing power",
+		// The token and cost report is a table: each row reads on one line.
+		"Agent Model Turns Input Cached input Output Cost",
+		"Bull scripted/test-model 4 423 474 75 unknown",
+		"Total 9 1,170 963 197 unknown",
 		"Page 1 of 3", "Page 3 of 3",
 	)
 	// The emoji of the headings are not in the fonts: they are dropped, not
