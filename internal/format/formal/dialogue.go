@@ -423,6 +423,19 @@ func (d *dialogue) unanswered(party string) []*Move {
 	return out
 }
 
+// hasOpen reports whether the other side made a move party can answer: a
+// statement it has neither conceded nor seen retracted, an inference to
+// undercut, or a challenge or attack on party's statements.
+func (d *dialogue) hasOpen(party string) bool {
+	opp := other(party)
+	for _, id := range d.order {
+		if s := d.stmts[id]; s.Party == opp && !s.Retracted && !d.conceded(party, id) {
+			return true
+		}
+	}
+	return len(d.unanswered(party)) > 0 || len(d.attacksOn(party)) > 0
+}
+
 // attacksOn returns the other side's counter-claims against party's
 // statements still committed, not themselves retracted.
 func (d *dialogue) attacksOn(party string) []*Move {

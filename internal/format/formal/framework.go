@@ -43,7 +43,7 @@ type framework struct {
 
 // DungCheck reads the framework with Dung's extension semantics as a
 // cross-check of the gradual scores: the attack projection of the arguments
-// still held (retracted ones are withdrawn from A), with the bipolar derived
+// still held (retracted ones are withdrawn from A, and so are the ones the moderator rejected), with the bipolar derived
 // attacks (supported and secondary) added, and its grounded extension, the
 // arguments every rational judge must accept.
 type DungCheck struct {
@@ -51,11 +51,12 @@ type DungCheck struct {
 	Grounded []string `json:"grounded"`
 }
 
-func dungCheck(fw *framework, d *dialogue) (DungCheck, error) {
+func dungCheck(fw *framework, v *view) (DungCheck, error) {
 	g := gradual.NewGraph()
 	held := map[string]bool{}
 	for _, a := range fw.graph.Arguments() {
-		if d.stmts[fw.stmtOf[a.ID]].Retracted {
+		id := fw.stmtOf[a.ID]
+		if _, rej := v.rejected[id]; rej || v.d.stmts[id].Retracted {
 			continue
 		}
 		held[a.ID] = true
@@ -97,7 +98,7 @@ func (p *Protocol) framework(v *view) (*framework, error) {
 	for i, id := range d.order {
 		s := d.stmts[id]
 		a := gradual.Argument{ID: fmt.Sprintf("A%d", i+1), Text: s.Text, Side: gradual.Side(s.Party)}
-		if s.Retracted {
+		if _, rej := v.rejected[id]; s.Retracted || rej {
 			a.Base = retractedBase
 		}
 		if err := fw.graph.Add(a); err != nil {
@@ -161,7 +162,7 @@ func (p *Protocol) framework(v *view) (*framework, error) {
 		return nil, fmt.Errorf("score the framework: %w", err)
 	}
 	fw.scores = res
-	if fw.dung, err = dungCheck(fw, d); err != nil {
+	if fw.dung, err = dungCheck(fw, v); err != nil {
 		return nil, err
 	}
 	fw.sides = map[gradual.Side]gradual.SideSummary{}
@@ -207,6 +208,7 @@ type ArgumentView struct {
 	Score     float64 `json:"score"`
 	Survived  bool    `json:"survived"`
 	Retracted bool    `json:"retracted,omitempty"`
+	Rejected  string  `json:"rejected,omitempty"` // why the moderator rejected it
 }
 
 // CommitmentView is one party's final commitment store.
@@ -291,7 +293,7 @@ const WinnerRule = "a side that gives the proposition up loses (PRO retracting �
 	"side score = mean gradual score of the side's arguments; the higher side score wins, " +
 	"ties broken by the number of surviving arguments (score > 0.5), then by the opening positions' scores"
 
-const ruleText = "score(A) = clamp(0.5 + Σ 0.2·score(supporter) − Σ 0.3·score(rebutter) − Σ 0.4·score(undercutter), 0, 1), iterated to a fixed point; retracted arguments have base ~0"
+const ruleText = "score(A) = clamp(0.5 + Σ 0.2·score(supporter) − Σ 0.3·score(rebutter) − Σ 0.4·score(undercutter), 0, 1), iterated to a fixed point; retracted arguments and those the moderator rejected have base ~0"
 
 // result assembles the verdict from the view.
 func (p *Protocol) result(s *debate.State, v *view) (Result, error) {
@@ -323,7 +325,7 @@ func (p *Protocol) result(s *debate.State, v *view) (Result, error) {
 		a := fw.argOf[id]
 		st := d.stmts[id]
 		r.Arguments = append(r.Arguments, ArgumentView{ID: a, Statement: id, Side: st.Party, Text: st.Text, Score: round2(sc[a]),
-			Survived: sc[a] > gradual.SurvivalThreshold, Retracted: st.Retracted})
+			Survived: sc[a] > gradual.SurvivalThreshold, Retracted: st.Retracted, Rejected: v.rejected[id]})
 	}
 	if r.Arguments == nil {
 		r.Arguments = []ArgumentView{}

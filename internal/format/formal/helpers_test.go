@@ -65,7 +65,10 @@ func rules(tag string, rs ...*script.Reply) script.Rule {
 }
 
 func classify(rel ...formal.Class) *script.Reply {
-	return &script.Reply{JSON: mustJSON(formal.Classification{Relations: rel})}
+	if rel == nil {
+		rel = []formal.Class{}
+	}
+	return &script.Reply{JSON: mustJSON(formal.Classification{Relations: rel, Rejected: []formal.Rejection{}})}
 }
 
 func verdictReply(rationale string) *script.Reply {

@@ -25,9 +25,18 @@ type Class struct {
 // Kind "none": the counter-claim does not bear on what it answers.
 const kindNone = "none"
 
-// Classification is the moderator's framework turn.
+// Rejection is an argument the moderator rejects under the spec's rules 1
+// and 8: a straw man, an ad hominem, or one irrelevant to the proposition.
+type Rejection struct {
+	ID     string `json:"id"` // statement id: P2.1, O3
+	Reason string `json:"reason"`
+}
+
+// Classification is the moderator's framework turn: the relations the moves
+// leave open, and the arguments it rejects.
 type Classification struct {
-	Relations []Class `json:"relations"`
+	Relations []Class     `json:"relations"`
+	Rejected  []Rejection `json:"rejected"`
 }
 
 // Point is a valid point of the losing side, named by argument id.
@@ -89,8 +98,13 @@ func classifySchema() *llm.Schema {
 		"kind":   map[string]any{"type": "string", "enum": []string{string(gradual.Rebut), string(gradual.Undercut), kindNone}},
 		"reason": str("one sentence: why this classification"),
 	})
-	return schema("attack_classification", "The moderator's classification of counter-claims as rebutting or undercutting attacks", object(map[string]any{
+	rej := object(map[string]any{
+		"id":     str("the statement id (P2.1, O3)"),
+		"reason": str("straw man, ad hominem or irrelevant: say which and why"),
+	})
+	return schema("framework_review", "The moderator's classification of counter-claims as rebutting or undercutting attacks, and the arguments it rejects", object(map[string]any{
 		"relations": map[string]any{"type": "array", "items": rel},
+		"rejected":  map[string]any{"type": "array", "items": rej},
 	}))
 }
 
@@ -109,7 +123,24 @@ func verdictSchema() *llm.Schema {
 
 var argIDRe = regexp.MustCompile(`\bA[0-9]+\b`)
 
-func checkClassification(c *Classification, open []*Move) error {
+func checkClassification(c *Classification, open []*Move, d *dialogue) error {
+	phi := d.firstClaim(PRO)
+	rejected := map[string]bool{}
+	for i := range c.Rejected {
+		r := &c.Rejected[i]
+		r.ID = strings.TrimSpace(r.ID)
+		switch st := d.stmts[r.ID]; {
+		case st == nil:
+			return fmt.Errorf("%w: rejected %q is not a statement of the debate (a claim such as O3 or a premise such as P2.1)", debate.ErrRepairable, r.ID)
+		case r.ID == phi:
+			return fmt.Errorf("%w: %s is the proposition under debate: judge it by its support and attacks, do not reject it", debate.ErrRepairable, r.ID)
+		case rejected[r.ID]:
+			return fmt.Errorf("%w: %s is rejected twice", debate.ErrRepairable, r.ID)
+		case strings.TrimSpace(r.Reason) == "":
+			return fmt.Errorf("%w: say why %s is rejected", debate.ErrRepairable, r.ID)
+		}
+		rejected[r.ID] = true
+	}
 	want := map[string]bool{}
 	for _, m := range open {
 		want[m.ID] = true

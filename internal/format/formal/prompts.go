@@ -234,11 +234,15 @@ Leave statement empty except for claim, premises empty except for since, final_s
 }
 
 // classifyTurn asks the moderator to classify the counter-claims whose
-// relation the moves leave open.
+// relation the moves leave open, and to reject arguments that break the
+// rules (straw man, ad hominem, irrelevant).
 func (p *Protocol) classifyTurn(s *debate.State, v *view, open []*Move) debate.TurnSpec {
 	d := v.d
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Dialogue\n%s\n# Counter-claims to classify\n", transcript(d))
+	if len(open) == 0 {
+		b.WriteString("(none: the moves settle every relation; relations is [])\n")
+	}
 	for _, m := range open {
 		t := d.stmts[m.Target]
 		fmt.Fprintf(&b, "- %s (%s): %q replies to %s (%s: %q)", m.ID, m.Party, m.Statement, t.ID, t.Party, t.Text)
@@ -253,11 +257,17 @@ For each counter-claim, classify its attack (Pollock):
 - undercut: it grants the statement may be true but breaks the inferential link: the statement does not support
   its conclusion, or the reasoning behind the statement is broken.
 - none: it does not bear on the statement at all.
-Judge argument content, not rhetoric. JSON: {"relations": [{"move": "O3", "kind": "rebut", "reason": "..."}]}, every id once.`)
+Judge argument content, not rhetoric; every id once.
+
+Then review every statement (claims and premises, by id): reject, in "rejected", those that break the debate's
+rules: a straw man (it misstates the other side), an ad hominem (it attacks the agent, not the argument) or an
+argument irrelevant to the proposition. A rejected argument keeps no intrinsic strength. Do not reject an argument
+for being wrong or weak: the attacks on it decide that. Never reject the proposition itself. Usually "rejected" is [].
+JSON: {"relations": [{"move": "O3", "kind": "rebut", "reason": "..."}], "rejected": [{"id": "P2.1", "reason": "..."}]}`)
 	hints, ids := p.hintsFor(s, agentModerator)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: idClassify, Agent: agentModerator, Role: agentModerator, Label: "MOD · attack classification", Phase: "framework"},
+		TurnRef: debate.TurnRef{ID: idClassify, Agent: agentModerator, Role: agentModerator, Label: "MOD · framework review", Phase: "framework"},
 		System:  p.systemFor(MOD),
 		Messages: []llm.Message{
 			{Role: llm.RoleUser, Text: p.background(), Cache: true},
@@ -279,6 +289,9 @@ func (p *Protocol) verdictTurn(s *debate.State, v *view, fw *framework) debate.T
 		ret := ""
 		if st.Retracted {
 			ret = " (retracted)"
+		}
+		if why, ok := v.rejected[id]; ok {
+			ret += " (rejected by you: " + why + ")"
 		}
 		fmt.Fprintf(&b, "- %s [%s, %s] %.2f%s: %s\n", a, st.Party, id, fw.scores.Scores[a], ret, st.Text)
 	}

@@ -123,6 +123,7 @@ const (
 	noteClassify   = "formal.classification_fallback"
 	noteVerdict    = "formal.verdict_fallback"
 	noteSettled    = "formal.settled"
+	notePass       = "formal.pass"
 )
 
 func agentOf(party string) string {
@@ -172,7 +173,8 @@ type turnView struct {
 type view struct {
 	d         *dialogue
 	turns     []turnView
-	classes   map[string]Class // counter-claim move id → classification
+	classes   map[string]Class  // counter-claim move id → classification
+	rejected  map[string]string // statement id → why the moderator rejected it
 	classTurn *debate.Turn
 	judgment  *Judgment
 	judgeErr  string // why the moderator's verdict could not be used
@@ -201,7 +203,7 @@ func (p *Protocol) Next(s *debate.State) (debate.Step, error) {
 // derive replays the completed turns through the dialogue's rules: the first
 // turn not done yet is pending; notes the log lacks are emitted first.
 func (p *Protocol) derive(s *debate.State) (*view, error) {
-	v := &view{d: newDialogue(), classes: map[string]Class{}}
+	v := &view{d: newDialogue(), classes: map[string]Class{}, rejected: map[string]string{}}
 	for _, sl := range p.schedule() {
 		if sl.stage == stageArgument {
 			if _, why := v.d.settled(); why != "" {
@@ -215,6 +217,16 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 			}
 		}
 		t := s.Completed(sl.id)
+		if t == nil && sl.stage == stageArgument && !v.d.hasOpen(sl.party) {
+			// Nothing of the other side's to answer (it forfeited, or
+			// everything is conceded): the turn passes.
+			if !hasNote(s, notePass, sl.id) {
+				v.pending = &debate.Step{Emit: []debate.Payload{note(notePass, sl.id, sl.party, fmt.Sprintf(
+					"%s passes turn %s: %s made no move it could answer", sl.party, sl.id, other(sl.party)))}}
+				return v, nil
+			}
+			continue
+		}
 		if t == nil {
 			v.slot = &sl
 			v.pending = p.withPhase(s, sl.label, sl.round, p.debaterTurn(s, v, sl))
@@ -259,8 +271,10 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 		v.endReason = why
 	}
 
-	// The moderator classifies the relations the moves leave open.
-	if un := v.d.unsettled(); len(un) > 0 {
+	// The moderator classifies the relations the moves leave open and
+	// rejects straw men, ad hominem and irrelevant arguments.
+	un := v.d.unsettled()
+	if len(v.d.order) > 1 {
 		t := s.Completed(idClassify)
 		if t == nil {
 			v.pending = p.withPhase(s, "Argumentation framework", 0, p.classifyTurn(s, v, un))
@@ -273,15 +287,18 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 				c.By = "moderator"
 				v.classes[c.Move] = c
 			}
+			for _, r := range cl.Rejected {
+				v.rejected[r.ID] = r.Reason
+			}
 		} else if !hasNote(s, noteClassify, idClassify) {
 			v.pending = &debate.Step{Emit: []debate.Payload{note(noteClassify, idClassify, MOD, fmt.Sprintf(
-				"The moderator's classification could not be used (%s): each open counter-claim counts as a rebuttal, the spec's reading of `claim ¬φ`", invalidOr(t)))}}
+				"The moderator's review of the framework could not be used (%s): each open counter-claim counts as a rebuttal, the spec's reading of `claim ¬φ`, and no argument is rejected", invalidOr(t)))}}
 			return v, nil
 		}
-		for _, m := range un {
-			if _, ok := v.classes[m.ID]; !ok {
-				v.classes[m.ID] = Class{Move: m.ID, Kind: string(gradual.Rebut), Reason: "default: a counter-claim contradicts what it answers", By: "default"}
-			}
+	}
+	for _, m := range un {
+		if _, ok := v.classes[m.ID]; !ok {
+			v.classes[m.ID] = Class{Move: m.ID, Kind: string(gradual.Rebut), Reason: "default: a counter-claim contradicts what it answers", By: "default"}
 		}
 	}
 
@@ -347,7 +364,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		if err != nil {
 			return nil, err
 		}
-		return c, checkClassification(&c, v.d.unsettled())
+		return c, checkClassification(&c, v.d.unsettled(), v.d)
 	case idVerdict:
 		var j Judgment
 		if err := decodeJSON(text, &j); err != nil {

@@ -174,6 +174,7 @@ func TestForfeitAfterRepeatedIllegalMove(t *testing.T) {
 		rule("r1/opp-2", moves(mv("since", "P3", "", "Rewrites stall feature work for a year"))),
 		rule("closing/pro", closing("Migrate.")),
 		rule("closing/opp", closing("Do not migrate.")),
+		rule("framework/classify", classify()),
 		rule("verdict", verdictReply("PRO's A1 is supported by A3; OPP's A2 by A4.")),
 	)
 	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
@@ -310,11 +311,12 @@ func TestConcedingThePropositionSettlesTheDebate(t *testing.T) {
 		rule("r1/opp-1", moves(mv("concede", "P2.1", ""), mv("concede", "P1", ""))),
 		rule("closing/pro", closing("Migrate.")),
 		rule("closing/opp", closing("Granted.", mv("retract", "O1", ""))),
+		rule("framework/classify", classify()),
 		rule("verdict", verdictReply("OPP conceded A1, supported by A3.")),
 	)
 	f := newFixture(t, formal.Options{Rounds: 2}, rs...)
 	s := f.mustRun()
-	if got := f.tags(); !slices.Equal(got, []string{"r0/pro", "r0/opp", "r1/pro-1", "r1/opp-1", "closing/pro", "closing/opp", "verdict"}) {
+	if got := f.tags(); !slices.Equal(got, []string{"r0/pro", "r0/opp", "r1/pro-1", "r1/opp-1", "closing/pro", "closing/opp", "framework/classify", "verdict"}) {
 		t.Fatalf("requests %v: the argumentation should stop once OPP concedes φ", got)
 	}
 	if n := notes(s, "formal.settled"); len(n) != 1 || !strings.Contains(n[0].Text, "OPP conceded the proposition P1") {
@@ -326,5 +328,70 @@ func TestConcedingThePropositionSettlesTheDebate(t *testing.T) {
 	}
 	if r.Metrics.Retractions != 1 || r.Commitments[1].Retractions[0] != "A2" {
 		t.Errorf("OPP's closing retraction was not recorded: %+v %+v", r.Metrics, r.Commitments)
+	}
+}
+
+func TestModeratorRejectsArgument(t *testing.T) {
+	rs := fullRules()
+	for i := range rs {
+		if rs[i].Tag == "framework/classify" {
+			rels := []formal.Class{
+				{Move: "P4", Kind: "rebut", Reason: "It denies that a modular monolith gives ownership."},
+				{Move: "O4", Kind: "undercut", Reason: "It breaks the premise's link."},
+			}
+			bad := formal.Classification{Relations: rels, Rejected: []formal.Rejection{{ID: "P1", Reason: "weak"}}}
+			good := formal.Classification{Relations: rels, Rejected: []formal.Rejection{{ID: "O4", Reason: "ad hominem: it blames the team, not the build"}}}
+			rs[i] = rules("framework/classify", &script.Reply{JSON: mustJSON(bad)}, &script.Reply{JSON: mustJSON(good)})
+		}
+	}
+	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
+	s := f.mustRun()
+	if tu := s.Turns["framework/classify"]; len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "P1 is the proposition under debate") {
+		t.Fatalf("repairs %+v", tu.Repairs)
+	}
+	r := result(t, s)
+	for _, a := range r.Arguments {
+		switch a.ID {
+		case "A8":
+			if a.Rejected == "" || a.Score != 0 {
+				t.Errorf("rejected argument %+v", a)
+			}
+		case "A3": // no longer undercut by a rejected argument: 0.5 + 0.2·ε − 0.4·ε
+			if a.Score != 0.5 {
+				t.Errorf("A3 = %.2f, want 0.50", a.Score)
+			}
+		}
+	}
+	if slices.Contains(r.Dung.Grounded, "A8") || len(r.Dung.Derived) != 0 {
+		t.Errorf("dung %+v still counts the rejected A8", r.Dung)
+	}
+	if p := f.prompt("verdict", 0); !strings.Contains(p, "(rejected by you: ad hominem") {
+		t.Errorf("verdict prompt does not show the rejection")
+	}
+}
+
+func TestPassWhenNothingIsOpen(t *testing.T) {
+	rs := []script.Rule{
+		rule("r0/pro", moves(mv("claim", "", "We should migrate the monolith to microservices"))),
+		// OPP forfeits its opening: PRO has nothing to answer in r1/pro-1.
+		rules("r0/opp", moves(mv("concede", "P1", "")), moves(mv("retract", "P1", ""))),
+		rule("r1/opp-1", moves(mv("why", "P1", ""))),
+		rule("r1/pro-2", moves(mv("since", "O1", "", "Deploys of unrelated teams block each other"))),
+		rule("r1/opp-2", moves(mv("claim", "P2.1", "Flaky tests block deploys, not the monolith"))),
+		rule("closing/pro", closing("Migrate.")),
+		rule("closing/opp", closing("Stay.")),
+		rule("framework/classify", classify(formal.Class{Move: "O2", Kind: "undercut", Reason: "It blames the tests."})),
+		rule("verdict", verdictReply("A1 keeps the support of A2.")),
+	}
+	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
+	s := f.mustRun()
+	if slices.Contains(f.tags(), "r1/pro-1") {
+		t.Errorf("PRO was asked to move with nothing to answer: %v", f.tags())
+	}
+	if n := notes(s, "formal.pass"); len(n) != 1 || !strings.Contains(n[0].Text, "PRO passes turn r1/pro-1") {
+		t.Errorf("pass notes %+v", n)
+	}
+	if n := notes(s, "formal.forfeit"); len(n) != 1 {
+		t.Errorf("forfeit notes %+v", n)
 	}
 }

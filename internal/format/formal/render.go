@@ -86,6 +86,9 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 		if a.Retracted {
 			text += " *(retracted)*"
 		}
+		if a.Rejected != "" {
+			text += " *(rejected by MOD: " + cell(a.Rejected) + ")*"
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s (%s) | %.2f |\n", a.ID, text, a.Side, a.Statement, a.Score)
 	}
 	b.WriteString("\n### Relations\n| From | To | Type | Classification |\n|------|----|------|----------------|\n")
@@ -235,7 +238,7 @@ func (p *Protocol) standing(res Result) []string {
 	var out []string
 	best := -1.0
 	for _, a := range res.Arguments {
-		if a.Side == res.Winner && !a.Retracted && a.Score > 0 && a.Score >= best-1e-9 {
+		if a.Side == res.Winner && !a.Retracted && a.Rejected == "" && a.Score > 0 && a.Score >= best-1e-9 {
 			if a.Score > best+1e-9 {
 				out, best = nil, a.Score
 			}
@@ -330,6 +333,12 @@ func (Format) Describe(t *debate.Turn) string {
 		var lines []string
 		for _, r := range c.Relations {
 			lines = append(lines, fmt.Sprintf("%s: %s — %s", r.Move, r.Kind, r.Reason))
+		}
+		for _, r := range c.Rejected {
+			lines = append(lines, fmt.Sprintf("%s rejected — %s", r.ID, r.Reason))
+		}
+		if len(lines) == 0 {
+			return "No open relation to classify; no argument rejected."
 		}
 		return strings.Join(lines, "\n")
 	case idVerdict:
