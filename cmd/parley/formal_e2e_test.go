@@ -125,7 +125,7 @@ func TestFormalRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--context", "nowhere"}, "--context nowhere: no such directory"},
-		{[]string{"--rounds", "0"}, "--rounds"},
+		{[]string{"--rounds", "0"}, "--rounds 0: choose 1 to 10"},
 		{[]string{"--perspective", "judge"}, `--perspective "judge": choose PRO`},
 		{[]string{}, "the formal format needs a language model"},
 	} {

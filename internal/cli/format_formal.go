@@ -18,10 +18,10 @@ import (
 type formalCLI struct{}
 
 func (formalCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (json.RawMessage, error) {
-	fo := formal.Options{Rounds: o.Rounds, Focus: o.Focus}
-	if fo.Rounds == 0 {
-		fo.Rounds = -1 // refused by Validate rather than read as "default"
+	if o.Rounds < 1 || o.Rounds > formal.MaxRounds {
+		return nil, usageErrorf("--rounds %d: choose 1 to %d argumentation rounds", o.Rounds, formal.MaxRounds)
 	}
+	fo := formal.Options{Rounds: o.Rounds, Focus: o.Focus}
 	if err := fo.Validate(); err != nil {
 		return nil, &UsageError{Err: err}
 	}
