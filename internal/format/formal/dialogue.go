@@ -175,7 +175,8 @@ func (d *dialogue) describeRef(id string) string {
 // records it with its effects on the commitment stores.
 func (d *dialogue) apply(party string, st stage, round int, in MoveIn) (*Move, error) {
 	act := strings.ToLower(strings.TrimSpace(in.Act))
-	ref := strings.TrimSpace(in.RepliesTo)
+	// Models write ids as "[P1]" or "p2.1" too.
+	ref := strings.ToUpper(strings.Trim(strings.TrimSpace(in.RepliesTo), "[]`\"' "))
 	text := strings.TrimSpace(in.Statement)
 	if !slices.Contains(Acts, act) {
 		return nil, refuse("act %q is not a speech act: use one of %s", in.Act, strings.Join(Acts, ", "))

@@ -151,3 +151,11 @@ func TestUndercutAndUnsettled(t *testing.T) {
 		t.Errorf("attacks on PRO = %v", ids(d.attacksOn(PRO)))
 	}
 }
+
+func TestIDsAreNormalised(t *testing.T) {
+	d := opened(t)
+	m, err := d.apply(OPP, stageArgument, 1, in("Why", " [p2.1] ", ""))
+	if err != nil || m.RepliesTo != "P2.1" || m.Target != "P2.1" {
+		t.Fatalf("%+v %v", m, err)
+	}
+}

@@ -119,6 +119,13 @@ func TestFullDebate(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "full.md", md)
+	sum, err := formal.Format{}.Render(s, debate.RenderOptions{Summary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(sum, "## Transcript") || !strings.Contains(sum, "## Verdict") || !strings.Contains(sum, "### Argument Map (ASCII)") {
+		t.Errorf("summary:\n%s", sum)
+	}
 }
 
 func TestModeratorClassifiesOnlyOpenRelations(t *testing.T) {
