@@ -106,7 +106,13 @@ func TestFormalEndToEnd(t *testing.T) {
 	if !strings.HasPrefix(v.Exports.DOT, "digraph") || !strings.Contains(v.Exports.Argdown, "<A1>") || !json.Valid(v.Exports.AIF) || len(v.Context) == 0 {
 		t.Errorf("exports %+v context %v", v.Exports, v.Context)
 	}
-	// 12 debater turns, the classification and the verdict.
+	md := parley(t, dir, env, "", "export", sums[0].ID)
+	for _, want := range []string{"## Transcript", "### Round 0: Opening", "**OPP [O1]** `why` P1", "*PRO's reply was refused: illegal move 1", "**OPP** forfeits this turn", "### Dung Cross-check"} {
+		if !strings.Contains(md.stdout, want) {
+			t.Errorf("export lacks %q:\n%s", want, md.stdout)
+		}
+	}
+	// 12 debater turns, the framework review and the verdict.
 	if len(e.Turns) != 14 {
 		t.Errorf("%d turns, want 14", len(e.Turns))
 	}

@@ -175,11 +175,9 @@ type view struct {
 	turns     []turnView
 	classes   map[string]Class  // counter-claim move id → classification
 	rejected  map[string]string // statement id → why the moderator rejected it
-	classTurn *debate.Turn
 	judgment  *Judgment
 	judgeErr  string // why the moderator's verdict could not be used
 	endReason string
-	complete  bool // every turn of the script is done
 	pending   *debate.Step
 	slot      *slot // the pending debater turn
 }
@@ -243,7 +241,6 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 			v.turns = append(v.turns, tv)
 			if sl.id == "r0/pro" {
 				v.endReason = "PRO forfeited the opening claim: there is no proposition to debate, OPP wins by forfeit"
-				v.complete = true
 				return v, nil
 			}
 			continue
@@ -265,7 +262,6 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 		tv.move = &tm
 		v.turns = append(v.turns, tv)
 	}
-	v.complete = true
 	v.endReason = fmt.Sprintf("the closing round after %d argumentation round(s) ended the dialogue", p.opts.Rounds)
 	if _, why := v.d.settled(); why != "" {
 		v.endReason = why
@@ -280,7 +276,6 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 			v.pending = p.withPhase(s, "Argumentation framework", 0, p.classifyTurn(s, v, un))
 			return v, nil
 		}
-		v.classTurn = t
 		var cl Classification
 		if t.Invalid == "" && json.Unmarshal(t.Move, &cl) == nil {
 			for _, c := range cl.Relations {

@@ -163,7 +163,9 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 		}
 		fmt.Fprintf(&b, "The proposition %s scores %.2f and %s.\n", res.Proposition, pa.Score, state)
 	}
-	fmt.Fprintf(&b, "Ended because: %s.\n", res.EndReason)
+	if res.EndReason != "" {
+		fmt.Fprintf(&b, "Ended because: %s.\n", res.EndReason)
+	}
 	j := res.Judgment
 	b.WriteString("\n### Rationale\n\n")
 	switch {
