@@ -240,6 +240,7 @@ type Metrics struct {
 	Moves       int `json:"moves"`
 	Refused     int `json:"refused_moves"` // replies refused as illegal (or unparsable) and asked again
 	Forfeits    int `json:"forfeits"`
+	Passes      int `json:"passes"` // turns with nothing to answer
 	Unanswered  int `json:"unanswered_challenges"`
 }
 
@@ -414,6 +415,10 @@ func (p *Protocol) result(s *debate.State, v *view) (Result, error) {
 		}
 	}
 	for _, tv := range v.turns {
+		if tv.pass {
+			r.Metrics.Passes++
+			continue
+		}
 		r.Metrics.Refused += len(tv.turn.Repairs)
 		if tv.forfeit != "" {
 			r.Metrics.Forfeits++

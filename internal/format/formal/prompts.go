@@ -44,7 +44,10 @@ func (p *Protocol) systemFor(role string) string {
 		b.WriteString("You are MOD, the moderator and neutral judge of a formal debate run by Parley.\n")
 	}
 	fmt.Fprintf(&b, "Persona: %s.\nBias (stated openly; the moderator accounts for it): %s.\n", pe.Persona, pe.Bias)
-	if p.opts.Focus == role {
+	switch {
+	case p.opts.Focus == role && role == MOD:
+		b.WriteString("The user asked to focus on your viewpoint: judge in the greatest depth, and say how the trade-offs look to a neutral senior engineer.\n")
+	case p.opts.Focus == role:
 		b.WriteString("The user asked to focus on your viewpoint: argue it in the greatest depth the protocol allows.\n")
 	}
 	b.WriteString("\n" + rulesText + "\n\nReply with the JSON object only.")

@@ -167,6 +167,7 @@ type turnView struct {
 	turn    *debate.Turn
 	move    *TurnMove
 	forfeit string // why the turn was forfeited
+	pass    bool   // the turn passed: nothing to answer (turn is nil)
 }
 
 // view is what Next derives from the state; the renderer uses it too.
@@ -223,6 +224,7 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 					"%s passes turn %s: %s made no move it could answer", sl.party, sl.id, other(sl.party)))}}
 				return v, nil
 			}
+			v.turns = append(v.turns, turnView{slot: sl, pass: true})
 			continue
 		}
 		if t == nil {

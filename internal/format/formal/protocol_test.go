@@ -401,4 +401,11 @@ func TestPassWhenNothingIsOpen(t *testing.T) {
 	if n := notes(s, "formal.forfeit"); len(n) != 1 {
 		t.Errorf("forfeit notes %+v", n)
 	}
+	if r := result(t, s); r.Metrics.Passes != 1 || r.Metrics.Forfeits != 1 {
+		t.Errorf("metrics %+v", r.Metrics)
+	}
+	md, err := formal.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil || !strings.Contains(md, "**PRO** passes: OPP made no move it could answer.") {
+		t.Errorf("report does not show the pass (%v):\n%s", err, md)
+	}
 }

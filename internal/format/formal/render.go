@@ -228,7 +228,7 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 	b.WriteString("\n### Debate Quality Metrics\n")
 	fmt.Fprintf(&b, "- Arguments raised: %d\n- Attacks: %d (%d rebuts, %d undercuts)\n- Supports: %d\n- Concessions made: %d\n- Retractions: %d\n",
 		m.Arguments, m.Attacks, m.Rebuts, m.Undercuts, m.Supports, m.Concessions, m.Retractions)
-	fmt.Fprintf(&b, "- Moves: %d; illegal or unparsable replies refused: %d; turns forfeited: %d; unanswered challenges: %d\n", m.Moves, m.Refused, m.Forfeits, m.Unanswered)
+	fmt.Fprintf(&b, "- Moves: %d; illegal or unparsable replies refused: %d; turns forfeited: %d; turns passed: %d; unanswered challenges: %d\n", m.Moves, m.Refused, m.Forfeits, m.Passes, m.Unanswered)
 	for _, fo := range res.Forfeits {
 		fmt.Fprintf(&b, "- Forfeit: %s (%s): %s\n", fo.Turn, fo.Party, fo.Reason)
 	}
@@ -271,6 +271,10 @@ func (p *Protocol) transcriptMD(s *debate.State, v *view) string {
 			} else {
 				fmt.Fprintf(&b, "\n### %s\n", tv.label)
 			}
+		}
+		if tv.pass {
+			fmt.Fprintf(&b, "\n**%s** passes: %s made no move it could answer.\n", tv.party, other(tv.party))
+			continue
 		}
 		for _, rp := range tv.turn.Repairs {
 			fmt.Fprintf(&b, "\n*%s's reply was refused: %s*\n", tv.party, rp.Error)
