@@ -40,5 +40,8 @@ func (formalCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, topi
 	if cast.Default.Provider == nil && len(cast.ByRole) == 0 && len(cast.ByAgent) == 0 {
 		return nil, &ConfigError{Err: &ErrNoModelConfigured{Format: formal.Name}}
 	}
+	if o.Resume != "" && o.set != nil && (o.set("context") || o.set("rounds") || o.set("perspective")) {
+		fmt.Fprintln(f.IO.ErrOut, "note: --context, --rounds and --perspective are ignored on resume: the debate keeps the options and the shared context it was created with")
+	}
 	return nil, nil
 }
