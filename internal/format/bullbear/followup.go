@@ -77,12 +77,13 @@ func (Format) Ask(s *debate.State, agent, question string) (debate.TurnSpec, deb
 		}
 	}
 	fmt.Fprintf(&task, "FOLLOW-UP QUESTION from the user, after the debate:\n%s\n\n", question)
-	system := p.system(agent)
+	system := p.system()
 	switch agent {
 	case AgentModerator:
 		system = strings.TrimSuffix(fmt.Sprintf(moderatorSystem, p.who()), " Reply with the JSON object only.")
 		task.WriteString("Answer as the moderator: impartially, from the arguments and the fact check above, in plain prose (no JSON). Say which side the evidence favours on this question and what would change that.")
 	default:
+		task.WriteString(p.roleLine(agent))
 		fmt.Fprintf(&task, "Answer as the %s, in plain prose: stay in your role, cite the figures you rely on inline, concede what the %s got right, and keep to a few short paragraphs.",
 			agent, opponent(agent))
 	}

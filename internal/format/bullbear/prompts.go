@@ -8,46 +8,62 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 )
 
-// The system prompts are the spec's, with Parley's rules for citations and
-// quotations made explicit.
-func (p *Protocol) system(side string) string {
+// The debaters' system prompt holds the spec's prompts of both sides, with
+// Parley's rules for citations and quotations made explicit; each turn's
+// task says which side the agent argues (roleLine). One system prompt for
+// both debaters makes every request of theirs start with the same prefix, so
+// that with prompt caching the bear reads from the cache what the bull's
+// request wrote (the system prompt, then the openings both rebut), instead of
+// each side paying for its own copy.
+func (p *Protocol) system() string {
 	who := p.who()
-	var focus, cite, stance, why string
-	if side == AgentBull {
-		focus = `- Competitive advantages and moats
+	var b strings.Builder
+	fmt.Fprintf(&b, `You are one of two investment analysts in a structured debate on %s: one argues the BULL CASE, the other the BEAR CASE.
+Each task tells you which side you argue; argue that side only.
+
+The BULL analyst's job is to find the strongest reasons to be optimistic. Focus on:
+- Competitive advantages and moats
 - Growth catalysts and tailwinds
 - Management quality and execution
 - Underappreciated strengths
-- Why bears are wrong`
-		cite, stance, why = `"Revenue grew 40% (10-K FY2024)"`, "advocatory", "optimistic"
-	} else {
-		focus = `- Valuation concerns and downside scenarios
+- Why bears are wrong
+The bull cites like "Revenue grew 40%% (10-K FY2024)" and is rigorous but advocatory.
+
+The BEAR analyst's job is to find the strongest reasons to be cautious. Focus on:
+- Valuation concerns and downside scenarios
 - Competitive threats and disruption risk
 - Execution risks and management issues
 - Macro/regulatory headwinds
-- Why bulls are wrong`
-		cite, stance, why = `"Operating margin fell to 12% (10-K FY2024)"`, "skeptical", "cautious"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "You are an investment analyst arguing the %s CASE for %s.\nYour job is to find the strongest reasons to be %s.\n\nFocus on:\n%s\n\n",
-		strings.ToUpper(side), who, why, focus)
-	fmt.Fprintf(&b, `RULES:
+- Why bulls are wrong
+The bear cites like "Operating margin fell to 12%% (10-K FY2024)" and is rigorous but skeptical.
+
+RULES (both sides):
 - You MAY concede valid points ("I acknowledge X, but...")
-- You MUST cite sources inline: %s; prefer the SEC filings (form, fiscal year, accession number)
+- You MUST cite sources inline; prefer the SEC filings (form, fiscal year, accession number)
 - You MUST present %d-%d points even if the case is weak
-- Be rigorous but %s
 - Numbers you cite are checked against the 10-K after the rebuttals: get them right
 
-You will receive the %s's arguments. When rebutting:
-- DIRECTLY QUOTE the %s's point you're addressing, word for word, in "double quotes" or on a "> " blockquote line
+You will receive your opponent's arguments. When rebutting:
+- DIRECTLY QUOTE the opponent's point you're addressing, word for word, in "double quotes" or on a "> " blockquote line
 - Then explain why it's overstated or incorrect
-- Use quotation marks only for the %s's words
-`, cite, MinPoints, MaxPoints, stance, opponent(side), opponent(side), opponent(side))
+- Use quotation marks only for the opponent's words
+`, who, MinPoints, MaxPoints)
 	if p.opts.Framework != "" {
 		fmt.Fprintf(&b, "\nFramework Analysis (%s):\n%s\nThis framework data is available to both agents. You may reference it to support your argument. If framework findings contradict your position, you MUST reconcile (explain why despite the data, your thesis holds).\n",
 			p.opts.Framework, strings.TrimSpace(p.opts.FrameworkSummary))
 	}
 	return b.String()
+}
+
+// roleLine opens every task of a debater: the spec's "You are an investment
+// analyst arguing the BULL CASE for {ticker}".
+func (p *Protocol) roleLine(side string) string {
+	why := "optimistic"
+	if side == AgentBear {
+		why = "cautious"
+	}
+	return fmt.Sprintf("You are the %s analyst: you argue the %s CASE for %s and find the strongest reasons to be %s. Your opponent is the %s.\n\n",
+		strings.ToUpper(side), strings.ToUpper(side), p.who(), why, opponent(side))
 }
 
 const moderatorSystem = `You are a neutral moderator synthesizing a bull vs. bear debate on %s.
@@ -113,6 +129,7 @@ func (p *Protocol) dataLine() string {
 
 func (p *Protocol) researchTurn(s *debate.State, side string) debate.TurnSpec {
 	var b strings.Builder
+	b.WriteString(p.roleLine(side))
 	fmt.Fprintf(&b, "Phase 1 (Research): gather the data for the %s case on %s.\n", strings.ToUpper(side), p.who())
 	b.WriteString(p.dataLine())
 	fmt.Fprintf(&b, `Use the SEC tools (at most 5 calls in the whole debate; identical calls by the other agent are served from the shared cache).
@@ -120,7 +137,7 @@ Then write a research summary: the figures you will argue from, each with its fi
 Do not argue yet.`)
 	return debate.TurnSpec{
 		TurnRef:  debate.TurnRef{ID: researchID(side), Agent: side, Role: side, Label: title(side) + " · research", Phase: "research"},
-		System:   p.system(side),
+		System:   p.system(),
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
 		UseTools: true,
 	}
@@ -128,6 +145,7 @@ Do not argue yet.`)
 
 func (p *Protocol) openingTurn(s *debate.State, v *view, side string) debate.TurnSpec {
 	var b strings.Builder
+	b.WriteString(p.roleLine(side))
 	b.WriteString("Research data summary:\n")
 	if t := v.research[side]; t != nil {
 		b.WriteString(strings.TrimSpace(t.Text))
@@ -140,20 +158,35 @@ func (p *Protocol) openingTurn(s *debate.State, v *view, side string) debate.Tur
 	b.WriteString(hints)
 	return debate.TurnSpec{
 		TurnRef:  debate.TurnRef{ID: openingID(side), Agent: side, Role: side, Label: title(side) + " · opening", Phase: "opening"},
-		System:   p.system(side),
+		System:   p.system(),
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
 		Hints:    ids,
 	}
 }
 
-// transcript renders the arguments so far, for rebuttals and the moderator.
+// transcript renders the arguments so far, for the moderator and follow-ups.
 func transcript(v *view, upToRound int, uptoSide string) string {
+	return openingsRecord(v) + rebuttalsRecord(v, upToRound, uptoSide)
+}
+
+// openingsRecord is both openings, in the same words for every agent: the
+// shared context that rebuttals and reconciliations start with, marked
+// cacheable, so that a provider with prompt caching bills it once and reads
+// it from its cache on every later turn of either debater.
+func openingsRecord(v *view) string {
 	var b strings.Builder
 	for _, side := range sides {
 		if t := v.openings[side]; t != nil {
 			fmt.Fprintf(&b, "%s OPENING:\n%s\n\n", strings.ToUpper(side), strings.TrimSpace(t.Text))
 		}
 	}
+	return b.String()
+}
+
+// rebuttalsRecord is the rebuttals before round upToRound's turn of
+// uptoSide ("" for every completed rebuttal).
+func rebuttalsRecord(v *view, upToRound int, uptoSide string) string {
+	var b strings.Builder
 	for r, pair := range v.rebuttals {
 		for i, t := range pair {
 			if t == nil {
@@ -168,11 +201,17 @@ func transcript(v *view, upToRound int, uptoSide string) string {
 	return b.String()
 }
 
+// sharedContext is the cacheable first message of a turn that argues over
+// the openings.
+func sharedContext(v *view) llm.Message {
+	return llm.Message{Role: llm.RoleUser, Text: openingsRecord(v), Cache: true}
+}
+
 func (p *Protocol) rebuttalTurn(s *debate.State, v *view, round int, side string) debate.TurnSpec {
 	op := opponent(side)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your opening argument:\n%s\n\n", strings.TrimSpace(v.openings[side].Text))
-	fmt.Fprintf(&b, "%s's opening argument:\n%s\n\n", title(op), strings.TrimSpace(v.openings[op].Text))
+	b.WriteString(p.roleLine(side))
+	fmt.Fprintf(&b, "Above are both opening arguments; yours is the %s OPENING, the %s's is the %s OPENING.\n\n", strings.ToUpper(side), op, strings.ToUpper(op))
 	for r, pair := range v.rebuttals {
 		for i, t := range pair {
 			if t != nil && r+1 <= round {
@@ -194,8 +233,9 @@ func (p *Protocol) rebuttalTurn(s *debate.State, v *view, round int, side string
 		round, op, target)
 	return debate.TurnSpec{
 		TurnRef: debate.TurnRef{ID: rebuttalID(round, side), Agent: side, Role: side, Label: title(side) + " · rebuttal", Phase: "rebuttal", Round: round},
-		System:  p.system(side),
+		System:  p.system(),
 		Messages: []llm.Message{
+			sharedContext(v),
 			{Role: llm.RoleUser, Text: b.String()},
 		},
 		Hints: ids,
@@ -216,16 +256,20 @@ func factLines(fc *FactCheck) string {
 
 func (p *Protocol) reconcileTurn(s *debate.State, v *view, side string) debate.TurnSpec {
 	var b strings.Builder
-	b.WriteString(transcript(v, p.Rounds()+1, ""))
+	b.WriteString(p.roleLine(side))
+	b.WriteString(rebuttalsRecord(v, p.Rounds()+1, ""))
 	fmt.Fprintf(&b, "The moderator found conflicting facts. Parley checked the cited figures against the 10-K:\n%s\n", factLines(v.check))
 	fmt.Fprintf(&b, "Reconcile: in a few sentences, correct any figure of yours listed above to the 10-K figure, say whether the corrected figure changes your %s case, and say nothing new otherwise.\n", side)
 	hints, ids := hintsFor(s, side)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef:  debate.TurnRef{ID: reconcileID(side), Agent: side, Role: side, Label: title(side) + " · reconciliation", Phase: "reconcile"},
-		System:   p.system(side),
-		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
-		Hints:    ids,
+		TurnRef: debate.TurnRef{ID: reconcileID(side), Agent: side, Role: side, Label: title(side) + " · reconciliation", Phase: "reconcile"},
+		System:  p.system(),
+		Messages: []llm.Message{
+			sharedContext(v),
+			{Role: llm.RoleUser, Text: b.String()},
+		},
+		Hints: ids,
 	}
 }
 
