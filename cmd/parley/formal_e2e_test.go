@@ -1,11 +1,18 @@
 package main_test
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 )
@@ -140,5 +147,100 @@ func TestFormalRefusals(t *testing.T) {
 		if r.code == 0 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr:\n%s\nwant %q", tc.args, r.code, r.stderr, tc.want)
 		}
+	}
+}
+
+// TestFormalKillAndResume kills a formal debate mid-turn and resumes it after
+// the --context directory is gone: the shared context was stored with the
+// debate, no completed turn is asked for again, and the debate completes.
+func TestFormalKillAndResume(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "formal.yaml"), fakellm.WithAPIKey("test-key"), fakellm.WithTokenDelay(10*time.Millisecond))
+	defer srv.Close()
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, "README.md"), []byte("# Shop\n\nShop is one Go binary.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "debate", formalTopic, "--format", "formal", "--context", "shop", "--model", "test-model", "--json")
+	cmd.Dir = dir
+	cmd.Env = append(baseEnv(t), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	killed := false
+	for sc.Scan() {
+		var e struct {
+			Debate string          `json:"debate"`
+			Type   string          `json:"type"`
+			Data   json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("--json line is not JSON: %q", sc.Text())
+		}
+		id = e.Debate
+		if e.Type == "turn.delta" && strings.Contains(string(e.Data), "r1/opp-1") {
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			killed = true
+			break
+		}
+	}
+	_ = cmd.Wait()
+	if !killed {
+		t.Fatalf("the debate ended before it could be killed; stderr:\n%s", stderr.String())
+	}
+	before := exportJSON(t, dir, env, id)
+	if before.Status == "completed" {
+		t.Fatal("the killed debate is marked completed")
+	}
+	done := map[string]bool{}
+	for _, tr := range before.Turns {
+		done[tr.ID] = true
+	}
+	if !done["r1/pro-1"] || done["r1/opp-1"] {
+		t.Fatalf("killed at the wrong place: %v", done)
+	}
+	requestsBefore := len(srv.Requests())
+	if err := os.RemoveAll(proj); err != nil {
+		t.Fatal(err)
+	}
+
+	r := parley(t, dir, env, "", "debate", "--resume", id)
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "README: Shop is one Go binary.") || !strings.Contains(r.stdout, "### Winner: **") {
+		t.Errorf("the resumed report lost the shared context or the verdict:\n%s", r.stdout)
+	}
+	after := exportJSON(t, dir, env, id)
+	if after.Status != "completed" || len(after.Turns) != 14 {
+		t.Fatalf("after resume: status %s, %d turns", after.Status, len(after.Turns))
+	}
+	var asked []string
+	for _, req := range srv.Requests()[requestsBefore:] {
+		if done[req.Parsed.Tag] {
+			t.Errorf("turn %s was completed before the kill but requested again", req.Parsed.Tag)
+		}
+		asked = append(asked, req.Parsed.Tag)
+	}
+	if !slices.Contains(asked, "r1/opp-1") {
+		t.Errorf("the interrupted turn was not run again: %v", asked)
 	}
 }
