@@ -142,9 +142,9 @@ func openFor(d *dialogue, party string) string {
 	for _, m := range d.unanswered(party) {
 		fmt.Fprintf(&b, "- %s: %s asks why %s — answer with `since` (replies_to %s) or `retract`\n", m.ID, opp, m.Target, m.ID)
 	}
+	attacks := map[string]*Move{}
 	for _, m := range d.attacksOn(party) {
-		fmt.Fprintf(&b, "- %s: %s's counter-claim against your %s — defend %s with `since` (replies_to %s), or why/claim/concede against %s, or `retract` %s\n",
-			m.ID, opp, m.Target, m.Target, m.ID, m.ID, m.Target)
+		attacks[m.ID] = m
 	}
 	for _, id := range d.order {
 		s := d.stmts[id]
@@ -155,7 +155,15 @@ func openFor(d *dialogue, party string) string {
 		if !d.challenged(party, id) {
 			acts = "why, " + acts
 		}
-		fmt.Fprintf(&b, "- %s: %s's statement %q — %s\n", id, opp, short(s.Text, 100), acts)
+		what := "statement"
+		if s.Conclusion != "" {
+			what = "premise of " + s.Move
+		}
+		fmt.Fprintf(&b, "- %s: %s's %s %q — %s", id, opp, what, short(s.Text, 100), acts)
+		if m := attacks[id]; m != nil {
+			fmt.Fprintf(&b, "; it attacks your %s: defend %s with `since` (replies_to %s), or `retract` %s", m.Target, m.Target, id, m.Target)
+		}
+		b.WriteString("\n")
 	}
 	for _, m := range d.moves {
 		if m.Act == ActSince && m.Party == opp && !d.stmts[m.Target].Retracted {

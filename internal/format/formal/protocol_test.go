@@ -251,12 +251,16 @@ func TestPromptsCarryPersonasContextAndOpenMoves(t *testing.T) {
 		"Cautious architect focused on quality and long-term health", "Prefers solutions that minimize risk and technical debt",
 		"The user asked to focus on your viewpoint", "## Files of shop",
 		"[P2] PRO P1 since {P2.1", "C_PRO = {P1, P2.1, P2.2}",
-		"- P2.1: PRO's statement", "- P2: PRO's inference P1 since {P2.1, P2.2}",
+		"- P2.1: PRO's premise of P2", "- P2: PRO's inference P1 since {P2.1, P2.2}",
 		"Make 1 to 6 moves",
 	} {
 		if !strings.Contains(p, want) {
 			t.Errorf("OPP's prompt lacks %q:\n%s", want, p)
 		}
+	}
+	if p := f.prompt("r1/pro-2", 0); !strings.Contains(p, `- O1: OPP's statement "We should keep the monolith and modularise it" — why, claim (counter-claim), concede; it attacks your P1: defend P1 with `+"`since`"+` (replies_to O1), or `+"`retract`"+` P1`) ||
+		!strings.Contains(p, "- O2: OPP asks why P2.1") {
+		t.Errorf("PRO's open moves:\n%s", p)
 	}
 	if p := f.prompt("r1/pro-1", 0); !strings.Contains(p, "Make 1 to 4 moves") || strings.Contains(p, "focus on your viewpoint") {
 		t.Errorf("PRO's prompt treats PRO as in focus:\n%s", p)
