@@ -99,3 +99,43 @@ func TestAskRefusalsEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestAskReadsTheDebateFromTheCache asks the bear twice over the Anthropic
+// wire: the second question's request repeats the debate record marked for
+// caching, and the fake server reports it read from the cache.
+func TestAskReadsTheDebateFromTheCache(t *testing.T) {
+	base := loadScript(t, "bullbear.yaml")
+	sc, err := script.New(append(base.Rules,
+		script.Rule{TagRegexp: `^ask/\d/bear$`, Reply: &script.Reply{Text: "Cash conversion above 1x would turn me."}},
+	)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(sc, fakellm.WithAPIKey("test-key"))
+	defer srv.Close()
+	dir := t.TempDir()
+	env := []string{"ANTHROPIC_BASE_URL=" + srv.AnthropicURL(), "ANTHROPIC_API_KEY=test-key", "PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	if r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "claude-sonnet-4-5"); r.code != 0 {
+		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
+	}
+	// The report at the end prices the debate per agent.
+	list := parley(t, dir, env, "", "list", "--json")
+	id := between(list.stdout, `"id": "`, `"`)
+	first := parley(t, dir, env, "", "ask", id, "--agent", "bear", "Why?")
+	second := parley(t, dir, env, "", "ask", id, "--agent", "bear", "And now?")
+	if first.code != 0 || second.code != 0 {
+		t.Fatalf("ask: exit %d, %d\n%s\n%s", first.code, second.code, first.stderr, second.stderr)
+	}
+	if !strings.Contains(first.stderr, "(0 cached)") || strings.Contains(second.stderr, "(0 cached)") {
+		t.Errorf("want the first follow-up to write the cache and the second to read it:\n%s\n%s", first.stderr, second.stderr)
+	}
+	if !strings.Contains(second.stderr, "Saved as ask/2/bear") || !strings.Contains(second.stderr, "$0.") {
+		t.Errorf("second follow-up:\n%s", second.stderr)
+	}
+	show := parley(t, dir, env, "", "show", id)
+	for _, want := range []string{"## 💰 TOKENS AND COST", "| Bear | anthropic/claude-sonnet-4-5 | 5 |", "**Q2 (to the bear):** And now?"} {
+		if !strings.Contains(show.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, show.stdout)
+		}
+	}
+}
