@@ -43,9 +43,9 @@ type framework struct {
 
 // DungCheck reads the framework with Dung's extension semantics as a
 // cross-check of the gradual scores: the attack projection of the arguments
-// still held (retracted ones are withdrawn from A, and so are the ones the moderator rejected), with the bipolar derived
-// attacks (supported and secondary) added, and its grounded extension, the
-// arguments every rational judge must accept.
+// still held (retracted and rejected ones are withdrawn from A), with the
+// bipolar derived attacks (supported and secondary) added, and its grounded
+// extension, which every complete extension contains.
 type DungCheck struct {
 	Derived  []string `json:"derived_attacks"` // "A6→A1"
 	Grounded []string `json:"grounded"`
@@ -134,7 +134,9 @@ func (p *Protocol) framework(v *view) (*framework, error) {
 				kind = gradual.Undercut
 			case m.Round > 0:
 				c := v.classes[m.ID]
-				by = c.By
+				if by = c.By; by == "" {
+					by = "unclassified yet"
+				}
 				switch c.Kind {
 				case kindNone:
 					fw.unrelated = append(fw.unrelated, m.ID)
