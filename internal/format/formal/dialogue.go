@@ -15,8 +15,8 @@ const (
 	ActSince   = "since"
 )
 
-// Acts lists the speech acts.
-var Acts = []string{ActClaim, ActWhy, ActConcede, ActRetract, ActSince}
+// acts lists the speech acts.
+var acts = []string{ActClaim, ActWhy, ActConcede, ActRetract, ActSince}
 
 // Parties of the dialogue.
 const (
@@ -178,8 +178,8 @@ func (d *dialogue) apply(party string, st stage, round int, in MoveIn) (*Move, e
 	// Models write ids as "[P1]" or "p2.1" too.
 	ref := strings.ToUpper(strings.Trim(strings.TrimSpace(in.RepliesTo), "[]`\"' "))
 	text := strings.TrimSpace(in.Statement)
-	if !slices.Contains(Acts, act) {
-		return nil, refuse("act %q is not a speech act: use one of %s", in.Act, strings.Join(Acts, ", "))
+	if !slices.Contains(acts, act) {
+		return nil, refuse("act %q is not a speech act: use one of %s", in.Act, strings.Join(acts, ", "))
 	}
 	m := &Move{Party: party, Act: act, RepliesTo: ref, Explanation: strings.TrimSpace(in.Explanation), Round: round}
 	opp := other(party)

@@ -74,7 +74,8 @@ func Gather(ctx context.Context, dir, topic string) (Context, error) {
 		}
 		name := e.Name()
 		if e.IsDir() {
-			if path != abs && (skipDirs[name] || strings.HasPrefix(name, ".")) {
+			// Hidden directories are tool state, except CI configuration.
+			if path != abs && (skipDirs[name] || strings.HasPrefix(name, ".") && name != ".github") {
 				return filepath.SkipDir
 			}
 			dirs++

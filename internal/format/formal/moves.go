@@ -80,7 +80,7 @@ func schema(name, desc string, v map[string]any) *llm.Schema {
 
 func movesSchema() *llm.Schema {
 	move := object(map[string]any{
-		"act":         map[string]any{"type": "string", "enum": Acts},
+		"act":         map[string]any{"type": "string", "enum": acts},
 		"replies_to":  str("the id of the open move or statement this move answers (P1, O2, P2.1); empty only for PRO's opening claim"),
 		"statement":   str("claim: the statement φ you assert; other acts: empty (the protocol fills in the statement the act is about)"),
 		"premises":    strArr("since: the reasons S, one statement each; other acts: empty"),
