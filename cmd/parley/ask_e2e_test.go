@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,6 +132,23 @@ func TestAskReadsTheDebateFromTheCache(t *testing.T) {
 	}
 	if !strings.Contains(second.stderr, "Saved as ask/2/bear") || !strings.Contains(second.stderr, "$0.") {
 		t.Errorf("second follow-up:\n%s", second.stderr)
+	}
+	// The JSON export carries the per-agent report too.
+	var e struct {
+		Agents []struct {
+			Agent string
+			Turns int
+			Usage struct {
+				CacheReadTokens int `json:"cache_read_tokens"`
+			}
+			CostUSD float64 `json:"cost_usd"`
+		}
+	}
+	if err := json.Unmarshal([]byte(parley(t, dir, env, "", "export", id, "--as", "json", "--summary").stdout), &e); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Agents) != 3 || e.Agents[0].Agent != "bear" || e.Agents[0].Turns != 5 || e.Agents[0].Usage.CacheReadTokens == 0 || e.Agents[0].CostUSD <= 0 {
+		t.Errorf("agents in the JSON export: %+v", e.Agents)
 	}
 	show := parley(t, dir, env, "", "show", id)
 	for _, want := range []string{"## 💰 TOKENS AND COST", "| Bear | anthropic/claude-sonnet-4-5 | 5 |", "**Q2 (to the bear):** And now?"} {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -110,11 +112,20 @@ type ExportedDebate struct {
 	Models      map[string]string           `json:"models,omitempty"`
 	Usage       llm.Usage                   `json:"usage"`
 	CostUSD     float64                     `json:"cost_usd"`
+	Agents      []ExportedAgent             `json:"agents,omitempty"`
 	Verdict     json.RawMessage             `json:"verdict,omitempty"`
 	Artifacts   []debate.ArtifactWritten    `json:"artifacts,omitempty"`
 	Checkpoints []debate.CheckpointAnswered `json:"checkpoints,omitempty"`
 	Notes       []ExportedNote              `json:"notes,omitempty"`
 	Turns       []ExportedTurn              `json:"turns,omitempty"`
+}
+
+// ExportedAgent is one agent's tokens and cost: the token and cost report.
+type ExportedAgent struct {
+	Agent   string    `json:"agent"`
+	Turns   int       `json:"turns"`
+	Usage   llm.Usage `json:"usage"`
+	CostUSD float64   `json:"cost_usd"`
 }
 
 // ExportedNote is a format event in the export.
@@ -160,6 +171,19 @@ func exportJSON(st *debate.State, full bool) ExportedDebate {
 	for _, n := range st.Notes {
 		d.Notes = append(d.Notes, ExportedNote{Kind: n.Kind, Text: n.Text, Data: n.Data})
 	}
+	for _, t := range st.CompletedTurns() {
+		i := slices.IndexFunc(d.Agents, func(a ExportedAgent) bool { return a.Agent == t.Agent })
+		if i < 0 {
+			d.Agents = append(d.Agents, ExportedAgent{Agent: t.Agent})
+			i = len(d.Agents) - 1
+		}
+		a := &d.Agents[i]
+		a.Turns++
+		a.Usage = a.Usage.Add(t.Usage)
+		a.CostUSD += t.CostUSD
+	}
+	// Turns that run concurrently complete in any order: sort for a stable export.
+	slices.SortFunc(d.Agents, func(a, b ExportedAgent) int { return strings.Compare(a.Agent, b.Agent) })
 	if !full {
 		return d
 	}
