@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
 )
 
 // pdfToText reads a PDF's text back with poppler's pdftotext, or skips the
@@ -82,5 +84,31 @@ func TestExportPDFRefusals(t *testing.T) {
 	r := parley(t, dir, env, "", "export", "DEB-none", "--as", "docx")
 	if r.code != 2 || !strings.Contains(r.stderr, "choose md, json or pdf") {
 		t.Errorf("--as docx: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestExportPDFPerspectives exports a perspectives debate (run against the
+// fake LLM server) as a PDF: the decision document's sections read back.
+func TestExportPDFPerspectives(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"))
+	defer srv.Close()
+	dir := t.TempDir()
+	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	if r := parley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model"); r.code != 0 {
+		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
+	}
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	out := filepath.Join(dir, "decision.pdf")
+	if r := parley(t, dir, env, "", "export", id, "--as", "pdf", "-o", out); r.code != 0 {
+		t.Fatalf("export: exit %d\n%s", r.code, r.stderr)
+	}
+	text := pdfToText(t, out)
+	for _, want := range []string{
+		"Decision: Should we use Redis or PostgreSQL for caching?", "Debate " + id + " · perspectives · completed",
+		"Question", "Perspectives Considered", "Recommendation", "Confidence: Medium", "Transcript", "Page 1 of",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("PDF lacks %q:\n%s", want, text)
+		}
 	}
 }
