@@ -42,7 +42,8 @@ func TestFormalEndToEnd(t *testing.T) {
 		}
 	}
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
-	r := parley(t, dir, env, "", "debate", formalTopic, "--format", "formal", "--rounds", "2", "--context", "shop", "--model", "test-model")
+	r := parley(t, dir, env, "", "debate", formalTopic, "--format", "formal", "--rounds", "2", "--context", "shop", "--model", "test-model",
+		"--model-for", "opp=opp-model", "--model-for", "moderator=judge-model")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -123,10 +124,27 @@ func TestFormalEndToEnd(t *testing.T) {
 	if len(e.Turns) != 14 {
 		t.Errorf("%d turns, want 14", len(e.Turns))
 	}
+	// Models by agent and role: OPP has its own, PRO the default.
+	for _, req := range srv.Requests() {
+		want := map[string]string{"pro": "test-model", "opp": "opp-model", "mod": "judge-model"}[roleOfTag(req.Parsed.Tag)]
+		if req.Parsed.Model != want {
+			t.Errorf("turn %s ran on %s, want %s", req.Parsed.Tag, req.Parsed.Model, want)
+		}
+	}
 	// One request per turn plus the two repairs.
 	if n := len(srv.Requests()); n != 16 {
 		t.Errorf("the server got %d requests, want 16", n)
 	}
+}
+
+func roleOfTag(tag string) string {
+	switch {
+	case strings.Contains(tag, "pro"):
+		return "pro"
+	case strings.Contains(tag, "opp"):
+		return "opp"
+	}
+	return "mod"
 }
 
 // TestFormalRefusals: bad flags are refused with what to do.

@@ -233,7 +233,7 @@ Leave statement empty except for claim, premises empty except for since, final_s
 	task.WriteString(hints)
 	label := sl.party + " · " + map[stage]string{stageOpening: "opening", stageArgument: "argument", stageClosing: "closing"}[sl.stage]
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: sl.id, Agent: agentOf(sl.party), Role: agentOf(sl.party), Label: label,
+		TurnRef: debate.TurnRef{ID: sl.id, Agent: agentOf(sl.party), Role: RoleDebater, Label: label,
 			Phase: map[stage]string{stageOpening: "opening", stageArgument: "argumentation", stageClosing: "closing"}[sl.stage], Round: sl.round},
 		System: p.systemFor(sl.party),
 		Messages: []llm.Message{

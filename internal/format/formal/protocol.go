@@ -112,25 +112,32 @@ func NewProtocol(topic string, opts Options) (*Protocol, error) {
 	return &Protocol{topic: topic, opts: opts}, nil
 }
 
-// Agents, roles and turn ids.
+// Agents and roles: --model-for debater=... sets both debaters' model,
+// --model-for moderator=... the moderator's; the command line maps
+// --model-for pro=... and opp=... to the agents.
 const (
-	agentPro       = "pro"
-	agentOpp       = "opp"
+	AgentPro       = "pro"
+	AgentOpp       = "opp"
+	RoleDebater    = "debater"
 	agentModerator = "moderator"
-	idClassify     = "framework/classify"
-	idVerdict      = "verdict"
-	noteForfeit    = "formal.forfeit"
-	noteClassify   = "formal.classification_fallback"
-	noteVerdict    = "formal.verdict_fallback"
-	noteSettled    = "formal.settled"
-	notePass       = "formal.pass"
+)
+
+// Turn ids and notes.
+const (
+	idClassify   = "framework/classify"
+	idVerdict    = "verdict"
+	noteForfeit  = "formal.forfeit"
+	noteClassify = "formal.classification_fallback"
+	noteVerdict  = "formal.verdict_fallback"
+	noteSettled  = "formal.settled"
+	notePass     = "formal.pass"
 )
 
 func agentOf(party string) string {
 	if party == PRO {
-		return agentPro
+		return AgentPro
 	}
-	return agentOpp
+	return AgentOpp
 }
 
 // slot is one debater turn of the script.
