@@ -149,6 +149,7 @@ func TestRenderOddInput(t *testing.T) {
 		"code":     "```\nfunc main() {\n\tprintln(\"hi\")\n}\n```\n",
 		"nested":   "1. one\n   - a\n     - deep `code` and [link](https://example.com)\n2. two\n\n> quoted\n> text\n\n---\n\n<b>html</b>\n",
 		"longword": strings.Repeat("x", 2000),
+		"cjk":      "## 市场 analysis\n\n| 公司 | 收入 |\n| - | - |\n| 英伟达 | 2,159 |\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			render(t, "Odd "+name, md)
