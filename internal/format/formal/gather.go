@@ -186,12 +186,18 @@ func Gather(ctx context.Context, dir, topic string) (Context, error) {
 	// Files mentioning the topic.
 	if words := keywords(topic); len(words) > 0 {
 		var hits []string
-		for _, f := range files {
-			if len(hits) == gatherHits || ctx.Err() != nil {
-				break
-			}
-			if line, ok := grepFirst(filepath.Join(abs, f), words); ok {
-				hits = append(hits, fmt.Sprintf("%s: %s", f, short(line, 160)))
+		// Code and docs before tests and fixtures.
+		for _, tests := range []bool{false, true} {
+			for _, f := range files {
+				if len(hits) == gatherHits || ctx.Err() != nil {
+					break
+				}
+				if isTest(f) != tests {
+					continue
+				}
+				if line, ok := grepFirst(filepath.Join(abs, f), words); ok {
+					hits = append(hits, fmt.Sprintf("%s: %s", f, short(line, 160)))
+				}
 			}
 		}
 		if len(hits) > 0 {
@@ -301,6 +307,12 @@ func keywords(topic string) []string {
 		}
 	}
 	return out
+}
+
+func isTest(path string) bool {
+	base := filepath.Base(path)
+	return strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+		strings.HasPrefix(path, "testdata/") || strings.Contains(path, "/testdata/") || strings.HasPrefix(path, "test/") || strings.Contains(path, "/test/")
 }
 
 func containsAny(s string, words []string) bool {

@@ -28,6 +28,7 @@ func TestGather(t *testing.T) {
 	write(t, dir, "docs/adr-007.md", "# ADR 7\n\nWe keep the monolith until billing needs its own scaling.\n")
 	write(t, dir, "billing/invoice.go", "package billing\n\n// Invoices are generated nightly.\n")
 	write(t, dir, "node_modules/x/index.js", "monolith monolith\n")
+	write(t, dir, "billing/a_test.go", "package billing // splits the monolith\n")
 	git := func(args ...string) {
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
@@ -47,8 +48,8 @@ func TestGather(t *testing.T) {
 	}
 	facts := strings.Join(k.Facts, "\n")
 	for _, want := range []string{
-		"3 files in", "README: Shop is one Go binary serving checkout, billing and search.",
-		"Docs: 1 document(s), e.g. docs/adr-007.md", "Files mentioning migrate, monolith, microservices: docs/adr-007.md",
+		"4 files in", "README: Shop is one Go binary serving checkout, billing and search.",
+		"Docs: 1 document(s), e.g. docs/adr-007.md", "Files mentioning migrate, monolith, microservices: docs/adr-007.md, billing/a_test.go",
 	} {
 		if !strings.Contains(facts, want) {
 			t.Errorf("facts lack %q:\n%s", want, facts)
