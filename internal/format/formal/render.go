@@ -267,7 +267,7 @@ func (p *Protocol) transcriptMD(s *debate.State, v *view) string {
 		if tv.label != label {
 			label = tv.label
 			if tv.stage == stageClosing {
-				fmt.Fprintf(&b, "\n### Round %d: Closing\n", tv.round)
+				b.WriteString("\n### Final Round: Closing\n")
 			} else {
 				fmt.Fprintf(&b, "\n### %s\n", tv.label)
 			}
