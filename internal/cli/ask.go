@@ -171,6 +171,15 @@ func askTurn(ctx context.Context, store debate.Store, id string, spec debate.Tur
 	if answer == "" {
 		return debate.TurnCompleted{}, fmt.Errorf("%s answered with no text", model)
 	}
+	// Another `parley ask` may have saved a follow-up with the same number
+	// while this one streamed; a second completion of one turn id would make
+	// the log unreadable. Look again just before appending (the store has no
+	// conditional append, so a window of a few milliseconds remains).
+	if evs, err := store.Load(ctx, id, 0); err == nil {
+		if st, err := debate.Fold(evs); err == nil && st.Completed(spec.ID) != nil {
+			return debate.TurnCompleted{}, fmt.Errorf("another follow-up was saved as %s while this one was answered; ask again to save this one", spec.ID)
+		}
+	}
 	cost, _ := pricing.Default().CostFor(model.Provider.Name(), model.Name, usage)
 	tc := debate.TurnCompleted{Turn: spec.TurnRef, Text: answer, Usage: usage, CostUSD: cost, Model: model.String()}
 	at := now()

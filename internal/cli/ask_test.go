@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +123,36 @@ func TestAskRefusals(t *testing.T) {
 	var ue *UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "parley debate --resume "+paused) {
 		t.Errorf("unfinished debate: %v", err)
+	}
+}
+
+// Two follow-ups to the same agent answered at once: the second to finish
+// is refused rather than completing the same turn twice.
+func TestAskTurnRefusesATakenTurnID(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	f := testFactory(t, "", false)
+	id := finishedBullbear(t, f)
+	prov := script.NewProvider(script.MustNew(script.Rule{Tag: "ask/1/bull", Reply: &script.Reply{Text: "Because."}}))
+	model := debate.Model{Provider: prov, Name: "test-model"}
+	ctx := context.Background()
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	st, format, err := loadDebate(ctx, f, store, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec1, note1, _ := format.(asker).Ask(st, "bull", "One?")
+	spec2, note2, _ := format.(asker).Ask(st, "bull", "Two?")
+	if _, err := askTurn(ctx, store, id, spec1, note1, model, f.Now, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := askTurn(ctx, store, id, spec2, note2, model, f.Now, io.Discard); err == nil || !strings.Contains(err.Error(), "ask again") {
+		t.Fatalf("second follow-up with the same turn id: %v", err)
+	}
+	if _, _, err := loadDebate(ctx, f, store, id); err != nil {
+		t.Fatalf("the log no longer folds: %v", err)
 	}
 }
