@@ -413,3 +413,29 @@ func TestPassWhenNothingIsOpen(t *testing.T) {
 		t.Errorf("report does not show the pass (%v):\n%s", err, md)
 	}
 }
+
+func TestUnansweredChallengeIsReported(t *testing.T) {
+	rs := fullRules()
+	for i := range rs {
+		if rs[i].Tag == "r1/opp-2" {
+			rs[i] = rule("r1/opp-2", moves(mv("claim", "P3.1", "The CI queue is slow because of flaky tests, not the monolith"), mv("concede", "P2.2", ""), mv("why", "P4", "")))
+		}
+	}
+	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
+	s := f.mustRun()
+	r := result(t, s)
+	if len(r.Unanswered) != 1 || !strings.HasPrefix(r.Unanswered[0], "O6: OPP asked why of A7") || r.Metrics.Unanswered != 1 {
+		t.Errorf("unanswered %v metrics %+v", r.Unanswered, r.Metrics)
+	}
+	if p := f.prompt("closing/pro", 0); !strings.Contains(p, "- O6: OPP asks why P4") {
+		t.Errorf("PRO's closing prompt does not show the open challenge:\n%s", p)
+	}
+	md, err := formal.Format{}.Render(s, debate.RenderOptions{Summary: true})
+	if err != nil || !strings.Contains(md, "- O6: OPP asked why of A7") {
+		t.Errorf("report (%v):\n%s", err, md)
+	}
+	d := formal.Format{}.Describe(s.Turns["r1/opp-2"])
+	if !strings.Contains(d, "**OPP [O6]** `why` P4") {
+		t.Errorf("Describe = %q", d)
+	}
+}
