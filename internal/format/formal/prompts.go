@@ -135,11 +135,17 @@ func stores(d *dialogue) string {
 	return b.String()
 }
 
-// openFor lists what party may reply to now, with the legal acts.
-func openFor(d *dialogue, party string) string {
+// openFor lists what party may reply to now, with the legal acts; in the
+// closing only concessions and retractions are open.
+func openFor(d *dialogue, party string, st stage) string {
 	var b strings.Builder
 	opp := other(party)
+	closing := st == stageClosing
 	for _, m := range d.unanswered(party) {
+		if closing {
+			fmt.Fprintf(&b, "- %s: %s asks why %s, unanswered — `retract` %s (replies_to %s) if you cannot defend it\n", m.ID, opp, m.Target, m.Target, m.ID)
+			continue
+		}
 		fmt.Fprintf(&b, "- %s: %s asks why %s — answer with `since` (replies_to %s) or `retract`\n", m.ID, opp, m.Target, m.ID)
 	}
 	attacks := map[string]*Move{}
@@ -152,7 +158,10 @@ func openFor(d *dialogue, party string) string {
 			continue
 		}
 		acts := "claim (counter-claim), concede"
-		if !d.challenged(party, id) {
+		switch {
+		case closing:
+			acts = "concede"
+		case !d.challenged(party, id):
 			acts = "why, " + acts
 		}
 		what := "statement"
@@ -161,12 +170,16 @@ func openFor(d *dialogue, party string) string {
 		}
 		fmt.Fprintf(&b, "- %s: %s's %s %q — %s", id, opp, what, short(s.Text, 100), acts)
 		if m := attacks[id]; m != nil {
-			fmt.Fprintf(&b, "; it attacks your %s: defend %s with `since` (replies_to %s), or `retract` %s", m.Target, m.Target, id, m.Target)
+			if closing {
+				fmt.Fprintf(&b, "; it attacks your %s: `retract` %s if you cannot defend it", m.Target, m.Target)
+			} else {
+				fmt.Fprintf(&b, "; it attacks your %s: defend %s with `since` (replies_to %s), or `retract` %s", m.Target, m.Target, id, m.Target)
+			}
 		}
 		b.WriteString("\n")
 	}
 	for _, m := range d.moves {
-		if m.Act == ActSince && m.Party == opp && !d.stmts[m.Target].Retracted {
+		if !closing && m.Act == ActSince && m.Party == opp && !d.stmts[m.Target].Retracted {
 			fmt.Fprintf(&b, "- %s: %s's inference %s since {%s} — claim (undercut: the premises do not support %s)\n", m.ID, opp, m.Target, strings.Join(premiseIDs(m), ", "), m.Target)
 		}
 	}
@@ -206,7 +219,7 @@ func (p *Protocol) hintsFor(s *debate.State, agent string) (string, []int) {
 func (p *Protocol) debaterTurn(s *debate.State, v *view, sl slot) debate.TurnSpec {
 	d := v.d
 	var task strings.Builder
-	fmt.Fprintf(&task, "# Dialogue so far\n%s\n# Commitment stores\n%s\n# Open moves you may reply to\n%s\n", transcript(d), stores(d), openFor(d, sl.party))
+	fmt.Fprintf(&task, "# Dialogue so far\n%s\n# Commitment stores\n%s\n# Open moves you may reply to\n%s\n", transcript(d), stores(d), openFor(d, sl.party, sl.stage))
 	limit := p.maxMoves(sl.party)
 	switch {
 	case sl.stage == stageOpening && sl.party == PRO:

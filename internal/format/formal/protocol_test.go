@@ -427,7 +427,7 @@ func TestUnansweredChallengeIsReported(t *testing.T) {
 	if len(r.Unanswered) != 1 || !strings.HasPrefix(r.Unanswered[0], "O6: OPP asked why of A7") || r.Metrics.Unanswered != 1 {
 		t.Errorf("unanswered %v metrics %+v", r.Unanswered, r.Metrics)
 	}
-	if p := f.prompt("closing/pro", 0); !strings.Contains(p, "- O6: OPP asks why P4") {
+	if p := f.prompt("closing/pro", 0); !strings.Contains(p, "- O6: OPP asks why P4, unanswered — `retract` P4 (replies_to O6)") || strings.Contains(p, "answer with `since`") {
 		t.Errorf("PRO's closing prompt does not show the open challenge:\n%s", p)
 	}
 	md, err := formal.Format{}.Render(s, debate.RenderOptions{Summary: true})
