@@ -44,7 +44,7 @@ var ErrNotFinished = errors.New("the debate has not finished")
 // Ask prepares a follow-up question to agent (bull, bear or moderator) of a
 // completed debate: the turn to run, with the whole debate as its context,
 // and the note that records the question. The agent keeps its role: the bull
-// and bear answer as advocates with their debate system prompts, the
+// and bear answer as advocates with the system prompt they debated with, the
 // moderator as the impartial judge.
 func (Format) Ask(s *debate.State, agent, question string) (debate.TurnSpec, debate.Note, error) {
 	agent = strings.ToLower(strings.TrimSpace(agent))
@@ -62,11 +62,14 @@ func (Format) Ask(s *debate.State, agent, question string) (debate.TurnSpec, deb
 		return debate.TurnSpec{}, debate.Note{}, err
 	}
 	v := p.derive(s)
-	n := len(FollowUps(s)) + 1
-	id := fmt.Sprintf("%s%d/%s", AskTurnPrefix, n, agent)
+	prev := FollowUps(s)
+	id := fmt.Sprintf("%s%d/%s", AskTurnPrefix, len(prev)+1, agent)
 
 	var task strings.Builder
-	if prev := FollowUps(s); len(prev) > 0 {
+	if agent != AgentModerator {
+		task.WriteString(p.roleLine(agent))
+	}
+	if len(prev) > 0 {
 		task.WriteString("EARLIER FOLLOW-UP QUESTIONS:\n")
 		for _, f := range prev {
 			fmt.Fprintf(&task, "Q (to the %s): %s\n", f.Agent, f.Question)
@@ -83,16 +86,16 @@ func (Format) Ask(s *debate.State, agent, question string) (debate.TurnSpec, deb
 		system = strings.TrimSuffix(fmt.Sprintf(moderatorSystem, p.who()), " Reply with the JSON object only.")
 		task.WriteString("Answer as the moderator: impartially, from the arguments and the fact check above, in plain prose (no JSON). Say which side the evidence favours on this question and what would change that.")
 	default:
-		task.WriteString(p.roleLine(agent))
 		fmt.Fprintf(&task, "Answer as the %s, in plain prose: stay in your role, cite the figures you rely on inline, concede what the %s got right, and keep to a few short paragraphs.",
 			agent, opponent(agent))
 	}
 	spec := debate.TurnSpec{
 		TurnRef: debate.TurnRef{ID: id, Agent: agent, Role: agent, Label: title(agent) + " · follow-up", Phase: "ask"},
 		System:  system,
-		// The debate record comes first and is the same for every question,
-		// so that a provider with prompt caching reads it from the cache on
-		// the second question to the same agent.
+		// The debate record comes first and is the same for every question
+		// (and, after the debaters' shared system prompt, for both of them),
+		// so that a provider with prompt caching reads it from the cache from
+		// the second question on.
 		Messages: []llm.Message{
 			{Role: llm.RoleUser, Text: p.record(v), Cache: true},
 			{Role: llm.RoleUser, Text: task.String()},
