@@ -82,7 +82,7 @@ Formats (--format):
                 with no model: data-only agents argue from the SEC data Parley ships.
   council       analysts argue GO/NOGO round-robin until consensus, else a majority vote.
   crux          two personas find the crux of their disagreement, with steelmen and falsifiers.
-  formal        a persuasion dialogue scored with argumentation semantics (when built in).
+  formal        a persuasion dialogue with commitment stores, scored with argumentation semantics.
 
 While a debate runs you can type a hint for an agent (AGENT: TEXT); it applies to that agent's
 next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' continues it.`,
