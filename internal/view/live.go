@@ -274,7 +274,7 @@ func (l *Live) render(e debate.Event) {
 		var p debate.TurnRepair
 		if e.Decode(&p) == nil {
 			l.newline()
-			l.printf("%s\n", l.cs.Yellow(fmt.Sprintf("⚠ %s: reply did not parse (%s); asking once more", l.labelOf(p.Turn), p.Error)))
+			l.printf("%s\n", l.cs.Yellow(fmt.Sprintf("⚠ %s: reply refused (%s); asking once more", l.labelOf(p.Turn), p.Error)))
 		}
 	case debate.TypeToolCalled:
 		var p debate.ToolCalled
