@@ -361,7 +361,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 	switch t.ID {
 	case idClassify:
 		var c Classification
-		if err := decodeJSON(text, &c); err != nil {
+		if err := debate.DecodeMove(text, &c); err != nil {
 			return nil, err
 		}
 		v, err := p.derive(s)
@@ -371,7 +371,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return c, checkClassification(&c, v.d.unsettled(), v.d)
 	case idVerdict:
 		var j Judgment
-		if err := decodeJSON(text, &j); err != nil {
+		if err := debate.DecodeMove(text, &j); err != nil {
 			return nil, err
 		}
 		v, err := p.derive(s)
@@ -393,7 +393,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 	}
 	sl := *v.slot
 	var r Reply
-	if err := decodeJSON(text, &r); err != nil {
+	if err := debate.DecodeMove(text, &r); err != nil {
 		return nil, err
 	}
 	limit := p.maxMoves(sl.party)
