@@ -331,22 +331,17 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 
 	st, runErr := runner.Run(ctx, id, proto)
 	// Let the view catch up with the last events before printing anything else.
-	waitView(viewDone, cancelView, store, ctx, id, live)
+	// Let the view show the last event before anything else is printed.
+	if st != nil {
+		live.Sync(st.LastSeq)
+	}
+	cancelView()
+	<-viewDone
 	live.Close()
 	if runErr != nil {
 		return describeRunError(f, id, runErr)
 	}
 	return finishDebate(ctx, f, o, store, format, st, runner)
-}
-
-// waitView gives the live view a moment to drain the log, then stops it.
-func waitView(done chan struct{}, cancel context.CancelFunc, store debate.Store, ctx context.Context, id string, live *view.Live) {
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-	}
-	cancel()
-	<-done
 }
 
 func describeRunError(f *Factory, id string, err error) error {
