@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
@@ -15,7 +16,7 @@ import (
 const guidance = "Focus on our team's PostgreSQL experience"
 
 // fullDebate: 3 perspectives, 2 rounds, a guided checkpoint after round 1.
-func fullDebate(t *testing.T) (*fixture, *answers, *barrierProvider) {
+func fullDebate(t *testing.T) (*fixture, *answers, *formattest.Barrier) {
 	rules := []script.Rule{{Tag: "analysis", Reply: analysisReply(perf, ops, flex)}}
 	rules = append(rules, roundRules(1, perf, ops, flex)...)
 	rules = append(rules, script.Rule{Tag: "r1/evaluation", Reply: evalReply("continue", "Round 1: latency against operations; flexibility undecided.")})
@@ -26,18 +27,18 @@ func fullDebate(t *testing.T) (*fixture, *answers, *barrierProvider) {
 	)
 	f := newFixture(t, perspectives.Options{Perspectives: 3, MaxRounds: 4, Checkpoints: true}, rules...)
 	h := &answers{by: map[string]debate.CheckpointAnswered{"r1": {Action: debate.ActionGuide, Guidance: guidance}}}
-	f.runner.Human = h
-	bp := &barrierProvider{Provider: f.prov, prefix: "r1/argument/", n: 3, all: make(chan struct{})}
-	f.runner.Cast.Default.Provider = bp
+	f.Runner.Human = h
+	bp := formattest.NewBarrier(f.Prov, "r1/argument/", 3)
+	f.Runner.Cast.Default.Provider = bp
 	return f, h, bp
 }
 
 func TestFullDebate(t *testing.T) {
 	f, h, bp := fullDebate(t)
-	s := f.mustRun()
+	s := f.MustRun()
 
 	// Turn order.
-	tags := f.tags()
+	tags := f.Tags()
 	args1 := slices.Clone(tags[1:4])
 	slices.Sort(args1)
 	if want := []string{"r1/argument/future-flexibility", "r1/argument/operational-simplicity", "r1/argument/performance-advocate"}; !slices.Equal(args1, want) {
@@ -55,11 +56,11 @@ func TestFullDebate(t *testing.T) {
 	if len(tags) != 16 || !slices.Equal(tags[11:], wantTail) {
 		t.Errorf("requests %v", tags)
 	}
-	if bp.failed {
+	if bp.Failed() {
 		t.Error("round 1 arguments did not run concurrently")
 	}
 	// Rebuttals one by one, each after all arguments of the round.
-	evs := f.events()
+	evs := f.Events()
 	pos := func(typ, id string) int {
 		for i, e := range evs {
 			if e.Type == typ && strings.Contains(string(e.Data), `"`+id+`"`) {
@@ -83,7 +84,7 @@ func TestFullDebate(t *testing.T) {
 	}
 	// Each rebuttal sees every argument of the round and the earlier rebuttals only.
 	for i, p := range []string{perf, ops, flex} {
-		pr := f.prompt("r1/rebuttal/" + slug(p))
+		pr := f.Prompt("r1/rebuttal/" + slug(p))
 		for _, q := range []string{perf, ops, flex} {
 			if !strings.Contains(pr, words("r1/argument/"+slug(q))) {
 				t.Errorf("rebuttal of %s lacks the argument of %s", p, q)
@@ -102,15 +103,15 @@ func TestFullDebate(t *testing.T) {
 	}
 	// Guidance reaches every round-2 prompt and the synthesis, not round 1.
 	for _, tag := range []string{"r2/argument/performance-advocate", "r2/rebuttal/future-flexibility", "r2/evaluation", "synthesis"} {
-		if !strings.Contains(f.prompt(tag), guidance) {
+		if !strings.Contains(f.Prompt(tag), guidance) {
 			t.Errorf("%s prompt lacks the guidance", tag)
 		}
 	}
-	if strings.Contains(f.prompt("r1/evaluation"), guidance) {
+	if strings.Contains(f.Prompt("r1/evaluation"), guidance) {
 		t.Error("round 1 saw guidance given after it")
 	}
 	// Round 2 prompts carry round 1 and the moderator's summary.
-	if pr := f.prompt("r2/argument/operational-simplicity"); !strings.Contains(pr, words("r1/rebuttal/future-flexibility")) || !strings.Contains(pr, "Round 1: latency against operations") {
+	if pr := f.Prompt("r2/argument/operational-simplicity"); !strings.Contains(pr, words("r1/rebuttal/future-flexibility")) || !strings.Contains(pr, "Round 1: latency against operations") {
 		t.Error("round 2 argument prompt lacks round 1")
 	}
 
@@ -141,7 +142,7 @@ func TestFullDebate(t *testing.T) {
 
 func TestIssueDraftNeedsSynthesis(t *testing.T) {
 	f := newFixture(t, perspectives.Options{}, script.Rule{Tag: "analysis", Reply: analysisReply(perf, ops, flex)})
-	s, _ := f.run() // stops at round 1: no rule for the arguments
+	s, _ := f.Run() // stops at round 1: no rule for the arguments
 	if _, err := (perspectives.Format{}).IssueDraft(s); err == nil || !strings.Contains(err.Error(), "no synthesis yet") {
 		t.Errorf("err = %v", err)
 	}
@@ -159,13 +160,13 @@ func TestAgreeImmediately(t *testing.T) {
 	)
 	f := newFixture(t, perspectives.Options{Checkpoints: true}, rules...)
 	// Checkpoints are on, but a concluded round goes straight to synthesis.
-	s := f.mustRun()
+	s := f.MustRun()
 	res := result(t, s)
 	if res.Rounds != 1 || !res.Converged || res.Synthesis.Confidence != "High" || !strings.Contains(res.EndReason, "concluded") {
 		t.Errorf("result %+v", res)
 	}
-	if len(s.Checkpoints) != 0 || len(f.requests("synthesis")) != 1 {
-		t.Errorf("checkpoints %+v; requests %v", s.Checkpoints, f.tags())
+	if len(s.Checkpoints) != 0 || len(f.Requests("synthesis")) != 1 {
+		t.Errorf("checkpoints %+v; requests %v", s.Checkpoints, f.Tags())
 	}
 }
 
@@ -180,12 +181,12 @@ func TestMaxRoundsForcesLowConfidence(t *testing.T) {
 		script.Rule{Tag: "synthesis", Reply: synthesisReply("High")},
 	)
 	f := newFixture(t, perspectives.Options{MaxRounds: 2}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	res := result(t, s)
 	if res.Converged || res.Rounds != 2 || res.Synthesis.Confidence != "Low" || !strings.Contains(res.EndReason, "max rounds (2)") {
 		t.Errorf("result %+v", res)
 	}
-	if !strings.Contains(f.prompt("synthesis"), "confidence must be Low") {
+	if !strings.Contains(f.Prompt("synthesis"), "confidence must be Low") {
 		t.Error("the synthesis prompt does not ask for Low confidence")
 	}
 	if ns := notes(s, "perspectives.low_confidence"); len(ns) != 1 || !strings.Contains(ns[0].Text, "from High to Low") {
@@ -213,12 +214,12 @@ func TestRepetitionFlagged(t *testing.T) {
 		script.Rule{Tag: "synthesis", Reply: synthesisReply("Medium")},
 	)
 	f := newFixture(t, perspectives.Options{MaxRounds: 3}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	ns := notes(s, "perspectives.repetition")
 	if len(ns) != 1 || !strings.Contains(ns[0].Text, perf) || !strings.Contains(ns[0].Text, "round 1") {
 		t.Fatalf("repetition notes %+v", ns)
 	}
-	if pr := f.prompt("r2/evaluation"); !strings.Contains(pr, "Repetition measured") || !regexp.MustCompile(`- `+perf+`: 9\d%`).MatchString(pr) || regexp.MustCompile(`- `+ops+`: \d+%`).MatchString(pr) {
+	if pr := f.Prompt("r2/evaluation"); !strings.Contains(pr, "Repetition measured") || !regexp.MustCompile(`- `+perf+`: 9\d%`).MatchString(pr) || regexp.MustCompile(`- `+ops+`: \d+%`).MatchString(pr) {
 		t.Errorf("evaluation prompt does not report the repetition:\n%s", pr)
 	}
 }
@@ -237,7 +238,7 @@ func TestStagnationEndsDebate(t *testing.T) {
 		script.Rule{Tag: "synthesis", Reply: synthesisReply("Medium")},
 	)
 	f := newFixture(t, perspectives.Options{MaxRounds: 5}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	res := result(t, s)
 	if !strings.Contains(res.EndReason, "stagnation") || res.Rounds != 2 || len(notes(s, "perspectives.repetition")) != 3 {
 		t.Errorf("result %+v", res)
@@ -256,7 +257,7 @@ func TestOffTopicRedirectThenMute(t *testing.T) {
 		script.Rule{Tag: "synthesis", Reply: synthesisReply("Medium")},
 	)
 	f := newFixture(t, perspectives.Options{MaxRounds: 4}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	if ns := notes(s, "perspectives.redirect"); len(ns) != 1 || !strings.Contains(ns[0].Text, flex) {
 		t.Errorf("redirect notes %+v", ns)
 	}
@@ -264,18 +265,18 @@ func TestOffTopicRedirectThenMute(t *testing.T) {
 		t.Errorf("mute notes %+v", ns)
 	}
 	const redirect = "The moderator redirects you"
-	if !strings.Contains(f.prompt("r2/argument/future-flexibility"), redirect) {
+	if !strings.Contains(f.Prompt("r2/argument/future-flexibility"), redirect) {
 		t.Error("round 2 prompt of the drifting debater lacks the redirect")
 	}
-	if strings.Contains(f.prompt("r2/argument/performance-advocate"), redirect) {
+	if strings.Contains(f.Prompt("r2/argument/performance-advocate"), redirect) {
 		t.Error("a debater that stayed on topic was redirected")
 	}
 	for _, kind := range []string{"argument", "rebuttal"} {
-		if n := len(f.requests("r3/" + kind + "/future-flexibility")); n != 0 {
+		if n := len(f.Requests("r3/" + kind + "/future-flexibility")); n != 0 {
 			t.Errorf("muted debater got a round 3 %s", kind)
 		}
 	}
-	if len(f.requests("r3/argument/performance-advocate")) != 1 {
+	if len(f.Requests("r3/argument/performance-advocate")) != 1 {
 		t.Error("round 3 did not run for the others")
 	}
 	res := result(t, s)
@@ -308,8 +309,8 @@ func TestAnalysisRepair(t *testing.T) {
 				script.Rule{Tag: "r1/evaluation", Reply: evalReply("conclude", "Round 1: agreed.")},
 				script.Rule{Tag: "synthesis", Reply: synthesisReply("High")})
 			f := newFixture(t, c.opts, rules...)
-			s := f.mustRun()
-			reqs := f.requests("analysis")
+			s := f.MustRun()
+			reqs := f.Requests("analysis")
 			if len(reqs) != 2 {
 				t.Fatalf("%d analysis requests, want a repair", len(reqs))
 			}
@@ -332,7 +333,7 @@ func TestAnalysisUnusableFallsBack(t *testing.T) {
 		script.Rule{Tag: "r1/evaluation", Reply: evalReply("conclude", "Round 1: agreed.")},
 		script.Rule{Tag: "synthesis", Reply: synthesisReply("High")})
 	f := newFixture(t, perspectives.Options{}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	if ns := notes(s, "perspectives.fallback"); len(ns) != 1 {
 		t.Errorf("fallback notes %+v", ns)
 	}
@@ -343,7 +344,7 @@ func TestAnalysisUnusableFallsBack(t *testing.T) {
 }
 
 func TestVaguePromptAsksClarification(t *testing.T) {
-	vague := &script.Reply{JSON: mustJSON(map[string]any{
+	vague := &script.Reply{JSON: formattest.JSON(map[string]any{
 		"domain": "data", "constraints": []string{}, "binary": false, "perspectives": []string{},
 		"rationale": "", "clarifying_question": "What load does the cache serve?",
 	})}
@@ -357,15 +358,15 @@ func TestVaguePromptAsksClarification(t *testing.T) {
 		script.Rule{Tag: "synthesis", Reply: synthesisReply("High")})
 	f := newFixture(t, perspectives.Options{Checkpoints: true}, rules...)
 	h := &answers{by: map[string]debate.CheckpointAnswered{"clarify": {Action: debate.ActionGuide, Guidance: "10k reads per second"}}}
-	f.runner.Human = h
-	s := f.mustRun()
+	f.Runner.Human = h
+	s := f.MustRun()
 	if len(h.seen) != 1 || h.seen[0].ID != "clarify" || !strings.Contains(h.seen[0].Summary, "What load") {
 		t.Fatalf("checkpoints %+v", h.seen)
 	}
-	if !strings.Contains(f.prompt("analysis-clarified"), "10k reads per second") {
+	if !strings.Contains(f.Prompt("analysis-clarified"), "10k reads per second") {
 		t.Error("re-analysis prompt lacks the clarification")
 	}
-	if !strings.Contains(f.prompt("r1/argument/performance-advocate"), "Clarification from the human: 10k reads per second") {
+	if !strings.Contains(f.Prompt("r1/argument/performance-advocate"), "Clarification from the human: 10k reads per second") {
 		t.Error("debaters do not see the clarification")
 	}
 	if res := result(t, s); len(res.Perspectives) != 3 {
@@ -383,30 +384,30 @@ func TestEndAtCheckpointSynthesises(t *testing.T) {
 		script.Rule{Tag: "r1/evaluation", Reply: evalReply("continue", "Round 1: apart.")},
 		script.Rule{Tag: "synthesis", Reply: synthesisReply("Medium")})
 	f := newFixture(t, perspectives.Options{Checkpoints: true}, rules...)
-	f.runner.Human = &answers{by: map[string]debate.CheckpointAnswered{"r1": {Action: debate.ActionEnd}}}
-	s := f.mustRun()
+	f.Runner.Human = &answers{by: map[string]debate.CheckpointAnswered{"r1": {Action: debate.ActionEnd}}}
+	s := f.MustRun()
 	res := result(t, s)
-	if res.EndReason != "ended by the human after round 1" || res.Synthesis == nil || len(f.requests("r2/argument/performance-advocate")) != 0 {
-		t.Errorf("result %+v, requests %v", res, f.tags())
+	if res.EndReason != "ended by the human after round 1" || res.Synthesis == nil || len(f.Requests("r2/argument/performance-advocate")) != 0 {
+		t.Errorf("result %+v, requests %v", res, f.Tags())
 	}
 }
 
 func TestCheckpointWithoutHumanPausesAndResumes(t *testing.T) {
 	f, _, _ := fullDebate(t)
-	f.runner.Human = nil
-	f.runner.Cast.Default.Provider = f.prov
-	_, err := f.run()
+	f.Runner.Human = nil
+	f.Runner.Cast.Default.Provider = f.Prov
+	_, err := f.Run()
 	var pe *debate.PausedError
 	if !errors.As(err, &pe) || pe.Reason != debate.PauseCheckpoint {
 		t.Fatalf("err = %v", err)
 	}
-	n := len(f.prov.Requests())
-	f.runner.Human = &answers{by: map[string]debate.CheckpointAnswered{"r1": {Action: debate.ActionGuide, Guidance: guidance}}}
-	s := f.mustRun()
-	if got := len(f.prov.Requests()) - n; got != 8 {
+	n := len(f.Prov.Requests())
+	f.Runner.Human = &answers{by: map[string]debate.CheckpointAnswered{"r1": {Action: debate.ActionGuide, Guidance: guidance}}}
+	s := f.MustRun()
+	if got := len(f.Prov.Requests()) - n; got != 8 {
 		t.Errorf("resume made %d requests, want 8 (round 2 and synthesis)", got)
 	}
-	if !strings.Contains(f.prompt("r2/evaluation"), guidance) || result(t, s).Rounds != 2 {
+	if !strings.Contains(f.Prompt("r2/evaluation"), guidance) || result(t, s).Rounds != 2 {
 		t.Error("resumed debate lost the guidance")
 	}
 }
