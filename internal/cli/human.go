@@ -77,6 +77,9 @@ func (h *terminalHuman) routeHint(line string) bool {
 	target, text, ok := strings.Cut(line, ":")
 	target = strings.ToLower(strings.TrimSpace(target))
 	text = strings.TrimSpace(text)
+	if ok && target != "all" && !contains(targets, target) {
+		target = uniquePrefix(targets, target) // "perf: ..." for performance-advocate
+	}
 	if !ok || text == "" || (target != "all" && !contains(targets, target)) {
 		fmt.Fprintf(h.io.ErrOut, "To give a hint, type AGENT: TEXT (agents: %s, or all)\n", strings.Join(targets, ", "))
 		return true
@@ -171,4 +174,18 @@ func (h *terminalHuman) isWaiting() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.waiting
+}
+
+// uniquePrefix returns the one name that starts with prefix, or "".
+func uniquePrefix(names []string, prefix string) string {
+	found := ""
+	for _, n := range names {
+		if prefix != "" && strings.HasPrefix(n, prefix) {
+			if found != "" {
+				return ""
+			}
+			found = n
+		}
+	}
+	return found
 }

@@ -28,23 +28,23 @@ func TestTypedHintsThenCheckpoint(t *testing.T) {
 		got = append(got, target+"="+text)
 		return nil
 	}
-	h.targets = func() []string { return []string{"bear", "bull"} }
+	h.targets = func() []string { return []string{"bear", "bull", "performance-advocate"} }
 	h.listen()
-	io.WriteString(pw, "bull: look at margins\nnobody: hello\nno colon here\n")
+	io.WriteString(pw, "bull: look at margins\nnobody: hello\nno colon here\nb: ambiguous\nperf: cite latency numbers\n")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		mu.Lock()
 		n := len(got)
 		mu.Unlock()
-		if n == 1 && strings.Count(errOut.String(), "To give a hint") == 2 || time.Now().After(deadline) {
+		if n == 2 && strings.Count(errOut.String(), "To give a hint") == 3 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if len(got) != 1 || got[0] != "bull=look at margins" {
+	if len(got) != 2 || got[0] != "bull=look at margins" || got[1] != "performance-advocate=cite latency numbers" {
 		t.Errorf("hints = %v", got)
 	}
-	if !strings.Contains(errOut.String(), "agents: bear, bull, or all") {
+	if !strings.Contains(errOut.String(), "agents: bear, bull, performance-advocate, or all") {
 		t.Errorf("stderr = %q", errOut.String())
 	}
 	// Once a checkpoint waits, lines answer it instead.
