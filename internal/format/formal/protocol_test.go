@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/formal"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
@@ -42,10 +43,10 @@ func fullRules() []script.Rule {
 
 func TestFullDebate(t *testing.T) {
 	f := newFixture(t, formal.Options{Rounds: 1}, fullRules()...)
-	s := f.mustRun()
+	s := f.MustRun()
 
 	wantTags := []string{"r0/pro", "r0/opp", "r1/pro-1", "r1/opp-1", "r1/pro-2", "r1/pro-2", "r1/opp-2", "closing/pro", "closing/opp", "framework/classify", "verdict"}
-	if got := f.tags(); !slices.Equal(got, wantTags) {
+	if got := f.Tags(); !slices.Equal(got, wantTags) {
 		t.Fatalf("requests %v\nwant %v", got, wantTags)
 	}
 	// The illegal move was refused with the reason, and the debater asked again.
@@ -53,7 +54,7 @@ func TestFullDebate(t *testing.T) {
 	if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "you cannot challenge your own statement P1") || tu.Invalid != "" {
 		t.Fatalf("repairs %+v invalid %q", tu.Repairs, tu.Invalid)
 	}
-	if p := f.prompt("r1/pro-2", 1); !strings.Contains(p, "illegal move 1 (`why` replying to \"P1\")") {
+	if p := f.PromptAt("r1/pro-2", 1); !strings.Contains(p, "illegal move 1 (`why` replying to \"P1\")") {
 		t.Errorf("the second request does not show the refusal:\n%s", p)
 	}
 
@@ -130,8 +131,8 @@ func TestFullDebate(t *testing.T) {
 
 func TestModeratorClassifiesOnlyOpenRelations(t *testing.T) {
 	f := newFixture(t, formal.Options{Rounds: 1}, fullRules()...)
-	f.mustRun()
-	p := f.prompt("framework/classify", 0)
+	f.MustRun()
+	p := f.PromptAt("framework/classify", 0)
 	for _, want := range []string{"- P4 (PRO):", "replies to O3", "- O4 (OPP):", "a premise supporting P2.1"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("classification prompt lacks %q:\n%s", want, p)
@@ -153,7 +154,7 @@ func TestClassificationRefusedThenDefault(t *testing.T) {
 		}
 	}
 	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
-	s := f.mustRun()
+	s := f.MustRun()
 	tu := s.Turns["framework/classify"]
 	if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "missing: O4") || !strings.Contains(tu.Invalid, `"O2" is not one of the counter-claims`) {
 		t.Fatalf("repairs %+v invalid %q", tu.Repairs, tu.Invalid)
@@ -185,7 +186,7 @@ func TestForfeitAfterRepeatedIllegalMove(t *testing.T) {
 		rule("verdict", verdictReply("PRO's A1 is supported by A3; OPP's A2 by A4.")),
 	)
 	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
-	s := f.mustRun()
+	s := f.MustRun()
 	tu := s.Turns["r1/opp-1"]
 	if tu.Invalid == "" || !strings.Contains(tu.Invalid, "a claim needs its statement") || len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "`concede` admits a statement") {
 		t.Fatalf("r1/opp-1: invalid %q repairs %+v", tu.Invalid, tu.Repairs)
@@ -213,10 +214,10 @@ func TestForfeitAfterRepeatedIllegalMove(t *testing.T) {
 
 func TestOpeningForfeitEndsDebate(t *testing.T) {
 	f := newFixture(t, formal.Options{}, rules("r0/pro", moves(mv("why", "O1", "")), moves(mv("concede", "", ""))))
-	s := f.mustRun()
+	s := f.MustRun()
 	r := result(t, s)
-	if r.Winner != formal.OPP || !strings.Contains(r.EndReason, "PRO forfeited the opening") || len(f.tags()) != 2 {
-		t.Errorf("winner %s, end %q, requests %v", r.Winner, r.EndReason, f.tags())
+	if r.Winner != formal.OPP || !strings.Contains(r.EndReason, "PRO forfeited the opening") || len(f.Tags()) != 2 {
+		t.Errorf("winner %s, end %q, requests %v", r.Winner, r.EndReason, f.Tags())
 	}
 }
 
@@ -228,7 +229,7 @@ func TestVerdictMustCiteArguments(t *testing.T) {
 		}
 	}
 	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
-	s := f.mustRun()
+	s := f.MustRun()
 	tu := s.Turns["verdict"]
 	if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "must cite argument ids") || !strings.Contains(tu.Invalid, "cites A99") {
 		t.Fatalf("repairs %+v invalid %q", tu.Repairs, tu.Invalid)
@@ -245,8 +246,8 @@ func TestVerdictMustCiteArguments(t *testing.T) {
 func TestPromptsCarryPersonasContextAndOpenMoves(t *testing.T) {
 	opts := formal.Options{Rounds: 1, Focus: "opp", Context: formal.Context{Dir: "/src/shop", Facts: []string{"shop: 120 files"}, Digest: "## Files of shop\ncmd/ (3 files)\n"}}
 	f := newFixture(t, opts, fullRules()...)
-	f.mustRun()
-	p := f.prompt("r1/opp-1", 0)
+	f.MustRun()
+	p := f.PromptAt("r1/opp-1", 0)
 	for _, want := range []string{
 		"Cautious architect focused on quality and long-term health", "Prefers solutions that minimize risk and technical debt",
 		"The user asked to focus on your viewpoint", "## Files of shop",
@@ -258,14 +259,14 @@ func TestPromptsCarryPersonasContextAndOpenMoves(t *testing.T) {
 			t.Errorf("OPP's prompt lacks %q:\n%s", want, p)
 		}
 	}
-	if p := f.prompt("r1/pro-2", 0); !strings.Contains(p, `- O1: OPP's statement "We should keep the monolith and modularise it" — why, claim (counter-claim), concede; it attacks your P1: defend P1 with `+"`since`"+` (replies_to O1), or `+"`retract`"+` P1`) ||
+	if p := f.PromptAt("r1/pro-2", 0); !strings.Contains(p, `- O1: OPP's statement "We should keep the monolith and modularise it" — why, claim (counter-claim), concede; it attacks your P1: defend P1 with `+"`since`"+` (replies_to O1), or `+"`retract`"+` P1`) ||
 		!strings.Contains(p, "- O2: OPP asks why P2.1") {
 		t.Errorf("PRO's open moves:\n%s", p)
 	}
-	if p := f.prompt("r1/pro-1", 0); !strings.Contains(p, "Make 1 to 4 moves") || strings.Contains(p, "focus on your viewpoint") {
+	if p := f.PromptAt("r1/pro-1", 0); !strings.Contains(p, "Make 1 to 4 moves") || strings.Contains(p, "focus on your viewpoint") {
 		t.Errorf("PRO's prompt treats PRO as in focus:\n%s", p)
 	}
-	if p := f.prompt("verdict", 0); !strings.Contains(p, "the OPP viewpoint the user focused on") || !strings.Contains(p, "Winner by the scores: OPP") {
+	if p := f.PromptAt("verdict", 0); !strings.Contains(p, "the OPP viewpoint the user focused on") || !strings.Contains(p, "Winner by the scores: OPP") {
 		t.Errorf("verdict prompt:\n%s", p)
 	}
 }
@@ -274,7 +275,7 @@ func TestResumeRerunsNothing(t *testing.T) {
 	rs := fullRules()
 	// Stop before the verdict: the run pauses for want of a rule.
 	f := newFixture(t, formal.Options{Rounds: 1}, rs[:len(rs)-1]...)
-	if _, err := f.run(); err == nil {
+	if _, err := f.Run(); err == nil {
 		t.Fatal("the run without a verdict rule did not stop")
 	}
 	sc, err := script.New(rs...)
@@ -282,8 +283,8 @@ func TestResumeRerunsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	prov := script.NewProvider(sc)
-	f.runner.Cast.Default.Provider = prov
-	s := f.mustRun()
+	f.Runner.Cast.Default.Provider = prov
+	s := f.MustRun()
 	var tags []string
 	for _, r := range prov.Requests() {
 		tags = append(tags, r.Tag)
@@ -326,8 +327,8 @@ func TestConcedingThePropositionSettlesTheDebate(t *testing.T) {
 		rule("verdict", verdictReply("OPP conceded A1, supported by A3.")),
 	)
 	f := newFixture(t, formal.Options{Rounds: 2}, rs...)
-	s := f.mustRun()
-	if got := f.tags(); !slices.Equal(got, []string{"r0/pro", "r0/opp", "r1/pro-1", "r1/opp-1", "closing/pro", "closing/opp", "framework/classify", "verdict"}) {
+	s := f.MustRun()
+	if got := f.Tags(); !slices.Equal(got, []string{"r0/pro", "r0/opp", "r1/pro-1", "r1/opp-1", "closing/pro", "closing/opp", "framework/classify", "verdict"}) {
 		t.Fatalf("requests %v: the argumentation should stop once OPP concedes φ", got)
 	}
 	if n := notes(s, "formal.settled"); len(n) != 1 || !strings.Contains(n[0].Text, "OPP conceded the proposition P1") {
@@ -352,11 +353,11 @@ func TestModeratorRejectsArgument(t *testing.T) {
 			}
 			bad := formal.Classification{Relations: rels, Rejected: []formal.Rejection{{ID: "P1", Reason: "weak"}}}
 			good := formal.Classification{Relations: rels, Rejected: []formal.Rejection{{ID: "O4", Reason: "ad hominem: it blames the team, not the build"}}}
-			rs[i] = rules("framework/classify", &script.Reply{JSON: mustJSON(bad)}, &script.Reply{JSON: mustJSON(good)})
+			rs[i] = rules("framework/classify", &script.Reply{JSON: formattest.JSON(bad)}, &script.Reply{JSON: formattest.JSON(good)})
 		}
 	}
 	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
-	s := f.mustRun()
+	s := f.MustRun()
 	if tu := s.Turns["framework/classify"]; len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "P1 is the proposition under debate") {
 		t.Fatalf("repairs %+v", tu.Repairs)
 	}
@@ -376,7 +377,7 @@ func TestModeratorRejectsArgument(t *testing.T) {
 	if slices.Contains(r.Dung.Grounded, "A8") || len(r.Dung.Derived) != 0 {
 		t.Errorf("dung %+v still counts the rejected A8", r.Dung)
 	}
-	if p := f.prompt("verdict", 0); !strings.Contains(p, "(rejected by you: ad hominem") {
+	if p := f.PromptAt("verdict", 0); !strings.Contains(p, "(rejected by you: ad hominem") {
 		t.Errorf("verdict prompt does not show the rejection")
 	}
 }
@@ -395,9 +396,9 @@ func TestPassWhenNothingIsOpen(t *testing.T) {
 		rule("verdict", verdictReply("A1 keeps the support of A2.")),
 	}
 	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
-	s := f.mustRun()
-	if slices.Contains(f.tags(), "r1/pro-1") {
-		t.Errorf("PRO was asked to move with nothing to answer: %v", f.tags())
+	s := f.MustRun()
+	if slices.Contains(f.Tags(), "r1/pro-1") {
+		t.Errorf("PRO was asked to move with nothing to answer: %v", f.Tags())
 	}
 	if n := notes(s, "formal.pass"); len(n) != 1 || !strings.Contains(n[0].Text, "PRO passes turn r1/pro-1") {
 		t.Errorf("pass notes %+v", n)
@@ -422,12 +423,12 @@ func TestUnansweredChallengeIsReported(t *testing.T) {
 		}
 	}
 	f := newFixture(t, formal.Options{Rounds: 1}, rs...)
-	s := f.mustRun()
+	s := f.MustRun()
 	r := result(t, s)
 	if len(r.Unanswered) != 1 || !strings.HasPrefix(r.Unanswered[0], "O6: OPP asked why of A7") || r.Metrics.Unanswered != 1 {
 		t.Errorf("unanswered %v metrics %+v", r.Unanswered, r.Metrics)
 	}
-	if p := f.prompt("closing/pro", 0); !strings.Contains(p, "- O6: OPP asks why P4, unanswered — `retract` P4 (replies_to O6)") || strings.Contains(p, "answer with `since`") {
+	if p := f.PromptAt("closing/pro", 0); !strings.Contains(p, "- O6: OPP asks why P4, unanswered — `retract` P4 (replies_to O6)") || strings.Contains(p, "answer with `since`") {
 		t.Errorf("PRO's closing prompt does not show the open challenge:\n%s", p)
 	}
 	md, err := formal.Format{}.Render(s, debate.RenderOptions{Summary: true})
