@@ -10,9 +10,9 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/script"
-	"github.com/parleyhq/parley/internal/sec/snapshot"
 	"github.com/parleyhq/parley/internal/store/memstore"
 )
 
@@ -32,7 +32,7 @@ import (
 //	billed-input    input-tokens + 0.1×cache-read + 1.25×cache-write: Anthropic's rates, in input-token units
 //	saved-%         how much less billed-input than without caching
 func BenchmarkDebateInputTokens(b *testing.B) {
-	opts := benchOptions(b)
+	opts := nvdaOptions(b)
 	for _, mode := range []string{"quick", "deep"} {
 		o := opts
 		o.Deep = mode == "deep"
@@ -75,7 +75,7 @@ func benchDebate(b *testing.B, o bullbear.Options, caching bool) llm.Usage {
 	store := memstore.New()
 	defer store.Close()
 	r := &debate.Runner{Store: store, Cast: debate.Cast{Default: debate.Model{Provider: prov, Name: "claude-sonnet-4-5"}}, Now: func() time.Time { return created }}
-	raw := mustJSON(o)
+	raw := formattest.JSON(o)
 	proto, err := bullbear.Format{}.Protocol(o.Ticker, raw)
 	if err != nil {
 		b.Fatal(err)
@@ -107,25 +107,6 @@ func (p noCache) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chun
 	}
 	req.Messages = msgs
 	return p.Provider.Stream(ctx, req)
-}
-
-func benchOptions(b *testing.B) bullbear.Options {
-	ctx := context.Background()
-	snap := snapshot.New()
-	c, err := snap.Lookup(ctx, "NVDA")
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw, err := snap.CompanyFacts(ctx, c.CIK)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rep, err := (&bullbear.Analyzer{}).Report(raw.Body, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return bullbear.Options{Ticker: "NVDA", Company: "NVIDIA CORP", CIK: "0001045810", FiscalYear: rep.Financials.FiscalYear,
-		Figures: bullbear.Figures(rep), Data: raw.Provenance.Label(), Offline: true}
 }
 
 // benchRules script a debate with replies of realistic length.

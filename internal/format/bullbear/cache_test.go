@@ -12,7 +12,7 @@ import (
 // prefix the bull's rebuttal wrote.
 func TestPromptsShareCacheablePrefix(t *testing.T) {
 	f := newFixture(t, nvdaOptions(t))
-	s := f.mustRun()
+	s := f.MustRun()
 	bull, bear := f.requestFor("rebuttal/1/bull"), f.requestFor("rebuttal/1/bear")
 	if bull.System != bear.System || bull.System != f.requestFor("research/bull").System {
 		t.Error("bull and bear turns do not share one system prompt")

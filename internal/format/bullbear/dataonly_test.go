@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/store/memstore"
 )
@@ -21,7 +22,7 @@ func dataOnlyDebate(t *testing.T, o bullbear.Options) (*debate.State, string) {
 	t.Cleanup(func() { _ = store.Close() })
 	r := &debate.Runner{Store: store, Now: func() time.Time { return created },
 		Cast: debate.Cast{Responders: bullbear.NewDataAgents(analysis.Assess(rep), data).Responders()}}
-	raw := mustJSON(o)
+	raw := formattest.JSON(o)
 	proto, err := bullbear.Format{}.Protocol(o.Ticker, raw)
 	if err != nil {
 		t.Fatal(err)

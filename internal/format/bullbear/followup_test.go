@@ -15,29 +15,29 @@ import (
 // answer records a follow-up as `parley ask` does: the question's note and
 // the answer's turn in one append.
 func (f *fixture) answer(spec debate.TurnSpec, note debate.Note, text string) *debate.State {
-	f.t.Helper()
+	f.T.Helper()
 	ctx := context.Background()
-	reply, err := llm.Collect(f.prov.Stream(ctx, llm.Request{Model: "test-model", System: spec.System, Messages: spec.Messages, CacheSystem: true, Tag: spec.ID}))
+	reply, err := llm.Collect(f.Prov.Stream(ctx, llm.Request{Model: "test-model", System: spec.System, Messages: spec.Messages, CacheSystem: true, Tag: spec.ID}))
 	if err != nil {
-		f.t.Fatalf("%s: %v", spec.ID, err)
+		f.T.Fatalf("%s: %v", spec.ID, err)
 	}
 	if text != "" && reply.Text != text {
-		f.t.Fatalf("%s answered %q", spec.ID, reply.Text)
+		f.T.Fatalf("%s answered %q", spec.ID, reply.Text)
 	}
 	var evs []debate.Event
 	for _, p := range []debate.Payload{note, debate.TurnCompleted{Turn: spec.TurnRef, Text: reply.Text, Usage: reply.Usage, Model: "scripted/test-model"}} {
-		e, err := debate.NewEvent(f.id, created, p)
+		e, err := debate.NewEvent(f.ID, created, p)
 		if err != nil {
-			f.t.Fatal(err)
+			f.T.Fatal(err)
 		}
 		evs = append(evs, e)
 	}
-	if _, err := f.store.Append(ctx, f.id, evs...); err != nil {
-		f.t.Fatal(err)
+	if _, err := f.Store.Append(ctx, f.ID, evs...); err != nil {
+		f.T.Fatal(err)
 	}
-	s, err := debate.Fold(f.events())
+	s, err := debate.Fold(f.Events())
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	return s
 }
@@ -47,7 +47,7 @@ func TestFollowUpQuestions(t *testing.T) {
 	modAnswer := "The evidence favours the bull on growth; cash conversion is the open question."
 	f := newFixture(t, nvdaOptions(t),
 		askRule("ask/1/bear", bearAnswer), askRule("ask/2/moderator", modAnswer), askRule("ask/3/bear", "Still bearish."))
-	s := f.mustRun()
+	s := f.MustRun()
 
 	spec, note, err := bullbear.Format{}.Ask(s, "Bear", "What would make you turn bullish?")
 	if err != nil {
@@ -126,19 +126,17 @@ func askRule(tag, text string) script.Rule {
 
 // requestFor is the first request sent for a tag.
 func (f *fixture) requestFor(tag string) llm.Request {
-	f.t.Helper()
-	for _, r := range f.prov.Requests() {
-		if r.Tag == tag {
-			return r
-		}
+	f.T.Helper()
+	rs := f.Requests(tag)
+	if len(rs) == 0 {
+		f.T.Fatalf("no request for %s", tag)
 	}
-	f.t.Fatalf("no request for %s", tag)
-	return llm.Request{}
+	return rs[0]
 }
 
 func TestFollowUpRefusals(t *testing.T) {
 	f := newFixture(t, nvdaOptions(t))
-	s := f.mustRun()
+	s := f.MustRun()
 	for _, c := range []struct{ agent, q, want string }{
 		{"judge", "Why?", "ask bull, bear or moderator"},
 		{"bull", "  ", "the question is empty"},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
@@ -26,10 +27,10 @@ func TestQuickDebateOrderAndConcurrency(t *testing.T) {
 	f := newFixture(t, nvdaOptions(t))
 	// Research and openings each run both sides at once: the barrier holds
 	// the first request of a pair until the second arrives.
-	research := &barrierProvider{Provider: f.prov, prefix: "research/", n: 2, all: make(chan struct{})}
-	f.runner.Cast.Default.Provider = research
-	s := f.mustRun()
-	if research.failed {
+	research := formattest.NewBarrier(f.Prov, "research/", 2)
+	f.Runner.Cast.Default.Provider = research
+	s := f.MustRun()
+	if research.Failed() {
 		t.Error("research/bull and research/bear did not run concurrently")
 	}
 	want := []string{"research/bull", "research/bear", "opening/bull", "opening/bear", "rebuttal/1/bull", "rebuttal/1/bear", "synthesis/moderator"}
@@ -46,15 +47,15 @@ func TestQuickDebateOrderAndConcurrency(t *testing.T) {
 		}
 	}
 	wantPhases := []string{"Phase 1 (Research)", "Phase 2 (Opening Arguments)", "Phase 3 (Bull Rebuttal)", "Phase 3 (Bear Rebuttal)", "Phase 4 (Moderator Synthesis)"}
-	if got := phases(f.events()); !slices.Equal(got, wantPhases) {
+	if got := phases(f.Events()); !slices.Equal(got, wantPhases) {
 		t.Errorf("phases %q, want %q", got, wantPhases)
 	}
 	// Tools are offered to research only; the moderator gets a schema and
 	// none of the raw data.
-	if !strings.Contains(f.prompt("rebuttal/1/bull"), bearOpening) {
+	if !strings.Contains(f.Prompts("rebuttal/1/bull"), bearOpening) {
 		t.Error("the bull's rebuttal prompt lacks the bear's opening")
 	}
-	syn := f.prompt("synthesis/moderator")
+	syn := f.Prompts("synthesis/moderator")
 	for _, want := range []string{"BULL OPENING:", "BEAR REBUTTAL (round 1):", "X/10 because [reasoning]. Would be Y/10 if [condition].", "Bull thesis breaks if:", "no discrepancy"} {
 		if !strings.Contains(syn, want) {
 			t.Errorf("synthesis prompt lacks %q", want)
@@ -82,7 +83,7 @@ func TestQuickDebateOrderAndConcurrency(t *testing.T) {
 
 func TestResearchTurnsOfferTools(t *testing.T) {
 	f := newFixture(t, nvdaOptions(t))
-	p := f.proto
+	p := f.Proto
 	st, err := p.Next(&debate.State{Turns: map[string]*debate.Turn{}})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestDeepRunsTwoRebuttalRounds(t *testing.T) {
 	o := nvdaOptions(t)
 	o.Deep = true
 	f := newFixture(t, o)
-	s := f.mustRun()
+	s := f.MustRun()
 	var rebuttals []string
 	for _, id := range s.Done {
 		if strings.HasPrefix(id, "rebuttal/") {
@@ -112,10 +113,10 @@ func TestDeepRunsTwoRebuttalRounds(t *testing.T) {
 	if !slices.Equal(rebuttals, want) {
 		t.Errorf("rebuttals %v, want %v", rebuttals, want)
 	}
-	if !slices.Contains(phases(f.events()), "Phase 3 (Bear Rebuttal, Round 2)") {
-		t.Errorf("phases %v lack the second round", phases(f.events()))
+	if !slices.Contains(phases(f.Events()), "Phase 3 (Bear Rebuttal, Round 2)") {
+		t.Errorf("phases %v lack the second round", phases(f.Events()))
 	}
-	if !strings.Contains(f.prompt("rebuttal/2/bull"), "Bear's rebuttal (round 1):") {
+	if !strings.Contains(f.Prompts("rebuttal/2/bull"), "Bear's rebuttal (round 1):") {
 		t.Error("the second-round rebuttal does not see the bear's first rebuttal")
 	}
 	if r := result(t, s); r.Mode != "deep" {
@@ -126,7 +127,7 @@ func TestDeepRunsTwoRebuttalRounds(t *testing.T) {
 func TestRebuttalQuoteCheckRepairs(t *testing.T) {
 	fabricated := `The bear claims "revenue will collapse by half next year", which is absurd.`
 	f := newFixture(t, nvdaOptions(t), script.Rule{Tag: "rebuttal/1/bull", Replies: []script.Reply{{Text: fabricated}, {Text: bullRebuttal}}})
-	s := f.mustRun()
+	s := f.MustRun()
 	tu := s.Completed("rebuttal/1/bull")
 	if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "never said") || !strings.Contains(tu.Repairs[0].Error, "revenue will collapse by half next year") {
 		t.Fatalf("repairs = %+v, want one naming the fabricated quote", tu.Repairs)
@@ -138,7 +139,7 @@ func TestRebuttalQuoteCheckRepairs(t *testing.T) {
 	if err := json.Unmarshal(tu.Move, &arg); err != nil || len(arg.Quotes) != 1 {
 		t.Errorf("move %s: %v", tu.Move, err)
 	}
-	if p := f.prompt("rebuttal/1/bull"); !strings.Contains(p, "Your previous reply could not be used") {
+	if p := f.Prompts("rebuttal/1/bull"); !strings.Contains(p, "Your previous reply could not be used") {
 		t.Error("the repair request does not show the model the error")
 	}
 }
@@ -146,7 +147,7 @@ func TestRebuttalQuoteCheckRepairs(t *testing.T) {
 func TestRebuttalWithoutQuoteIsRefused(t *testing.T) {
 	noQuote := "The bear is wrong about margins; growth matters more."
 	f := newFixture(t, nvdaOptions(t), script.Rule{Tag: "rebuttal/1/bear", Reply: &script.Reply{Text: noQuote}})
-	s := f.mustRun()
+	s := f.MustRun()
 	tu := s.Completed("rebuttal/1/bear")
 	if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "DIRECTLY QUOTE") {
 		t.Errorf("repairs = %+v", tu.Repairs)
@@ -161,19 +162,19 @@ func TestHintsQueuedAtCreationAndApplied(t *testing.T) {
 	o := nvdaOptions(t)
 	o.Hints = []bullbear.Hint{{Target: "bull", Text: "mention their new AI chip"}}
 	f := newFixture(t, o)
-	s := f.mustRun()
-	evs := f.events()
+	s := f.MustRun()
+	evs := f.Events()
 	if evs[1].Type != debate.TypeHintQueued {
 		t.Errorf("event 2 is %s, want the hint queued at creation", evs[1].Type)
 	}
 	if len(s.Hints) != 1 || s.Hints[0].Applied != "opening/bull" {
 		t.Fatalf("hints = %+v, want applied in opening/bull", s.Hints)
 	}
-	if !strings.Contains(f.prompt("opening/bull"), "USER HINT: mention their new AI chip") {
+	if !strings.Contains(f.Prompts("opening/bull"), "USER HINT: mention their new AI chip") {
 		t.Error("the bull's opening prompt lacks the hint")
 	}
 	for _, tag := range []string{"research/bull", "opening/bear", "rebuttal/1/bull", "synthesis/moderator"} {
-		if strings.Contains(f.prompt(tag), "new AI chip") {
+		if strings.Contains(f.Prompts(tag), "new AI chip") {
 			t.Errorf("%s saw the hint", tag)
 		}
 	}
@@ -182,7 +183,7 @@ func TestHintsQueuedAtCreationAndApplied(t *testing.T) {
 func TestWrongFigureTriggersReconciliation(t *testing.T) {
 	wrong := strings.Replace(bearOpening, "- A handful", "- Revenue grew only 40% in FY2026, a slowdown (10-K FY2026)\n- A handful", 1)
 	f := newFixture(t, nvdaOptions(t), script.Rule{Tag: "opening/bear", Reply: &script.Reply{Text: wrong}})
-	s := f.mustRun()
+	s := f.MustRun()
 	var fc bullbear.FactCheck
 	var text string
 	for _, n := range s.Notes {
@@ -207,10 +208,10 @@ func TestWrongFigureTriggersReconciliation(t *testing.T) {
 	if i < 0 || j < 0 || k < i || k < j {
 		t.Fatalf("turns %v: want both reconcile turns before the synthesis", s.Done)
 	}
-	if !strings.Contains(f.prompt("reconcile/bear"), "Bear cited revenue growth (YoY) 40%; per the 10-K, the figure is 65.5% in FY2026") {
-		t.Errorf("reconcile prompt:\n%s", f.prompt("reconcile/bear"))
+	if !strings.Contains(f.Prompts("reconcile/bear"), "Bear cited revenue growth (YoY) 40%; per the 10-K, the figure is 65.5% in FY2026") {
+		t.Errorf("reconcile prompt:\n%s", f.Prompts("reconcile/bear"))
 	}
-	syn := f.prompt("synthesis/moderator")
+	syn := f.Prompts("synthesis/moderator")
 	for _, want := range []string{"per the 10-K, the figure is 65.5% in FY2026", "BEAR RECONCILIATION:"} {
 		if !strings.Contains(syn, want) {
 			t.Errorf("synthesis prompt lacks %q", want)
@@ -223,7 +224,7 @@ func TestWrongFigureTriggersReconciliation(t *testing.T) {
 	if !strings.Contains(doc, "**Note:** Factual discrepancy detected.") || !strings.Contains(doc, "per the 10-K, the figure is 65.5% in FY2026") {
 		t.Errorf("summary lacks the discrepancy:\n%s", doc)
 	}
-	if !slices.Contains(phases(f.events()), "Phase 4 (Reconciliation)") {
+	if !slices.Contains(phases(f.Events()), "Phase 4 (Reconciliation)") {
 		t.Error("no reconciliation phase")
 	}
 }
@@ -232,7 +233,7 @@ func TestSynthesisMustFollowTheSpec(t *testing.T) {
 	// 7/10 is STRONG BULL: a LEAN BULL label is refused and repaired.
 	f := newFixture(t, nvdaOptions(t), script.Rule{Tag: "synthesis/moderator", Replies: []script.Reply{
 		{JSON: synthesisJSON(7, "LEAN BULL")}, {JSON: synthesisJSON(7, "STRONG BULL")}}})
-	s := f.mustRun()
+	s := f.MustRun()
 	tu := s.Completed("synthesis/moderator")
 	if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "does not match score 7") {
 		t.Errorf("repairs = %+v", tu.Repairs)
@@ -249,7 +250,7 @@ func TestSynthesisMustFollowTheSpec(t *testing.T) {
 func TestOpeningNeedsThreeToFivePoints(t *testing.T) {
 	f := newFixture(t, nvdaOptions(t), script.Rule{Tag: "opening/bull", Replies: []script.Reply{
 		{Text: "NVIDIA is great. Buy it."}, {Text: bullOpening}}})
-	s := f.mustRun()
+	s := f.MustRun()
 	tu := s.Completed("opening/bull")
 	if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, "present 3 to 5 points") {
 		t.Errorf("repairs = %+v", tu.Repairs)
