@@ -1,8 +1,6 @@
 package council_test
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,21 +9,13 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/council"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm/script"
-	"github.com/parleyhq/parley/internal/store/memstore"
 )
 
 const company = "Acme Corp"
 
 var created = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
 
 // pos is a scripted debate reply. The rationale names the turn so that tests
 // can find it in later prompts.
@@ -33,7 +23,7 @@ func pos(position string, conf float64, rationale, persuadedBy string, challenge
 	if challenges == nil {
 		challenges = []string{}
 	}
-	return script.Reply{JSON: mustJSON(map[string]any{
+	return script.Reply{JSON: formattest.JSON(map[string]any{
 		"position": position, "confidence": conf, "rationale": rationale, "challenges": challenges, "persuaded_by": persuadedBy,
 	})}
 }
@@ -59,94 +49,28 @@ func round(r int, ids []string, positions ...string) []script.Rule {
 
 var three = []string{"search", "sentiment", "valuation"}
 
-type fixture struct {
-	t      *testing.T
-	id     string
-	store  *memstore.Store
-	prov   *script.Provider
-	runner *debate.Runner
-	proto  debate.Protocol
-}
+type fixture struct{ *formattest.Debate }
 
 func newFixture(t *testing.T, opts council.Options, rules ...script.Rule) *fixture {
 	t.Helper()
-	sc, err := script.New(rules...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{t: t, id: "DEB-council", store: memstore.New(), prov: script.NewProvider(sc)}
-	t.Cleanup(func() { _ = f.store.Close() })
-	f.runner = &debate.Runner{
-		Store: f.store,
-		Cast:  debate.Cast{Default: debate.Model{Provider: f.prov, Name: "test-model"}},
-		Now:   func() time.Time { return created },
-		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
-	}
-	raw := mustJSON(opts)
-	if f.proto, err = (council.Format{}).Protocol(company, raw); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.runner.Create(context.Background(), f.id, debate.Created{Format: council.Name, Topic: company, Options: raw, Limits: debate.DefaultLimits()}); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-func (f *fixture) mustRun() *debate.State {
-	f.t.Helper()
-	s, err := f.runner.Run(context.Background(), f.id, f.proto)
-	if err != nil {
-		f.t.Fatalf("Run: %v\nrequests: %v", err, f.tags())
-	}
-	if s.Status != debate.StatusCompleted {
-		f.t.Fatalf("status %s", s.Status)
-	}
-	return s
-}
-
-func (f *fixture) tags() []string {
-	var out []string
-	for _, r := range f.prov.Requests() {
-		out = append(out, r.Tag)
-	}
-	return out
+	return &fixture{formattest.New(t, formattest.Setup{Format: council.Format{}, ID: "DEB-council", Topic: company, Created: created, Options: opts}, rules...)}
 }
 
 // prompt is the system prompt and all messages of the last request for a tag.
 func (f *fixture) prompt(tag string) string {
-	f.t.Helper()
-	var last string
-	for _, r := range f.prov.Requests() {
-		if r.Tag == tag {
-			var b strings.Builder
-			b.WriteString(r.System)
-			for _, m := range r.Messages {
-				b.WriteString("\n" + m.Text)
-			}
-			last = b.String()
-		}
-	}
-	if last == "" {
-		f.t.Fatalf("no request for %s; requests %v", tag, f.tags())
-	}
-	return last
+	f.T.Helper()
+	return f.PromptAt(tag, -1)
 }
 
 func result(t *testing.T, s *debate.State) council.Result {
 	t.Helper()
-	var r council.Result
-	if err := json.Unmarshal(s.Verdict, &r); err != nil {
-		t.Fatalf("verdict %s: %v", s.Verdict, err)
-	}
-	return r
+	return formattest.Verdict[council.Result](t, s)
 }
 
 func notes(s *debate.State, kind string) []string {
 	var out []string
-	for _, n := range s.Notes {
-		if n.Kind == kind {
-			out = append(out, n.Text)
-		}
+	for _, n := range formattest.Notes(s, kind) {
+		out = append(out, n.Text)
 	}
 	return out
 }
@@ -163,9 +87,9 @@ func render(t *testing.T, s *debate.State, summary bool) string {
 func TestConsensusInRoundOne(t *testing.T) {
 	rules := append(analyses(three...), round(1, three, "GO", "GO", "GO")...)
 	f := newFixture(t, council.Options{}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 
-	tags := f.tags()
+	tags := f.Tags()
 	phase1 := slices.Clone(tags[:3])
 	slices.Sort(phase1)
 	if !slices.Equal(phase1, []string{"analysis/search", "analysis/sentiment", "analysis/valuation"}) ||
@@ -210,7 +134,7 @@ func TestConsensusInRoundThree(t *testing.T) {
 	changed2 := pos("NOGO", 0.55, "rationale-r3-valuation: comparables no longer hold.", "Search Agent's round 3 point on the valuation gap")
 	rules = append(rules, script.Rule{Tag: "r3/valuation", Reply: &changed2})
 	f := newFixture(t, council.Options{}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	res := result(t, s)
 	if res.Decision != "NOGO" || !res.ConsensusReached || res.Rounds != 3 || len(res.DebateRounds) != 3 {
 		t.Errorf("result %+v", res)
@@ -252,13 +176,13 @@ func TestMajorityVoteAtMaxRounds(t *testing.T) {
 	rules = append(rules, script.Rule{Tag: "r2/sentiment", Reply: ptr(pos("GO", 0.6, "now GO", "Search Agent's founder track record"))})
 	rules = append(rules, script.Rule{Tag: "r2/valuation", Reply: ptr(pos("NOGO", 0.7, "still NOGO", ""))})
 	f := newFixture(t, council.Options{MaxRounds: 2}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	res := result(t, s)
 	if res.Decision != "GO" || res.ConsensusReached || res.Rounds != 2 || res.Votes != (council.Votes{GO: 2, NOGO: 1}) || !strings.Contains(res.Reason, "majority vote") {
 		t.Errorf("result %+v", res)
 	}
-	if len(f.tags()) != 9 {
-		t.Errorf("requests %v: max rounds must stop the debate", f.tags())
+	if len(f.Tags()) != 9 {
+		t.Errorf("requests %v: max rounds must stop the debate", f.Tags())
 	}
 	if doc := render(t, s, true); !strings.Contains(doc, "- Consensus reached: no") || !strings.Contains(doc, "## Verdict: GO") {
 		t.Errorf("report:\n%s", doc)
@@ -273,7 +197,7 @@ func TestTieIsNOGO(t *testing.T) {
 	ids := []string{"bull", "bear"}
 	rules := append(analyses(ids...), round(1, ids, "GO", "NOGO")...)
 	f := newFixture(t, council.Options{Agents: agents, MaxRounds: 1}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	res := result(t, s)
 	if res.Decision != "NOGO" || res.ConsensusReached || res.Votes != (council.Votes{GO: 1, NOGO: 1}) || !strings.Contains(res.Reason, "a tie is NOGO") {
 		t.Errorf("result %+v", res)
@@ -289,7 +213,7 @@ func TestParseFallback(t *testing.T) {
 	rules = append(rules, script.Rule{Tag: "r1/sentiment", Replies: []script.Reply{{Text: "I think GO, honestly."}, {Text: `{"position": "MAYBE"}`}}})
 	rules = append(rules, round(1, []string{"valuation"}, "GO")...)
 	f := newFixture(t, council.Options{MaxRounds: 1}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	tr := s.Turns["r1/sentiment"]
 	if tr.Invalid == "" || len(tr.Repairs) != 1 {
 		t.Fatalf("turn %+v", tr)
@@ -324,7 +248,7 @@ func TestChangedPositionNeedsPersuadedBy(t *testing.T) {
 	}})
 	rules = append(rules, script.Rule{Tag: "r2/valuation", Reply: ptr(pos("GO", 0.7, "GO again", ""))})
 	f := newFixture(t, council.Options{}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	tr := s.Turns["r2/sentiment"]
 	if len(tr.Repairs) != 1 || !strings.Contains(tr.Repairs[0].Error, "persuaded_by") || tr.Invalid != "" {
 		t.Fatalf("turn %+v", tr)
@@ -341,7 +265,7 @@ func TestChangedPositionNeedsPersuadedBy(t *testing.T) {
 func TestRiskAverseFraming(t *testing.T) {
 	rules := append(analyses(three...), round(1, three, "NOGO", "NOGO", "NOGO")...)
 	f := newFixture(t, council.Options{Risk: council.RiskAverse}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	if pr := f.prompt("r1/search"); !strings.Contains(pr, "Risk tolerance: averse") || !strings.Contains(pr, "Capital preservation comes first") {
 		t.Errorf("prompt lacks the risk-averse framing:\n%s", pr)
 	}
@@ -394,7 +318,7 @@ func TestResume(t *testing.T) {
 	}
 	partial = append(partial, script.Rule{Tag: "r2/sentiment", Reply: &script.Reply{Fault: &script.Fault{Status: 401}}})
 	f := newFixture(t, council.Options{}, partial...)
-	if s, err := f.runner.Run(context.Background(), f.id, f.proto); err == nil || s.Status == debate.StatusCompleted {
+	if s, err := f.Run(); err == nil || s.Status == debate.StatusCompleted {
 		t.Fatalf("the first run did not stop: %v", err)
 	}
 	sc, err := script.New(full...)
@@ -402,8 +326,8 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	prov := script.NewProvider(sc)
-	f.runner.Cast.Default.Provider = prov
-	s := f.mustRun()
+	f.Runner.Cast.Default.Provider = prov
+	s := f.MustRun()
 	var tags []string
 	for _, r := range prov.Requests() {
 		tags = append(tags, r.Tag)
