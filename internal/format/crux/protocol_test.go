@@ -1,7 +1,6 @@
 package crux_test
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -10,21 +9,13 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/crux"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm/script"
-	"github.com/parleyhq/parley/internal/store/memstore"
 )
 
 const topic = "Is Bitcoin digital gold?"
 
 var created = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
 
 // mv is a scripted move: every schema field present, as a strict-schema
 // model sends it.
@@ -37,7 +28,7 @@ func mv(fields map[string]any) script.Reply {
 	for k, v := range fields {
 		m[k] = v
 	}
-	return script.Reply{JSON: mustJSON(m)}
+	return script.Reply{JSON: formattest.JSON(m)}
 }
 
 func rule(tag string, replies ...script.Reply) script.Rule {
@@ -70,7 +61,7 @@ func grade(g string) script.Reply {
 }
 
 func crystal(flipSaylor, flipHayes bool) script.Reply {
-	return script.Reply{JSON: mustJSON(map[string]any{
+	return script.Reply{JSON: formattest.JSON(map[string]any{
 		"summary": "They disagree on crash behaviour; the ETF-era drawdown settles it.",
 		"counterfactual": []map[string]any{
 			{"agent": "saylor", "would_flip": flipSaylor, "reasoning": "his store-of-value claim rests on crash behaviour"},
@@ -79,13 +70,7 @@ func crystal(flipSaylor, flipHayes bool) script.Reply {
 	})}
 }
 
-type fixture struct {
-	t      *testing.T
-	store  *memstore.Store
-	prov   *script.Provider
-	runner *debate.Runner
-	proto  debate.Protocol
-}
+type fixture struct{ *formattest.Debate }
 
 func newFixture(t *testing.T, opts crux.Options, rules ...script.Rule) *fixture {
 	t.Helper()
@@ -96,61 +81,7 @@ func newFixture(t *testing.T, opts crux.Options, rules ...script.Rule) *fixture 
 	if opts.Personas, err = ps.Select([]string{"saylor", "hayes"}); err != nil {
 		t.Fatal(err)
 	}
-	sc, err := script.New(rules...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{t: t, store: memstore.New(), prov: script.NewProvider(sc)}
-	t.Cleanup(func() { _ = f.store.Close() })
-	f.runner = &debate.Runner{
-		Store: f.store, Cast: debate.Cast{Default: debate.Model{Provider: f.prov, Name: "test-model"}},
-		Now:   func() time.Time { return created },
-		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
-	}
-	raw := mustJSON(opts)
-	if f.proto, err = (crux.Format{}).Protocol(topic, raw); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.runner.Create(context.Background(), "DEB-crux", debate.Created{Format: crux.Name, Topic: topic, Options: raw, Limits: debate.DefaultLimits()}); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-func (f *fixture) mustRun() *debate.State {
-	f.t.Helper()
-	s, err := f.runner.Run(context.Background(), "DEB-crux", f.proto)
-	if err != nil {
-		f.t.Fatalf("Run: %v\nrequests: %v", err, f.tags())
-	}
-	if s.Status != debate.StatusCompleted {
-		f.t.Fatalf("status %s", s.Status)
-	}
-	return s
-}
-
-func (f *fixture) tags() []string {
-	var out []string
-	for _, r := range f.prov.Requests() {
-		out = append(out, r.Tag)
-	}
-	return out
-}
-
-func (f *fixture) prompt(tag string) string {
-	f.t.Helper()
-	for _, r := range f.prov.Requests() {
-		if r.Tag == tag {
-			var b strings.Builder
-			b.WriteString(r.System)
-			for _, m := range r.Messages {
-				b.WriteString("\n" + m.Text)
-			}
-			return b.String()
-		}
-	}
-	f.t.Fatalf("no request for %s; requests %v", tag, f.tags())
-	return ""
+	return &fixture{formattest.New(t, formattest.Setup{Format: crux.Format{}, ID: "DEB-crux", Topic: topic, Created: created, Options: opts}, rules...)}
 }
 
 func kinds(s *debate.State) map[string]int {
@@ -163,11 +94,7 @@ func kinds(s *debate.State) map[string]int {
 
 func result(t *testing.T, s *debate.State) crux.Result {
 	t.Helper()
-	var r crux.Result
-	if err := json.Unmarshal(s.Verdict, &r); err != nil {
-		t.Fatalf("verdict %s: %v", s.Verdict, err)
-	}
-	return r
+	return formattest.Verdict[crux.Result](t, s)
 }
 
 const question = "Will Bitcoin fall more than 50% in the next 30% S&P 500 drawdown?"
@@ -206,11 +133,11 @@ func lockedCruxRules() []script.Rule {
 // blocked challenge refused and repaired, a lock, evidence and a validated crux.
 func TestLockedCrux(t *testing.T) {
 	f := newFixture(t, lockedCruxOptions(), lockedCruxRules()...)
-	s := f.mustRun()
+	s := f.MustRun()
 
 	want := []string{"m01/saylor", "m02/hayes", "m02/hayes", "m03/saylor", "m04/hayes", "m05/saylor", "m05/saylor", "m06/hayes", "m07/saylor",
 		"m08/hayes", "m09/saylor", "m10/hayes", "m11/saylor", "m12/hayes", "m13/saylor", "moderator/crystallise"}
-	if got := f.tags(); !slices.Equal(got, want) {
+	if got := f.Tags(); !slices.Equal(got, want) {
 		t.Fatalf("requests %v\nwant %v", got, want)
 	}
 	if r := s.Turns["m02/hayes"].Repairs; len(r) != 1 || !strings.Contains(r[0].Error, "CHALLENGE is not allowed in the DISCOVERY stage") {
@@ -220,10 +147,10 @@ func TestLockedCrux(t *testing.T) {
 		t.Errorf("m05 repairs %+v", r)
 	}
 	// The grading turn is told it must grade, and sees the steelman.
-	if pr := f.prompt("m06/hayes"); !strings.Contains(pr, "Required: Saylor steelmanned your position: grade it now.") || !strings.Contains(pr, "Your strongest case") {
+	if pr := f.Prompt("m06/hayes"); !strings.Contains(pr, "Required: Saylor steelmanned your position: grade it now.") || !strings.Contains(pr, "Your strongest case") {
 		t.Errorf("m06 prompt:\n%s", pr)
 	}
-	if pr := f.prompt("m11/saylor"); !strings.Contains(pr, question) || !strings.Contains(pr, "Spot BTC ETF AUM >= $100B by 2027-12-31") || !strings.Contains(pr, "stage EVIDENCE") {
+	if pr := f.Prompt("m11/saylor"); !strings.Contains(pr, question) || !strings.Contains(pr, "Spot BTC ETF AUM >= $100B by 2027-12-31") || !strings.Contains(pr, "stage EVIDENCE") {
 		t.Errorf("m11 prompt:\n%s", pr)
 	}
 	k := kinds(s)
@@ -278,18 +205,18 @@ func TestLockFailures(t *testing.T) {
 	rules := []script.Rule{
 		rule("m01/saylor", mv(map[string]any{"move": "CLAIM", "content": "Scarcity."})),
 		rule("m02/hayes", mv(map[string]any{"move": "CLAIM", "content": "Liquidity."})),
-		rule("moderator/frame-question", script.Reply{JSON: mustJSON(map[string]any{"question": "Is Bitcoin a hedge against inflation?", "rationale": "they split on it"})}),
+		rule("moderator/frame-question", script.Reply{JSON: formattest.JSON(map[string]any{"question": "Is Bitcoin a hedge against inflation?", "rationale": "they split on it"})}),
 		rule("m03/saylor", commit("UNCERTAIN", "Bitcoin is a store of value")),
 		rule("m04/hayes", commit("UNCERTAIN", "Bitcoin is a liquidity trade")),
 		// Lock 1 fails. A vague falsifier is refused twice: the turn is spent.
 		rule("m05/saylor", vague, vague),
 		rule("m06/hayes", falsifier("Spot BTC ETF AUM", ">= $100B", "2027-12-31")),
 		// Lock 2 fails: binary framing forced.
-		rule("moderator/binary-framing", script.Reply{JSON: mustJSON(map[string]any{"question": question, "rationale": "the sharpest split"})}),
+		rule("moderator/binary-framing", script.Reply{JSON: formattest.JSON(map[string]any{"question": question, "rationale": "the sharpest split"})}),
 		rule("m07/saylor", commit("UNCERTAIN", "Bitcoin is a store of value"), commit("NO", "Bitcoin is a store of value")),
 		rule("m08/hayes", commit("YES", "Bitcoin is a liquidity trade")),
 		// Lock 3 fails: the moderator proposes a falsifier for Saylor.
-		rule("moderator/falsifiers", script.Reply{JSON: mustJSON(map[string]any{"falsifiers": []map[string]any{
+		rule("moderator/falsifiers", script.Reply{JSON: formattest.JSON(map[string]any{"falsifiers": []map[string]any{
 			{"agent": "saylor", "metric": "BTC drawdown during the next S&P 500 fall of 30%", "threshold": "> 50%", "deadline": "2028-12-31", "reasoning": "Saylor said it holds in crashes"},
 		}})}),
 		rule("m09/saylor", steelman("hayes")),
@@ -298,10 +225,10 @@ func TestLockFailures(t *testing.T) {
 		rule("moderator/crystallise", crystal(true, false)),
 	}
 	f := newFixture(t, crux.Options{DiscoveryMin: 1, DiscoveryMax: 2, LockBudget: 2, LockRetryBudget: 2}, rules...)
-	s := f.mustRun()
+	s := f.MustRun()
 	want := []string{"m01/saylor", "m02/hayes", "moderator/frame-question", "m03/saylor", "m04/hayes", "m05/saylor", "m05/saylor", "m06/hayes",
 		"moderator/binary-framing", "m07/saylor", "m07/saylor", "m08/hayes", "moderator/falsifiers", "m09/saylor", "m10/hayes", "moderator/crystallise"}
-	if got := f.tags(); !slices.Equal(got, want) {
+	if got := f.Tags(); !slices.Equal(got, want) {
 		t.Fatalf("requests %v\nwant %v", got, want)
 	}
 	if tr := s.Turns["m05/saylor"]; tr.Invalid == "" || !strings.Contains(tr.Invalid, "no number") {
@@ -310,7 +237,7 @@ func TestLockFailures(t *testing.T) {
 	if r := s.Turns["m07/saylor"].Repairs; len(r) != 1 || !strings.Contains(r[0].Error, "forced a binary framing") {
 		t.Errorf("m07 repairs %+v", r)
 	}
-	if pr := f.prompt("m05/saylor"); !strings.Contains(pr, "After lock attempt 1: The crux did not lock") {
+	if pr := f.Prompt("m05/saylor"); !strings.Contains(pr, "After lock attempt 1: The crux did not lock") {
 		t.Errorf("m05 prompt lacks the clarifying intervention:\n%s", pr)
 	}
 	k := kinds(s)

@@ -1,7 +1,6 @@
 package crux_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -23,19 +22,19 @@ func TestResumeReplaysTheThread(t *testing.T) {
 	}
 	partial = append(partial, script.Rule{Tag: "m08/hayes", Reply: &script.Reply{Fault: &script.Fault{Status: 401}}})
 	f := newFixture(t, lockedCruxOptions(), partial...)
-	s, err := f.runner.Run(context.Background(), "DEB-crux", f.proto)
+	s, err := f.Run()
 	if err == nil || s.Status == debate.StatusCompleted {
 		t.Fatalf("the first run did not stop: %v", err)
 	}
-	before := len(f.tags())
+	before := len(f.Tags())
 
 	sc, err := script.New(all...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	prov := script.NewProvider(sc)
-	f.runner.Cast.Default.Provider = prov
-	s, err = f.runner.Run(context.Background(), "DEB-crux", f.proto)
+	f.Runner.Cast.Default.Provider = prov
+	s, err = f.Run()
 	if err != nil || s.Status != debate.StatusCompleted {
 		t.Fatalf("resume: %v (status %s)", err, s.Status)
 	}
