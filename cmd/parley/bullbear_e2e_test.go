@@ -15,10 +15,7 @@ import (
 func TestBullbearOfflineWithoutModel(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
-	r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--no-checkpoints")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline", "--no-checkpoints")
 	for _, want := range []string{
 		"═══ Phase 1 (Research) ═══", "═══ Phase 3 (Bull Rebuttal) ═══",
 		"No LLM was used", "# NVDA Bull vs. Bear Debate", "## 🐂 BULL CASE", "## 🐻 BEAR CASE",
@@ -43,10 +40,7 @@ func TestBullbearOfflineWithoutModel(t *testing.T) {
 // it the debate uses the snapshot and labels the data with why and when.
 func TestBullbearGoesOfflineWithoutUserAgent(t *testing.T) {
 	dir := t.TempDir()
-	r := parley(t, dir, []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}, "", "debate", "NVDA", "--deep")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	r := mustParley(t, dir, []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}, "", "debate", "NVDA", "--deep")
 	if !strings.Contains(r.stdout, "offline snapshot recorded 2026-07-09 (SEC_USER_AGENT is not set") || !strings.Contains(r.stdout, "Deep Mode") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
@@ -87,10 +81,7 @@ func TestBullbearEndToEnd(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
-	r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model", "--hint", "bull: mention their new AI chip")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model", "--hint", "bull: mention their new AI chip")
 	// The live view shows the tool calls of the turn it streams (one of the
 	// two concurrent research turns).
 	if !strings.Contains(r.stdout, "⚙ xbrl_facts") && !strings.Contains(r.stdout, "⚙ compute_ratios") {

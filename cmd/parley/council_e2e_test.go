@@ -16,10 +16,7 @@ func TestCouncilEndToEnd(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
-	r := parley(t, dir, env, "", "debate", "Acme Corp", "--format", "council", "--max-rounds", "3", "--model", "test-model")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := mustParley(t, dir, env, "", "debate", "Acme Corp", "--format", "council", "--max-rounds", "3", "--model", "test-model")
 	for _, want := range []string{
 		"Round 1: Search GO, Sentiment NOGO, Valuation GO (no consensus)",
 		"Round 2: Search GO, Sentiment GO, Valuation GO (consensus: GO)",
@@ -93,10 +90,7 @@ func TestCouncilOnAListedCompanyUsesSECTools(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
-	r := parley(t, dir, env, "", "debate", "NVDA", "--format", "council", "--offline", "--max-rounds", "3", "--model", "test-model")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--format", "council", "--offline", "--max-rounds", "3", "--model", "test-model")
 	if !strings.Contains(r.stderr, "NVIDIA CORP is listed (NVDA)") {
 		t.Errorf("stderr lacks the listed-company line:\n%s", r.stderr)
 	}

@@ -19,10 +19,7 @@ func TestCruxEndToEnd(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
-	r := parley(t, dir, env, "", "debate", "Is Bitcoin digital gold?", "--format", "crux", "--agents", "saylor,hayes", "--model", "test-model")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := mustParley(t, dir, env, "", "debate", "Is Bitcoin digital gold?", "--format", "crux", "--agents", "saylor,hayes", "--model", "test-model")
 	for _, want := range []string{
 		"Stage DISCOVERY → CRUX_LOCK: binary question proposed by Hayes: " + cruxQuestion,
 		"CHALLENGE is blocked until Hayes grades your steelman",

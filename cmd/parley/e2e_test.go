@@ -135,10 +135,7 @@ func TestDebateEndToEnd(t *testing.T) {
 			if wire == "anthropic" {
 				env = []string{"ANTHROPIC_BASE_URL=" + srv.AnthropicURL(), "ANTHROPIC_API_KEY=test-key", "PARLEY_DB=" + db}
 			}
-			r := parley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model")
-			if r.code != 0 {
-				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-			}
+			r := mustParley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model")
 			for _, want := range []string{"═══ Round 1: arguments ═══", "── Performance Advocate · argument (round 1) ──", "# Decision: Should we use Redis or PostgreSQL for caching?", "**Confidence:** Medium"} {
 				if !strings.Contains(r.stdout, want) {
 					t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
@@ -199,63 +196,13 @@ func TestKillAndResume(t *testing.T) {
 	dir := t.TempDir()
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model", "--json")
-	cmd.Dir = dir
-	cmd.Env = append(baseEnv(t), env...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	// Kill once a rebuttal has streamed some text: the arguments are done,
 	// the rebuttal is cut off mid-stream.
-	var id string
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	killed := false
-	for sc.Scan() {
-		var e struct {
-			Debate string          `json:"debate"`
-			Type   string          `json:"type"`
-			Data   json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("--json line is not JSON: %q", sc.Text())
-		}
-		id = e.Debate
-		if e.Type == "turn.delta" && strings.Contains(string(e.Data), "r1/rebuttal/") {
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			killed = true
-			break
-		}
-	}
-	_ = cmd.Wait()
-	if !killed {
-		t.Fatalf("the debate ended before it could be killed; stderr:\n%s", stderr.String())
-	}
-
-	before := exportJSON(t, dir, env, id)
-	if before.Status == "completed" {
-		t.Fatal("the killed debate is marked completed")
-	}
-	done := map[string]bool{}
-	for _, tr := range before.Turns {
-		done[tr.ID] = true
-	}
+	id := killAt(t, dir, env, "r1/rebuttal/", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model", "--json")
+	done := unfinishedTurns(t, dir, env, id)
 	requestsBefore := len(srv.Requests())
 
-	r := parley(t, dir, env, "", "debate", "--resume", id)
-	if r.code != 0 {
-		t.Fatalf("resume: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	mustParley(t, dir, env, "", "debate", "--resume", id)
 	after := exportJSON(t, dir, env, id)
 	if after.Status != "completed" {
 		t.Fatalf("status after resume = %s", after.Status)
@@ -271,14 +218,98 @@ func TestKillAndResume(t *testing.T) {
 		t.Error("the rebuttal cut off by the kill should keep its partial text as superseded")
 	}
 	// Completed turns were not asked for again after the resume.
-	for _, req := range srv.Requests()[requestsBefore:] {
-		if done[req.Parsed.Tag] {
-			t.Errorf("turn %s was completed before the kill but requested again", req.Parsed.Tag)
-		}
-	}
+	askedSince(t, srv, requestsBefore, done)
 	if len(after.Artifacts) == 0 {
 		t.Error("no decision document recorded")
 	} else if _, err := os.Stat(filepath.Join(dir, after.Artifacts[0].Path)); err != nil {
 		t.Errorf("decision document: %v", err)
 	}
+}
+
+// mustParley runs the binary like parley and fails the test unless it exits 0.
+func mustParley(t *testing.T, dir string, env []string, stdin string, args ...string) run {
+	t.Helper()
+	r := parley(t, dir, env, stdin, args...)
+	if r.code != 0 {
+		t.Fatalf("parley %v: exit %d\nstdout:\n%s\nstderr:\n%s", args, r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// killAt runs the binary with args, which must ask for --json events, and
+// kills it with SIGKILL as soon as a turn.delta event's data contains turn:
+// that turn is cut off mid-stream. It returns the debate's id and fails the
+// test if the debate ends first.
+func killAt(t *testing.T, dir string, env []string, turn string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(baseEnv(t), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	killed := false
+	for sc.Scan() {
+		var e struct {
+			Debate string          `json:"debate"`
+			Type   string          `json:"type"`
+			Data   json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("--json line is not JSON: %q", sc.Text())
+		}
+		id = e.Debate
+		if e.Type == "turn.delta" && strings.Contains(string(e.Data), turn) {
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			killed = true
+			break
+		}
+	}
+	_ = cmd.Wait()
+	if !killed {
+		t.Fatalf("the debate ended before it could be killed; stderr:\n%s", stderr.String())
+	}
+	return id
+}
+
+// unfinishedTurns exports a killed debate, fails the test if it is marked
+// completed, and returns the ids of the turns it did complete.
+func unfinishedTurns(t *testing.T, dir string, env []string, id string) map[string]bool {
+	t.Helper()
+	before := exportJSON(t, dir, env, id)
+	if before.Status == "completed" {
+		t.Fatal("the killed debate is marked completed")
+	}
+	done := map[string]bool{}
+	for _, tr := range before.Turns {
+		done[tr.ID] = true
+	}
+	return done
+}
+
+// askedSince returns the tags of the server's requests from the from-th on,
+// failing the test for each one that asks again for a turn done before.
+func askedSince(t *testing.T, srv *fakellm.Server, from int, done map[string]bool) []string {
+	t.Helper()
+	var asked []string
+	for _, req := range srv.Requests()[from:] {
+		if done[req.Parsed.Tag] {
+			t.Errorf("turn %s was completed before the kill but requested again", req.Parsed.Tag)
+		}
+		asked = append(asked, req.Parsed.Tag)
+	}
+	return asked
 }

@@ -1,16 +1,11 @@
 package main_test
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -42,11 +37,8 @@ func TestFormalEndToEnd(t *testing.T) {
 		}
 	}
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
-	r := parley(t, dir, env, "", "debate", formalTopic, "--format", "formal", "--rounds", "2", "--context", "shop", "--model", "test-model",
+	r := mustParley(t, dir, env, "", "debate", formalTopic, "--format", "formal", "--rounds", "2", "--context", "shop", "--model", "test-model",
 		"--model-for", "opp=opp-model", "--model-for", "moderator=judge-model")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
 	for _, want := range []string{
 		"**PRO [P1]** `claim` \"We should migrate the monolith to microservices\"",
 		"illegal move 1 (`concede` replying to \"O3\")",
@@ -184,54 +176,8 @@ func TestFormalKillAndResume(t *testing.T) {
 	}
 	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "debate", formalTopic, "--format", "formal", "--context", "shop", "--model", "test-model", "--json")
-	cmd.Dir = dir
-	cmd.Env = append(baseEnv(t), env...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var id string
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	killed := false
-	for sc.Scan() {
-		var e struct {
-			Debate string          `json:"debate"`
-			Type   string          `json:"type"`
-			Data   json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("--json line is not JSON: %q", sc.Text())
-		}
-		id = e.Debate
-		if e.Type == "turn.delta" && strings.Contains(string(e.Data), "r1/opp-1") {
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			killed = true
-			break
-		}
-	}
-	_ = cmd.Wait()
-	if !killed {
-		t.Fatalf("the debate ended before it could be killed; stderr:\n%s", stderr.String())
-	}
-	before := exportJSON(t, dir, env, id)
-	if before.Status == "completed" {
-		t.Fatal("the killed debate is marked completed")
-	}
-	done := map[string]bool{}
-	for _, tr := range before.Turns {
-		done[tr.ID] = true
-	}
+	id := killAt(t, dir, env, "r1/opp-1", "debate", formalTopic, "--format", "formal", "--context", "shop", "--model", "test-model", "--json")
+	done := unfinishedTurns(t, dir, env, id)
 	if !done["r1/pro-1"] || done["r1/opp-1"] {
 		t.Fatalf("killed at the wrong place: %v", done)
 	}
@@ -240,10 +186,7 @@ func TestFormalKillAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := parley(t, dir, env, "", "debate", "--resume", id)
-	if r.code != 0 {
-		t.Fatalf("resume: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := mustParley(t, dir, env, "", "debate", "--resume", id)
 	if !strings.Contains(r.stdout, "README: Shop is one Go binary.") || !strings.Contains(r.stdout, "### Winner: **") {
 		t.Errorf("the resumed report lost the shared context or the verdict:\n%s", r.stdout)
 	}
@@ -251,13 +194,7 @@ func TestFormalKillAndResume(t *testing.T) {
 	if after.Status != "completed" || len(after.Turns) != 14 {
 		t.Fatalf("after resume: status %s, %d turns", after.Status, len(after.Turns))
 	}
-	var asked []string
-	for _, req := range srv.Requests()[requestsBefore:] {
-		if done[req.Parsed.Tag] {
-			t.Errorf("turn %s was completed before the kill but requested again", req.Parsed.Tag)
-		}
-		asked = append(asked, req.Parsed.Tag)
-	}
+	asked := askedSince(t, srv, requestsBefore, done)
 	if !slices.Contains(asked, "r1/opp-1") {
 		t.Errorf("the interrupted turn was not run again: %v", asked)
 	}
