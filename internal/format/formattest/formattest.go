@@ -65,6 +65,19 @@ func New(t testing.TB, s Setup, rules ...script.Rule) *Debate {
 	return d
 }
 
+// Rescript replaces the provider with a fresh one scripted by rules, as a
+// resumed debate meets a new model; from then on Tags, Requests and the
+// prompts see only the new provider's requests.
+func (d *Debate) Rescript(rules ...script.Rule) {
+	d.T.Helper()
+	sc, err := script.New(rules...)
+	if err != nil {
+		d.T.Fatal(err)
+	}
+	d.Prov = script.NewProvider(sc)
+	d.Runner.Cast.Default.Provider = d.Prov
+}
+
 // Run runs (or resumes) the debate.
 func (d *Debate) Run() (*debate.State, error) {
 	return d.Runner.Run(context.Background(), d.ID, d.Proto)
