@@ -160,7 +160,7 @@ func TestConsensusInRoundThree(t *testing.T) {
 	if res.DebateRounds[2].Positions[0].PersuadedBy == "" {
 		t.Error("persuaded_by was lost")
 	}
-	golden(t, "consensus_round3.full.md", render(t, s, false))
+	formattest.Golden(t, "testdata/consensus_round3.full.md", render(t, s, false))
 	doc := render(t, s, true)
 	for _, want := range []string{"### Round 1 — no consensus", "### Round 3 — consensus: NOGO", "Persuaded by: Sentiment Agent's churn data"} {
 		if !strings.Contains(doc, want) {
@@ -232,7 +232,7 @@ func TestParseFallback(t *testing.T) {
 	if pr := f.prompt("r1/valuation"); !strings.Contains(pr, "[fallback: the reply could not be parsed]") {
 		t.Error("the next agent is not told the position is a fallback")
 	}
-	golden(t, "parse_fallback.summary.md", render(t, s, true))
+	formattest.Golden(t, "testdata/parse_fallback.summary.md", render(t, s, true))
 	if doc := render(t, s, true); !strings.Contains(doc, "**Sentiment Agent: NOGO** (confidence 0%) — *fallback: the reply could not be parsed*") {
 		t.Errorf("report:\n%s", doc)
 	}
@@ -321,17 +321,9 @@ func TestResume(t *testing.T) {
 	if s, err := f.Run(); err == nil || s.Status == debate.StatusCompleted {
 		t.Fatalf("the first run did not stop: %v", err)
 	}
-	sc, err := script.New(full...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prov := script.NewProvider(sc)
-	f.Runner.Cast.Default.Provider = prov
+	f.Rescript(full...)
 	s := f.MustRun()
-	var tags []string
-	for _, r := range prov.Requests() {
-		tags = append(tags, r.Tag)
-	}
+	tags := f.Tags()
 	if !slices.Equal(tags, []string{"r2/sentiment", "r2/valuation", "r3/search", "r3/sentiment", "r3/valuation"}) {
 		t.Errorf("resumed run %v", tags)
 	}
