@@ -189,7 +189,7 @@ func TestLockedCrux(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "locked_crux.full.md", doc)
+	formattest.Golden(t, "testdata/locked_crux.full.md", doc)
 	for _, w := range []string{"# Crux: " + question, "**Validated:** yes", "- **Saylor: NO** (confidence 80%)", "✓ steelmans_accurate", "### CRUX_LOCK", "**5. Saylor — STEELMAN → Hayes**", "- Saylor (message 13, cheap: the top claim is unchanged)"} {
 		if !strings.Contains(doc, w) {
 			t.Errorf("report lacks %q:\n%s", w, doc)
@@ -262,7 +262,7 @@ func TestLockFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "lock_failures.summary.md", doc)
+	formattest.Golden(t, "testdata/lock_failures.summary.md", doc)
 	failed := map[string]bool{}
 	for _, v := range c.Validation {
 		failed[v.Name] = !v.Passed

@@ -28,20 +28,12 @@ func TestResumeReplaysTheThread(t *testing.T) {
 	}
 	before := len(f.Tags())
 
-	sc, err := script.New(all...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prov := script.NewProvider(sc)
-	f.Runner.Cast.Default.Provider = prov
+	f.Rescript(all...)
 	s, err = f.Run()
 	if err != nil || s.Status != debate.StatusCompleted {
 		t.Fatalf("resume: %v (status %s)", err, s.Status)
 	}
-	var tags []string
-	for _, r := range prov.Requests() {
-		tags = append(tags, r.Tag)
-	}
+	tags := f.Tags()
 	if before != 10 || tags[0] != "m08/hayes" || strings.Contains(strings.Join(tags, " "), "m07/") {
 		t.Errorf("first run %d requests; resumed run %v", before, tags)
 	}
