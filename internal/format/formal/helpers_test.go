@@ -1,7 +1,6 @@
 package formal_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -81,8 +80,3 @@ func result(t *testing.T, s *debate.State) formal.Result {
 }
 
 func notes(s *debate.State, kind string) []debate.NoteEvent { return formattest.Notes(s, kind) }
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	formattest.Golden(t, filepath.Join("testdata", name), got)
-}

@@ -119,7 +119,7 @@ func TestFullDebate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "full.md", md)
+	formattest.Golden(t, "testdata/full.md", md)
 	sum, err := formal.Format{}.Render(s, debate.RenderOptions{Summary: true})
 	if err != nil {
 		t.Fatal(err)
@@ -278,17 +278,9 @@ func TestResumeRerunsNothing(t *testing.T) {
 	if _, err := f.Run(); err == nil {
 		t.Fatal("the run without a verdict rule did not stop")
 	}
-	sc, err := script.New(rs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prov := script.NewProvider(sc)
-	f.Runner.Cast.Default.Provider = prov
+	f.Rescript(rs...)
 	s := f.MustRun()
-	var tags []string
-	for _, r := range prov.Requests() {
-		tags = append(tags, r.Tag)
-	}
+	tags := f.Tags()
 	if !slices.Equal(tags, []string{"verdict"}) {
 		t.Errorf("the resumed run asked %v, want only the verdict", tags)
 	}
