@@ -3,7 +3,6 @@ package perspectives_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -116,11 +115,6 @@ func result(t *testing.T, s *debate.State) perspectives.Result {
 }
 
 func notes(s *debate.State, kind string) []debate.NoteEvent { return formattest.Notes(s, kind) }
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	formattest.Golden(t, filepath.Join("testdata", name), got)
-}
 
 // answers is a Human that answers checkpoints by id and records what it saw.
 type answers struct {

@@ -131,13 +131,13 @@ func TestFullDebate(t *testing.T) {
 	if !strings.HasPrefix(full, summary) || !strings.Contains(full, "## Transcript") || strings.Contains(summary, "## Transcript") {
 		t.Error("the full render is not the summary followed by the transcript")
 	}
-	golden(t, "full_debate.summary.md", summary)
-	golden(t, "full_debate.full.md", full)
+	formattest.Golden(t, "testdata/full_debate.summary.md", summary)
+	formattest.Golden(t, "testdata/full_debate.full.md", full)
 	issue, err := perspectives.Format{}.IssueDraft(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "full_debate.issue.md", issue)
+	formattest.Golden(t, "testdata/full_debate.issue.md", issue)
 }
 
 func TestIssueDraftNeedsSynthesis(t *testing.T) {
