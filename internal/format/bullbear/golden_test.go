@@ -1,7 +1,6 @@
 package bullbear_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -10,17 +9,12 @@ import (
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	formattest.Golden(t, filepath.Join("testdata", name), got)
-}
-
 func TestRenderGolden(t *testing.T) {
 	o := nvdaOptions(t)
 	o.Framework = "piotroski"
 	o.FrameworkSummary = "Piotroski F-score FY2026: 4/9"
 	_, doc := dataOnlyDebate(t, o)
-	golden(t, "data_only.full.md", doc)
+	formattest.Golden(t, "testdata/data_only.full.md", doc)
 
 	wrong := "Bear case:\n- Revenue grew only 40% in FY2026, a slowdown (10-K FY2026)\n- Cash conversion of 0.86x means earnings outrun cash (10-K FY2026)\n- A handful of hyperscalers buy most of the output (10-K FY2026)"
 	f := newFixture(t, nvdaOptions(t), script.Rule{Tag: "opening/bear", Reply: &script.Reply{Text: wrong}})
@@ -29,10 +23,10 @@ func TestRenderGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "discrepancy.summary.md", sum)
+	formattest.Golden(t, "testdata/discrepancy.summary.md", sum)
 	full, err := bullbear.Format{}.Render(s, debate.RenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "discrepancy.full.md", full)
+	formattest.Golden(t, "testdata/discrepancy.full.md", full)
 }
