@@ -53,9 +53,7 @@ func parley(t *testing.T, dir string, env []string, stdin string, args ...string
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = append(baseEnv(t), env...)
+	cmd := command(ctx, t, dir, env, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -68,6 +66,15 @@ func parley(t *testing.T, dir string, env []string, stdin string, args ...string
 		t.Fatalf("run parley %v: %v", args, err)
 	}
 	return run{out.String(), errOut.String(), code}
+}
+
+// command is the binary set to run in dir with a clean environment plus env;
+// ctx bounds how long it may run.
+func command(ctx context.Context, t *testing.T, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(baseEnv(t), env...)
+	return cmd
 }
 
 func baseEnv(t *testing.T) []string {
@@ -244,9 +251,7 @@ func killAt(t *testing.T, dir string, env []string, turn string, args ...string)
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = append(baseEnv(t), env...)
+	cmd := command(ctx, t, dir, env, args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
