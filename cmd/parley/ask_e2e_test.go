@@ -24,10 +24,7 @@ func TestAskEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := fakellm.Start(sc, fakellm.WithAPIKey("test-key"))
-	defer srv.Close()
-	dir := t.TempDir()
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	srv, dir, env := fakeOpenAI(t, sc)
 	if r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model"); r.code != 0 {
 		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
 	}

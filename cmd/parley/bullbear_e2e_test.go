@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/parleyhq/parley/internal/llm/fakellm"
 )
 
 // TestBullbearOfflineWithoutModel runs the spec's "parley debate NVDA" with
@@ -77,10 +75,7 @@ func TestBullbearRefusals(t *testing.T) {
 // research turns call the SEC tools (offline snapshot), the rebuttals quote
 // each other, the fact check passes, and the moderator scores.
 func TestBullbearEndToEnd(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "bullbear.yaml"), fakellm.WithAPIKey("test-key"))
-	defer srv.Close()
-	dir := t.TempDir()
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "bullbear.yaml"))
 	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model", "--hint", "bull: mention their new AI chip")
 	// The live view shows the tool calls of the turn it streams (one of the
 	// two concurrent research turns).

@@ -5,17 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/parleyhq/parley/internal/llm/fakellm"
 )
 
 // TestCouncilEndToEnd runs a council debate from the binary against the fake
 // LLM server and checks the live progress, the report and the exported verdict.
 func TestCouncilEndToEnd(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "council.yaml"), fakellm.WithAPIKey("test-key"))
-	defer srv.Close()
-	dir := t.TempDir()
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "council.yaml"))
 	r := mustParley(t, dir, env, "", "debate", "Acme Corp", "--format", "council", "--max-rounds", "3", "--model", "test-model")
 	for _, want := range []string{
 		"Round 1: Search GO, Sentiment NOGO, Valuation GO (no consensus)",
@@ -86,10 +81,7 @@ func TestCouncilNeedsModel(t *testing.T) {
 
 // A council on a listed company researches it with the SEC tools.
 func TestCouncilOnAListedCompanyUsesSECTools(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "council_listed.yaml"), fakellm.WithAPIKey("test-key"))
-	defer srv.Close()
-	dir := t.TempDir()
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "council_listed.yaml"))
 	r := mustParley(t, dir, env, "", "debate", "NVDA", "--format", "council", "--offline", "--max-rounds", "3", "--model", "test-model")
 	if !strings.Contains(r.stderr, "NVIDIA CORP is listed (NVDA)") {
 		t.Errorf("stderr lacks the listed-company line:\n%s", r.stderr)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/parleyhq/parley/internal/llm/fakellm"
 )
 
 const cruxQuestion = "Will Bitcoin fall more than 50% in the next 30% S&P 500 drawdown?"
@@ -15,10 +13,7 @@ const cruxQuestion = "Will Bitcoin fall more than 50% in the next 30% S&P 500 dr
 // server: stages, the blocked challenge, the lock, the crux report and the
 // crux JSON in the export.
 func TestCruxEndToEnd(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "crux.yaml"), fakellm.WithAPIKey("test-key"))
-	defer srv.Close()
-	dir := t.TempDir()
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "crux.yaml"))
 	r := mustParley(t, dir, env, "", "debate", "Is Bitcoin digital gold?", "--format", "crux", "--agents", "saylor,hayes", "--model", "test-model")
 	for _, want := range []string{
 		"Stage DISCOVERY → CRUX_LOCK: binary question proposed by Hayes: " + cruxQuestion,

@@ -91,6 +91,18 @@ func loadScript(t *testing.T, name string) *script.Script {
 	return s
 }
 
+// fakeOpenAI starts the fake LLM server on a script, accepting the key
+// test-key, and returns it with a fresh working directory and the environment
+// that points parley's OpenAI client and database there. The server stops
+// when the test ends.
+func fakeOpenAI(t *testing.T, sc *script.Script, opts ...fakellm.Option) (*fakellm.Server, string, []string) {
+	t.Helper()
+	srv := fakellm.Start(sc, append([]fakellm.Option{fakellm.WithAPIKey("test-key")}, opts...)...)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	return srv, dir, openaiEnv(srv, filepath.Join(dir, "parley.db"))
+}
+
 func openaiEnv(srv *fakellm.Server, db string) []string {
 	return []string{"OPENAI_BASE_URL=" + srv.OpenAIURL(), "OPENAI_API_KEY=test-key", "PARLEY_DB=" + db}
 }
@@ -198,10 +210,7 @@ func assertSameSet(t *testing.T, got, want []string) {
 // resumes the debate: it completes, no completed turn is lost or run twice,
 // and the decision document is written.
 func TestKillAndResume(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"), fakellm.WithTokenDelay(15*time.Millisecond))
-	defer srv.Close()
-	dir := t.TempDir()
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(15*time.Millisecond))
 
 	// Kill once a rebuttal has streamed some text: the arguments are done,
 	// the rebuttal is cut off mid-stream.

@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/parleyhq/parley/internal/llm/fakellm"
 )
 
 // pdfToText reads a PDF's text back with poppler's pdftotext, or skips the
@@ -90,10 +88,7 @@ func TestExportPDFRefusals(t *testing.T) {
 // TestExportPDFPerspectives exports a perspectives debate (run against the
 // fake LLM server) as a PDF: the decision document's sections read back.
 func TestExportPDFPerspectives(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"))
-	defer srv.Close()
-	dir := t.TempDir()
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
 	if r := parley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model"); r.code != 0 {
 		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
 	}

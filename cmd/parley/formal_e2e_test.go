@@ -19,9 +19,7 @@ const formalTopic = "Should we migrate the monolith to microservices?"
 // refused and corrected, another is refused twice and forfeits the turn, and
 // the report and the JSON verdict carry every part of the spec.
 func TestFormalEndToEnd(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "formal.yaml"), fakellm.WithAPIKey("test-key"))
-	defer srv.Close()
-	dir := t.TempDir()
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "formal.yaml"))
 	proj := filepath.Join(dir, "shop")
 	for name, text := range map[string]string{
 		"README.md":          "# Shop\n\nShop is one Go binary serving checkout, billing and search.\n",
@@ -36,7 +34,6 @@ func TestFormalEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
 	r := mustParley(t, dir, env, "", "debate", formalTopic, "--format", "formal", "--rounds", "2", "--context", "shop", "--model", "test-model",
 		"--model-for", "opp=opp-model", "--model-for", "moderator=judge-model")
 	for _, want := range []string{
@@ -164,9 +161,7 @@ func TestFormalRefusals(t *testing.T) {
 // the --context directory is gone: the shared context was stored with the
 // debate, no completed turn is asked for again, and the debate completes.
 func TestFormalKillAndResume(t *testing.T) {
-	srv := fakellm.Start(loadScript(t, "formal.yaml"), fakellm.WithAPIKey("test-key"), fakellm.WithTokenDelay(10*time.Millisecond))
-	defer srv.Close()
-	dir := t.TempDir()
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "formal.yaml"), fakellm.WithTokenDelay(10*time.Millisecond))
 	proj := filepath.Join(dir, "shop")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
@@ -174,7 +169,6 @@ func TestFormalKillAndResume(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, "README.md"), []byte("# Shop\n\nShop is one Go binary.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := openaiEnv(srv, filepath.Join(dir, "parley.db"))
 
 	id := killAt(t, dir, env, "r1/opp-1", "debate", formalTopic, "--format", "formal", "--context", "shop", "--model", "test-model", "--json")
 	done := unfinishedTurns(t, dir, env, id)
