@@ -457,14 +457,16 @@ func (r *Runner) runTurns(ctx context.Context, proto Protocol, s *State, turns [
 	}
 	errs := make([]error, len(plans))
 	var wg sync.WaitGroup
+	// Slots are taken in the step's order, before each turn starts, so that
+	// under a concurrency limit turns start in a deterministic order.
 	for i, p := range plans {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			errs[i] = ctx.Err()
+			continue
+		}
 		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
 			defer func() { <-sem }()
 			if err := r.runTurn(ctx, s, p, lim); err != nil {
 				errs[i] = err
