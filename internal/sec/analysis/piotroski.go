@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -205,17 +206,22 @@ func pioLeverage(f *Financials, t int) Criterion {
 }
 
 func pioLiquidity(f *Financials, t int) Criterion {
-	const name, test = "liquidity_rising", "Current ratio vs last year (higher passes)"
-	cur, err := f.need(t, xbrl.CurrentAssets, xbrl.CurrentLiabilities)
+	return ratioRising(f, t, "liquidity_rising", "Current ratio vs last year (higher passes)",
+		xbrl.CurrentAssets, xbrl.CurrentLiabilities, "CurrentLiabilities not positive")
+}
+
+// ratioRising is a criterion that passes when num/den rose from last year.
+func ratioRising(f *Financials, t int, name, test string, num, den xbrl.Concept, notPositive string) Criterion {
+	cur, err := f.need(t, num, den)
 	if err != nil {
 		return missing(name, test, err)
 	}
-	prev, err := f.need(t-1, xbrl.CurrentAssets, xbrl.CurrentLiabilities)
+	prev, err := f.need(t-1, num, den)
 	if err != nil {
 		return missing(name, test, err)
 	}
 	if cur[1].Value <= 0 || prev[1].Value <= 0 {
-		return missing(name, test, fmt.Errorf("CurrentLiabilities not positive"))
+		return missing(name, test, errors.New(notPositive))
 	}
 	a, b := cur[0].Value/cur[1].Value, prev[0].Value/prev[1].Value
 	return Criterion{Name: name, Test: test, Pass: a > b, Current: a, Prior: b, Inputs: append(cur, prev...)}
@@ -243,21 +249,9 @@ func pioShares(f *Financials, t int) Criterion {
 }
 
 func pioMargin(f *Financials, t int) Criterion {
-	const name, test = "gross_margin_rising", "Gross margin vs last year (higher passes)"
-	cur, err := f.need(t, xbrl.GrossProfit, xbrl.Revenue)
-	if err != nil {
-		return missing(name, test, err)
-	}
-	prev, err := f.need(t-1, xbrl.GrossProfit, xbrl.Revenue)
-	if err != nil {
-		return missing(name, test, err)
-	}
-	if cur[1].Value <= 0 || prev[1].Value <= 0 {
-		return missing(name, test, fmt.Errorf("revenue not positive"))
-	}
-	a, b := cur[0].Value/cur[1].Value, prev[0].Value/prev[1].Value
-	c := Criterion{Name: name, Test: test, Pass: a > b, Current: a, Prior: b, Inputs: append(cur, prev...)}
-	if cur[0].Derived() || prev[0].Derived() {
+	c := ratioRising(f, t, "gross_margin_rising", "Gross margin vs last year (higher passes)",
+		xbrl.GrossProfit, xbrl.Revenue, "revenue not positive")
+	if !c.Missing && (c.Inputs[0].Derived() || c.Inputs[2].Derived()) {
 		c.Note = "gross profit derived as revenue minus cost of revenue"
 	}
 	return c
