@@ -789,6 +789,10 @@ func (r *Runner) Hint(ctx context.Context, target, text string) (HintQueued, err
 	if r.cur == nil {
 		return HintQueued{}, ErrNotRunning
 	}
-	h := HintQueued{ID: len(r.cur.Hints) + 1, Target: target, Text: text}
+	id := 0
+	for _, h := range r.cur.Hints {
+		id = max(id, h.ID)
+	}
+	h := HintQueued{ID: id + 1, Target: target, Text: text}
 	return h, r.appendLocked(ctx, r.cur, h)
 }
