@@ -326,18 +326,19 @@ func TestRatiosAndFramework(t *testing.T) {
 	}
 }
 
-func TestCachedAndLimitedRegistry(t *testing.T) {
+// Two agents' registries share one cache: bear's identical call is a hit.
+func TestCacheSharedAcrossAgents(t *testing.T) {
 	set := nvdaSet(t, snapshot.New(), nil)
 	cache := tool.NewMemoryCache()
 	var shared []tool.Tool
 	for _, tl := range set.Tools() {
 		shared = append(shared, tool.Cached(tl, cache, nil))
 	}
-	bull, _, err := tool.LimitedRegistry(5, shared...)
+	bull, err := tool.NewRegistry(shared...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bear, _, _ := tool.LimitedRegistry(5, shared...)
+	bear, _ := tool.NewRegistry(shared...)
 	var hit bool
 	if _, err := bull.Call(context.Background(), NameFacts, json.RawMessage(`{"concepts":["Revenues"]}`)); err != nil {
 		t.Fatal(err)
