@@ -103,7 +103,13 @@ func TestAskRefusalsEndToEnd(t *testing.T) {
 // caching, and the fake server reports it read from the cache.
 func TestAskReadsTheDebateFromTheCache(t *testing.T) {
 	base := loadScript(t, "bullbear.yaml")
-	sc, err := script.New(append(base.Rules,
+	// Providers cache only prompts of 1,024 tokens or more, and the fake
+	// server counts as they do: the bear's research notes are long enough
+	// for its debate record to be cached, as a real debate's are.
+	notes := "Research notes: " + strings.Repeat("Data-center revenue grew faster than inventory while gross margin held near its peak. ", 60)
+	rules := []script.Rule{{Tag: "research/bear", Reply: &script.Reply{Text: notes}}}
+	rules = append(rules, base.Rules...)
+	sc, err := script.New(append(rules,
 		script.Rule{TagRegexp: `^ask/\d/bear$`, Reply: &script.Reply{Text: "Cash conversion above 1x would turn me."}},
 	)...)
 	if err != nil {

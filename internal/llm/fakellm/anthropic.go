@@ -14,6 +14,8 @@ import (
 // anthropicAPI speaks POST /v1/messages.
 type anthropicAPI struct{}
 
+func (anthropicAPI) cacheMode() cacheMode { return cacheExplicit }
+
 func (anthropicAPI) name() string { return "anthropic" }
 
 func (anthropicAPI) keyOK(h http.Header, key string) bool {

@@ -4,6 +4,11 @@
 // providers, end-to-end tests of the parley binary (point ANTHROPIC_BASE_URL at
 // AnthropicURL, OPENAI_BASE_URL at OpenAIURL) and benchmarks (WithTokenDelay).
 //
+// Usage is reported as the real APIs report it (see usage.go): every input
+// part counted at about four characters a token, and prompt caching simulated,
+// explicit for Anthropic and automatic for OpenAI. A scripted reply that gives
+// its own usage is reported as given.
+//
 // Both APIs are served from one server:
 //
 //	POST /v1/messages          Anthropic, streaming (SSE) and not
@@ -57,6 +62,9 @@ type Option func(*Server)
 // whose key (x-api-key, or Authorization: Bearer) is not key.
 func WithAPIKey(key string) Option { return func(s *Server) { s.apiKey = key } }
 
+// WithClock sets the clock the prompt cache uses to expire prefixes.
+func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
+
 // WithTokenDelay waits d before each SSE event after the first, to model
 // generation latency in benchmarks and to give cancellation tests a stream in
 // flight.
@@ -71,7 +79,9 @@ type Server struct {
 	script     *script.Script
 	apiKey     string
 	tokenDelay time.Duration
+	now        func() time.Time
 	ts         *httptest.Server
+	cache      promptCache
 
 	mu     sync.Mutex
 	reqs   []Request
@@ -82,7 +92,7 @@ type Server struct {
 // New returns a Server that is only an http.Handler, for callers that run
 // their own listener.
 func New(s *script.Script, opts ...Option) *Server {
-	srv := &Server{script: s}
+	srv := &Server{script: s, now: time.Now}
 	for _, o := range opts {
 		o(srv)
 	}
@@ -166,6 +176,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec.Rule = step.Rule
 	s.record(rec)
+	if !step.UsageGiven && step.Fault == nil {
+		// Report usage as the provider would: every input part counted, and
+		// the prompt cache simulated (see usage.go).
+		st := *step
+		st.Usage = s.cache.usage(parsed, api.cacheMode(), s.now(), outputTokens(st.Text, st.ToolCalls))
+		step = &st
+	}
 
 	if !sleep(r.Context(), step.Delay) {
 		return
@@ -219,6 +236,7 @@ type structuredMode struct {
 // wireAPI is one of the two wire formats.
 type wireAPI interface {
 	name() string
+	cacheMode() cacheMode
 	keyOK(h http.Header, key string) bool
 	parse(h http.Header, body []byte) (llm.Request, structuredMode, bool, error)
 	writeError(w http.ResponseWriter, status int, errType, msg string)

@@ -47,7 +47,8 @@ func TestAnthropicNonStreaming(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Type != "message" || m.StopReason != "end_turn" || len(m.Content) != 1 || m.Content[0].Text != "hello there" || m.Usage["input_tokens"] != 3 || m.Usage["output_tokens"] != 2 {
+	if m.Type != "message" || m.StopReason != "end_turn" || len(m.Content) != 1 || m.Content[0].Text != "hello there" || m.Usage["input_tokens"] != 9 || m.Usage["output_tokens"] != 3 {
+		// input: "be brief" 2 + "hi" 1, each message framed by 3; output: 11 characters.
 		t.Errorf("message = %+v", m)
 	}
 	if r := srv.Requests()[0]; r.API != "anthropic" || r.Stream || r.Parsed.System != "be brief" || r.Rule != "rule #1" {
@@ -119,7 +120,8 @@ func TestOpenAIStream(t *testing.T) {
 		t.Errorf("last line %q, want data: [DONE]", lines[len(lines)-1])
 	}
 	usage := lines[len(lines)-2]
-	if !strings.Contains(usage, `"choices":[]`) || !strings.Contains(usage, `"prompt_tokens":2`) {
+	if !strings.Contains(usage, `"choices":[]`) || !strings.Contains(usage, `"prompt_tokens":8`) || !strings.Contains(usage, `"completion_tokens":4`) {
+		// prompt: two one-character messages framed by 3 each; completion: "f" and {"x":"yz"}.
 		t.Errorf("usage chunk %s", usage)
 	}
 	var args strings.Builder

@@ -15,6 +15,8 @@ import (
 // openaiAPI speaks POST /v1/chat/completions.
 type openaiAPI struct{}
 
+func (openaiAPI) cacheMode() cacheMode { return cacheAutomatic }
+
 func (openaiAPI) name() string { return "openai" }
 
 func (openaiAPI) keyOK(h http.Header, key string) bool { return bearer(h) == key }

@@ -211,13 +211,18 @@ func (h harness) run(t *testing.T) {
 		if usages != 1 {
 			t.Fatalf("got %d usage chunks, want exactly 1", usages)
 		}
-		in := script.EstimateTokens(req.System) + script.EstimateTokens(req.Messages[0].Text)
+		// The scripted provider counts words; the fake server counts the
+		// wire request as a provider would (fakellm.InputTokens).
+		in, out := script.EstimateTokens(req.System)+script.EstimateTokens(req.Messages[0].Text), script.EstimateTokens(reply)
+		if srv != nil {
+			in, out = fakellm.InputTokens(srv.Requests()[0].Parsed), fakellm.OutputTokens(reply, nil)
+		}
 		u := *last.Usage
 		if got := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens; got != in {
 			t.Errorf("input tokens (with cache) = %d, want %d", got, in)
 		}
-		if u.OutputTokens != script.EstimateTokens(reply) {
-			t.Errorf("OutputTokens = %d, want %d", u.OutputTokens, script.EstimateTokens(reply))
+		if u.OutputTokens != out {
+			t.Errorf("OutputTokens = %d, want %d", u.OutputTokens, out)
 		}
 		if last.StopReason != llm.StopEnd {
 			t.Errorf("StopReason = %q, want %q", last.StopReason, llm.StopEnd)
@@ -368,7 +373,9 @@ func (h harness) run(t *testing.T) {
 	t.Run("PromptCache", func(t *testing.T) {
 		sc := script.MustNew(script.Rule{Tag: "turn", Reply: &script.Reply{Text: "noted"}})
 		p, srv := h.start(t, sc, 0)
-		req := simpleRequest("turn", "Shared context: the 2025 housing report, all fifty pages of it.")
+		// Providers cache only prefixes of 1,024 tokens or more: the shared
+		// context is long enough for that.
+		req := simpleRequest("turn", "Shared context: the 2025 housing report, all fifty pages of it. "+strings.Repeat("Prices rose in most regions while inventory stayed low. ", 100))
 		req.System = "You are the bull. Argue that prices will rise, citing the evidence given."
 		req.CacheSystem = true
 		req.Messages[0].Cache = true

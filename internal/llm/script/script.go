@@ -168,6 +168,10 @@ type Step struct {
 	ToolCalls  []llm.ToolCall
 	StopReason string
 	Usage      llm.Usage
+	// UsageGiven reports that the reply stated its own Usage; otherwise Usage
+	// is the Script's word estimate, which a player may replace by its own
+	// accounting (the fake server counts the wire request).
+	UsageGiven bool
 	Delay      time.Duration
 	Fault      *Fault
 }
@@ -428,7 +432,7 @@ func (s *Script) resolve(label string, rep Reply, req llm.Request) *Step {
 		}
 	}
 	if rep.Usage != nil {
-		st.Usage = *rep.Usage
+		st.Usage, st.UsageGiven = *rep.Usage, true
 	} else {
 		st.Usage = s.estimate(req, st)
 	}
