@@ -32,6 +32,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
+
+	"github.com/buger/jsonparser"
 )
 
 // Taxonomy names as they appear in companyfacts.
@@ -54,9 +57,11 @@ type CompanyFacts struct {
 	// most recent annual period reported on an annual form (10-K, 20-F, 40-F).
 	FiscalYearEnd FiscalYearEnd
 
-	// taxonomies holds, per taxonomy, per tag, per unit, the facts in file
-	// order. Only the taxonomies this package uses are decoded.
-	taxonomies map[string]map[string]tagJSON
+	// taxonomies holds, per taxonomy, per tag, the tag's JSON, decoded the
+	// first time the tag is used: an analysis reads a few dozen of the
+	// hundreds of tags a filer reports. Only the taxonomies this package uses
+	// are indexed.
+	taxonomies map[string]map[string]*lazyTag
 }
 
 // Tags lists the tags present in a taxonomy ("us-gaap" or "dei"), unsorted.
@@ -71,9 +76,11 @@ func (cf *CompanyFacts) Tags(taxonomy string) []string {
 
 // Reported returns every fact reported for taxonomy:tag in unit, in file
 // order, with no de-duplication. It is for inspection and citation; figures
-// for analysis come from Resolve or Series.
+// for analysis come from Resolve or Series. A tag whose facts do not decode
+// reports none.
 func (cf *CompanyFacts) Reported(taxonomy, tag, unit string) []Source {
-	raw := cf.taxonomies[taxonomy][tag].Units[unit]
+	units, _ := cf.units(taxonomy, tag)
+	raw := units[unit]
 	out := make([]Source, len(raw))
 	for i := range raw {
 		out[i] = raw[i].source(taxonomy, tag, unit)
@@ -81,18 +88,35 @@ func (cf *CompanyFacts) Reported(taxonomy, tag, unit string) []Source {
 	return out
 }
 
-// fileJSON is the subset of a companyfacts document that Parse decodes.
-// encoding/json skips the other taxonomies (invest, srt, ifrs-full, ...) and
-// the per-fact fields we do not use (fy, fp, frame) without allocating.
-type fileJSON struct {
-	CIK        cikNumber `json:"cik"`
-	EntityName string    `json:"entityName"`
-	Facts      struct {
-		DEI    map[string]tagJSON `json:"dei"`
-		USGAAP map[string]tagJSON `json:"us-gaap"`
-	} `json:"facts"`
+// units returns the facts of taxonomy:tag by unit, decoding the tag on first
+// use. An unknown tag has none.
+func (cf *CompanyFacts) units(taxonomy, tag string) (map[string][]rawFact, error) {
+	lt := cf.taxonomies[taxonomy][tag]
+	if lt == nil {
+		return nil, nil
+	}
+	lt.once.Do(func() {
+		var t tagJSON
+		if err := json.Unmarshal(lt.raw, &t); err != nil {
+			lt.err = fmt.Errorf("xbrl: decode %s:%s: %w", taxonomy, tag, err)
+		}
+		lt.units, lt.raw = t.Units, nil
+	})
+	return lt.units, lt.err
 }
 
+// lazyTag is one tag's JSON, decoded once when first used. raw points into
+// the document Parse was given.
+type lazyTag struct {
+	raw   []byte
+	once  sync.Once
+	units map[string][]rawFact
+	err   error
+}
+
+// tagJSON is the part of a tag's JSON that is decoded. encoding/json skips
+// the label, the description and the per-fact fields we do not use (fy, fp,
+// frame) without allocating.
 type tagJSON struct {
 	Units map[string][]rawFact `json:"units"`
 }
@@ -129,23 +153,80 @@ func Parse(r io.Reader) (*CompanyFacts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("xbrl: read companyfacts: %w", err)
 	}
-	var doc fileJSON
-	if err := json.Unmarshal(data, &doc); err != nil {
+	return ParseBytes(data)
+}
+
+// ParseBytes is Parse on a document in memory. The CompanyFacts keeps
+// references into data, which the caller must not modify afterwards.
+//
+// Only the document's outline is read here: its cik, entity name and the
+// position of each us-gaap and dei tag. A tag's facts are decoded when it is
+// first used (Resolve, Series, Reported), so a malformed tag is reported
+// then, by the call that needs it. Parsing NVIDIA's 4 MB document this way
+// costs a fraction of decoding all of its 25,000 facts.
+func ParseBytes(data []byte) (*CompanyFacts, error) {
+	cf := &CompanyFacts{taxonomies: map[string]map[string]*lazyTag{}}
+	var cik cikNumber
+	var facts []byte
+	err := jsonparser.ObjectEach(data, func(key, value []byte, vt jsonparser.ValueType, _ int) error {
+		switch string(key) {
+		case "cik":
+			if err := cik.UnmarshalJSON(value); err != nil { // a number or a numeric string
+				return err
+			}
+		case "entityName":
+			if vt == jsonparser.String {
+				name, err := jsonparser.ParseString(value)
+				if err != nil {
+					return fmt.Errorf("entityName: %w", err)
+				}
+				cf.EntityName = name
+			}
+		case "facts":
+			if vt != jsonparser.Object {
+				return fmt.Errorf("facts is a JSON %s, not an object", vt)
+			}
+			facts = value
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("xbrl: decode companyfacts JSON: %w", err)
 	}
-	if doc.CIK == 0 && len(doc.Facts.USGAAP) == 0 && len(doc.Facts.DEI) == 0 {
+	if facts != nil {
+		err = jsonparser.ObjectEach(facts, func(key, value []byte, vt jsonparser.ValueType, _ int) error {
+			taxonomy := string(key)
+			if (taxonomy != TaxonomyUSGAAP && taxonomy != TaxonomyDEI) || vt != jsonparser.Object {
+				return nil
+			}
+			tags := map[string]*lazyTag{}
+			cf.taxonomies[taxonomy] = tags
+			return jsonparser.ObjectEach(value, func(tag, raw []byte, vt jsonparser.ValueType, _ int) error {
+				if vt != jsonparser.Object {
+					return fmt.Errorf("%s:%s is a JSON %s, not an object", taxonomy, tag, vt)
+				}
+				name, err := jsonparser.ParseString(tag)
+				if err != nil {
+					return fmt.Errorf("%s: tag name: %w", taxonomy, err)
+				}
+				tags[name] = &lazyTag{raw: raw}
+				return nil
+			})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("xbrl: decode companyfacts JSON: %w", err)
+		}
+	}
+	cf.CIK = int64(cik)
+	if cf.CIK == 0 && len(cf.taxonomies[TaxonomyUSGAAP]) == 0 && len(cf.taxonomies[TaxonomyDEI]) == 0 {
 		return nil, errors.New("xbrl: not a companyfacts document: no cik and no us-gaap or dei facts " +
 			"(expected the body of https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json)")
 	}
-	cf := &CompanyFacts{
-		CIK:        int64(doc.CIK),
-		EntityName: doc.EntityName,
-		taxonomies: map[string]map[string]tagJSON{
-			TaxonomyUSGAAP: doc.Facts.USGAAP,
-			TaxonomyDEI:    doc.Facts.DEI,
-		},
+	fye, err := cf.inferFiscalYearEnd()
+	if err != nil {
+		return nil, err
 	}
-	cf.FiscalYearEnd = inferFiscalYearEnd(doc.Facts.USGAAP)
+	cf.FiscalYearEnd = fye
 	return cf, nil
 }
 
@@ -154,21 +235,40 @@ func Parse(r io.Reader) (*CompanyFacts, error) {
 // allocate about twice that.
 func readAll(r io.Reader) ([]byte, error) {
 	type sizer interface{ Len() int }
-	if s, ok := r.(sizer); ok {
-		buf := bytes.NewBuffer(make([]byte, 0, s.Len()+1))
-		_, err := buf.ReadFrom(r)
-		return buf.Bytes(), err
+	s, ok := r.(sizer)
+	if !ok {
+		return io.ReadAll(r)
 	}
-	return io.ReadAll(r)
+	// Exactly the announced size, then make sure nothing follows: a
+	// bytes.Buffer sized to Len would grow (and copy) once more, because
+	// ReadFrom wants spare room before it reads.
+	buf := make([]byte, s.Len())
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return append(buf, rest...), nil
 }
 
 // inferFiscalYearEnd takes the end of the latest annual period reported on an
 // annual form. Annual forms only, because some 10-Qs disclose trailing
 // twelve-month figures ending at a quarter end.
-func inferFiscalYearEnd(usgaap map[string]tagJSON) FiscalYearEnd {
+//
+// It looks at the tags of the duration concepts this package knows (every
+// 10-K reports revenue, income and cash flows for the year it covers), and
+// at every tag only for a filer that reports none of those, so that parsing
+// does not decode the whole document.
+func (cf *CompanyFacts) inferFiscalYearEnd() (FiscalYearEnd, error) {
 	var latest Date
-	for _, t := range usgaap {
-		for _, facts := range t.Units {
+	scan := func(taxonomy, tag string) error {
+		units, err := cf.units(taxonomy, tag)
+		if err != nil {
+			return err
+		}
+		for _, facts := range units {
 			for i := range facts {
 				f := &facts[i]
 				if f.End <= latest || f.Start == 0 || !f.Form.annual() {
@@ -179,13 +279,32 @@ func inferFiscalYearEnd(usgaap map[string]tagJSON) FiscalYearEnd {
 				}
 			}
 		}
+		return nil
+	}
+	for _, c := range Concepts() {
+		def, _ := Definition(c)
+		if def.Instant {
+			continue
+		}
+		for _, t := range def.Tags {
+			if err := scan(t.Taxonomy, t.Name); err != nil {
+				return FiscalYearEnd{}, err
+			}
+		}
+	}
+	if latest == 0 {
+		for tag := range cf.taxonomies[TaxonomyUSGAAP] {
+			if err := scan(TaxonomyUSGAAP, tag); err != nil {
+				return FiscalYearEnd{}, err
+			}
+		}
 	}
 	if latest == 0 {
 		// No annual report: assume calendar years, the most common case.
-		return FiscalYearEnd{Month: 12, Day: 31}
+		return FiscalYearEnd{Month: 12, Day: 31}, nil
 	}
 	_, m, d := latest.Civil()
-	return FiscalYearEnd{Month: m, Day: d}
+	return FiscalYearEnd{Month: m, Day: d}, nil
 }
 
 // accession is an EDGAR accession number ("0001045810-26-000021", always 20

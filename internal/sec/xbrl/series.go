@@ -116,7 +116,11 @@ func (cf *CompanyFacts) Resolve(def ConceptDef) (*Series, error) {
 	}
 	var cands []candidate
 	for i, t := range def.Tags {
-		facts := cf.taxonomies[t.Taxonomy][t.Name].Units[def.Unit]
+		units, err := cf.units(t.Taxonomy, t.Name)
+		if err != nil {
+			return nil, err
+		}
+		facts := units[def.Unit]
 		if len(facts) == 0 {
 			continue
 		}
