@@ -54,7 +54,14 @@ func secSource(f *Factory, offline bool) (src edgar.Source, why string) {
 	if ua == "" {
 		return snap, fmt.Sprintf("%s is not set, so EDGAR cannot be used; set it to \"Your Name you@example.com\" to debate live data", edgar.EnvUserAgent)
 	}
-	client, err := edgar.New(edgar.Config{UserAgent: ua, Now: f.Now, Logger: slog.New(slog.DiscardHandler)})
+	cfg := edgar.Config{UserAgent: ua, Now: f.Now, Logger: slog.New(slog.DiscardHandler)}
+	// The SEC's limit is per machine: share it with every Parley process.
+	if file, err := edgar.DefaultLimitFile(); err == nil {
+		if lim, err := edgar.NewSharedLimiter(file, 0); err == nil {
+			cfg.Limiter = lim
+		}
+	}
+	client, err := edgar.New(cfg)
 	if err != nil {
 		return snap, err.Error()
 	}

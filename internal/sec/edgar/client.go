@@ -50,6 +50,10 @@ type Config struct {
 	// RequestsPerSecond is capped at MaxRequestsPerSecond, which is also the
 	// default.
 	RequestsPerSecond float64
+	// Limiter, when set, spaces the requests instead of the Client's own
+	// per-process limiter; pass a SharedLimiter so that the limit holds for
+	// every process on the machine (see DefaultLimitFile).
+	Limiter Limiter
 	// MaxAttempts bounds tries per request, first try included (default 5).
 	MaxAttempts int
 	// InitialBackoff is the first retry delay before jitter (default 500ms).
@@ -64,13 +68,14 @@ type Config struct {
 }
 
 // Client talks to SEC EDGAR. One Client holds one rate limiter; use a single
-// Client per process so that the fair-access limit holds process-wide.
+// Client per process so that the fair-access limit holds process-wide, and
+// give it a SharedLimiter (Config.Limiter) so that it holds machine-wide.
 // A Client is safe for concurrent use.
 type Client struct {
 	ua            string
 	www, data     string
 	hc            *http.Client
-	limiter       *rate.Limiter
+	limiter       Limiter
 	maxAttempts   int
 	initial       time.Duration
 	maxRetryAfter time.Duration
@@ -123,7 +128,10 @@ func New(cfg Config) (*Client, error) {
 	}
 	// Burst 1: requests are spaced evenly, so no one-second window ever holds
 	// more than rps of them.
-	c.limiter = rate.NewLimiter(rate.Limit(rps), 1)
+	c.limiter = cfg.Limiter
+	if c.limiter == nil {
+		c.limiter = rate.NewLimiter(rate.Limit(rps), 1)
+	}
 	if c.maxAttempts <= 0 {
 		c.maxAttempts = defaultAttemptLimit
 	}
