@@ -34,6 +34,10 @@ type Evaluation struct {
 	Decision    string   `json:"decision"` // continue | conclude
 	Reason      string   `json:"reason"`
 	OffTopic    []string `json:"off_topic"`
+	// OpenPoints are the claims still contested after the round. Later
+	// rounds see older rounds only through the summary and these, so that
+	// prompts grow with the number of rounds, not with their text.
+	OpenPoints []string `json:"open_points"`
 }
 
 // Converged reports whether the evaluation found a convergence signal.
@@ -87,19 +91,6 @@ func analysisSchema() *llm.Schema {
 		"perspectives":        strArr(),
 		"rationale":           map[string]any{"type": "string"},
 		"clarifying_question": map[string]any{"type": "string", "description": "empty unless the question is too vague to debate"},
-	})}
-}
-
-func evaluationSchema() *llm.Schema {
-	return &llm.Schema{Name: "round_evaluation", Description: "The moderator's evaluation of the round", JSON: object(map[string]any{
-		"summary":      map[string]any{"type": "string"},
-		"agreement":    map[string]any{"type": "boolean"},
-		"stagnation":   map[string]any{"type": "boolean"},
-		"clear_winner": map[string]any{"type": "string", "description": "the dominant perspective's name, or empty"},
-		"new_points":   map[string]any{"type": "boolean"},
-		"decision":     map[string]any{"type": "string", "enum": []string{"continue", "conclude"}},
-		"reason":       map[string]any{"type": "string"},
-		"off_topic":    strArr(),
 	})}
 }
 

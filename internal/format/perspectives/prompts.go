@@ -9,21 +9,35 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 )
 
-const moderatorSystem = `You are the moderator of a structured debate run by Parley. Debaters argue assigned perspectives
-(viewpoints, not personas) on a decision. You analyse the question, assign perspectives, evaluate each round
-honestly (are arguments converging, stagnating, or is new ground appearing?), keep the debate on the original
-question, and write a balanced synthesis that surfaces the strongest counterarguments. Never take a side before the
-evidence of the debate supports it. When asked for JSON, reply with the JSON object only.`
+// system is the one system prompt of every request in a debate. Debaters and
+// the moderator differ only in the last message (their role and task), so
+// that every request starts with the same system prompt and shared context:
+// the prefix a provider's prompt cache serves, whoever speaks next.
+const system = `You take part in a structured debate run by Parley on a decision. Debaters argue assigned perspectives
+(viewpoints, not personas); a moderator analyses the question, evaluates each round and writes the synthesis.
+The last message gives your role and your task. When asked for JSON, reply with the JSON object only.`
 
-const debaterSystem = `You are a debater in a structured debate run by Parley. You argue from the perspective you are
-assigned: its priorities and the trade-offs it accepts. Argue concretely for this decision (mechanisms, numbers,
-failure modes, costs), engage the other perspectives' strongest points rather than their weakest, concede what is
-true, and stay on the question asked. Do not pretend to be a person; do not repeat your earlier arguments: add new
-ground or sharpen it. Keep it under 300 words.`
+// moderatorRole opens every moderator task.
+const moderatorRole = `Your role: the moderator. You analyse the question, assign perspectives, evaluate each round honestly (are
+arguments converging, stagnating, or is new ground appearing?), keep the debate on the original question, and write
+a balanced synthesis that surfaces the strongest counterarguments. Never take a side before the evidence of the
+debate supports it.
+
+`
+
+// debaterRole opens every debater task.
+const debaterRole = `Your role: a debater. You argue from the perspective you are assigned: its priorities and the trade-offs it
+accepts. Argue concretely for this decision (mechanisms, numbers, failure modes, costs), engage the other
+perspectives' strongest points rather than their weakest, concede what is true, and stay on the question asked.
+Do not pretend to be a person; do not repeat your earlier arguments: add new ground or sharpen it. Keep it under
+300 words.
+
+`
 
 // analysisTurn asks the moderator to analyse the prompt and assign perspectives.
 func (p *Protocol) analysisTurn(s *debate.State, id, clarification string) debate.TurnSpec {
 	var b strings.Builder
+	b.WriteString(moderatorRole)
 	fmt.Fprintf(&b, "Question to debate:\n%s\n\n", p.topic)
 	if clarification != "" {
 		fmt.Fprintf(&b, "You asked for a clarification; the human answered:\n%s\n\n", clarification)
@@ -61,48 +75,103 @@ Analyse the question:
 	b.WriteString("\nReply with the JSON object only.")
 	return debate.TurnSpec{
 		TurnRef: debate.TurnRef{ID: id, Agent: agentModerator, Role: roleModerator, Label: "Moderator · analysis", Phase: "analysis"},
-		System:  moderatorSystem, Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
+		System:  system, Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
 		Schema: analysisSchema(), Unbudgeted: true,
 	}
 }
 
 // context renders what every debater of a round shares: the question, the
-// constraints, guidance and the debate so far. It is the cached prefix.
-func (p *Protocol) context(s *debate.State, v *view, upToRound int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Question\n%s\n", p.topic)
+// constraints, guidance and the debate so far, as messages that end with the
+// cached prefix.
+//
+// Older rounds are given only as the moderator's summary and the points
+// still contested (with the human's guidance); the latest one or two rounds
+// in full. Sending every round in full made each prompt grow with the whole
+// transcript (188k input tokens over 8 rounds of three perspectives); this
+// way a prompt grows by one summary per round. Rounds are summarised two at
+// a time, so that every other round's context is the previous round's
+// evaluation request plus that round's moderator summary: a provider's
+// prompt cache serves it. A round whose evaluation is missing stays in full,
+// since nothing summarises it.
+func (p *Protocol) context(s *debate.State, v *view, upToRound int) []llm.Message {
+	var head strings.Builder
+	fmt.Fprintf(&head, "# Question\n%s\n", p.topic)
 	if v.analysis.Domain != "" {
-		fmt.Fprintf(&b, "\nDomain: %s\n", v.analysis.Domain)
+		fmt.Fprintf(&head, "\nDomain: %s\n", v.analysis.Domain)
 	}
 	if len(v.analysis.Constraints) > 0 {
-		fmt.Fprintf(&b, "Constraints: %s\n", strings.Join(v.analysis.Constraints, "; "))
+		fmt.Fprintf(&head, "Constraints: %s\n", strings.Join(v.analysis.Constraints, "; "))
 	}
 	if v.clarified != "" {
-		fmt.Fprintf(&b, "Clarification from the human: %s\n", v.clarified)
+		fmt.Fprintf(&head, "Clarification from the human: %s\n", v.clarified)
 	}
-	b.WriteString("\n# Perspectives in this debate\n")
+	head.WriteString("\n# Perspectives in this debate\n")
 	for _, d := range v.debaters {
-		fmt.Fprintf(&b, "- %s: priorities %s; %s\n", d.Name, strings.Join(d.Priorities, ", "), d.TradeOffs)
+		fmt.Fprintf(&head, "- %s: priorities %s; %s\n", d.Name, strings.Join(d.Priorities, ", "), d.TradeOffs)
 	}
+	msgs := []llm.Message{{Role: llm.RoleUser, Text: head.String()}}
+	lastSummary := true // the last message takes summaries (the head does)
+	summarised := 2 * ((upToRound - 2) / 2)
 	for _, rv := range v.rounds {
 		if rv.n >= upToRound {
 			break
 		}
-		fmt.Fprintf(&b, "\n# Round %d\n", rv.n)
-		for _, t := range rv.arguments {
-			fmt.Fprintf(&b, "\n## %s (argument)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
+		if rv.n <= summarised && rv.evaluation != nil && rv.evalTurn != nil && rv.evalTurn.Invalid == "" {
+			var b strings.Builder
+			fmt.Fprintf(&b, "\n# Round %d (the moderator's summary)\n%s\n", rv.n, strings.TrimSpace(rv.evaluation.Summary))
+			writeOpenPoints(&b, rv.evaluation)
+			p.writeGuidance(&b, s, rv.n)
+			if lastSummary {
+				msgs[len(msgs)-1].Text += b.String()
+			} else {
+				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: strings.TrimPrefix(b.String(), "\n")})
+				lastSummary = true
+			}
+			continue
 		}
-		for _, t := range rv.rebuttals {
-			fmt.Fprintf(&b, "\n## %s (rebuttal)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
-		}
+		var b strings.Builder
+		b.WriteString(p.roundText(rv))
 		if rv.evaluation != nil {
-			fmt.Fprintf(&b, "\n## Moderator summary\n%s\n", rv.evaluation.Summary)
+			fmt.Fprintf(&b, "\n## Moderator summary\n%s\n", strings.TrimSpace(rv.evaluation.Summary))
+			writeOpenPoints(&b, rv.evaluation)
 		}
-		if cp := s.Checkpoint(checkpointID(rv.n)); cp != nil && cp.Answer != nil && cp.Answer.Guidance != "" {
-			fmt.Fprintf(&b, "\n## Human guidance\n%s\n", cp.Answer.Guidance)
-		}
+		p.writeGuidance(&b, s, rv.n)
+		msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: b.String()})
+		lastSummary = false
+	}
+	msgs[len(msgs)-1].Cache = true
+	return msgs
+}
+
+// roundText renders a round's arguments and rebuttals so far. Rebuttal and
+// evaluation requests and the next rounds' contexts all render a round with
+// it, so that what one request sent is a prefix the next can share.
+func (p *Protocol) roundText(rv roundView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Round %d\n", rv.n)
+	for _, t := range rv.arguments {
+		fmt.Fprintf(&b, "\n## %s (argument)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
+	}
+	for _, t := range rv.rebuttals {
+		fmt.Fprintf(&b, "\n## %s (rebuttal)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
 	}
 	return b.String()
+}
+
+func writeOpenPoints(b *strings.Builder, e *Evaluation) {
+	if len(e.OpenPoints) == 0 {
+		return
+	}
+	b.WriteString("\nStill contested after this round:\n")
+	for _, pt := range e.OpenPoints {
+		fmt.Fprintf(b, "- %s\n", strings.TrimSpace(pt))
+	}
+}
+
+func (p *Protocol) writeGuidance(b *strings.Builder, s *debate.State, round int) {
+	if cp := s.Checkpoint(checkpointID(round)); cp != nil && cp.Answer != nil && cp.Answer.Guidance != "" {
+		fmt.Fprintf(b, "\n## Human guidance\n%s\n", cp.Answer.Guidance)
+	}
 }
 
 func (p *Protocol) hintsFor(s *debate.State, agent string) (string, []int) {
@@ -122,6 +191,7 @@ func (p *Protocol) hintsFor(s *debate.State, agent string) (string, []int) {
 
 func (p *Protocol) argumentTurn(s *debate.State, v *view, r int, d Perspective) debate.TurnSpec {
 	var task strings.Builder
+	task.WriteString(debaterRole)
 	fmt.Fprintf(&task, "You argue as %q. Priorities: %s. Trade-offs you advocate: %s.\n\n", d.Name, strings.Join(d.Priorities, ", "), d.TradeOffs)
 	if r == 1 {
 		task.WriteString("Round 1: give your opening argument on the question.\n")
@@ -137,57 +207,37 @@ func (p *Protocol) argumentTurn(s *debate.State, v *view, r int, d Perspective) 
 	hints, ids := p.hintsFor(s, d.Slug())
 	task.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: argID(r, d), Agent: d.Slug(), Role: roleDebater, Label: d.Name + " · argument", Phase: "argument", Round: r},
-		System:  debaterSystem,
-		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: p.context(s, v, r), Cache: true},
-			{Role: llm.RoleUser, Text: task.String()},
-		},
-		Hints: ids,
+		TurnRef:  debate.TurnRef{ID: argID(r, d), Agent: d.Slug(), Role: roleDebater, Label: d.Name + " · argument", Phase: "argument", Round: r},
+		System:   system,
+		Messages: append(p.context(s, v, r), llm.Message{Role: llm.RoleUser, Text: task.String()}),
+		Hints:    ids,
 	}
 }
 
 func (p *Protocol) rebuttalTurn(s *debate.State, v *view, r int, d Perspective, active []Perspective) debate.TurnSpec {
-	var cur strings.Builder
-	fmt.Fprintf(&cur, "# Round %d arguments\n", r)
-	for _, o := range active {
-		if t := s.Completed(argID(r, o)); t != nil {
-			fmt.Fprintf(&cur, "\n## %s\n%s\n", o.Name, strings.TrimSpace(t.Text))
-		}
-	}
-	for _, o := range active {
-		if o.Name == d.Name {
-			break
-		}
-		if t := s.Completed(rebID(r, o)); t != nil {
-			fmt.Fprintf(&cur, "\n## %s (rebuttal)\n%s\n", o.Name, strings.TrimSpace(t.Text))
-		}
+	// The round so far: every argument and the rebuttals before this one
+	// (derive has the round in progress last in v.rounds).
+	cur := roundView{n: r}
+	if n := len(v.rounds); n > 0 && v.rounds[n-1].n == r {
+		cur = v.rounds[n-1]
 	}
 	var task strings.Builder
+	task.WriteString(debaterRole)
 	fmt.Fprintf(&task, "You argue as %q. Priorities: %s. Trade-offs you advocate: %s.\n\n", d.Name, strings.Join(d.Priorities, ", "), d.TradeOffs)
 	task.WriteString("Rebut: respond to the other perspectives' points above by name. Concede what is right, contest what is not, and say what would change your mind.\n")
 	hints, ids := p.hintsFor(s, d.Slug())
 	task.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: rebID(r, d), Agent: d.Slug(), Role: roleDebater, Label: d.Name + " · rebuttal", Phase: "rebuttal", Round: r},
-		System:  debaterSystem,
-		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: p.context(s, v, r), Cache: true},
-			{Role: llm.RoleUser, Text: cur.String() + "\n" + task.String()},
-		},
-		Hints: ids,
+		TurnRef:  debate.TurnRef{ID: rebID(r, d), Agent: d.Slug(), Role: roleDebater, Label: d.Name + " · rebuttal", Phase: "rebuttal", Round: r},
+		System:   system,
+		Messages: append(p.context(s, v, r), llm.Message{Role: llm.RoleUser, Text: p.roundText(cur) + "\n" + task.String()}),
+		Hints:    ids,
 	}
 }
 
 func (p *Protocol) evaluationTurn(s *debate.State, v *view, r int, active []Perspective, rv roundView) debate.TurnSpec {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Round %d\n", r)
-	for _, t := range rv.arguments {
-		fmt.Fprintf(&b, "\n## %s (argument)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
-	}
-	for _, t := range rv.rebuttals {
-		fmt.Fprintf(&b, "\n## %s (rebuttal)\n%s\n", p.nameOf(t.Agent), strings.TrimSpace(t.Text))
-	}
+	b.WriteString(p.roundText(rv))
 	if len(rv.repetition) > 0 {
 		b.WriteString("\nRepetition measured by Parley (share of the argument repeating the same debater's previous round):\n")
 		for _, d := range active {
@@ -196,7 +246,8 @@ func (p *Protocol) evaluationTurn(s *debate.State, v *view, r int, active []Pers
 			}
 		}
 	}
-	fmt.Fprintf(&b, "\nThis is round %d of at most %d. Evaluate it:\n", r, p.opts.MaxRounds)
+	b.WriteString("\n" + moderatorRole)
+	fmt.Fprintf(&b, "This is round %d of at most %d. Evaluate it:\n", r, p.opts.MaxRounds)
 	b.WriteString(`- summary: what moved this round, for the debaters and the human (3-5 sentences)
 - agreement: debaters acknowledge each other's points and their recommendations align
 - stagnation: the same arguments repeat with no new information
@@ -205,22 +256,27 @@ func (p *Protocol) evaluationTurn(s *debate.State, v *view, r int, active []Pers
 - decision: "conclude" on agreement, stagnation or a clear winner; otherwise "continue"
 - reason: why
 - off_topic: names of perspectives whose argument left the original question (tangents), else empty
+- open_points: every claim still contested after this round, one line each naming who holds it and who disputes it
+  (later rounds see this round only through your summary and these points, so leave none out)
 Reply with the JSON object only.`)
 	hints, ids := p.hintsFor(s, agentModerator)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: evalID(r), Agent: agentModerator, Role: roleModerator, Label: "Moderator · evaluation", Phase: "evaluation", Round: r},
-		System:  moderatorSystem,
-		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: p.context(s, v, r), Cache: true},
-			{Role: llm.RoleUser, Text: b.String()},
-		},
-		Schema: evaluationSchema(), Hints: ids, Unbudgeted: true,
+		TurnRef:  debate.TurnRef{ID: evalID(r), Agent: agentModerator, Role: roleModerator, Label: "Moderator · evaluation", Phase: "evaluation", Round: r},
+		System:   system,
+		Messages: append(p.context(s, v, r), llm.Message{Role: llm.RoleUser, Text: b.String()}),
+		// No structured-output schema: a schema comes before the system
+		// prompt, so a request with one shares no cached prefix with the
+		// debaters' requests, whose context (and this round's text, rendered
+		// alike) it repeats. The task lists the fields; Parse checks them and
+		// a malformed reply gets a repair turn.
+		Hints: ids, Unbudgeted: true,
 	}
 }
 
 func (p *Protocol) synthesisTurn(s *debate.State, v *view) debate.TurnSpec {
 	var b strings.Builder
+	b.WriteString(moderatorRole)
 	fmt.Fprintf(&b, "The debate ended: %s.\n\n", v.endReason)
 	b.WriteString(`Write the synthesis:
 - perspectives: for each perspective in the debate, its key arguments and the trade-offs it accepted
@@ -237,13 +293,10 @@ func (p *Protocol) synthesisTurn(s *debate.State, v *view) debate.TurnSpec {
 Reply with the JSON object only.`)
 	last := len(v.rounds) + 1
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: idSynthesis, Agent: agentModerator, Role: roleModerator, Label: "Moderator · synthesis", Phase: "synthesis"},
-		System:  moderatorSystem,
-		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: p.context(s, v, last), Cache: true},
-			{Role: llm.RoleUser, Text: b.String()},
-		},
-		Schema: synthesisSchema(), Unbudgeted: true,
+		TurnRef:  debate.TurnRef{ID: idSynthesis, Agent: agentModerator, Role: roleModerator, Label: "Moderator · synthesis", Phase: "synthesis"},
+		System:   system,
+		Messages: append(p.context(s, v, last), llm.Message{Role: llm.RoleUser, Text: b.String()}),
+		Schema:   synthesisSchema(), Unbudgeted: true,
 	}
 }
 

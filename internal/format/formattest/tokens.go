@@ -1,0 +1,130 @@
+package formattest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+)
+
+// TokenReport measures what a debate's prompts cost: the input tokens sent,
+// what a naive design that resends the whole transcript with every request
+// would have sent, and how much of each request repeats a prefix of an
+// earlier one (what a provider's prompt cache can serve).
+type TokenReport struct {
+	Requests int
+	// Input is the input tokens of every request, counted as the fake server
+	// counts them (fakellm.InputTokens: about four characters a token).
+	Input int
+	// Naive is the same requests with the whole transcript so far (every
+	// turn completed before the request's turn started) in place of the
+	// format's own context: the system prompt, the transcript and the
+	// request's last message, the task.
+	Naive int
+	// SharedBytes is the bytes of each request that repeat the longest
+	// matching prefix of an earlier request, and TotalBytes all bytes.
+	SharedBytes, TotalBytes int
+}
+
+// Ratio is Input / Naive.
+func (r TokenReport) Ratio() float64 { return float64(r.Input) / float64(max(r.Naive, 1)) }
+
+// Shared is SharedBytes / TotalBytes.
+func (r TokenReport) Shared() float64 {
+	return float64(r.SharedBytes) / float64(max(r.TotalBytes, 1))
+}
+
+func (r TokenReport) String() string {
+	return fmt.Sprintf("%d requests, %d input tokens, %d with a full-transcript resend (%.2f), %.1f%% of request bytes in a shared prefix",
+		r.Requests, r.Input, r.Naive, r.Ratio(), 100*r.Shared())
+}
+
+// Tokens measures the requests the debate's provider received against its
+// event log.
+func (d *Debate) Tokens() TokenReport {
+	d.T.Helper()
+	return MeasureTokens(d.Events(), d.Prov.Requests())
+}
+
+// MeasureTokens measures reqs, the requests of a debate in the order they
+// were sent, against the debate's events.
+func MeasureTokens(events []debate.Event, reqs []llm.Request) TokenReport {
+	// The transcript each turn could have seen: the tokens of every turn
+	// completed before it started.
+	seen := map[string]int{}
+	transcript := 0
+	for _, e := range events {
+		switch e.Type {
+		case debate.TypeTurnStarted:
+			var ts debate.TurnStarted
+			if json.Unmarshal(e.Data, &ts) == nil {
+				seen[ts.Turn.ID] = transcript
+			}
+		case debate.TypeTurnCompleted:
+			var tc struct {
+				Text string `json:"text"`
+			}
+			if json.Unmarshal(e.Data, &tc) == nil {
+				transcript += fakellm.Tokens(tc.Text) + fakellm.MessageOverhead
+			}
+		}
+	}
+	var r TokenReport
+	var prev []string
+	for _, req := range reqs {
+		r.Requests++
+		in := fakellm.InputTokens(req)
+		r.Input += in
+		naive := in
+		if t, ok := seen[req.Tag]; ok && len(req.Messages) > 0 {
+			last := req.Messages[len(req.Messages)-1]
+			task := llm.Request{System: req.System, Tools: req.Tools, Schema: req.Schema, Messages: []llm.Message{last}}
+			naive = max(in, fakellm.InputTokens(task)+t)
+		}
+		r.Naive += naive
+		flat := flatten(req)
+		best := 0
+		for _, p := range prev {
+			best = max(best, commonPrefix(p, flat))
+		}
+		r.SharedBytes += best
+		r.TotalBytes += len(flat)
+		prev = append(prev, flat)
+	}
+	return r
+}
+
+// flatten writes a request in the order a model reads it.
+func flatten(req llm.Request) string {
+	var b strings.Builder
+	for _, t := range req.Tools {
+		fmt.Fprintf(&b, "tool %s %s %s\n", t.Name, t.Description, t.Schema)
+	}
+	if req.Schema != nil {
+		fmt.Fprintf(&b, "schema %s %s\n", req.Schema.Name, req.Schema.JSON)
+	}
+	fmt.Fprintf(&b, "system\n%s\n", req.System)
+	for _, m := range req.Messages {
+		fmt.Fprintf(&b, "%s\n%s\n", m.Role, m.Text)
+		for _, tc := range m.ToolCalls {
+			fmt.Fprintf(&b, "call %s %s\n", tc.Name, tc.Args)
+		}
+		for _, tr := range m.ToolResults {
+			fmt.Fprintf(&b, "result %s\n", tr.Content)
+		}
+	}
+	return b.String()
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
