@@ -19,25 +19,38 @@ downside is bounded; an unresolved material risk (team, market, valuation or rep
 uncertainty lowers confidence in GO, never in NOGO.`,
 }
 
-func (p *Protocol) analysisSystem(a Agent) string {
-	return fmt.Sprintf(`You are the %s Agent of an investment council run by Parley. Your domain: %s.
-Analyse the company from your domain only: concrete facts, signals and risks, and what you do not know. Do not invent
-figures; say when evidence is missing. End with a preliminary GO or NOGO and why. Keep it under 400 words.`, a.Name, a.Focus)
+// system is the one system prompt of every request of a council debate: the
+// rules of both phases and the risk framing, which are the same for every
+// agent. Who the agent is, the round and the task come last, in the user
+// message, after the context every agent shares: requests then share a
+// prefix that a provider's prompt cache serves (the agents used to get one
+// system prompt each, with the round number before the shared text, and no
+// two requests shared a cacheable prefix).
+func (p *Protocol) system() string {
+	return fmt.Sprintf(`You are one analyst agent of an investment council run by Parley. Each agent covers one domain; the last message
+says which agent you are, your domain and your task.
+
+Phase 1, analysis: analyse the company from your domain only: concrete facts, signals and risks, and what you do not
+know. Do not invent figures; say when evidence is missing. End with a preliminary GO or NOGO and why. Keep it under 400
+words.
+
+Phase 2, adversarial debate: each round you read everything the other agents said. Identify the WEAKEST argument of an
+agent who disagrees with you (or, if all agree, the weakest argument overall) and challenge it specifically, with
+evidence from your domain; do not merely restate your own position. Change your position only if an argument
+genuinely persuaded you, and then say who and which argument in persuaded_by. Reply with the JSON object only:
+position (GO or NOGO), confidence (0 to 1), rationale, challenges (your counterpoints to other agents' arguments, each
+naming the agent), persuaded_by (empty unless your position changed).
+
+%s`, riskFraming[p.opts.Risk])
 }
 
-func (p *Protocol) debateSystem(a Agent) string {
-	return fmt.Sprintf(`You are the %s Agent in an adversarial investment debate run by Parley. Your domain: %s.
-Each round you read everything the other agents said. Identify the WEAKEST argument of an agent who disagrees with you
-(or, if all agree, the weakest argument overall) and challenge it specifically, with evidence from your domain; do not
-merely restate your own position. Change your position only if an argument genuinely persuaded you, and then say who
-and which argument in persuaded_by.
-%s
-Reply with the JSON object only: position (GO or NOGO), confidence (0 to 1), rationale, challenges (your counterpoints
-to other agents' arguments, each naming the agent), persuaded_by (empty unless your position changed).`, a.Name, a.Focus, riskFraming[p.opts.Risk])
+// role names the agent a request is for.
+func role(a Agent) string {
+	return fmt.Sprintf("You are the %s Agent. Your domain: %s.\n", a.Name, a.Focus)
 }
 
 func (p *Protocol) analysisTurn(s *debate.State, a Agent) debate.TurnSpec {
-	task := fmt.Sprintf("Company: %s\nRisk tolerance: %s\n\nWrite your Phase 1 analysis.\n", p.company, p.opts.Risk)
+	task := fmt.Sprintf("Company: %s\nRisk tolerance: %s\n\n%s\nWrite your Phase 1 analysis.\n", p.company, p.opts.Risk, role(a))
 	if l := p.opts.Listed; l != nil {
 		task += fmt.Sprintf("\n%s (%s, CIK %s) is a listed company. SEC tools are available (filings, 10-K sections, XBRL facts, "+
 			"ratios, frameworks; at most 5 calls): ground your analysis in them and cite the filing of each figure. Data: %s.\n",
@@ -46,7 +59,7 @@ func (p *Protocol) analysisTurn(s *debate.State, a Agent) debate.TurnSpec {
 	hints, ids := hintsFor(s, a.ID)
 	return debate.TurnSpec{
 		TurnRef:  debate.TurnRef{ID: analysisID(a), Agent: a.ID, Role: roleAnalyst, Label: a.Name + " · analysis", Phase: "analysis"},
-		System:   p.analysisSystem(a),
+		System:   p.system(),
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: task + hints}},
 		Hints:    ids,
 		UseTools: p.opts.Listed != nil,
@@ -54,70 +67,86 @@ func (p *Protocol) analysisTurn(s *debate.State, a Agent) debate.TurnSpec {
 }
 
 // history serialises every debate position so far, the spec's PRIOR DEBATE
-// MESSAGES: complete rounds, then the current round's earlier turns.
-func history(v *view) string {
+// MESSAGES: complete rounds, each followed by its outcome, then the current
+// round's earlier turns. Rounds up to condensed are given briefly (position,
+// confidence, the start of the rationale, who persuaded whom), so that a
+// five-round debate does not resend every argument in full; they are
+// condensed two at a time, so that between two condensations the history
+// only grows at its end and each request repeats the last one's as a prefix.
+func history(v *view, condensed int) string {
 	var b strings.Builder
-	all := make([]Position, 0, len(v.rounds)*3+len(v.partial))
-	for _, r := range v.rounds {
-		all = append(all, r.Positions...)
-	}
-	all = append(all, v.partial...)
-	if len(all) == 0 {
+	if len(v.rounds) == 0 && len(v.partial) == 0 {
 		return "PRIOR DEBATE MESSAGES: none yet: you open the debate.\n"
 	}
 	b.WriteString("PRIOR DEBATE MESSAGES:\n")
-	for _, ps := range all {
-		fmt.Fprintf(&b, "Round %d — %s Agent: %s (%.0f%% confidence)", ps.Round, ps.Name, ps.Position, ps.Confidence*100)
+	for _, r := range v.rounds {
+		writeHistory(&b, r.Positions, r.Round <= condensed)
+		fmt.Fprintf(&b, "After round %d: %s\n", r.Round, map[bool]string{true: "consensus", false: "no consensus"}[r.ConsensusReached])
+	}
+	writeHistory(&b, v.partial, false)
+	return b.String()
+}
+
+// CondensedRationale bounds the rationale of a condensed round's position.
+const CondensedRationale = 240
+
+func writeHistory(b *strings.Builder, ps []Position, brief bool) {
+	for _, ps := range ps {
+		fmt.Fprintf(b, "Round %d — %s Agent: %s (%.0f%% confidence)", ps.Round, ps.Name, ps.Position, ps.Confidence*100)
 		if ps.Fallback {
 			b.WriteString(" [fallback: the reply could not be parsed]")
 		}
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "  They said: %s\n", oneLine(ps.Rationale, 0))
-		for _, c := range ps.Challenges {
-			fmt.Fprintf(&b, "  Challenge: %s\n", oneLine(c, 0))
+		if brief {
+			fmt.Fprintf(b, "  They said: %s\n", oneLine(ps.Rationale, CondensedRationale))
+		} else {
+			fmt.Fprintf(b, "  They said: %s\n", oneLine(ps.Rationale, 0))
+			for _, c := range ps.Challenges {
+				fmt.Fprintf(b, "  Challenge: %s\n", oneLine(c, 0))
+			}
 		}
 		if ps.PersuadedBy != "" {
-			fmt.Fprintf(&b, "  Persuaded by: %s\n", oneLine(ps.PersuadedBy, 0))
+			fmt.Fprintf(b, "  Persuaded by: %s\n", oneLine(ps.PersuadedBy, 0))
 		}
 	}
-	for _, r := range v.rounds {
-		fmt.Fprintf(&b, "After round %d: %s\n", r.Round, map[bool]string{true: "consensus", false: "no consensus"}[r.ConsensusReached])
-	}
-	return b.String()
 }
 
 func (p *Protocol) debateTurn(s *debate.State, v *view, r int, a Agent) debate.TurnSpec {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Company: %s\nRisk tolerance: %s\nRound: %d of at most %d\n\n", p.company, p.opts.Risk, r, p.opts.MaxRounds)
-	analysis := ""
-	if t := v.analyses[a.ID]; t != nil {
-		analysis = strings.TrimSpace(t.Text)
-	}
-	analysis = cut(analysis, AnalysisExcerpt)
-	fmt.Fprintf(&b, "Your Phase 1 analysis:\n%s\n\n", analysis)
-	b.WriteString("The other agents' Phase 1 analyses (excerpts):\n")
+	// Stable first, and the same for every agent: the company, every
+	// agent's Phase 1 analysis (the spec's first 2,000 characters: each
+	// agent sees its own, and the others' too) and the debate so far, which
+	// grows at its end from one request to the next.
+	var shared strings.Builder
+	fmt.Fprintf(&shared, "Company: %s\nRisk tolerance: %s\n\nPhase 1 analyses:\n", p.company, p.opts.Risk)
 	for _, o := range p.opts.Agents {
-		if o.ID == a.ID {
-			continue
-		}
 		if t := v.analyses[o.ID]; t != nil {
-			fmt.Fprintf(&b, "- %s Agent: %s\n", o.Name, oneLine(t.Text, 600))
+			fmt.Fprintf(&shared, "\n## %s Agent\n%s\n", o.Name, cut(strings.TrimSpace(t.Text), AnalysisExcerpt))
 		}
 	}
-	b.WriteString("\n")
-	b.WriteString(history(v))
+	shared.WriteString("\n")
+	shared.WriteString(history(v, 2*((r-2)/2)))
+
+	// This agent's part, last: who it is, the round, its previous position,
+	// the task.
+	var b strings.Builder
+	b.WriteString(role(a))
+	fmt.Fprintf(&b, "Your Phase 1 analysis is the %s Agent's above.\n", a.Name)
+	fmt.Fprintf(&b, "Round: %d of at most %d\n", r, p.opts.MaxRounds)
 	if prev, pr := p.previousPosition(s, a, r); prev != "" {
-		fmt.Fprintf(&b, "\nYour position in round %d was %s. If you change it, persuaded_by must say who persuaded you and with which argument.\n", pr, prev)
+		fmt.Fprintf(&b, "Your position in round %d was %s. If you change it, persuaded_by must say who persuaded you and with which argument.\n", pr, prev)
 	}
 	b.WriteString("\nChallenge the weakest opposing argument above, then give your position as the JSON object.\n")
 	hints, ids := hintsFor(s, a.ID)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef:  debate.TurnRef{ID: turnID(r, a), Agent: a.ID, Role: roleAnalyst, Label: a.Name + " · debate", Phase: "debate", Round: r},
-		System:   p.debateSystem(a),
-		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
-		Schema:   positionSchema(),
-		Hints:    ids,
+		TurnRef: debate.TurnRef{ID: turnID(r, a), Agent: a.ID, Role: roleAnalyst, Label: a.Name + " · debate", Phase: "debate", Round: r},
+		System:  p.system(),
+		Messages: []llm.Message{
+			{Role: llm.RoleUser, Text: shared.String(), Cache: true},
+			{Role: llm.RoleUser, Text: b.String()},
+		},
+		Schema: positionSchema(),
+		Hints:  ids,
 	}
 }
 
