@@ -152,3 +152,9 @@ func (s *Submissions) Find(accession string) (Filing, bool) {
 	}
 	return Filing{}, false
 }
+
+// DocumentLister is implemented by sources that hold the documents of only
+// some filings (the offline snapshot): it lists those filings, newest first.
+type DocumentLister interface {
+	Documents(cik CIK) []Filing
+}

@@ -271,8 +271,23 @@ func TestSectionOffline(t *testing.T) {
 	if !errors.Is(err, edgar.ErrNotAvailable) || errors.Is(err, tool.ErrBadArgs) {
 		t.Fatalf("err = %v, want ErrNotAvailable", err)
 	}
-	if !strings.Contains(err.Error(), "filing documents") || !strings.Contains(err.Error(), "not in the offline snapshot") {
-		t.Errorf("error does not say plainly that documents are offline-unavailable: %v", err)
+	if !strings.Contains(err.Error(), "is not in the offline snapshot") || !strings.Contains(err.Error(), "10-K 0001045810-25-000023") {
+		t.Errorf("error does not say plainly that the document is offline-unavailable and which ones are shipped: %v", err)
+	}
+}
+
+// TestSectionOfflineShipped reads Item 1A of the 10-K whose text the
+// snapshot ships (NVIDIA's FY2025 10-K).
+func TestSectionOfflineShipped(t *testing.T) {
+	r := registry(t, nvdaSet(t, snapshot.New(), nil))
+	out, err := r.Call(context.Background(), NameSection, json.RawMessage(`{"accession":"0001045810-25-000023","section":"1A"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"accession 0001045810-25-000023", "Item 1A. Risk Factors", "offline snapshot recorded 2025-10-09"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("section lacks %q:\n%.600s", want, out)
+		}
 	}
 }
 

@@ -5,9 +5,10 @@
 // The data are the JSON files described in data/SOURCES.txt (copied verbatim),
 // each compressed with gzip -9 -n. The snapshot holds company facts for AAPL,
 // GOOGL and NVDA, the filing histories (recent page only) of AAPL and NVDA and
-// of an EDGAR test entity without filings (CIK 0000350001), and a May 2024
-// copy of the SEC ticker list. It holds no filing documents. Everything it
-// returns is labelled with the date its file was recorded.
+// of an EDGAR test entity without filings (CIK 0000350001), a May 2024 copy
+// of the SEC ticker list, and the primary documents of five filings (a 10-K
+// of each company, a 10-Q of AAPL and NVDA; not the latest ones). Everything
+// it returns is labelled with the date its file was recorded.
 package snapshot
 
 import (
@@ -25,7 +26,7 @@ import (
 	"github.com/parleyhq/parley/internal/sec/edgar"
 )
 
-//go:embed data/*.json.gz data/SOURCES.txt
+//go:embed data/*.json.gz data/*.htm.gz data/SOURCES.txt
 var data embed.FS
 
 // ErrNotInSnapshot marks data the offline snapshot does not hold. It wraps
@@ -43,6 +44,7 @@ const (
 	KindCompanyFacts Kind = "companyfacts"
 	KindSubmissions  Kind = "submissions"
 	KindTickers      Kind = "tickers"
+	KindDocument     Kind = "document"
 )
 
 // File describes one embedded file.
@@ -53,6 +55,8 @@ type File struct {
 	Kind     Kind
 	URL      string    // where EDGAR served it
 	Recorded time.Time // the HTTP Date of the recorded response (SOURCES.txt)
+	// Filing is the filing a KindDocument file is the primary document of.
+	Filing edgar.Filing
 }
 
 func day(s string) time.Time {
@@ -67,21 +71,37 @@ func day(s string) time.Time {
 // it in step with SOURCES.txt.
 var files = []File{
 	{"AAPL_companyfacts_CIK0000320193.json", "AAPL", 320193, KindCompanyFacts,
-		"https://data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json", day("2026-03-25")},
+		"https://data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json", day("2026-03-25"), edgar.Filing{}},
 	{"NVDA_companyfacts_CIK0001045810.json", "NVDA", 1045810, KindCompanyFacts,
-		"https://data.sec.gov/api/xbrl/companyfacts/CIK0001045810.json", day("2026-07-09")},
+		"https://data.sec.gov/api/xbrl/companyfacts/CIK0001045810.json", day("2026-07-09"), edgar.Filing{}},
 	{"GOOGL_companyfacts_CIK0001652044.json", "GOOGL", 1652044, KindCompanyFacts,
-		"https://data.sec.gov/api/xbrl/companyfacts/CIK0001652044.json", day("2026-07-09")},
+		"https://data.sec.gov/api/xbrl/companyfacts/CIK0001652044.json", day("2026-07-09"), edgar.Filing{}},
 	{"AAPL_submissions_CIK0000320193.json", "AAPL", 320193, KindSubmissions,
-		"https://data.sec.gov/submissions/CIK0000320193.json", day("2026-03-05")},
+		"https://data.sec.gov/submissions/CIK0000320193.json", day("2026-03-05"), edgar.Filing{}},
 	{"NVDA_submissions_CIK0001045810.json", "NVDA", 1045810, KindSubmissions,
-		"https://data.sec.gov/submissions/CIK0001045810.json", day("2026-03-05")},
+		"https://data.sec.gov/submissions/CIK0001045810.json", day("2026-03-05"), edgar.Filing{}},
 	{"extra_NOFILINGS_submissions_CIK0000350001.json", "", 350001, KindSubmissions,
-		"https://data.sec.gov/submissions/CIK0000350001.json", day("2026-03-05")},
+		"https://data.sec.gov/submissions/CIK0000350001.json", day("2026-03-05"), edgar.Filing{}},
 	// The ticker list is a plain file, not a recorded response: its date is
 	// that of the commit that last changed it.
 	{"extra_company_tickers.json", "", 0, KindTickers,
-		"https://www.sec.gov/files/company_tickers.json", day("2024-05-14")},
+		"https://www.sec.gov/files/company_tickers.json", day("2024-05-14"), edgar.Filing{}},
+	doc("AAPL", 320193, "10-K", "0000320193-24-000123", "aapl-20240928.htm", "2024-11-01", "2024-09-28"),
+	doc("AAPL", 320193, "10-Q", "0000320193-25-000073", "aapl-20250628.htm", "2025-08-01", "2025-06-28"),
+	doc("GOOGL", 1652044, "10-K", "0001652044-25-000014", "goog-20241231.htm", "2025-02-05", "2024-12-31"),
+	doc("NVDA", 1045810, "10-K", "0001045810-25-000023", "nvda-20250126.htm", "2025-02-26", "2025-01-26"),
+	doc("NVDA", 1045810, "10-Q", "0001045810-25-000209", "nvda-20250727.htm", "2025-08-27", "2025-07-27"),
+}
+
+// doc describes a shipped primary document. Their copies date from the
+// commit that added them to the corpus they come from (SOURCES.txt).
+func doc(ticker string, cik edgar.CIK, form, accession, name, filed, period string) File {
+	return File{
+		Name: fmt.Sprintf("%s_%s_%s_%s", ticker, form, accession, name), Ticker: ticker, CIK: cik, Kind: KindDocument,
+		URL:      fmt.Sprintf("https://www.sec.gov/Archives/edgar/data/%d/%s/%s", int64(cik), strings.ReplaceAll(accession, "-", ""), name),
+		Recorded: day("2025-10-09"),
+		Filing:   edgar.Filing{Accession: accession, Form: form, FilingDate: filed, ReportDate: period, PrimaryDocument: name},
+	}
 }
 
 // Snapshot is the offline edgar.Source. The zero value is not usable; call New.
@@ -122,12 +142,20 @@ func (s *Snapshot) Tickers() []string {
 // Label describes the snapshot and the date of each file, for the UI.
 func (s *Snapshot) Label() string {
 	var parts []string
+	docs := 0
 	for _, f := range files {
+		if f.Kind == KindDocument {
+			docs++
+			continue
+		}
 		who := f.Ticker
 		if who == "" && f.CIK != 0 {
 			who = "CIK " + f.CIK.String()
 		}
 		parts = append(parts, strings.TrimSpace(fmt.Sprintf("%s %s recorded %s", who, f.Kind, f.Recorded.Format(time.DateOnly))))
+	}
+	if docs > 0 {
+		parts = append(parts, fmt.Sprintf("the text of %d older 10-K/10-Q filings", docs))
 	}
 	return Origin + " (" + strings.Join(parts, "; ") + ")"
 }
@@ -208,11 +236,44 @@ func (s *Snapshot) CompanyFacts(ctx context.Context, cik edgar.CIK) (*edgar.Raw,
 	return &edgar.Raw{Body: body, Provenance: f.provenance()}, nil
 }
 
-// Document always fails: filing documents are not in the snapshot.
+// Document returns a shipped primary document; any other document fails
+// with ErrNotInSnapshot, naming the documents the snapshot has.
 func (s *Snapshot) Document(ctx context.Context, cik edgar.CIK, accession, name string) (*edgar.Raw, error) {
-	return nil, fmt.Errorf("%w: filing documents (such as %s of filing %s) are not in the offline snapshot, "+
-		"which holds only XBRL company facts and filing lists; reading 10-K sections needs EDGAR online (set %s)",
-		ErrNotInSnapshot, name, accession, edgar.EnvUserAgent)
+	acc := strings.ReplaceAll(strings.TrimSpace(accession), "-", "")
+	f, ok := find(func(f File) bool {
+		return f.Kind == KindDocument && f.CIK == cik && strings.ReplaceAll(f.Filing.Accession, "-", "") == acc && f.Filing.PrimaryDocument == name
+	})
+	if !ok {
+		have := "none for this company"
+		var names []string
+		for _, d := range s.Documents(cik) {
+			names = append(names, d.Form+" "+d.Accession+" (filed "+d.FilingDate+")")
+		}
+		if len(names) > 0 {
+			have = strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("%w: the text of %s of filing %s is not in the offline snapshot, which ships the text of "+
+			"only a few filings (for this company: %s); reading other filings needs EDGAR online (set %s)",
+			ErrNotInSnapshot, name, accession, have, edgar.EnvUserAgent)
+	}
+	body, err := read(f)
+	if err != nil {
+		return nil, err
+	}
+	return &edgar.Raw{Body: body, Provenance: f.provenance()}, nil
+}
+
+// Documents lists the filings whose primary document the snapshot ships for
+// a company, newest first. It implements edgar.DocumentLister.
+func (s *Snapshot) Documents(cik edgar.CIK) []edgar.Filing {
+	var out []edgar.Filing
+	for _, f := range files {
+		if f.Kind == KindDocument && f.CIK == cik {
+			out = append(out, f.Filing)
+		}
+	}
+	slices.SortFunc(out, func(a, b edgar.Filing) int { return strings.Compare(b.FilingDate, a.FilingDate) })
+	return out
 }
 
 func (s *Snapshot) file(cik edgar.CIK, kind Kind) (File, error) {

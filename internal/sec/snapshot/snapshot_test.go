@@ -179,8 +179,37 @@ func TestCompanyFacts(t *testing.T) {
 
 func TestDocumentNotInSnapshot(t *testing.T) {
 	_, err := New().Document(context.Background(), 1045810, "0001045810-26-000021", "nvda-20260125.htm")
-	if !errors.Is(err, edgar.ErrNotAvailable) || !strings.Contains(err.Error(), "filing documents") {
+	if !errors.Is(err, edgar.ErrNotAvailable) || !strings.Contains(err.Error(), "is not in the offline snapshot") ||
+		!strings.Contains(err.Error(), "10-K 0001045810-25-000023 (filed 2025-02-26)") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestDocumentsShipped reads every shipped primary document and checks that
+// its inline XBRL cover names the company and form it is filed under.
+func TestDocumentsShipped(t *testing.T) {
+	s := New()
+	n := 0
+	for _, cik := range []edgar.CIK{320193, 1045810, 1652044} {
+		for _, f := range s.Documents(cik) {
+			n++
+			raw, err := s.Document(context.Background(), cik, f.Accession, f.PrimaryDocument)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := string(raw.Body)
+			for _, want := range []string{`name="dei:EntityCentralIndexKey"`, ">" + cik.String() + "<", `name="dei:DocumentType"`, ">" + f.Form + "<"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s %s lacks %q", f.Form, f.Accession, want)
+				}
+			}
+			if !raw.Provenance.Snapshot || !strings.HasSuffix(raw.Provenance.URL, "/"+f.PrimaryDocument) {
+				t.Errorf("%s provenance = %+v", f.Accession, raw.Provenance)
+			}
+		}
+	}
+	if n != 5 {
+		t.Errorf("the snapshot ships %d documents, want 5", n)
 	}
 }
 
