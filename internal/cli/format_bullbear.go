@@ -318,7 +318,7 @@ func resumePhase(ctx context.Context, store debate.Store, id string) (string, er
 // The cache is per company and per source: tool arguments do not name the
 // company, and live and snapshot answers must not mix.
 func secRegistry(f *Factory, src edgar.Source, company edgar.Company, a *bullbear.Analyzer, offline bool) (*tool.Registry, error) {
-	set, err := sectools.New(sectools.Config{Source: src, Company: company, Facts: a, Ratios: a, Frameworks: a})
+	set, err := sectools.New(sectools.Config{Source: src, Company: company, Facts: a, Ratios: a, Frameworks: a, Valuation: a, Now: f.Now})
 	if err != nil {
 		return nil, err
 	}

@@ -325,3 +325,18 @@ func Figures(r *analysis.Report) []Figure {
 	}
 	return out
 }
+
+var _ sectools.ValuationCalculator = (*Analyzer)(nil)
+
+// Valuation implements sectools.ValuationCalculator.
+func (a *Analyzer) Valuation(ctx context.Context, companyfacts []byte, price *analysis.Price) (*analysis.Valuation, error) {
+	cf, err := a.Parse(companyfacts)
+	if err != nil {
+		return nil, err
+	}
+	v, err := analysis.Value(cf, price)
+	if errors.Is(err, analysis.ErrNoMarketValue) {
+		return nil, fmt.Errorf("%w: %v", tool.ErrBadArgs, err)
+	}
+	return v, err
+}

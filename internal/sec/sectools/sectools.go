@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/internal/sec/edgar"
 	"github.com/parleyhq/parley/internal/tool"
@@ -26,6 +27,9 @@ const (
 	NameFramework = "score_framework"
 )
 
+// ProvenanceLabel is where a tool's data came from (edgar.Provenance).
+type ProvenanceLabel = edgar.Provenance
+
 // DefaultSectionChars bounds one sec_section answer (about 3,000 tokens).
 const DefaultSectionChars = 12_000
 
@@ -37,6 +41,13 @@ type Config struct {
 	Facts      FactFinder
 	Ratios     RatioCalculator
 	Frameworks FrameworkScorer
+	Valuation  ValuationCalculator
+	// Prices is an optional market data provider for the valuation tool.
+	Prices PriceSource
+	// Web is an optional web search; nil leaves web_search out.
+	Web WebSearcher
+	// Now dates the events timeline's "as of" (default time.Now).
+	Now func() time.Time
 	// SectionChars bounds one section answer (default DefaultSectionChars).
 	SectionChars int
 }
@@ -50,6 +61,7 @@ type Set struct {
 	subs     *edgar.Submissions
 	facts    *edgar.Raw
 	sections map[string]sectionText // accession+section → extracted text
+	indexes  map[string]*filingIndex // accession → searchable passages
 }
 
 type sectionText struct {
@@ -69,14 +81,17 @@ func New(cfg Config) (*Set, error) {
 	if cfg.SectionChars <= 0 {
 		cfg.SectionChars = DefaultSectionChars
 	}
-	return &Set{cfg: cfg, sections: make(map[string]sectionText)}, nil
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Set{cfg: cfg, sections: make(map[string]sectionText), indexes: make(map[string]*filingIndex)}, nil
 }
 
 // Tools returns the set's tools: the filings search and section reader
 // always, and the facts, ratios and framework tools when their computation is
 // configured.
 func (s *Set) Tools() []tool.Tool {
-	ts := []tool.Tool{&filingsTool{s}, &sectionTool{s}}
+	ts := []tool.Tool{&filingsTool{s}, &sectionTool{s}, &eventsTool{s}, &searchTool{s}}
 	if s.cfg.Facts != nil {
 		ts = append(ts, &factsTool{s})
 	}
@@ -85,6 +100,12 @@ func (s *Set) Tools() []tool.Tool {
 	}
 	if s.cfg.Frameworks != nil {
 		ts = append(ts, &frameworkTool{s})
+	}
+	if s.cfg.Valuation != nil {
+		ts = append(ts, &valuationTool{s})
+	}
+	if s.cfg.Web != nil {
+		ts = append(ts, &webTool{s})
 	}
 	return ts
 }

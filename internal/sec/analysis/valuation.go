@@ -1,0 +1,364 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/sec/xbrl"
+)
+
+// Price is a share price with where and when it was observed, from a market
+// data provider.
+type Price struct {
+	Symbol   string  `json:"symbol"`
+	Value    float64 `json:"value"`
+	Currency string  `json:"currency"`
+	// Date is the trading day the price closed (YYYY-MM-DD).
+	Date string `json:"date"`
+	// Source names the provider ("Yahoo Finance chart API") and URL the
+	// request; both are cited with every figure built on the price.
+	Source string `json:"source"`
+	URL    string `json:"url,omitempty"`
+}
+
+// Valuation bases.
+const (
+	BasisMarketPrice = "market price"
+	BasisPublicFloat = "public float"
+)
+
+// ValueInput is one figure a valuation is built on, with its provenance.
+type ValueInput struct {
+	Name  string  `json:"name"`
+	Label string  `json:"label"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+	// Date is the date the figure is measured at (a balance-sheet date, a
+	// trading day) or the end of the period it covers.
+	Date string `json:"date"`
+	// Period is "TTM to 2026-04-26", "FY2026", "instant" and the like.
+	Period string `json:"period,omitempty"`
+	// Source cites it: the XBRL tag with form, accession and filing date, or
+	// the market data provider.
+	Source    string `json:"source"`
+	Accession string `json:"accession,omitempty"`
+	Note      string `json:"note,omitempty"`
+}
+
+// ValueFigure is one valuation figure (market cap, P/E, ...).
+type ValueFigure struct {
+	Name    string  `json:"name"`
+	Label   string  `json:"label"`
+	Value   float64 `json:"value"`
+	Unit    string  `json:"unit"` // "USD", "times", "ratio"
+	Display string  `json:"display"`
+	Formula string  `json:"formula"`
+	// Date is the date of the price (or public float) the figure rests on.
+	Date string `json:"date"`
+	// Source names where its market value came from, e.g. "public float,
+	// 10-K 0001045810-26-000021" or "Yahoo Finance chart API close".
+	Source string `json:"source"`
+	Note   string `json:"note,omitempty"`
+}
+
+// Valuation is market value against reported figures.
+type Valuation struct {
+	Company string        `json:"company"`
+	Basis   string        `json:"basis"` // BasisMarketPrice or BasisPublicFloat
+	Figures []ValueFigure `json:"figures"`
+	Inputs  []ValueInput  `json:"inputs"`
+	Notes   []string      `json:"notes,omitempty"`
+}
+
+// Figure returns the figure named name.
+func (v *Valuation) Figure(name string) (ValueFigure, bool) {
+	i := slices.IndexFunc(v.Figures, func(f ValueFigure) bool { return f.Name == name })
+	if i < 0 {
+		return ValueFigure{}, false
+	}
+	return v.Figures[i], true
+}
+
+// ErrNoMarketValue means neither a price nor a public float is available.
+var ErrNoMarketValue = errors.New("no market value")
+
+// Value computes market cap, enterprise value, P/E (TTM), P/S (TTM),
+// EV/EBIT (TTM) and FCF yield (TTM).
+//
+// With a price, market cap is price × shares outstanding, the shares taken
+// from dei:EntityCommonStockSharesOutstanding (the cover-page count), or the
+// balance-sheet us-gaap:CommonStockSharesOutstanding when the filer reports
+// no cover count in company facts (multi-class filers report it by class).
+// Without a price, the market value is dei:EntityPublicFloat: the filer's
+// own figure for the market value of shares held by non-affiliates at the
+// end of its second fiscal quarter, from the 10-K cover. It is older and
+// smaller than the market cap, and every figure built on it says so.
+//
+// Net debt is debt (long-term debt, its current portion, commercial paper)
+// less cash and short-term investments, all at the latest balance-sheet date
+// that reports cash. Flows are the trailing twelve months to the latest
+// quarter (the latest fiscal year when quarters do not add up).
+func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
+	v := &Valuation{Company: cf.EntityName}
+	var mcap float64
+	var mdate, msrc string
+	if price != nil && price.Value > 0 {
+		shares, ok := latest(cf, xbrl.TaxonomyDEI, "EntityCommonStockSharesOutstanding", "shares")
+		label := "Shares outstanding (cover page)"
+		if !ok {
+			shares, ok = latest(cf, xbrl.TaxonomyUSGAAP, "CommonStockSharesOutstanding", "shares")
+			label = "Shares outstanding (balance sheet)"
+			if ok {
+				v.Notes = append(v.Notes, "The filer reports no dei:EntityCommonStockSharesOutstanding in company facts (multi-class filers report it by class); shares are us-gaap:CommonStockSharesOutstanding at "+shares.End.String()+".")
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: the filer reports no shares outstanding", ErrNoMarketValue)
+		}
+		v.Basis = BasisMarketPrice
+		mcap = price.Value * shares.Value
+		mdate = price.Date
+		msrc = fmt.Sprintf("%s close %s", price.Source, price.Date)
+		v.Inputs = append(v.Inputs,
+			ValueInput{Name: "price", Label: "Share price (" + price.Symbol + ")", Value: price.Value, Unit: cmpOr(price.Currency, "USD"),
+				Date: price.Date, Source: price.Source + cmpSuffix(price.URL), Note: "market data, not from a filing"},
+			input("shares_outstanding", label, shares, "instant"))
+		v.Figures = append(v.Figures, ValueFigure{Name: "market_cap", Label: "Market capitalisation", Value: mcap, Unit: "USD",
+			Display: FormatValue(mcap, USD), Formula: "price × shares outstanding", Date: mdate, Source: msrc})
+	} else {
+		pf, ok := latest(cf, xbrl.TaxonomyDEI, "EntityPublicFloat", "USD")
+		if !ok {
+			return nil, fmt.Errorf("%w: no price source is configured and the filer reports no dei:EntityPublicFloat", ErrNoMarketValue)
+		}
+		v.Basis = BasisPublicFloat
+		mcap = pf.Value
+		mdate = pf.End.String()
+		msrc = fmt.Sprintf("public float, %s %s", pf.Form, pf.Accession)
+		v.Inputs = append(v.Inputs, input("public_float", "Public float (market value held by non-affiliates)", pf, "instant"))
+		v.Figures = append(v.Figures, ValueFigure{Name: "market_value", Label: "Market value (public float)", Value: mcap, Unit: "USD",
+			Display: FormatValue(mcap, USD), Formula: "dei:EntityPublicFloat", Date: mdate, Source: msrc,
+			Note: "not a market price: the non-affiliates' market value at " + mdate + " as the filer reported it"})
+		v.Notes = append(v.Notes, fmt.Sprintf("No market price source is configured: every multiple uses the public float of %s as of %s "+
+			"(dei:EntityPublicFloat, the market value of shares held by non-affiliates at the end of the second fiscal quarter, from the cover of %s %s filed %s). "+
+			"It is not today's market capitalisation and leaves out affiliates' shares.",
+			FormatValue(pf.Value, USD), mdate, pf.Form, pf.Accession, pf.Filed))
+	}
+
+	// Balance sheet: net debt at the latest date with cash.
+	cash, ok := latest(cf, xbrl.TaxonomyUSGAAP, "CashAndCashEquivalentsAtCarryingValue", "USD")
+	if !ok {
+		if s, err := cf.Series(xbrl.Cash); err == nil {
+			if f, ok2 := s.Latest(); ok2 && len(f.Sources) > 0 {
+				cash, ok = f.Sources[0], true
+			}
+		}
+	}
+	var netDebt float64
+	haveDebt := false
+	if ok {
+		d := cash.End
+		v.Inputs = append(v.Inputs, input("cash", "Cash and cash equivalents", cash, "instant"))
+		netDebt -= cash.Value
+		if inv, ok := firstAt(cf, d, "CashCashEquivalentsAndShortTermInvestments"); ok && inv.Value >= cash.Value {
+			// A combined line replaces cash alone.
+			netDebt += cash.Value
+			v.Inputs[len(v.Inputs)-1] = input("cash", "Cash, cash equivalents and short-term investments", inv, "instant")
+			netDebt -= inv.Value
+		} else if inv, ok := firstAt(cf, d, "MarketableSecuritiesCurrent", "ShortTermInvestments", "AvailableForSaleSecuritiesDebtSecuritiesCurrent"); ok {
+			v.Inputs = append(v.Inputs, input("short_term_investments", "Short-term investments / marketable securities", inv, "instant"))
+			netDebt -= inv.Value
+		}
+		if ltd, ok := firstAt(cf, d, "LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations"); ok {
+			v.Inputs = append(v.Inputs, input("long_term_debt", "Long-term debt (non-current)", ltd, "instant"))
+			netDebt += ltd.Value
+			haveDebt = true
+			if cur, ok := firstAt(cf, d, "LongTermDebtCurrent", "DebtCurrent"); ok {
+				v.Inputs = append(v.Inputs, input("current_debt", "Current portion of debt", cur, "instant"))
+				netDebt += cur.Value
+			}
+		} else if ltd, ok := firstAt(cf, d, "LongTermDebt"); ok {
+			v.Inputs = append(v.Inputs, input("long_term_debt", "Long-term debt (including current portion)", ltd, "instant"))
+			netDebt += ltd.Value
+			haveDebt = true
+		}
+		if cp, ok := firstAt(cf, d, "CommercialPaper", "ShortTermBorrowings"); ok && cp.Value > 0 {
+			v.Inputs = append(v.Inputs, input("short_term_borrowings", "Commercial paper / short-term borrowings", cp, "instant"))
+			netDebt += cp.Value
+		}
+		if !haveDebt {
+			v.Notes = append(v.Notes, "No debt is reported at "+d.String()+"; net debt counts cash and investments only.")
+		}
+		v.Inputs = append(v.Inputs, ValueInput{Name: "net_debt", Label: "Net debt (debt less cash and short-term investments)", Value: netDebt,
+			Unit: "USD", Date: d.String(), Period: "instant", Source: "sum of the balance-sheet inputs above"})
+	} else {
+		v.Notes = append(v.Notes, "No cash balance is reported: enterprise value is not computed.")
+	}
+
+	flows := map[string]ValueInput{}
+	for _, fl := range []struct {
+		name, label string
+		c           xbrl.Concept
+	}{
+		{"revenue_ttm", "Revenue", xbrl.Revenue}, {"net_income_ttm", "Net income", xbrl.NetIncome},
+		{"ebit_ttm", "EBIT (operating income)", xbrl.OperatingIncome}, {"operating_cash_flow_ttm", "Operating cash flow", xbrl.OperatingCashFlow},
+		{"capex_ttm", "Capital expenditure", xbrl.CapitalExpenditure},
+	} {
+		in, note, ok := ttm(cf, fl.c)
+		if !ok {
+			v.Notes = append(v.Notes, fl.label+": "+note)
+			continue
+		}
+		in.Name, in.Label = fl.name, fl.label
+		flows[fl.name] = in
+		v.Inputs = append(v.Inputs, in)
+	}
+
+	basisNote := ""
+	if v.Basis == BasisPublicFloat {
+		basisNote = "on the public float as of " + mdate + ", not a market price"
+	}
+	add := func(name, label, unit, formula string, num, den float64, okNum, okDen bool, why string) {
+		if !okNum || !okDen {
+			return
+		}
+		if den <= 0 {
+			v.Notes = append(v.Notes, fmt.Sprintf("%s is not meaningful: %s", label, why))
+			return
+		}
+		val := num / den
+		f := ValueFigure{Name: name, Label: label, Value: val, Unit: unit, Formula: formula, Date: mdate, Source: msrc, Note: basisNote}
+		if unit == "ratio" {
+			f.Display = FormatValue(val, Percent)
+		} else {
+			f.Display = fmt.Sprintf("%.1fx", val)
+		}
+		v.Figures = append(v.Figures, f)
+	}
+	mcName := "market cap"
+	if v.Basis == BasisPublicFloat {
+		mcName = "public float"
+	}
+	rev, okRev := flows["revenue_ttm"]
+	ni, okNI := flows["net_income_ttm"]
+	ebit, okEBIT := flows["ebit_ttm"]
+	ocf, okOCF := flows["operating_cash_flow_ttm"]
+	capex, okCapex := flows["capex_ttm"]
+	add("pe_ttm", "P/E (TTM)", "times", mcName+" ÷ net income (TTM)", mcap, ni.Value, true, okNI, "net income (TTM) is not positive")
+	add("ps_ttm", "P/S (TTM)", "times", mcName+" ÷ revenue (TTM)", mcap, rev.Value, true, okRev, "revenue (TTM) is not positive")
+	if ok {
+		ev := mcap + netDebt
+		v.Figures = append(v.Figures, ValueFigure{Name: "enterprise_value", Label: "Enterprise value", Value: ev, Unit: "USD",
+			Display: FormatValue(ev, USD), Formula: mcName + " + net debt", Date: mdate, Source: msrc, Note: basisNote})
+		add("ev_ebit_ttm", "EV/EBIT (TTM)", "times", "enterprise value ÷ EBIT (TTM)", ev, ebit.Value, true, okEBIT, "EBIT (TTM) is not positive")
+	}
+	if okOCF && okCapex {
+		fcf := ocf.Value - math.Abs(capex.Value)
+		v.Inputs = append(v.Inputs, ValueInput{Name: "free_cash_flow_ttm", Label: "Free cash flow", Value: fcf, Unit: "USD", Date: ocf.Date,
+			Period: ocf.Period, Source: "operating cash flow − capital expenditure"})
+		if mcap > 0 {
+			y := fcf / mcap
+			v.Figures = append(v.Figures, ValueFigure{Name: "fcf_yield_ttm", Label: "FCF yield (TTM)", Value: y, Unit: "ratio",
+				Display: FormatValue(y, Percent), Formula: "free cash flow (TTM) ÷ " + mcName, Date: mdate, Source: msrc, Note: basisNote})
+		}
+	}
+	return v, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func cmpSuffix(u string) string {
+	if u == "" {
+		return ""
+	}
+	return " (" + u + ")"
+}
+
+func input(name, label string, s xbrl.Source, period string) ValueInput {
+	return ValueInput{Name: name, Label: label, Value: s.Value, Unit: s.Unit, Date: s.End.String(), Period: period,
+		Source: fmt.Sprintf("%s:%s, %s %s filed %s", s.Taxonomy, s.Tag, s.Form, s.Accession, s.Filed), Accession: s.Accession}
+}
+
+// latest returns the fact with the latest end date (then the latest filing).
+func latest(cf *xbrl.CompanyFacts, taxonomy, tag, unit string) (xbrl.Source, bool) {
+	var best xbrl.Source
+	found := false
+	for _, s := range cf.Reported(taxonomy, tag, unit) {
+		if !found || s.End > best.End || s.End == best.End && s.Filed > best.Filed {
+			best, found = s, true
+		}
+	}
+	return best, found
+}
+
+// firstAt returns the first of the us-gaap USD tags reported at date d, the
+// latest filing's value.
+func firstAt(cf *xbrl.CompanyFacts, d xbrl.Date, tags ...string) (xbrl.Source, bool) {
+	for _, tag := range tags {
+		var best xbrl.Source
+		found := false
+		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, "USD") {
+			if s.End == d && s.Start == 0 && (!found || s.Filed > best.Filed) {
+				best, found = s, true
+			}
+		}
+		if found {
+			return best, true
+		}
+	}
+	return xbrl.Source{}, false
+}
+
+// ttm is a flow's trailing twelve months, or its latest fiscal year.
+func ttm(cf *xbrl.CompanyFacts, c xbrl.Concept) (ValueInput, string, bool) {
+	s, err := cf.Series(c)
+	if err != nil {
+		return ValueInput{}, "not reported", false
+	}
+	f, err := s.TTM()
+	period := ""
+	if err == nil {
+		period = "TTM to " + f.Period.End.String()
+	} else {
+		var ok bool
+		f, ok = s.LatestAnnual()
+		if !ok {
+			return ValueInput{}, "no quarterly or annual figures", false
+		}
+		period = fmt.Sprintf("FY%d (quarters do not add up to a TTM)", f.Period.FiscalYear)
+	}
+	var accs []string
+	for _, src := range f.Sources {
+		ref := src.Form + " " + src.Accession
+		if !slices.Contains(accs, ref) {
+			accs = append(accs, ref)
+		}
+	}
+	tag := ""
+	if len(f.Sources) > 0 {
+		tag = f.Sources[0].Taxonomy + ":" + f.Sources[0].Tag + ", "
+	}
+	in := ValueInput{Value: f.Value, Unit: f.Unit, Date: f.Period.End.String(), Period: period,
+		Source: tag + strings.Join(accs, "; "), Note: f.Method}
+	if len(f.Sources) > 0 {
+		in.Accession = f.Sources[len(f.Sources)-1].Accession
+	}
+	return in, "", true
+}
+
+// Age is how old a dated figure is on day now, in days (0 for a bad date).
+func Age(date string, now time.Time) int {
+	t, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return 0
+	}
+	return int(now.Sub(t).Hours() / 24)
+}

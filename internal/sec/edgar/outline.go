@@ -1,0 +1,117 @@
+package edgar
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Part is a titled part of a filing's text: an item of a 10-K or 10-Q, or a
+// note to the financial statements within one.
+type Part struct {
+	// Label names the part as the filing does: "Item 1A. Risk Factors",
+	// "Part II, Item 1A. Risk Factors", "Item 8. ... — Note 16. Segment Information".
+	Label string
+	Text  string
+}
+
+var (
+	itemHeading = regexp.MustCompile(`(?i)^item\s*(\d{1,2}[a-d]?)\s*(?:[.:\-–—]\s*|\s+|$)(.*)$`)
+	partHeading = regexp.MustCompile(`(?i)^part\s+(iv|iii|ii|i)\b\s*[.:\-–—]?\s*(.*)$`)
+	noteHeading = regexp.MustCompile(`(?i)^note\s+(\d{1,2})\s*[.:\-–—]?\s*(.{3,100})$`)
+)
+
+// minPart is the least text a heading must be followed by to count as a
+// part: a table of contents names every item with a page number only.
+const minPart = 300
+
+// Outline splits a 10-K's or 10-Q's HTML into its parts, in document order:
+// the cover (text before the first item), then each item; within an item,
+// each "Note N." heading starts a part of its own so that a search finds the
+// segment note rather than all of Item 8. Table-of-contents entries are
+// dropped. A 10-Q's items are prefixed with their part ("Part I, Item 2").
+func Outline(doc []byte, form string) []Part {
+	lines := strings.Split(HTMLText(doc), "\n")
+	quarterly := strings.HasPrefix(strings.ToUpper(form), "10-Q")
+	var parts []Part
+	label := "Cover page"
+	item := ""
+	partName := ""
+	var buf []string
+	flush := func() {
+		text := strings.TrimSpace(strings.Join(buf, "\n"))
+		buf = buf[:0]
+		if len(text) >= minPart {
+			parts = append(parts, Part{Label: label, Text: text})
+		}
+	}
+	for i, line := range lines {
+		if m := partHeading.FindStringSubmatch(line); m != nil && len(line) < 120 {
+			partName = "Part " + strings.ToUpper(m[1])
+			continue
+		}
+		if m := itemHeading.FindStringSubmatch(line); m != nil && len(line) < 200 {
+			title := strings.TrimSpace(m[2])
+			if title == "" && i+1 < len(lines) && len(lines[i+1]) < 150 {
+				title = strings.TrimSpace(lines[i+1])
+			}
+			flush()
+			item = "Item " + strings.ToUpper(m[1]) + "."
+			if title != "" {
+				item += " " + title
+			}
+			label = item
+			if quarterly && partName != "" {
+				label = partName + ", " + item
+			}
+			buf = append(buf, line)
+			continue
+		}
+		if m := noteHeading.FindStringSubmatch(line); m != nil && item != "" {
+			flush()
+			base := item
+			if quarterly && partName != "" {
+				base = partName + ", " + item
+			}
+			label = base + " — Note " + m[1] + ". " + strings.TrimSpace(m[2])
+		}
+		buf = append(buf, line)
+	}
+	flush()
+	return parts
+}
+
+// Passages splits a part's text into passages of about size bytes, on line
+// boundaries (a long line is cut at a word boundary).
+func Passages(text string, size int) []string {
+	var out []string
+	var cur strings.Builder
+	emit := func() {
+		if s := strings.TrimSpace(cur.String()); s != "" {
+			out = append(out, s)
+		}
+		cur.Reset()
+	}
+	for _, line := range strings.Split(text, "\n") {
+		for len(line) > size {
+			cut, _ := Excerpt(line, 0, size)
+			if cut == "" {
+				cut = line[:size]
+			}
+			if cur.Len() > 0 {
+				emit()
+			}
+			cur.WriteString(cut)
+			emit()
+			line = strings.TrimSpace(line[len(cut):])
+		}
+		if cur.Len()+len(line) > size && cur.Len() > 0 {
+			emit()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte('\n')
+		}
+		cur.WriteString(line)
+	}
+	emit()
+	return out
+}
