@@ -13,14 +13,21 @@ really disagree on and the evidence that would settle it. You are neutral: you t
 positions the personas did not state, and you keep questions binary (answered YES or NO, never "how much").
 When asked for JSON, reply with the JSON object only.`
 
-func (p *Protocol) agentSystem(a Persona) string {
+// agentSystem is the one system prompt of both personas' requests: both
+// viewpoints and the rules. Which persona a request is for is said in its
+// last message, so that the two personas' requests share a prefix (system
+// prompt and transcript) that a provider's prompt cache serves.
+func (p *Protocol) agentSystem(agents []Persona) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "You argue in a crux debate run by Parley, as %s. Your viewpoint: %s\n", a.Name, a.Viewpoint)
-	if len(a.Priorities) > 0 {
-		fmt.Fprintf(&b, "Your priorities: %s.\n", strings.Join(a.Priorities, ", "))
+	b.WriteString("You argue in a crux debate run by Parley, as one of two personas; the last message says which one you are.\n")
+	for _, a := range agents {
+		fmt.Fprintf(&b, "- %s (id %q). Viewpoint: %s\n", a.Name, a.ID, a.Viewpoint)
+		if len(a.Priorities) > 0 {
+			fmt.Fprintf(&b, "  Priorities: %s.\n", strings.Join(a.Priorities, ", "))
+		}
 	}
-	b.WriteString(`You argue this viewpoint; you are not the person it is associated with: never invent quotes, private facts
-or figures you cannot source.
+	b.WriteString(`You argue your persona's viewpoint; you are not the person it is associated with: never invent quotes, private
+facts or figures you cannot source.
 The debate looks for the crux: the yes/no question where you and your opponent really disagree, and the evidence
 that would change your minds. It runs in stages, each allowing only some moves; the system refuses any other move.
 Rules:
@@ -32,7 +39,12 @@ Rules:
   (probably, significant, soon, correlated, ...) are refused.
 - Commit honestly: YES, NO or UNCERTAIN on the question, with your top claim (what you are really arguing).
 Each message is ONE move, as the JSON object only; fill the fields your move uses and leave the others empty ("" or 0).
-Keep content under 150 words.`)
+Keep content under 150 words.
+The moves (each turn says which are allowed now):
+`)
+	for _, m := range allMoves {
+		fmt.Fprintf(&b, "- %s\n", moveGuide[m])
+	}
 	return b.String()
 }
 
@@ -58,9 +70,44 @@ var moveGuide = map[string]string{
 	MoveEvidence:  "PROVIDE_EVIDENCE: content = data tied to a falsifier, with its source",
 }
 
-// state renders the thread for a prompt: question, commitments, steelmans,
-// falsifiers, moderator interventions and the transcript.
-func (th *thread) state() string {
+// transcript renders what only grows as the debate goes on: every message.
+// Its requests' prefix ends with it, so that each request repeats the
+// previous one's as a prefix a provider's cache serves.
+func (th *thread) transcript() string {
+	var b strings.Builder
+	b.WriteString("# Transcript\n")
+	if len(th.msgs) == 0 {
+		b.WriteString("No messages yet.\n")
+	}
+	for _, m := range th.msgs {
+		if m.Move == nil {
+			fmt.Fprintf(&b, "[%d %s] %s — (refused: %s)\n", m.N, m.Stage, th.name(m.Agent), oneLine(m.Refused))
+			continue
+		}
+		fmt.Fprintf(&b, "[%d %s] %s — %s", m.N, m.Stage, th.name(m.Agent), m.Move.Move)
+		switch m.Move.Move {
+		case MoveSteelman, MoveChallenge:
+			fmt.Fprintf(&b, " → %s", th.name(m.Move.Target))
+		case MoveGrade:
+			fmt.Fprintf(&b, " %s → %s", m.Move.Grade, th.name(m.Move.Target))
+		case MoveCommit:
+			fmt.Fprintf(&b, " %s (%.0f%%)", m.Move.Side, m.Move.Confidence*100)
+		case MovePropose:
+			fmt.Fprintf(&b, " %q", m.Move.Question)
+		case MoveFalsifier:
+			fmt.Fprintf(&b, " %s %s by %s", m.Move.Falsifier.Metric, m.Move.Falsifier.Threshold, m.Move.Falsifier.Deadline)
+		}
+		fmt.Fprintf(&b, ": %s\n", oneLine(m.Move.Content))
+	}
+	return b.String()
+}
+
+// status renders the topic, the personas and where the debate stands now:
+// the crux question, commitments, steelmans, falsifiers and moderator
+// interventions. It comes before the transcript: it changes with most moves
+// while the crux locks, but hardly during EVIDENCE, the longest stage, where
+// the whole request up to the newest message is then a cached prefix.
+func (th *thread) status() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Topic\n%s\n\nPersonas: ", th.opts.topic)
 	for i, a := range th.agents {
@@ -113,37 +160,13 @@ func (th *thread) state() string {
 			fmt.Fprintf(&b, "- After lock attempt %d: %s\n", iv.Attempt, iv.Text)
 		}
 	}
-	b.WriteString("\n# Transcript\n")
-	if len(th.msgs) == 0 {
-		b.WriteString("No messages yet.\n")
-	}
-	for _, m := range th.msgs {
-		if m.Move == nil {
-			fmt.Fprintf(&b, "[%d %s] %s — (refused: %s)\n", m.N, m.Stage, th.name(m.Agent), oneLine(m.Refused))
-			continue
-		}
-		fmt.Fprintf(&b, "[%d %s] %s — %s", m.N, m.Stage, th.name(m.Agent), m.Move.Move)
-		switch m.Move.Move {
-		case MoveSteelman, MoveChallenge:
-			fmt.Fprintf(&b, " → %s", th.name(m.Move.Target))
-		case MoveGrade:
-			fmt.Fprintf(&b, " %s → %s", m.Move.Grade, th.name(m.Move.Target))
-		case MoveCommit:
-			fmt.Fprintf(&b, " %s (%.0f%%)", m.Move.Side, m.Move.Confidence*100)
-		case MovePropose:
-			fmt.Fprintf(&b, " %q", m.Move.Question)
-		case MoveFalsifier:
-			fmt.Fprintf(&b, " %s %s by %s", m.Move.Falsifier.Metric, m.Move.Falsifier.Threshold, m.Move.Falsifier.Deadline)
-		}
-		fmt.Fprintf(&b, ": %s\n", oneLine(m.Move.Content))
-	}
 	return b.String()
 }
 
 func (p *Protocol) agentTurn(s *debate.State, th *thread, agent, id string) debate.TurnSpec {
 	a, _ := th.persona(agent)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Your turn, %s (stage %s)\n%s\n", a.Name, th.stage, stagePurpose[th.stage])
+	fmt.Fprintf(&b, "# Your turn: you are %s (id %q); stage %s\n%s\n", a.Name, a.ID, th.stage, stagePurpose[th.stage])
 	switch th.stage {
 	case Discovery:
 		fmt.Fprintf(&b, "Messages in this stage: %d; it ends after %d once a question is proposed, and at %d regardless.\n", th.stageMsgs, th.opts.DiscoveryMin, th.opts.DiscoveryMax)
@@ -155,7 +178,7 @@ func (p *Protocol) agentTurn(s *debate.State, th *thread, agent, id string) deba
 	if th.forcedBinary {
 		b.WriteString("The moderator forced a binary framing: commit YES or NO; UNCERTAIN is refused.\n")
 	}
-	b.WriteString("\nAllowed moves now:\n")
+	b.WriteString("\nAllowed moves now: ")
 	moves := allowedMoves[th.stage]
 	required := ""
 	if sm := th.pendingGradeFor(agent); sm != nil {
@@ -165,9 +188,9 @@ func (p *Protocol) agentTurn(s *debate.State, th *thread, agent, id string) deba
 		moves = []string{MoveSteelman}
 		required = fmt.Sprintf("%s graded your steelman %s (%s): retry it now (attempt %d of %d).\n", th.name(sm.To), sm.Grade, oneLine(sm.Reason), sm.Attempts+1, th.opts.MaxSteelmanAttempts)
 	}
-	for _, m := range moves {
-		fmt.Fprintf(&b, "- %s\n", moveGuide[m])
-	}
+	// The moves are described in the system prompt; naming them here keeps
+	// the part of the request that changes from turn to turn short.
+	fmt.Fprintf(&b, "%s\n", strings.Join(moves, ", "))
 	if required != "" {
 		b.WriteString("\nRequired: " + required)
 	}
@@ -177,9 +200,10 @@ func (p *Protocol) agentTurn(s *debate.State, th *thread, agent, id string) deba
 	return debate.TurnSpec{
 		TurnRef: debate.TurnRef{ID: id, Agent: agent, Role: roleDebater, Label: fmt.Sprintf("%s · %s", a.Name, th.stage), Phase: strings.ToLower(string(th.stage)),
 			Round: th.count/len(th.agents) + 1},
-		System: p.agentSystem(a),
+		System: p.agentSystem(th.agents),
 		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: th.state(), Cache: true},
+			{Role: llm.RoleUser, Text: th.status()},
+			{Role: llm.RoleUser, Text: th.transcript(), Cache: true},
 			{Role: llm.RoleUser, Text: b.String()},
 		},
 		Schema: moveSchema(), Hints: ids,
@@ -219,7 +243,8 @@ func (p *Protocol) moderatorTurn(s *debate.State, th *thread, id string) debate.
 		TurnRef: debate.TurnRef{ID: id, Agent: agentModerator, Role: roleModerator, Label: label, Phase: strings.ToLower(string(th.stage))},
 		System:  moderatorSystem,
 		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: th.state(), Cache: true},
+			{Role: llm.RoleUser, Text: th.status()},
+			{Role: llm.RoleUser, Text: th.transcript(), Cache: true},
 			{Role: llm.RoleUser, Text: task + hints + "\nReply with the JSON object only."},
 		},
 		Schema: sc, Hints: ids, Unbudgeted: true,

@@ -308,7 +308,7 @@ func TestModeratorInterventions(t *testing.T) {
 	if th.needsModerator() != "" || th.lockDueAt != th.stageMsgs+th.opts.LockRetryBudget {
 		t.Errorf("after one failure: moderator turn %q, next lock at %d", th.needsModerator(), th.lockDueAt)
 	}
-	if !strings.Contains(th.state(), "After lock attempt 1: The crux did not lock") {
+	if !strings.Contains(th.status(), "After lock attempt 1: The crux did not lock") {
 		t.Error("the agents' prompt lacks the intervention")
 	}
 
