@@ -14,7 +14,11 @@ import (
 // Contract (checked by the conformance suite in store/storetest):
 //   - Append is atomic: all the events are stored or none is. It assigns each
 //     event the next sequence number of its debate (1, 2, ... without gaps) and
-//     returns the last one. When Append returns nil the events are durable.
+//     returns the last one. When Append returns nil the events are durable,
+//     with one allowance: a batch of only TypeTurnDelta events (streamed text,
+//     for live views) may be kept durable against a crash of the process only,
+//     and against power loss once a later append has returned, so that a
+//     store need not sync the disk for every delta.
 //   - The first event of a debate must be of type TypeCreated; appending
 //     anything else to an unknown debate fails with ErrNotFound, and a second
 //     TypeCreated fails with ErrExists.

@@ -13,6 +13,15 @@
 // a crash of the process but may lose the last commits on power loss or an OS
 // crash; the cost of FULL is measured by BenchmarkAppend.
 //
+// Streamed text is the exception the contract allows: a batch of only
+// turn.delta events is committed through a second connection pool that runs
+// with synchronous=NORMAL, without an fsync of its own. It survives a crash
+// of the process at once (the WAL is written before the commit returns), and
+// power loss from the next ordinary append on: the WAL is one sequential
+// file, so that append's fsync covers every frame before it. Deltas are for
+// live display and a turn that did not complete is run again anyway; an
+// fsync per delta was most of a turn's CPU time.
+//
 // Concurrency: appends from one Store are serialized by a mutex; appends from
 // several processes take SQLite's write lock up front (BEGIN IMMEDIATE) and
 // wait for one another up to the busy timeout, which avoids the SQLITE_BUSY
@@ -96,10 +105,14 @@ func withSynchronous(mode string) Option {
 
 // Store is a debate.Store backed by a SQLite database file.
 type Store struct {
-	db     *sql.DB
-	path   string
-	poll   time.Duration
-	notify store.Notifier
+	db   *sql.DB
+	fast *sql.DB // synchronous=NORMAL, for batches of streamed deltas
+	// dbStmts and fastStmts are the append's statements, prepared once per
+	// pool: parsing the SQL again for every append cost a quarter of it.
+	dbStmts, fastStmts *appendStmts
+	path               string
+	poll               time.Duration
+	notify             store.Notifier
 
 	// writeMu serializes this process's appends so that they queue in Go
 	// instead of spinning in SQLite's busy handler.
@@ -145,7 +158,54 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, path: abs, poll: o.poll}, nil
+	fo := o
+	fo.synchronous = "NORMAL"
+	fast, err := sql.Open("sqlite", dsn(abs, fo))
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open parley database %s: %w (choose another location with --db)", abs, err)
+	}
+	fast.SetMaxIdleConns(1)
+	st := &Store{db: db, fast: fast, path: abs, poll: o.poll}
+	if st.dbStmts, err = prepareAppend(ctx, db); err == nil {
+		st.fastStmts, err = prepareAppend(ctx, fast)
+	}
+	if err != nil {
+		fast.Close()
+		db.Close()
+		return nil, fmt.Errorf("open parley database %s: %w", abs, err)
+	}
+	return st, nil
+}
+
+// appendStmts are the statements an append runs.
+type appendStmts struct {
+	getSummary, insertEvent, insertTurn, putSummary *sql.Stmt
+}
+
+func prepareAppend(ctx context.Context, db *sql.DB) (*appendStmts, error) {
+	var st appendStmts
+	for _, p := range []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&st.getSummary, `SELECT ` + summaryColumns + ` FROM debates WHERE id = ?`},
+		{&st.insertEvent, `INSERT INTO events (debate_id, seq, time, type, data) VALUES (?, ?, ?, ?, ?)`},
+		{&st.insertTurn, `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
+		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.putSummary, `INSERT INTO debates (` + summaryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
+			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
+			updated = excluded.updated, last_seq = excluded.last_seq`},
+	} {
+		stmt, err := db.PrepareContext(ctx, p.sql)
+		if err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		*p.dst = stmt
+	}
+	return &st, nil
 }
 
 // dsn builds the driver's connection string. The path goes in a file: URI,
@@ -210,7 +270,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
 		s.notify.Close()
-		if err := s.db.Close(); err != nil {
+		if err := errors.Join(s.fast.Close(), s.db.Close()); err != nil {
 			s.closeErr = fmt.Errorf("close parley database %s: %w", s.path, err)
 		}
 	})
@@ -245,13 +305,22 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 }
 
 func (s *Store) append(ctx context.Context, debateID string, events []debate.Event) (int64, error) {
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE, from the DSN
+	db, stmts := s.db, s.dbStmts
+	if onlyDeltas(events) {
+		db, stmts = s.fast, s.fastStmts
+	}
+	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE, from the DSN
 	if err != nil {
 		return 0, fmt.Errorf("append to debate %q: begin: %w", debateID, err)
 	}
 	defer tx.Rollback() // no-op after Commit
 
-	sum, err := getSummary(ctx, tx, debateID)
+	sum, err := scanSummary(tx.StmtContext(ctx, stmts.getSummary).QueryRowContext(ctx, debateID))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = debate.ErrNotFound
+	} else if err != nil {
+		err = fmt.Errorf("read summary: %w", err)
+	}
 	exists := err == nil
 	if err != nil && !errors.Is(err, debate.ErrNotFound) {
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
@@ -266,11 +335,7 @@ func (s *Store) append(ctx context.Context, debateID string, events []debate.Eve
 		return sum.LastSeq, nil
 	}
 
-	insertEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (debate_id, seq, time, type, data) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return 0, fmt.Errorf("append to debate %q: prepare: %w", debateID, err)
-	}
-	defer insertEvent.Close()
+	insertEvent := tx.StmtContext(ctx, stmts.insertEvent)
 	for _, e := range store.Prepare(debateID, sum.LastSeq, events) {
 		ts := e.Time.Format(timeLayout)
 		// Data goes in as TEXT (not a BLOB) so that SQLite's JSON functions
@@ -279,13 +344,13 @@ func (s *Store) append(ctx context.Context, debateID string, events []debate.Eve
 			return 0, fmt.Errorf("append to debate %q: insert event %d (%s): %w", debateID, e.Seq, e.Type, err)
 		}
 		if e.Type == debate.TypeTurnCompleted {
-			if err := insertTurn(ctx, tx, e, ts); err != nil {
+			if err := insertTurn(ctx, tx.StmtContext(ctx, stmts.insertTurn), e, ts); err != nil {
 				return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
 			}
 		}
 		debate.Project(&sum, e)
 	}
-	if err := putSummary(ctx, tx, sum); err != nil {
+	if err := putSummary(ctx, tx.StmtContext(ctx, stmts.putSummary), sum); err != nil {
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -294,7 +359,17 @@ func (s *Store) append(ctx context.Context, debateID string, events []debate.Eve
 	return sum.LastSeq, nil
 }
 
-func insertTurn(ctx context.Context, tx *sql.Tx, e debate.Event, ts string) error {
+// onlyDeltas reports whether a batch holds streamed text only.
+func onlyDeltas(events []debate.Event) bool {
+	for _, e := range events {
+		if e.Type != debate.TypeTurnDelta {
+			return false
+		}
+	}
+	return len(events) > 0
+}
+
+func insertTurn(ctx context.Context, stmt *sql.Stmt, e debate.Event, ts string) error {
 	var tc debate.TurnCompleted
 	if err := e.Decode(&tc); err != nil {
 		return err // store.Validate let it through, so this is not expected
@@ -303,10 +378,7 @@ func insertTurn(ctx context.Context, tx *sql.Tx, e debate.Event, ts string) erro
 	if len(tc.Move) > 0 {
 		move = string(tc.Move)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
-		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Debate, e.Seq, ts, tc.Turn.ID, tc.Turn.Agent, tc.Turn.Role, tc.Turn.Label, tc.Turn.Phase, tc.Turn.Round,
+	_, err := stmt.ExecContext(ctx, e.Debate, e.Seq, ts, tc.Turn.ID, tc.Turn.Agent, tc.Turn.Role, tc.Turn.Label, tc.Turn.Phase, tc.Turn.Round,
 		tc.Text, move, tc.Invalid, tc.Model, tc.Usage.InputTokens, tc.Usage.OutputTokens,
 		tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD)
 	if err != nil {
@@ -354,12 +426,8 @@ func getSummary(ctx context.Context, q querier, debateID string) (debate.Summary
 	return sum, nil
 }
 
-func putSummary(ctx context.Context, tx *sql.Tx, s debate.Summary) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO debates (`+summaryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
-			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
-			updated = excluded.updated, last_seq = excluded.last_seq`,
-		s.ID, s.Format, s.Topic, string(s.Status), s.Phase, s.Round, s.Turns,
+func putSummary(ctx context.Context, stmt *sql.Stmt, s debate.Summary) error {
+	_, err := stmt.ExecContext(ctx, s.ID, s.Format, s.Topic, string(s.Status), s.Phase, s.Round, s.Turns,
 		s.Created.UTC().Format(timeLayout), s.Updated.UTC().Format(timeLayout), s.LastSeq)
 	if err != nil {
 		return fmt.Errorf("write summary: %w", err)
