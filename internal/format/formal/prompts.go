@@ -30,28 +30,46 @@ Important rules:
    over merely asserting the opposite.
 6. No ad hominem: attack arguments, not agents.`
 
-// systemFor is a debater's or the moderator's system prompt: persona, bias,
-// the rules.
-func (p *Protocol) systemFor(role string) string {
-	pe := personaOf(role)
+// system is the one system prompt of every request of a formal debate: the
+// three parties, their personas and biases, and the rules. Which party a
+// request is for is said in its last message (roleFor), so that PRO's, OPP's
+// and MOD's requests share a prefix (system, background, dialogue) that a
+// provider's prompt cache serves; one system prompt per party shared none.
+func (p *Protocol) system() string {
 	var b strings.Builder
-	switch role {
-	case PRO:
-		b.WriteString("You are PRO, the proponent in a formal debate run by Parley. You argue FOR the proposition.\n")
-	case OPP:
-		b.WriteString("You are OPP, the opponent in a formal debate run by Parley. You argue AGAINST the proposition.\n")
-	default:
-		b.WriteString("You are MOD, the moderator and neutral judge of a formal debate run by Parley.\n")
+	b.WriteString("You take part in a formal debate run by Parley, as one of three parties; the last message says which:\n")
+	for _, role := range []string{PRO, OPP, MOD} {
+		pe := personaOf(role)
+		what := map[string]string{PRO: "the proponent: argues FOR the proposition", OPP: "the opponent: argues AGAINST the proposition",
+			MOD: "the moderator and neutral judge"}[role]
+		fmt.Fprintf(&b, "- %s, %s. Persona: %s. Bias (stated openly; the moderator accounts for it): %s.\n", role, what, pe.Persona, pe.Bias)
 	}
-	fmt.Fprintf(&b, "Persona: %s.\nBias (stated openly; the moderator accounts for it): %s.\n", pe.Persona, pe.Bias)
+	b.WriteString("\n" + rulesText + "\n\nReply with the JSON object only.")
+	return b.String()
+}
+
+// roleFor opens the last message of a request: who answers it, and the
+// user's focus when it is on this party.
+func (p *Protocol) roleFor(role string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# You are %s\n", role)
 	switch {
 	case p.opts.Focus == role && role == MOD:
 		b.WriteString("The user asked to focus on your viewpoint: judge in the greatest depth, and say how the trade-offs look to a neutral senior engineer.\n")
 	case p.opts.Focus == role:
 		b.WriteString("The user asked to focus on your viewpoint: argue it in the greatest depth the protocol allows.\n")
 	}
-	b.WriteString("\n" + rulesText + "\n\nReply with the JSON object only.")
 	return b.String()
+}
+
+// messages lays a request out stable first: the background, the dialogue so
+// far (it only grows at its end), then the volatile part.
+func (p *Protocol) messages(d *dialogue, last string) []llm.Message {
+	return []llm.Message{
+		{Role: llm.RoleUser, Text: p.background(), Cache: true},
+		{Role: llm.RoleUser, Text: "# Dialogue so far\n" + transcript(d), Cache: true},
+		{Role: llm.RoleUser, Text: last},
+	}
 }
 
 // background is what every turn shares: the proposition, the participants
@@ -219,7 +237,8 @@ func (p *Protocol) hintsFor(s *debate.State, agent string) (string, []int) {
 func (p *Protocol) debaterTurn(s *debate.State, v *view, sl slot) debate.TurnSpec {
 	d := v.d
 	var task strings.Builder
-	fmt.Fprintf(&task, "# Dialogue so far\n%s\n# Commitment stores\n%s\n# Open moves you may reply to\n%s\n", transcript(d), stores(d), openFor(d, sl.party, sl.stage))
+	task.WriteString(p.roleFor(sl.party))
+	fmt.Fprintf(&task, "# Commitment stores\n%s\n# Open moves you may reply to\n%s\n", stores(d), openFor(d, sl.party, sl.stage))
 	limit := p.maxMoves(sl.party)
 	switch {
 	case sl.stage == stageOpening && sl.party == PRO:
@@ -248,12 +267,9 @@ Leave statement empty except for claim, premises empty except for since, final_s
 	return debate.TurnSpec{
 		TurnRef: debate.TurnRef{ID: sl.id, Agent: agentOf(sl.party), Role: RoleDebater, Label: label,
 			Phase: map[stage]string{stageOpening: "opening", stageArgument: "argumentation", stageClosing: "closing"}[sl.stage], Round: sl.round},
-		System: p.systemFor(sl.party),
-		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: p.background(), Cache: true},
-			{Role: llm.RoleUser, Text: task.String()},
-		},
-		Schema: movesSchema(), Hints: ids,
+		System:   p.system(),
+		Messages: p.messages(d, task.String()),
+		Schema:   movesSchema(), Hints: ids,
 	}
 }
 
@@ -263,7 +279,8 @@ Leave statement empty except for claim, premises empty except for since, final_s
 func (p *Protocol) classifyTurn(s *debate.State, v *view, open []*Move) debate.TurnSpec {
 	d := v.d
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Dialogue\n%s\n# Counter-claims to classify\n", transcript(d))
+	b.WriteString(p.roleFor(MOD))
+	b.WriteString("# Counter-claims to classify\n")
 	if len(open) == 0 {
 		b.WriteString("(none: the moves settle every relation; relations is [])\n")
 	}
@@ -291,13 +308,10 @@ JSON: {"relations": [{"move": "O3", "kind": "rebut", "reason": "..."}], "rejecte
 	hints, ids := p.hintsFor(s, agentModerator)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: idClassify, Agent: agentModerator, Role: agentModerator, Label: "MOD · framework review", Phase: "framework"},
-		System:  p.systemFor(MOD),
-		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: p.background(), Cache: true},
-			{Role: llm.RoleUser, Text: b.String()},
-		},
-		Schema: classifySchema(), Hints: ids, Unbudgeted: true,
+		TurnRef:  debate.TurnRef{ID: idClassify, Agent: agentModerator, Role: agentModerator, Label: "MOD · framework review", Phase: "framework"},
+		System:   p.system(),
+		Messages: p.messages(d, b.String()),
+		Schema:   classifySchema(), Hints: ids, Unbudgeted: true,
 	}
 }
 
@@ -305,7 +319,8 @@ JSON: {"relations": [{"move": "O3", "kind": "rebut", "reason": "..."}], "rejecte
 func (p *Protocol) verdictTurn(s *debate.State, v *view, fw *framework) debate.TurnSpec {
 	d := v.d
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Dialogue\n%s\n# Final commitment stores\n%s\n", transcript(d), stores(d))
+	b.WriteString(p.roleFor(MOD))
+	fmt.Fprintf(&b, "# Final commitment stores\n%s\n", stores(d))
 	b.WriteString("# Argumentation framework (scored by Parley: " + ruleText + ")\n")
 	for _, id := range d.order {
 		a := fw.argOf[id]
@@ -357,12 +372,9 @@ Render the judgment. The winner follows from the scores above; explain it:
 	hints, ids := p.hintsFor(s, agentModerator)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: idVerdict, Agent: agentModerator, Role: agentModerator, Label: "MOD · verdict", Phase: "verdict"},
-		System:  p.systemFor(MOD),
-		Messages: []llm.Message{
-			{Role: llm.RoleUser, Text: p.background(), Cache: true},
-			{Role: llm.RoleUser, Text: b.String()},
-		},
-		Schema: verdictSchema(), Hints: ids, Unbudgeted: true,
+		TurnRef:  debate.TurnRef{ID: idVerdict, Agent: agentModerator, Role: agentModerator, Label: "MOD · verdict", Phase: "verdict"},
+		System:   p.system(),
+		Messages: p.messages(d, b.String()),
+		Schema:   verdictSchema(), Hints: ids, Unbudgeted: true,
 	}
 }

@@ -27,6 +27,15 @@ type TokenReport struct {
 	// SharedBytes is the bytes of each request that repeat the longest
 	// matching prefix of an earlier request, and TotalBytes all bytes.
 	SharedBytes, TotalBytes int
+	// PerRequest is the same, request by request, in the order sent.
+	PerRequest []RequestShare
+}
+
+// RequestShare is one request's bytes and those that repeat the longest
+// matching prefix of an earlier request.
+type RequestShare struct {
+	Tag           string
+	Shared, Total int
 }
 
 // Ratio is Input / Naive.
@@ -92,6 +101,7 @@ func MeasureTokens(events []debate.Event, reqs []llm.Request) TokenReport {
 		}
 		r.SharedBytes += best
 		r.TotalBytes += len(flat)
+		r.PerRequest = append(r.PerRequest, RequestShare{Tag: req.Tag, Shared: best, Total: len(flat)})
 		prev = append(prev, flat)
 	}
 	return r
