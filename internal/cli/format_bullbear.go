@@ -14,11 +14,13 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/market"
 	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/edgar"
 	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/sec/snapshot"
 	"github.com/parleyhq/parley/internal/tool"
+	"github.com/parleyhq/parley/internal/websearch"
 )
 
 // bullbearCLI starts bull vs. bear debates on one stock: the topic is the
@@ -164,6 +166,28 @@ func (bullbearCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (j
 	if bo.Offline && why != "" {
 		bo.Data += " (" + why + ")"
 	}
+	// The research tools: record which the agents have, and the valuation
+	// with its sources, for the report and the fact check.
+	prices, web, err := researchConfig(f, o.Offline)
+	if err != nil {
+		return nil, err
+	}
+	set, err := secSet(f, src, company, a, prices, web)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range set.Tools() {
+		bo.Tools = append(bo.Tools, t.Spec().Name)
+	}
+	if prices != nil {
+		bo.MarketData = prices.(interface{ Name() string }).Name()
+	}
+	if web != nil {
+		bo.WebSearch = web.Name()
+	}
+	if v, _, err := set.Valuation(ctx); err == nil {
+		bo.Valuation, bo.ValuationBasis = v.Figures, v.Basis
+	}
 	if bo.Framework != "" {
 		fw, _ := analysis.Framework(bo.Framework)
 		res, err := fw.Evaluate(rep.Financials)
@@ -192,7 +216,15 @@ func (bullbearCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, to
 	}
 	company := edgar.Company{CIK: cik, Ticker: bo.Ticker, Name: bo.Company}
 	a := &bullbear.Analyzer{SIC: bo.SIC}
-	reg, err := secRegistry(f, src, company, a, bo.Offline)
+	prices, web, err := researchConfig(f, o.Offline)
+	if err != nil {
+		return nil, err
+	}
+	set, err := secSet(f, src, company, a, prices, web)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := secRegistry(f, set, company, bo.Offline)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +244,18 @@ func (bullbearCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, to
 		if err != nil {
 			return nil, err
 		}
-		agents := bullbear.NewDataAgents(analysis.Assess(rep), bo.Data)
+		var more bullbear.Research
+		if tl, _, err := set.Events(ctx, "", nil); err == nil {
+			more.Events = tl
+		} else {
+			more.EventsErr = err.Error()
+		}
+		if v, _, err := set.Valuation(ctx); err == nil {
+			more.Valuation = v
+		} else {
+			more.ValuationErr = err.Error()
+		}
+		agents := bullbear.NewDataAgents(analysis.Assess(rep), bo.Data).WithResearch(more)
 		if cast.Responders == nil {
 			cast.Responders = map[string]debate.Responder{}
 		}
@@ -314,14 +357,38 @@ func resumePhase(ctx context.Context, store debate.Store, id string) (string, er
 	return label, nil
 }
 
-// secRegistry builds the SEC tools for one company, behind the dated cache.
-// The cache is per company and per source: tool arguments do not name the
-// company, and live and snapshot answers must not mix.
-func secRegistry(f *Factory, src edgar.Source, company edgar.Company, a *bullbear.Analyzer, offline bool) (*tool.Registry, error) {
-	set, err := sectools.New(sectools.Config{Source: src, Company: company, Facts: a, Ratios: a, Frameworks: a, Valuation: a, Now: f.Now})
-	if err != nil {
-		return nil, err
+// researchConfig returns the optional market data provider and web search
+// configured in the environment (PARLEY_MARKET_DATA, PARLEY_SEARXNG_URL,
+// BRAVE_SEARCH_API_KEY); both are off by default and with --offline.
+func researchConfig(f *Factory, offline bool) (sectools.PriceSource, sectools.WebSearcher, error) {
+	if offline {
+		return nil, nil, nil
 	}
+	mp, err := market.New(market.FromEnv(f.Env))
+	if err != nil {
+		return nil, nil, &UsageError{Err: err}
+	}
+	web, err := websearch.New(websearch.FromEnv(f.Env))
+	if err != nil {
+		return nil, nil, &UsageError{Err: err}
+	}
+	var prices sectools.PriceSource
+	if mp != nil {
+		prices = mp
+	}
+	return prices, web, nil
+}
+
+// secSet is the research tools for one company.
+func secSet(f *Factory, src edgar.Source, company edgar.Company, a *bullbear.Analyzer, prices sectools.PriceSource, web sectools.WebSearcher) (*sectools.Set, error) {
+	return sectools.New(sectools.Config{Source: src, Company: company, Facts: a, Ratios: a, Frameworks: a, Valuation: a,
+		Prices: prices, Web: web, Now: f.Now})
+}
+
+// secRegistry puts a set's tools behind the dated cache. The cache is per
+// company and per source: tool arguments do not name the company, and live
+// and snapshot answers must not mix.
+func secRegistry(f *Factory, set *sectools.Set, company edgar.Company, offline bool) (*tool.Registry, error) {
 	var cache tool.Cache
 	origin := "edgar"
 	if offline {

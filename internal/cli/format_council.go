@@ -86,5 +86,10 @@ func (councilCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, top
 	if err != nil {
 		return nil, fmt.Errorf("council options: %w", err)
 	}
-	return secRegistry(f, src, edgar.Company{CIK: cik, Ticker: co.Listed.Ticker, Name: co.Listed.Name}, &bullbear.Analyzer{}, co.Listed.Offline)
+	company := edgar.Company{CIK: cik, Ticker: co.Listed.Ticker, Name: co.Listed.Name}
+	set, err := secSet(f, src, company, &bullbear.Analyzer{}, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return secRegistry(f, set, company, co.Listed.Offline)
 }

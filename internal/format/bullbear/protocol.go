@@ -77,6 +77,38 @@ type Options struct {
 	// Offline is true when the data came from the offline snapshot; a
 	// resumed debate then stays offline so as not to mix sources.
 	Offline bool `json:"offline,omitempty"`
+	// Tools names the research tools the agents had, recorded at creation
+	// so that the report states them ("web_search" only when configured).
+	Tools []string `json:"tools,omitempty"`
+	// MarketData names the market data provider ("" when off).
+	MarketData string `json:"market_data,omitempty"`
+	// WebSearch names the web search engine ("" when off).
+	WebSearch string `json:"web_search,omitempty"`
+	// Valuation holds the valuation figures computed at creation, each with
+	// its source and date. With ValuationBasis "market price" their market
+	// value comes from MarketData (verified market data, not a filing); with
+	// "public float" from the 10-K cover's dei:EntityPublicFloat.
+	Valuation      []analysis.ValueFigure `json:"valuation,omitempty"`
+	ValuationBasis string                 `json:"valuation_basis,omitempty"`
+}
+
+// ToolsLine says which research tools the agents had, for the report.
+func (o *Options) ToolsLine() string {
+	if len(o.Tools) == 0 {
+		return ""
+	}
+	s := strings.Join(o.Tools, ", ")
+	if o.MarketData != "" {
+		s += "; market data: " + o.MarketData
+	} else {
+		s += "; market data: off (valuation from the public float)"
+	}
+	if o.WebSearch != "" {
+		s += "; web search: " + o.WebSearch + " (web figures are not checked against filings)"
+	} else {
+		s += "; web search: off"
+	}
+	return s
 }
 
 var tickerRe = regexp.MustCompile(`^[A-Z0-9][A-Z0-9.\-]{0,14}$`)

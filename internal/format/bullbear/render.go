@@ -119,6 +119,9 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 	if p.opts.Data != "" {
 		fmt.Fprintf(b, "**Data:** %s\n", p.opts.Data)
 	}
+	if t := p.opts.ToolsLine(); t != "" {
+		fmt.Fprintf(b, "**Tools available:** %s\n", t)
+	}
 	fmt.Fprintf(b, "**Debate ID:** %s\n", s.ID)
 	if allNoLLM(s) {
 		b.WriteString("\n> **No LLM was used.** Every turn of this debate was written by Parley's data-only agents from the company's SEC XBRL filings by fixed rules; the conviction score is the weighted share of the scored evidence that favours the bull.\n")

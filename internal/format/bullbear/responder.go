@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/analysis"
+	"github.com/parleyhq/parley/internal/sec/sectools"
 )
 
 // noLLM opens every data-only turn, so that no reader mistakes it for a
@@ -22,6 +24,23 @@ const noLLM = "No LLM was used: this turn was written by Parley's data-only %s a
 type DataAgents struct {
 	ev   *analysis.Evidence
 	data string // provenance label
+	more Research
+}
+
+// Research is what the data-only agents use beyond the XBRL evidence: the
+// 8-K timeline since the last 10-K and the valuation, each with its source.
+// A nil part was unavailable; its Err says why.
+type Research struct {
+	Events       *sectools.Timeline
+	EventsErr    string
+	Valuation    *analysis.Valuation
+	ValuationErr string
+}
+
+// WithResearch adds the events timeline and the valuation.
+func (d *DataAgents) WithResearch(r Research) *DataAgents {
+	d.more = r
+	return d
 }
 
 // NewDataAgents returns the data-only agents for the evidence; data labels
@@ -89,6 +108,7 @@ func (d *DataAgents) research(side string) string {
 	for _, m := range own {
 		fmt.Fprintf(&b, "- %s\n", citeMetric(m))
 	}
+	d.researchMore(&b, side)
 	if len(d.ev.Unscored) > 0 {
 		fmt.Fprintf(&b, "Not scored (missing data): ")
 		var names []string
@@ -130,13 +150,15 @@ func contains(xs []string, x string) bool {
 // (the spec forces balance: even a weak case presents 3-5 points).
 func (d *DataAgents) points(side string) []string {
 	own, other := d.mine(side)
+	extra := d.extraPoints(side)
 	var out []string
 	for _, m := range own {
-		if len(out) == MaxPoints {
+		if len(out) == MaxPoints-len(extra) {
 			break
 		}
 		out = append(out, citeMetric(m))
 	}
+	out = append(out, extra...)
 	rest := append([]analysis.Metric(nil), other...)
 	for len(out) < MinPoints && len(rest) > 0 {
 		i := nearestIdx(rest)
@@ -308,3 +330,75 @@ func (d *DataAgents) synthesis(s *debate.State) (string, error) {
 	}
 	return string(b), nil
 }
+
+// valuationPE is the P/E above which the data-only bear argues valuation
+// (the price already discounts years of growth) and below which the bull
+// does (the earnings are cheap). It is a fixed rule, stated in the point.
+const valuationPE = 20
+
+// riskItems are 8-K items that report a setback or a change the bear cites.
+var riskItems = []string{"1.02", "1.03", "1.05", "2.04", "2.05", "2.06", "3.01", "4.01", "4.02", "5.02"}
+
+// extraPoints are the points from the valuation and the events timeline.
+func (d *DataAgents) extraPoints(side string) []string {
+	var out []string
+	if v := d.more.Valuation; v != nil {
+		if pe, ok := v.Figure("pe_ttm"); ok {
+			basis := "market price"
+			if v.Basis == analysis.BasisPublicFloat {
+				basis = "public float, not a market price"
+			}
+			cite := fmt.Sprintf("(%s, as of %s; %s)", pe.Source, pe.Date, basis)
+			switch {
+			case side == AgentBear && pe.Value >= valuationPE:
+				out = append(out, fmt.Sprintf("Valuation: P/E (TTM) of %s %s is at or above %dx: the price already discounts years of growth", pe.Display, cite, valuationPE))
+			case side == AgentBull && pe.Value < valuationPE:
+				out = append(out, fmt.Sprintf("Valuation: P/E (TTM) of %s %s is below %dx for a profitable filer", pe.Display, cite, valuationPE))
+			}
+		}
+	}
+	if tl := d.more.Events; tl != nil && side == AgentBear {
+		for _, e := range tl.Events {
+			for _, it := range e.Items {
+				if slices.Contains(riskItems, it.Code) {
+					out = append(out, fmt.Sprintf("Material event: 8-K filed %s, item %s (%s), accession %s (%s)", e.Filed, it.Code, it.Meaning, e.Accession, e.URL))
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// researchMore lists the events timeline and the valuation in a research turn.
+func (d *DataAgents) researchMore(b *strings.Builder, side string) {
+	switch tl := d.more.Events; {
+	case tl != nil:
+		fmt.Fprintf(b, "8-K events since %s (%s; %s):\n", tl.Since, tl.SinceReason, tl.Source)
+		for _, e := range tl.Events {
+			var items []string
+			for _, it := range e.Items {
+				items = append(items, it.Code+" "+it.Meaning)
+			}
+			fmt.Fprintf(b, "- %s 8-K %s: %s (%s)\n", e.Filed, e.Accession, strings.Join(items, "; "), e.URL)
+		}
+		if tl.Note != "" {
+			fmt.Fprintf(b, "  (%s)\n", tl.Note)
+		}
+	case d.more.EventsErr != "":
+		fmt.Fprintf(b, "8-K events: not available (%s).\n", d.more.EventsErr)
+	}
+	switch v := d.more.Valuation; {
+	case v != nil:
+		fmt.Fprintf(b, "Valuation (%s basis):\n", v.Basis)
+		for _, f := range v.Figures {
+			fmt.Fprintf(b, "- %s: %s (%s; %s, as of %s)\n", f.Label, f.Display, f.Formula, f.Source, f.Date)
+		}
+		for _, n := range v.Notes {
+			fmt.Fprintf(b, "  Note: %s\n", n)
+		}
+	case d.more.ValuationErr != "":
+		fmt.Fprintf(b, "Valuation: not available (%s).\n", d.more.ValuationErr)
+	}
+}
+
