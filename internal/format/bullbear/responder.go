@@ -401,4 +401,3 @@ func (d *DataAgents) researchMore(b *strings.Builder, side string) {
 		fmt.Fprintf(b, "Valuation: not available (%s).\n", d.more.ValuationErr)
 	}
 }
-

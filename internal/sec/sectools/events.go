@@ -228,4 +228,3 @@ func describeItems(items string) string {
 	}
 	return strings.Join(out, "; ")
 }
-

@@ -373,7 +373,9 @@ type fixedPrice struct {
 	err error
 }
 
-func (f fixedPrice) Price(ctx context.Context, symbol string) (*analysis.Price, error) { return f.p, f.err }
+func (f fixedPrice) Price(ctx context.Context, symbol string) (*analysis.Price, error) {
+	return f.p, f.err
+}
 
 func TestValuationWithPrice(t *testing.T) {
 	price := &analysis.Price{Symbol: "NVDA", Value: 150, Currency: "USD", Date: "2026-07-08", Source: "Test prices"}

@@ -60,7 +60,7 @@ type Set struct {
 	mu       sync.Mutex
 	subs     *edgar.Submissions
 	facts    *edgar.Raw
-	sections map[string]sectionText // accession+section → extracted text
+	sections map[string]sectionText  // accession+section → extracted text
 	indexes  map[string]*filingIndex // accession → searchable passages
 }
 
