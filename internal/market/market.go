@@ -37,6 +37,9 @@ const (
 	EnvProvider = "PARLEY_MARKET_DATA"
 	// EnvAlphaVantageKey is Alpha Vantage's API key.
 	EnvAlphaVantageKey = "ALPHAVANTAGE_API_KEY"
+	// EnvBaseURL points the provider at another address (a proxy, a mirror,
+	// a test server).
+	EnvBaseURL = "PARLEY_MARKET_DATA_URL"
 )
 
 // ErrNoPrice means the provider answered without a usable price.
@@ -57,7 +60,8 @@ type Config struct {
 // FromEnv reads the configuration from the environment (getenv is
 // os.Getenv or a test's map).
 func FromEnv(getenv func(string) string) Config {
-	return Config{Provider: strings.ToLower(strings.TrimSpace(getenv(EnvProvider))), APIKey: strings.TrimSpace(getenv(EnvAlphaVantageKey))}
+	return Config{Provider: strings.ToLower(strings.TrimSpace(getenv(EnvProvider))), APIKey: strings.TrimSpace(getenv(EnvAlphaVantageKey)),
+		BaseURL: strings.TrimSpace(getenv(EnvBaseURL))}
 }
 
 // New returns the configured provider, or nil (and no error) when market

@@ -1,0 +1,153 @@
+package main_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// jsonEvent is one line of `parley debate --json`.
+type jsonEvent struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+type toolResult struct {
+	Turn    string `json:"turn"`
+	Name    string `json:"name"`
+	Content string `json:"content"`
+	IsError bool   `json:"is_error"`
+}
+
+// toolResults reads the tool.result events of a --json run.
+func toolResults(t *testing.T, stdout string) []toolResult {
+	t.Helper()
+	var out []toolResult
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var e jsonEvent
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Type != "tool.result" {
+			continue
+		}
+		var r toolResult
+		if err := json.Unmarshal(e.Data, &r); err != nil {
+			t.Fatalf("tool.result: %v: %s", err, e.Data)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestBullbearResearchToolsEndToEnd runs an LLM bull vs. bear debate from
+// the built binary against the fake server: the bear calls valuation and
+// sec_events (offline snapshot: the public float and the shipped filing
+// list), asks for six tools at once and gets five (the per-agent limit),
+// and cites a valuation figure and an 8-K event with their sources.
+func TestBullbearResearchToolsEndToEnd(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "bullbear_tools.yaml"))
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model", "--no-checkpoints", "--json")
+	results := toolResults(t, r.stdout)
+	byName := map[string]toolResult{}
+	bearCalls, refused := 0, 0
+	for _, tr := range results {
+		if tr.Turn == "research/bear" {
+			bearCalls++
+			if tr.IsError && strings.Contains(tr.Content, "tool call limit reached") {
+				refused++
+				continue
+			}
+		}
+		if tr.IsError {
+			t.Errorf("%s %s failed: %s", tr.Turn, tr.Name, tr.Content)
+		}
+		byName[tr.Name] = tr
+	}
+	if bearCalls != 6 || refused != 1 {
+		t.Errorf("the bear asked for %d tools and %d were refused; want 6 and 1 (limit 5 per agent)", bearCalls, refused)
+	}
+	if _, ran := byName["score_framework"]; ran {
+		t.Error("the sixth call (score_framework) ran past the limit")
+	}
+	val := byName["valuation"].Content
+	for _, want := range []string{`"basis":"public float"`, `"name":"pe_ttm"`, `"display":"25.1x"`, `"date":"2025-07-25"`,
+		`"source":"public float, 10-K 0001045810-26-000021"`, "No market price source is configured"} {
+		if !strings.Contains(val, want) {
+			t.Errorf("valuation result lacks %s:\n%s", want, val)
+		}
+	}
+	ev := byName["sec_events"].Content
+	for _, want := range []string{`"since":"2026-02-25"`, `"accession":"0001045810-26-000019"`, `"code":"2.02"`,
+		`"meaning":"Results of Operations and Financial Condition"`, "0001045810-26-000019-index.htm", "offline snapshot recorded 2026-03-05"} {
+		if !strings.Contains(ev, want) {
+			t.Errorf("sec_events result lacks %s:\n%s", want, ev)
+		}
+	}
+	if fs := byName["filing_search"].Content; !strings.Contains(fs, `"section":"`) || !strings.Contains(fs, "offline snapshot ships") {
+		t.Errorf("filing_search result:\n%.600s", fs)
+	}
+
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	if full := parley(t, dir, env, "", "export", id, "-o", filepath.Join(dir, "debate.md")); full.code != 0 {
+		t.Fatalf("export: %s", full.stderr)
+	}
+	doc, _ := os.ReadFile(filepath.Join(dir, "debate.md"))
+	for _, want := range []string{
+		"P/E (TTM) of 25.1x on the public float as of 2025-07-25 (valuation: public float, 10-K 0001045810-26-000021)",
+		"8-K filed 2026-02-25, item 2.02 Results of Operations and Financial Condition (accession 0001045810-26-000019",
+		"**Tools available:** sec_filings, sec_section, sec_events, filing_search, xbrl_facts, compute_ratios, score_framework, valuation; market data: off (valuation from the public float); web search: off",
+		"research/bear: valuation", "research/bear: sec_events",
+	} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("the exported debate lacks %q", want)
+		}
+	}
+}
+
+// TestBullbearMarketDataEndToEnd configures the keyless price provider
+// against a test server: the valuation is then on the market price, cited
+// with the provider and the trading day, and the report says market data
+// was on.
+func TestBullbearMarketDataEndToEnd(t *testing.T) {
+	chart, err := os.ReadFile("testdata/yahoo_chart_NVDA.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	prices := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked = append(asked, r.URL.Path)
+		w.Write(chart)
+	}))
+	defer prices.Close()
+	_, dir, env := fakeOpenAI(t, loadScript(t, "bullbear_tools.yaml"))
+	env = append(env, "PARLEY_MARKET_DATA=yahoo", "PARLEY_MARKET_DATA_URL="+prices.URL)
+	// No SEC_USER_AGENT: the SEC data come from the snapshot, but the
+	// network is allowed (no --offline), so market data are fetched.
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--model", "test-model", "--no-checkpoints", "--json")
+	var val string
+	for _, tr := range toolResults(t, r.stdout) {
+		if tr.Name == "valuation" {
+			val = tr.Content
+		}
+	}
+	// 160.40 × 24,200,000,000 cover-page shares (10-Q filed 2026-05-20).
+	for _, want := range []string{`"basis":"market price"`, `"name":"market_cap"`, `"value":3881680000000`, `"date":"2026-07-07"`,
+		`"source":"Yahoo Finance chart API close 2026-07-07"`, `dei:EntityCommonStockSharesOutstanding, 10-Q 0001045810-26-000052`} {
+		if !strings.Contains(val, want) {
+			t.Errorf("valuation result lacks %s:\n%s", want, val)
+		}
+	}
+	if len(asked) == 0 || asked[0] != "/v8/finance/chart/NVDA" {
+		t.Errorf("price requests: %v", asked)
+	}
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	show := parley(t, dir, env, "", "export", id)
+	if !strings.Contains(show.stdout, "market data: Yahoo Finance chart API") {
+		t.Errorf("the report does not say market data were on:\n%.1500s", show.stdout)
+	}
+}
