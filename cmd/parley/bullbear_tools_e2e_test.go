@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/llm/script"
 )
 
 // jsonEvent is one line of `parley debate --json`.
@@ -109,10 +111,11 @@ func TestBullbearResearchToolsEndToEnd(t *testing.T) {
 	}
 }
 
-// TestBullbearMarketDataEndToEnd configures the keyless price provider
-// against a test server: the valuation is then on the market price, cited
-// with the provider and the trading day, and the report says market data
-// was on.
+// TestBullbearMarketDataEndToEnd configures the keyless price provider and
+// a SearXNG web search against test servers: the valuation is then on the
+// market price, cited with the provider and the trading day; the bull's web
+// search is cited by URL and date and labelled as not checked against
+// filings; the report says both were on.
 func TestBullbearMarketDataEndToEnd(t *testing.T) {
 	chart, err := os.ReadFile("testdata/yahoo_chart_NVDA.json")
 	if err != nil {
@@ -124,15 +127,41 @@ func TestBullbearMarketDataEndToEnd(t *testing.T) {
 		w.Write(chart)
 	}))
 	defer prices.Close()
-	_, dir, env := fakeOpenAI(t, loadScript(t, "bullbear_tools.yaml"))
-	env = append(env, "PARLEY_MARKET_DATA=yahoo", "PARLEY_MARKET_DATA_URL="+prices.URL)
+	results, err := os.ReadFile("testdata/searxng.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("format") != "json" {
+			http.Error(w, "format", http.StatusForbidden)
+		}
+		w.Write(results)
+	}))
+	defer searx.Close()
+	sc := loadScript(t, "bullbear_tools.yaml")
+	for i, rule := range sc.Rules {
+		if rule.Tag == "research/bull" {
+			// The bull searches the web instead of the filings.
+			sc.Rules[i].Replies[0].ToolCalls[0] = script.ToolCall{Name: "web_search", Args: json.RawMessage(`{"query":"NVIDIA export controls"}`)}
+		}
+	}
+	_, dir, env := fakeOpenAI(t, sc)
+	env = append(env, "PARLEY_MARKET_DATA=yahoo", "PARLEY_MARKET_DATA_URL="+prices.URL, "PARLEY_SEARXNG_URL="+searx.URL)
 	// No SEC_USER_AGENT: the SEC data come from the snapshot, but the
 	// network is allowed (no --offline), so market data are fetched.
 	r := mustParley(t, dir, env, "", "debate", "NVDA", "--model", "test-model", "--no-checkpoints", "--json")
-	var val string
+	var val, web string
 	for _, tr := range toolResults(t, r.stdout) {
-		if tr.Name == "valuation" {
+		switch tr.Name {
+		case "valuation":
 			val = tr.Content
+		case "web_search":
+			web = tr.Content
+		}
+	}
+	for _, want := range []string{`"url":"https://example.com/news/nvidia-export-rules"`, `"published":"2026-06-30"`, `"label":"web, not checked against filings"`, `"engine":"SearXNG at http://127.0.0.1`} {
+		if !strings.Contains(web, want) {
+			t.Errorf("web_search result lacks %s:\n%s", want, web)
 		}
 	}
 	// 160.40 × 24,200,000,000 cover-page shares (10-Q filed 2026-05-20).
@@ -146,8 +175,16 @@ func TestBullbearMarketDataEndToEnd(t *testing.T) {
 		t.Errorf("price requests: %v", asked)
 	}
 	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
-	show := parley(t, dir, env, "", "export", id)
-	if !strings.Contains(show.stdout, "market data: Yahoo Finance chart API") {
-		t.Errorf("the report does not say market data were on:\n%.1500s", show.stdout)
+	if full := parley(t, dir, env, "", "export", id, "-o", filepath.Join(dir, "debate.md")); full.code != 0 {
+		t.Fatalf("export: %s", full.stderr)
+	}
+	doc, _ := os.ReadFile(filepath.Join(dir, "debate.md"))
+	for _, want := range []string{"market data: Yahoo Finance chart API; web search: SearXNG at http://127.0.0.1",
+		"sec_filings, sec_section, sec_events, filing_search, xbrl_facts, compute_ratios, score_framework, valuation, web_search;",
+		"https://example.com/news/nvidia-export-rules (2026-06-30), https://example.org/analysis/gpu-demand [web, not checked against filings]",
+		"valuation on the market price (Yahoo Finance chart API close 2026-07-07, as of 2026-07-07)"} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("the exported debate lacks %q", want)
+		}
 	}
 }

@@ -296,15 +296,46 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 	}
 }
 
-// sourceOf extracts the "source" label sec tools put in their results.
+// sourceOf extracts the "source" label sec tools put in their results, the
+// valuation's basis and market-data source, and a web search's engine, date
+// and result URLs (labelled as not checked against filings).
 func sourceOf(content string) string {
 	var h struct {
-		Source string `json:"source"`
+		Source  string `json:"source"`
+		Basis   string `json:"basis"`
+		Figures []struct {
+			Name, Source, Date string
+		} `json:"figures"`
+		Engine    string `json:"engine"`
+		Retrieved string `json:"retrieved"`
+		Label     string `json:"label"`
+		Results   []struct {
+			URL       string `json:"url"`
+			Published string `json:"published"`
+		} `json:"results"`
 	}
-	if json.Unmarshal([]byte(content), &h) == nil && h.Source != "" {
-		return " " + h.Source
+	if json.Unmarshal([]byte(content), &h) != nil {
+		return " ok"
 	}
-	return " ok"
+	if h.Engine != "" {
+		var urls []string
+		for _, r := range h.Results {
+			u := r.URL
+			if r.Published != "" {
+				u += " (" + r.Published + ")"
+			}
+			urls = append(urls, u)
+		}
+		return fmt.Sprintf(" %s, retrieved %s: %s [%s]", h.Engine, h.Retrieved, strings.Join(urls, ", "), h.Label)
+	}
+	out := " ok"
+	if h.Source != "" {
+		out = " " + h.Source
+	}
+	if h.Basis != "" && len(h.Figures) > 0 {
+		out += fmt.Sprintf("; valuation on the %s (%s, as of %s)", h.Basis, h.Figures[0].Source, h.Figures[0].Date)
+	}
+	return out
 }
 
 func bullets(items []string, empty string) string {
