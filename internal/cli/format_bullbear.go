@@ -67,7 +67,12 @@ func secSource(f *Factory, offline bool) (src edgar.Source, why string) {
 	if err != nil {
 		return snap, err.Error()
 	}
-	return edgar.NewFallback(client, snap, slog.New(slog.DiscardHandler)), ""
+	// Filings never change: keep their documents on disk for every debate.
+	var live edgar.Source = client
+	if dc, err := edgar.CacheDocuments(client, ""); err == nil {
+		live = dc
+	}
+	return edgar.NewFallback(live, snap, slog.New(slog.DiscardHandler)), ""
 }
 
 func (bullbearCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (json.RawMessage, error) {
