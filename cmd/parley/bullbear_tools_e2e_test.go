@@ -188,3 +188,22 @@ func TestBullbearMarketDataEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestBullbearDataOnlyUsesEventsAndValuation runs the offline data-only
+// debate (no model) on AAPL: the agents argue from the 8-K timeline and the
+// public-float valuation as well as the XBRL metrics, with sources and dates.
+func TestBullbearDataOnlyUsesEventsAndValuation(t *testing.T) {
+	dir := t.TempDir()
+	env := append(baseEnv(t), "PARLEY_DB="+filepath.Join(dir, "parley.db"))
+	r := mustParley(t, dir, env, "", "debate", "AAPL", "--offline", "--no-checkpoints")
+	for _, want := range []string{
+		"No LLM was used",
+		"8-K events since 2025-10-31 (filing date of the latest 10-K (0000320193-25-000079)",
+		"Valuation: P/E (TTM) of 27.6x (public float, 10-K 0000320193-25-000079, as of 2025-03-28; public float, not a market price)",
+		"Material event: 8-K filed 2026-01-02, item 5.02 (Departure of Directors or Certain Officers",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the data-only debate lacks %q", want)
+		}
+	}
+}
