@@ -128,7 +128,7 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 				Date: price.Date, Source: price.Source + cmpSuffix(price.URL), Note: "market data, not from a filing"},
 			input("shares_outstanding", label, shares, "instant"))
 		v.Figures = append(v.Figures, ValueFigure{Name: "market_cap", Label: "Market capitalisation", Value: mcap, Unit: "USD",
-			Display: FormatValue(mcap, USD), Formula: "price × shares outstanding", Date: mdate, Source: msrc})
+			Display: usdShort(mcap), Formula: "price × shares outstanding", Date: mdate, Source: msrc})
 	} else {
 		pf, ok := latest(cf, xbrl.TaxonomyDEI, "EntityPublicFloat", "USD")
 		if !ok {
@@ -140,12 +140,12 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 		msrc = fmt.Sprintf("public float, %s %s", pf.Form, pf.Accession)
 		v.Inputs = append(v.Inputs, input("public_float", "Public float (market value held by non-affiliates)", pf, "instant"))
 		v.Figures = append(v.Figures, ValueFigure{Name: "market_value", Label: "Market value (public float)", Value: mcap, Unit: "USD",
-			Display: FormatValue(mcap, USD), Formula: "dei:EntityPublicFloat", Date: mdate, Source: msrc,
+			Display: usdShort(mcap), Formula: "dei:EntityPublicFloat", Date: mdate, Source: msrc,
 			Note: "not a market price: the non-affiliates' market value at " + mdate + " as the filer reported it"})
 		v.Notes = append(v.Notes, fmt.Sprintf("No market price source is configured: every multiple uses the public float of %s as of %s "+
 			"(dei:EntityPublicFloat, the market value of shares held by non-affiliates at the end of the second fiscal quarter, from the cover of %s %s filed %s). "+
 			"It is not today's market capitalisation and leaves out affiliates' shares.",
-			FormatValue(pf.Value, USD), mdate, pf.Form, pf.Accession, pf.Filed))
+			usdShort(pf.Value), mdate, pf.Form, pf.Accession, pf.Filed))
 	}
 
 	// Balance sheet: net debt at the latest date with cash.
@@ -252,7 +252,7 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 	if ok {
 		ev := mcap + netDebt
 		v.Figures = append(v.Figures, ValueFigure{Name: "enterprise_value", Label: "Enterprise value", Value: ev, Unit: "USD",
-			Display: FormatValue(ev, USD), Formula: mcName + " + net debt", Date: mdate, Source: msrc, Note: basisNote})
+			Display: usdShort(ev), Formula: mcName + " + net debt", Date: mdate, Source: msrc, Note: basisNote})
 		add("ev_ebit_ttm", "EV/EBIT (TTM)", "times", "enterprise value ÷ EBIT (TTM)", ev, ebit.Value, true, okEBIT, "EBIT (TTM) is not positive")
 	}
 	if okOCF && okCapex {
@@ -361,4 +361,20 @@ func Age(date string, now time.Time) int {
 		return 0
 	}
 	return int(now.Sub(t).Hours() / 24)
+}
+
+// usdShort shows a market value the way valuations are quoted: "$4.00T",
+// "$253.5B", "$812.0M".
+func usdShort(v float64) string {
+	a, sign := math.Abs(v), ""
+	if v < 0 {
+		sign = "-"
+	}
+	switch {
+	case a >= 1e12:
+		return fmt.Sprintf("%s$%.2fT", sign, a/1e12)
+	case a >= 1e9:
+		return fmt.Sprintf("%s$%.1fB", sign, a/1e9)
+	}
+	return fmt.Sprintf("%s$%.1fM", sign, a/1e6)
 }
