@@ -171,6 +171,10 @@ func TestBullbearMarketDataEndToEnd(t *testing.T) {
 			t.Errorf("valuation result lacks %s:\n%s", want, val)
 		}
 	}
+	// The price is recorded in the debate's options for the fact check.
+	if opts := parley(t, dir, env, "", "export", between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`), "--as", "json"); !strings.Contains(opts.stdout, `"market_price"`) {
+		t.Errorf("the debate does not record the market price:\n%.1500s", opts.stdout)
+	}
 	if len(asked) == 0 || asked[0] != "/v8/finance/chart/NVDA" {
 		t.Errorf("price requests: %v", asked)
 	}

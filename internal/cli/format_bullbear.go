@@ -191,7 +191,7 @@ func (bullbearCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (j
 		bo.WebSearch = web.Name()
 	}
 	if v, _, err := set.Valuation(ctx); err == nil {
-		bo.Valuation, bo.ValuationBasis = v.Figures, v.Basis
+		bo.Valuation, bo.ValuationBasis, bo.MarketPrice = v.Figures, v.Basis, v.Price
 	}
 	if bo.Framework != "" {
 		fw, _ := analysis.Framework(bo.Framework)

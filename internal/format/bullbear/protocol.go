@@ -90,6 +90,9 @@ type Options struct {
 	// "public float" from the 10-K cover's dei:EntityPublicFloat.
 	Valuation      []analysis.ValueFigure `json:"valuation,omitempty"`
 	ValuationBasis string                 `json:"valuation_basis,omitempty"`
+	// MarketPrice is the closing price the valuation used, with its
+	// provider, URL and trading day: verified market data (nil when off).
+	MarketPrice *analysis.Price `json:"market_price,omitempty"`
 }
 
 // ToolsLine says which research tools the agents had, for the report.

@@ -67,8 +67,10 @@ type ValueFigure struct {
 
 // Valuation is market value against reported figures.
 type Valuation struct {
-	Company string        `json:"company"`
-	Basis   string        `json:"basis"` // BasisMarketPrice or BasisPublicFloat
+	Company string `json:"company"`
+	Basis   string `json:"basis"` // BasisMarketPrice or BasisPublicFloat
+	// Price is the market price used (nil on the public-float basis).
+	Price   *Price        `json:"price,omitempty"`
 	Figures []ValueFigure `json:"figures"`
 	Inputs  []ValueInput  `json:"inputs"`
 	Notes   []string      `json:"notes,omitempty"`
@@ -120,6 +122,7 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 			return nil, fmt.Errorf("%w: the filer reports no shares outstanding", ErrNoMarketValue)
 		}
 		v.Basis = BasisMarketPrice
+		v.Price = price
 		mcap = price.Value * shares.Value
 		mdate = price.Date
 		msrc = fmt.Sprintf("%s close %s", price.Source, price.Date)

@@ -229,7 +229,7 @@ func (s *Set) searchTargets(ctx context.Context, accession string) ([]edgar.Fili
 		if form == "10-Q" && len(out) < 3 {
 			out = append(out, f)
 		}
-		if form == "10-K" {
+		if edgar.IsAnnualReport(form) && !strings.HasSuffix(form, "/A") {
 			out = append(out, f)
 			break
 		}
