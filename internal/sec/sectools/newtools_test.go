@@ -387,6 +387,13 @@ func TestValuationWithPrice(t *testing.T) {
 	if got.Basis != analysis.BasisMarketPrice || !ok || mc.Value != 150*24_200_000_000 || mc.Date != "2026-07-08" || !strings.Contains(mc.Source, "Test prices") {
 		t.Fatalf("basis %q market cap %+v", got.Basis, mc)
 	}
+	// A price in another currency is not used.
+	eur := &analysis.Price{Symbol: "NVD", Value: 140, Currency: "EUR", Date: "2026-07-08", Source: "Test prices"}
+	r = registry(t, companySet(t, snapshot.New(), "NVDA", func(c *Config) { c.Prices = fixedPrice{p: eur} }))
+	callJSON(t, r, NameValuation, `{}`, &got)
+	if got.Basis != analysis.BasisPublicFloat || !strings.Contains(got.Notes[0], "in EUR") {
+		t.Errorf("EUR price: basis %q notes %q", got.Basis, got.Notes)
+	}
 	// A failing provider falls back to the public float and says why.
 	r = registry(t, companySet(t, snapshot.New(), "NVDA", func(c *Config) { c.Prices = fixedPrice{err: errors.New("HTTP 503")} }))
 	callJSON(t, r, NameValuation, `{}`, &got)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/sec/analysis"
@@ -63,6 +64,11 @@ func (s *Set) Valuation(ctx context.Context) (*analysis.Valuation, ProvenanceLab
 	var price *analysis.Price
 	if s.cfg.Prices != nil && s.cfg.Company.Ticker != "" {
 		p, err := s.cfg.Prices.Price(ctx, s.cfg.Company.Ticker)
+		if err == nil && p.Currency != "" && !strings.EqualFold(p.Currency, "USD") {
+			// The XBRL figures are in dollars; a price in another currency
+			// would make every multiple wrong.
+			err = fmt.Errorf("%s quotes %s in %s, and the filings report USD", p.Source, p.Symbol, p.Currency)
+		}
 		if err != nil {
 			// A price provider that fails must not silently become the
 			// public float: say why in the notes.
