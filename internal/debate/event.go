@@ -68,17 +68,37 @@ const (
 	TypeCompleted         = "debate.completed"
 	TypeFailed            = "debate.failed"
 	TypeArtifact          = "artifact.written"
+	TypeCastChanged       = "cast.changed"
 	TypeFormatEventPrefix = "format." // e.g. format.crux.stage_transition
 )
 
 // Created starts a debate.
 type Created struct {
-	Format  string            `json:"format"`
-	Topic   string            `json:"topic"`
-	Options json.RawMessage   `json:"options,omitempty"` // the format's options, as given
-	Limits  Limits            `json:"limits"`
-	Models  map[string]string `json:"models,omitempty"` // role → "provider/model", for the record
+	Format  string          `json:"format"`
+	Topic   string          `json:"topic"`
+	Options json.RawMessage `json:"options,omitempty"` // the format's options, as given
+	Limits  Limits          `json:"limits"`
+	// Models is the cast: role → "provider/model", "*" for every role
+	// without its own; empty when no model answers (data-only agents). A
+	// resumed debate runs with this cast (as changed by CastChanged events),
+	// never with whatever the environment offers then.
+	Models map[string]string `json:"models,omitempty"`
+	// Endpoints are the base URLs the cast's providers were reached at,
+	// provider → URL, when not the provider's default (a local server).
+	Endpoints map[string]string `json:"endpoints,omitempty"`
 }
+
+// CastChanged records that a resume switched a role to another model, as the
+// user asked explicitly.
+type CastChanged struct {
+	Role     string `json:"role"`           // "*" for every role without its own
+	From     string `json:"from,omitempty"` // "provider/model"; "" when data-only
+	To       string `json:"to,omitempty"`   // "" for data-only
+	Endpoint string `json:"endpoint,omitempty"`
+}
+
+// EventType implements Payload.
+func (CastChanged) EventType() string { return TypeCastChanged }
 
 // EventType implements Payload.
 func (Created) EventType() string { return TypeCreated }

@@ -79,10 +79,25 @@ type Runner struct {
 	// FlushEvery bounds how long streamed text waits before it is appended as
 	// a delta event; deltas are coalesced to keep the log small.
 	FlushEvery time.Duration
+	// Owner names this runner in the debate's lease; the zero value is this
+	// process (ThisProcess). LeaseTTL is how long the lease lasts unless
+	// renewed (DefaultLeaseTTL when zero); the runner renews it every third
+	// of that while it runs.
+	Owner    LeaseOwner
+	LeaseTTL time.Duration
+	// OnStart are events to append when a run starts, once it holds the
+	// lease (a resume's recorded cast changes).
+	OnStart []Payload
 
-	mu  sync.Mutex // guards the state of the debate being run, and appends
-	cur *State     // the debate being run, for Hint
+	mu   sync.Mutex // guards the state of the debate being run, and appends
+	cur  *State     // the debate being run, for Hint
+	lost bool       // the lease was lost: append nothing more (guarded by mu)
 }
+
+// DefaultLeaseTTL is how long a runner's lease lasts without renewal: after
+// a crash on another host, the debate can be resumed this long after its
+// runner died (at once on the same host, where a dead process is seen).
+const DefaultLeaseTTL = 30 * time.Second
 
 // PausedError reports a debate that stopped in a resumable state.
 type PausedError struct {
@@ -149,6 +164,9 @@ func (r *Runner) appendLocked(ctx context.Context, s *State, ps ...Payload) erro
 	if len(ps) == 0 {
 		return nil
 	}
+	if r.lost {
+		return fmt.Errorf("append %s to debate %s: %w", ps[0].EventType(), s.ID, ErrLeaseLost)
+	}
 	evs := make([]Event, 0, len(ps))
 	at := r.now()
 	for _, p := range ps {
@@ -183,7 +201,81 @@ func (r *Runner) append(ctx context.Context, s *State, ps ...Payload) error {
 // Run runs (or resumes) a debate until it completes, pauses or fails. A
 // completed turn is never run again; a turn cut off mid-stream is run again
 // from its start, its partial text kept in the log as superseded.
+//
+// Run holds the debate's lease while it runs: a debate another runner holds
+// is refused at once with *LeaseHeldError, unless that runner is a process
+// of this host that is no longer alive, whose lease is taken over. A runner
+// that loses its lease (it could not renew it in time and another took it)
+// stops without appending anything more.
 func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error) {
+	owner := r.Owner
+	if owner.ID == "" {
+		owner = ThisProcess()
+	}
+	ttl := r.LeaseTTL
+	if ttl <= 0 {
+		ttl = DefaultLeaseTTL
+	}
+	if _, err := r.acquire(ctx, id, owner, ttl); err != nil {
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	renewed := make(chan struct{})
+	go func() {
+		defer close(renewed)
+		t := time.NewTicker(ttl / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+			}
+			if _, err := r.Store.RenewLease(runCtx, id, owner.ID, ttl); err != nil && runCtx.Err() == nil {
+				if errors.Is(err, ErrLeaseLost) {
+					r.mu.Lock()
+					r.lost = true
+					r.mu.Unlock()
+					cancel(fmt.Errorf("debate %s: %w", id, err))
+					return
+				}
+				r.log().Warn("renew lease", "debate", id, "err", err)
+			}
+		}
+	}()
+	s, err := r.run(runCtx, id, p)
+	cancel(nil)
+	<-renewed
+	r.mu.Lock()
+	lost := r.lost
+	r.lost = false
+	r.mu.Unlock()
+	if lost {
+		return s, fmt.Errorf("debate %s: another runner took its lease; this one stopped: %w", id, ErrLeaseLost)
+	}
+	if rerr := r.Store.ReleaseLease(context.WithoutCancel(ctx), id, owner.ID); rerr != nil {
+		r.log().Warn("release lease", "debate", id, "err", rerr)
+	}
+	return s, err
+}
+
+// acquire takes the debate's lease, taking it over from a dead process of
+// this host.
+func (r *Runner) acquire(ctx context.Context, id string, owner LeaseOwner, ttl time.Duration) (Lease, error) {
+	l, err := r.Store.AcquireLease(ctx, id, owner, ttl, "")
+	var held *LeaseHeldError
+	if errors.As(err, &held) && !OwnerAlive(held.Lease.Owner) {
+		r.log().Info("take over the lease of a dead runner", "debate", id, "pid", held.Lease.Owner.PID)
+		l, err = r.Store.AcquireLease(ctx, id, owner, ttl, held.Lease.Owner.ID)
+	}
+	if err != nil && !errors.As(err, &held) {
+		return l, fmt.Errorf("take the lease of debate %s: %w", id, err)
+	}
+	return l, err
+}
+
+func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error) {
 	events, err := r.Store.Load(ctx, id, 0)
 	if err != nil {
 		return nil, fmt.Errorf("load debate %s: %w", id, err)
@@ -211,6 +303,9 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 		if err := r.append(ctx, s, Resumed{FromSeq: s.LastSeq}); err != nil {
 			return s, err
 		}
+	}
+	if err := r.append(ctx, s, r.OnStart...); err != nil {
+		return s, err
 	}
 	for _, t := range s.Interrupted() {
 		if err := r.append(ctx, s, TurnSuperseded{Turn: t.ID, Partial: t.Text, Reason: "interrupted; run again from its start"}); err != nil {

@@ -3,6 +3,7 @@ package debate
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -19,10 +20,12 @@ type State struct {
 	Options json.RawMessage
 	Limits  Limits
 	Models  map[string]string
-	Created time.Time
-	Updated time.Time
-	Status  Status
-	LastSeq int64
+	// Endpoints are the providers' recorded base URLs (see Created).
+	Endpoints map[string]string
+	Created   time.Time
+	Updated   time.Time
+	Status    Status
+	LastSeq   int64
 
 	Phase PhaseChanged // the latest phase
 
@@ -127,7 +130,7 @@ func (s *State) Apply(e Event) error {
 	case TypeCreated:
 		var c Created
 		if err = e.Decode(&c); err == nil {
-			s.ID, s.Format, s.Topic, s.Options, s.Limits, s.Models = e.Debate, c.Format, c.Topic, c.Options, c.Limits, c.Models
+			s.ID, s.Format, s.Topic, s.Options, s.Limits, s.Models, s.Endpoints = e.Debate, c.Format, c.Topic, c.Options, c.Limits, maps.Clone(c.Models), maps.Clone(c.Endpoints)
 			s.Created = e.Time
 			s.Status = StatusRunning
 		}
@@ -278,6 +281,24 @@ func (s *State) Apply(e Event) error {
 			s.Failure = p.Error
 			s.Status = StatusFailed
 		}
+	case TypeCastChanged:
+		var c CastChanged
+		if err = e.Decode(&c); err == nil {
+			if s.Models == nil {
+				s.Models = map[string]string{}
+			}
+			if c.To == "" {
+				delete(s.Models, c.Role)
+			} else {
+				s.Models[c.Role] = c.To
+			}
+			if p, _, ok := strings.Cut(c.To, "/"); ok && c.Endpoint != "" {
+				if s.Endpoints == nil {
+					s.Endpoints = map[string]string{}
+				}
+				s.Endpoints[p] = c.Endpoint
+			}
+		}
 	case TypeArtifact:
 		var p ArtifactWritten
 		if err = e.Decode(&p); err == nil {
@@ -395,5 +416,6 @@ func (s *State) clone() *State {
 	c.Checkpoints = append([]Checkpoint(nil), s.Checkpoints...)
 	c.Notes = append([]NoteEvent(nil), s.Notes...)
 	c.Warnings = append([]BudgetWarning(nil), s.Warnings...)
+	c.Models, c.Endpoints = maps.Clone(s.Models), maps.Clone(s.Endpoints)
 	return &c
 }

@@ -3,6 +3,7 @@ package debate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"time"
 )
@@ -27,22 +28,78 @@ import (
 //   - Subscribe yields the events with Seq > afterSeq, then each new event as
 //     it is appended (by this process or another), until ctx ends; it then
 //     yields ctx.Err() once.
-//   - Get and List read the projection; List is newest first.
+//   - Get and List read the projection; List is newest first. Both fill
+//     Summary.Lease with the debate's lease while one is held (expired or
+//     not: the reader judges with Lease.Live).
 //   - All methods are safe for concurrent use.
+//
+// The lease makes one runner per debate, in every mode (a terminal, the
+// server, a worker). Its contract, also checked by the suite:
+//   - AcquireLease grants the lease of an existing debate (ErrNotFound
+//     otherwise) when no lease is held, when the held one has expired, when
+//     owner.ID already holds it (it is then renewed), or when the holder's
+//     ID is steal (a caller that knows the holder is dead, for instance a
+//     dead process on the same host). Otherwise it fails with *LeaseHeldError
+//     naming the holder. Granting is atomic: of two runners racing for one
+//     debate, one wins. The lease expires ttl after it was granted.
+//   - RenewLease extends the lease by ttl from now if ownerID holds it, even
+//     if it expired meanwhile and nobody took it; otherwise ErrLeaseLost.
+//   - ReleaseLease gives the lease up if ownerID holds it; otherwise it does
+//     nothing and returns nil.
+//   - Lease times come from the store's clock (the database's, when several
+//     machines share one), so that expiry means the same to every runner.
 type Store interface {
 	Append(ctx context.Context, debateID string, events ...Event) (int64, error)
 	Load(ctx context.Context, debateID string, afterSeq int64) ([]Event, error)
 	Subscribe(ctx context.Context, debateID string, afterSeq int64) iter.Seq2[Event, error]
 	Get(ctx context.Context, debateID string) (Summary, error)
 	List(ctx context.Context, f ListFilter) ([]Summary, error)
+	AcquireLease(ctx context.Context, debateID string, owner LeaseOwner, ttl time.Duration, steal string) (Lease, error)
+	RenewLease(ctx context.Context, debateID, ownerID string, ttl time.Duration) (Lease, error)
+	ReleaseLease(ctx context.Context, debateID, ownerID string) error
 	Close() error
 }
 
 // Store errors.
 var (
-	ErrNotFound = errors.New("debate not found")
-	ErrExists   = errors.New("debate already exists")
+	ErrNotFound  = errors.New("debate not found")
+	ErrExists    = errors.New("debate already exists")
+	ErrLeaseLost = errors.New("the debate's lease is held by another runner")
 )
+
+// LeaseOwner identifies a runner: a process on a host.
+type LeaseOwner struct {
+	ID      string    `json:"id"` // unique per runner
+	Host    string    `json:"host"`
+	PID     int       `json:"pid"`
+	Started time.Time `json:"started"` // when the runner started
+}
+
+// Lease is a runner's claim on a debate.
+type Lease struct {
+	Owner   LeaseOwner `json:"owner"`
+	Since   time.Time  `json:"since"`   // when this owner took it
+	Expires time.Time  `json:"expires"` // unless renewed
+}
+
+// Live reports whether the lease still holds at now.
+func (l Lease) Live(now time.Time) bool { return now.Before(l.Expires) }
+
+// LeaseHeldError is AcquireLease's answer when another runner holds the
+// lease.
+type LeaseHeldError struct {
+	Debate string
+	Lease  Lease
+}
+
+func (e *LeaseHeldError) Error() string {
+	o := e.Lease.Owner
+	return fmt.Sprintf("debate %s is running (pid %d on host %s, since %s); wait for it or stop it",
+		e.Debate, o.PID, o.Host, e.Lease.Since.Local().Format("15:04"))
+}
+
+// Is makes errors.Is(err, ErrLeaseLost) true for a held lease too.
+func (e *LeaseHeldError) Is(target error) bool { return target == ErrLeaseLost }
 
 // Summary is the projection of a debate used by listings.
 type Summary struct {
@@ -56,6 +113,26 @@ type Summary struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	LastSeq int64     `json:"last_seq"`
+	// Lease is the runner's lease while one is held; nil otherwise.
+	Lease *Lease `json:"lease,omitempty"`
+}
+
+// StatusInterrupted is how a debate shows whose log says it is running but
+// whose runner is gone (its lease expired, or was never taken): it can be
+// resumed. It is never stored.
+const StatusInterrupted Status = "interrupted"
+
+// Shown is the status to show at now: running debates without a live lease
+// are interrupted. alive, when not nil, tells whether a lease's owner is
+// still alive when the store cannot (a dead process on this host).
+func (s Summary) Shown(now time.Time, alive func(LeaseOwner) bool) Status {
+	if s.Status != StatusRunning {
+		return s.Status
+	}
+	if s.Lease == nil || !s.Lease.Live(now) || (alive != nil && !alive(s.Lease.Owner)) {
+		return StatusInterrupted
+	}
+	return s.Status
 }
 
 // ListFilter narrows List.

@@ -10,6 +10,7 @@ import (
 	"iter"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store"
@@ -26,6 +27,17 @@ type Store struct {
 type entry struct {
 	events  []debate.Event
 	summary debate.Summary
+	lease   *debate.Lease
+}
+
+// view is the summary as Get and List return it, with the lease.
+func (d *entry) view() debate.Summary {
+	sum := d.summary
+	if d.lease != nil {
+		l := *d.lease
+		sum.Lease = &l
+	}
+	return sum
 }
 
 var _ debate.Store = (*Store)(nil)
@@ -115,7 +127,7 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 	if !ok {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, debate.ErrNotFound)
 	}
-	return d.summary, nil
+	return d.view(), nil
 }
 
 // List implements debate.Store.
@@ -131,7 +143,7 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	var out []debate.Summary
 	for _, d := range s.debates {
 		if store.MatchFilter(d.summary, f) {
-			out = append(out, d.summary)
+			out = append(out, d.view())
 		}
 	}
 	slices.SortFunc(out, func(a, b debate.Summary) int {
@@ -147,6 +159,59 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 		out = out[:f.Limit]
 	}
 	return out, nil
+}
+
+// lease runs fn on a debate's entry under the store's lock.
+func (s *Store) lease(ctx context.Context, debateID string, fn func(d *entry) error) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("lease of debate %q: %w", debateID, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("lease of debate %q: %w", debateID, store.ErrClosed)
+	}
+	d, ok := s.debates[debateID]
+	if !ok {
+		return fmt.Errorf("lease of debate %q: %w", debateID, debate.ErrNotFound)
+	}
+	return fn(d)
+}
+
+// AcquireLease implements debate.Store.
+func (s *Store) AcquireLease(ctx context.Context, debateID string, owner debate.LeaseOwner, ttl time.Duration, steal string) (debate.Lease, error) {
+	var l debate.Lease
+	err := s.lease(ctx, debateID, func(d *entry) error {
+		var err error
+		if l, err = store.Grant(debateID, d.lease, owner, ttl, steal, time.Now()); err == nil {
+			d.lease = &l
+		}
+		return err
+	})
+	return l, err
+}
+
+// RenewLease implements debate.Store.
+func (s *Store) RenewLease(ctx context.Context, debateID, ownerID string, ttl time.Duration) (debate.Lease, error) {
+	var l debate.Lease
+	err := s.lease(ctx, debateID, func(d *entry) error {
+		var err error
+		if l, err = store.Renew(d.lease, ownerID, ttl, time.Now()); err == nil {
+			d.lease = &l
+		}
+		return err
+	})
+	return l, err
+}
+
+// ReleaseLease implements debate.Store.
+func (s *Store) ReleaseLease(ctx context.Context, debateID, ownerID string) error {
+	return s.lease(ctx, debateID, func(d *entry) error {
+		if d.lease != nil && d.lease.Owner.ID == ownerID {
+			d.lease = nil
+		}
+		return nil
+	})
 }
 
 // Close implements debate.Store. It drops the debates and ends the

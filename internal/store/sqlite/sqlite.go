@@ -494,11 +494,124 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 	if err := s.checkOpen(); err != nil {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
 	}
-	sum, err := getSummary(ctx, s.db, debateID)
+	row := s.db.QueryRowContext(ctx, `SELECT `+summaryColumns+`, lease FROM debates LEFT JOIN leases ON debate_id = id WHERE id = ?`, debateID)
+	sum, err := scanLeased(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = debate.ErrNotFound
+	}
 	if err != nil {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
 	}
 	return sum, nil
+}
+
+// scanLeased scans summaryColumns and a lease column that may be NULL.
+func scanLeased(sc interface{ Scan(...any) error }) (debate.Summary, error) {
+	var lease sql.NullString
+	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease)...) }))
+	if err != nil {
+		return sum, err
+	}
+	if lease.Valid {
+		var l debate.Lease
+		if err := json.Unmarshal([]byte(lease.String), &l); err != nil {
+			return sum, fmt.Errorf("read lease: %w", err)
+		}
+		sum.Lease = &l
+	}
+	return sum, nil
+}
+
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// AcquireLease implements debate.Store.
+func (s *Store) AcquireLease(ctx context.Context, debateID string, owner debate.LeaseOwner, ttl time.Duration, steal string) (debate.Lease, error) {
+	var l debate.Lease
+	err := s.leaseTx(ctx, debateID, func(tx *sql.Tx, held *debate.Lease) error {
+		var err error
+		if l, err = store.Grant(debateID, held, owner, ttl, steal, time.Now()); err != nil {
+			return err
+		}
+		return putLease(ctx, tx, debateID, l)
+	})
+	return l, err
+}
+
+// RenewLease implements debate.Store.
+func (s *Store) RenewLease(ctx context.Context, debateID, ownerID string, ttl time.Duration) (debate.Lease, error) {
+	var l debate.Lease
+	err := s.leaseTx(ctx, debateID, func(tx *sql.Tx, held *debate.Lease) error {
+		var err error
+		if l, err = store.Renew(held, ownerID, ttl, time.Now()); err != nil {
+			return err
+		}
+		return putLease(ctx, tx, debateID, l)
+	})
+	return l, err
+}
+
+// ReleaseLease implements debate.Store.
+func (s *Store) ReleaseLease(ctx context.Context, debateID, ownerID string) error {
+	return s.leaseTx(ctx, debateID, func(tx *sql.Tx, held *debate.Lease) error {
+		if held == nil || held.Owner.ID != ownerID {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM leases WHERE debate_id = ?`, debateID)
+		return err
+	})
+}
+
+// leaseTx runs fn in a write transaction with the debate's current lease
+// (nil when none); the debate must exist.
+func (s *Store) leaseTx(ctx context.Context, debateID string, fn func(tx *sql.Tx, held *debate.Lease) error) error {
+	if err := s.checkOpen(); err != nil {
+		return fmt.Errorf("lease of debate %q: %w", debateID, err)
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock up front
+	if err != nil {
+		return fmt.Errorf("lease of debate %q: begin: %w", debateID, err)
+	}
+	defer tx.Rollback()
+	var exists int
+	var lease sql.NullString
+	err = tx.QueryRowContext(ctx, `SELECT 1, lease FROM debates LEFT JOIN leases ON debate_id = id WHERE id = ?`, debateID).Scan(&exists, &lease)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("lease of debate %q: %w", debateID, debate.ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("lease of debate %q: %w", debateID, err)
+	}
+	var held *debate.Lease
+	if lease.Valid {
+		held = &debate.Lease{}
+		if err := json.Unmarshal([]byte(lease.String), held); err != nil {
+			return fmt.Errorf("lease of debate %q: read lease: %w", debateID, err)
+		}
+	}
+	if err := fn(tx, held); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("lease of debate %q: commit: %w", debateID, err)
+	}
+	return nil
+}
+
+func putLease(ctx context.Context, tx *sql.Tx, debateID string, l debate.Lease) error {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO leases (debate_id, lease) VALUES (?, ?)
+		ON CONFLICT (debate_id) DO UPDATE SET lease = excluded.lease`, debateID, string(b))
+	if err != nil {
+		return fmt.Errorf("write lease of debate %q: %w", debateID, err)
+	}
+	return nil
 }
 
 // List implements debate.Store.
@@ -506,7 +619,7 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
 	}
-	q := `SELECT ` + summaryColumns + ` FROM debates WHERE 1 = 1`
+	q := `SELECT ` + summaryColumns + `, lease FROM debates LEFT JOIN leases ON debate_id = id WHERE 1 = 1`
 	var args []any
 	if f.Format != "" {
 		q += ` AND format = ?`
@@ -532,7 +645,7 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	defer rows.Close()
 	var out []debate.Summary
 	for rows.Next() {
-		sum, err := scanSummary(rows)
+		sum, err := scanLeased(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list debates: %w", err)
 		}

@@ -16,6 +16,10 @@
 //   - Subscribe to an unknown debate yields debate.ErrNotFound and ends; a
 //     subscription ends with an error when its store is closed.
 //   - List orders by Summary.Created, newest first (not by last update).
+//   - The lease (lease.go): granted, refused naming the holder, renewed,
+//     released, stolen from a holder known dead, lapsed after its ttl, and
+//     won by exactly one of many racing runners, across stores sharing a
+//     database too.
 package storetest
 
 import (
@@ -90,6 +94,9 @@ func Run(t *testing.T, open func(t *testing.T) debate.Store, opts ...Option) {
 	t.Run("GetProjection", s.testGet)
 	t.Run("List", s.testList)
 	t.Run("Concurrent", s.testConcurrent)
+	t.Run("Lease", s.testLease)
+	t.Run("LeaseExpiry", s.testLeaseExpiry)
+	t.Run("LeaseRace", s.testLeaseRace)
 	t.Run("Close", s.testClose)
 }
 
