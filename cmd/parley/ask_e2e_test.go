@@ -25,7 +25,7 @@ func TestAskEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, dir, env := fakeOpenAI(t, sc)
-	if r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model"); r.code != 0 {
+	if r := parley(t, dir, env, "", "debate", "NVDA", "--snapshot", "--model", "test-model"); r.code != 0 {
 		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
 	}
 	list := parley(t, dir, env, "", "list", "--json")
@@ -119,7 +119,7 @@ func TestAskReadsTheDebateFromTheCache(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	env := []string{"ANTHROPIC_BASE_URL=" + srv.AnthropicURL(), "ANTHROPIC_API_KEY=test-key", "PARLEY_DB=" + filepath.Join(dir, "parley.db")}
-	if r := parley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "claude-sonnet-4-5"); r.code != 0 {
+	if r := parley(t, dir, env, "", "debate", "NVDA", "--snapshot", "--model", "claude-sonnet-4-5"); r.code != 0 {
 		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
 	}
 	// The report at the end prices the debate per agent.

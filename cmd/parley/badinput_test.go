@@ -50,7 +50,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown debate", good, []string{"debate", "--resume", "DEB-00000000"}, 2, "no debate DEB-00000000"},
 		{"show unknown", good, []string{"show", "DEB-00000000"}, 2, "no debate DEB-00000000"},
 		{"export bad format", good, []string{"export", "DEB-00000000", "--as", "docx"}, 2, `--as "docx": choose md, json or pdf`},
-		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose running, checkpoint, paused, completed or failed"},
+		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose running, interrupted, checkpoint, paused, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file
 		cases = append(cases, struct {

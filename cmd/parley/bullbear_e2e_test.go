@@ -76,7 +76,7 @@ func TestBullbearRefusals(t *testing.T) {
 // each other, the fact check passes, and the moderator scores.
 func TestBullbearEndToEnd(t *testing.T) {
 	srv, dir, env := fakeOpenAI(t, loadScript(t, "bullbear.yaml"))
-	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model", "--hint", "bull: mention their new AI chip")
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--snapshot", "--model", "test-model", "--hint", "bull: mention their new AI chip")
 	// The live view shows the tool calls of the turn it streams (one of the
 	// two concurrent research turns).
 	if !strings.Contains(r.stdout, "⚙ xbrl_facts") && !strings.Contains(r.stdout, "⚙ compute_ratios") {

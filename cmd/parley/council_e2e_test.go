@@ -82,7 +82,7 @@ func TestCouncilNeedsModel(t *testing.T) {
 // A council on a listed company researches it with the SEC tools.
 func TestCouncilOnAListedCompanyUsesSECTools(t *testing.T) {
 	srv, dir, env := fakeOpenAI(t, loadScript(t, "council_listed.yaml"))
-	r := mustParley(t, dir, env, "", "debate", "NVDA", "--format", "council", "--offline", "--max-rounds", "3", "--model", "test-model")
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--format", "council", "--snapshot", "--max-rounds", "3", "--model", "test-model")
 	if !strings.Contains(r.stderr, "NVIDIA CORP is listed (NVDA)") {
 		t.Errorf("stderr lacks the listed-company line:\n%s", r.stderr)
 	}

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -46,7 +48,8 @@ type DebateOptions struct {
 	Deep         bool     // bullbear: two rebuttal rounds
 	Framework    string   // bullbear: piotroski, altman
 	Hints        []string // bullbear: "bull: ..." hints
-	Offline      bool     // bullbear: use the shipped SEC snapshot
+	Offline      bool     // no network and no model: data-only agents on the shipped SEC snapshot (bullbear)
+	Snapshot     bool     // the shipped SEC snapshot instead of EDGAR, with the configured model (bullbear, council)
 	Risk         string   // council: neutral | averse
 	ContextDir   string   // formal: directory to build the shared context from
 	Focus        string   // formal: --perspective ROLE
@@ -146,7 +149,8 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.BoolVar(&opts.Deep, "deep", false, "two rebuttal rounds (bullbear)")
 	fl.StringVar(&opts.Framework, "framework", "", "scoring `framework` for the debate: piotroski or altman (bullbear)")
 	fl.StringArrayVar(&opts.Hints, "hint", nil, "guidance for one agent, `AGENT: TEXT` (repeatable; bullbear)")
-	fl.BoolVar(&opts.Offline, "offline", false, "use the SEC data shipped with Parley instead of EDGAR (bullbear)")
+	fl.BoolVar(&opts.Offline, "offline", false, "no network at all: no model, no EDGAR; data-only agents argue from the SEC data shipped with Parley (bullbear)")
+	fl.BoolVar(&opts.Snapshot, "snapshot", false, "the SEC data shipped with Parley instead of live EDGAR, with your model (bullbear, council)")
 	fl.StringVar(&opts.Risk, "risk", "neutral", "risk stance: neutral or averse (council)")
 	fl.StringVar(&opts.ContextDir, "context", "", "`directory` whose code, docs and git history form the shared context (formal)")
 	fl.StringVar(&opts.Focus, "perspective", "", "focus one `role` (formal)")
@@ -160,6 +164,32 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.DurationVar(&lim.CallTimeout, "call-timeout", lim.CallTimeout, "time limit per model call")
 	fl.DurationVar(&lim.CheckpointTimeout, "checkpoint-timeout", lim.CheckpointTimeout, "pause the debate when a checkpoint gets no answer in this time")
 	return cmd
+}
+
+// dataFlag names the flag that asked for the shipped SEC snapshot ("" when
+// none did).
+func (o *DebateOptions) dataFlag() string {
+	switch {
+	case o.Offline:
+		return "--offline"
+	case o.Snapshot:
+		return "--snapshot"
+	}
+	return ""
+}
+
+// recordedSnapshot is secSource's flag for a resumed debate whose options
+// record whether it used the snapshot.
+func recordedSnapshot(snapshot bool) string {
+	if snapshot {
+		return "the debate was started on the shipped snapshot"
+	}
+	return ""
+}
+
+// modelFlags reports whether any model flag was given.
+func (o *DebateOptions) modelFlags() bool {
+	return o.Models.Provider != "" || o.Models.Model != "" || len(o.Models.ModelFor) > 0
 }
 
 // validate checks the options that need no I/O.
@@ -209,9 +239,26 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	cast, models, err := resolveCast(o.Models, f.Env)
-	if err != nil {
-		return &ConfigError{Err: err}
+	var (
+		cast      debate.Cast
+		models    map[string]string
+		endpoints map[string]string
+		changes   []debate.CastChanged
+	)
+	if o.Resume == "" {
+		switch {
+		case o.Offline && o.modelFlags():
+			return usageErrorf("--offline runs with no model and no network; drop --provider/--model/--model-for, or use --snapshot to run your model on the SEC data shipped with Parley")
+		case o.Offline && o.Format != bullbear.Name:
+			return usageErrorf("--offline runs with no model, and the %s format needs one; use --snapshot for the SEC data shipped with Parley with your model", o.Format)
+		case o.Offline:
+			// No model at all, whatever the environment offers.
+		default:
+			var err error
+			if cast, models, endpoints, err = resolveCastEndpoints(o.Models, f.Env); err != nil {
+				return &ConfigError{Err: err}
+			}
+		}
 	}
 	store, err := f.OpenStore(ctx)
 	if err != nil {
@@ -266,6 +313,33 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		}
 		lim = &l
 		topic, opts = st.Topic, st.Options
+		// The recorded cast is the cast: a resume never picks up another
+		// model from the environment. Flags change it only explicitly, and
+		// the change is recorded.
+		models, endpoints = maps.Clone(st.Models), maps.Clone(st.Endpoints)
+		if o.Offline && len(models) > 0 {
+			return usageErrorf("debate %s runs with %s; --offline would switch it to data-only agents: resume without --offline", id, describeCast(models, nil))
+		}
+		if o.modelFlags() {
+			if changes, err = overrideCast(o.Models, models, f.Env); err != nil {
+				return &ConfigError{Err: err}
+			}
+			for _, c := range changes {
+				if models == nil {
+					models = map[string]string{}
+				}
+				models[c.Role] = c.To
+				if p, _, _ := strings.Cut(c.To, "/"); c.Endpoint != "" {
+					if endpoints == nil {
+						endpoints = map[string]string{}
+					}
+					endpoints[p] = c.Endpoint
+				}
+			}
+		}
+		if cast, err = castFromRecord(id, models, endpoints, f.Env); err != nil {
+			return &ConfigError{Err: err}
+		}
 	} else {
 		if format, err = f.Formats.Get(o.Format); err != nil {
 			return &UsageError{Err: err}
@@ -291,12 +365,26 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, c := range changes {
+		from, to := c.From, c.To
+		if from == "" {
+			from = "data-only agents"
+		}
+		if to == "" {
+			to = "data-only agents"
+		}
+		fmt.Fprintf(f.IO.ErrOut, "%s now answers with %s, was %s\n", roleName(c.Role), to, from)
+	}
+	fmt.Fprintln(f.IO.ErrOut, describeCast(models, slices.Sorted(maps.Keys(cast.Responders))))
 
 	runner := &debate.Runner{Store: store, Cast: cast, Tools: tools, Limits: lim, Now: f.Now, Price: priceFunc()}
+	for _, c := range changes {
+		runner.OnStart = append(runner.OnStart, c)
+	}
 	human := newTerminalHuman(f.IO)
 	if o.Resume == "" {
 		id = newDebateID()
-		if err := runner.Create(ctx, id, debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: o.limits(), Models: models}); err != nil {
+		if err := runner.Create(ctx, id, debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: o.limits(), Models: models, Endpoints: endpoints}); err != nil {
 			return err
 		}
 	}
@@ -347,8 +435,11 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 func describeRunError(f *Factory, id string, err error) error {
 	var pe *debate.PausedError
 	var le *llm.Error
+	var held *debate.LeaseHeldError
 	hint := fmt.Sprintf("resume with: parley debate --resume %s", id)
 	switch {
+	case errors.As(err, &held):
+		return held
 	case errors.As(err, &le) && le.Kind == llm.ErrAuth:
 		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then %s", id, err, hint)}
 	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:

@@ -37,20 +37,21 @@ var tickerTopic = regexp.MustCompile(`^[A-Z]{1,5}([.-][A-Z])?$`)
 // bull vs. bear debate: its topic is a ticker, or it uses the flags only that
 // format reads.
 func impliesBullbear(o *DebateOptions) bool {
-	return o.Resume == "" && (o.Offline || o.Deep || o.Framework != "" || len(o.Hints) > 0 ||
+	return o.Resume == "" && (o.Offline || o.Snapshot || o.Deep || o.Framework != "" || len(o.Hints) > 0 ||
 		tickerTopic.MatchString(strings.TrimSpace(o.Topic)))
 }
 
 var cikTopic = regexp.MustCompile(`^(?i:CIK)?\d{1,10}$`)
 
-// secSource returns where SEC data come from: the snapshot when asked, or
-// when no SEC_USER_AGENT is set (EDGAR requires one); otherwise EDGAR, falling
-// back to the snapshot when EDGAR cannot be reached. why says why the
+// secSource returns where SEC data come from: the snapshot when asked (flag
+// names the flag that asked: --offline, --snapshot; "" when none did), or
+// when no SEC_USER_AGENT is set (EDGAR requires one); otherwise EDGAR,
+// falling back to the snapshot when EDGAR cannot be reached. why says why the
 // snapshot is used ("" when online).
-func secSource(f *Factory, offline bool) (src edgar.Source, why string) {
+func secSource(f *Factory, flag string) (src edgar.Source, why string) {
 	snap := snapshot.New()
-	if offline {
-		return snap, "--offline"
+	if flag != "" {
+		return snap, flag
 	}
 	ua := strings.TrimSpace(f.Env(edgar.EnvUserAgent))
 	if ua == "" {
@@ -96,7 +97,7 @@ func (bullbearCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (j
 		return nil, &UsageError{Err: err}
 	}
 
-	src, why := secSource(f, o.Offline)
+	src, why := secSource(f, o.dataFlag())
 	var company edgar.Company
 	if cikTopic.MatchString(name) {
 		cik, err := edgar.ParseCIK(name)
@@ -214,7 +215,7 @@ func (bullbearCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, to
 		return nil, fmt.Errorf("bullbear options: %w", err)
 	}
 	// A resumed debate keeps its source: offline data stay offline.
-	src, _ := secSource(f, bo.Offline)
+	src, _ := secSource(f, recordedSnapshot(bo.Offline))
 	cik, err := edgar.ParseCIK(bo.CIK)
 	if err != nil {
 		return nil, fmt.Errorf("bullbear options: %w", err)

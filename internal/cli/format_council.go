@@ -49,13 +49,13 @@ func (councilCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (js
 // snapshot holds.
 func listedCompany(ctx context.Context, f *Factory, o *DebateOptions) (*council.Listed, error) {
 	topic := strings.ToUpper(strings.TrimSpace(o.Topic))
-	if !tickerTopic.MatchString(topic) && !o.Offline {
+	if !tickerTopic.MatchString(topic) && !o.Snapshot {
 		return nil, nil
 	}
-	src, why := secSource(f, o.Offline)
+	src, why := secSource(f, o.dataFlag())
 	co, err := src.Lookup(ctx, topic)
 	if err != nil {
-		if o.Offline {
+		if o.Snapshot {
 			return nil, &UsageError{Err: err}
 		}
 		fmt.Fprintf(f.IO.ErrOut, "%s is not a ticker Parley can find (%v): the analysts argue without SEC data.\n", topic, err)
@@ -81,7 +81,7 @@ func (councilCLI) Prepare(ctx context.Context, f *Factory, o *DebateOptions, top
 		return nil, nil
 	}
 	// A resumed debate keeps its source: offline data stay offline.
-	src, _ := secSource(f, co.Listed.Offline)
+	src, _ := secSource(f, recordedSnapshot(co.Listed.Offline))
 	cik, err := edgar.ParseCIK(co.Listed.CIK)
 	if err != nil {
 		return nil, fmt.Errorf("council options: %w", err)

@@ -37,17 +37,18 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "", "only debates of this `format`")
-	cmd.Flags().StringVar(&opts.Status, "status", "", "only debates in this `status`: running, checkpoint, paused, completed, failed")
+	cmd.Flags().StringVar(&opts.Status, "status", "", "only debates in this `status`: running, interrupted, checkpoint, paused, completed, failed")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many (0 = all)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
 }
 
 func runList(ctx context.Context, f *Factory, o *ListOptions) error {
-	switch debate.Status(o.Status) {
-	case "", debate.StatusRunning, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusCompleted, debate.StatusFailed:
+	want := debate.Status(o.Status)
+	switch want {
+	case "", debate.StatusRunning, debate.StatusInterrupted, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusCompleted, debate.StatusFailed:
 	default:
-		return usageErrorf("--status %q: choose running, checkpoint, paused, completed or failed", o.Status)
+		return usageErrorf("--status %q: choose running, interrupted, checkpoint, paused, completed or failed", o.Status)
 	}
 	if o.Format != "" {
 		if _, err := f.Formats.Get(o.Format); err != nil {
@@ -62,9 +63,29 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		return err
 	}
 	defer store.Close()
-	list, err := store.List(ctx, debate.ListFilter{Format: o.Format, Status: debate.Status(o.Status), Limit: o.Limit})
+	// Interrupted debates are stored as running: their runner is gone.
+	stored := want
+	if want == debate.StatusInterrupted {
+		stored = debate.StatusRunning
+	}
+	filter := debate.ListFilter{Format: o.Format, Status: stored}
+	if want != debate.StatusRunning && want != debate.StatusInterrupted {
+		filter.Limit = o.Limit
+	}
+	all, err := store.List(ctx, filter)
 	if err != nil {
 		return err
+	}
+	now := f.Now()
+	var list []debate.Summary
+	for _, s := range all {
+		s.Status = s.Shown(now, debate.OwnerAlive)
+		if want == "" || s.Status == want {
+			list = append(list, s)
+		}
+	}
+	if o.Limit > 0 && len(list) > o.Limit {
+		list = list[:o.Limit]
 	}
 	if o.JSON {
 		enc := json.NewEncoder(f.IO.Out)
@@ -75,7 +96,18 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		return enc.Encode(list)
 	}
 	if len(list) == 0 {
-		fmt.Fprintln(f.IO.ErrOut, "No debates yet. Start one: parley debate \"Should we use Redis or PostgreSQL for caching?\"")
+		if o.Format == "" && o.Status == "" {
+			fmt.Fprintln(f.IO.ErrOut, "No debates yet. Start one: parley debate \"Should we use Redis or PostgreSQL for caching?\"")
+			return nil
+		}
+		var what []string
+		if o.Format != "" {
+			what = append(what, "--format "+o.Format)
+		}
+		if o.Status != "" {
+			what = append(what, "--status "+o.Status)
+		}
+		fmt.Fprintf(f.IO.ErrOut, "No debates match %s. 'parley list' shows them all.\n", strings.Join(what, " "))
 		return nil
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
@@ -157,7 +189,14 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 		return err
 	}
 	cs := f.IO.Colors()
-	fmt.Fprintf(f.IO.Out, "%s  %s  %s  created %s\n", cs.Bold(st.ID), st.Format, statusLine(st), st.Created.Local().Format(time.DateTime))
+	status := statusLine(st)
+	if sum, err := store.Get(ctx, st.ID); err == nil && sum.Shown(f.Now(), debate.OwnerAlive) == debate.StatusInterrupted {
+		status = "interrupted (its runner stopped before the debate ended)"
+		if st.Phase.Label != "" {
+			status += " at " + st.Phase.Label
+		}
+	}
+	fmt.Fprintf(f.IO.Out, "%s  %s  %s  created %s\n", cs.Bold(st.ID), st.Format, status, st.Created.Local().Format(time.DateTime))
 	if st.Status != debate.StatusCompleted {
 		fmt.Fprintf(f.IO.Out, "Resume with: parley debate --resume %s\n", st.ID)
 	}

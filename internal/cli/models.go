@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,6 +50,130 @@ func (e *ErrNoModelConfigured) Error() string {
 // returns an empty cast (no default provider) when nothing is configured; the
 // caller decides whether the format can do without.
 func resolveCast(mf ModelFlags, env func(string) string) (debate.Cast, map[string]string, error) {
+	cast, record, _, err := resolveCastEndpoints(mf, env)
+	return cast, record, err
+}
+
+// baseURLVar is the environment variable that points a provider elsewhere.
+var baseURLVar = map[string]string{"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL", "ollama": "OLLAMA_HOST"}
+
+// resolveCastEndpoints is resolveCast that also returns, per provider used,
+// the base URL it was reached at when the environment set one.
+func resolveCastEndpoints(mf ModelFlags, env func(string) string) (debate.Cast, map[string]string, map[string]string, error) {
+	cast, record, err := resolveCastFrom(mf, env)
+	if err != nil {
+		return cast, nil, nil, err
+	}
+	endpoints := map[string]string{}
+	for _, ref := range record {
+		p, _, _ := strings.Cut(ref, "/")
+		if v := baseURLVar[p]; v != "" && env(v) != "" {
+			endpoints[p] = env(v)
+		}
+	}
+	return cast, record, endpoints, nil
+}
+
+// castFromRecord rebuilds a debate's recorded cast: each role's recorded
+// provider and model, at the recorded base URL (or the provider's default,
+// whatever the environment says now); only the keys come from the
+// environment. A provider that cannot be set up now is an error naming what
+// is missing: nothing is substituted.
+func castFromRecord(id string, models, endpoints map[string]string, env func(string) string) (debate.Cast, error) {
+	cast := debate.Cast{ByRole: map[string]debate.Model{}}
+	providers := map[string]llm.Provider{}
+	roles := slices.Sorted(maps.Keys(models))
+	for _, role := range roles {
+		ref := models[role]
+		pname, mname, ok := strings.Cut(ref, "/")
+		if !ok || !knownProvider(pname) || mname == "" {
+			return cast, fmt.Errorf("debate %s records the model %q for %s, which Parley cannot use: resume with --provider and --model to choose one (the change is recorded)", id, ref, roleName(role))
+		}
+		p, ok := providers[pname]
+		if !ok {
+			recorded := func(k string) string {
+				if k == baseURLVar[pname] {
+					return endpoints[pname]
+				}
+				return env(k)
+			}
+			var err error
+			if p, err = newProvider(pname, recorded); err != nil {
+				return cast, fmt.Errorf("debate %s was created with %s for %s, and %w; or resume with --provider/--model to choose another model explicitly (the change is recorded)", id, ref, roleName(role), err)
+			}
+			providers[pname] = p
+		}
+		m := debate.Model{Provider: p, Name: mname}
+		if role == "*" {
+			cast.Default = m
+		} else {
+			cast.ByRole[role] = m
+		}
+	}
+	return cast, nil
+}
+
+// roleName is how a cast role reads in a message.
+func roleName(role string) string {
+	if role == "*" {
+		return "every role"
+	}
+	return role
+}
+
+// describeCast says which model answers each role, for the line printed at
+// the start of every debate and resume.
+func describeCast(models map[string]string, dataOnly []string) string {
+	if len(models) == 0 {
+		return "Models: none: Parley's data-only agents answer, no LLM is used"
+	}
+	var parts []string
+	if m, ok := models["*"]; ok {
+		parts = append(parts, "every role → "+m)
+	}
+	for _, role := range slices.Sorted(maps.Keys(models)) {
+		if role != "*" {
+			parts = append(parts, role+" → "+models[role])
+		}
+	}
+	line := "Models: " + strings.Join(parts, "; ")
+	if len(dataOnly) > 0 {
+		line += "; data-only, no LLM: " + strings.Join(dataOnly, ", ")
+	}
+	return line
+}
+
+// overrideCast applies the model flags given on a resume to the recorded
+// cast: --provider or --model replace the default ("*"), --model-for one
+// role. It returns the changes to record; roles the flags do not name keep
+// their recorded model.
+func overrideCast(mf ModelFlags, models map[string]string, env func(string) string) ([]debate.CastChanged, error) {
+	_, record, endpoints, err := resolveCastEndpoints(mf, env)
+	if err != nil {
+		return nil, err
+	}
+	var roles []string
+	if mf.Provider != "" || mf.Model != "" {
+		roles = append(roles, "*")
+	}
+	for _, spec := range mf.ModelFor {
+		role, _, _ := strings.Cut(spec, "=")
+		roles = append(roles, strings.TrimSpace(role))
+	}
+	var changes []debate.CastChanged
+	for _, role := range roles {
+		to := record[role]
+		if to == models[role] {
+			continue
+		}
+		p, _, _ := strings.Cut(to, "/")
+		changes = append(changes, debate.CastChanged{Role: role, From: models[role], To: to, Endpoint: endpoints[p]})
+	}
+	return changes, nil
+}
+
+// resolveCastFrom is resolveCast's work: the cast and its record.
+func resolveCastFrom(mf ModelFlags, env func(string) string) (debate.Cast, map[string]string, error) {
 	cast := debate.Cast{ByRole: map[string]debate.Model{}}
 	record := map[string]string{}
 	providers := map[string]llm.Provider{}

@@ -112,11 +112,12 @@ func ExitCode(err error) int {
 		ue *UsageError
 		ce *ConfigError
 		pe *debate.PausedError
+		le *debate.LeaseHeldError
 	)
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &le):
 		return ExitUsage
 	case errors.As(err, &ce):
 		return ExitConfig

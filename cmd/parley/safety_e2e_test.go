@@ -1,0 +1,163 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+)
+
+const redisTopic = "Should we use Redis or PostgreSQL for caching?"
+
+// modelsSince lists "api/model" of the server's requests from the from-th on.
+func modelsSince(srv *fakellm.Server, from int) map[string]int {
+	out := map[string]int{}
+	for _, r := range srv.Requests()[from:] {
+		out[r.API+"/"+r.Parsed.Model]++
+	}
+	return out
+}
+
+// TestResumeKeepsRecordedModel: a debate created with --provider openai
+// --model fake-model and resumed with plain --resume sends every remaining
+// turn to that model, although the environment now offers others; a resume
+// with --model switches explicitly, says so and records it; a resume whose
+// recorded provider has no key now stops with exit 4 naming what is missing.
+func TestResumeKeepsRecordedModel(t *testing.T) {
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(10*time.Millisecond))
+	id := killAt(t, dir, env, "r1/rebuttal/", "debate", redisTopic, "--no-checkpoints", "--provider", "openai", "--model", "fake-model", "--json")
+	before := len(srv.Requests())
+	tempting := append(env, "ANTHROPIC_API_KEY=sk-ant-elsewhere", "PARLEY_MODEL=gpt-4.1")
+	r := mustParley(t, dir, tempting, "", "debate", "--resume", id)
+	if got := modelsSince(srv, before); len(got) != 1 || got["openai/fake-model"] == 0 {
+		t.Errorf("requests after the resume went to %v, want openai/fake-model only", got)
+	}
+	if !strings.Contains(r.stderr, "Models: every role → openai/fake-model") {
+		t.Errorf("the resume does not say which model answers:\n%s", r.stderr)
+	}
+
+	// An explicit switch on resume is said and recorded.
+	id2 := killAt(t, dir, env, "r1/rebuttal/", "debate", redisTopic, "--no-checkpoints", "--provider", "openai", "--model", "fake-model", "--json")
+	before = len(srv.Requests())
+	r = mustParley(t, dir, env, "", "debate", "--resume", id2, "--model", "other-model")
+	if !strings.Contains(r.stderr, "every role now answers with openai/other-model, was openai/fake-model") {
+		t.Errorf("the switch is not said:\n%s", r.stderr)
+	}
+	if got := modelsSince(srv, before); len(got) != 1 || got["openai/other-model"] == 0 {
+		t.Errorf("requests after the switch went to %v, want openai/other-model only", got)
+	}
+	show := mustParley(t, dir, env, "", "export", id2, "--as", "json", "--full")
+	if !strings.Contains(show.stdout, "other-model") {
+		t.Error("the export does not record the switched model")
+	}
+}
+
+// TestResumeWithoutTheRecordedKey: a debate created on Anthropic and resumed
+// with only an OpenAI key set stops with exit 4 naming the missing key, and
+// nothing is sent anywhere.
+func TestResumeWithoutTheRecordedKey(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"), fakellm.WithTokenDelay(10*time.Millisecond))
+	defer srv.Close()
+	dir := t.TempDir()
+	db := "PARLEY_DB=" + filepath.Join(dir, "parley.db")
+	ant := []string{"ANTHROPIC_BASE_URL=" + srv.AnthropicURL(), "ANTHROPIC_API_KEY=test-key", db}
+	id := killAt(t, dir, ant, "r1/rebuttal/", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--json")
+	before := len(srv.Requests())
+	r := parley(t, dir, append(openaiEnv(srv, filepath.Join(dir, "parley.db")), "ANTHROPIC_BASE_URL="+srv.AnthropicURL()), "", "debate", "--resume", id)
+	if r.code != 4 || !strings.Contains(r.stderr, "ANTHROPIC_API_KEY is not set") || !strings.Contains(r.stderr, "anthropic/test-model") {
+		t.Errorf("resume without the recorded provider's key: exit %d, want 4 naming ANTHROPIC_API_KEY and the model:\n%s", r.code, r.stderr)
+	}
+	if n := len(srv.Requests()) - before; n != 0 {
+		t.Errorf("the refused resume sent %d requests", n)
+	}
+}
+
+// TestOfflineMeansNoModel: --offline with API keys set makes no request to
+// any model and says the agents are data-only; --offline with a model flag
+// is refused, pointing at --snapshot.
+func TestOfflineMeansNoModel(t *testing.T) {
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "bullbear.yaml"))
+	env = append(env, "ANTHROPIC_BASE_URL="+srv.AnthropicURL(), "ANTHROPIC_API_KEY=test-key")
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline")
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("--offline sent %d requests to the model server", n)
+	}
+	for _, want := range []string{"Models: none: Parley's data-only agents answer, no LLM is used", "No LLM was used"} {
+		if !strings.Contains(r.stderr+r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s\n%s", want, r.stderr, r.stdout)
+		}
+	}
+	r = parley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model")
+	if r.code != 2 || !strings.Contains(r.stderr, "--snapshot") {
+		t.Errorf("--offline --model: exit %d, want 2 pointing at --snapshot:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestOneRunnerPerDebate: while a debate runs, a second --resume of it is
+// refused at once with exit 2, naming the running process; once that
+// process is killed, list shows the debate as interrupted and a resume takes
+// over its lease and completes it.
+func TestOneRunnerPerDebate(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(40*time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	first := command(ctx, t, dir, env, "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--json")
+	out, err := first.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var id string
+	for sc.Scan() {
+		var e struct{ Debate, Type string }
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Type == "turn.delta" {
+			id = e.Debate
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("the first run ended before streaming")
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	second := parley(t, dir, env, "", "debate", "--resume", id)
+	if second.code != 2 || !strings.Contains(second.stderr, "is running (pid ") || !strings.Contains(second.stderr, "wait for it or stop it") {
+		t.Errorf("second runner: exit %d, want 2 naming the running process:\n%s", second.code, second.stderr)
+	}
+	if l := mustParley(t, dir, env, "", "list"); !strings.Contains(l.stdout, "running") {
+		t.Errorf("list while running:\n%s", l.stdout)
+	}
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var ee *exec.ExitError
+	if err := first.Wait(); err == nil || !asExit(err, &ee) {
+		t.Logf("first run: %v", err)
+	}
+	if l := mustParley(t, dir, env, "", "list"); !strings.Contains(l.stdout, "interrupted") {
+		t.Errorf("list after the runner died shows no interrupted debate:\n%s", l.stdout)
+	}
+	mustParley(t, dir, env, "", "debate", "--resume", id)
+	if e := exportJSON(t, dir, env, id); e.Status != "completed" {
+		t.Errorf("status after the takeover: %s", e.Status)
+	}
+}
+
+func asExit(err error, ee **exec.ExitError) bool {
+	e, ok := err.(*exec.ExitError)
+	*ee = e
+	return ok
+}
