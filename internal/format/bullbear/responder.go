@@ -14,7 +14,7 @@ import (
 
 // noLLM opens every data-only turn, so that no reader mistakes it for a
 // model's argument.
-const noLLM = "No LLM was used: this turn was written by Parley's data-only %s agent from SEC XBRL data, by fixed rules."
+const noLLM = "No LLM was used: this turn was written by Parley's data-only %s agent from SEC data (XBRL facts and the filing list), by fixed rules."
 
 // DataAgents argue from analysis.Evidence without a model: each side
 // presents the metrics that favour it (with tag, period and accession), the
