@@ -48,12 +48,12 @@ func toolResults(t *testing.T, stdout string) []toolResult {
 
 // TestBullbearResearchToolsEndToEnd runs an LLM bull vs. bear debate from
 // the built binary against the fake server: the bear calls valuation and
-// sec_events (offline snapshot: the public float and the shipped filing
+// sec_events (--snapshot: the public float and the shipped filing
 // list), asks for six tools at once and gets five (the per-agent limit),
 // and cites a valuation figure and an 8-K event with their sources.
 func TestBullbearResearchToolsEndToEnd(t *testing.T) {
 	_, dir, env := fakeOpenAI(t, loadScript(t, "bullbear_tools.yaml"))
-	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline", "--model", "test-model", "--no-checkpoints", "--json")
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--snapshot", "--model", "test-model", "--no-checkpoints", "--json")
 	results := toolResults(t, r.stdout)
 	byName := map[string]toolResult{}
 	bearCalls, refused := 0, 0
