@@ -174,7 +174,7 @@ func TestDebateEndToEnd(t *testing.T) {
 				got = append(got, tr.ID)
 			}
 			assertSameSet(t, got, wantTurns)
-			docs, _ := filepath.Glob(filepath.Join(dir, "docs", "decisions", "*-should-we-use-redis-or-postgresql-for-caching.md"))
+			docs, _ := filepath.Glob(filepath.Join(dir, "docs", "decisions", "*-should-we-use-redis-or-postgresql-for-caching-*.md"))
 			if len(docs) != 1 {
 				t.Fatalf("decision documents: %v", docs)
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -160,4 +161,91 @@ func asExit(err error, ee **exec.ExitError) bool {
 	e, ok := err.(*exec.ExitError)
 	*ee = e
 	return ok
+}
+
+// TestNothingLostAtTheEnd: killed right after debate.completed, a debate
+// whose decision document is missing gets it written again by --resume; two
+// debates on one topic write two documents; --json streams every event of
+// the log, artifact.written included.
+func TestNothingLostAtTheEnd(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	r := mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--json")
+	var types []string
+	var id string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var e struct{ Debate, Type string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("--json line %q: %v", line, err)
+		}
+		types, id = append(types, e.Type), e.Debate
+	}
+	if n := len(types); n < 2 || types[n-1] != "artifact.written" || types[n-2] != "debate.completed" {
+		t.Errorf("--json ends with %v, want debate.completed then artifact.written", types[max(0, n-3):])
+	}
+	e := exportJSON(t, dir, env, id)
+	if len(e.Artifacts) != 1 || !strings.Contains(e.Artifacts[0].Path, strings.TrimPrefix(id, "DEB-")) {
+		t.Fatalf("artifacts %+v: want one decision document named with the debate id", e.Artifacts)
+	}
+	doc := filepath.Join(dir, e.Artifacts[0].Path)
+
+	// A second debate on the same topic writes its own document.
+	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
+	docs, _ := filepath.Glob(filepath.Join(dir, "docs", "decisions", "*.md"))
+	if len(docs) != 2 {
+		t.Errorf("two debates on one topic left %d documents: %v", len(docs), docs)
+	}
+
+	// The document lost (as when the process dies between completion and
+	// the write): --resume writes it again; with it present, there is
+	// nothing to resume.
+	if err := os.Remove(doc); err != nil {
+		t.Fatal(err)
+	}
+	r = mustParley(t, dir, env, "", "debate", "--resume", id)
+	if _, err := os.Stat(doc); err != nil || !strings.Contains(r.stderr, "written again") {
+		t.Errorf("resume of a completed debate without its document: %v\n%s", err, r.stderr)
+	}
+	if r := parley(t, dir, env, "", "debate", "--resume", id); r.code != 2 || !strings.Contains(r.stderr, "already completed") {
+		t.Errorf("resume of a complete debate: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestKillRightAfterCompletion kills the process as soon as debate.completed
+// is in the log: whatever it managed to write, a resume leaves the debate
+// with its decision document on disk and recorded.
+func TestKillRightAfterCompletion(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := command(ctx, t, dir, env, "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--json")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var id string
+	for sc.Scan() {
+		var e struct{ Debate, Type string }
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Type == "debate.completed" {
+			id = e.Debate
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			break
+		}
+	}
+	_ = cmd.Wait()
+	if id == "" {
+		t.Fatal("no debate.completed event")
+	}
+	r := parley(t, dir, env, "", "debate", "--resume", id)
+	e := exportJSON(t, dir, env, id)
+	if e.Status != "completed" || len(e.Artifacts) == 0 {
+		t.Fatalf("after the kill and resume (exit %d, %s): status %s, artifacts %+v", r.code, r.stderr, e.Status, e.Artifacts)
+	}
+	if _, err := os.Stat(filepath.Join(dir, e.Artifacts[len(e.Artifacts)-1].Path)); err != nil {
+		t.Errorf("decision document: %v", err)
+	}
 }

@@ -286,7 +286,7 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 			return err
 		}
 		if sum.Status == debate.StatusCompleted {
-			return usageErrorf("debate %s is already completed: 'parley show %s' or 'parley export %s'", id, id, id)
+			return resumeCompleted(ctx, f, o, store, id)
 		}
 		if format, err = f.Formats.Get(sum.Format); err != nil {
 			return err
@@ -411,16 +411,21 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 				return
 			}
 			live.Handle(e)
-			if e.Type == debate.TypeCompleted {
-				return
-			}
 		}
 	}()
 
 	st, runErr := runner.Run(ctx, id, proto)
-	// Let the view catch up with the last events before printing anything else.
+	// The documents are part of the debate: written and recorded before the
+	// view closes, so that --json streams every event, artifact.written too.
+	var written []debate.ArtifactWritten
+	var finishErr error
+	if runErr == nil {
+		written, finishErr = writeArtifacts(ctx, f, o, store, format, st)
+	}
 	// Let the view show the last event before anything else is printed.
-	if st != nil {
+	if sum, err := store.Get(context.WithoutCancel(ctx), id); err == nil {
+		live.Sync(sum.LastSeq)
+	} else if st != nil {
 		live.Sync(st.LastSeq)
 	}
 	cancelView()
@@ -429,7 +434,51 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	if runErr != nil {
 		return describeRunError(f, id, runErr)
 	}
-	return finishDebate(ctx, f, o, store, format, st, runner)
+	if finishErr != nil {
+		return finishErr
+	}
+	return printFinish(f, o, format, st, written)
+}
+
+// resumeCompleted writes again the documents of a completed debate whose
+// decision document is missing; otherwise there is nothing to resume.
+func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, id string) error {
+	events, err := store.Load(ctx, id, 0)
+	if err != nil {
+		return err
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		return err
+	}
+	if !missingDecision(st) {
+		return usageErrorf("debate %s is already completed: 'parley show %s' or 'parley export %s'", id, id, id)
+	}
+	format, err := f.Formats.Get(st.Format)
+	if err != nil {
+		return err
+	}
+	for _, a := range st.Artifacts {
+		if a.Kind == "decision" && (o.set == nil || !o.set("decisions-dir")) {
+			o.DecisionsDir = filepath.Dir(a.Path) // where it was written first
+		}
+	}
+	written, err := writeArtifacts(ctx, f, o, store, format, st)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Debate %s was completed but its decision document was missing; it is written again.\n", id)
+	for _, a := range written {
+		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)
+	}
+	return nil
+}
+
+func artifactName(kind string) string {
+	if n, ok := map[string]string{"decision": "Decision document", "issue-draft": "Issue draft"}[kind]; ok {
+		return n
+	}
+	return kind
 }
 
 func describeRunError(f *Factory, id string, err error) error {
@@ -452,8 +501,45 @@ func describeRunError(f *Factory, id string, err error) error {
 	return fmt.Errorf("debate %s: %w; %s", id, err, hint)
 }
 
-// finishDebate writes the decision document and prints the summary.
-func finishDebate(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, format debate.Format, st *debate.State, runner *debate.Runner) error {
+// writeArtifacts writes a completed debate's documents (the decision
+// document of a perspectives debate, its issue draft) atomically and records
+// each as an artifact.written event.
+func writeArtifacts(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, format debate.Format, st *debate.State) ([]debate.ArtifactWritten, error) {
+	if format.Name() != perspectives.Name || o.DecisionsDir == "" {
+		return nil, nil
+	}
+	doc, err := format.Render(st, debate.RenderOptions{Summary: true})
+	if err != nil {
+		return nil, err
+	}
+	var out []debate.ArtifactWritten
+	path := perspectives.DecisionPath(o.DecisionsDir, st)
+	if err := writeFileAtomic(path, []byte(doc)); err != nil {
+		return nil, fmt.Errorf("write the decision document: %w (the debate is saved: parley export %s -o FILE, or parley debate --resume %s to write it again)", err, st.ID, st.ID)
+	}
+	if err := appendArtifact(ctx, store, st.ID, f.Now(), "decision", path); err != nil {
+		return nil, err
+	}
+	out = append(out, debate.ArtifactWritten{Kind: "decision", Path: path})
+	if o.IssueDraft {
+		draft, err := perspectives.Format{}.IssueDraft(st)
+		if err != nil {
+			return out, err
+		}
+		ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
+		if err := writeFileAtomic(ipath, []byte(draft)); err != nil {
+			return out, fmt.Errorf("write the issue draft: %w", err)
+		}
+		if err := appendArtifact(ctx, store, st.ID, f.Now(), "issue-draft", ipath); err != nil {
+			return out, err
+		}
+		out = append(out, debate.ArtifactWritten{Kind: "issue-draft", Path: ipath})
+	}
+	return out, nil
+}
+
+// printFinish prints the decision and where its documents went.
+func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.State, written []debate.ArtifactWritten) error {
 	doc, err := format.Render(st, debate.RenderOptions{Summary: true})
 	if err != nil {
 		return err
@@ -462,34 +548,30 @@ func finishDebate(ctx context.Context, f *Factory, o *DebateOptions, store debat
 	if !o.JSON {
 		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", cs.Bold("═══ Decision ═══"), doc)
 	}
-	if format.Name() == perspectives.Name && o.DecisionsDir != "" {
-		path := perspectives.DecisionPath(o.DecisionsDir, st)
-		if err := writeFileAtomic(path, []byte(doc)); err != nil {
-			return fmt.Errorf("write the decision document: %w (the debate is saved: parley export %s -o FILE)", err, st.ID)
-		}
-		if err := appendArtifact(ctx, store, st.ID, f.Now(), "decision", path); err != nil {
-			return err
-		}
-		fmt.Fprintf(f.IO.ErrOut, "Decision document written to %s\n", path)
-		if o.IssueDraft {
-			draft, err := perspectives.Format{}.IssueDraft(st)
-			if err != nil {
-				return err
-			}
-			ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
-			if err := writeFileAtomic(ipath, []byte(draft)); err != nil {
-				return fmt.Errorf("write the issue draft: %w", err)
-			}
-			if err := appendArtifact(ctx, store, st.ID, f.Now(), "issue-draft", ipath); err != nil {
-				return err
-			}
-			fmt.Fprintf(f.IO.ErrOut, "Issue draft written to %s\n", ipath)
-		}
+	for _, a := range written {
+		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)
 	}
 	u := st.Usage
 	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %d turns, %d input tokens (%d cached), %d output tokens, $%.4f\n",
 		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, st.CostUSD)
 	return nil
+}
+
+// missingDecision reports whether a completed perspectives debate lacks its
+// decision document: never recorded (the process died between the
+// debate's completion and the write) or recorded and gone from disk.
+func missingDecision(st *debate.State) bool {
+	if st.Format != perspectives.Name {
+		return false
+	}
+	for _, a := range st.Artifacts {
+		if a.Kind == "decision" {
+			if _, err := os.Stat(a.Path); err == nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func appendArtifact(ctx context.Context, store debate.Store, id string, at time.Time, kind, path string) error {

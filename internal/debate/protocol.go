@@ -39,6 +39,9 @@ type Step struct {
 	// completed already.
 	Turns      []TurnSpec
 	Checkpoint *CheckpointReached
+	// Pause stops the debate in a resumable state with this reason and
+	// detail (see ResultAttempt).
+	Pause *Paused
 	// Done ends the debate with the verdict (any JSON-encodable value).
 	Done    bool
 	Verdict any
@@ -67,6 +70,50 @@ type TurnSpec struct {
 	Unbudgeted bool
 	// Temperature, when set, overrides the provider default.
 	Temperature *float64
+}
+
+// PauseInvalidResult is the pause of a debate whose result turn (a
+// moderator's synthesis) did not validate even after its repair: the
+// debate must not count as completed without its result, and a resume asks
+// for it again.
+const PauseInvalidResult = "invalid result"
+
+// ResultAttempt tracks a turn that must give a valid result before the
+// debate can end, such as a moderator's synthesis. Its attempts are id,
+// id+"/retry-2", id+"/retry-3", ... ResultAttempt returns the latest
+// attempt's completed turn when it is valid; otherwise the id of the attempt
+// to run now, or, when the latest attempt is invalid and the debate has not
+// been paused on it yet, the step that pauses it (what names the result in
+// the pause's detail: "the moderator's synthesis").
+func ResultAttempt(s *State, id, what string) (done *Turn, next string, pause *Step) {
+	attempt := func(k int) string {
+		if k == 1 {
+			return id
+		}
+		return fmt.Sprintf("%s/retry-%d", id, k)
+	}
+	k := 1
+	for s.Completed(attempt(k)) != nil {
+		k++
+	}
+	if k == 1 {
+		return nil, id, nil
+	}
+	last := s.Completed(attempt(k - 1))
+	if last.Invalid == "" {
+		return last, "", nil
+	}
+	pauses := 0
+	for _, p := range s.Pauses {
+		if p.Reason == PauseInvalidResult && strings.HasPrefix(p.Detail, id+":") {
+			pauses++
+		}
+	}
+	if pauses >= k-1 {
+		return nil, attempt(k), nil
+	}
+	return nil, "", &Step{Pause: &Paused{Reason: PauseInvalidResult,
+		Detail: fmt.Sprintf("%s: %s did not follow the required structure even after a repair (%s); resume to ask for it again", id, what, last.Invalid)}}
 }
 
 // Format is a debate format: it makes protocols and renders results.

@@ -338,7 +338,7 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 		if err := r.append(ctx, s, step.Emit...); err != nil {
 			return s, err
 		}
-		if len(step.Emit) > 0 && !step.Done && step.Checkpoint == nil && len(step.Turns) == 0 {
+		if len(step.Emit) > 0 && !step.Done && step.Checkpoint == nil && step.Pause == nil && len(step.Turns) == 0 {
 			// A step may only record events (a format's notes); the protocol
 			// then sees them in the state. A protocol that keeps doing so
 			// without moving on has a bug: stop it rather than loop forever.
@@ -362,6 +362,8 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 			if err := r.checkpoint(ctx, s, *step.Checkpoint, lim); err != nil {
 				return s, err
 			}
+		case step.Pause != nil:
+			return s, r.pause(ctx, s, step.Pause.Reason, step.Pause.Detail, nil)
 		case len(step.Turns) > 0:
 			if lim.DebateBudget > 0 && s.Usage.Total() >= lim.DebateBudget {
 				return s, r.pause(ctx, s, PauseBudget,

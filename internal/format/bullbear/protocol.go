@@ -299,15 +299,21 @@ func (p *Protocol) derive(s *debate.State) *view {
 		}
 	}
 
-	// 5. Synthesis.
-	st := s.Completed(idSynthesis)
-	if st == nil {
-		v.pending = withPhase(s, "synthesis", "Phase 4 (Moderator Synthesis)", p.synthesisTurn(s, v))
+	// 5. Synthesis: the debate does not end without a valid one.
+	st, next, pause := debate.ResultAttempt(s, idSynthesis, "the moderator's synthesis")
+	switch {
+	case pause != nil:
+		v.pending = pause
+		return v
+	case st == nil:
+		t := p.synthesisTurn(s, v)
+		t.ID = next
+		v.pending = withPhase(s, "synthesis", "Phase 4 (Moderator Synthesis)", t)
 		return v
 	}
 	v.synTurn = st
 	var syn Synthesis
-	if st.Invalid == "" && json.Unmarshal(st.Move, &syn) == nil {
+	if json.Unmarshal(st.Move, &syn) == nil {
 		v.synthesis = &syn
 	}
 	return v

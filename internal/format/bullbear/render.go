@@ -354,7 +354,7 @@ func bullets(items []string, empty string) string {
 
 // Describe summarises a completed structured turn for live views.
 func (Format) Describe(t *debate.Turn) string {
-	if t.Invalid != "" || t.ID != idSynthesis {
+	if t.Invalid != "" || !strings.HasPrefix(t.ID, idSynthesis) {
 		return ""
 	}
 	var s Synthesis

@@ -317,19 +317,25 @@ func (p *Protocol) derive(s *debate.State) *view {
 		}
 	}
 
-	// 3. Synthesis.
-	st := s.Completed(idSynthesis)
-	if st == nil {
-		v.pending = p.withPhase(s, "synthesis", "Synthesis", 0, p.synthesisTurn(s, v))
+	// 3. Synthesis: the debate does not end without a valid one.
+	st, next, pause := debate.ResultAttempt(s, idSynthesis, "the moderator's synthesis")
+	switch {
+	case pause != nil:
+		v.pending = pause
+		return v
+	case st == nil:
+		t := p.synthesisTurn(s, v)
+		t.ID = next
+		v.pending = p.withPhase(s, "synthesis", "Synthesis", 0, t)
 		return v
 	}
 	var syn Synthesis
-	if st.Invalid == "" && json.Unmarshal(st.Move, &syn) == nil {
-		v.synthesis = &syn
-	} else {
-		v.synthesis = &Synthesis{Recommendation: st.Text, Confidence: "Low",
-			Caveats: []string{"The moderator's synthesis did not follow the document structure: " + st.Invalid}}
+	if err := json.Unmarshal(st.Move, &syn); err != nil {
+		// A valid turn's move always decodes; keep its text rather than
+		// lose it if it ever does not.
+		syn = Synthesis{Recommendation: st.Text, Confidence: "Low"}
 	}
+	v.synthesis = &syn
 	if v.lowConfForce && v.synthesis.Confidence != "Low" {
 		if !hasNote(s, noteLowConfid, 0, "") {
 			v.pending = &debate.Step{Emit: []debate.Payload{note(noteLowConfid, 0, "", 0,
@@ -424,7 +430,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 			return nil, fmt.Errorf("%w: summary is empty", debate.ErrRepairable)
 		}
 		return e, nil
-	case t.ID == idSynthesis:
+	case t.ID == idSynthesis || strings.HasPrefix(t.ID, idSynthesis+"/retry-"):
 		var syn Synthesis
 		if err := debate.DecodeMove(text, &syn); err != nil {
 			return nil, err

@@ -3,8 +3,15 @@ package perspectives
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/parleyhq/parley/internal/debate"
 )
@@ -73,16 +80,48 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 }
 
 // DecisionPath is where the decision document goes under dir:
-// YYYY-MM-DD-<slug>.md, dated by the debate's creation.
+// YYYY-MM-DD-<slug>-<id>.md, dated by the debate's creation. The debate's id
+// in the name keeps two debates on one topic on one day from overwriting each
+// other's document.
 func DecisionPath(dir string, s *debate.State) string {
-	sl := slug(s.Topic)
-	if len(sl) > 60 {
-		sl = strings.TrimRight(sl[:60], "-")
-	}
+	sl := FileSlug(s.Topic, 60)
 	if sl == "" {
 		sl = "decision"
 	}
-	return strings.TrimRight(dir, "/") + "/" + s.Created.Format(time.DateOnly) + "-" + sl + ".md"
+	id := FileSlug(strings.TrimPrefix(s.ID, "DEB-"), 32)
+	return filepath.Join(dir, s.Created.Format(time.DateOnly)+"-"+sl+"-"+id+".md")
+}
+
+// FileSlug makes a portable file-name part of s, at most max bytes: letters
+// lose their accents ("Café" → "cafe"), anything but ASCII letters and
+// digits becomes one hyphen, and the cut falls between words where it can.
+// A topic in a script with no ASCII letters gives "".
+func FileSlug(s string, max int) string {
+	plain, _, err := transform.String(transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn))), s)
+	if err != nil {
+		plain = s
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(plain) {
+		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	out := b.String()
+	if len(out) > max {
+		out = out[:max] // ASCII only: any byte is a boundary
+		if i := strings.LastIndexByte(out, '-'); i > max/2 {
+			out = out[:i]
+		}
+	}
+	return strings.Trim(out, "-")
 }
 
 func (p *Protocol) decision(s *debate.State, v *view) string {
