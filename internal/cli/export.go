@@ -61,9 +61,12 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	default:
 		return usageErrorf("--as %q: choose md, json or pdf", o.As)
 	}
-	store, err := f.OpenStore(ctx)
+	store, ok, err := f.OpenStoreReadOnly(ctx)
 	if err != nil {
 		return err
+	}
+	if !ok {
+		return usageErrorf("no debate %s: no debate has been run yet ('parley list' shows the debates)", o.ID)
 	}
 	defer store.Close()
 	st, format, err := loadDebate(ctx, f, store, o.ID)

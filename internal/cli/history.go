@@ -58,9 +58,17 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	if o.Limit < 0 {
 		return usageErrorf("--limit %d: give 0 (all) or more", o.Limit)
 	}
-	store, err := f.OpenStore(ctx)
+	store, ok, err := f.OpenStoreReadOnly(ctx)
 	if err != nil {
 		return err
+	}
+	if !ok {
+		if o.JSON {
+			fmt.Fprintln(f.IO.Out, "[]")
+			return nil
+		}
+		fmt.Fprintln(f.IO.ErrOut, "No debates yet. Start one: parley debate \"Should we use Redis or PostgreSQL for caching?\"")
+		return nil
 	}
 	defer store.Close()
 	// Interrupted debates are stored as running: their runner is gone.
@@ -179,9 +187,12 @@ func loadDebate(ctx context.Context, f *Factory, store debate.Store, id string) 
 }
 
 func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
-	store, err := f.OpenStore(ctx)
+	store, ok, err := f.OpenStoreReadOnly(ctx)
 	if err != nil {
 		return err
+	}
+	if !ok {
+		return usageErrorf("no debate %s: no debate has been run yet ('parley list' shows the debates)", o.ID)
 	}
 	defer store.Close()
 	st, format, err := loadDebate(ctx, f, store, o.ID)

@@ -51,20 +51,54 @@ type Factory struct {
 	Formats *debate.Formats
 }
 
-// OpenStore opens the debate store.
-func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
-	path := f.DBPath
-	if path == "" {
-		if p := f.Env("PARLEY_DB"); p != "" {
-			path = p
-		} else {
-			var err error
-			if path, err = sqlite.DefaultPath(); err != nil {
-				return nil, fmt.Errorf("find the default database path: %w", err)
-			}
-		}
+// dbPath is the database's path and whether the user chose it (--db or
+// PARLEY_DB) rather than the default.
+func (f *Factory) dbPath() (path string, chosen bool, err error) {
+	if f.DBPath != "" {
+		return f.DBPath, true, nil
 	}
-	return sqlite.Open(ctx, path)
+	if p := f.Env("PARLEY_DB"); p != "" {
+		return p, true, nil
+	}
+	if path, err = sqlite.DefaultPath(); err != nil {
+		return "", false, fmt.Errorf("find the default database path: %w", err)
+	}
+	return path, false, nil
+}
+
+// OpenStore opens the debate store for a command that writes to it,
+// creating it if need be.
+func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
+	path, _, err := f.dbPath()
+	if err != nil {
+		return nil, err
+	}
+	st, err := sqlite.Open(ctx, path)
+	if errors.Is(err, sqlite.ErrReadOnly) {
+		return nil, &UsageError{Err: err}
+	}
+	return st, err
+}
+
+// OpenStoreReadOnly opens the debate store for a command that only reads it
+// (list, show, export): it creates nothing. Without a database there is
+// nothing to read: ok is false, and when the user named the database (--db,
+// PARLEY_DB) that is an error saying so.
+func (f *Factory) OpenStoreReadOnly(ctx context.Context) (st debate.Store, ok bool, err error) {
+	path, chosen, err := f.dbPath()
+	if err != nil {
+		return nil, false, err
+	}
+	s, err := sqlite.OpenReadOnly(ctx, path)
+	switch {
+	case errors.Is(err, sqlite.ErrNoDatabase) && chosen:
+		return nil, false, usageErrorf("no Parley database at %s: check --db or PARLEY_DB (a debate creates the database where they point)", path)
+	case errors.Is(err, sqlite.ErrNoDatabase):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return s, true, nil
 }
 
 // NewRootCmd builds the command tree.

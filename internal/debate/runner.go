@@ -546,8 +546,9 @@ func (r *Runner) runTurns(ctx context.Context, proto Protocol, s *State, turns [
 	if len(plans) == 1 {
 		return r.runTurn(ctx, s, plans[0], lim)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	parent := ctx
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	sem := make(chan struct{}, max(lim.Concurrency, 0))
 	if lim.Concurrency <= 0 {
 		sem = make(chan struct{}, len(plans))
@@ -567,11 +568,26 @@ func (r *Runner) runTurns(ctx context.Context, proto Protocol, s *State, turns [
 			defer func() { <-sem }()
 			if err := r.runTurn(ctx, s, p, lim); err != nil {
 				errs[i] = err
-				cancel() // one turn failing for good stops its siblings: the step is redone on resume
+				// One turn failing for good stops its siblings: the step is
+				// redone on resume.
+				cancel(fmt.Errorf("turn %s: %w", p.spec.ID, err))
 			}
 		})
 	}
 	wg.Wait()
+	// Report the failures, not the cancellations they caused in the sibling
+	// turns: "context canceled" says nothing about what went wrong.
+	if parent.Err() == nil && context.Cause(ctx) != nil {
+		var causes []error
+		for _, err := range errs {
+			if err != nil && !errors.Is(err, context.Canceled) {
+				causes = append(causes, err)
+			}
+		}
+		if len(causes) > 0 {
+			return errors.Join(causes...)
+		}
+	}
 	return errors.Join(errs...)
 }
 

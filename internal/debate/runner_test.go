@@ -472,6 +472,10 @@ func TestResumeAfterSiblingFailsForGood(t *testing.T) {
 	_, err := e.runner.Run(context.Background(), "d", threeTurns())
 	pausedErr(t, err, debate.PauseError)
 	s := e.fold("d")
+	// The pause reports the failure, not the sibling's cancellation.
+	if p := s.Pauses[len(s.Pauses)-1]; !strings.Contains(p.Detail, "model not found") || strings.HasPrefix(p.Detail, "context canceled") {
+		t.Errorf("pause detail %q: want the failing turn's cause first", p.Detail)
+	}
 	if a := s.Turns["a"]; a == nil || a.Status != debate.TurnRunning {
 		t.Fatalf("sibling a should be cut off while running: %+v", a)
 	}

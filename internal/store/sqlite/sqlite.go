@@ -48,7 +48,8 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	sqlitedrv "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
@@ -111,6 +112,8 @@ type Store struct {
 	// pool: parsing the SQL again for every append cost a quarter of it.
 	dbStmts, fastStmts *appendStmts
 	path               string
+	readOnly           bool // OpenReadOnly: no appends, no leases
+	noLeases           bool // an older schema, opened read-only: no leases table
 	poll               time.Duration
 	notify             store.Notifier
 
@@ -152,10 +155,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	db.SetMaxIdleConns(4)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open parley database %s: %w (choose another location with --db)", abs, err)
+		return nil, openError(abs, err)
 	}
 	if err := migrate(ctx, db, abs); err != nil {
 		db.Close()
+		if ro := readOnlyPlace(abs); ro != "" {
+			return nil, fmt.Errorf("open parley database %s: %s is read-only: %w; choose a writable location with --db or PARLEY_DB", abs, ro, ErrReadOnly)
+		}
 		return nil, err
 	}
 	fo := o
@@ -176,6 +182,106 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open parley database %s: %w", abs, err)
 	}
 	return st, nil
+}
+
+// ErrReadOnly reports a database that cannot be written where it is.
+var ErrReadOnly = errors.New("the database cannot be written there")
+
+// ErrDiskFull reports an append that failed because the disk holding the
+// database is full. Nothing of the append was stored.
+var ErrDiskFull = errors.New("the disk holding the database is full")
+
+// explain names the cause of a failed write that SQLite reports by code.
+func (s *Store) explain(err error) error {
+	var se *sqlitedrv.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff { // the primary result code
+		case sqlite3.SQLITE_FULL:
+			return fmt.Errorf("%w (%s): free some space and run the command again (a debate that started goes on with parley debate --resume ID); %w", ErrDiskFull, filepath.Dir(s.path), err)
+		case sqlite3.SQLITE_READONLY:
+			return fmt.Errorf("%w: %s; %w", ErrReadOnly, s.path, err)
+		}
+	}
+	return err
+}
+
+// ErrNoDatabase reports that OpenReadOnly found no database file.
+var ErrNoDatabase = errors.New("no database")
+
+// openError explains a failure to open the database file, naming a
+// read-only location rather than SQLite's "unable to open database file".
+func openError(abs string, err error) error {
+	if ro := readOnlyPlace(abs); ro != "" {
+		return fmt.Errorf("open parley database %s: %s is read-only: %w; choose a writable location with --db or PARLEY_DB", abs, ro, ErrReadOnly)
+	}
+	return fmt.Errorf("open parley database %s: %w (choose another location with --db)", abs, err)
+}
+
+// readOnlyPlace names the database file or its directory when the process
+// cannot write it, "" otherwise. SQLite in WAL mode needs to write both.
+func readOnlyPlace(abs string) string {
+	if !writable(filepath.Dir(abs)) {
+		return "its directory " + filepath.Dir(abs)
+	}
+	if _, err := os.Stat(abs); err == nil && !writable(abs) {
+		return "the file"
+	}
+	return ""
+}
+
+// OpenReadOnly opens an existing database for reading: list, show and
+// export. It creates no file and no directory and runs no migration; a
+// missing file is ErrNoDatabase. A database in a place this process cannot
+// write (a read-only directory, a file of another user) opens too, as an
+// immutable snapshot. Appends and leases fail.
+func OpenReadOnly(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	o := options{poll: DefaultPollInterval, busyTimeout: DefaultBusyTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open parley database %s: %w", path, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("open parley database %s: %w", abs, ErrNoDatabase)
+		}
+		return nil, fmt.Errorf("open parley database %s: %w", abs, err)
+	}
+	immutable := readOnlyPlace(abs) != ""
+	db, err := sql.Open("sqlite", roDSN(abs, o, immutable))
+	if err != nil {
+		return nil, fmt.Errorf("open parley database %s: %w", abs, err)
+	}
+	db.SetMaxIdleConns(2)
+	var tables int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'debates'`).Scan(&tables); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open parley database %s: %w", abs, err)
+	}
+	if tables == 0 {
+		db.Close()
+		return nil, fmt.Errorf("open parley database %s: it is not a Parley database (no debates table)", abs)
+	}
+	var leases int
+	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).Scan(&leases)
+	return &Store{db: db, fast: db, path: abs, poll: o.poll, readOnly: true, noLeases: leases == 0}, nil
+}
+
+// roDSN is dsn for a read-only connection.
+func roDSN(path string, o options, immutable bool) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path
+	}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	if immutable {
+		q.Set("immutable", "1")
+	}
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(o.busyTimeout.Milliseconds(), 10)+")")
+	return u.String() + "?" + q.Encode()
 }
 
 // appendStmts are the statements an append runs.
@@ -270,7 +376,11 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
 		s.notify.Close()
-		if err := errors.Join(s.fast.Close(), s.db.Close()); err != nil {
+		fastErr := error(nil)
+		if s.fast != s.db {
+			fastErr = s.fast.Close()
+		}
+		if err := errors.Join(fastErr, s.db.Close()); err != nil {
 			s.closeErr = fmt.Errorf("close parley database %s: %w", s.path, err)
 		}
 	})
@@ -292,11 +402,14 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 	if err := s.checkOpen(); err != nil {
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
 	}
+	if s.readOnly {
+		return 0, fmt.Errorf("append to debate %q: the database %s was opened read-only", debateID, s.path)
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	last, err := s.append(ctx, debateID, events)
 	if err != nil {
-		return 0, err
+		return 0, s.explain(err)
 	}
 	if len(events) > 0 {
 		s.notify.Notify(debateID)
@@ -494,7 +607,7 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 	if err := s.checkOpen(); err != nil {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
 	}
-	row := s.db.QueryRowContext(ctx, `SELECT `+summaryColumns+`, lease FROM debates LEFT JOIN leases ON debate_id = id WHERE id = ?`, debateID)
+	row := s.db.QueryRowContext(ctx, s.summarySelect()+` WHERE id = ?`, debateID)
 	sum, err := scanLeased(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = debate.ErrNotFound
@@ -503,6 +616,15 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
 	}
 	return sum, nil
+}
+
+// summarySelect selects summaryColumns and the debate's lease (NULL when
+// none) from debates.
+func (s *Store) summarySelect() string {
+	if s.noLeases {
+		return `SELECT ` + summaryColumns + `, NULL FROM debates`
+	}
+	return `SELECT ` + summaryColumns + `, lease FROM debates LEFT JOIN leases ON debate_id = id`
 }
 
 // scanLeased scans summaryColumns and a lease column that may be NULL.
@@ -569,6 +691,9 @@ func (s *Store) leaseTx(ctx context.Context, debateID string, fn func(tx *sql.Tx
 	if err := s.checkOpen(); err != nil {
 		return fmt.Errorf("lease of debate %q: %w", debateID, err)
 	}
+	if s.readOnly {
+		return fmt.Errorf("lease of debate %q: the database %s was opened read-only", debateID, s.path)
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock up front
@@ -619,7 +744,7 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
 	}
-	q := `SELECT ` + summaryColumns + `, lease FROM debates LEFT JOIN leases ON debate_id = id WHERE 1 = 1`
+	q := s.summarySelect() + ` WHERE 1 = 1`
 	var args []any
 	if f.Format != "" {
 		q += ` AND format = ?`

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package sqlite
+
+// writable cannot be asked of this system; SQLite's own error stands.
+func writable(string) bool { return true }
