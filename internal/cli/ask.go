@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/pricing"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // AskOptions are the `parley ask` flags and arguments.
@@ -110,7 +111,7 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	defer stop()
 	cs := f.IO.Colors()
 	fmt.Fprintf(f.IO.Out, "%s\n", cs.Bold(fmt.Sprintf("── %s (%s) ──", spec.Label, model)))
-	fmt.Fprintf(f.IO.Out, "%s %s\n\n", cs.Dim("Q:"), strings.TrimSpace(o.Question))
+	fmt.Fprintf(f.IO.Out, "%s %s\n\n", cs.Dim("Q:"), textsafe.Clean(strings.TrimSpace(o.Question)))
 	tc, err := askTurn(ctx, store, st.ID, spec, note, model, f.Now, f.IO.Out)
 	if err != nil {
 		var le *llm.Error
@@ -158,7 +159,7 @@ func askTurn(ctx context.Context, store debate.Store, id string, spec debate.Tur
 		}
 		if c.Text != "" {
 			text.WriteString(c.Text)
-			if _, err := io.WriteString(out, c.Text); err != nil {
+			if _, err := io.WriteString(out, textsafe.Clean(c.Text)); err != nil {
 				return debate.TurnCompleted{}, err
 			}
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/pricing"
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/view"
 )
 
@@ -508,7 +509,7 @@ func writeArtifacts(ctx context.Context, f *Factory, o *DebateOptions, store deb
 	if format.Name() != perspectives.Name || o.DecisionsDir == "" {
 		return nil, nil
 	}
-	doc, err := format.Render(st, debate.RenderOptions{Summary: true})
+	doc, err := renderDoc(format, st, true)
 	if err != nil {
 		return nil, err
 	}
@@ -527,7 +528,7 @@ func writeArtifacts(ctx context.Context, f *Factory, o *DebateOptions, store deb
 			return out, err
 		}
 		ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
-		if err := writeFileAtomic(ipath, []byte(draft)); err != nil {
+		if err := writeFileAtomic(ipath, []byte(textsafe.Clean(draft))); err != nil {
 			return out, fmt.Errorf("write the issue draft: %w", err)
 		}
 		if err := appendArtifact(ctx, store, st.ID, f.Now(), "issue-draft", ipath); err != nil {
@@ -540,7 +541,7 @@ func writeArtifacts(ctx context.Context, f *Factory, o *DebateOptions, store deb
 
 // printFinish prints the decision and where its documents went.
 func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.State, written []debate.ArtifactWritten) error {
-	doc, err := format.Render(st, debate.RenderOptions{Summary: true})
+	doc, err := renderDoc(format, st, true)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // ExportOptions are the `parley export` flags.
@@ -76,7 +77,7 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	var out []byte
 	switch o.As {
 	case "md":
-		doc, err := format.Render(st, debate.RenderOptions{Summary: o.Summary})
+		doc, err := renderDoc(format, st, o.Summary)
 		if err != nil {
 			return err
 		}
@@ -203,4 +204,15 @@ func exportJSON(st *debate.State, full bool) ExportedDebate {
 		d.Turns = append(d.Turns, et)
 	}
 	return d
+}
+
+// renderDoc renders a debate as Markdown for a terminal, a file or a PDF,
+// with every control character from topics and model output made inert:
+// every document Parley writes goes through it.
+func renderDoc(format debate.Format, st *debate.State, summary bool) (string, error) {
+	doc, err := format.Render(st, debate.RenderOptions{Summary: summary})
+	if err != nil {
+		return "", err
+	}
+	return textsafe.Clean(doc), nil
 }

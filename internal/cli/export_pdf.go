@@ -14,7 +14,7 @@ import (
 // the document's own "# " heading (the format names it), the metadata line
 // says which debate it is and how complete the document is.
 func exportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, error) {
-	doc, err := format.Render(st, debate.RenderOptions{Summary: summary})
+	doc, err := renderDoc(format, st, summary)
 	if err != nil {
 		return nil, err
 	}

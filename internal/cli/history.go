@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // ListOptions are the `parley list` flags.
@@ -121,7 +122,7 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tUPDATED\tTOPIC")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, s.Updated.Local().Format("2006-01-02 15:04"), truncate(s.Topic, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, s.Updated.Local().Format("2006-01-02 15:04"), truncate(textsafe.Clean(s.Topic), 60))
 	}
 	return tw.Flush()
 }
@@ -215,7 +216,7 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 		fmt.Fprintf(f.IO.Out, "%s: %s\n", a.Kind, a.Path)
 	}
 	fmt.Fprintln(f.IO.Out)
-	doc, err := format.Render(st, debate.RenderOptions{Summary: o.Summary})
+	doc, err := renderDoc(format, st, o.Summary)
 	if err != nil {
 		return err
 	}

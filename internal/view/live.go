@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/iostreams"
 )
 
@@ -68,12 +69,16 @@ func (l *Live) Handle(e debate.Event) {
 		close(l.seenCh)
 		l.seenCh = make(chan struct{})
 	}()
-	_ = l.state.Apply(e)
 	if l.json {
-		b, _ := json.Marshal(e)
+		_ = l.state.Apply(e)
+		b, _ := json.Marshal(e) // the encoder escapes control characters
 		fmt.Fprintf(l.io.Out, "%s\n", b)
 		return
 	}
+	// Model output and topics are untrusted: whatever the view prints of an
+	// event, its strings are made inert first.
+	e.Data = textsafe.JSON(e.Data)
+	_ = l.state.Apply(e)
 	if l.spin != nil {
 		l.spin.pause()
 	}

@@ -1,0 +1,115 @@
+// Package textsafe makes untrusted text (topics, model replies, tool
+// results) inert before it reaches a terminal or a document: a model's reply
+// that contains terminal escape sequences must not retitle the window, clear
+// the screen, move the cursor or overwrite what was printed.
+//
+// Clean keeps newlines and tabs and makes every other control character
+// visible instead of acting on it: C0 controls and DEL become their Unicode
+// control pictures ("\x1b" → "␛", "\r" → "␍"), C1 controls and the
+// bidirectional overrides that can reorder what a reader sees become
+// "⟨U+009B⟩". JSON output needs none of this: its encoder escapes control
+// characters already.
+package textsafe
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Clean returns s with its control characters made visible (see the package
+// comment). CRLF line ends become plain newlines first; invalid UTF-8 bytes
+// become U+FFFD.
+func Clean(s string) string {
+	if safe(s) {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20:
+			b.WriteRune(0x2400 + r) // ␀ … ␟
+		case r == 0x7f:
+			b.WriteRune('␡')
+		case r >= 0x80 && r <= 0x9f, bidi(r):
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		default:
+			b.WriteRune(r) // includes utf8.RuneError for invalid bytes
+		}
+	}
+	return b.String()
+}
+
+// safe reports whether s needs no change: valid UTF-8 with no control
+// character but newline and tab, and no bidirectional override.
+func safe(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r <= 0x9f || bidi(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// bidi reports the explicit directional formatting characters (embeddings,
+// overrides, isolates), which can make text read in another order than it
+// is stored.
+func bidi(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// JSON returns a JSON document with Clean applied to every string in it, keys
+// included, for views that decode events and print their fields. A document
+// that does not decode is returned unchanged (the decoder that reads it next
+// reports the error).
+func JSON(data []byte) []byte {
+	if safe(string(data)) && !bytes.Contains(data, []byte(`\u`)) && !bytes.Contains(data, []byte(`\r`)) && !bytes.Contains(data, []byte(`\b`)) && !bytes.Contains(data, []byte(`\f`)) {
+		return data
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return data
+	}
+	out, err := json.Marshal(cleanValue(v))
+	if err != nil {
+		return data
+	}
+	return out
+}
+
+func cleanValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return Clean(x)
+	case []any:
+		for i := range x {
+			x[i] = cleanValue(x[i])
+		}
+		return x
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			out[Clean(k)] = cleanValue(val)
+		}
+		return out
+	}
+	return v
+}

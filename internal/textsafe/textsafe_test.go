@@ -1,0 +1,47 @@
+package textsafe
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestClean(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain text\nwith\ttabs", "plain text\nwith\ttabs"},
+		{"title\x1b]0;pwned\x07 clear\x1b[2J", "title␛]0;pwned␇ clear␛[2J"},
+		{"fake\rreal", "fake␍real"},
+		{"line\r\nnext", "line\nnext"},
+		{"back\x08\x08space", "back␈␈space"},
+		{"del\x7f", "del␡"},
+		{"csi\u009b31m", "csi⟨U+009B⟩31m"},
+		{"bidi \u202egnp.exe", "bidi ⟨U+202E⟩gnp.exe"},
+		{"bad \xff byte", "bad \uFFFD byte"},
+		{"naïve café — ok", "naïve café — ok"},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	in := []byte(`{"text":"a\u001b[2Jb","n":12345678901234567890,"list":["\r",{"k\u0007":"ok"}]}`)
+	var got map[string]any
+	if err := json.Unmarshal(JSON(in), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["text"] != "a␛[2Jb" || got["list"].([]any)[0] != "␍" {
+		t.Errorf("JSON cleaned %v", got)
+	}
+	if _, ok := got["list"].([]any)[1].(map[string]any)["k␇"]; !ok {
+		t.Errorf("keys are not cleaned: %v", got)
+	}
+	if !strings.Contains(string(JSON(in)), "12345678901234567890") {
+		t.Error("a large number lost precision")
+	}
+	safe := []byte(`{"text":"nothing to do"}`)
+	if string(JSON(safe)) != string(safe) {
+		t.Error("a clean document was rewritten")
+	}
+}
