@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // Describer turns a completed structured turn (JSON) into lines a person reads.
