@@ -126,3 +126,22 @@ func TestProviderFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestAFBounded: `parley af --timeout` gives up on a hard instance with a
+// clear message, exit 1 and nothing on standard output; the ICCMA "-fo"
+// flag is understood.
+func TestAFBounded(t *testing.T) {
+	dir := t.TempDir()
+	hard, err := filepath.Abs(filepath.Join("..", "..", "internal", "argue", "testdata", "iccma", "iccma2023", "st_890_86_9_572.af"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := parley(t, dir, nil, "", "af", "-p", "SE-PR", "-f", hard, "-fo", "i23", "--timeout", "500ms")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "no answer within 500ms (--timeout)") {
+		t.Errorf("af --timeout on a hard instance: exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = parley(t, dir, nil, "p af 5\n1 2\n", "af", "-p", "SE-GR", "-f", "-", "-fo", "i23")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "w 1 3 4 5" {
+		t.Errorf("af -fo i23 from standard input: exit %d, %q %s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/argue"
 	"github.com/parleyhq/parley/internal/argue/iccma"
 )
 
@@ -19,6 +22,8 @@ type AFOptions struct {
 	Arg      string
 	Formats  bool
 	Problems bool
+	// Timeout bounds the whole run, reading included (0: none).
+	Timeout time.Duration
 }
 
 func newAFCmd(f *Factory, run func(context.Context, *AFOptions) error) *cobra.Command {
@@ -45,6 +50,7 @@ Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric
 	fl.StringVarP(&opts.Arg, "arg", "a", "", "the query `argument` for DC and DS problems")
 	fl.BoolVar(&opts.Formats, "formats", false, "list the supported file formats")
 	fl.BoolVar(&opts.Problems, "problems", false, "list the supported problems")
+	fl.DurationVar(&opts.Timeout, "timeout", 0, "give up after this `duration` (reading included), e.g. 30s; 0 = no limit")
 	return cmd
 }
 
@@ -61,9 +67,23 @@ func runAF(ctx context.Context, f *Factory, o *AFOptions) error {
 	case o.File == "":
 		return usageErrorf("-f FILE is required")
 	}
-	in := f.IO.In
-	if err := iccma.Run(ctx, iccma.Options{Problem: o.Problem, File: o.File, Format: o.Format, Arg: o.Arg, Input: in}, f.IO.Out); err != nil {
-		return &UsageError{Err: err}
+	if o.Timeout < 0 {
+		return usageErrorf("--timeout %s: give a positive duration such as 30s, or 0 for none", o.Timeout)
 	}
-	return nil
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	in := f.IO.In
+	err := iccma.Run(ctx, iccma.Options{Problem: o.Problem, File: o.File, Format: o.Format, Arg: o.Arg, Input: in}, f.IO.Out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("no answer within %s (--timeout): the problem is too hard to decide in that time; nothing was printed: %w", o.Timeout, err)
+	case errors.Is(err, argue.ErrCutOff), errors.Is(err, context.Canceled):
+		return fmt.Errorf("stopped before an answer; nothing was printed: %w", err)
+	}
+	return &UsageError{Err: err}
 }

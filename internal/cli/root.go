@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -129,7 +131,7 @@ with nothing lost.`,
 func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
 	f := &Factory{IO: ios, Env: os.Getenv, Now: time.Now, Formats: DefaultFormats()}
 	root := NewRootCmd(f)
-	root.SetArgs(args)
+	root.SetArgs(iccmaArgs(args))
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
@@ -138,6 +140,24 @@ func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
 	cs := ios.Colors()
 	fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.Red("error:"), err)
 	return code
+}
+
+// iccmaArgs lets `parley af` take the ICCMA solver interface's "-fo FORMAT"
+// as competition tooling passes it: a single-dash flag of two letters, which
+// the flag parser would read as -f o.
+func iccmaArgs(args []string) []string {
+	if len(args) == 0 || args[0] != "af" {
+		return args
+	}
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == "-fo" {
+			out[i] = "--fo"
+		} else if v, ok := strings.CutPrefix(a, "-fo="); ok {
+			out[i] = "--fo=" + v
+		}
+	}
+	return out
 }
 
 // ExitCode maps an error to the process exit code.

@@ -52,7 +52,7 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	af, err := readFramework(opts, format)
+	af, err := readFramework(ctx, opts, format)
 	if err != nil {
 		return err
 	}
@@ -131,12 +131,12 @@ func resolveFormat(opts Options) (Format, error) {
 	return FormatOf(opts.File)
 }
 
-func readFramework(opts Options, format Format) (*argue.Framework, error) {
+func readFramework(ctx context.Context, opts Options, format Format) (*argue.Framework, error) {
 	if opts.File == "" || opts.File == "-" {
 		if opts.Input == nil {
 			return nil, fmt.Errorf("iccma: no input file given")
 		}
-		af, err := Parse(opts.Input, format)
+		af, err := Parse(ctxReader{ctx, opts.Input}, format)
 		if err != nil {
 			return nil, fmt.Errorf("iccma: standard input: %w", err)
 		}
@@ -147,11 +147,25 @@ func readFramework(opts Options, format Format) (*argue.Framework, error) {
 		return nil, fmt.Errorf("iccma: %w", err)
 	}
 	defer f.Close()
-	af, err := Parse(f, format)
+	af, err := Parse(ctxReader{ctx, f}, format)
 	if err != nil {
 		return nil, fmt.Errorf("iccma: %s: %w", opts.File, err)
 	}
 	return af, nil
+}
+
+// ctxReader stops reading when ctx ends, so that a time bound covers
+// reading a huge framework too.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, fmt.Errorf("%w: reading stopped: %w", argue.ErrCutOff, err)
+	}
+	return c.r.Read(p)
 }
 
 func argHint(af *argue.Framework, format Format) string {
