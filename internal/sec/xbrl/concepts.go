@@ -18,6 +18,8 @@ const (
 	IncomeTax                Concept = "IncomeTax"
 	NetIncome                Concept = "NetIncome"
 	EPSDiluted               Concept = "EPSDiluted"
+	EPSBasic                 Concept = "EPSBasic"
+	DividendsPaid            Concept = "DividendsPaid"
 	OperatingCashFlow        Concept = "OperatingCashFlow"
 	CapitalExpenditure       Concept = "CapitalExpenditure"
 	DepreciationAmortization Concept = "DepreciationAmortization"
@@ -123,6 +125,13 @@ func Definition(c Concept) (ConceptDef, bool) {
 		d.Label = "Diluted EPS"
 		d.Unit = "USD/shares"
 		d.Tags = gaap("EarningsPerShareDiluted")
+	case EPSBasic:
+		d.Label = "Basic EPS"
+		d.Unit = "USD/shares"
+		d.Tags = gaap("EarningsPerShareBasic")
+	case DividendsPaid:
+		d.Label = "Dividends paid"
+		d.Tags = gaap("PaymentsOfDividends", "PaymentsOfDividendsCommonStock")
 	case OperatingCashFlow:
 		d.Label = "Operating cash flow"
 		d.Tags = gaap("NetCashProvidedByUsedInOperatingActivities",
@@ -199,7 +208,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 func Concepts() []Concept {
 	return []Concept{
 		Revenue, CostOfRevenue, GrossProfit, ResearchAndDevelopment, OperatingIncome, EBIT,
-		InterestExpense, PretaxIncome, IncomeTax, NetIncome, EPSDiluted,
+		InterestExpense, PretaxIncome, IncomeTax, NetIncome, EPSDiluted, EPSBasic, DividendsPaid,
 		OperatingCashFlow, CapitalExpenditure, DepreciationAmortization,
 		Cash, CurrentAssets, TotalAssets, CurrentLiabilities, TotalLiabilities,
 		LongTermDebt, LongTermDebtCurrent, StockholdersEquity, RetainedEarnings,

@@ -1,0 +1,33 @@
+package factcheck
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// BenchmarkCheckDebate checks the text of a whole debate: every sentence of
+// the corpus (about 190 sentences, 280 figures), roughly what the research
+// notes, openings, rebuttals, reconciliations and synthesis of a deep
+// bull vs. bear debate hold.
+func BenchmarkCheckDebate(b *testing.B) {
+	ts := tables(b)
+	var texts = map[string]*strings.Builder{"NVDA": {}, "AAPL": {}, "GOOGL": {}}
+	for _, name := range []string{"testdata/corpus.tsv", "testdata/heldout.tsv"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if p := strings.SplitN(line, "\t", 4); len(p) == 4 && !strings.HasPrefix(line, "#") {
+				texts[p[1]].WriteString(p[3] + " ")
+			}
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for tk, text := range texts {
+			_ = ts[tk].Check(text.String())
+		}
+	}
+}

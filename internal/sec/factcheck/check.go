@@ -1,0 +1,297 @@
+package factcheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Status is what the check concluded about one figure.
+type Status string
+
+// Statuses.
+const (
+	Verified   Status = "verified"
+	Corrected  Status = "corrected"
+	Unverified Status = "unverified"
+	MarketData Status = "market data"
+)
+
+// Finding is the check of one figure.
+type Finding struct {
+	Status Status `json:"status"`
+	Agent  string `json:"agent,omitempty"`
+	Turn   string `json:"turn,omitempty"`
+	// Quote is the sentence the figure is in, as the agent wrote it; Text
+	// the figure itself.
+	Quote  string `json:"quote"`
+	Text   string `json:"text"`
+	Metric Metric `json:"metric,omitempty"`
+	Period Period `json:"period"`
+	// Actual is what the filings say for the metric and period stated, when
+	// they say it; Reason says what is wrong or why it is unverified.
+	Actual *Fact  `json:"actual,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Claimed reports a figure from a structured claim, not read in prose.
+	Claimed bool `json:"claimed,omitempty"`
+}
+
+// Correction is the sentence a reader sees for a corrected figure.
+func (f Finding) Correction() string {
+	if f.Actual == nil {
+		return fmt.Sprintf("%q: %s", f.Text, f.Reason)
+	}
+	return fmt.Sprintf("%q (%s): %s; per the filing, %s %s was %s (%s).", f.Quote, f.Text, f.Reason,
+		f.Metric.Label(), f.Actual.Period, Display(f.Metric, f.Actual.Value), f.Actual.Source)
+}
+
+// Display writes a value in its metric's unit: "$215.9B" ($215,938M for
+// precision when small), "65.5%", "$4.90".
+func Display(m Metric, v float64) string {
+	switch UnitOf(m) {
+	case Percent:
+		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
+	case USDPerShare:
+		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+	case SharesUnit:
+		return strconv.FormatFloat(v/1e9, 'f', 3, 64) + "B shares"
+	}
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	switch {
+	case v >= 1e12:
+		return sign + "$" + strconv.FormatFloat(v/1e12, 'f', 3, 64) + "T"
+	case v >= 1e9:
+		return sign + "$" + strconv.FormatFloat(v/1e9, 'f', 1, 64) + "B"
+	}
+	return sign + "$" + strconv.FormatFloat(v/1e6, 'f', 0, 64) + "M"
+}
+
+// Check finds and checks every financial figure in text.
+func (t *Table) Check(text string) []Finding {
+	var out []Finding
+	for _, m := range Find(text, t) {
+		out = append(out, t.CheckMention(m))
+	}
+	return out
+}
+
+// CheckMention compares one figure with the filings.
+func (t *Table) CheckMention(m Mention) Finding {
+	f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period}
+	switch {
+	case m.Market:
+		f.Status, f.Reason = MarketData, "market data, not checked against filings"
+		return f
+	case m.Points:
+		f.Status, f.Reason = Unverified, "a change in percentage or basis points, which the check does not compute"
+		return f
+	case m.Metric == "":
+		f.Status, f.Reason = Unverified, "no metric of the filings could be read for this figure"
+		return f
+	}
+	stated := t.candidates(m)
+	var known []Fact
+	for _, p := range stated {
+		if fact, ok := t.Lookup(m.Metric, p); ok {
+			known = append(known, fact)
+		}
+	}
+	if len(known) == 0 {
+		f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
+		return f
+	}
+	f.Period = known[0].Period
+	for _, fact := range known {
+		if ok, _ := matches(m, fact.Value); ok {
+			f.Status, f.Period = Verified, fact.Period
+			return f
+		}
+	}
+	actual := known[0]
+	f.Status, f.Actual = Corrected, &actual
+	if _, why := matches(m, actual.Value); why != "" {
+		f.Reason = why
+		return f
+	}
+	f.Reason = t.diagnose(m, actual)
+	return f
+}
+
+// candidates are the periods a figure may be for: the one stated (a bare
+// calendar year is also the fiscal year ending early in the next one), or,
+// unstated, the latest fiscal year or the trailing twelve months.
+func (t *Table) candidates(m Mention) []Period {
+	p := m.Period
+	switch {
+	case p.Q == -1:
+		out := []Period{{FY: p.FY}}
+		if t.FYEndMonth >= 1 && t.FYEndMonth <= 3 {
+			out = append(out, Period{FY: p.FY + 1})
+		}
+		return out
+	case !m.Explicit:
+		return []Period{{FY: t.LatestFY}, {FY: t.LatestFY, TTM: true}}
+	}
+	return []Period{p}
+}
+
+func periodText(m Mention) string {
+	if m.Period.Q == -1 {
+		return fmt.Sprint(m.Period.FY)
+	}
+	return m.Period.String()
+}
+
+// matches compares a stated figure with the filing's value. It returns
+// whether they agree and, when they disagree in direction, why.
+func matches(m Mention, actual float64) (bool, string) {
+	stated := m.Value
+	if UnitOf(m.Metric) == Percent {
+		if _, growth := m.Metric.Base(); growth {
+			switch {
+			case m.Dir < 0 && actual > 0.05:
+				return false, fmt.Sprintf("stated as a decline, but it rose %s", Display(m.Metric, actual))
+			case m.Dir >= 0 && actual < -0.05:
+				if m.Dir > 0 {
+					return false, fmt.Sprintf("stated as growth, but it fell %s", Display(m.Metric, -actual))
+				}
+				return false, fmt.Sprintf("stated as a rise, but it fell %s", Display(m.Metric, -actual))
+			}
+			actual = math.Abs(actual)
+		} else if m.Dir < 0 && m.Value > 0 && strings.HasPrefix(strings.TrimSpace(m.Text), "-") {
+			stated = -stated
+		}
+	}
+	tol := m.Step
+	if tol == 0 {
+		tol = math.Abs(actual) * 0.001
+	}
+	if m.Approx {
+		tol = math.Max(tol, 0.03*math.Abs(actual))
+	}
+	tol += 1e-9 * math.Max(1, math.Abs(actual))
+	switch m.Bound {
+	case 1:
+		return actual >= stated-tol, ""
+	case -1:
+		return actual <= stated+tol, ""
+	}
+	return math.Abs(stated-actual) <= tol, ""
+}
+
+// diagnose names what is wrong with a figure that matches nothing stated:
+// the right figure of another period, a scale slip, another metric's value,
+// or just a wrong value.
+func (t *Table) diagnose(m Mention, actual Fact) string {
+	for _, f := range t.Of(m.Metric) {
+		if f.Period == actual.Period {
+			continue
+		}
+		if ok, _ := matches(m, f.Value); ok {
+			return fmt.Sprintf("right figure, wrong period: it is %s's, not %s's", f.Period, actual.Period)
+		}
+	}
+	for _, k := range []float64{1e3, 1e-3, 1e6, 1e-6, 10, 0.1} {
+		mm := m
+		mm.Value, mm.Step = m.Value*k, m.Step*k
+		if ok, _ := matches(mm, actual.Value); ok {
+			return "the scale is wrong (millions, billions or a misplaced digit)"
+		}
+	}
+	for _, f := range t.Facts {
+		if f.Period != actual.Period || f.Metric == m.Metric || UnitOf(f.Metric) != UnitOf(m.Metric) {
+			continue
+		}
+		if ok, _ := matches(m, f.Value); ok {
+			return fmt.Sprintf("that is the filing's %s, not its %s", f.Metric.Label(), m.Metric.Label())
+		}
+	}
+	return "the figure does not match the filing"
+}
+
+// Claim is a figure a debater declares alongside its prose.
+type Claim struct {
+	Metric    string      `json:"metric"`
+	Period    string      `json:"period"` // "FY2026", "Q3 FY2026", "TTM"
+	Value     json.Number `json:"value"`
+	Unit      string      `json:"unit,omitempty"`  // usd, usd_per_share, shares, percent
+	Scale     string      `json:"scale,omitempty"` // thousand, million, billion, trillion
+	Direction string      `json:"direction,omitempty"`
+	Source    string      `json:"source,omitempty"`
+	Text      string      `json:"text,omitempty"` // the figure as written in the prose
+}
+
+var claimPeriodRe = regexp.MustCompile(`(?i)^\s*(?:(?:Q([1-4])\s*)?(?:FY\s*)?(\d{4})|(TTM|LTM))\s*$`)
+
+// CheckClaim verifies a structured claim. A claim with an unknown metric or
+// an unreadable period is unverified, saying why.
+func (t *Table) CheckClaim(c Claim) Finding {
+	text := c.Text
+	if text == "" {
+		text = strings.TrimSpace(c.Value.String() + " " + c.Scale + " " + c.Unit)
+	}
+	f := Finding{Quote: text, Text: text, Claimed: true}
+	metric := Metric(strings.ToLower(strings.TrimSpace(c.Metric)))
+	if _, ok := labels[metric]; !ok {
+		if b, growth := metric.Base(); !growth || labels[b] == "" {
+			f.Status, f.Reason = Unverified, fmt.Sprintf("unknown metric %q", c.Metric)
+			return f
+		}
+	}
+	f.Metric = metric
+	pm := claimPeriodRe.FindStringSubmatch(c.Period)
+	if pm == nil {
+		f.Status, f.Reason = Unverified, fmt.Sprintf("period %q is not FY2026, Q3 FY2026 or TTM", c.Period)
+		return f
+	}
+	var p Period
+	if pm[3] != "" {
+		p = Period{FY: t.LatestFY, TTM: true}
+	} else {
+		p.FY, _ = strconv.Atoi(pm[2])
+		if pm[1] != "" {
+			p.Q, _ = strconv.Atoi(pm[1])
+		}
+	}
+	num := c.Value.String()
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		f.Status, f.Reason = Unverified, fmt.Sprintf("value %q is not a number", num)
+		return f
+	}
+	scale := scaleOf(c.Scale)
+	m := Mention{Quote: text, Text: text, Value: v * scale, Step: step(strings.TrimPrefix(num, "-"), scale), Unit: UnitOf(metric),
+		Metric: metric, Period: p, Explicit: true}
+	switch strings.ToLower(c.Direction) {
+	case "down", "decline", "fell", "decrease", "negative":
+		m.Dir = -1
+	case "up", "rise", "rose", "increase", "grew", "positive":
+		m.Dir = 1
+	}
+	if m.Value < 0 {
+		m.Dir, m.Value = -1, -m.Value
+	}
+	r := t.CheckMention(m)
+	r.Claimed = true
+	return r
+}
+
+// Summary counts findings by status: "41 figures: 36 verified, 3
+// corrected, 2 unverified, 0 market data".
+func Summary(fs []Finding) string {
+	n := map[Status]int{}
+	for _, f := range fs {
+		n[f.Status]++
+	}
+	s := fmt.Sprintf("%d figures: %d verified, %d corrected, %d unverified", len(fs), n[Verified], n[Corrected], n[Unverified])
+	if n[MarketData] > 0 {
+		s += fmt.Sprintf(", %d market data (not checked against filings)", n[MarketData])
+	}
+	return s
+}

@@ -1,0 +1,323 @@
+// Package factcheck checks the figures a debater states against a company's
+// filings. Figures come two ways: structured claims a debater declares with
+// its prose (metric, period, value, unit), and the prose itself, read by a
+// backstop that finds every financial figure in every sentence and attributes
+// it to a metric and a period. Both are compared with a Table of reference
+// facts built from the XBRL data, with a tolerance that follows the
+// precision the figure was stated with.
+//
+// Every figure ends in one of four states: verified (it matches the filing
+// for the period stated), corrected (it does not: wrong value, wrong period,
+// wrong scale or wrong direction, with what the filing says), unverified (a
+// figure the filings cannot settle: no metric or period could be read, or the
+// period is not in the data) or market data (prices, market values and
+// multiples, which no filing states). Nothing is dropped silently.
+package factcheck
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/sec/xbrl"
+)
+
+// Metric names what a figure measures.
+type Metric string
+
+// The metrics the check covers. Each base metric has a growth metric
+// (Metric + "_growth"), the change from the same period a year earlier.
+const (
+	Revenue           Metric = "revenue"
+	CostOfRevenue     Metric = "cost_of_revenue"
+	GrossProfit       Metric = "gross_profit"
+	OperatingIncome   Metric = "operating_income"
+	NetIncome         Metric = "net_income"
+	EPSDiluted        Metric = "eps_diluted"
+	EPSBasic          Metric = "eps_basic"
+	OperatingCashFlow Metric = "operating_cash_flow"
+	Capex             Metric = "capex"
+	FreeCashFlow      Metric = "free_cash_flow"
+	RandD             Metric = "research_and_development"
+	Dividends         Metric = "dividends"
+	Cash              Metric = "cash"
+	LongTermDebt      Metric = "long_term_debt"
+	Shares            Metric = "shares_outstanding"
+	GrossMargin       Metric = "gross_margin"
+	OperatingMargin   Metric = "operating_margin"
+	NetMargin         Metric = "net_margin"
+	FCFMargin         Metric = "fcf_margin"
+)
+
+// Growth is the growth metric of m.
+func Growth(m Metric) Metric { return m + "_growth" }
+
+// Base is the metric a growth metric measures the growth of, and whether m
+// is a growth metric.
+func (m Metric) Base() (Metric, bool) {
+	b, ok := strings.CutSuffix(string(m), "_growth")
+	return Metric(b), ok
+}
+
+// Label is how a metric reads in a report.
+func (m Metric) Label() string {
+	if b, ok := m.Base(); ok {
+		return b.Label() + " growth"
+	}
+	if l, ok := labels[m]; ok {
+		return l
+	}
+	return strings.ReplaceAll(string(m), "_", " ")
+}
+
+var labels = map[Metric]string{
+	Revenue: "revenue", CostOfRevenue: "cost of revenue", GrossProfit: "gross profit", OperatingIncome: "operating income",
+	NetIncome: "net income", EPSDiluted: "diluted EPS", EPSBasic: "basic EPS", OperatingCashFlow: "operating cash flow",
+	Capex: "capital expenditure", FreeCashFlow: "free cash flow", RandD: "R&D expense", Dividends: "dividends paid",
+	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
+	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
+}
+
+// Unit is what a value counts.
+type Unit string
+
+// Units.
+const (
+	USD         Unit = "usd"           // dollars
+	USDPerShare Unit = "usd_per_share" // dollars a share
+	SharesUnit  Unit = "shares"
+	Percent     Unit = "percent" // margins and growth, in percent (65.5)
+)
+
+// UnitOf is the unit a metric's values are in.
+func UnitOf(m Metric) Unit {
+	if _, ok := m.Base(); ok {
+		return Percent
+	}
+	switch m {
+	case EPSDiluted, EPSBasic:
+		return USDPerShare
+	case Shares:
+		return SharesUnit
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin:
+		return Percent
+	}
+	return USD
+}
+
+// Period is a fiscal year, a fiscal quarter, or the trailing twelve months
+// ending with a fiscal quarter (or year).
+type Period struct {
+	FY  int  `json:"fy"`
+	Q   int  `json:"q,omitempty"` // 1-4; 0 for the whole year
+	TTM bool `json:"ttm,omitempty"`
+}
+
+func (p Period) String() string {
+	switch {
+	case p.TTM:
+		return "TTM"
+	case p.Q > 0:
+		return fmt.Sprintf("Q%d FY%d", p.Q, p.FY)
+	}
+	return fmt.Sprintf("FY%d", p.FY)
+}
+
+// Fact is one reference value.
+type Fact struct {
+	Metric Metric  `json:"metric"`
+	Period Period  `json:"period"`
+	Value  float64 `json:"value"`
+	// Source names the filing: "10-K 0001045810-26-000021", or the
+	// filings a derived value was computed from.
+	Source string `json:"source"`
+}
+
+// Table is the reference facts of one company.
+type Table struct {
+	Company  string `json:"company"`
+	LatestFY int    `json:"latest_fy"`
+	// FYEndMonth is the month the fiscal year ends (1 for NVIDIA's late
+	// January): a bare calendar year then also names the fiscal year that
+	// ends early in the next one.
+	FYEndMonth int    `json:"fy_end_month"`
+	Facts      []Fact `json:"facts"`
+}
+
+// Lookup returns the fact of m for p.
+func (t *Table) Lookup(m Metric, p Period) (Fact, bool) {
+	for _, f := range t.Facts {
+		if f.Metric == m && f.Period == p {
+			return f, true
+		}
+	}
+	return Fact{}, false
+}
+
+// Of returns every fact of m, latest period first.
+func (t *Table) Of(m Metric) []Fact {
+	var out []Fact
+	for _, f := range t.Facts {
+		if f.Metric == m {
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Period, out[j].Period
+		if a.FY != b.FY {
+			return a.FY > b.FY
+		}
+		return a.Q > b.Q
+	})
+	return out
+}
+
+// base metrics read from XBRL concepts.
+var concepts = []struct {
+	m Metric
+	c xbrl.Concept
+}{
+	{Revenue, xbrl.Revenue}, {CostOfRevenue, xbrl.CostOfRevenue}, {GrossProfit, xbrl.GrossProfit},
+	{OperatingIncome, xbrl.OperatingIncome}, {NetIncome, xbrl.NetIncome}, {EPSDiluted, xbrl.EPSDiluted},
+	{EPSBasic, xbrl.EPSBasic}, {OperatingCashFlow, xbrl.OperatingCashFlow}, {Capex, xbrl.CapitalExpenditure},
+	{RandD, xbrl.ResearchAndDevelopment}, {Dividends, xbrl.DividendsPaid}, {Cash, xbrl.Cash},
+	{LongTermDebt, xbrl.LongTermDebt}, {Shares, xbrl.SharesOutstanding},
+}
+
+// Years is how many fiscal years, back from the latest, a Table holds; the
+// quarters of the last two years are held too, and the TTM.
+const Years = 4
+
+// BuildTable reads the reference facts of a company from its XBRL data:
+// for the latest fiscal year latestFY (0: the latest the data report) and
+// the Years before, every base metric, the derived ones (gross profit when
+// not reported, free cash flow, margins) and the growth of each against a
+// year earlier; for the quarters of the last two years and the TTM, alike.
+func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY int) (*Table, error) {
+	series := map[Metric]*xbrl.Series{}
+	for _, c := range concepts {
+		s, err := cf.Series(c.c)
+		if err == nil {
+			series[c.m] = s
+		}
+	}
+	rev := series[Revenue]
+	if rev == nil {
+		return nil, fmt.Errorf("factcheck: %s reports no revenue in XBRL", company)
+	}
+	if latestFY == 0 {
+		f, ok := rev.LatestAnnual()
+		if !ok {
+			return nil, fmt.Errorf("factcheck: %s reports no annual revenue", company)
+		}
+		latestFY = f.Period.FiscalYear
+	}
+	t := &Table{Company: company, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month)}
+	var periods []Period
+	for fy := latestFY - Years; fy <= latestFY; fy++ {
+		periods = append(periods, Period{FY: fy})
+		if fy >= latestFY-2 {
+			for q := 1; q <= 4; q++ {
+				periods = append(periods, Period{FY: fy, Q: q})
+			}
+		}
+	}
+	periods = append(periods, Period{FY: latestFY, TTM: true})
+	get := func(m Metric, p Period) (xbrl.Fact, bool) {
+		s := series[m]
+		if s == nil {
+			return xbrl.Fact{}, false
+		}
+		switch {
+		case p.TTM:
+			f, err := s.TTM()
+			return f, err == nil
+		case p.Q > 0:
+			return s.Quarter(p.FY, p.Q)
+		}
+		return s.Annual(p.FY)
+	}
+	for _, p := range periods {
+		vals := map[Metric]Fact{}
+		for _, c := range concepts {
+			f, ok := get(c.m, p)
+			if !ok {
+				continue
+			}
+			if p.TTM && isInstant(c.m) {
+				continue
+			}
+			vals[c.m] = Fact{Metric: c.m, Period: p, Value: f.Value, Source: source(f)}
+		}
+		derive(vals, p)
+		for _, f := range vals {
+			t.Facts = append(t.Facts, f)
+		}
+	}
+	// Growth against the same period a year earlier.
+	var growth []Fact
+	for _, f := range t.Facts {
+		if UnitOf(f.Metric) == Percent || f.Period.TTM {
+			continue
+		}
+		prev := f.Period
+		prev.FY--
+		if g, ok := t.Lookup(f.Metric, prev); ok && g.Value != 0 {
+			growth = append(growth, Fact{Metric: Growth(f.Metric), Period: f.Period,
+				Value: 100 * (f.Value - g.Value) / math.Abs(g.Value), Source: f.Source + "; " + g.Source})
+		}
+	}
+	t.Facts = append(t.Facts, growth...)
+	sort.SliceStable(t.Facts, func(i, j int) bool {
+		a, b := t.Facts[i], t.Facts[j]
+		if a.Metric != b.Metric {
+			return a.Metric < b.Metric
+		}
+		if a.Period.FY != b.Period.FY {
+			return a.Period.FY > b.Period.FY
+		}
+		return a.Period.Q > b.Period.Q
+	})
+	return t, nil
+}
+
+func isInstant(m Metric) bool { return m == Cash || m == LongTermDebt || m == Shares }
+
+// derive adds the metrics computed from others for one period.
+func derive(v map[Metric]Fact, p Period) {
+	both := func(a, b Fact) string { return a.Source + "; " + b.Source }
+	rev, okRev := v[Revenue]
+	if _, ok := v[GrossProfit]; !ok && okRev {
+		if c, ok := v[CostOfRevenue]; ok {
+			v[GrossProfit] = Fact{Metric: GrossProfit, Period: p, Value: rev.Value - c.Value, Source: both(rev, c)}
+		}
+	}
+	if ocf, ok := v[OperatingCashFlow]; ok {
+		if cx, ok := v[Capex]; ok {
+			v[FreeCashFlow] = Fact{Metric: FreeCashFlow, Period: p, Value: ocf.Value - cx.Value, Source: both(ocf, cx)}
+		}
+	}
+	if !okRev || rev.Value == 0 {
+		return
+	}
+	for m, num := range map[Metric]Metric{GrossMargin: GrossProfit, OperatingMargin: OperatingIncome, NetMargin: NetIncome, FCFMargin: FreeCashFlow} {
+		if n, ok := v[num]; ok {
+			v[m] = Fact{Metric: m, Period: p, Value: 100 * n.Value / rev.Value, Source: both(n, rev)}
+		}
+	}
+}
+
+// source cites the filings a figure came from: "10-K 0001045810-26-000021".
+func source(f xbrl.Fact) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range f.Sources {
+		c := s.Form + " " + s.Accession
+		if !seen[c] {
+			seen[c] = true
+			parts = append(parts, c)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
