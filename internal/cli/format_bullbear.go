@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/market"
 	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/edgar"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/sec/snapshot"
 	"github.com/parleyhq/parley/internal/tool"
@@ -167,6 +168,13 @@ func (bullbearCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (j
 	bo.CIK = company.CIK.String()
 	bo.FiscalYear = rep.Financials.FiscalYear
 	bo.Figures = bullbear.Figures(rep)
+	if cf, err := a.Parse(raw.Body); err == nil {
+		// The fact check's reference facts, frozen with the debate so that
+		// a resumed or exported debate is checked against the same data.
+		if bo.Facts, err = factcheck.BuildTable(cf, bo.Ticker, bo.FiscalYear); err != nil {
+			fmt.Fprintf(f.IO.ErrOut, "warning: the fact check falls back to the key figures: %v\n", err)
+		}
+	}
 	bo.Offline = raw.Provenance.Snapshot
 	bo.Data = raw.Provenance.Label()
 	if bo.Offline && why != "" {

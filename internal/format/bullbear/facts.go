@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
 )
 
 // Figure kinds.
@@ -57,10 +58,26 @@ func (d Discrepancy) String() string {
 type FactCheck struct {
 	Checked       int           `json:"checked"` // numbers matched to a figure
 	Discrepancies []Discrepancy `json:"discrepancies,omitempty"`
+	// Findings are every figure read (verified, corrected, unverified or
+	// market data), and Summary counts them, for debates checked against
+	// Options.Facts.
+	Findings []factcheck.Finding `json:"findings,omitempty"`
+	Summary  string              `json:"summary,omitempty"`
 }
 
 func (fc FactCheck) note() debate.Note {
 	data, _ := json.Marshal(fc)
+	if fc.Summary != "" {
+		text := "Fact check: " + fc.Summary + "."
+		if n := len(fc.Discrepancies); n > 0 {
+			parts := make([]string, n)
+			for i, d := range fc.Discrepancies {
+				parts[i] = d.String()
+			}
+			text += " Factual discrepancy detected: " + strings.Join(parts, " ") + " The moderator asks both agents to reconcile."
+		}
+		return debate.Note{Kind: noteFactCheck, Data: data, Text: text}
+	}
 	text := fmt.Sprintf("Fact check: %d cited figure(s) matched against the 10-K; all within tolerance", fc.Checked)
 	if fc.Checked == 0 {
 		text = "Fact check: no cited figure could be matched against the 10-K figures"
@@ -75,8 +92,153 @@ func (fc FactCheck) note() debate.Note {
 	return debate.Note{Kind: noteFactCheck, Data: data, Text: text}
 }
 
-// factCheck checks the numbers of every bull and bear opening and rebuttal.
+// synthesisNote records the synthesis's check.
+func (fc FactCheck) synthesisNote() debate.Note {
+	data, _ := json.Marshal(fc)
+	text := "Fact check of the synthesis: " + fc.Summary + "."
+	for _, d := range fc.Discrepancies {
+		text += " " + d.String()
+	}
+	return debate.Note{Kind: noteSynthesisCheck, Data: data, Text: text}
+}
+
+// checkTexts checks every figure of the given turns' texts, and the
+// structured claims they declare, against the reference facts.
+func (p *Protocol) checkTexts(turns []*debate.Turn) FactCheck {
+	var fc FactCheck
+	seen := map[string]bool{}
+	for _, t := range turns {
+		if t == nil {
+			continue
+		}
+		prose, claims := splitClaims(t.Text)
+		var fs []factcheck.Finding
+		// An opponent's words quoted in a rebuttal are the opponent's
+		// figures: checked in the opponent's turn, not again here.
+		fs = append(fs, p.opts.Facts.Check(stripQuotes(prose))...)
+		for _, c := range claims {
+			fs = append(fs, p.opts.Facts.CheckClaim(c))
+		}
+		for _, f := range fs {
+			f.Agent, f.Turn = t.Agent, t.ID
+			key := t.Agent + "|" + f.Quote + "|" + f.Text + "|" + string(f.Status)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			fc.Findings = append(fc.Findings, f)
+			if f.Status == factcheck.Verified || f.Status == factcheck.Corrected {
+				fc.Checked++
+			}
+			if f.Status == factcheck.Corrected {
+				fc.Discrepancies = append(fc.Discrepancies, discrepancyOf(f))
+			}
+		}
+	}
+	fc.Summary = factcheck.Summary(fc.Findings)
+	return fc
+}
+
+// discrepancyOf states a corrected finding as the report's discrepancy.
+func discrepancyOf(f factcheck.Finding) Discrepancy {
+	d := Discrepancy{Agent: f.Agent, Turn: f.Turn, Cited: f.Text, Context: f.Quote, Figure: string(f.Metric),
+		Label: f.Metric.Label() + " (" + f.Period.String() + ")"}
+	if f.Actual != nil {
+		d.Actual = fmt.Sprintf("%s in %s; %s", factcheck.Display(f.Metric, f.Actual.Value), f.Actual.Period, f.Reason)
+		d.Source = f.Actual.Source
+	} else {
+		d.Actual = f.Reason
+	}
+	return d
+}
+
+// checkSynthesis checks the texts written after the first check: the
+// reconciliations and the moderator's synthesis.
+func (p *Protocol) checkSynthesis(v *view) FactCheck {
+	var turns []*debate.Turn
+	for _, side := range sides {
+		turns = append(turns, v.reconcile[side])
+	}
+	text := strings.Join(synthesisTexts(v.synthesis), "\n\n")
+	turns = append(turns, &debate.Turn{TurnRef: debate.TurnRef{ID: idSynthesis, Agent: AgentModerator}, Text: text})
+	return p.checkTexts(turns)
+}
+
+// annotate marks, in a text of the synthesis, every sentence holding a
+// figure the check corrected: the sentence is followed by the correction
+// and its source, so that the report never repeats a wrong figure unmarked.
+func annotate(text string, fc *FactCheck) string {
+	if fc == nil {
+		return text
+	}
+	for _, f := range fc.Findings {
+		if f.Status != factcheck.Corrected || f.Agent != AgentModerator || !strings.Contains(text, f.Quote) {
+			continue
+		}
+		note := " [Fact check: " + f.Text + " is wrong, " + f.Reason
+		if f.Actual != nil {
+			note += fmt.Sprintf("; per the filing, %s %s was %s (%s)", f.Metric.Label(), f.Actual.Period, factcheck.Display(f.Metric, f.Actual.Value), f.Actual.Source)
+		}
+		note += ".]"
+		text = strings.Replace(text, f.Quote, f.Quote+note, 1)
+	}
+	return text
+}
+
+// synthesisTexts are the synthesis's prose fields.
+func synthesisTexts(syn *Synthesis) []string {
+	out := []string{syn.Summary, syn.Conviction, syn.ThesisBreaker}
+	out = append(out, syn.BullCase...)
+	out = append(out, syn.BearCase...)
+	out = append(out, syn.Agreements...)
+	for _, c := range syn.Contentions {
+		out = append(out, c.Bull, c.Bear)
+	}
+	for _, bk := range syn.Buckets {
+		out = append(out, bk.Evidence)
+	}
+	return out
+}
+
+// claimsRe finds the block of structured claims a debater appends.
+var claimsRe = regexp.MustCompile(`(?s)<claims>\s*(.*?)\s*</claims>`)
+
+// splitClaims separates a turn's prose from its claims block
+// ("<claims>[...]</claims>", a JSON array of factcheck.Claim). A block that
+// does not decode declares nothing; its figures are still read in the prose.
+func splitClaims(text string) (string, []factcheck.Claim) {
+	loc := claimsRe.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return text, nil
+	}
+	var claims []factcheck.Claim
+	_ = json.Unmarshal([]byte(text[loc[2]:loc[3]]), &claims)
+	return text[:loc[0]] + text[loc[1]:], claims
+}
+
+// StripClaims removes the claims block from a turn's text for display.
+func StripClaims(text string) string {
+	prose, _ := splitClaims(text)
+	return strings.TrimSpace(prose)
+}
+
+// factCheck checks the numbers of every bull and bear text: research notes,
+// openings and rebuttals (reconciliations and the synthesis are checked when
+// they are written).
 func (p *Protocol) factCheck(v *view) FactCheck {
+	if p.opts.Facts != nil {
+		var turns []*debate.Turn
+		for _, side := range sides {
+			turns = append(turns, v.research[side])
+		}
+		for _, side := range sides {
+			turns = append(turns, v.openings[side])
+		}
+		for _, pair := range v.rebuttals {
+			turns = append(turns, pair[0], pair[1])
+		}
+		return p.checkTexts(turns)
+	}
 	var fc FactCheck
 	var turns []*debate.Turn
 	for _, side := range sides {

@@ -41,7 +41,15 @@ RULES (both sides):
 - You MAY concede valid points ("I acknowledge X, but...")
 - You MUST cite sources inline; prefer the SEC filings (form, fiscal year, accession number)
 - You MUST present %d-%d points even if the case is weak
-- Numbers you cite are checked against the 10-K after the rebuttals: get them right
+- Numbers you cite are checked against the filings: every figure in your text, for the period you state
+  (say "fiscal 2026", "Q3 FY2026" or "TTM" with each figure); get them right
+- After your text, declare every financial figure you stated in a block the reader does not see:
+  <claims>[{"metric": "revenue", "period": "FY2026", "value": 215.9, "scale": "billion", "direction": "up", "source": "10-K 0001045810-26-000021"}]</claims>
+  metric: revenue, cost_of_revenue, gross_profit, operating_income, net_income, eps_diluted, eps_basic,
+  operating_cash_flow, capex, free_cash_flow, research_and_development, dividends, cash, long_term_debt,
+  shares_outstanding, gross_margin, operating_margin, net_margin, fcf_margin, or any of these + "_growth" (percent,
+  with direction up or down); period: FY2026, Q3 FY2026 or TTM; scale: thousand, million, billion or empty.
+  Prices, market values and multiples are market data: leave them out of the block.
 
 You will receive your opponent's arguments. When rebutting:
 - DIRECTLY QUOTE the opponent's point you're addressing, word for word, in "double quotes" or on a "> " blockquote line

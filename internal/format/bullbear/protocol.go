@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/analysis"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
 )
 
 // Name is the format's name.
@@ -36,7 +37,10 @@ const (
 const (
 	idSynthesis   = "synthesis/moderator"
 	noteFactCheck = "bullbear.fact_check"
-	noteDataOnly  = "bullbear.data_only"
+	// noteSynthesisCheck records the fact check of the moderator's
+	// synthesis: its corrections are shown inline in the report.
+	noteSynthesisCheck = "bullbear.synthesis_check"
+	noteDataOnly       = "bullbear.data_only"
 )
 
 func researchID(side string) string            { return "research/" + side }
@@ -71,6 +75,10 @@ type Options struct {
 	// Figures are the reference figures from the 10-K that the fact check
 	// compares the agents' numbers with.
 	Figures []Figure `json:"figures,omitempty"`
+	// Facts are the reference facts (fiscal years, quarters, TTM) that the
+	// fact check holds every figure of every text to; debates created before
+	// they existed are checked against Figures alone.
+	Facts *factcheck.Table `json:"facts,omitempty"`
 	// Data labels where the figures came from and when ("offline snapshot
 	// recorded 2026-07-09").
 	Data string `json:"data,omitempty"`
@@ -195,6 +203,7 @@ type view struct {
 	reconcile map[string]*debate.Turn
 	synthesis *Synthesis
 	synTurn   *debate.Turn
+	synCheck  *FactCheck
 	pending   *debate.Step
 }
 
@@ -316,6 +325,17 @@ func (p *Protocol) derive(s *debate.State) *view {
 	if json.Unmarshal(st.Move, &syn) == nil {
 		v.synthesis = &syn
 	}
+	// 6. The synthesis is checked like everything else: a wrong figure in it
+	// is corrected inline in the report, never repeated unmarked.
+	if p.opts.Facts != nil && v.synthesis != nil {
+		sc, ok := synthesisCheckNote(s)
+		if !ok {
+			check := p.checkSynthesis(v)
+			v.pending = &debate.Step{Emit: []debate.Payload{check.synthesisNote()}}
+			return v
+		}
+		v.synCheck = sc
+	}
 	return v
 }
 
@@ -340,6 +360,19 @@ func opponent(side string) string {
 		return AgentBear
 	}
 	return AgentBull
+}
+
+// synthesisCheckNote reads the synthesis's fact check recorded in the log.
+func synthesisCheckNote(s *debate.State) (*FactCheck, bool) {
+	for _, n := range s.Notes {
+		if n.Kind == noteSynthesisCheck {
+			var fc FactCheck
+			if json.Unmarshal(n.Data, &fc) == nil {
+				return &fc, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // factCheckNote reads the fact check recorded in the log.

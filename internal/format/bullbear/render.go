@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
 )
 
 // Result is the verdict of a bullbear debate.
@@ -130,6 +131,10 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 		fmt.Fprintf(b, "\n**Status:** %s (the debate has not finished; this summary is partial)\n", s.Status)
 	}
 	syn := v.synthesis
+	if syn != nil && v.synCheck != nil {
+		c := annotatedSynthesis(*syn, v.synCheck)
+		syn = &c
+	}
 
 	bull, bear := p.casePoints(v, AgentBull), p.casePoints(v, AgentBear)
 	if syn != nil {
@@ -188,6 +193,7 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 		b.WriteString("\nThe moderator noted conflicting facts:\n")
 		b.WriteString(bullets(syn.Discrepancies, ""))
 	}
+	factCheckSection(b, v.check, v.synCheck)
 }
 
 // keyFigures lists the reported lines of the latest fiscal year: the figures
@@ -224,7 +230,7 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		} else if t.Model != "" {
 			fmt.Fprintf(b, " (%s)", t.Model)
 		}
-		fmt.Fprintf(b, "\n\n%s\n", strings.TrimSpace(t.Text))
+		fmt.Fprintf(b, "\n\n%s\n", StripClaims(t.Text))
 		if t.Invalid != "" {
 			fmt.Fprintf(b, "\n*Parley could not validate this turn: %s*\n", t.Invalid)
 		}
@@ -336,6 +342,70 @@ func sourceOf(content string) string {
 		out += fmt.Sprintf("; valuation on the %s (%s, as of %s)", h.Basis, h.Figures[0].Source, h.Figures[0].Date)
 	}
 	return out
+}
+
+// annotatedSynthesis is the synthesis with every sentence that holds a
+// corrected figure followed by its correction.
+func annotatedSynthesis(syn Synthesis, fc *FactCheck) Synthesis {
+	all := func(xs []string) []string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = annotate(x, fc)
+		}
+		return out
+	}
+	syn.Summary, syn.Conviction, syn.ThesisBreaker = annotate(syn.Summary, fc), annotate(syn.Conviction, fc), annotate(syn.ThesisBreaker, fc)
+	syn.BullCase, syn.BearCase, syn.Agreements = all(syn.BullCase), all(syn.BearCase), all(syn.Agreements)
+	syn.Contentions = append([]Contention(nil), syn.Contentions...)
+	for i := range syn.Contentions {
+		syn.Contentions[i].Bull, syn.Contentions[i].Bear = annotate(syn.Contentions[i].Bull, fc), annotate(syn.Contentions[i].Bear, fc)
+	}
+	syn.Buckets = append([]Bucket(nil), syn.Buckets...)
+	for i := range syn.Buckets {
+		syn.Buckets[i].Evidence = annotate(syn.Buckets[i].Evidence, fc)
+	}
+	return syn
+}
+
+// factCheckSection says what the check read and what it found: the counts,
+// each correction quoting the agent exactly with what the filing says, and
+// the figures it could not verify.
+func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
+	var findings []factcheck.Finding
+	for _, c := range checks {
+		if c != nil {
+			findings = append(findings, c.Findings...)
+		}
+	}
+	if len(findings) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## 🔎 FACT CHECK\n\n%s.\n", factcheck.Summary(findings))
+	var corrected, unverified []factcheck.Finding
+	for _, f := range findings {
+		switch f.Status {
+		case factcheck.Corrected:
+			corrected = append(corrected, f)
+		case factcheck.Unverified, factcheck.MarketData:
+			unverified = append(unverified, f)
+		}
+	}
+	if len(corrected) > 0 {
+		b.WriteString("\nCorrected:\n")
+		for _, f := range corrected {
+			fmt.Fprintf(b, "- %s said: %q. %s: %s", title(f.Agent), f.Quote, f.Text, f.Reason)
+			if f.Actual != nil {
+				fmt.Fprintf(b, "; per the filing, %s %s was %s (%s)", f.Metric.Label(), f.Actual.Period, factcheck.Display(f.Metric, f.Actual.Value), f.Actual.Source)
+			}
+			b.WriteString(".\n")
+		}
+	}
+	if len(unverified) > 0 {
+		b.WriteString("\nNot verified against the filings:\n")
+		for _, f := range unverified {
+			fmt.Fprintf(b, "- %s: %s (%s)\n", title(f.Agent), f.Text, f.Reason)
+		}
+	}
 }
 
 func bullets(items []string, empty string) string {

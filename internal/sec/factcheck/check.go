@@ -91,6 +91,15 @@ func (t *Table) CheckMention(m Mention) Finding {
 	case m.Points:
 		f.Status, f.Reason = Unverified, "a change in percentage or basis points, which the check does not compute"
 		return f
+	case m.Hypothetical:
+		f.Status, f.Reason = Unverified, "a condition, scenario or forecast, not a reported figure"
+		return f
+	case m.Share:
+		f.Status, f.Reason = Unverified, "a share of something the filings do not report"
+		return f
+	case m.Unit == "multiple":
+		f.Status, f.Reason = Unverified, "a ratio the check does not compute"
+		return f
 	case m.Metric == "":
 		f.Status, f.Reason = Unverified, "no metric of the filings could be read for this figure"
 		return f

@@ -25,13 +25,19 @@ type Mention struct {
 	Dir      int  // +1 rose/grew, -1 fell/declined, 0 unstated
 	Market   bool // a price, market value or multiple: not in the filings
 	Points   bool // a change in percentage points or basis points
+	// Hypothetical marks a figure in a condition, scenario or forecast
+	// ("breaks if gross margin falls to 40%"), and Share a percentage of
+	// something that is not a financial line ("72% of the evidence"):
+	// neither states what the filings report.
+	Hypothetical bool
+	Share        bool
 }
 
 var (
 	moneyRe = regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
 	// scaled numbers without a currency sign: "130.5 billion", "4.1bn".
 	scaledRe  = regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|tn|mln)\b`)
-	percentRe = regexp.MustCompile(`(?i)([-+−]?\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|bps\b|basis points?\b)`)
+	percentRe = regexp.MustCompile(`(?i)([-+−]?\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|pts?\b|points?\b|bps\b|basis points?\b)`)
 	multRe    = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`)
 )
 
@@ -184,7 +190,7 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		unit := low[loc[4]:loc[5]]
 		m := Mention{Value: v, Unit: Percent, Step: step(num, 1)}
-		if strings.Contains(unit, "point") || unit == "pp" || strings.HasPrefix(unit, "b") {
+		if strings.Contains(unit, "point") || unit == "pp" || strings.HasPrefix(unit, "pt") || strings.HasPrefix(unit, "b") {
 			m.Points = true
 		}
 		add(loc[0], loc[1], m)
@@ -223,7 +229,7 @@ func findIn(sentence string, t *Table) []Mention {
 		if err != nil {
 			continue
 		}
-		add(loc[0], loc[3]+1, Mention{Value: v, Unit: "multiple", Market: true})
+		add(loc[0], loc[3]+1, Mention{Value: v, Unit: "multiple"})
 	}
 	sort.Slice(mentions, func(i, j int) bool {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
@@ -398,11 +404,21 @@ func clauseBreak(s string) bool {
 // direction words between them.
 func attribute(m *Mention, low string, start, end int, metrics, periods []span, t *Table) {
 	me := span{start: start, end: end}
-	if m.Unit != "multiple" {
-		pre := low[max(0, start-40):start]
-		post := low[end:min(len(low), end+40)]
-		if marketRe.MatchString(pre) || marketRe.MatchString(post) && !hasMetricWithin(post, metrics) {
-			m.Market = true
+	clause := clauseAround(low, start, end)
+	if hypotheticalRe.MatchString(clause) {
+		m.Hypothetical = true
+	}
+	if m.Unit == Percent {
+		if of := ofRe.FindStringSubmatch(low[end:min(len(low), end+48)]); of != nil && !hasMetricWithin(of[1], metrics) {
+			m.Share = true
+		}
+	}
+	// A market cue (a price, a market value, a multiple) nearer the figure
+	// than any metric makes it market data.
+	marketDist := 1 << 30
+	for _, loc := range marketRe.FindAllStringIndex(low, -1) {
+		if d := dist(me, span{start: loc[0], end: loc[1]}); d < 40 && d < marketDist {
+			marketDist = d
 		}
 	}
 	best, bestScore := span{}, 1<<30
@@ -431,11 +447,8 @@ func attribute(m *Mention, low string, start, end int, metrics, periods []span, 
 			m.Metric = EPSDiluted
 		}
 	}
-	if m.Market && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Unit != USDPerShare {
-		m.Market = false // "revenue of $X ... at a valuation of" : the metric is closer
-	}
-	if m.Metric != "" {
-		m.Market = m.Market && m.Unit == USDPerShare
+	if marketDist < 1<<30 && (m.Metric == "" || marketDist <= bestScore) {
+		m.Market = true
 	}
 	// Period: nearest period phrase, preferring the same clause.
 	pbest, pscore := span{}, 1<<30
@@ -516,6 +529,28 @@ func nearestAfter(periods []span, pos int) int {
 		}
 	}
 	return best
+}
+
+var (
+	// hypotheticalRe marks a condition, a scenario or a forecast.
+	hypotheticalRe = regexp.MustCompile(`(?i)\b(if|would|could|unless|assum\w*|scenario|target|threshold|breaks?|or below|or above|guidance|forecasts?|projected|projects|expects?|expected|outlook|next year|by 20\d\d)\b`)
+	// ofRe reads "72% of the evidence": the thing a percentage is a share of.
+	ofRe = regexp.MustCompile(`^\s*of\s+(?:the\s+|its\s+|their\s+)?([a-z&/ ]{3,40})`)
+)
+
+// clauseAround is the clause of the sentence around a figure: between the
+// nearest clause breaks (";", ",", "(", ")", " but ", " while ") on either
+// side.
+func clauseAround(low string, start, end int) string {
+	from := 0
+	if i := strings.LastIndexAny(low[:start], ";,()"); i >= 0 {
+		from = i + 1
+	}
+	to := len(low)
+	if i := strings.IndexAny(low[end:], ";,()"); i >= 0 {
+		to = end + i
+	}
+	return low[from:to]
 }
 
 func hasMetricWithin(s string, metrics []span) bool {
