@@ -50,3 +50,20 @@ func TestPlantedFiguresCaughtEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowUpAnswerChecked: a follow-up answer's figures are checked too.
+func TestFollowUpAnswerChecked(t *testing.T) {
+	base := loadScript(t, "bullbear.yaml")
+	sc, err := script.New(append(base.Rules,
+		script.Rule{TagRegexp: `^ask/\d/bear$`, Reply: &script.Reply{Text: "Net income was $112.5 billion in fiscal 2026, so the margin story is weaker than it looks."}})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dir, env := fakeOpenAI(t, sc)
+	mustParley(t, dir, env, "", "debate", "NVDA", "--snapshot", "--model", "test-model")
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	r := mustParley(t, dir, env, "", "ask", id, "--agent", "bear", "--model", "test-model", "What would change your mind?")
+	if !strings.Contains(r.stderr, "Fact check of the answer: 1 figures: 0 verified, 1 corrected") || !strings.Contains(r.stderr, "per the filing, net income FY2026 was $120.1B") {
+		t.Errorf("follow-up answer not checked:\n%s", r.stderr)
+	}
+}

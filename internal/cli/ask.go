@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/pricing"
 	"github.com/parleyhq/parley/internal/textsafe"
@@ -122,6 +123,19 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 			return fmt.Errorf("follow-up to debate %s interrupted; nothing was saved: %w", st.ID, ctx.Err())
 		}
 		return fmt.Errorf("follow-up to debate %s (nothing was saved): %w", st.ID, err)
+	}
+	if c, ok := format.(interface {
+		CheckAnswer(*debate.State, string, string) []factcheck.Finding
+	}); ok {
+		// The answer is held to the filings like the debate's other texts.
+		if fs := c.CheckAnswer(st, spec.Agent, tc.Text); len(fs) > 0 {
+			fmt.Fprintf(f.IO.ErrOut, "\nFact check of the answer: %s.\n", factcheck.Summary(fs))
+			for _, fd := range fs {
+				if fd.Status == factcheck.Corrected {
+					fmt.Fprintf(f.IO.ErrOut, "- %s\n", textsafe.Clean(fd.Correction()))
+				}
+			}
+		}
 	}
 	u := tc.Usage
 	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %d input tokens (%d cached), %d output tokens, %s\n",

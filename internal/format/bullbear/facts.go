@@ -519,3 +519,15 @@ func asciiLower(text string) string {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isWord(c byte) bool  { return c >= 'a' && c <= 'z' || isDigit(c) }
+
+// CheckAnswer checks the figures of a follow-up answer against the
+// debate's reference facts, as every other text of the debate is; nil when
+// the debate has none (one created before they were recorded).
+func (Format) CheckAnswer(s *debate.State, agent, text string) []factcheck.Finding {
+	var o Options
+	if json.Unmarshal(s.Options, &o) != nil || o.Facts == nil {
+		return nil
+	}
+	p := &Protocol{opts: o}
+	return p.checkTexts([]*debate.Turn{{TurnRef: debate.TurnRef{Agent: agent}, Text: text}}).Findings
+}
