@@ -14,9 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/pricing"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
