@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -138,12 +139,12 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.StringVar(&opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", "))
 	fl.StringVar(&opts.Resume, "resume", "", "resume the unfinished debate with this `ID`")
 	fl.IntVar(&opts.Perspectives, "perspectives", 0, "number of debaters, 2-4 (default: the moderator decides)")
-	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, "cap on rounds")
+	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, "cap on rounds (perspectives; council: 1-5, default 3)")
 	fl.BoolVar(&opts.NoCheckpoints, "no-checkpoints", false, "run to the end without asking after each round")
 	fl.StringVar(&opts.Catalog, "catalog", "", "YAML `file` extending or overriding the perspective catalog")
 	fl.StringVar(&opts.Models.Provider, "provider", "", "model provider: anthropic, openai or ollama (default: detected from the environment)")
 	fl.StringVar(&opts.Models.Model, "model", "", "model `name` for every role")
-	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1")
+	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1; roles: perspectives moderator, debater; bullbear bull, bear, moderator; council analyst; crux persona, moderator; formal debater, moderator")
 	fl.BoolVar(&opts.JSON, "json", false, "write the event stream as JSON lines instead of the terminal view")
 	fl.StringSliceVar(&opts.Agents, "agents", nil, "agents or personas, comma-separated (council, crux)")
 	fl.IntVar(&opts.Rounds, "rounds", 2, "argumentation rounds (formal)")
@@ -158,13 +159,56 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.StringVar(&opts.Personas, "personas", "", "YAML `file` of personas (crux)")
 	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "`directory` for the decision document")
 	fl.BoolVar(&opts.IssueDraft, "issue-draft", false, "also write an issue draft made from the decision")
-	fl.IntVar(&lim.TurnBudget, "turn-budget", lim.TurnBudget, "output tokens per debater per round (0 = unlimited)")
-	fl.IntVar(&lim.DebateBudget, "debate-budget", lim.DebateBudget, "tokens for the whole debate (0 = unlimited)")
+	fl.Var((*budgetFlag)(&lim.TurnBudget), "turn-budget", "output `tokens` per debater per round (0 or unlimited: no limit)")
+	fl.Var((*budgetFlag)(&lim.DebateBudget), "debate-budget", "`tokens` for the whole debate (0 or unlimited: no limit)")
 	fl.DurationVar(&lim.RoundTimeout, "round-timeout", lim.RoundTimeout, "time limit per round")
 	fl.DurationVar(&lim.DebateTimeout, "debate-timeout", lim.DebateTimeout, "time limit for the whole run")
 	fl.DurationVar(&lim.CallTimeout, "call-timeout", lim.CallTimeout, "time limit per model call")
 	fl.DurationVar(&lim.CheckpointTimeout, "checkpoint-timeout", lim.CheckpointTimeout, "pause the debate when a checkpoint gets no answer in this time")
 	return cmd
+}
+
+// budgetFlag is a token budget flag: a count, or "unlimited" (0).
+type budgetFlag int
+
+func (b *budgetFlag) String() string {
+	if *b == 0 {
+		return "unlimited"
+	}
+	return strconv.Itoa(int(*b))
+}
+
+func (b *budgetFlag) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "unlimited", "none", "0":
+		*b = 0
+		return nil
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimSpace(s), "_", ""))
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a token count: give a number such as 4000, or unlimited", s)
+	}
+	*b = budgetFlag(n)
+	return nil
+}
+
+func (b *budgetFlag) Type() string { return "tokens" }
+
+// checkRoles refuses a --model-for role the format has no turn for: a
+// model given for it would silently never be used.
+func checkRoles(format debate.Format, mf ModelFlags) error {
+	r, ok := format.(interface{ Roles() []string })
+	if !ok {
+		return nil
+	}
+	for _, spec := range mf.ModelFor {
+		role, _, _ := strings.Cut(spec, "=")
+		role = strings.TrimSpace(role)
+		if !slices.Contains(r.Roles(), role) {
+			return usageErrorf("--model-for %s: the %s format has no role %q; its roles are %s", spec, format.Name(), role, strings.Join(r.Roles(), ", "))
+		}
+	}
+	return nil
 }
 
 // dataFlag names the flag that asked for the shipped SEC snapshot ("" when
@@ -247,6 +291,11 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		changes   []debate.CastChanged
 	)
 	if o.Resume == "" {
+		if fm, err := f.Formats.Get(o.Format); err == nil {
+			if err := checkRoles(fm, o.Models); err != nil {
+				return err
+			}
+		}
 		switch {
 		case o.Offline && o.modelFlags():
 			return usageErrorf("--offline runs with no model and no network; drop --provider/--model/--model-for, or use --snapshot to run your model on the SEC data shipped with Parley")
@@ -278,7 +327,9 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		lim    *debate.Limits
 	)
 	if o.Resume != "" {
-		id = o.Resume
+		if id, err = resolveID(ctx, store, o.Resume); err != nil {
+			return err
+		}
 		sum, err := store.Get(ctx, id)
 		if err != nil {
 			if errors.Is(err, debate.ErrNotFound) {
@@ -290,6 +341,9 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 			return resumeCompleted(ctx, f, o, store, id)
 		}
 		if format, err = f.Formats.Get(sum.Format); err != nil {
+			return err
+		}
+		if err := checkRoles(format, o.Models); err != nil {
 			return err
 		}
 		// Budgets and timeouts given on resume replace the stored ones, so
@@ -344,6 +398,9 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	} else {
 		if format, err = f.Formats.Get(o.Format); err != nil {
 			return &UsageError{Err: err}
+		}
+		if err := checkRoles(format, o.Models); err != nil {
+			return err
 		}
 		adapter, ok := formatCLIs()[format.Name()]
 		if !ok {

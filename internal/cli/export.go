@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type ExportOptions struct {
 	Full    bool
 	Summary bool
 	Output  string
+	asSet   bool // --as was given
 }
 
 func newExportCmd(f *Factory, run func(context.Context, *ExportOptions) error) *cobra.Command {
@@ -38,13 +40,14 @@ when that is not a terminal).`,
 		Args:    exactID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
+			opts.asSet = cmd.Flags().Changed("as")
 			if run != nil {
 				return run(cmd.Context(), opts)
 			}
 			return runExport(cmd.Context(), f, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.As, "as", "md", "output `format`: md, json or pdf")
+	cmd.Flags().StringVar(&opts.As, "as", "md", "output `format`: md, json or pdf (default: from the -o file name, else md)")
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output")
@@ -52,7 +55,28 @@ when that is not a terminal).`,
 	return cmd
 }
 
+// formatOfFile is the export format a file name asks for, "" if none.
+func formatOfFile(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".pdf":
+		return "pdf"
+	case ".json":
+		return "json"
+	case ".md", ".markdown":
+		return "md"
+	}
+	return ""
+}
+
 func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
+	if want := formatOfFile(o.Output); want != "" {
+		switch {
+		case !o.asSet:
+			o.As = want
+		case want != o.As:
+			return usageErrorf("--as %s, but -o %s names a %s file: drop --as to write %s, or name the file .%s", o.As, o.Output, want, want, o.As)
+		}
+	}
 	switch o.As {
 	case "md", "json":
 	case "pdf":

@@ -120,9 +120,9 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tUPDATED\tTOPIC")
+	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tCOST\tUPDATED\tTOPIC")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, s.Updated.Local().Format("2006-01-02 15:04"), truncate(textsafe.Clean(s.Topic), 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, fmt.Sprintf("$%.4f", s.CostUSD), s.Updated.Local().Format("2006-01-02 15:04"), truncate(textsafe.Clean(s.Topic), 60))
 	}
 	return tw.Flush()
 }
@@ -168,7 +168,11 @@ func exactID(cmd *cobra.Command, args []string) error {
 }
 
 // loadDebate folds a stored debate and finds its format.
-func loadDebate(ctx context.Context, f *Factory, store debate.Store, id string) (*debate.State, debate.Format, error) {
+func loadDebate(ctx context.Context, f *Factory, store debate.Store, typed string) (*debate.State, debate.Format, error) {
+	id, err := resolveID(ctx, store, typed)
+	if err != nil {
+		return nil, nil, err
+	}
 	events, err := store.Load(ctx, id, 0)
 	if err != nil {
 		if errors.Is(err, debate.ErrNotFound) {

@@ -123,7 +123,11 @@ with nothing lost.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil), newAskCmd(f, nil), newAFCmd(f, nil))
+	root.Version = version()
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil), newAskCmd(f, nil), newAFCmd(f, nil),
+		newDeleteCmd(f, nil), newVersionCmd(f))
+	registerCompletions(root, f)
 	return root
 }
 

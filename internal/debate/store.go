@@ -57,6 +57,9 @@ type Store interface {
 	AcquireLease(ctx context.Context, debateID string, owner LeaseOwner, ttl time.Duration, steal string) (Lease, error)
 	RenewLease(ctx context.Context, debateID, ownerID string, ttl time.Duration) (Lease, error)
 	ReleaseLease(ctx context.Context, debateID, ownerID string) error
+	// Delete removes a debate: its events, projections and lease. An unknown
+	// debate is ErrNotFound. Subscribers of the debate see it end.
+	Delete(ctx context.Context, debateID string) error
 	Close() error
 }
 
@@ -113,6 +116,9 @@ type Summary struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	LastSeq int64     `json:"last_seq"`
+	// CostUSD is what the debate's completed turns cost so far (0 for
+	// data-only turns and for models without a known price).
+	CostUSD float64 `json:"cost_usd"`
 	// Lease is the runner's lease while one is held; nil otherwise.
 	Lease *Lease `json:"lease,omitempty"`
 }
@@ -186,6 +192,10 @@ func Project(s *Summary, e Event) {
 		s.Status = StatusRunning
 	case TypeTurnCompleted:
 		s.Turns++
+		var c TurnCompleted
+		if e.Decode(&c) == nil {
+			s.CostUSD += c.CostUSD
+		}
 	case TypeCheckpoint:
 		s.Status = StatusCheckpoint
 	case TypeCheckpointAnswer, TypeResumed:

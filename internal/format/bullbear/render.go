@@ -439,3 +439,7 @@ func (Format) Describe(t *debate.Turn) string {
 	b.WriteString(s.ThesisBreaker)
 	return b.String()
 }
+
+// Roles lists the roles this format's turns take: the names --model-for
+// accepts.
+func (Format) Roles() []string { return []string{AgentBull, AgentBear, AgentModerator} }

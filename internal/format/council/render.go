@@ -161,3 +161,7 @@ func (Format) Describe(t *debate.Turn) string {
 	}
 	return b.String()
 }
+
+// Roles lists the roles this format's turns take: the names --model-for
+// accepts.
+func (Format) Roles() []string { return []string{roleAnalyst} }

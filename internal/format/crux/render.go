@@ -257,3 +257,7 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// Roles lists the roles this format's turns take: the names --model-for
+// accepts.
+func (Format) Roles() []string { return []string{roleDebater, roleModerator} }

@@ -379,3 +379,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // cell makes text safe for a Markdown table cell.
 func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
+
+// Roles lists the roles this format's turns take: the names --model-for
+// accepts.
+func (Format) Roles() []string { return []string{RoleDebater, agentModerator} }

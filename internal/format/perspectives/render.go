@@ -326,3 +326,7 @@ func (Format) Describe(t *debate.Turn) string {
 	}
 	return ""
 }
+
+// Roles lists the roles this format's turns take: the names --model-for
+// accepts.
+func (Format) Roles() []string { return []string{roleModerator, roleDebater} }

@@ -214,6 +214,15 @@ func (s *Store) ReleaseLease(ctx context.Context, debateID, ownerID string) erro
 	})
 }
 
+// Delete implements debate.Store.
+func (s *Store) Delete(ctx context.Context, debateID string) error {
+	return s.lease(ctx, debateID, func(*entry) error {
+		delete(s.debates, debateID)
+		s.notify.Notify(debateID)
+		return nil
+	})
+}
+
 // Close implements debate.Store. It drops the debates and ends the
 // subscriptions; closing twice is harmless.
 func (s *Store) Close() error {

@@ -114,6 +114,7 @@ type Store struct {
 	path               string
 	readOnly           bool // OpenReadOnly: no appends, no leases
 	noLeases           bool // an older schema, opened read-only: no leases table
+	noCost             bool // an older schema, opened read-only: no cost column
 	poll               time.Duration
 	notify             store.Notifier
 
@@ -264,9 +265,10 @@ func OpenReadOnly(ctx context.Context, path string, opts ...Option) (*Store, err
 		db.Close()
 		return nil, fmt.Errorf("open parley database %s: it is not a Parley database (no debates table)", abs)
 	}
-	var leases int
+	var leases, cost int
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).Scan(&leases)
-	return &Store{db: db, fast: db, path: abs, poll: o.poll, readOnly: true, noLeases: leases == 0}, nil
+	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('debates') WHERE name = 'cost_usd'`).Scan(&cost)
+	return &Store{db: db, fast: db, path: abs, poll: o.poll, readOnly: true, noLeases: leases == 0, noCost: cost == 0}, nil
 }
 
 // roDSN is dsn for a read-only connection.
@@ -300,10 +302,10 @@ func prepareAppend(ctx context.Context, db *sql.DB) (*appendStmts, error) {
 		{&st.insertTurn, `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
 		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&st.putSummary, `INSERT INTO debates (` + summaryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		{&st.putSummary, `INSERT INTO debates (` + summaryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
 			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
-			updated = excluded.updated, last_seq = excluded.last_seq`},
+			updated = excluded.updated, last_seq = excluded.last_seq, cost_usd = excluded.cost_usd`},
 	} {
 		stmt, err := db.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -506,7 +508,7 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-const summaryColumns = `id, format, topic, status, phase, round, turns, created, updated, last_seq`
+const summaryColumns = `id, format, topic, status, phase, round, turns, created, updated, last_seq, cost_usd`
 
 func scanSummary(sc interface{ Scan(...any) error }) (debate.Summary, error) {
 	var (
@@ -514,7 +516,7 @@ func scanSummary(sc interface{ Scan(...any) error }) (debate.Summary, error) {
 		created, updated string
 	)
 	if err := sc.Scan(&sum.ID, &sum.Format, &sum.Topic, &sum.Status, &sum.Phase, &sum.Round, &sum.Turns,
-		&created, &updated, &sum.LastSeq); err != nil {
+		&created, &updated, &sum.LastSeq, &sum.CostUSD); err != nil {
 		return debate.Summary{}, err
 	}
 	var err error
@@ -541,7 +543,7 @@ func getSummary(ctx context.Context, q querier, debateID string) (debate.Summary
 
 func putSummary(ctx context.Context, stmt *sql.Stmt, s debate.Summary) error {
 	_, err := stmt.ExecContext(ctx, s.ID, s.Format, s.Topic, string(s.Status), s.Phase, s.Round, s.Turns,
-		s.Created.UTC().Format(timeLayout), s.Updated.UTC().Format(timeLayout), s.LastSeq)
+		s.Created.UTC().Format(timeLayout), s.Updated.UTC().Format(timeLayout), s.LastSeq, s.CostUSD)
 	if err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
@@ -621,10 +623,14 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 // summarySelect selects summaryColumns and the debate's lease (NULL when
 // none) from debates.
 func (s *Store) summarySelect() string {
-	if s.noLeases {
-		return `SELECT ` + summaryColumns + `, NULL FROM debates`
+	cols := summaryColumns
+	if s.noCost {
+		cols = strings.Replace(cols, "cost_usd", "0", 1)
 	}
-	return `SELECT ` + summaryColumns + `, lease FROM debates LEFT JOIN leases ON debate_id = id`
+	if s.noLeases {
+		return `SELECT ` + cols + `, NULL FROM debates`
+	}
+	return `SELECT ` + cols + `, lease FROM debates LEFT JOIN leases ON debate_id = id`
 }
 
 // scanLeased scans summaryColumns and a lease column that may be NULL.
@@ -672,6 +678,23 @@ func (s *Store) RenewLease(ctx context.Context, debateID, ownerID string, ttl ti
 		return putLease(ctx, tx, debateID, l)
 	})
 	return l, err
+}
+
+// Delete implements debate.Store.
+func (s *Store) Delete(ctx context.Context, debateID string) error {
+	err := s.leaseTx(ctx, debateID, func(tx *sql.Tx, _ *debate.Lease) error {
+		for _, q := range []string{`DELETE FROM leases WHERE debate_id = ?`, `DELETE FROM turns WHERE debate_id = ?`,
+			`DELETE FROM events WHERE debate_id = ?`, `DELETE FROM debates WHERE id = ?`} {
+			if _, err := tx.ExecContext(ctx, q, debateID); err != nil {
+				return fmt.Errorf("delete debate %q: %w", debateID, err)
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		s.notify.Notify(debateID)
+	}
+	return err
 }
 
 // ReleaseLease implements debate.Store.

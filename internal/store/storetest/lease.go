@@ -164,3 +164,37 @@ func (s suite) testLeaseRace(t *testing.T) {
 		t.Errorf("runners %v won the lease, want exactly one", won)
 	}
 }
+
+// testDelete: a deleted debate is gone from Get, Load and List, a second
+// delete is ErrNotFound, and the id can start a new debate.
+func (s suite) testDelete(t *testing.T) {
+	st := s.open(t)
+	ctx := t.Context()
+	if err := st.Delete(ctx, "nope"); !errors.Is(err, debate.ErrNotFound) {
+		t.Errorf("Delete of an unknown debate: %v, want ErrNotFound", err)
+	}
+	mustAppend(t, st, "gone", created(t, "gone", "council", "gone", at(0)), note(t, "gone", at(1), "x"))
+	mustAppend(t, st, "kept", created(t, "kept", "council", "kept", at(2)))
+	if _, err := st.AcquireLease(ctx, "gone", owner(1), time.Minute, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Delete(ctx, "gone"); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if _, err := st.Get(ctx, "gone"); !errors.Is(err, debate.ErrNotFound) {
+		t.Errorf("Get after Delete: %v", err)
+	}
+	if _, err := st.Load(ctx, "gone", 0); !errors.Is(err, debate.ErrNotFound) {
+		t.Errorf("Load after Delete: %v", err)
+	}
+	if sums, _ := st.List(ctx, debate.ListFilter{}); len(sums) != 1 || sums[0].ID != "kept" {
+		t.Errorf("List after Delete: %+v", sums)
+	}
+	if err := st.Delete(ctx, "gone"); !errors.Is(err, debate.ErrNotFound) {
+		t.Errorf("second Delete: %v, want ErrNotFound", err)
+	}
+	mustAppend(t, st, "gone", created(t, "gone", "council", "again", at(3)))
+	if sum, err := st.Get(ctx, "gone"); err != nil || sum.Topic != "again" || sum.Lease != nil {
+		t.Errorf("the id reused: %+v (%v)", sum, err)
+	}
+}

@@ -97,6 +97,7 @@ func Run(t *testing.T, open func(t *testing.T) debate.Store, opts ...Option) {
 	t.Run("Lease", s.testLease)
 	t.Run("LeaseExpiry", s.testLeaseExpiry)
 	t.Run("LeaseRace", s.testLeaseRace)
+	t.Run("Delete", s.testDelete)
 	t.Run("Close", s.testClose)
 }
 

@@ -1,0 +1,61 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCLIConventions: version, id prefixes, -o inferring the export format,
+// --turn-budget unlimited, delete with confirmation, list with cost, an
+// unknown --model-for role refused, shell completion of values and ids.
+func TestCLIConventions(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		if r := mustParley(t, dir, env, "", args...); !strings.HasPrefix(r.stdout, "parley ") || !strings.Contains(r.stdout, "revision") {
+			t.Errorf("%v: %q", args, r.stdout)
+		}
+	}
+	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--turn-budget", "unlimited")
+	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
+	l := mustParley(t, dir, env, "", "list")
+	if !strings.Contains(l.stdout, "COST") || !strings.Contains(l.stdout, "$") {
+		t.Errorf("list shows no cost:\n%s", l.stdout)
+	}
+	id := strings.Fields(strings.Split(l.stdout, "\n")[1])[0]
+	prefix := strings.TrimPrefix(id, "DEB-")[:5]
+	if r := mustParley(t, dir, env, "", "show", prefix, "--summary"); !strings.Contains(r.stdout, id) {
+		t.Errorf("show by the prefix %s does not show %s:\n%s", prefix, id, r.stdout)
+	}
+	if r := parley(t, dir, env, "", "show", "DEB-"); r.code != 2 || !strings.Contains(r.stderr, "matches 2 debates") {
+		t.Errorf("an ambiguous prefix: exit %d\n%s", r.code, r.stderr)
+	}
+	pdf := filepath.Join(dir, "out.pdf")
+	mustParley(t, dir, env, "", "export", prefix, "-o", pdf)
+	if b, err := os.ReadFile(pdf); err != nil || !strings.HasPrefix(string(b), "%PDF") {
+		t.Errorf("-o out.pdf did not write a PDF (%v)", err)
+	}
+	if r := parley(t, dir, env, "", "export", prefix, "--as", "md", "-o", pdf); r.code != 2 {
+		t.Errorf("--as md -o x.pdf: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if r := parley(t, dir, env, "", "debate", "Is Bitcoin digital gold?", "--format", "crux", "--agents", "saylor,hayes", "--model-for", "debater=x"); r.code != 2 || !strings.Contains(r.stderr, "roles are persona, moderator") {
+		t.Errorf("an unknown role: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := parley(t, dir, env, "", "delete", id); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
+		t.Errorf("delete without a terminal or --yes: exit %d\n%s", r.code, r.stderr)
+	}
+	mustParley(t, dir, env, "", "delete", id, "--yes")
+	if l := mustParley(t, dir, env, "", "list"); strings.Contains(l.stdout, id) {
+		t.Errorf("the deleted debate is still listed:\n%s", l.stdout)
+	}
+	if r := mustParley(t, dir, env, "", "completion", "bash"); !strings.Contains(r.stdout, "__parley") {
+		t.Error("no bash completion script")
+	}
+	if r := mustParley(t, dir, env, "", "__complete", "export", ""); !strings.Contains(r.stdout, "DEB-") {
+		t.Errorf("ids are not completed:\n%s", r.stdout)
+	}
+	if r := mustParley(t, dir, env, "", "__complete", "debate", "--format", ""); !strings.Contains(r.stdout, "perspectives") {
+		t.Errorf("formats are not completed:\n%s", r.stdout)
+	}
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/council"
+	"github.com/parleyhq/parley/internal/format/crux"
+	"github.com/parleyhq/parley/internal/sec/analysis"
+)
+
+// Shell completion: `parley completion bash|zsh|fish|powershell` (cobra's)
+// prints the script; the functions here give it flag values and debate ids.
+
+func fixed(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeIDs offers the ids of the debates in the database, newest first,
+// with their topic as the description; it reads the database read-only.
+func completeIDs(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 && cmd.Name() != "ask" {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		ctx := context.Background()
+		store, ok, err := f.OpenStoreReadOnly(ctx)
+		if err != nil || !ok {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer store.Close()
+		sums, err := store.List(ctx, debate.ListFilter{Limit: 200})
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []string
+		for _, s := range sums {
+			if strings.HasPrefix(strings.ToLower(s.ID), strings.ToLower(prefix)) {
+				out = append(out, s.ID+"\t"+s.Format+": "+truncate(s.Topic, 40))
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// agentNames are the personas and council analysts --agents accepts.
+func agentNames() []string {
+	var out []string
+	if ps, err := crux.BuiltinPersonas(); err == nil {
+		out = append(out, ps.IDs()...)
+	}
+	for _, a := range council.DefaultAgents() {
+		out = append(out, a.ID)
+	}
+	return out
+}
+
+// registerCompletions wires the value completions of the commands' flags.
+func registerCompletions(root *cobra.Command, f *Factory) {
+	ids := completeIDs(f)
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "show", "export", "delete", "ask":
+			c.ValidArgsFunction = ids
+		}
+		reg := func(flag string, fn func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)) {
+			if c.Flags().Lookup(flag) != nil {
+				_ = c.RegisterFlagCompletionFunc(flag, fn)
+			}
+		}
+		reg("format", fixed(f.Formats.Names()...))
+		reg("as", fixed("md", "json", "pdf"))
+		reg("status", fixed(string(debate.StatusRunning), string(debate.StatusInterrupted), string(debate.StatusCheckpoint),
+			string(debate.StatusPaused), string(debate.StatusCompleted), string(debate.StatusFailed)))
+		reg("provider", fixed("anthropic", "openai", "ollama"))
+		reg("model-for", fixed("moderator=", "debater=", "bull=", "bear=", "analyst=", "persona="))
+		reg("framework", fixed(analysis.FrameworkNames()...))
+		reg("risk", fixed("neutral", "averse"))
+		reg("agents", fixed(agentNames()...))
+		reg("agent", fixed("bull", "bear", "moderator"))
+		reg("perspective", fixed("pro", "opp", "mod"))
+		reg("resume", ids)
+	}
+}
