@@ -20,14 +20,20 @@ func (cruxCLI) Options(ctx context.Context, f *Factory, o *DebateOptions) (json.
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
+	var co crux.Options
 	if len(o.Agents) == 0 {
-		return nil, &UsageError{Err: fmt.Errorf("crux needs two personas: --agents saylor,hayes (known: %s; add your own with --personas FILE)", strings.Join(ps.IDs(), ", "))}
+		// The moderator casts two opposed personas for the topic.
+		for _, id := range ps.IDs() {
+			co.Catalog = append(co.Catalog, ps[id])
+		}
+		fmt.Fprintf(f.IO.ErrOut, "No --agents: the moderator chooses two opposed personas for the topic (from %s, or its own).\n", strings.Join(ps.IDs(), ", "))
+	} else {
+		sel, err := ps.Select(o.Agents)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		co.Personas = sel
 	}
-	sel, err := ps.Select(o.Agents)
-	if err != nil {
-		return nil, &UsageError{Err: err}
-	}
-	co := crux.Options{Personas: sel}
 	if err := co.Validate(); err != nil {
 		return nil, &UsageError{Err: err}
 	}

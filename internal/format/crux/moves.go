@@ -272,3 +272,16 @@ func crystalSchema() *llm.Schema {
 		})},
 	}))
 }
+
+func castSchema() *llm.Schema {
+	persona := object(map[string]any{
+		"id":         str("the persona's id: a catalog id, or a new one of lowercase letters, digits and hyphens"),
+		"name":       str("the persona's name"),
+		"viewpoint":  str("the position and the reasoning it rests on"),
+		"priorities": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+	})
+	return schema("cast", "The two personas of the crux debate", object(map[string]any{
+		"personas":  map[string]any{"type": "array", "items": persona},
+		"rationale": str("why these two disagree on the topic"),
+	}))
+}

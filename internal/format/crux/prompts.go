@@ -167,6 +167,7 @@ func (p *Protocol) agentTurn(s *debate.State, th *thread, agent, id string) deba
 	a, _ := th.persona(agent)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Your turn: you are %s (id %q); stage %s\n%s\n", a.Name, a.ID, th.stage, stagePurpose[th.stage])
+	fmt.Fprintf(&b, "Today is %s: a falsifier's deadline must be a date after it.\n", th.created.Format("2006-01-02"))
 	switch th.stage {
 	case Discovery:
 		fmt.Fprintf(&b, "Messages in this stage: %d; it ends after %d once a question is proposed, and at %d regardless.\n", th.stageMsgs, th.opts.DiscoveryMin, th.opts.DiscoveryMax)
@@ -267,3 +268,49 @@ func hintsFor(s *debate.State, agent string) (string, []int) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// castTurn asks the moderator for two personas whose viewpoints are opposed
+// on the topic: from the catalog, or written when none fit.
+func (p *Protocol) castTurn(id string) debate.TurnSpec {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Topic\n%s\n\n# Persona catalog\n", p.opts.topic)
+	for _, c := range p.opts.Catalog {
+		fmt.Fprintf(&b, "- %s (%s): %s\n", c.ID, c.Name, oneLine(c.Viewpoint))
+	}
+	b.WriteString(`
+Cast the debate: choose the two personas from the catalog whose viewpoints are most opposed on this topic, so that
+they disagree on a question the evidence could settle. When no pair of the catalog fits the topic, write two
+personas instead: id (lowercase letters, digits and hyphens), name, viewpoint (the position and the reasoning it
+rests on, in a few sentences) and priorities. For a catalog persona, its id is enough.
+Reply with the JSON object only: {"personas": [{"id": ..., "name": ..., "viewpoint": ..., "priorities": [...]}, {...}], "rationale": why these two disagree here}.`)
+	return debate.TurnSpec{
+		TurnRef: debate.TurnRef{ID: id, Agent: agentModerator, Role: roleModerator, Label: "Moderator · casting", Phase: "casting"},
+		System:  moderatorSystem,
+		Messages: []llm.Message{
+			{Role: llm.RoleUser, Text: b.String()},
+		},
+		Schema: castSchema(), Unbudgeted: true,
+	}
+}
+
+// parseCast reads the moderator's cast: catalog ids are filled from the
+// catalog; two distinct, complete personas are required.
+func (p *Protocol) parseCast(text string) (any, error) {
+	var c Cast
+	if err := debate.DecodeMove(text, &c); err != nil {
+		return nil, err
+	}
+	for i, pe := range c.Personas {
+		pe.ID = strings.ToLower(strings.TrimSpace(pe.ID))
+		for _, k := range p.opts.Catalog {
+			if k.ID == pe.ID {
+				pe = k
+			}
+		}
+		c.Personas[i] = pe
+	}
+	if err := validPair(c.Personas); err != nil {
+		return nil, repairable("%v", err)
+	}
+	return c, nil
+}

@@ -19,8 +19,13 @@ const Name = "crux"
 // Options are the format's settings, stored with the debate. The budgets are
 // counted in agent messages; zero values take the spec's defaults.
 type Options struct {
-	// Personas are the two debaters, frozen at creation.
+	// Personas are the two debaters, frozen at creation. Empty, the
+	// moderator casts them first: two opposed personas from Catalog for the
+	// topic, or two it writes when none fit.
 	Personas []Persona `json:"personas"`
+	// Catalog is what the moderator may cast from (the built-in personas or
+	// the user's file), when Personas is empty.
+	Catalog []Persona `json:"catalog,omitempty"`
 	// DiscoveryMin and DiscoveryMax bound DISCOVERY: it ends once a binary
 	// question is proposed and DiscoveryMin messages were posted, or at
 	// DiscoveryMax (the moderator frames a question if none was proposed).
@@ -66,15 +71,9 @@ func (o *Options) Validate() error {
 	def(&o.MaxLockAttempts, DefaultMaxLockAttempts)
 	def(&o.MaxSteelmanAttempts, DefaultMaxSteelmanAttempts)
 	def(&o.EvidenceBudget, DefaultEvidenceBudget)
-	if len(o.Personas) != 2 {
-		return fmt.Errorf("crux debates two personas, got %d: for example --agents saylor,hayes", len(o.Personas))
-	}
-	if o.Personas[0].ID == o.Personas[1].ID {
-		return fmt.Errorf("persona %q cannot debate itself", o.Personas[0].ID)
-	}
-	for _, p := range o.Personas {
-		if !personaIDRe.MatchString(p.ID) || p.Name == "" || p.Viewpoint == "" {
-			return fmt.Errorf("persona %q needs an id of lowercase letters, digits and hyphens, a name and a viewpoint", p.ID)
+	if len(o.Personas) != 0 || len(o.Catalog) == 0 {
+		if err := validPair(o.Personas); err != nil {
+			return err
 		}
 	}
 	for name, v := range map[string]int{"discovery_min": o.DiscoveryMin, "discovery_max": o.DiscoveryMax, "lock_budget": o.LockBudget,
@@ -104,8 +103,31 @@ func NewProtocol(topic string, opts Options) (*Protocol, error) {
 	return &Protocol{topic: topic, opts: opts}, nil
 }
 
+// validPair checks two distinct, complete personas.
+func validPair(ps []Persona) error {
+	if len(ps) != 2 {
+		return fmt.Errorf("crux debates two personas, got %d: for example --agents saylor,hayes", len(ps))
+	}
+	if ps[0].ID == ps[1].ID {
+		return fmt.Errorf("persona %q cannot debate itself", ps[0].ID)
+	}
+	for _, p := range ps {
+		if !personaIDRe.MatchString(p.ID) || p.Name == "" || p.Viewpoint == "" {
+			return fmt.Errorf("persona %q needs an id of lowercase letters, digits and hyphens, a name and a viewpoint", p.ID)
+		}
+	}
+	return nil
+}
+
+// Cast is the moderator's choice of the two personas.
+type Cast struct {
+	Personas  []Persona `json:"personas"`
+	Rationale string    `json:"rationale"`
+}
+
 // Moderator turn ids.
 const (
+	modCast           = "moderator/cast"
 	agentModerator    = "moderator"
 	roleModerator     = "moderator"
 	roleDebater       = "persona"
@@ -143,7 +165,27 @@ func (p *Protocol) Next(s *debate.State) (debate.Step, error) {
 // derive replays the completed turns through the thread's rules: the first
 // turn not done yet is pending; events the log lacks are emitted with it.
 func (p *Protocol) derive(s *debate.State) (*view, error) {
-	th := newThread(p.opts, s.Created)
+	opts := p.opts
+	if len(opts.Personas) == 0 {
+		// No personas given: the moderator casts two opposed ones first,
+		// and the debate must not start without a valid cast.
+		t, next, pause := debate.ResultAttempt(s, modCast, "the moderator's choice of personas")
+		switch {
+		case pause != nil:
+			return &view{th: newThread(opts, s.Created), pending: pause}, nil
+		case t == nil:
+			v := &view{th: newThread(opts, s.Created)}
+			ct := p.castTurn(next)
+			p.pend(s, v, ct)
+			return v, nil
+		}
+		var c Cast
+		if err := json.Unmarshal(t.Move, &c); err != nil {
+			return nil, fmt.Errorf("crux: the recorded cast does not decode: %w", err)
+		}
+		opts.Personas = c.Personas
+	}
+	th := newThread(opts, s.Created)
 	v := &view{th: th}
 	noted := map[string]bool{}
 	for _, n := range s.Notes {
@@ -275,6 +317,9 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return nil, fmt.Errorf("crux: turn %s is not the turn the debate is waiting for", t.ID)
 	}
 	th := v.th
+	if t.ID == modCast || strings.HasPrefix(t.ID, modCast+"/retry-") {
+		return p.parseCast(text)
+	}
 	switch t.ID {
 	case modFrameDiscovery, modFrameLock:
 		var f Frame

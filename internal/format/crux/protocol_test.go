@@ -78,8 +78,10 @@ func newFixture(t *testing.T, opts crux.Options, rules ...script.Rule) *fixture 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.Personas, err = ps.Select([]string{"saylor", "hayes"}); err != nil {
-		t.Fatal(err)
+	if len(opts.Catalog) == 0 { // with a catalog, the moderator casts
+		if opts.Personas, err = ps.Select([]string{"saylor", "hayes"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return &fixture{formattest.New(t, formattest.Setup{Format: crux.Format{}, ID: "DEB-crux", Topic: topic, Created: created, Options: opts}, rules...)}
 }
