@@ -78,7 +78,8 @@ func TestCruxRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{}, "crux needs two personas: --agents saylor,hayes"},
+		// Without --agents the moderator casts the personas: it needs a model.
+		{[]string{}, "the moderator chooses two opposed personas"},
 		{[]string{"--agents", "saylor,nakamoto"}, `no persona "nakamoto"`},
 		{[]string{"--agents", "saylor,hayes,wood"}, "crux debates two personas, got 3"},
 		{[]string{"--agents", "saylor,goldbug"}, `no persona "goldbug"`},
