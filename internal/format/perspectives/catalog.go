@@ -183,12 +183,42 @@ func (c Catalog) Suggest(topic string) []string {
 
 // InTension reports whether a set of perspectives holds at least one pair that
 // pulls in opposite directions. A set that all agree defeats the purpose.
+//
+// A pair is in tension when either names the other in its tensions. A
+// perspective that declares no tensions (the spec's custom_perspectives
+// example declares none) is judged by its priorities instead: it is in
+// tension with one whose priorities share none of its own, since they then
+// optimise for different things.
 func (c Catalog) InTension(names []string) bool {
 	for i, a := range names {
 		pa, _ := c.Find(a)
 		for _, b := range names[i+1:] {
 			pb, _ := c.Find(b)
 			if containsFold(pa.Tensions, pb.Name) || containsFold(pb.Tensions, pa.Name) {
+				return true
+			}
+			if (len(pa.Tensions) == 0 || len(pb.Tensions) == 0) && len(pa.Priorities) > 0 && len(pb.Priorities) > 0 && !sharePriority(pa, pb) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sharePriority reports whether two perspectives name a priority in
+// common (compared word by word, ignoring case and short words).
+func sharePriority(a, b Perspective) bool {
+	words := map[string]bool{}
+	for _, p := range a.Priorities {
+		for _, w := range strings.Fields(strings.ToLower(p)) {
+			if len(w) > 3 {
+				words[w] = true
+			}
+		}
+	}
+	for _, p := range b.Priorities {
+		for _, w := range strings.Fields(strings.ToLower(p)) {
+			if words[w] {
 				return true
 			}
 		}

@@ -2,6 +2,7 @@ package perspectives_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -64,5 +65,32 @@ func TestDecisionPath(t *testing.T) {
 	b := perspectives.DecisionPath("docs", &debate.State{ID: "DEB-00000002", Topic: "Same topic", Created: created})
 	if a == b {
 		t.Errorf("two debates share %s", a)
+	}
+}
+
+// TestCustomPerspectiveWithoutTensions: the spec's own custom perspective
+// declares no tensions; it pairs with a perspective whose priorities differ
+// and not with one that shares them.
+func TestCustomPerspectiveWithoutTensions(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/settings.yaml"
+	if err := os.WriteFile(path, []byte(`debate:
+  custom_perspectives:
+    - name: "Compliance First"
+      priorities: [audit trails, data residency, SOC2 requirements]
+      trade_offs: "Will accept development slowdown for compliance"
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := perspectives.LoadCatalog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cat.InTension([]string{"Compliance First", "Performance Advocate"}) {
+		t.Error("Compliance First cannot be paired with Performance Advocate")
+	}
+	cat = append(cat, perspectives.Perspective{Name: "Audit Fan", Priorities: []string{"complete audit trails"}, TradeOffs: "x"})
+	if cat.InTension([]string{"Compliance First", "Audit Fan"}) {
+		t.Error("two perspectives sharing their priorities were paired as opposed")
 	}
 }
