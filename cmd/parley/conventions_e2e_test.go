@@ -59,3 +59,41 @@ func TestCLIConventions(t *testing.T) {
 		t.Errorf("formats are not completed:\n%s", r.stdout)
 	}
 }
+
+// TestConfigFile: the config file gives defaults (a model, one round, the
+// spec's custom perspectives), flags and the environment override it,
+// `parley config` says where each setting comes from, and an unknown key is
+// an error naming it.
+func TestConfigFile(t *testing.T) {
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("provider: openai\nmodel: from-config\nmax_rounds: 1\ndebate:\n  custom_perspectives:\n    - name: Compliance First\n      priorities: [audit trails, data residency]\n      trade_offs: slower delivery\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env = append(env, "PARLEY_CONFIG="+cfg)
+	r := mustParley(t, dir, env, "", "config")
+	for _, want := range []string{"model", "from-config", "max_rounds", "config file " + cfg, "Compliance First"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("parley config lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := mustParley(t, dir, append(env, "PARLEY_MODEL=from-env"), "", "config"); !strings.Contains(r.stdout, "environment PARLEY_MODEL") {
+		t.Errorf("the environment does not rank above the file:\n%s", r.stdout)
+	}
+	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints")
+	for _, req := range srv.Requests() {
+		if req.Parsed.Model != "from-config" {
+			t.Fatalf("a request went to %q, want the config file's model", req.Parsed.Model)
+		}
+	}
+	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "from-flag")
+	if last := srv.Requests()[len(srv.Requests())-1]; last.Parsed.Model != "from-flag" {
+		t.Errorf("the flag does not override the file: %s", last.Parsed.Model)
+	}
+	if err := os.WriteFile(cfg, []byte("max_round: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := parley(t, dir, env, "", "debate", redisTopic); r.code != 2 || !strings.Contains(r.stderr, "max_round") {
+		t.Errorf("an unknown key: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -68,6 +68,19 @@ type DebateOptions struct {
 	CheckpointTimeout time.Duration
 
 	set func(name string) bool // whether a flag was given (for resume overrides)
+
+	// From the config file.
+	maxRoundsFromConfig bool
+	customPerspectives  []perspectives.Perspective
+}
+
+// defaultDebateOptions are the options of a debate with no flag given.
+func defaultDebateOptions() *DebateOptions {
+	lim := debate.DefaultLimits()
+	return &DebateOptions{Format: "perspectives", MaxRounds: perspectives.DefaultMaxRounds, Rounds: 2, Risk: "neutral",
+		DecisionsDir: "docs/decisions", TurnBudget: lim.TurnBudget, DebateBudget: lim.DebateBudget,
+		RoundTimeout: lim.RoundTimeout, DebateTimeout: lim.DebateTimeout, CallTimeout: lim.CallTimeout,
+		CheckpointTimeout: lim.CheckpointTimeout}
 }
 
 func newDebateCmd(f *Factory, run func(context.Context, *DebateOptions) error) *cobra.Command {
@@ -126,6 +139,17 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 			opts.TurnBudget, opts.DebateBudget = lim.TurnBudget, lim.DebateBudget
 			opts.RoundTimeout, opts.DebateTimeout, opts.CallTimeout = lim.RoundTimeout, lim.DebateTimeout, lim.CallTimeout
 			opts.CheckpointTimeout = lim.CheckpointTimeout
+			if opts.Resume == "" {
+				// A resumed debate keeps its recorded settings: the config
+				// file gives defaults to new debates only.
+				c, err := loadConfig(f.Env)
+				if err != nil {
+					return err
+				}
+				if _, err := applyConfig(c, opts, opts.set, f.Env); err != nil {
+					return err
+				}
+			}
 			if run != nil {
 				return run(cmd.Context(), opts)
 			}

@@ -54,6 +54,11 @@ func (perspectivesCLI) Options(ctx context.Context, f *Factory, o *DebateOptions
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
+	if len(o.customPerspectives) > 0 {
+		if cat, err = cat.Extend(o.customPerspectives, "the config file's debate.custom_perspectives"); err != nil {
+			return nil, &UsageError{Err: err}
+		}
+	}
 	po := perspectives.Options{Perspectives: o.Perspectives, MaxRounds: o.MaxRounds, Checkpoints: !o.NoCheckpoints, Catalog: cat}
 	if err := po.Validate(); err != nil {
 		return nil, &UsageError{Err: err}

@@ -78,8 +78,17 @@ func LoadCatalog(path string) (Catalog, error) {
 	if replace {
 		base = nil
 	}
-	merged := append(Catalog(nil), base...)
+	return base.Extend(user, path)
+}
+
+// Extend adds perspectives to a catalog, a perspective of the same name
+// replacing the catalog's; source names where they came from in errors.
+func (c Catalog) Extend(user []Perspective, source string) (Catalog, error) {
+	merged := append(Catalog(nil), c...)
 	for _, p := range user {
+		if strings.TrimSpace(p.Name) == "" || len(p.Priorities) == 0 {
+			return nil, fmt.Errorf("%s: a perspective needs a name and priorities (got %+v)", source, p)
+		}
 		if i := merged.index(p.Name); i >= 0 {
 			merged[i] = p
 		} else {
@@ -87,7 +96,7 @@ func LoadCatalog(path string) (Catalog, error) {
 		}
 	}
 	if len(merged) < 2 {
-		return nil, fmt.Errorf("catalog %s leaves %d perspective(s): a debate needs at least 2", path, len(merged))
+		return nil, fmt.Errorf("catalog %s leaves %d perspective(s): a debate needs at least 2", source, len(merged))
 	}
 	return merged, nil
 }
