@@ -97,3 +97,28 @@ func TestConfigFile(t *testing.T) {
 		t.Errorf("an unknown key: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestDecisionsAtRepositoryRoot: run from a subdirectory of a git
+// repository, the decision document goes to docs/decisions at its root (and
+// the command says where); --out-dir chooses another place.
+func TestDecisionsAtRepositoryRoot(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	repo := filepath.Join(dir, "repo")
+	sub := filepath.Join(repo, "services", "api")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := mustParley(t, sub, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
+	docs, _ := filepath.Glob(filepath.Join(repo, "docs", "decisions", "*.md"))
+	if len(docs) != 1 || !strings.Contains(r.stderr, "Decision document written to "+filepath.Join(repo, "docs", "decisions")) {
+		t.Errorf("decision documents at the repository root: %v\n%s", docs, r.stderr)
+	}
+	out := filepath.Join(dir, "elsewhere")
+	mustParley(t, sub, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--out-dir", out)
+	if docs, _ := filepath.Glob(filepath.Join(out, "*.md")); len(docs) != 1 {
+		t.Errorf("--out-dir: %v", docs)
+	}
+}

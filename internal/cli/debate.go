@@ -132,7 +132,12 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 			if len(args) == 1 {
 				opts.Topic = args[0]
 			}
-			opts.set = func(name string) bool { return cmd.Flags().Changed(name) }
+			opts.set = func(name string) bool {
+				if name == "out-dir" || name == "decisions-dir" {
+					return cmd.Flags().Changed("out-dir") || cmd.Flags().Changed("decisions-dir")
+				}
+				return cmd.Flags().Changed(name)
+			}
 			if !opts.set("format") && impliesBullbear(opts) {
 				opts.Format = bullbear.Name
 			}
@@ -148,6 +153,13 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 				}
 				if _, err := applyConfig(c, opts, opts.set, f.Env); err != nil {
 					return err
+				}
+			}
+			if !opts.set("out-dir") && !opts.set("decisions-dir") && opts.DecisionsDir == "docs/decisions" {
+				// The decisions of a project belong with the project, not in
+				// whatever subdirectory the command ran from.
+				if root := gitRoot(); root != "" {
+					opts.DecisionsDir = filepath.Join(root, "docs", "decisions")
 				}
 			}
 			if run != nil {
@@ -181,7 +193,8 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.StringVar(&opts.ContextDir, "context", "", "`directory` whose code, docs and git history form the shared context (formal)")
 	fl.StringVar(&opts.Focus, "perspective", "", "focus one `role` (formal)")
 	fl.StringVar(&opts.Personas, "personas", "", "YAML `file` of personas (crux)")
-	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "`directory` for the decision document")
+	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", "`directory` for the decision document (default: docs/decisions at the root of the git repository you are in, else here)")
+	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "same as --out-dir")
 	fl.BoolVar(&opts.IssueDraft, "issue-draft", false, "also write an issue draft made from the decision")
 	fl.Var((*budgetFlag)(&lim.TurnBudget), "turn-budget", "output `tokens` per debater per round (0 or unlimited: no limit)")
 	fl.Var((*budgetFlag)(&lim.DebateBudget), "debate-budget", "`tokens` for the whole debate (0 or unlimited: no limit)")
@@ -190,6 +203,25 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.DurationVar(&lim.CallTimeout, "call-timeout", lim.CallTimeout, "time limit per model call")
 	fl.DurationVar(&lim.CheckpointTimeout, "checkpoint-timeout", lim.CheckpointTimeout, "pause the debate when a checkpoint gets no answer in this time")
 	return cmd
+}
+
+// gitRoot is the root of the git work tree holding the current directory,
+// "" outside one.
+func gitRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // budgetFlag is a token budget flag: a count, or "unlimited" (0).

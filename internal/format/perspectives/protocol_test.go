@@ -147,7 +147,7 @@ func TestIssueDraftNeedsSynthesis(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{Summary: true})
-	if err != nil || !strings.Contains(doc, "partial") || !strings.Contains(doc, "No synthesis yet") {
+	if err != nil || !strings.Contains(doc, "partial") || !strings.Contains(doc, "has not written the synthesis yet") {
 		t.Errorf("partial render %q (%v)", doc, err)
 	}
 }

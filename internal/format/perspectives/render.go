@@ -128,13 +128,16 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 	var b strings.Builder
 	res := p.result(s, v)
 	fmt.Fprintf(&b, "# Decision: %s\n\n", oneLine(p.topic))
-	fmt.Fprintf(&b, "**Date:** %s\n", s.Created.Format(time.DateOnly))
-	fmt.Fprintf(&b, "**Debate ID:** %s\n", s.ID)
-	fmt.Fprintf(&b, "**Rounds:** %d\n", res.Rounds)
-	fmt.Fprintf(&b, "**Perspectives:** %s\n", strings.Join(names(v.debaters), ", "))
-	if s.Status != debate.StatusCompleted {
-		fmt.Fprintf(&b, "**Status:** %s (the debate has not finished; this document is partial)\n", s.Status)
+	meta := []string{
+		"**Date:** " + s.Created.Format(time.DateOnly),
+		"**Debate ID:** " + s.ID,
+		fmt.Sprintf("**Rounds:** %d", res.Rounds),
+		"**Perspectives:** " + strings.Join(names(v.debaters), ", "),
 	}
+	if s.Status != debate.StatusCompleted {
+		meta = append(meta, fmt.Sprintf("**Status:** %s (the debate has not finished; this document is partial)", s.Status))
+	}
+	b.WriteString(hardLines(meta))
 	fmt.Fprintf(&b, "\n## Question\n\n%s\n", strings.TrimSpace(p.topic))
 	if v.clarified != "" {
 		fmt.Fprintf(&b, "\nClarification: %s\n", v.clarified)
@@ -162,7 +165,13 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 		}
 	}
 	if syn == nil {
-		b.WriteString("\n## Recommendation\n\nNo synthesis yet.\n")
+		b.WriteString("\n## Recommendation\n\n")
+		switch {
+		case s.Status == debate.StatusCompleted && len(v.rounds) == 0:
+			fmt.Fprintf(&b, "The debate ended before any argument was made (%s): there is no recommendation.\n", v.endReason)
+		default:
+			b.WriteString("The moderator has not written the synthesis yet: the debate has not finished.\n")
+		}
 		return b.String()
 	}
 	b.WriteString("\n## Points of Agreement\n\n")
@@ -170,15 +179,17 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 	b.WriteString("\n## Key Tensions\n\n")
 	b.WriteString(bullets(syn.Tensions, "No tension remained."))
 	fmt.Fprintf(&b, "\n## Recommendation\n\n%s\n\n", strings.TrimSpace(syn.Recommendation))
-	fmt.Fprintf(&b, "**Confidence:** %s\n", syn.Confidence)
-	fmt.Fprintf(&b, "**Caveats:** %s\n", joinOr(syn.Caveats, "none stated"))
-	fmt.Fprintf(&b, "**Ended because:** %s\n", v.endReason)
+	b.WriteString(hardLines([]string{
+		"**Confidence:** " + syn.Confidence,
+		"**Caveats:** " + joinOr(syn.Caveats, "none stated"),
+		"**Ended because:** " + v.endReason,
+	}))
 	b.WriteString("\n## Dissenting View\n\n")
 	if len(syn.Dissent) == 0 {
 		b.WriteString("No perspective strongly disagrees with the recommendation.\n")
 	}
 	for _, d := range syn.Dissent {
-		fmt.Fprintf(&b, "- **%s:** %s\n", d.Perspective, d.View)
+		fmt.Fprintf(&b, "- **%s:** %s\n", strings.TrimRight(strings.TrimSpace(d.Perspective), ".:;,"), strings.TrimSpace(d.View))
 	}
 	return b.String()
 }
@@ -276,17 +287,37 @@ func bullets(items []string, empty string) string {
 	return b.String()
 }
 
+// joinOr joins items into one sentence ("a; b; c"), without the items' own
+// end punctuation ("a.; b"), or says empty.
 func joinOr(items []string, empty string) string {
-	if len(items) == 0 {
+	var parts []string
+	for _, it := range items {
+		if it = strings.TrimRight(strings.TrimSpace(it), ".;"); it != "" {
+			parts = append(parts, it)
+		}
+	}
+	if len(parts) == 0 {
 		return empty
 	}
-	return strings.Join(items, "; ")
+	return strings.Join(parts, "; ")
 }
 
+// hardLines writes lines that must each stand on their own line in
+// rendered Markdown: CommonMark joins consecutive lines into one paragraph
+// unless a line ends with a hard break ("\\").
+func hardLines(lines []string) string {
+	return strings.Join(lines, "\\\n") + "\n"
+}
+
+// oneLine folds whitespace and shortens to 120 bytes on a rune boundary.
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 120 {
-		s = s[:117] + "..."
+		cut := 117
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

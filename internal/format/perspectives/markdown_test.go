@@ -1,0 +1,65 @@
+package perspectives_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/formattest"
+	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+func html(t *testing.T, md string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := goldmark.Convert([]byte(md), &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestDecisionMarkdownStructure reads the decision document with a
+// CommonMark parser: the metadata lines stay separate lines, lists join
+// without ".;", dissent headings carry no stray punctuation.
+func TestDecisionMarkdownStructure(t *testing.T) {
+	f, _, _ := fullDebate(t)
+	s := f.MustRun()
+	doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{Summary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := html(t, doc)
+	for _, want := range []string{"DEB-test1<br>", "<strong>Confidence:</strong> Medium<br>", "<strong>Performance Advocate:</strong>"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("rendered decision lacks %q:\n%s", want, h)
+		}
+	}
+	for _, bad := range []string{".;", ".:</strong>", "\\"} {
+		if strings.Contains(h, bad) {
+			t.Errorf("rendered decision holds %q:\n%s", bad, h)
+		}
+	}
+}
+
+// TestEndBeforeAnyArgument: ending at the clarification, before any round,
+// says so plainly instead of "No synthesis yet".
+func TestEndBeforeAnyArgument(t *testing.T) {
+	vague := &script.Reply{JSON: formattest.JSON(map[string]any{
+		"domain": "data", "constraints": []string{}, "binary": false, "perspectives": []string{},
+		"rationale": "", "clarifying_question": "What load does the cache serve?",
+	})}
+	f := newFixture(t, perspectives.Options{Checkpoints: true}, script.Rule{Tag: "analysis", Reply: vague})
+	f.Runner.Human = &answers{by: map[string]debate.CheckpointAnswered{"clarify": {Action: debate.ActionEnd}}}
+	s := f.MustRun()
+	doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{Summary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc, "The debate ended before any argument was made") || strings.Contains(doc, "No synthesis yet") {
+		t.Errorf("decision:\n%s", doc)
+	}
+}
