@@ -25,6 +25,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/pricing"
+	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/view"
 )
@@ -180,7 +181,7 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.StringVar(&opts.Catalog, "catalog", "", "YAML `file` extending or overriding the perspective catalog")
 	fl.StringVar(&opts.Models.Provider, "provider", "", "model provider: anthropic, openai or ollama (default: detected from the environment)")
 	fl.StringVar(&opts.Models.Model, "model", "", "model `name` for every role")
-	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1; roles: perspectives moderator, debater; bullbear bull, bear, moderator; council analyst; crux persona, moderator; formal debater, moderator")
+	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1; roles: perspectives moderator, debater; bullbear bull, bear, moderator; council analyst; crux persona, moderator; formal debater (or pro, opp), moderator")
 	fl.BoolVar(&opts.JSON, "json", false, "write the event stream as JSON lines instead of the terminal view")
 	fl.StringSliceVar(&opts.Agents, "agents", nil, "agents or personas, comma-separated (council, crux)")
 	fl.IntVar(&opts.Rounds, "rounds", 2, "argumentation rounds (formal)")
@@ -241,8 +242,11 @@ func (b *budgetFlag) Set(s string) error {
 		return nil
 	}
 	n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimSpace(s), "_", ""))
-	if err != nil || n < 0 {
+	switch {
+	case err != nil:
 		return fmt.Errorf("%q is not a token count: give a number such as 4000, or unlimited", s)
+	case n < 0:
+		return fmt.Errorf("%d: token budgets cannot be negative; give a number such as 4000, or unlimited", n)
 	}
 	*b = budgetFlag(n)
 	return nil
@@ -666,8 +670,12 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)
 	}
 	u := st.Usage
-	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %d turns, %d input tokens (%d cached), %d output tokens, $%.4f\n",
-		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, st.CostUSD)
+	cost := report.Dollars(report.Total(report.Usage(st)))
+	if cost == "—" {
+		cost = "no cost (no LLM)"
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %d turns, %d input tokens (%d cached), %d output tokens, %s\n",
+		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, cost)
 	return nil
 }
 

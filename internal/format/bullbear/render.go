@@ -96,7 +96,7 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 	v := p.derive(s)
 	var b strings.Builder
 	p.summary(&b, s, v)
-	report(&b, s)
+	writeReport(&b, s)
 	if !opt.Summary {
 		p.fullTranscript(&b, s, v)
 	}

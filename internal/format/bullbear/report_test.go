@@ -45,13 +45,13 @@ func TestUsageReport(t *testing.T) {
 	}
 	// Sonnet 4.5: $3 input, $15 output, $0.30 cache read, $3.75 cache write per million.
 	want := (1450*3.0 + 600*15.0 + 6000*0.3 + 500*3.75) / 1e6
-	if !bull.CostKnown || math.Abs(bull.CostUSD-want) > 1e-9 {
-		t.Errorf("bull cost %v (known %v), want %v", bull.CostUSD, bull.CostKnown, want)
+	if !bull.CostKnown() || math.Abs(bull.CostUSD-want) > 1e-9 {
+		t.Errorf("bull cost %v (known %v), want %v", bull.CostUSD, bull.CostKnown(), want)
 	}
-	if bear := rows[1]; bear.CostUSD != 0.5 || bear.NoLLM != 1 || !bear.CostKnown {
+	if bear := rows[1]; bear.CostUSD != 0.5 || bear.NoLLM != 1 || !bear.CostKnown() {
 		t.Errorf("bear %+v", bear)
 	}
-	if mod := rows[2]; mod.CostKnown {
+	if mod := rows[2]; mod.CostKnown() {
 		t.Errorf("a model without a price has a known cost: %+v", mod)
 	}
 
@@ -64,8 +64,8 @@ func TestUsageReport(t *testing.T) {
 		"| Agent | Model | Turns | Input | Cached input | Output | Cost |",
 		"| Bull | anthropic/claude-sonnet-4-5 | 3 | 1,450 | 6,000 | 600 | $0.0170 |",
 		"| Bear | anthropic/claude-sonnet-4-5 (+1 data-only) | 2 | 900 | 0 | 100 | $0.5000 |",
-		"| Moderator | openai/my-finetune | 1 | 2,000 | 0 | 400 | unknown |",
-		"| **Total** | | **6** | **4,350** | **6,000** | **1,100** | **≥ $0.5170** |",
+		"| Moderator | openai/my-finetune | 1 | 2,000 | 0 | 400 | unknown (no price for openai/my-finetune) |",
+		"| **Total** | | **6** | **4,350** | **6,000** | **1,100** | **≥ $0.5170 (no price for openai/my-finetune)** |", "The cost is unknown: no price for openai/my-finetune.",
 		"(55% of all prompt tokens)", "500 prompt tokens were written to the cache",
 	} {
 		if !strings.Contains(doc, want) {

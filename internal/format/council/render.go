@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/report"
 )
 
 // Format is the council format for the registry.
@@ -27,7 +28,20 @@ func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, 
 
 // Render implements debate.Format: the council report (verdict, a section per
 // debate round), and with the full option the Phase 1 analyses after it.
+// Render implements debate.Format: the document, then the per-agent token
+// and cost table every format's document ends with.
 func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
+	doc, err := f.render(s, opt)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(doc)
+	report.UsageTable(&b, s, "## Tokens and cost", report.AgentName)
+	return b.String(), nil
+}
+
+func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error) {
 	proto, err := f.Protocol(s.Topic, s.Options)
 	if err != nil {
 		return "", err
@@ -94,12 +108,6 @@ func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
-	u := s.Usage
-	fmt.Fprintf(&b, "\n## Usage\n\n%d input tokens (%d cached), %d output tokens", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
-	if s.CostUSD > 0 {
-		fmt.Fprintf(&b, ", $%.4f", s.CostUSD)
-	}
-	b.WriteString("\n")
 	return b.String(), nil
 }
 

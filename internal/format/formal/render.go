@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/argue/export"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/report"
 )
 
 // Format is the formal format for the registry.
@@ -29,7 +30,20 @@ func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, 
 
 // Render implements debate.Format: the spec's report. The summary leaves out
 // the transcript (live views show it as the debate runs).
+// Render implements debate.Format: the document, then the per-agent token
+// and cost table every format's document ends with.
 func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
+	doc, err := f.render(s, opt)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(doc)
+	report.UsageTable(&b, s, "## Tokens and cost", report.AgentName)
+	return b.String(), nil
+}
+
+func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error) {
 	proto, err := f.Protocol(s.Topic, s.Options)
 	if err != nil {
 		return "", err
@@ -382,4 +396,4 @@ func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
 
 // Roles lists the roles this format's turns take: the names --model-for
 // accepts.
-func (Format) Roles() []string { return []string{RoleDebater, agentModerator} }
+func (Format) Roles() []string { return []string{RoleDebater, AgentPro, AgentOpp, agentModerator} }

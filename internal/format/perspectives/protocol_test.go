@@ -128,8 +128,10 @@ func TestFullDebate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(full, summary) || !strings.Contains(full, "## Transcript") || strings.Contains(summary, "## Transcript") {
-		t.Error("the full render is not the summary followed by the transcript")
+	decision, _, _ := strings.Cut(summary, "\n## Tokens and cost")
+	if !strings.HasPrefix(full, decision) || !strings.Contains(full, "## Transcript") || strings.Contains(summary, "## Transcript") ||
+		!strings.Contains(summary, "## Tokens and cost") || !strings.Contains(full, "## Tokens and cost") {
+		t.Error("the full render is not the decision followed by the transcript, each with the token and cost table")
 	}
 	formattest.Golden(t, "testdata/full_debate.summary.md", summary)
 	formattest.Golden(t, "testdata/full_debate.full.md", full)

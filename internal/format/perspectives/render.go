@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/report"
 )
 
 // Result is the verdict of a perspectives debate.
@@ -64,7 +65,20 @@ func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, 
 
 // Render implements debate.Format: the decision document, and with the full
 // option the transcript after it.
+// Render implements debate.Format: the document, then the per-agent token
+// and cost table every format's document ends with.
 func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
+	doc, err := f.render(s, opt)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(doc)
+	report.UsageTable(&b, s, "## Tokens and cost", report.AgentName)
+	return b.String(), nil
+}
+
+func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error) {
 	proto, err := f.Protocol(s.Topic, s.Options)
 	if err != nil {
 		return "", err
@@ -229,12 +243,6 @@ func (p *Protocol) transcript(s *debate.State, v *view) string {
 		b.WriteString("\n### Moderator notes\n\n")
 		b.WriteString(bullets(notes, ""))
 	}
-	u := s.Usage
-	fmt.Fprintf(&b, "\n### Usage\n\n%d input tokens (%d cached), %d output tokens", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
-	if s.CostUSD > 0 {
-		fmt.Fprintf(&b, ", $%.4f", s.CostUSD)
-	}
-	b.WriteString("\n")
 	return b.String()
 }
 

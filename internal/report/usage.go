@@ -1,0 +1,174 @@
+// Package report holds what every format's document shares: the per-agent
+// token and cost table.
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/pricing"
+)
+
+// AgentUsage is one agent's line of the token and cost report.
+type AgentUsage struct {
+	Agent  string
+	Models []string // "provider/model" of its LLM turns, in first-use order
+	Turns  int      // completed turns, follow-up answers included
+	NoLLM  int      // of which data-only
+	Usage  llm.Usage
+	// CostUSD is what the turns cost; Unpriced lists the models without a
+	// known price, whose cost is then unknown rather than a wrong $0.
+	CostUSD  float64
+	Unpriced []string
+}
+
+// CostKnown reports whether every model the agent used has a price.
+func (a AgentUsage) CostKnown() bool { return len(a.Unpriced) == 0 }
+
+// Usage is the report per agent, the agents of order first (in that
+// order), then the others by id (concurrent turns complete in any order;
+// the report must not). A turn's recorded
+// cost is used when it has one; otherwise it is priced from the built-in
+// table.
+func Usage(s *debate.State, order ...string) []AgentUsage {
+	table := pricing.Default()
+	byAgent := map[string]*AgentUsage{}
+	for _, a := range order {
+		byAgent[a] = &AgentUsage{Agent: a}
+	}
+	given := len(order)
+	for _, t := range s.CompletedTurns() {
+		au := byAgent[t.Agent]
+		if au == nil {
+			au = &AgentUsage{Agent: t.Agent}
+			byAgent[t.Agent] = au
+			order = append(order, t.Agent)
+		}
+		au.Turns++
+		au.Usage = au.Usage.Add(t.Usage)
+		if t.NoLLM {
+			au.NoLLM++
+			continue
+		}
+		if t.Model != "" && !slices.Contains(au.Models, t.Model) {
+			au.Models = append(au.Models, t.Model)
+		}
+		cost := t.CostUSD
+		if cost == 0 {
+			provider, name, _ := strings.Cut(t.Model, "/")
+			usd, known := table.CostFor(provider, name, t.Usage)
+			cost = usd
+			if !known && !slices.Contains(au.Unpriced, t.Model) {
+				au.Unpriced = append(au.Unpriced, t.Model)
+			}
+		}
+		au.CostUSD += cost
+	}
+	slices.Sort(order[given:])
+	var out []AgentUsage
+	for _, a := range order {
+		if au := byAgent[a]; au.Turns > 0 {
+			out = append(out, *au)
+		}
+	}
+	return out
+}
+
+// Dollars writes a cost: "$0.0123", "unknown (no price for openai/x)", or
+// "—" for data-only turns.
+func Dollars(r AgentUsage) string {
+	switch {
+	case r.Turns > 0 && r.NoLLM == r.Turns:
+		return "—"
+	case !r.CostKnown() && r.CostUSD > 0:
+		return fmt.Sprintf("≥ $%.4f (no price for %s)", r.CostUSD, strings.Join(r.Unpriced, ", "))
+	case !r.CostKnown():
+		return "unknown (no price for " + strings.Join(r.Unpriced, ", ") + ")"
+	}
+	return fmt.Sprintf("$%.4f", r.CostUSD)
+}
+
+// Total sums the rows.
+func Total(rows []AgentUsage) AgentUsage {
+	var t AgentUsage
+	for _, r := range rows {
+		t.Turns += r.Turns
+		t.NoLLM += r.NoLLM
+		t.Usage = t.Usage.Add(r.Usage)
+		t.CostUSD += r.CostUSD
+		for _, m := range r.Unpriced {
+			if !slices.Contains(t.Unpriced, m) {
+				t.Unpriced = append(t.Unpriced, m)
+			}
+		}
+	}
+	return t
+}
+
+// UsageTable writes the report as a Markdown table under heading, with name
+// giving each agent's display name.
+func UsageTable(b *strings.Builder, s *debate.State, heading string, name func(agent string) string, order ...string) {
+	rows := Usage(s, order...)
+	if len(rows) == 0 {
+		return
+	}
+	total := Total(rows)
+	fmt.Fprintf(b, "\n%s\n\n", heading)
+	if total.NoLLM == total.Turns {
+		b.WriteString("No LLM was used: no tokens, no cost.\n")
+		return
+	}
+	b.WriteString("| Agent | Model | Turns | Input | Cached input | Output | Cost |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, r := range rows {
+		model := strings.Join(r.Models, ", ")
+		switch {
+		case r.NoLLM == r.Turns:
+			model = "data-only (no LLM)"
+		case r.NoLLM > 0:
+			model += fmt.Sprintf(" (+%d data-only)", r.NoLLM)
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", name(r.Agent), model, r.Turns,
+			Thousands(r.Usage.InputTokens), Thousands(r.Usage.CacheReadTokens), Thousands(r.Usage.OutputTokens), Dollars(r))
+	}
+	fmt.Fprintf(b, "| **Total** | | **%d** | **%s** | **%s** | **%s** | **%s** |\n", total.Turns,
+		Thousands(total.Usage.InputTokens), Thousands(total.Usage.CacheReadTokens), Thousands(total.Usage.OutputTokens), Dollars(total))
+	u := total.Usage
+	b.WriteString("\nInput counts the prompt tokens billed at the full rate; cached input, those read from the provider's prompt cache")
+	if prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens; prompt > 0 && u.CacheReadTokens > 0 {
+		fmt.Fprintf(b, " (%.0f%% of all prompt tokens)", 100*float64(u.CacheReadTokens)/float64(prompt))
+	}
+	b.WriteString(".")
+	if u.CacheWriteTokens > 0 {
+		fmt.Fprintf(b, " %s prompt tokens were written to the cache.", Thousands(u.CacheWriteTokens))
+	}
+	if !total.CostKnown() {
+		fmt.Fprintf(b, " The cost is unknown: no price for %s.", strings.Join(total.Unpriced, ", "))
+	}
+	b.WriteString("\n")
+}
+
+// Thousands writes n with thousands separators.
+func Thousands(n int) string {
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// AgentName is an agent id as a name: "performance-advocate" → "Performance
+// Advocate", "pro" → "Pro".
+func AgentName(id string) string {
+	words := strings.FieldsFunc(id, func(r rune) bool { return r == '-' || r == '_' || r == ' ' })
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
