@@ -206,6 +206,28 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	return cmd
 }
 
+// wrapDoc wraps a Markdown document for the terminal it is printed on, as
+// the live view wraps streamed text; tables and code blocks keep their
+// lines. Without a terminal the document is printed as it is.
+func wrapDoc(f *Factory, doc string) string {
+	width := f.IO.TerminalWidth()
+	if width <= 0 {
+		return doc
+	}
+	lines := strings.Split(doc, "\n")
+	code := false
+	for i, line := range lines {
+		if strings.HasPrefix(line, "```") {
+			code = !code
+		}
+		if code || strings.HasPrefix(line, "|") || strings.HasPrefix(line, "```") {
+			continue
+		}
+		lines[i], _ = view.Wrap(line, 0, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // gitRoot is the root of the git work tree holding the current directory,
 // "" outside one.
 func gitRoot() string {
@@ -664,7 +686,7 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 	}
 	cs := f.IO.Colors()
 	if !o.JSON {
-		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", cs.Bold("═══ Decision ═══"), doc)
+		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", cs.Bold("═══ Decision ═══"), wrapDoc(f, doc))
 	}
 	for _, a := range written {
 		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)

@@ -224,7 +224,7 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(f.IO.Out, doc)
+	fmt.Fprint(f.IO.Out, wrapDoc(f, doc))
 	return nil
 }
 

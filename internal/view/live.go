@@ -148,8 +148,21 @@ func (l *Live) printf(format string, a ...any) {
 // terminal's edge; it continues from the current column, since text arrives
 // in fragments.
 func (l *Live) wrap(s string, width int) string {
+	out, _ := Wrap(s, l.col, width)
+	return out
+}
+
+// Wrap breaks text at spaces for a terminal width columns wide, starting at
+// column col; it returns the text and the column it ends at. Lines are kept
+// below the full width: a line that fills the last column leaves many
+// terminals in a pending wrap, and the newline that follows then shows as a
+// blank line in mid-sentence. A word longer than a line is left whole for the
+// terminal to fold.
+func Wrap(s string, col, width int) (string, int) {
+	if width <= 1 {
+		return s, col
+	}
 	var b strings.Builder
-	col := l.col
 	for i := 0; i < len(s); {
 		switch c := s[i]; {
 		case c == '\n':
@@ -157,8 +170,15 @@ func (l *Live) wrap(s string, width int) string {
 			col = 0
 			i++
 		case c == ' ':
-			b.WriteByte(c)
-			col++
+			if col+1 >= width {
+				// A space at the edge ends the line instead.
+				trimSpaces(&b)
+				b.WriteByte('\n')
+				col = 0
+			} else {
+				b.WriteByte(c)
+				col++
+			}
 			i++
 		default:
 			j := i
@@ -167,11 +187,8 @@ func (l *Live) wrap(s string, width int) string {
 			}
 			word := s[i:j]
 			n := visibleLen(word)
-			if col > 0 && col+n > width {
-				// Replace the space that ended the previous word, if any.
-				out := strings.TrimRight(b.String(), " ")
-				b.Reset()
-				b.WriteString(out)
+			if col > 0 && col+n >= width {
+				trimSpaces(&b)
 				b.WriteByte('\n')
 				col = 0
 			}
@@ -180,7 +197,14 @@ func (l *Live) wrap(s string, width int) string {
 			i = j
 		}
 	}
-	return b.String()
+	return b.String(), col
+}
+
+// trimSpaces drops the spaces that ended the line so far.
+func trimSpaces(b *strings.Builder) {
+	out := strings.TrimRight(b.String(), " ")
+	b.Reset()
+	b.WriteString(out)
 }
 
 // visibleLen counts the runes of s that take a column, skipping ANSI escapes.

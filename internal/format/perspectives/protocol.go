@@ -472,7 +472,7 @@ func (p *Protocol) checkAnalysis(a *Analysis, clarified bool) error {
 	for _, n := range a.Perspectives {
 		pp, ok := p.opts.Catalog.Find(n)
 		if !ok {
-			return fmt.Errorf("%w: %q is not in the catalog; choose from: %s", debate.ErrRepairable, n, strings.Join(p.opts.Catalog.Names(), "; "))
+			return fmt.Errorf("%w: %q is not in the catalog; use the names of the catalog above exactly as written", debate.ErrRepairable, n)
 		}
 		if containsFold(canon, pp.Name) {
 			return fmt.Errorf("%w: %q is assigned twice", debate.ErrRepairable, pp.Name)

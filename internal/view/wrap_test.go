@@ -1,0 +1,34 @@
+package view
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWrap(t *testing.T) {
+	const width = 20
+	text := "A line of words that fills exactly twenty columns and goes on, with  indented\n  lines kept.\n" + strings.Repeat("x", 30) + " end"
+	out, _ := Wrap(text, 0, width)
+	for _, line := range strings.Split(out, "\n") {
+		if n := visibleLen(line); n >= width && !strings.HasPrefix(line, "xxxx") {
+			t.Errorf("line %q is %d columns: it must stay below %d", line, n, width)
+		}
+		if line == "" {
+			t.Errorf("a blank line in mid-text:\n%s", out)
+		}
+		if strings.HasSuffix(line, " ") {
+			t.Errorf("line %q ends with a space", line)
+		}
+	}
+	if strings.Join(strings.Fields(out), " ") != strings.Join(strings.Fields(text), " ") {
+		t.Errorf("words changed:\n%s", out)
+	}
+	if !strings.Contains(out, "\n  lines kept.") {
+		t.Errorf("indentation lost:\n%s", out)
+	}
+	// A word exactly as wide as the rest of the line goes to the next line.
+	out, col := Wrap("abcd efghi", 10, 15)
+	if out != "abcd\nefghi" || col != 5 {
+		t.Errorf("Wrap from column 10 = %q (col %d)", out, col)
+	}
+}
