@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -263,7 +264,7 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeTurnDelta:
 		var p debate.TurnDelta
 		if e.Decode(&p) == nil && p.Turn == l.live && !l.structured(p.Turn) {
-			l.printf("%s", p.Text)
+			l.printf("%s", compactSources(p.Text))
 		}
 	case debate.TypeTurnCompleted:
 		var p debate.TurnCompleted
@@ -440,9 +441,29 @@ func (l *Live) showWhole(id string) {
 	}
 	l.header(t)
 	if !t.Structured {
-		l.printf("%s", t.Text)
+		l.printf("%s", compactSources(t.Text))
 	}
 	l.endTurn(id)
+}
+
+var (
+	// xbrlTagsRe is a list of the XBRL tags a figure came from, as
+	// "[NetIncomeLoss 2026-01-25; Assets 2025-01-26]".
+	xbrlTagsRe = regexp.MustCompile(` ?\[[A-Za-z]+ \d{4}-\d{2}-\d{2}(?:; [A-Za-z]+ \d{4}-\d{2}-\d{2})*\]`)
+	// filingsRe is a list of filings, as "(10-K 0001045810-26-000021;
+	// 10-Q 0001045810-26-000052)".
+	filingsRe = regexp.MustCompile(`\((10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})((?:; 10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})+)\)`)
+)
+
+// compactSources keeps one short source mark per figure in the terminal: the
+// XBRL tag lists go, and a list of filings shows its first; the log and the
+// exports keep the whole provenance.
+func compactSources(text string) string {
+	text = xbrlTagsRe.ReplaceAllString(text, "")
+	return filingsRe.ReplaceAllStringFunc(text, func(m string) string {
+		sub := filingsRe.FindStringSubmatch(m)
+		return fmt.Sprintf("(%s +%d)", sub[1], strings.Count(sub[2], ";"))
+	})
 }
 
 // spinFor shows the spinner while the live turn has produced nothing
