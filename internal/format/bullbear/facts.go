@@ -504,18 +504,7 @@ func attribute(low string, at int, kind string) (string, int) {
 
 // asciiLower lower-cases ASCII letters and turns hyphens into spaces,
 // keeping every byte offset of text valid in the result.
-func asciiLower(text string) string {
-	b := []byte(text)
-	for i, c := range b {
-		switch {
-		case c >= 'A' && c <= 'Z':
-			b[i] = c + 'a' - 'A'
-		case c == '-':
-			b[i] = ' '
-		}
-	}
-	return string(b)
-}
+func asciiLower(text string) string { return factcheck.LowerASCII(text) }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isWord(c byte) bool  { return c >= 'a' && c <= 'z' || isDigit(c) }

@@ -69,13 +69,7 @@ func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, 
 // and cost table every format's document ends with.
 func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
 	doc, err := f.render(s, opt)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	b.WriteString(doc)
-	report.UsageTable(&b, s, "## Tokens and cost", report.AgentName)
-	return b.String(), nil
+	return report.WithUsage(s, doc, err)
 }
 
 func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error) {

@@ -578,6 +578,10 @@ func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool
 	return false
 }
 
+// LowerASCII lower-cases ASCII letters and turns hyphens into spaces,
+// keeping every byte offset of s valid in the result.
+func LowerASCII(s string) string { return lowerASCII(s) }
+
 func lowerASCII(s string) string {
 	b := []byte(s)
 	for i, c := range b {
