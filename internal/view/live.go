@@ -35,6 +35,10 @@ type Live struct {
 	running     []string // started, not completed, in start order
 	finished    []string // completed while another turn was live
 	shown       map[string]bool
+	// later holds the notices (a refused reply, a failed attempt) of turns
+	// that are not the one streaming, printed under their own heading when
+	// their turn is shown.
+	later map[string][]string
 	atLineStart bool
 	col         int // the cursor's column, for word wrapping
 	spin        *spinner
@@ -45,7 +49,7 @@ type Live struct {
 // NewLive returns a renderer writing to io.Out. With asJSON it writes one JSON
 // event per line and nothing else.
 func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
-	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, atLineStart: true, seenCh: make(chan struct{})}
+	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{})}
 	if ios.IsTerminal() && !asJSON {
 		l.spin = newSpinner(ios.ErrOut)
 	}
@@ -288,23 +292,30 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeTurnFailed:
 		var p debate.TurnFailed
 		if e.Decode(&p) == nil {
-			l.newline()
 			msg := fmt.Sprintf("⚠ %s: attempt %d failed: %s", l.labelOf(p.Turn), p.Attempt, p.Error)
 			if p.RetryIn > 0 {
 				msg += fmt.Sprintf(" (retrying in %s)", p.RetryIn.Round(time.Millisecond))
 			}
-			l.printf("%s\n", l.cs.Yellow(msg))
+			l.notice(p.Turn, l.cs.Yellow(msg))
 		}
 	case debate.TypeTurnSuperseded:
 		var p debate.TurnSuperseded
-		if e.Decode(&p) == nil && p.Partial != "" {
-			l.printf("%s\n", l.cs.Dim(fmt.Sprintf("(the interrupted reply of %s is kept in the log; it runs again from its start)", l.labelOf(p.Turn))))
+		if e.Decode(&p) == nil {
+			if p.Partial != "" {
+				l.notice(p.Turn, l.cs.Dim(fmt.Sprintf("(the interrupted reply of %s is kept in the log; it runs again from its start)", l.labelOf(p.Turn))))
+			}
+			// The turn runs again from its start: it gets its heading again.
+			if l.live == p.Turn {
+				l.endTurn(p.Turn)
+				l.live = ""
+			}
+			l.running = remove(l.running, p.Turn)
+			delete(l.shown, p.Turn)
 		}
 	case debate.TypeTurnRepair:
 		var p debate.TurnRepair
 		if e.Decode(&p) == nil {
-			l.newline()
-			l.printf("%s\n", l.cs.Yellow(fmt.Sprintf("⚠ %s: reply refused (%s); asking once more", l.labelOf(p.Turn), p.Error)))
+			l.notice(p.Turn, l.cs.Yellow(fmt.Sprintf("⚠ %s: reply refused (%s); asking once more", l.labelOf(p.Turn), p.Error)))
 		}
 	case debate.TypeToolCalled:
 		var p debate.ToolCalled
@@ -405,6 +416,26 @@ func (l *Live) header(t *debate.Turn) {
 	l.printf("\n%s\n", l.cs.Agent(t.Agent, h))
 }
 
+// notice prints a line about a turn under its own heading: now when it is
+// the turn streaming (or none is), else when the turn is shown.
+func (l *Live) notice(turn, line string) {
+	if l.live != "" && l.live != turn {
+		l.later[turn] = append(l.later[turn], line)
+		return
+	}
+	l.newline()
+	l.printf("%s\n", line)
+}
+
+// flushLater prints the notices kept for a turn, under its heading.
+func (l *Live) flushLater(id string) {
+	for _, line := range l.later[id] {
+		l.newline()
+		l.printf("%s\n", line)
+	}
+	delete(l.later, id)
+}
+
 func (l *Live) goLive(id string) {
 	t := l.state.Turns[id]
 	if t == nil {
@@ -412,6 +443,7 @@ func (l *Live) goLive(id string) {
 	}
 	l.live = id
 	l.header(t)
+	l.flushLater(id)
 	if !t.Structured && t.Text != "" {
 		l.printf("%s", t.Text)
 	}
@@ -440,6 +472,7 @@ func (l *Live) showWhole(id string) {
 		return
 	}
 	l.header(t)
+	l.flushLater(id)
 	if !t.Structured {
 		l.printf("%s", compactSources(t.Text))
 	}

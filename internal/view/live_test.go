@@ -117,3 +117,36 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from the golden file (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
+
+// Every line belongs under its agent: a refused reply of a turn that is not
+// streaming is shown under that turn's heading, and a turn superseded and
+// run again gets its heading again.
+func TestLiveLinesUnderTheirAgent(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	a, b := ref("r1/a", "alpha", "Alpha · argument", 1), ref("r1/b", "beta", "Beta · argument", 1)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnStarted{Turn: b, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: "r1/a", Text: "Alpha streams."})
+	f.send(debate.TurnRepair{Turn: "r1/b", Text: "bad", Error: "no quote"})
+	f.send(debate.TurnCompleted{Turn: b, Text: "Beta fixed."})
+	f.send(debate.TurnSuperseded{Turn: "r1/a", Partial: "Alpha streams.", Reason: "interrupted"})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 2})
+	f.send(debate.TurnDelta{Turn: "r1/a", Text: "Alpha again."})
+	f.send(debate.TurnCompleted{Turn: a, Text: "Alpha again."})
+	got := out.String()
+	alpha1 := strings.Index(got, "Alpha · argument")
+	beta := strings.Index(got, "Beta · argument")
+	refused := strings.Index(got, "Beta · argument: reply refused")
+	if refused < 0 {
+		refused = strings.Index(got, "reply refused")
+	}
+	if !(alpha1 >= 0 && beta > alpha1 && refused > beta) {
+		t.Errorf("the refusal of beta is not under beta's heading:\n%s", got)
+	}
+	if strings.Count(got, "Alpha · argument") < 2 || strings.LastIndex(got, "Alpha · argument") > strings.Index(got, "Alpha again.") {
+		t.Errorf("alpha's second run has no heading of its own:\n%s", got)
+	}
+}
