@@ -29,16 +29,16 @@ type Live struct {
 	json     bool
 	describe Describer
 
-	mu          sync.Mutex
-	state       *debate.State
-	live        string   // turn streaming now
-	running     []string // started, not completed, in start order
-	finished    []string // completed while another turn was live
-	shown       map[string]bool
+	mu       sync.Mutex
+	state    *debate.State
+	live     string   // turn streaming now
+	running  []string // started, not completed, in start order
+	finished []string // completed while another turn was live
+	shown    map[string]bool
 	// later holds the notices (a refused reply, a failed attempt) of turns
 	// that are not the one streaming, printed under their own heading when
 	// their turn is shown.
-	later map[string][]string
+	later       map[string][]string
 	atLineStart bool
 	col         int // the cursor's column, for word wrapping
 	spin        *spinner
