@@ -79,67 +79,74 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		b.WriteString(p.transcriptMD(s, v))
 	}
 
-	b.WriteString("\n---\n\n## Commitment Stores (Final State)\n\n| Agent | Commitments | Retractions |\n|-------|-------------|-------------|\n")
-	for _, c := range res.Commitments {
-		fmt.Fprintf(&b, "| %s | {%s} | {%s} |\n", c.Party, strings.Join(c.Commitments, ", "), strings.Join(c.Retractions, ", "))
-	}
-	for _, c := range res.Commitments {
-		if len(c.Conceded) > 0 {
-			fmt.Fprintf(&b, "\n%s conceded %s.", c.Party, strings.Join(c.Conceded, ", "))
-		}
-	}
-	b.WriteString("\n\n---\n\n## Argumentation Framework\n\n### Arguments\n| ID | Content | Source | Score |\n|----|---------|--------|-------|\n")
-	for _, a := range res.Arguments {
-		text := cell(a.Text)
-		if a.Retracted {
-			text += " *(retracted)*"
-		}
-		if a.Rejected != "" {
-			text += " *(rejected by MOD: " + cell(a.Rejected) + ")*"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s (%s) | %.2f |\n", a.ID, text, a.Side, a.Statement, a.Score)
-	}
-	b.WriteString("\n### Relations\n| From | To | Type | Classification |\n|------|----|------|----------------|\n")
-	for _, r := range res.Relations {
-		typ, class := "Attack", map[string]string{"rebut": "Rebutting", "undercut": "Undercutting", "support": "Direct"}[r.Kind]
-		if r.Kind == "support" {
-			typ = "Support"
-		}
-		by := ""
-		if r.By != "protocol" {
-			by = " (" + r.By + ")"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s%s |\n", r.From, r.To, typ, class, by)
-	}
-	if len(res.Unrelated) > 0 {
-		fmt.Fprintf(&b, "\nCounter-claims the moderator found bear on nothing (no relation): %s.\n", strings.Join(res.Unrelated, ", "))
-	}
-	var ascii bytes.Buffer
-	if err := export.ASCII(&ascii, fw.graph, fw.scores.Scores); err != nil {
-		return "", err
-	}
-	fmt.Fprintf(&b, "\n### Argument Map (ASCII)\n\n```\n%s```\n", ascii.String())
-	conv := "converged"
-	if !res.Semantics.Converged {
-		conv = "did NOT converge (scores are the last iterate)"
-	}
-	fmt.Fprintf(&b, "\nScores: gradual semantics `%s`", res.Semantics.Method)
-	if res.Semantics.Rule != "" {
-		fmt.Fprintf(&b, " (%s)", res.Semantics.Rule)
-	}
-	if res.Semantics.Acyclic {
-		fmt.Fprintf(&b, "; the framework is acyclic, so one exact pass %s.\n", conv)
+	if len(res.Arguments) < 2 {
+		// A side forfeited before the dialogue began: there are no stores,
+		// framework or map to show, only what happened.
+		fmt.Fprintf(&b, "\n---\n\n## Commitment Stores and Argumentation Framework\n\nNone: the debate ended before an argument was exchanged (%s). ", res.EndReason)
+		b.WriteString("The verdict below follows from that, not from scores.\n")
 	} else {
-		fmt.Fprintf(&b, "; %s after %d iterations.\n", conv, res.Semantics.Iterations)
+		b.WriteString("\n---\n\n## Commitment Stores (Final State)\n\n| Agent | Commitments | Retractions |\n|-------|-------------|-------------|\n")
+		for _, c := range res.Commitments {
+			fmt.Fprintf(&b, "| %s | {%s} | {%s} |\n", c.Party, strings.Join(c.Commitments, ", "), strings.Join(c.Retractions, ", "))
+		}
+		for _, c := range res.Commitments {
+			if len(c.Conceded) > 0 {
+				fmt.Fprintf(&b, "\n%s conceded %s.", c.Party, strings.Join(c.Conceded, ", "))
+			}
+		}
+		b.WriteString("\n\n---\n\n## Argumentation Framework\n\n### Arguments\n| ID | Content | Source | Score |\n|----|---------|--------|-------|\n")
+		for _, a := range res.Arguments {
+			text := cell(a.Text)
+			if a.Retracted {
+				text += " *(retracted)*"
+			}
+			if a.Rejected != "" {
+				text += " *(rejected by MOD: " + cell(a.Rejected) + ")*"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s (%s) | %.2f |\n", a.ID, text, a.Side, a.Statement, a.Score)
+		}
+		b.WriteString("\n### Relations\n| From | To | Type | Classification |\n|------|----|------|----------------|\n")
+		for _, r := range res.Relations {
+			typ, class := "Attack", map[string]string{"rebut": "Rebutting", "undercut": "Undercutting", "support": "Direct"}[r.Kind]
+			if r.Kind == "support" {
+				typ = "Support"
+			}
+			by := ""
+			if r.By != "protocol" {
+				by = " (" + r.By + ")"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s%s |\n", r.From, r.To, typ, class, by)
+		}
+		if len(res.Unrelated) > 0 {
+			fmt.Fprintf(&b, "\nCounter-claims the moderator found bear on nothing (no relation): %s.\n", strings.Join(res.Unrelated, ", "))
+		}
+		var ascii bytes.Buffer
+		if err := export.ASCII(&ascii, fw.graph, fw.scores.Scores); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\n### Argument Map (ASCII)\n\n```\n%s```\n", ascii.String())
+		conv := "converged"
+		if !res.Semantics.Converged {
+			conv = "did NOT converge (scores are the last iterate)"
+		}
+		fmt.Fprintf(&b, "\nScores: gradual semantics `%s`", res.Semantics.Method)
+		if res.Semantics.Rule != "" {
+			fmt.Fprintf(&b, " (%s)", res.Semantics.Rule)
+		}
+		if res.Semantics.Acyclic {
+			fmt.Fprintf(&b, "; the framework is acyclic, so one exact pass %s.\n", conv)
+		} else {
+			fmt.Fprintf(&b, "; %s after %d iterations.\n", conv, res.Semantics.Iterations)
+		}
+		b.WriteString("\n### Dung Cross-check\n\n")
+		derived := "none"
+		if len(res.Dung.Derived) > 0 {
+			derived = strings.Join(res.Dung.Derived, ", ")
+		}
+		fmt.Fprintf(&b, "Attack projection of the arguments still held, with the derived bipolar attacks (supported: X supports Y, Y attacks Z; secondary: X attacks Y, Y supports Z): %s.\n", derived)
+		fmt.Fprintf(&b, "Grounded extension (contained in every complete extension): {%s}.\n\n", strings.Join(res.Dung.Grounded, ", "))
+		b.WriteString("The framework in Graphviz DOT, Argdown and AIF JSON is in the JSON verdict (`parley export ID --as json`, verdict.exports).\n")
 	}
-	b.WriteString("\n### Dung Cross-check\n\n")
-	derived := "none"
-	if len(res.Dung.Derived) > 0 {
-		derived = strings.Join(res.Dung.Derived, ", ")
-	}
-	fmt.Fprintf(&b, "Attack projection of the arguments still held, with the derived bipolar attacks (supported: X supports Y, Y attacks Z; secondary: X attacks Y, Y supports Z): %s.\n", derived)
-	fmt.Fprintf(&b, "Grounded extension (contained in every complete extension): {%s}.\n\n", strings.Join(res.Dung.Grounded, ", "))
-	b.WriteString("The framework in Graphviz DOT, Argdown and AIF JSON is in the JSON verdict (`parley export ID --as json`, verdict.exports).\n")
 
 	b.WriteString("\n---\n\n## Verdict\n\n")
 	if res.Winner == "TIE" {

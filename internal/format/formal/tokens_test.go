@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/formal"
 )
 
@@ -30,5 +31,19 @@ func TestTokensSharePrefixes(t *testing.T) {
 		if share := float64(r.Shared) / float64(r.Total); share < 0.8 {
 			t.Errorf("request %d (%s) repeats %.0f%% of an earlier prefix, want at least 80%%", i, r.Tag, 100*share)
 		}
+	}
+}
+
+// TestForfeitedOpeningReport: a debate a side forfeited at the opening says
+// so instead of printing empty stores, tables and map.
+func TestForfeitedOpeningReport(t *testing.T) {
+	f := newFixture(t, formal.Options{}, rules("r0/pro", moves(mv("why", "O1", "")), moves(mv("concede", "", ""))))
+	s := f.MustRun()
+	doc, err := formal.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc, "the debate ended before an argument was exchanged") || strings.Contains(doc, "| ID | Content | Source | Score |") || strings.Contains(doc, "Argument Map (ASCII)") {
+		t.Errorf("report:\n%s", doc)
 	}
 }

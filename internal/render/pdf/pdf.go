@@ -305,8 +305,9 @@ func (r *renderer) heading(h *ast.Heading) {
 	lineH := size * 0.5
 	before := map[int]float64{1: 5, 2: 4, 3: 3, 4: 2}[h.Level]
 	r.space(before)
-	// A heading keeps with at least two lines of what follows.
-	r.keep(lineH + 2*bodyLine + 2)
+	// A heading keeps with what follows: at least three lines of text, or a
+	// table's header and first row, never alone at the foot of a page.
+	r.keep(lineH + 4*bodyLine + 6)
 	label := strings.TrimSpace(r.plain(h))
 	if label != "" && h.Level <= 3 {
 		r.f.Bookmark(label, h.Level-1, -1)
@@ -455,12 +456,52 @@ func (r *renderer) codeBlock(lines *text.Segments) {
 	r.f.SetTextColor(30, 30, 30)
 	r.f.SetFillColor(243, 243, 243)
 	r.f.SetLeftMargin(r.left())
+	avail := r.width - r.indent - 2*r.f.GetCellMargin() - r.f.GetStringWidth("  ")
 	for _, line := range strings.Split(body, "\n") {
-		r.f.SetX(r.left())
-		r.f.MultiCell(r.width-r.indent, codeLine, " "+line, "", "L", true)
+		for i, piece := range r.wrapCode(line, avail) {
+			if i > 0 {
+				piece = "  " + piece // a continuation, indented
+			}
+			r.f.SetX(r.left())
+			r.f.CellFormat(r.width-r.indent, codeLine, " "+piece, "", 1, "L", true, 0, "")
+		}
 	}
 	r.f.Ln(3)
 	r.setFont()
+}
+
+// wrapCode breaks a line of code to width millimetres at word boundaries
+// (after a space, or after / , ; : . - when a word is longer than a line),
+// and mid-word only when a single word is wider than the line.
+func (r *renderer) wrapCode(line string, width float64) []string {
+	if r.f.GetStringWidth(line) <= width {
+		return []string{line}
+	}
+	var out []string
+	for r.f.GetStringWidth(line) > width {
+		cut := 0
+		for i := 1; i <= len(line); i++ {
+			if !utf8.RuneStart(line[min(i, len(line)-1)]) && i < len(line) {
+				continue
+			}
+			if r.f.GetStringWidth(line[:i]) > width {
+				break
+			}
+			if i < len(line) && (line[i-1] == ' ' || strings.ContainsRune("/,;:.-", rune(line[i-1]))) {
+				cut = i
+			}
+		}
+		if cut == 0 { // one word wider than the line
+			for cut = 1; cut < len(line) && r.f.GetStringWidth(line[:cut+1]) <= width; cut++ {
+			}
+			for cut > 1 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
 }
 
 // inlines writes the inline children of n with their styles.

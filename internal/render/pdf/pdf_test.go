@@ -156,3 +156,22 @@ func TestRenderOddInput(t *testing.T) {
 		})
 	}
 }
+
+// A long line of code wraps at a word boundary, not mid-word; a table with
+// no row draws no empty frame.
+func TestRenderCodeWrapAndEmptyTable(t *testing.T) {
+	long := strings.Repeat("evidence ", 20) + "internal/billing/invoice_builder.go"
+	doc := render(t, "Wrap", "# Wrap\n\n```\n"+long+"\n```\n\n| Agent | Cost |\n| --- | ---: |\n")
+	text := squash(pdfText(t, doc))
+	if !strings.Contains(text, "internal/billing/invoice_builder.go") {
+		t.Errorf("a word was broken:\n%s", text)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "vidence") {
+			t.Errorf("a word was broken at the line's start: %q", l)
+		}
+	}
+	if !strings.Contains(text, "(none)") || strings.Contains(text, "Agent Cost") {
+		t.Errorf("an empty table was drawn:\n%s", text)
+	}
+}

@@ -41,6 +41,11 @@ func (r *renderer) table(t *east.Table) {
 	if cols == 0 {
 		return
 	}
+	if len(rows) == 0 {
+		// A table with a header and no row says nothing: no empty frame.
+		r.plainParagraph("(none)")
+		return
+	}
 	// The cells pad themselves; fpdf's own cell margin would narrow the
 	// text width SplitText wraps to below the width measured here.
 	cm := r.f.GetCellMargin()
