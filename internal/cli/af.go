@@ -35,7 +35,7 @@ func newAFCmd(f *Factory, run func(context.Context, *AFOptions) error) *cobra.Co
 interface: PROBLEM is TASK-SEMANTICS (tasks SE, EE, DC, DS, CE; semantics CO, GR, PR, ST, SST, STG, ID).
 Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric format (.af/.i23).`,
 		Example: "  parley af -p SE-GR -f framework.af\n  parley af -p DC-PR -f framework.apx -a a3\n  parley af --problems",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if run != nil {
 				return run(cmd.Context(), opts)

@@ -221,7 +221,7 @@ func newConfigCmd(f *Factory) *cobra.Command {
 		Long: `Print the settings a debate would start with, and where each comes from: a flag, the environment,
 the config file ($XDG_CONFIG_HOME/parley/config.yaml, or PARLEY_CONFIG), or the built-in default.
 Precedence: flags > environment > config file > defaults.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := loadConfig(f.Env)
 			if err != nil {

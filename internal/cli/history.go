@@ -29,7 +29,7 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 		Use:     "list",
 		Short:   "List debates, newest first",
 		Example: "  parley list\n  parley list --status paused\n  parley list --format perspectives --limit 5 --json",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if run != nil {
 				return run(cmd.Context(), opts)

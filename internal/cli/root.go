@@ -146,6 +146,14 @@ func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
 	return code
 }
 
+// noArgs refuses arguments to a command that takes none, as bad input.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("%s takes no arguments, got %q (see '%s --help')", cmd.CommandPath(), strings.Join(args, " "), cmd.CommandPath())
+	}
+	return nil
+}
+
 // iccmaArgs lets `parley af` take the ICCMA solver interface's "-fo FORMAT"
 // as competition tooling passes it: a single-dash flag of two letters, which
 // the flag parser would read as -f o.
@@ -176,6 +184,9 @@ func ExitCode(err error) int {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &ue), errors.As(err, &le):
+		return ExitUsage
+	case strings.HasPrefix(err.Error(), "unknown command "):
+		// cobra's own error for a mistyped command: bad input too.
 		return ExitUsage
 	case errors.As(err, &ce):
 		return ExitConfig

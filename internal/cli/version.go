@@ -44,7 +44,7 @@ func newVersionCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print Parley's version and the revision it was built from",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmt.Fprintln(f.IO.Out, version())
 			return nil
