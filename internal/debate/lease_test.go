@@ -90,3 +90,31 @@ func TestLostLeaseStopsAppending(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentTurnsStartInStepOrder: the turn.started events of a step's
+// concurrent turns are in the step's order, whichever turn is ready first,
+// so that every view shows them in the protocol's order.
+func TestConcurrentTurnsStartInStepOrder(t *testing.T) {
+	for range 5 {
+		e := newEnv(t,
+			script.Rule{Tag: "a", Reply: &script.Reply{Text: "alpha"}},
+			script.Rule{Tag: "b", Reply: &script.Reply{Text: "beta"}},
+			script.Rule{Tag: "c", Reply: &script.Reply{Text: "gamma"}},
+		)
+		e.create("DEB-order", debate.DefaultLimits())
+		p := &toyProto{steps: []toyStep{turns(turn("a", "x", 1), turn("b", "y", 1), turn("c", "z", 1))}}
+		if _, err := e.runner.Run(context.Background(), "DEB-order", p); err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, ev := range e.events("DEB-order") {
+			var ts debate.TurnStarted
+			if ev.Type == debate.TypeTurnStarted && ev.Decode(&ts) == nil {
+				order = append(order, ts.Turn.ID)
+			}
+		}
+		if strings.Join(order, ",") != "a,b,c" {
+			t.Fatalf("turns started in the order %v, want a, b, c", order)
+		}
+	}
+}

@@ -485,6 +485,29 @@ type turnPlan struct {
 	responder Responder
 	maxTokens int
 	toolsLeft int
+	// startAfter and started order the turn.started events of a step's
+	// concurrent turns as the step lists them, so that every view of the
+	// log shows them in the protocol's order (the bull before the bear)
+	// whichever goroutine gets to the store first. Nil for a lone turn.
+	startAfter <-chan struct{}
+	started    chan struct{}
+}
+
+// appendStarted appends a turn's first turn.started in step order (see
+// turnPlan.startAfter); later attempts need no ordering.
+func (r *Runner) appendStarted(ctx context.Context, s *State, p turnPlan, ts TurnStarted) error {
+	if p.startAfter != nil && ts.Attempt == 1 {
+		select {
+		case <-p.startAfter:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	err := r.append(ctx, s, ts)
+	if p.started != nil && ts.Attempt == 1 {
+		close(p.started)
+	}
+	return err
 }
 
 func (r *Runner) plan(proto Protocol, s *State, t TurnSpec, lim Limits) (turnPlan, error) {
@@ -554,6 +577,11 @@ func (r *Runner) runTurns(ctx context.Context, proto Protocol, s *State, turns [
 		sem = make(chan struct{}, len(plans))
 	}
 	errs := make([]error, len(plans))
+	var prev chan struct{}
+	for i := range plans {
+		plans[i].startAfter, plans[i].started = prev, make(chan struct{})
+		prev = plans[i].started
+	}
 	var wg sync.WaitGroup
 	// Slots are taken in the step's order, before each turn starts, so that
 	// under a concurrency limit turns start in a deterministic order.
@@ -607,7 +635,7 @@ func (r *Runner) runTurn(ctx context.Context, s *State, p turnPlan, lim Limits) 
 	}
 	attempts := max(lim.MaxAttempts, 1)
 	for attempt := 1; ; attempt++ {
-		if err := r.append(ctx, s, TurnStarted{Turn: p.spec.TurnRef, Attempt: attempt, Model: p.model.String()}); err != nil {
+		if err := r.appendStarted(ctx, s, p, TurnStarted{Turn: p.spec.TurnRef, Attempt: attempt, Model: p.model.String()}); err != nil {
 			return err
 		}
 		callCtx, cancel := ctx, context.CancelFunc(func() {})
@@ -857,7 +885,7 @@ func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attempt
 // respond runs a data-only turn. It is not retried: a Responder's failure is a
 // data problem that retrying will not fix.
 func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
-	if err := r.append(ctx, s, TurnStarted{Turn: p.spec.TurnRef, Attempt: 1, Model: "data-only"}); err != nil {
+	if err := r.appendStarted(ctx, s, p, TurnStarted{Turn: p.spec.TurnRef, Attempt: 1, Model: "data-only"}); err != nil {
 		return err
 	}
 	r.mu.Lock()
