@@ -13,10 +13,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/pricing"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -25,7 +27,7 @@ type AskOptions struct {
 	ID       string
 	Agent    string
 	Question string
-	Models   ModelFlags
+	Models   app.Models
 }
 
 // asker is a format that takes follow-up questions after a debate: it builds
@@ -78,7 +80,7 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	if strings.TrimSpace(o.Question) == "" {
 		return usageErrorf("the question is empty: ask something, for example \"What would change your mind?\"")
 	}
-	cast, _, err := resolveCast(o.Models, f.Env)
+	cast, _, err := app.ResolveCast(o.Models, f.Env)
 	if err != nil {
 		return &ConfigError{Err: err}
 	}
@@ -105,7 +107,7 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	model, ok := castModel(cast, spec.TurnRef)
 	if !ok {
 		return &ConfigError{Err: fmt.Errorf("a follow-up question needs a language model, and none is configured for the %s. "+
-			"Parley's data-only agents argue from fixed rules and cannot answer free questions. %w", spec.Agent, &ErrNoModelConfigured{Format: st.Format})}
+			"Parley's data-only agents argue from fixed rules and cannot answer free questions. %w", spec.Agent, &setup.ErrNoModelConfigured{Format: st.Format})}
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

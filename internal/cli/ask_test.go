@@ -12,14 +12,15 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // finishedBullbear runs an offline data-only debate on NVDA to completion
 // and returns its id.
 func finishedBullbear(t *testing.T, f *Factory) string {
 	t.Helper()
-	if err := runDebate(context.Background(), f, &DebateOptions{Topic: "NVDA", Format: bullbear.Name, Offline: true, NoCheckpoints: true,
-		MaxRounds: 1, RoundTimeout: time.Minute, DebateTimeout: time.Minute, CallTimeout: time.Minute, CheckpointTimeout: time.Minute}); err != nil {
+	if err := runDebate(context.Background(), f, &DebateOptions{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, NoCheckpoints: true,
+		MaxRounds: 1}, RoundTimeout: time.Minute, DebateTimeout: time.Minute, CallTimeout: time.Minute, CheckpointTimeout: time.Minute}); err != nil {
 		t.Fatalf("debate: %v", err)
 	}
 	store, err := f.OpenStore(context.Background())

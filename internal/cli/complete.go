@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/council"
 	"github.com/parleyhq/parley/internal/format/crux"
@@ -41,7 +42,7 @@ func completeIDs(f *Factory) func(*cobra.Command, []string, string) ([]string, c
 		var out []string
 		for _, s := range sums {
 			if strings.HasPrefix(strings.ToLower(s.ID), strings.ToLower(prefix)) {
-				out = append(out, s.ID+"\t"+s.Format+": "+truncate(s.Topic, 40))
+				out = append(out, s.ID+"\t"+s.Format+": "+app.Truncate(s.Topic, 40))
 			}
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp

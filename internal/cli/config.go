@@ -204,7 +204,7 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 	})
 	pick("decisions_dir", "decisions-dir", c.DecisionsDir != "", func() string { o.DecisionsDir = c.DecisionsDir; return c.DecisionsDir }, func() string { return o.DecisionsDir })
 	if len(c.Debate.CustomPerspectives) > 0 {
-		o.customPerspectives = c.Debate.CustomPerspectives
+		o.CustomPerspectives = c.Debate.CustomPerspectives
 		names := make([]string, len(c.Debate.CustomPerspectives))
 		for i, p := range c.Debate.CustomPerspectives {
 			names[i] = p.Name

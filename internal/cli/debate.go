@@ -2,61 +2,35 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
-	"github.com/parleyhq/parley/internal/llm/pricing"
 	"github.com/parleyhq/parley/internal/report"
-	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/view"
 )
 
-// MaxTopicLen bounds the topic: a debate question, not a document.
-const MaxTopicLen = 2000
-
-// DebateOptions are the `parley debate` flags and arguments.
+// DebateOptions are the `parley debate` flags and arguments: a request to
+// the application layer, and what the terminal front-end adds.
 type DebateOptions struct {
-	Topic         string
-	Format        string
-	Resume        string
-	Perspectives  int
-	MaxRounds     int
-	NoCheckpoints bool
-	Catalog       string
-	Models        ModelFlags
-	JSON          bool
-
-	// Flags shared by several formats; each format reads those it uses.
-	Agents       []string // council, crux: agents or personas
-	Rounds       int      // formal: argumentation rounds
-	Deep         bool     // bullbear: two rebuttal rounds
-	Framework    string   // bullbear: piotroski, altman
-	Hints        []string // bullbear: "bull: ..." hints
-	Offline      bool     // no network and no model: data-only agents on the shipped SEC snapshot (bullbear)
-	Snapshot     bool     // the shipped SEC snapshot instead of EDGAR, with the configured model (bullbear, council)
-	Risk         string   // council: neutral | averse
-	ContextDir   string   // formal: directory to build the shared context from
-	Focus        string   // formal: --perspective ROLE
-	Personas     string   // crux: YAML file of personas
+	setup.Request
+	Resume       string
+	Models       app.Models
+	JSON         bool
 	DecisionsDir string
 	IssueDraft   bool
 
@@ -72,13 +46,12 @@ type DebateOptions struct {
 
 	// From the config file.
 	maxRoundsFromConfig bool
-	customPerspectives  []perspectives.Perspective
 }
 
 // defaultDebateOptions are the options of a debate with no flag given.
 func defaultDebateOptions() *DebateOptions {
 	lim := debate.DefaultLimits()
-	return &DebateOptions{Format: "perspectives", MaxRounds: perspectives.DefaultMaxRounds, Rounds: 2, Risk: "neutral",
+	return &DebateOptions{Request: setup.Request{Format: "perspectives", MaxRounds: perspectives.DefaultMaxRounds, Rounds: 2, Risk: "neutral"},
 		DecisionsDir: "docs/decisions", TurnBudget: lim.TurnBudget, DebateBudget: lim.DebateBudget,
 		RoundTimeout: lim.RoundTimeout, DebateTimeout: lim.DebateTimeout, CallTimeout: lim.CallTimeout,
 		CheckpointTimeout: lim.CheckpointTimeout}
@@ -276,78 +249,6 @@ func (b *budgetFlag) Set(s string) error {
 
 func (b *budgetFlag) Type() string { return "tokens" }
 
-// checkRoles refuses a --model-for role the format has no turn for: a
-// model given for it would silently never be used.
-func checkRoles(format debate.Format, mf ModelFlags) error {
-	r, ok := format.(interface{ Roles() []string })
-	if !ok {
-		return nil
-	}
-	for _, spec := range mf.ModelFor {
-		role, _, _ := strings.Cut(spec, "=")
-		role = strings.TrimSpace(role)
-		if !slices.Contains(r.Roles(), role) {
-			return usageErrorf("--model-for %s: the %s format has no role %q; its roles are %s", spec, format.Name(), role, strings.Join(r.Roles(), ", "))
-		}
-	}
-	return nil
-}
-
-// dataFlag names the flag that asked for the shipped SEC snapshot ("" when
-// none did).
-func (o *DebateOptions) dataFlag() string {
-	switch {
-	case o.Offline:
-		return "--offline"
-	case o.Snapshot:
-		return "--snapshot"
-	}
-	return ""
-}
-
-// recordedSnapshot is secSource's flag for a resumed debate whose options
-// record whether it used the snapshot.
-func recordedSnapshot(snapshot bool) string {
-	if snapshot {
-		return "the debate was started on the shipped snapshot"
-	}
-	return ""
-}
-
-// modelFlags reports whether any model flag was given.
-func (o *DebateOptions) modelFlags() bool {
-	return o.Models.Provider != "" || o.Models.Model != "" || len(o.Models.ModelFor) > 0
-}
-
-// validate checks the options that need no I/O.
-func (o *DebateOptions) validate() error {
-	if o.Resume != "" {
-		return nil
-	}
-	topic := strings.TrimSpace(o.Topic)
-	switch {
-	case topic == "":
-		return usageErrorf("the topic is empty: ask a question, for example \"Should we use Redis or PostgreSQL for caching?\"")
-	case !utf8.ValidString(topic):
-		return usageErrorf("the topic is not valid UTF-8")
-	case utf8.RuneCountInString(topic) > MaxTopicLen:
-		return usageErrorf("the topic is %d characters; keep it under %d: state the decision, not the background", utf8.RuneCountInString(topic), MaxTopicLen)
-	}
-	o.Topic = topic
-	if o.MaxRounds < 1 {
-		return usageErrorf("--max-rounds %d: give at least 1", o.MaxRounds)
-	}
-	if o.TurnBudget < 0 || o.DebateBudget < 0 {
-		return usageErrorf("token budgets cannot be negative (0 means unlimited)")
-	}
-	for name, d := range map[string]time.Duration{"--round-timeout": o.RoundTimeout, "--debate-timeout": o.DebateTimeout, "--call-timeout": o.CallTimeout, "--checkpoint-timeout": o.CheckpointTimeout} {
-		if d <= 0 {
-			return usageErrorf("%s %s: give a positive duration such as 2m", name, d)
-		}
-	}
-	return nil
-}
-
 func (o *DebateOptions) limits() debate.Limits {
 	l := debate.DefaultLimits()
 	l.TurnBudget, l.DebateBudget = o.TurnBudget, o.DebateBudget
@@ -356,42 +257,7 @@ func (o *DebateOptions) limits() debate.Limits {
 	return l
 }
 
-func newDebateID() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return "DEB-" + hex.EncodeToString(b[:])
-}
-
 func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
-	if err := o.validate(); err != nil {
-		return err
-	}
-	var (
-		cast      debate.Cast
-		models    map[string]string
-		endpoints map[string]string
-		changes   []debate.CastChanged
-	)
-	if o.Resume == "" {
-		if fm, err := f.Formats.Get(o.Format); err == nil {
-			if err := checkRoles(fm, o.Models); err != nil {
-				return err
-			}
-		}
-		switch {
-		case o.Offline && o.modelFlags():
-			return usageErrorf("--offline runs with no model and no network; drop --provider/--model/--model-for, or use --snapshot to run your model on the SEC data shipped with Parley")
-		case o.Offline && o.Format != bullbear.Name:
-			return usageErrorf("--offline runs with no model, and the %s format needs one; use --snapshot for the SEC data shipped with Parley with your model", o.Format)
-		case o.Offline:
-			// No model at all, whatever the environment offers.
-		default:
-			var err error
-			if cast, models, endpoints, err = resolveCastEndpoints(o.Models, f.Env); err != nil {
-				return &ConfigError{Err: err}
-			}
-		}
-	}
 	store, err := f.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -401,143 +267,59 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var (
-		id     string
-		format debate.Format
-		topic  string
-		opts   json.RawMessage
-		lim    *debate.Limits
-	)
+	a := f.App(store)
+	var sess *app.Session
 	if o.Resume != "" {
-		if id, err = resolveID(ctx, store, o.Resume); err != nil {
-			return err
-		}
-		sum, err := store.Get(ctx, id)
+		id, err := resolveID(ctx, store, o.Resume)
 		if err != nil {
-			if errors.Is(err, debate.ErrNotFound) {
-				return usageErrorf("no debate %s: 'parley list' shows the debates", id)
-			}
 			return err
 		}
-		if sum.Status == debate.StatusCompleted {
+		if o.set != nil && (o.set("context") || o.set("rounds") || o.set("perspective")) {
+			fmt.Fprintln(f.IO.ErrOut, "note: --context, --rounds and --perspective are ignored on resume: the debate keeps the options and the shared context it was created with")
+		}
+		sess, err = a.Resume(ctx, app.ResumeRequest{ID: id, Models: o.Models, Offline: o.Offline, Limits: o.limitOverrides()})
+		if errors.Is(err, app.ErrCompleted) {
 			return resumeCompleted(ctx, f, o, store, id)
 		}
-		if format, err = f.Formats.Get(sum.Format); err != nil {
-			return err
-		}
-		if err := checkRoles(format, o.Models); err != nil {
-			return err
-		}
-		// Budgets and timeouts given on resume replace the stored ones, so
-		// that a debate paused on its budget can go on with a larger one.
-		events, err := store.Load(ctx, id, 0)
 		if err != nil {
 			return err
 		}
-		st, err := debate.Fold(events)
-		if err != nil {
-			return err
-		}
-		l := st.Limits
-		for flag, apply := range map[string]func(){
-			"turn-budget": func() { l.TurnBudget = o.TurnBudget }, "debate-budget": func() { l.DebateBudget = o.DebateBudget },
-			"round-timeout": func() { l.RoundTimeout = o.RoundTimeout }, "debate-timeout": func() { l.DebateTimeout = o.DebateTimeout },
-			"call-timeout": func() { l.CallTimeout = o.CallTimeout }, "checkpoint-timeout": func() { l.CheckpointTimeout = o.CheckpointTimeout },
-		} {
-			if o.set != nil && o.set(flag) {
-				apply()
+		for _, c := range sess.Changes {
+			from, to := c.From, c.To
+			if from == "" {
+				from = "data-only agents"
 			}
-		}
-		lim = &l
-		topic, opts = st.Topic, st.Options
-		// The recorded cast is the cast: a resume never picks up another
-		// model from the environment. Flags change it only explicitly, and
-		// the change is recorded.
-		models, endpoints = maps.Clone(st.Models), maps.Clone(st.Endpoints)
-		if o.Offline && len(models) > 0 {
-			return usageErrorf("debate %s runs with %s; --offline would switch it to data-only agents: resume without --offline", id, describeCast(models, nil))
-		}
-		if o.modelFlags() {
-			if changes, err = overrideCast(o.Models, models, f.Env); err != nil {
-				return &ConfigError{Err: err}
+			if to == "" {
+				to = "data-only agents"
 			}
-			for _, c := range changes {
-				if models == nil {
-					models = map[string]string{}
-				}
-				models[c.Role] = c.To
-				if p, _, _ := strings.Cut(c.To, "/"); c.Endpoint != "" {
-					if endpoints == nil {
-						endpoints = map[string]string{}
-					}
-					endpoints[p] = c.Endpoint
-				}
-			}
-		}
-		if cast, err = castFromRecord(id, models, endpoints, f.Env); err != nil {
-			return &ConfigError{Err: err}
+			fmt.Fprintf(f.IO.ErrOut, "%s now answers with %s, was %s\n", app.RoleName(c.Role), to, from)
 		}
 	} else {
-		if format, err = f.Formats.Get(o.Format); err != nil {
-			return &UsageError{Err: err}
+		req := o.Request
+		given := o.set
+		req.Given = func(name string) bool {
+			if name == "max-rounds" && o.maxRoundsFromConfig {
+				return true
+			}
+			return given != nil && given(name)
 		}
-		if err := checkRoles(format, o.Models); err != nil {
+		if sess, err = a.Start(ctx, app.StartRequest{Request: req, Models: o.Models, Limits: o.limits()}); err != nil {
 			return err
 		}
-		adapter, ok := formatCLIs()[format.Name()]
-		if !ok {
-			return usageErrorf("format %s cannot be started from the command line yet", format.Name())
-		}
-		if opts, err = adapter.Options(ctx, f, o); err != nil {
-			return err
-		}
-		topic = o.Topic
 	}
-	proto, err := format.Protocol(topic, opts)
-	if err != nil {
-		return &UsageError{Err: err}
-	}
-	adapter, ok := formatCLIs()[format.Name()]
-	if !ok {
-		return usageErrorf("format %s cannot be run from the command line yet", format.Name())
-	}
-	tools, err := adapter.Prepare(ctx, f, o, topic, opts, &cast)
-	if err != nil {
-		return err
-	}
-	for _, c := range changes {
-		from, to := c.From, c.To
-		if from == "" {
-			from = "data-only agents"
-		}
-		if to == "" {
-			to = "data-only agents"
-		}
-		fmt.Fprintf(f.IO.ErrOut, "%s now answers with %s, was %s\n", roleName(c.Role), to, from)
-	}
-	fmt.Fprintln(f.IO.ErrOut, describeCast(models, slices.Sorted(maps.Keys(cast.Responders))))
+	fmt.Fprintln(f.IO.ErrOut, app.DescribeCast(sess.Models, sess.DataOnly))
+	return runSession(ctx, f, o, store, a, sess)
+}
 
-	runner := &debate.Runner{Store: store, Cast: cast, Tools: tools, Limits: lim, Now: f.Now, Price: priceFunc()}
-	for _, c := range changes {
-		runner.OnStart = append(runner.OnStart, c)
-	}
+// runSession runs a debate with the terminal as its live view and its
+// human, then writes and prints its documents.
+func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, a *app.App, sess *app.Session) error {
+	id := sess.ID
 	human := newTerminalHuman(f.IO)
-	if o.Resume == "" {
-		id = newDebateID()
-		if err := runner.Create(ctx, id, debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: o.limits(), Models: models, Endpoints: endpoints}); err != nil {
-			return err
-		}
-	}
-	runner.Human = human
-
-	var describe view.Describer
-	if d, ok := format.(interface{ Describe(*debate.Turn) string }); ok {
-		describe = d.Describe
-	}
-	live := view.NewLive(f.IO, o.JSON, describe)
+	live := view.NewLive(f.IO, o.JSON, sess.Describer())
 	human.sync = live.Sync
 	human.hint = func(target, text string) error {
-		_, err := runner.Hint(ctx, target, text)
+		_, err := sess.Hint(ctx, target, text)
 		return err
 	}
 	human.targets = live.Agents
@@ -554,13 +336,13 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		}
 	}()
 
-	st, runErr := runner.Run(ctx, id, proto)
+	st, runErr := sess.Run(ctx, human)
 	// The documents are part of the debate: written and recorded before the
 	// view closes, so that --json streams every event, artifact.written too.
 	var written []debate.ArtifactWritten
 	var finishErr error
 	if runErr == nil {
-		written, finishErr = writeArtifacts(ctx, f, o, store, format, st)
+		written, finishErr = a.WriteArtifacts(ctx, sess.Format, st, o.documents())
 	}
 	// Let the view show the last event before anything else is printed.
 	if sum, err := store.Get(context.WithoutCancel(ctx), id); err == nil {
@@ -577,7 +359,28 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	if finishErr != nil {
 		return finishErr
 	}
-	return printFinish(f, o, format, st, written)
+	return printFinish(f, o, sess.Format, st, written)
+}
+
+// limitOverrides are the budgets and timeouts given on a resume: they
+// replace the recorded ones, so that a debate paused on its budget can go
+// on with a larger one.
+func (o *DebateOptions) limitOverrides() func(*debate.Limits) {
+	return func(l *debate.Limits) {
+		for flag, apply := range map[string]func(){
+			"turn-budget": func() { l.TurnBudget = o.TurnBudget }, "debate-budget": func() { l.DebateBudget = o.DebateBudget },
+			"round-timeout": func() { l.RoundTimeout = o.RoundTimeout }, "debate-timeout": func() { l.DebateTimeout = o.DebateTimeout },
+			"call-timeout": func() { l.CallTimeout = o.CallTimeout }, "checkpoint-timeout": func() { l.CheckpointTimeout = o.CheckpointTimeout },
+		} {
+			if o.set != nil && o.set(flag) {
+				apply()
+			}
+		}
+	}
+}
+
+func (o *DebateOptions) documents() app.Documents {
+	return app.Documents{Dir: o.DecisionsDir, IssueDraft: o.IssueDraft}
 }
 
 // resumeCompleted writes again the documents of a completed debate whose
@@ -591,7 +394,7 @@ func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, store de
 	if err != nil {
 		return err
 	}
-	if !missingDecision(st) {
+	if !app.MissingDecision(st) {
 		return usageErrorf("debate %s is already completed: 'parley show %s' or 'parley export %s'", id, id, id)
 	}
 	format, err := f.Formats.Get(st.Format)
@@ -603,7 +406,7 @@ func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, store de
 			o.DecisionsDir = filepath.Dir(a.Path) // where it was written first
 		}
 	}
-	written, err := writeArtifacts(ctx, f, o, store, format, st)
+	written, err := f.App(store).WriteArtifacts(ctx, format, st, o.documents())
 	if err != nil {
 		return err
 	}
@@ -641,46 +444,9 @@ func describeRunError(f *Factory, id string, err error) error {
 	return fmt.Errorf("debate %s: %w; %s", id, err, hint)
 }
 
-// writeArtifacts writes a completed debate's documents (the decision
-// document of a perspectives debate, its issue draft) atomically and records
-// each as an artifact.written event.
-func writeArtifacts(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, format debate.Format, st *debate.State) ([]debate.ArtifactWritten, error) {
-	if format.Name() != perspectives.Name || o.DecisionsDir == "" {
-		return nil, nil
-	}
-	doc, err := renderDoc(format, st, true)
-	if err != nil {
-		return nil, err
-	}
-	var out []debate.ArtifactWritten
-	path := perspectives.DecisionPath(o.DecisionsDir, st)
-	if err := writeFileAtomic(path, []byte(doc)); err != nil {
-		return nil, fmt.Errorf("write the decision document: %w (the debate is saved: parley export %s -o FILE, or parley debate --resume %s to write it again)", err, st.ID, st.ID)
-	}
-	if err := appendArtifact(ctx, store, st.ID, f.Now(), "decision", path); err != nil {
-		return nil, err
-	}
-	out = append(out, debate.ArtifactWritten{Kind: "decision", Path: path})
-	if o.IssueDraft {
-		draft, err := perspectives.Format{}.IssueDraft(st)
-		if err != nil {
-			return out, err
-		}
-		ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
-		if err := writeFileAtomic(ipath, []byte(textsafe.Clean(draft))); err != nil {
-			return out, fmt.Errorf("write the issue draft: %w", err)
-		}
-		if err := appendArtifact(ctx, store, st.ID, f.Now(), "issue-draft", ipath); err != nil {
-			return out, err
-		}
-		out = append(out, debate.ArtifactWritten{Kind: "issue-draft", Path: ipath})
-	}
-	return out, nil
-}
-
 // printFinish prints the decision and where its documents went.
 func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.State, written []debate.ArtifactWritten) error {
-	doc, err := renderDoc(format, st, true)
+	doc, err := app.RenderDoc(format, st, true)
 	if err != nil {
 		return err
 	}
@@ -699,66 +465,4 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %d turns, %d input tokens (%d cached), %d output tokens, %s\n",
 		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, cost)
 	return nil
-}
-
-// missingDecision reports whether a completed perspectives debate lacks its
-// decision document: never recorded (the process died between the
-// debate's completion and the write) or recorded and gone from disk.
-func missingDecision(st *debate.State) bool {
-	if st.Format != perspectives.Name {
-		return false
-	}
-	for _, a := range st.Artifacts {
-		if a.Kind == "decision" {
-			if _, err := os.Stat(a.Path); err == nil {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func appendArtifact(ctx context.Context, store debate.Store, id string, at time.Time, kind, path string) error {
-	e, err := debate.NewEvent(id, at, debate.ArtifactWritten{Kind: kind, Path: path})
-	if err != nil {
-		return err
-	}
-	_, err = store.Append(ctx, id, e)
-	return err
-}
-
-// writeFileAtomic writes through a temporary file and a rename, so that a
-// failure never leaves a half-written document.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// priceFunc prices a call made with a "provider/model" from the built-in
-// table; local servers cost nothing, unknown models are counted as 0.
-func priceFunc() func(string, llm.Usage) float64 {
-	table := pricing.Default()
-	return func(model string, u llm.Usage) float64 {
-		provider, name, _ := strings.Cut(model, "/")
-		usd, _ := table.CostFor(provider, name, u)
-		return usd
-	}
 }

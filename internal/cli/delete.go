@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
@@ -56,7 +57,7 @@ func runDelete(ctx context.Context, f *Factory, o *DeleteOptions) error {
 	if sum.Shown(f.Now(), debate.OwnerAlive) == debate.StatusRunning && sum.Lease != nil {
 		return &debate.LeaseHeldError{Debate: id, Lease: *sum.Lease}
 	}
-	what := fmt.Sprintf("%s (%s, %s: %s)", id, sum.Format, sum.Shown(f.Now(), debate.OwnerAlive), truncate(textsafe.Clean(sum.Topic), 60))
+	what := fmt.Sprintf("%s (%s, %s: %s)", id, sum.Format, sum.Shown(f.Now(), debate.OwnerAlive), app.Truncate(textsafe.Clean(sum.Topic), 60))
 	if !o.Yes {
 		if !f.IO.IsInputTerminal() {
 			return usageErrorf("delete %s: confirm with --yes (no terminal to ask on)", what)

@@ -5,15 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/spf13/cobra"
-
-	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/llm"
-	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // ExportOptions are the `parley export` flags.
@@ -101,19 +96,19 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	var out []byte
 	switch o.As {
 	case "md":
-		doc, err := renderDoc(format, st, o.Summary)
+		doc, err := app.RenderDoc(format, st, o.Summary)
 		if err != nil {
 			return err
 		}
 		out = []byte(doc)
 	case "json":
-		b, err := json.MarshalIndent(exportJSON(st, !o.Summary), "", "  ")
+		b, err := json.MarshalIndent(app.ExportJSON(st, !o.Summary), "", "  ")
 		if err != nil {
 			return fmt.Errorf("encode debate %s: %w", st.ID, err)
 		}
 		out = append(b, '\n')
 	case "pdf":
-		if out, err = exportPDF(st, format, o.Summary); err != nil {
+		if out, err = app.ExportPDF(st, format, o.Summary); err != nil {
 			return err
 		}
 	}
@@ -121,122 +116,9 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 		_, err := f.IO.Out.Write(out)
 		return err
 	}
-	if err := writeFileAtomic(o.Output, out); err != nil {
+	if err := app.WriteFileAtomic(o.Output, out); err != nil {
 		return fmt.Errorf("write %s: %w", o.Output, err)
 	}
 	fmt.Fprintf(f.IO.ErrOut, "Wrote %s\n", o.Output)
 	return nil
-}
-
-// ExportedDebate is the JSON export of a debate.
-type ExportedDebate struct {
-	ID          string                      `json:"id"`
-	Format      string                      `json:"format"`
-	Topic       string                      `json:"topic"`
-	Status      debate.Status               `json:"status"`
-	Created     time.Time                   `json:"created"`
-	Updated     time.Time                   `json:"updated"`
-	Options     json.RawMessage             `json:"options,omitempty"`
-	Models      map[string]string           `json:"models,omitempty"`
-	Usage       llm.Usage                   `json:"usage"`
-	CostUSD     float64                     `json:"cost_usd"`
-	Agents      []ExportedAgent             `json:"agents,omitempty"`
-	Verdict     json.RawMessage             `json:"verdict,omitempty"`
-	Artifacts   []debate.ArtifactWritten    `json:"artifacts,omitempty"`
-	Checkpoints []debate.CheckpointAnswered `json:"checkpoints,omitempty"`
-	Notes       []ExportedNote              `json:"notes,omitempty"`
-	Turns       []ExportedTurn              `json:"turns,omitempty"`
-}
-
-// ExportedAgent is one agent's tokens and cost: the token and cost report.
-type ExportedAgent struct {
-	Agent   string    `json:"agent"`
-	Turns   int       `json:"turns"`
-	Usage   llm.Usage `json:"usage"`
-	CostUSD float64   `json:"cost_usd"`
-}
-
-// ExportedNote is a format event in the export.
-type ExportedNote struct {
-	Kind string          `json:"kind"`
-	Text string          `json:"text"`
-	Data json.RawMessage `json:"data,omitempty"`
-}
-
-// ExportedTurn is one completed turn in the export.
-type ExportedTurn struct {
-	debate.TurnRef
-	Text       string          `json:"text"`
-	Move       json.RawMessage `json:"move,omitempty"`
-	Invalid    string          `json:"invalid,omitempty"`
-	Model      string          `json:"model,omitempty"`
-	Usage      llm.Usage       `json:"usage"`
-	CostUSD    float64         `json:"cost_usd,omitempty"`
-	Superseded []string        `json:"superseded,omitempty"`
-	Tools      []ExportedTool  `json:"tools,omitempty"`
-	NoLLM      bool            `json:"no_llm,omitempty"`
-}
-
-// ExportedTool is a tool call and its result.
-type ExportedTool struct {
-	Name   string          `json:"name"`
-	Args   json.RawMessage `json:"args"`
-	Result string          `json:"result,omitempty"`
-	Error  bool            `json:"error,omitempty"`
-	Cached bool            `json:"cached,omitempty"`
-}
-
-func exportJSON(st *debate.State, full bool) ExportedDebate {
-	d := ExportedDebate{
-		ID: st.ID, Format: st.Format, Topic: st.Topic, Status: st.Status, Created: st.Created, Updated: st.Updated,
-		Options: st.Options, Models: st.Models, Usage: st.Usage, CostUSD: st.CostUSD, Verdict: st.Verdict, Artifacts: st.Artifacts,
-	}
-	for _, c := range st.Checkpoints {
-		if c.Answer != nil {
-			d.Checkpoints = append(d.Checkpoints, *c.Answer)
-		}
-	}
-	for _, n := range st.Notes {
-		d.Notes = append(d.Notes, ExportedNote{Kind: n.Kind, Text: n.Text, Data: n.Data})
-	}
-	for _, t := range st.CompletedTurns() {
-		i := slices.IndexFunc(d.Agents, func(a ExportedAgent) bool { return a.Agent == t.Agent })
-		if i < 0 {
-			d.Agents = append(d.Agents, ExportedAgent{Agent: t.Agent})
-			i = len(d.Agents) - 1
-		}
-		a := &d.Agents[i]
-		a.Turns++
-		a.Usage = a.Usage.Add(t.Usage)
-		a.CostUSD += t.CostUSD
-	}
-	// Turns that run concurrently complete in any order: sort for a stable export.
-	slices.SortFunc(d.Agents, func(a, b ExportedAgent) int { return strings.Compare(a.Agent, b.Agent) })
-	if !full {
-		return d
-	}
-	for _, t := range st.CompletedTurns() {
-		et := ExportedTurn{TurnRef: t.TurnRef, Text: t.Text, Move: t.Move, Invalid: t.Invalid, Model: t.Model,
-			Usage: t.Usage, CostUSD: t.CostUSD, Superseded: t.Superseded, NoLLM: t.NoLLM}
-		for _, x := range t.Tools {
-			tool := ExportedTool{Name: x.Call.Name, Args: x.Call.Args}
-			if x.Result != nil {
-				tool.Result, tool.Error, tool.Cached = x.Result.Content, x.Result.IsError, x.Result.Cached
-			}
-			et.Tools = append(et.Tools, tool)
-		}
-		d.Turns = append(d.Turns, et)
-	}
-	return d
-}
-
-// renderDoc renders a debate as Markdown for a terminal, a file or a PDF,
-// with every control character from topics and model output made inert:
-// every document Parley writes goes through it.
-func renderDoc(format debate.Format, st *debate.State, summary bool) (string, error) {
-	doc, err := format.Render(st, debate.RenderOptions{Summary: summary})
-	if err != nil {
-		return "", err
-	}
-	return textsafe.Clean(doc), nil
 }

@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // pausedBullbear stores a bullbear debate on NVDA that stopped after the
@@ -18,7 +20,7 @@ import (
 func pausedBullbear(t *testing.T, f *Factory) string {
 	t.Helper()
 	ctx := context.Background()
-	opts, err := bullbearCLI{}.Options(ctx, f, &DebateOptions{Topic: "NVDA", Offline: true})
+	opts, err := bullbear.Format{}.Setup(ctx, setup.Env{Getenv: f.Env, Now: f.Now}, &setup.Request{Topic: "NVDA", Offline: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,14 +63,14 @@ func testFactory(t *testing.T, stdin string, terminal bool) *Factory {
 	ios, in, _, _ := iostreams.Test()
 	in.WriteString(stdin)
 	ios.SetTerminal(false, terminal, false)
-	return &Factory{IO: ios, Env: func(string) string { return "" }, Now: time.Now, DBPath: filepath.Join(t.TempDir(), "parley.db"), Formats: DefaultFormats()}
+	return &Factory{IO: ios, Env: func(string) string { return "" }, Now: time.Now, DBPath: filepath.Join(t.TempDir(), "parley.db"), Formats: app.DefaultFormats()}
 }
 
 func TestBullbearResumePrompt(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f := testFactory(t, "\n", true)
 	id := pausedBullbear(t, f)
-	o := &DebateOptions{Topic: "NVDA", Format: bullbear.Name}
+	o := &DebateOptions{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name}}
 	if err := offerBullbearResume(context.Background(), f, o); err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +110,14 @@ func TestBullbearResumeDeclinedOrUnattended(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f := testFactory(t, "n\n", true)
 	pausedBullbear(t, f)
-	o := &DebateOptions{Topic: "NVDA", Format: bullbear.Name}
+	o := &DebateOptions{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name}}
 	if err := offerBullbearResume(context.Background(), f, o); err != nil || o.Resume != "" {
 		t.Errorf("declined: resume %q, err %v", o.Resume, err)
 	}
 
 	f2 := testFactory(t, "", false)
 	id := pausedBullbear(t, f2)
-	o = &DebateOptions{Topic: "nvda", Format: bullbear.Name}
+	o = &DebateOptions{Request: setup.Request{Topic: "nvda", Format: bullbear.Name}}
 	if err := offerBullbearResume(context.Background(), f2, o); err != nil || o.Resume != "" {
 		t.Errorf("unattended: resume %q, err %v", o.Resume, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
@@ -122,17 +123,9 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tCOST\tUPDATED\tTOPIC")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, fmt.Sprintf("$%.4f", s.CostUSD), s.Updated.Local().Format("2006-01-02 15:04"), truncate(textsafe.Clean(s.Topic), 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, fmt.Sprintf("$%.4f", s.CostUSD), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60))
 	}
 	return tw.Flush()
-}
-
-func truncate(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len([]rune(s)) > n {
-		return string([]rune(s)[:n-1]) + "…"
-	}
-	return s
 }
 
 // ShowOptions are the `parley show` arguments.
@@ -205,7 +198,7 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 		return err
 	}
 	cs := f.IO.Colors()
-	status := statusLine(st)
+	status := app.StatusLine(st)
 	if sum, err := store.Get(ctx, st.ID); err == nil && sum.Shown(f.Now(), debate.OwnerAlive) == debate.StatusInterrupted {
 		status = "interrupted (its runner stopped before the debate ended)"
 		if st.Phase.Label != "" {
@@ -220,22 +213,10 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 		fmt.Fprintf(f.IO.Out, "%s: %s\n", a.Kind, a.Path)
 	}
 	fmt.Fprintln(f.IO.Out)
-	doc, err := renderDoc(format, st, o.Summary)
+	doc, err := app.RenderDoc(format, st, o.Summary)
 	if err != nil {
 		return err
 	}
 	fmt.Fprint(f.IO.Out, wrapDoc(f, doc))
 	return nil
-}
-
-func statusLine(st *debate.State) string {
-	s := string(st.Status)
-	if st.Status == debate.StatusPaused && len(st.Pauses) > 0 {
-		p := st.Pauses[len(st.Pauses)-1]
-		s += " (" + p.Reason + ")"
-	}
-	if st.Phase.Label != "" {
-		s += " at " + st.Phase.Label
-	}
-	return s
 }

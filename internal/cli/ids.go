@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 )
 
@@ -45,7 +46,7 @@ func resolveID(ctx context.Context, store debate.Store, typed string) (string, e
 			lines = append(lines, "  …")
 			break
 		}
-		lines = append(lines, "  "+s.ID+"  "+s.Format+"  "+truncate(s.Topic, 50))
+		lines = append(lines, "  "+s.ID+"  "+s.Format+"  "+app.Truncate(s.Topic, 50))
 	}
 	return "", usageErrorf("%q matches %d debates; give more of the ID:\n%s", typed, len(found), strings.Join(lines, "\n"))
 }

@@ -14,8 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
 
@@ -29,19 +31,15 @@ const (
 	ExitInterrupted = 130
 )
 
-// UsageError is bad input: a flag, an argument, a file the user named.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
+// UsageError is bad input: a flag, an argument, a file the user named. It
+// is the application layer's input error, so that a format's refusal and a
+// flag's share one exit code.
+type UsageError = setup.InputError
 
 func usageErrorf(format string, a ...any) error { return &UsageError{Err: fmt.Errorf(format, a...)} }
 
 // ConfigError is a missing or wrong provider configuration.
-type ConfigError struct{ Err error }
-
-func (e *ConfigError) Error() string { return e.Err.Error() }
-func (e *ConfigError) Unwrap() error { return e.Err }
+type ConfigError = setup.ConfigError
 
 // Factory holds what commands share: streams, environment, clock, the store
 // and the formats. Tests build their own.
@@ -80,6 +78,12 @@ func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
 		return nil, &UsageError{Err: err}
 	}
 	return st, err
+}
+
+// App is the application layer on a store, with this command line's
+// environment; notices go to standard error.
+func (f *Factory) App(store debate.Store) *app.App {
+	return &app.App{Store: store, Formats: f.Formats, Env: setup.Env{Getenv: f.Env, Now: f.Now, Notice: f.IO.ErrOut}}
 }
 
 // OpenStoreReadOnly opens the debate store for a command that only reads it
@@ -133,7 +137,7 @@ with nothing lost.`,
 
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
-	f := &Factory{IO: ios, Env: os.Getenv, Now: time.Now, Formats: DefaultFormats()}
+	f := &Factory{IO: ios, Env: os.Getenv, Now: time.Now, Formats: app.DefaultFormats()}
 	root := NewRootCmd(f)
 	root.SetArgs(iccmaArgs(args))
 	err := root.ExecuteContext(ctx)

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"bytes"
@@ -10,17 +10,17 @@ import (
 	"github.com/parleyhq/parley/internal/render/pdf"
 )
 
-// exportPDF lays out the debate's Markdown rendering as a PDF. The title is
+// ExportPDF lays out the debate's Markdown rendering as a PDF. The title is
 // the document's own "# " heading (the format names it), the metadata line
 // says which debate it is and how complete the document is.
-func exportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, error) {
-	doc, err := renderDoc(format, st, summary)
+func ExportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, error) {
+	doc, err := RenderDoc(format, st, summary)
 	if err != nil {
 		return nil, err
 	}
 	title := firstHeading(doc)
 	if title == "" {
-		title = fmt.Sprintf("%s: %s", st.ID, truncate(st.Topic, 80))
+		title = fmt.Sprintf("%s: %s", st.ID, Truncate(st.Topic, 80))
 	}
 	scope := "full transcript"
 	if summary {
@@ -28,7 +28,7 @@ func exportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, er
 	}
 	status := string(st.Status)
 	if st.Status != debate.StatusCompleted {
-		status = statusLine(st)
+		status = StatusLine(st)
 	}
 	meta := []string{
 		fmt.Sprintf("Debate %s · %s · %s · %s", st.ID, st.Format, status, scope),

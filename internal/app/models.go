@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 	"github.com/parleyhq/parley/internal/llm/openai"
 )
 
-// ModelFlags are the provider and model choices a user can make.
-type ModelFlags struct {
+// Models are the provider and model choices a user can make.
+type Models struct {
 	Provider string   // anthropic | openai | ollama
 	Model    string   // model name for every role without its own
 	ModelFor []string // role=[provider/]model
@@ -33,33 +33,20 @@ func defaultModel(provider string) string {
 	return ""
 }
 
-// ErrNoModelConfigured explains every way to configure a model.
-type ErrNoModelConfigured struct{ Format string }
-
-func (e *ErrNoModelConfigured) Error() string {
-	return fmt.Sprintf(`the %s format needs a language model, and none is configured. Configure one of:
-  - Anthropic:  export ANTHROPIC_API_KEY=sk-ant-...        (optionally --model claude-sonnet-4-5)
-  - OpenAI:     export OPENAI_API_KEY=sk-...               (optionally --model gpt-4.1)
-  - A local or compatible server (Ollama, vLLM, llama.cpp, LM Studio):
-                export OPENAI_BASE_URL=http://localhost:8000/v1   or   export OLLAMA_HOST=localhost:11434
-                and pass --model NAME
-  - Flags: --provider anthropic|openai|ollama --model NAME, and a model per role with --model-for moderator=NAME`, e.Format)
-}
-
-// resolveCast builds the cast of models from flags and environment. It
+// ResolveCast builds the cast of models from flags and environment. It
 // returns an empty cast (no default provider) when nothing is configured; the
 // caller decides whether the format can do without.
-func resolveCast(mf ModelFlags, env func(string) string) (debate.Cast, map[string]string, error) {
-	cast, record, _, err := resolveCastEndpoints(mf, env)
+func ResolveCast(mf Models, env func(string) string) (debate.Cast, map[string]string, error) {
+	cast, record, _, err := ResolveCastEndpoints(mf, env)
 	return cast, record, err
 }
 
 // baseURLVar is the environment variable that points a provider elsewhere.
 var baseURLVar = map[string]string{"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL", "ollama": "OLLAMA_HOST"}
 
-// resolveCastEndpoints is resolveCast that also returns, per provider used,
+// ResolveCastEndpoints is ResolveCast that also returns, per provider used,
 // the base URL it was reached at when the environment set one.
-func resolveCastEndpoints(mf ModelFlags, env func(string) string) (debate.Cast, map[string]string, map[string]string, error) {
+func ResolveCastEndpoints(mf Models, env func(string) string) (debate.Cast, map[string]string, map[string]string, error) {
 	cast, record, err := resolveCastFrom(mf, env)
 	if err != nil {
 		return cast, nil, nil, err
@@ -74,12 +61,12 @@ func resolveCastEndpoints(mf ModelFlags, env func(string) string) (debate.Cast, 
 	return cast, record, endpoints, nil
 }
 
-// castFromRecord rebuilds a debate's recorded cast: each role's recorded
+// CastFromRecord rebuilds a debate's recorded cast: each role's recorded
 // provider and model, at the recorded base URL (or the provider's default,
 // whatever the environment says now); only the keys come from the
 // environment. A provider that cannot be set up now is an error naming what
 // is missing: nothing is substituted.
-func castFromRecord(id string, models, endpoints map[string]string, env func(string) string) (debate.Cast, error) {
+func CastFromRecord(id string, models, endpoints map[string]string, env func(string) string) (debate.Cast, error) {
 	cast := debate.Cast{ByRole: map[string]debate.Model{}}
 	providers := map[string]llm.Provider{}
 	roles := slices.Sorted(maps.Keys(models))
@@ -87,7 +74,7 @@ func castFromRecord(id string, models, endpoints map[string]string, env func(str
 		ref := models[role]
 		pname, mname, ok := strings.Cut(ref, "/")
 		if !ok || !knownProvider(pname) || mname == "" {
-			return cast, fmt.Errorf("debate %s records the model %q for %s, which Parley cannot use: resume with --provider and --model to choose one (the change is recorded)", id, ref, roleName(role))
+			return cast, fmt.Errorf("debate %s records the model %q for %s, which Parley cannot use: resume with --provider and --model to choose one (the change is recorded)", id, ref, RoleName(role))
 		}
 		p, ok := providers[pname]
 		if !ok {
@@ -99,7 +86,7 @@ func castFromRecord(id string, models, endpoints map[string]string, env func(str
 			}
 			var err error
 			if p, err = newProvider(pname, recorded); err != nil {
-				return cast, fmt.Errorf("debate %s was created with %s for %s, and %w; or resume with --provider/--model to choose another model explicitly (the change is recorded)", id, ref, roleName(role), err)
+				return cast, fmt.Errorf("debate %s was created with %s for %s, and %w; or resume with --provider/--model to choose another model explicitly (the change is recorded)", id, ref, RoleName(role), err)
 			}
 			providers[pname] = p
 		}
@@ -113,17 +100,17 @@ func castFromRecord(id string, models, endpoints map[string]string, env func(str
 	return cast, nil
 }
 
-// roleName is how a cast role reads in a message.
-func roleName(role string) string {
+// RoleName is how a cast role reads in a message.
+func RoleName(role string) string {
 	if role == "*" {
 		return "every role"
 	}
 	return role
 }
 
-// describeCast says which model answers each role, for the line printed at
+// DescribeCast says which model answers each role, for the line printed at
 // the start of every debate and resume.
-func describeCast(models map[string]string, dataOnly []string) string {
+func DescribeCast(models map[string]string, dataOnly []string) string {
 	if len(models) == 0 {
 		return "Models: none: Parley's data-only agents answer, no LLM is used"
 	}
@@ -143,12 +130,12 @@ func describeCast(models map[string]string, dataOnly []string) string {
 	return line
 }
 
-// overrideCast applies the model flags given on a resume to the recorded
+// OverrideCast applies the model flags given on a resume to the recorded
 // cast: --provider or --model replace the default ("*"), --model-for one
 // role. It returns the changes to record; roles the flags do not name keep
 // their recorded model.
-func overrideCast(mf ModelFlags, models map[string]string, env func(string) string) ([]debate.CastChanged, error) {
-	_, record, endpoints, err := resolveCastEndpoints(mf, env)
+func OverrideCast(mf Models, models map[string]string, env func(string) string) ([]debate.CastChanged, error) {
+	_, record, endpoints, err := ResolveCastEndpoints(mf, env)
 	if err != nil {
 		return nil, err
 	}
@@ -172,8 +159,8 @@ func overrideCast(mf ModelFlags, models map[string]string, env func(string) stri
 	return changes, nil
 }
 
-// resolveCastFrom is resolveCast's work: the cast and its record.
-func resolveCastFrom(mf ModelFlags, env func(string) string) (debate.Cast, map[string]string, error) {
+// resolveCastFrom is ResolveCast's work: the cast and its record.
+func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[string]string, error) {
 	cast := debate.Cast{ByRole: map[string]debate.Model{}}
 	record := map[string]string{}
 	providers := map[string]llm.Provider{}

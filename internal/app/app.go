@@ -1,0 +1,350 @@
+// Package app is Parley's application layer: starting, resuming and running
+// a debate (its cast of models, its tools, its data-only responders, its
+// lease) for every front-end. The command line, the shell, the server and
+// the workers all call it; none of them builds a runner itself.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/pricing"
+	"github.com/parleyhq/parley/internal/setup"
+)
+
+// MaxTopicLen bounds the topic: a debate question, not a document.
+const MaxTopicLen = 2000
+
+// App starts, resumes and runs debates. Its fields are set once; an App is
+// safe for concurrent use when its Store is.
+type App struct {
+	Store   debate.Store
+	Formats *debate.Formats
+	Env     setup.Env
+	// Price is the cost of a call to a "provider/model"; nil prices from
+	// the built-in table.
+	Price func(model string, u llm.Usage) float64
+	Log   *slog.Logger
+	// Owner names the runners this App starts in the debates' leases; the
+	// zero value is this process.
+	Owner debate.LeaseOwner
+}
+
+// StartRequest is a request to start a new debate.
+type StartRequest struct {
+	setup.Request
+	Models Models
+	Limits debate.Limits
+}
+
+// ResumeRequest is a request to resume a debate.
+type ResumeRequest struct {
+	ID string
+	// Models given on resume change the recorded cast explicitly (the
+	// change is recorded); the zero value keeps the recorded models.
+	Models Models
+	// Limits, when not nil, changes the recorded limits (for example a
+	// larger budget for a debate paused on its budget).
+	Limits func(*debate.Limits)
+	// Offline refuses a debate recorded with models and keeps the run off
+	// the network (no market data, no web search).
+	Offline bool
+}
+
+// Session is a debate ready to run: created (or loaded), its protocol,
+// cast and tools prepared.
+type Session struct {
+	ID      string
+	Format  debate.Format
+	Topic   string
+	Options json.RawMessage
+	// Models is the recorded cast (role → provider/model); DataOnly the
+	// agents Parley's data-only responders answer for.
+	Models   map[string]string
+	DataOnly []string
+	// Changes are the cast changes a resume records.
+	Changes []debate.CastChanged
+
+	app    *App
+	runner *debate.Runner
+	proto  debate.Protocol
+}
+
+// NewID returns a new debate id.
+func NewID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "DEB-" + hex.EncodeToString(b[:])
+}
+
+// ValidateTopic checks a topic as every front-end must: not empty, valid
+// UTF-8, a question rather than a document. It returns the trimmed topic.
+func ValidateTopic(topic string) (string, error) {
+	topic = strings.TrimSpace(topic)
+	switch {
+	case topic == "":
+		return "", setup.Inputf("the topic is empty: ask a question, for example \"Should we use Redis or PostgreSQL for caching?\"")
+	case !utf8.ValidString(topic):
+		return "", setup.Inputf("the topic is not valid UTF-8")
+	case utf8.RuneCountInString(topic) > MaxTopicLen:
+		return "", setup.Inputf("the topic is %d characters; keep it under %d: state the decision, not the background", utf8.RuneCountInString(topic), MaxTopicLen)
+	}
+	return topic, nil
+}
+
+// ValidateLimits checks budgets and timeouts.
+func ValidateLimits(l debate.Limits) error {
+	if l.TurnBudget < 0 || l.DebateBudget < 0 {
+		return setup.Inputf("token budgets cannot be negative (0 means unlimited)")
+	}
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{{"--round-timeout", l.RoundTimeout}, {"--debate-timeout", l.DebateTimeout}, {"--call-timeout", l.CallTimeout}, {"--checkpoint-timeout", l.CheckpointTimeout}} {
+		if d.d <= 0 {
+			return setup.Inputf("%s %s: give a positive duration such as 2m", d.name, d.d)
+		}
+	}
+	return nil
+}
+
+// CheckRoles refuses a model for a role the format has no turn for: a
+// model given for it would silently never be used.
+func CheckRoles(format debate.Format, mf Models) error {
+	r, ok := format.(interface{ Roles() []string })
+	if !ok {
+		return nil
+	}
+	for _, spec := range mf.ModelFor {
+		role, _, _ := strings.Cut(spec, "=")
+		role = strings.TrimSpace(role)
+		if !slices.Contains(r.Roles(), role) {
+			return setup.Inputf("--model-for %s: the %s format has no role %q; its roles are %s", spec, format.Name(), role, strings.Join(r.Roles(), ", "))
+		}
+	}
+	return nil
+}
+
+// Given reports whether any model was named.
+func (m Models) Given() bool { return m.Provider != "" || m.Model != "" || len(m.ModelFor) > 0 }
+
+func (a *App) starter(format debate.Format) (setup.Starter, error) {
+	s, ok := format.(setup.Starter)
+	if !ok {
+		return nil, setup.Inputf("format %s cannot be started yet", format.Name())
+	}
+	return s, nil
+}
+
+func (a *App) price() func(string, llm.Usage) float64 {
+	if a.Price != nil {
+		return a.Price
+	}
+	return DefaultPrice()
+}
+
+// Start validates a request, builds the debate's options and cast, prepares
+// its run and creates the debate. Nothing is created when any of this
+// fails. Bad input is a *setup.InputError, a missing model a
+// *setup.ConfigError.
+func (a *App) Start(ctx context.Context, req StartRequest) (*Session, error) {
+	topic, err := ValidateTopic(req.Topic)
+	if err != nil {
+		return nil, err
+	}
+	req.Topic = topic
+	if req.MaxRounds < 1 {
+		return nil, setup.Inputf("--max-rounds %d: give at least 1", req.MaxRounds)
+	}
+	if err := ValidateLimits(req.Limits); err != nil {
+		return nil, err
+	}
+	format, err := a.Formats.Get(req.Format)
+	if err != nil {
+		return nil, &setup.InputError{Err: err}
+	}
+	if err := CheckRoles(format, req.Models); err != nil {
+		return nil, err
+	}
+	var (
+		cast      debate.Cast
+		models    map[string]string
+		endpoints map[string]string
+	)
+	switch {
+	case req.Offline && req.Models.Given():
+		return nil, setup.Inputf("--offline runs with no model and no network; drop --provider/--model/--model-for, or use --snapshot to run your model on the SEC data shipped with Parley")
+	case req.Offline && !runsOffline(format):
+		return nil, setup.Inputf("--offline runs with no model, and the %s format needs one; use --snapshot for the SEC data shipped with Parley with your model", format.Name())
+	case req.Offline:
+		// No model at all, whatever the environment offers.
+	default:
+		if cast, models, endpoints, err = ResolveCastEndpoints(req.Models, a.Env.Getenv); err != nil {
+			return nil, &setup.ConfigError{Err: err}
+		}
+	}
+	starter, err := a.starter(format)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := starter.Setup(ctx, a.Env, &req.Request)
+	if err != nil {
+		return nil, err
+	}
+	s, err := a.prepare(ctx, format, starter, topic, opts, cast, req.Offline)
+	if err != nil {
+		return nil, err
+	}
+	s.ID, s.Models = NewID(), models
+	if err := s.runner.Create(ctx, s.ID, debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: req.Limits, Models: models, Endpoints: endpoints}); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// prepare readies a run: the protocol, the format's tools and responders,
+// the runner.
+func (a *App) prepare(ctx context.Context, format debate.Format, starter setup.Starter, topic string, opts json.RawMessage, cast debate.Cast, offline bool) (*Session, error) {
+	proto, err := format.Protocol(topic, opts)
+	if err != nil {
+		return nil, &setup.InputError{Err: err}
+	}
+	tools, err := starter.Prepare(ctx, a.Env, &setup.Run{Topic: topic, Options: opts, Offline: offline, Cast: &cast})
+	if err != nil {
+		return nil, err
+	}
+	runner := &debate.Runner{Store: a.Store, Cast: cast, Tools: tools, Now: a.Env.Now, Price: a.price(), Log: a.Log, Owner: a.Owner}
+	return &Session{Format: format, Topic: topic, Options: opts, DataOnly: slices.Sorted(maps.Keys(cast.Responders)),
+		app: a, runner: runner, proto: proto}, nil
+}
+
+// ErrCompleted is returned by Resume for a debate that has ended.
+var ErrCompleted = errors.New("the debate is already completed")
+
+// Resume loads a debate that has not ended and prepares the rest of its
+// run with its recorded cast: a resume never picks up another model from
+// the environment; only the request's Models change it, and the change is
+// recorded.
+func (a *App) Resume(ctx context.Context, req ResumeRequest) (*Session, error) {
+	id := req.ID
+	events, err := a.Store.Load(ctx, id, 0)
+	if err != nil {
+		if errors.Is(err, debate.ErrNotFound) {
+			return nil, setup.Inputf("no debate %s: 'parley list' shows the debates", id)
+		}
+		return nil, err
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		return nil, err
+	}
+	if st.Status == debate.StatusCompleted {
+		return nil, fmt.Errorf("debate %s: %w", id, ErrCompleted)
+	}
+	format, err := a.Formats.Get(st.Format)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckRoles(format, req.Models); err != nil {
+		return nil, err
+	}
+	models, endpoints := maps.Clone(st.Models), maps.Clone(st.Endpoints)
+	if req.Offline && len(models) > 0 {
+		return nil, setup.Inputf("debate %s runs with %s; --offline would switch it to data-only agents: resume without --offline", id, DescribeCast(models, nil))
+	}
+	var changes []debate.CastChanged
+	if req.Models.Given() {
+		if changes, err = OverrideCast(req.Models, models, a.Env.Getenv); err != nil {
+			return nil, &setup.ConfigError{Err: err}
+		}
+		for _, c := range changes {
+			if models == nil {
+				models = map[string]string{}
+			}
+			models[c.Role] = c.To
+			if p, _, _ := strings.Cut(c.To, "/"); c.Endpoint != "" {
+				if endpoints == nil {
+					endpoints = map[string]string{}
+				}
+				endpoints[p] = c.Endpoint
+			}
+		}
+	}
+	cast, err := CastFromRecord(id, models, endpoints, a.Env.Getenv)
+	if err != nil {
+		return nil, &setup.ConfigError{Err: err}
+	}
+	starter, err := a.starter(format)
+	if err != nil {
+		return nil, err
+	}
+	s, err := a.prepare(ctx, format, starter, st.Topic, st.Options, cast, req.Offline)
+	if err != nil {
+		return nil, err
+	}
+	s.ID, s.Models, s.Changes = id, models, changes
+	if req.Limits != nil {
+		l := st.Limits
+		req.Limits(&l)
+		if err := ValidateLimits(l); err != nil {
+			return nil, err
+		}
+		s.runner.Limits = &l
+	}
+	for _, c := range changes {
+		s.runner.OnStart = append(s.runner.OnStart, c)
+	}
+	return s, nil
+}
+
+// Run runs the debate until it ends, pauses (the context is cancelled, a
+// budget or timeout is reached, a checkpoint gets no answer) or fails.
+// human answers checkpoints; nil pauses the debate at each. Run holds the
+// debate's lease while it runs.
+func (s *Session) Run(ctx context.Context, human debate.Human) (*debate.State, error) {
+	s.runner.Human = human
+	return s.runner.Run(ctx, s.ID, s.proto)
+}
+
+// Hint queues guidance for an agent's next turn of the running debate.
+func (s *Session) Hint(ctx context.Context, target, text string) (debate.HintQueued, error) {
+	return s.runner.Hint(ctx, target, text)
+}
+
+// Describer is the format's one-line description of a turn, nil when it
+// has none.
+func (s *Session) Describer() func(*debate.Turn) string {
+	if d, ok := s.Format.(interface{ Describe(*debate.Turn) string }); ok {
+		return d.Describe
+	}
+	return nil
+}
+
+// DefaultPrice prices a call made with a "provider/model" from the built-in
+// table; local servers cost nothing, unknown models are counted as 0.
+func DefaultPrice() func(string, llm.Usage) float64 {
+	table := pricing.Default()
+	return func(model string, u llm.Usage) float64 {
+		provider, name, _ := strings.Cut(model, "/")
+		usd, _ := table.CostFor(provider, name, u)
+		return usd
+	}
+}
+
+// runsOffline reports whether a format can run with no model at all.
+func runsOffline(format debate.Format) bool {
+	o, ok := format.(interface{ RunsOffline() bool })
+	return ok && o.RunsOffline()
+}

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/memstore"
+)
+
+func testApp(t *testing.T, env map[string]string) *App {
+	t.Helper()
+	store := memstore.New()
+	t.Cleanup(func() { store.Close() })
+	return &App{Store: store, Formats: DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now}}
+}
+
+func request(format, topic string) StartRequest {
+	return StartRequest{Request: setup.Request{Format: format, Topic: topic, MaxRounds: 3, Rounds: 2, Risk: "neutral"}, Limits: debate.DefaultLimits()}
+}
+
+func TestStartOfflineRunsToCompletion(t *testing.T) {
+	ctx := context.Background()
+	a := testApp(t, nil)
+	req := request("bullbear", "NVDA")
+	req.Offline = true
+	s, err := a.Start(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Models) != 0 || len(s.DataOnly) != 3 {
+		t.Fatalf("offline cast: models %v, data-only %v; want none and bull, bear, moderator", s.Models, s.DataOnly)
+	}
+	st, err := s.Run(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != debate.StatusCompleted || st.Format != "bullbear" {
+		t.Fatalf("status %s format %s, want a completed bullbear debate", st.Status, st.Format)
+	}
+	if _, err := a.Resume(ctx, ResumeRequest{ID: s.ID}); !errors.Is(err, ErrCompleted) {
+		t.Fatalf("resume of a completed debate: %v, want ErrCompleted", err)
+	}
+}
+
+func TestStartRefusesBadRequests(t *testing.T) {
+	ctx := context.Background()
+	a := testApp(t, nil)
+	offline := request("perspectives", "Redis or PostgreSQL?")
+	offline.Offline = true
+	withModel := request("bullbear", "NVDA")
+	withModel.Offline, withModel.Models = true, Models{Model: "x"}
+	wrongRole := request("crux", "Is Bitcoin digital gold?")
+	wrongRole.Models = Models{ModelFor: []string{"debater=gpt-4.1"}}
+	for name, tc := range map[string]struct {
+		req   StartRequest
+		input bool // an input error, else a config error
+	}{
+		"empty topic":       {request("perspectives", "  "), true},
+		"unknown format":    {request("chess", "e4 or d4?"), true},
+		"offline with LLM":  {offline, true},
+		"offline and model": {withModel, true},
+		"unknown role":      {wrongRole, true},
+		"no model":          {request("perspectives", "Redis or PostgreSQL?"), false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := a.Start(ctx, tc.req)
+			var ie *setup.InputError
+			var ce *setup.ConfigError
+			if tc.input && !errors.As(err, &ie) || !tc.input && !errors.As(err, &ce) {
+				t.Fatalf("err = %v (%T), want an input error: %v", err, err, tc.input)
+			}
+		})
+	}
+	if sums, _ := a.Store.List(ctx, debate.ListFilter{}); len(sums) != 0 {
+		t.Fatalf("a refused request created %d debates", len(sums))
+	}
+}
+
+// TestResumeKeepsRecordedCast starts a debate on a fake server, pauses it
+// at its first checkpoint, and resumes it from an environment with no model:
+// the recorded model answers, nothing is substituted.
+func TestResumeKeepsRecordedCast(t *testing.T) {
+	ctx := context.Background()
+	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", "perspectives.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(sc, fakellm.WithAPIKey("test-key"))
+	t.Cleanup(srv.Close)
+	a := testApp(t, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"})
+	s, err := a.Start(ctx, request("perspectives", "Should we use Redis or PostgreSQL for caching?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(ctx, nil); err == nil {
+		t.Fatal("a debate with checkpoints and no human ran to the end; want a pause at the first checkpoint")
+	} else if pe := (*debate.PausedError)(nil); !errors.As(err, &pe) {
+		t.Fatalf("run: %v, want a pause", err)
+	}
+	// Keys come from the environment; the model and endpoint from the record.
+	b := &App{Store: a.Store, Formats: a.Formats, Env: setup.Env{Getenv: func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return "test-key"
+		}
+		return ""
+	}, Now: time.Now}}
+	r, err := b.Resume(ctx, ResumeRequest{ID: s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Models["*"] != s.Models["*"] || len(r.Changes) != 0 {
+		t.Fatalf("resumed cast %v (changes %v), want the recorded %v", r.Models, r.Changes, s.Models)
+	}
+	if _, err := b.Resume(ctx, ResumeRequest{ID: s.ID, Offline: true}); err == nil {
+		t.Fatal("an offline resume of a debate with a model was accepted")
+	}
+	if _, err := b.Resume(ctx, ResumeRequest{ID: "DEB-none"}); err == nil {
+		t.Fatal("resume of an unknown debate was accepted")
+	}
+}

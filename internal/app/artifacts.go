@@ -1,0 +1,112 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/textsafe"
+)
+
+// Documents says where a completed debate's documents go.
+type Documents struct {
+	Dir        string // the decision document's directory; "" writes none
+	IssueDraft bool   // also an issue draft made from the decision
+}
+
+// WriteArtifacts writes a completed debate's documents (the decision
+// document of a perspectives debate, its issue draft) atomically and records
+// each as an artifact.written event.
+func (a *App) WriteArtifacts(ctx context.Context, format debate.Format, st *debate.State, docs Documents) ([]debate.ArtifactWritten, error) {
+	if format.Name() != perspectives.Name || docs.Dir == "" {
+		return nil, nil
+	}
+	doc, err := RenderDoc(format, st, true)
+	if err != nil {
+		return nil, err
+	}
+	var out []debate.ArtifactWritten
+	path := perspectives.DecisionPath(docs.Dir, st)
+	if err := WriteFileAtomic(path, []byte(doc)); err != nil {
+		return nil, fmt.Errorf("write the decision document: %w (the debate is saved: parley export %s -o FILE, or parley debate --resume %s to write it again)", err, st.ID, st.ID)
+	}
+	if err := a.appendArtifact(ctx, st.ID, "decision", path); err != nil {
+		return nil, err
+	}
+	out = append(out, debate.ArtifactWritten{Kind: "decision", Path: path})
+	if docs.IssueDraft {
+		draft, err := perspectives.Format{}.IssueDraft(st)
+		if err != nil {
+			return out, err
+		}
+		ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
+		if err := WriteFileAtomic(ipath, []byte(textsafe.Clean(draft))); err != nil {
+			return out, fmt.Errorf("write the issue draft: %w", err)
+		}
+		if err := a.appendArtifact(ctx, st.ID, "issue-draft", ipath); err != nil {
+			return out, err
+		}
+		out = append(out, debate.ArtifactWritten{Kind: "issue-draft", Path: ipath})
+	}
+	return out, nil
+}
+
+// MissingDecision reports whether a completed perspectives debate lacks its
+// decision document: never recorded (the process died between the
+// debate's completion and the write) or recorded and gone from disk.
+func MissingDecision(st *debate.State) bool {
+	if st.Format != perspectives.Name {
+		return false
+	}
+	for _, a := range st.Artifacts {
+		if a.Kind == "decision" {
+			if _, err := os.Stat(a.Path); err == nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (a *App) appendArtifact(ctx context.Context, id, kind, path string) error {
+	now := time.Now
+	if a.Env.Now != nil {
+		now = a.Env.Now
+	}
+	e, err := debate.NewEvent(id, now(), debate.ArtifactWritten{Kind: kind, Path: path})
+	if err != nil {
+		return err
+	}
+	_, err = a.Store.Append(ctx, id, e)
+	return err
+}
+
+// WriteFileAtomic writes through a temporary file and a rename, so that a
+// failure never leaves a half-written document.
+func WriteFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,111 @@
+// Package secsetup readies the SEC research of a debate on a listed company:
+// where the data come from (live EDGAR or the shipped snapshot), the
+// optional market data and web search, and the research tools behind their
+// dated cache. The formats that debate companies (bullbear, council) share it.
+package secsetup
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/market"
+	"github.com/parleyhq/parley/internal/sec/edgar"
+	"github.com/parleyhq/parley/internal/sec/sectools"
+	"github.com/parleyhq/parley/internal/sec/snapshot"
+	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/tool"
+	"github.com/parleyhq/parley/internal/websearch"
+)
+
+// Source returns where SEC data come from: the snapshot when asked (flag
+// names what asked: --offline, --snapshot; "" when nothing did), or when no
+// SEC_USER_AGENT is set (EDGAR requires one); otherwise EDGAR, falling back
+// to the snapshot when EDGAR cannot be reached. why says why the snapshot is
+// used ("" when online).
+func Source(env setup.Env, flag string) (src edgar.Source, why string) {
+	snap := snapshot.New()
+	if flag != "" {
+		return snap, flag
+	}
+	ua := strings.TrimSpace(env.Getenv(edgar.EnvUserAgent))
+	if ua == "" {
+		return snap, fmt.Sprintf("%s is not set, so EDGAR cannot be used; set it to \"Your Name you@example.com\" to debate live data", edgar.EnvUserAgent)
+	}
+	cfg := edgar.Config{UserAgent: ua, Now: env.Now, Logger: slog.New(slog.DiscardHandler)}
+	// The SEC's limit is per machine: share it with every Parley process.
+	if file, err := edgar.DefaultLimitFile(); err == nil {
+		if lim, err := edgar.NewSharedLimiter(file, 0); err == nil {
+			cfg.Limiter = lim
+		}
+	}
+	client, err := edgar.New(cfg)
+	if err != nil {
+		return snap, err.Error()
+	}
+	// Filings never change: keep their documents on disk for every debate.
+	var live edgar.Source = client
+	if dc, err := edgar.CacheDocuments(client, ""); err == nil {
+		live = dc
+	}
+	return edgar.NewFallback(live, snap, slog.New(slog.DiscardHandler)), ""
+}
+
+// Recorded is Source's flag for a resumed debate whose options record
+// whether it used the snapshot: a resumed debate keeps its source.
+func Recorded(snapshot bool) string {
+	if snapshot {
+		return "the debate was started on the shipped snapshot"
+	}
+	return ""
+}
+
+// Research returns the optional market data provider and web search
+// configured in the environment (PARLEY_MARKET_DATA, PARLEY_SEARXNG_URL,
+// BRAVE_SEARCH_API_KEY); both are off by default and when offline.
+func Research(env setup.Env, offline bool) (sectools.PriceSource, sectools.WebSearcher, error) {
+	if offline {
+		return nil, nil, nil
+	}
+	mp, err := market.New(market.FromEnv(env.Getenv))
+	if err != nil {
+		return nil, nil, &setup.InputError{Err: err}
+	}
+	web, err := websearch.New(websearch.FromEnv(env.Getenv))
+	if err != nil {
+		return nil, nil, &setup.InputError{Err: err}
+	}
+	var prices sectools.PriceSource
+	if mp != nil {
+		prices = mp
+	}
+	return prices, web, nil
+}
+
+// Registry puts a set's tools behind the dated cache. The cache is per
+// company and per source: tool arguments do not name the company, and live
+// and snapshot answers must not mix.
+func Registry(env setup.Env, set *sectools.Set, company edgar.Company, offline bool) (*tool.Registry, error) {
+	var cache tool.Cache
+	origin := "edgar"
+	if offline {
+		origin = "snapshot"
+	}
+	dir, err := tool.DefaultCacheDir()
+	if err == nil {
+		var fc *tool.FileCache
+		if fc, err = tool.NewFileCache(filepath.Join(dir, "sec", "CIK"+company.CIK.String(), origin)); err == nil {
+			cache = fc
+		}
+	}
+	if cache == nil {
+		env.Noticef("warning: no tool cache on disk (%v); tool results are cached for this run only", err)
+		cache = tool.NewMemoryCache()
+	}
+	var tools []tool.Tool
+	for _, t := range set.Tools() {
+		tools = append(tools, tool.Cached(t, cache, env.Now))
+	}
+	return tool.NewRegistry(tools...)
+}

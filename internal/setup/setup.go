@@ -1,0 +1,138 @@
+// Package setup is the contract between a debate format and the front-ends
+// that start it (the command line, the shell, the server, the workers): how
+// a request becomes the options stored with a debate, and what a run of the
+// debate needs besides its models. It lives apart from every front-end so
+// that what a format needs from its options lives with the format.
+package setup
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/tool"
+)
+
+// Request is a request to start a debate, whatever front-end it came from.
+// Each format reads the fields it uses and ignores the others.
+type Request struct {
+	Topic  string
+	Format string
+
+	Perspectives       int    // perspectives: number of debaters, 0 = the moderator decides
+	MaxRounds          int    // perspectives, council
+	NoCheckpoints      bool   // perspectives
+	Catalog            string // perspectives: YAML file extending the catalog
+	CustomPerspectives any    // perspectives: []perspectives.Perspective from the config file
+
+	Agents     []string // council, crux: agents or personas
+	Rounds     int      // formal: argumentation rounds
+	Deep       bool     // bullbear: two rebuttal rounds
+	Framework  string   // bullbear: piotroski, altman
+	Hints      []string // bullbear: "bull: ..." hints
+	Offline    bool     // no network and no model: data-only agents on the shipped SEC snapshot
+	Snapshot   bool     // the shipped SEC snapshot instead of EDGAR, with the configured model
+	Risk       string   // council: neutral | averse
+	ContextDir string   // formal: directory to build the shared context from
+	Focus      string   // formal: a role to focus
+	Personas   string   // crux: YAML file of personas
+
+	// Given reports whether the user chose a setting explicitly (by the
+	// name of its command-line flag, such as "max-rounds" or "format"),
+	// as opposed to its default. Nil means nothing was given.
+	Given func(name string) bool
+}
+
+// Set reports whether the user chose the setting named.
+func (r *Request) Set(name string) bool { return r.Given != nil && r.Given(name) }
+
+// DataFlag names what asked for the shipped SEC snapshot ("" when nothing
+// did), for messages.
+func (r *Request) DataFlag() string {
+	switch {
+	case r.Offline:
+		return "--offline"
+	case r.Snapshot:
+		return "--snapshot"
+	}
+	return ""
+}
+
+// Env is what a format's setup may use from its host: the environment, the
+// clock, and where to say what it did ("SEC data: …", warnings).
+type Env struct {
+	Getenv func(string) string
+	Now    func() time.Time
+	Notice io.Writer
+}
+
+// Noticef writes one notice line.
+func (e Env) Noticef(format string, a ...any) {
+	if e.Notice != nil {
+		fmt.Fprintf(e.Notice, format+"\n", a...)
+	}
+}
+
+// Run is a run of a debate, new or resumed, being prepared.
+type Run struct {
+	Topic   string
+	Options json.RawMessage
+	// Offline: no network, even if the environment configures some
+	// (market data, web search).
+	Offline bool
+	// Cast is the debate's models; Prepare may add data-only responders.
+	Cast *debate.Cast
+}
+
+// Starter is implemented by a format that can be started: it turns a
+// request into the options stored with the debate.
+type Starter interface {
+	// Setup builds the format's stored options from a request. Bad input
+	// is an *InputError.
+	Setup(ctx context.Context, env Env, req *Request) (json.RawMessage, error)
+	// Prepare readies a run (new or resumed) of a debate with these
+	// options: it may add responders to the cast (data-only agents when no
+	// model is configured) and returns the tools agents may call (nil for
+	// none). No model where one is needed is a *ConfigError.
+	Prepare(ctx context.Context, env Env, run *Run) (*tool.Registry, error)
+}
+
+// InputError is bad input: a setting, a topic, a file the user named.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Inputf is an *InputError with a formatted message.
+func Inputf(format string, a ...any) error { return &InputError{Err: fmt.Errorf(format, a...)} }
+
+// ConfigError is a missing or wrong provider configuration.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// ErrNoModelConfigured explains every way to configure a model.
+type ErrNoModelConfigured struct{ Format string }
+
+func (e *ErrNoModelConfigured) Error() string {
+	return fmt.Sprintf(`the %s format needs a language model, and none is configured. Configure one of:
+  - Anthropic:  export ANTHROPIC_API_KEY=sk-ant-...        (optionally --model claude-sonnet-4-5)
+  - OpenAI:     export OPENAI_API_KEY=sk-...               (optionally --model gpt-4.1)
+  - A local or compatible server (Ollama, vLLM, llama.cpp, LM Studio):
+                export OPENAI_BASE_URL=http://localhost:8000/v1   or   export OLLAMA_HOST=localhost:11434
+                and pass --model NAME
+  - Flags: --provider anthropic|openai|ollama --model NAME, and a model per role with --model-for moderator=NAME`, e.Format)
+}
+
+// NeedModel is the error of a format that cannot run without a model when
+// the cast has none.
+func NeedModel(format string, cast *debate.Cast) error {
+	if cast.Default.Provider == nil && len(cast.ByRole) == 0 && len(cast.ByAgent) == 0 {
+		return &ConfigError{Err: &ErrNoModelConfigured{Format: format}}
+	}
+	return nil
+}
