@@ -8,8 +8,8 @@ import (
 
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/sec/edgar"
-	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/sec/secsetup"
+	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/sec/snapshot"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/tool"
