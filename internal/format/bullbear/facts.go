@@ -46,11 +46,21 @@ type Discrepancy struct {
 	Actual  string  `json:"actual"` // per the 10-K, with the fiscal year
 	Source  string  `json:"source"`
 	Value   float64 `json:"value"` // the cited value, in the figure's unit
+	// Per names the reference when it is not the 10-K: "the recorded
+	// market data" for a price, market value or multiple.
+	Per string `json:"per,omitempty"`
 }
 
 // String is the sentence the moderator and the reader see.
 func (d Discrepancy) String() string {
-	return fmt.Sprintf("%s cited %s %s; per the 10-K, the figure is %s (%s).", title(d.Agent), d.Label, d.Cited, d.Actual, d.Source)
+	return fmt.Sprintf("%s cited %s %s; per %s, the figure is %s (%s).", title(d.Agent), d.Label, d.Cited, d.per(), d.Actual, d.Source)
+}
+
+func (d Discrepancy) per() string {
+	if d.Per != "" {
+		return d.Per
+	}
+	return "the 10-K"
 }
 
 // FactCheck is the result of checking the agents' numbers, recorded once as a
@@ -103,8 +113,9 @@ func (fc FactCheck) synthesisNote() debate.Note {
 }
 
 // checkTexts checks every figure of the given turns' texts, and the
-// structured claims they declare, against the reference facts.
-func (p *Protocol) checkTexts(turns []*debate.Turn) FactCheck {
+// structured claims they declare, against the reference facts, and the
+// figures no filing states against what the debate recorded (rec).
+func (p *Protocol) checkTexts(rec *recorded, turns []*debate.Turn) FactCheck {
 	var fc FactCheck
 	seen := map[string]bool{}
 	for _, t := range turns {
@@ -115,7 +126,7 @@ func (p *Protocol) checkTexts(turns []*debate.Turn) FactCheck {
 		var fs []factcheck.Finding
 		// An opponent's words quoted in a rebuttal are the opponent's
 		// figures: checked in the opponent's turn, not again here.
-		fs = append(fs, p.opts.Facts.Check(stripQuotes(prose))...)
+		fs = append(fs, p.opts.Facts.CheckWith(stripQuotes(prose), rec.forAgent(t.Agent))...)
 		for _, c := range claims {
 			fs = append(fs, p.opts.Facts.CheckClaim(c))
 		}
@@ -143,10 +154,15 @@ func (p *Protocol) checkTexts(turns []*debate.Turn) FactCheck {
 func discrepancyOf(f factcheck.Finding) Discrepancy {
 	d := Discrepancy{Agent: f.Agent, Turn: f.Turn, Cited: f.Text, Context: f.Quote, Figure: string(f.Metric),
 		Label: f.Metric.Label() + " (" + f.Period.String() + ")"}
-	if f.Actual != nil {
+	switch {
+	case f.Actual != nil:
 		d.Actual = fmt.Sprintf("%s in %s; %s", factcheck.Display(f.Metric, f.Actual.Value), f.Actual.Period, f.Reason)
 		d.Source = f.Actual.Source
-	} else {
+	case f.Market != nil:
+		d.Figure, d.Label, d.Per = f.Market.Name, f.Market.Label, "the recorded market data"
+		d.Actual = f.Market.Display + " as of " + f.Market.Date
+		d.Source = factcheck.MarketSource(*f.Market)
+	default:
 		d.Actual = f.Reason
 	}
 	return d
@@ -154,14 +170,14 @@ func discrepancyOf(f factcheck.Finding) Discrepancy {
 
 // checkSynthesis checks the texts written after the first check: the
 // reconciliations and the moderator's synthesis.
-func (p *Protocol) checkSynthesis(v *view) FactCheck {
+func (p *Protocol) checkSynthesis(s *debate.State, v *view) FactCheck {
 	var turns []*debate.Turn
 	for _, side := range sides {
 		turns = append(turns, v.reconcile[side])
 	}
 	text := strings.Join(synthesisTexts(v.synthesis), "\n\n")
 	turns = append(turns, &debate.Turn{TurnRef: debate.TurnRef{ID: idSynthesis, Agent: AgentModerator}, Text: text})
-	return p.checkTexts(turns)
+	return p.checkTexts(p.recorded(s), turns)
 }
 
 // annotate marks, in a text of the synthesis, every sentence holding a
@@ -176,8 +192,8 @@ func annotate(text string, fc *FactCheck) string {
 			continue
 		}
 		note := " [Fact check: " + f.Text + " is wrong, " + f.Reason
-		if f.Actual != nil {
-			note += fmt.Sprintf("; per the filing, %s %s was %s (%s)", f.Metric.Label(), f.Actual.Period, factcheck.Display(f.Metric, f.Actual.Value), f.Actual.Source)
+		if per := f.Per(); per != "" {
+			note += "; " + per
 		}
 		note += ".]"
 		text = strings.Replace(text, f.Quote, f.Quote+note, 1)
@@ -225,7 +241,7 @@ func StripClaims(text string) string {
 // factCheck checks the numbers of every bull and bear text: research notes,
 // openings and rebuttals (reconciliations and the synthesis are checked when
 // they are written).
-func (p *Protocol) factCheck(v *view) FactCheck {
+func (p *Protocol) factCheck(s *debate.State, v *view) FactCheck {
 	if p.opts.Facts != nil {
 		var turns []*debate.Turn
 		for _, side := range sides {
@@ -237,7 +253,7 @@ func (p *Protocol) factCheck(v *view) FactCheck {
 		for _, pair := range v.rebuttals {
 			turns = append(turns, pair[0], pair[1])
 		}
-		return p.checkTexts(turns)
+		return p.checkTexts(p.recorded(s), turns)
 	}
 	var fc FactCheck
 	var turns []*debate.Turn
@@ -518,5 +534,5 @@ func (Format) CheckAnswer(s *debate.State, agent, text string) []factcheck.Findi
 		return nil
 	}
 	p := &Protocol{opts: o}
-	return p.checkTexts([]*debate.Turn{{TurnRef: debate.TurnRef{Agent: agent}, Text: text}}).Findings
+	return p.checkTexts(p.recorded(s), []*debate.Turn{{TurnRef: debate.TurnRef{Agent: agent}, Text: text}}).Findings
 }

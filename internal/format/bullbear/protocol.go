@@ -289,7 +289,7 @@ func (p *Protocol) derive(s *debate.State) *view {
 	// 4. Fact check: computed once from the texts and recorded as a note.
 	fc, ok := factCheckNote(s)
 	if !ok {
-		check := p.factCheck(v)
+		check := p.factCheck(s, v)
 		v.pending = &debate.Step{Emit: []debate.Payload{check.note()}}
 		return v
 	}
@@ -330,7 +330,7 @@ func (p *Protocol) derive(s *debate.State) *view {
 	if p.opts.Facts != nil && v.synthesis != nil {
 		sc, ok := synthesisCheckNote(s)
 		if !ok {
-			check := p.checkSynthesis(v)
+			check := p.checkSynthesis(s, v)
 			v.pending = &debate.Step{Emit: []debate.Payload{check.synthesisNote()}}
 			return v
 		}

@@ -368,8 +368,11 @@ func annotatedSynthesis(syn Synthesis, fc *FactCheck) Synthesis {
 }
 
 // factCheckSection says what the check read and what it found: the counts,
-// each correction quoting the agent exactly with what the filing says, and
-// the figures it could not verify.
+// each correction quoting the agent exactly with what the filing (or the
+// recorded market data) says, the market figures verified against the
+// market data the debate recorded with their source and date, the figures
+// taken from the web with their URL and date, and the figures it could not
+// verify.
 func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 	var findings []factcheck.Finding
 	for _, c := range checks {
@@ -381,12 +384,37 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 		return
 	}
 	fmt.Fprintf(b, "\n## 🔎 FACT CHECK\n\n%s.\n", factcheck.Summary(findings))
-	var corrected, unverified []factcheck.Finding
+	var corrected, market, web, unverified []factcheck.Finding
+	seen := map[string]bool{}
+	once := func(f factcheck.Finding) bool {
+		// A figure an agent repeats (research, opening, rebuttal) is
+		// listed once.
+		k := f.Agent + "|" + f.Text + "|" + string(f.Status)
+		if f.Market != nil {
+			k += "|" + f.Market.Name
+		}
+		if f.Web != nil {
+			k += "|" + f.Web.URL
+		}
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		return true
+	}
 	for _, f := range findings {
-		switch f.Status {
-		case factcheck.Corrected:
+		switch {
+		case f.Status == factcheck.Corrected:
 			corrected = append(corrected, f)
-		case factcheck.Unverified, factcheck.MarketData:
+		case f.Status == factcheck.Verified && f.Market != nil:
+			if once(f) {
+				market = append(market, f)
+			}
+		case f.Status == factcheck.Web:
+			if once(f) {
+				web = append(web, f)
+			}
+		case f.Status == factcheck.Unverified, f.Status == factcheck.MarketData:
 			unverified = append(unverified, f)
 		}
 	}
@@ -394,10 +422,22 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 		b.WriteString("\nCorrected:\n")
 		for _, f := range corrected {
 			fmt.Fprintf(b, "- %s said: %q. %s: %s", title(f.Agent), f.Quote, f.Text, f.Reason)
-			if f.Actual != nil {
-				fmt.Fprintf(b, "; per the filing, %s %s was %s (%s)", f.Metric.Label(), f.Actual.Period, factcheck.Display(f.Metric, f.Actual.Value), f.Actual.Source)
+			if per := f.Per(); per != "" {
+				b.WriteString("; " + per)
 			}
 			b.WriteString(".\n")
+		}
+	}
+	if len(market) > 0 {
+		b.WriteString("\nVerified against the recorded market data:\n")
+		for _, f := range market {
+			fmt.Fprintf(b, "- %s: %s, %s %s (%s)\n", title(f.Agent), f.Text, f.Market.Label, f.Market.Display, factcheck.MarketSource(*f.Market))
+		}
+	}
+	if len(web) > 0 {
+		fmt.Fprintf(b, "\nFrom the web (%s):\n", factcheck.WebLabel)
+		for _, f := range web {
+			fmt.Fprintf(b, "- %s: %s, from %s [%s]\n", title(f.Agent), f.Text, f.Web.Cite(), factcheck.WebLabel)
 		}
 	}
 	if len(unverified) > 0 {

@@ -261,7 +261,7 @@ func (d *DataAgents) reconcile(s *debate.State, side string) string {
 	if fc != nil {
 		for _, x := range fc.Discrepancies {
 			if x.Agent == side {
-				fmt.Fprintf(&b, "I correct %s %s: per the 10-K, the figure is %s.\n", x.Label, x.Cited, x.Actual)
+				fmt.Fprintf(&b, "I correct %s %s: per %s, the figure is %s.\n", x.Label, x.Cited, x.per(), x.Actual)
 				n++
 			}
 		}

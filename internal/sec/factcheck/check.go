@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/sec/analysis"
 )
 
 // Status is what the check concluded about one figure.
@@ -18,6 +20,9 @@ const (
 	Corrected  Status = "corrected"
 	Unverified Status = "unverified"
 	MarketData Status = "market data"
+	// Web is a figure taken from a web search result: cited with its URL
+	// and date, not checked against filings.
+	Web Status = "web"
 )
 
 // Finding is the check of one figure.
@@ -37,15 +42,48 @@ type Finding struct {
 	Reason string `json:"reason,omitempty"`
 	// Claimed reports a figure from a structured claim, not read in prose.
 	Claimed bool `json:"claimed,omitempty"`
+	// Market is the recorded market figure (a price, a market value, a
+	// multiple) a market figure was verified or corrected against, with
+	// its source and date.
+	Market *analysis.ValueFigure `json:"market,omitempty"`
+	// Web is the web search result the figure was taken from.
+	Web *WebSource `json:"web,omitempty"`
+}
+
+// Per says what the reference says for a corrected figure, with its source:
+// "per the filing, revenue FY2025 was $130.5B (10-K …)" or "per the
+// recorded market data, P/E (TTM) was 25.1x (…, as of 2025-07-25)"; "" when
+// there is none.
+func (f Finding) Per() string {
+	switch {
+	case f.Actual != nil:
+		return fmt.Sprintf("per the filing, %s %s was %s (%s)", f.Metric.Label(), f.Actual.Period, Display(f.Metric, f.Actual.Value), f.Actual.Source)
+	case f.Market != nil:
+		return fmt.Sprintf("per the recorded market data, %s was %s (%s)", f.Market.Label, f.Market.Display, MarketSource(*f.Market))
+	}
+	return ""
+}
+
+// MarketSource cites a recorded market figure: its source and the date it
+// is as of.
+func MarketSource(v analysis.ValueFigure) string {
+	s := v.Source
+	if v.Date != "" && !strings.Contains(s, v.Date) {
+		s += ", as of " + v.Date
+	}
+	if strings.Contains(v.Note, "not a market price") {
+		s += "; public float, not a market price"
+	}
+	return s
 }
 
 // Correction is the sentence a reader sees for a corrected figure.
 func (f Finding) Correction() string {
-	if f.Actual == nil {
+	per := f.Per()
+	if per == "" {
 		return fmt.Sprintf("%q: %s", f.Text, f.Reason)
 	}
-	return fmt.Sprintf("%q (%s): %s; per the filing, %s %s was %s (%s).", f.Quote, f.Text, f.Reason,
-		f.Metric.Label(), f.Actual.Period, Display(f.Metric, f.Actual.Value), f.Actual.Source)
+	return fmt.Sprintf("%q (%s): %s; %s.", f.Quote, f.Text, f.Reason, per)
 }
 
 // Display writes a value in its metric's unit: "$215.9B" ($215,938M for
@@ -291,16 +329,28 @@ func (t *Table) CheckClaim(c Claim) Finding {
 	return r
 }
 
-// Summary counts findings by status: "41 figures: 36 verified, 3
-// corrected, 2 unverified, 0 market data".
+// Summary counts findings by status: "41 figures: 36 verified (4 against
+// the recorded market data), 3 corrected, 2 unverified, 1 market data (not
+// checked against filings)".
 func Summary(fs []Finding) string {
 	n := map[Status]int{}
+	market := 0
 	for _, f := range fs {
 		n[f.Status]++
+		if f.Status == Verified && f.Market != nil {
+			market++
+		}
 	}
-	s := fmt.Sprintf("%d figures: %d verified, %d corrected, %d unverified", len(fs), n[Verified], n[Corrected], n[Unverified])
+	s := fmt.Sprintf("%d figures: %d verified", len(fs), n[Verified])
+	if market > 0 {
+		s += fmt.Sprintf(" (%d against the recorded market data)", market)
+	}
+	s += fmt.Sprintf(", %d corrected, %d unverified", n[Corrected], n[Unverified])
 	if n[MarketData] > 0 {
 		s += fmt.Sprintf(", %d market data (not checked against filings)", n[MarketData])
+	}
+	if n[Web] > 0 {
+		s += fmt.Sprintf(", %d from the web (%s)", n[Web], WebLabel)
 	}
 	return s
 }

@@ -31,6 +31,9 @@ type Mention struct {
 	// neither states what the filings report.
 	Hypothetical bool
 	Share        bool
+	// Start and End are the byte span of Text in Quote: the words next to
+	// a market figure decide which recorded figure it cites.
+	Start, End int
 }
 
 var (
@@ -170,7 +173,7 @@ func findIn(sentence string, t *Table) []Mention {
 		for i := start; i < end; i++ {
 			used[i] = true
 		}
-		m.Quote, m.Text = sentence, strings.TrimSpace(sentence[start:end])
+		m.Quote, m.Text, m.Start, m.End = sentence, strings.TrimSpace(sentence[start:end]), start, end
 		pre := low[max(0, start-24):start]
 		m.Approx = approxRe.MatchString(pre)
 		switch {
@@ -229,7 +232,7 @@ func findIn(sentence string, t *Table) []Mention {
 		if err != nil {
 			continue
 		}
-		add(loc[0], loc[3]+1, Mention{Value: v, Unit: "multiple"})
+		add(loc[0], loc[3]+1, Mention{Value: v, Unit: "multiple", Step: step(low[loc[2]:loc[3]], 1)})
 	}
 	sort.Slice(mentions, func(i, j int) bool {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)

@@ -6,12 +6,15 @@
 // facts built from the XBRL data, with a tolerance that follows the
 // precision the figure was stated with.
 //
-// Every figure ends in one of four states: verified (it matches the filing
+// Every figure ends in one of five states: verified (it matches the filing
 // for the period stated), corrected (it does not: wrong value, wrong period,
 // wrong scale or wrong direction, with what the filing says), unverified (a
 // figure the filings cannot settle: no metric or period could be read, or the
-// period is not in the data) or market data (prices, market values and
-// multiples, which no filing states). Nothing is dropped silently.
+// period is not in the data), market data (prices, market values and
+// multiples, which no filing states) or web (taken from a web search result,
+// not checked against filings). Given what the debate recorded (Recorded), a
+// market figure is verified or corrected against the recorded valuation,
+// with its source and date. Nothing is dropped silently.
 package factcheck
 
 import (
