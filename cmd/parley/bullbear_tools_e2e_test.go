@@ -112,10 +112,13 @@ func TestBullbearResearchToolsEndToEnd(t *testing.T) {
 }
 
 // TestBullbearMarketDataEndToEnd configures the keyless price provider and
-// a SearXNG web search against test servers: the valuation is then on the
-// market price, cited with the provider and the trading day; the bull's web
-// search is cited by URL and date and labelled as not checked against
-// filings; the report says both were on.
+// a SearXNG web search against test servers (recorded responses): the
+// valuation is then on the market price, cited with the provider and the
+// trading day; the bull's web search is cited by URL and date and labelled
+// as not checked against filings, and so is the figure the bull takes from
+// it; the bear's market cap is verified against the recorded market data
+// with its source and date, in the terminal, the Markdown and the JSON
+// export; the report lists the tools the agents had and says both were on.
 func TestBullbearMarketDataEndToEnd(t *testing.T) {
 	chart, err := os.ReadFile("testdata/yahoo_chart_NVDA.json")
 	if err != nil {
@@ -140,10 +143,24 @@ func TestBullbearMarketDataEndToEnd(t *testing.T) {
 	defer searx.Close()
 	sc := loadScript(t, "bullbear_tools.yaml")
 	for i, rule := range sc.Rules {
-		if rule.Tag == "research/bull" {
+		switch rule.Tag {
+		case "research/bull":
 			// The bull searches the web instead of the filings.
 			sc.Rules[i].Replies[0].ToolCalls[0] = script.ToolCall{Name: "web_search", Args: json.RawMessage(`{"query":"NVIDIA export controls"}`)}
+		case "opening/bull":
+			// ... and argues from a figure of a web result, citing it.
+			sc.Rules[i].Reply.Text = strings.Replace(rule.Reply.Text, "- Operating margin of 60% funds the product roadmap (10-K FY2026)",
+				"- China data center sales of $17.1 billion a year are at stake in the new export rules (https://example.com/news/nvidia-export-rules, 2026-06-30)", 1)
+		case "opening/bear":
+			// The bear cites the market cap its valuation gave, on the
+			// recorded close.
+			sc.Rules[i].Reply.Text = strings.Replace(rule.Reply.Text, "- The stock trades at a P/E (TTM) of 25.1x on the public float as of 2025-07-25 (valuation: public float, 10-K 0001045810-26-000021)",
+				"- A market cap of $3.88 trillion prices in years of growth (valuation: Yahoo Finance chart API close 2026-07-07)", 1)
 		}
+	}
+	sc, err = script.New(sc.Rules...) // compile the replies again
+	if err != nil {
+		t.Fatal(err)
 	}
 	_, dir, env := fakeOpenAI(t, sc)
 	env = append(env, "PARLEY_MARKET_DATA=yahoo", "PARLEY_MARKET_DATA_URL="+prices.URL, "PARLEY_SEARXNG_URL="+searx.URL)
@@ -171,24 +188,91 @@ func TestBullbearMarketDataEndToEnd(t *testing.T) {
 			t.Errorf("valuation result lacks %s:\n%s", want, val)
 		}
 	}
-	// The price is recorded in the debate's options for the fact check.
-	if opts := parley(t, dir, env, "", "export", between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`), "--as", "json"); !strings.Contains(opts.stdout, `"market_price"`) {
-		t.Errorf("the debate does not record the market price:\n%.1500s", opts.stdout)
-	}
 	if len(asked) == 0 || asked[0] != "/v8/finance/chart/NVDA" {
 		t.Errorf("price requests: %v", asked)
 	}
 	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+
+	// The JSON export: the price recorded in the options, and the fact
+	// check's findings with the market figure's source and date and the
+	// web figure's URL and date.
+	var exp struct {
+		Options struct {
+			MarketPrice *struct{ Value float64 } `json:"market_price"`
+		} `json:"options"`
+		Notes []struct {
+			Kind string          `json:"kind"`
+			Data json.RawMessage `json:"data"`
+		} `json:"notes"`
+	}
+	if js := parley(t, dir, env, "", "export", id, "--as", "json"); js.code != 0 || json.Unmarshal([]byte(js.stdout), &exp) != nil {
+		t.Fatalf("export --as json: exit %d: %s", js.code, js.stderr)
+	}
+	if exp.Options.MarketPrice == nil || exp.Options.MarketPrice.Value != 160.4 {
+		t.Errorf("the debate does not record the market price: %+v", exp.Options.MarketPrice)
+	}
+	type market struct{ Name, Display, Date, Source string }
+	type webResult struct{ URL, Published string }
+	var findings []struct {
+		Status, Agent, Text, Reason string
+		Market                      *market
+		Web                         *webResult
+	}
+	for _, n := range exp.Notes {
+		if n.Kind == "bullbear.fact_check" {
+			var fc struct{ Findings json.RawMessage }
+			if err := json.Unmarshal(n.Data, &fc); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(fc.Findings, &findings); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var sawMarket, sawWeb bool
+	for _, f := range findings {
+		switch {
+		case f.Agent == "bear" && f.Text == "$3.88 trillion":
+			sawMarket = true
+			if f.Status != "verified" || f.Market == nil || *f.Market != (market{"market_cap", "$3.88T", "2026-07-07", "Yahoo Finance chart API close 2026-07-07"}) {
+				t.Errorf("the bear's market cap: %+v (market %+v)", f, f.Market)
+			}
+		case f.Agent == "bull" && f.Text == "$17.1 billion":
+			sawWeb = true
+			if f.Status != "web" || f.Reason != "web, not checked against filings" || f.Web == nil ||
+				*f.Web != (webResult{"https://example.com/news/nvidia-export-rules", "2026-06-30"}) {
+				t.Errorf("the bull's web figure: %+v (web %+v)", f, f.Web)
+			}
+		}
+	}
+	if !sawMarket || !sawWeb {
+		t.Errorf("the fact check lacks the market cap (%v) or the web figure (%v): %+v", sawMarket, sawWeb, findings)
+	}
+
+	factCheck := []string{
+		"- Bear: $3.88 trillion, Market capitalisation $3.88T (Yahoo Finance chart API close 2026-07-07)",
+		"- Bull: $17.1 billion, from https://example.com/news/nvidia-export-rules (2026-06-30) [web, not checked against filings]",
+	}
 	if full := parley(t, dir, env, "", "export", id, "-o", filepath.Join(dir, "debate.md")); full.code != 0 {
 		t.Fatalf("export: %s", full.stderr)
 	}
 	doc, _ := os.ReadFile(filepath.Join(dir, "debate.md"))
-	for _, want := range []string{"market data: Yahoo Finance chart API; web search: SearXNG at http://127.0.0.1",
-		"sec_filings, sec_section, sec_events, filing_search, xbrl_facts, compute_ratios, score_framework, valuation, web_search;",
+	for _, want := range append([]string{
+		"**Tools available:** sec_filings, sec_section, sec_events, filing_search, xbrl_facts, compute_ratios, score_framework, valuation, web_search; " +
+			"market data: Yahoo Finance chart API; web search: SearXNG at http://127.0.0.1",
 		"https://example.com/news/nvidia-export-rules (2026-06-30), https://example.org/analysis/gpu-demand [web, not checked against filings]",
-		"valuation on the market price (Yahoo Finance chart API close 2026-07-07, as of 2026-07-07)"} {
+		"valuation on the market price (Yahoo Finance chart API close 2026-07-07, as of 2026-07-07)",
+		"1 from the web (web, not checked against filings)",
+	}, factCheck...) {
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("the exported debate lacks %q", want)
+		}
+	}
+	// The terminal: parley show prints the same fact check.
+	shown := mustParley(t, dir, env, "", "show", id).stdout
+	for _, want := range append([]string{"Tools available:", "web search: SearXNG at http://127.0.0.1"}, factCheck...) {
+		if !strings.Contains(shown, want) {
+			t.Errorf("parley show lacks %q:\n%s", want, shown)
 		}
 	}
 }
