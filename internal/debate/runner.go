@@ -920,10 +920,11 @@ func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
 // ErrNotRunning is returned by Hint when no debate is being run.
 var ErrNotRunning = errors.New("no debate is running")
 
-// Hint queues human guidance for an agent ("all" for every agent) of the
+// Hint queues human guidance for an agent (HintAll for every agent) of the
 // debate being run. It is safe to call while turns run: the hint is appended
 // at once and the format applies it to the agent's next turn, so a turn in
-// progress finishes undisturbed.
+// progress finishes undisturbed. A hint for every agent reaches the next
+// turn of each agent, not only the first to take a turn.
 func (r *Runner) Hint(ctx context.Context, target, text string) (HintQueued, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

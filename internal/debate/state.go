@@ -86,8 +86,15 @@ type ToolExchange struct {
 type Hint struct {
 	HintQueued
 	Seq     int64
-	Applied string // turn id that applied it; "" while pending
+	Applied string // turn id that first applied it; "" while pending
+	// AppliedBy maps each agent that has applied a hint for every agent
+	// (HintAll) to the turn that applied it: such a hint stays pending for
+	// the agents not in it, so that it reaches each of them once.
+	AppliedBy map[string]string
 }
+
+// HintAll is the target of a hint for every agent.
+const HintAll = "all"
 
 // Checkpoint is a checkpoint and, once given, its answer.
 type Checkpoint struct {
@@ -207,8 +214,22 @@ func (s *State) Apply(e Event) error {
 			s.CostUSD += p.CostUSD
 			for _, id := range p.Hints {
 				for i := range s.Hints {
-					if s.Hints[i].ID == id {
-						s.Hints[i].Applied = t.ID
+					h := &s.Hints[i]
+					if h.ID != id {
+						continue
+					}
+					if h.Applied == "" {
+						h.Applied = t.ID
+					}
+					if h.Target == HintAll {
+						// Copied, not updated in place: a clone of the state
+						// being read elsewhere shares the old map.
+						by := maps.Clone(h.AppliedBy)
+						if by == nil {
+							by = map[string]string{}
+						}
+						by[t.Agent] = t.ID
+						h.AppliedBy = by
 					}
 				}
 			}
@@ -358,11 +379,16 @@ func (s *State) Interrupted() []*Turn {
 	return out
 }
 
-// PendingHints returns the hints not yet applied that target agent (or "all").
+// PendingHints returns the hints that target agent and that it has not
+// applied yet: its own hints until a turn applies them, and each hint for
+// every agent (HintAll) until one of its own turns has applied it.
 func (s *State) PendingHints(agent string) []Hint {
 	var out []Hint
 	for _, h := range s.Hints {
-		if h.Applied == "" && (h.Target == agent || h.Target == "all") {
+		switch {
+		case h.Target == HintAll && h.AppliedBy[agent] == "":
+			out = append(out, h)
+		case h.Target == agent && h.Applied == "":
 			out = append(out, h)
 		}
 	}
