@@ -160,3 +160,37 @@ func TestAskReadsTheDebateFromTheCache(t *testing.T) {
 		}
 	}
 }
+
+// TestAskCouncilEndToEnd: a format without follow-ups of its own takes them
+// too: an analyst of a council answers with the model the debate recorded,
+// and 'parley show' has the question and the answer.
+func TestAskCouncilEndToEnd(t *testing.T) {
+	base := loadScript(t, "council.yaml")
+	sc, err := script.New(append([]script.Rule{{Tag: "ask/1/valuation", Reply: &script.Reply{Text: "A down round below 4x revenue would change my mind."}}}, base.Rules...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, dir, env := fakeOpenAI(t, sc)
+	mustParley(t, dir, env, "", "debate", "Acme Corp", "--format", "council", "--model", "test-model")
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	r := parley(t, dir, env, "", "ask", id, "--agent", "val", "What would change your mind?")
+	if r.code != 0 {
+		t.Fatalf("ask: exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Valuation · follow-up (openai/test-model)") || !strings.Contains(r.stdout, "A down round below 4x revenue") ||
+		!strings.Contains(r.stderr, "Saved as ask/1/valuation in debate "+id) {
+		t.Errorf("ask:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if last := srv.Requests()[len(srv.Requests())-1]; !strings.Contains(string(last.Body), "Priced at 5x revenue against comparables at 6x.") {
+		t.Errorf("the question was asked without the debate:\n%s", last.Body)
+	}
+	show := parley(t, dir, env, "", "show", id)
+	for _, want := range []string{"## Follow-up questions", "**Q1 (to Valuation):** What would change your mind?", "A down round below 4x revenue"} {
+		if !strings.Contains(show.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, show.stdout)
+		}
+	}
+	if r := parley(t, dir, env, "", "ask", id, "--agent", "nobody", "Why?"); r.code != 2 || !strings.Contains(r.stderr, "ask one of") {
+		t.Errorf("unknown agent: exit %d\n%s", r.code, r.stderr)
+	}
+}

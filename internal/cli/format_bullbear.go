@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 )
 
@@ -31,21 +30,12 @@ func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) erro
 		return err
 	}
 	defer store.Close()
-	sums, err := store.List(ctx, debate.ListFilter{Format: bullbear.Name})
-	if err != nil {
+	a := f.App(store)
+	found, err := a.Unfinished(ctx, bullbear.Name, o.Topic)
+	if err != nil || found == nil {
 		return err
 	}
-	var found *debate.Summary
-	for i := range sums {
-		if sums[i].Status != debate.StatusCompleted && strings.EqualFold(strings.TrimSpace(sums[i].Topic), strings.TrimSpace(o.Topic)) {
-			found = &sums[i]
-			break
-		}
-	}
-	if found == nil {
-		return nil
-	}
-	phase, err := resumePhase(ctx, store, found.ID)
+	phase, err := a.ResumePhase(ctx, found.ID)
 	if err != nil {
 		return err
 	}
@@ -67,31 +57,4 @@ func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) erro
 		return usageErrorf("answer y or n to \"Resume debate from %s?\"", phase)
 	}
 	return nil
-}
-
-// resumePhase names where a debate will go on: the phase of its next step,
-// which is where it stopped.
-func resumePhase(ctx context.Context, store debate.Store, id string) (string, error) {
-	events, err := store.Load(ctx, id, 0)
-	if err != nil {
-		return "", err
-	}
-	st, err := debate.Fold(events)
-	if err != nil {
-		return "", err
-	}
-	label := st.Phase.Label
-	if proto, err := (bullbear.Format{}).Protocol(st.Topic, st.Options); err == nil {
-		if step, err := proto.Next(st); err == nil {
-			for _, p := range step.Emit {
-				if pc, ok := p.(debate.PhaseChanged); ok {
-					label = pc.Label
-				}
-			}
-		}
-	}
-	if label == "" {
-		label = "the start"
-	}
-	return label, nil
 }

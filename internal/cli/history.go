@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -162,26 +161,7 @@ func exactID(cmd *cobra.Command, args []string) error {
 
 // loadDebate folds a stored debate and finds its format.
 func loadDebate(ctx context.Context, f *Factory, store debate.Store, typed string) (*debate.State, debate.Format, error) {
-	id, err := resolveID(ctx, store, typed)
-	if err != nil {
-		return nil, nil, err
-	}
-	events, err := store.Load(ctx, id, 0)
-	if err != nil {
-		if errors.Is(err, debate.ErrNotFound) {
-			return nil, nil, usageErrorf("no debate %s: 'parley list' shows the debates", id)
-		}
-		return nil, nil, err
-	}
-	st, err := debate.Fold(events)
-	if err != nil {
-		return nil, nil, err
-	}
-	format, err := f.Formats.Get(st.Format)
-	if err != nil {
-		return nil, nil, fmt.Errorf("debate %s: %w (was it made by a newer Parley?)", id, err)
-	}
-	return st, format, nil
+	return f.App(store).Load(ctx, typed)
 }
 
 func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {

@@ -173,14 +173,16 @@ func AgentName(id string) string {
 	return strings.Join(words, " ")
 }
 
-// WithUsage ends a rendered document with the per-agent token and cost
-// table, for a format's Render: doc and err are what its own rendering gave.
+// WithUsage ends a rendered document with the follow-up questions asked
+// after the debate (when any) and the per-agent token and cost table, for a
+// format's Render: doc and err are what its own rendering gave.
 func WithUsage(s *debate.State, doc string, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString(doc)
+	FollowUpSection(&b, s, "## Follow-up questions", AgentName)
 	UsageTable(&b, s, "## Tokens and cost", AgentName)
 	return b.String(), nil
 }

@@ -1,0 +1,364 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/pricing"
+	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
+	"github.com/parleyhq/parley/internal/setup"
+)
+
+// Asker is a format with follow-up questions of its own (bullbear: each
+// agent answers in the role and with the record it debated with). Every
+// other format takes follow-ups through the generic asker here, with the
+// agent's view of the debate as context.
+type Asker interface {
+	Ask(s *debate.State, agent, question string) (debate.TurnSpec, debate.Note, error)
+}
+
+// AskRequest is a follow-up question to one agent of a finished debate.
+type AskRequest struct {
+	ID       string // a debate id or a unique prefix of one
+	Agent    string // an agent of the debate, or a unique prefix of its name
+	Question string
+	// Models, when given, choose the model that answers; otherwise the
+	// model the debate recorded for the agent's role answers, else the
+	// model the environment configures.
+	Models Models
+}
+
+// ErrUnfinished is returned for a follow-up to a debate that has not ended.
+var ErrUnfinished = errors.New("the debate has not finished")
+
+// MaxQuestionLen bounds a follow-up question.
+const MaxQuestionLen = 2000
+
+// askMaxTokens bounds a follow-up answer: a few paragraphs.
+const askMaxTokens = 1500
+
+// maxRecord bounds the debate record a generic follow-up sends: the most
+// recent turns are kept, the earliest dropped first.
+const maxRecord = 120_000
+
+// FollowUp is a follow-up question ready to be answered.
+type FollowUp struct {
+	State    *debate.State
+	Format   debate.Format
+	Spec     debate.TurnSpec
+	Note     debate.Note
+	Model    debate.Model
+	Question string
+
+	app *App
+}
+
+// Ask prepares a follow-up question to an agent of a finished debate: the
+// turn that answers it, the note that records it and the model that
+// answers. Bad input (no such debate or agent, an empty question, a debate
+// not finished) is a *setup.InputError; no model a *setup.ConfigError.
+func (a *App) Ask(ctx context.Context, req AskRequest) (*FollowUp, error) {
+	question := strings.TrimSpace(req.Question)
+	switch {
+	case question == "":
+		return nil, setup.Inputf("the question is empty: ask something, for example \"What would change your mind?\"")
+	case !utf8.ValidString(question):
+		return nil, setup.Inputf("the question is not valid UTF-8")
+	case utf8.RuneCountInString(question) > MaxQuestionLen:
+		return nil, setup.Inputf("the question is %d characters; keep it under %d", utf8.RuneCountInString(question), MaxQuestionLen)
+	}
+	st, format, err := a.Load(ctx, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if st.Status != debate.StatusCompleted {
+		return nil, &setup.InputError{Err: fmt.Errorf("debate %s: %w (it is %s): follow-up questions come after it ends", st.ID, ErrUnfinished, st.Status)}
+	}
+	var spec debate.TurnSpec
+	var note debate.Note
+	if asker, ok := format.(Asker); ok {
+		spec, note, err = asker.Ask(st, req.Agent, question)
+	} else {
+		spec, note, err = GenericAsk(st, req.Agent, question)
+	}
+	if err != nil {
+		return nil, &setup.InputError{Err: fmt.Errorf("debate %s: %w", st.ID, err)}
+	}
+	model, err := a.askModel(st, spec.TurnRef, req.Models)
+	if err != nil {
+		return nil, err
+	}
+	return &FollowUp{State: st, Format: format, Spec: spec, Note: note, Model: model, Question: question, app: a}, nil
+}
+
+// askModel picks the model that answers a follow-up: the one given, else
+// the one the debate recorded for the turn, else the environment's.
+func (a *App) askModel(st *debate.State, t debate.TurnRef, mf Models) (debate.Model, error) {
+	var cast debate.Cast
+	var err error
+	switch {
+	case mf.Given() || len(st.Models) == 0:
+		cast, _, err = ResolveCast(mf, a.Env.Getenv)
+	default:
+		cast, err = CastFromRecord(st.ID, st.Models, st.Endpoints, a.Env.Getenv)
+	}
+	if err != nil {
+		return debate.Model{}, &setup.ConfigError{Err: err}
+	}
+	m, ok := CastModel(cast, t)
+	if !ok {
+		return debate.Model{}, &setup.ConfigError{Err: fmt.Errorf("a follow-up question needs a language model, and none is configured for the %s. "+
+			"Parley's data-only agents argue from fixed rules and cannot answer free questions. %w", t.Agent, &setup.ErrNoModelConfigured{Format: st.Format})}
+	}
+	return m, nil
+}
+
+// CastModel picks the model for a turn as the runner does: by agent, by
+// role, or the default.
+func CastModel(c debate.Cast, t debate.TurnRef) (debate.Model, bool) {
+	if m, ok := c.ByAgent[t.Agent]; ok && m.Provider != nil {
+		return m, true
+	}
+	if m, ok := c.ByRole[t.Role]; ok && m.Provider != nil {
+		return m, true
+	}
+	return c.Default, c.Default.Provider != nil
+}
+
+// Answer streams the answer to onText (the model's raw text, for the
+// front-end to make inert) and, once it is complete, appends the question's
+// note and the answer's completed turn in one append. An answer cut off
+// (error, Ctrl+C) leaves the log unchanged: the debate is finished, and a
+// half answer is not worth resuming.
+func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.TurnCompleted, error) {
+	spec, model, id := f.Spec, f.Model, f.State.ID
+	req := llm.Request{
+		Model: model.Name, System: spec.System, Messages: spec.Messages, CacheSystem: true,
+		MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Tag: spec.ID,
+	}
+	var text strings.Builder
+	var usage llm.Usage
+	for c, err := range model.Provider.Stream(ctx, req) {
+		if err != nil {
+			return debate.TurnCompleted{}, err
+		}
+		if c.Text != "" {
+			text.WriteString(c.Text)
+			if onText != nil {
+				onText(c.Text)
+			}
+		}
+		if c.Usage != nil {
+			usage = usage.Add(*c.Usage)
+		}
+	}
+	answer := strings.TrimSpace(text.String())
+	if answer == "" {
+		return debate.TurnCompleted{}, fmt.Errorf("%s answered with no text", model)
+	}
+	store := f.app.Store
+	// Another follow-up may have been saved with the same number while this
+	// one streamed; a second completion of one turn id would make the log
+	// unreadable. Look again just before appending (the store has no
+	// conditional append, so a window of a few milliseconds remains).
+	if evs, err := store.Load(ctx, id, 0); err == nil {
+		if st, err := debate.Fold(evs); err == nil && st.Completed(spec.ID) != nil {
+			return debate.TurnCompleted{}, fmt.Errorf("another follow-up was saved as %s while this one was answered; ask again to save this one", spec.ID)
+		}
+	}
+	tc := debate.TurnCompleted{Turn: spec.TurnRef, Text: answer, Usage: usage, CostUSD: f.app.price()(model.String(), usage), Model: model.String()}
+	at := f.app.now()
+	var evs []debate.Event
+	for _, p := range []debate.Payload{f.Note, tc} {
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			return debate.TurnCompleted{}, err
+		}
+		evs = append(evs, e)
+	}
+	if _, err := store.Append(context.WithoutCancel(ctx), id, evs...); err != nil {
+		return debate.TurnCompleted{}, fmt.Errorf("save the follow-up to debate %s: %w", id, err)
+	}
+	return tc, nil
+}
+
+// Check holds an answer to the filings like the debate's other texts, for
+// formats that check figures (bullbear); nil otherwise.
+func (f *FollowUp) Check(answer string) []factcheck.Finding {
+	if c, ok := f.Format.(interface {
+		CheckAnswer(*debate.State, string, string) []factcheck.Finding
+	}); ok {
+		return c.CheckAnswer(f.State, f.Spec.Agent, answer)
+	}
+	return nil
+}
+
+// CostText shows what a follow-up cost, or says it is unknown for a model
+// without a price.
+func CostText(usd float64, model debate.Model, u llm.Usage) string {
+	if _, known := pricing.Default().CostFor(model.Provider.Name(), model.Name, u); !known {
+		return "cost unknown (no price for " + model.Name + ")"
+	}
+	return fmt.Sprintf("$%.4f", usd)
+}
+
+func (a *App) now() time.Time {
+	if a.Env.Now != nil {
+		return a.Env.Now()
+	}
+	return time.Now()
+}
+
+// Agents lists who can be asked a follow-up in a debate: the agents that
+// took turns in it, sorted.
+func Agents(s *debate.State) []string {
+	seen := map[string]bool{}
+	for _, t := range s.Turns {
+		if !report.IsAsk(t) {
+			seen[t.Agent] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// MatchAgent finds the agent typed among agents: the name in any case, or
+// a unique prefix of it ("perf" for performance-advocate). It returns "" when
+// none or several match.
+func MatchAgent(agents []string, typed string) string {
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	if typed == "" {
+		return ""
+	}
+	found := ""
+	for _, a := range agents {
+		switch {
+		case strings.ToLower(a) == typed:
+			return a
+		case strings.HasPrefix(strings.ToLower(a), typed):
+			if found != "" {
+				return ""
+			}
+			found = a
+		}
+	}
+	return found
+}
+
+// GenericAsk prepares a follow-up question for a format without follow-ups
+// of its own: the agent answers in the role it debated in, with the debate
+// as it saw it (every turn of the debate, and the earlier follow-ups) as
+// context. The record comes first and is the same for every question, so
+// that a provider with prompt caching reads it from the cache from the
+// second question on.
+func GenericAsk(s *debate.State, typed, question string) (debate.TurnSpec, debate.Note, error) {
+	agents := Agents(s)
+	agent := MatchAgent(agents, typed)
+	if agent == "" {
+		return debate.TurnSpec{}, debate.Note{}, fmt.Errorf("no agent %q in this debate: ask one of %s", strings.TrimSpace(typed), strings.Join(agents, ", "))
+	}
+	question = strings.TrimSpace(question)
+	if question == "" {
+		return debate.TurnSpec{}, debate.Note{}, errors.New("the question is empty: ask something, for example \"What would change your mind?\"")
+	}
+	var last *debate.Turn
+	for _, t := range s.CompletedTurns() {
+		if t.Agent == agent && !report.IsAsk(t) {
+			last = t
+		}
+	}
+	role := agent
+	if last != nil && last.Role != "" {
+		role = last.Role
+	}
+	prev := report.FollowUps(s)
+	n := len(prev) + 1
+	for s.Turns[fmt.Sprintf("%s%d/%s", report.AskTurnPrefix, n, agent)] != nil {
+		n++ // a turn of that id started once and was never saved with its note
+	}
+	id := fmt.Sprintf("%s%d/%s", report.AskTurnPrefix, n, agent)
+
+	moderator := role == "moderator" || agent == "moderator"
+	var system string
+	if moderator {
+		system = fmt.Sprintf("You moderated a structured debate (Parley's %s format) on the question: %q. You were impartial and judged the arguments on their evidence; you stay so now.", s.Format, s.Topic)
+	} else {
+		system = fmt.Sprintf("You took part in a structured debate (Parley's %s format) on the question: %q, as %s (your role: %s). You argued your assigned side; you stay in that role now.", s.Format, s.Topic, agent, role)
+	}
+	var task strings.Builder
+	if len(prev) > 0 {
+		task.WriteString("EARLIER FOLLOW-UP QUESTIONS:\n")
+		for _, f := range prev {
+			fmt.Fprintf(&task, "Q (to %s): %s\n", f.Agent, f.Question)
+			if f.Answer != nil {
+				fmt.Fprintf(&task, "A (%s): %s\n", f.Agent, strings.TrimSpace(f.Answer.Text))
+			}
+			task.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&task, "FOLLOW-UP QUESTION from the user, after the debate, to %s:\n%s\n\n", agent, question)
+	if moderator {
+		task.WriteString("Answer as the moderator: impartially, from the arguments above, in plain prose (no JSON). Say which side the arguments favour on this question and what would change that.")
+	} else {
+		task.WriteString("Answer in your role, in plain prose (no JSON): stay consistent with what you argued, name the evidence you rely on, concede what the others got right, and keep to a few short paragraphs.")
+	}
+	spec := debate.TurnSpec{
+		TurnRef: debate.TurnRef{ID: id, Agent: agent, Role: role, Label: report.AgentName(agent) + " · follow-up", Phase: "ask"},
+		System:  system,
+		Messages: []llm.Message{
+			{Role: llm.RoleUser, Text: record(s), Cache: true},
+			{Role: llm.RoleUser, Text: task.String()},
+		},
+		MaxTokens:  askMaxTokens,
+		Unbudgeted: true,
+	}
+	data, err := json.Marshal(report.AskData{Turn: id, Agent: agent, Question: question})
+	if err != nil {
+		return debate.TurnSpec{}, debate.Note{}, err
+	}
+	return spec, debate.Note{Kind: report.NoteAsk, Text: fmt.Sprintf("Follow-up to %s: %s", agent, question), Data: data}, nil
+}
+
+// record is the debate as every agent saw it: its turns in the order they
+// completed, under their labels, then the outcome.
+func record(s *debate.State) string {
+	var parts []string
+	for _, t := range s.CompletedTurns() {
+		if report.IsAsk(t) {
+			continue
+		}
+		label := t.Label
+		if label == "" {
+			label = t.ID
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s, turn %s):\n%s\n\n", strings.ToUpper(label), t.Agent, t.ID, strings.TrimSpace(t.Text)))
+	}
+	if len(s.Verdict) > 0 {
+		parts = append(parts, fmt.Sprintf("OUTCOME (the debate's verdict, as recorded):\n%s\n", s.Verdict))
+	}
+	head := fmt.Sprintf("THE DEBATE (finished) on: %s\n\n", s.Topic)
+	size := len(head)
+	first := len(parts)
+	for first > 0 && size+len(parts[first-1]) <= maxRecord {
+		first--
+		size += len(parts[first])
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	if first > 0 {
+		fmt.Fprintf(&b, "(the first %d turns are left out for length)\n\n", first)
+	}
+	for _, p := range parts[first:] {
+		b.WriteString(p)
+	}
+	return b.String()
+}

@@ -1,0 +1,79 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// Follow-up questions asked after a debate, in every format that has no
+// follow-ups of its own: a question is recorded as a note of kind NoteAsk
+// and its answer as the completed turn the note names ("ask/N/AGENT"),
+// appended together once the answer is in.
+
+// NoteAsk is the kind of the note that records a follow-up question.
+const NoteAsk = "ask"
+
+// AskTurnPrefix starts the ids of follow-up turns.
+const AskTurnPrefix = "ask/"
+
+// AskData is the data of a follow-up question's note.
+type AskData struct {
+	Turn     string `json:"turn"`
+	Agent    string `json:"agent"`
+	Question string `json:"question"`
+}
+
+// FollowUp is a question put to one agent after the debate, and its answer.
+type FollowUp struct {
+	AskData
+	Answer *debate.Turn // nil when the log has the question only
+}
+
+// FollowUps lists a debate's follow-up questions (notes of kind NoteAsk) in
+// the order they were asked, each with its answer.
+func FollowUps(s *debate.State) []FollowUp {
+	var out []FollowUp
+	for _, n := range s.Notes {
+		if n.Kind != NoteAsk {
+			continue
+		}
+		var d AskData
+		if json.Unmarshal(n.Data, &d) != nil {
+			continue
+		}
+		out = append(out, FollowUp{AskData: d, Answer: s.Completed(d.Turn)})
+	}
+	return out
+}
+
+// IsAsk reports whether a turn answers a follow-up question rather than
+// being part of the debate.
+func IsAsk(t *debate.Turn) bool { return strings.HasPrefix(t.ID, AskTurnPrefix) }
+
+// FollowUpSection writes the follow-up questions and their answers under
+// heading, with name giving each agent's display name; nothing when there
+// are none.
+func FollowUpSection(b *strings.Builder, s *debate.State, heading string, name func(agent string) string) {
+	fus := FollowUps(s)
+	if len(fus) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n", heading)
+	for i, fu := range fus {
+		fmt.Fprintf(b, "\n**Q%d (to %s):** %s\n", i+1, name(fu.Agent), oneLine(fu.Question))
+		if fu.Answer == nil {
+			b.WriteString("\n_(no answer recorded)_\n")
+			continue
+		}
+		by := fu.Answer.Model
+		if by == "" {
+			by = "unknown model"
+		}
+		fmt.Fprintf(b, "\n**%s answers Q%d** (%s):\n\n%s\n", name(fu.Agent), i+1, by, strings.TrimSpace(fu.Answer.Text))
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
