@@ -27,6 +27,7 @@ type ExportedDebate struct {
 	Verdict     json.RawMessage             `json:"verdict,omitempty"`
 	Artifacts   []debate.ArtifactWritten    `json:"artifacts,omitempty"`
 	Checkpoints []debate.CheckpointAnswered `json:"checkpoints,omitempty"`
+	Hints       []debate.HintQueued         `json:"hints,omitempty"`
 	Notes       []ExportedNote              `json:"notes,omitempty"`
 	Turns       []ExportedTurn              `json:"turns,omitempty"`
 }
@@ -79,6 +80,9 @@ func ExportJSON(st *debate.State, full bool) ExportedDebate {
 		if c.Answer != nil {
 			d.Checkpoints = append(d.Checkpoints, *c.Answer)
 		}
+	}
+	for _, h := range st.Hints {
+		d.Hints = append(d.Hints, h.HintQueued)
 	}
 	for _, n := range st.Notes {
 		d.Notes = append(d.Notes, ExportedNote{Kind: n.Kind, Text: n.Text, Data: n.Data})

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/server"
+)
+
+// ServeOptions are the `parley serve` flags.
+type ServeOptions struct {
+	Addr         string
+	Token        string
+	DecisionsDir string
+	NoResume     bool
+}
+
+func newServeCmd(f *Factory, run func(context.Context, *ServeOptions) error) *cobra.Command {
+	opts := &ServeOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the web dashboard and the HTTP API",
+		Long: `Serve a web dashboard and an HTTP/SSE API on the debate database: start debates from a form,
+watch them stream, answer checkpoints, give hints, pause, resume and export. Debates started here
+run in this process; debates run by other processes on the same database (a terminal) are
+followed live. Debates this server was running when it stopped are resumed when it starts.
+
+It listens on 127.0.0.1 only, unless given a token (--token or PARLEY_TOKEN): every request must
+then carry it (Authorization: Bearer TOKEN for the API, a sign-in form for the browser).
+The API is described at /api/openapi.json and in docs/api.md.`,
+		Example: "  parley serve\n  parley serve --addr 127.0.0.1:8080\n  PARLEY_TOKEN=$(openssl rand -hex 16) parley serve --addr 0.0.0.0:7878",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("token") {
+				opts.Token = f.Env("PARLEY_TOKEN")
+			}
+			if run != nil {
+				return run(cmd.Context(), opts)
+			}
+			return runServe(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:7878", "`host:port` to listen on")
+	cmd.Flags().StringVar(&opts.Token, "token", "", "require this `token` of every request (default $PARLEY_TOKEN); needed to listen beyond loopback")
+	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
+	cmd.Flags().BoolVar(&opts.NoResume, "no-resume", false, "do not resume the debates this server was running when it stopped")
+	return cmd
+}
+
+func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
+	if err := server.CheckBind(o.Addr, o.Token); err != nil {
+		return &UsageError{Err: err}
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	a := f.App(store)
+	a.Log = log
+	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", o.Addr, err)}
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		// Requests end with the server: open event streams close at once.
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	if !o.NoResume {
+		srv.Resume(ctx)
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Parley is serving on http://%s (Ctrl+C stops it; running debates pause, resumable)\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	err = hs.Shutdown(shutdown)
+	srv.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	fmt.Fprintln(f.IO.ErrOut, "Parley stopped serving; the debates it was running are paused and resume when it starts again.")
+	return err
+}

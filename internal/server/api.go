@@ -1,0 +1,434 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/setup"
+)
+
+// CreateRequest is the body of POST /api/debates: the command line's
+// options, minus those that name files (a request never reaches the
+// filesystem).
+type CreateRequest struct {
+	Format        string   `json:"format,omitempty"` // default: bullbear for a ticker, else perspectives
+	Topic         string   `json:"topic"`
+	Perspectives  int      `json:"perspectives,omitempty"`
+	MaxRounds     int      `json:"max_rounds,omitempty"`
+	NoCheckpoints bool     `json:"no_checkpoints,omitempty"`
+	Agents        []string `json:"agents,omitempty"`
+	Rounds        int      `json:"rounds,omitempty"`
+	Focus         string   `json:"perspective,omitempty"`
+	Deep          bool     `json:"deep,omitempty"`
+	Framework     string   `json:"framework,omitempty"`
+	Hints         []string `json:"hints,omitempty"`
+	Offline       bool     `json:"offline,omitempty"`
+	Snapshot      bool     `json:"snapshot,omitempty"`
+	Risk          string   `json:"risk,omitempty"`
+	Provider      string   `json:"provider,omitempty"`
+	Model         string   `json:"model,omitempty"`
+	ModelFor      []string `json:"model_for,omitempty"`
+	TurnBudget    *int     `json:"turn_budget,omitempty"`
+	DebateBudget  *int     `json:"debate_budget,omitempty"`
+}
+
+// startRequest is the application layer's request for a create request.
+func (c CreateRequest) startRequest() app.StartRequest {
+	req := setup.Request{Format: c.Format, Topic: c.Topic, Perspectives: c.Perspectives, MaxRounds: c.MaxRounds,
+		NoCheckpoints: c.NoCheckpoints, Agents: c.Agents, Rounds: c.Rounds, Focus: c.Focus, Deep: c.Deep,
+		Framework: c.Framework, Hints: c.Hints, Offline: c.Offline, Snapshot: c.Snapshot, Risk: c.Risk}
+	given := map[string]bool{"format": c.Format != "", "max-rounds": c.MaxRounds != 0}
+	req.Given = func(name string) bool { return given[name] }
+	if req.Format == "" {
+		req.Format = perspectives.Name
+		if c.Offline || c.Snapshot || c.Deep || c.Framework != "" || len(c.Hints) > 0 || bullbear.TickerTopic.MatchString(strings.TrimSpace(c.Topic)) {
+			req.Format = bullbear.Name
+		}
+	}
+	if req.MaxRounds == 0 {
+		req.MaxRounds = perspectives.DefaultMaxRounds
+	}
+	if req.Rounds == 0 {
+		req.Rounds = 2
+	}
+	if req.Risk == "" {
+		req.Risk = "neutral"
+	}
+	lim := debate.DefaultLimits()
+	if c.TurnBudget != nil {
+		lim.TurnBudget = *c.TurnBudget
+	}
+	if c.DebateBudget != nil {
+		lim.DebateBudget = *c.DebateBudget
+	}
+	return app.StartRequest{Request: req, Models: app.Models{Provider: c.Provider, Model: c.Model, ModelFor: c.ModelFor}, Limits: lim}
+}
+
+// create starts a debate and runs it in this process.
+func (s *Server) create(ctx context.Context, c CreateRequest) (string, error) {
+	sess, err := s.app.Start(ctx, c.startRequest())
+	if err != nil {
+		return "", err
+	}
+	if err := s.runs.start(s.ctx, s.log, sess, nil, s.finish); err != nil {
+		return "", err
+	}
+	return sess.ID, nil
+}
+
+func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
+	var c CreateRequest
+	if !decodeJSON(w, r, &c) {
+		return
+	}
+	id, err := s.create(r.Context(), c)
+	if err != nil {
+		writeAppError(w, err)
+		return
+	}
+	w.Header().Set("Location", "/api/debates/"+id)
+	writeJSON(w, http.StatusCreated, map[string]string{"id": id, "events": "/api/debates/" + id + "/events", "page": "/debates/" + id})
+}
+
+func (s *Server) apiList(w http.ResponseWriter, r *http.Request) {
+	sums, err := s.list(r)
+	if err != nil {
+		writeAppError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"debates": sums})
+}
+
+// list lists the debates, filtered by ?status= and ?format=, each with the
+// status to show (a running debate whose runner is gone shows interrupted).
+func (s *Server) list(r *http.Request) ([]debate.Summary, error) {
+	f := debate.ListFilter{Format: r.URL.Query().Get("format")}
+	sums, err := s.app.Store.List(r.Context(), f)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	want := r.URL.Query().Get("status")
+	out := sums[:0]
+	for _, sum := range sums {
+		sum.Status = sum.Shown(now, debate.OwnerAlive)
+		if want == "" || string(sum.Status) == want {
+			out = append(out, sum)
+		}
+	}
+	if out == nil {
+		out = []debate.Summary{}
+	}
+	return out, nil
+}
+
+// DebateView is GET /api/debates/{id}: the debate's summary, its result so
+// far, and what it waits for.
+type DebateView struct {
+	debate.Summary
+	Debate app.ExportedDebate `json:"debate"`
+	// Running is true while this server runs the debate.
+	Running bool `json:"running"`
+	// Checkpoint is the checkpoint waiting for an answer, if any.
+	Checkpoint *debate.CheckpointReached `json:"checkpoint,omitempty"`
+	// Agents are the agents a hint can go to.
+	Agents []string `json:"agents"`
+}
+
+func (s *Server) view(ctx context.Context, id string) (*DebateView, *debate.State, error) {
+	sum, err := s.app.Store.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	events, err := s.app.Store.Load(ctx, id, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum.Status = sum.Shown(s.now(), debate.OwnerAlive)
+	v := &DebateView{Summary: sum, Debate: app.ExportJSON(st, false), Agents: app.HintTargets(st)}
+	if v.Agents == nil {
+		v.Agents = []string{}
+	}
+	if run := s.runs.get(id); run != nil {
+		v.Running = true
+		v.Checkpoint = run.human.waiting()
+	} else if cp := openCheckpoint(st); cp != nil && sum.Status == debate.StatusPaused {
+		v.Checkpoint = cp
+	}
+	return v, st, nil
+}
+
+// openCheckpoint is the last checkpoint of a debate if it has no answer.
+func openCheckpoint(st *debate.State) *debate.CheckpointReached {
+	if n := len(st.Checkpoints); n > 0 && st.Checkpoints[n-1].Answer == nil {
+		c := st.Checkpoints[n-1].CheckpointReached
+		return &c
+	}
+	return nil
+}
+
+func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
+	v, _, err := s.view(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeAppError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// CheckpointRequest answers a checkpoint: continue, guide (with guidance)
+// or end.
+type CheckpointRequest struct {
+	ID       string `json:"id,omitempty"`
+	Action   string `json:"action"`
+	Guidance string `json:"guidance,omitempty"`
+}
+
+func (s *Server) answer(ctx context.Context, id string, c CheckpointRequest) error {
+	switch c.Action {
+	case debate.ActionContinue, debate.ActionEnd:
+	case debate.ActionGuide:
+		if strings.TrimSpace(c.Guidance) == "" {
+			return setup.Inputf("action guide needs guidance: what should the debaters address next?")
+		}
+		if len(c.Guidance) > app.MaxHintLen {
+			return setup.Inputf("the guidance is %d bytes; keep it under %d", len(c.Guidance), app.MaxHintLen)
+		}
+	default:
+		return setup.Inputf("action %q: answer continue, guide or end", c.Action)
+	}
+	ans := debate.CheckpointAnswered{ID: c.ID, Action: c.Action, Guidance: strings.TrimSpace(c.Guidance)}
+	if run := s.runs.get(id); run != nil {
+		if run.human.answer(ans) {
+			return nil
+		}
+		return &conflictError{fmt.Errorf("debate %s is running and no checkpoint waits for an answer", id)}
+	}
+	v, _, err := s.view(ctx, id)
+	if err != nil {
+		return err
+	}
+	if v.Checkpoint == nil {
+		return &conflictError{fmt.Errorf("debate %s waits for no checkpoint answer (it is %s)", id, v.Status)}
+	}
+	ans.ID = v.Checkpoint.ID
+	return s.resume(ctx, id, &ans)
+}
+
+func (s *Server) apiCheckpoint(w http.ResponseWriter, r *http.Request) {
+	var c CheckpointRequest
+	if !decodeJSON(w, r, &c) {
+		return
+	}
+	if err := s.answer(r.Context(), r.PathValue("id"), c); err != nil {
+		writeAppError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "answered"})
+}
+
+// HintRequest is guidance for an agent's next turn: target is an agent, a
+// unique prefix of one, or all.
+type HintRequest struct {
+	Target string `json:"target"`
+	Text   string `json:"text"`
+}
+
+func (s *Server) hint(ctx context.Context, id string, h HintRequest) (debate.HintQueued, error) {
+	run := s.runs.get(id)
+	if run == nil {
+		if _, err := s.app.Store.Get(ctx, id); err != nil {
+			return debate.HintQueued{}, err
+		}
+		return debate.HintQueued{}, &conflictError{fmt.Errorf("debate %s is not running in this server: resume it first", id)}
+	}
+	_, st, err := s.view(ctx, id)
+	if err != nil {
+		return debate.HintQueued{}, err
+	}
+	target, text, err := app.ResolveHint(app.HintTargets(st), h.Target, h.Text, strings.TrimSpace(h.Target) != "")
+	if err != nil {
+		return debate.HintQueued{}, &setup.InputError{Err: err}
+	}
+	return run.sess.Hint(ctx, target, text)
+}
+
+func (s *Server) apiHint(w http.ResponseWriter, r *http.Request) {
+	var h HintRequest
+	if !decodeJSON(w, r, &h) {
+		return
+	}
+	q, err := s.hint(r.Context(), r.PathValue("id"), h)
+	if err != nil {
+		writeAppError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, q)
+}
+
+// pause stops a debate this server runs; it pauses, resumable.
+func (s *Server) pause(ctx context.Context, id string) error {
+	run := s.runs.get(id)
+	if run == nil {
+		if _, err := s.app.Store.Get(ctx, id); err != nil {
+			return err
+		}
+		return &conflictError{fmt.Errorf("debate %s is not running in this server", id)}
+	}
+	run.cancel()
+	select {
+	case <-run.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+func (s *Server) apiPause(w http.ResponseWriter, r *http.Request) {
+	if err := s.pause(r.Context(), r.PathValue("id")); err != nil {
+		writeAppError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "paused"})
+}
+
+func (s *Server) apiResume(w http.ResponseWriter, r *http.Request) {
+	if err := s.resume(r.Context(), r.PathValue("id"), nil); err != nil {
+		writeAppError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "running"})
+}
+
+func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	as := r.URL.Query().Get("as")
+	if as == "" {
+		as = "md"
+	}
+	summary := r.URL.Query().Get("summary") == "true"
+	_, st, err := s.view(r.Context(), id)
+	if err != nil {
+		writeAppError(w, err)
+		return
+	}
+	format, err := s.app.Formats.Get(st.Format)
+	if err != nil {
+		writeAppError(w, err)
+		return
+	}
+	name := id + "." + as
+	switch as {
+	case "md":
+		doc, err := app.RenderDoc(format, st, summary)
+		if err != nil {
+			writeAppError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		_, _ = w.Write([]byte(doc))
+	case "json":
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		writeJSON(w, http.StatusOK, app.ExportJSON(st, !summary))
+	case "pdf":
+		pdf, err := app.ExportPDF(st, format, summary)
+		if err != nil {
+			writeAppError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		_, _ = w.Write(pdf)
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", as))
+	}
+}
+
+// conflictError is a request that does not fit the debate's state.
+type conflictError struct{ err error }
+
+func (e *conflictError) Error() string { return e.err.Error() }
+func (e *conflictError) Unwrap() error { return e.err }
+
+// statusOf maps an error to its HTTP status.
+func statusOf(err error) int {
+	var ie *setup.InputError
+	var ce *setup.ConfigError
+	var conflict *conflictError
+	var held *debate.LeaseHeldError
+	switch {
+	case errors.Is(err, debate.ErrNotFound):
+		return http.StatusNotFound
+	case errors.As(err, &ie):
+		return http.StatusBadRequest
+	case errors.As(err, &ce):
+		return http.StatusUnprocessableEntity
+	case errors.As(err, &conflict), errors.As(err, &held), errors.Is(err, errRunning), errors.Is(err, app.ErrCompleted):
+		return http.StatusConflict
+	}
+	return http.StatusInternalServerError
+}
+
+func writeAppError(w http.ResponseWriter, err error) {
+	code := statusOf(err)
+	msg := err.Error()
+	if code == http.StatusNotFound {
+		msg = "no such debate: GET /api/debates lists them"
+	}
+	writeError(w, code, msg)
+}
+
+// APIError is the body of every error response.
+type APIError struct {
+	Error string `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, APIError{Error: msg})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true)
+	_ = enc.Encode(v)
+}
+
+// decodeJSON reads a JSON body strictly: unknown fields and trailing data
+// are errors naming what is wrong.
+func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
+		return false
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes", MaxBody))
+			return false
+		}
+		writeError(w, http.StatusBadRequest, "the body is not the expected JSON: "+err.Error())
+		return false
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, "the body holds more than one JSON value")
+		return false
+	}
+	return true
+}

@@ -1,0 +1,275 @@
+package server
+
+import (
+	"fmt"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// chromium finds the browser: $PARLEY_CHROMIUM, else Debian's chromium
+// (installed by .ci/run).
+func chromium() string {
+	if p := os.Getenv("PARLEY_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browser starts a headless browser for one test; it fails the test when a
+// page opens a dialog (alert, confirm): no page of Parley's does.
+func browser(t *testing.T, width, height int) (context.Context, *atomic.Int32) {
+	t.Helper()
+	path := chromium()
+	if path == "" {
+		t.Skip("no chromium: install Debian's chromium (.ci/run does) or set PARLEY_CHROMIUM")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.Flag("headless", "new"), chromedp.WindowSize(width, height), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	var dialogs atomic.Int32
+	events := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for _, err := range events {
+			if err != nil {
+				return
+			}
+			dialogs.Add(1)
+			_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}
+	}()
+	return ctx, &dialogs
+}
+
+// screenshot writes the page to the test's temp dir, or to
+// $PARLEY_SCREENSHOTS when set (how docs/ screenshots are made).
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	dir := os.Getenv("PARLEY_SCREENSHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitJS polls a JavaScript condition until it is true.
+func waitJS(t *testing.T, ctx context.Context, what, js string) {
+	t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			html, _ := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main")))
+			t.Fatalf("the page never showed %s (%s); page: %.1500s", what, js, html)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// eval evaluates JavaScript in the page.
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// textOf is the text of the first element a CSS selector matches.
+func textOf(t *testing.T, ctx context.Context, css string) string {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(css)))
+	if err != nil {
+		t.Fatalf("text of %s: %v", css, err)
+	}
+	return v
+}
+
+func fakeServer(t *testing.T, name string, opts ...fakellm.Option) (*fakellm.Server, map[string]string) {
+	t.Helper()
+	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(sc, append([]fakellm.Option{fakellm.WithAPIKey("test-key")}, opts...)...)
+	t.Cleanup(srv.Close)
+	return srv, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"}
+}
+
+// TestBrowserPerspectives starts a perspectives debate from the form,
+// watches its cards stream, guides it at the checkpoint, ends it and opens
+// the synthesis, in a real browser.
+func TestBrowserPerspectives(t *testing.T) {
+	llm, env := fakeServer(t, "perspectives.yaml", fakellm.WithTokenDelay(8*time.Millisecond))
+	ts := newTestServer(t, env, "")
+	ctx, dialogs := browser(t, 1280, 900)
+	const guidance = "Weigh the on-call cost in hours per month."
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.URL+"/new"),
+		chromedp.WaitVisible(chromedp.CSS(`textarea[name=topic]`)),
+		chromedp.SetValue(chromedp.CSS(`textarea[name=topic]`), "Should we use Redis or PostgreSQL for caching?"),
+		chromedp.Click(chromedp.CSS(`#new-debate button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#debate`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	// Text streams into a running turn's card before the turn completes.
+	waitJS(t, ctx, "streamed text in a running card", `[...document.querySelectorAll("article.running pre.stream")].some(e => e.textContent.length > 20)`)
+	screenshot(t, ctx, "perspectives-streaming")
+	waitJS(t, ctx, "three perspective cards", `document.querySelectorAll(".cards .card").length === 3`)
+	waitJS(t, ctx, "the checkpoint", `!!document.querySelector("#checkpoint textarea[name=guidance]")`)
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`#checkpoint textarea[name=guidance]`), guidance),
+		chromedp.Click(chromedp.CSS(`#checkpoint button[value=guide]`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	// The guidance reaches the next round's prompts.
+	deadline := time.Now().Add(30 * time.Second)
+	for !askedWith(llm, "r2/argument/", guidance) {
+		if time.Now().After(deadline) {
+			var got []string
+			for _, r := range llm.Requests() {
+				got = append(got, fmt.Sprintf("%s (with the guidance: %v)", r.Parsed.Tag, strings.Contains(string(r.Body), guidance)))
+			}
+			t.Fatalf("round 2 was never asked with the guidance; requests: %v", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	waitJS(t, ctx, "round 2 or the end", `!!document.querySelector("#checkpoint") || document.querySelector(".panel").dataset.status === "completed"`)
+	if eval[bool](t, ctx, `!!document.querySelector("#checkpoint button[value=end]")`) {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#checkpoint button[value=end]`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitJS(t, ctx, "the report link", `!!document.querySelector("#report")`)
+	screenshot(t, ctx, "perspectives-completed")
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#report`)),
+		chromedp.WaitVisible(chromedp.CSS(`article.report details`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	text := textOf(t, ctx, "article.report")
+	if !strings.Contains(text, "PostgreSQL") || !strings.Contains(text, "Download") {
+		t.Fatalf("the synthesis page: %.500s", text)
+	}
+	if n := dialogs.Load(); n != 0 {
+		t.Fatalf("%d dialogs opened", n)
+	}
+}
+
+func askedWith(srv *fakellm.Server, tag, text string) bool {
+	for _, r := range srv.Requests() {
+		if strings.Contains(string(r.Body), text) && strings.HasPrefix(r.Parsed.Tag, tag) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBrowserCrux shows a crux debate's stage transitions and its steelman
+// table.
+func TestBrowserCrux(t *testing.T) {
+	_, env := fakeServer(t, "crux.yaml")
+	ts := newTestServer(t, env, "")
+	id := ts.create(t, `{"format":"crux","topic":"Is Bitcoin digital gold?","agents":["saylor","hayes"]}`)
+	ctx, _ := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/debates/"+id)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "a completed crux debate", `document.querySelector(".panel").dataset.status === "completed"`)
+	stages, summary := textOf(t, ctx, "ol.stages"), textOf(t, ctx, "details.summary")
+	if strings.Count(stages, "\n") < 1 {
+		t.Errorf("stages shown: %q, want the transitions", stages)
+	}
+	if !strings.Contains(strings.ToLower(summary), "steelman") {
+		t.Errorf("no steelman table in the result: %.600s", summary)
+	}
+	screenshot(t, ctx, "crux")
+}
+
+// TestBrowserMobile lays a completed debate out at 390 px: one column, no
+// horizontal scroll.
+func TestBrowserMobile(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ctx, _ := browser(t, 390, 844)
+	for _, path := range []string{"/debates/" + id, "/", "/new", "/debates/" + id + "/report"} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(ts.URL+path)); err != nil {
+			t.Fatal(err)
+		}
+		if path == "/debates/"+id {
+			waitJS(t, ctx, "the completed debate", `document.querySelector(".panel").dataset.status === "completed"`)
+		}
+		fits := eval[bool](t, ctx, `document.documentElement.scrollWidth <= window.innerWidth`)
+		cols := eval[int](t, ctx, `(() => { const c = document.querySelector(".cards"); return c ? getComputedStyle(c).gridTemplateColumns.split(" ").length : 1 })()`)
+		if !fits || cols != 1 {
+			w := eval[int](t, ctx, `document.documentElement.scrollWidth`)
+			t.Errorf("%s at 390 px: page %d px wide, %d columns", path, w, cols)
+		}
+		if path == "/debates/"+id {
+			screenshot(t, ctx, "mobile")
+		}
+	}
+}
+
+// TestBrowserHostile opens pages showing hostile model output: nothing in
+// it runs.
+func TestBrowserHostile(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := seedHostile(t, ts.app.Store)
+	ctx, dialogs := browser(t, 1280, 900)
+	for _, path := range []string{"/debates/" + id, "/debates/" + id + "/report", "/"} {
+		if err := chromedp.Do(ctx,
+			chromedp.Navigate(ts.URL+path),
+			chromedp.WaitReady(chromedp.CSS("main")),
+			chromedp.Sleep(300*time.Millisecond),
+		); err != nil {
+			t.Fatal(err)
+		}
+		pwned := eval[string](t, ctx, `String(window.pwned)`)
+		if pwned != "undefined" {
+			t.Errorf("%s: model output ran script (window.pwned = %s)", path, pwned)
+		}
+		// Clicking the hostile link does nothing either.
+		links := eval[int](t, ctx, `[...document.querySelectorAll("a")].filter(a => a.href.startsWith("javascript:")).length`)
+		if links != 0 {
+			t.Errorf("%s: %d javascript: links", path, links)
+		}
+	}
+	if n := dialogs.Load(); n != 0 {
+		t.Fatalf("%d dialogs opened", n)
+	}
+}

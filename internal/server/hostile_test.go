@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// hostile is model output and a topic that try to run script in the page
+// and to drive a terminal.
+const hostile = "<script>window.pwned=1</script> <img src=x onerror=\"window.pwned=2\"> [click](javascript:window.pwned=3) " +
+	"<a href=\"javascript:alert(1)\">x</a> \x1b]0;owned\x07\x1b[31mred\x1b[0m <iframe src=//evil.example></iframe> {{.}}"
+
+// seedHostile stores a completed debate whose topic and turns are hostile.
+func seedHostile(t *testing.T, store debate.Store) string {
+	t.Helper()
+	id := "DEB-0badc0de"
+	at := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
+	var evs []debate.Event
+	for _, p := range []debate.Payload{
+		debate.Created{Format: "perspectives", Topic: "Topic " + hostile, Options: []byte(`{"perspectives":2,"max_rounds":1,"checkpoints":false}`), Limits: debate.DefaultLimits()},
+		debate.PhaseChanged{Phase: "r1", Label: "Round 1 " + hostile},
+		debate.TurnStarted{Turn: debate.TurnRef{ID: "r1/argument/a", Agent: "a<b>", Role: "debater", Phase: "r1"}, Attempt: 1},
+		debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1/argument/a", Agent: "a<b>", Role: "debater", Phase: "r1"}, Text: hostile, Model: "openai/x"},
+		debate.TurnStarted{Turn: debate.TurnRef{ID: "r1/argument/b", Agent: "b", Role: "debater", Phase: "r1"}, Attempt: 1},
+		debate.TurnDelta{Turn: "r1/argument/b", Text: hostile},
+		debate.HintQueued{ID: 1, Target: "b", Text: hostile},
+	} {
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	if _, err := store.Append(context.Background(), id, evs...); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+var (
+	scriptTag = regexp.MustCompile(`(?i)<script>|<script[^>]*>[^<]`)
+	handlers  = regexp.MustCompile(`(?i)<[^>]+\son[a-z]+\s*=`)
+	jsHref    = regexp.MustCompile(`(?i)(href|src)\s*=\s*"?\s*javascript:`)
+	rawTags   = regexp.MustCompile(`(?i)<(iframe|img)[\s>]`)
+)
+
+func TestHostileOutputIsInert(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := seedHostile(t, ts.app.Store)
+	for _, path := range []string{"/", "/debates/" + id, "/debates/" + id + "/panel", "/debates/" + id + "/report"} {
+		resp, out := ts.do(t, "GET", path, "")
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %.300s", path, resp.StatusCode, out)
+		}
+		// The page's own script is external; no tag, handler or URL from
+		// the debate may be live.
+		page := strings.ReplaceAll(out, `<script src="/static/app.js" defer></script>`, "")
+		for name, re := range map[string]*regexp.Regexp{"script": scriptTag, "event handler": handlers, "javascript: URL": jsHref, "raw tag": rawTags} {
+			if m := re.FindString(page); m != "" {
+				t.Errorf("GET %s: a live %s from model output: %q", path, name, m)
+			}
+		}
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("GET %s: terminal escapes reach the page", path)
+		}
+	}
+	// The JSON API escapes HTML too, for clients that paste it into pages.
+	_, out := ts.do(t, "GET", "/api/debates/"+id, "")
+	if strings.Contains(out, "<script>") {
+		t.Errorf("the API returns raw <script>: %.200s", out)
+	}
+}

@@ -1,0 +1,415 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/textsafe"
+)
+
+func parsePages() (*template.Template, error) {
+	md := newMarkdown()
+	funcs := template.FuncMap{
+		"markdown": md.HTML,
+		"clean":    textsafe.Clean,
+		"dollars":  func(usd float64) string { return fmt.Sprintf("$%.4f", usd) },
+		"when":     func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+		"short":    func(s string, n int) string { return app.Truncate(textsafe.Clean(s), n) },
+	}
+	return template.New("").Funcs(funcs).ParseFS(webFS, "web/templates/*.html")
+}
+
+// render executes a page template; a failure is logged and answered 500.
+func (s *Server) render(w http.ResponseWriter, name string, data any) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	var b strings.Builder
+	if err := s.pages.ExecuteTemplate(&b, name, data); err != nil {
+		s.log.Error("render page", "page", name, "err", err)
+		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
+		return
+	}
+	_, _ = w.Write([]byte(b.String()))
+}
+
+// pageError shows an error on an HTML page with its status.
+func (s *Server) pageError(w http.ResponseWriter, err error) {
+	code := statusOf(err)
+	msg := err.Error()
+	if code == http.StatusNotFound {
+		msg = "No such debate."
+	}
+	w.WriteHeader(code)
+	s.render(w, "error.html", map[string]any{"Title": http.StatusText(code), "Message": msg})
+}
+
+type listPage struct {
+	Title    string
+	Debates  []debate.Summary
+	Status   string
+	Format   string
+	Formats  []string
+	Statuses []string
+}
+
+func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
+	sums, err := s.list(r)
+	if err != nil {
+		s.pageError(w, err)
+		return
+	}
+	s.render(w, "list.html", listPage{Title: "Debates", Debates: sums, Status: r.URL.Query().Get("status"), Format: r.URL.Query().Get("format"),
+		Formats:  s.app.Formats.Names(),
+		Statuses: []string{"running", "paused", "interrupted", "completed", "failed"}})
+}
+
+type newPage struct {
+	Title   string
+	Formats []string
+	Format  string
+	Error   string
+	Form    map[string]string
+}
+
+func (s *Server) pageNew(w http.ResponseWriter, r *http.Request) {
+	format := r.URL.Query().Get("format")
+	if format == "" {
+		format = "perspectives"
+	}
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}})
+}
+
+// createFromForm reads the new-debate form: the fields of the chosen
+// format only.
+func createFromForm(r *http.Request) (CreateRequest, error) {
+	if err := r.ParseForm(); err != nil {
+		return CreateRequest{}, fmt.Errorf("the form could not be read: %w", err)
+	}
+	f := r.PostForm
+	c := CreateRequest{Format: f.Get("format"), Topic: f.Get("topic"), Provider: f.Get("provider"), Model: f.Get("model")}
+	num := func(name string) (int, error) {
+		v := strings.TrimSpace(f.Get(name))
+		if v == "" {
+			return 0, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s %q is not a number", strings.ReplaceAll(name, "_", " "), v)
+		}
+		return n, nil
+	}
+	list := func(name string) []string {
+		var out []string
+		for _, a := range strings.Split(f.Get(name), ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	var err error
+	switch c.Format {
+	case "perspectives":
+		if c.Perspectives, err = num("perspectives"); err != nil {
+			return c, err
+		}
+		if c.MaxRounds, err = num("max_rounds"); err != nil {
+			return c, err
+		}
+		c.NoCheckpoints = f.Get("no_checkpoints") == "on"
+	case "bullbear":
+		c.Deep, c.Offline, c.Snapshot = f.Get("deep") == "on", f.Get("offline") == "on", f.Get("snapshot") == "on"
+		c.Framework = f.Get("framework")
+		if h := strings.TrimSpace(f.Get("hint")); h != "" {
+			c.Hints = []string{h}
+		}
+	case "council":
+		c.Agents, c.Risk = list("council_agents"), f.Get("risk")
+		if c.MaxRounds, err = num("council_rounds"); err != nil {
+			return c, err
+		}
+		c.Snapshot = f.Get("council_snapshot") == "on"
+	case "crux":
+		c.Agents = list("personas")
+	case "formal":
+		if c.Rounds, err = num("rounds"); err != nil {
+			return c, err
+		}
+		c.Focus = f.Get("perspective")
+	}
+	return c, nil
+}
+
+func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
+	c, err := createFromForm(r)
+	if err == nil {
+		var id string
+		if id, err = s.create(r.Context(), c); err == nil {
+			http.Redirect(w, r, "/debates/"+id, http.StatusSeeOther)
+			return
+		}
+	}
+	w.WriteHeader(statusOf(err))
+	form := map[string]string{}
+	for k := range r.PostForm {
+		form[k] = r.PostForm.Get(k)
+	}
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: err.Error(), Form: form})
+}
+
+// panel is a debate's live view: everything the page shows that changes.
+type panel struct {
+	V          *DebateView
+	Seq        int64
+	Phases     []phase
+	Cards      []card
+	Moderator  []turnView
+	Summary    template.HTML
+	Done       bool
+	Failure    string
+	PauseWhy   string
+	Hints      []debate.Hint
+	Cost       string
+	Tokens     int
+	ToolsCalls int
+}
+
+type phase struct {
+	Label string
+	State string // done, current
+}
+
+type card struct {
+	Agent string
+	Class string // bull, bear, moderator, or agent-N for a colour
+	Turns []turnView
+}
+
+type turnView struct {
+	ID, Label, Model, Cost string
+	Running                bool
+	Text                   string // the partial text of a running turn
+	HTML                   template.HTML
+	Tools                  []toolView
+	NoLLM                  bool
+	Invalid                string
+}
+
+type toolView struct {
+	Name, Args, Result string
+	Error, Cached      bool
+}
+
+// buildPanel renders a debate's state for the page.
+func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.State, error) {
+	v, st, err := s.view(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	md := newMarkdown()
+	p := &panel{V: v, Seq: st.LastSeq, Done: st.Status == debate.StatusCompleted || st.Status == debate.StatusFailed, Failure: st.Failure,
+		Hints: st.Hints, Tokens: st.Usage.Total()}
+	v.Phase, v.Topic = textsafe.Clean(v.Phase), textsafe.Clean(v.Topic)
+	for i, a := range v.Agents {
+		v.Agents[i] = textsafe.Clean(a)
+	}
+	p.Cost = report.Dollars(report.Total(report.Usage(st)))
+	if p.Cost == "—" {
+		p.Cost = "no cost (no LLM)"
+	}
+	if n := len(st.Pauses); n > 0 && v.Status == debate.StatusPaused {
+		p.PauseWhy = st.Pauses[n-1].Reason
+		if d := st.Pauses[n-1].Detail; d != "" {
+			p.PauseWhy += ": " + d
+		}
+	}
+	events, err := s.app.Store.Load(ctx, id, 0)
+	if err == nil {
+		for _, e := range events {
+			if e.Type != debate.TypePhase {
+				continue
+			}
+			var pc debate.PhaseChanged
+			if e.Decode(&pc) == nil && pc.Label != "" && (len(p.Phases) == 0 || p.Phases[len(p.Phases)-1].Label != pc.Label) {
+				p.Phases = append(p.Phases, phase{Label: textsafe.Clean(pc.Label), State: "done"})
+			}
+		}
+		if n := len(p.Phases); n > 0 && !p.Done {
+			p.Phases[n-1].State = "current"
+		}
+	}
+	turns := make([]*debate.Turn, 0, len(st.Turns))
+	for _, t := range st.Turns {
+		turns = append(turns, t)
+	}
+	slices.SortFunc(turns, func(a, b *debate.Turn) int {
+		return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
+	})
+	byAgent := map[string]int{}
+	for _, t := range turns {
+		tv := turnView{ID: t.ID, Label: textsafe.Clean(turnLabel(t)), Model: textsafe.Clean(t.Model), Running: t.Status == debate.TurnRunning, NoLLM: t.NoLLM, Invalid: t.Invalid}
+		if t.CostUSD > 0 {
+			tv.Cost = fmt.Sprintf("$%.4f", t.CostUSD)
+		}
+		if tv.Running {
+			tv.Text = textsafe.Clean(t.Text)
+		} else {
+			tv.HTML = md.HTML(textsafe.Clean(t.Text))
+		}
+		for _, x := range t.Tools {
+			tw := toolView{Name: x.Call.Name, Args: app.Truncate(string(x.Call.Args), 200)}
+			if x.Result != nil {
+				tw.Result, tw.Error, tw.Cached = app.Truncate(textsafe.Clean(x.Result.Content), 300), x.Result.IsError, x.Result.Cached
+			}
+			tv.Tools = append(tv.Tools, tw)
+			p.ToolsCalls++
+		}
+		if t.Agent == "moderator" || t.Role == "moderator" {
+			p.Moderator = append(p.Moderator, tv)
+			continue
+		}
+		i, ok := byAgent[t.Agent]
+		if !ok {
+			i = len(p.Cards)
+			byAgent[t.Agent] = i
+			class := "agent-" + strconv.Itoa(i%6)
+			if t.Agent == "bull" || t.Agent == "bear" {
+				class = t.Agent
+			}
+			p.Cards = append(p.Cards, card{Agent: textsafe.Clean(t.Agent), Class: class})
+		}
+		p.Cards[i].Turns = append(p.Cards[i].Turns, tv)
+	}
+	// Bull first, as in the document.
+	slices.SortStableFunc(p.Cards, func(a, b card) int { return cmp.Compare(rank(a.Agent), rank(b.Agent)) })
+	if format, err := s.app.Formats.Get(st.Format); err == nil && len(st.Done) > 0 {
+		if doc, err := app.RenderDoc(format, st, true); err == nil {
+			_, lead, secs := md.sections(doc)
+			var b strings.Builder
+			b.WriteString(string(lead))
+			for _, sec := range secs {
+				fmt.Fprintf(&b, "<h2>%s</h2>%s", template.HTMLEscapeString(sec.Title), sec.Body)
+			}
+			p.Summary = template.HTML(b.String()) // built from escaped titles and safe Markdown HTML
+		}
+	}
+	return p, st, nil
+}
+
+func rank(agent string) int {
+	switch agent {
+	case "bull":
+		return 0
+	case "bear":
+		return 1
+	}
+	return 2
+}
+
+// turnLabel names a turn for its card: its phase and round.
+func turnLabel(t *debate.Turn) string {
+	label := t.Phase
+	if label == "" {
+		label = t.ID
+	}
+	if t.Round > 0 {
+		label += " · round " + strconv.Itoa(t.Round)
+	}
+	return label
+}
+
+func (s *Server) pageDebate(w http.ResponseWriter, r *http.Request) {
+	p, _, err := s.buildPanel(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.pageError(w, err)
+		return
+	}
+	s.render(w, "debate.html", map[string]any{"Title": app.Truncate(textsafe.Clean(p.V.Topic), 60), "P": p})
+}
+
+func (s *Server) pagePanel(w http.ResponseWriter, r *http.Request) {
+	p, _, err := s.buildPanel(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.pageError(w, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, "panel.html", p)
+}
+
+func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	_, st, err := s.view(r.Context(), id)
+	if err != nil {
+		s.pageError(w, err)
+		return
+	}
+	format, err := s.app.Formats.Get(st.Format)
+	if err != nil {
+		s.pageError(w, err)
+		return
+	}
+	doc, err := app.RenderDoc(format, st, false)
+	if err != nil {
+		s.pageError(w, err)
+		return
+	}
+	title, lead, secs := newMarkdown().sections(doc)
+	if title == "" {
+		title = textsafe.Clean(st.Topic)
+	}
+	s.render(w, "report.html", map[string]any{"Title": title, "ID": id, "Lead": lead, "Sections": secs})
+}
+
+// action handles the debate page's forms (checkpoint, hint, pause,
+// resume): the same operations as the API, answered with a redirect back
+// to the page, or the page with the error.
+func (s *Server) action(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if err := r.ParseForm(); err != nil {
+		s.pageError(w, fmt.Errorf("the form could not be read: %w", err))
+		return
+	}
+	f := r.PostForm
+	var err error
+	switch r.PathValue("action") {
+	case "checkpoint":
+		err = s.answer(r.Context(), id, CheckpointRequest{ID: f.Get("checkpoint"), Action: f.Get("action"), Guidance: f.Get("guidance")})
+	case "hints":
+		_, err = s.hint(r.Context(), id, HintRequest{Target: f.Get("target"), Text: f.Get("text")})
+	case "pause":
+		err = s.pause(r.Context(), id)
+	case "resume":
+		err = s.resume(r.Context(), id, nil)
+	default:
+		err = &conflictError{fmt.Errorf("unknown action %q", r.PathValue("action"))}
+	}
+	if err != nil {
+		s.pageError(w, err)
+		return
+	}
+	http.Redirect(w, r, "/debates/"+id, http.StatusSeeOther)
+}
+
+func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
+	s.render(w, "login.html", map[string]any{"Title": "Sign in"})
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil || s.cfg.Token == "" || !s.tokenOK(r.PostForm.Get("token")) {
+		w.WriteHeader(http.StatusUnauthorized)
+		s.render(w, "login.html", map[string]any{"Title": "Sign in", "Error": "That token is not this server's."})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: r.PostForm.Get("token"), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}

@@ -1,0 +1,232 @@
+// Package server is `parley serve`: an HTTP API, server-sent events and a
+// web dashboard, one more front-end on the application layer (internal/app).
+// Every view renders from the debate's event log; debates started here run
+// in this process and hold their leases like any runner.
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+//go:embed web
+var webFS embed.FS
+
+// MaxBody bounds request bodies: a topic, options and a hint, never a
+// document.
+const MaxBody = 64 << 10
+
+// Config configures a Server.
+type Config struct {
+	// App starts and resumes debates; its Store is the server's.
+	App *app.App
+	// Token, when set, is required of every request: a bearer token for the
+	// API, a cookie set by the login form for the browser.
+	Token string
+	Log   *slog.Logger
+	// DecisionsDir is where a completed perspectives debate's decision
+	// document is written ("" writes none: exports serve it).
+	DecisionsDir string
+}
+
+// Server serves the API and the dashboard.
+type Server struct {
+	cfg   Config
+	app   *app.App
+	log   *slog.Logger
+	runs  runs
+	pages *template.Template
+	ctx   context.Context // the server's lifetime: runs stop with it
+}
+
+// New returns a server whose debates run until ctx ends.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.App == nil || cfg.App.Store == nil {
+		return nil, errors.New("server: no application layer or store")
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, ctx: ctx}, nil
+}
+
+// CheckBind refuses to listen beyond the loopback interface without a
+// token: the server will be exposed by someone.
+func CheckBind(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: write HOST:PORT, for example 127.0.0.1:7878: %w", addr, err)
+	}
+	if token != "" {
+		return nil
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--addr %s listens beyond this machine: set a token with --token or PARLEY_TOKEN (every request must then carry it), or bind to 127.0.0.1", addr)
+}
+
+// Handler is the server's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(webFS, "web/static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+
+	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
+	mux.HandleFunc("GET /api/debates", s.apiList)
+	mux.HandleFunc("POST /api/debates", s.apiCreate)
+	mux.HandleFunc("GET /api/debates/{id}", s.apiGet)
+	mux.HandleFunc("POST /api/debates/{id}/checkpoint", s.apiCheckpoint)
+	mux.HandleFunc("POST /api/debates/{id}/hints", s.apiHint)
+	mux.HandleFunc("POST /api/debates/{id}/pause", s.apiPause)
+	mux.HandleFunc("POST /api/debates/{id}/resume", s.apiResume)
+	mux.HandleFunc("GET /api/debates/{id}/export", s.apiExport)
+	mux.HandleFunc("GET /api/debates/{id}/events", s.apiEvents)
+
+	mux.HandleFunc("GET /{$}", s.pageList)
+	mux.HandleFunc("GET /new", s.pageNew)
+	mux.HandleFunc("POST /new", s.pageCreate)
+	mux.HandleFunc("GET /debates/{id}", s.pageDebate)
+	mux.HandleFunc("GET /debates/{id}/panel", s.pagePanel)
+	mux.HandleFunc("GET /debates/{id}/report", s.pageReport)
+	mux.HandleFunc("POST /debates/{id}/{action}", s.action)
+	mux.HandleFunc("GET /login", s.pageLogin)
+	mux.HandleFunc("POST /login", s.login)
+
+	var h http.Handler = mux
+	h = s.authenticate(h)
+	// State-changing requests from another origin are refused (Fetch
+	// metadata, else Origin against Host).
+	h = http.NewCrossOriginProtection().Handler(h)
+	h = limitBody(h)
+	h = secureHeaders(h)
+	return h
+}
+
+// Resume restarts the debates this server was running when it stopped:
+// those whose log says running and whose runner is gone. A debate another
+// live process runs is left to it.
+func (s *Server) Resume(ctx context.Context) {
+	sums, err := s.app.Store.List(ctx, debate.ListFilter{})
+	if err != nil {
+		s.log.Warn("list debates to resume", "err", err)
+		return
+	}
+	now := time.Now()
+	for _, sum := range sums {
+		if sum.Shown(now, debate.OwnerAlive) != debate.StatusInterrupted {
+			continue
+		}
+		if err := s.resume(ctx, sum.ID, nil); err != nil {
+			s.log.Warn("resume an interrupted debate", "id", sum.ID, "err", err)
+			continue
+		}
+		s.log.Info("resumed an interrupted debate", "id", sum.ID)
+	}
+}
+
+// Wait waits for the debates this server runs to stop (after its context
+// ends, they pause, resumable).
+func (s *Server) Wait() { s.runs.wait() }
+
+// resume resumes a debate in this process, with a checkpoint answer given
+// ahead when the debate waits at a checkpoint.
+func (s *Server) resume(ctx context.Context, id string, preset *debate.CheckpointAnswered) error {
+	sess, err := s.app.Resume(ctx, app.ResumeRequest{ID: id})
+	if err != nil {
+		return err
+	}
+	return s.runs.start(s.ctx, s.log, sess, preset, s.finish)
+}
+
+// finish writes a completed debate's documents.
+func (s *Server) finish(ctx context.Context, sess *app.Session, st *debate.State) {
+	if _, err := s.app.WriteArtifacts(ctx, sess.Format, st, app.Documents{Dir: s.cfg.DecisionsDir}); err != nil {
+		s.log.Warn("write the decision document", "id", sess.ID, "err", err)
+	}
+}
+
+const cookieName = "parley_token"
+
+// authenticate requires the token, when one is set, on everything but the
+// login page and the static files.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	if s.cfg.Token == "" {
+		return next
+	}
+	want := sha256.Sum256([]byte(s.cfg.Token))
+	ok := func(got string) bool {
+		g := sha256.Sum256([]byte(got))
+		return subtle.ConstantTimeCompare(g[:], want[:]) == 1
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/login" || strings.HasPrefix(r.URL.Path, "/static/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found && ok(b) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if c, err := r.Cookie(cookieName); err == nil && ok(c.Value) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
+			writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer TOKEN (the server's --token or PARLEY_TOKEN)")
+			return
+		}
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+	})
+}
+
+// tokenOK reports whether a token typed in the login form is the server's.
+func (s *Server) tokenOK(got string) bool {
+	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(s.cfg.Token))
+	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
+}
+
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// secureHeaders sets a Content-Security-Policy with no inline script: model
+// output is untrusted, and whatever slips through escaping cannot run.
+func secureHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,374 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/memstore"
+)
+
+type testServer struct {
+	*Server
+	URL    string
+	client *http.Client
+	token  string
+}
+
+// newTestServer serves a memory store; env is the environment the
+// application layer sees (models, keys).
+func newTestServer(t *testing.T, env map[string]string, token string) *testServer {
+	t.Helper()
+	store := memstore.New()
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &app.App{Store: store, Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now, Notice: io.Discard}}
+	srv, err := New(ctx, Config{App: a, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(srv.Handler())
+	hs.Config.BaseContext = nil
+	hs.Start()
+	t.Cleanup(func() {
+		cancel()
+		hs.CloseClientConnections()
+		hs.Close()
+		srv.Wait()
+		store.Close()
+	})
+	return &testServer{Server: srv, URL: hs.URL, client: hs.Client(), token: token}
+}
+
+// fakeModel is the environment of a server whose models are the in-repo
+// fake server playing a script from cmd/parley/testdata.
+func fakeModel(t *testing.T, name string, opts ...fakellm.Option) map[string]string {
+	t.Helper()
+	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(sc, append([]fakellm.Option{fakellm.WithAPIKey("test-key")}, opts...)...)
+	t.Cleanup(srv.Close)
+	return map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"}
+}
+
+func (ts *testServer) do(t *testing.T, method, path, body string, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if ts.token != "" {
+		req.Header.Set("Authorization", "Bearer "+ts.token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i+1] == "" {
+			req.Header.Del(header[i])
+		} else {
+			req.Header.Set(header[i], header[i+1])
+		}
+	}
+	resp, err := ts.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func (ts *testServer) create(t *testing.T, body string) string {
+	t.Helper()
+	resp, out := ts.do(t, "POST", "/api/debates", body)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /api/debates %s: %d %s", body, resp.StatusCode, out)
+	}
+	var c struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &c); err != nil || c.ID == "" {
+		t.Fatalf("create answer %q: %v", out, err)
+	}
+	return c.ID
+}
+
+// waitFor polls the debate until cond holds.
+func (ts *testServer) waitFor(t *testing.T, id string, what string, cond func(DebateView) bool) DebateView {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, out := ts.do(t, "GET", "/api/debates/"+id, "")
+		var v DebateView
+		if resp.StatusCode == http.StatusOK && json.Unmarshal([]byte(out), &v) == nil && cond(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("debate %s never %s; last: %d %.400s", id, what, resp.StatusCode, out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestCreateRunsOfflineDebateAndExports(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	v := ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	if v.Format != "bullbear" || v.Running {
+		t.Fatalf("view %+v: want a completed bullbear debate no longer running", v.Summary)
+	}
+	resp, out := ts.do(t, "GET", "/api/debates?status=completed&format=bullbear", "")
+	if resp.StatusCode != 200 || !strings.Contains(out, id) {
+		t.Fatalf("list: %d %s", resp.StatusCode, out)
+	}
+	if _, out := ts.do(t, "GET", "/api/debates?status=running", ""); strings.Contains(out, id) {
+		t.Fatalf("status filter: a completed debate listed as running: %s", out)
+	}
+	for as, want := range map[string]string{"md": "text/markdown", "json": "application/json", "pdf": "application/pdf"} {
+		resp, out := ts.do(t, "GET", "/api/debates/"+id+"/export?as="+as, "")
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), want) || len(out) < 200 {
+			t.Errorf("export as %s: %d %s, %d bytes", as, resp.StatusCode, resp.Header.Get("Content-Type"), len(out))
+		}
+	}
+	if resp, _ := ts.do(t, "GET", "/api/debates/"+id+"/export?as=docx", ""); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("export as docx: %d, want 400", resp.StatusCode)
+	}
+	for _, path := range []string{"/", "/new", "/debates/" + id, "/debates/" + id + "/panel", "/debates/" + id + "/report", "/api/openapi.json"} {
+		resp, out := ts.do(t, "GET", path, "")
+		if resp.StatusCode != 200 || len(out) == 0 {
+			t.Errorf("GET %s: %d", path, resp.StatusCode)
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+			t.Errorf("GET %s: CSP %q", path, csp)
+		}
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	big := `{"topic":"` + strings.Repeat("x", MaxBody) + `"}`
+	for _, tc := range []struct {
+		method, path, body string
+		code               int
+		says               string
+		header             []string
+	}{
+		{"POST", "/api/debates", `{"topic":""}`, 400, "topic is empty", nil},
+		{"POST", "/api/debates", `{"topic":"x","bogus":1}`, 400, "unknown field", nil},
+		{"POST", "/api/debates", `{"topic":"x"} {}`, 400, "more than one", nil},
+		{"POST", "/api/debates", `not json`, 400, "not the expected JSON", nil},
+		{"POST", "/api/debates", big, 413, "bytes", nil},
+		{"POST", "/api/debates", `{"topic":"x"}`, 415, "JSON", []string{"Content-Type", "text/plain"}},
+		{"POST", "/api/debates", `{"topic":"Redis or Postgres?"}`, 422, "needs a language model", nil},
+		{"POST", "/api/debates", `{"topic":"x","format":"chess"}`, 400, "chess", nil},
+		{"POST", "/api/debates", `{"topic":"ZZZZZ","offline":true}`, 400, "ZZZZZ", nil},
+		{"GET", "/api/debates/DEB-00000000", "", 404, "no such debate", nil},
+		{"GET", "/api/debates/DEB-00000000/events", "", 404, "no such debate", nil},
+		{"GET", "/api/debates/" + id + "/events?after=x", "", 400, "sequence number", nil},
+		{"POST", "/api/debates/" + id + "/hints", `{"target":"bull","text":"x"}`, 409, "not running", nil},
+		{"POST", "/api/debates/" + id + "/pause", ``, 409, "not running", nil},
+		{"POST", "/api/debates/" + id + "/resume", ``, 409, "completed", nil},
+		{"POST", "/api/debates/" + id + "/checkpoint", `{"action":"continue"}`, 409, "no checkpoint", nil},
+		{"POST", "/api/debates/" + id + "/checkpoint", `{"action":"dance"}`, 400, "continue, guide or end", nil},
+		{"POST", "/api/debates/" + id + "/checkpoint", `{"action":"guide"}`, 400, "needs guidance", nil},
+		// A state-changing request from another origin is refused.
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true}`, 403, "", []string{"Sec-Fetch-Site", "cross-site"}},
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true}`, 403, "", []string{"Origin", "https://evil.example"}},
+	} {
+		resp, out := ts.do(t, tc.method, tc.path, tc.body, tc.header...)
+		if resp.StatusCode != tc.code || !strings.Contains(out, tc.says) {
+			t.Errorf("%s %s %.60s: %d %.200s; want %d saying %q", tc.method, tc.path, tc.body, resp.StatusCode, out, tc.code, tc.says)
+		}
+	}
+	if _, out := ts.do(t, "GET", "/api/debates", ""); strings.Count(out, `"id"`) != 1 {
+		t.Fatalf("refused requests created debates: %s", out)
+	}
+}
+
+func TestTokenRequired(t *testing.T) {
+	ts := newTestServer(t, nil, "s3cret-token")
+	for _, tc := range []struct {
+		path, auth string
+		code       int
+	}{
+		{"/api/debates", "", 401},
+		{"/api/debates", "Bearer wrong", 401},
+		{"/api/debates", "Bearer s3cret-token", 200},
+		{"/static/style.css", "", 200},
+		{"/login", "", 200},
+	} {
+		resp, _ := ts.do(t, "GET", tc.path, "", "Authorization", tc.auth)
+		if resp.StatusCode != tc.code {
+			t.Errorf("GET %s with %q: %d, want %d", tc.path, tc.auth, resp.StatusCode, tc.code)
+		}
+	}
+	// The browser is sent to the sign-in form, which sets an HttpOnly,
+	// SameSite=Strict cookie for the right token only.
+	noRedirect := *ts.client
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := noRedirect.Get(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/login" {
+		t.Fatalf("page without a token: %d to %q, want a redirect to /login", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for token, code := range map[string]int{"wrong": 401, "s3cret-token": 303} {
+		resp, err := noRedirect.PostForm(ts.URL+"/login", url.Values{"token": {token}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != code {
+			t.Fatalf("login with %q: %d, want %d", token, resp.StatusCode, code)
+		}
+		if code == 303 {
+			c := resp.Cookies()
+			if len(c) != 1 || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+				t.Fatalf("cookie %+v: want one HttpOnly SameSite=Strict cookie", c)
+			}
+			req, _ := http.NewRequest("GET", ts.URL+"/", nil)
+			req.AddCookie(c[0])
+			resp, err := noRedirect.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("page with the cookie: %d", resp.StatusCode)
+			}
+		}
+	}
+}
+
+func TestCheckBind(t *testing.T) {
+	for addr, ok := range map[string]bool{"127.0.0.1:7878": true, "localhost:1": true, "[::1]:7878": true, "0.0.0.0:7878": false, ":7878": false, "10.0.0.5:80": false, "nonsense": false} {
+		if err := CheckBind(addr, ""); (err == nil) != ok {
+			t.Errorf("CheckBind(%q) without a token: %v", addr, err)
+		}
+	}
+	if err := CheckBind("0.0.0.0:7878", "t"); err != nil {
+		t.Errorf("with a token: %v", err)
+	}
+}
+
+// sseEvents reads server-sent events until n have arrived or the stream
+// ends, returning their sequence numbers.
+func sseEvents(t *testing.T, ts *testServer, id string, lastID string, n int) []int64 {
+	t.Helper()
+	req, _ := http.NewRequest("GET", ts.URL+"/api/debates/"+id+"/events", nil)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := ts.client.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	var seqs []int64
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var idLine int64 = -1
+	for sc.Scan() && (n <= 0 || len(seqs) < n) {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			fmt.Sscan(strings.TrimPrefix(line, "id: "), &idLine)
+		case strings.HasPrefix(line, "data: "):
+			var e struct {
+				Seq  int64
+				Type string
+			}
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &e); err != nil {
+				t.Fatalf("data %q: %v", line, err)
+			}
+			if e.Seq != idLine {
+				t.Fatalf("event id %d, data seq %d", idLine, e.Seq)
+			}
+			seqs = append(seqs, e.Seq)
+		}
+	}
+	return seqs
+}
+
+// TestEventsReconnect disconnects mid-debate and reconnects with
+// Last-Event-ID: every event arrives exactly once, in order.
+func TestEventsReconnect(t *testing.T) {
+	ts := newTestServer(t, fakeModel(t, "perspectives.yaml", fakellm.WithTokenDelay(2*time.Millisecond)), "")
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?","no_checkpoints":true}`)
+	first := sseEvents(t, ts, id, "", 25)
+	if len(first) != 25 {
+		t.Fatalf("first connection got %d events", len(first))
+	}
+	rest := sseEvents(t, ts, id, fmt.Sprint(first[len(first)-1]), 0) // to the end of the debate
+	all := append(first, rest...)
+	for i, seq := range all {
+		if seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d: lost or repeated across the reconnect (%v)", i+1, seq, all)
+		}
+	}
+	v := ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	if int64(len(all)) != v.LastSeq {
+		t.Fatalf("received %d events, the log has %d", len(all), v.LastSeq)
+	}
+}
+
+// TestCheckpointGuideHintPause runs a perspectives debate with checkpoints
+// through the API: answer the first with guidance, pause, resume, end.
+func TestCheckpointGuideHintPause(t *testing.T) {
+	ts := newTestServer(t, fakeModel(t, "perspectives.yaml"), "")
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?"}`)
+	v := ts.waitFor(t, id, "at its checkpoint", func(v DebateView) bool { return v.Checkpoint != nil })
+	if !v.Running || len(v.Agents) < 2 {
+		t.Fatalf("at the checkpoint: running %v, agents %v", v.Running, v.Agents)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"nobody","text":"x"}`); resp.StatusCode != 400 || !strings.Contains(out, "AGENT: TEXT") {
+		t.Fatalf("hint to an unknown agent: %d %s", resp.StatusCode, out)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"`+v.Agents[0][:4]+`","text":"cite a benchmark"}`); resp.StatusCode != 202 {
+		t.Fatalf("hint by prefix: %d %s", resp.StatusCode, out)
+	}
+	// Pause while it waits, then answer: the answer resumes it.
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/pause", ""); resp.StatusCode != 202 {
+		t.Fatalf("pause: %d %s", resp.StatusCode, out)
+	}
+	v = ts.waitFor(t, id, "paused at its checkpoint", func(v DebateView) bool { return v.Status == debate.StatusPaused && v.Checkpoint != nil })
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/checkpoint", `{"action":"guide","guidance":"Weigh the on-call cost in hours per month."}`); resp.StatusCode != 202 {
+		t.Fatalf("guide: %d %s", resp.StatusCode, out)
+	}
+	v = ts.waitFor(t, id, "completed", func(v DebateView) bool {
+		return v.Status == debate.StatusCompleted || v.Checkpoint != nil && v.Checkpoint.Round > 1
+	})
+	if v.Checkpoint != nil {
+		if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/checkpoint", `{"action":"end"}`); resp.StatusCode != 202 {
+			t.Fatalf("end: %d %s", resp.StatusCode, out)
+		}
+		ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	}
+	_, out := ts.do(t, "GET", "/api/debates/"+id+"/export?as=json", "")
+	if !strings.Contains(out, "Weigh the on-call cost") || !strings.Contains(out, "cite a benchmark") {
+		t.Fatalf("the guidance and the hint are not in the log: %s", out)
+	}
+}

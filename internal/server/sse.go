@@ -1,0 +1,131 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// heartbeat keeps idle event streams open through proxies.
+const heartbeat = 15 * time.Second
+
+// apiEvents streams a debate's events as server-sent events: the event's
+// sequence number is its id, so a client that reconnects with Last-Event-ID
+// (or ?after=N) gets the log from there, then every new event as it is
+// appended, by this process or any other on the same database. The stream
+// ends after the debate completes or fails.
+func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	after := int64(0)
+	for _, v := range []string{r.Header.Get("Last-Event-ID"), r.URL.Query().Get("after")} {
+		if v == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("after %q: give the sequence number of the last event received", v))
+			return
+		}
+		after = n
+		break
+	}
+	if _, err := s.app.Store.Get(r.Context(), id); err != nil {
+		writeAppError(w, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	var mu sync.Mutex // the heartbeat and the events share the writer
+	write := func(b []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	if err := write([]byte("retry: 2000\n\n")); err != nil {
+		return
+	}
+	ctx := r.Context()
+	go func() {
+		t := time.NewTicker(heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if write([]byte(": keep-alive\n\n")) != nil {
+					return
+				}
+			}
+		}
+	}()
+	var buf []byte
+	for e, err := range s.app.Store.Subscribe(ctx, id, after) {
+		if err != nil {
+			if !errors.Is(err, ctx.Err()) {
+				s.log.Warn("event stream", "id", id, "err", err)
+			}
+			return
+		}
+		buf = appendSSE(buf[:0], e)
+		if write(buf) != nil {
+			return
+		}
+		if e.Type == debate.TypeCompleted || e.Type == debate.TypeFailed {
+			return
+		}
+	}
+}
+
+// appendSSE appends one event in the server-sent events format. The data
+// is the event as JSON on one line (JSON never holds a raw newline).
+func appendSSE(b []byte, e debate.Event) []byte {
+	b = append(b, "id: "...)
+	b = strconv.AppendInt(b, e.Seq, 10)
+	// No "event:" field: every event arrives as a message whose data
+	// names its type, format events (format.*) included.
+	b = append(b, "\ndata: "...)
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, e.Seq, 10)
+	b = append(b, `,"time":"`...)
+	b = e.Time.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","type":`...)
+	b = strconv.AppendQuote(b, e.Type)
+	b = append(b, `,"data":`...)
+	switch {
+	case len(e.Data) == 0:
+		b = append(b, "null"...)
+	case bytes.ContainsAny(e.Data, "\r\n"):
+		// A data line ends at a newline: compact JSON has none.
+		var c bytes.Buffer
+		if json.Compact(&c, e.Data) != nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, c.Bytes()...)
+		}
+	default:
+		b = append(b, e.Data...)
+	}
+	return append(b, "}\n\n"...)
+}
+
+func (s *Server) now() time.Time {
+	if s.app.Env.Now != nil {
+		return s.app.Env.Now()
+	}
+	return time.Now()
+}

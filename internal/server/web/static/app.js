@@ -1,0 +1,87 @@
+// Parley's dashboard script: the live view of a debate follows its event
+// stream. Streamed text is appended as text (never as HTML); everything
+// else re-fetches the panel, which the server renders from the log.
+"use strict";
+(function () {
+  // New-debate form: show the chosen format's options only.
+  var format = document.getElementById("format");
+  if (format) {
+    var show = function () {
+      document.querySelectorAll("fieldset[data-format]").forEach(function (fs) {
+        var on = fs.dataset.format === format.value;
+        fs.hidden = !on;
+        fs.disabled = !on;
+      });
+    };
+    format.addEventListener("change", show);
+    show();
+  }
+
+  var root = document.getElementById("debate");
+  if (!root) return;
+  var id = root.dataset.id;
+  var panelEl = document.getElementById("panel");
+  var seq = Number(root.dataset.seq) || 0;
+  var loading = false, again = false, timer = null, buffered = [];
+
+  function deltaTo(ev) {
+    if (ev.seq <= seq) return;
+    var turn = panelEl.querySelector('article[data-turn="' + CSS.escape(ev.data.turn) + '"] pre.stream');
+    if (!turn) { refresh(); return; }
+    turn.textContent += ev.data.text;
+    seq = ev.seq;
+  }
+
+  function refresh() {
+    if (timer) return;
+    timer = setTimeout(load, 120);
+  }
+
+  function load() {
+    timer = null;
+    if (loading) { again = true; return; }
+    loading = true;
+    // Keep what the user is typing in the panel's forms.
+    var active = document.activeElement, typed = {};
+    panelEl.querySelectorAll("textarea, input[type=text]").forEach(function (el) {
+      if (el.value) typed[el.name] = el.value;
+    });
+    fetch("/debates/" + encodeURIComponent(id) + "/panel", { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) {
+        var tpl = document.createElement("template");
+        tpl.innerHTML = html; // server-rendered, escaped HTML
+        var next = tpl.content.querySelector(".panel");
+        var nextSeq = next ? Number(next.dataset.seq) : seq;
+        panelEl.replaceChildren(tpl.content);
+        Object.keys(typed).forEach(function (name) {
+          var el = panelEl.querySelector('[name="' + CSS.escape(name) + '"]');
+          if (el && !el.value) el.value = typed[name];
+        });
+        if (active && active.name) {
+          var el = panelEl.querySelector('[name="' + CSS.escape(active.name) + '"]');
+          if (el) el.focus();
+        }
+        seq = Math.max(seq, nextSeq);
+        var pending = buffered; buffered = [];
+        pending.forEach(deltaTo);
+      })
+      .catch(function () {})
+      .finally(function () {
+        loading = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  var es = new EventSource("/api/debates/" + encodeURIComponent(id) + "/events?after=" + seq);
+  es.onmessage = function (m) {
+    var ev;
+    try { ev = JSON.parse(m.data); } catch (e) { return; }
+    if (ev.type === "turn.delta") {
+      if (loading || timer) buffered.push(ev); else deltaTo(ev);
+      return;
+    }
+    refresh();
+    if (ev.type === "debate.completed" || ev.type === "debate.failed") es.close();
+  };
+})();
