@@ -40,6 +40,10 @@ type App struct {
 	// Owner names the runners this App starts in the debates' leases; the
 	// zero value is this process.
 	Owner debate.LeaseOwner
+	// DataPace streams the replies of Parley's data-only agents line by
+	// line, this long apart, for a person watching (the shell); zero
+	// appends each at once.
+	DataPace time.Duration
 }
 
 // StartRequest is a request to start a new debate.
@@ -225,7 +229,7 @@ func (a *App) prepare(ctx context.Context, format debate.Format, starter setup.S
 	if err != nil {
 		return nil, err
 	}
-	runner := &debate.Runner{Store: a.Store, Cast: cast, Tools: tools, Now: a.Env.Now, Price: a.price(), Log: a.Log, Owner: a.Owner}
+	runner := &debate.Runner{Store: a.Store, Cast: cast, Tools: tools, Now: a.Env.Now, Price: a.price(), Log: a.Log, Owner: a.Owner, DataPace: a.DataPace}
 	return &Session{Format: format, Topic: topic, Options: opts, DataOnly: slices.Sorted(maps.Keys(cast.Responders)),
 		app: a, runner: runner, proto: proto}, nil
 }

@@ -27,3 +27,15 @@ func StatusLine(st *debate.State) string {
 	}
 	return s
 }
+
+// HintApplies names the phase in which a hint for agent given now takes
+// effect, for formats that can tell ("Phase 3 (Bull Rebuttal)"); "" when
+// the format cannot, or the agent takes no more turns.
+func HintApplies(format debate.Format, st *debate.State, agent string) string {
+	if h, ok := format.(interface {
+		HintApplies(*debate.State, string) string
+	}); ok {
+		return h.HintApplies(st, agent)
+	}
+	return ""
+}

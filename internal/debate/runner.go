@@ -88,6 +88,11 @@ type Runner struct {
 	// OnStart are events to append when a run starts, once it holds the
 	// lease (a resume's recorded cast changes).
 	OnStart []Payload
+	// DataPace, when set, streams a data-only reply line by line, this long
+	// apart, as a model's reply streams, so that a person watching can read
+	// it and coach the agents before their next turns; zero appends it at
+	// once (scripts, servers).
+	DataPace time.Duration
 
 	mu   sync.Mutex // guards the state of the debate being run, and appends
 	cur  *State     // the debate being run, for Hint
@@ -898,7 +903,7 @@ func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
 		}
 		return fmt.Errorf("turn %s: %w", p.spec.ID, err)
 	}
-	if err := r.append(ctx, s, TurnDelta{Turn: p.spec.ID, Text: text}); err != nil {
+	if err := r.streamReply(ctx, s, p.spec.ID, text); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -915,6 +920,28 @@ func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
 		tc.Invalid = perr.Error()
 	}
 	return r.append(ctx, s, tc)
+}
+
+// streamReply appends a data-only reply as the turn's streamed text: at
+// once, or line by line at DataPace. Cut off (Ctrl+C), the turn is left
+// with its partial text, as a model's turn is, and runs again on resume.
+func (r *Runner) streamReply(ctx context.Context, s *State, turn, text string) error {
+	if r.DataPace <= 0 {
+		return r.append(ctx, s, TurnDelta{Turn: turn, Text: text})
+	}
+	first := true
+	for line := range strings.Lines(text) {
+		if !first {
+			if err := r.sleep(ctx, r.DataPace); err != nil {
+				return err
+			}
+		}
+		first = false
+		if err := r.append(ctx, s, TurnDelta{Turn: turn, Text: line}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ErrNotRunning is returned by Hint when no debate is being run.

@@ -1038,3 +1038,51 @@ func TestEmitOnlySteps(t *testing.T) {
 		}
 	})
 }
+
+// With DataPace a data-only reply streams line by line, DataPace apart; cut
+// off between two lines, the debate pauses with the partial text, and the
+// resumed run writes the whole reply again from its start.
+func TestDataPaceStreamsDataOnlyRepliesLineByLine(t *testing.T) {
+	const reply = "one\ntwo\nthree\n"
+	e := newEnv(t, script.Rule{Tag: "unused", Reply: text("no model turn here")})
+	e.create("d", testLimits())
+	data := responderFunc(func(context.Context, *debate.State, debate.TurnSpec) (string, error) { return reply, nil })
+	p := &toyProto{steps: []toyStep{turns(turn("x", "data", 1))}}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e.runner.Cast.Responders = map[string]debate.Responder{"data": data}
+	e.runner.DataPace = 40 * time.Millisecond
+	sleeps := 0
+	e.runner.Sleep = func(ctx context.Context, d time.Duration) error {
+		if sleeps++; sleeps == 2 {
+			cancel() // Ctrl+C while the second line is shown
+		}
+		return e.clock.Sleep(ctx, d)
+	}
+	_, err := e.runner.Run(ctx, "d", p)
+	var pe *debate.PausedError
+	if !errors.As(err, &pe) || pe.Reason != debate.PauseInterrupted {
+		t.Fatalf("run: %v, want a pause on the interruption", err)
+	}
+	deltas := decodeAll[debate.TurnDelta](t, e.events("d"))
+	if len(deltas) != 2 || deltas[0].Text != "one\n" || deltas[1].Text != "two\n" {
+		t.Errorf("deltas before Ctrl+C: %+v, want the first two lines, one each", deltas)
+	}
+	if got := e.clock.Sleeps(); len(got) != 2 || got[0] != 40*time.Millisecond {
+		t.Errorf("sleeps %v, want 40ms between lines", got)
+	}
+
+	r := e.newRunner(e.prov)
+	r.Cast.Responders = map[string]debate.Responder{"data": data}
+	s, err := r.Run(context.Background(), "d", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := s.Turns["x"]; x.Text != reply || len(x.Superseded) != 1 || x.Superseded[0] != "one\ntwo\n" {
+		t.Errorf("resumed turn: text %q, superseded %q", x.Text, x.Superseded)
+	}
+	if all := decodeAll[debate.TurnDelta](t, e.events("d")); len(all) != 3 {
+		t.Errorf("without DataPace the reply is one delta; got %d deltas in all, want 2 + 1", len(all))
+	}
+}
