@@ -19,7 +19,9 @@ func TestHintApplies(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := &debate.State{Topic: "NVDA", Options: raw, Turns: map[string]*debate.Turn{}}
-		start := func(id string) { s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id}, Status: debate.TurnRunning} }
+		start := func(id string) {
+			s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id}, Status: debate.TurnRunning}
+		}
 		f := bullbear.Format{}
 		check := func(agent, want string) {
 			t.Helper()
