@@ -50,6 +50,18 @@ func (n *Notifier) Notify(debateID string) {
 	}
 }
 
+// NotifyAll wakes everyone waiting, on any debate, without closing: for a
+// store that may have missed appends (a dropped LISTEN connection) and so
+// has every subscriber read its log again.
+func (n *Notifier) NotifyAll() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for id, ch := range n.waiting {
+		close(ch)
+		delete(n.waiting, id)
+	}
+}
+
 // Close wakes every waiter, now and later; their next read then reports that
 // the store is closed.
 func (n *Notifier) Close() {

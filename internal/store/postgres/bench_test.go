@@ -1,0 +1,130 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
+)
+
+func benchEvent(b *testing.B, id string, i int, delta bool) debate.Event {
+	var p debate.Payload = debate.Note{Kind: "bench", Text: fmt.Sprintf("note %d", i)}
+	if delta {
+		p = debate.TurnDelta{Turn: "r1-bull", Text: fmt.Sprintf("token %d ", i)}
+	}
+	e, err := debate.NewEvent(id, time.Unix(1700000000, int64(i)*1000), p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+func benchStore(b *testing.B, url string) *Store {
+	s := openAt(b, url)
+	e, err := debate.NewEvent("d", time.Unix(1700000000, 0), debate.Created{Format: "bullbear", Topic: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Append(context.Background(), "d", e); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkAppend measures one append of a small event and of a batch of 16
+// in one transaction: durable (a note: synchronous commit) and streamed text
+// (turn.delta only: synchronous_commit off, see the package comment).
+func BenchmarkAppend(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		batch int
+		delta bool
+	}{
+		{"one/durable", 1, false},
+		{"one/delta", 1, true},
+		{"batch16/durable", 16, false},
+		{"batch16/delta", 16, true},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := benchStore(b, pgtest.URL(b))
+			ctx := context.Background()
+			evs := make([]debate.Event, c.batch)
+			for i := range evs {
+				evs[i] = benchEvent(b, "d", i, c.delta)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Append(ctx, "d", evs...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*c.batch), "ns/event")
+		})
+	}
+}
+
+// BenchmarkLoad10k measures replaying a debate of 10,000 events.
+func BenchmarkLoad10k(b *testing.B) {
+	const n = 10_000
+	s := benchStore(b, pgtest.URL(b))
+	ctx := context.Background()
+	batch := make([]debate.Event, 0, 500)
+	for i := 1; i < n; i++ {
+		batch = append(batch, benchEvent(b, "d", i, true))
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := s.Append(ctx, "d", batch...); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		evs, err := s.Load(ctx, "d", 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(evs) != n {
+			b.Fatalf("loaded %d events, want %d", len(evs), n)
+		}
+	}
+}
+
+// BenchmarkCrossStoreWake measures from an append through one store to its
+// event reaching a subscriber of another store on the same database (as
+// another process would subscribe): the append, NOTIFY, the listener's
+// wake-up and the subscriber's read.
+func BenchmarkCrossStoreWake(b *testing.B) {
+	url := pgtest.URL(b)
+	a := benchStore(b, url)
+	other := openAt(b, url)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan int64)
+	go func() {
+		for e, err := range other.Subscribe(ctx, "d", 1) {
+			if err != nil {
+				return
+			}
+			got <- e.Seq
+		}
+	}()
+	e := benchEvent(b, "d", 1, true)
+	for b.Loop() {
+		last, err := a.Append(ctx, "d", e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case seq := <-got:
+			if seq != last {
+				b.Fatalf("subscriber got seq %d, want %d", seq, last)
+			}
+		case <-time.After(10 * time.Second):
+			b.Fatal("the other store's subscriber was not woken")
+		}
+	}
+}
