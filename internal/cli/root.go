@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/open"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
 
@@ -51,11 +52,18 @@ type Factory struct {
 	Formats *debate.Formats
 }
 
-// dbPath is the database's path and whether the user chose it (--db or
-// PARLEY_DB) rather than the default.
+// dbPath is the database's location and whether the user chose it (--db,
+// PARLEY_DATABASE_URL or PARLEY_DB) rather than the default. A postgres://
+// or postgresql:// URL selects PostgreSQL; anything else is a SQLite file.
 func (f *Factory) dbPath() (path string, chosen bool, err error) {
 	if f.DBPath != "" {
 		return f.DBPath, true, nil
+	}
+	if u := f.Env("PARLEY_DATABASE_URL"); u != "" {
+		if !open.IsPostgres(u) {
+			return "", false, &ConfigError{Err: fmt.Errorf("PARLEY_DATABASE_URL is %q, not a PostgreSQL URL: set it to postgres://USER:PASSWORD@HOST:PORT/DATABASE, or unset it and use --db FILE or PARLEY_DB for SQLite", open.Describe(u))}
+		}
+		return u, true, nil
 	}
 	if p := f.Env("PARLEY_DB"); p != "" {
 		return p, true, nil
@@ -73,11 +81,19 @@ func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := sqlite.Open(ctx, path)
-	if errors.Is(err, sqlite.ErrReadOnly) {
-		return nil, &UsageError{Err: err}
+	st, err := open.Open(ctx, path)
+	return st, storeError(err)
+}
+
+// storeError types a store's opening error for its exit code.
+func storeError(err error) error {
+	switch {
+	case errors.Is(err, sqlite.ErrReadOnly):
+		return &UsageError{Err: err}
+	case open.IsConfigError(err):
+		return &ConfigError{Err: err}
 	}
-	return st, err
+	return err
 }
 
 // App is the application layer on a store, with this command line's
@@ -89,20 +105,20 @@ func (f *Factory) App(store debate.Store) *app.App {
 // OpenStoreReadOnly opens the debate store for a command that only reads it
 // (list, show, export): it creates nothing. Without a database there is
 // nothing to read: ok is false, and when the user named the database (--db,
-// PARLEY_DB) that is an error saying so.
+// PARLEY_DATABASE_URL, PARLEY_DB) that is an error saying so.
 func (f *Factory) OpenStoreReadOnly(ctx context.Context) (st debate.Store, ok bool, err error) {
 	path, chosen, err := f.dbPath()
 	if err != nil {
 		return nil, false, err
 	}
-	s, err := sqlite.OpenReadOnly(ctx, path)
+	s, err := open.OpenExisting(ctx, path)
 	switch {
-	case errors.Is(err, sqlite.ErrNoDatabase) && chosen:
-		return nil, false, usageErrorf("no Parley database at %s: check --db or PARLEY_DB (a debate creates the database where they point)", path)
-	case errors.Is(err, sqlite.ErrNoDatabase):
+	case errors.Is(err, open.ErrNoDatabase) && chosen:
+		return nil, false, usageErrorf("no Parley database at %s: check --db, PARLEY_DATABASE_URL or PARLEY_DB (a debate creates the database where they point)", open.Describe(path))
+	case errors.Is(err, open.ErrNoDatabase):
 		return nil, false, nil
 	case err != nil:
-		return nil, false, err
+		return nil, false, storeError(err)
 	}
 	return s, true, nil
 }
@@ -120,7 +136,7 @@ with nothing lost.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&f.DBPath, "db", "", "debate database `file` (default: $PARLEY_DB or the user data dir)")
+	root.PersistentFlags().StringVar(&f.DBPath, "db", "", "debate database: a SQLite `file`, or a postgres:// URL (default: $PARLEY_DATABASE_URL, $PARLEY_DB or a file in the user data dir)")
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)

@@ -54,13 +54,6 @@ func URL(t testing.TB) string {
 	return u.String()
 }
 
-// Exec runs one statement on the test database (not in the test's schema),
-// failing the test on error.
-func Exec(t testing.TB, sql string, args ...any) {
-	t.Helper()
-	exec(t, BaseURL(t), sql, args...)
-}
-
 func exec(t testing.TB, dsn, sql string, args ...any) {
 	t.Helper()
 	// Not t.Context(): cleanups run after it is cancelled.
