@@ -11,6 +11,8 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/store/postgres"
+	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
 
@@ -30,6 +32,22 @@ func cpuTime(b *testing.B) time.Duration {
 // One op is a debate of 20 sequential turns; cpu-ms/turn is the figure to
 // watch (profile it with -cpuprofile).
 func BenchmarkTurnCPUSQLite(b *testing.B) {
+	dir := b.TempDir()
+	benchTurnCPU(b, func(n int) (debate.Store, error) {
+		return sqlite.Open(context.Background(), filepath.Join(dir, fmt.Sprintf("bench%d.db", n)))
+	})
+}
+
+// BenchmarkTurnCPUPostgres is BenchmarkTurnCPUSQLite on the PostgreSQL
+// store (PARLEY_TEST_POSTGRES; skipped without it). cpu-ms/turn counts this
+// process only, not the server's work; wall-ms/turn includes the round trips.
+func BenchmarkTurnCPUPostgres(b *testing.B) {
+	benchTurnCPU(b, func(int) (debate.Store, error) {
+		return postgres.Open(context.Background(), pgtest.URL(b))
+	})
+}
+
+func benchTurnCPU(b *testing.B, open func(n int) (debate.Store, error)) {
 	const turns = 20
 	p := &seqProto{}
 	for i := range turns {
@@ -40,12 +58,14 @@ func BenchmarkTurnCPUSQLite(b *testing.B) {
 		fmt.Fprintf(&reply, "word%d ", i%17)
 	}
 	ctx := context.Background()
-	dir := b.TempDir()
 	lim := debate.DefaultLimits()
 	var cpu time.Duration
 	n := 0
 	for b.Loop() {
-		st, err := sqlite.Open(ctx, filepath.Join(dir, fmt.Sprintf("bench%d.db", n)))
+		// Opening a new database (a new schema, migrated, for PostgreSQL)
+		// is not a turn's cost.
+		b.StopTimer()
+		st, err := open(n)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -54,6 +74,7 @@ func BenchmarkTurnCPUSQLite(b *testing.B) {
 		if err := r.Create(ctx, "bench", debate.Created{Format: "seq", Topic: "bench", Limits: lim}); err != nil {
 			b.Fatal(err)
 		}
+		b.StartTimer()
 		c0 := cpuTime(b)
 		s, err := r.Run(ctx, "bench", p)
 		cpu += cpuTime(b) - c0
