@@ -1,21 +1,22 @@
 // Package store holds what every implementation of [debate.Store] shares: the
 // validation of appended events, the created-first rule, and the Subscribe
 // loop built on Load plus a wake-up signal. The implementations live in
-// subpackages (memstore, sqlite) and all run the conformance suite in
-// storetest.
+// subpackages (memstore, sqlite, postgres) and all run the conformance suite
+// in storetest; open picks SQLite or PostgreSQL from a location.
 //
-// The engine sees only the debate.Store interface, so it contains no SQL. A
-// further backend, PostgreSQL say, is added without touching the engine by:
+// The engine sees only the debate.Store interface, so it contains no SQL. The
+// SQL stores share a shape a further backend would follow:
 //
-//   - keeping the same tables as the sqlite package (events as the source of
-//     truth keyed by (debate_id, seq), debates and turns as projections written
-//     in the append's transaction, with debate.Project computing the summary);
-//   - serializing appends to one debate (SELECT ... FOR UPDATE on its debates
-//     row, with the primary key on events as the backstop against duplicates);
-//   - waking subscribers with LISTEN/NOTIFY instead of polling, or polling as
-//     the sqlite store does for other processes;
-//   - running storetest.Run with storetest.TimePrecision(time.Microsecond),
-//     since timestamptz keeps microseconds, and storetest.SharedDatabase.
+//   - the same tables (events as the source of truth keyed by (debate_id,
+//     seq), debates and turns as projections written in the append's
+//     transaction, with debate.Project computing the summary);
+//   - appends to one debate serialized (SQLite's write lock; PostgreSQL's
+//     SELECT ... FOR UPDATE on the debates row), with the primary key on
+//     events as the backstop against duplicates;
+//   - subscribers woken by the Notifier for this process's appends, and for
+//     other processes' by polling (SQLite) or LISTEN/NOTIFY (PostgreSQL);
+//   - storetest.Run with storetest.SharedDatabase, and TimePrecision when
+//     times are kept coarser than nanoseconds (timestamptz: microseconds).
 package store
 
 import (
