@@ -13,7 +13,7 @@ import (
 
 func envFactory(env map[string]string, flag string) *Factory {
 	ios, _, _, _ := iostreams.Test()
-	return &Factory{IO: ios, Env: func(k string) string { return env[k] }, Now: time.Now, DBPath: flag, Formats: DefaultFormats()}
+	return &Factory{IO: ios, Env: func(k string) string { return env[k] }, Now: time.Now, DBPath: flag}
 }
 
 // TestDatabaseChoice: --db, then PARLEY_DATABASE_URL, then PARLEY_DB, then
