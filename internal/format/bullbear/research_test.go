@@ -75,11 +75,25 @@ func TestDataOnlyAgentsUseEventsAndValuation(t *testing.T) {
 			if err != nil || s.Status != debate.StatusCompleted {
 				t.Fatalf("status %v: %v", s.Status, err)
 			}
+			// The timeline and the valuation are the same data for both
+			// sides: the bull's note lists them, the bear's refers to it.
+			shared := []string{"8-K events since", "offline snapshot recorded 2026-03-05", "Valuation (public float basis):", "P/E (TTM):"}
+			res := s.Completed("research/bull").Text
+			for _, want := range shared {
+				if !strings.Contains(res, want) {
+					t.Errorf("research/bull lacks %q:\n%s", want, res)
+				}
+			}
+			bearRes := s.Completed("research/bear").Text
+			if !strings.Contains(bearRes, "8-K events and valuation: the same data as in the bull's research above.") || strings.Contains(bearRes, shared[2]) {
+				t.Errorf("research/bear repeats the bull's timeline and valuation:\n%s", bearRes)
+			}
+			// A research note does not repeat the points its opening argues.
 			for _, side := range []string{"bull", "bear"} {
 				res := s.Completed("research/" + side).Text
-				for _, want := range []string{"8-K events since", "offline snapshot recorded 2026-03-05", "Valuation (public float basis):", "P/E (TTM):"} {
-					if !strings.Contains(res, want) {
-						t.Errorf("research/%s lacks %q:\n%s", side, want, res)
+				for _, pt := range bullbear.Points(s.Completed("opening/" + side).Text) {
+					if strings.Contains(res, pt) {
+						t.Errorf("research/%s repeats the opening's point %q", side, pt)
 					}
 				}
 			}
@@ -100,5 +114,40 @@ func TestDataOnlyAgentsUseEventsAndValuation(t *testing.T) {
 				t.Errorf("report does not state the tools:\n%.800s", doc)
 			}
 		})
+	}
+}
+
+// TestBearResearchListsSharedDataWhenTheBullHasAModel: with a model for the
+// bull (as the recorded cast says), the bull's note is the model's, so the
+// data-only bear's note lists the timeline and the valuation itself.
+func TestBearResearchListsSharedDataWhenTheBullHasAModel(t *testing.T) {
+	ctx := context.Background()
+	snap := snapshot.New()
+	c, err := snap.Lookup(ctx, "NVDA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := sectools.New(sectools.Config{Source: snap, Company: c, Valuation: &bullbear.Analyzer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var more bullbear.Research
+	if more.Valuation, _, err = set.Valuation(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rep, data := nvda(t)
+	agents := bullbear.NewDataAgents(analysis.Assess(rep), data).WithResearch(more)
+	spec := debate.TurnSpec{TurnRef: debate.TurnRef{ID: "research/bear", Agent: "bear", Role: "bear"}}
+	for _, tc := range []struct {
+		models map[string]string
+		listed bool
+	}{{nil, false}, {map[string]string{"bull": "openai/gpt-test"}, true}, {map[string]string{"*": "openai/gpt-test"}, true}} {
+		text, err := agents.Respond(ctx, &debate.State{Models: tc.models, Turns: map[string]*debate.Turn{}}, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(text, "Valuation (public float basis):"); got != tc.listed {
+			t.Errorf("models %v: the bear's note lists the valuation: %v, want %v:\n%s", tc.models, got, tc.listed, text)
+		}
 	}
 }

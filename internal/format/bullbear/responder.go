@@ -60,7 +60,7 @@ func (d *DataAgents) Respond(ctx context.Context, s *debate.State, t debate.Turn
 	var text string
 	switch kind {
 	case "research":
-		text = d.research(t.Agent)
+		text = d.research(s, t.Agent)
 	case "opening":
 		text = d.opening(t.Agent)
 	case "rebuttal":
@@ -96,7 +96,13 @@ func (d *DataAgents) mine(side string) (own, other []analysis.Metric) {
 	return d.ev.Bear, d.ev.Bull
 }
 
-func (d *DataAgents) research(side string) string {
+// research is a side's research note: the count of scored metrics, the
+// names of those its opening argues (the opening states them with their
+// figures and sources, so the note does not say them twice), the others in
+// full, and the 8-K timeline and the valuation. Those two are the same data
+// for both sides: when the bull's note is data-only too, the bear's refers
+// to it rather than listing them again.
+func (d *DataAgents) research(s *debate.State, side string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, noLLM+"\n\n", side)
 	fmt.Fprintf(&b, "Research for the %s case on %s, FY%d", side, d.ev.Company, d.ev.FiscalYear)
@@ -105,10 +111,27 @@ func (d *DataAgents) research(side string) string {
 	}
 	own, other := d.mine(side)
 	fmt.Fprintf(&b, ":\n%d scored metrics favour the %s, %d favour the %s.\n", len(own), side, len(other), opponent(side))
-	for _, m := range own {
-		fmt.Fprintf(&b, "- %s\n", citeMetric(m))
+	n := d.argued(side)
+	if n > 0 {
+		names := make([]string, n)
+		for i, m := range own[:n] {
+			names[i] = m.Label
+		}
+		fmt.Fprintf(&b, "The opening argues the strongest %d, with their figures and sources: %s.\n", n, strings.Join(names, ", "))
 	}
-	d.researchMore(&b, side)
+	if rest := own[n:]; len(rest) > 0 {
+		if n > 0 {
+			b.WriteString("The others:\n")
+		}
+		for _, m := range rest {
+			fmt.Fprintf(&b, "- %s\n", citeMetric(m))
+		}
+	}
+	if side == AgentBear && !hasModel(s, AgentBull) && (d.more.Events != nil || d.more.Valuation != nil) {
+		b.WriteString("8-K events and valuation: the same data as in the bull's research above.\n")
+	} else {
+		d.researchMore(&b, side)
+	}
 	if len(d.ev.Unscored) > 0 {
 		fmt.Fprintf(&b, "Not scored (missing data): ")
 		var names []string
@@ -118,6 +141,19 @@ func (d *DataAgents) research(side string) string {
 		b.WriteString(strings.Join(names, ", ") + "\n")
 	}
 	return b.String()
+}
+
+// hasModel reports whether the debate's recorded cast gives agent (whose
+// role is its name) a model; without one a data-only agent answers.
+func hasModel(s *debate.State, agent string) bool {
+	return s.Models[agent] != "" || s.Models["*"] != ""
+}
+
+// argued is how many of a side's own metrics its opening argues: the
+// heaviest, up to the points left beside the valuation and events points.
+func (d *DataAgents) argued(side string) int {
+	own, _ := d.mine(side)
+	return max(0, min(len(own), MaxPoints-len(d.extraPoints(side))))
 }
 
 // citeMetric is a metric with its tags and periods: the full citation.
@@ -150,15 +186,11 @@ func contains(xs []string, x string) bool {
 // (the spec forces balance: even a weak case presents 3-5 points).
 func (d *DataAgents) points(side string) []string {
 	own, other := d.mine(side)
-	extra := d.extraPoints(side)
 	var out []string
-	for _, m := range own {
-		if len(out) == MaxPoints-len(extra) {
-			break
-		}
+	for _, m := range own[:d.argued(side)] {
 		out = append(out, citeMetric(m))
 	}
-	out = append(out, extra...)
+	out = append(out, d.extraPoints(side)...)
 	rest := append([]analysis.Metric(nil), other...)
 	for len(out) < MinPoints && len(rest) > 0 {
 		i := nearestIdx(rest)
