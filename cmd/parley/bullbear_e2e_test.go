@@ -1,8 +1,10 @@
 package main_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,63 @@ func TestBullbearOfflineWithoutModel(t *testing.T) {
 	list := parley(t, dir, env, "", "list")
 	if !strings.Contains(list.stdout, "bullbear") || !strings.Contains(list.stdout, "completed") {
 		t.Errorf("list:\n%s", list.stdout)
+	}
+	checkInvestorView(t, r.stdout)
+}
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var (
+	debateIDRe   = regexp.MustCompile(`DEB-[0-9a-f]{8}`)
+	createdRe    = regexp.MustCompile(`(?m)^\*\d{4}-\d{2}-\d{2} \|`)
+	xbrlTagsRe   = regexp.MustCompile(`\[[A-Za-z]+ \d{4}-\d{2}-\d{2}`)
+	filingListRe = regexp.MustCompile(`\d{10}-\d{2}-\d{6}; 10-`)
+)
+
+// checkInvestorView holds the terminal output of the offline NVDA debate to
+// issue 14: each bullet prints once (the research names the points its
+// opening argues instead of listing them, the bear's research refers to the
+// bull's for the shared 8-K timeline and valuation, and the decision does
+// not list again the points the openings printed); the bull comes first; a
+// figure has one short source mark, with no XBRL tag list and no list of
+// accessions. The whole output is a golden file (debate id and date
+// masked).
+func checkInvestorView(t *testing.T, stdout string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, line := range strings.Split(stdout, "\n") {
+		if !strings.HasPrefix(line, "- ") {
+			continue
+		}
+		if seen[line] {
+			t.Errorf("printed twice: %q", line)
+		}
+		seen[line] = true
+	}
+	if m := xbrlTagsRe.FindString(stdout); m != "" {
+		t.Errorf("the terminal shows an XBRL tag list: %q", m)
+	}
+	if m := filingListRe.FindString(stdout); m != "" {
+		t.Errorf("the terminal shows a list of accessions: %q", m)
+	}
+	for _, pair := range [][2]string{{"── Bull · research", "── Bear · research"}, {"── Bull · opening", "── Bear · opening"}, {"## 🐂 BULL CASE", "## 🐻 BEAR CASE"}} {
+		if i, j := strings.Index(stdout, pair[0]), strings.Index(stdout, pair[1]); i < 0 || j < 0 || i > j {
+			t.Errorf("%q is not before %q", pair[0], pair[1])
+		}
+	}
+	got := createdRe.ReplaceAllString(debateIDRe.ReplaceAllString(stdout, "DEB-XXXXXXXX"), "*YYYY-MM-DD |")
+	path := filepath.Join("testdata", "bullbear_offline.terminal.txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("the terminal output differs from %s (run with -update to accept):\n%s", path, got)
 	}
 }
 

@@ -179,10 +179,12 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	return cmd
 }
 
-// wrapDoc wraps a Markdown document for the terminal it is printed on, as
-// the live view wraps streamed text; tables and code blocks keep their
-// lines. Without a terminal the document is printed as it is.
+// wrapDoc shows a Markdown document in the terminal: one short source mark
+// per figure, as the live view shows turns, and wrapped as the live view
+// wraps streamed text (tables and code blocks keep their lines; without a
+// terminal it is not wrapped).
 func wrapDoc(f *Factory, doc string) string {
+	doc = view.CompactSources(doc)
 	width := f.IO.TerminalWidth()
 	if width <= 0 {
 		return doc
@@ -359,7 +361,7 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	if finishErr != nil {
 		return finishErr
 	}
-	return printFinish(f, o, sess.Format, st, written)
+	return printFinish(f, o, sess.Format, st, written, live.Fresh)
 }
 
 // limitOverrides are the budgets and timeouts given on a resume: they
@@ -444,15 +446,16 @@ func describeRunError(f *Factory, id string, err error) error {
 	return fmt.Errorf("debate %s: %w; %s", id, err, hint)
 }
 
-// printFinish prints the decision and where its documents went.
-func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.State, written []debate.ArtifactWritten) error {
+// printFinish prints the decision (without the lists the live view already
+// printed: fresh) and where its documents went.
+func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.State, written []debate.ArtifactWritten, fresh func(string) string) error {
 	doc, err := app.RenderDoc(format, st, true)
 	if err != nil {
 		return err
 	}
 	cs := f.IO.Colors()
 	if !o.JSON {
-		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", cs.Bold("═══ Decision ═══"), wrapDoc(f, doc))
+		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", cs.Bold("═══ Decision ═══"), wrapDoc(f, fresh(doc)))
 	}
 	for _, a := range written {
 		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)

@@ -44,12 +44,16 @@ type Live struct {
 	spin        *spinner
 	seen        int64
 	seenCh      chan struct{} // closed and replaced whenever seen advances
+	// bullets are the list items the turns shown so far printed, as
+	// printed: a document printed after the debate does not print them
+	// again (Fresh).
+	bullets map[string]bool
 }
 
 // NewLive returns a renderer writing to io.Out. With asJSON it writes one JSON
 // event per line and nothing else.
 func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
-	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{})}
+	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{}), bullets: map[string]bool{}}
 	if ios.IsTerminal() && !asJSON {
 		l.spin = newSpinner(ios.ErrOut)
 	}
@@ -268,7 +272,7 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeTurnDelta:
 		var p debate.TurnDelta
 		if e.Decode(&p) == nil && p.Turn == l.live && !l.structured(p.Turn) {
-			l.printf("%s", compactSources(p.Text))
+			l.printf("%s", CompactSources(p.Text))
 		}
 	case debate.TypeTurnCompleted:
 		var p debate.TurnCompleted
@@ -445,7 +449,7 @@ func (l *Live) goLive(id string) {
 	l.header(t)
 	l.flushLater(id)
 	if !t.Structured && t.Text != "" {
-		l.printf("%s", t.Text)
+		l.printf("%s", CompactSources(t.Text))
 	}
 }
 
@@ -464,6 +468,58 @@ func (l *Live) endTurn(id string) {
 	}
 	l.newline()
 	l.shown[id] = true
+	if !t.Structured {
+		for _, line := range strings.Split(t.Text, "\n") {
+			if k, ok := bulletKey(line); ok {
+				l.bullets[k] = true
+			}
+		}
+	}
+}
+
+// bulletKey is a top-level list item as the terminal shows it (one short
+// source mark), to compare items printed in turns with a document's.
+func bulletKey(line string) (string, bool) {
+	item, ok := strings.CutPrefix(strings.TrimRight(line, " \r"), "- ")
+	if !ok {
+		return "", false
+	}
+	item = strings.TrimSpace(CompactSources(item))
+	return item, item != ""
+}
+
+// Fresh returns doc, a document printed after the debate (the decision),
+// without the lists the turns already printed word for word: a list whose
+// every item a turn printed is replaced by one line saying so, so that each
+// item shows once on the terminal. A list with any new item stays whole.
+func (l *Live) Fresh(doc string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lines := strings.Split(doc, "\n")
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); {
+		j := i
+		all := true
+		for ; j < len(lines); j++ {
+			k, ok := bulletKey(lines[j])
+			if !ok {
+				break
+			}
+			all = all && l.bullets[k]
+		}
+		switch {
+		case j == i:
+			out = append(out, lines[i])
+			i++
+			continue
+		case all:
+			out = append(out, fmt.Sprintf("(the %d points printed above)", j-i))
+		default:
+			out = append(out, lines[i:j]...)
+		}
+		i = j
+	}
+	return strings.Join(out, "\n")
 }
 
 func (l *Live) showWhole(id string) {
@@ -474,7 +530,7 @@ func (l *Live) showWhole(id string) {
 	l.header(t)
 	l.flushLater(id)
 	if !t.Structured {
-		l.printf("%s", compactSources(t.Text))
+		l.printf("%s", CompactSources(t.Text))
 	}
 	l.endTurn(id)
 }
@@ -488,10 +544,10 @@ var (
 	filingsRe = regexp.MustCompile(`\((10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})((?:; 10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})+)\)`)
 )
 
-// compactSources keeps one short source mark per figure in the terminal: the
+// CompactSources keeps one short source mark per figure in the terminal: the
 // XBRL tag lists go, and a list of filings shows its first; the log and the
 // exports keep the whole provenance.
-func compactSources(text string) string {
+func CompactSources(text string) string {
 	text = xbrlTagsRe.ReplaceAllString(text, "")
 	return filingsRe.ReplaceAllStringFunc(text, func(m string) string {
 		sub := filingsRe.FindStringSubmatch(m)

@@ -150,3 +150,36 @@ func TestLiveLinesUnderTheirAgent(t *testing.T) {
 		t.Errorf("alpha's second run has no heading of its own:\n%s", got)
 	}
 }
+
+// A document printed after the debate does not print again the lists the
+// turns printed: a list all of whose items a turn printed (as the terminal
+// shows them, one short source mark) becomes one line; a list with a new
+// item, and everything else, stays whole.
+func TestLiveFreshDropsListsAlreadyPrinted(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	bull := ref("opening/bull", "bull", "Bull · opening", 0)
+	text := "The BULL case:\n\n- Revenue growth of 65.5% in FY2026 (10-K 0001045810-26-000021) [Revenues 2026-01-25]\n" +
+		"- Altman Z score of 53.14 (10-Q 0001045810-26-000052; 10-K 0001045810-26-000021)\n"
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnCompleted{Turn: bull, Text: text, NoLLM: true})
+	l.Close()
+	if strings.Contains(out.String(), "[Revenues") || strings.Contains(out.String(), "; 10-K") {
+		t.Errorf("the turn printed its whole provenance:\n%s", out.String())
+	}
+	doc := "## BULL CASE (2 points)\n\n" +
+		"- Revenue growth of 65.5% in FY2026 (10-K 0001045810-26-000021) [Revenues 2026-01-25; Revenues 2025-01-26]\n" +
+		"- Altman Z score of 53.14 (10-Q 0001045810-26-000052; 10-K 0001045810-26-000021) [Assets 2026-01-25]\n\n" +
+		"## KEY FIGURES\n\n- Revenue: $215,938M in FY2026\n- Altman Z score of 53.14 (10-Q 0001045810-26-000052; 10-K 0001045810-26-000021)\n"
+	want := "## BULL CASE (2 points)\n\n(the 2 points printed above)\n\n" +
+		"## KEY FIGURES\n\n- Revenue: $215,938M in FY2026\n- Altman Z score of 53.14 (10-Q 0001045810-26-000052; 10-K 0001045810-26-000021)\n"
+	if got := l.Fresh(doc); got != want {
+		t.Errorf("Fresh:\n%s\nwant:\n%s", got, want)
+	}
+	// A view that printed nothing leaves the document whole.
+	if got := NewLive(ios, false, nil).Fresh(doc); got != doc {
+		t.Errorf("Fresh of a view that printed nothing:\n%s", got)
+	}
+}

@@ -36,10 +36,10 @@ func TestWrap(t *testing.T) {
 func TestCompactSources(t *testing.T) {
 	in := "- Piotroski F-score of 4/9 in FY2026 (10-K 0001045810-26-000021; 10-K 0001045810-25-000023; 10-Q 0001045810-26-000052) [NetIncomeLoss 2026-01-25; Assets 2025-01-26]"
 	want := "- Piotroski F-score of 4/9 in FY2026 (10-K 0001045810-26-000021 +2)"
-	if got := compactSources(in); got != want {
-		t.Errorf("compactSources = %q, want %q", got, want)
+	if got := CompactSources(in); got != want {
+		t.Errorf("CompactSources = %q, want %q", got, want)
 	}
-	if got := compactSources("Revenue of $215.9B (10-K 0001045810-26-000021)"); got != "Revenue of $215.9B (10-K 0001045810-26-000021)" {
+	if got := CompactSources("Revenue of $215.9B (10-K 0001045810-26-000021)"); got != "Revenue of $215.9B (10-K 0001045810-26-000021)" {
 		t.Errorf("a single source changed: %q", got)
 	}
 }

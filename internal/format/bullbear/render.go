@@ -389,7 +389,7 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 	once := func(f factcheck.Finding) bool {
 		// A figure an agent repeats (research, opening, rebuttal) is
 		// listed once.
-		k := f.Agent + "|" + f.Text + "|" + string(f.Status)
+		k := f.Agent + "|" + f.Text + "|" + string(f.Status) + "|" + f.Reason
 		if f.Market != nil {
 			k += "|" + f.Market.Name
 		}
@@ -415,7 +415,9 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 				web = append(web, f)
 			}
 		case f.Status == factcheck.Unverified, f.Status == factcheck.MarketData:
-			unverified = append(unverified, f)
+			if once(f) {
+				unverified = append(unverified, f)
+			}
 		}
 	}
 	if len(corrected) > 0 {
