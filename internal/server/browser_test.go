@@ -116,6 +116,14 @@ func textOf(t *testing.T, ctx context.Context, css string) string {
 	return v
 }
 
+func loadBenchScript(b *testing.B) *script.Script {
+	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", "perspectives.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sc
+}
+
 func fakeServer(t *testing.T, name string, opts ...fakellm.Option) (*fakellm.Server, map[string]string) {
 	t.Helper()
 	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", name))

@@ -50,6 +50,7 @@ type Server struct {
 	log   *slog.Logger
 	runs  runs
 	pages *template.Template
+	hub   *hub
 	ctx   context.Context // the server's lifetime: runs stop with it
 }
 
@@ -66,7 +67,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, ctx: ctx}, nil
+	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, ctx: ctx, hub: &hub{store: cfg.App.Store}}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a

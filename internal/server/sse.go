@@ -74,9 +74,9 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	var buf []byte
-	for e, err := range s.app.Store.Subscribe(ctx, id, after) {
+	for e, err := range s.hub.follow(ctx, id, after) {
 		if err != nil {
-			if !errors.Is(err, ctx.Err()) {
+			if ctx.Err() == nil && !errors.Is(err, errTooSlow) {
 				s.log.Warn("event stream", "id", id, "err", err)
 			}
 			return

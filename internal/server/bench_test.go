@@ -1,0 +1,216 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/sqlite"
+)
+
+// benchServer serves a SQLite store in a temp dir, as `parley serve` does.
+func benchServer(b *testing.B, env map[string]string) (*Server, *httptest.Server, debate.Store) {
+	b.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "parley.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &app.App{Store: store, Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now, Notice: io.Discard}}
+	srv, err := New(ctx, Config{App: a})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	b.Cleanup(func() { cancel(); hs.CloseClientConnections(); hs.Close(); srv.Wait(); store.Close() })
+	return srv, hs, store
+}
+
+// seedDebate creates an empty debate to stream events into.
+func seedDebate(b *testing.B, store debate.Store, id string) {
+	b.Helper()
+	e, _ := debate.NewEvent(id, time.Now(), debate.Created{Format: "perspectives", Topic: "bench", Limits: debate.DefaultLimits()})
+	if _, err := store.Append(context.Background(), id, e); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// sseReader reads one subscriber's stream and reports each event's
+// sequence number.
+func sseReader(b *testing.B, url string, seqs chan<- int64) (stop func()) {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			if line, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+				var n int64
+				fmt.Sscan(line, &n)
+				seqs <- n
+			}
+		}
+	}()
+	return cancel
+}
+
+func percentiles(b *testing.B, d []time.Duration) {
+	slices.Sort(d)
+	if len(d) == 0 {
+		return
+	}
+	b.ReportMetric(float64(d[len(d)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(d[len(d)*99/100].Microseconds()), "p99-µs")
+}
+
+// BenchmarkSSEDelivery is the latency from appending an event to the store
+// to its arrival at an SSE client of the server.
+func BenchmarkSSEDelivery(b *testing.B) {
+	_, hs, store := benchServer(b, nil)
+	seedDebate(b, store, "DEB-bench001")
+	seqs := make(chan int64, 16)
+	defer sseReader(b, hs.URL+"/api/debates/DEB-bench001/events?after=1", seqs)()
+	e, _ := debate.NewEvent("DEB-bench001", time.Now(), debate.TurnDelta{Turn: "t", Text: "token "})
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		seq, err := store.Append(context.Background(), "DEB-bench001", e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for got := range seqs {
+			if got == seq {
+				break
+			}
+		}
+		lat = append(lat, time.Since(start))
+	}
+	percentiles(b, lat)
+}
+
+// BenchmarkSSEFanout1000 appends events to a debate followed by 1,000 SSE
+// subscribers: the time until every subscriber has each event.
+func BenchmarkSSEFanout1000(b *testing.B) {
+	const subscribers = 1000
+	_, hs, store := benchServer(b, nil)
+	seedDebate(b, store, "DEB-bench002")
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = subscribers
+	seqs := make(chan int64, subscribers*4)
+	for range subscribers {
+		defer sseReader(b, hs.URL+"/api/debates/DEB-bench002/events?after=1", seqs)()
+	}
+	e, _ := debate.NewEvent("DEB-bench002", time.Now(), debate.TurnDelta{Turn: "t", Text: "token "})
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		seq, err := store.Append(context.Background(), "DEB-bench002", e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for n := 0; n < subscribers; {
+			if <-seqs == seq {
+				n++
+			}
+		}
+		lat = append(lat, time.Since(start))
+	}
+	percentiles(b, lat)
+}
+
+// BenchmarkServe200Debates runs 200 perspectives debates at once in one
+// server against the fake model server at 20 ms per token, and reports the
+// server process's peak RSS and its CPU time per completed turn.
+func BenchmarkServe200Debates(b *testing.B) {
+	const debates = 200
+	sc := loadBenchScript(b)
+	llm := fakellm.Start(sc, fakellm.WithAPIKey("test-key"), fakellm.WithTokenDelay(20*time.Millisecond))
+	defer llm.Close()
+	env := map[string]string{"OPENAI_BASE_URL": llm.OpenAIURL(), "OPENAI_API_KEY": "test-key"}
+	for b.Loop() {
+		_, hs, store := benchServer(b, env)
+		var before syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+		start := time.Now()
+		ids := make([]string, debates)
+		var wg sync.WaitGroup
+		for i := range debates {
+			wg.Go(func() {
+				resp, err := http.Post(hs.URL+"/api/debates", "application/json",
+					strings.NewReader(`{"topic":"Should we use Redis or PostgreSQL for caching? (`+fmt.Sprint(i)+`)","no_checkpoints":true}`))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				var c struct{ ID string }
+				_ = json.NewDecoder(resp.Body).Decode(&c)
+				resp.Body.Close()
+				ids[i] = c.ID
+			})
+		}
+		wg.Wait()
+		turns := 0
+		for _, id := range ids {
+			for {
+				sum, err := store.Get(context.Background(), id)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if sum.Status == debate.StatusCompleted || sum.Status == debate.StatusFailed {
+					turns += sum.Turns
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		elapsed := time.Since(start)
+		var after syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+		cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) * time.Nanosecond
+		b.ReportMetric(float64(turns)/debates, "turns/debate")
+		b.ReportMetric(elapsed.Seconds(), "wall-s")
+		// The fake model server runs in this process too: its share is in
+		// the CPU figure, so the figure is an upper bound for Parley's.
+		b.ReportMetric(float64(cpu.Microseconds())/float64(turns)/1000, "cpu-ms/turn")
+		b.ReportMetric(float64(peakRSS())/1024, "peak-RSS-MiB")
+	}
+}
+
+// peakRSS is the process's peak resident set size in KiB (Linux).
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+			return kb
+		}
+	}
+	return 0
+}

@@ -1,0 +1,153 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"sync"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// hub shares one store subscription per debate among all the event streams
+// that follow it: a thousand browsers on one debate cost one reader of the
+// log, not a thousand.
+type hub struct {
+	store debate.Store
+	mu    sync.Mutex
+	feeds map[string]*feed
+}
+
+// feed is one debate's shared subscription and its followers.
+type feed struct {
+	cancel    context.CancelFunc
+	followers map[chan debate.Event]struct{}
+}
+
+// followerBuffer is how far a follower may fall behind the feed before it
+// is dropped: its stream ends, and a client reconnects with Last-Event-ID
+// and catches up from the log.
+const followerBuffer = 1024
+
+// errTooSlow ends the stream of a follower that fell behind.
+var errTooSlow = errors.New("the client fell behind the debate; reconnect to catch up from the log")
+
+// follow yields a debate's events after afterSeq: those in the log, then
+// each new one, until ctx ends (then ctx.Err() once), or the follower falls
+// behind (errTooSlow).
+func (h *hub) follow(ctx context.Context, id string, afterSeq int64) iter.Seq2[debate.Event, error] {
+	return func(yield func(debate.Event, error) bool) {
+		ch, err := h.attach(id)
+		if err != nil {
+			yield(debate.Event{}, err)
+			return
+		}
+		defer h.detach(id, ch)
+		// Attached first, then the log: the feed started no later than
+		// this load, so the two together hold every event; seq dedupes.
+		events, err := h.store.Load(ctx, id, afterSeq)
+		if err != nil {
+			yield(debate.Event{}, err)
+			return
+		}
+		last := afterSeq
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+			last = e.Seq
+		}
+		for {
+			select {
+			case <-ctx.Done():
+				yield(debate.Event{}, ctx.Err())
+				return
+			case e, ok := <-ch:
+				if !ok {
+					yield(debate.Event{}, errTooSlow)
+					return
+				}
+				if e.Seq <= last {
+					continue
+				}
+				if !yield(e, nil) {
+					return
+				}
+				last = e.Seq
+			}
+		}
+	}
+}
+
+// attach adds a follower, starting the debate's feed from the end of its
+// log if it has none.
+func (h *hub) attach(id string) (chan debate.Event, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.feeds == nil {
+		h.feeds = map[string]*feed{}
+	}
+	f, ok := h.feeds[id]
+	if !ok {
+		sum, err := h.store.Get(context.Background(), id)
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		f = &feed{cancel: cancel, followers: map[chan debate.Event]struct{}{}}
+		h.feeds[id] = f
+		go h.run(ctx, id, sum.LastSeq, f)
+	}
+	ch := make(chan debate.Event, followerBuffer)
+	f.followers[ch] = struct{}{}
+	return ch, nil
+}
+
+// detach removes a follower; the last one stops the feed.
+func (h *hub) detach(id string, ch chan debate.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.feeds[id]
+	if f == nil {
+		return
+	}
+	if _, ok := f.followers[ch]; ok {
+		delete(f.followers, ch)
+		close(ch)
+	}
+	if len(f.followers) == 0 {
+		f.cancel()
+		delete(h.feeds, id)
+	}
+}
+
+// run reads the debate's log once for all its followers. A follower whose
+// buffer is full is dropped rather than slowing the others.
+func (h *hub) run(ctx context.Context, id string, after int64, f *feed) {
+	for e, err := range h.store.Subscribe(ctx, id, after) {
+		if err != nil {
+			break
+		}
+		h.mu.Lock()
+		for ch := range f.followers {
+			select {
+			case ch <- e:
+			default:
+				delete(f.followers, ch)
+				close(ch)
+			}
+		}
+		h.mu.Unlock()
+	}
+	// The subscription ended (the debate was deleted, or the store
+	// closed): end every follower's stream; clients reconnect.
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.feeds[id] == f {
+		for ch := range f.followers {
+			close(ch)
+		}
+		f.followers = map[chan debate.Event]struct{}{}
+		delete(h.feeds, id)
+	}
+}
