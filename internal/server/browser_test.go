@@ -281,3 +281,26 @@ func TestBrowserHostile(t *testing.T) {
 		t.Fatalf("%d dialogs opened", n)
 	}
 }
+
+// TestBrowserFormalMap draws a formal debate's argument map.
+func TestBrowserFormalMap(t *testing.T) {
+	_, env := fakeServer(t, "formal.yaml")
+	ts := newTestServer(t, env, "")
+	id := ts.create(t, `{"format":"formal","topic":"Should we adopt a monorepo?","rounds":2}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == "completed" })
+	ctx, _ := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/debates/"+id)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the argument map", `!!document.querySelector("svg.argmap circle")`)
+	if h := eval[float64](t, ctx, `document.querySelector("svg.argmap").getBoundingClientRect().height`); h < 100 {
+		t.Errorf("the map is %v px high", h)
+	}
+	if eval[int](t, ctx, `document.querySelectorAll(".badge").length`) == 0 {
+		t.Error("no move badges")
+	}
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("svg.argmap"))); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "formal-map")
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -174,6 +175,7 @@ type panel struct {
 	Cards      []card
 	Moderator  []turnView
 	Summary    template.HTML
+	Map        *argMap
 	Done       bool
 	Failure    string
 	PauseWhy   string
@@ -202,6 +204,9 @@ type turnView struct {
 	Tools                  []toolView
 	NoLLM                  bool
 	Invalid                string
+	// Badge is the format's one-line description of the turn's move
+	// (crux: CLAIM, CHALLENGE…; council: GO 80%…).
+	Badge string
 }
 
 type toolView struct {
@@ -254,9 +259,18 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	slices.SortFunc(turns, func(a, b *debate.Turn) int {
 		return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
 	})
+	var describe func(*debate.Turn) string
+	if format, err := s.app.Formats.Get(st.Format); err == nil {
+		if d, ok := format.(interface{ Describe(*debate.Turn) string }); ok {
+			describe = d.Describe
+		}
+	}
 	byAgent := map[string]int{}
 	for _, t := range turns {
 		tv := turnView{ID: t.ID, Label: textsafe.Clean(turnLabel(t)), Model: textsafe.Clean(t.Model), Running: t.Status == debate.TurnRunning, NoLLM: t.NoLLM, Invalid: t.Invalid}
+		if describe != nil && !tv.Running {
+			tv.Badge = textsafe.Clean(describe(t))
+		}
 		if t.CostUSD > 0 {
 			tv.Cost = fmt.Sprintf("$%.4f", t.CostUSD)
 		}
@@ -293,7 +307,7 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	slices.SortStableFunc(p.Cards, func(a, b card) int { return cmp.Compare(rank(a.Agent), rank(b.Agent)) })
 	if format, err := s.app.Formats.Get(st.Format); err == nil && len(st.Done) > 0 {
 		if doc, err := app.RenderDoc(format, st, true); err == nil {
-			_, lead, secs := md.sections(doc)
+			_, lead, secs := md.sections(linkFilings(st, doc))
 			var b strings.Builder
 			b.WriteString(string(lead))
 			for _, sec := range secs {
@@ -302,7 +316,26 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 			p.Summary = template.HTML(b.String()) // built from escaped titles and safe Markdown HTML
 		}
 	}
+	p.Map = formalMap(st)
 	return p, st, nil
+}
+
+// linkFilings links the accession numbers of a debate on a company to the
+// filings on the SEC's site.
+func linkFilings(st *debate.State, doc string) string {
+	var o struct {
+		CIK    string `json:"cik"`
+		Listed *struct {
+			CIK string `json:"cik"`
+		} `json:"listed"`
+	}
+	if json.Unmarshal(st.Options, &o) != nil {
+		return doc
+	}
+	if o.CIK == "" && o.Listed != nil {
+		o.CIK = o.Listed.CIK
+	}
+	return linkAccessions(doc, o.CIK)
 }
 
 func rank(agent string) int {
@@ -363,7 +396,7 @@ func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, err)
 		return
 	}
-	title, lead, secs := newMarkdown().sections(doc)
+	title, lead, secs := newMarkdown().sections(linkFilings(st, doc))
 	if title == "" {
 		title = textsafe.Clean(st.Topic)
 	}

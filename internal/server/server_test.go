@@ -372,3 +372,27 @@ func TestCheckpointGuideHintPause(t *testing.T) {
 		t.Fatalf("the guidance and the hint are not in the log: %s", out)
 	}
 }
+
+// TestFormalMapAndBadges: a formal debate's panel draws its argument map as
+// SVG with each argument's score, and turns carry their move badges.
+func TestFormalMapAndBadges(t *testing.T) {
+	ts := newTestServer(t, fakeModel(t, "formal.yaml"), "")
+	id := ts.create(t, `{"format":"formal","topic":"Should we adopt a monorepo?","rounds":2}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted || v.Status == debate.StatusFailed })
+	_, panel := ts.do(t, "GET", "/debates/"+id+"/panel", "")
+	if !strings.Contains(panel, `<svg class="argmap"`) || strings.Count(panel, "<circle") < 2 || !strings.Contains(panel, `class="edge`) {
+		t.Fatalf("no argument map with nodes and edges in the panel: %.3000s", panel)
+	}
+	if !strings.Contains(panel, `class="badge"`) {
+		t.Errorf("no move badges in the panel")
+	}
+}
+
+func TestLinkAccessions(t *testing.T) {
+	in := "10-K 0001045810-26-000021 [x](https://www.sec.gov/Archives/edgar/data/1045810/000104581026000019/0001045810-26-000019-index.htm) `0001045810-26-000052`"
+	got := linkAccessions(in, "0001045810")
+	want := "10-K [0001045810-26-000021](https://www.sec.gov/Archives/edgar/data/1045810/000104581026000021/0001045810-26-000021-index.htm) [x](https://www.sec.gov/Archives/edgar/data/1045810/000104581026000019/0001045810-26-000019-index.htm) `0001045810-26-000052`"
+	if got != want {
+		t.Fatalf("linkAccessions:\n got %s\nwant %s", got, want)
+	}
+}

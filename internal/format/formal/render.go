@@ -398,3 +398,19 @@ func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
 // Roles lists the roles this format's turns take: the names --model-for
 // accepts.
 func (Format) Roles() []string { return []string{RoleDebater, AgentPro, AgentOpp, agentModerator} }
+
+// Outcome is the debate's result so far: its arguments with their gradual
+// scores, their relations, the commitment stores and the verdict, for views
+// that draw them (the dashboard's argument map).
+func (f Format) Outcome(s *debate.State) (Result, error) {
+	proto, err := f.Protocol(s.Topic, s.Options)
+	if err != nil {
+		return Result{}, err
+	}
+	p := proto.(*Protocol)
+	v, err := p.derive(s)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.result(s, v)
+}
