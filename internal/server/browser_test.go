@@ -146,6 +146,18 @@ func TestBrowserPerspectives(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(ts.URL+"/new"),
 		chromedp.WaitVisible(chromedp.CSS(`textarea[name=topic]`)),
+		chromedp.SetValue(chromedp.CSS(`#format`), "council"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("format").dispatchEvent(new Event("change"))`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	// Only the chosen format's options show.
+	if shown := eval[string](t, ctx, `[...document.querySelectorAll("fieldset[data-format]")].filter(f => f.offsetParent !== null).map(f => f.dataset.format).join(",")`); shown != "council" {
+		t.Fatalf("with council chosen the form shows the options of %q", shown)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`#format`), "perspectives"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("format").dispatchEvent(new Event("change"))`),
 		chromedp.SetValue(chromedp.CSS(`textarea[name=topic]`), "Should we use Redis or PostgreSQL for caching?"),
 		chromedp.Click(chromedp.CSS(`#new-debate button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#debate`)),

@@ -83,9 +83,6 @@ type newPage struct {
 
 func (s *Server) pageNew(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
-	if format == "" {
-		format = "perspectives"
-	}
 	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}})
 }
 

@@ -16,6 +16,12 @@
     format.addEventListener("change", show);
     show();
   }
+  var rounds = document.getElementById("council-rounds-input");
+  if (rounds) {
+    rounds.addEventListener("input", function () {
+      document.getElementById("council-rounds-value").textContent = rounds.value;
+    });
+  }
 
   var root = document.getElementById("debate");
   if (!root) return;
