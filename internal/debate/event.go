@@ -64,6 +64,7 @@ const (
 	TypeBudgetWarning     = "budget.warning"
 	TypePaused            = "debate.paused"
 	TypeResumed           = "debate.resumed"
+	TypePauseRequest      = "debate.pause_requested"
 	TypeVerdict           = "verdict"
 	TypeCompleted         = "debate.completed"
 	TypeFailed            = "debate.failed"
@@ -279,11 +280,25 @@ func (Paused) EventType() string { return TypePaused }
 // Pause reasons.
 const (
 	PauseInterrupted = "interrupted"
+	PauseOnRequest   = "pause requested"
 	PauseCheckpoint  = "checkpoint timeout"
 	PauseBudget      = "token budget"
 	PauseTimeout     = "debate timeout"
 	PauseError       = "error"
 )
+
+// PauseRequest asks the runner of a debate to pause it, wherever that
+// runner is: a front-end in another process (the server, with the debate on
+// a worker) appends it, and the runner, which watches its log for events it
+// did not write, pauses as when interrupted, with reason PauseOnRequest.
+// Owner, when set, is the lease owner the request is for: a request that
+// arrives after that runner stopped does not pause the next run.
+type PauseRequest struct {
+	Owner string `json:"owner,omitempty"`
+}
+
+// EventType implements Payload.
+func (PauseRequest) EventType() string { return TypePauseRequest }
 
 // Resumed marks a new run of an unfinished debate.
 type Resumed struct {

@@ -93,11 +93,34 @@ type Runner struct {
 	// it and coach the agents before their next turns; zero appends it at
 	// once (scripts, servers).
 	DataPace time.Duration
+	// Handoff, when closed, stops the run at the next step boundary: the
+	// turns running finish, nothing more starts, and Run returns
+	// ErrHandedOff without pausing the debate, so that another runner (a
+	// worker elsewhere) goes on from the log. A worker shutting down closes
+	// it.
+	Handoff <-chan struct{}
+	// WatchEvery is how often the runner looks for events other processes
+	// appended to its log (hints, pause requests) while nothing it appends
+	// shows them (DefaultWatchEvery when zero; negative: never).
+	WatchEvery time.Duration
 
-	mu   sync.Mutex // guards the state of the debate being run, and appends
-	cur  *State     // the debate being run, for Hint
-	lost bool       // the lease was lost: append nothing more (guarded by mu)
+	mu    sync.Mutex              // guards the state of the debate being run, and appends
+	cur   *State                  // the debate being run, for Hint
+	lost  bool                    // the lease was lost: append nothing more (guarded by mu)
+	owner string                  // the lease owner of the run (guarded by mu)
+	stop  context.CancelCauseFunc // cancels the run (guarded by mu)
 }
+
+// DefaultWatchEvery is how often a runner looks for events appended by other
+// processes: a pause asked from the server reaches a runner on a worker
+// within about this long, even in the middle of a long call.
+const DefaultWatchEvery = time.Second
+
+// ErrHandedOff is returned by Run when Handoff stopped it between steps.
+var ErrHandedOff = errors.New("the run stopped between steps for another runner to go on")
+
+// errPauseRequested is the cause of a run cancelled by a PauseRequest.
+var errPauseRequested = errors.New("a pause was requested")
 
 // DefaultLeaseTTL is how long a runner's lease lasts without renewal: after
 // a crash on another host, the debate can be resumed this long after its
@@ -188,6 +211,14 @@ func (r *Runner) appendLocked(ctx context.Context, s *State, ps ...Payload) erro
 		return fmt.Errorf("append %s to debate %s: %w", evs[0].Type, s.ID, err)
 	}
 	first := last - int64(len(evs)) + 1
+	if first > s.LastSeq+1 && s.LastSeq > 0 {
+		// Another process appended to the log since this runner's last
+		// append (a hint or a pause request from the server): fold those
+		// events first, so that the state keeps the log's order.
+		if err := r.catchUpLocked(ctx, s, first); err != nil {
+			return err
+		}
+	}
 	for i := range evs {
 		evs[i].Seq = first + int64(i)
 		if err := s.Apply(evs[i]); err != nil {
@@ -195,6 +226,89 @@ func (r *Runner) appendLocked(ctx context.Context, s *State, ps ...Payload) erro
 		}
 	}
 	return nil
+}
+
+// catchUpLocked folds the events other processes appended to the log
+// after the state's last one and before seq before (0: all of them), and
+// honours a pause request among them. Callers hold r.mu, so that every
+// event of the log beyond s.LastSeq is another process's.
+func (r *Runner) catchUpLocked(ctx context.Context, s *State, before int64) error {
+	evs, err := r.Store.Load(context.WithoutCancel(ctx), s.ID, s.LastSeq)
+	if err != nil {
+		return fmt.Errorf("read the events other processes appended to debate %s: %w", s.ID, err)
+	}
+	for _, e := range evs {
+		if before > 0 && e.Seq >= before {
+			break
+		}
+		if err := s.Apply(e); err != nil {
+			return err
+		}
+		if e.Type == TypePauseRequest && r.requestedLocked(s) {
+			r.log().Info("pause requested", "debate", s.ID, "seq", e.Seq)
+			if r.stop != nil {
+				r.stop(errPauseRequested)
+			}
+		}
+	}
+	return nil
+}
+
+// requestedLocked reports whether the state holds a pause request for this
+// run: one for any runner, or for this run's lease owner.
+func (r *Runner) requestedLocked(s *State) bool {
+	p := s.PauseRequested
+	return p != nil && (p.Owner == "" || p.Owner == r.owner)
+}
+
+// watch looks for events other processes appended to the log of the debate
+// being run, every WatchEvery, until ctx ends.
+func (r *Runner) watch(ctx context.Context, id string) {
+	every := r.WatchEvery
+	if every == 0 {
+		every = DefaultWatchEvery
+	}
+	if every < 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		sum, err := r.Store.Get(ctx, id)
+		if err != nil {
+			if ctx.Err() == nil {
+				r.log().Warn("watch the debate's log", "debate", id, "err", err)
+			}
+			continue
+		}
+		r.mu.Lock()
+		if s := r.cur; s != nil && sum.LastSeq > s.LastSeq && !r.lost {
+			if err := r.catchUpLocked(ctx, s, 0); err != nil && ctx.Err() == nil {
+				r.log().Warn("watch the debate's log", "debate", id, "err", err)
+			}
+		}
+		r.mu.Unlock()
+	}
+}
+
+// interruption is the reason and detail of a pause after ctx ended: a pause
+// request, or an interruption (Ctrl+C, a worker stopping, the lease lost).
+func interruption(ctx context.Context) (string, string) {
+	if errors.Is(context.Cause(ctx), errPauseRequested) {
+		return PauseOnRequest, ""
+	}
+	return PauseInterrupted, ""
+}
+
+// interrupted pauses a run whose context ended.
+func (r *Runner) interrupted(ctx context.Context, s *State, cause error) error {
+	reason, detail := interruption(ctx)
+	return r.pause(ctx, s, reason, detail, cause)
 }
 
 func (r *Runner) append(ctx context.Context, s *State, ps ...Payload) error {
@@ -226,6 +340,19 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	r.mu.Lock()
+	r.owner, r.stop = owner.ID, cancel
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.owner, r.stop = "", nil
+		r.mu.Unlock()
+	}()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		r.watch(runCtx, id)
+	}()
 	renewed := make(chan struct{})
 	go func() {
 		defer close(renewed)
@@ -252,6 +379,7 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 	s, err := r.run(runCtx, id, p)
 	cancel(nil)
 	<-renewed
+	<-watched
 	r.mu.Lock()
 	lost := r.lost
 	r.lost = false
@@ -304,6 +432,13 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 		r.cur = nil
 		r.mu.Unlock()
 	}()
+	r.mu.Lock()
+	requested := r.requestedLocked(s)
+	r.mu.Unlock()
+	if requested {
+		// Asked to pause while no runner ran it (or between two runs).
+		return s, r.pause(ctx, s, PauseOnRequest, "", nil)
+	}
 	if len(events) > 1 {
 		if err := r.append(ctx, s, Resumed{FromSeq: s.LastSeq}); err != nil {
 			return s, err
@@ -329,12 +464,27 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 
 	for {
 		if err := ctx.Err(); err != nil {
-			return s, r.pause(ctx, s, PauseInterrupted, "", err)
+			return s, r.interrupted(ctx, s, err)
 		}
 		if err := runCtx.Err(); err != nil {
 			return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("the debate ran longer than %s", lim.DebateTimeout), err)
 		}
+		select {
+		case <-r.Handoff:
+			return s, ErrHandedOff
+		default:
+		}
 		r.mu.Lock()
+		// What other processes appended counts for the next step (a hint
+		// for the next turn).
+		if err := r.catchUpLocked(ctx, s, 0); err != nil {
+			r.mu.Unlock()
+			return s, r.pause(ctx, s, PauseError, err.Error(), err)
+		}
+		if err := ctx.Err(); err != nil { // a pause request among them
+			r.mu.Unlock()
+			return s, r.interrupted(ctx, s, err)
+		}
 		step, err := p.Next(s)
 		r.mu.Unlock()
 		if err != nil {
@@ -395,7 +545,7 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 			if err != nil {
 				switch {
 				case ctx.Err() != nil:
-					return s, r.pause(ctx, s, PauseInterrupted, "", err)
+					return s, r.interrupted(ctx, s, err)
 				case runCtx.Err() != nil:
 					return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("the debate ran longer than %s", lim.DebateTimeout), err)
 				case roundExpired:
@@ -454,7 +604,7 @@ func (r *Runner) checkpoint(ctx context.Context, s *State, c CheckpointReached, 
 	ans, err := r.Human.Checkpoint(hctx, s, c)
 	if err != nil {
 		if ctx.Err() != nil {
-			return r.pause(ctx, s, PauseInterrupted, "", err)
+			return r.interrupted(ctx, s, err)
 		}
 		if hctx.Err() != nil {
 			return r.pause(ctx, s, PauseCheckpoint, fmt.Sprintf("no answer within %s", lim.CheckpointTimeout), err)
@@ -957,6 +1107,10 @@ func (r *Runner) Hint(ctx context.Context, target, text string) (HintQueued, err
 	defer r.mu.Unlock()
 	if r.cur == nil {
 		return HintQueued{}, ErrNotRunning
+	}
+	// Hints other processes queued count for the new hint's id.
+	if err := r.catchUpLocked(ctx, r.cur, 0); err != nil {
+		return HintQueued{}, err
 	}
 	id := 0
 	for _, h := range r.cur.Hints {

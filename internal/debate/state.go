@@ -41,8 +41,11 @@ type State struct {
 	Artifacts   []ArtifactWritten
 	Verdict     json.RawMessage
 	Failure     string
-	Usage       llm.Usage // whole debate
-	CostUSD     float64
+	// PauseRequested is the pause request made since the debate last
+	// paused or ended, nil if none (see PauseRequest).
+	PauseRequested *PauseRequest
+	Usage          llm.Usage // whole debate
+	CostUSD        float64
 }
 
 // Turn is one agent turn as the log knows it.
@@ -286,6 +289,12 @@ func (s *State) Apply(e Event) error {
 		if err = e.Decode(&p); err == nil {
 			s.Pauses = append(s.Pauses, p)
 			s.Status = StatusPaused
+			s.PauseRequested = nil
+		}
+	case TypePauseRequest:
+		var p PauseRequest
+		if err = e.Decode(&p); err == nil {
+			s.PauseRequested = &p
 		}
 	case TypeResumed:
 		s.Status = StatusRunning
@@ -296,6 +305,7 @@ func (s *State) Apply(e Event) error {
 		}
 	case TypeCompleted:
 		s.Status = StatusCompleted
+		s.PauseRequested = nil
 	case TypeFailed:
 		var p Failed
 		if err = e.Decode(&p); err == nil {
