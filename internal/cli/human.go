@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 )
@@ -73,15 +74,11 @@ func (h *terminalHuman) routeHint(line string) bool {
 	if line == "" {
 		return true
 	}
-	targets := h.targets()
-	target, text, ok := strings.Cut(line, ":")
-	target = strings.ToLower(strings.TrimSpace(target))
-	text = strings.TrimSpace(text)
-	if ok && target != "all" && !contains(targets, target) {
-		target = uniquePrefix(targets, target) // "perf: ..." for performance-advocate
-	}
-	if !ok || text == "" || (target != "all" && !contains(targets, target)) {
-		fmt.Fprintf(h.io.ErrOut, "To give a hint, type AGENT: TEXT (agents: %s, or all)\n", strings.Join(targets, ", "))
+	// Every front-end reads hints by one rule ("perf: ..." for
+	// performance-advocate, "all:" or "both:" for every agent).
+	target, text, err := app.ParseHint(h.targets(), line)
+	if err != nil {
+		fmt.Fprintf(h.io.ErrOut, "%s%s\n", strings.ToUpper(err.Error()[:1]), err.Error()[1:])
 		return true
 	}
 	if err := h.hint(target, text); err != nil {
@@ -174,18 +171,4 @@ func (h *terminalHuman) isWaiting() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.waiting
-}
-
-// uniquePrefix returns the one name that starts with prefix, or "".
-func uniquePrefix(names []string, prefix string) string {
-	found := ""
-	for _, n := range names {
-		if prefix != "" && strings.HasPrefix(n, prefix) {
-			if found != "" {
-				return ""
-			}
-			found = n
-		}
-	}
-	return found
 }
