@@ -76,3 +76,61 @@ func BenchmarkCredulousPreferred(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTask measures the ICCMA problems compared with μ-toksia in
+// docs/benchmarks.md, in process (parsing and start-up excluded), one
+// query argument per instance. Runs cut off after 5 s are skipped.
+func BenchmarkTask(b *testing.B) {
+	type task struct {
+		name string
+		run  func(ctx context.Context, af *argue.Framework, a int) error
+	}
+	acc := func(skeptical bool, sem argue.Semantics) func(context.Context, *argue.Framework, int) error {
+		return func(ctx context.Context, af *argue.Framework, a int) error {
+			var err error
+			if skeptical {
+				_, err = af.Skeptical(ctx, sem, a)
+			} else {
+				_, err = af.Credulous(ctx, sem, a)
+			}
+			return err
+		}
+	}
+	some := func(sem argue.Semantics) func(context.Context, *argue.Framework, int) error {
+		return func(ctx context.Context, af *argue.Framework, _ int) error {
+			_, _, err := af.SomeExtension(ctx, sem)
+			return err
+		}
+	}
+	tasks := []task{
+		{"DC-CO", acc(false, argue.Complete)}, {"DS-PR", acc(true, argue.Preferred)}, {"SE-PR", some(argue.Preferred)},
+		{"DC-ST", acc(false, argue.Stable)}, {"DS-ST", acc(true, argue.Stable)}, {"SE-ST", some(argue.Stable)},
+		{"DC-SST", acc(false, argue.SemiStable)}, {"SE-SST", some(argue.SemiStable)},
+		{"DC-STG", acc(false, argue.Stage)}, {"SE-STG", some(argue.Stage)}, {"SE-ID", some(argue.Ideal)},
+	}
+	for _, in := range benchInstances {
+		if in.name == "st_890" {
+			continue // decided by neither solver in 30 s (see docs/benchmarks.md)
+		}
+		af := loadAF(b, in.path)
+		a, ok := af.Index(in.arg)
+		if !ok {
+			b.Fatalf("%s: no argument %q", in.name, in.arg)
+		}
+		for _, t := range tasks {
+			b.Run(t.name+"/"+in.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					err := t.run(ctx, af, a)
+					cancel()
+					if errors.Is(err, argue.ErrCutOff) {
+						b.Skipf("cut off: %v", err)
+					} else if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -20,9 +20,9 @@ import (
 // encoded internally as 2(v−1) + sign.
 type cdcl struct {
 	nVars    int
-	clauses  [][]int32 // problem and learned clauses; watched literals at 0 and 1
-	watches  [][]int32 // watches[l]: clauses watching literal l
-	assign   []int8    // per var: 0 unassigned, 1 true, -1 false
+	clauses  [][]int32   // problem and learned clauses; watched literals at 0 and 1
+	watches  [][]watcher // watches[l]: clauses watching literal l
+	assign   []int8      // per var: 0 unassigned, 1 true, -1 false
 	level    []int32
 	reason   []int32 // clause index or -1
 	trail    []int32 // assigned literals in order
@@ -36,12 +36,15 @@ type cdcl struct {
 	phase    []bool // saved polarity: true means assign the positive literal
 	seen     []bool // scratch for analyze
 	model    []bool
+
+	// Totals over the solver's life, for profiling the search.
+	nConflicts, nDecisions, nPropagations int
 }
 
 func newCDCL(clauses [][]int, nVars int) *cdcl {
 	s := &cdcl{
 		nVars:    nVars,
-		watches:  make([][]int32, 2*nVars),
+		watches:  make([][]watcher, 2*nVars),
 		assign:   make([]int8, nVars),
 		level:    make([]int32, nVars),
 		reason:   make([]int32, nVars),
@@ -61,6 +64,43 @@ func newCDCL(clauses [][]int, nVars int) *cdcl {
 	}
 	return s
 }
+
+// newVar adds a fresh variable (returned in DIMACS numbering), used as an
+// activation literal: a clause (¬t ∨ C) is active while t is assumed and
+// is retired for good by the unit ¬t, so temporary constraints never force
+// a rebuild of the solver and its learned clauses.
+func (s *cdcl) newVar() int {
+	v := s.nVars
+	s.nVars++
+	s.watches = append(s.watches, nil, nil)
+	s.assign = append(s.assign, 0)
+	s.level = append(s.level, 0)
+	s.reason = append(s.reason, -1)
+	s.activity = append(s.activity, 0)
+	s.phase = append(s.phase, false)
+	s.seen = append(s.seen, false)
+	s.heap.act = s.activity
+	s.heap.pos = append(s.heap.pos, -1)
+	s.heap.push(v)
+	return v + 1
+}
+
+// setPhase sets the polarity tried first for DIMACS variable v, and makes
+// it a first choice among variables of equal activity (before conflicts
+// have told the heuristic anything, the encodings' decision variables are
+// better branched on than the variables they define).
+func (s *cdcl) setPhase(v int, positive bool) {
+	s.phase[v-1] = positive
+	if s.activity[v-1] < tieBreak {
+		s.activity[v-1] = tieBreak
+		if p := s.heap.pos[v-1]; p >= 0 {
+			s.heap.up(p)
+		}
+	}
+}
+
+// tieBreak is below any real bump (the increment starts at 1 and grows).
+const tieBreak = 1e-9
 
 func lit(dimacs int) int32 {
 	if dimacs > 0 {
@@ -121,12 +161,73 @@ func (s *cdcl) addClause(dimacs []int) {
 	}
 }
 
+// removeSatisfied drops every clause satisfied at decision level 0 (among
+// them the temporary clauses whose activation literal has been retired)
+// and the literals false there, then rebuilds the watch lists, so that
+// constraints used once stop costing propagation time and memory.
+func (s *cdcl) removeSatisfied() {
+	if !s.ok {
+		return
+	}
+	s.cancelUntil(0)
+	if s.propagate() >= 0 {
+		s.ok = false
+		return
+	}
+	kept := s.clauses[:0]
+	for _, c := range s.clauses {
+		sat := false
+		out := c[:0]
+		for _, l := range c {
+			switch s.value(l) {
+			case 1:
+				sat = true
+			case 0:
+				out = append(out, l)
+			}
+		}
+		// Propagation is complete, so an unsatisfied clause keeps at
+		// least two unassigned literals.
+		if !sat {
+			kept = append(kept, out)
+		}
+	}
+	clear(s.clauses[len(kept):])
+	s.clauses = kept
+	for i := range s.watches {
+		s.watches[i] = s.watches[i][:0]
+	}
+	for ci := range s.clauses {
+		s.watch(int32(ci))
+	}
+	for _, l := range s.trail {
+		s.reason[litVar(l)] = -1 // level 0: never analysed, and indices moved
+	}
+}
+
+// watcher is an entry of a watch list. blocker is another literal of the
+// clause: when it is true the clause is satisfied and need not be read,
+// which saves most memory accesses in propagation. A binary clause is
+// decided by its blocker alone (it is the other literal), so binary
+// clauses, the bulk of the labelling encodings, are never read at all.
+type watcher struct {
+	c       int32
+	blocker int32
+	binary  bool
+}
+
 func (s *cdcl) attach(c []int32) int32 {
 	ci := int32(len(s.clauses))
 	s.clauses = append(s.clauses, c)
-	s.watches[c[0]] = append(s.watches[c[0]], ci)
-	s.watches[c[1]] = append(s.watches[c[1]], ci)
+	s.watch(ci)
 	return ci
+}
+
+func (s *cdcl) watch(ci int32) {
+	c := s.clauses[ci]
+	bin := len(c) == 2
+	s.watches[c[0]] = append(s.watches[c[0]], watcher{c: ci, blocker: c[1], binary: bin})
+	s.watches[c[1]] = append(s.watches[c[1]], watcher{c: ci, blocker: c[0], binary: bin})
 }
 
 func (s *cdcl) enqueue(l int32, reason int32) {
@@ -147,23 +248,45 @@ func (s *cdcl) propagate() int32 {
 	for s.qhead < len(s.trail) {
 		falseLit := s.trail[s.qhead] ^ 1
 		s.qhead++
+		s.nPropagations++
 		ws := s.watches[falseLit]
-		kept := ws[:0]
+		j := 0
 		for i := 0; i < len(ws); i++ {
-			ci := ws[i]
-			c := s.clauses[ci]
+			w := ws[i]
+			bv := s.value(w.blocker)
+			if bv == 1 {
+				ws[j] = w
+				j++
+				continue
+			}
+			if w.binary {
+				ws[j] = w
+				j++
+				if bv == -1 {
+					j += copy(ws[j:], ws[i+1:])
+					s.watches[falseLit] = ws[:j]
+					s.qhead = len(s.trail)
+					return w.c
+				}
+				s.enqueue(w.blocker, w.c)
+				continue
+			}
+			c := s.clauses[w.c]
 			if c[0] == falseLit {
 				c[0], c[1] = c[1], c[0]
 			}
-			if s.value(c[0]) == 1 {
-				kept = append(kept, ci)
+			first := c[0]
+			kept := watcher{c: w.c, blocker: first}
+			if first != w.blocker && s.value(first) == 1 {
+				ws[j] = kept
+				j++
 				continue
 			}
 			moved := false
 			for k := 2; k < len(c); k++ {
 				if s.value(c[k]) != -1 {
 					c[1], c[k] = c[k], c[1]
-					s.watches[c[1]] = append(s.watches[c[1]], ci)
+					s.watches[c[1]] = append(s.watches[c[1]], kept)
 					moved = true
 					break
 				}
@@ -171,16 +294,17 @@ func (s *cdcl) propagate() int32 {
 			if moved {
 				continue
 			}
-			kept = append(kept, ci)
-			if s.value(c[0]) == -1 {
-				kept = append(kept, ws[i+1:]...)
-				s.watches[falseLit] = kept
+			ws[j] = kept
+			j++
+			if s.value(first) == -1 {
+				j += copy(ws[j:], ws[i+1:])
+				s.watches[falseLit] = ws[:j]
 				s.qhead = len(s.trail)
-				return ci
+				return w.c
 			}
-			s.enqueue(c[0], ci)
+			s.enqueue(first, w.c)
 		}
-		s.watches[falseLit] = kept
+		s.watches[falseLit] = ws[:j]
 	}
 	return -1
 }
@@ -285,10 +409,20 @@ func luby(i int) int {
 // enough to stop within milliseconds, rarely enough to cost nothing.
 const ctxCheckEvery = 128
 
-// solve searches for a model of the clauses added so far.
-func (s *cdcl) solve(ctx context.Context) (bool, error) {
+// solve searches for a model of the clauses added so far in which every
+// assumption (DIMACS literals) holds. Assumptions are decided first, one
+// per decision level, so whatever is learned under them holds without
+// them too: unsatisfiability under assumptions leaves the solver usable.
+func (s *cdcl) solve(ctx context.Context, assumptions ...int) (bool, error) {
 	if !s.ok {
 		return false, nil
+	}
+	assume := make([]int32, len(assumptions))
+	for i, d := range assumptions {
+		if d == 0 || d > s.nVars || -d > s.nVars {
+			panic(fmt.Sprintf("argue: assumption %d outside 1..%d", d, s.nVars))
+		}
+		assume[i] = lit(d)
 	}
 	s.cancelUntil(0)
 	if s.propagate() >= 0 {
@@ -302,6 +436,7 @@ func (s *cdcl) solve(ctx context.Context) (bool, error) {
 			confl := s.propagate()
 			if confl >= 0 {
 				conflicts++
+				s.nConflicts++
 				n++
 				if len(s.trailLim) == 0 {
 					s.ok = false
@@ -327,6 +462,26 @@ func (s *cdcl) solve(ctx context.Context) (bool, error) {
 				s.cancelUntil(0)
 				break
 			}
+			var next int32 = -1
+			for len(s.trailLim) < len(assume) {
+				p := assume[len(s.trailLim)]
+				if val := s.value(p); val == 1 {
+					// Already true: an empty level keeps levels and
+					// assumptions aligned.
+					s.trailLim = append(s.trailLim, len(s.trail))
+					continue
+				} else if val == -1 {
+					s.cancelUntil(0)
+					return false, nil // the assumptions cannot all hold
+				}
+				next = p
+				break
+			}
+			if next >= 0 {
+				s.trailLim = append(s.trailLim, len(s.trail))
+				s.enqueue(next, -1)
+				continue
+			}
 			v := s.pickBranchVar()
 			if v < 0 {
 				s.model = make([]bool, s.nVars)
@@ -336,6 +491,7 @@ func (s *cdcl) solve(ctx context.Context) (bool, error) {
 				s.cancelUntil(0)
 				return true, nil
 			}
+			s.nDecisions++
 			s.trailLim = append(s.trailLim, len(s.trail))
 			l := int32(2 * v)
 			if !s.phase[v] {

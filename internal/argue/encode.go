@@ -182,12 +182,3 @@ func (c *core) someInOutside(s []int) []int {
 	}
 	return cl
 }
-
-// units returns unit clauses setting in(i) for every i in s.
-func (c *core) unitsIn(s []int) [][]int {
-	cl := make([][]int, len(s))
-	for k, i := range s {
-		cl[k] = []int{c.in(i)}
-	}
-	return cl
-}
