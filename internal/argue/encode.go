@@ -6,49 +6,54 @@ import "slices"
 // labelling has been applied: the UNDEC arguments with the attacks among
 // them, renumbered 0..n-1.
 //
-// Every complete extension of the framework is base ∪ E for a complete
-// extension E of the core (and likewise for stable, preferred and
+// Every complete extension of the framework is G ∪ E, G the grounded IN
+// arguments, for a complete extension E of the core (and likewise for stable, preferred and
 // semi-stable), because UNDEC arguments are never attacked by grounded IN
 // arguments and attacks from grounded OUT arguments can never make a
 // difference. Stage semantics is not complete-based, so it uses a core
 // built from the whole framework (reduce=false).
 type core struct {
 	f         *Framework
-	base      Extension // grounded IN arguments (empty when not reduced)
-	glob      []int     // core index -> framework index
-	loc       []int     // framework index -> core index, or -1
-	attackers [][]int   // in core indices
+	lab       []Label // grounded labelling (all UNDEC when not reduced)
+	glob      []int   // core index -> framework index
+	loc       []int32 // framework index -> core index, or -1
+	attackers [][]int // in core indices
 	n         int
 }
 
 func (f *Framework) core(reduce bool) *core {
-	c := &core{f: f, loc: make([]int, f.Len())}
-	var lab []Label
+	c := &core{f: f, loc: make([]int32, f.Len())}
 	if reduce {
-		lab = f.GroundedLabelling()
-		c.base = inSet(lab)
+		c.lab = f.GroundedLabelling()
 	} else {
-		lab = make([]Label, f.Len())
-		c.base = Extension{}
+		c.lab = make([]Label, f.Len())
 	}
-	for a := range f.Len() {
+	for a, l := range c.lab {
 		c.loc[a] = -1
-		if lab[a] == Undec {
-			c.loc[a] = len(c.glob)
+		if l == Undec {
+			c.loc[a] = int32(len(c.glob))
 			c.glob = append(c.glob, a)
 		}
 	}
 	c.n = len(c.glob)
 	c.attackers = make([][]int, c.n)
+	g := f.graph()
 	for i, a := range c.glob {
-		for _, b := range f.attackers[a] {
+		for _, b := range g.attackers(a) {
 			if j := c.loc[b]; j >= 0 {
-				c.attackers[i] = append(c.attackers[i], j)
+				c.attackers[i] = append(c.attackers[i], int(j))
 			}
 		}
 	}
 	return c
 }
+
+// local returns the core index of framework argument a, or -1 when the
+// grounded labelling decides a (see inBase).
+func (c *core) local(a int) int { return int(c.loc[a]) }
+
+// inBase reports whether a is IN in the grounded labelling.
+func (c *core) inBase(a int) bool { return c.lab[a] == In }
 
 // Variables: in(i) and out(i) for core argument i. A labelling sets at most
 // one of them; neither means UNDEC.
@@ -140,8 +145,12 @@ func (c *core) undecOf(m []bool) []int {
 
 // ext lifts core indices to a framework extension including the base.
 func (c *core) ext(local []int) Extension {
-	e := make(Extension, 0, len(c.base)+len(local))
-	e = append(e, c.base...)
+	e := make(Extension, 0, len(local))
+	for a, l := range c.lab {
+		if l == In {
+			e = append(e, a)
+		}
+	}
 	for _, i := range local {
 		e = append(e, c.glob[i])
 	}

@@ -22,6 +22,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // ErrCutOff is wrapped by every error returned because a search was stopped
@@ -31,24 +33,40 @@ var ErrCutOff = errors.New("argue: search cut off before it finished")
 
 // Framework is a Dung argumentation framework. Arguments are identified by
 // dense int indices 0..Len()-1 in insertion order; each also has a unique
-// name. Attacks are kept in both directions so that attackers and attacked
-// arguments are both O(degree) to visit.
+// name.
+//
+// Attacks are stored compactly, in both directions, as sorted adjacency
+// arrays of int32 (compressed sparse rows): 8 bytes per argument and 8 per
+// attack, so that a framework declaring millions of arguments costs tens of
+// megabytes, not hundreds (a slice per argument costs 48 bytes before it
+// holds anything). Attacks added are collected and the arrays are (re)built
+// on the first read after a change.
 //
 // A Framework is not safe for concurrent mutation; concurrent reads (all
 // semantics methods) are safe once construction is finished.
 type Framework struct {
-	names     []string
-	index     map[string]int
-	attacks   [][]int // attacks[a] = arguments attacked by a
-	attackers [][]int // attackers[a] = arguments attacking a
-	edges     map[[2]int]struct{}
-	nAttacks  int
-	numbered  int // if > 0, names are implicitly "1".."numbered" and names/index are unused
+	names    []string
+	index    map[string]int
+	numbered int // if > 0, names are implicitly "1".."numbered" and names/index are unused
+	n        int
+	pending  []int32 // from, to pairs added since the arrays were last built (duplicates allowed)
+
+	g  atomic.Pointer[graph] // nil until built, and after every change
+	mu sync.Mutex            // serialises building g
 }
+
+// graph is the frozen attack relation.
+type graph struct {
+	outOff, out []int32 // attacks of a: out[outOff[a]:outOff[a+1]], sorted, distinct
+	inOff, in   []int32 // attackers of a, likewise
+}
+
+func (g *graph) attacks(a int) []int32   { return g.out[g.outOff[a]:g.outOff[a+1]] }
+func (g *graph) attackers(a int) []int32 { return g.in[g.inOff[a]:g.inOff[a+1]] }
 
 // New returns an empty framework.
 func New() *Framework {
-	return &Framework{index: map[string]int{}, edges: map[[2]int]struct{}{}}
+	return &Framework{index: map[string]int{}}
 }
 
 // NewNumbered returns a framework with n arguments named "1".."n", the
@@ -58,8 +76,7 @@ func New() *Framework {
 func NewNumbered(n int) *Framework {
 	f := New()
 	f.numbered = n
-	f.attacks = make([][]int, n)
-	f.attackers = make([][]int, n)
+	f.n = n
 	return f
 }
 
@@ -90,26 +107,84 @@ func (f *Framework) AddArgument(name string) (int, error) {
 	i := len(f.names)
 	f.names = append(f.names, name)
 	f.index[name] = i
-	f.attacks = append(f.attacks, nil)
-	f.attackers = append(f.attackers, nil)
+	f.n++
+	f.changed()
 	return i, nil
 }
 
 // AddAttack records that argument from attacks argument to. Adding an
 // attack that already exists is a no-op, so parsers may feed duplicates.
 func (f *Framework) AddAttack(from, to int) error {
-	if from < 0 || from >= f.Len() || to < 0 || to >= f.Len() {
-		return fmt.Errorf("argue: attack %d -> %d refers to an argument outside 0..%d", from, to, f.Len()-1)
+	if from < 0 || from >= f.n || to < 0 || to >= f.n {
+		return fmt.Errorf("argue: attack %d -> %d refers to an argument outside 0..%d", from, to, f.n-1)
 	}
-	key := [2]int{from, to}
-	if _, ok := f.edges[key]; ok {
-		return nil
-	}
-	f.edges[key] = struct{}{}
-	f.attacks[from] = append(f.attacks[from], to)
-	f.attackers[to] = append(f.attackers[to], from)
-	f.nAttacks++
+	f.pending = append(f.pending, int32(from), int32(to))
+	f.changed()
 	return nil
+}
+
+// changed drops the built arrays; the next read rebuilds them, keeping the
+// attacks they held.
+func (f *Framework) changed() {
+	if g := f.g.Load(); g != nil {
+		f.g.Store(nil)
+		for a := range len(g.outOff) - 1 {
+			for _, b := range g.attacks(a) {
+				f.pending = append(f.pending, int32(a), b)
+			}
+		}
+	}
+}
+
+// graph returns the attack arrays, building them if needed.
+func (f *Framework) graph() *graph {
+	if g := f.g.Load(); g != nil {
+		return g
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if g := f.g.Load(); g != nil {
+		return g
+	}
+	g := &graph{}
+	g.outOff, g.out = buildRows(f.n, f.pending, 0)
+	g.inOff, g.in = buildRows(f.n, f.pending, 1)
+	f.pending = nil
+	f.g.Store(g)
+	return g
+}
+
+// buildRows turns the pairs into sorted, duplicate-free adjacency rows
+// keyed by the pair's element key (0: from, 1: to) by counting sort.
+func buildRows(n int, pairs []int32, key int) (off, adj []int32) {
+	off = make([]int32, n+1)
+	for i := key; i < len(pairs); i += 2 {
+		off[pairs[i]+1]++
+	}
+	for a := range n {
+		off[a+1] += off[a]
+	}
+	adj = make([]int32, len(pairs)/2)
+	// Fill each row from its end, moving off[a+1] down to the row's start;
+	// then off[a+1] holds start(a), which shifting by one turns into off.
+	for i := len(pairs) - 2; i >= 0; i -= 2 {
+		a := pairs[i+key]
+		off[a+1]--
+		adj[off[a+1]] = pairs[i+1-key]
+	}
+	copy(off, off[1:])
+	off[n] = int32(len(adj))
+	// Sort and deduplicate each row, compacting in place.
+	w := int32(0)
+	for a := range n {
+		row := adj[off[a]:off[a+1]]
+		slices.Sort(row)
+		row = slices.Compact(row)
+		off[a] = w
+		w += int32(copy(adj[w:], row))
+	}
+	off[n] = w
+	return off, adj[:w:w]
 }
 
 // AddAttackNames is AddAttack by argument name.
@@ -126,10 +201,10 @@ func (f *Framework) AddAttackNames(from, to string) error {
 }
 
 // Len returns the number of arguments.
-func (f *Framework) Len() int { return len(f.attacks) }
+func (f *Framework) Len() int { return f.n }
 
 // NumAttacks returns the number of distinct attacks.
-func (f *Framework) NumAttacks() int { return f.nAttacks }
+func (f *Framework) NumAttacks() int { return len(f.graph().out) }
 
 // Name returns the name of argument i.
 func (f *Framework) Name(i int) string {
@@ -153,15 +228,23 @@ func (f *Framework) Index(name string) (int, bool) {
 	return i, ok
 }
 
-// Attacks returns the arguments attacked by a. The slice must not be modified.
-func (f *Framework) Attacks(a int) []int { return f.attacks[a] }
+// Attacks returns the arguments attacked by a, in increasing order.
+func (f *Framework) Attacks(a int) []int { return ints(f.graph().attacks(a)) }
 
-// Attackers returns the arguments attacking a. The slice must not be modified.
-func (f *Framework) Attackers(a int) []int { return f.attackers[a] }
+// Attackers returns the arguments attacking a, in increasing order.
+func (f *Framework) Attackers(a int) []int { return ints(f.graph().attackers(a)) }
+
+func ints(s []int32) []int {
+	out := make([]int, len(s))
+	for i, x := range s {
+		out[i] = int(x)
+	}
+	return out
+}
 
 // Attacked reports whether from attacks to.
 func (f *Framework) Attacked(from, to int) bool {
-	_, ok := f.edges[[2]int{from, to}]
+	_, ok := slices.BinarySearch(f.graph().attacks(from), int32(to))
 	return ok
 }
 
@@ -190,9 +273,10 @@ func (f *Framework) String(e Extension) string {
 
 // IsConflictFree reports whether no member of e attacks a member of e.
 func (f *Framework) IsConflictFree(e Extension) bool {
+	g := f.graph()
 	for _, a := range e {
-		for _, b := range f.attacks[a] {
-			if e.Contains(b) {
+		for _, b := range g.attacks(a) {
+			if e.Contains(int(b)) {
 				return false
 			}
 		}
@@ -206,8 +290,9 @@ func (f *Framework) IsAdmissible(e Extension) bool {
 		return false
 	}
 	attacked := f.rangeMarks(e)
+	g := f.graph()
 	for _, a := range e {
-		for _, b := range f.attackers[a] {
+		for _, b := range g.attackers(a) {
 			if !attacked[b] {
 				return false
 			}
@@ -223,12 +308,13 @@ func (f *Framework) IsComplete(e Extension) bool {
 		return false
 	}
 	attacked := f.rangeMarks(e)
+	g := f.graph()
 	for a := range f.Len() {
 		if e.Contains(a) {
 			continue
 		}
 		defended := true
-		for _, b := range f.attackers[a] {
+		for _, b := range g.attackers(a) {
 			if !attacked[b] {
 				defended = false
 				break
@@ -259,8 +345,9 @@ func (f *Framework) IsStable(e Extension) bool {
 // rangeMarks marks the arguments attacked by e.
 func (f *Framework) rangeMarks(e Extension) []bool {
 	attacked := make([]bool, f.Len())
+	g := f.graph()
 	for _, a := range e {
-		for _, b := range f.attacks[a] {
+		for _, b := range g.attacks(a) {
 			attacked[b] = true
 		}
 	}

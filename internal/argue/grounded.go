@@ -29,36 +29,45 @@ func (l Label) String() string {
 // the unattacked arguments, so every attack is visited at most twice.
 func (f *Framework) GroundedLabelling() []Label {
 	n := f.Len()
+	g := f.graph()
 	lab := make([]Label, n)
-	live := make([]int, n) // attackers not yet labelled OUT
-	queue := make([]int, 0, n)
+	live := make([]int32, n) // attackers not yet labelled OUT
 	for a := range n {
-		live[a] = len(f.attackers[a])
-		if live[a] == 0 {
-			queue = append(queue, a)
-		}
+		live[a] = g.inOff[a+1] - g.inOff[a]
 	}
-	for len(queue) > 0 {
-		a := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		if lab[a] != Undec {
-			continue
-		}
-		lab[a] = In
-		for _, b := range f.attacks[a] {
-			if lab[b] != Undec {
+	// The unattacked arguments are visited in index order rather than
+	// queued, so the stack holds only arguments freed later: a framework
+	// of millions of isolated arguments needs no queue of that size.
+	var stack []int32
+	label := func(a int32) {
+		stack = append(stack, a)
+		for len(stack) > 0 {
+			a := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if lab[a] != Undec {
 				continue
 			}
-			lab[b] = Out
-			for _, c := range f.attacks[b] {
-				if lab[c] != Undec {
+			lab[a] = In
+			for _, b := range g.attacks(int(a)) {
+				if lab[b] != Undec {
 					continue
 				}
-				live[c]--
-				if live[c] == 0 {
-					queue = append(queue, c)
+				lab[b] = Out
+				for _, c := range g.attacks(int(b)) {
+					if lab[c] != Undec {
+						continue
+					}
+					live[c]--
+					if live[c] == 0 {
+						stack = append(stack, c)
+					}
 				}
 			}
+		}
+	}
+	for a := range n {
+		if live[a] == 0 && lab[a] == Undec {
+			label(int32(a))
 		}
 	}
 	return lab
@@ -70,7 +79,13 @@ func (f *Framework) Grounded() Extension {
 }
 
 func inSet(lab []Label) Extension {
-	e := Extension{}
+	size := 0 // counted first: growing by appends would leave ~2× garbage
+	for _, l := range lab {
+		if l == In {
+			size++
+		}
+	}
+	e := make(Extension, 0, size)
 	for a, l := range lab {
 		if l == In {
 			e = append(e, a)

@@ -149,8 +149,8 @@ func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, 
 		return e.Contains(a), err
 	case Complete, Preferred, Stable:
 		c := f.core(true)
-		if c.loc[a] < 0 {
-			if c.base.Contains(a) {
+		if c.local(a) < 0 {
+			if c.inBase(a) {
 				if sem == Stable { // in every stable extension, if there is one
 					_, ok, err := solveOnce(ctx, c.nVars(), c.stable())
 					return ok, err
@@ -166,7 +166,7 @@ func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, 
 		if sem == Stable {
 			cl = c.stable()
 		}
-		_, ok, err := solveOnce(ctx, c.nVars(), cl, []int{c.in(c.loc[a])})
+		_, ok, err := solveOnce(ctx, c.nVars(), cl, []int{c.in(c.local(a))})
 		return ok, err
 	}
 	enumerate := f.Enumerate
@@ -203,8 +203,8 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 		return e.Contains(a), err
 	case Stable, Preferred:
 		c := f.core(true)
-		if c.loc[a] < 0 {
-			if c.base.Contains(a) {
+		if c.local(a) < 0 {
+			if c.inBase(a) {
 				return true, nil
 			}
 			if sem == Stable { // in no stable extension: true only if none exists
@@ -214,10 +214,10 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 			return false, nil
 		}
 		if sem == Stable {
-			_, ok, err := solveOnce(ctx, c.nVars(), c.stable(), []int{-c.in(c.loc[a])})
+			_, ok, err := solveOnce(ctx, c.nVars(), c.stable(), []int{-c.in(c.local(a))})
 			return !ok, err
 		}
-		return c.skepticalPreferred(ctx, c.loc[a])
+		return c.skepticalPreferred(ctx, c.local(a))
 	}
 	enumerate := f.Enumerate
 	if sem == SemiStable || sem == Stage {

@@ -274,8 +274,11 @@ func WriteTGF(w io.Writer, af *argue.Framework) error {
 	return nil
 }
 
-// maxI23Args bounds the header so that a corrupt "p af 99999999999" cannot
-// make us allocate gigabytes before reading a single attack.
+// maxI23Args bounds the header. A framework costs 8 bytes per declared
+// argument (see argue.Framework) plus what a solver then needs per argument,
+// so ten million stays within a few hundred megabytes; a corrupt
+// "p af 99999999999" is refused with a clear error instead of exhausting
+// memory.
 const maxI23Args = 10_000_000
 
 // ParseI23 reads the ICCMA 2023 format: lines starting with # are comments;
@@ -284,26 +287,24 @@ const maxI23Args = 10_000_000
 func ParseI23(r io.Reader) (*argue.Framework, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	// The framework is built once the file is read: the header's count
-	// alone allocates nothing, so a corrupt or hostile header costs memory
-	// only in proportion to what the file really holds.
-	n := -1
-	var attacks []int32 // from, to, from, to, ... (0-based)
+	// The header allocates nothing by itself: the framework's arrays are
+	// built from the attacks once they are read (argue.NewNumbered).
+	var af *argue.Framework
 	for ln := 1; sc.Scan(); ln++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
 		fields := strings.Fields(text)
-		if n < 0 {
+		if af == nil {
 			if len(fields) != 3 || fields[0] != "p" || fields[1] != "af" {
 				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %q", ln, text)
 			}
-			var err error
-			n, err = strconv.Atoi(fields[2])
+			n, err := strconv.Atoi(fields[2])
 			if err != nil || n < 0 || n > maxI23Args {
-				return nil, fmt.Errorf("iccma: i23 line %d: bad argument count %q (want 0..%d)", ln, fields[2], maxI23Args)
+				return nil, fmt.Errorf("iccma: i23 line %d: bad argument count %q in the header: want a number of arguments from 0 to %d (is the header corrupt?)", ln, fields[2], maxI23Args)
 			}
+			af = argue.NewNumbered(n)
 			continue
 		}
 		if len(fields) != 2 {
@@ -311,22 +312,18 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 		}
 		from, err1 := strconv.Atoi(fields[0])
 		to, err2 := strconv.Atoi(fields[1])
-		if err1 != nil || err2 != nil || from < 1 || to < 1 || from > n || to > n {
-			return nil, fmt.Errorf("iccma: i23 line %d: attack %q must be two argument numbers in 1..%d", ln, text, n)
+		if err1 != nil || err2 != nil || from < 1 || to < 1 || from > af.Len() || to > af.Len() {
+			return nil, fmt.Errorf("iccma: i23 line %d: attack %q must be two argument numbers in 1..%d", ln, text, af.Len())
 		}
-		attacks = append(attacks, int32(from-1), int32(to-1))
+		if err := af.AddAttack(from-1, to-1); err != nil {
+			return nil, fmt.Errorf("iccma: i23 line %d: %w", ln, err)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("iccma: read i23: %w", err)
 	}
-	if n < 0 {
+	if af == nil {
 		return nil, fmt.Errorf("iccma: i23: missing header \"p af N\"")
-	}
-	af := argue.NewNumbered(n)
-	for i := 0; i < len(attacks); i += 2 {
-		if err := af.AddAttack(int(attacks[i]), int(attacks[i+1])); err != nil {
-			return nil, fmt.Errorf("iccma: i23: %w", err)
-		}
 	}
 	return af, nil
 }

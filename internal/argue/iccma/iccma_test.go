@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -162,6 +164,7 @@ func TestParseErrors(t *testing.T) {
 		{I23, "1 2\n", "expected header"},
 		{I23, "p af 2\n1 3\n", "1..2"},
 		{I23, "p af -1\n", "bad argument count"},
+		{I23, "p af 99999999999\n1 2\n", "from 0 to 10000000"},
 		{I23, "# only comments\n", "missing header"},
 	}
 	for _, tt := range tests {
@@ -170,6 +173,31 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%s, %q) error = %v, want it to mention %q", tt.format, tt.in, err, tt.want)
 		}
 	}
+}
+
+// TestI23HeaderMemory: what a numeric framework costs per declared
+// argument, header to built attack arrays. It was 48 bytes (two slice
+// headers per argument) before any attack was read, so "p af 10000000"
+// took half a gigabyte; compact rows take 8.
+func TestI23HeaderMemory(t *testing.T) {
+	const n = 2_000_000
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	af, err := ParseI23(strings.NewReader(fmt.Sprintf("p af %d\n1 2\n%d 1\n", n, n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if af.Len() != n || af.NumAttacks() != 2 { // NumAttacks builds the arrays
+		t.Fatalf("parsed %d arguments, %d attacks; want %d, 2", af.Len(), af.NumAttacks(), n)
+	}
+	runtime.ReadMemStats(&after)
+	perArg := float64(after.TotalAlloc-before.TotalAlloc) / n
+	t.Logf("%.1f bytes allocated per declared argument", perArg)
+	if perArg > 12 {
+		t.Errorf("%.1f bytes allocated per declared argument, want at most 12 (two int32 offsets)", perArg)
+	}
+	runtime.KeepAlive(af)
 }
 
 func TestParseFixtures(t *testing.T) {

@@ -188,7 +188,14 @@ func (p printer) line(s string) { fmt.Fprintln(p.w, s) }
 
 func (p printer) single(e argue.Extension) {
 	if p.numeric {
-		p.line(strings.TrimRight("w "+strings.Join(p.af.Names(e), " "), " "))
+		// Written name by name: an extension of millions of arguments
+		// would otherwise be held as strings, then joined, then printed.
+		io.WriteString(p.w, "w")
+		for _, a := range e {
+			io.WriteString(p.w, " ")
+			io.WriteString(p.w, p.af.Name(a))
+		}
+		io.WriteString(p.w, "\n")
 		return
 	}
 	p.line(p.bracket(e))
