@@ -135,6 +135,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	case m.Share:
 		f.Status, f.Reason = Unverified, "a share of something the filings do not report"
 		return f
+	case m.Segment:
+		f.Status, f.Reason = Unverified, "a segment, product or region's figure: the check reads company totals"
+		return f
 	case m.Unit == "multiple":
 		f.Status, f.Reason = Unverified, "a ratio the check does not compute"
 		return f

@@ -31,6 +31,10 @@ type Mention struct {
 	// neither states what the filings report.
 	Hypothetical bool
 	Share        bool
+	// Segment marks a figure of a part of the company (a segment, product
+	// line or region: "Data Center revenue", "Google Cloud revenue"): the
+	// check reads company totals only.
+	Segment bool
 	// Start and End are the byte span of Text in Quote: the words next to
 	// a market figure decide which recorded figure it cites.
 	Start, End int
@@ -182,7 +186,7 @@ func findIn(sentence string, t *Table) []Mention {
 		case lessRe.MatchString(pre):
 			m.Bound = -1
 		}
-		attribute(&m, low, start, end, metrics, periods, t)
+		attribute(&m, sentence, low, start, end, metrics, periods, t)
 		mentions = append(mentions, m)
 	}
 	for _, loc := range percentRe.FindAllStringSubmatchIndex(low, -1) {
@@ -405,7 +409,7 @@ func clauseBreak(s string) bool {
 // sentence's phrases: the nearest compatible metric phrase on either side
 // within the clause, the nearest period (else the latest fiscal year), and
 // direction words between them.
-func attribute(m *Mention, low string, start, end int, metrics, periods []span, t *Table) {
+func attribute(m *Mention, sentence, low string, start, end int, metrics, periods []span, t *Table) {
 	me := span{start: start, end: end}
 	clause := clauseAround(low, start, end)
 	if hypotheticalRe.MatchString(clause) {
@@ -449,6 +453,26 @@ func attribute(m *Mention, low string, start, end int, metrics, periods []span, 
 		if m.Unit == USDPerShare && UnitOf(m.Metric) != USDPerShare {
 			m.Metric = EPSDiluted
 		}
+	}
+	// "N% of revenue": a part of a whole, never the whole's growth. With a
+	// profit line before it, it is that line's margin ("operating income
+	// was 60% of revenue"); otherwise a share the filings do not report
+	// ("China was 13% of sales", "the top customer, 12% of revenue").
+	if m.Unit == Percent && !m.Points {
+		if loc := ofRe.FindStringSubmatchIndex(low[end:min(len(low), end+48)]); loc != nil {
+			if whole, ok := metricIn(low[end+loc[2] : end+loc[3]]); ok {
+				m.Metric = ""
+				if margin := marginBefore(whole, low, start, metrics); margin != "" {
+					m.Metric = margin
+				} else {
+					m.Share = true
+				}
+				best, bestScore = span{}, 1<<30
+			}
+		}
+	}
+	if best.metric != "" && segmentBefore(sentence, low, best, t) {
+		m.Segment = true
 	}
 	if marketDist < 1<<30 && (m.Metric == "" || marketDist <= bestScore) {
 		m.Market = true
@@ -521,6 +545,79 @@ func attribute(m *Mention, low string, start, end int, metrics, periods []span, 
 	if m.Value < 0 {
 		m.Dir, m.Value = -1, -m.Value
 	}
+}
+
+// metricIn is the metric a phrase names, if any.
+func metricIn(phrase string) (Metric, bool) {
+	for _, sp := range findMetrics(phrase) {
+		return sp.metric, true
+	}
+	return "", false
+}
+
+// marginOf is the margin a profit line makes over revenue.
+var marginOf = map[Metric]Metric{GrossProfit: GrossMargin, OperatingIncome: OperatingMargin, NetIncome: NetMargin, FreeCashFlow: FCFMargin}
+
+// marginBefore is the margin stated as "LINE ... N% of revenue": the
+// nearest metric before the figure in its clause, a margin itself or a
+// profit line whose margin the filings give; "" when there is none.
+func marginBefore(whole Metric, low string, start int, metrics []span) Metric {
+	if whole != Revenue {
+		return ""
+	}
+	var prev span
+	for _, sp := range metrics {
+		if sp.end <= start && sp.start >= prev.start {
+			prev = sp
+		}
+	}
+	if prev.metric == "" || clauseBreak(low[prev.end:start]) {
+		return ""
+	}
+	if UnitOf(prev.metric) == Percent {
+		return prev.metric
+	}
+	return marginOf[prev.metric]
+}
+
+// totalWords may stand before a metric's name without making it a part of
+// the company: "Total revenue", "Record revenue", "Q3 revenue".
+var totalWords = map[string]bool{
+	"total": true, "net": true, "gross": true, "annual": true, "quarterly": true, "yearly": true, "fiscal": true,
+	"consolidated": true, "reported": true, "record": true, "overall": true, "company": true, "group": true,
+	"its": true, "our": true, "their": true, "the": true, "this": true, "that": true, "gaap": true, "non-gaap": true,
+	"full-year": true, "full": true, "year": true, "ttm": true, "trailing": true, "organic": true, "core": true,
+	"strong": true, "robust": true, "solid": true, "rising": true, "falling": true, "declining": true, "growing": true,
+	"higher": true, "lower": true, "recurring": true, "top-line": true, "sequential": true, "cumulative": true,
+	"first": true, "second": true, "third": true, "fourth": true, "latest": true, "last": true, "prior": true,
+	"bull": true, "bear": true, "moderator": true, "and": true, "or": true, "of": true, "in": true, "on": true,
+}
+
+// segmentBefore reports whether the metric's name is qualified by a part
+// of the company: a capitalised word right before it that is not the
+// company's own name, a period or a word for the total.
+func segmentBefore(sentence, low string, metric span, t *Table) bool {
+	if _, ok := map[Metric]bool{Revenue: true, GrossProfit: true, OperatingIncome: true}[metric.metric]; !ok {
+		return false
+	}
+	pre := strings.TrimRight(sentence[:metric.start], " ")
+	pre = strings.TrimSuffix(strings.TrimSuffix(pre, "'s"), "’s")
+	i := strings.LastIndexAny(pre, " \t\n(\"“")
+	word := pre[i+1:]
+	if word == "" || word[0] < 'A' || word[0] > 'Z' {
+		return false
+	}
+	lw := strings.ToLower(strings.Trim(word, ".,;:"))
+	if totalWords[lw] || strings.HasPrefix(lw, "fy") || strings.HasPrefix(lw, "q") && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4' || strings.ContainsAny(lw, "0123456789") {
+		return false
+	}
+	// The company itself, by any word of its name or its ticker.
+	for _, w := range strings.Fields(strings.ToLower(t.Company + " " + t.Name)) {
+		if len(w) > 1 && strings.Trim(w, ".,") == lw {
+			return false
+		}
+	}
+	return true
 }
 
 // nearestAfter is where the first period phrase after pos starts, -1 if none.

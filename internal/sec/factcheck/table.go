@@ -139,7 +139,10 @@ type Fact struct {
 
 // Table is the reference facts of one company.
 type Table struct {
-	Company  string `json:"company"`
+	Company string `json:"company"`
+	// Name is the registrant's name ("NVIDIA CORP"): a word of it before a
+	// metric names the company, not a part of it.
+	Name     string `json:"name,omitempty"`
 	LatestFY int    `json:"latest_fy"`
 	// FYEndMonth is the month the fiscal year ends (1 for NVIDIA's late
 	// January): a bare calendar year then also names the fiscal year that
@@ -216,7 +219,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY int) (*Table, er
 		}
 		latestFY = f.Period.FiscalYear
 	}
-	t := &Table{Company: company, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month)}
+	t := &Table{Company: company, Name: cf.EntityName, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month)}
 	var periods []Period
 	for fy := latestFY - Years; fy <= latestFY; fy++ {
 		periods = append(periods, Period{FY: fy})
