@@ -35,3 +35,37 @@ func TestPartsOfTheCompany(t *testing.T) {
 }
 
 func revenueGrowth() Metric { return Growth(Revenue) }
+
+// TestChangeFromBase: in "fell to X from Y" with no period stated, Y is the
+// year before's figure.
+func TestChangeFromBase(t *testing.T) {
+	ts := tables(t)
+	for _, tc := range []struct {
+		text string
+		want []Status
+	}{
+		{"Gross margin fell to 71.1% from 75.0%.", []Status{Verified, Verified}},
+		{"Revenue rose to $215.9 billion from $130.5 billion.", []Status{Verified, Verified}},
+		{"Revenue rose to $215.9 billion from $60.9 billion.", []Status{Verified, Corrected}},
+		{"Data center revenue grew 142% in fiscal 2025.", []Status{Unverified}},
+		{"Meanwhile revenue grew 65.5% in FY2026.", []Status{Verified}},
+	} {
+		fs := ts["NVDA"].Check(tc.text)
+		var got []Status
+		for _, f := range fs {
+			got = append(got, f.Status)
+		}
+		if len(got) != len(tc.want) || !equalStatuses(got, tc.want) {
+			t.Errorf("%q → %s; want %v", tc.text, describe(fs), tc.want)
+		}
+	}
+}
+
+func equalStatuses(a, b []Status) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}

@@ -526,6 +526,15 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+	// "fell to 71.1% from 75.0%" with no period stated: the figure after
+	// "from" is the base of the change, the year before the one the
+	// sentence is about.
+	if pre := strings.TrimSpace(low[max(0, start-12):start]); strings.HasSuffix(pre, "from") && !m.Explicit {
+		if clause := low[max(0, start-60):start]; toFigureRe.MatchString(clause) {
+			m.Period = Period{FY: t.LatestFY - 1}
+			m.Explicit, m.Relative = true, true
+		}
+	}
 	// Direction words near the figure, in its clause.
 	from := max(0, min(start, best.start)-8)
 	if best.metric == "" {
@@ -546,6 +555,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		m.Dir, m.Value = -1, -m.Value
 	}
 }
+
+// toFigureRe is "to <figure>" in the words before a "from <figure>".
+var toFigureRe = regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|~)?[-$+]?\d[^;]*$`)
 
 // metricIn is the metric a phrase names, if any.
 func metricIn(phrase string) (Metric, bool) {
@@ -600,24 +612,53 @@ func segmentBefore(sentence, low string, metric span, t *Table) bool {
 	if _, ok := map[Metric]bool{Revenue: true, GrossProfit: true, OperatingIncome: true}[metric.metric]; !ok {
 		return false
 	}
-	pre := strings.TrimRight(sentence[:metric.start], " ")
-	pre = strings.TrimSuffix(strings.TrimSuffix(pre, "'s"), "’s")
-	i := strings.LastIndexAny(pre, " \t\n(\"“")
-	word := pre[i+1:]
-	if word == "" || word[0] < 'A' || word[0] > 'Z' {
-		return false
+	// The two words before the metric's name, within its clause: "Data
+	// center revenue", "YouTube ads revenue", "Services revenue".
+	pre := sentence[:metric.start]
+	if i := strings.LastIndexAny(pre, ",;:()[]\"“”"); i >= 0 {
+		pre = pre[i+1:]
 	}
-	lw := strings.ToLower(strings.Trim(word, ".,;:"))
-	if totalWords[lw] || strings.HasPrefix(lw, "fy") || strings.HasPrefix(lw, "q") && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4' || strings.ContainsAny(lw, "0123456789") {
-		return false
-	}
-	// The company itself, by any word of its name or its ticker.
-	for _, w := range strings.Fields(strings.ToLower(t.Company + " " + t.Name)) {
-		if len(w) > 1 && strings.Trim(w, ".,") == lw {
+	words := strings.Fields(pre)
+	for n := 0; n < 2 && len(words) > 0; n++ {
+		word := words[len(words)-1]
+		words = words[:len(words)-1]
+		word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
+		lw := strings.ToLower(strings.Trim(word, ".,!?"))
+		if lw == "" || totalWords[lw] || functionWords[lw] || strings.HasPrefix(lw, "fy") || strings.HasPrefix(lw, "q") && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4' || strings.ContainsAny(lw, "0123456789") {
 			return false
 		}
+		if companyWord(lw, t) {
+			return false
+		}
+		if word[0] >= 'A' && word[0] <= 'Z' {
+			return true
+		}
+		// A lowercase word may be part of a capitalised part's name.
 	}
-	return true
+	return false
+}
+
+// functionWords end the walk back from a metric's name: what stands
+// before them is not part of its qualifier.
+var functionWords = map[string]bool{
+	"a": true, "an": true, "as": true, "at": true, "by": true, "for": true, "from": true, "with": true, "to": true,
+	"was": true, "were": true, "is": true, "are": true, "has": true, "had": true, "have": true, "grew": true, "rose": true,
+	"fell": true, "posted": true, "reported": true, "delivered": true, "generated": true, "said": true, "saw": true,
+	"while": true, "but": true, "however": true, "meanwhile": true, "also": true, "still": true, "yet": true,
+	"since": true, "because": true, "although": true, "so": true, "then": true, "now": true, "today": true,
+	"notably": true, "importantly": true, "moreover": true, "furthermore": true, "additionally": true, "overall": true,
+	"indeed": true, "finally": true, "further": true, "even": true, "only": true, "both": true, "all": true,
+}
+
+// companyWord reports whether a word is the company's own: its ticker or
+// a word of its name.
+func companyWord(lw string, t *Table) bool {
+	for _, w := range strings.Fields(strings.ToLower(t.Company + " " + t.Name)) {
+		if len(w) > 1 && strings.Trim(w, ".,") == lw {
+			return true
+		}
+	}
+	return false
 }
 
 // nearestAfter is where the first period phrase after pos starts, -1 if none.
