@@ -10,6 +10,7 @@ import (
 // TickerIndex is the SEC ticker list (company_tickers.json), indexed.
 type TickerIndex struct {
 	byTicker map[string]Company
+	ordered  []Company // in the list's order: the SEC lists larger companies first
 }
 
 // ParseTickers parses company_tickers.json:
@@ -24,12 +25,29 @@ func ParseTickers(body []byte) (*TickerIndex, error) {
 		return nil, fmt.Errorf("parse company_tickers.json: %w", err)
 	}
 	idx := &TickerIndex{byTicker: make(map[string]Company, len(raw))}
-	for _, e := range raw {
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	// The keys are the rows' positions ("0", "1", …): keep that order.
+	slices.SortFunc(keys, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+	for _, k := range keys {
+		e := raw[k]
 		t := NormalizeTicker(e.Ticker)
 		if t == "" || e.CIK <= 0 {
 			continue
 		}
-		idx.byTicker[t] = Company{CIK: CIK(e.CIK), Ticker: t, Name: e.Title}
+		if _, dup := idx.byTicker[t]; dup {
+			continue // the first row of a ticker listed twice holds
+		}
+		c := Company{CIK: CIK(e.CIK), Ticker: t, Name: e.Title}
+		idx.ordered = append(idx.ordered, c)
+		idx.byTicker[t] = c
 	}
 	if len(idx.byTicker) == 0 {
 		return nil, fmt.Errorf("parse company_tickers.json: no tickers in %d bytes", len(body))
@@ -46,6 +64,10 @@ func (x *TickerIndex) Lookup(ticker string) (Company, error) {
 	}
 	return c, nil
 }
+
+// Companies lists every ticker with its company, in the list's order
+// (larger companies first). The slice is shared: do not modify it.
+func (x *TickerIndex) Companies() []Company { return x.ordered }
 
 // Len is the number of tickers.
 func (x *TickerIndex) Len() int { return len(x.byTicker) }

@@ -124,6 +124,11 @@ func New() *Snapshot {
 	})}
 }
 
+// TickerIndex is the SEC ticker list shipped with Parley (every listed
+// company, not only those the snapshot holds data for), for resolving
+// company names without the network.
+func (s *Snapshot) TickerIndex() (*edgar.TickerIndex, error) { return s.tickers() }
+
 // Files lists the embedded files.
 func (s *Snapshot) Files() []File { return slices.Clone(files) }
 
