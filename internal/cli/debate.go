@@ -296,18 +296,8 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 			}
 			fmt.Fprintf(f.IO.ErrOut, "%s now answers with %s, was %s\n", app.RoleName(c.Role), to, from)
 		}
-	} else {
-		req := o.Request
-		given := o.set
-		req.Given = func(name string) bool {
-			if name == "max-rounds" && o.maxRoundsFromConfig {
-				return true
-			}
-			return given != nil && given(name)
-		}
-		if sess, err = a.Start(ctx, app.StartRequest{Request: req, Models: o.Models, Limits: o.limits()}); err != nil {
-			return err
-		}
+	} else if sess, err = a.Start(ctx, o.startRequest()); err != nil {
+		return err
 	}
 	fmt.Fprintln(f.IO.ErrOut, app.DescribeCast(sess.Models, sess.DataOnly))
 	return runSession(ctx, f, o, store, a, sess)

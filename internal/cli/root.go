@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/store/open"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
@@ -135,6 +136,14 @@ Every debate is an append-only event log: interrupt it at any moment (Ctrl+C) an
 with nothing lost.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// With no command, a terminal opens the shell; anything else (a
+		// pipe, a script) gets the help, as before the shell existed.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.IO.IsInputTerminal() && f.IO.IsTerminal() {
+				return runShell(cmd.Context(), f, shell.DefaultPace)
+			}
+			return cmd.Help()
+		},
 	}
 	root.PersistentFlags().StringVar(&f.DBPath, "db", "", "debate database: a SQLite `file`, or a postgres:// URL (default: $PARLEY_DATABASE_URL, $PARLEY_DB or a file in the user data dir)")
 	root.SetIn(f.IO.In)
@@ -146,7 +155,7 @@ with nothing lost.`,
 	root.Version = version()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil), newAskCmd(f, nil), newAFCmd(f, nil),
-		newDeleteCmd(f, nil), newVersionCmd(f), newConfigCmd(f), newServeCmd(f, nil))
+		newDeleteCmd(f, nil), newVersionCmd(f), newConfigCmd(f), newServeCmd(f, nil), newShellCmd(f))
 	registerCompletions(root, f)
 	return root
 }

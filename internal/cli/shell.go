@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/shell"
+	"github.com/parleyhq/parley/internal/store/sqlite"
+)
+
+func newShellCmd(f *Factory) *cobra.Command {
+	pace := shell.DefaultPace
+	cmd := &cobra.Command{
+		Use:   "shell",
+		Short: "Open the interactive research shell (also: parley with no arguments, on a terminal)",
+		Long: `Open the interactive research shell: /debate with the flags of 'parley debate', /resume, /list,
+/show, /export, /ask, /hint, /cost, /model, /help, /quit, and debates asked for in words
+("Give me both sides of NVDA", "What's the bull and bear case for Tesla?", "Debate AMD").
+
+While a debate streams, type AGENT: TEXT to queue a hint for that agent's next turn; Ctrl+C
+pauses the debate and keeps you in the shell; Ctrl+D leaves.`,
+		Example: "  parley\n  parley shell\n  parley shell --pace 0",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runShell(cmd.Context(), f, pace)
+		},
+	}
+	cmd.Flags().DurationVar(&pace, "pace", pace, "time between the lines of a data-only agent's reply, so that an offline debate can be read and coached as it runs (0: at once)")
+	return cmd
+}
+
+// runShell opens the shell on the terminal.
+func runShell(ctx context.Context, f *Factory, pace time.Duration) error {
+	if !f.IO.IsInputTerminal() || !f.IO.IsTerminal() {
+		return usageErrorf("the shell needs a terminal: run it in one, or script Parley with 'parley debate' (see 'parley --help')")
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	history := ""
+	if p, err := sqlite.DefaultPath(); err == nil {
+		history = filepath.Join(filepath.Dir(p), "shell_history")
+	}
+	var flags []string
+	newDebateCmd(f, nil).Flags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Name != "json" && fl.Name != "resume" {
+			flags = append(flags, "--"+fl.Name)
+		}
+	})
+	if pace < 0 {
+		return usageErrorf("--pace %s: give 0 or a positive duration such as 30ms", pace)
+	}
+	opts := shell.Options{
+		App: f.App(store), ParseDebate: f.parseDebate, DebateFlags: flags, HistoryFile: history,
+		Color: f.IO.ColorEnabled(), Pace: pace,
+	}
+	return shell.Run(ctx, opts, f.IO.In, f.IO.Out)
+}
+
+// parseDebate reads a /debate command line with 'parley debate”s own
+// flags, config file defaults and format inference.
+func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.DebateRequest, error) {
+	var got *DebateOptions
+	cmd := newDebateCmd(f, func(_ context.Context, o *DebateOptions) error {
+		got = o
+		return nil
+	})
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.Use = "/debate TOPIC|TICKER"
+	if err := cmd.ExecuteContext(ctx); err != nil {
+		var ue *UsageError
+		if errors.As(err, &ue) {
+			return nil, err
+		}
+		return nil, &UsageError{Err: err}
+	}
+	if got == nil {
+		return &shell.DebateRequest{Help: out.String()}, nil
+	}
+	return &shell.DebateRequest{Start: got.startRequest(), Resume: got.Resume, Limits: got.limitOverrides(), Docs: got.documents()}, nil
+}
+
+// startRequest is the request to the application layer for a new debate.
+func (o *DebateOptions) startRequest() app.StartRequest {
+	req := o.Request
+	given := o.set
+	req.Given = func(name string) bool {
+		if name == "max-rounds" && o.maxRoundsFromConfig {
+			return true
+		}
+		return given != nil && given(name)
+	}
+	return app.StartRequest{Request: req, Models: o.Models, Limits: o.limits()}
+}

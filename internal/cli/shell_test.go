@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
+)
+
+// /debate in the shell reads its words with 'parley debate”s own flags:
+// a ticker makes a bull vs. bear debate, --format picks another, --help
+// gives the usage and a wrong flag is bad input.
+func TestParseDebateForTheShell(t *testing.T) {
+	f := testFactory(t, "", false)
+	ctx := context.Background()
+	req, err := f.parseDebate(ctx, []string{"NVDA", "--deep", "--framework", "piotroski", "--turn-budget", "9000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := req.Start
+	if s.Format != bullbear.Name || s.Topic != "NVDA" || !s.Deep || s.Framework != "piotroski" || s.Limits.TurnBudget != 9000 || s.Set("format") {
+		t.Errorf("/debate NVDA --deep --framework piotroski: %+v", s)
+	}
+	var l debate.Limits
+	req.Limits(&l)
+	if l.TurnBudget != 9000 {
+		t.Errorf("the budget given is not applied on resume: %+v", l)
+	}
+	req, err = f.parseDebate(ctx, []string{"Kafka or RabbitMQ?", "--format", "council"})
+	if err != nil || req.Start.Format != "council" || req.Start.Topic != "Kafka or RabbitMQ?" || !req.Start.Set("format") {
+		t.Errorf("council: %+v, %v", req, err)
+	}
+	if req, err := f.parseDebate(ctx, []string{"--resume", "DEB-1a2b"}); err != nil || req.Resume != "DEB-1a2b" {
+		t.Errorf("--resume: %+v, %v", req, err)
+	}
+	if req, err := f.parseDebate(ctx, []string{"--help"}); err != nil || !strings.Contains(req.Help, "--deep") || !strings.Contains(req.Help, "/debate TOPIC|TICKER") {
+		t.Errorf("--help: %+v, %v", req, err)
+	}
+	for _, bad := range [][]string{{"NVDA", "--bogus"}, {}, {"a", "b"}} {
+		_, err := f.parseDebate(ctx, bad)
+		var ue *UsageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%q: %v, want a usage error", bad, err)
+		}
+	}
+}
+
+// Without a terminal, parley prints its help and the shell refuses to open.
+func TestShellNeedsATerminal(t *testing.T) {
+	f := testFactory(t, "", false)
+	root := NewRootCmd(f)
+	root.SetArgs(nil)
+	if err := root.Execute(); err != nil {
+		t.Fatalf("parley with no arguments and no terminal: %v", err)
+	}
+	if out := f.IO.Out.(interface{ String() string }).String(); !strings.Contains(out, "Available Commands") || !strings.Contains(out, "shell") {
+		t.Errorf("help:\n%s", out)
+	}
+	root = NewRootCmd(f)
+	root.SetArgs([]string{"shell"})
+	err := root.Execute()
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "needs a terminal") {
+		t.Errorf("parley shell without a terminal: %v", err)
+	}
+}

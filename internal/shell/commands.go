@@ -1,0 +1,510 @@
+package shell
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/setup"
+)
+
+// commands are the slash commands, in the order /help lists them.
+var commands = []struct{ name, args, help string }{
+	{"debate", "TOPIC|TICKER [flags]", "start a debate; the flags of 'parley debate' (--deep, --framework, --format, --offline, …)"},
+	{"resume", "[ID]", "resume a paused debate (the latest when no ID is given)"},
+	{"list", "", "list the debates, newest first"},
+	{"show", "ID", "show a debate's document"},
+	{"export", "ID --as md|json|pdf [-o FILE] [--summary]", "write a debate's document to a file"},
+	{"ask", "AGENT QUESTION", "ask an agent of the debate a follow-up question"},
+	{"hint", "AGENT TEXT", "give the running debate's agent a hint (or type AGENT: TEXT)"},
+	{"cost", "", "what the debate cost, per agent"},
+	{"model", "[[PROVIDER/]NAME|default]", "show or choose the model of new debates"},
+	{"help", "", "this list"},
+	{"quit", "", "leave (a running debate is paused)"},
+}
+
+// question is something the shell asked; the next line answers it.
+type question struct {
+	placeholder string
+	answer      func(line string) tea.Cmd
+}
+
+// ask asks the user something; answer gets the next line typed.
+func (m *Model) askUser(prompt, placeholder string, answer func(line string) tea.Cmd) {
+	m.question = &question{placeholder: placeholder, answer: answer}
+	m.setBelow(prompt)
+}
+
+// submit handles a line typed at the prompt.
+func (m *Model) submit(line string) tea.Cmd {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return nil
+	}
+	m.history.add(line)
+	switch {
+	case m.question != nil:
+		q := m.question
+		m.question = nil
+		m.setBelow()
+		m.echo(line)
+		return q.answer(line)
+	case m.check != nil:
+		m.answerCheckpoint(line)
+		return nil
+	case strings.HasPrefix(line, "/"):
+		return m.command(line)
+	case m.run != nil:
+		return m.hint(line)
+	case m.ask != nil:
+		m.setBelow("A follow-up is being answered; Ctrl+C stops it.")
+		return nil
+	case m.busy != "":
+		m.setBelow("Wait: " + m.busy)
+		return nil
+	}
+	m.echo(line)
+	return m.trigger(line)
+}
+
+// command runs a slash command.
+func (m *Model) command(line string) tea.Cmd {
+	args, err := splitArgs(strings.TrimPrefix(line, "/"))
+	if err != nil || len(args) == 0 {
+		m.setBelow(fmt.Sprintf("%s: %v", line, err))
+		return nil
+	}
+	name, rest := strings.ToLower(args[0]), args[1:]
+	if name == "exit" {
+		name = "quit"
+	}
+	busy := m.run != nil || m.ask != nil || m.busy != ""
+	switch name {
+	case "hint":
+		if m.run == nil {
+			m.setBelow("No debate is running: hints go to a running debate's agents.")
+			return nil
+		}
+		if len(rest) < 2 {
+			m.setBelow("/hint AGENT TEXT, for example /hint bull mention the new AI chip")
+			return nil
+		}
+		return m.hint(rest[0] + ": " + strings.Join(rest[1:], " "))
+	case "quit":
+		return m.quit()
+	case "cost":
+		if m.run != nil {
+			if v := m.views[m.run.id]; v != nil {
+				m.setBelow(fmt.Sprintf("So far: %s, %s tokens.", costLine(v), report.Thousands(v.state.Usage.Total())))
+			}
+			return nil
+		}
+	}
+	if busy {
+		what := "a debate is running (Ctrl+C pauses it)"
+		if m.run == nil {
+			what = "the shell is busy (Ctrl+C stops it)"
+		}
+		m.setBelow(fmt.Sprintf("/%s waits: %s. Type AGENT: TEXT for a hint.", name, what))
+		return nil
+	}
+	m.echo(line)
+	switch name {
+	case "debate":
+		return m.cmdDebate(rest)
+	case "resume":
+		return m.cmdResume(rest)
+	case "list":
+		m.cmdList()
+	case "show":
+		m.cmdShow(rest)
+	case "export":
+		return m.cmdExport(rest)
+	case "ask":
+		return m.cmdAsk(rest)
+	case "cost":
+		m.cmdCost()
+	case "model":
+		m.cmdModel(rest)
+	case "help":
+		m.cmdHelp()
+	default:
+		m.fail(fmt.Errorf("unknown command /%s: /help lists the commands", name))
+	}
+	return nil
+}
+
+// cmdDebate starts a debate with the command line's flags, offering to
+// resume an unfinished debate on the same topic first (spec: "Resume Flow").
+func (m *Model) cmdDebate(args []string) tea.Cmd {
+	req, err := m.opts.ParseDebate(m.ctx, args)
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	if req.Help != "" {
+		m.tr.add(&block{segs: []segment{{text: req.Help}}})
+		return nil
+	}
+	if req.Resume != "" {
+		id, err := app.ResolveID(m.ctx, m.app.Store, req.Resume)
+		if err != nil {
+			m.fail(err)
+			return nil
+		}
+		return m.resume(id, req)
+	}
+	return m.offerResume(req)
+}
+
+// offerResume asks "Resume debate from Phase 2 (Bear Opening)? [Y/n]" when
+// an unfinished debate of the same format on the same topic exists, and
+// starts a new debate otherwise or on no.
+func (m *Model) offerResume(req *DebateRequest) tea.Cmd {
+	found, err := m.app.Unfinished(m.ctx, req.Start.Format, req.Start.Topic)
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	if found == nil {
+		return m.start(req)
+	}
+	phase, err := m.app.ResumePhase(m.ctx, found.ID)
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	prompt := fmt.Sprintf("Resume debate from %s? [Y/n]", phase)
+	m.say(plain, fmt.Sprintf("An unfinished debate on %s exists (%s). %s", clean(found.Topic), found.ID, prompt))
+	var answer func(string) tea.Cmd
+	answer = func(line string) tea.Cmd {
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "", "y", "yes":
+			return m.resume(found.ID, req)
+		case "n", "no":
+			return m.start(req)
+		}
+		m.askUser("Answer y or n. "+prompt, "y or n", answer)
+		return nil
+	}
+	m.askUser(prompt, "Y (resume) or n (start a new debate)", answer)
+	return nil
+}
+
+// cmdResume resumes a debate: the one named, else the shell's current one
+// when it is unfinished, else the latest unfinished.
+func (m *Model) cmdResume(args []string) tea.Cmd {
+	if len(args) > 1 {
+		m.fail(errors.New("/resume takes at most one debate ID"))
+		return nil
+	}
+	if len(args) == 1 {
+		id, err := app.ResolveID(m.ctx, m.app.Store, args[0])
+		if err != nil {
+			m.fail(err)
+			return nil
+		}
+		return m.resume(id, nil)
+	}
+	sums, err := m.app.Store.List(m.ctx, debate.ListFilter{})
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	var pick *debate.Summary
+	for i, s := range sums {
+		st := s.Shown(m.now(), debate.OwnerAlive)
+		if st == debate.StatusCompleted || st == debate.StatusRunning {
+			continue
+		}
+		if pick == nil || s.ID == m.current {
+			pick = &sums[i]
+		}
+	}
+	if pick == nil {
+		m.say(plain, "Nothing to resume: every debate has ended. /list shows them.")
+		return nil
+	}
+	return m.resume(pick.ID, nil)
+}
+
+// cmdList lists the debates.
+func (m *Model) cmdList() {
+	sums, err := m.app.Store.List(m.ctx, debate.ListFilter{Limit: 20})
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	if len(sums) == 0 {
+		m.say(plain, "No debates yet. Start one: /debate NVDA --offline, or \"Give me both sides of NVDA\".")
+		return
+	}
+	rows := [][]string{{"ID", "FORMAT", "STATUS", "COST", "UPDATED", "TOPIC"}}
+	for _, s := range sums {
+		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), fmt.Sprintf("$%.4f", s.CostUSD),
+			s.Updated.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
+	}
+	m.tr.add(&block{segs: []segment{{meta: true, class: plain, text: table(rows)}}})
+}
+
+// table lines up columns, the last one left to wrap.
+func table(rows [][]string) string {
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r[:len(r)-1] {
+			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
+	}
+	var b strings.Builder
+	for n, r := range rows {
+		if n > 0 {
+			b.WriteString("\n")
+		}
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+2))
+			}
+		}
+	}
+	return b.String()
+}
+
+// cmdShow shows a debate's document; the debate becomes the shell's
+// current one (for /ask and /cost).
+func (m *Model) cmdShow(args []string) {
+	if len(args) != 1 {
+		m.fail(errors.New("/show ID: give one debate ID (/list shows them)"))
+		return
+	}
+	st, format, err := m.app.Load(m.ctx, args[0])
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	doc, err := app.RenderDoc(format, st, false)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	m.current = st.ID
+	if _, err := m.view(st.ID, format, describer(format), true); err == nil {
+		m.reload(st.ID) // follow-ups may have been added since
+	}
+	m.say(dim, fmt.Sprintf("%s · %s · %s · created %s", st.ID, st.Format, app.StatusLine(st), st.Created.In(m.loc).Format("2006-01-02 15:04")))
+	m.tr.add(&block{segs: []segment{{text: prose(doc)}}, markdown: true})
+	if st.Status != debate.StatusCompleted {
+		m.say(dim, "/resume "+st.ID+" goes on with it.")
+	}
+}
+
+func describer(format debate.Format) func(*debate.Turn) string {
+	if d, ok := format.(interface{ Describe(*debate.Turn) string }); ok {
+		return d.Describe
+	}
+	return nil
+}
+
+// cmdExport writes a debate's document to a file.
+func (m *Model) cmdExport(args []string) tea.Cmd {
+	var id, as, out string
+	summary := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--as" || a == "-o" || a == "--output":
+			if i+1 >= len(args) {
+				m.fail(fmt.Errorf("/export: %s needs a value", a))
+				return nil
+			}
+			i++
+			if a == "--as" {
+				as = args[i]
+			} else {
+				out = args[i]
+			}
+		case strings.HasPrefix(a, "--as="):
+			as = strings.TrimPrefix(a, "--as=")
+		case a == "--summary":
+			summary = true
+		case a == "--full":
+		case strings.HasPrefix(a, "-"):
+			m.fail(fmt.Errorf("/export: unknown flag %s; use --as md|json|pdf, -o FILE, --summary", a))
+			return nil
+		case id == "":
+			id = a
+		default:
+			m.fail(fmt.Errorf("/export takes one debate ID, got %q too", a))
+			return nil
+		}
+	}
+	if id == "" {
+		id = m.current
+	}
+	if id == "" {
+		m.fail(errors.New("/export ID --as md|json|pdf: give a debate ID (/list shows them)"))
+		return nil
+	}
+	if as == "" {
+		as = strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
+		if as == "" || as == "markdown" {
+			as = "md"
+		}
+	}
+	if as != "md" && as != "json" && as != "pdf" {
+		m.fail(fmt.Errorf("/export --as %q: choose md, json or pdf", as))
+		return nil
+	}
+	st, format, err := m.app.Load(m.ctx, id)
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	if out == "" {
+		out = st.ID + "." + as
+	}
+	m.wait("Writing " + out + "…")
+	return func() tea.Msg {
+		var data []byte
+		var err error
+		switch as {
+		case "md":
+			var doc string
+			if doc, err = app.RenderDoc(format, st, summary); err == nil {
+				data = []byte(doc)
+			}
+		case "json":
+			if data, err = json.MarshalIndent(app.ExportJSON(st, !summary), "", "  "); err == nil {
+				data = append(data, '\n')
+			}
+		case "pdf":
+			data, err = app.ExportPDF(st, format, summary)
+		}
+		if err == nil {
+			err = app.WriteFileAtomic(out, data)
+		}
+		if err != nil {
+			return doneMsg{err: fmt.Errorf("export %s: %w", st.ID, err)}
+		}
+		abs, _ := filepath.Abs(out)
+		return doneMsg{text: fmt.Sprintf("Wrote %s (%s, %d bytes).", abs, as, len(data))}
+	}
+}
+
+// doneMsg reports work done in the background.
+type doneMsg struct {
+	text string
+	err  error
+}
+
+// cmdCost shows what the shell's current debate cost, per agent.
+func (m *Model) cmdCost() {
+	m.reload(m.current)
+	v := m.views[m.current]
+	if v == nil {
+		m.say(plain, "No debate yet: /cost shows the cost of the debate the shell is on (/show ID picks one).")
+		return
+	}
+	var b strings.Builder
+	report.UsageTable(&b, v.state, "**Tokens and cost of "+v.state.ID+"**", report.AgentName)
+	m.tr.add(&block{segs: []segment{{text: b.String()}}, markdown: true})
+}
+
+// cmdModel shows or sets the model of the debates the shell starts.
+func (m *Model) cmdModel(args []string) {
+	switch {
+	case len(args) == 1 && args[0] == "default":
+		m.models = app.Models{}
+	case len(args) == 1:
+		mf := app.Models{Model: args[0]}
+		if p, name, ok := strings.Cut(args[0], "/"); ok {
+			mf = app.Models{Provider: p, Model: name}
+		}
+		if _, _, err := app.ResolveCast(mf, m.app.Env.Getenv); err != nil {
+			m.fail(&setup.ConfigError{Err: err})
+			return
+		}
+		m.models = mf
+	case len(args) > 1:
+		m.fail(errors.New("/model [PROVIDER/]NAME, or /model default"))
+		return
+	}
+	_, record, err := app.ResolveCast(m.models, m.app.Env.Getenv)
+	switch {
+	case err != nil:
+		m.fail(&setup.ConfigError{Err: err})
+	case len(record) == 0:
+		m.say(plain, "New debates: no model is configured; bullbear debates run with Parley's data-only agents. /model [PROVIDER/]NAME chooses one (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST give the provider).")
+	default:
+		m.say(plain, "New debates: "+app.DescribeCast(record, nil))
+	}
+	if v := m.views[m.current]; v != nil && v.state.ID != "" {
+		m.say(dim, v.state.ID+": "+app.DescribeCast(v.state.Models, nil))
+	}
+}
+
+// cmdHelp lists the commands, the triggers and the keys.
+func (m *Model) cmdHelp() {
+	var b strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&b, "/%s %s\n    %s\n", c.name, c.args, c.help)
+	}
+	b.WriteString(`
+In words: "Give me both sides of NVDA", "What's the bull and bear case for Tesla?", "Debate AMD", "bull vs bear for apple".
+While a debate runs: AGENT: TEXT queues a hint for that agent's next turn ("bull: mention the new AI chip", "both: …").
+Keys: Tab completes commands, flags, formats, tickers, agents and ids; Up/Down recall earlier lines; PgUp/PgDn and the mouse wheel scroll; Ctrl+C pauses the running debate (twice at the prompt to leave); Ctrl+D leaves.`)
+	m.say(plain, b.String())
+}
+
+// handle handles the shell's own messages.
+func (m *Model) handle(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case startedMsg:
+		return m.started(msg)
+	case eventMsg:
+		return m.event(msg)
+	case runDoneMsg:
+		return m.runDone(msg)
+	case subEndMsg:
+		if m.run != nil && m.run.id == msg.id && m.run.result != nil {
+			return m.finish()
+		}
+	case hintMsg:
+		if msg.err != nil {
+			if errors.Is(msg.err, debate.ErrNotRunning) {
+				m.setBelow("Hint not queued: the debate is not running any more.")
+			} else {
+				m.setBelow("Hint not queued: " + msg.err.Error())
+			}
+		}
+	case checkpointMsg:
+		m.check = &checkpoint{c: msg.c, reply: msg.reply}
+		m.setBelow("Checkpoint: [C]ontinue, [G]uide or [E]nd early?")
+	case doneMsg:
+		m.busy = ""
+		if msg.err != nil {
+			m.fail(msg.err)
+		} else {
+			m.say(plain, msg.text)
+		}
+	case askReadyMsg:
+		return m.askReady(msg)
+	case askDeltaMsg:
+		if m.ask != nil && m.ask.block != nil {
+			m.ask.block.write(clean(msg.text))
+		}
+	case askDoneMsg:
+		return m.askDone(msg)
+	case companiesMsg:
+		return m.companies(msg)
+	}
+	return nil
+}

@@ -1,0 +1,438 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/sec/edgar"
+)
+
+// belowLines is how many lines under the input line show what the shell
+// says about what was typed (a hint queued, completions, a question).
+const belowLines = 2
+
+// Model is the shell's Bubble Tea model. Update handles one message and
+// returns the work to do next; long work (starting a debate, running it,
+// answering a follow-up) runs in goroutines that report back with messages
+// through send.
+type Model struct {
+	opts Options
+	app  *app.App
+	ctx  context.Context
+	// send delivers a message to Update from another goroutine (the
+	// program's Send; tests collect them).
+	send func(tea.Msg)
+	st   styles
+	loc  *time.Location
+
+	width, height int
+	vp            viewport.Model
+	input         textinput.Model
+	spin          spinner.Model
+	ticking       bool
+	tr            *transcript
+
+	below []string // under the input line
+
+	run      *run                   // the debate running, nil when none
+	current  string                 // the debate the shell is on (for /ask, /cost, /resume)
+	views    map[string]*debateView // per debate: what has been shown
+	ask      *asking
+	question *question
+	check    *checkpoint
+	busy     string    // what the shell is waiting for ("Starting NVDA…"), "" for nothing
+	since    time.Time // when the wait began
+	history  *history
+	quitArm  bool // Ctrl+C was pressed once at the prompt
+	quitting bool // leaving once the running debate has paused
+	models   app.Models
+	tickers  *edgar.TickerIndex
+}
+
+// New returns the shell's model. Its send must be set before a debate runs
+// (Run sets it to the program's Send).
+func New(ctx context.Context, opts Options) *Model {
+	a := *opts.App
+	m := &Model{opts: opts, app: &a, ctx: ctx, st: newStyles(opts.Color), loc: opts.Location, views: map[string]*debateView{}}
+	if m.loc == nil {
+		m.loc = time.Local
+	}
+	// Setup notices ("SEC data: …") belong in the transcript.
+	a.Env.Notice = noticeWriter{m: m}
+	a.DataPace = opts.Pace
+	m.tr = newTranscript(m.st)
+	m.vp = viewport.New()
+	m.vp.MouseWheelEnabled = true
+	m.input = textinput.New()
+	m.input.Prompt = "› "
+	m.input.SetVirtualCursor(false)
+	ist := m.input.Styles()
+	if !opts.Color {
+		// The input's own styles are coloured: plain and faint instead.
+		ist.Focused = textinput.StyleState{Text: lipgloss.NewStyle(), Placeholder: m.st.dim, Suggestion: m.st.dim}
+		ist.Blurred = ist.Focused
+		ist.Cursor.Color = nil
+	}
+	ist.Focused.Prompt = m.st.prompt
+	ist.Blurred.Prompt = m.st.prompt
+	m.input.SetStyles(ist)
+	m.input.Focus()
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	m.history = loadHistory(opts.HistoryFile)
+	m.say(dim, "Parley shell. Start a debate with /debate TOPIC|TICKER, or ask in words: \"Give me both sides of NVDA\". /help lists the commands.")
+	return m
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// now is the clock of the debates the shell runs.
+func (m *Model) now() time.Time {
+	if m.app.Env.Now != nil {
+		return m.app.Env.Now()
+	}
+	return time.Now()
+}
+
+// noticeWriter puts a format's setup notices in the transcript.
+type noticeWriter struct{ m *Model }
+
+func (w noticeWriter) Write(p []byte) (int, error) {
+	if w.m.send != nil {
+		w.m.send(noticeMsg{text: strings.TrimRight(string(p), "\n")})
+	}
+	return len(p), nil
+}
+
+type noticeMsg struct{ text string }
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+	case tea.KeyPressMsg:
+		cmds = append(cmds, m.key(msg))
+	case tea.PasteMsg:
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		cmds = append(cmds, cmd)
+	case tea.MouseWheelMsg:
+		var cmd tea.Cmd
+		m.vp, cmd = m.vp.Update(msg)
+		cmds = append(cmds, cmd)
+	case spinner.TickMsg:
+		if !m.waiting() {
+			m.ticking = false
+			break
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		cmds = append(cmds, cmd)
+	case noticeMsg:
+		m.say(dim, clean(msg.text))
+	default:
+		cmds = append(cmds, m.handle(msg))
+	}
+	if m.waiting() && !m.ticking {
+		m.ticking = true
+		cmds = append(cmds, m.spin.Tick)
+	}
+	m.refresh()
+	return m, tea.Batch(cmds...)
+}
+
+// key handles a key press.
+func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	s := k.String()
+	if s != "ctrl+c" {
+		m.quitArm = false
+	}
+	switch s {
+	case "ctrl+c":
+		return m.interrupt()
+	case "ctrl+d":
+		return m.quit()
+	case "enter":
+		line := m.input.Value()
+		m.input.SetValue("")
+		m.history.reset()
+		// What follows the line is what the user wants to see.
+		m.vp.GotoBottom()
+		return m.submit(line)
+	case "tab":
+		m.complete()
+		return nil
+	case "up":
+		if v, ok := m.history.prev(m.input.Value()); ok {
+			m.input.SetValue(v)
+			m.input.CursorEnd()
+		}
+		return nil
+	case "down":
+		if v, ok := m.history.next(); ok {
+			m.input.SetValue(v)
+			m.input.CursorEnd()
+		}
+		return nil
+	case "pgup":
+		m.vp.PageUp()
+		return nil
+	case "pgdown":
+		m.vp.PageDown()
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return cmd
+}
+
+// interrupt is Ctrl+C: it stops what runs (the debate pauses, a follow-up
+// is dropped), else clears the input, else asks to press it again to leave.
+func (m *Model) interrupt() tea.Cmd {
+	switch {
+	case m.ask != nil:
+		m.ask.cancel()
+		m.setBelow("Stopping the follow-up…")
+		return nil
+	case m.run != nil && !m.run.stopping:
+		m.run.stopping = true
+		m.run.cancel()
+		m.setBelow("Pausing the debate…")
+		return nil
+	case m.question != nil:
+		m.question = nil
+		m.setBelow("Question dropped.")
+		return nil
+	case m.input.Value() != "":
+		m.input.SetValue("")
+		return nil
+	case m.quitArm:
+		return m.quit()
+	}
+	m.quitArm = true
+	m.setBelow("Press Ctrl+C again to leave (or Ctrl+D, /quit).")
+	return nil
+}
+
+// quit leaves the shell; a running debate is paused first.
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	if m.ask != nil {
+		m.ask.cancel()
+	}
+	if m.run != nil {
+		if !m.run.stopping {
+			m.run.stopping = true
+			m.run.cancel()
+		}
+		m.setBelow("Pausing the debate before leaving…")
+		return nil
+	}
+	return tea.Quit
+}
+
+// shutdown pauses a debate still running when the program has ended (a
+// signal), and waits until its pause is recorded.
+func (m *Model) shutdown() {
+	if m.ask != nil {
+		m.ask.cancel()
+	}
+	if r := m.run; r != nil {
+		r.cancel()
+		<-r.finished
+		r.subCancel()
+	}
+}
+
+// waiting reports whether the spinner shows: something was asked and
+// nothing visible has come back yet.
+func (m *Model) waiting() bool {
+	if m.busy != "" {
+		return true
+	}
+	if m.ask != nil && m.ask.block != nil && m.ask.block.text() == "" {
+		return true
+	}
+	if m.run != nil {
+		if v := m.views[m.run.id]; v != nil && v.live != "" {
+			t := v.state.Turns[v.live]
+			return t != nil && (hidden(t) || t.Text == "")
+		}
+		return !m.run.stopping && m.check == nil
+	}
+	return false
+}
+
+// wait starts the spinner for what the shell now waits on.
+func (m *Model) wait(what string) {
+	m.busy, m.since = what, m.now()
+}
+
+func (m *Model) setBelow(lines ...string) { m.below = lines }
+
+// say adds a line to the transcript.
+func (m *Model) say(c class, text string) {
+	m.tr.add(&block{segs: []segment{{meta: true, class: c, text: text}}})
+}
+
+// echo shows what the user typed in the transcript, as a chat shows a
+// message: commands and questions, never hints.
+func (m *Model) echo(line string) {
+	m.tr.add(&block{gap: true, segs: []segment{{meta: true, class: hint, text: "› " + clean(line)}}})
+}
+
+// layout sizes the viewport to the window.
+func (m *Model) layout() {
+	m.tr.resize(m.width)
+	m.vp.SetWidth(m.width)
+	m.vp.SetHeight(max(1, m.height-2-belowLines))
+	m.input.SetWidth(max(1, m.width-ansi.StringWidth(m.input.Prompt)-1))
+}
+
+// refresh puts the transcript in the viewport, following the end unless
+// the user scrolled up.
+func (m *Model) refresh() {
+	if m.width == 0 {
+		return
+	}
+	follow := m.vp.AtBottom()
+	m.vp.SetContentLines(m.tr.Lines())
+	if follow {
+		m.vp.GotoBottom()
+	}
+	m.input.Placeholder = m.placeholder()
+}
+
+func (m *Model) placeholder() string {
+	switch {
+	case m.question != nil:
+		return m.question.placeholder
+	case m.check != nil:
+		return m.check.placeholder()
+	case m.run != nil:
+		return "a hint, e.g. bull: mention the new AI chip · Ctrl+C pauses"
+	case m.ask != nil:
+		return "Ctrl+C stops the answer"
+	}
+	return "/debate TOPIC|TICKER, a question like \"Give me both sides of NVDA\", or /help"
+}
+
+// View implements tea.Model.
+func (m *Model) View() tea.View {
+	if m.width == 0 {
+		return tea.NewView("")
+	}
+	var b strings.Builder
+	b.WriteString(m.vp.View())
+	b.WriteString("\n")
+	b.WriteString(m.statusLine())
+	b.WriteString("\n")
+	b.WriteString(m.input.View())
+	below := m.below
+	if len(below) > belowLines {
+		below = below[len(below)-belowLines:]
+	}
+	for i := range belowLines {
+		b.WriteString("\n")
+		if i < len(below) {
+			b.WriteString(ansi.Truncate(below[i], m.width, "…"))
+		}
+	}
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "parley"
+	if c := m.input.Cursor(); c != nil {
+		c.Y += m.vp.Height() + 1
+		v.Cursor = c
+	}
+	return v
+}
+
+// statusLine shows the format, where the debate is and what it cost, and
+// while the shell waits a spinner with the time waited and the tokens used.
+func (m *Model) statusLine() string {
+	var parts []string
+	if v := m.views[m.current]; v != nil && v.state.ID != "" {
+		s := v.state
+		parts = append(parts, s.Format, app.Truncate(clean(s.Topic), 40))
+		switch {
+		case s.Phase.Label != "":
+			parts = append(parts, s.Phase.Label)
+		case s.Phase.Round > 0:
+			parts = append(parts, fmt.Sprintf("round %d", s.Phase.Round))
+		}
+		parts = append(parts, string(s.Status))
+		parts = append(parts, costLine(v))
+	} else {
+		parts = append(parts, "parley", "no debate yet")
+	}
+	line := " " + strings.Join(parts, " · ")
+	if m.waiting() {
+		line += "  " + m.spin.View() + " " + m.waitLine()
+	}
+	line = ansi.Truncate(line, m.width, "…")
+	if pad := m.width - ansi.StringWidth(line); pad > 0 {
+		line += strings.Repeat(" ", pad)
+	}
+	return m.st.status.Render(line)
+}
+
+// costLine is what the debate cost so far.
+func costLine(v *debateView) string {
+	rows := report.Usage(v.state)
+	if len(rows) == 0 {
+		return "$0.00"
+	}
+	t := report.Total(rows)
+	if t.NoLLM == t.Turns {
+		return "no LLM"
+	}
+	return report.Dollars(t)
+}
+
+// waitLine says what the shell waits for, for how long, with the tokens
+// the debate has used so far.
+func (m *Model) waitLine() string {
+	what, since := m.busy, m.since
+	tokens := -1
+	switch {
+	case what != "":
+	case m.ask != nil:
+		what, since = m.ask.label+" is thinking…", m.ask.since
+	case m.run != nil:
+		what = "waiting for the next turn…"
+		if v := m.views[m.run.id]; v != nil {
+			tokens = v.state.Usage.Total()
+			if t := v.state.Turns[v.live]; t != nil {
+				what, since = label(t.TurnRef)+" is thinking…", t.Started
+			}
+		}
+	}
+	s := fmt.Sprintf("%s %s", what, elapsed(m.now().Sub(since)))
+	if tokens > 0 {
+		s += " · " + report.Thousands(tokens) + " tokens"
+	}
+	return s
+}
+
+func elapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	return d.Truncate(time.Second).String()
+}

@@ -1,0 +1,92 @@
+// Package shell is Parley's interactive research shell (spec bullbear.md,
+// "REPL commands", "Natural language triggers", "Resume Flow"): slash
+// commands, natural-language triggers ("Give me both sides of NVDA"), hints
+// typed while agents stream, follow-up questions, all on the application
+// layer (internal/app) like every other front-end.
+//
+// The screen is a transcript in a viewport above a fixed input line. Every
+// update of a running debate comes from one subscription to its event log,
+// the same log the command line's live view and the server read: the shell
+// never draws what the runner does, only what the log says it did.
+// Finished blocks are rendered once; only the streaming tail is rendered
+// again as text arrives. Typing never writes to the transcript, so a hint
+// typed mid-stream cannot land mid-sentence.
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/sec/edgar"
+)
+
+// DebateRequest is a /debate command line, read as `parley debate` reads
+// its flags (the command line's own parser, config file defaults
+// included), so that /debate takes exactly the same flags.
+type DebateRequest struct {
+	Start app.StartRequest
+	// Resume is the debate id given with --resume: that debate is resumed.
+	Resume string
+	// Limits are the budgets and timeouts given, applied on resume.
+	Limits func(*debate.Limits)
+	// Docs says where a finished debate's documents go.
+	Docs app.Documents
+	// Help is the usage text when --help was asked for; nothing runs.
+	Help string
+}
+
+// Options are what the shell needs from its host.
+type Options struct {
+	// App is the application layer; its Store holds the debates. The shell
+	// uses a copy whose notices go to the transcript.
+	App *app.App
+	// ParseDebate reads a /debate command line (the words after /debate).
+	ParseDebate func(ctx context.Context, args []string) (*DebateRequest, error)
+	// DebateFlags are /debate's flags ("--deep", ...), for completion.
+	DebateFlags []string
+	// HistoryFile keeps the input history between sessions; "" keeps none.
+	HistoryFile string
+	// Color is false with NO_COLOR or a dumb terminal.
+	Color bool
+	// Pace streams the replies of Parley's data-only agents line by line,
+	// this long apart, so that an offline debate can be read and coached
+	// as it runs; zero shows each reply at once.
+	Pace time.Duration
+	// Location is where times are shown (nil: local time).
+	Location *time.Location
+	// Companies is the SEC ticker list that names resolve through; nil
+	// uses the list shipped with Parley.
+	Companies func(ctx context.Context) (*edgar.TickerIndex, error)
+}
+
+// DefaultPace is the reading pace of data-only replies in the shell.
+const DefaultPace = 30 * time.Millisecond
+
+// Run runs the shell on a terminal until the user leaves. A debate still
+// running then is paused, as Ctrl+C pauses it, before Run returns.
+func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
+	if opts.App == nil || opts.ParseDebate == nil {
+		return errors.New("shell: an App and a debate parser are required")
+	}
+	m := New(ctx, opts)
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	m.send = p.Send
+	_, err := p.Run()
+	// Whatever ended the program (Ctrl+D, /quit, a signal), a debate still
+	// running is paused and recorded as such before the process exits.
+	m.shutdown()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	if err != nil && !errors.Is(err, tea.ErrInterrupted) {
+		return fmt.Errorf("shell: %w", err)
+	}
+	return nil
+}

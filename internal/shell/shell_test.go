@@ -1,0 +1,464 @@
+package shell
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/setup"
+)
+
+// TestHelpModelAndOtherText: /help, /model and text that is no command and
+// no trigger.
+func TestHelpModelAndOtherText(t *testing.T) {
+	for _, w := range widths {
+		h := newHarness(t, w, nil)
+		h.typeLine("/help")
+		h.golden("help")
+		h.typeLine("/model")
+		h.typeLine("hello there, what can you do?")
+		h.golden("other-text")
+		h.typeLine("/frobnicate")
+		if !strings.Contains(h.view(), "unknown command /frobnicate: /help lists the commands") {
+			t.Errorf("unknown command:\n%s", h.view())
+		}
+	}
+}
+
+// TestOfflineDebate runs the spec's "/debate NVDA" offline with Parley's
+// data-only agents, then lists, shows, costs and exports it, and asks a
+// follow-up with no model configured.
+func TestOfflineDebate(t *testing.T) {
+	for _, w := range widths {
+		h := newHarness(t, w, nil)
+		h.typeLine("/debate NVDA --offline")
+		h.settle()
+		h.golden("debate-offline")
+		tr := h.transcript()
+		for _, want := range []string{"Debate DEB-00000001 · bullbear · NVDA", "═══ Phase 1 (Research) ═══", "🐂 Bull · research · data-only",
+			"🐻 Bear · opening · data-only", "═══ Phase 3 (Bull Rebuttal) ═══", "⚖ Moderator · synthesis · data-only", "✔ Debate completed.",
+			"Conviction: 7/10 STRONG BULL"} {
+			if !strings.Contains(tr, want) {
+				t.Errorf("the transcript lacks %q:\n%s", want, tr)
+			}
+		}
+		// Concurrent turns are never interleaved: the bull's research is
+		// whole before the bear's starts.
+		if i, j := strings.Index(tr, "🐂 Bull · research"), strings.Index(tr, "🐻 Bear · research"); i < 0 || j < i ||
+			strings.Contains(tr[i:j], "Research for the bear case") {
+			t.Errorf("research turns interleaved:\n%s", tr)
+		}
+		h.typeLine("/list")
+		h.golden("list")
+		h.typeLine("/cost")
+		h.golden("cost")
+		h.typeLine("/show " + h.ids()[0][:7])
+		h.golden("show")
+		h.typeLine("/export " + h.ids()[0] + " --as json -o " + filepath.Join(h.dir, "nvda.json"))
+		h.settle()
+		if b, err := os.ReadFile(filepath.Join(h.dir, "nvda.json")); err != nil || !strings.Contains(string(b), `"format": "bullbear"`) {
+			t.Errorf("export: %v\n%s", err, b)
+		}
+		h.golden("export")
+		h.typeLine("/ask bear What would change your mind?")
+		h.settle()
+		h.golden("ask-no-model")
+	}
+}
+
+// TestTriggers: the spec's natural-language triggers resolve company names
+// through the SEC ticker list, say what they understood, and ask when a
+// name is ambiguous.
+func TestTriggers(t *testing.T) {
+	for _, w := range widths {
+		h := newHarness(t, w, nil)
+		h.typeLine("What's the bull and bear case for Tesla?")
+		h.settle()
+		h.golden("trigger-tesla")
+		h.typeLine("bull vs bear for alphabet")
+		h.settle()
+		h.golden("trigger-ambiguous")
+		h.typeLine("1")
+		h.settle()
+		h.typeLine("Give me both sides of AAPL in depth")
+		h.settle()
+		tr := h.transcript()
+		for _, want := range []string{"Bull vs. bear on TSLA (Tesla, Inc.), quick mode. Starting…", "Bull vs. bear on GOOGL (Alphabet Inc.), quick mode. Starting…",
+			"Bull vs. bear on AAPL (Apple Inc.), deep mode. Starting…", "Debate DEB-00000002 · bullbear · AAPL", "Phase 3 (Bear Rebuttal, Round 2)"} {
+			if !strings.Contains(tr, want) {
+				t.Errorf("the transcript lacks %q:\n%s", want, tr)
+			}
+		}
+		h.typeLine("Debate AMD")
+		h.settle()
+		h.golden("trigger-amd")
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for line, want := range map[string]struct {
+		name string
+		deep bool
+	}{
+		"Give me both sides of NVDA":               {"NVDA", false},
+		"What's the bull and bear case for Tesla?": {"Tesla", false},
+		"Debate AMD":             {"AMD", false},
+		"bull vs bear for apple": {"apple", false},
+		"bull vs. bear on the Apple stock, in depth":  {"Apple", true},
+		"what are the bear and bull cases for MSFT":   {"MSFT", false},
+		"give me a deep bull and bear debate on NVDA": {"NVDA", true},
+		"Hello":                         {"", false},
+		"Should we use Kafka or Redis?": {"", false},
+	} {
+		name, deep, ok := detect(line)
+		if name != want.name || deep != want.deep || ok != (want.name != "") {
+			t.Errorf("detect(%q) = %q, %v, %v; want %q, %v", line, name, deep, ok, want.name, want.deep)
+		}
+	}
+}
+
+// TestLLMDebateHintPauseResumeAsk runs the issue's sequence on a debate
+// with a model (the fake server): a hint typed while the agents research is
+// queued under the input line and never enters the transcript, Ctrl+C
+// pauses, /resume goes on and the hint reaches the bull's opening, /ask
+// asks the bear a follow-up, /cost prices it.
+func TestLLMDebateHintPauseResumeAsk(t *testing.T) {
+	for _, w := range widths {
+		// The first research calls hang until Ctrl+C cuts them off; on
+		// resume the script's replies answer.
+		srv, env := fakeServer(t, "bullbear.yaml",
+			script.Rule{Tag: "research/bull", Replies: []script.Reply{{Text: "never sent", Delay: script.Duration(time.Minute)}}},
+			script.Rule{Tag: "research/bear", Replies: []script.Reply{{Text: "never sent", Delay: script.Duration(time.Minute)}}},
+			script.Rule{Tag: "ask/1/bear", Reply: &script.Reply{Text: "Cash conversion above 1x for two years would turn me bullish."}})
+		h := newHarness(t, w, env)
+		h.typeLine("/debate NVDA --snapshot")
+		h.until("both research turns to start", func() bool { v := h.m.views[h.m.current]; return v != nil && len(v.running) == 2 })
+		h.typeLine("bull: mention their new AI chip")
+		h.until("the hint to be queued", func() bool { return strings.Contains(h.view(), "Hint queued") })
+		h.golden("hint")
+		if strings.Contains(h.transcript(), "new AI chip") {
+			t.Errorf("the hint entered the transcript:\n%s", h.transcript())
+		}
+		// Both research calls must have reached the server, so that the
+		// replies that hang are the ones Ctrl+C cuts off.
+		h.until("both research calls", func() bool {
+			n := 0
+			for _, r := range srv.Requests() {
+				if strings.HasPrefix(r.Parsed.Tag, "research/") {
+					n++
+				}
+			}
+			return n == 2
+		})
+		h.key(ctrl('c'))
+		h.settle()
+		h.golden("paused")
+		h.typeLine("/resume")
+		h.settle()
+		h.golden("resumed")
+		tr := h.transcript()
+		if !strings.Contains(tr, "💡 with your hint: mention their new AI chip") {
+			t.Errorf("the hint's turn does not say it took it:\n%s", tr)
+		}
+		var opening string
+		for _, r := range srv.Requests() {
+			if r.Parsed.Tag == "opening/bull" {
+				opening = string(r.Body)
+			}
+		}
+		if !strings.Contains(opening, "USER HINT: mention their new AI chip") {
+			t.Errorf("the bull's opening was asked without the hint:\n%s", opening)
+		}
+		h.typeLine("/ask bear What would change your mind?")
+		h.settle()
+		h.golden("ask")
+		h.typeLine("/cost")
+		h.golden("cost-llm")
+	}
+}
+
+// TestResumeQuestion: /debate on a ticker with a paused debate asks the
+// spec's "Resume debate from Phase 2 (Bear Opening)? [Y/n]"; yes resumes it.
+func TestResumeQuestion(t *testing.T) {
+	for _, w := range widths {
+		h := newHarness(t, w, nil)
+		id := pausedBullbear(t, h)
+		h.typeLine("/debate NVDA --offline")
+		h.golden("resume-question")
+		h.typeLine("y")
+		h.settle()
+		if tr := h.transcript(); !strings.Contains(tr, "Resuming "+id) && !strings.Contains(tr, "Resuming DEB-") {
+			t.Errorf("not resumed:\n%s", tr)
+		}
+		st, _, err := h.m.app.Load(context.Background(), id)
+		if err != nil || st.Status != debate.StatusCompleted {
+			t.Fatalf("the paused debate after yes: %v, %v", st.Status, err)
+		}
+		if n := len(h.ids()); n != 1 {
+			t.Errorf("%d debates, want the paused one resumed and no new one", n)
+		}
+		h.golden("resume-done")
+	}
+}
+
+// pausedBullbear stores a bullbear debate on NVDA that stopped after the
+// bull's opening, while the bear's was streaming.
+func pausedBullbear(t *testing.T, h *harness) string {
+	t.Helper()
+	ctx := context.Background()
+	opts, err := bullbear.Format{}.Setup(ctx, setup.Env{Getenv: func(string) string { return "" }, Now: clock}, &setup.Request{Topic: "NVDA", Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "DEB-0a0b0c0d"
+	turn := func(tid, agent, text string) debate.Payload {
+		return debate.TurnCompleted{Turn: debate.TurnRef{ID: tid, Agent: agent, Role: agent}, Text: text, NoLLM: true, Model: "data-only"}
+	}
+	var evs []debate.Event
+	for _, p := range []debate.Payload{
+		debate.Created{Format: bullbear.Name, Topic: "NVDA", Options: opts, Limits: debate.DefaultLimits()},
+		debate.PhaseChanged{Phase: "research", Label: "Phase 1 (Research)"},
+		turn("research/bull", "bull", "Bull research."), turn("research/bear", "bear", "Bear research."),
+		debate.PhaseChanged{Phase: "opening", Label: "Phase 2 (Opening Arguments)"},
+		turn("opening/bull", "bull", "- Revenue growth (YoY) of 65.5% in FY2026\n- Gross margin of 71.1% in FY2026\n- Operating margin of 60.4% in FY2026"),
+		debate.TurnStarted{Turn: debate.TurnRef{ID: "opening/bear", Agent: "bear", Role: "bear"}, Attempt: 1},
+		debate.TurnDelta{Turn: "opening/bear", Text: "- Piotroski F-sc"},
+		debate.Paused{Reason: debate.PauseInterrupted},
+	} {
+		e, err := debate.NewEvent(id, clock(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	if _, err := h.store.Append(ctx, id, evs...); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestCheckpointInTheInputLine answers a perspectives debate's checkpoint
+// in the input line.
+func TestCheckpointInTheInputLine(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml")
+	h := newHarness(t, 100, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the checkpoint", func() bool {
+		return h.m.check != nil && strings.Contains(h.view(), "Round 1 complete")
+	})
+	if v := h.view(); !strings.Contains(v, "Checkpoint: [C]ontinue, [G]uide or [E]nd early?") || !strings.Contains(v, "═══ Round 1 complete ═══") {
+		t.Errorf("checkpoint view:\n%s", v)
+	}
+	h.typeLine("x")
+	if !strings.Contains(h.view(), "Answer the checkpoint") {
+		t.Errorf("a wrong answer is not asked again:\n%s", h.view())
+	}
+	h.typeLine("g")
+	h.typeLine("Weigh the on-call cost more.")
+	h.until("the second checkpoint or the end", func() bool { return h.m.check != nil || h.idle() })
+	for h.m.check != nil {
+		h.typeLine("e")
+		h.until("the end", func() bool { return h.m.check != nil || h.idle() })
+	}
+	st, _, err := h.m.app.Load(context.Background(), h.ids()[0])
+	if err != nil || st.Status != debate.StatusCompleted {
+		t.Fatalf("status %v, %v", st.Status, err)
+	}
+	if g := st.Guidance(); len(g) != 1 || g[0] != "Weigh the on-call cost more." {
+		t.Errorf("guidance recorded: %q", g)
+	}
+}
+
+// TestCompletion completes commands, flags, formats, tickers, agents and
+// ids.
+func TestCompletion(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	id := h.ids()[0]
+	tab := func(typed, want string) {
+		t.Helper()
+		h.m.input.SetValue(typed)
+		h.m.input.CursorEnd()
+		h.key(tea.KeyPressMsg{Code: tea.KeyTab})
+		if got := h.m.input.Value(); got != want {
+			t.Errorf("Tab after %q: %q, want %q (below: %q)", typed, got, want, h.m.below)
+		}
+	}
+	tab("/deb", "/debate ")
+	tab("/debate NVD", "/debate NVD")
+	if b := strings.Join(h.m.below, " "); !strings.Contains(b, "NVDA") {
+		t.Errorf("candidates for NVD: %q", b)
+	}
+	tab("/debate nvda", "/debate NVDA ")
+	tab("/debate NVDA --fr", "/debate NVDA --framework ")
+	tab("/debate NVDA --framework pio", "/debate NVDA --framework piotroski ")
+	tab("/debate NVDA --format c", "/debate NVDA --format c")
+	if b := strings.Join(h.m.below, " "); !strings.Contains(b, "council") || !strings.Contains(b, "crux") {
+		t.Errorf("candidates for --format c: %q", b)
+	}
+	tab("/debate NVDA --format cou", "/debate NVDA --format council ")
+	tab("/show "+strings.ToLower(id[4:7]), "/show "+id[4:]+" ")
+	tab("/resume DEB-"+id[4:7], "/resume "+id+" ")
+	tab("/ask b", "/ask b")
+	tab("/ask be", "/ask bear ")
+	tab("/ask m", "/ask moderator ")
+	tab("/export "+id+" --as p", "/export "+id+" --as pdf ")
+	h.golden("completion")
+}
+
+// TestHistoryAndKeys: lines typed are recalled with Up and Down, in this
+// session and the next; Ctrl+C at the prompt asks once before leaving;
+// Ctrl+D leaves.
+func TestHistoryAndKeys(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	h.typeLine("/help")
+	h.typeLine("/model")
+	up := tea.KeyPressMsg{Code: tea.KeyUp}
+	down := tea.KeyPressMsg{Code: tea.KeyDown}
+	h.m.input.SetValue("draft")
+	h.key(up)
+	if v := h.m.input.Value(); v != "/model" {
+		t.Errorf("Up: %q", v)
+	}
+	h.key(up)
+	h.key(down)
+	h.key(down)
+	if v := h.m.input.Value(); v != "draft" {
+		t.Errorf("Down back to the draft: %q", v)
+	}
+	next := newHarness(t, 80, nil, func(o *Options) { o.HistoryFile = h.m.opts.HistoryFile })
+	next.key(up)
+	if v := next.m.input.Value(); v != "/model" {
+		t.Errorf("the next session recalls %q, want /model", v)
+	}
+	if fi, err := os.Stat(h.m.opts.HistoryFile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("history file: %v, %v; want it private", fi, err)
+	}
+
+	h.m.input.SetValue("")
+	h.key(ctrl('c'))
+	if h.quit || !strings.Contains(h.view(), "Press Ctrl+C again to leave") {
+		t.Fatalf("first Ctrl+C at the prompt:\n%s", h.view())
+	}
+	h.key(ctrl('c'))
+	h.until("the quit", func() bool { return h.quit })
+	next.key(ctrl('d'))
+	next.until("the quit", func() bool { return next.quit })
+}
+
+// TestCtrlDPausesTheDebate: leaving while a debate runs pauses it first.
+func TestCtrlDPausesTheDebate(t *testing.T) {
+	_, env := fakeServer(t, "bullbear.yaml",
+		script.Rule{Tag: "research/bull", Replies: []script.Reply{{Text: "never sent", Delay: script.Duration(time.Minute)}}})
+	h := newHarness(t, 80, env)
+	h.typeLine("/debate NVDA --snapshot")
+	h.until("the research", func() bool { v := h.m.views[h.m.current]; return v != nil && v.live != "" })
+	h.key(ctrl('d'))
+	h.until("the quit", func() bool { return h.quit })
+	st, _, err := h.m.app.Load(context.Background(), h.ids()[0])
+	if err != nil || st.Status != debate.StatusPaused {
+		t.Fatalf("after Ctrl+D: %v, %v; want paused", st.Status, err)
+	}
+}
+
+// TestWrap: lines break at spaces below the width; a line exactly as wide
+// as the window is one line, with no blank line after it; a word longer
+// than a line is broken.
+func TestWrap(t *testing.T) {
+	exact := strings.Repeat("abcd ", 15) + "abcd" // 79 columns
+	for _, c := range []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{exact + "e", 80, []string{exact + "e"}},
+		{exact + "e f", 80, []string{exact + "e", "f"}},
+		{"short words here", 10, []string{"short", "words here"}},
+		{strings.Repeat("x", 25), 10, []string{"xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"}},
+		{"🐂 Bull · research", 12, []string{"🐂 Bull ·", "research"}},
+	} {
+		got := wrapLines(c.text, c.width)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("wrapLines(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+		for _, l := range got {
+			if ansi.StringWidth(l) > c.width {
+				t.Errorf("line %q is wider than %d", l, c.width)
+			}
+		}
+	}
+	// Every line of a whole debate's view fits the window.
+	h := newHarness(t, 60, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	for _, l := range strings.Split(ansi.Strip(strings.Join(h.m.tr.Lines(), "\n")), "\n") {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("line wider than 60: %q", l)
+		}
+	}
+}
+
+func TestParseHint(t *testing.T) {
+	targets := []string{"bull", "bear"}
+	for line, want := range map[string]struct {
+		target, text string
+		hint         bool // meant as a hint, well formed or not
+	}{
+		"bull: mention their new AI chip":      {"bull", "mention their new AI chip", true},
+		"Bull, mention their new AI chip":      {"bull", "mention their new AI chip", true},
+		"BEAR: look at customer concentration": {"bear", "look at customer concentration", true},
+		"both: cite the 10-Q":                  {debate.HintAll, "cite the 10-Q", true},
+		"all: cite the 10-Q":                   {debate.HintAll, "cite the 10-Q", true},
+		"bu: shorter":                          {"bull", "shorter", true},
+		"moderator: favour the bull":           {"", "", true},
+		"bull:":                                {"", "", true},
+		"mention the chip":                     {"", "", false},
+		"Well now, mention it":                 {"", "", false},
+	} {
+		target, text, ok, err := parseHint(line, targets)
+		if target != want.target || text != want.text || ok != (want.target != "") || (err != nil) != (want.hint && want.target == "") {
+			t.Errorf("parseHint(%q) = %q, %q, %v, %v; want %q, %q", line, target, text, ok, err, want.target, want.text)
+		}
+	}
+}
+
+func TestSplitArgs(t *testing.T) {
+	got, err := splitArgs(`debate "Kafka or RabbitMQ?" --format council --hint "bull: it's" 'a "b"' c\ d`)
+	want := []string{"debate", "Kafka or RabbitMQ?", "--format", "council", "--hint", "bull: it's", `a "b"`, "c d"}
+	if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("splitArgs = %q, %v; want %q", got, err, want)
+	}
+	if _, err := splitArgs(`debate "open`); err == nil {
+		t.Error("an open quote was accepted")
+	}
+}
+
+// TestNoColor: with NO_COLOR the screen carries no colour, only bold and
+// faint text; with colour, agents and Markdown are coloured.
+func TestNoColor(t *testing.T) {
+	colour := regexp.MustCompile(`\x1b\[[0-9;]*[34]8;`)
+	for _, c := range []bool{false, true} {
+		h := newHarness(t, 100, nil, func(o *Options) { o.Color = c })
+		h.typeLine("/debate NVDA --offline")
+		h.settle()
+		h.typeLine("/show " + h.ids()[0])
+		content := h.m.View().Content + strings.Join(h.m.tr.Lines(), "\n")
+		if got := colour.MatchString(content); got != c {
+			t.Errorf("colour %v: colour codes on the screen: %v (%q)", c, got, colour.FindString(content))
+		}
+		if !regexp.MustCompile(`\x1b\[1[;m]`).MatchString(content) {
+			t.Errorf("colour %v: no bold text", c)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package shell
+
+import (
+	"strings"
+
+	"charm.land/glamour/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/view"
+)
+
+// The transcript is what scrolls above the input line: blocks (a turn, a
+// phase heading, a notice, a document). A finished block is rendered once
+// per width and its lines kept; only the live block, the turn streaming
+// now, is rendered again as its text grows.
+
+// class is how a line of a block looks.
+type class int
+
+const (
+	plain class = iota
+	dim
+	warn
+	failure
+	note
+	phase
+	hint
+)
+
+// segment is a run of a block's text: the agent's words (Markdown once the
+// block is finished) or a line about them (a tool call, a retry).
+type segment struct {
+	meta  bool
+	class class
+	text  string
+}
+
+type block struct {
+	head  string // heading, "" for none
+	agent string // colours the heading and gives it its mark
+	segs  []segment
+	// markdown renders the text segments as Markdown once the block is
+	// finished; while it streams, they are shown as they come.
+	markdown bool
+	gap      bool   // a blank line before the block
+	turn     string // the turn the block shows, "" for none
+	done     bool
+
+	cacheW int
+	cache  []string
+}
+
+// write adds streamed text to the block.
+func (b *block) write(text string) {
+	if n := len(b.segs); n > 0 && !b.segs[n-1].meta {
+		b.segs[n-1].text += text
+		return
+	}
+	b.segs = append(b.segs, segment{text: text})
+}
+
+// setText replaces the block's text with a turn's whole text.
+func (b *block) setText(text string) {
+	segs := b.segs[:0]
+	for _, s := range b.segs {
+		if s.meta {
+			segs = append(segs, s)
+		}
+	}
+	b.segs = append(segs, segment{text: text})
+}
+
+// line adds a line about the turn.
+func (b *block) line(c class, text string) {
+	b.segs = append(b.segs, segment{meta: true, class: c, text: text})
+}
+
+// text is the block's text segments, joined.
+func (b *block) text() string {
+	var parts []string
+	for _, s := range b.segs {
+		if !s.meta {
+			parts = append(parts, s.text)
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+type transcript struct {
+	st     styles
+	width  int
+	blocks []*block // finished, in order
+	live   *block   // the block streaming now, nil for none
+	lines  []string // the finished blocks' lines at width
+	md     map[int]*glamour.TermRenderer
+}
+
+func newTranscript(st styles) *transcript {
+	return &transcript{st: st, md: map[int]*glamour.TermRenderer{}}
+}
+
+// add appends a finished block.
+func (t *transcript) add(b *block) {
+	b.done = true
+	t.blocks = append(t.blocks, b)
+	if t.width > 0 {
+		t.lines = append(t.lines, t.render(b)...)
+	}
+}
+
+// setLive makes b the block streaming now.
+func (t *transcript) setLive(b *block) { t.live = b }
+
+// finishLive moves the live block to the finished ones.
+func (t *transcript) finishLive() {
+	if t.live != nil {
+		b := t.live
+		t.live = nil
+		t.add(b)
+	}
+}
+
+// resize renders every finished block again at a new width.
+func (t *transcript) resize(width int) {
+	if width == t.width {
+		return
+	}
+	t.width = width
+	t.lines = t.lines[:0]
+	for _, b := range t.blocks {
+		t.lines = append(t.lines, t.render(b)...)
+	}
+}
+
+// Lines are the transcript's lines: the finished blocks' as rendered, then
+// the live block's, rendered now.
+func (t *transcript) Lines() []string {
+	out := make([]string, 0, len(t.lines)+32)
+	out = append(out, t.lines...)
+	if t.live != nil && t.width > 0 {
+		out = append(out, t.render(t.live)...)
+	}
+	return out
+}
+
+func (t *transcript) render(b *block) []string {
+	if b.done && b.cacheW == t.width && b.cache != nil {
+		return b.cache
+	}
+	w := t.width
+	var out []string
+	if b.gap {
+		out = append(out, "")
+	}
+	if b.head != "" {
+		st := t.st.agentStyle(b.agent)
+		for _, l := range wrapLines(agentMark(b.agent)+b.head, w) {
+			out = append(out, st.Render(l))
+		}
+	}
+	for _, s := range b.segs {
+		switch {
+		case s.meta:
+			st := t.classStyle(s.class)
+			for _, l := range wrapLines(s.text, w) {
+				out = append(out, st.Render(l))
+			}
+		case b.done && b.markdown:
+			out = append(out, t.markdown(s.text, w)...)
+		default:
+			out = append(out, wrapLines(strings.TrimRight(s.text, "\n"), w)...)
+		}
+	}
+	if b.done {
+		b.cacheW, b.cache = w, out
+	}
+	return out
+}
+
+func (t *transcript) classStyle(c class) lipgloss.Style {
+	switch c {
+	case dim:
+		return t.st.dim
+	case warn:
+		return t.st.warn
+	case failure:
+		return t.st.err
+	case note:
+		return t.st.note
+	case phase:
+		return t.st.phase
+	case hint:
+		return t.st.hint
+	}
+	return lipgloss.NewStyle()
+}
+
+// markdown renders a finished text as Markdown for the width; text that
+// does not render is shown as it is.
+func (t *transcript) markdown(text string, width int) []string {
+	r, ok := t.md[width]
+	if !ok {
+		var err error
+		if r, err = glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(width)); err != nil {
+			r = nil
+		}
+		t.md[width] = r
+	}
+	if r == nil {
+		return wrapLines(strings.TrimRight(text, "\n"), width)
+	}
+	out, err := r.Render(text)
+	if err != nil {
+		return wrapLines(strings.TrimRight(text, "\n"), width)
+	}
+	if !t.st.color {
+		// Without colour the Markdown keeps its bold and italics only.
+		var b strings.Builder
+		w := &colorprofile.Writer{Forward: &b, Profile: colorprofile.Ascii}
+		if _, err := w.WriteString(out); err == nil {
+			out = b.String()
+		}
+	}
+	lines := strings.Split(out, "\n")
+	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[0])) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var wrapped []string
+	for _, l := range lines {
+		// Glamour pads lines to the width; the padding is dropped so that a
+		// line never reaches past the window, and long words are broken
+		// where Glamour left them whole.
+		l = strings.TrimRight(l, " ")
+		if ansi.StringWidth(l) > width {
+			wrapped = append(wrapped, wrapLines(l, width)...)
+			continue
+		}
+		wrapped = append(wrapped, l)
+	}
+	return wrapped
+}
+
+// wrapLines breaks text into lines of at most width columns, at spaces,
+// breaking a word only when it is longer than a line. A line that fills
+// the width exactly is one line: the renderer places every line, so no
+// blank line follows it.
+func wrapLines(text string, width int) []string {
+	if width <= 0 {
+		return strings.Split(text, "\n")
+	}
+	return strings.Split(lipgloss.Wrap(text, width, ""), "\n")
+}
+
+// clean makes untrusted text (topics, model output) inert for the terminal;
+// tabs become spaces, whose width every terminal agrees on.
+func clean(s string) string { return strings.ReplaceAll(textsafe.Clean(s), "\t", "    ") }
+
+// prose is an agent's text or a document for the screen: inert, with one
+// short source mark per figure (the log and the exports keep the whole
+// provenance).
+func prose(s string) string { return view.CompactSources(clean(s)) }
