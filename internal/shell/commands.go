@@ -395,7 +395,7 @@ func (m *Model) cmdExport(args []string) tea.Cmd {
 			return doneMsg{err: fmt.Errorf("export %s: %w", st.ID, err)}
 		}
 		abs, _ := filepath.Abs(out)
-		return doneMsg{text: fmt.Sprintf("Wrote %s (%s, %d bytes).", abs, as, len(data))}
+		return doneMsg{text: fmt.Sprintf("Wrote %s (%s).", abs, as)}
 	}
 }
 
