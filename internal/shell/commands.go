@@ -25,7 +25,7 @@ var commands = []struct{ name, args, help string }{
 	{"export", "ID --as md|json|pdf [-o FILE] [--summary]", "write a debate's document to a file"},
 	{"ask", "AGENT QUESTION", "ask an agent of the debate a follow-up question"},
 	{"hint", "AGENT TEXT", "give the running debate's agent a hint (or type AGENT: TEXT)"},
-	{"cost", "", "what the debate cost, per agent"},
+	{"cost", "[ID]", "what the debate cost, per agent"},
 	{"model", "[[PROVIDER/]NAME|default]", "show or choose the model of new debates"},
 	{"help", "", "this list"},
 	{"quit", "", "leave (a running debate is paused)"},
@@ -131,7 +131,7 @@ func (m *Model) command(line string) tea.Cmd {
 	case "ask":
 		return m.cmdAsk(rest)
 	case "cost":
-		m.cmdCost()
+		m.cmdCost(rest)
 	case "model":
 		m.cmdModel(rest)
 	case "help":
@@ -405,12 +405,29 @@ type doneMsg struct {
 	err  error
 }
 
-// cmdCost shows what the shell's current debate cost, per agent.
-func (m *Model) cmdCost() {
+// cmdCost shows what a debate cost, per agent: the one named, else the
+// shell's current one.
+func (m *Model) cmdCost(args []string) {
+	if len(args) > 1 {
+		m.fail(errors.New("/cost [ID]: at most one debate ID"))
+		return
+	}
+	if len(args) == 1 {
+		st, format, err := m.app.Load(m.ctx, args[0])
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		if _, err := m.view(st.ID, format, describer(format), true); err != nil {
+			m.fail(err)
+			return
+		}
+		m.current = st.ID
+	}
 	m.reload(m.current)
 	v := m.views[m.current]
 	if v == nil {
-		m.say(plain, "No debate yet: /cost shows the cost of the debate the shell is on (/show ID picks one).")
+		m.say(plain, "No debate yet: /cost shows the cost of the debate the shell is on (/cost ID for another).")
 		return
 	}
 	var b strings.Builder

@@ -87,7 +87,7 @@ func (m *Model) candidates(words []string, partial string) ([]string, string) {
 		if len(words) == 1 && partial != "" {
 			return m.tickerCandidates(partial), " "
 		}
-	case "resume", "show":
+	case "resume", "show", "cost":
 		if len(words) == 1 {
 			return m.ids(partial), " "
 		}

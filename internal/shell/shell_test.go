@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/llm/script"
@@ -36,8 +37,7 @@ func TestHelpModelAndOtherText(t *testing.T) {
 }
 
 // TestOfflineDebate runs the spec's "/debate NVDA" offline with Parley's
-// data-only agents, then lists, shows, costs and exports it, and asks a
-// follow-up with no model configured.
+// data-only agents.
 func TestOfflineDebate(t *testing.T) {
 	for _, w := range widths {
 		h := newHarness(t, w, nil)
@@ -58,21 +58,50 @@ func TestOfflineDebate(t *testing.T) {
 			strings.Contains(tr[i:j], "Research for the bear case") {
 			t.Errorf("research turns interleaved:\n%s", tr)
 		}
+	}
+}
+
+// storedDebate runs an offline bullbear debate on NVDA through the
+// application layer, outside the shell: the commands below see it in the
+// store only.
+func storedDebate(t *testing.T, h *harness) string {
+	t.Helper()
+	ctx := context.Background()
+	a := *h.m.opts.App // not the shell's copy, whose notices go to its transcript
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Run(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	return sess.ID
+}
+
+// TestCommandsOnAStoredDebate: /list, /cost, /show, /export and /ask (with
+// no model configured) on a debate the shell did not run.
+func TestCommandsOnAStoredDebate(t *testing.T) {
+	for _, w := range widths {
+		h := newHarness(t, w, nil)
+		id := storedDebate(t, h)
 		h.typeLine("/list")
-		h.golden("list")
-		h.typeLine("/cost")
-		h.golden("cost")
-		h.typeLine("/show " + h.ids()[0][:7])
-		h.golden("show")
-		h.typeLine("/export " + h.ids()[0] + " --as json -o " + filepath.Join(h.dir, "nvda.json"))
+		h.typeLine("/cost " + id)
+		h.golden("list-cost")
+		h.typeLine("/export " + id + " --as json -o " + filepath.Join(h.dir, "nvda.json"))
 		h.settle()
 		if b, err := os.ReadFile(filepath.Join(h.dir, "nvda.json")); err != nil || !strings.Contains(string(b), `"format": "bullbear"`) {
 			t.Errorf("export: %v\n%s", err, b)
 		}
-		h.golden("export")
-		h.typeLine("/ask bear What would change your mind?")
+		h.typeLine("/ask " + id + " bear What would change your mind?")
 		h.settle()
-		h.golden("ask-no-model")
+		h.golden("export-ask-no-model")
+		h.typeLine("/show " + strings.ToLower(id[4:9])) // a unique prefix will do
+		if tr := strings.ReplaceAll(h.transcript(), "\n", " "); !strings.Contains(tr, "DEB-00000001 · bullbear · completed at Phase 4 (Moderator Synthesis) · created 2026-03-14 09:30") ||
+			!strings.Contains(tr, "NVDA Bull vs. Bear Debate") {
+			t.Errorf("/show:\n%s", tr)
+		}
+		h.typeLine("/show " + id)
+		h.golden("show")
 	}
 }
 
