@@ -44,6 +44,10 @@ type App struct {
 	// line, this long apart, for a person watching (the shell); zero
 	// appends each at once.
 	DataPace time.Duration
+	// Handoff, when closed, stops the runs of this App's sessions between
+	// steps, without pausing their debates (a worker shutting down hands
+	// them to another); see debate.Runner.Handoff.
+	Handoff <-chan struct{}
 }
 
 // StartRequest is a request to start a new debate.
@@ -51,6 +55,10 @@ type StartRequest struct {
 	setup.Request
 	Models Models
 	Limits debate.Limits
+	// Create, when set, stores the new debate's debate.created event in
+	// place of an append to the Store: a job queue appends it and enqueues
+	// the debate's first run in one transaction. Start fails with its error.
+	Create func(ctx context.Context, created debate.Event) error
 }
 
 // ResumeRequest is a request to resume a debate.
@@ -212,7 +220,18 @@ func (a *App) Start(ctx context.Context, req StartRequest) (*Session, error) {
 		return nil, err
 	}
 	s.ID, s.Models = NewID(), models
-	if err := s.runner.Create(ctx, s.ID, debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: req.Limits, Models: models, Endpoints: endpoints}); err != nil {
+	created := debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: req.Limits, Models: models, Endpoints: endpoints}
+	if req.Create != nil {
+		e, err := debate.NewEvent(s.ID, a.now(), created)
+		if err != nil {
+			return nil, err
+		}
+		if err := req.Create(ctx, e); err != nil {
+			return nil, fmt.Errorf("create debate %s: %w", s.ID, err)
+		}
+		return s, nil
+	}
+	if err := s.runner.Create(ctx, s.ID, created); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -229,7 +248,7 @@ func (a *App) prepare(ctx context.Context, format debate.Format, starter setup.S
 	if err != nil {
 		return nil, err
 	}
-	runner := &debate.Runner{Store: a.Store, Cast: cast, Tools: tools, Now: a.Env.Now, Price: a.price(), Log: a.Log, Owner: a.Owner, DataPace: a.DataPace}
+	runner := &debate.Runner{Store: a.Store, Cast: cast, Tools: tools, Now: a.Env.Now, Price: a.price(), Log: a.Log, Owner: a.Owner, DataPace: a.DataPace, Handoff: a.Handoff}
 	return &Session{Format: format, Topic: topic, Options: opts, DataOnly: slices.Sorted(maps.Keys(cast.Responders)),
 		app: a, runner: runner, proto: proto}, nil
 }

@@ -429,7 +429,51 @@ func (s *Store) append(ctx context.Context, debateID string, events []debate.Eve
 		return 0, fmt.Errorf("append to debate %q: begin: %w", debateID, err)
 	}
 	defer tx.Rollback() // no-op after Commit
+	last, err := appendIn(ctx, tx, stmts, debateID, events)
+	if err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("append to debate %q: commit: %w", debateID, err)
+	}
+	return last, nil
+}
 
+// DB is the database the store writes to, for a job queue in the same file
+// (River's SQLite driver) and for AppendTx's transactions. Its transactions
+// begin IMMEDIATE: they take the write lock up front.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// AppendTx appends events to a debate within tx, a transaction the caller
+// began on DB and will commit or roll back: the events are stored if and only
+// if tx commits, together with whatever else tx wrote. This is how a job
+// queue in the same database file enqueues the next run of a debate in the
+// same transaction as the event that calls for it (a checkpoint's answer), so
+// that the log stays the single source of truth.
+//
+// It obeys the rules of Append and returns the last sequence number tx will
+// have stored. The caller's transaction holds the database's write lock
+// until it ends, so other appends wait for it: keep tx short. Subscribers of
+// this store see the events at their next poll, once tx has committed.
+func (s *Store) AppendTx(ctx context.Context, tx *sql.Tx, debateID string, events ...debate.Event) (int64, error) {
+	if err := store.Validate(debateID, events); err != nil {
+		return 0, err
+	}
+	if err := s.checkOpen(); err != nil {
+		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
+	}
+	if s.readOnly {
+		return 0, fmt.Errorf("append to debate %q: the database %s was opened read-only", debateID, s.path)
+	}
+	last, err := appendIn(ctx, tx, s.dbStmts, debateID, events)
+	if err != nil {
+		return 0, s.explain(err)
+	}
+	return last, nil
+}
+
+// appendIn appends within tx, which holds the write lock.
+func appendIn(ctx context.Context, tx *sql.Tx, stmts *appendStmts, debateID string, events []debate.Event) (int64, error) {
 	sum, err := scanSummary(tx.StmtContext(ctx, stmts.getSummary).QueryRowContext(ctx, debateID))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = debate.ErrNotFound
@@ -467,9 +511,6 @@ func (s *Store) append(ctx context.Context, debateID string, events []debate.Eve
 	}
 	if err := putSummary(ctx, tx.StmtContext(ctx, stmts.putSummary), sum); err != nil {
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("append to debate %q: commit: %w", debateID, err)
 	}
 	return sum.LastSeq, nil
 }

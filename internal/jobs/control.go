@@ -1,0 +1,281 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// Errors of the control methods, for front-ends that explain them (the
+// server answers 409 Conflict).
+var (
+	// ErrRunning: a runner holds the debate's lease.
+	ErrRunning = errors.New("the debate is already running")
+	// ErrNotRunning: the debate has ended; nothing can be asked of it.
+	ErrNotRunning = errors.New("the debate is not running: it is completed")
+	// ErrNoCheckpoint: no checkpoint waits for an answer.
+	ErrNoCheckpoint = errors.New("no checkpoint waits for an answer")
+)
+
+// insertOpts are a job's options: its queue, and the debate's id as a tag,
+// so that the jobs of a debate can be listed.
+func insertOpts(id, queue string) *river.InsertOpts {
+	return &river.InsertOpts{Queue: queue, Tags: []string{id}}
+}
+
+// enqueue enqueues a run of a debate.
+func (q *Queue) enqueue(ctx context.Context, id string, after int64, models map[string]string) error {
+	if _, err := q.db.insert(ctx, RunDebate{ID: id, After: after}, insertOpts(id, queueFor(models))); err != nil {
+		return fmt.Errorf("queue a run of debate %s: %w", id, err)
+	}
+	return nil
+}
+
+// StartDebate creates a debate and enqueues its first run, in one transaction.
+func (q *Queue) StartDebate(ctx context.Context, req app.StartRequest) (*app.Session, error) {
+	req.Create = func(ctx context.Context, e debate.Event) error {
+		var c debate.Created
+		if err := json.Unmarshal(e.Data, &c); err != nil {
+			return err
+		}
+		return q.db.inTx(ctx, func(tx txOps) error {
+			last, err := tx.append(ctx, e.Debate, e)
+			if err != nil {
+				return err
+			}
+			_, err = tx.enqueue(ctx, RunDebate{ID: e.Debate, After: last}, insertOpts(e.Debate, queueFor(c.Models)))
+			return err
+		})
+	}
+	return q.app.Start(ctx, req)
+}
+
+// load folds a debate's log.
+func (q *Queue) load(ctx context.Context, id string) (*debate.State, error) {
+	events, err := q.store.Load(ctx, id, 0)
+	if err != nil {
+		return nil, err
+	}
+	return debate.Fold(events)
+}
+
+// liveLease is the debate's lease if a live runner holds it.
+func liveLease(sum debate.Summary) *debate.Lease {
+	if l := sum.Lease; l != nil && l.Live(time.Now()) && debate.OwnerAlive(l.Owner) {
+		return l
+	}
+	return nil
+}
+
+// Resume enqueues a run of a debate that has not ended and that no runner
+// runs.
+func (q *Queue) Resume(ctx context.Context, id string) error {
+	sum, err := q.store.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if sum.Status == debate.StatusCompleted {
+		return fmt.Errorf("debate %s: %w", id, app.ErrCompleted)
+	}
+	if l := liveLease(sum); l != nil {
+		return fmt.Errorf("debate %s (pid %d on %s): %w", id, l.Owner.PID, l.Owner.Host, ErrRunning)
+	}
+	st, err := q.load(ctx, id)
+	if err != nil {
+		return err
+	}
+	return q.enqueue(ctx, id, st.LastSeq, st.Models)
+}
+
+// withLease runs fn holding the debate's lease, waiting up to wait for a
+// runner that holds it to let go (a run pausing at a checkpoint lets go a
+// moment after its pause is in the log). Holding it keeps runners out while
+// fn reads the log and appends to it.
+func (q *Queue) withLease(ctx context.Context, id string, wait time.Duration, fn func() error) error {
+	owner := debate.ThisProcess()
+	deadline := time.Now().Add(wait)
+	for {
+		_, err := acquire(ctx, q.store, id, owner, q.cfg.LeaseTTL, q.log)
+		var held *debate.LeaseHeldError
+		if errors.As(err, &held) && time.Now().Before(deadline) {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+			continue
+		}
+		if errors.As(err, &held) {
+			return fmt.Errorf("debate %s: %w", id, ErrRunning)
+		}
+		if err != nil {
+			return err
+		}
+		break
+	}
+	defer func() {
+		if err := q.store.ReleaseLease(context.WithoutCancel(ctx), id, owner.ID); err != nil {
+			q.log.Warn("release the lease", "debate", id, "err", err)
+		}
+	}()
+	return fn()
+}
+
+// OpenCheckpoint is the last checkpoint of a debate if it has no answer.
+func OpenCheckpoint(st *debate.State) *debate.CheckpointReached {
+	if n := len(st.Checkpoints); n > 0 && st.Checkpoints[n-1].Answer == nil {
+		c := st.Checkpoints[n-1].CheckpointReached
+		return &c
+	}
+	return nil
+}
+
+// Answer answers the checkpoint a debate waits at and enqueues its next run,
+// in one transaction: the answer is in the log if and only if a job will act
+// on it. ans.ID, when set, must name that checkpoint.
+func (q *Queue) Answer(ctx context.Context, id string, ans debate.CheckpointAnswered) error {
+	return q.withLease(ctx, id, 5*time.Second, func() error {
+		st, err := q.load(ctx, id)
+		if err != nil {
+			return err
+		}
+		cp := OpenCheckpoint(st)
+		if cp == nil || st.Status == debate.StatusCompleted || (ans.ID != "" && ans.ID != cp.ID) {
+			return fmt.Errorf("debate %s (%s): %w", id, st.Status, ErrNoCheckpoint)
+		}
+		ans.ID = cp.ID
+		e, err := debate.NewEvent(id, time.Now(), ans)
+		if err != nil {
+			return err
+		}
+		return q.db.inTx(ctx, func(tx txOps) error {
+			last, err := tx.append(ctx, id, e)
+			if err != nil {
+				return err
+			}
+			_, err = tx.enqueue(ctx, RunDebate{ID: id, After: last}, insertOpts(id, queueFor(st.Models)))
+			return err
+		})
+	})
+}
+
+// Hint queues guidance for an agent's next turn of a debate that has not
+// ended, wherever it runs: the runner folds the event in before its next
+// step, and a debate that waits (paused, at a checkpoint, queued) reads it
+// when it goes on. target and text are checked by the caller
+// (app.ResolveHint).
+func (q *Queue) Hint(ctx context.Context, id, target, text string) (debate.HintQueued, error) {
+	st, err := q.load(ctx, id)
+	if err != nil {
+		return debate.HintQueued{}, err
+	}
+	if st.Status == debate.StatusCompleted {
+		return debate.HintQueued{}, fmt.Errorf("debate %s: %w", id, ErrNotRunning)
+	}
+	n := 0
+	for _, h := range st.Hints {
+		n = max(n, h.ID)
+	}
+	h := debate.HintQueued{ID: n + 1, Target: target, Text: text}
+	e, err := debate.NewEvent(id, time.Now(), h)
+	if err != nil {
+		return h, err
+	}
+	if _, err := q.store.Append(ctx, id, e); err != nil {
+		return h, fmt.Errorf("queue the hint for debate %s: %w", id, err)
+	}
+	return h, nil
+}
+
+// Pause pauses a debate: the runner that runs it, on any worker, is asked
+// to (debate.PauseRequest) and Pause waits until it has, up to wait; a
+// debate no runner runs (its job still queued, or its runner dead) is paused
+// at once, and its queued job then has nothing to run. A paused debate
+// stays paused; an ended one is ErrNotRunning.
+func (q *Queue) Pause(ctx context.Context, id string, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	asked := ""
+	for {
+		sum, err := q.store.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		switch sum.Status {
+		case debate.StatusCompleted:
+			return fmt.Errorf("debate %s: %w", id, ErrNotRunning)
+		case debate.StatusPaused, debate.StatusFailed:
+			return nil
+		}
+		if l := liveLease(sum); l != nil {
+			if asked != l.Owner.ID {
+				e, err := debate.NewEvent(id, time.Now(), debate.PauseRequest{Owner: l.Owner.ID})
+				if err != nil {
+					return err
+				}
+				if _, err := q.store.Append(ctx, id, e); err != nil {
+					return fmt.Errorf("ask debate %s to pause: %w", id, err)
+				}
+				asked = l.Owner.ID
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("debate %s was asked to pause and has not yet (its runner pauses within seconds)", id)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+			continue
+		}
+		err = q.withLease(ctx, id, 0, func() error {
+			st, err := q.load(ctx, id)
+			if err != nil {
+				return err
+			}
+			if st.Status == debate.StatusCompleted || st.Status == debate.StatusPaused || st.Status == debate.StatusFailed {
+				return nil
+			}
+			e, err := debate.NewEvent(id, time.Now(), debate.Paused{Reason: debate.PauseOnRequest, Detail: "paused before a worker took it up"})
+			if err != nil {
+				return err
+			}
+			_, err = q.store.Append(ctx, id, e)
+			return err
+		})
+		if errors.Is(err, ErrRunning) {
+			continue // a worker took it up meanwhile: ask its runner
+		}
+		return err
+	}
+}
+
+// Queued reports which of the given debates have a run queued and not yet
+// started (the server shows them as running).
+func (q *Queue) Queued(ctx context.Context, ids ...string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	params := river.NewJobListParams().Kinds(Kind).TagsAny(ids...).
+		States(rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateScheduled, rivertype.JobStateRetryable).
+		First(10000)
+	rows, err := q.db.list(ctx, params)
+	if err != nil {
+		return nil, fmt.Errorf("list queued jobs: %w", err)
+	}
+	for _, r := range rows {
+		var a RunDebate
+		if json.Unmarshal(r.EncodedArgs, &a) == nil {
+			out[a.ID] = true
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,326 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/setup"
+)
+
+// fakeModel is the environment of a fake model server playing a script of
+// cmd/parley/testdata.
+func fakeModel(t *testing.T, name string, opts ...fakellm.Option) map[string]string {
+	t.Helper()
+	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(sc, append([]fakellm.Option{fakellm.WithAPIKey("test-key")}, opts...)...)
+	t.Cleanup(srv.Close)
+	return map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"}
+}
+
+func perspectivesRequest(checkpoints bool) app.StartRequest {
+	return app.StartRequest{Request: setup.Request{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?",
+		Perspectives: 3, MaxRounds: 3, Rounds: 2, Risk: "neutral", NoCheckpoints: !checkpoints, Given: func(string) bool { return false }},
+		Models: app.Models{Provider: "openai", Model: "gpt-4.1"}, Limits: debate.DefaultLimits()}
+}
+
+func fold(t *testing.T, st debate.Store, id string) *debate.State {
+	t.Helper()
+	evs, err := st.Load(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := debate.Fold(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// completedOnce fails the test if a turn completed twice.
+func completedOnce(t *testing.T, st debate.Store, id string) int {
+	t.Helper()
+	evs, err := st.Load(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, e := range evs {
+		if e.Type == debate.TypeTurnCompleted {
+			var c debate.TurnCompleted
+			if err := e.Decode(&c); err != nil {
+				t.Fatal(err)
+			}
+			if seen[c.Turn.ID]++; seen[c.Turn.ID] > 1 {
+				t.Fatalf("turn %s completed twice", c.Turn.ID)
+			}
+		}
+	}
+	return len(seen)
+}
+
+// A checkpoint pauses the debate with no job queued; a hint given while it
+// waits and the answer reach the next turns, and the answer enqueues the
+// next run.
+func TestCheckpointAnswerEnqueues(t *testing.T) { eachDB(t, testCheckpointAnswer) }
+
+func testCheckpointAnswer(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, fakeModel(t, "perspectives.yaml"))
+	q := newQueue(t, a, Config{Workers: 1})
+	s, err := q.StartDebate(ctx, perspectivesRequest(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, a.Store, s.ID, debate.StatusPaused)
+	st := fold(t, a.Store, s.ID)
+	cp := OpenCheckpoint(st)
+	if cp == nil {
+		t.Fatalf("paused with no open checkpoint: %+v", st.Pauses)
+	}
+	if queued, err := q.Queued(ctx, s.ID); err != nil || queued[s.ID] {
+		t.Fatalf("a job is queued for a debate waiting at its checkpoint: %v %v", queued, err)
+	}
+	agent := app.HintTargets(st)[0]
+	if _, err := q.Hint(ctx, s.ID, agent, "cite a benchmark"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Answer(ctx, s.ID, debate.CheckpointAnswered{ID: "wrong", Action: debate.ActionContinue}); !errors.Is(err, ErrNoCheckpoint) {
+		t.Fatalf("answer to another checkpoint: %v", err)
+	}
+	if err := q.Answer(ctx, s.ID, debate.CheckpointAnswered{Action: debate.ActionGuide, Guidance: "Weigh the on-call cost."}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		sum := waitAny(t, a.Store, s.ID, debate.StatusPaused, debate.StatusCompleted)
+		if sum.Status == debate.StatusCompleted {
+			break
+		}
+		if err := q.Answer(ctx, s.ID, debate.CheckpointAnswered{Action: debate.ActionEnd}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st = fold(t, a.Store, s.ID)
+	if len(st.Hints) != 1 || st.Hints[0].Applied == "" {
+		t.Fatalf("the hint given at the checkpoint was not applied: %+v", st.Hints)
+	}
+	if st.Checkpoints[0].Answer == nil || st.Checkpoints[0].Answer.Guidance != "Weigh the on-call cost." {
+		t.Fatalf("checkpoint answers: %+v", st.Checkpoints)
+	}
+	completedOnce(t, a.Store, s.ID)
+	if err := q.Answer(ctx, s.ID, debate.CheckpointAnswered{Action: debate.ActionContinue}); !errors.Is(err, ErrNoCheckpoint) {
+		t.Fatalf("answer to a completed debate: %v", err)
+	}
+}
+
+// waitAny waits until a debate has one of the statuses and no lease.
+func waitAny(t *testing.T, st debate.Store, id string, want ...debate.Status) debate.Summary {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		sum, err := st.Get(context.Background(), id)
+		if err == nil && sum.Lease == nil {
+			for _, w := range want {
+				if sum.Status == w {
+					return sum
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("debate %s never %v: %+v, %v", id, want, sum, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// An event and a job in one transaction are stored together or not at all.
+func TestAppendAndEnqueueAtomically(t *testing.T) { eachDB(t, testAtomic) }
+
+func testAtomic(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, nil)
+	q := newQueue(t, a, Config{}) // enqueues only
+	s, err := q.StartDebate(ctx, offlineRequest("NVDA"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint := func() debate.Event {
+		e, err := debate.NewEvent(s.ID, time.Now(), debate.HintQueued{ID: 1, Target: "all", Text: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	boom := errors.New("boom")
+	err = q.db.inTx(ctx, func(tx txOps) error {
+		if _, err := tx.append(ctx, s.ID, hint()); err != nil {
+			return err
+		}
+		if _, err := tx.enqueue(ctx, RunDebate{ID: s.ID, After: 2}, insertOpts(s.ID, QueueData)); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	jobs, err := q.db.list(ctx, river.NewJobListParams().Kinds(Kind))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := fold(t, a.Store, s.ID); st.LastSeq != 1 || len(jobs) != 1 {
+		t.Fatalf("after a rollback: log at %d, %d jobs; want the created event and its job only", st.LastSeq, len(jobs))
+	}
+	if err := q.db.inTx(ctx, func(tx txOps) error {
+		if _, err := tx.append(ctx, s.ID, hint()); err != nil {
+			return err
+		}
+		_, err := tx.enqueue(ctx, RunDebate{ID: s.ID, After: 2}, insertOpts(s.ID, QueueData))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	jobs, _ = q.db.list(ctx, river.NewJobListParams().Kinds(Kind))
+	if st := fold(t, a.Store, s.ID); st.LastSeq != 2 || len(jobs) != 2 {
+		t.Fatalf("after a commit: log at %d, %d jobs", st.LastSeq, len(jobs))
+	}
+}
+
+// A pause asked while a worker runs the debate reaches its runner; resume
+// enqueues it again and it completes with no completed turn run twice.
+func TestPauseRunningDebate(t *testing.T) { eachDB(t, testPauseRunning) }
+
+func testPauseRunning(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, fakeModel(t, "perspectives.yaml", fakellm.WithTokenDelay(3*time.Millisecond)))
+	q := newQueue(t, a, Config{Workers: 1})
+	s, err := q.StartDebate(ctx, perspectivesRequest(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		sum, _ := a.Store.Get(ctx, s.ID)
+		if sum.Lease != nil && sum.Turns >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no worker took the debate up")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := q.Pause(ctx, s.ID, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, a.Store, s.ID, debate.StatusPaused)
+	st := fold(t, a.Store, s.ID)
+	if p := st.Pauses[len(st.Pauses)-1]; p.Reason != debate.PauseOnRequest {
+		t.Fatalf("pause reason %q", p.Reason)
+	}
+	if err := q.Resume(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, a.Store, s.ID, debate.StatusCompleted)
+	completedOnce(t, a.Store, s.ID)
+	if err := q.Resume(ctx, s.ID); !errors.Is(err, app.ErrCompleted) {
+		t.Fatalf("resume of a completed debate: %v", err)
+	}
+	if err := q.Pause(ctx, s.ID, time.Second); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("pause of a completed debate: %v", err)
+	}
+}
+
+// A debate paused while its job waits in the queue is not run by it.
+func TestPauseQueuedDebate(t *testing.T) {
+	ctx := context.Background()
+	a := newApp(t, "sqlite", nil)
+	enq := newQueue(t, a, Config{})
+	s, err := enq.StartDebate(ctx, offlineRequest("NVDA"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := enq.Pause(ctx, s.ID, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	newQueue(t, a, Config{Workers: 1})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		jobs, err := enq.db.list(ctx, river.NewJobListParams().Kinds(Kind).States("completed"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the queued job never ran")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if sum, _ := a.Store.Get(ctx, s.ID); sum.Status != debate.StatusPaused || sum.Turns != 0 {
+		t.Fatalf("after its job ran: %s with %d turns; want it paused as it was", sum.Status, sum.Turns)
+	}
+}
+
+// A job whose worker froze while holding the debate is taken over once its
+// lease expires: another worker enqueues a job that resumes the debate, one
+// per dead job, and the debate completes.
+func TestReclaimDeadWorker(t *testing.T) { eachDB(t, testReclaim) }
+
+func testReclaim(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, nil)
+	frozen, thaw := make(chan string, 1), make(chan struct{})
+	var once sync.Once
+	ttl := 300 * time.Millisecond
+	dead := newQueue(t, a, Config{Workers: 1, LeaseTTL: ttl, ReclaimEvery: time.Hour})
+	dead.beforeRun = func(ctx context.Context, id string) {
+		once.Do(func() {
+			frozen <- id
+			select {
+			case <-thaw:
+			case <-ctx.Done():
+			}
+		})
+	}
+	t.Cleanup(func() { close(thaw) })
+	s, err := dead.StartDebate(ctx, offlineRequest("AAPL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-frozen
+	alive := newQueue(t, a, Config{Workers: 1, LeaseTTL: ttl, ReclaimEvery: 50 * time.Millisecond})
+	waitStatus(t, a.Store, s.ID, debate.StatusCompleted)
+	if n := completedOnce(t, a.Store, s.ID); n != 7 {
+		t.Fatalf("%d turns completed, want 7", n)
+	}
+	if n, err := alive.reclaim(ctx); err != nil || n != 0 {
+		t.Fatalf("reclaim after the takeover: %d, %v; want none (one job per dead job)", n, err)
+	}
+	rescues, err := alive.db.list(ctx, river.NewJobListParams().Kinds(Kind))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, j := range rescues {
+		if strings.Contains(string(j.EncodedArgs), `"rescues"`) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d jobs took over, want 1", n)
+	}
+}
