@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/sec/secsetup"
 	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
@@ -62,6 +63,7 @@ func runShell(ctx context.Context, f *Factory, pace time.Duration) error {
 	opts := shell.Options{
 		App: f.App(store), ParseDebate: f.parseDebate, DebateFlags: flags, HistoryFile: history,
 		Color: f.IO.ColorEnabled(), Pace: pace,
+		Companies: secsetup.Tickers,
 	}
 	return shell.Run(ctx, opts, f.IO.In, f.IO.Out)
 }

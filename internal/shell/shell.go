@@ -25,6 +25,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/edgar"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // DebateRequest is a /debate command line, read as `parley debate` reads
@@ -61,9 +62,10 @@ type Options struct {
 	Pace time.Duration
 	// Location is where times are shown (nil: local time).
 	Location *time.Location
-	// Companies is the SEC ticker list that names resolve through; nil
-	// uses the list shipped with Parley.
-	Companies func(ctx context.Context) (*edgar.TickerIndex, error)
+	// Companies is the SEC ticker list that names resolve through (env is
+	// the shell's, whose notices go to the transcript); nil uses the list
+	// shipped with Parley.
+	Companies func(ctx context.Context, env setup.Env) (*edgar.TickerIndex, error)
 }
 
 // DefaultPace is the reading pace of data-only replies in the shell.

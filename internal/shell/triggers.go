@@ -126,13 +126,13 @@ func (m *Model) trigger(line string) tea.Cmd {
 	if m.tickers != nil {
 		return m.companies(companiesMsg{idx: m.tickers, name: name, deep: deep})
 	}
-	load, ctx := m.opts.Companies, m.ctx
+	load, ctx, env := m.opts.Companies, m.ctx, m.app.Env
 	m.wait("Looking up " + app.Truncate(clean(name), 40) + "…")
 	return func() tea.Msg {
 		var idx *edgar.TickerIndex
 		var err error
 		if load != nil {
-			idx, err = load(ctx)
+			idx, err = load(ctx, env)
 		} else {
 			idx, err = snapshot.New().TickerIndex()
 		}

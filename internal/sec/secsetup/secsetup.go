@@ -5,6 +5,7 @@
 package secsetup
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -50,6 +51,23 @@ func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 		live = dc
 	}
 	return edgar.NewFallback(live, snap, slog.New(slog.DiscardHandler)), ""
+}
+
+// Tickers is the SEC ticker list that company names resolve through: the
+// live list from EDGAR when SEC_USER_AGENT is set (falling back to the
+// shipped list when EDGAR cannot be reached), else the list Parley ships.
+func Tickers(ctx context.Context, env setup.Env) (*edgar.TickerIndex, error) {
+	if ua := strings.TrimSpace(env.Getenv(edgar.EnvUserAgent)); ua != "" {
+		client, err := edgar.New(edgar.Config{UserAgent: ua, Now: env.Now, Logger: slog.New(slog.DiscardHandler)})
+		if err == nil {
+			idx, err := client.Tickers(ctx)
+			if err == nil {
+				return idx, nil
+			}
+			env.Noticef("The SEC ticker list could not be fetched (%v); names resolve through the list Parley ships.", err)
+		}
+	}
+	return snapshot.New().TickerIndex()
 }
 
 // Recorded is Source's flag for a resumed debate whose options record
