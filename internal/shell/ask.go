@@ -79,7 +79,7 @@ func (m *Model) askReady(msg askReadyMsg) tea.Cmd {
 	}
 	fu := msg.fu
 	m.current = fu.State.ID
-	b := &block{gap: true, head: fmt.Sprintf("%s · %s", fu.Spec.Label, fu.Model), agent: fu.Spec.Agent}
+	b := &block{gap: true, head: fmt.Sprintf("%s · %s", fu.Spec.Label, fu.Model), agent: fu.Spec.Agent, markdown: true}
 	b.line(dim, "Q: "+clean(fu.Question))
 	m.ask.block, m.ask.label = b, fu.Spec.Label
 	m.tr.setLive(b)

@@ -351,7 +351,7 @@ func (m *Model) turnBlock(t *debate.Turn) *block {
 	if t.Model != "" {
 		head += " · " + t.Model
 	}
-	return &block{gap: true, head: head, agent: t.Agent, turn: t.ID}
+	return &block{gap: true, head: head, agent: t.Agent, turn: t.ID, markdown: !hidden(t)}
 }
 
 func (m *Model) render(v *debateView, e debate.Event) {
@@ -565,8 +565,10 @@ func (m *Model) completed(v *debateView, id string) {
 	case desc != "":
 		// A reply in JSON reads better as the format describes it.
 		b.setText(clean(desc))
+		b.markdown = false
 	case hidden(t):
 		b.setText("")
+		b.markdown = false
 	default:
 		b.setText(prose(t.Text))
 		b.markdown = true

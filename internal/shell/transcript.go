@@ -89,6 +89,9 @@ func (b *block) text() string {
 	return strings.Join(parts, "")
 }
 
+// markdownMargin is the left margin of rendered Markdown (Glamour's).
+const markdownMargin = 2
+
 type transcript struct {
 	st     styles
 	width  int
@@ -170,6 +173,13 @@ func (t *transcript) render(b *block) []string {
 			}
 		case b.done && b.markdown:
 			out = append(out, t.markdown(s.text, w)...)
+		case b.markdown:
+			// Streaming Markdown is shown as it comes, in the margin the
+			// rendered Markdown will have, so that the text stays put when
+			// its turn ends.
+			for _, l := range wrapLines(strings.TrimRight(s.text, "\n"), w-markdownMargin) {
+				out = append(out, strings.Repeat(" ", markdownMargin)+l)
+			}
 		default:
 			out = append(out, wrapLines(strings.TrimRight(s.text, "\n"), w)...)
 		}
