@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/server"
 )
 
@@ -23,6 +24,9 @@ type ServeOptions struct {
 	Token        string
 	DecisionsDir string
 	NoResume     bool
+	// Jobs are the in-process workers: debates run as jobs in the
+	// database, --workers of each queue here (0: all on 'parley worker's).
+	Jobs WorkerOptions
 }
 
 func newServeCmd(f *Factory, run func(context.Context, *ServeOptions) error) *cobra.Command {
@@ -32,8 +36,9 @@ func newServeCmd(f *Factory, run func(context.Context, *ServeOptions) error) *co
 		Short: "Serve the web dashboard and the HTTP API",
 		Long: `Serve a web dashboard and an HTTP/SSE API on the debate database: start debates from a form,
 watch them stream, answer checkpoints, give hints, pause, resume and export. Debates started here
-run in this process; debates run by other processes on the same database (a terminal) are
-followed live. Debates this server was running when it stopped are resumed when it starts.
+are queued in the database and run by this process's workers (--workers of each provider at once)
+and by any 'parley worker' on the same database; debates run by other processes (a terminal) are
+followed live. A debate whose worker died is taken over by another, or by this server when it starts.
 
 It listens on 127.0.0.1 only, unless given a token (--token or PARLEY_TOKEN): every request must
 then carry it (Authorization: Bearer TOKEN for the API, a sign-in form for the browser).
@@ -54,6 +59,7 @@ The API is described at /api/openapi.json and in docs/api.md.`,
 	cmd.Flags().StringVar(&opts.Token, "token", "", "require this `token` of every request (default $PARLEY_TOKEN); needed to listen beyond loopback")
 	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
 	cmd.Flags().BoolVar(&opts.NoResume, "no-resume", false, "do not resume the debates this server was running when it stopped")
+	opts.Jobs.addFlags(cmd, 4)
 	return cmd
 }
 
@@ -72,7 +78,20 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	a := f.App(store)
 	a.Log = log
-	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir})
+	// Debates run as jobs in the database: --workers of each queue in this
+	// process, and any number of 'parley worker's elsewhere.
+	jcfg, err := o.Jobs.config(log, finisher(a, o.DecisionsDir, log))
+	if err != nil {
+		return err
+	}
+	q, err := jobs.New(ctx, a, jcfg)
+	if err != nil {
+		return err
+	}
+	if err := q.StartWorkers(ctx); err != nil {
+		return err
+	}
+	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q})
 	if err != nil {
 		return err
 	}
@@ -86,7 +105,7 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if !o.NoResume {
 		srv.Resume(ctx)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Parley is serving on http://%s (Ctrl+C stops it; running debates pause, resumable)\n", ln.Addr())
+	fmt.Fprintf(f.IO.ErrOut, "Parley is serving on http://%s (Ctrl+C stops it; the debates running go back to the queue)\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -101,6 +120,13 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
-	fmt.Fprintln(f.IO.ErrOut, "Parley stopped serving; the debates it was running are paused and resume when it starts again.")
+	// The turns running finish (up to --stop-timeout), then their debates
+	// go back to the queue, for another worker or this server's next start.
+	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), o.Jobs.StopTimeout+30*time.Second)
+	defer scancel()
+	if serr := q.Stop(sctx); serr != nil && err == nil {
+		err = fmt.Errorf("stop the workers: %w", serr)
+	}
+	fmt.Fprintln(f.IO.ErrOut, "Parley stopped serving; the debates it was running go on when a worker (or this server) starts again.")
 	return err
 }

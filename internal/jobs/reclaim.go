@@ -16,11 +16,13 @@ import (
 func (q *Queue) reclaimLoop(ctx context.Context) {
 	t := time.NewTicker(q.cfg.ReclaimEvery)
 	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
 		}
 		if _, err := q.reclaim(ctx); err != nil && ctx.Err() == nil {
 			q.log.Warn("look for jobs whose worker died", "err", err)
@@ -56,10 +58,6 @@ func (q *Queue) reclaim(ctx context.Context) (int, error) {
 		if err := json.Unmarshal(job.EncodedArgs, &args); err != nil {
 			continue
 		}
-		// A job that has just started may not hold the lease yet.
-		if job.AttemptedAt == nil || now.Sub(*job.AttemptedAt) < q.cfg.ReclaimEvery {
-			continue
-		}
 		sum, err := q.store.Get(ctx, args.ID)
 		if err != nil {
 			continue // deleted: its worker returns at once
@@ -70,11 +68,16 @@ func (q *Queue) reclaim(ctx context.Context) (int, error) {
 		if liveLease(sum) != nil {
 			continue
 		}
-		why := "no lease"
-		if sum.Lease != nil {
-			why = "lease expired"
-			if !debate.OwnerAlive(sum.Lease.Owner) {
-				why = "its process is gone"
+		why := "its process is gone"
+		if sum.Lease == nil || debate.OwnerAlive(sum.Lease.Owner) {
+			// No lease, or one that expired: a job that has just started
+			// may not have taken it yet.
+			if job.AttemptedAt == nil || now.Sub(*job.AttemptedAt) < q.cfg.ReclaimEvery {
+				continue
+			}
+			why = "no lease"
+			if sum.Lease != nil {
+				why = "lease expired"
 			}
 		}
 		res, err := q.db.insert(ctx, RunDebate{ID: args.ID, After: sum.LastSeq, Rescues: job.ID},

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/setup"
 )
 
@@ -74,6 +76,13 @@ func (c CreateRequest) startRequest() app.StartRequest {
 
 // create starts a debate and runs it in this process.
 func (s *Server) create(ctx context.Context, c CreateRequest) (string, error) {
+	if q := s.cfg.Jobs; q != nil {
+		sess, err := q.StartDebate(ctx, c.startRequest())
+		if err != nil {
+			return "", err
+		}
+		return sess.ID, nil
+	}
 	sess, err := s.app.Start(ctx, c.startRequest())
 	if err != nil {
 		return "", err
@@ -161,7 +170,17 @@ func (s *Server) view(ctx context.Context, id string) (*DebateView, *debate.Stat
 	if v.Agents == nil {
 		v.Agents = []string{}
 	}
-	if run := s.runs.get(id); run != nil {
+	if q := s.cfg.Jobs; q != nil {
+		// Running: a runner holds it, on any worker, or its job is queued.
+		queued, err := q.Queued(ctx, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		v.Running = queued[id] || (sum.Lease != nil && sum.Status != debate.StatusInterrupted)
+		if cp := openCheckpoint(st); cp != nil && sum.Status == debate.StatusPaused {
+			v.Checkpoint = cp
+		}
+	} else if run := s.runs.get(id); run != nil {
 		v.Running = true
 		v.Checkpoint = run.human.waiting()
 	} else if cp := openCheckpoint(st); cp != nil && sum.Status == debate.StatusPaused {
@@ -210,6 +229,9 @@ func (s *Server) answer(ctx context.Context, id string, c CheckpointRequest) err
 		return setup.Inputf("action %q: answer continue, guide or end", c.Action)
 	}
 	ans := debate.CheckpointAnswered{ID: c.ID, Action: c.Action, Guidance: strings.TrimSpace(c.Guidance)}
+	if q := s.cfg.Jobs; q != nil {
+		return q.Answer(ctx, id, ans)
+	}
 	if run := s.runs.get(id); run != nil {
 		if run.human.answer(ans) {
 			return nil
@@ -247,6 +269,23 @@ type HintRequest struct {
 }
 
 func (s *Server) hint(ctx context.Context, id string, h HintRequest) (debate.HintQueued, error) {
+	if q := s.cfg.Jobs; q != nil {
+		// A hint is an event in the log: the runner, on any worker, folds
+		// it in before its next step; a debate that waits reads it when it
+		// goes on.
+		_, st, err := s.view(ctx, id)
+		if err != nil {
+			return debate.HintQueued{}, err
+		}
+		if st.Status == debate.StatusCompleted {
+			return debate.HintQueued{}, fmt.Errorf("debate %s: %w", id, jobs.ErrNotRunning)
+		}
+		target, text, err := app.ResolveHint(app.HintTargets(st), h.Target, h.Text, strings.TrimSpace(h.Target) != "")
+		if err != nil {
+			return debate.HintQueued{}, &setup.InputError{Err: err}
+		}
+		return q.Hint(ctx, id, target, text)
+	}
 	run := s.runs.get(id)
 	if run == nil {
 		if _, err := s.app.Store.Get(ctx, id); err != nil {
@@ -280,6 +319,9 @@ func (s *Server) apiHint(w http.ResponseWriter, r *http.Request) {
 
 // pause stops a debate this server runs; it pauses, resumable.
 func (s *Server) pause(ctx context.Context, id string) error {
+	if q := s.cfg.Jobs; q != nil {
+		return q.Pause(ctx, id, 10*time.Second)
+	}
 	run := s.runs.get(id)
 	if run == nil {
 		if _, err := s.app.Store.Get(ctx, id); err != nil {
@@ -376,7 +418,8 @@ func statusOf(err error) int {
 		return http.StatusBadRequest
 	case errors.As(err, &ce):
 		return http.StatusUnprocessableEntity
-	case errors.As(err, &conflict), errors.As(err, &held), errors.Is(err, errRunning), errors.Is(err, app.ErrCompleted):
+	case errors.As(err, &conflict), errors.As(err, &held), errors.Is(err, errRunning), errors.Is(err, app.ErrCompleted),
+		errors.Is(err, jobs.ErrRunning), errors.Is(err, jobs.ErrNotRunning), errors.Is(err, jobs.ErrNoCheckpoint):
 		return http.StatusConflict
 	}
 	return http.StatusInternalServerError

@@ -21,6 +21,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/jobs"
 )
 
 //go:embed web
@@ -41,6 +42,10 @@ type Config struct {
 	// DecisionsDir is where a completed perspectives debate's decision
 	// document is written ("" writes none: exports serve it).
 	DecisionsDir string
+	// Jobs, when set, runs the debates as River jobs in the debate database
+	// (the queue's workers, in this process or others): the server
+	// enqueues them. Without it they run in this process.
+	Jobs *jobs.Queue
 }
 
 // Server serves the API and the dashboard.
@@ -130,6 +135,9 @@ func (s *Server) Handler() http.Handler {
 // those whose log says running and whose runner is gone. A debate another
 // live process runs is left to it.
 func (s *Server) Resume(ctx context.Context) {
+	if s.cfg.Jobs != nil {
+		return // their jobs are in the queue; a dead worker's are taken over
+	}
 	sums, err := s.app.Store.List(ctx, debate.ListFilter{})
 	if err != nil {
 		s.log.Warn("list debates to resume", "err", err)
@@ -155,6 +163,12 @@ func (s *Server) Wait() { s.runs.wait() }
 // resume resumes a debate in this process, with a checkpoint answer given
 // ahead when the debate waits at a checkpoint.
 func (s *Server) resume(ctx context.Context, id string, preset *debate.CheckpointAnswered) error {
+	if q := s.cfg.Jobs; q != nil {
+		if preset != nil {
+			return q.Answer(ctx, id, *preset)
+		}
+		return q.Resume(ctx, id)
+	}
 	sess, err := s.app.Resume(ctx, app.ResumeRequest{ID: id})
 	if err != nil {
 		return err

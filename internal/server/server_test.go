@@ -158,8 +158,9 @@ func TestCreateRunsOfflineDebateAndExports(t *testing.T) {
 	}
 }
 
-func TestBadRequests(t *testing.T) {
-	ts := newTestServer(t, nil, "")
+func TestBadRequests(t *testing.T) { testBadRequests(t, newTestServer(t, nil, "")) }
+
+func testBadRequests(t *testing.T, ts *testServer) {
 	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
 	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
 	big := `{"topic":"` + strings.Repeat("x", MaxBody) + `"}`

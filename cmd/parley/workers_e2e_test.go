@@ -1,0 +1,195 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
+)
+
+// syncBuffer is a bytes.Buffer a process writes to while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startWorker runs `parley worker` with its log in a buffer.
+func startWorker(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	cmd := command(ctx, t, dir, env, append([]string{"worker"}, args...)...)
+	log := &syncBuffer{}
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, log
+}
+
+type listed struct {
+	Debates []struct {
+		ID     string
+		Status string
+		Turns  int
+		Lease  *struct {
+			Owner struct{ PID int }
+		}
+	}
+}
+
+// TestWorkersKillOne runs debates queued by `parley serve --workers 0` on two
+// `parley worker` processes sharing a PostgreSQL database, kills one with
+// SIGKILL while it runs a debate mid-turn, and checks that the other takes
+// its debates over and completes every one, each turn completed once and
+// asked for once more only where the kill cut it off; then SIGTERM stops the
+// survivor cleanly.
+func TestWorkersKillOne(t *testing.T) {
+	srv, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(8*time.Millisecond))
+	env = append(env, "PARLEY_DATABASE_URL="+pgtest.URL(t), "PARLEY_PROVIDER=openai", "PARLEY_MODEL=test-model")
+	base, _ := startServe(t, dir, env, "--workers", "0")
+	const n = 4
+	var ids []string
+	for range n {
+		resp, err := http.Post(base+"/api/debates", "application/json",
+			strings.NewReader(`{"topic":"Should we use Redis or PostgreSQL for caching?","no_checkpoints":true}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var created struct{ ID string }
+		_ = json.NewDecoder(resp.Body).Decode(&created)
+		resp.Body.Close()
+		if resp.StatusCode != 201 {
+			t.Fatalf("create: %d", resp.StatusCode)
+		}
+		ids = append(ids, created.ID)
+	}
+	workerArgs := []string{"--workers", "2", "--reclaim-every", "200ms"}
+	a, aLog := startWorker(t, dir, env, workerArgs...)
+	b, bLog := startWorker(t, dir, env, workerArgs...)
+
+	// Kill a as soon as it runs a debate that has completed two turns: it is
+	// streaming the next one.
+	var victim string
+	deadline := time.Now().Add(time.Minute)
+	for victim == "" {
+		var l listed
+		getJSON(t, base+"/api/debates", &l)
+		for _, d := range l.Debates {
+			if d.Status == "running" && d.Turns >= 2 && d.Lease != nil && d.Lease.Owner.PID == a.Process.Pid {
+				victim = d.ID
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("worker a never ran a debate; its log:\n%s", aLog.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.Wait()
+
+	deadline = time.Now().Add(2 * time.Minute)
+	for {
+		var l listed
+		getJSON(t, base+"/api/debates", &l)
+		done := 0
+		for _, d := range l.Debates {
+			if d.Status == "completed" {
+				done++
+			}
+		}
+		if done == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d debates completed after the kill: %+v\nworker b:\n%s", done, n, l, bLog.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// Every turn of every debate completed once; the fake server was asked
+	// for each turn once per debate, plus once per attempt the kill cut off.
+	asked := map[string]int{}
+	for _, r := range srv.Requests() {
+		asked[r.Parsed.Tag]++
+	}
+	want := map[string]int{}
+	cut := 0
+	for _, id := range ids {
+		e := exportJSON(t, dir, env, id)
+		var got []string
+		for _, tr := range e.Turns {
+			got = append(got, tr.ID)
+			want[tr.ID] += 1 + len(tr.Superseded)
+			cut += len(tr.Superseded)
+		}
+		assertSameSet(t, got, wantTurns)
+	}
+	if cut == 0 {
+		t.Error("no turn was cut off by the kill: the test did not kill a worker mid-turn")
+	}
+	for tag, w := range want {
+		if asked[tag] != w {
+			t.Errorf("turn %s asked %d times over %d debates, want %d (a completed turn asked again?)", tag, asked[tag], n, w)
+		}
+	}
+	if !strings.Contains(bLog.String(), `"msg":"took over from a dead worker"`) || !strings.Contains(bLog.String(), `"debate":"`+victim+`"`) {
+		t.Errorf("worker b's log does not say it took over %s:\n%s", victim, bLog.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(bLog.String()), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Errorf("worker log line is not JSON: %q", line)
+			break
+		}
+	}
+
+	// SIGTERM: b stops, with nothing left running.
+	if err := b.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- b.Wait() }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Errorf("worker b after SIGTERM: %v\n%s", err, bLog.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("worker b did not stop on SIGTERM")
+	}
+	if !strings.Contains(bLog.String(), `"msg":"stopped"`) {
+		t.Errorf("worker b's log does not end with its stop:\n%s", bLog.String())
+	}
+	fmt.Fprintf(testWriter{t}, "killed worker a while it ran %s; %d turn attempts cut off and run again\n", victim, cut)
+}
+
+// testWriter logs through t.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }

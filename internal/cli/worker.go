@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/jobs"
+)
+
+// WorkerOptions are the `parley worker` flags, shared with `parley serve`'s
+// in-process workers.
+type WorkerOptions struct {
+	Workers      int
+	Queues       []string
+	DecisionsDir string
+	LogFormat    string
+	StopTimeout  time.Duration
+	// LeaseTTL and ReclaimEvery tune how soon a dead worker's debates are
+	// taken over; hidden, for tests and operators who know why.
+	LeaseTTL     time.Duration
+	ReclaimEvery time.Duration
+}
+
+func (o *WorkerOptions) addFlags(cmd *cobra.Command, workers int) {
+	fl := cmd.Flags()
+	fl.IntVar(&o.Workers, "workers", workers, "debates of each queue (one per provider, and \"data\" for --offline) this process runs at once")
+	fl.StringSliceVar(&o.Queues, "queue", nil, "work only these queues, `NAME=N` debates at once each (anthropic, openai, ollama, data); repeatable")
+	fl.DurationVar(&o.StopTimeout, "stop-timeout", jobs.DefaultStopTimeout, "on SIGTERM, how long the turns running may take to finish before they are cut off (and run again by another worker)")
+	fl.DurationVar(&o.LeaseTTL, "lease-ttl", debate.DefaultLeaseTTL, "lease time of the debates this process runs: a dead worker on another host is taken over this long after")
+	fl.DurationVar(&o.ReclaimEvery, "reclaim-every", 0, "how often to look for debates whose worker died (default: a third of --lease-ttl)")
+	_ = fl.MarkHidden("lease-ttl")
+	_ = fl.MarkHidden("reclaim-every")
+}
+
+// config is the queue's configuration.
+func (o *WorkerOptions) config(log *slog.Logger, finish func(context.Context, *app.Session, *debate.State)) (jobs.Config, error) {
+	if o.Workers < 0 {
+		return jobs.Config{}, usageErrorf("--workers %d: give 0 or more", o.Workers)
+	}
+	queues, err := jobs.ParseQueues(o.Queues)
+	if err != nil {
+		return jobs.Config{}, &UsageError{Err: err}
+	}
+	return jobs.Config{Workers: o.Workers, Queues: queues, Finish: finish, Log: log,
+		LeaseTTL: o.LeaseTTL, ReclaimEvery: o.ReclaimEvery, StopTimeout: o.StopTimeout}, nil
+}
+
+func newWorkerCmd(f *Factory) *cobra.Command {
+	opts := &WorkerOptions{}
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Run debates queued in the database (any number of workers, on any machines)",
+		Long: `Run the debates queued in the debate database: started or resumed by 'parley serve', 'parley batch'
+or another front-end. Any number of workers, on any machines sharing one PostgreSQL database
+(--db postgres://… or PARLEY_DATABASE_URL), run them together; on a SQLite file, workers on the one
+machine do. Each runs up to --workers debates of each provider at once.
+
+A worker that dies mid-turn leaves its debates to the others, which resume them from the log: the
+turn cut off is run again, no completed turn is. On SIGTERM or Ctrl+C a worker stops taking debates,
+lets the turns running finish (up to --stop-timeout) and hands each debate back to the queue.
+
+It logs one JSON object a line (--log-format text for people) with the debate's id.`,
+		Example: "  parley worker --db postgres://parley@db.internal/parley\n  PARLEY_DATABASE_URL=postgres://… parley worker --workers 8\n  parley worker --queue ollama=2 --queue data=4",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorker(cmd.Context(), f, opts)
+		},
+	}
+	opts.addFlags(cmd, 4)
+	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
+	cmd.Flags().StringVar(&opts.LogFormat, "log-format", "json", "log as `json` (one object a line) or text")
+	return cmd
+}
+
+// workerLog is the structured log of a worker.
+func workerLog(w io.Writer, format string) (*slog.Logger, error) {
+	hopts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	switch format {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, hopts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, hopts)), nil
+	}
+	return nil, usageErrorf("--log-format %q: choose json or text", format)
+}
+
+func runWorker(ctx context.Context, f *Factory, o *WorkerOptions) error {
+	log, err := workerLog(f.IO.ErrOut, o.LogFormat)
+	if err != nil {
+		return err
+	}
+	if o.Workers == 0 && len(o.Queues) == 0 {
+		return usageErrorf("--workers 0 runs nothing: give at least 1")
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	a := f.App(store)
+	a.Log = log
+	a.Env.Notice = io.Discard // notices are for a person at a terminal
+	cfg, err := o.config(log, finisher(a, o.DecisionsDir, log))
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	q, err := jobs.New(ctx, a, cfg)
+	if err != nil {
+		return err
+	}
+	if err := q.StartWorkers(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	log.Info("stopping: the turns running finish, then their debates go back to the queue", "stop_timeout", o.StopTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.StopTimeout+30*time.Second)
+	defer cancel()
+	if err := q.Stop(sctx); err != nil {
+		return fmt.Errorf("stop the workers: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// finisher writes a completed debate's documents, as the terminal does.
+func finisher(a *app.App, dir string, log *slog.Logger) func(context.Context, *app.Session, *debate.State) {
+	return func(ctx context.Context, sess *app.Session, st *debate.State) {
+		if _, err := a.WriteArtifacts(ctx, sess.Format, st, app.Documents{Dir: dir}); err != nil {
+			log.Warn("write the decision document", "debate", sess.ID, "err", err)
+		}
+	}
+}

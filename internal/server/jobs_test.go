@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/jobs"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/sqlite"
+)
+
+// newJobsServer serves a SQLite database whose debates run as River jobs:
+// the server enqueues (workers: 0) and a second queue, as a `parley worker`
+// would, runs them; workers > 0 runs them in the server's process too.
+func newJobsServer(t *testing.T, env map[string]string, workers int) *testServer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parley.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app.App{Store: store, Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now, Notice: io.Discard}}
+	var queues []*jobs.Queue
+	newQueue := func(n int) *jobs.Queue {
+		q, err := jobs.New(ctx, a, jobs.Config{Workers: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.StartWorkers(ctx); err != nil {
+			t.Fatal(err)
+		}
+		queues = append(queues, q)
+		return q
+	}
+	q := newQueue(workers)
+	if workers == 0 {
+		newQueue(1) // the worker elsewhere
+	}
+	srv, err := New(ctx, Config{App: a, Jobs: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		cancel()
+		hs.CloseClientConnections()
+		hs.Close()
+		for _, q := range queues {
+			sctx, done := context.WithTimeout(context.Background(), 10*time.Second)
+			if err := q.Stop(sctx); err != nil {
+				t.Errorf("stop the workers: %v", err)
+			}
+			done()
+		}
+		srv.Wait()
+		store.Close()
+	})
+	return &testServer{Server: srv, URL: hs.URL, client: hs.Client()}
+}
+
+func TestJobsBadRequests(t *testing.T) { testBadRequests(t, newJobsServer(t, nil, 1)) }
+
+// The checkpoint flow of TestCheckpointGuideHintPause with the debate on a
+// worker: at a checkpoint nothing runs (no job is queued), a hint is
+// queued in the log, pause keeps it paused, and the answer enqueues the run.
+func TestJobsCheckpointGuideHintPause(t *testing.T) {
+	ts := newJobsServer(t, fakeModel(t, "perspectives.yaml"), 0)
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?"}`)
+	v := ts.waitFor(t, id, "at its checkpoint", func(v DebateView) bool { return v.Checkpoint != nil })
+	if v.Running || v.Status != debate.StatusPaused || len(v.Agents) < 2 {
+		t.Fatalf("at the checkpoint: running %v, status %s, agents %v; want it paused, nothing queued", v.Running, v.Status, v.Agents)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"nobody","text":"x"}`); resp.StatusCode != 400 || !strings.Contains(out, "AGENT: TEXT") {
+		t.Fatalf("hint to an unknown agent: %d %s", resp.StatusCode, out)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"`+v.Agents[0][:4]+`","text":"cite a benchmark"}`); resp.StatusCode != 202 {
+		t.Fatalf("hint by prefix: %d %s", resp.StatusCode, out)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/pause", ""); resp.StatusCode != 202 {
+		t.Fatalf("pause: %d %s", resp.StatusCode, out)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/checkpoint", `{"action":"guide","guidance":"Weigh the on-call cost in hours per month."}`); resp.StatusCode != 202 {
+		t.Fatalf("guide: %d %s", resp.StatusCode, out)
+	}
+	v = ts.waitFor(t, id, "completed", func(v DebateView) bool {
+		return v.Status == debate.StatusCompleted || v.Checkpoint != nil && v.Checkpoint.Round > 1
+	})
+	if v.Checkpoint != nil {
+		if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/checkpoint", `{"action":"end"}`); resp.StatusCode != 202 {
+			t.Fatalf("end: %d %s", resp.StatusCode, out)
+		}
+		ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	}
+	_, out := ts.do(t, "GET", "/api/debates/"+id+"/export?as=json", "")
+	if !strings.Contains(out, "Weigh the on-call cost") || !strings.Contains(out, "cite a benchmark") {
+		t.Fatalf("the guidance and the hint are not in the log: %s", out)
+	}
+}
+
+// A hint and a pause from the server reach a debate running on a worker
+// (another River client): the hint the agent's next turn, the pause its
+// runner; resume enqueues it again and it completes.
+func TestJobsHintAndPauseReachTheWorker(t *testing.T) {
+	ts := newJobsServer(t, fakeModel(t, "perspectives.yaml", fakellm.WithTokenDelay(2*time.Millisecond)), 0)
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?","no_checkpoints":true}`)
+	ts.waitFor(t, id, "running its arguments", func(v DebateView) bool { return v.Running && len(v.Agents) >= 2 })
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"all","text":"quote a latency figure"}`); resp.StatusCode != 202 {
+		t.Fatalf("hint: %d %s", resp.StatusCode, out)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/pause", ""); resp.StatusCode != 202 {
+		t.Fatalf("pause: %d %s", resp.StatusCode, out)
+	}
+	ts.waitFor(t, id, "paused", func(v DebateView) bool { return v.Status == debate.StatusPaused && !v.Running })
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/resume", ""); resp.StatusCode != 202 {
+		t.Fatalf("resume: %d %s", resp.StatusCode, out)
+	}
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	events, err := ts.app.Store.Load(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Hints) != 1 || len(st.Hints[0].AppliedBy) < 2 {
+		t.Fatalf("the hint for all did not reach each agent's next turn: %+v", st.Hints)
+	}
+	if p := st.Pauses[0]; p.Reason != debate.PauseOnRequest {
+		t.Fatalf("pause %+v, want one on request", p)
+	}
+}
