@@ -122,7 +122,6 @@ func migrateDB[TTx any](ctx context.Context, driver riverdriver.Driver[TTx], sch
 	}
 }
 
-
 // newSQLite is River on the SQLite store's own database file, through
 // River's SQLite driver on the store's connection pool: a job inserted with
 // AppendTx's transaction commits with the event.
