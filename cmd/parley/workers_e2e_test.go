@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/store/postgres"
 	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
 )
 
@@ -69,7 +71,8 @@ type listed struct {
 // survivor cleanly.
 func TestWorkersKillOne(t *testing.T) {
 	srv, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(8*time.Millisecond))
-	env = append(env, "PARLEY_DATABASE_URL="+pgtest.URL(t), "PARLEY_PROVIDER=openai", "PARLEY_MODEL=test-model")
+	dbURL := pgtest.URL(t)
+	env = append(env, "PARLEY_DATABASE_URL="+dbURL, "PARLEY_PROVIDER=openai", "PARLEY_MODEL=test-model")
 	base, _ := startServe(t, dir, env, "--workers", "0")
 	const n = 4
 	var ids []string
@@ -132,30 +135,56 @@ func TestWorkersKillOne(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	// Every turn of every debate completed once; the fake server was asked
-	// for each turn once per debate, plus once per attempt the kill cut off.
-	asked := map[string]int{}
-	for _, r := range srv.Requests() {
-		asked[r.Parsed.Tag]++
+	// Every turn of every debate completed once, none started again after it
+	// completed; the fake server was asked for each turn once per attempt the
+	// logs record (an attempt the kill cut off is superseded and run again).
+	st, err := postgres.OpenExisting(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
 	}
-	want := map[string]int{}
+	defer st.Close()
+	attempts := map[string]int{}
 	cut := 0
 	for _, id := range ids {
 		e := exportJSON(t, dir, env, id)
 		var got []string
 		for _, tr := range e.Turns {
 			got = append(got, tr.ID)
-			want[tr.ID] += 1 + len(tr.Superseded)
-			cut += len(tr.Superseded)
 		}
 		assertSameSet(t, got, wantTurns)
+		events, err := st.Load(context.Background(), id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		completed := map[string]bool{}
+		for _, ev := range events {
+			switch ev.Type {
+			case debate.TypeTurnStarted:
+				var ts debate.TurnStarted
+				_ = ev.Decode(&ts)
+				if completed[ts.Turn.ID] {
+					t.Errorf("debate %s: turn %s started again after it completed", id, ts.Turn.ID)
+				}
+				attempts[ts.Turn.ID]++
+			case debate.TypeTurnCompleted:
+				var tc debate.TurnCompleted
+				_ = ev.Decode(&tc)
+				completed[tc.Turn.ID] = true
+			case debate.TypeTurnSuperseded:
+				cut++
+			}
+		}
 	}
 	if cut == 0 {
 		t.Error("no turn was cut off by the kill: the test did not kill a worker mid-turn")
 	}
-	for tag, w := range want {
+	asked := map[string]int{}
+	for _, r := range srv.Requests() {
+		asked[r.Parsed.Tag]++
+	}
+	for tag, w := range attempts {
 		if asked[tag] != w {
-			t.Errorf("turn %s asked %d times over %d debates, want %d (a completed turn asked again?)", tag, asked[tag], n, w)
+			t.Errorf("turn %s asked %d times over %d debates, whose logs record %d attempts", tag, asked[tag], n, w)
 		}
 	}
 	if !strings.Contains(bLog.String(), `"msg":"took over from a dead worker"`) || !strings.Contains(bLog.String(), `"debate":"`+victim+`"`) {
