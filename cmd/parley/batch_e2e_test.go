@@ -1,0 +1,118 @@
+package main_test
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
+)
+
+type batchRow struct {
+	Item       string  `json:"item"`
+	ID         string  `json:"id"`
+	Status     string  `json:"status"`
+	Earlier    bool    `json:"earlier"`
+	Turns      int     `json:"turns"`
+	Stance     string  `json:"stance"`
+	Score      int     `json:"score"`
+	Conviction string  `json:"conviction"`
+	CostUSD    float64 `json:"cost_usd"`
+	Error      string  `json:"error"`
+}
+
+func batchJSON(t *testing.T, r run) []batchRow {
+	t.Helper()
+	var rows []batchRow
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil {
+		t.Fatalf("batch --json: %v\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	return rows
+}
+
+// TestBatchOfflineSQLite debates three tickers in one process on SQLite with
+// no model: one debate each, a verdict each; the same batch again the same
+// day lists them again without running them; --force runs them anew.
+func TestBatchOfflineSQLite(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	list := filepath.Join(dir, "watchlist.txt")
+	if err := os.WriteFile(list, []byte("nvda\n# the rest\nAAPL  # apple\n\nNVDA\ngoogl\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := mustParley(t, dir, env, "", "batch", "--file", list, "--offline", "--json")
+	rows := batchJSON(t, r)
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want NVDA, AAPL, GOOGL once each: %+v", len(rows), rows)
+	}
+	ids := map[string]string{}
+	for i, want := range []string{"NVDA", "AAPL", "GOOGL"} {
+		row := rows[i]
+		if row.Item != want || row.Status != "done" || row.Earlier || row.Turns != 7 || !strings.HasPrefix(row.ID, "DEB-") {
+			t.Errorf("row %d: %+v", i, row)
+		}
+		if row.Score < 1 || row.Score > 10 || !strings.Contains(row.Stance, "B") && row.Stance != "NEUTRAL" || !strings.HasPrefix(row.Conviction, fmt.Sprintf("%d/10 because", row.Score)) {
+			t.Errorf("%s: stance %q score %d", row.Item, row.Stance, row.Score)
+		}
+		ids[row.Item] = row.ID
+	}
+	if !strings.Contains(r.stderr, "0 queued, 0 running, 3 done, 0 failed") {
+		t.Errorf("no progress on stderr:\n%s", r.stderr)
+	}
+
+	// Again the same day: nothing runs, the table lists them.
+	start := time.Now()
+	r = mustParley(t, dir, env, "", "batch", "NVDA", "AAPL", "GOOGL", "--offline", "--csv")
+	recs, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil || len(recs) != 4 || recs[0][0] != "item" {
+		t.Fatalf("--csv: %v\n%s", err, r.stdout)
+	}
+	for _, rec := range recs[1:] {
+		if rec[1] != ids[rec[0]] || rec[2] != "done" || rec[3] != "true" {
+			t.Errorf("second run: %v, want %s done earlier today", rec, ids[rec[0]])
+		}
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the second run took %s", d)
+	}
+
+	// --force: new debates.
+	rows = batchJSON(t, mustParley(t, dir, env, "", "batch", "NVDA", "AAPL", "GOOGL", "--offline", "--force", "--json"))
+	for _, row := range rows {
+		if row.Earlier || row.Status != "done" || row.ID == ids[row.Item] {
+			t.Errorf("--force: %+v (was %s)", row, ids[row.Item])
+		}
+	}
+	if l := mustParley(t, dir, env, "", "list"); strings.Count(l.stdout, "completed") != 6 {
+		t.Errorf("list after two batches:\n%s", l.stdout)
+	}
+
+	// The human-readable table; an item the snapshot lacks fails alone.
+	r = parley(t, dir, env, "", "batch", "NVDA", "MSFT", "--offline")
+	if r.code != 1 || !strings.Contains(r.stdout, "TICKER") || !strings.Contains(r.stdout, "done (earlier today)") || !strings.Contains(r.stdout, "not in the offline snapshot") {
+		t.Errorf("batch with an unknown ticker: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestBatchPostgresWorkers queues a batch on PostgreSQL for a `parley
+// worker` to run (--workers 0: none in the batch's process).
+func TestBatchPostgresWorkers(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DATABASE_URL=" + pgtest.URL(t)}
+	w, wlog := startWorker(t, dir, env, "--workers", "2")
+	rows := batchJSON(t, mustParley(t, dir, env, "", "batch", "NVDA", "AAPL", "--offline", "--workers", "0", "--json"))
+	for _, row := range rows {
+		if row.Status != "done" || row.Score == 0 {
+			t.Errorf("%+v", row)
+		}
+		if !strings.Contains(wlog.String(), `"debate":"`+row.ID+`"`) {
+			t.Errorf("the worker did not run %s:\n%s", row.ID, wlog.String())
+		}
+	}
+	_ = w
+}

@@ -1,0 +1,581 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/jobs"
+	"github.com/parleyhq/parley/internal/textsafe"
+)
+
+// BatchOptions are the `parley batch` flags.
+type BatchOptions struct {
+	Format   string
+	File     string
+	Offline  bool
+	Snapshot bool
+	Deep     bool
+	Models   app.Models
+	Force    bool
+	JSON     bool
+	CSV      bool
+	// Every is how often the progress is refreshed.
+	Every time.Duration
+	Jobs  WorkerOptions
+}
+
+// maxBatch bounds a batch: a watchlist, not a crawl.
+const maxBatch = 1000
+
+func newBatchCmd(f *Factory) *cobra.Command {
+	o := &BatchOptions{}
+	cmd := &cobra.Command{
+		Use:   "batch ITEM... | --file FILE",
+		Short: "Debate a list of tickers (or topics) at once, one debate each",
+		Long: `Start one debate per item, a ticker for bull vs. bear (the default when every item is one) or a
+question for another format, queue them in the debate database and follow them: a live table of
+queued, running, done and failed debates with the cost so far, then a summary (ticker, stance,
+conviction, cost and id for bull vs. bear) as a table, or --json / --csv.
+
+The debates run as jobs: on this machine by --workers of each provider at once, and by any
+'parley worker' sharing the database (PostgreSQL: any number of machines; --workers 0 leaves them
+all to those). Debates no person watches have no checkpoints.
+
+Running the same batch again the same day skips the items already debated today (their results are
+listed again) and goes on with those left unfinished; --force debates them all anew.`,
+		Example: "  parley batch NVDA AAPL GOOGL --offline\n  parley batch --file watchlist.txt --model gpt-4.1 --csv > today.csv\n" +
+			"  parley batch --format perspectives \"Redis or PostgreSQL for caching?\" \"Monorepo or polyrepo?\"\n" +
+			"  PARLEY_DATABASE_URL=postgres://… parley batch --file watchlist.txt --workers 0",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			items, err := batchItems(args, o.File)
+			if err != nil {
+				return err
+			}
+			return runBatch(cmd.Context(), f, o, items, cmd.Flags().Changed)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.Format, "format", "", "debate `format` of every item (default: bullbear when every item is a ticker, else perspectives)")
+	fl.StringVar(&o.File, "file", "", "read the items from `FILE`, one a line (# starts a comment)")
+	fl.BoolVar(&o.Offline, "offline", false, "no network and no model: data-only agents on the SEC data shipped with Parley (bullbear)")
+	fl.BoolVar(&o.Snapshot, "snapshot", false, "the SEC data shipped with Parley instead of EDGAR, with your model (bullbear)")
+	fl.BoolVar(&o.Deep, "deep", false, "two rebuttal rounds (bullbear)")
+	fl.StringVar(&o.Models.Provider, "provider", "", "model `provider`: anthropic, openai or ollama (default: from the environment)")
+	fl.StringVar(&o.Models.Model, "model", "", "model `name` for every role")
+	fl.StringArrayVar(&o.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable)")
+	fl.BoolVar(&o.Force, "force", false, "debate every item anew, even those debated today")
+	fl.BoolVar(&o.JSON, "json", false, "print the summary as JSON")
+	fl.BoolVar(&o.CSV, "csv", false, "print the summary as CSV")
+	fl.DurationVar(&o.Every, "refresh", time.Second, "how often the progress is refreshed")
+	_ = fl.MarkHidden("refresh")
+	o.Jobs.addFlags(cmd, 4)
+	return cmd
+}
+
+// batchItems reads the items of a batch: the arguments, then the file's
+// lines; blank lines and # comments are skipped, repeats dropped.
+func batchItems(args []string, file string) ([]string, error) {
+	var raw []string
+	raw = append(raw, args...)
+	if file != "" {
+		fh, err := os.Open(file)
+		if err != nil {
+			return nil, usageErrorf("--file %s: %w", file, err)
+		}
+		defer fh.Close()
+		sc := bufio.NewScanner(fh)
+		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
+			if i := strings.Index(line, "#"); i >= 0 {
+				line = line[:i]
+			}
+			if !utf8.ValidString(line) {
+				return nil, usageErrorf("--file %s: line %d is not UTF-8 text", file, n)
+			}
+			raw = append(raw, line)
+		}
+		if err := sc.Err(); err != nil {
+			return nil, usageErrorf("--file %s: %w", file, err)
+		}
+	}
+	var items []string
+	seen := map[string]bool{}
+	for _, it := range raw {
+		it = strings.TrimSpace(it)
+		if it == "" || seen[strings.ToUpper(it)] {
+			continue
+		}
+		seen[strings.ToUpper(it)] = true
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		return nil, usageErrorf("nothing to debate: give tickers or topics (parley batch NVDA AAPL) or --file FILE")
+	}
+	if len(items) > maxBatch {
+		return nil, usageErrorf("%d items: a batch takes up to %d", len(items), maxBatch)
+	}
+	return items, nil
+}
+
+// BatchRow is one item of a batch: its debate and where it stands.
+type BatchRow struct {
+	Item   string `json:"item"`
+	ID     string `json:"id,omitempty"`
+	Status string `json:"status"` // queued, running, done, failed
+	// Earlier is set for an item debated earlier today (not run again).
+	Earlier bool `json:"earlier,omitempty"`
+	Turns   int  `json:"turns"`
+	// Stance, Score and Conviction are a bull vs. bear verdict's.
+	Stance     string `json:"stance,omitempty"`
+	Score      int    `json:"score,omitempty"`
+	Conviction string `json:"conviction,omitempty"`
+	// Result is another format's outcome in a few words.
+	Result  string  `json:"result,omitempty"`
+	CostUSD float64 `json:"cost_usd"`
+	Error   string  `json:"error,omitempty"`
+}
+
+// Batch statuses.
+const (
+	batchQueued  = "queued"
+	batchRunning = "running"
+	batchDone    = "done"
+	batchFailed  = "failed"
+)
+
+func (r *BatchRow) final() bool { return r.Status == batchDone || r.Status == batchFailed }
+
+func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, changed func(string) bool) error {
+	if o.JSON && o.CSV {
+		return usageErrorf("--json and --csv: choose one")
+	}
+	format := o.Format
+	if format == "" {
+		format = "perspectives"
+		if o.Offline || o.Snapshot || o.Deep || allTickers(items) {
+			format = bullbear.Name
+		}
+	}
+	if _, err := f.Formats.Get(format); err != nil {
+		return &UsageError{Err: err}
+	}
+	if format == bullbear.Name {
+		for i, it := range items {
+			items[i] = strings.ToUpper(it)
+		}
+	}
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	// The workers' own messages would scramble the table: only their
+	// warnings and errors are shown.
+	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	a := f.App(store)
+	a.Log = log
+	a.Env.Notice = io.Discard
+	jcfg, err := o.Jobs.config(log, finisher(a, "", log))
+	if err != nil {
+		return err
+	}
+	q, err := jobs.New(ctx, a, jcfg)
+	if err != nil {
+		return err
+	}
+
+	base := defaultDebateOptions()
+	base.Format, base.Offline, base.Snapshot, base.Deep, base.Models = format, o.Offline, o.Snapshot, o.Deep, o.Models
+	base.NoCheckpoints = true // nobody answers a checkpoint in a batch
+	base.set = func(name string) bool { return name == "format" || changed(name) }
+	cfg, err := loadConfig(f.Env)
+	if err != nil {
+		return err
+	}
+	if _, err := applyConfig(cfg, base, base.set, f.Env); err != nil {
+		return err
+	}
+
+	rows := make([]*BatchRow, len(items))
+	today := f.Now()
+	for i, it := range items {
+		rows[i] = &BatchRow{Item: it, Status: batchQueued}
+		if err := startItem(ctx, q, store, base, rows[i], format, today, o.Force); err != nil {
+			rows[i].Status, rows[i].Error = batchFailed, err.Error()
+		}
+	}
+	if err := q.StartWorkers(ctx); err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.Jobs.StopTimeout+30*time.Second)
+		defer cancel()
+		if err := q.Stop(sctx); err != nil {
+			log.Warn("stop the workers", "err", err)
+		}
+	}()
+
+	live := f.IO.IsTerminal() && !o.JSON && !o.CSV
+	p := &progress{w: f.IO.ErrOut, live: live}
+	if live {
+		p.w = f.IO.Out
+	}
+	interrupted := false
+	for {
+		if err := refresh(ctx, store, q, rows); err != nil && ctx.Err() == nil {
+			return err
+		}
+		p.show(rows)
+		if allFinal(rows) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			interrupted = true
+		case <-time.After(o.Every):
+		}
+		if interrupted {
+			break
+		}
+	}
+	p.clear()
+	if err := writeBatch(f.IO.Out, rows, format, o); err != nil {
+		return err
+	}
+	if interrupted {
+		fmt.Fprintln(f.IO.ErrOut, "Stopped following the batch; its debates stay queued: run the same batch again to follow them (or leave them to 'parley worker').")
+		return fmt.Errorf("batch: %w", context.Canceled)
+	}
+	failed := 0
+	for _, r := range rows {
+		if r.Status == batchFailed {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d debates failed or stopped (see the table); running the batch again resumes the stopped ones", failed, len(rows))
+	}
+	return nil
+}
+
+
+func allTickers(items []string) bool {
+	for _, it := range items {
+		if !bullbear.TickerTopic.MatchString(strings.ToUpper(it)) {
+			return false
+		}
+	}
+	return true
+}
+
+func allFinal(rows []*BatchRow) bool {
+	for _, r := range rows {
+		if !r.final() {
+			return false
+		}
+	}
+	return true
+}
+
+// sameDay reports whether two times fall on the same local day.
+func sameDay(a, b time.Time) bool {
+	a, b = a.Local(), b.Local()
+	return a.Year() == b.Year() && a.YearDay() == b.YearDay()
+}
+
+// startItem starts an item's debate, or finds today's: a completed one is
+// listed as it is, an unfinished one goes on (enqueued again unless it runs
+// or waits in the queue); --force starts anew.
+func startItem(ctx context.Context, q *jobs.Queue, store debate.Store, base *DebateOptions, row *BatchRow, format string, today time.Time, force bool) error {
+	if !force {
+		sums, err := store.List(ctx, debate.ListFilter{Format: format, Topic: row.Item})
+		if err != nil {
+			return err
+		}
+		for _, s := range sums { // newest first
+			if !sameDay(s.Created, today) && !sameDay(s.Updated, today) {
+				continue
+			}
+			row.ID = s.ID
+			if s.Status == debate.StatusCompleted {
+				row.Earlier = true
+				return nil
+			}
+			queued, err := q.Queued(ctx, s.ID)
+			if err != nil {
+				return err
+			}
+			if l := s.Lease; queued[s.ID] || (l != nil && l.Live(time.Now()) && debate.OwnerAlive(l.Owner)) {
+				return nil
+			}
+			return q.Resume(ctx, s.ID)
+		}
+	}
+	o := *base
+	o.Topic = row.Item
+	sess, err := q.StartDebate(ctx, o.startRequest())
+	if err != nil {
+		return err
+	}
+	row.ID = sess.ID
+	return nil
+}
+
+// refresh reads where each row's debate stands.
+func refresh(ctx context.Context, store debate.Store, q *jobs.Queue, rows []*BatchRow) error {
+	for _, r := range rows {
+		if r.ID == "" || r.final() {
+			continue
+		}
+		sum, err := store.Get(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		r.Turns, r.CostUSD = sum.Turns, sum.CostUSD
+		switch sum.Status {
+		case debate.StatusCompleted:
+			r.Status = batchDone
+			if err := r.readVerdict(ctx, store); err != nil {
+				return err
+			}
+		case debate.StatusFailed, debate.StatusPaused:
+			st, err := foldDebate(ctx, store, r.ID)
+			if err != nil {
+				return err
+			}
+			// A paused debate in a batch stopped: nobody is there to resume
+			// it (a budget, a timeout, a provider that kept failing).
+			r.Status, r.Error = batchFailed, st.Failure
+			if sum.Status == debate.StatusPaused && len(st.Pauses) > 0 {
+				p := st.Pauses[len(st.Pauses)-1]
+				r.Error = "paused (" + p.Reason + ")"
+				if p.Detail != "" {
+					r.Error += ": " + p.Detail
+				}
+			}
+		default:
+			r.Status = batchQueued
+			if l := sum.Lease; l != nil && l.Live(time.Now()) {
+				r.Status = batchRunning
+			}
+		}
+	}
+	return nil
+}
+
+func foldDebate(ctx context.Context, store debate.Store, id string) (*debate.State, error) {
+	evs, err := store.Load(ctx, id, 0)
+	if err != nil {
+		return nil, err
+	}
+	return debate.Fold(evs)
+}
+
+// readVerdict fills a completed row's outcome from the debate's verdict.
+func (r *BatchRow) readVerdict(ctx context.Context, store debate.Store) error {
+	st, err := foldDebate(ctx, store, r.ID)
+	if err != nil {
+		return err
+	}
+	r.CostUSD = st.CostUSD
+	if st.Format == bullbear.Name {
+		var res bullbear.Result
+		if json.Unmarshal(st.Verdict, &res) == nil && res.Synthesis != nil {
+			r.Stance, r.Score, r.Conviction = res.Synthesis.Stance, res.Synthesis.Score, res.Synthesis.Conviction
+		}
+		return nil
+	}
+	r.Result = outcome(st.Verdict)
+	return nil
+}
+
+// outcome is another format's result in a few words: a perspectives
+// recommendation, a council decision, a formal winner.
+func outcome(verdict json.RawMessage) string {
+	var v struct {
+		Synthesis *struct {
+			Recommendation string `json:"recommendation"`
+			Confidence     string `json:"confidence"`
+		} `json:"synthesis"`
+		Decision string `json:"decision"`
+		Winner   string `json:"winner"`
+	}
+	if json.Unmarshal(verdict, &v) != nil {
+		return ""
+	}
+	switch {
+	case v.Synthesis != nil && v.Synthesis.Recommendation != "":
+		s := v.Synthesis.Recommendation
+		if v.Synthesis.Confidence != "" {
+			s += " (confidence " + strings.ToLower(v.Synthesis.Confidence) + ")"
+		}
+		return s
+	case v.Decision != "":
+		return v.Decision
+	case v.Winner != "":
+		return "winner: " + v.Winner
+	}
+	return ""
+}
+
+// progress shows a batch as it goes: on a terminal a table redrawn in
+// place, elsewhere a line each time the counts change.
+type progress struct {
+	w     io.Writer
+	live  bool
+	lines int    // lines drawn last, to redraw over them
+	last  string // the counts line printed last
+}
+
+func counts(rows []*BatchRow) (queued, running, done, failed int, cost float64) {
+	for _, r := range rows {
+		switch r.Status {
+		case batchQueued:
+			queued++
+		case batchRunning:
+			running++
+		case batchDone:
+			done++
+		case batchFailed:
+			failed++
+		}
+		cost += r.CostUSD
+	}
+	return
+}
+
+func countsLine(rows []*BatchRow) string {
+	q, r, d, fl, cost := counts(rows)
+	return fmt.Sprintf("%d queued, %d running, %d done, %d failed; cost so far $%.4f", q, r, d, fl, cost)
+}
+
+func (p *progress) show(rows []*BatchRow) {
+	line := countsLine(rows)
+	if !p.live {
+		if line != p.last {
+			fmt.Fprintf(p.w, "batch: %s\n", line)
+			p.last = line
+		}
+		return
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ITEM\tSTATUS\tTURNS\tCOST\tID")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t$%.4f\t%s\n", cell(r.Item, 40), r.Status, r.Turns, r.CostUSD, r.ID)
+	}
+	tw.Flush()
+	b.WriteString(line + "\n")
+	p.clear()
+	fmt.Fprint(p.w, b.String())
+	p.lines = strings.Count(b.String(), "\n")
+}
+
+// clear erases the table drawn last.
+func (p *progress) clear() {
+	if p.live && p.lines > 0 {
+		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.lines)
+		p.lines = 0
+	}
+}
+
+// cell makes untrusted text fit a table cell: inert, one line, short.
+func cell(s string, n int) string {
+	s = strings.Join(strings.Fields(textsafe.Clean(s)), " ")
+	if utf8.RuneCountInString(s) > n {
+		r := []rune(s)
+		s = string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// writeBatch prints the summary: a table, JSON or CSV.
+func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) error {
+	switch {
+	case o.JSON:
+		out := make([]BatchRow, len(rows))
+		for i, r := range rows {
+			out[i] = *r
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case o.CSV:
+		cw := csv.NewWriter(w)
+		_ = cw.Write([]string{"item", "id", "status", "earlier", "stance", "score", "conviction", "result", "turns", "cost_usd", "error"})
+		for _, r := range rows {
+			_ = cw.Write([]string{csvSafe(r.Item), r.ID, r.Status, strconv.FormatBool(r.Earlier), r.Stance, scoreText(r.Score),
+				csvSafe(r.Conviction), csvSafe(r.Result), strconv.Itoa(r.Turns), strconv.FormatFloat(r.CostUSD, 'f', 6, 64), csvSafe(r.Error)})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if format == bullbear.Name {
+		fmt.Fprintln(tw, "TICKER\tSTANCE\tCONVICTION\tCOST\tID\tSTATUS")
+	} else {
+		fmt.Fprintln(tw, "TOPIC\tRESULT\tCOST\tID\tSTATUS")
+	}
+	total := 0.0
+	for _, r := range rows {
+		status := r.Status
+		switch {
+		case r.Earlier:
+			status += " (earlier today)"
+		case r.Error != "":
+			status += ": " + cell(r.Error, 60)
+		}
+		if format == bullbear.Name {
+			conv := ""
+			if r.Score > 0 {
+				conv = scoreText(r.Score) + "/10"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t$%.4f\t%s\t%s\n", cell(r.Item, 12), r.Stance, conv, r.CostUSD, r.ID, status)
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t$%.4f\t%s\t%s\n", cell(r.Item, 50), cell(r.Result, 50), r.CostUSD, r.ID, status)
+		}
+		total += r.CostUSD
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d debates, total cost $%.4f\n", len(rows), total)
+	return err
+}
+
+func scoreText(s int) string {
+	if s == 0 {
+		return ""
+	}
+	return strconv.Itoa(s)
+}
+
+// csvSafe keeps a cell from being read as a formula by a spreadsheet.
+func csvSafe(s string) string {
+	s = textsafe.Clean(s)
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBatchItems(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "list.txt")
+	if err := os.WriteFile(file, []byte("aapl\n  # a comment\nMSFT # software\n\n\nNVDA\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := batchItems([]string{"NVDA", " googl "}, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "NVDA,googl,aapl,MSFT"; strings.Join(got, ",") != want {
+		t.Fatalf("items %q, want %s (repeats in any case dropped, comments and blanks skipped)", got, want)
+	}
+	if _, err := batchItems(nil, ""); err == nil || !strings.Contains(err.Error(), "nothing to debate") {
+		t.Fatalf("no items: %v", err)
+	}
+	if _, err := batchItems(nil, filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("a missing file was accepted")
+	}
+}
+
+func TestBatchSummaryFormats(t *testing.T) {
+	rows := []*BatchRow{
+		{Item: "NVDA", ID: "DEB-1", Status: batchDone, Stance: "LEAN BULL", Score: 6, Conviction: "6/10 because x. Would be 7/10 if y.", CostUSD: 0.0123, Turns: 7},
+		{Item: "=HYPERLINK(\"http://evil\")", Status: batchFailed, Error: "cannot debate \x1b[31m it"},
+	}
+	var b bytes.Buffer
+	if err := writeBatch(&b, rows, "bullbear", &BatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	table := b.String()
+	for _, want := range []string{"TICKER", "LEAN BULL", "6/10", "$0.0123", "DEB-1", "total cost $0.0123"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "\x1b") {
+		t.Errorf("an escape sequence from an error reached the terminal:\n%q", table)
+	}
+	b.Reset()
+	if err := writeBatch(&b, rows, "bullbear", &BatchOptions{CSV: true}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("csv: %v %v", recs, err)
+	}
+	if recs[2][0][0] != '\'' {
+		t.Errorf("a cell starting with = is not defused for spreadsheets: %q", recs[2][0])
+	}
+	if outcome([]byte(`{"synthesis":{"recommendation":"Start in PostgreSQL","confidence":"High"}}`)) != "Start in PostgreSQL (confidence high)" ||
+		outcome([]byte(`{"decision":"GO"}`)) != "GO" || outcome([]byte(`{"winner":"PRO"}`)) != "winner: PRO" {
+		t.Error("outcome of other formats")
+	}
+}
+
+// On a terminal the progress table is drawn over the previous one.
+func TestBatchProgressRedraws(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, live: true}
+	rows := []*BatchRow{{Item: "NVDA", Status: batchRunning, Turns: 2}, {Item: "AAPL", Status: batchQueued}}
+	p.show(rows)
+	first := b.String()
+	if !strings.Contains(first, "1 queued, 1 running, 0 done, 0 failed") || strings.Contains(first, "\x1b[") {
+		t.Fatalf("first draw:\n%q", first)
+	}
+	rows[0].Status, rows[1].Status = batchDone, batchRunning
+	p.show(rows)
+	if second := strings.TrimPrefix(b.String(), first); !strings.HasPrefix(second, "\x1b[4A\x1b[J") || !strings.Contains(second, "0 queued, 1 running, 1 done") {
+		t.Fatalf("redraw:\n%q", second)
+	}
+	// Elsewhere, a line when the counts change, and only then.
+	b.Reset()
+	p = &progress{w: &b}
+	p.show(rows)
+	p.show(rows)
+	if n := strings.Count(b.String(), "\n"); n != 1 {
+		t.Fatalf("%d lines for one state:\n%s", n, b.String())
+	}
+}
