@@ -279,7 +279,6 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	return nil
 }
 
-
 func allTickers(items []string) bool {
 	for _, it := range items {
 		if !bullbear.TickerTopic.MatchString(strings.ToUpper(it)) {
