@@ -44,6 +44,9 @@ type App struct {
 	// line, this long apart, for a person watching (the shell); zero
 	// appends each at once.
 	DataPace time.Duration
+	// WrapProvider, when set, wraps every model's provider of the runs this
+	// App prepares (the workers' limits shared through their database).
+	WrapProvider func(llm.Provider) llm.Provider
 	// Handoff, when closed, stops the runs of this App's sessions between
 	// steps, without pausing their debates (a worker shutting down hands
 	// them to another); see debate.Runner.Handoff.
@@ -248,9 +251,30 @@ func (a *App) prepare(ctx context.Context, format debate.Format, starter setup.S
 	if err != nil {
 		return nil, err
 	}
+	if a.WrapProvider != nil {
+		cast = wrapCast(cast, a.WrapProvider)
+	}
 	runner := &debate.Runner{Store: a.Store, Cast: cast, Tools: tools, Now: a.Env.Now, Price: a.price(), Log: a.Log, Owner: a.Owner, DataPace: a.DataPace, Handoff: a.Handoff}
 	return &Session{Format: format, Topic: topic, Options: opts, DataOnly: slices.Sorted(maps.Keys(cast.Responders)),
 		app: a, runner: runner, proto: proto}, nil
+}
+
+// wrapCast wraps the provider of every model of a cast.
+func wrapCast(c debate.Cast, wrap func(llm.Provider) llm.Provider) debate.Cast {
+	if c.Default.Provider != nil {
+		c.Default.Provider = wrap(c.Default.Provider)
+	}
+	for _, m := range []*map[string]debate.Model{&c.ByRole, &c.ByAgent} {
+		out := make(map[string]debate.Model, len(*m))
+		for k, v := range *m {
+			if v.Provider != nil {
+				v.Provider = wrap(v.Provider)
+			}
+			out[k] = v
+		}
+		*m = out
+	}
+	return c
 }
 
 // ErrCompleted is returned by Resume for a debate that has ended.

@@ -155,7 +155,7 @@ with nothing lost.`,
 	root.Version = version()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil), newAskCmd(f, nil), newAFCmd(f, nil),
-		newDeleteCmd(f, nil), newVersionCmd(f), newConfigCmd(f), newServeCmd(f, nil), newShellCmd(f), newWorkerCmd(f), newBatchCmd(f))
+		newDeleteCmd(f, nil), newVersionCmd(f), newConfigCmd(f), newServeCmd(f, nil), newShellCmd(f), newWorkerCmd(f), newBatchCmd(f), newLimitsCmd(f))
 	registerCompletions(root, f)
 	return root
 }

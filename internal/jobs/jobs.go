@@ -118,6 +118,7 @@ type Queue struct {
 	log     *slog.Logger
 	db      backend
 	handoff chan struct{}
+	limits  *Limits
 	stopped sync.Once
 	bg      sync.WaitGroup
 	cancel  context.CancelFunc
@@ -178,12 +179,26 @@ func New(ctx context.Context, a *app.App, cfg Config) (*Queue, error) {
 	switch st := a.Store.(type) {
 	case *sqlite.Store:
 		q.db, err = newSQLite(ctx, st, rc, log)
+		if err == nil {
+			q.limits = newLimits(sqliteLimits{db: st.DB(), now: time.Now}, log)
+			err = q.limits.db.init(ctx)
+		}
 	default:
-		q.db, err = newOther(ctx, a.Store, rc, log)
+		q.db, q.limits, err = newOther(ctx, a.Store, rc, log)
 	}
 	if err != nil {
 		return nil, err
 	}
+	// Every run this queue starts or runs respects the limits shared
+	// through the database: the providers' and, on PostgreSQL (several
+	// machines), the SEC's; SQLite is one machine, whose file limiter
+	// already holds the SEC's.
+	ac := *a
+	ac.WrapProvider = q.limits.Wrap
+	if _, isSQLite := a.Store.(*sqlite.Store); !isSQLite {
+		ac.Env.SECRate = q.limits.SECRate()
+	}
+	q.app = &ac
 	return q, nil
 }
 
@@ -249,6 +264,9 @@ func mapsKeys(m map[string]string) func(func(string) bool) {
 		}
 	}
 }
+
+// Limits are the limits every worker on the database respects.
+func (q *Queue) Limits() *Limits { return q.limits }
 
 // StartWorkers starts the workers, if any, and the watch for jobs whose worker
 // died. The workers stop with Stop, or when ctx ends.

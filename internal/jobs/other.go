@@ -15,16 +15,16 @@ import (
 
 // newOther is River on a store other than SQLite: PostgreSQL, through
 // River's pgx v5 driver on the store's own pool, in the store's schema.
-func newOther(ctx context.Context, st debate.Store, cfg *river.Config, log *slog.Logger) (backend, error) {
+func newOther(ctx context.Context, st debate.Store, cfg *river.Config, log *slog.Logger) (backend, *Limits, error) {
 	pg, ok := st.(*postgres.Store)
 	if !ok {
-		return nil, fmt.Errorf("%T: %w", st, errUnsupported)
+		return nil, nil, fmt.Errorf("%T: %w", st, errUnsupported)
 	}
 	pool := pg.Pool()
 	driver := riverpgxv5.New(pool)
 	var schema string
 	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
-		return nil, fmt.Errorf("start River on %s: %w", pg.Location(), err)
+		return nil, nil, fmt.Errorf("start River on %s: %w", pg.Location(), err)
 	}
 	// River's tables and its notifications live in the store's schema, so
 	// that several Parley databases in one PostgreSQL database stay apart.
@@ -36,18 +36,22 @@ func newOther(ctx context.Context, st debate.Store, cfg *river.Config, log *slog
 	// a connection the migrations of the process that has it need.
 	conn, err := pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
 	if err != nil {
-		return nil, fmt.Errorf("migrate River's tables in %s: %w", pg.Location(), err)
+		return nil, nil, fmt.Errorf("migrate River's tables in %s: %w", pg.Location(), err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx)) // ending the session frees the lock
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtext('parley: migrate River in ' || current_schema()))`); err != nil {
-		return nil, fmt.Errorf("migrate River's tables in %s: %w", pg.Location(), err)
+		return nil, nil, fmt.Errorf("migrate River's tables in %s: %w", pg.Location(), err)
+	}
+	limits := newLimits(pgLimits{pool: pool}, log)
+	if err := limits.db.init(ctx); err != nil {
+		return nil, nil, fmt.Errorf("create the limits' tables in %s: %w", pg.Location(), err)
 	}
 	if merr := migrateDB(ctx, driver, schema, log); merr != nil {
-		return nil, fmt.Errorf("migrate River's tables in %s: %w", pg.Location(), merr)
+		return nil, nil, fmt.Errorf("migrate River's tables in %s: %w", pg.Location(), merr)
 	}
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("start River on %s: %w", pg.Location(), err)
+		return nil, nil, fmt.Errorf("start River on %s: %w", pg.Location(), err)
 	}
 	return &riverDB[pgx.Tx]{
 		client:   client,
@@ -56,5 +60,5 @@ func newOther(ctx context.Context, st debate.Store, cfg *river.Config, log *slog
 		rollback: func(ctx context.Context, tx pgx.Tx) error { return tx.Rollback(ctx) },
 		appendTx: pg.AppendTx,
 		db:       "PostgreSQL",
-	}, nil
+	}, limits, nil
 }

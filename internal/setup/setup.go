@@ -67,6 +67,16 @@ type Env struct {
 	Getenv func(string) string
 	Now    func() time.Time
 	Notice io.Writer
+	// SECRate, when set, spaces EDGAR requests in place of the machine-wide
+	// file limiter: workers on several machines share the SEC's limit
+	// through their database.
+	SECRate RateLimiter
+}
+
+// RateLimiter spaces requests: Wait blocks until one may be sent, or ctx
+// ends.
+type RateLimiter interface {
+	Wait(ctx context.Context) error
 }
 
 // Noticef writes one notice line.

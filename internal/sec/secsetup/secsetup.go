@@ -35,8 +35,12 @@ func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 		return snap, fmt.Sprintf("%s is not set, so EDGAR cannot be used; set it to \"Your Name you@example.com\" to debate live data", edgar.EnvUserAgent)
 	}
 	cfg := edgar.Config{UserAgent: ua, Now: env.Now, Logger: slog.New(slog.DiscardHandler)}
-	// The SEC's limit is per machine: share it with every Parley process.
-	if file, err := edgar.DefaultLimitFile(); err == nil {
+	// The SEC's limit is per machine (per IP): share it with every Parley
+	// process, through the workers' database when they share one, else
+	// through a file of this machine.
+	if env.SECRate != nil {
+		cfg.Limiter = env.SECRate
+	} else if file, err := edgar.DefaultLimitFile(); err == nil {
 		if lim, err := edgar.NewSharedLimiter(file, 0); err == nil {
 			cfg.Limiter = lim
 		}

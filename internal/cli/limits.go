@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/jobs"
+)
+
+func newLimitsCmd(f *Factory) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "limits",
+		Short: "Show or set the limits every worker respects together",
+		Long: `Show the limits the workers sharing the debate database respect together, per provider: at most
+N calls at once, and an optional cap of tokens per minute. They are kept in the database, so that
+they hold across every 'parley worker', 'parley serve' and 'parley batch' on it, on any machine.
+The SEC's fair-access limit (8 requests a second) always holds across them.`,
+		Example: "  parley limits\n  parley limits set openai --concurrency 4 --tokens-per-minute 400000\n  parley limits set anthropic --concurrency 0   # no limit",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withLimits(cmd.Context(), f, func(l *jobs.Limits) error {
+				lims, err := l.List(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if lims == nil {
+						lims = []jobs.Limit{}
+					}
+					enc := json.NewEncoder(f.IO.Out)
+					enc.SetIndent("", "  ")
+					return enc.Encode(lims)
+				}
+				if len(lims) == 0 {
+					fmt.Fprintln(f.IO.Out, "No limits: every provider takes as many calls as the workers make (parley limits set PROVIDER --concurrency N).")
+					return nil
+				}
+				tw := tabwriter.NewWriter(f.IO.Out, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "PROVIDER\tCONCURRENCY\tTOKENS/MIN\tIN FLIGHT\tTOKENS LAST MINUTE")
+				for _, l := range lims {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", l.Provider, orNone(l.Concurrency), orNone(l.TokensPerMinute), l.InFlight, l.LastMinute)
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the limits as JSON")
+	var lim jobs.Limit
+	set := &cobra.Command{
+		Use:   "set PROVIDER",
+		Short: "Set a provider's limits for every worker (0 = none)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lim.Provider = args[0]
+			if !slices.Contains(jobs.AllQueues()[1:], lim.Provider) {
+				return usageErrorf("no provider %q: the providers are %v", lim.Provider, jobs.AllQueues()[1:])
+			}
+			if !cmd.Flags().Changed("concurrency") && !cmd.Flags().Changed("tokens-per-minute") {
+				return usageErrorf("give --concurrency N, --tokens-per-minute N, or both (0 = none)")
+			}
+			return withLimits(cmd.Context(), f, func(l *jobs.Limits) error {
+				cur, err := l.Get(cmd.Context(), lim.Provider)
+				if err != nil {
+					return err
+				}
+				if !cmd.Flags().Changed("concurrency") {
+					lim.Concurrency = cur.Concurrency
+				}
+				if !cmd.Flags().Changed("tokens-per-minute") {
+					lim.TokensPerMinute = cur.TokensPerMinute
+				}
+				if err := l.Set(cmd.Context(), lim); err != nil {
+					return &UsageError{Err: err}
+				}
+				fmt.Fprintf(f.IO.ErrOut, "%s: at most %s calls at once, %s tokens a minute, for every worker on this database (they read it within seconds)\n",
+					lim.Provider, orUnlimited(lim.Concurrency), orUnlimited(lim.TokensPerMinute))
+				return nil
+			})
+		},
+	}
+	set.Flags().IntVar(&lim.Concurrency, "concurrency", 0, "calls at once across every worker (0 = no limit)")
+	set.Flags().IntVar(&lim.TokensPerMinute, "tokens-per-minute", 0, "tokens (input and output) a minute across every worker; a call starts only while the last minute is under it (0 = no cap)")
+	cmd.AddCommand(set)
+	return cmd
+}
+
+// withLimits opens the database's limits.
+func withLimits(ctx context.Context, f *Factory, fn func(*jobs.Limits) error) error {
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	a := f.App(store)
+	q, err := jobs.New(ctx, a, jobs.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		return err
+	}
+	return fn(q.Limits())
+}
+
+func orNone(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprint(n)
+}
+
+func orUnlimited(n int) string {
+	if n == 0 {
+		return "unlimited"
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/jobs"
+)
+
+func TestLimitsSetAndShow(t *testing.T) {
+	f := testFactory(t, "", false)
+	run := func(args ...string) (string, error) {
+		out := f.IO.Out.(interface {
+			String() string
+			Reset()
+		})
+		out.Reset()
+		root := NewRootCmd(f)
+		root.SetArgs(args)
+		err := root.ExecuteContext(context.Background())
+		return out.String(), err
+	}
+	if out, err := run("limits"); err != nil || !strings.Contains(out, "No limits") {
+		t.Fatalf("limits with none: %v\n%s", err, out)
+	}
+	if _, err := run("limits", "set", "openai", "--concurrency", "3"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run("limits", "set", "openai", "--tokens-per-minute", "5000"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run("limits", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lims []jobs.Limit
+	if err := json.Unmarshal([]byte(out), &lims); err != nil || len(lims) != 1 || lims[0].Concurrency != 3 || lims[0].TokensPerMinute != 5000 {
+		t.Fatalf("limits after two sets (each keeps the other's value): %v %s", err, out)
+	}
+	for _, bad := range [][]string{{"limits", "set", "gemini", "--concurrency", "1"}, {"limits", "set", "openai"}, {"limits", "set", "openai", "--concurrency", "-1"}} {
+		if _, err := run(bad...); ExitCode(err) != ExitUsage {
+			t.Errorf("%v: %v, want a usage error", bad, err)
+		}
+	}
+}
