@@ -11,6 +11,7 @@ import (
 
 func TestLimitsSetAndShow(t *testing.T) {
 	f := testFactory(t, "", false)
+	db := f.DBPath // the root command's --db flag resets f.DBPath
 	run := func(args ...string) (string, error) {
 		out := f.IO.Out.(interface {
 			String() string
@@ -18,7 +19,7 @@ func TestLimitsSetAndShow(t *testing.T) {
 		})
 		out.Reset()
 		root := NewRootCmd(f)
-		root.SetArgs(args)
+		root.SetArgs(append(args, "--db", db))
 		err := root.ExecuteContext(context.Background())
 		return out.String(), err
 	}
