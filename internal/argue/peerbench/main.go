@@ -98,6 +98,7 @@ var errPeerMissing = errors.New("peer solver not built")
 func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 	var rows []row
 	var small tally
+	var floor *row
 	if _, err := os.Stat(cfg.peer); err != nil {
 		return nil, small, fmt.Errorf("%w: %s: run shared/peers/build-mu-toksia.sh or pass -peer: %w", errPeerMissing, cfg.peer, err)
 	}
@@ -123,6 +124,11 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 		if err != nil {
 			return nil, small, err
 		}
+		if ok && in.af.Len() == 0 {
+			// The empty framework measures each binary's start-up.
+			r := benchCase{in: in, task: "SE-CO"}.measure(ctx, cfg, 3*cfg.runs)
+			floor = &r
+		}
 		if !ok || cfg.only != "" && !strings.Contains(in.name, cfg.only) {
 			continue
 		}
@@ -130,6 +136,11 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 			args := []string{""}
 			if !strings.HasPrefix(task, "SE-") {
 				args = in.args
+				if len(args) == 0 {
+					// No reference queries (st_890): time argument 1
+					// anyway and compare the two answers.
+					args = []string{"1"}
+				}
 			}
 			for _, arg := range args {
 				c := benchCase{in: in, task: task, arg: arg}
@@ -144,7 +155,7 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 			}
 		}
 	}
-	report(w, cfg, rows, small)
+	report(w, cfg, rows, small, floor)
 	return rows, small, nil
 }
 
@@ -159,6 +170,7 @@ type result struct {
 	rssKB   int64   // largest peak resident set size over the runs
 	verdict string
 	note    string
+	answer  string // first line of the output
 }
 
 func (r result) show() string {
@@ -207,6 +219,7 @@ func (c benchCase) measure(ctx context.Context, cfg config, runs int) row {
 			}
 			res.ms = min(res.ms, ms)
 			res.verdict, res.note = c.in.check(c.task, c.arg, out)
+			res.answer, _, _ = strings.Cut(strings.TrimSpace(out), "\n")
 		}
 	}
 	return r
@@ -265,9 +278,13 @@ func (t *tally) add(r row) {
 
 func bad(v string) bool { return v == vWrong || v == vError || v == vTimeout }
 
-func report(w io.Writer, cfg config, rows []row, small tally) {
+func report(w io.Writer, cfg config, rows []row, small tally, floor *row) {
 	fmt.Fprintf(w, "Times: minimum of %d interleaved runs per solver, whole process (start-up, parsing, solving), limit %s.\n", cfg.runs, cfg.timeout)
 	fmt.Fprintf(w, "Speedup = μ-toksia time / Parley time (> 1: Parley faster). RSS = peak resident set size.\n\n")
+	if floor != nil {
+		fmt.Fprintf(w, "Start-up floor (empty framework, SE-CO, minimum of %d runs): Parley %s ms, %s MB; μ-toksia %s ms, %s MB.\n\n",
+			3*cfg.runs, msCell(floor.parley), mbCell(floor.parley), msCell(floor.peer), mbCell(floor.peer))
+	}
 	fmt.Fprintln(w, "| instance | task | arg | Parley ms | μ-toksia ms | speedup | Parley RSS MB | μ-toksia RSS MB | Parley answer | μ-toksia answer |")
 	fmt.Fprintln(w, "|---|---|---|--:|--:|--:|--:|--:|---|---|")
 	byTask := map[string][]float64{}
@@ -280,8 +297,17 @@ func report(w io.Writer, cfg config, rows []row, small tally) {
 			byTask[r.task] = append(byTask[r.task], s)
 			all = append(all, s)
 		}
+		pv, qv := r.parley.verdict, r.peer.verdict
+		if pv == vUnknown && qv == vUnknown && !strings.HasPrefix(r.task, "SE-") {
+			// No reference: say whether the two solvers agree.
+			if r.parley.answer == r.peer.answer {
+				pv, qv = "? (agree)", "? (agree)"
+			} else {
+				pv, qv = "? DIFFER", "? DIFFER"
+			}
+		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.in.name, r.task, r.arg,
-			msCell(r.parley), msCell(r.peer), speed, mbCell(r.parley), mbCell(r.peer), r.parley.verdict, r.peer.verdict)
+			msCell(r.parley), msCell(r.peer), speed, mbCell(r.parley), mbCell(r.peer), pv, qv)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Geometric mean of the speedup per task (cases both answered):")
