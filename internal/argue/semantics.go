@@ -171,14 +171,10 @@ func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, 
 	}
 	enumerate := f.Enumerate
 	if sem == SemiStable || sem == Stage {
-		stable, err := f.rangeBased(ctx)
-		if err != nil {
-			return false, err
+		if yes, decided, err := f.viaStable(ctx, a, false); err != nil || decided {
+			return yes, err
 		}
-		if stable {
-			return f.Credulous(ctx, Stable, a)
-		}
-		enumerate = f.rangeMaximal // the stable check is done
+		enumerate = f.rangeMaximal // there is no stable extension
 	}
 	found := false
 	err := enumerate(ctx, sem, func(e Extension) bool {
@@ -221,14 +217,10 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 	}
 	enumerate := f.Enumerate
 	if sem == SemiStable || sem == Stage {
-		stable, err := f.rangeBased(ctx)
-		if err != nil {
-			return false, err
+		if yes, decided, err := f.viaStable(ctx, a, true); err != nil || decided {
+			return yes, err
 		}
-		if stable {
-			return f.Skeptical(ctx, Stable, a)
-		}
-		enumerate = f.rangeMaximal // the stable check is done
+		enumerate = f.rangeMaximal // there is no stable extension
 	}
 	all := true
 	err := enumerate(ctx, sem, func(e Extension) bool {
@@ -236,6 +228,34 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 		return all
 	})
 	return all, err
+}
+
+// viaStable answers DC/DS (skeptical) for a under semi-stable or stage
+// semantics when f has a stable extension (decided is then true; see
+// rangeBased), from one core and the first stable model, which often
+// settles the question without a second search.
+func (f *Framework) viaStable(ctx context.Context, a int, skeptical bool) (yes, decided bool, err error) {
+	c := f.core(true)
+	m, ok, err := solveOnce(ctx, c.nVars(), c.stable())
+	if err != nil || !ok {
+		return false, false, err
+	}
+	i := c.local(a)
+	if i < 0 {
+		return c.inBase(a), true, nil // grounded IN: in every stable extension; OUT: in none
+	}
+	in := m[c.in(i)-1]
+	switch {
+	case !skeptical && in:
+		return true, true, nil
+	case skeptical && !in:
+		return false, true, nil
+	case !skeptical:
+		_, ok, err := solveOnce(ctx, c.nVars(), c.stable(), []int{c.in(i)})
+		return ok, err == nil, err
+	}
+	_, ok, err = solveOnce(ctx, c.nVars(), c.stable(), []int{-c.in(i)})
+	return !ok, err == nil, err
 }
 
 // rangeBased reports whether f has a stable extension. If it does, the
