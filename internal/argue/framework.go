@@ -244,6 +244,9 @@ func ints(s []int32) []int {
 
 // Attacked reports whether from attacks to.
 func (f *Framework) Attacked(from, to int) bool {
+	if from < 0 || from >= f.n || to < 0 || to >= f.n {
+		return false
+	}
 	_, ok := slices.BinarySearch(f.graph().attacks(from), int32(to))
 	return ok
 }
