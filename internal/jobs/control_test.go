@@ -324,3 +324,66 @@ func testReclaim(t *testing.T, db string) {
 		t.Fatalf("%d jobs took over, want 1", n)
 	}
 }
+
+// A worker that stops hands its debate over between steps: the turns it ran
+// complete, its job goes back to the queue, another worker goes on from the
+// next step; nothing is cut off or paused.
+func TestStopHandsOver(t *testing.T) { eachDB(t, testStopHandsOver) }
+
+func testStopHandsOver(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, fakeModel(t, "perspectives.yaml", fakellm.WithTokenDelay(2*time.Millisecond)))
+	first, err := New(ctx, a, Config{Workers: 1, Log: testLog(t), StopTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.StartWorkers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s, err := first.StartDebate(ctx, perspectivesRequest(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if sum, _ := a.Store.Get(ctx, s.ID); sum.Lease != nil && sum.Turns >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first worker never took the debate up")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := first.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := a.Store.Get(ctx, s.ID)
+	if sum.Status != debate.StatusRunning || sum.Lease != nil {
+		t.Fatalf("after the stop: %s, lease %+v; want it running with no runner", sum.Status, sum.Lease)
+	}
+	if queued, _ := first.Queued(ctx, s.ID); !queued[s.ID] {
+		t.Fatal("the stopped worker's job is not back in the queue")
+	}
+	handedAt := sum.Turns
+	newQueue(t, a, Config{Workers: 1})
+	waitStatus(t, a.Store, s.ID, debate.StatusCompleted)
+	st := fold(t, a.Store, s.ID)
+	for _, e := range mustLoad(t, a.Store, s.ID) {
+		if e.Type == debate.TypeTurnSuperseded || e.Type == debate.TypePaused {
+			t.Fatalf("a handover cut a turn off or paused the debate: event %d %s", e.Seq, e.Type)
+		}
+	}
+	if handedAt == 0 || len(st.Done) <= handedAt {
+		t.Fatalf("handed over after %d turns, completed %d", handedAt, len(st.Done))
+	}
+	completedOnce(t, a.Store, s.ID)
+}
+
+func mustLoad(t *testing.T, st debate.Store, id string) []debate.Event {
+	t.Helper()
+	evs, err := st.Load(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}

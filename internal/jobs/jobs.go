@@ -125,6 +125,8 @@ type Queue struct {
 	// beforeRun, set by tests, is called once a job holds the lease and
 	// before it renews it: a test stops a job there as if its worker froze.
 	beforeRun func(ctx context.Context, debateID string)
+	// onWork, set by benchmarks, is called when a job starts.
+	onWork func(debateID string)
 	// clientID names this process in River's table (job.AttemptedBy), with
 	// its host and pid, so that a job whose process died on this host is
 	// known dead at once.

@@ -18,7 +18,7 @@ import (
 )
 
 // testLog is where the queue logs: the test's output with -v.
-func testLog(t *testing.T) *slog.Logger {
+func testLog(t testing.TB) *slog.Logger {
 	if testing.Verbose() {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -28,7 +28,7 @@ func testLog(t *testing.T) *slog.Logger {
 // newApp is an application layer on a new database of the kind named:
 // "sqlite", or "postgres" (a schema of its own in PARLEY_TEST_POSTGRES; the
 // test skips without it).
-func newApp(t *testing.T, db string, env map[string]string) *app.App {
+func newApp(t testing.TB, db string, env map[string]string) *app.App {
 	t.Helper()
 	var st debate.Store
 	var err error
@@ -53,7 +53,7 @@ func eachDB(t *testing.T, test func(t *testing.T, db string)) {
 	}
 }
 
-func newQueue(t *testing.T, a *app.App, cfg Config) *Queue {
+func newQueue(t testing.TB, a *app.App, cfg Config) *Queue {
 	t.Helper()
 	cfg.Log = testLog(t)
 	q, err := New(context.Background(), a, cfg)
@@ -80,7 +80,7 @@ func offlineRequest(ticker string) app.StartRequest {
 
 // waitStatus waits until a debate's summary has a status and its runner
 // let go of its lease.
-func waitStatus(t *testing.T, st debate.Store, id string, want debate.Status) debate.Summary {
+func waitStatus(t testing.TB, st debate.Store, id string, want debate.Status) debate.Summary {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {

@@ -65,6 +65,9 @@ func jobOwner(jobID int64) debate.LeaseOwner {
 // work runs one RunDebate job.
 func (q *Queue) work(ctx context.Context, jobID int64, attempt int, args RunDebate) error {
 	id := args.ID
+	if q.onWork != nil {
+		q.onWork(id)
+	}
 	log := q.log.With("debate", id, "job", jobID, "attempt", attempt)
 	events, err := q.store.Load(ctx, id, 0)
 	if errors.Is(err, debate.ErrNotFound) {

@@ -176,7 +176,9 @@ func (s *Server) view(ctx context.Context, id string) (*DebateView, *debate.Stat
 		if err != nil {
 			return nil, nil, err
 		}
-		v.Running = queued[id] || (sum.Lease != nil && sum.Status != debate.StatusInterrupted)
+		// A paused or ended debate whose runner is letting go of its lease
+		// is not running.
+		v.Running = queued[id] || (sum.Lease != nil && (sum.Status == debate.StatusRunning || sum.Status == debate.StatusCheckpoint))
 		if cp := openCheckpoint(st); cp != nil && sum.Status == debate.StatusPaused {
 			v.Checkpoint = cp
 		}
