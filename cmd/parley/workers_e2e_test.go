@@ -94,22 +94,30 @@ func TestWorkersKillOne(t *testing.T) {
 	a, aLog := startWorker(t, dir, env, workerArgs...)
 	b, bLog := startWorker(t, dir, env, workerArgs...)
 
-	// Kill a as soon as it runs a debate that has completed two turns: it is
-	// streaming the next one.
+	st, err := postgres.OpenExisting(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// Kill a as soon as a debate it runs has completed two turns and is
+	// streaming another (the log shows its text arriving).
 	var victim string
 	deadline := time.Now().Add(time.Minute)
 	for victim == "" {
 		var l listed
 		getJSON(t, base+"/api/debates", &l)
 		for _, d := range l.Debates {
-			if d.Status == "running" && d.Turns >= 2 && d.Lease != nil && d.Lease.Owner.PID == a.Process.Pid {
+			if d.Status == "running" && d.Turns >= 2 && d.Lease != nil && d.Lease.Owner.PID == a.Process.Pid && streaming(t, st, d.ID) {
 				victim = d.ID
+				break
 			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("worker a never ran a debate; its log:\n%s", aLog.String())
 		}
-		time.Sleep(10 * time.Millisecond)
+		if victim == "" {
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
 	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -138,11 +146,6 @@ func TestWorkersKillOne(t *testing.T) {
 	// Every turn of every debate completed once, none started again after it
 	// completed; the fake server was asked for each turn once per attempt the
 	// logs record (an attempt the kill cut off is superseded and run again).
-	st, err := postgres.OpenExisting(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	attempts := map[string]int{}
 	cut := 0
 	for _, id := range ids {
@@ -216,6 +219,41 @@ func TestWorkersKillOne(t *testing.T) {
 		t.Errorf("worker b's log does not end with its stop:\n%s", bLog.String())
 	}
 	fmt.Fprintf(testWriter{t}, "killed worker a while it ran %s; %d turn attempts cut off and run again\n", victim, cut)
+}
+
+// streaming reports whether a turn of the debate has started, streamed
+// text, and not completed.
+func streaming(t *testing.T, st debate.Store, id string) bool {
+	t.Helper()
+	events, err := st.Load(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := map[string]bool{}
+	for _, e := range events {
+		switch e.Type {
+		case debate.TypeTurnStarted:
+			var ts debate.TurnStarted
+			_ = e.Decode(&ts)
+			open[ts.Turn.ID] = false
+		case debate.TypeTurnDelta:
+			var d debate.TurnDelta
+			_ = e.Decode(&d)
+			if _, ok := open[d.Turn]; ok {
+				open[d.Turn] = true
+			}
+		case debate.TypeTurnCompleted:
+			var tc debate.TurnCompleted
+			_ = e.Decode(&tc)
+			delete(open, tc.Turn.ID)
+		}
+	}
+	for _, streamed := range open {
+		if streamed {
+			return true
+		}
+	}
+	return false
 }
 
 // testWriter logs through t.
