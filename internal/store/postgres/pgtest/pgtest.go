@@ -23,11 +23,18 @@ import (
 // EnvVar names the environment variable holding the test database's URL.
 const EnvVar = "PARLEY_TEST_POSTGRES"
 
+// AltEnvVar is the name the issue tracker uses for the same URL; either
+// one will do.
+const AltEnvVar = "PARLEY_TEST_DATABASE_URL"
+
 // BaseURL returns the test database's URL, or skips the test when
 // PARLEY_TEST_POSTGRES is unset.
 func BaseURL(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv(EnvVar)
+	if base == "" {
+		base = os.Getenv(AltEnvVar)
+	}
 	if base == "" {
 		t.Skipf("PostgreSQL tests skipped: set %s to a database they may use, e.g. %s=postgres://parley:parley@localhost:5432/parley_test?sslmode=disable (.ci/run starts a server and sets it)", EnvVar, EnvVar)
 	}
