@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -15,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/jobs"
+	"github.com/parleyhq/parley/internal/ops"
 )
 
 // WorkerOptions are the `parley worker` flags, shared with `parley serve`'s
@@ -24,6 +27,7 @@ type WorkerOptions struct {
 	Queues       []string
 	DecisionsDir string
 	LogFormat    string
+	MetricsAddr  string // serve /healthz and /metrics here ("" = off)
 	StopTimeout  time.Duration
 	// LeaseTTL and ReclaimEvery tune how soon a dead worker's debates are
 	// taken over; hidden, for tests and operators who know why.
@@ -79,6 +83,7 @@ It logs one JSON object a line (--log-format text for people) with the debate's 
 	opts.addFlags(cmd, 4)
 	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
 	cmd.Flags().StringVar(&opts.LogFormat, "log-format", "json", "log as `json` (one object a line) or text")
+	cmd.Flags().StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve /healthz and /metrics (Prometheus) on this `host:port` (default: off)")
 	return cmd
 }
 
@@ -123,6 +128,11 @@ func runWorker(ctx context.Context, f *Factory, o *WorkerOptions) error {
 	if err := q.StartWorkers(ctx); err != nil {
 		return err
 	}
+	if o.MetricsAddr != "" {
+		if err := serveOps(ctx, o.MetricsAddr, &ops.Handler{Store: store, Jobs: q, Started: time.Now(), Role: "worker"}, log); err != nil {
+			return err
+		}
+	}
 	<-ctx.Done()
 	log.Info("stopping: the turns running finish, then their debates go back to the queue", "stop_timeout", o.StopTimeout)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.StopTimeout+30*time.Second)
@@ -141,4 +151,23 @@ func finisher(a *app.App, dir string, log *slog.Logger) func(context.Context, *a
 			log.Warn("write the decision document", "debate", sess.ID, "err", err)
 		}
 	}
+}
+
+// serveOps serves a worker's /healthz and /metrics until ctx ends.
+func serveOps(ctx context.Context, addr string, h *ops.Handler, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usageErrorf("--metrics-addr %s: cannot listen: %v", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", h.Healthz)
+	mux.HandleFunc("GET /metrics", h.Metrics)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		_ = hs.Close()
+	}()
+	log.Info("serving /healthz and /metrics", "addr", ln.Addr().String())
+	return nil
 }

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
@@ -333,4 +334,19 @@ func (h levelHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h levelHandler) WithGroup(name string) slog.Handler {
 	return levelHandler{h.Handler.WithGroup(name), h.min}
+}
+
+// JobCounts counts the debate jobs by state (available, running,
+// retryable, scheduled, completed…), at most 10,000 a state, for metrics.
+func (q *Queue) JobCounts(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	for _, state := range []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStateRunning, rivertype.JobStateRetryable,
+		rivertype.JobStateScheduled, rivertype.JobStateCompleted, rivertype.JobStateDiscarded, rivertype.JobStateCancelled} {
+		jobs, err := q.db.list(ctx, river.NewJobListParams().States(state).First(10000))
+		if err != nil {
+			return nil, fmt.Errorf("count %s jobs: %w", state, err)
+		}
+		out[string(state)] = len(jobs)
+	}
+	return out, nil
 }

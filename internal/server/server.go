@@ -22,6 +22,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/jobs"
+	"github.com/parleyhq/parley/internal/ops"
 )
 
 //go:embed web
@@ -57,6 +58,8 @@ type Server struct {
 	pages *template.Template
 	hub   *hub
 	ctx   context.Context // the server's lifetime: runs stop with it
+	// started is when the server was made, for /metrics.
+	started time.Time
 }
 
 // New returns a server whose debates run until ctx ends.
@@ -72,7 +75,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, ctx: ctx, hub: &hub{store: cfg.App.Store}}, nil
+	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now()}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a
@@ -100,6 +103,12 @@ func (s *Server) Handler() http.Handler {
 	static, _ := fs.Sub(webFS, "web/static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 
+	oh := &ops.Handler{Store: s.app.Store, Started: s.started, Role: "serve"}
+	if s.cfg.Jobs != nil {
+		oh.Jobs = s.cfg.Jobs
+	}
+	mux.HandleFunc("GET /healthz", oh.Healthz)
+	mux.HandleFunc("GET /metrics", oh.Metrics)
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
 	mux.HandleFunc("GET /api/debates", s.apiList)
 	mux.HandleFunc("POST /api/debates", s.apiCreate)
@@ -197,7 +206,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		return subtle.ConstantTimeCompare(g[:], want[:]) == 1
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/login" || strings.HasPrefix(r.URL.Path, "/static/") {
+		if r.URL.Path == "/login" || r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/") {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -209,7 +218,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if strings.HasPrefix(r.URL.Path, "/api/") {
+		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/metrics" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
 			writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer TOKEN (the server's --token or PARLEY_TOKEN)")
 			return

@@ -397,3 +397,26 @@ func TestLinkAccessions(t *testing.T) {
 		t.Fatalf("linkAccessions:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestHealthzAndMetrics: /healthz answers without the token (for load
+// balancers), /metrics with it, in the Prometheus text format.
+func TestHealthzAndMetrics(t *testing.T) {
+	ts := newTestServer(t, nil, "tok")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	if resp, out := ts.do(t, "GET", "/healthz", "", "Authorization", ""); resp.StatusCode != 200 || strings.TrimSpace(out) != "ok" {
+		t.Fatalf("/healthz: %d %q", resp.StatusCode, out)
+	}
+	if resp, _ := ts.do(t, "GET", "/metrics", "", "Authorization", ""); resp.StatusCode != 401 {
+		t.Fatalf("/metrics without the token: %d", resp.StatusCode)
+	}
+	resp, out := ts.do(t, "GET", "/metrics", "")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain; version=0.0.4") {
+		t.Fatalf("/metrics: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, want := range []string{`parley_debates{status="completed"} 1`, "parley_turns_completed_total 7", "# TYPE parley_cost_usd_total counter", `parley_debates_by_format{format="bullbear"} 1`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("/metrics lacks %q:\n%s", want, out)
+		}
+	}
+}
