@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/jobs"
+	"github.com/parleyhq/parley/internal/ops"
 	"github.com/parleyhq/parley/internal/server"
 )
 
@@ -78,6 +79,8 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	a := f.App(store)
 	a.Log = log
+	calls := &ops.Calls{} // for /metrics
+	a.WrapProvider = calls.Wrap
 	// Debates run as jobs in the database: --workers of each queue in this
 	// process, and any number of 'parley worker's elsewhere.
 	jcfg, err := o.Jobs.config(log, finisher(a, o.DecisionsDir, log))
@@ -91,7 +94,7 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if err := q.StartWorkers(ctx); err != nil {
 		return err
 	}
-	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q})
+	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q, Calls: calls})
 	if err != nil {
 		return err
 	}

@@ -114,6 +114,8 @@ func runWorker(ctx context.Context, f *Factory, o *WorkerOptions) error {
 	defer store.Close()
 	a := f.App(store)
 	a.Log = log
+	calls := &ops.Calls{} // for /metrics
+	a.WrapProvider = calls.Wrap
 	a.Env.Notice = io.Discard // notices are for a person at a terminal
 	cfg, err := o.config(log, finisher(a, o.DecisionsDir, log))
 	if err != nil {
@@ -129,7 +131,7 @@ func runWorker(ctx context.Context, f *Factory, o *WorkerOptions) error {
 		return err
 	}
 	if o.MetricsAddr != "" {
-		if err := serveOps(ctx, o.MetricsAddr, &ops.Handler{Store: store, Jobs: q, Started: time.Now(), Role: "worker"}, log); err != nil {
+		if err := serveOps(ctx, o.MetricsAddr, &ops.Handler{Store: store, Jobs: q, Started: time.Now(), Role: "worker", Calls: calls}, log); err != nil {
 			return err
 		}
 	}

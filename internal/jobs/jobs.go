@@ -36,6 +36,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
 
@@ -197,7 +198,14 @@ func New(ctx context.Context, a *app.App, cfg Config) (*Queue, error) {
 	// machines), the SEC's; SQLite is one machine, whose file limiter
 	// already holds the SEC's.
 	ac := *a
-	ac.WrapProvider = q.limits.Wrap
+	outer := a.WrapProvider // the caller's (metrics), around the limits
+	ac.WrapProvider = func(p llm.Provider) llm.Provider {
+		p = q.limits.Wrap(p)
+		if outer != nil {
+			p = outer(p)
+		}
+		return p
+	}
 	if _, isSQLite := a.Store.(*sqlite.Store); !isSQLite {
 		ac.Env.SECRate = q.limits.SECRate()
 	}

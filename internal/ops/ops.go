@@ -30,6 +30,8 @@ type Handler struct {
 	Started time.Time
 	// Role names the process in the metrics: serve or worker.
 	Role string
+	// Calls counts this process's model calls; nil for none.
+	Calls *Calls
 }
 
 // Healthz answers 200 when the database answers, 503 otherwise.
@@ -94,6 +96,9 @@ func (h *Handler) write(ctx context.Context, b *strings.Builder) error {
 			jobs[s] = float64(n)
 		}
 		gauge(b, "parley_jobs", "Debate jobs by state (a debate waiting at a checkpoint has none).", "state", jobs)
+	}
+	if h.Calls != nil {
+		h.Calls.write(b)
 	}
 	fmt.Fprintf(b, "# HELP parley_process_start_time_seconds When this %s process started.\n# TYPE parley_process_start_time_seconds gauge\nparley_process_start_time_seconds{role=%q} %d\n",
 		h.Role, h.Role, h.Started.Unix())

@@ -47,6 +47,9 @@ type Config struct {
 	// (the queue's workers, in this process or others): the server
 	// enqueues them. Without it they run in this process.
 	Jobs *jobs.Queue
+	// Calls counts the model calls of the debates this process runs, for
+	// /metrics; nil for none.
+	Calls *ops.Calls
 }
 
 // Server serves the API and the dashboard.
@@ -103,7 +106,7 @@ func (s *Server) Handler() http.Handler {
 	static, _ := fs.Sub(webFS, "web/static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 
-	oh := &ops.Handler{Store: s.app.Store, Started: s.started, Role: "serve"}
+	oh := &ops.Handler{Store: s.app.Store, Started: s.started, Role: "serve", Calls: s.cfg.Calls}
 	if s.cfg.Jobs != nil {
 		oh.Jobs = s.cfg.Jobs
 	}
