@@ -118,7 +118,7 @@ func (a *App) askModel(st *debate.State, t debate.TurnRef, mf Models) (debate.Mo
 	m, ok := CastModel(cast, t)
 	if !ok {
 		return debate.Model{}, &setup.ConfigError{Err: fmt.Errorf("a follow-up question needs a language model, and none is configured for the %s. "+
-			"Parley's data-only agents argue from fixed rules and cannot answer free questions. %w", t.Agent, &setup.ErrNoModelConfigured{Format: st.Format})}
+			"Parley's data-only agents argue from fixed rules and cannot answer free questions. %s", t.Agent, setup.HowToConfigure)}
 	}
 	return m, nil
 }

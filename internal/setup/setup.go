@@ -129,14 +129,17 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 type ErrNoModelConfigured struct{ Format string }
 
 func (e *ErrNoModelConfigured) Error() string {
-	return fmt.Sprintf(`the %s format needs a language model, and none is configured. Configure one of:
+	return fmt.Sprintf("the %s format needs a language model, and none is configured. %s", e.Format, HowToConfigure)
+}
+
+// HowToConfigure lists every way to configure a model.
+const HowToConfigure = `Configure one of:
   - Anthropic:  export ANTHROPIC_API_KEY=sk-ant-...        (optionally --model claude-sonnet-4-5)
   - OpenAI:     export OPENAI_API_KEY=sk-...               (optionally --model gpt-4.1)
   - A local or compatible server (Ollama, vLLM, llama.cpp, LM Studio):
                 export OPENAI_BASE_URL=http://localhost:8000/v1   or   export OLLAMA_HOST=localhost:11434
                 and pass --model NAME
-  - Flags: --provider anthropic|openai|ollama --model NAME, and a model per role with --model-for moderator=NAME`, e.Format)
-}
+  - Flags: --provider anthropic|openai|ollama --model NAME, and a model per role with --model-for moderator=NAME`
 
 // NeedModel is the error of a format that cannot run without a model when
 // the cast has none.
