@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -11,18 +10,7 @@ import (
 
 // HintTargets are the agents of a debate a hint can go to: every agent that
 // has had a turn, but the moderator.
-func HintTargets(st *debate.State) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range st.Turns {
-		if t.Role != "moderator" && t.Agent != "moderator" && !seen[t.Agent] {
-			seen[t.Agent] = true
-			out = append(out, t.Agent)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func HintTargets(st *debate.State) []string { return st.Debaters() }
 
 // ParseHint reads a hint typed as "AGENT: TEXT" (every front-end's rule):
 // AGENT is one of targets, a unique prefix of one ("perf" for

@@ -13,8 +13,7 @@ import (
 // bull vs. bear debate: its topic is a ticker, or it uses the flags only that
 // format reads.
 func impliesBullbear(o *DebateOptions) bool {
-	return o.Resume == "" && (o.Offline || o.Snapshot || o.Deep || o.Framework != "" || len(o.Hints) > 0 ||
-		bullbear.TickerTopic.MatchString(strings.TrimSpace(o.Topic)))
+	return o.Resume == "" && bullbear.Implied(&o.Request)
 }
 
 // offerBullbearResume implements the spec's resume flow: starting a bull vs.

@@ -349,6 +349,31 @@ func (s *State) Apply(e Event) error {
 	return err
 }
 
+// OpenCheckpoint is the last checkpoint of the debate if it has no answer
+// yet, nil otherwise.
+func (s *State) OpenCheckpoint() *CheckpointReached {
+	if n := len(s.Checkpoints); n > 0 && s.Checkpoints[n-1].Answer == nil {
+		c := s.Checkpoints[n-1].CheckpointReached
+		return &c
+	}
+	return nil
+}
+
+// Debaters are the agents that have taken turns so far, moderators aside,
+// sorted: the ones a hint can be addressed to.
+func (s *State) Debaters() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range s.Turns {
+		if t.Role != "moderator" && t.Agent != "moderator" && !seen[t.Agent] {
+			seen[t.Agent] = true
+			out = append(out, t.Agent)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Checkpoint returns the checkpoint with the given id, or nil.
 func (s *State) Checkpoint(id string) *Checkpoint {
 	for i := range s.Checkpoints {

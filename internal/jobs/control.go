@@ -129,15 +129,6 @@ func (q *Queue) withLease(ctx context.Context, id string, wait time.Duration, fn
 	return fn()
 }
 
-// OpenCheckpoint is the last checkpoint of a debate if it has no answer.
-func OpenCheckpoint(st *debate.State) *debate.CheckpointReached {
-	if n := len(st.Checkpoints); n > 0 && st.Checkpoints[n-1].Answer == nil {
-		c := st.Checkpoints[n-1].CheckpointReached
-		return &c
-	}
-	return nil
-}
-
 // Answer answers the checkpoint a debate waits at and enqueues its next run,
 // in one transaction: the answer is in the log if and only if a job will act
 // on it. ans.ID, when set, must name that checkpoint.
@@ -147,7 +138,7 @@ func (q *Queue) Answer(ctx context.Context, id string, ans debate.CheckpointAnsw
 		if err != nil {
 			return err
 		}
-		cp := OpenCheckpoint(st)
+		cp := st.OpenCheckpoint()
 		if cp == nil || st.Status == debate.StatusCompleted || (ans.ID != "" && ans.ID != cp.ID) {
 			return fmt.Errorf("debate %s (%s): %w", id, st.Status, ErrNoCheckpoint)
 		}

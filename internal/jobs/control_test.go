@@ -87,7 +87,7 @@ func testCheckpointAnswer(t *testing.T, db string) {
 	}
 	waitStatus(t, a.Store, s.ID, debate.StatusPaused)
 	st := fold(t, a.Store, s.ID)
-	cp := OpenCheckpoint(st)
+	cp := st.OpenCheckpoint()
 	if cp == nil {
 		t.Fatalf("paused with no open checkpoint: %+v", st.Pauses)
 	}

@@ -51,7 +51,7 @@ func (c CreateRequest) startRequest() app.StartRequest {
 	req.Given = func(name string) bool { return given[name] }
 	if req.Format == "" {
 		req.Format = perspectives.Name
-		if c.Offline || c.Snapshot || c.Deep || c.Framework != "" || len(c.Hints) > 0 || bullbear.TickerTopic.MatchString(strings.TrimSpace(c.Topic)) {
+		if bullbear.Implied(&req) {
 			req.Format = bullbear.Name
 		}
 	}
@@ -153,20 +153,26 @@ type DebateView struct {
 }
 
 func (s *Server) view(ctx context.Context, id string) (*DebateView, *debate.State, error) {
+	v, st, _, err := s.viewLog(ctx, id)
+	return v, st, err
+}
+
+// viewLog is view with the debate's events, read once for both.
+func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.State, []debate.Event, error) {
 	sum, err := s.app.Store.Get(ctx, id)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	events, err := s.app.Store.Load(ctx, id, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	st, err := debate.Fold(events)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sum.Status = sum.Shown(s.now(), debate.OwnerAlive)
-	v := &DebateView{Summary: sum, Debate: app.ExportJSON(st, false), Agents: app.HintTargets(st)}
+	v := &DebateView{Summary: sum, Debate: app.ExportJSON(st, false), Agents: st.Debaters()}
 	if v.Agents == nil {
 		v.Agents = []string{}
 	}
@@ -174,30 +180,21 @@ func (s *Server) view(ctx context.Context, id string) (*DebateView, *debate.Stat
 		// Running: a runner holds it, on any worker, or its job is queued.
 		queued, err := q.Queued(ctx, id)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		// A paused or ended debate whose runner is letting go of its lease
 		// is not running.
 		v.Running = queued[id] || (sum.Lease != nil && (sum.Status == debate.StatusRunning || sum.Status == debate.StatusCheckpoint))
-		if cp := openCheckpoint(st); cp != nil && sum.Status == debate.StatusPaused {
+		if cp := st.OpenCheckpoint(); cp != nil && sum.Status == debate.StatusPaused {
 			v.Checkpoint = cp
 		}
 	} else if run := s.runs.get(id); run != nil {
 		v.Running = true
 		v.Checkpoint = run.human.waiting()
-	} else if cp := openCheckpoint(st); cp != nil && sum.Status == debate.StatusPaused {
+	} else if cp := st.OpenCheckpoint(); cp != nil && sum.Status == debate.StatusPaused {
 		v.Checkpoint = cp
 	}
-	return v, st, nil
-}
-
-// openCheckpoint is the last checkpoint of a debate if it has no answer.
-func openCheckpoint(st *debate.State) *debate.CheckpointReached {
-	if n := len(st.Checkpoints); n > 0 && st.Checkpoints[n-1].Answer == nil {
-		c := st.Checkpoints[n-1].CheckpointReached
-		return &c
-	}
-	return nil
+	return v, st, events, nil
 }
 
 func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
@@ -271,39 +268,41 @@ type HintRequest struct {
 }
 
 func (s *Server) hint(ctx context.Context, id string, h HintRequest) (debate.HintQueued, error) {
+	st, err := s.state(ctx, id)
+	if err != nil {
+		return debate.HintQueued{}, err
+	}
 	if q := s.cfg.Jobs; q != nil {
 		// A hint is an event in the log: the runner, on any worker, folds
 		// it in before its next step; a debate that waits reads it when it
 		// goes on.
-		_, st, err := s.view(ctx, id)
-		if err != nil {
-			return debate.HintQueued{}, err
-		}
 		if st.Status == debate.StatusCompleted {
 			return debate.HintQueued{}, fmt.Errorf("debate %s: %w", id, jobs.ErrNotRunning)
 		}
-		target, text, err := app.ResolveHint(app.HintTargets(st), h.Target, h.Text, strings.TrimSpace(h.Target) != "")
-		if err != nil {
-			return debate.HintQueued{}, &setup.InputError{Err: err}
-		}
+	} else if s.runs.get(id) == nil {
+		return debate.HintQueued{}, &conflictError{fmt.Errorf("debate %s is not running in this server: resume it first", id)}
+	}
+	target, text, err := app.ResolveHint(st.Debaters(), h.Target, h.Text, strings.TrimSpace(h.Target) != "")
+	if err != nil {
+		return debate.HintQueued{}, &setup.InputError{Err: err}
+	}
+	if q := s.cfg.Jobs; q != nil {
 		return q.Hint(ctx, id, target, text)
 	}
 	run := s.runs.get(id)
 	if run == nil {
-		if _, err := s.app.Store.Get(ctx, id); err != nil {
-			return debate.HintQueued{}, err
-		}
-		return debate.HintQueued{}, &conflictError{fmt.Errorf("debate %s is not running in this server: resume it first", id)}
-	}
-	_, st, err := s.view(ctx, id)
-	if err != nil {
-		return debate.HintQueued{}, err
-	}
-	target, text, err := app.ResolveHint(app.HintTargets(st), h.Target, h.Text, strings.TrimSpace(h.Target) != "")
-	if err != nil {
-		return debate.HintQueued{}, &setup.InputError{Err: err}
+		return debate.HintQueued{}, &conflictError{fmt.Errorf("debate %s stopped running in this server: resume it first", id)}
 	}
 	return run.sess.Hint(ctx, target, text)
+}
+
+// state folds a debate's log.
+func (s *Server) state(ctx context.Context, id string) (*debate.State, error) {
+	events, err := s.app.Store.Load(ctx, id, 0)
+	if err != nil {
+		return nil, err
+	}
+	return debate.Fold(events)
 }
 
 func (s *Server) apiHint(w http.ResponseWriter, r *http.Request) {
@@ -363,7 +362,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		as = "md"
 	}
 	summary := r.URL.Query().Get("summary") == "true"
-	_, st, err := s.view(r.Context(), id)
+	st, err := s.state(r.Context(), id)
 	if err != nil {
 		writeAppError(w, err)
 		return

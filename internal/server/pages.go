@@ -213,7 +213,7 @@ type toolView struct {
 
 // buildPanel renders a debate's state for the page.
 func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.State, error) {
-	v, st, err := s.view(ctx, id)
+	v, st, events, err := s.viewLog(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,20 +234,17 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 			p.PauseWhy += ": " + d
 		}
 	}
-	events, err := s.app.Store.Load(ctx, id, 0)
-	if err == nil {
-		for _, e := range events {
-			if e.Type != debate.TypePhase {
-				continue
-			}
-			var pc debate.PhaseChanged
-			if e.Decode(&pc) == nil && pc.Label != "" && (len(p.Phases) == 0 || p.Phases[len(p.Phases)-1].Label != pc.Label) {
-				p.Phases = append(p.Phases, phase{Label: textsafe.Clean(pc.Label), State: "done"})
-			}
+	for _, e := range events {
+		if e.Type != debate.TypePhase {
+			continue
 		}
-		if n := len(p.Phases); n > 0 && !p.Done {
-			p.Phases[n-1].State = "current"
+		var pc debate.PhaseChanged
+		if e.Decode(&pc) == nil && pc.Label != "" && (len(p.Phases) == 0 || p.Phases[len(p.Phases)-1].Label != pc.Label) {
+			p.Phases = append(p.Phases, phase{Label: textsafe.Clean(pc.Label), State: "done"})
 		}
+	}
+	if n := len(p.Phases); n > 0 && !p.Done {
+		p.Phases[n-1].State = "current"
 	}
 	turns := make([]*debate.Turn, 0, len(st.Turns))
 	for _, t := range st.Turns {
@@ -378,7 +375,7 @@ func (s *Server) pagePanel(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	_, st, err := s.view(r.Context(), id)
+	st, err := s.state(r.Context(), id)
 	if err != nil {
 		s.pageError(w, err)
 		return

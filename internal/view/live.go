@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -122,16 +121,7 @@ func (l *Live) Sync(seq int64) {
 func (l *Live) Agents() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range l.state.Turns {
-		if t.Role != "moderator" && t.Agent != "moderator" && !seen[t.Agent] {
-			seen[t.Agent] = true
-			out = append(out, t.Agent)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return l.state.Debaters()
 }
 
 func (l *Live) out() io.Writer { return l.io.Out }

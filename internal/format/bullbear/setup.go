@@ -253,6 +253,14 @@ func newSet(env setup.Env, src edgar.Source, company edgar.Company, a *Analyzer,
 		Prices: prices, Web: web, Now: env.Now})
 }
 
+// Implied reports whether a request that names no format is a bull vs. bear
+// debate: its topic is a ticker, or it uses options only this format reads.
+// Every front-end infers the format by this rule.
+func Implied(r *setup.Request) bool {
+	return r.Offline || r.Snapshot || r.Deep || r.Framework != "" || len(r.Hints) > 0 ||
+		TickerTopic.MatchString(strings.TrimSpace(r.Topic))
+}
+
 // RunsOffline reports that a bull vs. bear debate can run with no model:
 // Parley's data-only agents argue from the shipped SEC data.
 func (Format) RunsOffline() bool { return true }
