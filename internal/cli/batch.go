@@ -281,7 +281,7 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 
 func allTickers(items []string) bool {
 	for _, it := range items {
-		if !bullbear.TickerTopic.MatchString(strings.ToUpper(it)) {
+		if !bullbear.TickerTopic().MatchString(strings.ToUpper(it)) {
 			return false
 		}
 	}

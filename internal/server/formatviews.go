@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/formal"
@@ -106,7 +107,7 @@ func rim(x1, y1, x2, y2, r int) (int, int) {
 }
 
 // accession is an SEC accession number as filings print it.
-var accession = regexp.MustCompile(`\b(\d{10})-(\d{2})-(\d{6})\b`)
+var accession = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d{10})-(\d{2})-(\d{6})\b`) })
 
 // linkAccessions turns the accession numbers of a bullbear document into
 // links to the filing's index on the SEC's site, outside code and existing
@@ -118,7 +119,7 @@ func linkAccessions(md, cik string) string {
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range accession.FindAllStringSubmatchIndex(md, -1) {
+	for _, m := range accession().FindAllStringSubmatchIndex(md, -1) {
 		start, end := m[0], m[1]
 		prev := byte(' ')
 		if start > 0 {

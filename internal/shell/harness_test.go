@@ -246,7 +246,7 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 		Offline: *offline, Snapshot: *snap, Deep: *deep, Framework: *framework, Given: func(name string) bool { return name == "format" && given }}
 	if req.Format == "" {
 		req.Format = perspectives.Name
-		if *offline || *snap || *deep || bullbear.TickerTopic.MatchString(req.Topic) {
+		if *offline || *snap || *deep || bullbear.TickerTopic().MatchString(req.Topic) {
 			req.Format = bullbear.Name
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -18,34 +19,38 @@ import (
 // Natural-language triggers (spec: "Natural language detection"): the
 // spec's patterns, read case-insensitively, with a company named in words
 // as well as by its ticker.
-var triggers = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:let'?s\s+|please\s+)?debate\s+(.+)$`),
-	regexp.MustCompile(`(?i)\b(?:bull|bear)\s+(?:and|vs\.?|versus|or|/)\s+(?:bull|bear)\s+(?:cases?\s+|debate\s+)?(?:for|on|of|about)?\s*(.+)$`),
-	regexp.MustCompile(`(?i)\bboth\s+sides\s+(?:of|on|for|about)?\s*(.+)$`),
-	regexp.MustCompile(`(?i)(?:give\s+me|what'?s|what\s+are|what\s+is|show\s+me)\s+(?:the\s+)?(?:bull|bear)\s+(?:and\s+(?:bull|bear)\s+)?cases?\s+(?:for|on|of)\s+(.+)$`),
-}
+var triggers = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)^(?:let'?s\s+|please\s+)?debate\s+(.+)$`),
+		regexp.MustCompile(`(?i)\b(?:bull|bear)\s+(?:and|vs\.?|versus|or|/)\s+(?:bull|bear)\s+(?:cases?\s+|debate\s+)?(?:for|on|of|about)?\s*(.+)$`),
+		regexp.MustCompile(`(?i)\bboth\s+sides\s+(?:of|on|for|about)?\s*(.+)$`),
+		regexp.MustCompile(`(?i)(?:give\s+me|what'?s|what\s+are|what\s+is|show\s+me)\s+(?:the\s+)?(?:bull|bear)\s+(?:and\s+(?:bull|bear)\s+)?cases?\s+(?:for|on|of)\s+(.+)$`),
+	}
+})
 
 var (
-	deepWords   = regexp.MustCompile(`(?i)\b(?:in\s+deep\s+mode|deep\s+mode|in[\s-]depth|deep(?:ly)?)\b`)
-	fillerStart = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)`)
-	fillerEnd   = regexp.MustCompile(`(?i)(?:'s)?\s+(?:stock|shares|equity|please|now)$`)
+	deepWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:in\s+deep\s+mode|deep\s+mode|in[\s-]depth|deep(?:ly)?)\b`)
+	})
+	fillerStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(?:the\s+|a\s+)`) })
+	fillerEnd   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(?:'s)?\s+(?:stock|shares|equity|please|now)$`) })
 )
 
 // detect reads a debate request in words: the company named (as typed) and
 // whether deep mode was asked for.
 func detect(line string) (name string, deep, ok bool) {
 	line = strings.TrimSpace(line)
-	for _, re := range triggers {
+	for _, re := range triggers() {
 		sub := re.FindStringSubmatch(line)
 		if sub == nil {
 			continue
 		}
 		name = sub[1]
-		deep = deepWords.MatchString(line)
-		name = deepWords.ReplaceAllString(name, " ")
+		deep = deepWords().MatchString(line)
+		name = deepWords().ReplaceAllString(name, " ")
 		name = strings.Trim(strings.Join(strings.Fields(name), " "), " ?!.,;:\"'")
 		for {
-			n := strings.TrimSpace(fillerEnd.ReplaceAllString(fillerStart.ReplaceAllString(name, ""), ""))
+			n := strings.TrimSpace(fillerEnd().ReplaceAllString(fillerStart().ReplaceAllString(name, ""), ""))
 			if n == name {
 				break
 			}
@@ -84,7 +89,7 @@ func resolveCompany(idx *edgar.TickerIndex, typed string) []edgar.Company {
 		return nil
 	}
 	ticker, tickerErr := idx.Lookup(typed)
-	if tickerErr == nil && bullbear.TickerTopic.MatchString(typed) {
+	if tickerErr == nil && bullbear.TickerTopic().MatchString(typed) {
 		return []edgar.Company{ticker} // typed as a ticker: NVDA
 	}
 	want := normName(typed)

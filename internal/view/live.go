@@ -528,19 +528,23 @@ func (l *Live) showWhole(id string) {
 var (
 	// xbrlTagsRe is a list of the XBRL tags a figure came from, as
 	// "[NetIncomeLoss 2026-01-25; Assets 2025-01-26]".
-	xbrlTagsRe = regexp.MustCompile(` ?\[[A-Za-z]+ \d{4}-\d{2}-\d{2}(?:; [A-Za-z]+ \d{4}-\d{2}-\d{2})*\]`)
+	xbrlTagsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(` ?\[[A-Za-z]+ \d{4}-\d{2}-\d{2}(?:; [A-Za-z]+ \d{4}-\d{2}-\d{2})*\]`)
+	})
 	// filingsRe is a list of filings, as "(10-K 0001045810-26-000021;
 	// 10-Q 0001045810-26-000052)".
-	filingsRe = regexp.MustCompile(`\((10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})((?:; 10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})+)\)`)
+	filingsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\((10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})((?:; 10-[KQ](?:/A)? \d{10}-\d{2}-\d{6})+)\)`)
+	})
 )
 
 // CompactSources keeps one short source mark per figure in the terminal: the
 // XBRL tag lists go, and a list of filings shows its first; the log and the
 // exports keep the whole provenance.
 func CompactSources(text string) string {
-	text = xbrlTagsRe.ReplaceAllString(text, "")
-	return filingsRe.ReplaceAllStringFunc(text, func(m string) string {
-		sub := filingsRe.FindStringSubmatch(m)
+	text = xbrlTagsRe().ReplaceAllString(text, "")
+	return filingsRe().ReplaceAllStringFunc(text, func(m string) string {
+		sub := filingsRe().FindStringSubmatch(m)
 		return fmt.Sprintf("(%s +%d)", sub[1], strings.Count(sub[2], ";"))
 	})
 }

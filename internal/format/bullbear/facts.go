@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -217,13 +218,13 @@ func synthesisTexts(syn *Synthesis) []string {
 }
 
 // claimsRe finds the block of structured claims a debater appends.
-var claimsRe = regexp.MustCompile(`(?s)<claims>\s*(.*?)\s*</claims>`)
+var claimsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<claims>\s*(.*?)\s*</claims>`) })
 
 // splitClaims separates a turn's prose from its claims block
 // ("<claims>[...]</claims>", a JSON array of factcheck.Claim). A block that
 // does not decode declares nothing; its figures are still read in the prose.
 func splitClaims(text string) (string, []factcheck.Claim) {
-	loc := claimsRe.FindStringSubmatchIndex(text)
+	loc := claimsRe().FindStringSubmatchIndex(text)
 	if loc == nil {
 		return text, nil
 	}
@@ -351,10 +352,12 @@ type CitedNumber struct {
 }
 
 var (
-	usdRe      = regexp.MustCompile(`(?i)\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand|bn|tn|mm|[tbmk])?\b`)
-	percentRe  = regexp.MustCompile(`(?i)([-+]?\d+(?:\.\d+)?)\s?(%|percent\b)`)
-	multipleRe = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`)
-	anyNumRe   = regexp.MustCompile(`\d`)
+	usdRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand|bn|tn|mm|[tbmk])?\b`)
+	})
+	percentRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)([-+]?\d+(?:\.\d+)?)\s?(%|percent\b)`) })
+	multipleRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`) })
+	anyNumRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d`) })
 )
 
 // keyword attributes numbers of a kind to a figure. Phrases are matched in
@@ -392,10 +395,14 @@ func keywords() []keyword {
 
 // blockers between a keyword and its number mean the number measures
 // something else: a share, a segment, a quarter, a forecast.
-var blockerRe = regexp.MustCompile(`\b(share|shares|concentration|customer|customers|segment|data center|guidance|expect|expects|expected|forecast|quarter|quarterly|q[1-4]|sequential|sequentially|per share|eps|change|points|pts|cagr|of the evidence|weight|threshold|cut-off|above|below)\b`)
+var blockerRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(share|shares|concentration|customer|customers|segment|data center|guidance|expect|expects|expected|forecast|quarter|quarterly|q[1-4]|sequential|sequentially|per share|eps|change|points|pts|cagr|of the evidence|weight|threshold|cut-off|above|below)\b`)
+})
 
 // periodRe marks a clause about a quarter or a forecast.
-var periodRe = regexp.MustCompile(`\b(quarter|quarterly|q[1-4]|sequential|sequentially|guidance|forecast|expects?|expected|next year|ttm)\b`)
+var periodRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(quarter|quarterly|q[1-4]|sequential|sequentially|guidance|forecast|expects?|expected|next year|ttm)\b`)
+})
 
 // maxGap is how far (in bytes) a keyword may precede its number.
 const maxGap = 48
@@ -430,7 +437,7 @@ func Cited(text string) []CitedNumber {
 			if i := strings.IndexAny(after, ".;\n!?"); i >= 0 {
 				after = after[:i]
 			}
-			if periodRe.MatchString(low[ctxStart:loc[1]] + after) {
+			if periodRe().MatchString(low[ctxStart:loc[1]] + after) {
 				continue
 			}
 			cited := strings.TrimRightFunc(text[start:loc[1]], func(r rune) bool {
@@ -442,7 +449,7 @@ func Cited(text string) []CitedNumber {
 			})
 		}
 	}
-	scan(KindUSD, usdRe, func(m []string) (float64, bool) {
+	scan(KindUSD, usdRe(), func(m []string) (float64, bool) {
 		n, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
 		if err != nil {
 			return 0, false
@@ -463,11 +470,11 @@ func Cited(text string) []CitedNumber {
 		}
 		return n, true
 	})
-	scan(KindPercent, percentRe, func(m []string) (float64, bool) {
+	scan(KindPercent, percentRe(), func(m []string) (float64, bool) {
 		n, err := strconv.ParseFloat(m[1], 64)
 		return n, err == nil
 	})
-	scan(KindMultiple, multipleRe, func(m []string) (float64, bool) {
+	scan(KindMultiple, multipleRe(), func(m []string) (float64, bool) {
 		n, err := strconv.ParseFloat(m[1], 64)
 		return n, err == nil
 	})
@@ -512,7 +519,7 @@ func attribute(low string, at int, kind string) (string, int) {
 		return "", 0
 	}
 	between := window[bestEnd:]
-	if anyNumRe.MatchString(between) || blockerRe.MatchString(between) {
+	if anyNumRe().MatchString(between) || blockerRe().MatchString(between) {
 		return "", 0
 	}
 	return best, from

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
@@ -67,13 +68,15 @@ func StanceOf(score int) string {
 }
 
 var (
-	convictionRe = regexp.MustCompile(`(?s)^\s*(\d{1,2})/10 because (.+?)\.?\s+Would be (\d{1,2})/10 if (.+?)\.?\s*$`)
-	breakerRe    = regexp.MustCompile(`^(Bull|Bear) thesis breaks if: \S`)
+	convictionRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)^\s*(\d{1,2})/10 because (.+?)\.?\s+Would be (\d{1,2})/10 if (.+?)\.?\s*$`)
+	})
+	breakerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Bull|Bear) thesis breaks if: \S`) })
 )
 
 // ParseConviction reads "X/10 because ... Would be Y/10 if ...".
 func ParseConviction(s string) (score, wouldBe int, because, cond string, err error) {
-	m := convictionRe.FindStringSubmatch(s)
+	m := convictionRe().FindStringSubmatch(s)
 	if m == nil {
 		return 0, 0, "", "", fmt.Errorf("conviction %q is not in the form \"X/10 because [reasoning]. Would be Y/10 if [condition].\"", abbrev(s, 120))
 	}
@@ -104,7 +107,7 @@ func (s *Synthesis) Check() error {
 	if want := StanceOf(s.Score); s.Stance != want {
 		return bad("stance %q does not match score %d: %d/10 is %s", s.Stance, s.Score, s.Score, want)
 	}
-	if !breakerRe.MatchString(strings.TrimSpace(s.ThesisBreaker)) {
+	if !breakerRe().MatchString(strings.TrimSpace(s.ThesisBreaker)) {
 		return bad("thesis_breaker must read \"Bull thesis breaks if: [specific condition]\" or \"Bear thesis breaks if: [specific condition]\"")
 	}
 	n := len(s.Contentions)

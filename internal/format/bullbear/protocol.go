@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/analysis"
@@ -122,12 +123,12 @@ func (o *Options) ToolsLine() string {
 	return s
 }
 
-var tickerRe = regexp.MustCompile(`^[A-Z0-9][A-Z0-9.\-]{0,14}$`)
+var tickerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z0-9][A-Z0-9.\-]{0,14}$`) })
 
 // Validate checks the options.
 func (o *Options) Validate() error {
 	o.Ticker = strings.ToUpper(strings.TrimSpace(o.Ticker))
-	if !tickerRe.MatchString(o.Ticker) {
+	if !tickerRe().MatchString(o.Ticker) {
 		return fmt.Errorf("bullbear debates one stock: give its ticker, such as NVDA (got %q); use another format for questions", o.Ticker)
 	}
 	if o.Framework != "" {
@@ -454,13 +455,13 @@ const (
 	MaxPoints = 5
 )
 
-var pointRe = regexp.MustCompile(`^\s{0,3}(?:[-*•]|\d{1,2}[.)])\s+(.+)$`)
+var pointRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s{0,3}(?:[-*•]|\d{1,2}[.)])\s+(.+)$`) })
 
 // Points returns the bulleted or numbered points of a text.
 func Points(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
-		if m := pointRe.FindStringSubmatch(line); m != nil {
+		if m := pointRe().FindStringSubmatch(line); m != nil {
 			if pt := strings.TrimSpace(m[1]); pt != "" {
 				out = append(out, pt)
 			}

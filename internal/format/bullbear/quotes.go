@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -13,7 +14,7 @@ import (
 // quotation; shorter ones are scare quotes or names ("moat").
 const minQuoteWords = 4
 
-var quotedRe = regexp.MustCompile(`"([^"\n]+)"|“([^”\n]+)”`)
+var quotedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"\n]+)"|“([^”\n]+)”`) })
 
 // Quotes returns the passages a text quotes: > blockquotes (consecutive lines
 // joined) and passages of at least four words in double quotation marks.
@@ -40,7 +41,7 @@ func Quotes(text string) []string {
 		rest.WriteString("\n")
 	}
 	flush()
-	for _, m := range quotedRe.FindAllStringSubmatch(rest.String(), -1) {
+	for _, m := range quotedRe().FindAllStringSubmatch(rest.String(), -1) {
 		q := m[1] + m[2]
 		if len(strings.Fields(q)) >= minQuoteWords {
 			out = append(out, strings.TrimSpace(q))
@@ -60,7 +61,7 @@ func stripQuotes(text string) string {
 		b.WriteString(line)
 		b.WriteString("\n")
 	}
-	return quotedRe.ReplaceAllStringFunc(b.String(), func(q string) string {
+	return quotedRe().ReplaceAllStringFunc(b.String(), func(q string) string {
 		if len(strings.Fields(q)) >= minQuoteWords {
 			return " "
 		}
@@ -103,7 +104,7 @@ func normalize(s string) string {
 	return strings.Join(strings.Fields(c.String()), " ")
 }
 
-var ellipsisRe = regexp.MustCompile(`\.\.\.|…|\[\.\.\.\]`)
+var ellipsisRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.\.\.|…|\[\.\.\.\]`) })
 
 // found reports whether a quotation is in the corpus; an elision ("...")
 // splits it into fragments that must each be there, in order.
@@ -111,7 +112,7 @@ func found(quote, corpus string) bool {
 	nc := normalize(corpus)
 	at := 0
 	any := false
-	for _, frag := range ellipsisRe.Split(quote, -1) {
+	for _, frag := range ellipsisRe().Split(quote, -1) {
 		nf := normalize(frag)
 		if nf == "" {
 			continue

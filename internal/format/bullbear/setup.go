@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/analysis"
@@ -21,9 +22,9 @@ import (
 
 // TickerTopic is a topic typed as a ticker; started without a format, such a
 // debate is a stock debate ("parley debate NVDA").
-var TickerTopic = regexp.MustCompile(`^[A-Z]{1,5}([.-][A-Z])?$`)
+var TickerTopic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{1,5}([.-][A-Z])?$`) })
 
-var cikTopic = regexp.MustCompile(`^(?i:CIK)?\d{1,10}$`)
+var cikTopic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:CIK)?\d{1,10}$`) })
 
 // Setup builds a bull vs. bear debate's options: the topic is the ticker
 // (or a CIK); the company is looked up, refused without a 10-K or XBRL data,
@@ -51,7 +52,7 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 
 	src, why := secsetup.Source(env, o.DataFlag())
 	var company edgar.Company
-	if cikTopic.MatchString(name) {
+	if cikTopic().MatchString(name) {
 		cik, err := edgar.ParseCIK(name)
 		if err != nil {
 			return nil, &setup.InputError{Err: err}
@@ -258,7 +259,7 @@ func newSet(env setup.Env, src edgar.Source, company edgar.Company, a *Analyzer,
 // Every front-end infers the format by this rule.
 func Implied(r *setup.Request) bool {
 	return r.Offline || r.Snapshot || r.Deep || r.Framework != "" || len(r.Hints) > 0 ||
-		TickerTopic.MatchString(strings.TrimSpace(r.Topic))
+		TickerTopic().MatchString(strings.TrimSpace(r.Topic))
 }
 
 // RunsOffline reports that a bull vs. bear debate can run with no model:

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/internal/debate"
 )
@@ -50,7 +51,7 @@ func DefaultAgents() []Agent {
 	}
 }
 
-var idRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`) })
 
 // AgentsFromNames builds the council from agent names: the default analysts
 // by their ids, anyone else with a generic framing of their own name.
@@ -68,7 +69,7 @@ func AgentsFromNames(names []string) ([]Agent, error) {
 		n = strings.TrimSpace(n)
 		id := strings.Trim(strings.Join(strings.Fields(strings.ToLower(n)), "-"), "-")
 		id = strings.TrimSuffix(id, "-agent")
-		if !idRe.MatchString(id) {
+		if !idRe().MatchString(id) {
 			return nil, fmt.Errorf("--agents: %q is not a usable agent name: use letters, digits and hyphens (for example search,sentiment,valuation)", n)
 		}
 		if seen[id] {
@@ -127,7 +128,7 @@ func (o *Options) Validate() error {
 	}
 	seen := map[string]bool{}
 	for _, a := range o.Agents {
-		if !idRe.MatchString(a.ID) || a.Name == "" {
+		if !idRe().MatchString(a.ID) || a.Name == "" {
 			return fmt.Errorf("agent %q: an agent needs an id of letters, digits and hyphens and a name", a.ID)
 		}
 		if seen[a.ID] {

@@ -48,7 +48,7 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 // the snapshot holds.
 func listedCompany(ctx context.Context, env setup.Env, o *setup.Request) (*Listed, error) {
 	topic := strings.ToUpper(strings.TrimSpace(o.Topic))
-	if !bullbear.TickerTopic.MatchString(topic) && !o.Snapshot {
+	if !bullbear.TickerTopic().MatchString(topic) && !o.Snapshot {
 		return nil, nil
 	}
 	src, why := secsetup.Source(env, o.DataFlag())

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/internal/llm"
@@ -91,10 +92,12 @@ type Falsifier struct {
 }
 
 // vague wording makes a falsifier unfalsifiable ("probably correlated").
-var vagueRe = regexp.MustCompile(`(?i)\b(probably|maybe|perhaps|likely|unlikely|possibly|might|could|somewhat|significant(ly)?|substantial(ly)?|considerabl[ey]|a lot|lots|many|several|various|correlated|eventually|soon|someday|sometime|generally|tends? to|more or less|reasonabl[ey]|meaningful(ly)?|noticeabl[ey]|materially|a while)\b`)
+var vagueRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(probably|maybe|perhaps|likely|unlikely|possibly|might|could|somewhat|significant(ly)?|substantial(ly)?|considerabl[ey]|a lot|lots|many|several|various|correlated|eventually|soon|someday|sometime|generally|tends? to|more or less|reasonabl[ey]|meaningful(ly)?|noticeabl[ey]|materially|a while)\b`)
+})
 
-var digitRe = regexp.MustCompile(`[0-9]`)
-var quarterRe = regexp.MustCompile(`^Q([1-4])\s+([0-9]{4})$`)
+var digitRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]`) })
+var quarterRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Q([1-4])\s+([0-9]{4})$`) })
 
 // ValidateFalsifier checks that a falsifier is concrete: a named metric, a
 // numeric threshold, a dated deadline after the debate began, and no vague
@@ -106,11 +109,11 @@ func ValidateFalsifier(f Falsifier, after time.Time) error {
 		return fmt.Errorf("the falsifier needs a metric: what is measured (for example \"Spot BTC ETF AUM\")")
 	case threshold == "":
 		return fmt.Errorf("the falsifier needs a threshold (for example \">= $100B\")")
-	case !digitRe.MatchString(threshold):
+	case !digitRe().MatchString(threshold):
 		return fmt.Errorf("threshold %q has no number: give a measurable value (for example \">= $100B\" or \"drops > 50%%\")", threshold)
 	}
 	for name, v := range map[string]string{"metric": metric, "threshold": threshold, "deadline": deadline} {
-		if w := vagueRe.FindString(v); w != "" {
+		if w := vagueRe().FindString(v); w != "" {
 			return fmt.Errorf("the %s %q is vague (%q): state what is measured, the number and the date", name, v, w)
 		}
 	}
@@ -136,7 +139,7 @@ func parseDeadline(s string) (time.Time, error) {
 	if t, err := time.Parse("2006", s); err == nil {
 		return t.AddDate(1, 0, -1), nil
 	}
-	if m := quarterRe.FindStringSubmatch(strings.ToUpper(s)); m != nil {
+	if m := quarterRe().FindStringSubmatch(strings.ToUpper(s)); m != nil {
 		t, _ := time.Parse("2006", m[2])
 		q := int(m[1][0] - '0')
 		return t.AddDate(0, 3*q, -1), nil
@@ -147,8 +150,12 @@ func parseDeadline(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("deadline %q is not a date: use YYYY-MM-DD, YYYY-MM, YYYY or Q1-Q4 YYYY", s)
 }
 
-var auxRe = regexp.MustCompile(`(?i)^(is|are|was|were|will|would|does|do|did|can|could|should|shall|has|have|had|must|may)\b`)
-var openRe = regexp.MustCompile(`(?i)^(how|what|which|when|why|who|whom|where|to what extent)\b`)
+var auxRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(is|are|was|were|will|would|does|do|did|can|could|should|shall|has|have|had|must|may)\b`)
+})
+var openRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(how|what|which|when|why|who|whom|where|to what extent)\b`)
+})
 
 // ValidateBinaryQuestion checks that a crux question can be answered YES or
 // NO: no open or measurement question ("How much...?").
@@ -157,9 +164,9 @@ func ValidateBinaryQuestion(q string) error {
 	switch {
 	case len(q) < 10:
 		return fmt.Errorf("the question %q is too short: ask a full yes/no question", q)
-	case openRe.MatchString(q):
+	case openRe().MatchString(q):
 		return fmt.Errorf("%q is an open or measurement question: ask one that is answered YES or NO (\"Is ...?\", \"Will ...?\")", q)
-	case !auxRe.MatchString(q):
+	case !auxRe().MatchString(q):
 		return fmt.Errorf("%q is not a yes/no question: start it with Is, Are, Will, Does, Can, Should... ", q)
 	case !strings.HasSuffix(q, "?"):
 		return fmt.Errorf("%q is not a question: end it with a question mark", q)

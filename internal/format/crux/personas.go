@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -29,7 +30,7 @@ type personaFile struct {
 	Personas []Persona `yaml:"personas"`
 }
 
-var personaIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+var personaIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`) })
 
 // Personas is a set of personas by id.
 type Personas map[string]Persona
@@ -92,7 +93,7 @@ func parsePersonas(data []byte, src string) (Personas, error) {
 		p.Name = strings.TrimSpace(p.Name)
 		p.Viewpoint = strings.TrimSpace(p.Viewpoint)
 		switch {
-		case !personaIDRe.MatchString(p.ID):
+		case !personaIDRe().MatchString(p.ID):
 			return nil, fmt.Errorf("%s: persona %d: id %q must be lowercase letters, digits and hyphens", src, i+1, p.ID)
 		case p.Name == "":
 			return nil, fmt.Errorf("%s: persona %s has no name", src, p.ID)

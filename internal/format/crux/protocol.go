@@ -112,7 +112,7 @@ func validPair(ps []Persona) error {
 		return fmt.Errorf("persona %q cannot debate itself", ps[0].ID)
 	}
 	for _, p := range ps {
-		if !personaIDRe.MatchString(p.ID) || p.Name == "" || p.Viewpoint == "" {
+		if !personaIDRe().MatchString(p.ID) || p.Name == "" || p.Viewpoint == "" {
 			return fmt.Errorf("persona %q needs an id of lowercase letters, digits and hyphens, a name and a viewpoint", p.ID)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/internal/argue/gradual"
 	"github.com/parleyhq/parley/internal/debate"
@@ -121,7 +122,7 @@ func verdictSchema() *llm.Schema {
 	}))
 }
 
-var argIDRe = regexp.MustCompile(`\bA[0-9]+\b`)
+var argIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bA[0-9]+\b`) })
 
 func checkClassification(c *Classification, open []*Move, d *dialogue) error {
 	phi := d.firstClaim(PRO)
@@ -173,7 +174,7 @@ func checkClassification(c *Classification, open []*Move, d *dialogue) error {
 }
 
 func checkJudgment(j *Judgment, fw *framework) error {
-	cited := argIDRe.FindAllString(j.Rationale, -1)
+	cited := argIDRe().FindAllString(j.Rationale, -1)
 	switch {
 	case strings.TrimSpace(j.Rationale) == "":
 		return fmt.Errorf("%w: rationale is empty", debate.ErrRepairable)

@@ -19,6 +19,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 
@@ -147,7 +148,7 @@ func (t Table) Load(path string) (Table, error) {
 	return t.With(prices), nil
 }
 
-var dateSuffix = regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2})$`)
+var dateSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2})$`) })
 
 // Lookup returns the price of model.
 func (t Table) Lookup(model string) (Price, bool) {
@@ -158,7 +159,7 @@ func (t Table) Lookup(model string) (Price, bool) {
 	if prov, _, ok := strings.Cut(m, "/"); ok && t.free[prov] {
 		return Price{}, true
 	}
-	if base := dateSuffix.ReplaceAllString(m, ""); base != m {
+	if base := dateSuffix().ReplaceAllString(m, ""); base != m {
 		if p, ok := t.prices[base]; ok {
 			return p, true
 		}

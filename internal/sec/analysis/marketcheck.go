@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // MarketCheck is the check of one market figure an agent cited (a multiple,
@@ -45,19 +46,24 @@ type MarketMention struct {
 
 // marketCues name the valuation figure a phrase cites, most specific first
 // (the first of equally near cues wins: "EV/EBIT" over "EV").
-var marketCues = []struct {
+// marketCue is a phrase that names a valuation figure.
+type marketCue struct {
 	re   *regexp.Regexp
 	unit string
 	name []string // figure names, the first recorded wins
-}{
-	{regexp.MustCompile(`(?i)\bev\s*/\s*ebit\b|enterprise value to ebit\b`), UnitTimes, []string{"ev_ebit_ttm"}},
-	{regexp.MustCompile(`(?i)\bfcf yield|free cash flow yield`), UnitPercent, []string{"fcf_yield_ttm"}},
-	{regexp.MustCompile(`(?i)\bp\s*/\s*e\b|\bpe ratio|price[ -]to[ -]earnings|price/earnings|earnings multiple|times earnings|x earnings`), UnitTimes, []string{"pe_ttm"}},
-	{regexp.MustCompile(`(?i)\bp\s*/\s*s\b|price[ -]to[ -]sales|price/sales|times sales|x sales`), UnitTimes, []string{"ps_ttm"}},
-	{regexp.MustCompile(`(?i)enterprise value|\bev\b`), UnitUSD, []string{"enterprise_value"}},
-	{regexp.MustCompile(`(?i)market cap|market value|public float`), UnitUSD, []string{"market_cap", "market_value"}},
-	{regexp.MustCompile(`(?i)share price|stock price|closed at|closing price|trades? at|traded at|priced at`), UnitPerShare, []string{"price"}},
 }
+
+var marketCues = sync.OnceValue(func() []marketCue {
+	return []marketCue{
+		{regexp.MustCompile(`(?i)\bev\s*/\s*ebit\b|enterprise value to ebit\b`), UnitTimes, []string{"ev_ebit_ttm"}},
+		{regexp.MustCompile(`(?i)\bfcf yield|free cash flow yield`), UnitPercent, []string{"fcf_yield_ttm"}},
+		{regexp.MustCompile(`(?i)\bp\s*/\s*e\b|\bpe ratio|price[ -]to[ -]earnings|price/earnings|earnings multiple|times earnings|x earnings`), UnitTimes, []string{"pe_ttm"}},
+		{regexp.MustCompile(`(?i)\bp\s*/\s*s\b|price[ -]to[ -]sales|price/sales|times sales|x sales`), UnitTimes, []string{"ps_ttm"}},
+		{regexp.MustCompile(`(?i)enterprise value|\bev\b`), UnitUSD, []string{"enterprise_value"}},
+		{regexp.MustCompile(`(?i)market cap|market value|public float`), UnitUSD, []string{"market_cap", "market_value"}},
+		{regexp.MustCompile(`(?i)share price|stock price|closed at|closing price|trades? at|traded at|priced at`), UnitPerShare, []string{"price"}},
+	}
+})
 
 // maxCueGap is how far (in bytes) a cue may be from the figure it names.
 const maxCueGap = 48
@@ -66,7 +72,9 @@ const maxCueGap = 48
 // company's trailing figures at the recorded date: a forecast, a target, a
 // peer group, an average. Such a figure is not the recorded one, right or
 // wrong.
-var otherBasisRe = regexp.MustCompile(`(?i)\b(forward|fwd|ntm|next[ -](?:twelve|12|year)|estimated|estimates?|consensus|targets?|peers?|sector|industry|average|median|historical(?:ly)?|s&p|nasdaq|index|if|would|could)\b`)
+var otherBasisRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(forward|fwd|ntm|next[ -](?:twelve|12|year)|estimated|estimates?|consensus|targets?|peers?|sector|industry|average|median|historical(?:ly)?|s&p|nasdaq|index|if|would|could)\b`)
+})
 
 // CheckMarket reads which recorded valuation figure a market figure cites
 // (the nearest cue in its sentence that names a figure of the figure's unit)
@@ -77,7 +85,7 @@ func CheckMarket(figs []ValueFigure, price *Price, m MarketMention) (MarketCheck
 	low := strings.ToLower(m.Sentence)
 	best, bestDist := -1, maxCueGap+1
 	var bestSpan [2]int
-	for i, cue := range marketCues {
+	for i, cue := range marketCues() {
 		if cue.unit != m.Unit {
 			continue
 		}
@@ -91,10 +99,10 @@ func CheckMarket(figs []ValueFigure, price *Price, m MarketMention) (MarketCheck
 		return MarketCheck{}, false
 	}
 	lo, hi := min(bestSpan[0], m.Start), max(bestSpan[1], m.End)
-	if otherBasisRe.MatchString(low[max(0, lo-24):min(len(low), hi+16)]) {
+	if otherBasisRe().MatchString(low[max(0, lo-24):min(len(low), hi+16)]) {
 		return MarketCheck{}, false
 	}
-	cue := marketCues[best]
+	cue := marketCues()[best]
 	if cue.unit == UnitPerShare {
 		if price == nil {
 			return MarketCheck{}, false

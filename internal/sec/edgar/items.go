@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Form 8-K items, as the SEC's Form 8-K General Instructions number and
@@ -100,10 +101,12 @@ type IndexEntry struct {
 }
 
 var (
-	indexTable = regexp.MustCompile(`(?is)<table[^>]*class="tableFile"[^>]*>(.*?)</table>`)
-	indexRow   = regexp.MustCompile(`(?is)<tr[^>]*>(.*?)</tr>`)
-	indexCell  = regexp.MustCompile(`(?is)<td[^>]*>(.*?)</td>`)
-	indexHref  = regexp.MustCompile(`(?is)href="([^"]+)"`)
+	indexTable = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<table[^>]*class="tableFile"[^>]*>(.*?)</table>`)
+	})
+	indexRow  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<tr[^>]*>(.*?)</tr>`) })
+	indexCell = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<td[^>]*>(.*?)</td>`) })
+	indexHref = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)href="([^"]+)"`) })
 )
 
 // ParseFilingIndex reads the document table of a filing's EDGAR index page
@@ -112,16 +115,16 @@ var (
 // the document's name.
 func ParseFilingIndex(page []byte) []IndexEntry {
 	var out []IndexEntry
-	tables := indexTable.FindAllSubmatch(page, -1)
+	tables := indexTable().FindAllSubmatch(page, -1)
 	if len(tables) == 0 {
 		return nil
 	}
-	for _, row := range indexRow.FindAllSubmatch(tables[0][1], -1) {
-		cells := indexCell.FindAllSubmatch(row[1], -1)
+	for _, row := range indexRow().FindAllSubmatch(tables[0][1], -1) {
+		cells := indexCell().FindAllSubmatch(row[1], -1)
 		if len(cells) < 4 {
 			continue
 		}
-		href := indexHref.FindSubmatch(cells[2][1])
+		href := indexHref().FindSubmatch(cells[2][1])
 		if href == nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package edgar
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Part is a titled part of a filing's text: an item of a 10-K or 10-Q, or a
@@ -15,9 +16,15 @@ type Part struct {
 }
 
 var (
-	itemHeading = regexp.MustCompile(`(?i)^item\s*(\d{1,2}[a-d]?)\s*(?:[.:\-–—]\s*|\s+|$)(.*)$`)
-	partHeading = regexp.MustCompile(`(?i)^part\s+(iv|iii|ii|i)\b\s*[.:\-–—]?\s*(.*)$`)
-	noteHeading = regexp.MustCompile(`(?i)^note\s+(\d{1,2})\s*[.:\-–—]?\s*(.{3,100})$`)
+	itemHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^item\s*(\d{1,2}[a-d]?)\s*(?:[.:\-–—]\s*|\s+|$)(.*)$`)
+	})
+	partHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^part\s+(iv|iii|ii|i)\b\s*[.:\-–—]?\s*(.*)$`)
+	})
+	noteHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^note\s+(\d{1,2})\s*[.:\-–—]?\s*(.{3,100})$`)
+	})
 )
 
 // minPart is the least text a heading must be followed by to count as a
@@ -45,11 +52,11 @@ func Outline(doc []byte, form string) []Part {
 		}
 	}
 	for i, line := range lines {
-		if m := partHeading.FindStringSubmatch(line); m != nil && len(line) < 120 {
+		if m := partHeading().FindStringSubmatch(line); m != nil && len(line) < 120 {
 			partName = "Part " + strings.ToUpper(m[1])
 			continue
 		}
-		if m := itemHeading.FindStringSubmatch(line); m != nil && len(line) < 200 {
+		if m := itemHeading().FindStringSubmatch(line); m != nil && len(line) < 200 {
 			title := strings.TrimSpace(m[2])
 			if title == "" && i+1 < len(lines) && len(lines[i+1]) < 150 {
 				title = strings.TrimSpace(lines[i+1])
@@ -66,7 +73,7 @@ func Outline(doc []byte, form string) []Part {
 			buf = append(buf, line)
 			continue
 		}
-		if m := noteHeading.FindStringSubmatch(line); m != nil && item != "" {
+		if m := noteHeading().FindStringSubmatch(line); m != nil && item != "" {
 			flush()
 			base := item
 			if quarterly && partName != "" {

@@ -6,6 +6,7 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -39,18 +40,20 @@ type sectionRule struct {
 // sectionRules is a constant table of heading patterns. Headings are matched
 // only at the start of a line, so that cross-references in running text
 // ("see Item 1A, Risk Factors") are not taken for the section itself.
-var sectionRules = map[Section]sectionRule{
-	RiskFactors: {
-		start:   regexp.MustCompile(`(?i)^item\s*1a(?:[\s.:\-–—]|$)`),
-		keyword: regexp.MustCompile(`(?i)risk\s*factors`),
-		ends:    regexp.MustCompile(`(?i)^item\s*(?:1b|1c|2)(?:[\s.:\-–—]|$)`),
-	},
-	MDA: {
-		start:   regexp.MustCompile(`(?i)^item\s*7(?:[\s.:\-–—]|$)`),
-		keyword: regexp.MustCompile(`(?i)management[’'\x60s\s]*discussion`),
-		ends:    regexp.MustCompile(`(?i)^item\s*(?:7a|8)(?:[\s.:\-–—]|$)`),
-	},
-}
+var sectionRules = sync.OnceValue(func() map[Section]sectionRule {
+	return map[Section]sectionRule{
+		RiskFactors: {
+			start:   regexp.MustCompile(`(?i)^item\s*1a(?:[\s.:\-–—]|$)`),
+			keyword: regexp.MustCompile(`(?i)risk\s*factors`),
+			ends:    regexp.MustCompile(`(?i)^item\s*(?:1b|1c|2)(?:[\s.:\-–—]|$)`),
+		},
+		MDA: {
+			start:   regexp.MustCompile(`(?i)^item\s*7(?:[\s.:\-–—]|$)`),
+			keyword: regexp.MustCompile(`(?i)management[’'\x60s\s]*discussion`),
+			ends:    regexp.MustCompile(`(?i)^item\s*(?:7a|8)(?:[\s.:\-–—]|$)`),
+		},
+	}
+})
 
 // ParseSection accepts "1A", "item 1a", "7", "Item 7" and the like.
 func ParseSection(s string) (Section, error) {
@@ -68,7 +71,7 @@ func ParseSection(s string) (Section, error) {
 // contents and at the section itself; of all headings found, the one followed
 // by the longest text before the next item's heading is the section itself.
 func ExtractSection(doc []byte, sec Section) (string, error) {
-	rule, ok := sectionRules[sec]
+	rule, ok := sectionRules()[sec]
 	if !ok {
 		return "", fmt.Errorf("unknown section %q: want \"1A\" or \"7\"", sec)
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/internal/sec/analysis"
 )
@@ -277,7 +278,9 @@ type Claim struct {
 	Text      string      `json:"text,omitempty"` // the figure as written in the prose
 }
 
-var claimPeriodRe = regexp.MustCompile(`(?i)^\s*(?:(?:Q([1-4])\s*)?(?:FY\s*)?(\d{4})|(TTM|LTM))\s*$`)
+var claimPeriodRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:(?:Q([1-4])\s*)?(?:FY\s*)?(\d{4})|(TTM|LTM))\s*$`)
+})
 
 // CheckClaim verifies a structured claim. A claim with an unknown metric or
 // an unreadable period is unverified, saying why.
@@ -295,7 +298,7 @@ func (t *Table) CheckClaim(c Claim) Finding {
 		}
 	}
 	f.Metric = metric
-	pm := claimPeriodRe.FindStringSubmatch(c.Period)
+	pm := claimPeriodRe().FindStringSubmatch(c.Period)
 	if pm == nil {
 		f.Status, f.Reason = Unverified, fmt.Sprintf("period %q is not FY2026, Q3 FY2026 or TTM", c.Period)
 		return f

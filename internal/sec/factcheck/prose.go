@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Mention is a financial figure found in prose: a number with its unit and
@@ -41,19 +42,35 @@ type Mention struct {
 }
 
 var (
-	moneyRe = regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+	moneyRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+	})
 	// scaled numbers without a currency sign: "130.5 billion", "4.1bn".
-	scaledRe  = regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|tn|mln)\b`)
-	percentRe = regexp.MustCompile(`(?i)([-+−]?\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|pts?\b|points?\b|bps\b|basis points?\b)`)
-	multRe    = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`)
+	scaledRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|tn|mln)\b`)
+	})
+	percentRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)([-+−]?\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|pts?\b|points?\b|bps\b|basis points?\b)`)
+	})
+	multRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`) })
 )
 
 var (
-	approxRe = regexp.MustCompile(`(?i)\b(about|around|roughly|approximately|approx\.?|nearly|almost|close to|some|circa|an estimated|estimated|just under|just over|north of|south of)\s*$|~\s*$`)
-	moreRe   = regexp.MustCompile(`(?i)\b(more than|over|above|exceeding|exceeded|exceeds|in excess of|at least|north of|upwards of|topped|tops|topping|surpassed|surpasses|crossed|beyond)\s*$`)
-	lessRe   = regexp.MustCompile(`(?i)\b(less than|under|below|at most|south of|shy of)\s*$`)
-	upRe     = regexp.MustCompile(`(?i)\b(rose|rise|rises|rising|risen|grew|grow|grows|growing|grown|growth|increase|increased|increases|increasing|up|jump|jumped|jumps|climb|climbed|climbs|surge|surged|soared|expanded|expand|expands|expanding|gained|gain|gains|accelerated|higher|improved|advanced|added)\b`)
-	downRe   = regexp.MustCompile(`(?i)\b(fell|fall|falls|falling|fallen|declined|decline|declines|declining|decreased|decrease|decreases|down|drop|dropped|drops|shrank|shrink|shrinks|shrunk|contracted|contract|contracts|contraction|slumped|slid|lower|plunged|tumbled|eroded|compressed|lost|negative)\b`)
+	approxRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(about|around|roughly|approximately|approx\.?|nearly|almost|close to|some|circa|an estimated|estimated|just under|just over|north of|south of)\s*$|~\s*$`)
+	})
+	moreRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(more than|over|above|exceeding|exceeded|exceeds|in excess of|at least|north of|upwards of|topped|tops|topping|surpassed|surpasses|crossed|beyond)\s*$`)
+	})
+	lessRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(less than|under|below|at most|south of|shy of)\s*$`)
+	})
+	upRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(rose|rise|rises|rising|risen|grew|grow|grows|growing|grown|growth|increase|increased|increases|increasing|up|jump|jumped|jumps|climb|climbed|climbs|surge|surged|soared|expanded|expand|expands|expanding|gained|gain|gains|accelerated|higher|improved|advanced|added)\b`)
+	})
+	downRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(fell|fall|falls|falling|fallen|declined|decline|declines|declining|decreased|decrease|decreases|down|drop|dropped|drops|shrank|shrink|shrinks|shrunk|contracted|contract|contracts|contraction|slumped|slid|lower|plunged|tumbled|eroded|compressed|lost|negative)\b`)
+	})
 )
 
 // metricPhrases maps phrases (lower case, hyphens as spaces) to metrics. The
@@ -91,14 +108,24 @@ var metricPhrases = []struct {
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.
-var marketRe = regexp.MustCompile(`(?i)\b(p/e|pe ratio|price to earnings|price/earnings|earnings multiple|multiple|multiples|market cap|market capitalization|market value|valuation|enterprise value|ev/ebit|ev/ebitda|ev/sales|p/s|price to sales|share price|stock price|stock|shares trade|trades at|trading at|priced at|changed hands|closed at|shares at|price target|target price|per share price|fcf yield|yield)\b`)
+var marketRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(p/e|pe ratio|price to earnings|price/earnings|earnings multiple|multiple|multiples|market cap|market capitalization|market value|valuation|enterprise value|ev/ebit|ev/ebitda|ev/sales|p/s|price to sales|share price|stock price|stock|shares trade|trades at|trading at|priced at|changed hands|closed at|shares at|price target|target price|per share price|fcf yield|yield)\b`)
+})
 
 var (
-	fyRe      = regexp.MustCompile(`(?i)\b(?:fiscal(?:\s+year)?\s*|fy\s*'?)(\d{4}|\d{2})\b`)
-	yearRe    = regexp.MustCompile(`\b(19[89]\d|20\d{2})\b`)
-	quarterRe = regexp.MustCompile(`(?i)\b(?:q([1-4])|(first|second|third|fourth)[\s-]quarter|([1-4])q)\b`)
-	ttmRe     = regexp.MustCompile(`(?i)\b(ttm|ltm|trailing\s+(?:twelve|12)[\s-]months?|last\s+(?:twelve|12)\s+months|trailing\s+four\s+quarters)\b`)
-	lastYrRe  = regexp.MustCompile(`(?i)\b(last year|prior year|previous year|a year earlier|a year ago|year before|prior fiscal year|previous fiscal year|the year before)\b`)
+	fyRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:fiscal(?:\s+year)?\s*|fy\s*'?)(\d{4}|\d{2})\b`)
+	})
+	yearRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(19[89]\d|20\d{2})\b`) })
+	quarterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:q([1-4])|(first|second|third|fourth)[\s-]quarter|([1-4])q)\b`)
+	})
+	ttmRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(ttm|ltm|trailing\s+(?:twelve|12)[\s-]months?|last\s+(?:twelve|12)\s+months|trailing\s+four\s+quarters)\b`)
+	})
+	lastYrRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(last year|prior year|previous year|a year earlier|a year ago|year before|prior fiscal year|previous fiscal year|the year before)\b`)
+	})
 )
 
 // Find reads every financial figure in text, sentence by sentence. Figures
@@ -179,17 +206,17 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		m.Quote, m.Text, m.Start, m.End = sentence, strings.TrimSpace(sentence[start:end]), start, end
 		pre := low[max(0, start-24):start]
-		m.Approx = approxRe.MatchString(pre)
+		m.Approx = approxRe().MatchString(pre)
 		switch {
-		case moreRe.MatchString(pre):
+		case moreRe().MatchString(pre):
 			m.Bound = 1
-		case lessRe.MatchString(pre):
+		case lessRe().MatchString(pre):
 			m.Bound = -1
 		}
 		attribute(&m, sentence, low, start, end, metrics, periods, t)
 		mentions = append(mentions, m)
 	}
-	for _, loc := range percentRe.FindAllStringSubmatchIndex(low, -1) {
+	for _, loc := range percentRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(low[loc[2]:loc[3]], "−", "-")
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
@@ -202,7 +229,7 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		add(loc[0], loc[1], m)
 	}
-	for _, loc := range moneyRe.FindAllStringSubmatchIndex(low, -1) {
+	for _, loc := range moneyRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(low[loc[2]:loc[3]], ",", "")
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
@@ -218,7 +245,7 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		add(loc[0], loc[1], m)
 	}
-	for _, loc := range scaledRe.FindAllStringSubmatchIndex(low, -1) {
+	for _, loc := range scaledRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(low[loc[2]:loc[3]], ",", "")
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
@@ -231,7 +258,7 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		add(loc[0], loc[1], m)
 	}
-	for _, loc := range multRe.FindAllStringSubmatchIndex(low, -1) {
+	for _, loc := range multRe().FindAllStringSubmatchIndex(low, -1) {
 		v, err := strconv.ParseFloat(low[loc[2]:loc[3]], 64)
 		if err != nil {
 			continue
@@ -315,7 +342,7 @@ func findMetrics(low string) []span {
 func findPeriods(low string, t *Table) []span {
 	var out []span
 	var quarters []span
-	for _, loc := range quarterRe.FindAllStringSubmatchIndex(low, -1) {
+	for _, loc := range quarterRe().FindAllStringSubmatchIndex(low, -1) {
 		q := 0
 		switch {
 		case loc[2] >= 0:
@@ -328,7 +355,7 @@ func findPeriods(low string, t *Table) []span {
 		quarters = append(quarters, span{start: loc[0], end: loc[1], period: Period{Q: q}})
 	}
 	years := map[int]bool{}
-	for _, loc := range fyRe.FindAllStringSubmatchIndex(low, -1) {
+	for _, loc := range fyRe().FindAllStringSubmatchIndex(low, -1) {
 		y, _ := strconv.Atoi(low[loc[2]:loc[3]])
 		if y < 100 {
 			y += 2000
@@ -338,7 +365,7 @@ func findPeriods(low string, t *Table) []span {
 			years[i] = true
 		}
 	}
-	for _, loc := range yearRe.FindAllStringSubmatchIndex(low, -1) {
+	for _, loc := range yearRe().FindAllStringSubmatchIndex(low, -1) {
 		if years[loc[0]] {
 			continue
 		}
@@ -348,10 +375,10 @@ func findPeriods(low string, t *Table) []span {
 		// late January), the one that ends then (resolved when compared).
 		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: y}, relative: false, metric: "calendar"})
 	}
-	for _, loc := range ttmRe.FindAllStringIndex(low, -1) {
+	for _, loc := range ttmRe().FindAllStringIndex(low, -1) {
 		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: t.LatestFY, TTM: true}})
 	}
-	for _, loc := range lastYrRe.FindAllStringIndex(low, -1) {
+	for _, loc := range lastYrRe().FindAllStringIndex(low, -1) {
 		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: t.LatestFY - 1}, relative: true})
 	}
 	// A quarter takes the year written next to it ("Q3 FY2026", "third
@@ -412,18 +439,18 @@ func clauseBreak(s string) bool {
 func attribute(m *Mention, sentence, low string, start, end int, metrics, periods []span, t *Table) {
 	me := span{start: start, end: end}
 	clause := clauseAround(low, start, end)
-	if hypotheticalRe.MatchString(clause) {
+	if hypotheticalRe().MatchString(clause) {
 		m.Hypothetical = true
 	}
 	if m.Unit == Percent {
-		if of := ofRe.FindStringSubmatch(low[end:min(len(low), end+48)]); of != nil && !hasMetricWithin(of[1], metrics) {
+		if of := ofRe().FindStringSubmatch(low[end:min(len(low), end+48)]); of != nil && !hasMetricWithin(of[1], metrics) {
 			m.Share = true
 		}
 	}
 	// A market cue (a price, a market value, a multiple) nearer the figure
 	// than any metric makes it market data.
 	marketDist := 1 << 30
-	for _, loc := range marketRe.FindAllStringIndex(low, -1) {
+	for _, loc := range marketRe().FindAllStringIndex(low, -1) {
 		if d := dist(me, span{start: loc[0], end: loc[1]}); d < 40 && d < marketDist {
 			marketDist = d
 		}
@@ -459,7 +486,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// was 60% of revenue"); otherwise a share the filings do not report
 	// ("China was 13% of sales", "the top customer, 12% of revenue").
 	if m.Unit == Percent && !m.Points {
-		if loc := ofRe.FindStringSubmatchIndex(low[end:min(len(low), end+48)]); loc != nil {
+		if loc := ofRe().FindStringSubmatchIndex(low[end:min(len(low), end+48)]); loc != nil {
 			if whole, ok := metricIn(low[end+loc[2] : end+loc[3]]); ok {
 				m.Metric = ""
 				if margin := marginBefore(whole, low, start, metrics); margin != "" {
@@ -530,7 +557,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "from" is the base of the change, the year before the one the
 	// sentence is about.
 	if pre := strings.TrimSpace(low[max(0, start-12):start]); strings.HasSuffix(pre, "from") && !m.Explicit {
-		if clause := low[max(0, start-60):start]; toFigureRe.MatchString(clause) {
+		if clause := low[max(0, start-60):start]; toFigureRe().MatchString(clause) {
 			m.Period = Period{FY: t.LatestFY - 1}
 			m.Explicit, m.Relative = true, true
 		}
@@ -546,9 +573,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	}
 	after := low[end:min(len(low), end+12)]
 	switch {
-	case downRe.MatchString(window) || strings.HasPrefix(strings.TrimSpace(after), "lower") || strings.HasPrefix(strings.TrimSpace(after), "decline") || strings.HasPrefix(strings.TrimSpace(after), "drop"):
+	case downRe().MatchString(window) || strings.HasPrefix(strings.TrimSpace(after), "lower") || strings.HasPrefix(strings.TrimSpace(after), "decline") || strings.HasPrefix(strings.TrimSpace(after), "drop"):
 		m.Dir = -1
-	case upRe.MatchString(window) || strings.HasPrefix(strings.TrimSpace(after), "higher") || strings.HasPrefix(strings.TrimSpace(after), "increase") || strings.HasPrefix(strings.TrimSpace(after), "growth"):
+	case upRe().MatchString(window) || strings.HasPrefix(strings.TrimSpace(after), "higher") || strings.HasPrefix(strings.TrimSpace(after), "increase") || strings.HasPrefix(strings.TrimSpace(after), "growth"):
 		m.Dir = 1
 	}
 	if m.Value < 0 {
@@ -557,7 +584,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 }
 
 // toFigureRe is "to <figure>" in the words before a "from <figure>".
-var toFigureRe = regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|~)?[-$+]?\d[^;]*$`)
+var toFigureRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|~)?[-$+]?\d[^;]*$`) })
 
 // metricIn is the metric a phrase names, if any.
 func metricIn(phrase string) (Metric, bool) {
@@ -674,9 +701,13 @@ func nearestAfter(periods []span, pos int) int {
 
 var (
 	// hypotheticalRe marks a condition, a scenario or a forecast.
-	hypotheticalRe = regexp.MustCompile(`(?i)\b(if|would|could|unless|assum\w*|scenario|target|threshold|breaks?|or below|or above|guidance|forecasts?|projected|projects|expects?|expected|outlook|next year|by 20\d\d)\b`)
+	hypotheticalRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(if|would|could|unless|assum\w*|scenario|target|threshold|breaks?|or below|or above|guidance|forecasts?|projected|projects|expects?|expected|outlook|next year|by 20\d\d)\b`)
+	})
 	// ofRe reads "72% of the evidence": the thing a percentage is a share of.
-	ofRe = regexp.MustCompile(`^\s*of\s+(?:the\s+|its\s+|their\s+)?([a-z&/ ]{3,40})`)
+	ofRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*of\s+(?:the\s+|its\s+|their\s+)?([a-z&/ ]{3,40})`)
+	})
 )
 
 // clauseAround is the clause of the sentence around a figure: between the
