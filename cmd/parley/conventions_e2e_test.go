@@ -58,6 +58,10 @@ func TestCLIConventions(t *testing.T) {
 	if r := mustParley(t, dir, env, "", "__complete", "debate", "--format", ""); !strings.Contains(r.stdout, "perspectives") {
 		t.Errorf("formats are not completed:\n%s", r.stdout)
 	}
+	// Worked out when asked (not at start-up): the personas from their YAML.
+	if r := mustParley(t, dir, env, "", "__complete", "debate", "--agents", ""); !strings.Contains(r.stdout, "taleb") || !strings.Contains(r.stdout, "valuation") {
+		t.Errorf("personas and analysts are not completed:\n%s", r.stdout)
+	}
 }
 
 // TestConfigFile: the config file gives defaults (a model, one round, the
