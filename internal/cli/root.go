@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/afcmd"
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
@@ -184,21 +184,12 @@ func noArgs(cmd *cobra.Command, args []string) error {
 }
 
 // iccmaArgs lets `parley af` take the ICCMA solver interface's "-fo FORMAT"
-// as competition tooling passes it: a single-dash flag of two letters, which
-// the flag parser would read as -f o.
+// as competition tooling passes it.
 func iccmaArgs(args []string) []string {
 	if len(args) == 0 || args[0] != "af" {
 		return args
 	}
-	out := slices.Clone(args)
-	for i, a := range out {
-		if a == "-fo" {
-			out[i] = "--fo"
-		} else if v, ok := strings.CutPrefix(a, "-fo="); ok {
-			out[i] = "--fo=" + v
-		}
-	}
-	return out
+	return append([]string{"af"}, afcmd.Args(args[1:])...)
 }
 
 // ExitCode maps an error to the process exit code.
