@@ -3,11 +3,9 @@ package shell
 import (
 	"strings"
 
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parleyhq/parley/internal/termmd"
 	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/view"
 )
@@ -89,7 +87,8 @@ func (b *block) text() string {
 	return strings.Join(parts, "")
 }
 
-// markdownMargin is the left margin of rendered Markdown (Glamour's).
+// markdownMargin is the left margin of rendered Markdown, which sets a
+// turn's text off from its heading.
 const markdownMargin = 2
 
 type transcript struct {
@@ -98,11 +97,15 @@ type transcript struct {
 	blocks []*block // finished, in order
 	live   *block   // the block streaming now, nil for none
 	lines  []string // the finished blocks' lines at width
-	md     map[int]*glamour.TermRenderer
+	md     *termmd.Renderer
 }
 
 func newTranscript(st styles) *transcript {
-	return &transcript{st: st, md: map[int]*glamour.TermRenderer{}}
+	look := termmd.Plain()
+	if st.color {
+		look = termmd.Dark()
+	}
+	return &transcript{st: st, md: termmd.New(look)}
 }
 
 // add appends a finished block.
@@ -208,52 +211,22 @@ func (t *transcript) classStyle(c class) lipgloss.Style {
 	return lipgloss.NewStyle()
 }
 
-// markdown renders a finished text as Markdown for the width; text that
-// does not render is shown as it is.
+// markdown renders a finished text as Markdown for the width, in the
+// margin. Without colour it carries no escape codes at all, only the
+// structure (heading marks, bullets, indentation, quote bars).
 func (t *transcript) markdown(text string, width int) []string {
-	r, ok := t.md[width]
-	if !ok {
-		var err error
-		if r, err = glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(width)); err != nil {
-			r = nil
-		}
-		t.md[width] = r
+	margin := markdownMargin
+	if width <= 2*markdownMargin {
+		margin = 0
 	}
-	if r == nil {
-		return wrapLines(strings.TrimRight(text, "\n"), width)
-	}
-	out, err := r.Render(text)
-	if err != nil {
-		return wrapLines(strings.TrimRight(text, "\n"), width)
-	}
-	if !t.st.color {
-		// Without colour the Markdown keeps its bold and italics only.
-		var b strings.Builder
-		w := &colorprofile.Writer{Forward: &b, Profile: colorprofile.Ascii}
-		if _, err := w.WriteString(out); err == nil {
-			out = b.String()
+	lines := strings.Split(t.md.Render(text, width-margin), "\n")
+	pad := strings.Repeat(" ", margin)
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
 		}
 	}
-	lines := strings.Split(out, "\n")
-	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[0])) == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	var wrapped []string
-	for _, l := range lines {
-		// Glamour pads lines to the width; the padding is dropped so that a
-		// line never reaches past the window, and long words are broken
-		// where Glamour left them whole.
-		l = strings.TrimRight(l, " ")
-		if ansi.StringWidth(l) > width {
-			wrapped = append(wrapped, wrapLines(l, width)...)
-			continue
-		}
-		wrapped = append(wrapped, l)
-	}
-	return wrapped
+	return lines
 }
 
 // wrapLines breaks text into lines of at most width columns, at spaces,

@@ -1,0 +1,205 @@
+package termmd
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// minCol is the narrowest a table column is made before the table is laid
+// out as records instead (one "Header: value" line per cell).
+const minCol = 3
+
+// colSep is the separator between table columns, without its style.
+const colSep = " │ "
+
+type cell struct {
+	text  string // styled, on one line
+	align east.Alignment
+}
+
+// table lays out a GFM table: columns as wide as their widest cell when
+// the table fits, else narrowed (the widest first) with cells wrapped in
+// them; when even narrow columns do not fit, each row is shown as a
+// record, a line per cell headed by its column's name.
+func (w *walker) table(n *east.Table, width int) []string {
+	var head []cell
+	var rows [][]cell
+	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
+		_, isHead := r.(*east.TableHeader)
+		st := lipgloss.NewStyle()
+		if isHead {
+			st = w.st.THead
+		}
+		var row []cell
+		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+			tc, ok := c.(*east.TableCell)
+			if !ok {
+				continue
+			}
+			row = append(row, cell{text: strings.ReplaceAll(w.inline(tc, st), "\n", " "), align: tc.Alignment})
+		}
+		if isHead {
+			head = row
+		} else {
+			rows = append(rows, row)
+		}
+	}
+	cols := len(head)
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	if cols == 0 {
+		return nil
+	}
+	natural := make([]int, cols)
+	for _, r := range append([][]cell{head}, rows...) {
+		for i, c := range r {
+			natural[i] = max(natural[i], ansi.StringWidth(c.text))
+		}
+	}
+	widths, ok := fitColumns(natural, width-len([]rune(colSep))*(cols-1))
+	if !ok {
+		return w.records(head, rows, width)
+	}
+	sep := styled(w.st.TBorder, colSep)
+	var out []string
+	if len(head) > 0 {
+		out = append(out, w.row(head, widths, sep)...)
+		rule := make([]string, cols)
+		for i, cw := range widths {
+			rule[i] = strings.Repeat("─", cw)
+		}
+		out = append(out, styled(w.st.TBorder, strings.Join(rule, "─┼─")))
+	}
+	for _, r := range rows {
+		out = append(out, w.row(r, widths, sep)...)
+	}
+	return out
+}
+
+// fitColumns shares avail cells among columns whose content wants natural
+// cells: every column gets what it wants if that fits; otherwise columns
+// that want less than an equal share keep their width and the rest share
+// what is left equally. It fails when a column would be under minCol.
+func fitColumns(natural []int, avail int) ([]int, bool) {
+	widths := slices.Clone(natural)
+	total := 0
+	for _, n := range natural {
+		total += n
+	}
+	if total <= avail {
+		return widths, true
+	}
+	order := make([]int, len(natural))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return natural[a] - natural[b] })
+	left := avail
+	for k, i := range order {
+		share := left / (len(order) - k)
+		if natural[i] <= share {
+			left -= natural[i]
+			continue
+		}
+		// This column and every wider one get an equal share, the first
+		// ones the remainder.
+		rest := order[k:]
+		for j, c := range rest {
+			widths[c] = left / len(rest)
+			if j < left%len(rest) {
+				widths[c]++
+			}
+		}
+		break
+	}
+	for i, cw := range widths {
+		if cw < natural[i] && cw < minCol {
+			return nil, false
+		}
+	}
+	return widths, true
+}
+
+// row lays out one table row: each cell wrapped in its column and aligned
+// as the column says.
+func (w *walker) row(r []cell, widths []int, sep string) []string {
+	cells := make([][]string, len(widths))
+	height := 1
+	for i := range widths {
+		if i < len(r) {
+			cells[i] = wrap(r[i].text, widths[i])
+		}
+		height = max(height, len(cells[i]))
+	}
+	out := make([]string, height)
+	for l := range height {
+		var b strings.Builder
+		for i, cw := range widths {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			s := ""
+			if l < len(cells[i]) {
+				s = cells[i][l]
+			}
+			align := east.AlignNone
+			if i < len(r) {
+				align = r[i].align
+			}
+			b.WriteString(pad(s, cw, align))
+		}
+		out[l] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
+
+// pad fills s out to width cells, placed as align says.
+func pad(s string, width int, align east.Alignment) string {
+	gap := max(width-ansi.StringWidth(s), 0)
+	switch align {
+	case east.AlignRight:
+		return strings.Repeat(" ", gap) + s
+	case east.AlignCenter:
+		return strings.Repeat(" ", gap/2) + s + strings.Repeat(" ", gap-gap/2)
+	}
+	return s + strings.Repeat(" ", gap)
+}
+
+// records lays out a table too wide for its columns: each row a group of
+// "Header: value" lines, values wrapped under a two-cell indent, a blank
+// line between rows.
+func (w *walker) records(head []cell, rows [][]cell, width int) []string {
+	var out []string
+	for _, r := range rows {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		for i, c := range r {
+			name := ""
+			if i < len(head) {
+				name = head[i].text
+			}
+			line := c.text
+			if ansi.Strip(name) != "" {
+				line = name + styled(w.st.THead, ":") + " " + c.text
+			}
+			for j, l := range wrap(line, max(width-2, minWidth)) {
+				if j > 0 {
+					l = "  " + l
+				}
+				out = append(out, l)
+			}
+		}
+	}
+	if len(rows) == 0 {
+		for _, c := range head {
+			out = append(out, wrap(c.text, width)...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,278 @@
+package termmd
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func plain(src string, width int) string { return New(Plain()).Render(src, width) }
+
+// TestConstructs: each construct as it looks without colour.
+func TestConstructs(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		width     int
+		want      string
+	}{
+		{"headings", "# One\n\n## Two\n\n###### Six", 40, "# One\n\n## Two\n\n###### Six"},
+		{"paragraphs", "first line\nsame paragraph\n\nsecond", 40, "first line same paragraph\n\nsecond"},
+		{"wrap", "the quick brown fox jumps over the lazy dog", 15, "the quick brown\nfox jumps over\nthe lazy dog"},
+		{"emphasis", "*it* **bold** ~~gone~~ `x := 1`", 40, "it bold ~~gone~~ `x := 1`"},
+		{"hard break", "one  \ntwo\\\nthree", 40, "one\ntwo\nthree"},
+		{"escapes and entities", `\*not em\* &amp; &lt;b&gt; &#65; \&amp;`, 40, "*not em* & <b> A &amp;"},
+		{"bullets nested", "- a\n  - b\n    - c\n- d", 40, "• a\n  ◦ b\n    ▪ c\n• d"},
+		{"hanging indent", "- one two three four five six", 12, "• one two\n  three four\n  five six"},
+		{"ordered", "9. nine\n10. ten wraps here", 10, " 9. nine\n10. ten\n    wraps\n    here"},
+		{"loose list", "- a\n\n- b", 40, "• a\n\n• b"},
+		{"task list", "- [x] done\n- [ ] open", 40, "• [x] done\n• [ ] open"},
+		{"quote", "> quoted text that wraps\n>\n> > inner", 14, "│ quoted text\n│ that wraps\n│\n│ │ inner"},
+		{"link", "[the filing](https://sec.gov/a) and [https://x.io](https://x.io) <https://y.io> <a@b.io>", 80,
+			"the filing (https://sec.gov/a) and https://x.io https://y.io a@b.io"},
+		{"image", "![chart](c.png)", 40, "[image: chart] (c.png)"},
+		{"rule", "a\n\n---\n\nb", 5, "a\n\n─────\n\nb"},
+		{"fenced code not wrapped", "```go\nfunc f() { return 1234567890 }\n\tx\n```", 20, "  func f() { return…\n      x"},
+		{"indented code", "para\n\n    code  line\n", 40, "para\n\n  code  line"},
+		{"raw html as text", "a <b>bold</b> c\n\n<div>\nblock\n</div>", 40, "a <b>bold</b> c\n\n<div>\nblock\n</div>"},
+		{"minus sign kept with its number", "margin change of -2.0 pts", 18, "margin change of\n-2.0 pts"},
+		{"table fits", "| A | Bee |\n|---|--:|\n| x | 1 |\n| yy | 22 |", 40, "A  │ Bee\n───┼────\nx  │   1\nyy │  22"},
+		{"table narrowed", "| Name | Comment |\n|---|---|\n| Bull | growth came from data centres |", 20,
+			"Name │ Comment\n─────┼──────────────\nBull │ growth came\n     │ from data\n     │ centres"},
+		{"table as records", "| A | B | C | D |\n|---|---|---|---|\n| one | two | three | four |", 12,
+			"A: one\nB: two\nC: three\nD: four"},
+		{"wide runes", "日本語の文章です", 6, "日本語\nの文章\nです"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := plain(tc.src, tc.width); got != tc.want {
+				t.Errorf("Render(%q, %d):\n%s\nwant:\n%s", tc.src, tc.width, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDarkStyles: with colour, constructs carry their styles and nested
+// spans keep the outer style after the inner one ends.
+func TestDarkStyles(t *testing.T) {
+	got := New(Dark()).Render("**bold *both* still bold** ~~x~~", 80)
+	for _, want := range []string{
+		"\x1b[1mbold \x1b[m",       // strong
+		"\x1b[1;3mboth\x1b[m",      // emphasis inside strong: both
+		"\x1b[1m still bold\x1b[m", // strong again after the inner span
+		"\x1b[2;9mx\x1b[m",         // strikethrough, without its marks
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Render = %q, want it to contain %q", got, want)
+		}
+	}
+	if strings.Contains(got, "~~") {
+		t.Errorf("Render = %q: strikethrough marks with a style to show it", got)
+	}
+}
+
+// sgr matches the select-graphic-rendition sequences the renderer writes.
+var sgrRe = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// TestHostile: terminal control sequences in model output, whether
+// literal, as entity references or inside code, links and raw HTML, reach
+// the output inert; with colour the only escape sequences are the
+// renderer's own SGR styles.
+func TestHostile(t *testing.T) {
+	src := "title\x1b]0;pwned\x07 clear\x1b[2J\u009b31m bidi \u202egnp.exe\r over\n\n" +
+		"entity &#27;[2J &#x1b;]8;;http://evil\x1b\\ &#x9b; &#8238;\n\n" +
+		"`code \x1b[31m` [link\x1b[5m](http://x\x1b[2J) <span \x1b[1m>\n\n" +
+		"```\nblock \x1b[?1049h\x07\n```\n\n<div>\x1b[2J</div>\n\n| h\x1b[7m |\n|---|\n| c\x1b]52;c;AAAA\x07 |\n"
+	for _, st := range []Styles{Plain(), Dark()} {
+		got := New(st).Render(src, 60)
+		rest := sgrRe.ReplaceAllString(got, "")
+		if strings.ContainsAny(rest, "\x1b\x07\r\u009b\u202e") {
+			t.Errorf("control characters left in:\n%q", rest)
+		}
+		if st.Marks && strings.Contains(got, "\x1b") {
+			t.Errorf("plain output has an escape sequence:\n%q", got)
+		}
+		for _, want := range []string{"␛]0;pwned␇", "␛[2J", "⟨U+009B⟩31m", "⟨U+202E⟩"} {
+			if !strings.Contains(rest, want) {
+				t.Errorf("%q is not shown, visibly, in:\n%s", want, rest)
+			}
+		}
+	}
+}
+
+// inputs are Markdown documents: the repo's exported debates and README,
+// and random documents mixing every construct.
+func inputs(t testing.TB) map[string]string {
+	out := map[string]string{}
+	var paths []string
+	for _, g := range []string{"../format/*/testdata/*.md", "../render/pdf/testdata/*.md", "../../README.md"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
+	}
+	if len(paths) < 5 {
+		t.Fatalf("found %d Markdown documents in the repo, want the exported debates", len(paths))
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = string(b)
+	}
+	r := rand.New(rand.NewPCG(13, 12))
+	for i := range 40 {
+		out[fmt.Sprintf("random %d", i)] = randomMarkdown(r)
+	}
+	return out
+}
+
+var words = []string{"revenue", "grew", "65.5%", "-2.0", "pts", "日本語の文章", "🐂", "data-centre", "0001045810-26-000021",
+	"a", "supercalifragilisticexpialidocious", "x", "(10-K)", "**strong**", "*em*", "~~gone~~", "`code span`", "[link](https://example.com/a/b)",
+	"<b>", "&amp;", "\\*", "https://example.com/very/long/path/that/does/not/fit/anywhere/at/all", "ｆｕｌｌｗｉｄｔｈ", "e\u0301"}
+
+func randomText(r *rand.Rand, n int) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = words[r.IntN(len(words))]
+	}
+	return strings.Join(ws, " ")
+}
+
+func randomMarkdown(r *rand.Rand) string {
+	var b strings.Builder
+	for range 3 + r.IntN(8) {
+		switch r.IntN(9) {
+		case 0:
+			fmt.Fprintf(&b, "%s %s\n\n", strings.Repeat("#", 1+r.IntN(6)), randomText(r, 1+r.IntN(8)))
+		case 1:
+			for d := range 1 + r.IntN(4) {
+				fmt.Fprintf(&b, "%s- %s\n", strings.Repeat("  ", min(d, 2)), randomText(r, 1+r.IntN(20)))
+			}
+			b.WriteString("\n")
+		case 2:
+			for i := range 1 + r.IntN(12) {
+				fmt.Fprintf(&b, "%d. %s\n", i+1, randomText(r, 1+r.IntN(15)))
+			}
+			b.WriteString("\n")
+		case 3:
+			fmt.Fprintf(&b, "> %s\n>\n> > %s\n\n", randomText(r, 5+r.IntN(30)), randomText(r, 3))
+		case 4:
+			fmt.Fprintf(&b, "```\n%s\n\t%s\n```\n\n", randomText(r, 3+r.IntN(20)), randomText(r, 2))
+		case 5:
+			cols := 1 + r.IntN(6)
+			row := func(n int) string {
+				cells := make([]string, cols)
+				for i := range cells {
+					cells[i] = randomText(r, n)
+				}
+				return "| " + strings.Join(cells, " | ") + " |\n"
+			}
+			b.WriteString(row(1))
+			b.WriteString("|" + strings.Repeat(" :--: |", cols) + "\n")
+			for range 1 + r.IntN(4) {
+				b.WriteString(row(1 + r.IntN(6)))
+			}
+			b.WriteString("\n")
+		case 6:
+			b.WriteString("***\n\n")
+		default:
+			fmt.Fprintf(&b, "%s  \n%s\n\n", randomText(r, 5+r.IntN(60)), randomText(r, 1+r.IntN(10)))
+		}
+	}
+	return b.String()
+}
+
+// TestNoLineOverWidth: at every width, in colour or not, no line of any
+// document is wider than the width, and without colour no line carries an
+// escape code.
+func TestNoLineOverWidth(t *testing.T) {
+	renderers := map[string]*Renderer{"plain": New(Plain()), "dark": New(Dark())}
+	for name, src := range inputs(t) {
+		for _, width := range []int{1, 2, 3, 5, 8, 13, 20, 33, 40, 57, 80, 120} {
+			for look, r := range renderers {
+				out := r.Render(src, width)
+				if look == "plain" && strings.Contains(out, "\x1b") {
+					t.Fatalf("%s at %d, plain: an escape code in the output", name, width)
+				}
+				for i, l := range strings.Split(out, "\n") {
+					if w := ansi.StringWidth(l); w > width {
+						t.Fatalf("%s at %d, %s: line %d is %d cells wide: %q", name, width, look, i+1, w, l)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestWrapKeepsText: wrapping drops nothing but the spaces it breaks at,
+// wide runes and long words included.
+func TestWrapKeepsText(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		var ws []string
+		for range 1 + r.IntN(30) {
+			w := words[r.IntN(len(words))]
+			if strings.ContainsAny(w, "*`~[<&\\") {
+				continue
+			}
+			ws = append(ws, w)
+		}
+		src := strings.Join(ws, " ")
+		width := 2 + r.IntN(30)
+		got := plain(src, width)
+		if strings.ReplaceAll(strings.ReplaceAll(got, "\n", ""), " ", "") != strings.ReplaceAll(src, " ", "") {
+			t.Fatalf("Render(%q, %d) lost text:\n%s", src, width, got)
+		}
+	}
+}
+
+// typicalTurn is a debate turn of about 600 words with a list and a table.
+func typicalTurn() string {
+	var b strings.Builder
+	b.WriteString("## Bull opening\n\n")
+	para := "Revenue growth (YoY) of **65.5%** in FY2026 (10-K 0001045810-26-000021) on *data centre* demand, with operating margin of 60.4% and a change of -2.0 pts that the bear will call decline. "
+	for range 6 {
+		b.WriteString(strings.Repeat(para, 2) + "\n\n")
+	}
+	for range 8 {
+		b.WriteString("- Cash conversion of `0.86x` means earnings outrun cash, see [the filing](https://www.sec.gov/Archives/edgar/data/1045810/)\n")
+	}
+	b.WriteString("\n| Metric | FY2025 | FY2026 | Comment |\n|---|--:|--:|---|\n")
+	for range 6 {
+		b.WriteString("| Revenue | 130.5 | 216.0 | data centre demand drove most of it |\n")
+	}
+	b.WriteString("\n> The moderator asked for the margin trend.\n")
+	return b.String()
+}
+
+func TestTypicalTurnSize(t *testing.T) {
+	if n := len(strings.Fields(typicalTurn())); n < 550 || n > 750 {
+		t.Fatalf("the typical turn has %d words, want about 600", n)
+	}
+}
+
+// BenchmarkRender is the time to render a finished turn once.
+func BenchmarkRender(b *testing.B) {
+	src := typicalTurn()
+	for _, look := range []struct {
+		name string
+		st   Styles
+	}{{"dark", Dark()}, {"plain", Plain()}} {
+		b.Run(look.name, func(b *testing.B) {
+			r := New(look.st)
+			b.ReportAllocs()
+			for b.Loop() {
+				if r.Render(src, 100) == "" {
+					b.Fatal("nothing rendered")
+				}
+			}
+		})
+	}
+}
