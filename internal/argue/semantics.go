@@ -438,6 +438,14 @@ func (c *core) maximise(ctx context.Context, sv *satSolver, s []int, fixed ...in
 		if len(grow) == 0 {
 			return s, nil
 		}
+		// Phase saving would replay the last model, so every argument it
+		// left out would stay out and the step would add only the one
+		// the growth clause forces: on a 796-argument core that took 291
+		// steps to a 378-argument preferred extension, against 7 when
+		// every IN literal is tried true again.
+		for i := range c.n {
+			sv.s.phase[c.in(i)-1] = true
+		}
 		t := sv.addTemp(grow)
 		assume := append([]int{t}, fixed...)
 		for _, i := range s {
