@@ -36,6 +36,9 @@ type TokenReport struct {
 type RequestShare struct {
 	Tag           string
 	Shared, Total int
+	// Input and Naive are the request's input tokens and its naive
+	// equivalent.
+	Input, Naive int
 }
 
 // Ratio is Input / Naive.
@@ -101,7 +104,7 @@ func MeasureTokens(events []debate.Event, reqs []llm.Request) TokenReport {
 		}
 		r.SharedBytes += best
 		r.TotalBytes += len(flat)
-		r.PerRequest = append(r.PerRequest, RequestShare{Tag: req.Tag, Shared: best, Total: len(flat)})
+		r.PerRequest = append(r.PerRequest, RequestShare{Tag: req.Tag, Shared: best, Total: len(flat), Input: in, Naive: naive})
 		prev = append(prev, flat)
 	}
 	return r
