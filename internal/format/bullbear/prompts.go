@@ -209,28 +209,38 @@ func rebuttalsRecord(v *view, upToRound int, uptoSide string) string {
 	return b.String()
 }
 
-// sharedContext is the cacheable first message of a turn that argues over
-// the openings.
-func sharedContext(v *view) llm.Message {
-	return llm.Message{Role: llm.RoleUser, Text: openingsRecord(v), Cache: true}
+// sharedContext is what a turn that argues over the openings starts with:
+// both openings, then every rebuttal before round's turn of side, one
+// message each, in the same words for both debaters. It only grows at its
+// end, so each rebuttal's request repeats the previous one's (whichever side
+// sent it) as a prefix; the rebuttals used to follow the role line, in words
+// that differed per side ("Your rebuttal"), and a later rebuttal shared only
+// the openings with an earlier one. The openings and the last two messages
+// are marked cacheable (with the system prompt, the four breakpoints
+// Anthropic allows): the last but one is where the previous request's
+// cached prefix ends, so this request reads it and writes its own.
+func sharedContext(v *view, round int, side string) []llm.Message {
+	msgs := []llm.Message{{Role: llm.RoleUser, Text: openingsRecord(v), Cache: true}}
+	for r, pair := range v.rebuttals {
+		for i, t := range pair {
+			if t == nil || r+1 > round || (r+1 == round && sides[i] == side) {
+				continue
+			}
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("%s REBUTTAL (round %d):\n%s\n", strings.ToUpper(sides[i]), r+1, strings.TrimSpace(t.Text))})
+		}
+	}
+	for i := max(1, len(msgs)-2); i < len(msgs); i++ {
+		msgs[i].Cache = true
+	}
+	return msgs
 }
 
 func (p *Protocol) rebuttalTurn(s *debate.State, v *view, round int, side string) debate.TurnSpec {
 	op := opponent(side)
 	var b strings.Builder
 	b.WriteString(p.roleLine(side))
-	fmt.Fprintf(&b, "Above are both opening arguments; yours is the %s OPENING, the %s's is the %s OPENING.\n\n", strings.ToUpper(side), op, strings.ToUpper(op))
-	for r, pair := range v.rebuttals {
-		for i, t := range pair {
-			if t != nil && r+1 <= round {
-				who := "Your"
-				if sides[i] == op {
-					who = title(op) + "'s"
-				}
-				fmt.Fprintf(&b, "%s rebuttal (round %d):\n%s\n\n", who, r+1, strings.TrimSpace(t.Text))
-			}
-		}
-	}
+	fmt.Fprintf(&b, "Above are both opening arguments and the rebuttals so far; yours are the %s ones, the %s's the %s ones.\n",
+		strings.ToUpper(side), op, strings.ToUpper(op))
 	hints, ids := hintsFor(s, side)
 	b.WriteString(hints)
 	target := "opening"
@@ -240,13 +250,10 @@ func (p *Protocol) rebuttalTurn(s *debate.State, v *view, round int, side string
 	fmt.Fprintf(&b, "\nPhase 3 (Rebuttal, round %d): rebut the %s's weakest points from its %s. DIRECTLY QUOTE each point, word for word, in \"double quotes\" or on a \"> \" line, before countering it. You may concede what is right.\n",
 		round, op, target)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: rebuttalID(round, side), Agent: side, Role: side, Label: title(side) + " · rebuttal", Phase: "rebuttal", Round: round},
-		System:  p.system(),
-		Messages: []llm.Message{
-			sharedContext(v),
-			{Role: llm.RoleUser, Text: b.String()},
-		},
-		Hints: ids,
+		TurnRef:  debate.TurnRef{ID: rebuttalID(round, side), Agent: side, Role: side, Label: title(side) + " · rebuttal", Phase: "rebuttal", Round: round},
+		System:   p.system(),
+		Messages: append(sharedContext(v, round, side), llm.Message{Role: llm.RoleUser, Text: b.String()}),
+		Hints:    ids,
 	}
 }
 
@@ -265,19 +272,15 @@ func factLines(fc *FactCheck) string {
 func (p *Protocol) reconcileTurn(s *debate.State, v *view, side string) debate.TurnSpec {
 	var b strings.Builder
 	b.WriteString(p.roleLine(side))
-	b.WriteString(rebuttalsRecord(v, p.Rounds()+1, ""))
 	fmt.Fprintf(&b, "The moderator found conflicting facts. Parley checked the cited figures against the 10-K:\n%s\n", factLines(v.check))
 	fmt.Fprintf(&b, "Reconcile: in a few sentences, correct any figure of yours listed above to the 10-K figure, say whether the corrected figure changes your %s case, and say nothing new otherwise.\n", side)
 	hints, ids := hintsFor(s, side)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: reconcileID(side), Agent: side, Role: side, Label: title(side) + " · reconciliation", Phase: "reconcile"},
-		System:  p.system(),
-		Messages: []llm.Message{
-			sharedContext(v),
-			{Role: llm.RoleUser, Text: b.String()},
-		},
-		Hints: ids,
+		TurnRef:  debate.TurnRef{ID: reconcileID(side), Agent: side, Role: side, Label: title(side) + " · reconciliation", Phase: "reconcile"},
+		System:   p.system(),
+		Messages: append(sharedContext(v, p.Rounds()+1, ""), llm.Message{Role: llm.RoleUser, Text: b.String()}),
+		Hints:    ids,
 	}
 }
 

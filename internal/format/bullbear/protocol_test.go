@@ -116,7 +116,7 @@ func TestDeepRunsTwoRebuttalRounds(t *testing.T) {
 	if !slices.Contains(phases(f.Events()), "Phase 3 (Bear Rebuttal, Round 2)") {
 		t.Errorf("phases %v lack the second round", phases(f.Events()))
 	}
-	if !strings.Contains(f.Prompts("rebuttal/2/bull"), "Bear's rebuttal (round 1):") {
+	if !strings.Contains(f.Prompts("rebuttal/2/bull"), "BEAR REBUTTAL (round 1):") {
 		t.Error("the second-round rebuttal does not see the bear's first rebuttal")
 	}
 	if r := result(t, s); r.Mode != "deep" {
