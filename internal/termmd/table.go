@@ -55,13 +55,20 @@ func (w *walker) table(n *east.Table, width int) []string {
 	if cols == 0 {
 		return nil
 	}
-	natural := make([]int, cols)
+	natural, word := make([]int, cols), make([]int, cols)
 	for _, r := range append([][]cell{head}, rows...) {
 		for i, c := range r {
 			natural[i] = max(natural[i], ansi.StringWidth(c.text))
+			for _, f := range strings.Fields(ansi.Strip(c.text)) {
+				word[i] = max(word[i], ansi.StringWidth(f))
+			}
 		}
 	}
-	widths, ok := fitColumns(natural, width-len([]rune(colSep))*(cols-1))
+	avail := width - len([]rune(colSep))*(cols-1)
+	widths, ok := fitWords(natural, word, avail)
+	if !ok {
+		widths, ok = fitColumns(natural, avail)
+	}
 	if !ok {
 		return w.records(head, rows, width)
 	}
@@ -79,6 +86,48 @@ func (w *walker) table(n *east.Table, width int) []string {
 		out = append(out, w.row(r, widths, sep)...)
 	}
 	return out
+}
+
+// fitWords narrows columns without breaking a word, when their widest
+// words fit: each column gets its widest word's cells, and what is left
+// goes to the columns in proportion to what they want beyond that (a
+// browser's automatic table layout), so that a model name is not cut in two
+// to give a long sentence one more line. It fails when the words do not fit.
+func fitWords(natural, word []int, avail int) ([]int, bool) {
+	wantNat, wantWord := 0, 0
+	for i := range natural {
+		wantNat += natural[i]
+		wantWord += word[i]
+	}
+	if wantNat <= avail {
+		return slices.Clone(natural), true
+	}
+	if wantWord > avail {
+		return nil, false
+	}
+	widths := make([]int, len(natural))
+	extra, spare := avail-wantWord, wantNat-wantWord
+	given := 0
+	for i := range natural {
+		widths[i] = word[i] + (natural[i]-word[i])*extra/spare
+		given += widths[i]
+	}
+	// Rounding down leaves a few cells: to the columns furthest from their
+	// natural width, one each.
+	for given < avail {
+		best := -1
+		for i := range widths {
+			if widths[i] < natural[i] && (best < 0 || natural[i]-widths[i] > natural[best]-widths[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		widths[best]++
+		given++
+	}
+	return widths, true
 }
 
 // fitColumns shares avail cells among columns whose content wants natural

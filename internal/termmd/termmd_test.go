@@ -276,3 +276,25 @@ func BenchmarkRender(b *testing.B) {
 		})
 	}
 }
+
+// TestTableKeepsWords: when every column's widest word fits, a narrowed
+// table breaks no word; the long sentence takes the lines instead.
+func TestTableKeepsWords(t *testing.T) {
+	src := "| Agent | Model | Cost |\n| --- | --- | --- |\n| Bear | openai/test-model | unknown, as there is no price for the model in the table of prices |\n"
+	out := New(Plain()).Render(src, 40)
+	if !strings.Contains(out, "openai/test-model") {
+		t.Errorf("the model name is cut in two:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line of %d cells at width 40: %q", w, l)
+		}
+	}
+	widths, ok := fitWords([]int{5, 17, 70}, []int{5, 17, 6}, 44)
+	if !ok || widths[0] != 5 || widths[1] != 17 || widths[0]+widths[1]+widths[2] != 44 {
+		t.Errorf("fitWords = %v, %v; want 5, 17 and the rest (22)", widths, ok)
+	}
+	if _, ok := fitWords([]int{20, 20}, []int{15, 15}, 25); ok {
+		t.Error("fitWords fitted words wider than the table")
+	}
+}
