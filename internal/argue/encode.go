@@ -1,6 +1,9 @@
 package argue
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // core is the part of a framework left for search after the grounded
 // labelling has been applied: the UNDEC arguments with the attacks among
@@ -92,13 +95,32 @@ func (c *core) complete() [][]int {
 	return cl
 }
 
-// stable is complete without UNDEC.
+// stable encodes stable extensions over the in variables alone (variables
+// 1..n; see solveStable): a stable extension is conflict-free and attacks
+// every argument outside it, so out(i) would always be ¬in(i). Complete
+// plus in ∨ out, as it was, carried twice the variables and about twice
+// the clauses for the same models, and the solver propagated through both.
 func (c *core) stable() [][]int {
-	cl := c.complete()
+	cl := make([][]int, 0, c.n)
 	for i := range c.n {
-		cl = append(cl, []int{c.in(i), c.out(i)})
+		inOrAttacked := []int{c.in(i)}
+		for _, j := range c.attackers[i] {
+			if i == j {
+				cl = append(cl, []int{-c.in(i)})
+			} else {
+				cl = append(cl, []int{-c.in(i), -c.in(j)})
+			}
+			inOrAttacked = append(inOrAttacked, c.in(j))
+		}
+		cl = append(cl, inOrAttacked)
 	}
 	return cl
+}
+
+// solveStable returns a stable labelling's model (in variables only) of
+// the core with the extra clauses, if there is one.
+func (c *core) solveStable(ctx context.Context, extra ...[]int) ([]bool, bool, error) {
+	return solveOnce(ctx, c.n, c.stable(), extra...)
 }
 
 // conflictFree encodes conflict-free sets, with out(i) meaning exactly

@@ -59,11 +59,11 @@ func (f *Framework) Enumerate(ctx context.Context, sem Semantics, fn func(Extens
 		return nil
 	case Complete, Stable:
 		c := f.core(true)
-		cl := c.complete()
+		cl, nVars := c.complete(), c.nVars()
 		if sem == Stable {
-			cl = c.stable()
+			cl, nVars = c.stable(), c.n
 		}
-		return c.enumModels(ctx, cl, func(m []bool) bool { return fn(c.ext(c.inOf(m))) })
+		return c.enumModels(ctx, cl, nVars, func(m []bool) bool { return fn(c.ext(c.inOf(m))) })
 	case Preferred:
 		c := f.core(true)
 		return c.preferred(ctx, func(s []int) bool { return fn(c.ext(s)) })
@@ -111,7 +111,7 @@ func (f *Framework) SomeExtension(ctx context.Context, sem Semantics) (e Extensi
 		return e, err == nil, err
 	case Stable:
 		c := f.core(true)
-		m, ok, err := solveOnce(ctx, c.nVars(), c.stable())
+		m, ok, err := c.solveStable(ctx)
 		if err != nil || !ok {
 			return nil, false, err
 		}
@@ -152,7 +152,7 @@ func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, 
 		if c.local(a) < 0 {
 			if c.inBase(a) {
 				if sem == Stable { // in every stable extension, if there is one
-					_, ok, err := solveOnce(ctx, c.nVars(), c.stable())
+					_, ok, err := c.solveStable(ctx)
 					return ok, err
 				}
 				return true, nil
@@ -162,11 +162,11 @@ func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, 
 		// An admissible set extends to a complete and to a preferred
 		// extension, so the smaller admissible encoding decides DC-CO and
 		// DC-PR.
-		cl := c.admissible()
 		if sem == Stable {
-			cl = c.stable()
+			_, ok, err := c.solveStable(ctx, []int{c.in(c.local(a))})
+			return ok, err
 		}
-		_, ok, err := solveOnce(ctx, c.nVars(), cl, []int{c.in(c.local(a))})
+		_, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), []int{c.in(c.local(a))})
 		return ok, err
 	}
 	enumerate := f.Enumerate
@@ -204,13 +204,13 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 				return true, nil
 			}
 			if sem == Stable { // in no stable extension: true only if none exists
-				_, ok, err := solveOnce(ctx, c.nVars(), c.stable())
+				_, ok, err := c.solveStable(ctx)
 				return !ok, err
 			}
 			return false, nil
 		}
 		if sem == Stable {
-			_, ok, err := solveOnce(ctx, c.nVars(), c.stable(), []int{-c.in(c.local(a))})
+			_, ok, err := c.solveStable(ctx, []int{-c.in(c.local(a))})
 			return !ok, err
 		}
 		return c.skepticalPreferred(ctx, c.local(a))
@@ -236,7 +236,7 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 // settles the question without a second search.
 func (f *Framework) viaStable(ctx context.Context, a int, skeptical bool) (yes, decided bool, err error) {
 	c := f.core(true)
-	m, ok, err := solveOnce(ctx, c.nVars(), c.stable())
+	m, ok, err := c.solveStable(ctx)
 	if err != nil || !ok {
 		return false, false, err
 	}
@@ -251,10 +251,10 @@ func (f *Framework) viaStable(ctx context.Context, a int, skeptical bool) (yes, 
 	case skeptical && !in:
 		return false, true, nil
 	case !skeptical:
-		_, ok, err := solveOnce(ctx, c.nVars(), c.stable(), []int{c.in(i)})
+		_, ok, err := c.solveStable(ctx, []int{c.in(i)})
 		return ok, err == nil, err
 	}
-	_, ok, err = solveOnce(ctx, c.nVars(), c.stable(), []int{-c.in(i)})
+	_, ok, err = c.solveStable(ctx, []int{-c.in(i)})
 	return !ok, err == nil, err
 }
 
@@ -388,8 +388,8 @@ func (f *Framework) Ideal(ctx context.Context) (Extension, error) {
 }
 
 // enumModels enumerates models of cl that differ in their IN sets.
-func (c *core) enumModels(ctx context.Context, cl [][]int, fn func([]bool) bool) error {
-	s := newSAT(cl, c.nVars())
+func (c *core) enumModels(ctx context.Context, cl [][]int, nVars int, fn func([]bool) bool) error {
+	s := newSAT(cl, nVars)
 	for {
 		ok, err := s.solve(ctx)
 		if err != nil || !ok {
