@@ -33,26 +33,42 @@ type cdcl struct {
 	activity []float64
 	varInc   float64
 	heap     varHeap
-	phase    []bool // saved polarity: true means assign the positive literal
-	seen     []bool // scratch for analyze
+	phase    []bool  // saved polarity: true means assign the positive literal
+	seen     []bool  // scratch for analyze
+	toClear  []int32 // scratch for analyze: literals whose seen flag is set
 	model    []bool
 
+	// Learned clauses are kept while they are useful: learnt[ci] marks
+	// them and lbd[ci] is their literal block distance (the number of
+	// decision levels among their literals when learned, Glucose's
+	// measure of how well a clause glues levels together). When
+	// nLearnt reaches maxLearnt the worse half of those with LBD > 2 is
+	// dropped; otherwise a long search propagates through thousands of
+	// clauses that no longer help.
+	learnt    []bool
+	lbd       []int32
+	nLearnt   int
+	maxLearnt int
+	lvlStamp  []int // per decision level: the stamp of the last LBD count that saw it
+	stamp     int
+
 	// Totals over the solver's life, for profiling the search.
-	nConflicts, nDecisions, nPropagations int
+	nConflicts, nDecisions, nPropagations, nReduce int
 }
 
 func newCDCL(clauses [][]int, nVars int) *cdcl {
 	s := &cdcl{
-		nVars:    nVars,
-		watches:  make([][]watcher, 2*nVars),
-		assign:   make([]int8, nVars),
-		level:    make([]int32, nVars),
-		reason:   make([]int32, nVars),
-		ok:       true,
-		activity: make([]float64, nVars),
-		varInc:   1,
-		phase:    make([]bool, nVars),
-		seen:     make([]bool, nVars),
+		nVars:     nVars,
+		watches:   make([][]watcher, 2*nVars),
+		assign:    make([]int8, nVars),
+		level:     make([]int32, nVars),
+		reason:    make([]int32, nVars),
+		ok:        true,
+		activity:  make([]float64, nVars),
+		varInc:    1,
+		phase:     make([]bool, nVars),
+		seen:      make([]bool, nVars),
+		maxLearnt: firstReduce,
 	}
 	s.heap = varHeap{act: s.activity, pos: make([]int, nVars)}
 	for v := range nVars {
@@ -98,6 +114,15 @@ func (s *cdcl) setPhase(v int, positive bool) {
 		}
 	}
 }
+
+// firstReduce is how many learned clauses the database holds before the
+// first reduction, and reduceStep how much the bound grows after each
+// (Glucose's 2000 and 300): queries that end within a few thousand
+// conflicts never pay for a reduction.
+const (
+	firstReduce = 2000
+	reduceStep  = 300
+)
 
 // tieBreak is below any real bump (the increment starts at 1 and grows).
 const tieBreak = 1e-9
@@ -174,26 +199,41 @@ func (s *cdcl) removeSatisfied() {
 		s.ok = false
 		return
 	}
-	kept := s.clauses[:0]
-	for _, c := range s.clauses {
-		sat := false
+	s.compact(func(ci int) bool {
+		c := s.clauses[ci]
 		out := c[:0]
 		for _, l := range c {
 			switch s.value(l) {
 			case 1:
-				sat = true
+				return false
 			case 0:
 				out = append(out, l)
 			}
 		}
 		// Propagation is complete, so an unsatisfied clause keeps at
 		// least two unassigned literals.
-		if !sat {
-			kept = append(kept, out)
+		s.clauses[ci] = out
+		return true
+	})
+}
+
+// compact keeps the clauses for which keep (which may shorten them) is
+// true and rebuilds the watch lists. It runs at decision level 0, where
+// no clause is a reason that analysis will read.
+func (s *cdcl) compact(keep func(ci int) bool) {
+	n := 0
+	for ci := range s.clauses {
+		if !keep(ci) {
+			if s.learnt[ci] {
+				s.nLearnt--
+			}
+			continue
 		}
+		s.clauses[n], s.learnt[n], s.lbd[n] = s.clauses[ci], s.learnt[ci], s.lbd[ci]
+		n++
 	}
-	clear(s.clauses[len(kept):])
-	s.clauses = kept
+	clear(s.clauses[n:])
+	s.clauses, s.learnt, s.lbd = s.clauses[:n], s.learnt[:n], s.lbd[:n]
 	for i := range s.watches {
 		s.watches[i] = s.watches[i][:0]
 	}
@@ -203,6 +243,31 @@ func (s *cdcl) removeSatisfied() {
 	for _, l := range s.trail {
 		s.reason[litVar(l)] = -1 // level 0: never analysed, and indices moved
 	}
+}
+
+// reduceDB drops the worse half of the learned clauses with LBD above 2
+// (higher LBD first, then longer), at decision level 0.
+func (s *cdcl) reduceDB() {
+	s.cancelUntil(0)
+	var cand []int
+	for ci, l := range s.learnt {
+		if l && s.lbd[ci] > 2 {
+			cand = append(cand, ci)
+		}
+	}
+	slices.SortFunc(cand, func(a, b int) int {
+		if s.lbd[a] != s.lbd[b] {
+			return int(s.lbd[b] - s.lbd[a])
+		}
+		return len(s.clauses[b]) - len(s.clauses[a])
+	})
+	drop := make([]bool, len(s.clauses))
+	for _, ci := range cand[:len(cand)/2] {
+		drop[ci] = true
+	}
+	s.compact(func(ci int) bool { return !drop[ci] })
+	s.maxLearnt = s.nLearnt + firstReduce/2 + reduceStep*s.nReduce
+	s.nReduce++
 }
 
 // watcher is an entry of a watch list. blocker is another literal of the
@@ -219,8 +284,34 @@ type watcher struct {
 func (s *cdcl) attach(c []int32) int32 {
 	ci := int32(len(s.clauses))
 	s.clauses = append(s.clauses, c)
+	s.learnt = append(s.learnt, false)
+	s.lbd = append(s.lbd, 0)
 	s.watch(ci)
 	return ci
+}
+
+func (s *cdcl) attachLearnt(c []int32) int32 {
+	ci := s.attach(c)
+	s.learnt[ci] = true
+	s.lbd[ci] = s.computeLBD(c)
+	s.nLearnt++
+	return ci
+}
+
+func (s *cdcl) computeLBD(c []int32) int32 {
+	s.stamp++
+	var n int32
+	for _, l := range c {
+		lv := s.level[litVar(l)]
+		for int(lv) >= len(s.lvlStamp) {
+			s.lvlStamp = append(s.lvlStamp, 0)
+		}
+		if s.lvlStamp[lv] != s.stamp {
+			s.lvlStamp[lv] = s.stamp
+			n++
+		}
+	}
+	return n
 }
 
 func (s *cdcl) watch(ci int32) {
@@ -365,15 +456,48 @@ func (s *cdcl) analyze(confl int32) ([]int32, int) {
 		confl = s.reason[litVar(p)]
 	}
 	learnt[0] = p ^ 1
+	// Drop literals implied by the others (MiniSat's basic
+	// minimisation): a literal whose reason's other literals are all in
+	// the clause or fixed at level 0 adds nothing. Shorter clauses
+	// propagate sooner and prune more.
+	s.toClear = append(s.toClear[:0], learnt[1:]...)
+	kept := learnt[:1]
+	for _, q := range learnt[1:] {
+		if !s.redundant(q) {
+			kept = append(kept, q)
+		}
+	}
+	for _, q := range s.toClear {
+		s.seen[litVar(q)] = false
+	}
+	learnt = kept
 	bt := 0
 	for i := 1; i < len(learnt); i++ {
-		s.seen[litVar(learnt[i])] = false
 		if lv := int(s.level[litVar(learnt[i])]); lv > bt {
 			bt = lv
 			learnt[1], learnt[i] = learnt[i], learnt[1]
 		}
 	}
 	return learnt, bt
+}
+
+// redundant reports whether the clause literal q is implied by the
+// literals marked seen through q's reason.
+func (s *cdcl) redundant(q int32) bool {
+	r := s.reason[litVar(q)]
+	if r < 0 {
+		return false
+	}
+	for _, l := range s.clauses[r] {
+		v := litVar(l)
+		if v == litVar(q) {
+			continue
+		}
+		if !s.seen[v] && s.level[v] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *cdcl) bump(v int) {
@@ -447,7 +571,7 @@ func (s *cdcl) solve(ctx context.Context, assumptions ...int) (bool, error) {
 				if len(learnt) == 1 {
 					s.enqueue(learnt[0], -1)
 				} else {
-					s.enqueue(learnt[0], s.attach(learnt))
+					s.enqueue(learnt[0], s.attachLearnt(learnt))
 				}
 				s.varInc /= 0.95
 				if conflicts%ctxCheckEvery == 0 {
@@ -461,6 +585,10 @@ func (s *cdcl) solve(ctx context.Context, assumptions ...int) (bool, error) {
 			if n >= limit {
 				s.cancelUntil(0)
 				break
+			}
+			if s.nLearnt >= s.maxLearnt {
+				s.reduceDB() // a restart too: it backtracks to level 0
+				continue
 			}
 			var next int32 = -1
 			for len(s.trailLim) < len(assume) {
