@@ -104,11 +104,19 @@ type Runner struct {
 	// shows them (DefaultWatchEvery when zero; negative: never).
 	WatchEvery time.Duration
 
-	mu    sync.Mutex              // guards the state of the debate being run, and appends
+	mu    sync.Mutex              // guards the state of the debate being run; never held across a store write
 	cur   *State                  // the debate being run, for Hint
 	lost  bool                    // the lease was lost: append nothing more (guarded by mu)
 	owner string                  // the lease owner of the run (guarded by mu)
 	stop  context.CancelCauseFunc // cancels the run (guarded by mu)
+
+	// logMu orders the writes of the runner's appends and the catch-ups
+	// with other processes' events (see appender.go); queue holds the
+	// appends waiting to be written. hintMu makes Hint's read of the hint ids
+	// and its append of the next one atomic.
+	logMu  sync.Mutex
+	queue  appendQueue
+	hintMu sync.Mutex
 }
 
 // DefaultWatchEvery is how often a runner looks for events appended by other
@@ -187,51 +195,11 @@ func (r *Runner) Create(ctx context.Context, id string, c Created) error {
 	return nil
 }
 
-// append stores payloads and folds them into s. Callers hold r.mu.
-func (r *Runner) appendLocked(ctx context.Context, s *State, ps ...Payload) error {
-	if len(ps) == 0 {
-		return nil
-	}
-	if r.lost {
-		return fmt.Errorf("append %s to debate %s: %w", ps[0].EventType(), s.ID, ErrLeaseLost)
-	}
-	evs := make([]Event, 0, len(ps))
-	at := r.now()
-	for _, p := range ps {
-		e, err := NewEvent(s.ID, at, p)
-		if err != nil {
-			return err
-		}
-		evs = append(evs, e)
-	}
-	// Appends must land even when the run is being cancelled: the pause
-	// event is what makes the debate resumable.
-	last, err := r.Store.Append(context.WithoutCancel(ctx), s.ID, evs...)
-	if err != nil {
-		return fmt.Errorf("append %s to debate %s: %w", evs[0].Type, s.ID, err)
-	}
-	first := last - int64(len(evs)) + 1
-	if first > s.LastSeq+1 && s.LastSeq > 0 {
-		// Another process appended to the log since this runner's last
-		// append (a hint or a pause request from the server): fold those
-		// events first, so that the state keeps the log's order.
-		if err := r.catchUpLocked(ctx, s, first); err != nil {
-			return err
-		}
-	}
-	for i := range evs {
-		evs[i].Seq = first + int64(i)
-		if err := s.Apply(evs[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // catchUpLocked folds the events other processes appended to the log
 // after the state's last one and before seq before (0: all of them), and
-// honours a pause request among them. Callers hold r.mu, so that every
-// event of the log beyond s.LastSeq is another process's.
+// honours a pause request among them. Callers hold r.logMu and r.mu, so
+// that every event of the log beyond s.LastSeq is another process's (or,
+// for the writer, one of the batch it is folding, beyond before).
 func (r *Runner) catchUpLocked(ctx context.Context, s *State, before int64) error {
 	evs, err := r.Store.Load(context.WithoutCancel(ctx), s.ID, s.LastSeq)
 	if err != nil {
@@ -286,6 +254,7 @@ func (r *Runner) watch(ctx context.Context, id string) {
 			}
 			continue
 		}
+		r.logMu.Lock()
 		r.mu.Lock()
 		if s := r.cur; s != nil && sum.LastSeq > s.LastSeq && !r.lost {
 			if err := r.catchUpLocked(ctx, s, 0); err != nil && ctx.Err() == nil {
@@ -293,6 +262,7 @@ func (r *Runner) watch(ctx context.Context, id string) {
 			}
 		}
 		r.mu.Unlock()
+		r.logMu.Unlock()
 	}
 }
 
@@ -309,12 +279,6 @@ func interruption(ctx context.Context) (string, string) {
 func (r *Runner) interrupted(ctx context.Context, s *State, cause error) error {
 	reason, detail := interruption(ctx)
 	return r.pause(ctx, s, reason, detail, cause)
-}
-
-func (r *Runner) append(ctx context.Context, s *State, ps ...Payload) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.appendLocked(ctx, s, ps...)
 }
 
 // Run runs (or resumes) a debate until it completes, pauses or fails. A
@@ -377,6 +341,8 @@ func (r *Runner) Run(ctx context.Context, id string, p Protocol) (*State, error)
 		}
 	}()
 	s, err := r.run(runCtx, id, p)
+	// Every append of the run is written (or failed) before the lease goes.
+	r.settle(ctx)
 	cancel(nil)
 	<-renewed
 	<-watched
@@ -474,10 +440,13 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 			return s, ErrHandedOff
 		default:
 		}
+		r.logMu.Lock()
 		r.mu.Lock()
 		// What other processes appended counts for the next step (a hint
 		// for the next turn).
-		if err := r.catchUpLocked(ctx, s, 0); err != nil {
+		err := r.catchUpLocked(ctx, s, 0)
+		r.logMu.Unlock()
+		if err != nil {
 			r.mu.Unlock()
 			return s, r.pause(ctx, s, PauseError, err.Error(), err)
 		}
@@ -844,7 +813,11 @@ type attemptResult struct {
 	model   string
 }
 
-// streamer coalesces text deltas into delta events.
+// streamer coalesces text deltas into delta events. It hands a delta to the
+// append queue without waiting for the store (streamed text is for live
+// views; the turn's boundaries are what must be durable), and while that
+// delta is being written it keeps coalescing, so that a stream faster than
+// the disk costs fewer, larger deltas rather than a queue of small ones.
 type streamer struct {
 	r     *Runner
 	s     *State
@@ -853,6 +826,8 @@ type streamer struct {
 	buf   strings.Builder
 	last  time.Time
 	every time.Duration
+	// inflight is the last delta handed over, until it is written.
+	inflight *appendEntry
 }
 
 func (w *streamer) write(text string) error {
@@ -860,17 +835,38 @@ func (w *streamer) write(text string) error {
 	if w.buf.Len() < 512 && w.r.now().Sub(w.last) < w.every {
 		return nil
 	}
+	if w.inflight != nil && !w.inflight.settled() {
+		return nil
+	}
 	return w.flush()
 }
 
+// flush hands the buffered text over as a delta event. It reports the
+// failure of an earlier delta, so that a store that stopped working fails
+// the attempt as a synchronous append would.
 func (w *streamer) flush() error {
+	if w.inflight != nil && w.inflight.settled() {
+		err := w.inflight.err
+		w.inflight = nil
+		if err != nil {
+			return err
+		}
+	}
 	if w.buf.Len() == 0 {
 		return nil
 	}
 	text := w.buf.String()
 	w.buf.Reset()
 	w.last = w.r.now()
-	return w.r.append(w.ctx, w.s, TurnDelta{Turn: w.turn, Text: text})
+	w.r.mu.Lock()
+	e, err := w.r.enqueueLocked(w.ctx, w.s, TurnDelta{Turn: w.turn, Text: text})
+	w.r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	w.inflight = e
+	w.r.handOver()
+	return nil
 }
 
 func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResult, error) {
@@ -1026,7 +1022,6 @@ func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attempt
 		Usage: res.usage, CostUSD: cost, Model: res.model, Hints: p.spec.Hints,
 	}}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if budget := p.budget; budget > 0 {
 		used := s.AgentUsage(p.spec.Agent, p.spec.Round).OutputTokens + res.usage.OutputTokens
 		scope := fmt.Sprintf("round %d / %s", p.spec.Round, p.spec.Agent)
@@ -1034,7 +1029,12 @@ func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attempt
 			evs = append(evs, BudgetWarning{Scope: scope, Used: used, Budget: budget})
 		}
 	}
-	return r.appendLocked(ctx, s, evs...)
+	e, err := r.enqueueLocked(ctx, s, evs...)
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return r.await(e)
 }
 
 // respond runs a data-only turn. It is not retried: a Responder's failure is a
@@ -1103,13 +1103,23 @@ var ErrNotRunning = errors.New("no debate is running")
 // progress finishes undisturbed. A hint for every agent reaches the next
 // turn of each agent, not only the first to take a turn.
 func (r *Runner) Hint(ctx context.Context, target, text string) (HintQueued, error) {
+	// One Hint at a time, from reading the ids to the new hint in the
+	// state, so that two hints never get one id.
+	r.hintMu.Lock()
+	defer r.hintMu.Unlock()
+	r.logMu.Lock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	unlock := func() {
+		r.mu.Unlock()
+		r.logMu.Unlock()
+	}
 	if r.cur == nil {
+		unlock()
 		return HintQueued{}, ErrNotRunning
 	}
 	// Hints other processes queued count for the new hint's id.
 	if err := r.catchUpLocked(ctx, r.cur, 0); err != nil {
+		unlock()
 		return HintQueued{}, err
 	}
 	id := 0
@@ -1117,5 +1127,10 @@ func (r *Runner) Hint(ctx context.Context, target, text string) (HintQueued, err
 		id = max(id, h.ID)
 	}
 	h := HintQueued{ID: id + 1, Target: target, Text: text}
-	return h, r.appendLocked(ctx, r.cur, h)
+	e, err := r.enqueueLocked(ctx, r.cur, h)
+	unlock()
+	if err != nil {
+		return h, err
+	}
+	return h, r.await(e)
 }
