@@ -166,7 +166,14 @@ func (s Status) Finished() bool { return s == StatusCompleted }
 
 // Project updates a summary with one event. Stores call it so that every
 // implementation projects alike.
-func Project(s *Summary, e Event) {
+func Project(s *Summary, e Event) { ProjectDecoded(s, e, nil) }
+
+// ProjectDecoded is Project for a store that has already decoded the event's
+// payload (p, a pointer to the payload of e's type; nil when not decoded), so
+// that an append decodes each payload once: a turn's completion carries its
+// whole text, and decoding it again for every projection was a measurable
+// part of an append.
+func ProjectDecoded(s *Summary, e Event, p Payload) {
 	s.LastSeq = e.Seq
 	s.Updated = e.Time
 	switch e.Type {
@@ -185,15 +192,23 @@ func Project(s *Summary, e Event) {
 			}
 		}
 	case TypeTurnStarted:
-		var t TurnStarted
-		if e.Decode(&t) == nil && t.Turn.Round > s.Round {
+		t, ok := p.(*TurnStarted)
+		if !ok {
+			t = &TurnStarted{}
+			ok = e.Decode(t) == nil
+		}
+		if ok && t.Turn.Round > s.Round {
 			s.Round = t.Turn.Round
 		}
 		s.Status = StatusRunning
 	case TypeTurnCompleted:
 		s.Turns++
-		var c TurnCompleted
-		if e.Decode(&c) == nil {
+		c, ok := p.(*TurnCompleted)
+		if !ok {
+			c = &TurnCompleted{}
+			ok = e.Decode(c) == nil
+		}
+		if ok {
 			s.CostUSD += c.CostUSD
 		}
 	case TypeCheckpoint:

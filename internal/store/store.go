@@ -35,23 +35,30 @@ var ErrClosed = errors.New("store closed")
 // projections cannot read later. Event.Seq is ignored (the store assigns it);
 // Event.Debate may be empty or must equal debateID.
 func Validate(debateID string, events []debate.Event) error {
+	_, err := ValidateDecoded(debateID, events)
+	return err
+}
+
+// ValidateDecoded is Validate that also returns the payloads it decoded to
+// check them, one per event (a pointer to the payload's type; nil for the
+// types it does not decode), for the store's projections to use instead of
+// decoding them again (see debate.ProjectDecoded).
+func ValidateDecoded(debateID string, events []debate.Event) ([]debate.Payload, error) {
 	if debateID == "" {
-		return errors.New("append: empty debate id")
+		return nil, errors.New("append: empty debate id")
 	}
+	decoded := make([]debate.Payload, len(events))
 	for i, e := range events {
 		if e.Debate != "" && e.Debate != debateID {
-			return fmt.Errorf("append to debate %q: event %d belongs to debate %q", debateID, i, e.Debate)
+			return nil, fmt.Errorf("append to debate %q: event %d belongs to debate %q", debateID, i, e.Debate)
 		}
 		if e.Type == "" {
-			return fmt.Errorf("append to debate %q: event %d has no type", debateID, i)
+			return nil, fmt.Errorf("append to debate %q: event %d has no type", debateID, i)
 		}
 		if y := e.Time.Year(); y < 1 || y > 9999 {
 			// Stores keep times as fixed-width text or SQL timestamps; years
 			// outside 1..9999 fit neither and are a bug in the caller anyway.
-			return fmt.Errorf("append to debate %q: event %d (%s) has time %v outside years 1-9999", debateID, i, e.Type, e.Time)
-		}
-		if !json.Valid(e.Data) {
-			return fmt.Errorf("append to debate %q: event %d (%s) data is not valid JSON", debateID, i, e.Type)
+			return nil, fmt.Errorf("append to debate %q: event %d (%s) has time %v outside years 1-9999", debateID, i, e.Type, e.Time)
 		}
 		// The projections decode these payloads; reject one that does not
 		// decode now rather than silently project a blank summary or turn.
@@ -66,13 +73,24 @@ func Validate(debateID string, events []debate.Event) error {
 		case debate.TypeTurnCompleted:
 			p = &debate.TurnCompleted{}
 		}
-		if p != nil {
-			if err := json.Unmarshal(e.Data, p); err != nil {
-				return fmt.Errorf("append to debate %q: event %d (%s): %w", debateID, i, e.Type, err)
+		if p == nil {
+			if !json.Valid(e.Data) {
+				return nil, fmt.Errorf("append to debate %q: event %d (%s) data is not valid JSON", debateID, i, e.Type)
 			}
+			continue
 		}
+		// Unmarshal checks the whole text is valid JSON first: one pass
+		// fewer over a completed turn's text than json.Valid before it.
+		if err := json.Unmarshal(e.Data, p); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return nil, fmt.Errorf("append to debate %q: event %d (%s) data is not valid JSON: %w", debateID, i, e.Type, err)
+			}
+			return nil, fmt.Errorf("append to debate %q: event %d (%s): %w", debateID, i, e.Type, err)
+		}
+		decoded[i] = p
 	}
-	return nil
+	return decoded, nil
 }
 
 // CheckCreated applies the created-first rule to a batch about to be appended

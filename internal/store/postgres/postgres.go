@@ -294,7 +294,8 @@ func (s *Store) checkOpen() error {
 
 // Append implements debate.Store.
 func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Event) (int64, error) {
-	if err := store.Validate(debateID, events); err != nil {
+	payloads, err := store.ValidateDecoded(debateID, events)
+	if err != nil {
 		return 0, err
 	}
 	if err := s.checkOpen(); err != nil {
@@ -308,7 +309,7 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 		return 0, fmt.Errorf("append to debate %q: begin: %w", debateID, err)
 	}
 	defer tx.Rollback(ctx) // a no-op after Commit
-	last, err := s.appendIn(ctx, tx, debateID, events, onlyDeltas(events))
+	last, err := s.appendIn(ctx, tx, debateID, events, payloads, onlyDeltas(events))
 	if err != nil {
 		return 0, err
 	}
@@ -338,13 +339,14 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 // Append, a batch of deltas does not relax the durability of tx, which may
 // carry more than deltas.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, debateID string, events ...debate.Event) (int64, error) {
-	if err := store.Validate(debateID, events); err != nil {
+	payloads, err := store.ValidateDecoded(debateID, events)
+	if err != nil {
 		return 0, err
 	}
 	if err := s.checkOpen(); err != nil {
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
 	}
-	return s.appendIn(ctx, tx, debateID, events, false)
+	return s.appendIn(ctx, tx, debateID, events, payloads, false)
 }
 
 // summaryColumns are the columns of debates, in scanSummary's order.
@@ -376,7 +378,8 @@ func (s *Store) notifyPayload(debateID string) string {
 
 // appendIn runs an append in tx: lock and read the debate's summary, then
 // send the inserts, the projections and the NOTIFY in one round trip.
-func (s *Store) appendIn(ctx context.Context, tx pgx.Tx, debateID string, events []debate.Event, async bool) (int64, error) {
+// payloads are the events' payloads store.ValidateDecoded decoded.
+func (s *Store) appendIn(ctx context.Context, tx pgx.Tx, debateID string, events []debate.Event, payloads []debate.Payload, async bool) (int64, error) {
 	sum, err := scanSummary(tx.QueryRow(ctx, `SELECT `+summaryColumns+` FROM debates WHERE id = $1 FOR UPDATE`, debateID))
 	exists := err == nil
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -396,13 +399,9 @@ func (s *Store) appendIn(ctx context.Context, tx pgx.Tx, debateID string, events
 		// Only this transaction's commit; see the package comment.
 		b.Queue(`SET LOCAL synchronous_commit = off`)
 	}
-	for _, e := range store.Prepare(debateID, sum.LastSeq, events) {
+	for i, e := range store.Prepare(debateID, sum.LastSeq, events) {
 		b.Queue(insertEventSQL, debateID, e.Seq, e.Time, e.Type, []byte(e.Data))
-		if e.Type == debate.TypeTurnCompleted {
-			var tc debate.TurnCompleted
-			if err := e.Decode(&tc); err != nil {
-				return 0, fmt.Errorf("append to debate %q: event %d: %w", debateID, e.Seq, err) // store.Validate let it through: not expected
-			}
+		if tc, ok := payloads[i].(*debate.TurnCompleted); ok {
 			var move any // NULL when the turn has no parsed move
 			if len(tc.Move) > 0 {
 				move = []byte(tc.Move)
@@ -411,7 +410,7 @@ func (s *Store) appendIn(ctx context.Context, tx pgx.Tx, debateID string, events
 				tc.Text, move, tc.Invalid, tc.Model, tc.Usage.InputTokens, tc.Usage.OutputTokens,
 				tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD)
 		}
-		debate.Project(&sum, e)
+		debate.ProjectDecoded(&sum, e, payloads[i])
 	}
 	b.Queue(putSummarySQL, sum.ID, sum.Format, sum.Topic, string(sum.Status), sum.Phase, sum.Round, sum.Turns,
 		sum.Created, sum.Updated, sum.LastSeq, sum.CostUSD)

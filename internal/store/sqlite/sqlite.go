@@ -111,12 +111,16 @@ type Store struct {
 	// dbStmts and fastStmts are the append's statements, prepared once per
 	// pool: parsing the SQL again for every append cost a quarter of it.
 	dbStmts, fastStmts *appendStmts
-	path               string
-	readOnly           bool // OpenReadOnly: no appends, no leases
-	noLeases           bool // an older schema, opened read-only: no leases table
-	noCost             bool // an older schema, opened read-only: no cost column
-	poll               time.Duration
-	notify             store.Notifier
+	// loadEvents and anyEvent are Load's statements, prepared once (nil
+	// when opened read-only): a runner loads the log's tail at every step
+	// to see what other processes appended.
+	loadEvents, anyEvent *sql.Stmt
+	path                 string
+	readOnly             bool // OpenReadOnly: no appends, no leases
+	noLeases             bool // an older schema, opened read-only: no leases table
+	noCost               bool // an older schema, opened read-only: no cost column
+	poll                 time.Duration
+	notify               store.Notifier
 
 	// writeMu serializes this process's appends so that they queue in Go
 	// instead of spinning in SQLite's busy handler.
@@ -176,6 +180,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	st := &Store{db: db, fast: fast, path: abs, poll: o.poll}
 	if st.dbStmts, err = prepareAppend(ctx, db); err == nil {
 		st.fastStmts, err = prepareAppend(ctx, fast)
+	}
+	if err == nil {
+		st.loadEvents, err = db.PrepareContext(ctx, loadEventsSQL)
+	}
+	if err == nil {
+		st.anyEvent, err = db.PrepareContext(ctx, anyEventSQL)
 	}
 	if err != nil {
 		fast.Close()
@@ -398,7 +408,8 @@ func (s *Store) checkOpen() error {
 
 // Append implements debate.Store.
 func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Event) (int64, error) {
-	if err := store.Validate(debateID, events); err != nil {
+	payloads, err := store.ValidateDecoded(debateID, events)
+	if err != nil {
 		return 0, err
 	}
 	if err := s.checkOpen(); err != nil {
@@ -409,7 +420,7 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	last, err := s.append(ctx, debateID, events)
+	last, err := s.append(ctx, debateID, events, payloads)
 	if err != nil {
 		return 0, s.explain(err)
 	}
@@ -419,7 +430,7 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 	return last, nil
 }
 
-func (s *Store) append(ctx context.Context, debateID string, events []debate.Event) (int64, error) {
+func (s *Store) append(ctx context.Context, debateID string, events []debate.Event, payloads []debate.Payload) (int64, error) {
 	db, stmts := s.db, s.dbStmts
 	if onlyDeltas(events) {
 		db, stmts = s.fast, s.fastStmts
@@ -429,7 +440,7 @@ func (s *Store) append(ctx context.Context, debateID string, events []debate.Eve
 		return 0, fmt.Errorf("append to debate %q: begin: %w", debateID, err)
 	}
 	defer tx.Rollback() // no-op after Commit
-	last, err := appendIn(ctx, tx, stmts, debateID, events)
+	last, err := appendIn(ctx, tx, stmts, debateID, events, payloads)
 	if err != nil {
 		return 0, err
 	}
@@ -456,7 +467,8 @@ func (s *Store) DB() *sql.DB { return s.db }
 // until it ends, so other appends wait for it: keep tx short. Subscribers of
 // this store see the events at their next poll, once tx has committed.
 func (s *Store) AppendTx(ctx context.Context, tx *sql.Tx, debateID string, events ...debate.Event) (int64, error) {
-	if err := store.Validate(debateID, events); err != nil {
+	payloads, err := store.ValidateDecoded(debateID, events)
+	if err != nil {
 		return 0, err
 	}
 	if err := s.checkOpen(); err != nil {
@@ -465,15 +477,16 @@ func (s *Store) AppendTx(ctx context.Context, tx *sql.Tx, debateID string, event
 	if s.readOnly {
 		return 0, fmt.Errorf("append to debate %q: the database %s was opened read-only", debateID, s.path)
 	}
-	last, err := appendIn(ctx, tx, s.dbStmts, debateID, events)
+	last, err := appendIn(ctx, tx, s.dbStmts, debateID, events, payloads)
 	if err != nil {
 		return 0, s.explain(err)
 	}
 	return last, nil
 }
 
-// appendIn appends within tx, which holds the write lock.
-func appendIn(ctx context.Context, tx *sql.Tx, stmts *appendStmts, debateID string, events []debate.Event) (int64, error) {
+// appendIn appends within tx, which holds the write lock. payloads are the
+// events' payloads store.ValidateDecoded decoded.
+func appendIn(ctx context.Context, tx *sql.Tx, stmts *appendStmts, debateID string, events []debate.Event, payloads []debate.Payload) (int64, error) {
 	sum, err := scanSummary(tx.StmtContext(ctx, stmts.getSummary).QueryRowContext(ctx, debateID))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = debate.ErrNotFound
@@ -495,19 +508,19 @@ func appendIn(ctx context.Context, tx *sql.Tx, stmts *appendStmts, debateID stri
 	}
 
 	insertEvent := tx.StmtContext(ctx, stmts.insertEvent)
-	for _, e := range store.Prepare(debateID, sum.LastSeq, events) {
+	for i, e := range store.Prepare(debateID, sum.LastSeq, events) {
 		ts := e.Time.Format(timeLayout)
 		// Data goes in as TEXT (not a BLOB) so that SQLite's JSON functions
 		// and the shell read it; SQLite keeps the bytes as given.
 		if _, err := insertEvent.ExecContext(ctx, debateID, e.Seq, ts, e.Type, string(e.Data)); err != nil {
 			return 0, fmt.Errorf("append to debate %q: insert event %d (%s): %w", debateID, e.Seq, e.Type, err)
 		}
-		if e.Type == debate.TypeTurnCompleted {
-			if err := insertTurn(ctx, tx.StmtContext(ctx, stmts.insertTurn), e, ts); err != nil {
+		if tc, ok := payloads[i].(*debate.TurnCompleted); ok {
+			if err := insertTurn(ctx, tx.StmtContext(ctx, stmts.insertTurn), e, tc, ts); err != nil {
 				return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
 			}
 		}
-		debate.Project(&sum, e)
+		debate.ProjectDecoded(&sum, e, payloads[i])
 	}
 	if err := putSummary(ctx, tx.StmtContext(ctx, stmts.putSummary), sum); err != nil {
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
@@ -525,11 +538,7 @@ func onlyDeltas(events []debate.Event) bool {
 	return len(events) > 0
 }
 
-func insertTurn(ctx context.Context, stmt *sql.Stmt, e debate.Event, ts string) error {
-	var tc debate.TurnCompleted
-	if err := e.Decode(&tc); err != nil {
-		return err // store.Validate let it through, so this is not expected
-	}
+func insertTurn(ctx context.Context, stmt *sql.Stmt, e debate.Event, tc *debate.TurnCompleted, ts string) error {
 	var move any // NULL when the turn has no parsed move
 	if len(tc.Move) > 0 {
 		move = string(tc.Move)
@@ -599,12 +608,24 @@ func parseTime(s string) (time.Time, error) {
 	return t, nil
 }
 
+// Load's statements.
+const (
+	loadEventsSQL = `SELECT seq, time, type, data FROM events WHERE debate_id = ? AND seq > ? ORDER BY seq`
+	anyEventSQL   = `SELECT 1 FROM events WHERE debate_id = ? LIMIT 1`
+)
+
 // Load implements debate.Store.
 func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]debate.Event, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, time, type, data FROM events WHERE debate_id = ? AND seq > ? ORDER BY seq`, debateID, afterSeq)
+	var rows *sql.Rows
+	var err error
+	if s.loadEvents != nil {
+		rows, err = s.loadEvents.QueryContext(ctx, debateID, afterSeq)
+	} else {
+		rows, err = s.db.QueryContext(ctx, loadEventsSQL, debateID, afterSeq)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
 	}
@@ -627,7 +648,13 @@ func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]de
 	if len(out) == 0 {
 		// Nothing after afterSeq: tell an unknown debate from a quiet one.
 		var one int
-		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM events WHERE debate_id = ? LIMIT 1`, debateID).Scan(&one)
+		var row *sql.Row
+		if s.anyEvent != nil {
+			row = s.anyEvent.QueryRowContext(ctx, debateID)
+		} else {
+			row = s.db.QueryRowContext(ctx, anyEventSQL, debateID)
+		}
+		err := row.Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, fmt.Errorf("load debate %q: %w", debateID, debate.ErrNotFound)
 		}
