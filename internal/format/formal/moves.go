@@ -79,7 +79,24 @@ func schema(name, desc string, v map[string]any) *llm.Schema {
 	return &llm.Schema{Name: name, Description: desc, JSON: b}
 }
 
-func movesSchema() *llm.Schema {
+// turnSchema is the one structured-output schema of every request of a
+// formal debate, the debaters' and the moderator's: the fields of a debater's
+// turn, of the moderator's framework review and of its verdict, each party
+// filling its own and leaving the others empty.
+//
+// Why one schema for three kinds of reply: providers read a request's
+// structured-output schema before its system prompt (OpenAI's response
+// format, Anthropic's output format or forced tool), so the moderator's
+// requests, each with a schema of its own, shared no cached prefix with the
+// debaters' (64% of request bytes in a shared prefix at one round). Sending
+// no schema at all (the schemas as text in the prompts, Parse checking each
+// reply) would share as much, but it gives up constrained decoding: every
+// malformed reply then costs a repair request, and the runner marks only a
+// turn with a schema as structured, so the live views would stream raw JSON.
+// A shared schema keeps the provider's guarantee and the live views for the
+// price of about 200 cached tokens of moderator fields in each debater
+// request (and an empty array or string per unused field in each reply).
+func turnSchema() *llm.Schema {
 	move := object(map[string]any{
 		"act":         map[string]any{"type": "string", "enum": acts},
 		"replies_to":  str("the id of the open move or statement this move answers (P1, O2, P2.1); empty only for PRO's opening claim"),
@@ -87,13 +104,6 @@ func movesSchema() *llm.Schema {
 		"premises":    strArr("since: the reasons S, one statement each; other acts: empty"),
 		"explanation": str("the expanded argument with its evidence, citing the shared context where it helps"),
 	})
-	return schema("formal_moves", "The speech acts of one turn of a formal persuasion dialogue", object(map[string]any{
-		"moves":           map[string]any{"type": "array", "items": move},
-		"final_statement": str("closing round only: your final position; otherwise empty"),
-	}))
-}
-
-func classifySchema() *llm.Schema {
 	rel := object(map[string]any{
 		"move":   str("the counter-claim's move id"),
 		"kind":   map[string]any{"type": "string", "enum": []string{string(gradual.Rebut), string(gradual.Undercut), kindNone}},
@@ -103,23 +113,35 @@ func classifySchema() *llm.Schema {
 		"id":     str("the statement id (P2.1, O3)"),
 		"reason": str("straw man, ad hominem or irrelevant: say which and why"),
 	})
-	return schema("framework_review", "The moderator's classification of counter-claims as rebutting or undercutting attacks, and the arguments it rejects", object(map[string]any{
-		"relations": map[string]any{"type": "array", "items": rel},
-		"rejected":  map[string]any{"type": "array", "items": rej},
+	pt := object(map[string]any{"id": str("an argument id such as A4"), "point": str("why it is valid")})
+	arr := func(items map[string]any, desc string) map[string]any {
+		return map[string]any{"type": "array", "items": items, "description": desc}
+	}
+	// The fields' meanings are in each party's task; here only who fills
+	// them, so that the schema every request carries stays short.
+	return schema("formal_turn", "One turn of a formal persuasion dialogue. Fill only the fields of your turn "+
+		"(PRO and OPP: moves, final_statement; MOD's framework review: relations, rejected; MOD's verdict: the others); leave the rest empty", object(map[string]any{
+		"moves":           arr(move, "PRO and OPP: the speech acts of the turn"),
+		"final_statement": str("PRO and OPP, closing round only: your final position"),
+		"relations":       arr(rel, "MOD's framework review: every counter-claim to classify, once"),
+		"rejected":        arr(rej, "MOD's framework review: statements rejected as straw man, ad hominem or irrelevant; usually none"),
+		"rationale":       str("MOD's verdict: why the winning side's arguments were stronger, citing argument ids"),
+		"valid_points":    arr(pt, "MOD's verdict: valid points of the losing side"),
+		"consensus":       str("MOD's verdict: a practical recommendation"),
+		"revisit":         strArr("MOD's verdict: conditions for revisiting it"),
+		"unaddressed":     strArr("MOD's verdict: critical questions left unaddressed"),
+		"biases":          str("MOD's verdict: how each side's bias shows and how you accounted for it"),
+		"focus":           str("MOD's verdict: the focused role's viewpoint, when a role is in focus"),
 	}))
 }
 
-func verdictSchema() *llm.Schema {
-	pt := object(map[string]any{"id": str("an argument id such as A4"), "point": str("why it is valid")})
-	return schema("formal_verdict", "The moderator's judgment of a formal debate", object(map[string]any{
-		"rationale":    str("why the winning side's arguments were stronger, citing argument ids (A1, A3, ...)"),
-		"valid_points": map[string]any{"type": "array", "items": pt, "description": "valid points of the losing side, by argument id"},
-		"consensus":    str("a practical recommendation that incorporates the best of both sides"),
-		"revisit":      strArr("conditions (new evidence or changes) under which the verdict should be revisited"),
-		"unaddressed":  strArr("critical questions left unaddressed"),
-		"biases":       str("how each side's stated bias shows in its arguments and how you accounted for it"),
-		"focus":        str("only when a role is in focus: the debate seen from that role's viewpoint; otherwise empty"),
-	}))
+// turnReply is a reply under turnSchema. Every party's fields decode (the
+// schema makes each reply carry all of them); Parse keeps the fields of the
+// party that answered.
+type turnReply struct {
+	Reply
+	Classification
+	Judgment
 }
 
 var argIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bA[0-9]+\b`) })

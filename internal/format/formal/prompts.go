@@ -269,7 +269,7 @@ Leave statement empty except for claim, premises empty except for since, final_s
 			Phase: map[stage]string{stageOpening: "opening", stageArgument: "argumentation", stageClosing: "closing"}[sl.stage], Round: sl.round},
 		System:   p.system(),
 		Messages: p.messages(d, task.String()),
-		Schema:   movesSchema(), Hints: ids,
+		Schema:   turnSchema(), Hints: ids,
 	}
 }
 
@@ -311,7 +311,7 @@ JSON: {"relations": [{"move": "O3", "kind": "rebut", "reason": "..."}], "rejecte
 		TurnRef:  debate.TurnRef{ID: idClassify, Agent: agentModerator, Role: agentModerator, Label: "MOD · framework review", Phase: "framework"},
 		System:   p.system(),
 		Messages: p.messages(d, b.String()),
-		Schema:   classifySchema(), Hints: ids, Unbudgeted: true,
+		Schema:   turnSchema(), Hints: ids, Unbudgeted: true,
 	}
 }
 
@@ -375,6 +375,6 @@ Render the judgment. The winner follows from the scores above; explain it:
 		TurnRef:  debate.TurnRef{ID: idVerdict, Agent: agentModerator, Role: agentModerator, Label: "MOD · verdict", Phase: "verdict"},
 		System:   p.system(),
 		Messages: p.messages(d, b.String()),
-		Schema:   verdictSchema(), Hints: ids, Unbudgeted: true,
+		Schema:   turnSchema(), Hints: ids, Unbudgeted: true,
 	}
 }

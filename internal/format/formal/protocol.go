@@ -358,22 +358,20 @@ func (p *Protocol) withPhase(s *debate.State, label string, round int, turns ...
 // against the dialogue so far: an illegal move is refused with the reason,
 // so that the debater is asked again (once).
 func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, error) {
+	var tr turnReply
+	if err := debate.DecodeMove(text, &tr); err != nil {
+		return nil, err
+	}
 	switch t.ID {
 	case idClassify:
-		var c Classification
-		if err := debate.DecodeMove(text, &c); err != nil {
-			return nil, err
-		}
+		c := tr.Classification
 		v, err := p.derive(s)
 		if err != nil {
 			return nil, err
 		}
 		return c, checkClassification(&c, v.d.unsettled(), v.d)
 	case idVerdict:
-		var j Judgment
-		if err := debate.DecodeMove(text, &j); err != nil {
-			return nil, err
-		}
+		j := tr.Judgment
 		v, err := p.derive(s)
 		if err != nil {
 			return nil, err
@@ -392,10 +390,7 @@ func (p *Protocol) Parse(s *debate.State, t debate.TurnSpec, text string) (any, 
 		return nil, fmt.Errorf("turn %s is not the debate's next debater turn", t.ID)
 	}
 	sl := *v.slot
-	var r Reply
-	if err := debate.DecodeMove(text, &r); err != nil {
-		return nil, err
-	}
+	r := tr.Reply
 	limit := p.maxMoves(sl.party)
 	switch {
 	case sl.stage == stageOpening && len(r.Moves) != 1:
