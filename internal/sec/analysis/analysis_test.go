@@ -24,6 +24,16 @@ const (
 
 func companyFacts(tb testing.TB, ticker string) *xbrl.CompanyFacts {
 	tb.Helper()
+	cf, err := xbrl.Parse(bytes.NewReader(companyFactsJSON(tb, ticker)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cf
+}
+
+// companyFactsJSON returns the decompressed companyfacts fixture for ticker.
+func companyFactsJSON(tb testing.TB, ticker string) []byte {
+	tb.Helper()
 	name := map[string]string{
 		"AAPL":  "AAPL_companyfacts_CIK0000320193.json.gz",
 		"NVDA":  "NVDA_companyfacts_CIK0001045810.json.gz",
@@ -42,11 +52,7 @@ func companyFacts(tb testing.TB, ticker string) *xbrl.CompanyFacts {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cf, err := xbrl.Parse(bytes.NewReader(b))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cf
+	return b
 }
 
 func report(tb testing.TB, ticker string, sic int) *Report {
