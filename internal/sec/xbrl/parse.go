@@ -33,8 +33,6 @@ import (
 	"io"
 	"strconv"
 	"sync"
-
-	"github.com/buger/jsonparser"
 )
 
 // Taxonomy names as they appear in companyfacts.
@@ -96,29 +94,25 @@ func (cf *CompanyFacts) units(taxonomy, tag string) (map[string][]rawFact, error
 		return nil, nil
 	}
 	lt.once.Do(func() {
-		var t tagJSON
-		if err := json.Unmarshal(lt.raw, &t); err != nil {
-			lt.err = fmt.Errorf("xbrl: decode %s:%s: %w", taxonomy, tag, err)
+		r := &reader{data: lt.raw, base: lt.off}
+		units, err := decodeTag(r)
+		if err != nil {
+			lt.err = fmt.Errorf("xbrl: decode %s:%s: %w (the companyfacts document is damaged; download it again)", taxonomy, tag, err)
+			units = nil
 		}
-		lt.units, lt.raw = t.Units, nil
+		lt.units, lt.raw = units, nil
 	})
 	return lt.units, lt.err
 }
 
 // lazyTag is one tag's JSON, decoded once when first used. raw points into
-// the document Parse was given.
+// the document Parse was given, at byte off.
 type lazyTag struct {
 	raw   []byte
+	off   int
 	once  sync.Once
 	units map[string][]rawFact
 	err   error
-}
-
-// tagJSON is the part of a tag's JSON that is decoded. encoding/json skips
-// the label, the description and the per-fact fields we do not use (fy, fp,
-// frame) without allocating.
-type tagJSON struct {
-	Units map[string][]rawFact `json:"units"`
 }
 
 // rawFact is one reported fact. Its fields are fixed-size so that decoding
@@ -166,56 +160,10 @@ func Parse(r io.Reader) (*CompanyFacts, error) {
 // costs a fraction of decoding all of its 25,000 facts.
 func ParseBytes(data []byte) (*CompanyFacts, error) {
 	cf := &CompanyFacts{taxonomies: map[string]map[string]*lazyTag{}}
+	r := &reader{data: data}
 	var cik cikNumber
-	var facts []byte
-	err := jsonparser.ObjectEach(data, func(key, value []byte, vt jsonparser.ValueType, _ int) error {
-		switch string(key) {
-		case "cik":
-			if err := cik.UnmarshalJSON(value); err != nil { // a number or a numeric string
-				return err
-			}
-		case "entityName":
-			if vt == jsonparser.String {
-				name, err := jsonparser.ParseString(value)
-				if err != nil {
-					return fmt.Errorf("entityName: %w", err)
-				}
-				cf.EntityName = name
-			}
-		case "facts":
-			if vt != jsonparser.Object {
-				return fmt.Errorf("facts is a JSON %s, not an object", vt)
-			}
-			facts = value
-		}
-		return nil
-	})
-	if err != nil {
+	if err := cf.outline(r, &cik); err != nil {
 		return nil, fmt.Errorf("xbrl: decode companyfacts JSON: %w", err)
-	}
-	if facts != nil {
-		err = jsonparser.ObjectEach(facts, func(key, value []byte, vt jsonparser.ValueType, _ int) error {
-			taxonomy := string(key)
-			if (taxonomy != TaxonomyUSGAAP && taxonomy != TaxonomyDEI) || vt != jsonparser.Object {
-				return nil
-			}
-			tags := map[string]*lazyTag{}
-			cf.taxonomies[taxonomy] = tags
-			return jsonparser.ObjectEach(value, func(tag, raw []byte, vt jsonparser.ValueType, _ int) error {
-				if vt != jsonparser.Object {
-					return fmt.Errorf("%s:%s is a JSON %s, not an object", taxonomy, tag, vt)
-				}
-				name, err := jsonparser.ParseString(tag)
-				if err != nil {
-					return fmt.Errorf("%s: tag name: %w", taxonomy, err)
-				}
-				tags[name] = &lazyTag{raw: raw}
-				return nil
-			})
-		})
-		if err != nil {
-			return nil, fmt.Errorf("xbrl: decode companyfacts JSON: %w", err)
-		}
 	}
 	cf.CIK = int64(cik)
 	if cf.CIK == 0 && len(cf.taxonomies[TaxonomyUSGAAP]) == 0 && len(cf.taxonomies[TaxonomyDEI]) == 0 {
