@@ -35,3 +35,16 @@ func BenchmarkResolveAllConcepts(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSkipOutline bracket-matches all of NVIDIA's document: the part of
+// Parse that reads every byte.
+func BenchmarkSkipOutline(b *testing.B) {
+	data := fixtureBytes(b, "NVDA")
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		r := &reader{data: data}
+		if err := r.skipOutline(); err != nil || r.pos != len(data) {
+			b.Fatal(r.pos, err)
+		}
+	}
+}
