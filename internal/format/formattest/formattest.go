@@ -7,7 +7,9 @@ package formattest
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +28,12 @@ type Debate struct {
 	Prov   *script.Provider
 	Runner *debate.Runner
 	Proto  debate.Protocol
+
+	// asked holds, for each turn the protocol asked for, the turns that were
+	// completed when it asked: what the turn's step was built from (see
+	// MeasureTokens).
+	mu    sync.Mutex
+	asked map[string][]string
 }
 
 // Setup says how to create a Debate.
@@ -80,7 +88,36 @@ func (d *Debate) Rescript(rules ...script.Rule) {
 
 // Run runs (or resumes) the debate.
 func (d *Debate) Run() (*debate.State, error) {
-	return d.Runner.Run(context.Background(), d.ID, d.Proto)
+	return d.Runner.Run(context.Background(), d.ID, recorder{Protocol: d.Proto, d: d})
+}
+
+// recorder is the debate's protocol, noting for each turn it asks for which
+// turns were completed at that moment. The runner runs a step's turns and
+// only then calls Next again, so this is the transcript the whole step was
+// built from.
+type recorder struct {
+	debate.Protocol
+	d *Debate
+}
+
+func (r recorder) Next(s *debate.State) (debate.Step, error) {
+	st, err := r.Protocol.Next(s)
+	if err != nil || len(st.Turns) == 0 {
+		return st, err
+	}
+	r.d.mu.Lock()
+	defer r.d.mu.Unlock()
+	if r.d.asked == nil {
+		r.d.asked = map[string][]string{}
+	}
+	for _, t := range st.Turns {
+		// The first time counts: a step resumed after a crash asks again
+		// for the turns it did not finish, but they were built for the step.
+		if _, ok := r.d.asked[t.ID]; !ok {
+			r.d.asked[t.ID] = slices.Clone(s.Done)
+		}
+	}
+	return st, nil
 }
 
 // MustRun runs the debate and fails the test unless it completes.

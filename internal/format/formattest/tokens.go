@@ -3,6 +3,7 @@ package formattest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -55,33 +56,43 @@ func (r TokenReport) String() string {
 }
 
 // Tokens measures the requests the debate's provider received against its
-// event log.
+// event log and the steps its protocol asked for.
 func (d *Debate) Tokens() TokenReport {
 	d.T.Helper()
-	return MeasureTokens(d.Events(), d.Prov.Requests())
+	d.mu.Lock()
+	asked := maps.Clone(d.asked)
+	d.mu.Unlock()
+	return MeasureTokens(d.Events(), d.Prov.Requests(), asked)
 }
 
 // MeasureTokens measures reqs, the requests of a debate in the order they
-// were sent, against the debate's events.
-func MeasureTokens(events []debate.Event, reqs []llm.Request) TokenReport {
-	// The transcript each turn could have seen: the tokens of every turn
-	// completed before it started.
-	seen := map[string]int{}
-	transcript := 0
+// were sent, against the debate's events. asked gives, for each turn id,
+// the turns that were completed when the protocol asked for the turn.
+//
+// A naive request carries the transcript of exactly those turns: a format
+// builds all the turns of a step from one state, so a full-transcript resend
+// could not show one turn of a step another that runs beside it, whichever
+// finishes first. (Counting what completed before the turn's start event
+// instead made the baseline depend on goroutine timing: a sibling that
+// finished before the next one was started counted for it, and the naive
+// total of one debate varied by up to 4% between runs.) A request whose
+// turn is not in asked is its own naive equivalent.
+func MeasureTokens(events []debate.Event, reqs []llm.Request, asked map[string][]string) TokenReport {
+	// The tokens of each completed turn in the transcript.
+	done := map[string]int{}
 	for _, e := range events {
-		switch e.Type {
-		case debate.TypeTurnStarted:
-			var ts debate.TurnStarted
-			if json.Unmarshal(e.Data, &ts) == nil {
-				seen[ts.Turn.ID] = transcript
-			}
-		case debate.TypeTurnCompleted:
-			var tc struct {
-				Text string `json:"text"`
-			}
-			if json.Unmarshal(e.Data, &tc) == nil {
-				transcript += fakellm.Tokens(tc.Text) + fakellm.MessageOverhead
-			}
+		if e.Type != debate.TypeTurnCompleted {
+			continue
+		}
+		var tc debate.TurnCompleted
+		if json.Unmarshal(e.Data, &tc) == nil {
+			done[tc.Turn.ID] = fakellm.Tokens(tc.Text) + fakellm.MessageOverhead
+		}
+	}
+	seen := make(map[string]int, len(asked))
+	for id, before := range asked {
+		for _, b := range before {
+			seen[id] += done[b]
 		}
 	}
 	var r TokenReport
