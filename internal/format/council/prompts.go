@@ -68,11 +68,14 @@ func (p *Protocol) analysisTurn(s *debate.State, a Agent) debate.TurnSpec {
 
 // history serialises every debate position so far, the spec's PRIOR DEBATE
 // MESSAGES: complete rounds, each followed by its outcome, then the current
-// round's earlier turns. Rounds up to condensed are given briefly (position,
-// confidence, the start of the rationale, who persuaded whom), so that a
-// five-round debate does not resend every argument in full; they are
-// condensed two at a time, so that between two condensations the history
-// only grows at its end and each request repeats the last one's as a prefix.
+// round's earlier turns. Rounds up to condensed are given briefly, so that a
+// five-round debate does not resend every argument in full, but nothing an
+// agent must weigh is dropped: the position, confidence and who persuaded
+// whom, every challenge (the claims still contested), and of the rationale
+// its opening claim and every sentence that carries a figure, with the
+// source it is cited with. They are condensed two at a time, so that between
+// two condensations the history only grows at its end and each request
+// repeats the last one's as a prefix.
 func history(v *view, condensed int) string {
 	var b strings.Builder
 	if len(v.rounds) == 0 && len(v.partial) == 0 {
@@ -87,9 +90,6 @@ func history(v *view, condensed int) string {
 	return b.String()
 }
 
-// CondensedRationale bounds the rationale of a condensed round's position.
-const CondensedRationale = 240
-
 func writeHistory(b *strings.Builder, ps []Position, brief bool) {
 	for _, ps := range ps {
 		fmt.Fprintf(b, "Round %d — %s Agent: %s (%.0f%% confidence)", ps.Round, ps.Name, ps.Position, ps.Confidence*100)
@@ -98,17 +98,63 @@ func writeHistory(b *strings.Builder, ps []Position, brief bool) {
 		}
 		b.WriteString("\n")
 		if brief {
-			fmt.Fprintf(b, "  They said: %s\n", oneLine(ps.Rationale, CondensedRationale))
+			fmt.Fprintf(b, "  They said (condensed): %s\n", condense(ps.Rationale))
 		} else {
 			fmt.Fprintf(b, "  They said: %s\n", oneLine(ps.Rationale, 0))
-			for _, c := range ps.Challenges {
-				fmt.Fprintf(b, "  Challenge: %s\n", oneLine(c, 0))
-			}
+		}
+		for _, c := range ps.Challenges {
+			fmt.Fprintf(b, "  Challenge: %s\n", oneLine(c, 0))
 		}
 		if ps.PersuadedBy != "" {
 			fmt.Fprintf(b, "  Persuaded by: %s\n", oneLine(ps.PersuadedBy, 0))
 		}
 	}
+}
+
+// condense keeps of a rationale its first sentence, the claim, and every
+// later sentence with a digit in it: the figures, with the source each is
+// cited with in its sentence. What it leaves out is argument the agent
+// restates in its next rounds, which follow in full. "…" marks each gap.
+func condense(s string) string {
+	sents := sentences(oneLine(s, 0))
+	var b strings.Builder
+	gap := false
+	for i, st := range sents {
+		if i > 0 && !strings.ContainsAny(st, "0123456789") {
+			gap = true
+			continue
+		}
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		if gap {
+			b.WriteString("… ")
+			gap = false
+		}
+		b.WriteString(st)
+	}
+	if gap {
+		b.WriteString(" …")
+	}
+	return b.String()
+}
+
+// sentences splits text at a full stop, question or exclamation mark
+// followed by a space; a stop inside a figure ("1.5") or an abbreviation
+// without a following space does not split.
+func sentences(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '?' || s[i] == '!') && s[i+1] == ' ' {
+			out = append(out, s[start:i+1])
+			start = i + 2
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
 }
 
 func (p *Protocol) debateTurn(s *debate.State, v *view, r int, a Agent) debate.TurnSpec {
