@@ -2,6 +2,7 @@ package formal
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -44,7 +45,13 @@ func (p *Protocol) system() string {
 			MOD: "the moderator and neutral judge"}[role]
 		fmt.Fprintf(&b, "- %s, %s. Persona: %s. Bias (stated openly; the moderator accounts for it): %s.\n", role, what, pe.Persona, pe.Bias)
 	}
-	b.WriteString("\n" + rulesText + "\n\nReply with the JSON object only.")
+	// How a debater's reply is laid out is the same for every debater turn:
+	// here, in the cached prefix, rather than in each turn's task.
+	b.WriteString("\n" + rulesText + `
+
+Reply with the JSON object only. PRO and OPP: {"moves": [{"act": "...", "replies_to": "...", "statement": "...", "premises": [...], "explanation": "..."}], "final_statement": "..."};
+leave statement empty except for claim, premises empty except for since, final_statement empty except in the closing.
+MOD: the fields its task names.`)
 	return b.String()
 }
 
@@ -63,23 +70,91 @@ func (p *Protocol) roleFor(role string) string {
 }
 
 // messages lays a request out stable first: the background, the dialogue so
-// far (it only grows at its end), then the volatile part.
-func (p *Protocol) messages(d *dialogue, last string) []llm.Message {
-	return []llm.Message{
-		{Role: llm.RoleUser, Text: p.background(), Cache: true},
-		{Role: llm.RoleUser, Text: "# Dialogue so far\n" + transcript(d), Cache: true},
-		{Role: llm.RoleUser, Text: last},
-	}
+// far (dialogue), then the volatile part, the task of the party that answers.
+// round is the round the request belongs to (the closing's for the
+// moderator).
+func (p *Protocol) messages(d *dialogue, round int, last string) []llm.Message {
+	msgs := []llm.Message{{Role: llm.RoleUser, Text: p.background(), Cache: true}}
+	msgs = append(msgs, dialogueMessages(d, round)...)
+	return append(msgs, llm.Message{Role: llm.RoleUser, Text: last})
 }
 
-// background is what every turn shares: the proposition, the participants
-// and the shared context K. It is the cached prefix.
+// fullFrom is the index of the first move that a request of round r carries
+// with its explanation: the last turn before round r (the other side's turn
+// that round r's first request answers), then every move of round r. The
+// moves before it are carried as move lines only.
+//
+// Why: every request used to carry every move with its explanation, so the
+// input of a debate grew with the square of its rounds (8 rounds: as much as
+// resending the whole transcript with every request). The move lines are the
+// argument graph, all that deciding needs: each statement's id, text and
+// owner, what each move replies to, every premise, attack (counter-claim,
+// undercut) and support (since), every why, concession and retraction; the
+// commitment stores and open moves of the task are derived from them. The
+// explanations, the long part, matter while they are answered: a request
+// carries in full every turn since the answering party's own previous one.
+// The cut moves once a round, so that within a round the dialogue only grows
+// at its end and each request repeats the last one as a cached prefix. A
+// debate that ended early (a side gave the proposition up) keeps its last
+// argumentation turn in full for the closing.
+func fullFrom(d *dialogue, r int) int {
+	i := slices.IndexFunc(d.moves, func(m *Move) bool { return m.Round >= r })
+	if i < 0 {
+		i = len(d.moves)
+	}
+	if i == 0 {
+		return 0
+	}
+	last := d.moves[i-1]
+	for i > 0 && d.moves[i-1].Party == last.Party && d.moves[i-1].Round == last.Round {
+		i--
+	}
+	return i
+}
+
+// dialogueMessages renders the dialogue so far for a request of round r: one
+// message of the condensed older rounds, which only grows at its end, then
+// one message per turn of the recent rounds in full, so that a provider that
+// caches at message boundaries (Anthropic) finds the previous request's
+// messages again. The last one is marked as the cached prefix.
+func dialogueMessages(d *dialogue, r int) []llm.Message {
+	var head strings.Builder
+	head.WriteString("# Dialogue so far\n")
+	if len(d.moves) == 0 {
+		head.WriteString("(no moves yet)\n")
+		return []llm.Message{{Role: llm.RoleUser, Text: head.String(), Cache: true}}
+	}
+	from := fullFrom(d, r)
+	if from > 0 {
+		head.WriteString("Earlier moves, move lines only (every statement, premise, attack and support, with its id; the explanations are left out):\n")
+	}
+	msgs := []llm.Message{{Role: llm.RoleUser}}
+	for i, m := range d.moves {
+		if i < from {
+			head.WriteString(moveLine(d, m))
+			continue
+		}
+		// A turn is the run of one party's moves in one round.
+		if prev := d.moves[max(i-1, 0)]; i == from || prev.Party != m.Party || prev.Round != m.Round {
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser})
+		}
+		t := &msgs[len(msgs)-1]
+		t.Text += moveLine(d, m)
+		if m.Explanation != "" {
+			t.Text += "    " + short(m.Explanation, 600) + "\n"
+		}
+	}
+	msgs[0].Text = head.String()
+	msgs[len(msgs)-1].Cache = true
+	return msgs
+}
+
+// background is what every turn shares: the proposition and the shared
+// context K. It is the cached prefix. (The participants, their personas and
+// biases are in the system prompt, which every request carries.)
 func (p *Protocol) background() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Proposition\n%s\n\n# Participants\n", p.topic)
-	for _, pe := range personas {
-		fmt.Fprintf(&b, "- %s (%s): %s. Bias: %s.\n", pe.Role, pe.Title, pe.Persona, pe.Bias)
-	}
+	fmt.Fprintf(&b, "# Proposition\n%s\n", p.topic)
 	if p.opts.Focus != "" {
 		fmt.Fprintf(&b, "\nThe user asked to focus on the %s viewpoint.\n", p.opts.Focus)
 	}
@@ -93,21 +168,6 @@ func (p *Protocol) background() string {
 		}
 		if len(p.opts.Context.Facts) == 0 {
 			b.WriteString("- No context was gathered: argue from general engineering knowledge and say where evidence is missing.\n")
-		}
-	}
-	return b.String()
-}
-
-// transcript renders the dialogue so far with ids, for prompts.
-func transcript(d *dialogue) string {
-	if len(d.moves) == 0 {
-		return "(no moves yet)\n"
-	}
-	var b strings.Builder
-	for _, m := range d.moves {
-		b.WriteString(moveLine(d, m))
-		if m.Explanation != "" {
-			fmt.Fprintf(&b, "    %s\n", short(m.Explanation, 600))
 		}
 	}
 	return b.String()
@@ -136,7 +196,12 @@ func moveLine(d *dialogue, m *Move) string {
 		}
 		return fmt.Sprintf("[%s] %s %s since {%s}%s\n", m.ID, m.Party, m.Target, strings.Join(ps, ", "), re)
 	default:
-		return fmt.Sprintf("[%s] %s %s %s %q%s\n", m.ID, m.Party, m.Act, m.Target, short(m.Statement, 120), re)
+		// A why, concede or retract names its statement by id: the
+		// statement's text is in the line that stated it, above.
+		if m.RepliesTo == m.Target {
+			re = ""
+		}
+		return fmt.Sprintf("[%s] %s %s %s%s\n", m.ID, m.Party, m.Act, m.Target, re)
 	}
 }
 
@@ -154,7 +219,10 @@ func stores(d *dialogue) string {
 }
 
 // openFor lists what party may reply to now, with the legal acts; in the
-// closing only concessions and retractions are open.
+// closing only concessions and retractions are open. Challenges and attacks
+// on party's own statements get a line each; the other side's statements and
+// inferences, which grow with every round, are listed by id in groups of the
+// same legal acts: their texts are in the dialogue above, under those ids.
 func openFor(d *dialogue, party string, st stage) string {
 	var b strings.Builder
 	opp := other(party)
@@ -170,9 +238,19 @@ func openFor(d *dialogue, party string, st stage) string {
 	for _, m := range d.attacksOn(party) {
 		attacks[m.ID] = m
 	}
+	var fresh, asked []string // the other side's open statements, not challenged by party yet and challenged
 	for _, id := range d.order {
 		s := d.stmts[id]
 		if s.Party != opp || s.Retracted || d.conceded(party, id) {
+			continue
+		}
+		m := attacks[id]
+		if m == nil {
+			if closing || d.challenged(party, id) {
+				asked = append(asked, id)
+			} else {
+				fresh = append(fresh, id)
+			}
 			continue
 		}
 		acts := "claim (counter-claim), concede"
@@ -182,27 +260,35 @@ func openFor(d *dialogue, party string, st stage) string {
 		case !d.challenged(party, id):
 			acts = "why, " + acts
 		}
-		what := "statement"
-		if s.Conclusion != "" {
-			what = "premise of " + s.Move
+		fmt.Fprintf(&b, "- %s: %s's statement %q — %s", id, opp, short(s.Text, 100), acts)
+		if closing {
+			fmt.Fprintf(&b, "; it attacks your %s: `retract` %s if you cannot defend it\n", m.Target, m.Target)
+		} else {
+			fmt.Fprintf(&b, "; it attacks your %s: defend %s with `since` (replies_to %s), or `retract` %s\n", m.Target, m.Target, id, m.Target)
 		}
-		fmt.Fprintf(&b, "- %s: %s's %s %q — %s", id, opp, what, short(s.Text, 100), acts)
-		if m := attacks[id]; m != nil {
-			if closing {
-				fmt.Fprintf(&b, "; it attacks your %s: `retract` %s if you cannot defend it", m.Target, m.Target)
-			} else {
-				fmt.Fprintf(&b, "; it attacks your %s: defend %s with `since` (replies_to %s), or `retract` %s", m.Target, m.Target, id, m.Target)
+	}
+	switch {
+	case closing && len(asked) > 0:
+		fmt.Fprintf(&b, "- %s's statements you may concede: %s\n", opp, strings.Join(asked, ", "))
+	case !closing:
+		if len(fresh) > 0 {
+			fmt.Fprintf(&b, "- %s's statements you may challenge (why), attack (claim: a counter-claim) or concede: %s\n", opp, strings.Join(fresh, ", "))
+		}
+		if len(asked) > 0 {
+			fmt.Fprintf(&b, "- %s's statements you asked why of, which you may still attack (claim: a counter-claim) or concede: %s\n", opp, strings.Join(asked, ", "))
+		}
+		var infs []string
+		for _, m := range d.moves {
+			if m.Act == ActSince && m.Party == opp && !d.stmts[m.Target].Retracted {
+				infs = append(infs, fmt.Sprintf("%s (%s since %s)", m.ID, m.Target, strings.Join(premiseIDs(m), ", ")))
 			}
 		}
-		b.WriteString("\n")
-	}
-	for _, m := range d.moves {
-		if !closing && m.Act == ActSince && m.Party == opp && !d.stmts[m.Target].Retracted {
-			fmt.Fprintf(&b, "- %s: %s's inference %s since {%s} — claim (undercut: the premises do not support %s)\n", m.ID, opp, m.Target, strings.Join(premiseIDs(m), ", "), m.Target)
+		if len(infs) > 0 {
+			fmt.Fprintf(&b, "- %s's inferences you may undercut (claim replying to the since move: its premises do not support its conclusion): %s\n", opp, strings.Join(infs, "; "))
 		}
 	}
 	if own := d.commits[party]; len(own) > 0 {
-		fmt.Fprintf(&b, "- your commitments {%s} — retract any you can no longer defend\n", strings.Join(own, ", "))
+		fmt.Fprintf(&b, "- your commitments (C_%s above) — retract any you can no longer defend\n", party)
 	}
 	if b.Len() == 0 {
 		return "(nothing is open)\n"
@@ -258,9 +344,6 @@ Make 1 to %d moves, each a legal reply to an open move above. %s`, sl.round, p.o
 Give your final position in final_statement (what you still hold, what you concede, and why). You may also make up to %d
 moves, only concede or retract: record any retraction of a statement you can no longer defend.`, limit)
 	}
-	task.WriteString(`
-JSON: {"moves": [{"act": "...", "replies_to": "...", "statement": "...", "premises": [...], "explanation": "..."}], "final_statement": "..."}
-Leave statement empty except for claim, premises empty except for since, final_statement empty except in the closing.`)
 	hints, ids := p.hintsFor(s, agentOf(sl.party))
 	task.WriteString(hints)
 	label := sl.party + " · " + map[stage]string{stageOpening: "opening", stageArgument: "argument", stageClosing: "closing"}[sl.stage]
@@ -268,7 +351,7 @@ Leave statement empty except for claim, premises empty except for since, final_s
 		TurnRef: debate.TurnRef{ID: sl.id, Agent: agentOf(sl.party), Role: RoleDebater, Label: label,
 			Phase: map[stage]string{stageOpening: "opening", stageArgument: "argumentation", stageClosing: "closing"}[sl.stage], Round: sl.round},
 		System:   p.system(),
-		Messages: p.messages(d, task.String()),
+		Messages: p.messages(d, sl.round, task.String()),
 		Schema:   turnSchema(), Hints: ids,
 	}
 }
@@ -310,7 +393,7 @@ JSON: {"relations": [{"move": "O3", "kind": "rebut", "reason": "..."}], "rejecte
 	return debate.TurnSpec{
 		TurnRef:  debate.TurnRef{ID: idClassify, Agent: agentModerator, Role: agentModerator, Label: "MOD · framework review", Phase: "framework"},
 		System:   p.system(),
-		Messages: p.messages(d, b.String()),
+		Messages: p.messages(d, p.opts.Rounds+1, b.String()),
 		Schema:   turnSchema(), Hints: ids, Unbudgeted: true,
 	}
 }
@@ -374,7 +457,7 @@ Render the judgment. The winner follows from the scores above; explain it:
 	return debate.TurnSpec{
 		TurnRef:  debate.TurnRef{ID: idVerdict, Agent: agentModerator, Role: agentModerator, Label: "MOD · verdict", Phase: "verdict"},
 		System:   p.system(),
-		Messages: p.messages(d, b.String()),
+		Messages: p.messages(d, p.opts.Rounds+1, b.String()),
 		Schema:   turnSchema(), Hints: ids, Unbudgeted: true,
 	}
 }

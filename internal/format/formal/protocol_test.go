@@ -252,7 +252,8 @@ func TestPromptsCarryPersonasContextAndOpenMoves(t *testing.T) {
 		"Cautious architect focused on quality and long-term health", "Prefers solutions that minimize risk and technical debt",
 		"The user asked to focus on your viewpoint", "## Files of shop",
 		"[P2] PRO P1 since {P2.1", "C_PRO = {P1, P2.1, P2.2}",
-		"- P2.1: PRO's premise of P2", "- P2: PRO's inference P1 since {P2.1, P2.2}",
+		"- PRO's statements you may challenge (why), attack (claim: a counter-claim) or concede: P1, P2.1, P2.2",
+		"- PRO's inferences you may undercut (claim replying to the since move: its premises do not support its conclusion): P2 (P1 since P2.1, P2.2)",
 		"Make 1 to 6 moves",
 	} {
 		if !strings.Contains(p, want) {
