@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,113 +14,16 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/argue"
-	"github.com/parleyhq/parley/internal/argue/iccma"
+	"github.com/parleyhq/parley/internal/argue/randaf"
 )
 
-// Random frameworks of the shapes that leave a hard core after the grounded
-// reduction, generated from fixed seeds so that every run (and the
-// benchmark's before/after) sees the same instances, without keeping
-// megabytes of testdata. The ICCMA sample set in testdata is dominated by
-// instances the grounded labelling or one stable model settles; these are
-// not.
-
-// randomER is an Erdős–Rényi-style digraph: round(n·d) attacks between
-// uniformly drawn arguments (self-attacks included, duplicates redrawn),
-// so d is the mean number of attacks per argument.
-func randomER(n int, d float64, seed uint64) *argue.Framework {
-	r := rand.New(rand.NewPCG(seed, 0xe5))
-	af := argue.NewNumbered(n)
-	seen := map[[2]int]bool{}
-	for m := int(float64(n)*d + 0.5); len(seen) < m; {
-		e := [2]int{r.IntN(n), r.IntN(n)}
-		if !seen[e] {
-			seen[e] = true
-			mustAttack(af, e[0], e[1])
-		}
-	}
-	return af
-}
-
-// randomBA is Barabási–Albert-like: each new argument attacks or is
-// attacked by (a fair coin) k earlier arguments drawn in proportion to
-// their degree, so a few hubs take part in many attacks.
-func randomBA(n, k int, seed uint64) *argue.Framework {
-	r := rand.New(rand.NewPCG(seed, 0xba))
-	af := argue.NewNumbered(n)
-	var ends []int // each argument once per attack it takes part in
-	for i := 1; i < n; i++ {
-		picked := map[int]bool{}
-		for len(picked) < min(k, i) {
-			j := r.IntN(i)
-			if len(ends) > 0 && r.IntN(4) != 0 { // mostly by degree, sometimes uniform
-				j = ends[r.IntN(len(ends))]
-			}
-			if picked[j] {
-				continue
-			}
-			picked[j] = true
-			if r.IntN(2) == 0 {
-				mustAttack(af, i, j)
-			} else {
-				mustAttack(af, j, i)
-			}
-			ends = append(ends, i, j)
-		}
-	}
-	return af
-}
-
-// randomGrid is a w×h grid in which each of the two directions between
-// neighbours is an attack with probability p: many short even and odd
-// cycles, the structure of the grid families of ICCMA.
-func randomGrid(w, h int, p float64, seed uint64) *argue.Framework {
-	r := rand.New(rand.NewPCG(seed, 0x9d))
-	af := argue.NewNumbered(w * h)
-	for y := range h {
-		for x := range w {
-			a := y*w + x
-			for _, b := range []int{a + 1, a + w} {
-				if (b == a+1 && x+1 == w) || b >= w*h {
-					continue
-				}
-				if r.Float64() < p {
-					mustAttack(af, a, b)
-				}
-				if r.Float64() < p {
-					mustAttack(af, b, a)
-				}
-			}
-		}
-	}
-	return af
-}
+// The random frameworks of internal/argue/randaf (fixed seeds, hard cores
+// after the grounded reduction) are where the ICCMA sample set does not
+// exercise the solver.
 
 func mustAttack(af *argue.Framework, a, b int) {
 	if err := af.AddAttack(a, b); err != nil {
 		panic(err)
-	}
-}
-
-type randomInstance struct {
-	name string
-	af   *argue.Framework
-}
-
-// randomInstances are the benchmark's instances: cores of 100–1,300
-// arguments after the grounded reduction (er_*, grid_*), and a scale-free
-// framework the reduction mostly settles (ba). Near the densities used
-// here the core's size swings from nothing to half the framework with the
-// seed, so the seeds (the _sN suffix) are ones that leave a core.
-func randomInstances() []randomInstance {
-	return []randomInstance{
-		{"er_n200_d3_s1", randomER(200, 3, 1)},
-		{"er_n500_d4_s1", randomER(500, 4, 1)},
-		{"er_n1000_d3_s2", randomER(1000, 3, 2)},
-		{"er_n2000_d3_s1", randomER(2000, 3, 1)},
-		{"er_n5000_d2.5_s2", randomER(5000, 2.5, 2)},
-		{"ba_n3000_s1", randomBA(3000, 2, 1)},
-		{"grid_n900_s1", randomGrid(30, 30, 0.6, 1)},
-		{"grid_n3600_s1", randomGrid(60, 60, 0.6, 1)},
 	}
 }
 
@@ -162,24 +64,14 @@ func goalTasks() []goalTask {
 	}
 }
 
-// queryArgs are the arguments (indices) a DC/DS task is asked about: the
-// first, the middle and the last, as the lead's comparison script does.
-func queryArgs(af *argue.Framework, task string) []int {
-	if strings.HasPrefix(task, "SE") {
-		return []int{-1}
-	}
-	n := af.Len()
-	return []int{0, n/2 - 1, n - 1}
-}
-
 // BenchmarkRandom measures the goal tasks on the random frameworks in
 // process (generation and start-up excluded). Runs cut off after 5 s are
 // skipped.
 func BenchmarkRandom(b *testing.B) {
-	for _, in := range randomInstances() {
+	for _, in := range randaf.Instances() {
 		for _, t := range goalTasks() {
-			for _, a := range queryArgs(in.af, t.name) {
-				name := t.name + "/" + in.name
+			for _, a := range randaf.QueryArgs(in.AF.Len(), t.name) {
+				name := t.name + "/" + in.Name
 				if a >= 0 {
 					name += "/a" + strconv.Itoa(a+1)
 				}
@@ -187,7 +79,7 @@ func BenchmarkRandom(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
 						ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-						_, err := t.run(ctx, in.af, max(a, 0))
+						_, err := t.run(ctx, in.AF, max(a, 0))
 						cancel()
 						if errors.Is(err, argue.ErrCutOff) {
 							b.Skipf("cut off: %v", err)
@@ -238,17 +130,6 @@ func runPeer(t *testing.T, bin, task, path string, a int) string {
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(out.String()), "\n")
 	return strings.TrimSpace(first)
-}
-
-func writeI23(t *testing.T, af *argue.Framework, path string) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := iccma.WriteI23(&buf, af); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // extensionOf parses an i23 "w 1 2 3" line into argument indices.
@@ -313,29 +194,31 @@ func reduct(af *argue.Framework, e argue.Extension) *argue.Framework {
 // takes seconds on some of them: 3.7 s for SE-PR on grid_n3600).
 func TestRandomAgainstMuToksia(t *testing.T) {
 	bin := muToksia(t)
-	var ins []randomInstance
+	var ins []randaf.Instance
 	if !testing.Short() {
-		ins = randomInstances()
+		ins = randaf.Instances()
 	}
 	for seed := uint64(2); seed <= 6; seed++ {
 		ins = append(ins,
-			randomInstance{fmt.Sprintf("er_n60_d2_s%d", seed), randomER(60, 2, seed)},
-			randomInstance{fmt.Sprintf("er_n150_d3_s%d", seed), randomER(150, 3, seed)},
-			randomInstance{fmt.Sprintf("ba_n300_s%d", seed), randomBA(300, 3, seed)},
-			randomInstance{fmt.Sprintf("grid_n100_s%d", seed), randomGrid(10, 10, 0.6, seed)},
+			randaf.Instance{Name: fmt.Sprintf("er_n60_d2_s%d", seed), AF: randaf.ER(60, 2, seed)},
+			randaf.Instance{Name: fmt.Sprintf("er_n150_d3_s%d", seed), AF: randaf.ER(150, 3, seed)},
+			randaf.Instance{Name: fmt.Sprintf("ba_n300_s%d", seed), AF: randaf.BA(300, 3, seed)},
+			randaf.Instance{Name: fmt.Sprintf("grid_n100_s%d", seed), AF: randaf.Grid(10, 10, 0.6, seed)},
 		)
 	}
 	dir := t.TempDir()
 	for _, in := range ins {
-		path := filepath.Join(dir, in.name+".af")
-		writeI23(t, in.af, path)
+		path := in.Path(dir)
+		if err := randaf.WriteI23(path, in.AF); err != nil {
+			t.Fatal(err)
+		}
 		for _, task := range goalTasks() {
-			for _, a := range queryArgs(in.af, task.name) {
+			for _, a := range randaf.QueryArgs(in.AF.Len(), task.name) {
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-				got, err := task.run(ctx, in.af, max(a, 0))
+				got, err := task.run(ctx, in.AF, max(a, 0))
 				cancel()
 				if err != nil {
-					t.Fatalf("%s %s a=%d: %v", in.name, task.name, a+1, err)
+					t.Fatalf("%s %s a=%d: %v", in.Name, task.name, a+1, err)
 				}
 				want := runPeer(t, bin, task.name, path, a)
 				checkAgainstPeer(t, bin, dir, in, task.name, a, got, want)
@@ -344,9 +227,9 @@ func TestRandomAgainstMuToksia(t *testing.T) {
 	}
 }
 
-func checkAgainstPeer(t *testing.T, bin, dir string, in randomInstance, task string, a int, got, want string) {
+func checkAgainstPeer(t *testing.T, bin, dir string, in randaf.Instance, task string, a int, got, want string) {
 	t.Helper()
-	where := fmt.Sprintf("%s %s a=%d", in.name, task, a+1)
+	where := fmt.Sprintf("%s %s a=%d", in.Name, task, a+1)
 	if !strings.HasPrefix(task, "SE") {
 		if got != want {
 			t.Errorf("%s: Parley %s, μ-toksia %s", where, got, want)
@@ -363,16 +246,18 @@ func checkAgainstPeer(t *testing.T, bin, dir string, in randomInstance, task str
 	e := extensionOf(t, got)
 	switch task {
 	case "SE-ST":
-		if !in.af.IsStable(e) {
+		if !in.AF.IsStable(e) {
 			t.Errorf("%s: Parley's extension is not stable: %s", where, got)
 		}
 	case "SE-PR":
-		if !in.af.IsAdmissible(e) {
+		if !in.AF.IsAdmissible(e) {
 			t.Errorf("%s: Parley's extension is not admissible: %s", where, got)
 			return
 		}
-		path := filepath.Join(dir, in.name+".reduct.af")
-		writeI23(t, reduct(in.af, e), path)
+		path := filepath.Join(dir, in.Name+".reduct.af")
+		if err := randaf.WriteI23(path, reduct(in.AF, e)); err != nil {
+			t.Fatal(err)
+		}
 		if w := runPeer(t, bin, "SE-PR", path, -1); w != "w" {
 			t.Errorf("%s: Parley's extension is not maximal: μ-toksia finds %q in its reduct", where, w)
 		}

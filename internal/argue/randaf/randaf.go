@@ -1,0 +1,167 @@
+// Package randaf generates random argumentation frameworks of the shapes
+// that leave a hard core after the grounded reduction, from fixed seeds,
+// so that every run (the in-process benchmark of internal/argue, its
+// before/after, and peerbench's whole-process comparison with μ-toksia)
+// sees the same instances without keeping megabytes of testdata. The ICCMA
+// sample set in testdata is dominated by instances the grounded labelling
+// or one stable model settles; these are not.
+package randaf
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/argue"
+	"github.com/parleyhq/parley/internal/argue/iccma"
+)
+
+// ER is an Erdős–Rényi-style digraph: round(n·d) attacks between
+// uniformly drawn arguments (self-attacks included, duplicates redrawn),
+// so d is the mean number of attacks per argument.
+func ER(n int, d float64, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0xe5))
+	af := argue.NewNumbered(n)
+	seen := map[[2]int]bool{}
+	for m := int(float64(n)*d + 0.5); len(seen) < m; {
+		e := [2]int{r.IntN(n), r.IntN(n)}
+		if !seen[e] {
+			seen[e] = true
+			attack(af, e[0], e[1])
+		}
+	}
+	return af
+}
+
+// BA is Barabási–Albert-like: each new argument attacks or is attacked by
+// (a fair coin) k earlier arguments drawn in proportion to their degree,
+// so a few hubs take part in many attacks.
+func BA(n, k int, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0xba))
+	af := argue.NewNumbered(n)
+	var ends []int // each argument once per attack it takes part in
+	for i := 1; i < n; i++ {
+		picked := map[int]bool{}
+		for len(picked) < min(k, i) {
+			j := r.IntN(i)
+			if len(ends) > 0 && r.IntN(4) != 0 { // mostly by degree, sometimes uniform
+				j = ends[r.IntN(len(ends))]
+			}
+			if picked[j] {
+				continue
+			}
+			picked[j] = true
+			if r.IntN(2) == 0 {
+				attack(af, i, j)
+			} else {
+				attack(af, j, i)
+			}
+			ends = append(ends, i, j)
+		}
+	}
+	return af
+}
+
+// Grid is a w×h grid in which each of the two directions between
+// neighbours is an attack with probability p: many short even and odd
+// cycles, the structure of the grid families of ICCMA.
+func Grid(w, h int, p float64, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0x9d))
+	af := argue.NewNumbered(w * h)
+	for y := range h {
+		for x := range w {
+			a := y*w + x
+			for _, b := range []int{a + 1, a + w} {
+				if (b == a+1 && x+1 == w) || b >= w*h {
+					continue
+				}
+				if r.Float64() < p {
+					attack(af, a, b)
+				}
+				if r.Float64() < p {
+					attack(af, b, a)
+				}
+			}
+		}
+	}
+	return af
+}
+
+// attack adds a→b. The generators draw both ends below the framework's
+// size, so an error here is a bug in the generator, not a condition a
+// caller could handle.
+func attack(af *argue.Framework, a, b int) {
+	if err := af.AddAttack(a, b); err != nil {
+		panic(fmt.Sprintf("randaf: generator drew an attack outside the framework: %v", err))
+	}
+}
+
+// Instance is one named generated framework.
+type Instance struct {
+	Name string // shape, size and seed, e.g. er_n500_d4_s1; also the file's base name
+	AF   *argue.Framework
+}
+
+// Instances are the benchmark's instances: cores of 100–1,300 arguments
+// after the grounded reduction (er_*, grid_*), and a scale-free framework
+// the reduction mostly settles (ba). Near the densities used here the
+// core's size swings from nothing to half the framework with the seed, so
+// the seeds (the _sN suffix) are ones that leave a core.
+func Instances() []Instance {
+	return []Instance{
+		{"er_n200_d3_s1", ER(200, 3, 1)},
+		{"er_n500_d4_s1", ER(500, 4, 1)},
+		{"er_n1000_d3_s2", ER(1000, 3, 2)},
+		{"er_n2000_d3_s1", ER(2000, 3, 1)},
+		{"er_n5000_d2.5_s2", ER(5000, 2.5, 2)},
+		{"ba_n3000_s1", BA(3000, 2, 1)},
+		{"grid_n900_s1", Grid(30, 30, 0.6, 1)},
+		{"grid_n3600_s1", Grid(60, 60, 0.6, 1)},
+	}
+}
+
+// GoalTasks are the problems issue 13 sets its target on.
+func GoalTasks() []string { return []string{"DC-CO", "DS-PR", "SE-PR", "SE-ST", "DS-ST"} }
+
+// QueryArgs are the arguments (0-based indices) a DC/DS task on a
+// framework of n arguments is asked about: the first, the middle and the
+// last, so that both ends of the numbering (the generators' oldest and
+// newest arguments) and one between are covered. An SE task takes no
+// argument: the single entry -1.
+func QueryArgs(n int, task string) []int {
+	if strings.HasPrefix(task, "SE") {
+		return []int{-1}
+	}
+	return []int{0, n/2 - 1, n - 1}
+}
+
+// WriteI23 writes af to path in ICCMA'23 format (arguments numbered from 1).
+func WriteI23(path string, af *argue.Framework) error {
+	var buf bytes.Buffer
+	if err := iccma.WriteI23(&buf, af); err != nil {
+		return fmt.Errorf("randaf: encode %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("randaf: write the instance (is the directory writable?): %w", err)
+	}
+	return nil
+}
+
+// Path is where Write puts in under dir.
+func (in Instance) Path(dir string) string { return filepath.Join(dir, in.Name+".af") }
+
+// Write writes every instance to dir as <name>.af, creating dir if needed.
+func Write(dir string, ins []Instance) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("randaf: create the instance directory: %w", err)
+	}
+	for _, in := range ins {
+		if err := WriteI23(in.Path(dir), in.AF); err != nil {
+			return err
+		}
+	}
+	return nil
+}

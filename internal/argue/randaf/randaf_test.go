@@ -1,0 +1,96 @@
+package randaf
+
+import (
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/argue"
+	"github.com/parleyhq/parley/internal/argue/iccma"
+)
+
+func attacks(af *argue.Framework) [][2]int {
+	var out [][2]int
+	for a := range af.Len() {
+		for _, b := range af.Attacks(a) {
+			out = append(out, [2]int{a, b})
+		}
+	}
+	return out
+}
+
+// TestShapes checks what each generator promises: ER's attack count,
+// Grid's neighbour-only attacks, BA's connectedness (every argument but
+// the first joins at least one attack), and that a seed fixes the
+// framework while another seed changes it.
+func TestShapes(t *testing.T) {
+	if got, want := ER(500, 2.5, 3).NumAttacks(), 1250; got != want {
+		t.Errorf("ER(500, 2.5): %d attacks, want %d", got, want)
+	}
+	g := Grid(7, 5, 0.6, 3)
+	for _, e := range attacks(g) {
+		ax, ay, bx, by := e[0]%7, e[0]/7, e[1]%7, e[1]/7
+		if d := max(ax-bx, bx-ax) + max(ay-by, by-ay); d != 1 {
+			t.Errorf("Grid: attack %v joins cells %d apart", e, d)
+		}
+	}
+	ba := BA(200, 2, 3)
+	for a := 1; a < ba.Len(); a++ {
+		if len(ba.Attacks(a))+len(ba.Attackers(a)) == 0 {
+			t.Errorf("BA: argument %d takes part in no attack", a)
+		}
+	}
+	for name, gen := range map[string]func(uint64) *argue.Framework{
+		"ER":   func(s uint64) *argue.Framework { return ER(300, 3, s) },
+		"BA":   func(s uint64) *argue.Framework { return BA(300, 2, s) },
+		"Grid": func(s uint64) *argue.Framework { return Grid(15, 15, 0.6, s) },
+	} {
+		if !slices.Equal(attacks(gen(1)), attacks(gen(1))) {
+			t.Errorf("%s: the same seed gave different frameworks", name)
+		}
+		if slices.Equal(attacks(gen(1)), attacks(gen(2))) {
+			t.Errorf("%s: seeds 1 and 2 gave the same framework", name)
+		}
+	}
+}
+
+// TestWrite checks that the written files read back as the generated
+// frameworks and that the instance names are unique file names.
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	ins := Instances()[:3]
+	if err := Write(dir, ins); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, in := range Instances() {
+		if seen[in.Name] {
+			t.Errorf("instance name %s twice", in.Name)
+		}
+		seen[in.Name] = true
+	}
+	for _, in := range ins {
+		f, err := os.Open(in.Path(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := iccma.ParseI23(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", in.Name, err)
+		}
+		if back.Len() != in.AF.Len() || !slices.Equal(attacks(back), attacks(in.AF)) {
+			t.Errorf("%s: read back %d arguments, %d attacks; generated %d, %d",
+				in.Name, back.Len(), back.NumAttacks(), in.AF.Len(), in.AF.NumAttacks())
+		}
+	}
+}
+
+func TestQueryArgs(t *testing.T) {
+	if got := QueryArgs(10, "DS-PR"); !slices.Equal(got, []int{0, 4, 9}) {
+		t.Errorf("QueryArgs(10, DS-PR) = %v", got)
+	}
+	if got := QueryArgs(10, "SE-ST"); !slices.Equal(got, []int{-1}) {
+		t.Errorf("QueryArgs(10, SE-ST) = %v", got)
+	}
+}
