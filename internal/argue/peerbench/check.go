@@ -31,12 +31,13 @@ type answers struct {
 // instance is one framework in ICCMA'23 numeric format with its reference
 // answers, translated to argument numbers.
 type instance struct {
-	name  string // file name, e.g. admbuster_1000.af
-	path  string // the .af file both solvers read
-	af    *argue.Framework
-	ans   answers
-	large bool     // no full extension lists: timed, not just checked
-	args  []string // query arguments (numbers), from the reference answers
+	name   string // file name, e.g. admbuster_1000.af
+	path   string // the .af file both solvers read
+	af     *argue.Framework
+	ans    answers
+	large  bool     // no full extension lists: timed, not just checked
+	args   []string // query arguments (numbers), from the reference answers or randaf.QueryArgs
+	byPeer bool     // no reference answers at all: judged by agreement with the peer (see judgeByPeer)
 }
 
 // loadInstance reads answersPath and the .af file it belongs to. Answers
@@ -160,6 +161,10 @@ const (
 	vTimeout = "timeout" // no answer in time
 	vError   = "error"   // the solver failed
 	vNA      = "n/a"     // the solver does not offer this task
+
+	// Without a reference (random instances), against the other solver.
+	vAgree    = "agree"    // the same answer, and an extension meets its definition
+	vDisagree = "DISAGREE" // the two solvers' answers differ
 )
 
 // check judges the first line of a solver's output for task (e.g.

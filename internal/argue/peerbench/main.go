@@ -1,15 +1,25 @@
-// Command peerbench runs `parley af` and a peer ICCMA solver (μ-toksia, see
-// shared/peers/README.md) side by side on the ICCMA sample instances,
-// checks both against the reference answers, and prints a Markdown table:
-// instance, task, both times (minimum of interleaved runs), the speedup
-// and both peak resident set sizes.
+// Command peerbench runs `parley af` (or `parley-af`) and a peer ICCMA
+// solver (μ-toksia, see shared/peers/README.md) side by side on the ICCMA
+// sample instances, checks both against the reference answers, and prints a
+// Markdown table: instance, task, both times (minimum of interleaved runs),
+// the speedup and both peak resident set sizes.
 //
 //	go run ./internal/argue/peerbench -peer "$(../shared/peers/build-mu-toksia.sh)"
+//
+// With -random DIR it writes the random frameworks of internal/argue/randaf
+// (fixed seeds, hard cores after the grounded reduction) to DIR and runs
+// the goal tasks on them instead. They have no reference answers, so each
+// answer is judged by agreement with the peer: the same YES/NO for DC/DS,
+// the same existence for SE-ST with Parley's extension checked to be
+// stable, and for SE-PR Parley's extension checked to be complete.
+//
+//	go build -o /tmp/x/parley-af ./cmd/parley-af
+//	go run ./internal/argue/peerbench -parley /tmp/x/parley-af -random /tmp/x/random
 //
 // Times are whole processes (start-up, parsing and solving), as ICCMA
 // measures them; `go test -bench . ./internal/argue` measures the solver in
 // process. The small instances (full reference lists) are run once each
-// for correctness only; the large ones are timed.
+// for correctness only; the large ones, and all random ones, are timed.
 package main
 
 import (
@@ -32,6 +42,7 @@ import (
 type config struct {
 	parley, peer string        // binaries
 	data         string        // directory of */*.answers.json and .af files
+	random       string        // if set: write randaf's instances here and run them instead of data
 	tasks        []string      // e.g. DC-CO; tasks the peer lacks are run by Parley only
 	runs         int           // timed runs per solver (minimum reported)
 	timeout      time.Duration // per process
@@ -81,12 +92,20 @@ func main() {
 	flag.StringVar(&cfg.parley, "parley", "", "parley binary (default: build ./cmd/parley into a temporary directory)")
 	flag.StringVar(&cfg.peer, "peer", DefaultPeer(), "μ-toksia binary (shared/peers/build-mu-toksia.sh prints its path)")
 	flag.StringVar(&cfg.data, "data", "internal/argue/testdata/iccma", "directory holding the instances and *.answers.json")
-	flag.StringVar(&tasks, "tasks", strings.Join(defaultTasks(), ","), "comma-separated problems")
+	flag.StringVar(&cfg.random, "random", "", "write the random frameworks of internal/argue/randaf to this directory and run them instead of -data")
+	flag.StringVar(&tasks, "tasks", "", "comma-separated problems (default: "+strings.Join(defaultTasks(), ",")+"; with -random: "+strings.Join(goalTasks(), ",")+")")
 	flag.IntVar(&cfg.runs, "runs", 3, "timed runs per solver and case; the minimum is reported")
 	flag.DurationVar(&cfg.timeout, "timeout", 30*time.Second, "time limit per process")
 	flag.StringVar(&cfg.only, "only", "", "run only instances whose file name contains this")
 	flag.Parse()
-	cfg.tasks = strings.Split(tasks, ",")
+	switch {
+	case tasks != "":
+		cfg.tasks = strings.Split(tasks, ",")
+	case cfg.random != "":
+		cfg.tasks = goalTasks()
+	default:
+		cfg.tasks = defaultTasks()
+	}
 	ctx := context.Background()
 	if _, _, err := run(ctx, cfg, os.Stdout); err != nil {
 		slog.Error("peerbench", "err", err)
@@ -119,12 +138,19 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 			return nil, small, fmt.Errorf("build parley (or pass -parley): %w", err)
 		}
 	}
+	load := loadInstance
 	files, err := filepath.Glob(filepath.Join(cfg.data, "*", "*.answers.json"))
+	if cfg.random != "" {
+		if files, err = writeRandom(cfg.random); err != nil {
+			return nil, small, err
+		}
+		load = randomInstance
+	}
 	if err != nil || len(files) == 0 {
 		return nil, small, fmt.Errorf("no reference answers under %s (pass -data): %v", cfg.data, err)
 	}
 	for _, f := range files {
-		in, ok, err := loadInstance(f)
+		in, ok, err := load(f)
 		if err != nil {
 			return nil, small, err
 		}
@@ -132,6 +158,9 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 			// The empty framework measures each binary's start-up.
 			r := benchCase{in: in, task: "SE-CO"}.measure(ctx, cfg, 3*cfg.runs)
 			floor = &r
+			if in.byPeer {
+				continue // written for the floor only: it has no argument to ask about
+			}
 		}
 		if !ok || cfg.only != "" && !strings.Contains(in.name, cfg.only) {
 			continue
@@ -230,6 +259,9 @@ func (c benchCase) measure(ctx context.Context, cfg config, runs int) row {
 			res.answer, _, _ = strings.Cut(strings.TrimSpace(out), "\n")
 		}
 	}
+	if c.in.byPeer {
+		r.judgeByPeer()
+	}
 	return r
 }
 
@@ -284,9 +316,12 @@ func (t *tally) add(r row) {
 	}
 }
 
-func bad(v string) bool { return v == vWrong || v == vError || v == vTimeout }
+func bad(v string) bool { return v == vWrong || v == vDisagree || v == vError || v == vTimeout }
 
 func report(w io.Writer, cfg config, rows []row, small tally, floor *row) {
+	if cfg.random != "" {
+		fmt.Fprintf(w, "Instances: the random frameworks of internal/argue/randaf (fixed seeds), written to %s. Parley: %s.\n", cfg.random, filepath.Base(cfg.parley))
+	}
 	fmt.Fprintf(w, "Times: minimum of %d interleaved runs per solver, whole process (start-up, parsing, solving), limit %s.\n", cfg.runs, cfg.timeout)
 	fmt.Fprintf(w, "Speedup = μ-toksia time / Parley time (> 1: Parley faster). RSS = peak resident set size; \"≤\" marks a\n")
 	fmt.Fprintf(w, "figure no larger than this harness's own peak, which Linux folds into a child's (vfork, then exec), so only a bound.\n\n")
@@ -336,7 +371,7 @@ func report(w io.Writer, cfg config, rows []row, small tally, floor *row) {
 			fmt.Fprintf(w, "| %s | %d | %.2f |\n", task, len(s), geomean(s))
 		}
 	}
-	if len(goal) > 0 {
+	if len(goal) > 0 && len(goal) < len(all) {
 		fmt.Fprintf(w, "| %s | %d | %.2f |\n", strings.Join(goalTasks(), ", "), len(goal), geomean(goal))
 	}
 	if len(all) > 0 {
@@ -360,6 +395,11 @@ func report(w io.Writer, cfg config, rows []row, small tally, floor *row) {
 		for _, b := range small.peerBad {
 			fmt.Fprintln(w, "- μ-toksia:", b)
 		}
+	}
+	if cfg.random != "" {
+		fmt.Fprintf(w, "\nAnswers (no reference: judged against the other solver): %s = DC/DS the same answer, SE-ST both NO or both an extension and this one\n", vAgree)
+		fmt.Fprintf(w, "stable; %s = SE-PR an extension that is complete (maximality unchecked); %s = the answers differ; %s = the extension fails the definition.\n", vPartial, vDisagree, vWrong)
+		return
 	}
 	fmt.Fprintf(w, "\nAnswers: %s = matches the reference; %s = meets the definition checked (complete), maximality unchecked; %s = no reference.\n", vOK, vPartial, vUnknown)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +88,105 @@ func TestPeerBench(t *testing.T) {
 	}
 	for _, b := range small.parleyBad {
 		t.Errorf("small instance: Parley %s", b)
+	}
+}
+
+// TestJudgeByPeer pins the judge of the random instances, which have no
+// reference answers: a different YES/NO or a different SE-ST existence is
+// DISAGREE, an SE-ST extension must be stable, an SE-PR extension complete
+// (ok~), and a timeout is not turned into agreement.
+func TestJudgeByPeer(t *testing.T) {
+	dir := t.TempDir()
+	// 1 and 2 attack each other, 2 attacks 3: stable {1,3} and {2};
+	// 4 attacks itself, so with it there is no stable extension.
+	even := filepath.Join(dir, "even.af")
+	odd := filepath.Join(dir, "odd.af")
+	if err := os.WriteFile(even, []byte("p af 3\n1 2\n2 1\n2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(odd, []byte("p af 4\n1 2\n2 1\n2 3\n4 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev, _, err := randomInstance(even)
+	if err != nil {
+		t.Fatal(err)
+	}
+	od, _, err := randomInstance(odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.name != "even" || !slices.Equal(ev.args, []string{"1", "1", "3"}) {
+		t.Errorf("randomInstance: name %q, args %v", ev.name, ev.args)
+	}
+	tests := []struct {
+		in                 instance
+		task, parley, peer string
+		want, wantPeer     string
+	}{
+		{ev, "DC-CO", "YES", "YES", vAgree, vAgree},
+		{ev, "DS-PR", "NO", "YES", vDisagree, vDisagree},
+		{ev, "SE-ST", "w 1 3", "w 2", vAgree, vAgree},
+		{ev, "SE-ST", "w 1", "w 2", vWrong, vOK}, // {1} does not attack 3
+		{ev, "SE-ST", "NO", "w 2", vDisagree, vDisagree},
+		{od, "SE-ST", "NO", "NO", vAgree, vAgree},
+		{od, "SE-ST", "w 1 3", "NO", vWrong, vUnknown}, // 4 is not attacked
+		{od, "SE-ST", "NO", "w 1 3", vDisagree, vWrong},
+		{ev, "SE-ST", "w 2", "w 1", vAgree, vWrong},
+		{ev, "SE-PR", "w 1 3", "w 2", vPartial, vPartial},
+		{ev, "SE-PR", "w 1", "w 2", vWrong, vPartial}, // not complete: 3 is defended
+		{ev, "DC-CO", "YES", "", vUnknown, vTimeout},
+	}
+	for _, tt := range tests {
+		c := benchCase{in: tt.in, task: tt.task, arg: "1"}
+		if strings.HasPrefix(tt.task, "SE") {
+			c.arg = ""
+		}
+		r := row{benchCase: c}
+		r.parley.verdict, r.parley.note = tt.in.check(tt.task, c.arg, tt.parley)
+		r.parley.answer = tt.parley
+		if tt.peer == "" {
+			r.peer.verdict = vTimeout
+		} else {
+			r.peer.verdict, r.peer.note = tt.in.check(tt.task, c.arg, tt.peer)
+			r.peer.answer = tt.peer
+		}
+		r.judgeByPeer()
+		if r.parley.verdict != tt.want || r.peer.verdict != tt.wantPeer {
+			t.Errorf("%s %s: Parley %q, peer %q: judged %s/%s (%s), want %s/%s", tt.in.name, tt.task, tt.parley, tt.peer,
+				r.parley.verdict, r.peer.verdict, r.parley.note, tt.want, tt.wantPeer)
+		}
+	}
+}
+
+// TestPeerBenchRandom runs the comparison on the random frameworks of
+// internal/argue/randaf (the goal tasks; minutes; PARLEY_PEERBENCH=1 as
+// TestPeerBench, and PARLEY_PEERBENCH_PARLEY may name the binary, e.g. a
+// built parley-af). It fails when Parley's answer disagrees with
+// μ-toksia's, fails its definition, or is missing where μ-toksia answered.
+func TestPeerBenchRandom(t *testing.T) {
+	if os.Getenv("PARLEY_PEERBENCH") == "" {
+		t.Skip("set PARLEY_PEERBENCH=1 to run the side-by-side benchmark against μ-toksia (minutes)")
+	}
+	cfg := config{parley: os.Getenv("PARLEY_PEERBENCH_PARLEY"), peer: DefaultPeer(), random: t.TempDir(),
+		tasks: goalTasks(), runs: 3, timeout: 30 * time.Second, only: os.Getenv("PARLEY_PEERBENCH_ONLY")}
+	var out strings.Builder
+	rows, _, err := run(context.Background(), cfg, &out)
+	if errors.Is(err, errPeerMissing) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + out.String())
+	if len(rows) == 0 {
+		t.Fatal("no case was run")
+	}
+	for _, r := range rows {
+		switch v := r.parley.verdict; {
+		case v == vDisagree || v == vWrong || v == vError:
+			t.Errorf("%s %s %s: Parley %s %s", r.in.name, r.task, r.arg, v, r.parley.note)
+		case v == vTimeout && ok(r.peer):
+			t.Errorf("%s %s %s: Parley timed out, μ-toksia answered in %.1f ms", r.in.name, r.task, r.arg, r.peer.ms)
+		}
 	}
 }
