@@ -2,7 +2,6 @@ package bullbear_test
 
 import (
 	"fmt"
-	"hash/fnv"
 	"strings"
 	"testing"
 
@@ -12,21 +11,9 @@ import (
 
 // prose is a reply of n words that differs per id, as real debaters' do.
 func prose(id string, n int) string {
-	vocab := strings.Fields("revenue margin cash flow capex hyperscaler demand supply valuation multiple growth " +
-		"competition export control inventory backlog pricing gross operating dividend buyback guidance risk " +
-		"concentration cycle roadmap software moat")
-	h := fnv.New64a()
-	h.Write([]byte(id))
-	x := h.Sum64()
-	var b strings.Builder
-	b.WriteString(id + ":")
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b.WriteString(" " + vocab[x%uint64(len(vocab))])
-	}
-	return b.String()
+	return formattest.Prose(id, n, strings.Fields("revenue margin cash flow capex hyperscaler demand supply valuation multiple growth "+
+		"competition export control inventory backlog pricing gross operating dividend buyback guidance risk "+
+		"concentration cycle roadmap software moat")...)
 }
 
 // TestTokensDeepDebate runs a deep debate (two rebuttal rounds, the longest

@@ -3,7 +3,6 @@ package formal_test
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"strings"
 	"testing"
 
@@ -16,20 +15,8 @@ import (
 
 // prose is a text of n words that differs per id, as a real debater's does.
 func prose(id string, n int) string {
-	vocab := strings.Fields("deploy team service module boundary latency queue CI release ownership binary " +
-		"database schema migration incident rollback cost on-call contract interface coupling test")
-	h := fnv.New64a()
-	h.Write([]byte(id))
-	x := h.Sum64()
-	var b strings.Builder
-	b.WriteString(id + ":")
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b.WriteString(" " + vocab[x%uint64(len(vocab))])
-	}
-	return b.String()
+	return formattest.Prose(id, n, strings.Fields("deploy team service module boundary latency queue CI release ownership binary "+
+		"database schema migration incident rollback cost on-call contract interface coupling test")...)
 }
 
 // chainRules script a legal debate of the given rounds: PRO defends its claim

@@ -3,6 +3,7 @@ package formattest
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"strings"
 
@@ -151,4 +152,23 @@ func commonPrefix(a, b string) int {
 		}
 	}
 	return n
+}
+
+// Prose is a text of n words drawn from vocab, the same for the same id and
+// different between ids, phrase by phrase, as real debaters' replies are:
+// token measurements need replies that neither repeat each other (a
+// provider's cache would serve them) nor trip a format's repetition check.
+func Prose(id string, n int, vocab ...string) string {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	x := h.Sum64()
+	var b strings.Builder
+	b.WriteString(id + ":")
+	for range n {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		b.WriteString(" " + vocab[x%uint64(len(vocab))])
+	}
+	return b.String()
 }

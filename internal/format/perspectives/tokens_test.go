@@ -2,7 +2,6 @@ package perspectives_test
 
 import (
 	"fmt"
-	"hash/fnv"
 	"strings"
 	"testing"
 
@@ -15,21 +14,9 @@ import (
 // real debater's does (the repetition check would end a debate that repeats
 // itself).
 func prose(id string, n int) string {
-	vocab := strings.Fields("latency cost operations cache Redis PostgreSQL replica failover memory eviction " +
-		"budget team on-call migration interface benchmark throughput durability backup schema index tail p99 " +
-		"risk vendor license hosting upgrade incident rollback consistency")
-	h := fnv.New64a()
-	h.Write([]byte(id))
-	x := h.Sum64()
-	var b strings.Builder
-	b.WriteString(id + ":")
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b.WriteString(" " + vocab[x%uint64(len(vocab))])
-	}
-	return b.String()
+	return formattest.Prose(id, n, strings.Fields("latency cost operations cache Redis PostgreSQL replica failover memory eviction "+
+		"budget team on-call migration interface benchmark throughput durability backup schema index tail p99 "+
+		"risk vendor license hosting upgrade incident rollback consistency")...)
 }
 
 // eightRounds scripts a three-perspective debate that never converges, with
