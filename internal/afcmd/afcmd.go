@@ -25,6 +25,7 @@ import (
 	"github.com/parleyhq/parley/internal/argue"
 	"github.com/parleyhq/parley/internal/argue/iccma"
 	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/version"
 )
 
 // Exit codes, the same as the full command line's.
@@ -67,7 +68,7 @@ func New(ios *iostreams.IOStreams, use string, run func(context.Context, *Option
 		Use:   use + " -p PROBLEM -f FILE [-fo FORMAT] [-a ARG]",
 		Short: "Solve an argumentation framework (ICCMA solver interface)",
 		Long: `Solve reasoning problems on abstract argumentation frameworks, following the ICCMA solver
-interface: PROBLEM is TASK-SEMANTICS (tasks SE, EE, DC, DS, CE; semantics CO, GR, PR, ST, SST, STG, ID).
+interface: PROBLEM is TASK-SEMANTICS (tasks SE, EE, DC, DS, CE; semantics CO, GR, PR, ST, SST, STG, ID, AD).
 Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric format (.af/.i23).`,
 		Example: fmt.Sprintf("  parley %[1]s -p SE-GR -f framework.af\n  parley %[1]s -p DC-PR -f framework.apx -a a3\n  parley %[1]s --problems", use),
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -101,6 +102,11 @@ Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric
 // output conventions. Bad input is a *UsageError.
 func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 	switch {
+	case *o == Options{}:
+		// The ICCMA interface: a solver run without arguments names itself,
+		// its version and its authors.
+		fmt.Fprintf(ios.Out, "%s: the argumentation solver (ICCMA 2023 solver interface)\nThe Parley authors (--help for usage)\n", version.String())
+		return nil
 	case o.Formats:
 		fmt.Fprintf(ios.Out, "[%s]\n", strings.Join(iccma.Formats(), ","))
 		return nil

@@ -69,6 +69,8 @@ func bruteForce(f *Framework, sem Semantics) []Extension {
 	id := func(e Extension) Extension { return e }
 	co := filter(f.IsComplete)
 	switch sem {
+	case Admissible:
+		return filter(f.IsAdmissible)
 	case Complete:
 		return co
 	case Stable:
@@ -116,7 +118,7 @@ func TestAgainstBruteForce(t *testing.T) {
 				}
 			}
 		}
-		for _, sem := range []Semantics{Complete, Stable, Preferred, SemiStable, Stage, Ideal} {
+		for _, sem := range []Semantics{Admissible, Complete, Stable, Preferred, SemiStable, Stage, Ideal} {
 			got, err := f.Extensions(ctx, sem)
 			if err != nil {
 				t.Fatal(err)

@@ -20,11 +20,15 @@ const (
 	SemiStable Semantics = "SST"
 	Stage      Semantics = "STG"
 	Ideal      Semantics = "ID"
+	// Admissible sets are conflict-free and defend their members. The
+	// empty set always is one, which settles skeptical acceptance (never)
+	// and makes every other semantics here a refinement of this one.
+	Admissible Semantics = "AD"
 )
 
 // AllSemantics lists the supported semantics in a stable order.
 func AllSemantics() []Semantics {
-	return []Semantics{Complete, Grounded, Preferred, Stable, SemiStable, Stage, Ideal}
+	return []Semantics{Complete, Grounded, Preferred, Stable, SemiStable, Stage, Ideal, Admissible}
 }
 
 // ParseSemantics accepts an ICCMA abbreviation (case-insensitive).
@@ -34,7 +38,7 @@ func ParseSemantics(s string) (Semantics, error) {
 			return sem, nil
 		}
 	}
-	names := make([]string, 0, 7)
+	names := make([]string, 0, 8)
 	for _, sem := range AllSemantics() {
 		names = append(names, string(sem))
 	}
@@ -67,6 +71,13 @@ func (f *Framework) Enumerate(ctx context.Context, sem Semantics, fn func(Extens
 	case Preferred:
 		c := f.core(true)
 		return c.preferred(ctx, func(s []int) bool { return fn(c.ext(s)) })
+	case Admissible:
+		// An admissible set need not hold the grounded extension, so the
+		// grounded reduction does not apply: the whole framework is the
+		// core, and each IN set is blocked once seen (its labellings differ
+		// in which attackers are marked OUT).
+		c := f.core(false)
+		return c.enumModels(ctx, c.admissible(), c.nVars(), func(m []bool) bool { return fn(c.ext(c.inOf(m))) })
 	case SemiStable, Stage:
 		if stable, err := f.rangeBased(ctx); err != nil || stable {
 			if err != nil {
@@ -104,7 +115,9 @@ func (f *Framework) Count(ctx context.Context, sem Semantics) (int, error) {
 // none (only possible for stable semantics).
 func (f *Framework) SomeExtension(ctx context.Context, sem Semantics) (e Extension, ok bool, err error) {
 	switch sem {
-	case Grounded, Complete:
+	case Grounded, Complete, Admissible:
+		// The grounded extension is complete, hence admissible, and says
+		// more than the empty set that is always admissible too.
 		return f.Grounded(), true, nil
 	case Ideal:
 		e, err := f.Ideal(ctx)
@@ -147,7 +160,9 @@ func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, 
 	case Ideal:
 		e, err := f.Ideal(ctx)
 		return e.Contains(a), err
-	case Complete, Preferred, Stable:
+	case Complete, Preferred, Stable, Admissible:
+		// An admissible set extends to a complete one, so credulous
+		// acceptance is the same under AD, CO and PR.
 		c := f.core(true)
 		if c.local(a) < 0 {
 			if c.inBase(a) {
@@ -192,6 +207,8 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 		return false, err
 	}
 	switch sem {
+	case Admissible:
+		return false, nil // the empty set is admissible and holds no argument
 	case Grounded, Complete:
 		return f.Grounded().Contains(a), nil
 	case Ideal:

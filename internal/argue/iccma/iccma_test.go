@@ -88,6 +88,13 @@ func TestRunOutputStyles(t *testing.T) {
 		{Options{Problem: "SE-ST", File: filepath.Join(data, "literature", "odd_cycle3.apx")}, "NO\n"},
 		{Options{Problem: "SE-GR", File: filepath.Join(data, "literature", "chain5.af")}, "w 1 3 5\n"},
 		{Options{Problem: "SE-PR", File: "-", Format: "i23", Input: strings.NewReader("p af 2\n1 2\n")}, "w 1\n"},
+		// Admissible: 1 attacks 2, 2 and 3 attack each other. The admissible
+		// sets are {}, {1}, {3}, {1,3}; the empty set makes DS-AD always NO.
+		{Options{Problem: "CE-AD", File: "-", Format: "i23", Input: strings.NewReader("p af 3\n1 2\n2 3\n3 2\n")}, "4\n"},
+		{Options{Problem: "SE-AD", File: "-", Format: "i23", Input: strings.NewReader("p af 3\n1 2\n2 3\n3 2\n")}, "w 1 3\n"},
+		{Options{Problem: "DC-AD", File: "-", Format: "i23", Arg: "3", Input: strings.NewReader("p af 3\n1 2\n2 3\n3 2\n")}, "YES\n"},
+		{Options{Problem: "DC-AD", File: "-", Format: "i23", Arg: "2", Input: strings.NewReader("p af 3\n1 2\n2 3\n3 2\n")}, "NO\n"},
+		{Options{Problem: "DS-AD", File: "-", Format: "i23", Arg: "1", Input: strings.NewReader("p af 3\n1 2\n2 3\n3 2\n")}, "NO\n"},
 	}
 	for _, tt := range tests {
 		got := run(t, tt.opts)
@@ -126,8 +133,8 @@ func TestRunErrors(t *testing.T) {
 			t.Errorf("Run(%+v) error = %v, want it to mention %q", tt.opts, err, tt.want)
 		}
 	}
-	if got := len(Problems()); got != 35 {
-		t.Errorf("Problems() has %d entries, want 5 tasks x 7 semantics", got)
+	if got := len(Problems()); got != 40 {
+		t.Errorf("Problems() has %d entries, want 5 tasks x 8 semantics", got)
 	}
 }
 
