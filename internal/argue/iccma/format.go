@@ -30,15 +30,16 @@ const (
 // Formats lists the supported input formats, for --formats.
 func Formats() []string { return []string{string(APX), string(TGF), string(I23)} }
 
-// ParseFormat accepts a format name; "af" is an alias of "i23" because that
-// is the file extension ICCMA 2023 uses.
+// ParseFormat accepts a format name; "af" and "iccma23" are aliases of
+// "i23": the file extension ICCMA 2023 uses, and the name some solvers
+// (μ-toksia) list for it.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "apx":
 		return APX, nil
 	case "tgf":
 		return TGF, nil
-	case "i23", "af":
+	case "i23", "af", "iccma23":
 		return I23, nil
 	}
 	return "", fmt.Errorf("iccma: unknown format %q (valid: %s)", s, strings.Join(Formats(), ", "))
@@ -349,4 +350,24 @@ func WriteI23(w io.Writer, af *argue.Framework) error {
 		return fmt.Errorf("iccma: write i23: %w", err)
 	}
 	return nil
+}
+
+// Sniff tells the format from the start of a file whose name does not say
+// it: "p af N" opens an i23 file, "arg(" an apx one, and a line "#" parts a
+// tgf file's arguments from its attacks. ok is false when none matches.
+func Sniff(head []byte) (f Format, ok bool) {
+	for _, line := range strings.Split(string(head), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "%"):
+			continue // blank, or an apx comment
+		case strings.HasPrefix(line, "p af "):
+			return I23, true
+		case strings.HasPrefix(line, "arg(") || strings.HasPrefix(line, "att("):
+			return APX, true
+		case line == "#":
+			return TGF, true
+		}
+	}
+	return "", false
 }

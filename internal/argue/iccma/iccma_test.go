@@ -305,3 +305,37 @@ func FuzzParseI23(f *testing.F) {
 		roundTrip(t, I23, b)
 	})
 }
+
+// TestFormatFromContents: a file whose name does not tell its format is
+// read by its first lines; one they do not tell either gets the error that
+// asks for -fo.
+func TestFormatFromContents(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"numeric.txt": "# a comment\np af 3\n1 2\n2 3\n",
+		"aspartix.in": "% comment\narg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\n",
+		"trivial.dat": "a\nb\nc\n#\na b\nb c\n",
+	}
+	want := map[string]string{"numeric.txt": "w 1 3\n", "aspartix.in": "[a,c]\n", "trivial.dat": "[a,c]\n"}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := run(t, Options{Problem: "SE-GR", File: path}); got != want[name] {
+			t.Errorf("%s: %q, want %q", name, got, want[name])
+		}
+	}
+	odd := filepath.Join(dir, "odd.bin")
+	if err := os.WriteFile(odd, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Run(context.Background(), Options{Problem: "SE-GR", File: odd}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "pass a format") {
+		t.Errorf("odd.bin: %v, want the error asking for a format", err)
+	}
+	if got := run(t, Options{Problem: "SE-GR", File: "-", Format: "iccma23", Input: strings.NewReader("p af 2\n1 2\n")}); got != "w 1\n" {
+		t.Errorf("-fo iccma23: %q", got)
+	}
+}
+

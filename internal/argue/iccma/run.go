@@ -128,7 +128,25 @@ func resolveFormat(opts Options) (Format, error) {
 	if opts.File == "" || opts.File == "-" {
 		return "", fmt.Errorf("iccma: reading standard input needs an explicit format (%s)", strings.Join(Formats(), ", "))
 	}
-	return FormatOf(opts.File)
+	f, err := FormatOf(opts.File)
+	if err == nil {
+		return f, nil
+	}
+	// A name without a known extension: the file's first lines may tell.
+	// An i23 file opens with its "p af" line; a tgf one is told by its "#"
+	// line, which may come late, so only the head is read and a miss keeps
+	// the error that asks for a format.
+	file, oerr := os.Open(opts.File)
+	if oerr != nil {
+		return "", err
+	}
+	defer file.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(file, head)
+	if sf, ok := Sniff(head[:n]); ok {
+		return sf, nil
+	}
+	return "", err
 }
 
 func readFramework(ctx context.Context, opts Options, format Format) (*argue.Framework, error) {
