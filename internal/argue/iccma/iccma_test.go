@@ -338,4 +338,3 @@ func TestFormatFromContents(t *testing.T) {
 		t.Errorf("-fo iccma23: %q", got)
 	}
 }
-
