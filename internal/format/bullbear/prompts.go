@@ -136,13 +136,19 @@ func (p *Protocol) dataLine() string {
 }
 
 func (p *Protocol) researchTurn(s *debate.State, side string) debate.TurnSpec {
+	// The instructions, the same for both sides, come first and the role
+	// line last, so that the second research request repeats the first's
+	// (the tools, the system prompt and these instructions) up to the side:
+	// the two used to differ from their first message on.
 	var b strings.Builder
-	b.WriteString(p.roleLine(side))
-	fmt.Fprintf(&b, "Phase 1 (Research): gather the data for the %s case on %s.\n", strings.ToUpper(side), p.who())
+	fmt.Fprintf(&b, "Phase 1 (Research): gather the data for your case on %s.\n", p.who())
 	b.WriteString(p.dataLine())
-	fmt.Fprintf(&b, `Use the research tools (at most 5 calls in the whole debate; identical calls by the other agent are served from the shared cache): XBRL facts and ratios, valuation (multiples with their price or public-float date), sec_events (8-Ks since the last 10-K), filing_search (passages to quote).
+	b.WriteString(`Use the research tools (at most 5 calls in the whole debate; identical calls by the other agent are served from the shared cache): XBRL facts and ratios, valuation (multiples with their price or public-float date), sec_events (8-Ks since the last 10-K), filing_search (passages to quote).
 Then write a research summary: the figures you will argue from, each with its fiscal year and citation (form and accession number; for valuation figures their basis, source and date; for web results their URL and date, marked "web, not checked against filings").
-Do not argue yet.`)
+Do not argue yet.
+
+`)
+	b.WriteString(strings.TrimSpace(p.roleLine(side)))
 	return debate.TurnSpec{
 		TurnRef:  debate.TurnRef{ID: researchID(side), Agent: side, Role: side, Label: title(side) + " · research", Phase: "research"},
 		System:   p.system(),
