@@ -158,16 +158,19 @@ Do not argue yet.
 }
 
 func (p *Protocol) openingTurn(s *debate.State, v *view, side string) debate.TurnSpec {
+	// Stable first, as in the research task: the instructions both sides
+	// share, then the side's role, research and case.
 	var b strings.Builder
+	fmt.Fprintf(&b, "Phase 2 (Opening): present your %d-%d strongest points as a bulleted list (one \"- \" line per point), each with its inline citation.\n",
+		MinPoints, MaxPoints)
+	b.WriteString(p.dataLine())
+	b.WriteString("\n")
 	b.WriteString(p.roleLine(side))
 	b.WriteString("Research data summary:\n")
 	if t := v.research[side]; t != nil {
 		b.WriteString(strings.TrimSpace(t.Text))
 	}
 	fmt.Fprintf(&b, "\n\nPresent your %s case for %s.\n", side, p.who())
-	b.WriteString(p.dataLine())
-	fmt.Fprintf(&b, "Phase 2 (Opening): present your %d-%d strongest %s points as a bulleted list (one \"- \" line per point), each with its inline citation.\n",
-		MinPoints, MaxPoints, side)
 	hints, ids := hintsFor(s, side)
 	b.WriteString(hints)
 	return debate.TurnSpec{
