@@ -128,12 +128,12 @@ func (d *DataAgents) research(s *debate.State, side string) string {
 		}
 	}
 	if side == AgentBear && !hasModel(s, AgentBull) && (d.more.Events != nil || d.more.Valuation != nil) {
-		b.WriteString("8-K events and valuation: the same data as in the bull's research above.\n")
+		b.WriteString("\n8-K events and valuation: the same data as in the bull's research above.\n")
 	} else {
 		d.researchMore(&b, side)
 	}
 	if len(d.ev.Unscored) > 0 {
-		fmt.Fprintf(&b, "Not scored (missing data): ")
+		fmt.Fprintf(&b, "\nNot scored (missing data): ")
 		var names []string
 		for _, g := range d.ev.Unscored {
 			names = append(names, g.Name)
@@ -402,11 +402,14 @@ func (d *DataAgents) extraPoints(side string) []string {
 	return out
 }
 
-// researchMore lists the events timeline and the valuation in a research turn.
+// researchMore lists the events timeline and the valuation in a research turn,
+// each as a paragraph of its own: a line right after a list item would be
+// read as part of that item wherever the turn is rendered as Markdown (the
+// shell, the HTML and PDF documents).
 func (d *DataAgents) researchMore(b *strings.Builder, side string) {
 	switch tl := d.more.Events; {
 	case tl != nil:
-		fmt.Fprintf(b, "8-K events since %s (%s; %s):\n", tl.Since, tl.SinceReason, tl.Source)
+		fmt.Fprintf(b, "\n8-K events since %s (%s; %s):\n", tl.Since, tl.SinceReason, tl.Source)
 		for _, e := range tl.Events {
 			var items []string
 			for _, it := range e.Items {
@@ -418,11 +421,11 @@ func (d *DataAgents) researchMore(b *strings.Builder, side string) {
 			fmt.Fprintf(b, "  (%s)\n", tl.Note)
 		}
 	case d.more.EventsErr != "":
-		fmt.Fprintf(b, "8-K events: not available (%s).\n", d.more.EventsErr)
+		fmt.Fprintf(b, "\n8-K events: not available (%s).\n", d.more.EventsErr)
 	}
 	switch v := d.more.Valuation; {
 	case v != nil:
-		fmt.Fprintf(b, "Valuation (%s basis):\n", v.Basis)
+		fmt.Fprintf(b, "\nValuation (%s basis):\n", v.Basis)
 		for _, f := range v.Figures {
 			fmt.Fprintf(b, "- %s: %s (%s; %s, as of %s)\n", f.Label, f.Display, f.Formula, f.Source, f.Date)
 		}
@@ -430,6 +433,6 @@ func (d *DataAgents) researchMore(b *strings.Builder, side string) {
 			fmt.Fprintf(b, "  Note: %s\n", n)
 		}
 	case d.more.ValuationErr != "":
-		fmt.Fprintf(b, "Valuation: not available (%s).\n", d.more.ValuationErr)
+		fmt.Fprintf(b, "\nValuation: not available (%s).\n", d.more.ValuationErr)
 	}
 }
