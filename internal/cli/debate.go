@@ -186,9 +186,6 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 func wrapDoc(f *Factory, doc string) string {
 	doc = view.CompactSources(doc)
 	width := f.IO.TerminalWidth()
-	if width <= 0 {
-		return doc
-	}
 	lines := strings.Split(doc, "\n")
 	code := false
 	for i, line := range lines {
@@ -198,7 +195,15 @@ func wrapDoc(f *Factory, doc string) string {
 		if code || strings.HasPrefix(line, "|") || strings.HasPrefix(line, "```") {
 			continue
 		}
-		lines[i], _ = view.Wrap(line, 0, width)
+		// A Markdown hard break ("\" ending a line of a document's header)
+		// is already a line end on a terminal.
+		if strings.HasSuffix(line, "\\") && !strings.HasSuffix(line, "\\\\") {
+			line = strings.TrimSuffix(line, "\\")
+			lines[i] = line
+		}
+		if width > 0 {
+			lines[i], _ = view.Wrap(line, 0, width)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

@@ -186,3 +186,11 @@ func WithUsage(s *debate.State, doc string, err error) (string, error) {
 	UsageTable(&b, s, "## Tokens and cost", AgentName)
 	return b.String(), nil
 }
+
+// HardLines writes lines that must each stand on their own line in
+// rendered Markdown (a document's "**Debate ID:** …" header): CommonMark
+// joins consecutive lines into one paragraph unless a line ends with a hard
+// break ("\").
+func HardLines(lines ...string) string {
+	return strings.Join(lines, "\\\n") + "\n"
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
 )
 
@@ -110,20 +111,22 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 		meta = append(meta, title(p.opts.Framework)+" Framework")
 	}
 	fmt.Fprintf(b, "*%s*\n\n", strings.Join(meta, " | "))
+	var head []string
 	if p.opts.Company != "" {
-		fmt.Fprintf(b, "**Company:** %s", p.opts.Company)
+		line := "**Company:** " + p.opts.Company
 		if p.opts.CIK != "" {
-			fmt.Fprintf(b, " (CIK %s)", p.opts.CIK)
+			line += " (CIK " + p.opts.CIK + ")"
 		}
-		b.WriteString("\n")
+		head = append(head, line)
 	}
 	if p.opts.Data != "" {
-		fmt.Fprintf(b, "**Data:** %s\n", p.opts.Data)
+		head = append(head, "**Data:** "+p.opts.Data)
 	}
 	if t := p.opts.ToolsLine(); t != "" {
-		fmt.Fprintf(b, "**Tools available:** %s\n", t)
+		head = append(head, "**Tools available:** "+t)
 	}
-	fmt.Fprintf(b, "**Debate ID:** %s\n", s.ID)
+	head = append(head, "**Debate ID:** "+s.ID)
+	b.WriteString(report.HardLines(head...))
 	if allNoLLM(s) {
 		b.WriteString("\n> **No LLM was used.** Every turn of this debate was written by Parley's data-only agents from the company's SEC XBRL filings by fixed rules; the conviction score is the weighted share of the scored evidence that favours the bull.\n")
 	}

@@ -49,12 +49,15 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Council: %s\n\n", oneLine(p.company, 120))
-	fmt.Fprintf(&b, "**Debate ID:** %s\n", s.ID)
-	fmt.Fprintf(&b, "**Agents:** %s\n", strings.Join(agentNames(p.opts.Agents), ", "))
-	fmt.Fprintf(&b, "**Risk tolerance:** %s\n", p.opts.Risk)
-	if s.Status != debate.StatusCompleted || v.result == nil {
-		fmt.Fprintf(&b, "**Status:** %s (the debate has not finished; this report is partial)\n", s.Status)
+	head := []string{
+		"**Debate ID:** " + s.ID,
+		"**Agents:** " + strings.Join(agentNames(p.opts.Agents), ", "),
+		"**Risk tolerance:** " + p.opts.Risk,
 	}
+	if s.Status != debate.StatusCompleted || v.result == nil {
+		head = append(head, fmt.Sprintf("**Status:** %s (the debate has not finished; this report is partial)", s.Status))
+	}
+	b.WriteString(report.HardLines(head...))
 	if v.result != nil {
 		fmt.Fprintf(&b, "\n## Verdict: %s\n\n", res.Decision)
 		fmt.Fprintf(&b, "- Consensus reached: %s\n", yesNo(res.ConsensusReached))

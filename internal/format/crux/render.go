@@ -58,18 +58,18 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		q = "(no question yet)"
 	}
 	fmt.Fprintf(&b, "# Crux: %s\n\n", q)
-	fmt.Fprintf(&b, "**Topic:** %s\n", oneLine(p.topic))
-	fmt.Fprintf(&b, "**Debate ID:** %s\n", s.ID)
+	head := []string{"**Topic:** " + oneLine(p.topic), "**Debate ID:** " + s.ID}
 	names := make([]string, len(th.agents))
 	for i, a := range th.agents {
 		names[i] = a.Name
 	}
-	fmt.Fprintf(&b, "**Personas:** %s\n", strings.Join(names, " vs "))
+	head = append(head, "**Personas:** "+strings.Join(names, " vs "))
 	if v.result == nil {
-		fmt.Fprintf(&b, "**Status:** %s, stage %s (the debate has not finished; this report is partial)\n", s.Status, th.stage)
+		head = append(head, fmt.Sprintf("**Status:** %s, stage %s (the debate has not finished; this report is partial)", s.Status, th.stage))
 	} else {
-		fmt.Fprintf(&b, "**Locked:** %s\n**Validated:** %s\n**Ended because:** %s\n", yesNo(c.Locked), yesNo(c.Validated), orDash(res.EndReason))
+		head = append(head, "**Locked:** "+yesNo(c.Locked), "**Validated:** "+yesNo(c.Validated), "**Ended because:** "+orDash(res.EndReason))
 	}
+	b.WriteString(report.HardLines(head...))
 	b.WriteString("\n## Positions\n\n")
 	if len(c.Positions) == 0 {
 		b.WriteString("No commitments.\n")

@@ -145,7 +145,7 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 	if s.Status != debate.StatusCompleted {
 		meta = append(meta, fmt.Sprintf("**Status:** %s (the debate has not finished; this document is partial)", s.Status))
 	}
-	b.WriteString(hardLines(meta))
+	b.WriteString(report.HardLines(meta...))
 	fmt.Fprintf(&b, "\n## Question\n\n%s\n", strings.TrimSpace(p.topic))
 	if v.clarified != "" {
 		fmt.Fprintf(&b, "\nClarification: %s\n", v.clarified)
@@ -187,11 +187,11 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 	b.WriteString("\n## Key Tensions\n\n")
 	b.WriteString(bullets(syn.Tensions, "No tension remained."))
 	fmt.Fprintf(&b, "\n## Recommendation\n\n%s\n\n", strings.TrimSpace(syn.Recommendation))
-	b.WriteString(hardLines([]string{
-		"**Confidence:** " + syn.Confidence,
-		"**Caveats:** " + joinOr(syn.Caveats, "none stated"),
-		"**Ended because:** " + v.endReason,
-	}))
+	b.WriteString(report.HardLines(
+		"**Confidence:** "+syn.Confidence,
+		"**Caveats:** "+joinOr(syn.Caveats, "none stated"),
+		"**Ended because:** "+v.endReason,
+	))
 	b.WriteString("\n## Dissenting View\n\n")
 	if len(syn.Dissent) == 0 {
 		b.WriteString("No perspective strongly disagrees with the recommendation.\n")
@@ -302,13 +302,6 @@ func joinOr(items []string, empty string) string {
 		return empty
 	}
 	return strings.Join(parts, "; ")
-}
-
-// hardLines writes lines that must each stand on their own line in
-// rendered Markdown: CommonMark joins consecutive lines into one paragraph
-// unless a line ends with a hard break ("\\").
-func hardLines(lines []string) string {
-	return strings.Join(lines, "\\\n") + "\n"
 }
 
 // oneLine folds whitespace and shortens to 120 bytes on a rune boundary.
