@@ -185,3 +185,17 @@ func between(s, start, end string) string {
 	v, _, _ := strings.Cut(after, end)
 	return v
 }
+
+// TestOfflineWithAKeySet: --offline uses no model even when one is
+// configured, and says so instead of claiming none is configured.
+func TestOfflineWithAKeySet(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db"), "ANTHROPIC_API_KEY=sk-ant-not-used"}
+	r := parley(t, dir, env, "", "debate", "NVDA", "--offline")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "No LLM is used, even one configured") || strings.Contains(r.stderr, "No model configured") {
+		t.Errorf("the notice does not say --offline left the configured model out:\n%s", r.stderr)
+	}
+}

@@ -231,7 +231,13 @@ func (Format) Prepare(ctx context.Context, env setup.Env, run *setup.Run) (*tool
 		for _, agent := range dataOnly {
 			cast.Responders[agent] = agents
 		}
-		env.Noticef("No model configured for %s: Parley's data-only agents argue from the SEC data. No LLM is used for them.", strings.Join(dataOnly, ", "))
+		if run.Offline {
+			// --offline leaves out any model the environment configures:
+			// "no model configured" would be wrong when a key is set.
+			env.Noticef("--offline: Parley's data-only agents argue from the SEC data for %s. No LLM is used, even one configured.", strings.Join(dataOnly, ", "))
+		} else {
+			env.Noticef("No model configured for %s: Parley's data-only agents argue from the SEC data. No LLM is used for them.", strings.Join(dataOnly, ", "))
+		}
 	}
 	return reg, nil
 }
