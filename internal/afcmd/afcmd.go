@@ -60,9 +60,10 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// New builds the command; use is its first word ("af" under parley,
-// "parley-af" alone). run replaces Run in tests; nil runs the solver.
-func New(ios *iostreams.IOStreams, use string, run func(context.Context, *Options) error) *cobra.Command {
+// New builds the command; use is its name ("af" under parley, "parley-af"
+// alone) and typed how a user types it in the examples ("parley af"). run
+// replaces Run in tests; nil runs the solver.
+func New(ios *iostreams.IOStreams, use, typed string, run func(context.Context, *Options) error) *cobra.Command {
 	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   use + " -p PROBLEM -f FILE [-fo FORMAT] [-a ARG]",
@@ -70,7 +71,7 @@ func New(ios *iostreams.IOStreams, use string, run func(context.Context, *Option
 		Long: `Solve reasoning problems on abstract argumentation frameworks, following the ICCMA solver
 interface: PROBLEM is TASK-SEMANTICS (tasks SE, EE, DC, DS, CE; semantics CO, GR, PR, ST, SST, STG, ID, AD).
 Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric format (.af/.i23).`,
-		Example: fmt.Sprintf("  parley %[1]s -p SE-GR -f framework.af\n  parley %[1]s -p DC-PR -f framework.apx -a a3\n  parley %[1]s --problems", use),
+		Example: fmt.Sprintf("  %[1]s -p SE-GR -f framework.af\n  %[1]s -p DC-PR -f framework.apx -a a3\n  %[1]s --problems", typed),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("%s takes no arguments, got %q (see '%s --help')", cmd.CommandPath(), strings.Join(args, " "), cmd.CommandPath())
@@ -83,9 +84,6 @@ Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric
 			}
 			return Run(cmd.Context(), ios, opts)
 		},
-	}
-	if use == "parley-af" {
-		cmd.Example = strings.ReplaceAll(cmd.Example, "parley parley-af", "parley-af")
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Problem, "problem", "p", "", "the `problem`, e.g. SE-PR or DC-ST")
@@ -155,7 +153,7 @@ func Args(args []string) []string {
 
 // Main runs the solver alone, as cmd/parley-af, and returns the exit code.
 func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
-	cmd := New(ios, "parley-af", nil)
+	cmd := New(ios, "parley-af", "parley-af", nil)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	cmd.SetIn(ios.In)
 	cmd.SetOut(ios.Out)

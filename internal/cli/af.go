@@ -24,5 +24,5 @@ func newAFCmd(f *Factory, run func(context.Context, *AFOptions) error) *cobra.Co
 			return err
 		}
 	}
-	return afcmd.New(f.IO, "af", run)
+	return afcmd.New(f.IO, "af", "parley af", run)
 }
