@@ -352,10 +352,10 @@ func WriteI23(w io.Writer, af *argue.Framework) error {
 	return nil
 }
 
-// Sniff tells the format from the start of a file whose name does not say
+// sniff tells the format from the start of a file whose name does not say
 // it: "p af N" opens an i23 file, "arg(" an apx one, and a line "#" parts a
 // tgf file's arguments from its attacks. ok is false when none matches.
-func Sniff(head []byte) (f Format, ok bool) {
+func sniff(head []byte) (f Format, ok bool) {
 	for _, line := range strings.Split(string(head), "\n") {
 		line = strings.TrimSpace(line)
 		switch {

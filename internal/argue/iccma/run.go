@@ -143,7 +143,7 @@ func resolveFormat(opts Options) (Format, error) {
 	defer file.Close()
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(file, head)
-	if sf, ok := Sniff(head[:n]); ok {
+	if sf, ok := sniff(head[:n]); ok {
 		return sf, nil
 	}
 	return "", err
