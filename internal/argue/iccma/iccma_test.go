@@ -126,6 +126,9 @@ func TestRunErrors(t *testing.T) {
 		{Options{Problem: "SE-PR", File: ex1 + ".af", Arg: "1"}, "takes no query argument"},
 		{Options{Problem: "SE-PR", File: ex1 + ".af", Format: "apx"}, "apx line 1"},
 		{Options{Problem: "SE-PR", File: "missing.af"}, "no such file"},
+		// A name without a known extension is sniffed: a missing file must
+		// still say so, not ask for a format.
+		{Options{Problem: "SE-PR", File: "missing"}, "no such file"},
 	}
 	for _, tt := range tests {
 		err := Run(context.Background(), tt.opts, &bytes.Buffer{})

@@ -138,7 +138,8 @@ func resolveFormat(opts Options) (Format, error) {
 	// the error that asks for a format.
 	file, oerr := os.Open(opts.File)
 	if oerr != nil {
-		return "", err
+		// A missing or unreadable file is the problem to report, not its name.
+		return "", fmt.Errorf("iccma: %w", oerr)
 	}
 	defer file.Close()
 	head := make([]byte, 64<<10)
@@ -167,7 +168,8 @@ func readFramework(ctx context.Context, opts Options, format Format) (*argue.Fra
 	defer f.Close()
 	af, err := Parse(ctxReader{ctx, f}, format)
 	if err != nil {
-		return nil, fmt.Errorf("iccma: %s: %w", opts.File, err)
+		// Parse's errors already name the package and the line.
+		return nil, fmt.Errorf("%s: %w", opts.File, err)
 	}
 	return af, nil
 }
