@@ -97,6 +97,10 @@ func Display(m Metric, v float64) string {
 		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 	case SharesUnit:
 		return strconv.FormatFloat(v/1e9, 'f', 3, 64) + "B shares"
+	case Multiple:
+		return analysis.FormatValue(v, analysis.Multiple)
+	case Points:
+		return analysis.FormatValue(v/100, analysis.Points)
 	}
 	sign := ""
 	if v < 0 {
@@ -127,7 +131,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 	case m.Market:
 		f.Status, f.Reason = MarketData, "market data, not checked against filings"
 		return f
-	case m.Points:
+	case m.Points && UnitOf(m.Metric) != Points:
 		f.Status, f.Reason = Unverified, "a change in percentage or basis points, which the check does not compute"
 		return f
 	case m.Hypothetical:
@@ -139,7 +143,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 	case m.Segment:
 		f.Status, f.Reason = Unverified, "a segment, product or region's figure: the check reads company totals"
 		return f
-	case m.Unit == "multiple":
+	case m.Unit == Multiple && UnitOf(m.Metric) != Multiple:
 		f.Status, f.Reason = Unverified, "a ratio the check does not compute"
 		return f
 	case m.Metric == "":
@@ -200,19 +204,22 @@ func periodText(m Mention) string {
 }
 
 // matches compares a stated figure with the filing's value. It returns
-// whether they agree and, when they disagree in direction, why.
+// whether they agree and, when they disagree in direction, why. A change
+// (a growth rate, a margin's change in points) is held to its direction:
+// stated without one, it is a rise.
 func matches(m Mention, actual float64) (bool, string) {
 	stated := m.Value
-	if UnitOf(m.Metric) == Percent {
-		if _, growth := m.Metric.Base(); growth {
+	if u := UnitOf(m.Metric); u == Percent || u == Points {
+		if _, growth := m.Metric.Base(); growth || u == Points {
+			size := func(v float64) string { return strings.TrimPrefix(Display(m.Metric, v), "+") }
 			switch {
 			case m.Dir < 0 && actual > 0.05:
-				return false, fmt.Sprintf("stated as a decline, but it rose %s", Display(m.Metric, actual))
+				return false, fmt.Sprintf("stated as a decline, but it rose %s", size(actual))
 			case m.Dir >= 0 && actual < -0.05:
 				if m.Dir > 0 {
-					return false, fmt.Sprintf("stated as growth, but it fell %s", Display(m.Metric, -actual))
+					return false, fmt.Sprintf("stated as growth, but it fell %s", size(-actual))
 				}
-				return false, fmt.Sprintf("stated as a rise, but it fell %s", Display(m.Metric, -actual))
+				return false, fmt.Sprintf("stated as a rise, but it fell %s", size(-actual))
 			}
 			actual = math.Abs(actual)
 		} else if m.Dir < 0 && m.Value > 0 && strings.HasPrefix(strings.TrimSpace(m.Text), "-") {

@@ -17,7 +17,9 @@ func TestPartsOfTheCompany(t *testing.T) {
 		{"NVDA", "Data Center accounted for 88% of revenue in fiscal 2026.", Unverified, ""},
 		{"NVDA", "The top customer represented 12% of total revenue.", Unverified, ""},
 		{"AAPL", "iPhone made up 52% of net sales in fiscal 2024.", Unverified, ""},
-		{"NVDA", "Research and development was 10% of revenue.", Unverified, ""},
+		// R&D "N% of revenue" is the analysis's R&D-to-revenue ratio (NVIDIA's
+		// 10% is FY2025's, not the latest year's).
+		{"NVDA", "Research and development was 10% of revenue.", Corrected, RDIntensity},
 		{"GOOGL", "Google Cloud revenue rose 31% in 2024.", Unverified, revenueGrowth()},
 		{"AAPL", "In fiscal 2024 the Services revenue grew 13%.", Unverified, revenueGrowth()},
 		{"NVDA", "Operating income was 60.4% of revenue in FY2026.", Verified, OperatingMargin},

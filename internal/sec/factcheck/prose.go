@@ -105,6 +105,17 @@ var metricPhrases = []struct {
 	{"cash and cash equivalents", Cash}, {"cash and equivalents", Cash}, {"cash balance", Cash},
 	{"long term debt", LongTermDebt}, {"debt", LongTermDebt},
 	{"shares outstanding", Shares}, {"share count", Shares}, {"outstanding shares", Shares},
+	// The ratios of the analysis, as its reports and the data-only agents
+	// name them ("Return on equity of 76.3%", "Cash conversion (OCF / net
+	// income) of 0.86x"), and their common short forms.
+	{"return on equity", ROE}, {"roe", ROE}, {"return on shareholders equity", ROE}, {"return on stockholders equity", ROE},
+	{"return on assets", ROA}, {"roa", ROA}, {"return on total assets", ROA},
+	{"debt to equity", DebtToEquity}, {"debt/equity", DebtToEquity}, {"d/e", DebtToEquity},
+	{"liabilities to assets", Leverage}, {"liabilities to total assets", Leverage},
+	{"current ratio", CurrentRatio}, {"cash conversion", CashConversion},
+	{"r&d to revenue", RDIntensity}, {"r&d to sales", RDIntensity}, {"r&d intensity", RDIntensity},
+	{"asset turnover", AssetTurnover},
+	{"gross margin change", GrossMarginChange}, {"operating margin change", OperatingMarginChange},
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.
@@ -223,11 +234,21 @@ func findIn(sentence string, t *Table) []Mention {
 			continue
 		}
 		unit := low[loc[4]:loc[5]]
+		start := loc[0]
+		// A minus sign reads as a space in low (hyphens do): "of -2.0
+		// pts" is a fall, read from the sentence as written.
+		if start > 0 && sentence[start-1] == '-' && (start == 1 || !isWordByte(low[start-2])) && v > 0 {
+			v, start = -v, start-1
+		}
 		m := Mention{Value: v, Unit: Percent, Step: step(num, 1)}
 		if strings.Contains(unit, "point") || unit == "pp" || strings.HasPrefix(unit, "pt") || strings.HasPrefix(unit, "b") {
 			m.Points = true
+			if strings.HasPrefix(unit, "b") {
+				// Basis points: a hundredth of a percentage point.
+				m.Value, m.Step = v/100, m.Step/100
+			}
 		}
-		add(loc[0], loc[1], m)
+		add(start, loc[1], m)
 	}
 	for _, loc := range moneyRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(low[loc[2]:loc[3]], ",", "")
@@ -263,7 +284,7 @@ func findIn(sentence string, t *Table) []Mention {
 		if err != nil {
 			continue
 		}
-		add(loc[0], loc[3]+1, Mention{Value: v, Unit: "multiple", Step: step(low[loc[2]:loc[3]], 1)})
+		add(loc[0], loc[3]+1, Mention{Value: v, Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
 	}
 	sort.Slice(mentions, func(i, j int) bool {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
@@ -438,8 +459,7 @@ func clauseBreak(s string) bool {
 // direction words between them.
 func attribute(m *Mention, sentence, low string, start, end int, metrics, periods []span, t *Table) {
 	me := span{start: start, end: end}
-	clause := clauseAround(low, start, end)
-	if hypotheticalRe().MatchString(clause) {
+	if conditional(low, start, end) {
 		m.Hypothetical = true
 	}
 	if m.Unit == Percent {
@@ -474,8 +494,17 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	}
 	if best.metric != "" && bestScore < 120 {
 		m.Metric = best.metric
-		if m.Unit == Percent && UnitOf(m.Metric) != Percent {
-			m.Metric = Growth(m.Metric)
+		if m.Unit == Percent {
+			switch u := UnitOf(m.Metric); {
+			case m.Points && changeOf[m.Metric] != "":
+				// "operating margin fell 2.0 points": the margin's change.
+				m.Metric = changeOf[m.Metric]
+			case u == Points:
+				// "gross margin change of -3.9%": a change the analysis
+				// states in points.
+			case u != Percent:
+				m.Metric = Growth(m.Metric)
+			}
 		}
 		if m.Unit == USDPerShare && UnitOf(m.Metric) != USDPerShare {
 			m.Metric = EPSDiluted
@@ -595,7 +624,13 @@ func metricIn(phrase string) (Metric, bool) {
 }
 
 // marginOf is the margin a profit line makes over revenue.
-var marginOf = map[Metric]Metric{GrossProfit: GrossMargin, OperatingIncome: OperatingMargin, NetIncome: NetMargin, FreeCashFlow: FCFMargin}
+var marginOf = map[Metric]Metric{GrossProfit: GrossMargin, OperatingIncome: OperatingMargin, NetIncome: NetMargin, FreeCashFlow: FCFMargin,
+	RandD: RDIntensity}
+
+// changeOf is the metric of a margin's change in percentage points, for
+// the margins whose change the analysis computes.
+var changeOf = map[Metric]Metric{GrossMargin: GrossMarginChange, OperatingMargin: OperatingMarginChange,
+	GrossMarginChange: GrossMarginChange, OperatingMarginChange: OperatingMarginChange}
 
 // marginBefore is the margin stated as "LINE ... N% of revenue": the
 // nearest metric before the figure in its clause, a margin itself or a
@@ -710,6 +745,55 @@ var (
 	})
 )
 
+// blankAsides blanks out, keeping every offset, each parenthetical aside
+// "(…)" that closes before the figure at start, so that the clause of
+// "would be 8/10 if cash conversion (OCF / net income) rises above 1.00x"
+// reaches back past the aside to its "if". An aside after the figure still
+// ends its clause.
+func blankAsides(low string, start int) string {
+	b := []byte(low)
+	open := -1
+	for i, c := range b[:start] {
+		switch {
+		case c == '(':
+			open = i
+		case c == ')' && open >= 0:
+			for j := open; j <= i; j++ {
+				b[j] = ' '
+			}
+			open = -1
+		}
+	}
+	return string(b)
+}
+
+// conditional reports whether the figure at start:end is in a condition,
+// a scenario or a forecast: a cue in its clause, or in the clause it
+// continues past a parenthetical aside ("would be 8/10 if cash conversion
+// (OCF / net income) rises above 1.00x"). A colon ends that longer clause
+// unless it introduces the condition itself ("breaks if: ...").
+func conditional(low string, start, end int) bool {
+	if hypotheticalRe().MatchString(clauseAround(low, start, end)) {
+		return true
+	}
+	ext := blankAsides(low, start)
+	from := 0
+	if i := strings.LastIndexAny(ext[:start], ";,()"); i >= 0 {
+		from = i + 1
+	}
+	if i := strings.LastIndexByte(ext[from:start], ':'); i >= 0 {
+		lead := " " + strings.TrimSpace(ext[from:from+i])
+		if !strings.HasSuffix(lead, " if") && !strings.HasSuffix(lead, " unless") && !strings.HasSuffix(lead, " when") {
+			from += i + 1
+		}
+	}
+	to := len(low)
+	if i := strings.IndexAny(low[end:], ";,()"); i >= 0 {
+		to = end + i
+	}
+	return hypotheticalRe().MatchString(ext[from:to])
+}
+
 // clauseAround is the clause of the sentence around a figure: between the
 // nearest clause breaks (";", ",", "(", ")", " but ", " while ") on either
 // side.
@@ -746,6 +830,8 @@ func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool
 		return mu == SharesUnit
 	case USD:
 		return mu == USD
+	case Multiple:
+		return mu == Multiple
 	}
 	return false
 }

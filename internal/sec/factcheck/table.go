@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/xbrl"
 )
 
@@ -53,6 +54,23 @@ const (
 	FCFMargin         Metric = "fcf_margin"
 )
 
+// The ratios the analysis computes (analysis.Ratios) beyond the margins
+// above, named as the analysis names them: the check takes their annual
+// values from the analysis itself, so that a figure is held to the very
+// definition the data-only agents and the ratio tool state it with.
+const (
+	ROE                   Metric = "roe"
+	ROA                   Metric = "roa"
+	DebtToEquity          Metric = "debt_to_equity"
+	Leverage              Metric = "leverage"
+	CurrentRatio          Metric = "current_ratio"
+	CashConversion        Metric = "cash_conversion"
+	RDIntensity           Metric = "rd_intensity"
+	AssetTurnover         Metric = "asset_turnover"
+	GrossMarginChange     Metric = "gross_margin_change"
+	OperatingMarginChange Metric = "operating_margin_change"
+)
+
 // Growth is the growth metric of m.
 func Growth(m Metric) Metric { return m + "_growth" }
 
@@ -80,6 +98,9 @@ var labels = map[Metric]string{
 	Capex: "capital expenditure", FreeCashFlow: "free cash flow", RandD: "R&D expense", Dividends: "dividends paid",
 	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
+	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
+	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
+	AssetTurnover: "asset turnover", GrossMarginChange: "gross margin change", OperatingMarginChange: "operating margin change",
 }
 
 // Unit is what a value counts.
@@ -90,7 +111,9 @@ const (
 	USD         Unit = "usd"           // dollars
 	USDPerShare Unit = "usd_per_share" // dollars a share
 	SharesUnit  Unit = "shares"
-	Percent     Unit = "percent" // margins and growth, in percent (65.5)
+	Percent     Unit = "percent"  // margins and growth, in percent (65.5)
+	Multiple    Unit = "multiple" // a ratio of two amounts (0.86 for 0.86x)
+	Points      Unit = "points"   // a change in a margin, in percentage points (-2.0)
 )
 
 // UnitOf is the unit a metric's values are in.
@@ -103,8 +126,12 @@ func UnitOf(m Metric) Unit {
 		return USDPerShare
 	case Shares:
 		return SharesUnit
-	case GrossMargin, OperatingMargin, NetMargin, FCFMargin:
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, Leverage, RDIntensity:
 		return Percent
+	case DebtToEquity, CurrentRatio, CashConversion, AssetTurnover:
+		return Multiple
+	case GrossMarginChange, OperatingMarginChange:
+		return Points
 	}
 	return USD
 }
@@ -254,17 +281,18 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY int) (*Table, er
 			if p.TTM && isInstant(c.m) {
 				continue
 			}
-			vals[c.m] = Fact{Metric: c.m, Period: p, Value: f.Value, Source: source(f)}
+			vals[c.m] = Fact{Metric: c.m, Period: p, Value: f.Value, Source: source(f.Sources)}
 		}
 		derive(vals, p)
 		for _, f := range vals {
 			t.Facts = append(t.Facts, f)
 		}
 	}
-	// Growth against the same period a year earlier.
+	// Growth against the same period a year earlier, of amounts only: the
+	// growth of a ratio is not a figure the filings or the analysis state.
 	var growth []Fact
 	for _, f := range t.Facts {
-		if UnitOf(f.Metric) == Percent || f.Period.TTM {
+		if u := UnitOf(f.Metric); u == Percent || u == Multiple || u == Points || f.Period.TTM {
 			continue
 		}
 		prev := f.Period
@@ -275,6 +303,9 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY int) (*Table, er
 		}
 	}
 	t.Facts = append(t.Facts, growth...)
+	if err := t.addRatios(cf, latestFY); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(t.Facts, func(i, j int) bool {
 		a, b := t.Facts[i], t.Facts[j]
 		if a.Metric != b.Metric {
@@ -314,11 +345,76 @@ func derive(v map[Metric]Fact, p Period) {
 	}
 }
 
+// addRatios puts in the table, for every fiscal year it holds, each ratio
+// the analysis computes (analysis.Ratios), as the analysis computes it:
+// the same inputs (year-end balances), the same refusal of a non-positive
+// denominator. Where the table already holds a metric of that name (the
+// margins, free cash flow, revenue and net income growth) the analysis's
+// value replaces it, so that one definition stands for the annual figure.
+// A ratio the analysis cannot compute for a year (an input missing, a
+// denominator not positive) is left out, and a figure of it is unverified.
+// The analysis computes fiscal years only: quarters and the TTM keep the
+// margins derive computes, and have no return or balance-sheet ratio.
+func (t *Table) addRatios(cf *xbrl.CompanyFacts, latestFY int) error {
+	fin, err := analysis.Load(cf, analysis.Options{FiscalYear: latestFY})
+	if err != nil {
+		return fmt.Errorf("factcheck: the ratios of %s for the fact check: %w", t.Company, err)
+	}
+	type key struct {
+		m Metric
+		p Period
+	}
+	at := map[key]int{}
+	for i, f := range t.Facts {
+		at[key{f.Metric, f.Period}] = i
+	}
+	for fy := latestFY - Years; fy <= latestFY; fy++ {
+		year := *fin
+		year.FiscalYear = fy
+		rs, _ := analysis.Ratios(&year)
+		for _, r := range rs {
+			f, ok := RatioFact(r)
+			if !ok {
+				continue
+			}
+			if i, ok := at[key{f.Metric, f.Period}]; ok {
+				t.Facts[i] = f
+				continue
+			}
+			at[key{f.Metric, f.Period}] = len(t.Facts)
+			t.Facts = append(t.Facts, f)
+		}
+	}
+	return nil
+}
+
+// RatioFact is an analysis ratio as a fact of the check, in the check's
+// unit (percent and percentage points, not fractions); false for a ratio
+// the check has no metric for.
+func RatioFact(r analysis.Ratio) (Fact, bool) {
+	m := Metric(r.Name)
+	if _, ok := labels[m]; !ok {
+		if b, growth := m.Base(); !growth || labels[b] == "" {
+			return Fact{}, false
+		}
+	}
+	v := r.Value
+	switch r.Format {
+	case analysis.Percent, analysis.Points:
+		v *= 100
+	}
+	var srcs []xbrl.Source
+	for _, in := range r.Inputs {
+		srcs = append(srcs, in.Sources...)
+	}
+	return Fact{Metric: m, Period: Period{FY: r.FiscalYear}, Value: v, Source: source(srcs)}, true
+}
+
 // source cites the filings a figure came from: "10-K 0001045810-26-000021".
-func source(f xbrl.Fact) string {
+func source(srcs []xbrl.Source) string {
 	var parts []string
 	seen := map[string]bool{}
-	for _, s := range f.Sources {
+	for _, s := range srcs {
 		c := s.Form + " " + s.Accession
 		if !seen[c] {
 			seen[c] = true
