@@ -29,7 +29,7 @@ func nvdaFacts(t *testing.T) bullbear.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Facts, err = factcheck.BuildTable(cf, "NVDA", o.FiscalYear); err != nil {
+	if o.Facts, err = factcheck.BuildTable(cf, "NVDA", o.FiscalYear, o.SIC); err != nil {
 		t.Fatal(err)
 	}
 	return o

@@ -123,7 +123,7 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 	if cf, err := a.Parse(raw.Body); err == nil {
 		// The fact check's reference facts, frozen with the debate so that
 		// a resumed or exported debate is checked against the same data.
-		if bo.Facts, err = factcheck.BuildTable(cf, bo.Ticker, bo.FiscalYear); err != nil {
+		if bo.Facts, err = factcheck.BuildTable(cf, bo.Ticker, bo.FiscalYear, bo.SIC); err != nil {
 			env.Noticef("warning: the fact check falls back to the key figures: %v", err)
 		}
 	}

@@ -101,6 +101,11 @@ func Display(m Metric, v float64) string {
 		return analysis.FormatValue(v, analysis.Multiple)
 	case Points:
 		return analysis.FormatValue(v/100, analysis.Points)
+	case Score:
+		if m == PiotroskiF {
+			return strconv.FormatFloat(v, 'f', 0, 64) + "/9"
+		}
+		return strconv.FormatFloat(v, 'f', 2, 64)
 	}
 	sign := ""
 	if v < 0 {
@@ -328,6 +333,9 @@ func (t *Table) CheckClaim(c Claim) Finding {
 	scale := scaleOf(c.Scale)
 	m := Mention{Quote: text, Text: text, Value: v * scale, Step: step(strings.TrimPrefix(num, "-"), scale), Unit: UnitOf(metric),
 		Metric: metric, Period: p, Explicit: true}
+	if metric == PiotroskiF {
+		m.Step = 0 // a count of criteria: exact
+	}
 	switch strings.ToLower(c.Direction) {
 	case "down", "decline", "fell", "decrease", "negative":
 		m.Dir = -1

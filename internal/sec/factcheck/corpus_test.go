@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,7 +30,13 @@ var tablesOnce = sync.OnceValues(func() (map[string]*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		if out[tk], err = BuildTable(cf, tk, 0); err != nil {
+		// The industry code as a debate reads it: from the submissions,
+		// which the snapshot lacks for some companies (SIC 0, as offline).
+		sic := 0
+		if subs, err := snap.Submissions(context.Background(), co.CIK); err == nil {
+			sic, _ = strconv.Atoi(subs.SIC)
+		}
+		if out[tk], err = BuildTable(cf, tk, 0, sic); err != nil {
 			return nil, err
 		}
 	}

@@ -116,6 +116,13 @@ var metricPhrases = []struct {
 	{"r&d to revenue", RDIntensity}, {"r&d to sales", RDIntensity}, {"r&d intensity", RDIntensity},
 	{"asset turnover", AssetTurnover},
 	{"gross margin change", GrossMarginChange}, {"operating margin change", OperatingMarginChange},
+	// The frameworks' scores: "Piotroski F-score of 4/9", "Altman Z score
+	// of 53.14"; a Z'' names that variant.
+	{"piotroski f score", PiotroskiF}, {"piotroski score", PiotroskiF}, {"f score", PiotroskiF}, {"piotroski", PiotroskiF},
+	{"altman z score", AltmanZ}, {"altman z", AltmanZ}, {"altman score", AltmanZ}, {"z score", AltmanZ}, {"altman", AltmanZ},
+	{"altman z'' score", AltmanZDoublePrime}, {"altman z''", AltmanZDoublePrime}, {"z'' score", AltmanZDoublePrime},
+	{"altman z” score", AltmanZDoublePrime}, {"altman z”", AltmanZDoublePrime}, {"z” score", AltmanZDoublePrime},
+	{"altman z\" score", AltmanZDoublePrime}, {"altman z\"", AltmanZDoublePrime},
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.
@@ -286,10 +293,60 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		add(loc[0], loc[3]+1, Mention{Value: v, Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
 	}
+	findScores(low, metrics, add)
 	sort.Slice(mentions, func(i, j int) bool {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
 	})
 	return mentions
+}
+
+// scoreFracRe is a Piotroski score written over its nine criteria ("4/9",
+// "4 out of 9"); scoreNumRe the number right after an Altman score's name
+// after a linking word ("Altman Z score of 53.14", "Z” score is 5.2").
+var (
+	scoreFracRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b([0-9])(\s*/\s*9|\s+out\s+of\s+9|\s+of\s+9)\b`)
+	})
+	scoreNumRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(?:(?:of|was|is|at|stands at|stood at|reached|rose to|fell to|to|=|:|\()\s*){0,2}(\d+(?:\.\d+)?)\b`)
+	})
+)
+
+// findScores reads the framework scores of a sentence that names a
+// framework: bare numbers, which the other readers leave alone.
+func findScores(low string, metrics []span, add func(start, end int, m Mention)) {
+	var pio bool
+	for _, sp := range metrics {
+		switch sp.metric {
+		case PiotroskiF:
+			pio = true
+		case AltmanZ, AltmanZDoublePrime:
+			loc := scoreNumRe().FindStringSubmatchIndex(low[sp.end:])
+			if loc == nil {
+				continue
+			}
+			s, e := sp.end+loc[2], sp.end+loc[3]
+			if next := low[e:min(len(low), e+2)]; strings.HasPrefix(strings.TrimSpace(next), "/") || strings.HasPrefix(next, "%") || strings.HasPrefix(next, "x") {
+				continue
+			}
+			add(s, e, Mention{Value: mustFloat(low[s:e]), Unit: Score, Step: step(low[s:e], 1)})
+		}
+	}
+	if !pio {
+		return
+	}
+	for _, loc := range scoreFracRe().FindAllStringSubmatchIndex(low, -1) {
+		if loc[1] < len(low) && (low[loc[1]] == '/' || isWordByte(low[loc[1]])) {
+			continue // a date, "3/9/2025"
+		}
+		// A count of criteria is exact: no rounding step.
+		add(loc[0], loc[1], Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Score})
+	}
+}
+
+func mustFloat(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
 }
 
 func perShare(after string) bool {
@@ -832,6 +889,8 @@ func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool
 		return mu == USD
 	case Multiple:
 		return mu == Multiple
+	case Score:
+		return mu == Score
 	}
 	return false
 }

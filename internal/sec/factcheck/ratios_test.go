@@ -325,3 +325,70 @@ func TestConditionsPastAsides(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameworkScores: the Piotroski F-score and the Altman score are read
+// as the analysis writes them and held to the analysis's values, the
+// variant named (Z or Z”) included; a count of criteria is exact.
+func TestFrameworkScores(t *testing.T) {
+	for _, tk := range []string{"NVDA", "AAPL", "GOOGL"} {
+		tab := tables(t)[tk]
+		fy := tab.LatestFY
+		fin := loadFinancials(t, tk)
+		year := *fin
+		pio := analysis.Piotroski(&year)
+		zpp := analysis.Altman(&year) // SIC 0: Z''
+		f, ok := tab.Lookup(PiotroskiF, Period{FY: fy})
+		if !ok || f.Value != float64(pio.Score) {
+			t.Fatalf("%s: table F-score %v (%v), analysis %d", tk, f.Value, ok, pio.Score)
+		}
+		z, ok := tab.Lookup(AltmanZ, Period{FY: fy})
+		if !ok {
+			t.Fatalf("%s: no Altman score", tk)
+		}
+		if dp, ok := tab.Lookup(AltmanZDoublePrime, Period{FY: fy}); !ok || dp.Value != zpp.Score {
+			t.Fatalf("%s: table Z'' %v (%v), analysis %v", tk, dp.Value, ok, zpp.Score)
+		}
+		for _, tc := range []struct {
+			text   string
+			want   []Status
+			metric Metric
+		}{
+			{fmt.Sprintf("Piotroski F-score of %d/9 in FY%d (10-K).", pio.Score, fy), []Status{Verified}, PiotroskiF},
+			{fmt.Sprintf("Piotroski F-score of %d/9 in FY%d (10-K).", (pio.Score+1)%10, fy), []Status{Corrected}, PiotroskiF},
+			{fmt.Sprintf("The F-score was %d out of 9 in fiscal %d.", (pio.Score+8)%10, fy), []Status{Corrected}, PiotroskiF},
+			{fmt.Sprintf("Altman Z score of %.2f (safe zone) in FY%d (10-Q).", z.Value, fy), []Status{Verified}, AltmanZ},
+			{fmt.Sprintf("Altman Z score of %.2f (safe zone) in FY%d (10-Q).", z.Value*2+1, fy), []Status{Corrected}, AltmanZ},
+			{fmt.Sprintf("Its Altman Z'' score is %.2f in FY%d.", zpp.Score, fy), []Status{Verified}, AltmanZDoublePrime},
+			{fmt.Sprintf("Would be 8/10 if Piotroski F-score rises above 5/9 (now %d/9).", pio.Score), []Status{Unverified, Verified}, PiotroskiF},
+		} {
+			fs := tab.Check(tc.text)
+			var got []Status
+			for _, f := range fs {
+				got = append(got, f.Status)
+			}
+			if !equalStatuses(got, tc.want) || fs[len(fs)-1].Metric != tc.metric {
+				t.Errorf("%s %q → %s; want %v %s", tk, tc.text, describe(fs), tc.want, tc.metric)
+			}
+		}
+		for _, tc := range []struct {
+			c    Claim
+			want Status
+		}{
+			{Claim{Metric: "piotroski_f_score", Period: fmt.Sprintf("FY%d", fy), Value: json.Number(fmt.Sprint(pio.Score))}, Verified},
+			{Claim{Metric: "piotroski_f_score", Period: fmt.Sprintf("FY%d", fy), Value: json.Number(fmt.Sprint((pio.Score + 1) % 10))}, Corrected},
+			{Claim{Metric: "altman_z", Period: fmt.Sprintf("FY%d", fy), Value: json.Number(fmt.Sprintf("%.2f", z.Value))}, Verified},
+		} {
+			if f := tab.CheckClaim(tc.c); f.Status != tc.want {
+				t.Errorf("%s claim %+v → %s (%s); want %s", tk, tc.c, f.Status, f.Reason, tc.want)
+			}
+		}
+	}
+	// A date is not a score, nor is a number far from a score's name.
+	for _, text := range []string{"The Piotroski review on 3/9/2025 changed nothing.", "Altman's paper appeared in 1968 with 66 firms."} {
+		for _, f := range tables(t)["NVDA"].Check(text) {
+			if f.Metric == PiotroskiF || f.Metric == AltmanZ {
+				t.Errorf("%q: read %s as a score", text, f.Text)
+			}
+		}
+	}
+}

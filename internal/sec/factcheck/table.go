@@ -71,6 +71,17 @@ const (
 	OperatingMarginChange Metric = "operating_margin_change"
 )
 
+// The scores of the analysis's frameworks. AltmanZ is the score of the
+// variant the analysis applies to the company (the original Z for a
+// manufacturer with a public float, else Z”), as its evidence names it;
+// AltmanZDoublePrime is Z” whatever the industry, for a figure that names
+// that variant.
+const (
+	PiotroskiF         Metric = "piotroski_f_score"
+	AltmanZ            Metric = "altman_z"
+	AltmanZDoublePrime Metric = "altman_z_double_prime"
+)
+
 // Growth is the growth metric of m.
 func Growth(m Metric) Metric { return m + "_growth" }
 
@@ -101,6 +112,7 @@ var labels = map[Metric]string{
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
 	AssetTurnover: "asset turnover", GrossMarginChange: "gross margin change", OperatingMarginChange: "operating margin change",
+	PiotroskiF: "Piotroski F-score", AltmanZ: "Altman score", AltmanZDoublePrime: "Altman Z'' score",
 }
 
 // Unit is what a value counts.
@@ -114,6 +126,7 @@ const (
 	Percent     Unit = "percent"  // margins and growth, in percent (65.5)
 	Multiple    Unit = "multiple" // a ratio of two amounts (0.86 for 0.86x)
 	Points      Unit = "points"   // a change in a margin, in percentage points (-2.0)
+	Score       Unit = "score"    // a framework's score: Piotroski's count of 9, Altman's Z
 )
 
 // UnitOf is the unit a metric's values are in.
@@ -132,6 +145,8 @@ func UnitOf(m Metric) Unit {
 		return Multiple
 	case GrossMarginChange, OperatingMarginChange:
 		return Points
+	case PiotroskiF, AltmanZ, AltmanZDoublePrime:
+		return Score
 	}
 	return USD
 }
@@ -227,7 +242,10 @@ const Years = 4
 // the Years before, every base metric, the derived ones (gross profit when
 // not reported, free cash flow, margins) and the growth of each against a
 // year earlier; for the quarters of the last two years and the TTM, alike.
-func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY int) (*Table, error) {
+// For the fiscal years it adds what the analysis computes: every ratio and
+// the Piotroski and Altman scores (sic, the filer's industry code, 0 when
+// unknown, picks the Altman variant as it does for the analysis).
+func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Table, error) {
 	series := map[Metric]*xbrl.Series{}
 	for _, c := range concepts {
 		s, err := cf.Series(c.c)
@@ -292,7 +310,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY int) (*Table, er
 	// growth of a ratio is not a figure the filings or the analysis state.
 	var growth []Fact
 	for _, f := range t.Facts {
-		if u := UnitOf(f.Metric); u == Percent || u == Multiple || u == Points || f.Period.TTM {
+		if u := UnitOf(f.Metric); u == Percent || u == Multiple || u == Points || u == Score || f.Period.TTM {
 			continue
 		}
 		prev := f.Period
@@ -303,7 +321,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY int) (*Table, er
 		}
 	}
 	t.Facts = append(t.Facts, growth...)
-	if err := t.addRatios(cf, latestFY); err != nil {
+	if err := t.addAnalysis(cf, latestFY, sic); err != nil {
 		return nil, err
 	}
 	sort.SliceStable(t.Facts, func(i, j int) bool {
@@ -345,7 +363,7 @@ func derive(v map[Metric]Fact, p Period) {
 	}
 }
 
-// addRatios puts in the table, for every fiscal year it holds, each ratio
+// addAnalysis puts in the table, for every fiscal year it holds, each ratio
 // the analysis computes (analysis.Ratios), as the analysis computes it:
 // the same inputs (year-end balances), the same refusal of a non-positive
 // denominator. Where the table already holds a metric of that name (the
@@ -355,7 +373,10 @@ func derive(v map[Metric]Fact, p Period) {
 // denominator not positive) is left out, and a figure of it is unverified.
 // The analysis computes fiscal years only: quarters and the TTM keep the
 // margins derive computes, and have no return or balance-sheet ratio.
-func (t *Table) addRatios(cf *xbrl.CompanyFacts, latestFY int) error {
+// The framework scores are added alike: the Piotroski F-score when all nine
+// criteria had data (otherwise it is only a lower bound, which no figure
+// can be held to), and the Altman score unless an input is missing.
+func (t *Table) addAnalysis(cf *xbrl.CompanyFacts, latestFY, sic int) error {
 	fin, err := analysis.Load(cf, analysis.Options{FiscalYear: latestFY})
 	if err != nil {
 		return fmt.Errorf("factcheck: the ratios of %s for the fact check: %w", t.Company, err)
@@ -368,24 +389,55 @@ func (t *Table) addRatios(cf *xbrl.CompanyFacts, latestFY int) error {
 	for i, f := range t.Facts {
 		at[key{f.Metric, f.Period}] = i
 	}
+	put := func(f Fact) {
+		if i, ok := at[key{f.Metric, f.Period}]; ok {
+			t.Facts[i] = f
+			return
+		}
+		at[key{f.Metric, f.Period}] = len(t.Facts)
+		t.Facts = append(t.Facts, f)
+	}
 	for fy := latestFY - Years; fy <= latestFY; fy++ {
 		year := *fin
-		year.FiscalYear = fy
+		year.FiscalYear, year.SIC = fy, sic
 		rs, _ := analysis.Ratios(&year)
 		for _, r := range rs {
-			f, ok := RatioFact(r)
-			if !ok {
-				continue
+			if f, ok := RatioFact(r); ok {
+				put(f)
 			}
-			if i, ok := at[key{f.Metric, f.Period}]; ok {
-				t.Facts[i] = f
-				continue
+		}
+		p := Period{FY: fy}
+		if pio := analysis.Piotroski(&year); pio.Evaluated == len(pio.Criteria) {
+			var in []xbrl.Fact
+			for _, c := range pio.Criteria {
+				in = append(in, c.Inputs...)
 			}
-			at[key{f.Metric, f.Period}] = len(t.Facts)
-			t.Facts = append(t.Facts, f)
+			put(Fact{Metric: PiotroskiF, Period: p, Value: float64(pio.Score), Source: source(sourcesOf(in))})
+		}
+		for _, v := range []struct {
+			m   Metric
+			sic int
+		}{{AltmanZ, sic}, {AltmanZDoublePrime, 0}} {
+			// SIC 0 is the analysis's own way to the non-manufacturer Z''.
+			year.SIC = v.sic
+			if z := analysis.Altman(&year); !z.Missing {
+				var in []xbrl.Fact
+				for _, c := range z.Components {
+					in = append(in, c.Inputs...)
+				}
+				put(Fact{Metric: v.m, Period: p, Value: z.Score, Source: source(sourcesOf(in))})
+			}
 		}
 	}
 	return nil
+}
+
+func sourcesOf(in []xbrl.Fact) []xbrl.Source {
+	var out []xbrl.Source
+	for _, f := range in {
+		out = append(out, f.Sources...)
+	}
+	return out
 }
 
 // RatioFact is an analysis ratio as a fact of the check, in the check's
@@ -403,11 +455,7 @@ func RatioFact(r analysis.Ratio) (Fact, bool) {
 	case analysis.Percent, analysis.Points:
 		v *= 100
 	}
-	var srcs []xbrl.Source
-	for _, in := range r.Inputs {
-		srcs = append(srcs, in.Sources...)
-	}
-	return Fact{Metric: m, Period: Period{FY: r.FiscalYear}, Value: v, Source: source(srcs)}, true
+	return Fact{Metric: m, Period: Period{FY: r.FiscalYear}, Value: v, Source: source(sourcesOf(r.Inputs))}, true
 }
 
 // source cites the filings a figure came from: "10-K 0001045810-26-000021".
