@@ -1040,7 +1040,7 @@ func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attempt
 // respond runs a data-only turn. It is not retried: a Responder's failure is a
 // data problem that retrying will not fix.
 func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
-	if err := r.appendStarted(ctx, s, p, TurnStarted{Turn: p.spec.TurnRef, Attempt: 1, Model: "data-only"}); err != nil {
+	if err := r.appendStarted(ctx, s, p, TurnStarted{Turn: p.spec.TurnRef, Attempt: 1, Model: DataOnlyModel}); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -1065,7 +1065,7 @@ func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
 			return fmt.Errorf("encode move of turn %s: %w", p.spec.ID, err)
 		}
 	}
-	tc := TurnCompleted{Turn: p.spec.TurnRef, Text: text, Move: raw, Hints: p.spec.Hints, NoLLM: true, Model: "data-only"}
+	tc := TurnCompleted{Turn: p.spec.TurnRef, Text: text, Move: raw, Hints: p.spec.Hints, NoLLM: true, Model: DataOnlyModel}
 	if perr != nil {
 		tc.Invalid = perr.Error()
 	}

@@ -5,7 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/pricing"
 )
 
 // Store keeps debates' event logs. The log is the source of truth; whatever
@@ -117,10 +122,46 @@ type Summary struct {
 	Updated time.Time `json:"updated"`
 	LastSeq int64     `json:"last_seq"`
 	// CostUSD is what the debate's completed turns cost so far (0 for
-	// data-only turns and for models without a known price).
+	// data-only turns and for models without a known price): with LLMTurns
+	// and Unpriced it says whether 0 means free, no model, or unknown.
 	CostUSD float64 `json:"cost_usd"`
+	// LLMTurns counts the completed turns that called a model. A debate
+	// with turns but none of them LLM turns is data-only: it has no model
+	// cost at all, which a CostUSD of 0 alone would show as a free run.
+	LLMTurns int `json:"llm_turns"`
+	// Unpriced names the models ("provider/model") of completed turns whose
+	// cost is unknown (see CostUnknown): CostUSD leaves them out, so it is
+	// a lower bound when any are named.
+	Unpriced []string `json:"unpriced_models,omitempty"`
 	// Lease is the runner's lease while one is held; nil otherwise.
 	Lease *Lease `json:"lease,omitempty"`
+}
+
+// DataOnlyModel is the model recorded for a data-only turn, one that calls
+// no model: a store's turns projection tells such turns by it.
+const DataOnlyModel = "data-only"
+
+// CostUnknown reports whether a completed turn's cost is unknown: a model
+// call recorded at $0 whose model ("provider/model") has no price in the
+// built-in table. A local model's price is known (zero), and a data-only
+// turn has no model cost, so neither is unknown. Stores that compute
+// Summary.Unpriced from their own projection use it, so that every store
+// and the cost report agree.
+func CostUnknown(model string, costUSD float64, noLLM bool) bool {
+	if noLLM || model == DataOnlyModel || costUSD != 0 {
+		return false
+	}
+	provider, name, _ := strings.Cut(model, "/")
+	_, known := pricing.Default().CostFor(provider, name, llm.Usage{})
+	return !known
+}
+
+// AddUnpriced adds model to a Summary.Unpriced list unless it is there.
+func AddUnpriced(list []string, model string) []string {
+	if slices.Contains(list, model) {
+		return list
+	}
+	return append(list, model)
 }
 
 // StatusInterrupted is how a debate shows whose log says it is running but
@@ -210,6 +251,12 @@ func ProjectDecoded(s *Summary, e Event, p Payload) {
 		}
 		if ok {
 			s.CostUSD += c.CostUSD
+			if !c.NoLLM {
+				s.LLMTurns++
+			}
+			if CostUnknown(c.Model, c.CostUSD, c.NoLLM) {
+				s.Unpriced = AddUnpriced(s.Unpriced, c.Model)
+			}
 		}
 	case TypeCheckpoint:
 		s.Status = StatusCheckpoint

@@ -141,3 +141,19 @@ func Newer(a, b debate.Summary) bool {
 	}
 	return a.ID > b.ID
 }
+
+// SpendFromTurns fills a summary's LLMTurns and Unpriced as debate.Project
+// would, from a SQL store's turns projection rather than the summary row:
+// computing them when read works for debates appended before these fields
+// existed, without a migration. llmTurns counts the debate's turns whose
+// model is not debate.DataOnlyModel; zeroCost names the models of those
+// turns recorded at $0, of which those without a known price are unpriced.
+func SpendFromTurns(sum *debate.Summary, llmTurns int, zeroCost []string) {
+	sum.LLMTurns = llmTurns
+	sum.Unpriced = nil
+	for _, m := range zeroCost {
+		if debate.CostUnknown(m, 0, false) {
+			sum.Unpriced = debate.AddUnpriced(sum.Unpriced, m)
+		}
+	}
+}

@@ -33,6 +33,7 @@ type entry struct {
 // view is the summary as Get and List return it, with the lease.
 func (d *entry) view() debate.Summary {
 	sum := d.summary
+	sum.Unpriced = slices.Clone(sum.Unpriced) // later appends must not write into what a caller holds
 	if d.lease != nil {
 		l := *d.lease
 		sum.Lease = &l

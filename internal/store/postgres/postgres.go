@@ -611,18 +611,29 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 
 // summarySelect selects summaryColumns and the debate's lease (NULLs when
 // none).
-const summarySelect = `SELECT ` + summaryColumns + `, owner, since, expires FROM debates LEFT JOIN leases ON debate_id = id`
+const summarySelect = `SELECT ` + summaryColumns + `, owner, since, expires, ` + spendColumns + ` FROM debates LEFT JOIN leases ON debate_id = id`
+
+// spendColumns compute what store.SpendFromTurns needs from the turns
+// projection (which has no no_llm column: data-only turns are told by
+// their model).
+const spendColumns = `(SELECT count(*) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `'),
+	(SELECT array_agg(DISTINCT t.model) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `' AND t.cost_usd = 0)`
 
 // scanLeased scans summarySelect's columns.
 func scanLeased(row pgx.Row) (debate.Summary, error) {
 	var (
 		owner          []byte
 		since, expires *time.Time
+		llmTurns       int
+		zeroCost       []string
 	)
-	sum, err := scanSummary(scanFunc(func(dest ...any) error { return row.Scan(append(dest, &owner, &since, &expires)...) }))
+	sum, err := scanSummary(scanFunc(func(dest ...any) error {
+		return row.Scan(append(dest, &owner, &since, &expires, &llmTurns, &zeroCost)...)
+	}))
 	if err != nil {
 		return sum, err
 	}
+	store.SpendFromTurns(&sum, llmTurns, zeroCost)
 	if owner != nil {
 		l, err := lease(owner, *since, *expires)
 		if err != nil {

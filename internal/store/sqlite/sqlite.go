@@ -696,18 +696,34 @@ func (s *Store) summarySelect() string {
 		cols = strings.Replace(cols, "cost_usd", "0", 1)
 	}
 	if s.noLeases {
-		return `SELECT ` + cols + `, NULL FROM debates`
+		return `SELECT ` + cols + `, NULL, ` + spendColumns + ` FROM debates`
 	}
-	return `SELECT ` + cols + `, lease FROM debates LEFT JOIN leases ON debate_id = id`
+	return `SELECT ` + cols + `, lease, ` + spendColumns + ` FROM debates LEFT JOIN leases ON debate_id = id`
 }
 
-// scanLeased scans summaryColumns and a lease column that may be NULL.
+// spendColumns compute what store.SpendFromTurns needs from the turns
+// projection (which has no no_llm column: data-only turns are told by
+// their model). The zero-cost models come as a JSON array.
+const spendColumns = `(SELECT count(*) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `'),
+	(SELECT json_group_array(DISTINCT t.model) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `' AND t.cost_usd = 0)`
+
+// scanLeased scans summaryColumns, a lease column that may be NULL and
+// spendColumns.
 func scanLeased(sc interface{ Scan(...any) error }) (debate.Summary, error) {
-	var lease sql.NullString
-	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease)...) }))
+	var (
+		lease    sql.NullString
+		llmTurns int
+		zeroCost string
+	)
+	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease, &llmTurns, &zeroCost)...) }))
 	if err != nil {
 		return sum, err
 	}
+	var models []string
+	if err := json.Unmarshal([]byte(zeroCost), &models); err != nil {
+		return sum, fmt.Errorf("read the models of turns recorded at $0: %w", err)
+	}
+	store.SpendFromTurns(&sum, llmTurns, models)
 	if lease.Valid {
 		var l debate.Lease
 		if err := json.Unmarshal([]byte(lease.String), &l); err != nil {

@@ -93,6 +93,7 @@ func Run(t *testing.T, open func(t *testing.T) debate.Store, opts ...Option) {
 	t.Run("ConcurrentOtherStore", s.testConcurrentShared)
 	t.Run("GetProjection", s.testGet)
 	t.Run("List", s.testList)
+	t.Run("Spend", s.testSpend)
 	t.Run("Concurrent", s.testConcurrent)
 	t.Run("Lease", s.testLease)
 	t.Run("LeaseExpiry", s.testLeaseExpiry)
@@ -766,6 +767,54 @@ func (s suite) testGet(t *testing.T) {
 	}
 	if got.Created.Sub(at(0)).Abs() >= s.cfg.precision || got.Updated.Sub(at(13)).Abs() >= s.cfg.precision {
 		t.Errorf("final summary created %v updated %v, want %v and %v", got.Created, got.Updated, at(0), at(13))
+	}
+}
+
+// testSpend checks the summary's LLMTurns and Unpriced, which tell a
+// data-only debate and one whose models have no known price from a free run.
+func (s suite) testSpend(t *testing.T) {
+	st := s.open(t)
+	const id = "spend"
+	ref := func(turn string) debate.TurnRef {
+		return debate.TurnRef{ID: turn, Agent: "bull", Role: "advocate", Label: "Bull", Phase: "opening", Round: 1}
+	}
+	u := llm.Usage{InputTokens: 100, OutputTokens: 50}
+	steps := []struct {
+		p        debate.Payload
+		llmTurns int
+		unpriced []string
+	}{
+		{debate.TurnCompleted{Turn: ref("data"), Text: "figures", NoLLM: true, Model: debate.DataOnlyModel}, 0, nil},
+		{debate.TurnCompleted{Turn: ref("priced"), Text: "a", Usage: u, CostUSD: 0.01, Model: "anthropic/claude-sonnet-4-5"}, 1, nil},
+		{debate.TurnCompleted{Turn: ref("local"), Text: "b", Usage: u, Model: "ollama/llama3"}, 2, nil},
+		{debate.TurnCompleted{Turn: ref("custom"), Text: "c", Usage: u, Model: "openai/my-finetune"}, 3, []string{"openai/my-finetune"}},
+		{debate.TurnCompleted{Turn: ref("custom2"), Text: "d", Usage: u, Model: "openai/my-finetune"}, 4, []string{"openai/my-finetune"}},
+		// A priced model recorded at $0 (a runner without prices) is
+		// priced, not unknown; the unpriced one keeps its place.
+		{debate.TurnCompleted{Turn: ref("zero"), Text: "e", Model: "openai/gpt-5"}, 5, []string{"openai/my-finetune"}},
+		{debate.TurnCompleted{Turn: ref("other"), Text: "f", Usage: u, Model: "vendor/x-1"}, 6, []string{"openai/my-finetune", "vendor/x-1"}},
+	}
+	done := []debate.Event{created(t, id, "bullbear", "NVDA", at(0))}
+	mustAppend(t, st, id, done[0])
+	for i, step := range steps {
+		e := event(t, id, at(i+1), step.p)
+		mustAppend(t, st, id, e)
+		done = append(done, stored(e, id, int64(i+2)))
+		got, err := st.Get(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn := step.p.(debate.TurnCompleted).Turn.ID
+		if got.Turns != i+1 || got.LLMTurns != step.llmTurns || !slices.Equal(got.Unpriced, step.unpriced) {
+			t.Errorf("after turn %s: turns %d, LLM turns %d, unpriced %q; want %d, %d, %q",
+				turn, got.Turns, got.LLMTurns, got.Unpriced, i+1, step.llmTurns, step.unpriced)
+		}
+		s.checkSummary(t, got, fold(done))
+		list, err := st.List(t.Context(), debate.ListFilter{})
+		if err != nil || len(list) != 1 {
+			t.Fatalf("List: %v, %v", list, err)
+		}
+		s.checkSummary(t, list[0], fold(done))
 	}
 }
 
