@@ -13,7 +13,6 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
-	"github.com/parleyhq/parley/internal/llm/pricing"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/setup"
@@ -203,13 +202,14 @@ func (f *FollowUp) Check(answer string) []factcheck.Finding {
 	return nil
 }
 
-// CostText shows what a follow-up cost, or says it is unknown for a model
-// without a price.
-func CostText(usd float64, model debate.Model, u llm.Usage) string {
-	if _, known := pricing.Default().CostFor(model.Provider.Name(), model.Name, u); !known {
-		return "cost unknown (no price for " + model.Name + ")"
+// CostText shows what a follow-up cost ("cost $0.0012"), or says it is
+// unknown for a model without a price, as the debate's costs are shown.
+func CostText(usd float64, model debate.Model) string {
+	sp := report.Spend{USD: usd, Turns: 1, LLMTurns: 1}
+	if debate.CostUnknown(model.String(), usd, false) {
+		sp.Unpriced = []string{model.String()}
 	}
-	return fmt.Sprintf("$%.4f", usd)
+	return sp.Text("cost")
 }
 
 func (a *App) now() time.Time {

@@ -121,6 +121,6 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	}
 	u := tc.Usage
 	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %d input tokens (%d cached), %d output tokens, %s\n",
-		tc.Turn.ID, id, u.InputTokens, u.CacheReadTokens, u.OutputTokens, app.CostText(tc.CostUSD, model, u))
+		tc.Turn.ID, id, u.InputTokens, u.CacheReadTokens, u.OutputTokens, app.CostText(tc.CostUSD, model))
 	return werr
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/jobs"
+	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -148,9 +149,19 @@ type BatchRow struct {
 	Score      int    `json:"score,omitempty"`
 	Conviction string `json:"conviction,omitempty"`
 	// Result is another format's outcome in a few words.
-	Result  string  `json:"result,omitempty"`
-	CostUSD float64 `json:"cost_usd"`
-	Error   string  `json:"error,omitempty"`
+	Result string `json:"result,omitempty"`
+	// CostUSD, LLMTurns and Unpriced are the debate's summary's (see
+	// docs/api.md): no LLM turns is a data-only debate, with no model cost;
+	// named models have no known price, and CostUSD leaves them out.
+	CostUSD  float64  `json:"cost_usd"`
+	LLMTurns int      `json:"llm_turns"`
+	Unpriced []string `json:"unpriced_models,omitempty"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// spend is what the row's debate cost, for showing.
+func (r *BatchRow) spend() report.Spend {
+	return report.Spend{USD: r.CostUSD, Turns: r.Turns, LLMTurns: r.LLMTurns, Unpriced: r.Unpriced}
 }
 
 // Batch statuses.
@@ -351,7 +362,7 @@ func refresh(ctx context.Context, store debate.Store, q *jobs.Queue, rows []*Bat
 		if err != nil {
 			return err
 		}
-		r.Turns, r.CostUSD = sum.Turns, sum.CostUSD
+		r.Turns, r.CostUSD, r.LLMTurns, r.Unpriced = sum.Turns, sum.CostUSD, sum.LLMTurns, sum.Unpriced
 		switch sum.Status {
 		case debate.StatusCompleted:
 			r.Status = batchDone
@@ -397,7 +408,6 @@ func (r *BatchRow) readVerdict(ctx context.Context, store debate.Store) error {
 	if err != nil {
 		return err
 	}
-	r.CostUSD = st.CostUSD
 	if st.Format == bullbear.Name {
 		var res bullbear.Result
 		if json.Unmarshal(st.Verdict, &res) == nil && res.Synthesis != nil {
@@ -447,7 +457,7 @@ type progress struct {
 	last  string // the counts line printed last
 }
 
-func counts(rows []*BatchRow) (queued, running, done, failed int, cost float64) {
+func counts(rows []*BatchRow) (queued, running, done, failed int, cost report.Spend) {
 	for _, r := range rows {
 		switch r.Status {
 		case batchQueued:
@@ -459,14 +469,14 @@ func counts(rows []*BatchRow) (queued, running, done, failed int, cost float64) 
 		case batchFailed:
 			failed++
 		}
-		cost += r.CostUSD
+		cost = cost.Add(r.spend())
 	}
 	return
 }
 
 func countsLine(rows []*BatchRow) string {
 	q, r, d, fl, cost := counts(rows)
-	return fmt.Sprintf("%d queued, %d running, %d done, %d failed; cost so far $%.4f", q, r, d, fl, cost)
+	return fmt.Sprintf("%d queued, %d running, %d done, %d failed; %s", q, r, d, fl, cost.Text("cost so far"))
 }
 
 func (p *progress) show(rows []*BatchRow) {
@@ -482,7 +492,7 @@ func (p *progress) show(rows []*BatchRow) {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ITEM\tSTATUS\tTURNS\tCOST\tID")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t$%.4f\t%s\n", cell(r.Item, 40), r.Status, r.Turns, r.CostUSD, r.ID)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", cell(r.Item, 40), r.Status, r.Turns, r.spend().Cell(), r.ID)
 	}
 	tw.Flush()
 	b.WriteString(line + "\n")
@@ -522,10 +532,12 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 		return enc.Encode(out)
 	case o.CSV:
 		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"item", "id", "status", "earlier", "stance", "score", "conviction", "result", "turns", "cost_usd", "error"})
+		// New columns go last, for readers that take them by position.
+		_ = cw.Write([]string{"item", "id", "status", "earlier", "stance", "score", "conviction", "result", "turns", "cost_usd", "error", "llm_turns", "unpriced_models"})
 		for _, r := range rows {
 			_ = cw.Write([]string{csvSafe(r.Item), r.ID, r.Status, strconv.FormatBool(r.Earlier), r.Stance, scoreText(r.Score),
-				csvSafe(r.Conviction), csvSafe(r.Result), strconv.Itoa(r.Turns), strconv.FormatFloat(r.CostUSD, 'f', 6, 64), csvSafe(r.Error)})
+				csvSafe(r.Conviction), csvSafe(r.Result), strconv.Itoa(r.Turns), strconv.FormatFloat(r.CostUSD, 'f', 6, 64), csvSafe(r.Error),
+				strconv.Itoa(r.LLMTurns), csvSafe(strings.Join(r.Unpriced, " "))})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -536,7 +548,7 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 	} else {
 		fmt.Fprintln(tw, "TOPIC\tRESULT\tCOST\tID\tSTATUS")
 	}
-	total := 0.0
+	var total report.Spend
 	for _, r := range rows {
 		status := r.Status
 		switch {
@@ -550,16 +562,16 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 			if r.Score > 0 {
 				conv = scoreText(r.Score) + "/10"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t$%.4f\t%s\t%s\n", cell(r.Item, 12), r.Stance, conv, r.CostUSD, r.ID, status)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Item, 12), r.Stance, conv, r.spend().Cell(), r.ID, status)
 		} else {
-			fmt.Fprintf(tw, "%s\t%s\t$%.4f\t%s\t%s\n", cell(r.Item, 50), cell(r.Result, 50), r.CostUSD, r.ID, status)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(r.Item, 50), cell(r.Result, 50), r.spend().Cell(), r.ID, status)
 		}
-		total += r.CostUSD
+		total = total.Add(r.spend())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d debates, total cost $%.4f\n", len(rows), total)
+	_, err := fmt.Fprintf(w, "%d debates, %s\n", len(rows), total.Text("total cost"))
 	return err
 }
 

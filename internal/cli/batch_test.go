@@ -31,7 +31,7 @@ func TestBatchItems(t *testing.T) {
 
 func TestBatchSummaryFormats(t *testing.T) {
 	rows := []*BatchRow{
-		{Item: "NVDA", ID: "DEB-1", Status: batchDone, Stance: "LEAN BULL", Score: 6, Conviction: "6/10 because x. Would be 7/10 if y.", CostUSD: 0.0123, Turns: 7},
+		{Item: "NVDA", ID: "DEB-1", Status: batchDone, Stance: "LEAN BULL", Score: 6, Conviction: "6/10 because x. Would be 7/10 if y.", CostUSD: 0.0123, Turns: 7, LLMTurns: 5},
 		{Item: "=HYPERLINK(\"http://evil\")", Status: batchFailed, Error: "cannot debate \x1b[31m it"},
 	}
 	var b bytes.Buffer
@@ -55,12 +55,61 @@ func TestBatchSummaryFormats(t *testing.T) {
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("csv: %v %v", recs, err)
 	}
+	if got := strings.Join(recs[1][8:], ","); got != "7,0.012300,,5," {
+		t.Errorf("csv turns, cost_usd, error, llm_turns, unpriced_models: %q", got)
+	}
 	if recs[2][0][0] != '\'' {
 		t.Errorf("a cell starting with = is not defused for spreadsheets: %q", recs[2][0])
 	}
 	if outcome([]byte(`{"synthesis":{"recommendation":"Start in PostgreSQL","confidence":"High"}}`)) != "Start in PostgreSQL (confidence high)" ||
 		outcome([]byte(`{"decision":"GO"}`)) != "GO" || outcome([]byte(`{"winner":"PRO"}`)) != "winner: PRO" {
 		t.Error("outcome of other formats")
+	}
+}
+
+// A data-only debate has no model cost and an unpriced model an unknown
+// one: neither shows as $0.0000, and the unpriced models are named once,
+// under the table.
+func TestBatchCosts(t *testing.T) {
+	rows := []*BatchRow{
+		{Item: "NVDA", ID: "DEB-1", Status: batchDone, Turns: 7},
+		{Item: "AAPL", ID: "DEB-2", Status: batchDone, Turns: 9, LLMTurns: 5, Unpriced: []string{"openai/my-model"}},
+		{Item: "MSFT", ID: "DEB-3", Status: batchDone, Turns: 9, LLMTurns: 5, CostUSD: 0.5},
+	}
+	var b bytes.Buffer
+	if err := writeBatch(&b, rows[:1], "bullbear", &BatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "NVDA  ") || !strings.Contains(out, "no model") || strings.Contains(out, "$") ||
+		!strings.HasSuffix(out, "1 debates, no cost (no model used)\n") {
+		t.Errorf("data-only batch:\n%s", out)
+	}
+	b.Reset()
+	if err := writeBatch(&b, rows, "bullbear", &BatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"no model", "unknown", "$0.5000", "3 debates, total cost ≥ $0.5000 (no price for openai/my-model)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "openai/my-model"); n != 1 {
+		t.Errorf("the unpriced model is named %d times, want once:\n%s", n, out)
+	}
+	if got, want := countsLine(rows), "0 queued, 0 running, 3 done, 0 failed; cost so far ≥ $0.5000 (no price for openai/my-model)"; got != want {
+		t.Errorf("progress %q, want %q", got, want)
+	}
+	b.Reset()
+	if err := writeBatch(&b, rows, "bullbear", &BatchOptions{JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"llm_turns": 0`, `"unpriced_models": [
+      "openai/my-model"
+    ]`, `"cost_usd": 0.5`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, b.String())
+		}
 	}
 }
 

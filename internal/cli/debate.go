@@ -456,11 +456,7 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)
 	}
 	u := st.Usage
-	cost := report.Dollars(report.Total(report.Usage(st)))
-	if cost == "—" {
-		cost = "no cost (no LLM)"
-	}
 	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %d turns, %d input tokens (%d cached), %d output tokens, %s\n",
-		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, cost)
+		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, report.Total(report.Usage(st)).Spend().Text("cost"))
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -122,7 +123,7 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tCOST\tUPDATED\tTOPIC")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, fmt.Sprintf("$%.4f", s.CostUSD), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, report.SummarySpend(s).Cell(), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60))
 	}
 	return tw.Flush()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/pricing"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // AgentUsage is one agent's line of the token and cost report.
@@ -77,19 +78,125 @@ func Usage(s *debate.State, order ...string) []AgentUsage {
 	return out
 }
 
-// Dollars writes a cost: "$0.0123", "unknown (no price for openai/x)", or
-// "—" for data-only turns.
-func Dollars(r AgentUsage) string {
-	switch {
-	case r.Turns > 0 && r.NoLLM == r.Turns:
-		return "—"
-	case !r.CostKnown() && r.CostUSD > 0:
-		return fmt.Sprintf("≥ $%.4f (no price for %s)", r.CostUSD, strings.Join(r.Unpriced, ", "))
-	case !r.CostKnown():
-		return "unknown (no price for " + strings.Join(r.Unpriced, ", ") + ")"
-	}
-	return fmt.Sprintf("$%.4f", r.CostUSD)
+// Spend is what some completed turns cost, with what it takes to show that
+// truthfully: a data-only debate makes no model call and has no model cost,
+// and a model without a known price has an unknown cost; neither is a
+// "$0.0000" free run. Every front-end (the command line, the shell, the
+// server, the documents) writes costs through it.
+type Spend struct {
+	USD      float64  // what the priced turns cost
+	Turns    int      // completed turns
+	LLMTurns int      // of which called a model
+	Unpriced []string // models ("provider/model") without a known price
 }
+
+// SummarySpend is a listed debate's spend.
+func SummarySpend(s debate.Summary) Spend {
+	return Spend{USD: s.CostUSD, Turns: s.Turns, LLMTurns: s.LLMTurns, Unpriced: s.Unpriced}
+}
+
+// TurnSpend is one completed turn's spend, by the rule of debate.Project
+// (its recorded cost; unknown when that is $0 and its model has no price).
+func TurnSpend(t *debate.Turn) Spend {
+	sp := Spend{USD: t.CostUSD, Turns: 1, LLMTurns: 1}
+	if t.NoLLM {
+		sp.LLMTurns = 0
+	}
+	if debate.CostUnknown(t.Model, t.CostUSD, t.NoLLM) {
+		sp.Unpriced = []string{t.Model}
+	}
+	return sp
+}
+
+// Spend is an agent's (or a total's) spend.
+func (a AgentUsage) Spend() Spend {
+	return Spend{USD: a.CostUSD, Turns: a.Turns, LLMTurns: a.Turns - a.NoLLM, Unpriced: a.Unpriced}
+}
+
+// Add sums two spends (a batch's debates).
+func (s Spend) Add(o Spend) Spend {
+	out := Spend{USD: s.USD + o.USD, Turns: s.Turns + o.Turns, LLMTurns: s.LLMTurns + o.LLMTurns, Unpriced: slices.Clone(s.Unpriced)}
+	for _, m := range o.Unpriced {
+		if !slices.Contains(out.Unpriced, m) {
+			out.Unpriced = append(out.Unpriced, m)
+		}
+	}
+	return out
+}
+
+// DataOnly reports whether the turns made no model call: there is no model
+// cost to show, not a cost of $0.
+func (s Spend) DataOnly() bool { return s.Turns > 0 && s.LLMTurns == 0 }
+
+// Known reports whether every model used has a price, so USD is the cost.
+func (s Spend) Known() bool { return len(s.Unpriced) == 0 }
+
+// Cell writes the cost short, for a table cell or a status line: "$0.0123";
+// "≥ $0.0123" when some turns' models have no price (the sum leaves them
+// out); "unknown" when none has one; "no model" for data-only turns; "—"
+// before any turn has completed (nothing is known to have run). The
+// models without a price are named once, by the caller, under the table
+// (Text, or UnpricedNote): on every row they made narrow tables wrap.
+func (s Spend) Cell() string {
+	switch {
+	case s.Turns == 0:
+		return "—"
+	case s.DataOnly():
+		return "no model"
+	case !s.Known() && s.USD > 0:
+		return fmt.Sprintf("≥ $%.4f", s.USD)
+	case !s.Known():
+		return "unknown"
+	}
+	return fmt.Sprintf("$%.4f", s.USD)
+}
+
+// Text writes the cost as a phrase for a sentence, what ("cost", "total
+// cost") and Cell with the models without a price named: "cost unknown (no
+// price for openai/x)"; data-only turns have "no cost (no model used)",
+// and no turns "no cost yet".
+func (s Spend) Text(what string) string {
+	switch {
+	case s.Turns == 0:
+		return "no cost yet"
+	case s.DataOnly():
+		return "no cost (no model used)"
+	case !s.Known():
+		return what + " " + s.Cell() + " (no price for " + s.unpricedList() + ")"
+	}
+	return what + " " + s.Cell()
+}
+
+// UnpricedNote is the sentence under a table of Cells that explains its
+// "unknown" and "≥" cells by naming the models without a price; "" when
+// every model has one.
+func (s Spend) UnpricedNote() string {
+	switch {
+	case s.Known():
+		return ""
+	case s.USD > 0:
+		return "Costs marked ≥ leave out the turns of models without a known price (" + s.unpricedList() + "): the cost is at least that."
+	}
+	return "The cost is unknown: no price for " + s.unpricedList() + "."
+}
+
+// unpricedList names the models without a price. The names come from the
+// providers' replies: they are made inert for terminals and kept short.
+func (s Spend) unpricedList() string {
+	names := make([]string, len(s.Unpriced))
+	for i, m := range s.Unpriced {
+		m = textsafe.Clean(m)
+		if r := []rune(m); len(r) > maxModelName {
+			m = string(r[:maxModelName-1]) + "…"
+		}
+		names[i] = m
+	}
+	return strings.Join(names, ", ")
+}
+
+// maxModelName bounds a model's name in a cost note; real names are far
+// shorter.
+const maxModelName = 80
 
 // Total sums the rows.
 func Total(rows []AgentUsage) AgentUsage {
@@ -132,10 +239,10 @@ func UsageTable(b *strings.Builder, s *debate.State, heading string, name func(a
 			model += fmt.Sprintf(" (+%d data-only)", r.NoLLM)
 		}
 		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", name(r.Agent), model, r.Turns,
-			Thousands(r.Usage.InputTokens), Thousands(r.Usage.CacheReadTokens), Thousands(r.Usage.OutputTokens), Dollars(r))
+			Thousands(r.Usage.InputTokens), Thousands(r.Usage.CacheReadTokens), Thousands(r.Usage.OutputTokens), r.Spend().Cell())
 	}
 	fmt.Fprintf(b, "| **Total** | | **%d** | **%s** | **%s** | **%s** | **%s** |\n", total.Turns,
-		Thousands(total.Usage.InputTokens), Thousands(total.Usage.CacheReadTokens), Thousands(total.Usage.OutputTokens), Dollars(total))
+		Thousands(total.Usage.InputTokens), Thousands(total.Usage.CacheReadTokens), Thousands(total.Usage.OutputTokens), total.Spend().Cell())
 	u := total.Usage
 	b.WriteString("\nInput counts the prompt tokens billed at the full rate; cached input, those read from the provider's prompt cache")
 	if prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens; prompt > 0 && u.CacheReadTokens > 0 {
@@ -145,8 +252,8 @@ func UsageTable(b *strings.Builder, s *debate.State, heading string, name func(a
 	if u.CacheWriteTokens > 0 {
 		fmt.Fprintf(b, " %s prompt tokens were written to the cache.", Thousands(u.CacheWriteTokens))
 	}
-	if !total.CostKnown() {
-		fmt.Fprintf(b, " The cost is unknown: no price for %s.", strings.Join(total.Unpriced, ", "))
+	if note := total.Spend().UnpricedNote(); note != "" {
+		b.WriteString(" " + note)
 	}
 	b.WriteString("\n")
 }

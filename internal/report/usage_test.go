@@ -21,16 +21,117 @@ func TestUsageTable(t *testing.T) {
 	UsageTable(&b, s, "## Tokens and cost", AgentName, "moderator")
 	out := b.String()
 	for _, want := range []string{
-		"| Moderator | openai/my-model | 1 | 2,000 | 0 | 10 | unknown (no price for openai/my-model) |",
-		"| Data | data-only (no LLM) | 1 | 0 | 0 | 0 | — |",
+		"| Moderator | openai/my-model | 1 | 2,000 | 0 | 10 | unknown |",
+		"| Data | data-only (no LLM) | 1 | 0 | 0 | 0 | no model |",
 		"| Performance Advocate | anthropic/claude-sonnet-4-5 | 1 | 1,000 | 0 | 100 | $0.0045 |",
-		"The cost is unknown: no price for openai/my-model.",
+		"| **Total** | | **3** | **3,000** | **0** | **110** | **≥ $0.0045** |",
+		"Costs marked ≥ leave out the turns of models without a known price (openai/my-model): the cost is at least that.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
+	// The models without a price are named once, in the note, not in cells.
+	if n := strings.Count(out, "openai/my-model"); n != 2 {
+		t.Errorf("openai/my-model named %d times, want 2 (its row's model and the note):\n%s", n, out)
+	}
 	if strings.Index(out, "| Moderator") > strings.Index(out, "| Data") || strings.Index(out, "| Data") > strings.Index(out, "| Performance") {
 		t.Errorf("rows out of order (given first, then by id):\n%s", out)
+	}
+}
+
+func TestUsageTableAllUnpriced(t *testing.T) {
+	s := &debate.State{Turns: map[string]*debate.Turn{}}
+	for i, agent := range []string{"pro", "con"} {
+		id := string(rune('a' + i))
+		s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id, Agent: agent}, Status: debate.TurnDone, Model: "vendor/x-" + agent, Usage: llm.Usage{InputTokens: 10, OutputTokens: 10}}
+		s.Done = append(s.Done, id)
+	}
+	var b strings.Builder
+	UsageTable(&b, s, "## Tokens and cost", AgentName)
+	out := b.String()
+	for _, want := range []string{
+		"| Con | vendor/x-con | 1 | 10 | 0 | 10 | unknown |",
+		"| **Total** | | **2** | **20** | **0** | **20** | **unknown** |",
+		"The cost is unknown: no price for vendor/x-con, vendor/x-pro.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSpend(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		s          Spend
+		cell, text string
+		note       string
+	}{
+		{"no turns yet", Spend{}, "—", "no cost yet", ""},
+		{"data-only", Spend{Turns: 7}, "no model", "no cost (no model used)", ""},
+		{"known price", Spend{USD: 0.01234, Turns: 3, LLMTurns: 3}, "$0.0123", "cost $0.0123", ""},
+		{"free local model", Spend{Turns: 2, LLMTurns: 2}, "$0.0000", "cost $0.0000", ""},
+		{"data and priced model", Spend{USD: 0.5, Turns: 9, LLMTurns: 2}, "$0.5000", "cost $0.5000", ""},
+		{"unknown price", Spend{Turns: 2, LLMTurns: 2, Unpriced: []string{"openai/x"}}, "unknown", "cost unknown (no price for openai/x)",
+			"The cost is unknown: no price for openai/x."},
+		{"mixed", Spend{USD: 0.02, Turns: 4, LLMTurns: 3, Unpriced: []string{"openai/x", "vendor/y"}}, "≥ $0.0200",
+			"cost ≥ $0.0200 (no price for openai/x, vendor/y)",
+			"Costs marked ≥ leave out the turns of models without a known price (openai/x, vendor/y): the cost is at least that."},
+	} {
+		if got := c.s.Cell(); got != c.cell {
+			t.Errorf("%s: Cell() = %q, want %q", c.name, got, c.cell)
+		}
+		if got := c.s.Text("cost"); got != c.text {
+			t.Errorf("%s: Text() = %q, want %q", c.name, got, c.text)
+		}
+		if got := c.s.UnpricedNote(); got != c.note {
+			t.Errorf("%s: UnpricedNote() = %q, want %q", c.name, got, c.note)
+		}
+	}
+}
+
+func TestSpendAdd(t *testing.T) {
+	// A batch: a data-only debate, a priced one, two with unknown prices.
+	var total Spend
+	for _, s := range []Spend{
+		{Turns: 7},
+		{USD: 0.25, Turns: 3, LLMTurns: 3},
+		{Turns: 2, LLMTurns: 2, Unpriced: []string{"openai/x"}},
+		{Turns: 2, LLMTurns: 2, Unpriced: []string{"openai/x"}},
+	} {
+		total = total.Add(s)
+	}
+	if got, want := total.Text("total cost"), "total cost ≥ $0.2500 (no price for openai/x)"; got != want {
+		t.Errorf("total %+v: %q, want %q", total, got, want)
+	}
+	if d := (Spend{Turns: 7}).Add(Spend{Turns: 1}); !d.DataOnly() || d.Cell() != "no model" {
+		t.Errorf("two data-only debates add up to %+v (%q), want data-only", d, d.Cell())
+	}
+}
+
+func TestSummarySpend(t *testing.T) {
+	for _, c := range []struct {
+		sum  debate.Summary
+		want string
+	}{
+		{debate.Summary{Turns: 7}, "no model"},
+		{debate.Summary{Turns: 3, LLMTurns: 3, CostUSD: 0.1}, "$0.1000"},
+		{debate.Summary{Turns: 3, LLMTurns: 3, Unpriced: []string{"openai/x"}}, "unknown"},
+	} {
+		if got := SummarySpend(c.sum).Cell(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.sum, got, c.want)
+		}
+	}
+}
+
+func TestSpendNamesAreInert(t *testing.T) {
+	s := Spend{Turns: 1, LLMTurns: 1, Unpriced: []string{"evil/\x1b]8;;http://x\x07m", "long/" + strings.Repeat("x", 200)}}
+	text := s.Text("cost")
+	if strings.ContainsAny(text, "\x1b\x07") {
+		t.Errorf("a control character reached the text: %q", text)
+	}
+	if len([]rune(text)) > 200 {
+		t.Errorf("a 200-character model name was not shortened: %q", text)
 	}
 }

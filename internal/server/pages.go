@@ -23,7 +23,7 @@ func parsePages() (*template.Template, error) {
 	funcs := template.FuncMap{
 		"markdown": md.HTML,
 		"clean":    textsafe.Clean,
-		"dollars":  func(usd float64) string { return fmt.Sprintf("$%.4f", usd) },
+		"cost":     func(s debate.Summary) string { return report.SummarySpend(s).Cell() },
 		"when":     func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
 		"short":    func(s string, n int) string { return app.Truncate(textsafe.Clean(s), n) },
 	}
@@ -224,10 +224,7 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	for i, a := range v.Agents {
 		v.Agents[i] = textsafe.Clean(a)
 	}
-	p.Cost = report.Dollars(report.Total(report.Usage(st)))
-	if p.Cost == "—" {
-		p.Cost = "no cost (no LLM)"
-	}
+	p.Cost = report.Total(report.Usage(st)).Spend().Text("cost")
 	if n := len(st.Pauses); n > 0 && v.Status == debate.StatusPaused {
 		p.PauseWhy = st.Pauses[n-1].Reason
 		if d := st.Pauses[n-1].Detail; d != "" {
@@ -265,8 +262,8 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 		if describe != nil && !tv.Running {
 			tv.Badge = textsafe.Clean(describe(t))
 		}
-		if t.CostUSD > 0 {
-			tv.Cost = fmt.Sprintf("$%.4f", t.CostUSD)
+		if sp := report.TurnSpend(t); sp.USD > 0 || !sp.Known() {
+			tv.Cost = sp.Cell()
 		}
 		if tv.Running {
 			tv.Text = textsafe.Clean(t.Text)

@@ -135,6 +135,19 @@ func TestCreateRunsOfflineDebateAndExports(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(out, id) {
 		t.Fatalf("list: %d %s", resp.StatusCode, out)
 	}
+	// A data-only debate: the API tells it from a free model run, and the
+	// pages show no model rather than $0.0000.
+	for _, want := range []string{`"cost_usd":0`, `"llm_turns":0`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list lacks %s: %s", want, out)
+		}
+	}
+	if _, page := ts.do(t, "GET", "/", ""); !strings.Contains(page, "<td>no model</td>") || strings.Contains(page, "$0.0000") {
+		t.Errorf("list page: want the cost cell to say no model:\n%s", page)
+	}
+	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, "no cost (no model used)") {
+		t.Errorf("panel: want no cost (no model used):\n%s", page)
+	}
 	if _, out := ts.do(t, "GET", "/api/debates?status=running", ""); strings.Contains(out, id) {
 		t.Fatalf("status filter: a completed debate listed as running: %s", out)
 	}

@@ -103,7 +103,7 @@ func (m *Model) command(line string) tea.Cmd {
 	case "cost":
 		if m.run != nil {
 			if v := m.views[m.run.id]; v != nil {
-				m.setBelow(fmt.Sprintf("So far: %s, %s tokens.", costLine(v), report.Thousands(v.state.Usage.Total())))
+				m.setBelow(fmt.Sprintf("So far: %s, %s tokens.", spent(v).Text("cost"), report.Thousands(v.state.Usage.Total())))
 			}
 			return nil
 		}
@@ -249,7 +249,7 @@ func (m *Model) cmdList() {
 	}
 	rows := [][]string{{"ID", "FORMAT", "STATUS", "COST", "UPDATED", "TOPIC"}}
 	for _, s := range sums {
-		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), fmt.Sprintf("$%.4f", s.CostUSD),
+		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), report.SummarySpend(s).Cell(),
 			s.Updated.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
 	}
 	m.tr.add(&block{segs: []segment{{meta: true, class: plain, text: table(rows)}}})

@@ -259,7 +259,7 @@ func (m *Model) finish() tea.Cmd {
 		}
 		u := res.st.Usage
 		m.say(dim, fmt.Sprintf("Debate %s: %d turns, %s input tokens (%s cached), %s output tokens, %s. /ask AGENT QUESTION for a follow-up, /export %s --as md|json|pdf for the document.",
-			res.st.ID, len(res.st.Done), report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens), costLine(v), res.st.ID))
+			res.st.ID, len(res.st.Done), report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens), spent(v).Text("cost"), res.st.ID))
 	case errors.As(res.err, &pe):
 		where := ""
 		if res.st != nil && res.st.Phase.Label != "" {

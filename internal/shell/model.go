@@ -377,7 +377,7 @@ func (m *Model) statusLine() string {
 			parts = append(parts, fmt.Sprintf("round %d", s.Phase.Round))
 		}
 		parts = append(parts, string(s.Status))
-		parts = append(parts, costLine(v))
+		parts = append(parts, spent(v).Cell())
 	} else {
 		parts = append(parts, "parley", "no debate yet")
 	}
@@ -392,17 +392,9 @@ func (m *Model) statusLine() string {
 	return m.st.status.Render(line)
 }
 
-// costLine is what the debate cost so far.
-func costLine(v *debateView) string {
-	rows := report.Usage(v.state)
-	if len(rows) == 0 {
-		return "$0.00"
-	}
-	t := report.Total(rows)
-	if t.NoLLM == t.Turns {
-		return "no LLM"
-	}
-	return report.Dollars(t)
+// spent is what the debate cost so far.
+func spent(v *debateView) report.Spend {
+	return report.Total(report.Usage(v.state)).Spend()
 }
 
 // waitLine says what the shell waits for, for how long, with the tokens

@@ -64,8 +64,9 @@ func TestUsageReport(t *testing.T) {
 		"| Agent | Model | Turns | Input | Cached input | Output | Cost |",
 		"| Bull | anthropic/claude-sonnet-4-5 | 3 | 1,450 | 6,000 | 600 | $0.0170 |",
 		"| Bear | anthropic/claude-sonnet-4-5 (+1 data-only) | 2 | 900 | 0 | 100 | $0.5000 |",
-		"| Moderator | openai/my-finetune | 1 | 2,000 | 0 | 400 | unknown (no price for openai/my-finetune) |",
-		"| **Total** | | **6** | **4,350** | **6,000** | **1,100** | **≥ $0.5170 (no price for openai/my-finetune)** |", "The cost is unknown: no price for openai/my-finetune.",
+		"| Moderator | openai/my-finetune | 1 | 2,000 | 0 | 400 | unknown |",
+		"| **Total** | | **6** | **4,350** | **6,000** | **1,100** | **≥ $0.5170** |",
+		"Costs marked ≥ leave out the turns of models without a known price (openai/my-finetune): the cost is at least that.",
 		"(55% of all prompt tokens)", "500 prompt tokens were written to the cache",
 	} {
 		if !strings.Contains(doc, want) {
