@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ type batchRow struct {
 	Score      int     `json:"score"`
 	Conviction string  `json:"conviction"`
 	CostUSD    float64 `json:"cost_usd"`
+	LLMTurns   *int    `json:"llm_turns"`
 	Error      string  `json:"error"`
 }
 
@@ -53,7 +55,8 @@ func TestBatchOfflineSQLite(t *testing.T) {
 	ids := map[string]string{}
 	for i, want := range []string{"NVDA", "AAPL", "GOOGL"} {
 		row := rows[i]
-		if row.Item != want || row.Status != "done" || row.Earlier || row.Turns != 7 || !strings.HasPrefix(row.ID, "DEB-") {
+		if row.Item != want || row.Status != "done" || row.Earlier || row.Turns != 7 || !strings.HasPrefix(row.ID, "DEB-") ||
+			row.LLMTurns == nil || *row.LLMTurns != 0 {
 			t.Errorf("row %d: %+v", i, row)
 		}
 		if row.Score < 1 || row.Score > 10 || !strings.Contains(row.Stance, "B") && row.Stance != "NEUTRAL" || !strings.HasPrefix(row.Conviction, fmt.Sprintf("%d/10 because", row.Score)) {
@@ -61,7 +64,7 @@ func TestBatchOfflineSQLite(t *testing.T) {
 		}
 		ids[row.Item] = row.ID
 	}
-	if !strings.Contains(r.stderr, "0 queued, 0 running, 3 done, 0 failed") {
+	if !strings.Contains(r.stderr, "0 queued, 0 running, 3 done, 0 failed; no cost (no model used)") {
 		t.Errorf("no progress on stderr:\n%s", r.stderr)
 	}
 
@@ -96,6 +99,11 @@ func TestBatchOfflineSQLite(t *testing.T) {
 	r = parley(t, dir, env, "", "batch", "NVDA", "MSFT", "--offline")
 	if r.code != 1 || !strings.Contains(r.stdout, "TICKER") || !strings.Contains(r.stdout, "done (earlier today)") || !strings.Contains(r.stdout, "not in the offline snapshot") {
 		t.Errorf("batch with an unknown ticker: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// Data-only debates have no model cost: not $0.0000 as if a model had
+	// run for free.
+	if !regexp.MustCompile(`(?m)^NVDA\s.*\d+/10\s+no model\s+DEB-`).MatchString(r.stdout) || strings.Contains(r.stdout, "$0.0000") {
+		t.Errorf("batch table: want NVDA's cost to say no model:\n%s", r.stdout)
 	}
 }
 

@@ -30,9 +30,25 @@ func TestBullbearOfflineWithoutModel(t *testing.T) {
 	if !strings.Contains(r.stderr, "No LLM is used") || !strings.Contains(r.stderr, "offline snapshot recorded 2026-07-09") {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
+	if !strings.Contains(r.stderr, "0 output tokens, no cost (no model used)") {
+		t.Errorf("the closing line does not say no model was used:\n%s", r.stderr)
+	}
+	// A data-only debate made no model call: list says so instead of
+	// showing $0.0000 as if a model had run for free (the command's output
+	// is a pipe here, as in a script).
 	list := parley(t, dir, env, "", "list")
-	if !strings.Contains(list.stdout, "bullbear") || !strings.Contains(list.stdout, "completed") {
-		t.Errorf("list:\n%s", list.stdout)
+	row := regexp.MustCompile(`(?m)^DEB-\S+\s+bullbear\s+completed\s+\d+\s+(.+?)\s+\d{4}-\d{2}-\d{2} `).FindStringSubmatch(list.stdout)
+	if row == nil || row[1] != "no model" || strings.Contains(list.stdout, "$") {
+		t.Errorf("list: want the cost column to say no model:\n%s", list.stdout)
+	}
+	js := parley(t, dir, env, "", "list", "--json")
+	for _, want := range []string{`"turns": 7`, `"cost_usd": 0`, `"llm_turns": 0`} {
+		if !strings.Contains(js.stdout, want) {
+			t.Errorf("list --json lacks %s:\n%s", want, js.stdout)
+		}
+	}
+	if strings.Contains(js.stdout, "unpriced_models") {
+		t.Errorf("list --json names unpriced models of a debate without a model:\n%s", js.stdout)
 	}
 	checkInvestorView(t, r.stdout)
 }
@@ -151,6 +167,17 @@ func TestBullbearEndToEnd(t *testing.T) {
 		t.Error("an LLM debate claims no LLM was used")
 	}
 	list := parley(t, dir, env, "", "list", "--json")
+	// The fake server's model has no price: the cost is unknown, not $0.
+	for _, want := range []string{`"llm_turns": 7`, `"unpriced_models": [
+      "openai/test-model"
+    ]`} {
+		if !strings.Contains(list.stdout, want) {
+			t.Errorf("list --json lacks %s:\n%s", want, list.stdout)
+		}
+	}
+	if table := parley(t, dir, env, "", "list"); !regexp.MustCompile(`completed\s+\d+\s+unknown\s`).MatchString(table.stdout) {
+		t.Errorf("list: want the cost column to say unknown:\n%s", table.stdout)
+	}
 	id := between(list.stdout, `"id": "`, `"`)
 	if id == "" {
 		id = between(list.stdout, `"id":"`, `"`)
