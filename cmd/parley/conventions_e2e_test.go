@@ -8,8 +8,9 @@ import (
 )
 
 // TestCLIConventions: version, id prefixes, -o inferring the export format,
-// --turn-budget unlimited, delete with confirmation, list with cost, an
-// unknown --model-for role refused, shell completion of values and ids.
+// --turn-budget unlimited, delete with confirmation, list with cost (unknown
+// for a model without a price), an unknown --model-for role refused, shell
+// completion of values and ids.
 func TestCLIConventions(t *testing.T) {
 	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
 	for _, args := range [][]string{{"--version"}, {"version"}} {
@@ -20,8 +21,10 @@ func TestCLIConventions(t *testing.T) {
 	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--turn-budget", "unlimited")
 	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
 	l := mustParley(t, dir, env, "", "list")
-	if !strings.Contains(l.stdout, "COST") || !strings.Contains(l.stdout, "$") {
-		t.Errorf("list shows no cost:\n%s", l.stdout)
+	// The fake server's model has no known price: its cost is unknown, not
+	// a $0.0000 that would read as a free run.
+	if !strings.Contains(l.stdout, "COST") || strings.Count(l.stdout, " unknown ") != 2 || strings.Contains(l.stdout, "$") {
+		t.Errorf("list does not show the two debates' cost as unknown:\n%s", l.stdout)
 	}
 	id := strings.Fields(strings.Split(l.stdout, "\n")[1])[0]
 	prefix := strings.TrimPrefix(id, "DEB-")[:5]
