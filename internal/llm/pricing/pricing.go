@@ -87,9 +87,14 @@ var builtin = map[string]Price{
 
 // Default returns the built-in table. Local providers ("ollama/", "local/",
 // "llamacpp/", "vllm/", "lmstudio/" model prefixes) are free.
-func Default() Table {
+func Default() Table { return defaultTable() }
+
+// defaultTable is built once: a Table never changes its maps (With and Free
+// copy them), so every caller can share it, and pricing a summary's turns
+// when a list is read does not copy the table for each.
+var defaultTable = sync.OnceValue(func() Table {
 	return Table{prices: maps.Clone(builtin), free: map[string]bool{"ollama": true, "local": true, "llamacpp": true, "vllm": true, "lmstudio": true}}
-}
+})
 
 // With returns a copy of t with prices added or replaced.
 func (t Table) With(prices map[string]Price) Table {

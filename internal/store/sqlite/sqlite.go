@@ -41,6 +41,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -696,34 +697,44 @@ func (s *Store) summarySelect() string {
 		cols = strings.Replace(cols, "cost_usd", "0", 1)
 	}
 	if s.noLeases {
-		return `SELECT ` + cols + `, NULL, ` + spendColumns + ` FROM debates`
+		return `SELECT ` + cols + `, NULL, ` + spendColumn + ` FROM debates`
 	}
-	return `SELECT ` + cols + `, lease, ` + spendColumns + ` FROM debates LEFT JOIN leases ON debate_id = id`
+	return `SELECT ` + cols + `, lease, ` + spendColumn + ` FROM debates LEFT JOIN leases ON debate_id = id`
 }
 
-// spendColumns compute what store.SpendFromTurns needs from the turns
-// projection (which has no no_llm column: data-only turns are told by
-// their model). The zero-cost models come as a JSON array.
-const spendColumns = `(SELECT count(*) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `'),
-	(SELECT json_group_array(DISTINCT t.model) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `' AND t.cost_usd = 0)`
+// spendColumn computes what store.SpendFromTurns needs from the turns
+// projection, in one pass over the turns_spend index (the turns projection
+// has no no_llm column: data-only turns are told by their model): the
+// count of LLM turns, then the models of those recorded at $0, each after
+// a unit separator (repeats are dropped when read; a name holding one would
+// only split into names without a price). One scan giving one string
+// costs less than two subqueries and a JSON array (BenchmarkList).
+const spendColumn = `(SELECT count(*) || ifnull(group_concat(CASE WHEN t.cost_usd = 0 THEN char(31) || t.model END, ''), '')
+	FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `')`
 
 // scanLeased scans summaryColumns, a lease column that may be NULL and
-// spendColumns.
+// spendColumn.
 func scanLeased(sc interface{ Scan(...any) error }) (debate.Summary, error) {
 	var (
-		lease    sql.NullString
-		llmTurns int
-		zeroCost string
+		lease sql.NullString
+		spend string
 	)
-	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease, &llmTurns, &zeroCost)...) }))
+	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease, &spend)...) }))
 	if err != nil {
 		return sum, err
 	}
-	var models []string
-	if err := json.Unmarshal([]byte(zeroCost), &models); err != nil {
-		return sum, fmt.Errorf("read the models of turns recorded at $0: %w", err)
+	parts := strings.Split(spend, "\x1f")
+	llmTurns, err := strconv.Atoi(parts[0])
+	if err != nil {
+		return sum, fmt.Errorf("read the LLM turns of debate %s: %w", sum.ID, err)
 	}
-	store.SpendFromTurns(&sum, llmTurns, models)
+	var zeroCost []string
+	for _, m := range parts[1:] {
+		if !slices.Contains(zeroCost, m) {
+			zeroCost = append(zeroCost, m)
+		}
+	}
+	store.SpendFromTurns(&sum, llmTurns, zeroCost)
 	if lease.Valid {
 		var l debate.Lease
 		if err := json.Unmarshal([]byte(lease.String), &l); err != nil {
