@@ -21,6 +21,7 @@ package termmd
 import (
 	"bytes"
 	"image/color"
+	"math"
 	"strconv"
 	"strings"
 
@@ -65,34 +66,87 @@ type Styles struct {
 // (heading marks, bullets, numbers, indentation, quote bars, table rules).
 func Plain() Styles { return Styles{Marks: true} }
 
-// Dark is the look on a dark background, in the shell's palette.
+// Dark is the look on a dark background, in the shell's dark palette.
 func Dark() Styles {
+	return colored(palette{
+		h1: "#8AB4F8", h3: "#61AFEF", h4: "#ABB2BF",
+		code: "#E5C07B", codeBg: "#2C313A", block: "#ABB2BF",
+		link: "#61AFEF", grey: "#7F848E", bullet: "#56B6C2",
+	})
+}
+
+// Light is the look on a light background, in the shell's light palette:
+// the dark palette's hues, darkened until they read on white.
+func Light() Styles {
+	return colored(palette{
+		h1: "#0550AE", h3: "#0969DA", h4: "#424A53",
+		code: "#953800", codeBg: "#EFF2F5", block: "#424A53",
+		link: "#0969DA", grey: "#57606A", bullet: "#0A7A8A",
+	})
+}
+
+// palette is the colours of a coloured look. Every colour is text, so each
+// keeps a contrast ratio of at least 4.5:1 (WCAG AA) with the background
+// it is meant for, the code colour with its own background.
+type palette struct {
+	h1, h3, h4   string // headings 1 and 2, 3, 4 to 6
+	code, codeBg string // code spans
+	block        string // code blocks
+	link         string
+	grey         string // URLs, quote bars, rules, table borders
+	bullet       string
+}
+
+func colored(p palette) Styles {
 	c := lipgloss.Color
 	bold := lipgloss.NewStyle().Bold(true)
-	grey := lipgloss.NewStyle().Foreground(c("#5C6370"))
+	grey := lipgloss.NewStyle().Foreground(c(p.grey))
 	return Styles{
 		Heading: [6]lipgloss.Style{
-			bold.Foreground(c("#8AB4F8")).Underline(true),
-			bold.Foreground(c("#8AB4F8")),
-			bold.Foreground(c("#61AFEF")),
-			bold.Foreground(c("#ABB2BF")),
-			bold.Foreground(c("#ABB2BF")),
-			bold.Foreground(c("#ABB2BF")),
+			bold.Foreground(c(p.h1)).Underline(true),
+			bold.Foreground(c(p.h1)),
+			bold.Foreground(c(p.h3)),
+			bold.Foreground(c(p.h4)),
+			bold.Foreground(c(p.h4)),
+			bold.Foreground(c(p.h4)),
 		},
 		Strong:  bold,
 		Emph:    lipgloss.NewStyle().Italic(true),
 		Strike:  lipgloss.NewStyle().Strikethrough(true).Faint(true),
-		Code:    lipgloss.NewStyle().Foreground(c("#E5C07B")).Background(c("#2C313A")),
-		Block:   lipgloss.NewStyle().Foreground(c("#ABB2BF")),
-		Link:    lipgloss.NewStyle().Foreground(c("#61AFEF")).Underline(true),
+		Code:    lipgloss.NewStyle().Foreground(c(p.code)).Background(c(p.codeBg)),
+		Block:   lipgloss.NewStyle().Foreground(c(p.block)),
+		Link:    lipgloss.NewStyle().Foreground(c(p.link)).Underline(true),
 		URL:     grey,
 		Quote:   grey,
-		Bullet:  lipgloss.NewStyle().Foreground(c("#56B6C2")),
+		Bullet:  lipgloss.NewStyle().Foreground(c(p.bullet)),
 		Rule:    grey,
 		THead:   bold,
 		TBorder: grey,
 		HTML:    lipgloss.NewStyle().Faint(true),
 	}
+}
+
+// Contrast is the WCAG 2 contrast ratio of two colours, from 1 (the same
+// luminance) to 21 (black on white); text wants at least 4.5.
+func Contrast(a, b color.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// luminance is a colour's relative luminance (WCAG 2, from sRGB).
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		x := float64(v) / 0xffff
+		if x <= 0.04045 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
 }
 
 // Renderer renders Markdown with one look. Its parser is built once, by New.

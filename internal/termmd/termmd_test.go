@@ -2,13 +2,17 @@ package termmd
 
 import (
 	"fmt"
+	"image/color"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -75,6 +79,93 @@ func TestDarkStyles(t *testing.T) {
 	}
 }
 
+// TestPaletteContrast: every coloured style of the dark look reads on
+// black and of the light look on white (a contrast ratio of at least
+// 4.5:1), a style with a background of its own on that background; and
+// the two looks colour the same constructs.
+func TestPaletteContrast(t *testing.T) {
+	dark, light := colours(Dark()), colours(Light())
+	for _, look := range []struct {
+		name string
+		page color.Color
+		cols map[string][2]color.Color
+	}{{"dark", color.Black, dark}, {"light", color.White, light}} {
+		if len(look.cols) == 0 {
+			t.Fatalf("%s: no coloured style", look.name)
+		}
+		for field, fb := range look.cols {
+			bg := fb[1]
+			if bg == nil {
+				bg = look.page
+			}
+			if r := Contrast(fb[0], bg); r < 4.5 {
+				t.Errorf("%s %s: contrast %.2f:1 of %s on %s, want at least 4.5:1", look.name, field, r, hex(fb[0]), hex(bg))
+			}
+		}
+	}
+	for field := range dark {
+		if _, ok := light[field]; !ok {
+			t.Errorf("%s is coloured in the dark look only", field)
+		}
+	}
+	for field := range light {
+		if _, ok := dark[field]; !ok {
+			t.Errorf("%s is coloured in the light look only", field)
+		}
+	}
+}
+
+// TestContrast: the ratio's known values (WCAG 2).
+func TestContrast(t *testing.T) {
+	for _, tc := range []struct {
+		a, b color.Color
+		want float64
+	}{
+		{color.Black, color.White, 21},
+		{color.White, color.White, 1},
+		{lipgloss.Color("#767676"), color.White, 4.54},
+		{color.White, lipgloss.Color("#767676"), 4.54},
+	} {
+		if got := Contrast(tc.a, tc.b); math.Abs(got-tc.want) > 0.01 {
+			t.Errorf("Contrast(%v, %v) = %.3f, want %.2f", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func hex(c color.Color) string {
+	r, g, b, _ := c.RGBA()
+	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
+}
+
+// colours are the foreground and background (nil: none) of every style of
+// st that has a foreground, by field name, read by reflection so that a
+// style added later is checked too.
+func colours(st Styles) map[string][2]color.Color {
+	out := map[string][2]color.Color{}
+	add := func(name string, s lipgloss.Style) {
+		if fg := s.GetForeground(); !noColor(fg) {
+			var bg color.Color
+			if b := s.GetBackground(); !noColor(b) {
+				bg = b
+			}
+			out[name] = [2]color.Color{fg, bg}
+		}
+	}
+	v := reflect.ValueOf(st)
+	for i := range v.NumField() {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch x := f.Interface().(type) {
+		case lipgloss.Style:
+			add(name, x)
+		case [6]lipgloss.Style:
+			for j, s := range x {
+				add(fmt.Sprintf("%s[%d]", name, j), s)
+			}
+		}
+	}
+	return out
+}
+
 // sgr matches the select-graphic-rendition sequences the renderer writes.
 var sgrRe = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 
@@ -87,7 +178,7 @@ func TestHostile(t *testing.T) {
 		"entity &#27;[2J &#x1b;]8;;http://evil\x1b\\ &#x9b; &#8238;\n\n" +
 		"`code \x1b[31m` [link\x1b[5m](http://x\x1b[2J) <span \x1b[1m>\n\n" +
 		"```\nblock \x1b[?1049h\x07\n```\n\n<div>\x1b[2J</div>\n\n| h\x1b[7m |\n|---|\n| c\x1b]52;c;AAAA\x07 |\n"
-	for _, st := range []Styles{Plain(), Dark()} {
+	for _, st := range []Styles{Plain(), Dark(), Light()} {
 		got := New(st).Render(src, 60)
 		rest := sgrRe.ReplaceAllString(got, "")
 		if strings.ContainsAny(rest, "\x1b\x07\r\u009b\u202e") {
