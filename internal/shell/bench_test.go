@@ -9,7 +9,7 @@ import (
 // once) and a live turn streaming.
 func longTranscript(b *testing.B, n int) *transcript {
 	b.Helper()
-	tr := newTranscript(newStyles(true))
+	tr := newTranscript(newStyles(true, true))
 	tr.resize(100)
 	text := "The BULL case:\n\n" + strings.Repeat("- Revenue growth (YoY) of 65.5% in FY2026 (10-K 0001045810-26-000021), on data center demand\n", 8)
 	for range n {

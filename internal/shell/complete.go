@@ -47,7 +47,7 @@ func (m *Model) complete() {
 	if len(shown) > 12 {
 		shown = append(slices.Clone(shown[:12]), "…")
 	}
-	m.setBelow(m.st.candidate.Render(strings.Join(shown, "  ")))
+	m.below = []belowLine{{dim, strings.Join(shown, "  ")}}
 }
 
 // candidates are the completions of the word after words, and what follows

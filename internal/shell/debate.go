@@ -436,7 +436,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 		// while a turn streams, they must not land in its text.
 		var p debate.HintQueued
 		if e.Decode(&p) == nil {
-			m.below = append(m.below, m.st.hint.Render(hintLine(v, p)))
+			m.below = append(m.below, belowLine{hint, hintLine(v, p)})
 		}
 	case debate.TypeBudgetWarning:
 		var p debate.BudgetWarning

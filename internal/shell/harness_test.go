@@ -278,3 +278,12 @@ func fakeServer(t *testing.T, name string, more ...script.Rule) (*fakellm.Server
 	t.Cleanup(srv.Close)
 	return srv, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key", "PARLEY_MODEL": "test-model"}
 }
+
+// belowText is the text of the lines under the input line.
+func (h *harness) belowText() string {
+	var parts []string
+	for _, l := range h.m.below {
+		parts = append(parts, l.text)
+	}
+	return strings.Join(parts, " ")
+}

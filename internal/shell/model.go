@@ -43,7 +43,7 @@ type Model struct {
 	ticking       bool
 	tr            *transcript
 
-	below []string // under the input line
+	below []belowLine // under the input line
 
 	run      *run                   // the debate running, nil when none
 	current  string                 // the debate the shell is on (for /ask, /cost, /resume)
@@ -64,7 +64,12 @@ type Model struct {
 // (Run sets it to the program's Send).
 func New(ctx context.Context, opts Options) *Model {
 	a := *opts.App
-	m := &Model{opts: opts, app: &a, ctx: ctx, st: newStyles(opts.Color), loc: opts.Location, views: map[string]*debateView{}}
+	if opts.Theme == "" {
+		opts.Theme = ThemeAuto
+	}
+	// Until the terminal says what its background is (and if it never
+	// does), the palette is the dark one.
+	m := &Model{opts: opts, app: &a, ctx: ctx, st: newStyles(opts.Color, opts.Theme != ThemeLight), loc: opts.Location, views: map[string]*debateView{}}
 	if m.loc == nil {
 		m.loc = time.Local
 	}
@@ -77,16 +82,7 @@ func New(ctx context.Context, opts Options) *Model {
 	m.input = textinput.New()
 	m.input.Prompt = "› "
 	m.input.SetVirtualCursor(false)
-	ist := m.input.Styles()
-	if !opts.Color {
-		// The input's own styles are coloured: plain and faint instead.
-		ist.Focused = textinput.StyleState{Text: lipgloss.NewStyle(), Placeholder: m.st.dim, Suggestion: m.st.dim}
-		ist.Blurred = ist.Focused
-		ist.Cursor.Color = nil
-	}
-	ist.Focused.Prompt = m.st.prompt
-	ist.Blurred.Prompt = m.st.prompt
-	m.input.SetStyles(ist)
+	m.styleInput()
 	m.input.Focus()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.history = loadHistory(opts.HistoryFile)
@@ -94,8 +90,41 @@ func New(ctx context.Context, opts Options) *Model {
 	return m
 }
 
-// Init implements tea.Model.
-func (m *Model) Init() tea.Cmd { return nil }
+// styleInput gives the input line the shell's looks.
+func (m *Model) styleInput() {
+	ist := textinput.DefaultStyles(m.st.dark)
+	// The input's own placeholder grey is too pale on black: the shell's
+	// dim instead, which is faint text without colour.
+	ist.Focused = textinput.StyleState{Text: lipgloss.NewStyle(), Placeholder: m.st.dim, Suggestion: m.st.dim, Prompt: m.st.prompt}
+	ist.Blurred = ist.Focused
+	ist.Cursor.Color = nil
+	if m.st.color {
+		ist.Cursor.Color = lipgloss.Color(m.st.pal.cursor)
+	}
+	m.input.SetStyles(ist)
+}
+
+// Init implements tea.Model: with the auto theme, it asks the terminal for
+// its background colour. The answer comes as a message when it comes, so
+// start-up never waits for it; a terminal that does not answer keeps the
+// dark palette.
+func (m *Model) Init() tea.Cmd {
+	if m.opts.Color && m.opts.Theme == ThemeAuto {
+		return tea.RequestBackgroundColor
+	}
+	return nil
+}
+
+// setDark switches to the dark palette or the light one and renders the
+// transcript again in it.
+func (m *Model) setDark(dark bool) {
+	if !m.opts.Color || m.st.dark == dark {
+		return
+	}
+	m.st = newStyles(m.opts.Color, dark)
+	m.styleInput()
+	m.tr.restyle(m.st)
+}
 
 // now is the clock of the debates the shell runs.
 func (m *Model) now() time.Time {
@@ -144,6 +173,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	case noticeMsg:
 		m.say(dim, clean(msg.text))
+	case tea.BackgroundColorMsg:
+		// The terminal's answer at start-up, or a change it reports
+		// later; a fixed theme ignores it.
+		if m.opts.Theme == ThemeAuto {
+			m.setDark(msg.IsDark())
+		}
 	default:
 		cmds = append(cmds, m.handle(msg))
 	}
@@ -282,7 +317,20 @@ func (m *Model) wait(what string) {
 	m.busy, m.since = what, m.now()
 }
 
-func (m *Model) setBelow(lines ...string) { m.below = lines }
+// belowLine is a line under the input line, kept unstyled so that it is
+// drawn in the palette of the moment.
+type belowLine struct {
+	class class
+	text  string
+}
+
+// setBelow puts plain lines under the input line.
+func (m *Model) setBelow(lines ...string) {
+	m.below = m.below[:0]
+	for _, l := range lines {
+		m.below = append(m.below, belowLine{plain, l})
+	}
+}
 
 // say adds a line to the transcript.
 func (m *Model) say(c class, text string) {
@@ -349,7 +397,11 @@ func (m *Model) View() tea.View {
 	for i := range belowLines {
 		b.WriteString("\n")
 		if i < len(below) {
-			b.WriteString(ansi.Truncate(below[i], m.width, "…"))
+			line := ansi.Truncate(below[i].text, m.width, "…")
+			if below[i].class != plain {
+				line = m.tr.classStyle(below[i].class).Render(line)
+			}
+			b.WriteString(line)
 		}
 	}
 	v := tea.NewView(b.String())

@@ -56,6 +56,9 @@ type Options struct {
 	HistoryFile string
 	// Color is false with NO_COLOR or a dumb terminal.
 	Color bool
+	// Theme is the palette with colour: the terminal's background decides
+	// with ThemeAuto (or ""), dark until it answers.
+	Theme Theme
 	// Pace streams the replies of Parley's data-only agents line by line,
 	// this long apart, so that an offline debate can be read and coached
 	// as it runs; zero shows each reply at once.

@@ -321,19 +321,19 @@ func TestCompletion(t *testing.T) {
 		h.m.input.CursorEnd()
 		h.key(tea.KeyPressMsg{Code: tea.KeyTab})
 		if got := h.m.input.Value(); got != want {
-			t.Errorf("Tab after %q: %q, want %q (below: %q)", typed, got, want, h.m.below)
+			t.Errorf("Tab after %q: %q, want %q (below: %q)", typed, got, want, h.belowText())
 		}
 	}
 	tab("/deb", "/debate ")
 	tab("/debate NVD", "/debate NVD")
-	if b := strings.Join(h.m.below, " "); !strings.Contains(b, "NVDA") {
+	if b := h.belowText(); !strings.Contains(b, "NVDA") {
 		t.Errorf("candidates for NVD: %q", b)
 	}
 	tab("/debate nvda", "/debate NVDA ")
 	tab("/debate NVDA --fr", "/debate NVDA --framework ")
 	tab("/debate NVDA --framework pio", "/debate NVDA --framework piotroski ")
 	tab("/debate NVDA --format c", "/debate NVDA --format c")
-	if b := strings.Join(h.m.below, " "); !strings.Contains(b, "council") || !strings.Contains(b, "crux") {
+	if b := h.belowText(); !strings.Contains(b, "council") || !strings.Contains(b, "crux") {
 		t.Errorf("candidates for --format c: %q", b)
 	}
 	tab("/debate NVDA --format cou", "/debate NVDA --format council ")

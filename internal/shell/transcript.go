@@ -101,11 +101,28 @@ type transcript struct {
 }
 
 func newTranscript(st styles) *transcript {
-	look := termmd.Plain()
-	if st.color {
-		look = termmd.Dark()
+	return &transcript{st: st, md: markdownRenderer(st)}
+}
+
+// markdownRenderer renders Markdown in the look of st.
+func markdownRenderer(st styles) *termmd.Renderer {
+	switch {
+	case !st.color:
+		return termmd.New(termmd.Plain())
+	case st.dark:
+		return termmd.New(termmd.Dark())
 	}
-	return &transcript{st: st, md: termmd.New(look)}
+	return termmd.New(termmd.Light())
+}
+
+// restyle renders every finished block again in new looks (the palette
+// changed); the live block is rendered on each refresh anyway.
+func (t *transcript) restyle(st styles) {
+	t.st, t.md = st, markdownRenderer(st)
+	for _, b := range t.blocks {
+		b.cache = nil
+	}
+	t.rerender()
 }
 
 // add appends a finished block.
@@ -135,7 +152,15 @@ func (t *transcript) resize(width int) {
 		return
 	}
 	t.width = width
+	t.rerender()
+}
+
+// rerender renders the finished blocks' lines again.
+func (t *transcript) rerender() {
 	t.lines = t.lines[:0]
+	if t.width == 0 {
+		return
+	}
 	for _, b := range t.blocks {
 		t.lines = append(t.lines, t.render(b)...)
 	}
