@@ -203,3 +203,90 @@ func TestShellEndToEnd(t *testing.T) {
 		t.Errorf("the input history was not kept in the data directory: %v\n%s", err, hist)
 	}
 }
+
+// TestShellThemeEndToEnd starts the built binary under tmux, which answers
+// a program's question about the background colour with its pane's: on a
+// white pane the shell's status bar turns light, on a black one it stays
+// dark, and --theme dark keeps it dark on white.
+func TestShellThemeEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "COLORTERM=truecolor"}
+	for i, tc := range []struct {
+		pane      string
+		args      string
+		wantLight bool
+	}{
+		{"#ffffff", "", true},
+		{"#000000", "", false},
+		{"#ffffff", " --theme dark", false},
+	} {
+		var sh strings.Builder
+		sh.WriteString("#!/bin/sh\n")
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+		}
+		// The shell starts once the pane's colours are set (the file ready
+		// says so): its question is answered with them.
+		ready := filepath.Join(home, fmt.Sprintf("ready%d", i))
+		fmt.Fprintf(&sh, "while [ ! -e '%s' ]; do sleep 0.05; done\n'%s' shell%s\nsleep 30\n", ready, binary, tc.args)
+		run := filepath.Join(home, fmt.Sprintf("run%d.sh", i))
+		if err := os.WriteFile(run, []byte(sh.String()), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := &tmuxPane{t: t, socket: fmt.Sprintf("parley-e2e-theme-%d-%d", os.Getpid(), i)}
+		p.tmux("new-session", "-d", "-s", "shell", "-x", "100", "-y", "20", run)
+		t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+		p.tmux("set-option", "-t", "shell", "window-style", "bg="+tc.pane)
+		if err := os.WriteFile(ready, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p.wait("no debate yet", 20*time.Second)
+		// The answer comes after the first screen: wait for the bar to be
+		// drawn in the palette expected, up to a few seconds.
+		var bar string
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			bar = statusBackground(p.tmux("capture-pane", "-p", "-e", "-t", "shell"))
+			if bar != "" && isLight(bar) == tc.wantLight || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if bar == "" || isLight(bar) != tc.wantLight {
+			t.Errorf("pane %s, parley shell%s: the status bar's background is %q, want a light one: %v", tc.pane, tc.args, bar, tc.wantLight)
+		}
+	}
+}
+
+// statusBackground is the "r;g;b" of the last 24-bit background colour
+// set on the status bar's line of a screen captured with its escapes.
+func statusBackground(screen string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if !strings.Contains(line, "no debate yet") {
+			continue
+		}
+		i := strings.LastIndex(line, "48;2;")
+		if i < 0 {
+			return ""
+		}
+		rest := line[i+len("48;2;"):]
+		if j := strings.IndexAny(rest, "m:"); j >= 0 {
+			return rest[:j]
+		}
+	}
+	return ""
+}
+
+// isLight reports whether an "r;g;b" colour is closer to white than black.
+func isLight(rgb string) bool {
+	var r, g, b int
+	if _, err := fmt.Sscanf(strings.ReplaceAll(rgb, ";", " "), "%d %d %d", &r, &g, &b); err != nil {
+		return false
+	}
+	return 0.299*float64(r)+0.587*float64(g)+0.114*float64(b) > 127
+}

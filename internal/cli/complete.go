@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/council"
 	"github.com/parleyhq/parley/internal/format/crux"
 	"github.com/parleyhq/parley/internal/sec/analysis"
+	"github.com/parleyhq/parley/internal/shell"
 )
 
 // Shell completion: `parley completion bash|zsh|fish|powershell` (cobra's)
@@ -95,5 +96,6 @@ func registerCompletions(root *cobra.Command, f *Factory) {
 		reg("agent", fixed("bull", "bear", "moderator"))
 		reg("perspective", fixed("pro", "opp", "mod"))
 		reg("resume", ids)
+		reg("theme", fixed(string(shell.ThemeAuto), string(shell.ThemeDark), string(shell.ThemeLight)))
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/shell"
 )
 
 // Config is the settings file, $XDG_CONFIG_HOME/parley/config.yaml
@@ -38,6 +39,7 @@ type Config struct {
 	Perspectives  *int              `yaml:"perspectives"`
 	Catalog       string            `yaml:"catalog"`
 	DecisionsDir  string            `yaml:"decisions_dir"`
+	Theme         string            `yaml:"theme"` // the shell's palette: auto, dark or light
 	// Debate is the perspectives specification's settings block, accepted
 	// as written there.
 	Debate struct {
@@ -91,9 +93,36 @@ func loadConfig(env func(string) string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w (keys: provider, model, models, turn_budget, debate_budget, round_timeout, debate_timeout, call_timeout, checkpoint_timeout, max_rounds, perspectives, catalog, decisions_dir, and the spec's debate: block)", c.path, err)}
+		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w (keys: provider, model, models, turn_budget, debate_budget, round_timeout, debate_timeout, call_timeout, checkpoint_timeout, max_rounds, perspectives, catalog, decisions_dir, theme, and the spec's debate: block)", c.path, err)}
+	}
+	if _, err := shell.ParseTheme(c.Theme); err != nil {
+		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 	}
 	return c, nil
+}
+
+// shellTheme is the shell's palette and where it came from: the --theme
+// flag (given says whether it was), then PARLEY_THEME, then the config
+// file, else auto, which follows the terminal's background.
+func shellTheme(c *Config, flag string, given bool, env func(string) string) (shell.Theme, setting, error) {
+	value, source := "", "default"
+	switch {
+	case given:
+		value, source = flag, "flag --theme"
+	case env("PARLEY_THEME") != "":
+		value, source = env("PARLEY_THEME"), "environment PARLEY_THEME"
+	case c.Theme != "":
+		value, source = c.Theme, "config file "+c.path
+	}
+	t, err := shell.ParseTheme(value)
+	if err != nil {
+		return "", setting{}, &UsageError{Err: fmt.Errorf("%s: %w", source, err)}
+	}
+	shown := string(t)
+	if t == shell.ThemeAuto {
+		shown += " (the terminal's background)"
+	}
+	return t, setting{"theme", shown, source}, nil
 }
 
 // setting is one effective setting and where it came from.
@@ -232,6 +261,11 @@ Precedence: flags > environment > config file > defaults.`,
 			if err != nil {
 				return err
 			}
+			_, theme, err := shellTheme(c, "", false, f.Env)
+			if err != nil {
+				return err
+			}
+			settings = append(settings, theme)
 			state := "not found"
 			if _, err := os.Stat(c.path); err == nil {
 				state = "read"

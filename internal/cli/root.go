@@ -140,7 +140,7 @@ with nothing lost.`,
 		// pipe, a script) gets the help, as before the shell existed.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.IO.IsInputTerminal() && f.IO.IsTerminal() {
-				return runShell(cmd.Context(), f, shell.DefaultPace)
+				return runShell(cmd.Context(), f, shell.DefaultPace, "", false)
 			}
 			return cmd.Help()
 		},

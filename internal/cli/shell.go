@@ -18,6 +18,7 @@ import (
 
 func newShellCmd(f *Factory) *cobra.Command {
 	pace := shell.DefaultPace
+	var theme string
 	cmd := &cobra.Command{
 		Use:   "shell",
 		Short: "Open the interactive research shell (also: parley with no arguments, on a terminal)",
@@ -26,19 +27,36 @@ func newShellCmd(f *Factory) *cobra.Command {
 ("Give me both sides of NVDA", "What's the bull and bear case for Tesla?", "Debate AMD").
 
 While a debate streams, type AGENT: TEXT to queue a hint for that agent's next turn; Ctrl+C
-pauses the debate and keeps you in the shell; Ctrl+D leaves.`,
-		Example: "  parley\n  parley shell\n  parley shell --pace 0",
+pauses the debate and keeps you in the shell; Ctrl+D leaves.
+
+Colours follow the terminal's background, light or dark, when it says what
+it is; --theme (or PARLEY_THEME, or theme: in the config file) fixes them.
+NO_COLOR turns them off.`,
+		Example: "  parley\n  parley shell\n  parley shell --pace 0\n  parley shell --theme light",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runShell(cmd.Context(), f, pace)
+			return runShell(cmd.Context(), f, pace, theme, cmd.Flags().Changed("theme"))
 		},
 	}
 	cmd.Flags().DurationVar(&pace, "pace", pace, "time between the lines of a data-only agent's reply, so that an offline debate can be read and coached as it runs (0: at once)")
+	cmd.Flags().StringVar(&theme, "theme", "", "colours for a `dark|light` terminal background, or auto: ask the terminal (default: $PARLEY_THEME, the config file's theme, else auto)")
 	return cmd
 }
 
-// runShell opens the shell on the terminal.
-func runShell(ctx context.Context, f *Factory, pace time.Duration) error {
+// runShell opens the shell on the terminal; theme is the --theme flag,
+// given or not.
+func runShell(ctx context.Context, f *Factory, pace time.Duration, theme string, themeGiven bool) error {
+	if pace < 0 {
+		return usageErrorf("--pace %s: give 0 or a positive duration such as 30ms", pace)
+	}
+	cfg, err := loadConfig(f.Env)
+	if err != nil {
+		return err
+	}
+	th, _, err := shellTheme(cfg, theme, themeGiven, f.Env)
+	if err != nil {
+		return err
+	}
 	if !f.IO.IsInputTerminal() || !f.IO.IsTerminal() {
 		return usageErrorf("the shell needs a terminal: run it in one, or script Parley with 'parley debate' (see 'parley --help')")
 	}
@@ -57,12 +75,9 @@ func runShell(ctx context.Context, f *Factory, pace time.Duration) error {
 			flags = append(flags, "--"+fl.Name)
 		}
 	})
-	if pace < 0 {
-		return usageErrorf("--pace %s: give 0 or a positive duration such as 30ms", pace)
-	}
 	opts := shell.Options{
 		App: f.App(store), ParseDebate: f.parseDebate, DebateFlags: flags, HistoryFile: history,
-		Color: f.IO.ColorEnabled(), Pace: pace,
+		Color: f.IO.ColorEnabled(), Theme: th, Pace: pace,
 		Companies: secsetup.Tickers,
 	}
 	return shell.Run(ctx, opts, f.IO.In, f.IO.Out)

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/shell"
+)
+
+// TestShellTheme: the shell's theme comes from --theme, then PARLEY_THEME,
+// then the config file, else auto; `parley config` shows it with its
+// source, and a wrong value anywhere is bad input naming the themes.
+func TestShellTheme(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("theme: light\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	envs := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	withFile := map[string]string{"PARLEY_CONFIG": cfg}
+	c, err := loadConfig(envs(withFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		env        map[string]string
+		flag       string
+		given      bool
+		want       shell.Theme
+		wantSource string
+	}{
+		{"file", withFile, "", false, shell.ThemeLight, "config file " + cfg},
+		{"environment over file", map[string]string{"PARLEY_CONFIG": cfg, "PARLEY_THEME": "dark"}, "", false, shell.ThemeDark, "environment PARLEY_THEME"},
+		{"flag over environment", map[string]string{"PARLEY_CONFIG": cfg, "PARLEY_THEME": "dark"}, "auto", true, shell.ThemeAuto, "flag --theme"},
+	} {
+		got, s, err := shellTheme(c, tc.flag, tc.given, envs(tc.env))
+		if err != nil || got != tc.want || s.source != tc.wantSource || s.key != "theme" {
+			t.Errorf("%s: %q from %q (%v), want %q from %q", tc.name, got, s.source, err, tc.want, tc.wantSource)
+		}
+	}
+	if got, s, err := shellTheme(&Config{}, "", false, envs(nil)); err != nil || got != shell.ThemeAuto || s.source != "default" {
+		t.Errorf("nothing given: %q from %q (%v), want auto by default", got, s.source, err)
+	}
+	for name, bad := range map[string]func() error{
+		"flag --theme": func() error { _, _, err := shellTheme(c, "blue", true, envs(withFile)); return err },
+		"environment PARLEY_THEME": func() error {
+			_, _, err := shellTheme(c, "", false, envs(map[string]string{"PARLEY_THEME": "blue"}))
+			return err
+		},
+		"config file " + cfg: func() error {
+			if err := os.WriteFile(cfg, []byte("theme: blue\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := loadConfig(envs(withFile))
+			return err
+		},
+	} {
+		err := bad()
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), `"blue"`) ||
+			!strings.Contains(err.Error(), "auto") || !strings.Contains(err.Error(), "dark or light") {
+			t.Errorf("%s blue: %v, want bad input naming where it came from and the themes", name, err)
+		}
+	}
+}
+
+// TestConfigShowsTheme: `parley config` lists the theme and its source,
+// and `parley shell --theme` with a wrong value is bad input before
+// anything else is checked.
+func TestConfigShowsTheme(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("theme: Light\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := testFactory(t, "", false)
+	f.Env = func(k string) string {
+		if k == "PARLEY_CONFIG" {
+			return cfg
+		}
+		return ""
+	}
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"config"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	out := f.IO.Out.(interface{ String() string }).String()
+	var row string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "theme ") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "light") || !strings.Contains(row, "config file "+cfg) {
+		t.Errorf("parley config: theme row %q, want light from the file:\n%s", row, out)
+	}
+	root = NewRootCmd(f)
+	root.SetArgs([]string{"shell", "--theme", "sepia"})
+	if err := root.Execute(); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "sepia") || !strings.Contains(err.Error(), "dark or light") {
+		t.Errorf("parley shell --theme sepia: %v (exit %d), want bad input naming the themes", err, ExitCode(err))
+	}
+}
