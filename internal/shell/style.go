@@ -34,7 +34,8 @@ func ParseTheme(s string) (Theme, error) {
 // palette is the colours of one theme. Each colour is text, so each keeps
 // a contrast ratio of at least 4.5:1 (WCAG AA) with the background it is
 // meant for (black for the dark palette, white for the light one), the
-// status bar's text with the bar.
+// status bar's text with the bar; and keeps it, and its hue, when a
+// 256-colour terminal (macOS Terminal) shows the nearest of its colours.
 type palette struct {
 	dim, phase, warn, err, note, hint string
 	statusFg, statusBg                string
@@ -48,9 +49,9 @@ type palette struct {
 // darkPalette is for a dark background, in the colours of Atom's One Dark.
 func darkPalette() palette {
 	return palette{
-		dim: "#7F848E", phase: "#8AB4F8", warn: "#E5C07B", err: "#E06C75", note: "#C678DD", hint: "#56B6C2",
+		dim: "#7F848E", phase: "#8AB4F8", warn: "#E5C07B", err: "#E06C6C", note: "#C678DD", hint: "#56B6C2",
 		statusFg: "#E6E6E6", statusBg: "#3A3F4B", cursor: "7",
-		bull: "#98C379", bear: "#E06C75", moderator: "#61AFEF",
+		bull: "#98C379", bear: "#E06C6C", moderator: "#61AFEF",
 		agents: []string{"#61AFEF", "#C678DD", "#D19A66", "#56B6C2", "#E5C07B", "#98C379", "#D7705E"},
 	}
 }
@@ -59,10 +60,10 @@ func darkPalette() palette {
 // read on white (GitHub's light colours).
 func lightPalette() palette {
 	return palette{
-		dim: "#57606A", phase: "#0550AE", warn: "#9A6700", err: "#CF222E", note: "#8250DF", hint: "#0A7A8A",
+		dim: "#57606A", phase: "#0550AE", warn: "#9A6700", err: "#CF222E", note: "#6F42C1", hint: "#006D77",
 		statusFg: "#1F2328", statusBg: "#D0D7DE", cursor: "#24292F",
-		bull: "#1A7F37", bear: "#CF222E", moderator: "#0969DA",
-		agents: []string{"#0969DA", "#8250DF", "#BC4C00", "#0A7A8A", "#9A6700", "#1A7F37", "#A40E26"},
+		bull: "#116329", bear: "#CF222E", moderator: "#0969DA",
+		agents: []string{"#0969DA", "#6F42C1", "#BC4C00", "#006D77", "#9A6700", "#116329", "#A40E26"},
 	}
 }
 

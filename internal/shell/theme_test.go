@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/internal/termmd"
@@ -16,7 +17,8 @@ import (
 
 // TestPaletteContrast: every text colour of the dark palette reads on
 // black and of the light palette on white (a contrast ratio of at least
-// 4.5:1), the status bar's text on the bar.
+// 4.5:1, in 24-bit colour and with 256 colours), the status bar's text on
+// the bar.
 func TestPaletteContrast(t *testing.T) {
 	for _, look := range []struct {
 		name string
@@ -33,9 +35,7 @@ func TestPaletteContrast(t *testing.T) {
 		}
 		check := func(what string, fg, bg color.Color) {
 			t.Helper()
-			if r := termmd.Contrast(fg, bg); r < 4.5 {
-				t.Errorf("%s palette, %s: contrast %.2f:1 of %s on %s, want at least 4.5:1", look.name, what, r, hex(fg), hex(bg))
-			}
+			readable(t, look.name+" palette, "+what, fg, bg)
 		}
 		for what, st := range text {
 			fg := st.GetForeground()
@@ -48,6 +48,36 @@ func TestPaletteContrast(t *testing.T) {
 		check("status bar", s.status.GetForeground(), s.status.GetBackground())
 		check("cursor", lipgloss.Color(s.pal.cursor), look.page)
 	}
+}
+
+// readable checks that fg on bg has a contrast ratio of at least 4.5:1 as
+// given and as a 256-colour terminal (macOS Terminal) shows the two, the
+// nearest of its colours, and that neither changes from grey to a hue or
+// back there.
+func readable(t *testing.T, what string, fg, bg color.Color) {
+	t.Helper()
+	fg256, bg256 := colorprofile.ANSI256.Convert(fg), colorprofile.ANSI256.Convert(bg)
+	for _, c := range []struct {
+		how    string
+		fg, bg color.Color
+	}{{"", fg, bg}, {" with 256 colours", fg256, bg256}} {
+		if r := termmd.Contrast(c.fg, c.bg); r < 4.5 {
+			t.Errorf("%s%s: contrast %.2f:1 of %s on %s, want at least 4.5:1", what, c.how, r, hex(c.fg), hex(c.bg))
+		}
+	}
+	if grey(fg256) && !grey(fg) {
+		t.Errorf("%s: %s turns grey (%s) with 256 colours", what, hex(fg), hex(fg256))
+	}
+	if grey(bg) && !grey(bg256) {
+		t.Errorf("%s: the grey background %s turns %s with 256 colours", what, hex(bg), hex(bg256))
+	}
+}
+
+// grey reports whether c has (almost) no hue.
+func grey(c color.Color) bool {
+	r, g, b, _ := c.RGBA()
+	hi, lo := max(r, g, b)>>8, min(r, g, b)>>8
+	return hi-lo < 0x20
 }
 
 func hex(c color.Color) string {

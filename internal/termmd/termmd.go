@@ -70,7 +70,7 @@ func Plain() Styles { return Styles{Marks: true} }
 func Dark() Styles {
 	return colored(palette{
 		h1: "#8AB4F8", h3: "#61AFEF", h4: "#ABB2BF",
-		code: "#E5C07B", codeBg: "#2C313A", block: "#ABB2BF",
+		code: "#E5C07B", codeBg: "#303030", block: "#ABB2BF",
 		link: "#61AFEF", grey: "#7F848E", bullet: "#56B6C2",
 	})
 }
@@ -80,14 +80,15 @@ func Dark() Styles {
 func Light() Styles {
 	return colored(palette{
 		h1: "#0550AE", h3: "#0969DA", h4: "#424A53",
-		code: "#953800", codeBg: "#EFF2F5", block: "#424A53",
-		link: "#0969DA", grey: "#57606A", bullet: "#0A7A8A",
+		code: "#953800", codeBg: "#EEEEEE", block: "#424A53",
+		link: "#0969DA", grey: "#57606A", bullet: "#006D77",
 	})
 }
 
 // palette is the colours of a coloured look. Every colour is text, so each
 // keeps a contrast ratio of at least 4.5:1 (WCAG AA) with the background
-// it is meant for, the code colour with its own background.
+// it is meant for, the code colour with its own background, also as the
+// nearest colour a 256-colour terminal (macOS Terminal) has.
 type palette struct {
 	h1, h3, h4   string // headings 1 and 2, 3, 4 to 6
 	code, codeBg string // code spans

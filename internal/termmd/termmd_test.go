@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -81,8 +82,9 @@ func TestDarkStyles(t *testing.T) {
 
 // TestPaletteContrast: every coloured style of the dark look reads on
 // black and of the light look on white (a contrast ratio of at least
-// 4.5:1), a style with a background of its own on that background; and
-// the two looks colour the same constructs.
+// 4.5:1, in 24-bit colour and with 256 colours), a style with a background
+// of its own on that background; and the two looks colour the same
+// constructs.
 func TestPaletteContrast(t *testing.T) {
 	dark, light := colours(Dark()), colours(Light())
 	for _, look := range []struct {
@@ -98,9 +100,7 @@ func TestPaletteContrast(t *testing.T) {
 			if bg == nil {
 				bg = look.page
 			}
-			if r := Contrast(fb[0], bg); r < 4.5 {
-				t.Errorf("%s %s: contrast %.2f:1 of %s on %s, want at least 4.5:1", look.name, field, r, hex(fb[0]), hex(bg))
-			}
+			readable(t, look.name+" "+field, fb[0], bg)
 		}
 	}
 	for field := range dark {
@@ -130,6 +130,36 @@ func TestContrast(t *testing.T) {
 			t.Errorf("Contrast(%v, %v) = %.3f, want %.2f", tc.a, tc.b, got, tc.want)
 		}
 	}
+}
+
+// readable checks that fg on bg has a contrast ratio of at least 4.5:1 as
+// given and as a 256-colour terminal (macOS Terminal) shows the two, the
+// nearest of its colours, and that neither changes from grey to a hue or
+// back there.
+func readable(t *testing.T, what string, fg, bg color.Color) {
+	t.Helper()
+	fg256, bg256 := colorprofile.ANSI256.Convert(fg), colorprofile.ANSI256.Convert(bg)
+	for _, c := range []struct {
+		how    string
+		fg, bg color.Color
+	}{{"", fg, bg}, {" with 256 colours", fg256, bg256}} {
+		if r := Contrast(c.fg, c.bg); r < 4.5 {
+			t.Errorf("%s%s: contrast %.2f:1 of %s on %s, want at least 4.5:1", what, c.how, r, hex(c.fg), hex(c.bg))
+		}
+	}
+	if grey(fg256) && !grey(fg) {
+		t.Errorf("%s: %s turns grey (%s) with 256 colours", what, hex(fg), hex(fg256))
+	}
+	if grey(bg) && !grey(bg256) {
+		t.Errorf("%s: the grey background %s turns %s with 256 colours", what, hex(bg), hex(bg256))
+	}
+}
+
+// grey reports whether c has (almost) no hue.
+func grey(c color.Color) bool {
+	r, g, b, _ := c.RGBA()
+	hi, lo := max(r, g, b)>>8, min(r, g, b)>>8
+	return hi-lo < 0x20
 }
 
 func hex(c color.Color) string {
