@@ -39,7 +39,7 @@ NO_COLOR turns them off.`,
 		},
 	}
 	cmd.Flags().DurationVar(&pace, "pace", pace, "time between the lines of a data-only agent's reply, so that an offline debate can be read and coached as it runs (0: at once)")
-	cmd.Flags().StringVar(&theme, "theme", "", "colours for a `dark|light` terminal background, or auto: ask the terminal (default: $PARLEY_THEME, the config file's theme, else auto)")
+	cmd.Flags().StringVar(&theme, "theme", "", "`auto|dark|light`: colours for a dark or light terminal background; auto asks the terminal which it has (default: $PARLEY_THEME, the config file's theme, else auto)")
 	return cmd
 }
 
