@@ -33,10 +33,13 @@ type App struct {
 	Store   debate.Store
 	Formats *debate.Formats
 	Env     setup.Env
-	// Price is the cost of a call to a "provider/model"; nil prices from
-	// the built-in table.
-	Price func(model string, u llm.Usage) float64
-	Log   *slog.Logger
+	// Prices prices every model call this App's runs make, when the call
+	// is made: each completed turn records its cost and whether the model
+	// had a price, and every front-end shows those recorded figures (see
+	// debate.CostUnknown). Nil is the built-in table; a front-end sets the
+	// table with the user's overrides (the config's prices).
+	Prices *pricing.Table
+	Log    *slog.Logger
 	// Owner names the runners this App starts in the debates' leases; the
 	// zero value is this process.
 	Owner debate.LeaseOwner
@@ -163,11 +166,12 @@ func (a *App) starter(format debate.Format) (setup.Starter, error) {
 	return s, nil
 }
 
-func (a *App) price() func(string, llm.Usage) float64 {
-	if a.Price != nil {
-		return a.Price
+func (a *App) price() func(string, llm.Usage) (float64, bool) {
+	table := pricing.Default()
+	if a.Prices != nil {
+		table = *a.Prices
 	}
-	return DefaultPrice()
+	return Price(table)
 }
 
 // Start validates a request, builds the debate's options and cast, prepares
@@ -379,14 +383,13 @@ func (s *Session) Describer() func(*debate.Turn) string {
 	return nil
 }
 
-// DefaultPrice prices a call made with a "provider/model" from the built-in
-// table; local servers cost nothing, unknown models are counted as 0.
-func DefaultPrice() func(string, llm.Usage) float64 {
-	table := pricing.Default()
-	return func(model string, u llm.Usage) float64 {
+// Price prices a call made with a "provider/model" from table, saying
+// whether the model has a price there: local servers cost nothing, an
+// unknown model is 0 and not known.
+func Price(table pricing.Table) func(string, llm.Usage) (float64, bool) {
+	return func(model string, u llm.Usage) (float64, bool) {
 		provider, name, _ := strings.Cut(model, "/")
-		usd, _ := table.CostFor(provider, name, u)
-		return usd
+		return table.CostFor(provider, name, u)
 	}
 }
 

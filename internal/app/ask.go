@@ -175,7 +175,8 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 			return debate.TurnCompleted{}, fmt.Errorf("another follow-up was saved as %s while this one was answered; ask again to save this one", spec.ID)
 		}
 	}
-	tc := debate.TurnCompleted{Turn: spec.TurnRef, Text: answer, Usage: usage, CostUSD: f.app.price()(model.String(), usage), Model: model.String()}
+	cost, priced := f.app.price()(model.String(), usage)
+	tc := debate.TurnCompleted{Turn: spec.TurnRef, Text: answer, Usage: usage, CostUSD: cost, Priced: priced, Model: model.String()}
 	at := f.app.now()
 	var evs []debate.Event
 	for _, p := range []debate.Payload{f.Note, tc} {
@@ -204,10 +205,10 @@ func (f *FollowUp) Check(answer string) []factcheck.Finding {
 
 // CostText shows what a follow-up cost ("cost $0.0012"), or says it is
 // unknown for a model without a price, as the debate's costs are shown.
-func CostText(usd float64, model debate.Model) string {
-	sp := report.Spend{USD: usd, Turns: 1, LLMTurns: 1}
-	if debate.CostUnknown(model.String(), usd, false) {
-		sp.Unpriced = []string{model.String()}
+func CostText(tc debate.TurnCompleted) string {
+	sp := report.Spend{USD: tc.CostUSD, Turns: 1, LLMTurns: 1}
+	if debate.CostUnknown(tc.Model, tc.CostUSD, false, tc.Priced) {
+		sp.Unpriced = []string{tc.Model}
 	}
 	return sp.Text("cost")
 }

@@ -78,7 +78,11 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 		return err
 	}
 	defer store.Close()
-	fu, err := f.App(store).Ask(ctx, app.AskRequest{ID: o.ID, Agent: o.Agent, Question: o.Question, Models: o.Models})
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
+	fu, err := a.Ask(ctx, app.AskRequest{ID: o.ID, Agent: o.Agent, Question: o.Question, Models: o.Models})
 	if errors.Is(err, app.ErrUnfinished) {
 		id, _ := resolveID(ctx, store, o.ID)
 		return usageErrorf("%w; finish it first: parley debate --resume %s", err, id)
@@ -121,6 +125,6 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	}
 	u := tc.Usage
 	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %d input tokens (%d cached), %d output tokens, %s\n",
-		tc.Turn.ID, id, u.InputTokens, u.CacheReadTokens, u.OutputTokens, app.CostText(tc.CostUSD, model))
+		tc.Turn.ID, id, u.InputTokens, u.CacheReadTokens, u.OutputTokens, app.CostText(tc))
 	return werr
 }

@@ -204,7 +204,10 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	// The workers' own messages would scramble the table: only their
 	// warnings and errors are shown.
 	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a := f.App(store)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	a.Log = log
 	a.Env.Notice = io.Discard
 	jcfg, err := o.Jobs.config(log, finisher(a, "", log))

@@ -40,6 +40,11 @@ type Config struct {
 	Catalog       string            `yaml:"catalog"`
 	DecisionsDir  string            `yaml:"decisions_dir"`
 	Theme         string            `yaml:"theme"` // the shell's palette: auto, dark or light
+	// Prices are price overrides, model or provider/model → its price in
+	// USD per million tokens (pricing.Decode's form); PricesFile names a
+	// file of them, relative to this file. See priceTable.
+	Prices     yaml.Node `yaml:"prices"`
+	PricesFile string    `yaml:"prices_file"`
 	// Debate is the perspectives specification's settings block, accepted
 	// as written there.
 	Debate struct {
@@ -93,7 +98,7 @@ func loadConfig(env func(string) string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w (keys: provider, model, models, turn_budget, debate_budget, round_timeout, debate_timeout, call_timeout, checkpoint_timeout, max_rounds, perspectives, catalog, decisions_dir, theme, and the spec's debate: block)", c.path, err)}
+		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w (keys: provider, model, models, turn_budget, debate_budget, round_timeout, debate_timeout, call_timeout, checkpoint_timeout, max_rounds, perspectives, catalog, decisions_dir, theme, prices, prices_file, and the spec's debate: block)", c.path, err)}
 	}
 	if _, err := shell.ParseTheme(c.Theme); err != nil {
 		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
@@ -240,7 +245,14 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 		}
 		out = append(out, setting{"debate.custom_perspectives", strings.Join(names, ", "), src})
 	}
-	return out, nil
+	// The prices are the App's (Factory.App), not a debate option: they
+	// are read here so that a bad one stops a debate before it starts, and
+	// so that `parley config` lists them.
+	_, prices, err := priceTable(c, env)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, prices...), nil
 }
 
 func newConfigCmd(f *Factory) *cobra.Command {

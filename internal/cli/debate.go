@@ -274,7 +274,10 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	a := f.App(store)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	var sess *app.Session
 	if o.Resume != "" {
 		id, err := resolveID(ctx, store, o.Resume)
@@ -403,7 +406,11 @@ func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, store de
 			o.DecisionsDir = filepath.Dir(a.Path) // where it was written first
 		}
 	}
-	written, err := f.App(store).WriteArtifacts(ctx, format, st, o.documents())
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
+	written, err := a.WriteArtifacts(ctx, format, st, o.documents())
 	if err != nil {
 		return err
 	}

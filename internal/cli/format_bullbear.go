@@ -29,7 +29,10 @@ func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) erro
 		return err
 	}
 	defer store.Close()
-	a := f.App(store)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	found, err := a.Unfinished(ctx, bullbear.Name, o.Topic)
 	if err != nil || found == nil {
 		return err

@@ -162,7 +162,11 @@ func exactID(cmd *cobra.Command, args []string) error {
 
 // loadDebate folds a stored debate and finds its format.
 func loadDebate(ctx context.Context, f *Factory, store debate.Store, typed string) (*debate.State, debate.Format, error) {
-	return f.App(store).Load(ctx, typed)
+	a, err := f.App(store)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a.Load(ctx, typed)
 }
 
 func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {

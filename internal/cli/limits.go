@@ -99,7 +99,10 @@ func withLimits(ctx context.Context, f *Factory, fn func(*jobs.Limits) error) er
 		return err
 	}
 	defer store.Close()
-	a := f.App(store)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	q, err := jobs.New(ctx, a, jobs.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		return err

@@ -98,9 +98,21 @@ func storeError(err error) error {
 }
 
 // App is the application layer on a store, with this command line's
-// environment; notices go to standard error.
-func (f *Factory) App(store debate.Store) *app.App {
-	return &app.App{Store: store, Formats: f.Formats, Env: setup.Env{Getenv: f.Env, Now: f.Now, Notice: f.IO.ErrOut}}
+// environment and the user's prices (the config file's prices and
+// prices_file, PARLEY_PRICES_FILE); notices go to standard error. Every
+// command that runs turns (debate, ask, batch, the shell, serve, worker)
+// gets its App here, so that each prices its turns alike; a bad price is
+// an error before anything runs.
+func (f *Factory) App(store debate.Store) (*app.App, error) {
+	c, err := loadConfig(f.Env)
+	if err != nil {
+		return nil, err
+	}
+	prices, _, err := priceTable(c, f.Env)
+	if err != nil {
+		return nil, err
+	}
+	return &app.App{Store: store, Formats: f.Formats, Env: setup.Env{Getenv: f.Env, Now: f.Now, Notice: f.IO.ErrOut}, Prices: &prices}, nil
 }
 
 // OpenStoreReadOnly opens the debate store for a command that only reads it

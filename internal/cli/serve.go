@@ -77,7 +77,10 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	defer stop()
 
 	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	a := f.App(store)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	a.Log = log
 	calls := &ops.Calls{} // for /metrics
 	a.WrapProvider = calls.Wrap

@@ -75,8 +75,12 @@ func runShell(ctx context.Context, f *Factory, pace time.Duration, theme string,
 			flags = append(flags, "--"+fl.Name)
 		}
 	})
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	opts := shell.Options{
-		App: f.App(store), ParseDebate: f.parseDebate, DebateFlags: flags, HistoryFile: history,
+		App: a, ParseDebate: f.parseDebate, DebateFlags: flags, HistoryFile: history,
 		Color: f.IO.ColorEnabled(), Theme: th, Pace: pace,
 		Companies: secsetup.Tickers,
 	}

@@ -112,7 +112,10 @@ func runWorker(ctx context.Context, f *Factory, o *WorkerOptions) error {
 		return err
 	}
 	defer store.Close()
-	a := f.App(store)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	a.Log = log
 	calls := &ops.Calls{} // for /metrics
 	a.WrapProvider = calls.Wrap

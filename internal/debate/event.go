@@ -189,9 +189,14 @@ type TurnCompleted struct {
 	Invalid string          `json:"invalid,omitempty"` // parse error left after the repair turn
 	Usage   llm.Usage       `json:"usage"`
 	CostUSD float64         `json:"cost_usd,omitempty"`
-	Model   string          `json:"model,omitempty"`
-	Hints   []int           `json:"hints,omitempty"` // hint ids applied in this turn
-	NoLLM   bool            `json:"no_llm,omitempty"`
+	// Priced records that CostUSD came from a known price, the runner's
+	// table with the user's overrides: a $0 cost is then free, not unknown,
+	// whichever table a reader has (see CostUnknown). Turns recorded
+	// before it existed have it false.
+	Priced bool   `json:"priced,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Hints  []int  `json:"hints,omitempty"` // hint ids applied in this turn
+	NoLLM  bool   `json:"no_llm,omitempty"`
 }
 
 // EventType implements Payload.

@@ -69,9 +69,10 @@ type Runner struct {
 	// Limits, when non-zero, replace the limits the debate was created with
 	// (for example a larger budget on resume).
 	Limits *Limits
-	// Price returns the cost in USD of a call to model ("provider/model");
-	// nil prices everything at 0.
-	Price func(model string, u llm.Usage) float64
+	// Price returns the cost in USD of a call to model ("provider/model")
+	// and whether the model has a price (recorded as TurnCompleted.Priced);
+	// nil prices everything at 0, unknown.
+	Price func(model string, u llm.Usage) (usd float64, known bool)
 	// Now and Sleep are the clock; nil means the real one.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -1013,13 +1014,16 @@ func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attempt
 		}
 		move = b
 	}
-	cost := 0.0
+	var (
+		cost   float64
+		priced bool
+	)
 	if r.Price != nil {
-		cost = r.Price(p.model.String(), res.usage)
+		cost, priced = r.Price(p.model.String(), res.usage)
 	}
 	evs := []Payload{TurnCompleted{
 		Turn: p.spec.TurnRef, Text: res.text, Move: move, Invalid: res.invalid,
-		Usage: res.usage, CostUSD: cost, Model: res.model, Hints: p.spec.Hints,
+		Usage: res.usage, CostUSD: cost, Priced: priced, Model: res.model, Hints: p.spec.Hints,
 	}}
 	r.mu.Lock()
 	if budget := p.budget; budget > 0 {

@@ -63,6 +63,7 @@ type Turn struct {
 	Tools      []ToolExchange
 	Usage      llm.Usage
 	CostUSD    float64
+	Priced     bool // CostUSD came from a known price (TurnCompleted.Priced)
 	Hints      []int
 	NoLLM      bool
 	Started    time.Time
@@ -211,7 +212,7 @@ func (s *State) Apply(e Event) error {
 			}
 			t.TurnRef = p.Turn
 			t.Status, t.Text, t.Move, t.Invalid = TurnDone, p.Text, p.Move, p.Invalid
-			t.Usage, t.CostUSD, t.Model, t.Hints, t.NoLLM, t.Completed = p.Usage, p.CostUSD, p.Model, p.Hints, p.NoLLM, e.Time
+			t.Usage, t.CostUSD, t.Priced, t.Model, t.Hints, t.NoLLM, t.Completed = p.Usage, p.CostUSD, p.Priced, p.Model, p.Hints, p.NoLLM, e.Time
 			s.Done = append(s.Done, t.ID)
 			s.Usage = s.Usage.Add(p.Usage)
 			s.CostUSD += p.CostUSD

@@ -142,13 +142,17 @@ type Summary struct {
 const DataOnlyModel = "data-only"
 
 // CostUnknown reports whether a completed turn's cost is unknown: a model
-// call recorded at $0 whose model ("provider/model") has no price in the
-// built-in table. A local model's price is known (zero), and a data-only
-// turn has no model cost, so neither is unknown. Stores that compute
+// call recorded at $0 without a price (priced is TurnCompleted.Priced) whose
+// model ("provider/model") has none in the built-in table either (turns
+// recorded before Priced existed). A local model's price is known (zero),
+// a price of 0 the user gave is recorded as priced, and a data-only turn
+// has no model cost, so none of them is unknown. The answer depends on the
+// log alone, never on the reader's price overrides, so that every
+// front-end shows one figure for a debate; stores that compute
 // Summary.Unpriced from their own projection use it, so that every store
 // and the cost report agree.
-func CostUnknown(model string, costUSD float64, noLLM bool) bool {
-	if noLLM || model == DataOnlyModel || costUSD != 0 {
+func CostUnknown(model string, costUSD float64, noLLM, priced bool) bool {
+	if noLLM || priced || model == DataOnlyModel || costUSD != 0 {
 		return false
 	}
 	provider, name, _ := strings.Cut(model, "/")
@@ -254,7 +258,7 @@ func ProjectDecoded(s *Summary, e Event, p Payload) {
 			if !c.NoLLM {
 				s.LLMTurns++
 			}
-			if CostUnknown(c.Model, c.CostUSD, c.NoLLM) {
+			if CostUnknown(c.Model, c.CostUSD, c.NoLLM, c.Priced) {
 				s.Unpriced = AddUnpriced(s.Unpriced, c.Model)
 			}
 		}

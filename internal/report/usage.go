@@ -32,8 +32,9 @@ func (a AgentUsage) CostKnown() bool { return len(a.Unpriced) == 0 }
 // Usage is the report per agent, the agents of order first (in that
 // order), then the others by id (concurrent turns complete in any order;
 // the report must not). A turn's recorded
-// cost is used when it has one; otherwise it is priced from the built-in
-// table.
+// cost is used when it has one or was priced (a price of 0 the user gave
+// is free); otherwise, for turns recorded before prices were, it is
+// priced from the built-in table.
 func Usage(s *debate.State, order ...string) []AgentUsage {
 	table := pricing.Default()
 	byAgent := map[string]*AgentUsage{}
@@ -58,7 +59,7 @@ func Usage(s *debate.State, order ...string) []AgentUsage {
 			au.Models = append(au.Models, t.Model)
 		}
 		cost := t.CostUSD
-		if cost == 0 {
+		if cost == 0 && !t.Priced {
 			provider, name, _ := strings.Cut(t.Model, "/")
 			usd, known := table.CostFor(provider, name, t.Usage)
 			cost = usd
@@ -102,7 +103,7 @@ func TurnSpend(t *debate.Turn) Spend {
 	if t.NoLLM {
 		sp.LLMTurns = 0
 	}
-	if debate.CostUnknown(t.Model, t.CostUSD, t.NoLLM) {
+	if debate.CostUnknown(t.Model, t.CostUSD, t.NoLLM, t.Priced) {
 		sp.Unpriced = []string{t.Model}
 	}
 	return sp

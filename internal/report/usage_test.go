@@ -135,3 +135,24 @@ func TestSpendNamesAreInert(t *testing.T) {
 		t.Errorf("a 200-character model name was not shortened: %q", text)
 	}
 }
+
+// TestUsagePricedAtZero: a turn priced at $0 when it ran (a price of 0 the
+// user gave) is free in the report, as in the summaries: neither re-priced
+// from the built-in table nor unknown.
+func TestUsagePricedAtZero(t *testing.T) {
+	s := &debate.State{Turns: map[string]*debate.Turn{}}
+	for i, model := range []string{"anthropic/claude-sonnet-4-5", "gateway/free-model"} {
+		id := string(rune('a' + i))
+		s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id, Agent: "pro"}, Status: debate.TurnDone, Model: model, Priced: true, Usage: llm.Usage{InputTokens: 1000, OutputTokens: 100}}
+		s.Done = append(s.Done, id)
+	}
+	total := Total(Usage(s)).Spend()
+	if total.USD != 0 || !total.Known() || total.Cell() != "$0.0000" {
+		t.Errorf("spend %+v (%s), want a known $0", total, total.Cell())
+	}
+	for _, id := range []string{"a", "b"} {
+		if sp := TurnSpend(s.Turns[id]); !sp.Known() {
+			t.Errorf("turn %s: unknown", id)
+		}
+	}
+}

@@ -147,12 +147,13 @@ func Newer(a, b debate.Summary) bool {
 // computing them when read works for debates appended before these fields
 // existed, without a migration. llmTurns counts the debate's turns whose
 // model is not debate.DataOnlyModel; zeroCost names the models of those
-// turns recorded at $0, of which those without a known price are unpriced.
+// turns recorded at $0 and not priced (debate.TurnCompleted.Priced), of
+// which those without a price in the built-in table are unpriced.
 func SpendFromTurns(sum *debate.Summary, llmTurns int, zeroCost []string) {
 	sum.LLMTurns = llmTurns
 	sum.Unpriced = nil
 	for _, m := range zeroCost {
-		if debate.CostUnknown(m, 0, false) {
+		if debate.CostUnknown(m, 0, false, false) {
 			sum.Unpriced = debate.AddUnpriced(sum.Unpriced, m)
 		}
 	}

@@ -16,8 +16,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -103,7 +105,7 @@ func (t Table) With(prices map[string]Price) Table {
 		out.prices = map[string]Price{}
 	}
 	for k, v := range prices {
-		out.prices[strings.ToLower(k)] = v
+		out.prices[strings.ToLower(strings.TrimSpace(k))] = v
 	}
 	return out
 }
@@ -124,34 +126,127 @@ func (t Table) Free(provider string) Table {
 //
 //	claude-sonnet-5-5: {input: 2, output: 10, cache_read: 0.1, cache_write: 2.5}
 //	my-finetune:       {input: 1, output: 4}
+//	openrouter/my-gw:  {input: 0.5, output: 1.5}
 //
-// and returns t with them applied.
+// and returns t with them applied (see Decode).
 func (t Table) Load(path string) (Table, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return t, fmt.Errorf("load prices: %w", err)
 	}
-	var generic any
-	if err := yaml.Unmarshal(data, &generic); err != nil {
-		return t, fmt.Errorf("load prices %s: %w", path, err)
-	}
-	js, err := json.Marshal(generic)
+	prices, err := Decode(data)
 	if err != nil {
 		return t, fmt.Errorf("load prices %s: %w", path, err)
 	}
-	var prices map[string]Price
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&prices); err != nil {
-		return t, fmt.Errorf("load prices %s: want model: {input, output, cache_read, cache_write} in USD per million tokens: %w", path, err)
-	}
-	for m, p := range prices {
-		if p.Input < 0 || p.Output < 0 || p.CacheRead < 0 || p.CacheWrite < 0 {
-			return t, fmt.Errorf("load prices %s: model %s: negative price", path, m)
-		}
-	}
 	return t.With(prices), nil
 }
+
+// Decode reads prices from YAML or JSON: a map of model name ("model" or
+// "provider/model") to its price in USD per million tokens, with the keys
+// input, output, cache_read and cache_write (omitted ones cost 0), and
+// optionally long_prompt (a price of the same form) over
+// long_prompt_tokens. An unknown key, a value that is not a number or a
+// negative price is an error naming the model.
+func Decode(data []byte) (map[string]Price, error) {
+	var generic map[string]any
+	if err := yaml.Unmarshal(data, &generic); err != nil {
+		return nil, fmt.Errorf("%w (want model: {input: 1, output: 4, cache_read: 0.1, cache_write: 1.25} in USD per million tokens)", err)
+	}
+	prices := make(map[string]Price, len(generic))
+	for model, v := range generic {
+		if strings.TrimSpace(model) == "" {
+			return nil, fmt.Errorf("a price without a model name: key each price by the model, as in my-model: {input: 1, output: 4}")
+		}
+		p, err := decodePrice(v)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", model, err)
+		}
+		prices[model] = p
+	}
+	// Names are matched without case: two spellings of one would leave
+	// which price applies to the map's order.
+	seen := make(map[string]string, len(prices))
+	for model := range prices {
+		k := strings.ToLower(strings.TrimSpace(model))
+		if other, ok := seen[k]; ok {
+			return nil, fmt.Errorf("models %s and %s are one name (case does not count): keep one price", min(model, other), max(model, other))
+		}
+		seen[k] = model
+	}
+	return prices, nil
+}
+
+// decodePrice reads one model's price from its YAML value through JSON,
+// whose decoder refuses unknown fields (a misspelt "inptu" would otherwise
+// price the input at $0 without a word).
+func decodePrice(v any) (Price, error) {
+	if _, ok := v.(map[string]any); !ok {
+		return Price{}, fmt.Errorf("the price is %s, not a map: write {input: 1, output: 4, cache_read: 0.1, cache_write: 1.25} in USD per million tokens", describe(v))
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return Price{}, fmt.Errorf("%w: give the prices as plain numbers of USD per million tokens", err)
+	}
+	var p Price
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return Price{}, fmt.Errorf("%w: the keys are input, output, cache_read, cache_write (numbers of USD per million tokens), long_prompt and long_prompt_tokens", err)
+	}
+	return p, p.Validate()
+}
+
+func describe(v any) string {
+	if v == nil {
+		return "empty"
+	}
+	return fmt.Sprintf("%q", fmt.Sprint(v))
+}
+
+// Validate refuses a negative price (no vendor pays for tokens) and a long
+// prompt band without its threshold.
+func (p Price) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"input", p.Input}, {"output", p.Output}, {"cache_read", p.CacheRead}, {"cache_write", p.CacheWrite}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%s is %v: give a price of 0 or more USD per million tokens", f.name, f.v)
+		}
+	}
+	switch {
+	case p.LongPromptTokens < 0:
+		return fmt.Errorf("long_prompt_tokens is %d: give the prompt size above which long_prompt applies, or leave both out", p.LongPromptTokens)
+	case p.LongPrompt != nil && p.LongPromptTokens == 0:
+		return fmt.Errorf("long_prompt without long_prompt_tokens: give the prompt size above which it applies")
+	case p.LongPrompt != nil:
+		if p.LongPrompt.LongPrompt != nil {
+			return fmt.Errorf("long_prompt has a long_prompt of its own: give one band only")
+		}
+		if err := p.LongPrompt.Validate(); err != nil {
+			return fmt.Errorf("long_prompt: %w", err)
+		}
+	}
+	return nil
+}
+
+// String writes a price as USD per million tokens, for settings listings.
+func (p Price) String() string {
+	s := fmt.Sprintf("input $%s, output $%s", num(p.Input), num(p.Output))
+	if p.CacheRead != 0 {
+		s += ", cache read $" + num(p.CacheRead)
+	}
+	if p.CacheWrite != 0 {
+		s += ", cache write $" + num(p.CacheWrite)
+	}
+	s += " per million tokens"
+	if p.LongPrompt != nil {
+		s += fmt.Sprintf("; over %d prompt tokens %s", p.LongPromptTokens, p.LongPrompt.String())
+	}
+	return s
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 var dateSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2})$`) })
 
@@ -183,13 +278,34 @@ func (t Table) Cost(model string, u llm.Usage) (usd float64, known bool) {
 	return p.cost(u), true
 }
 
-// CostFor is Cost for a call made through the named provider: every model of a
-// free provider costs 0.
+// CostFor is Cost for a call made through the named provider. A price given
+// for "provider/model" comes first (a gateway's name for a model, or one
+// provider's negotiated price); then every model of a free provider costs
+// 0; then the model's own price.
 func (t Table) CostFor(provider, model string, u llm.Usage) (usd float64, known bool) {
+	if provider != "" {
+		if p, ok := t.exact(provider + "/" + model); ok {
+			return p.cost(u), true
+		}
+	}
 	if t.free[strings.ToLower(provider)] {
 		return 0, true
 	}
 	return t.Cost(model, u)
+}
+
+// exact looks up a name as given or without its date suffix, without the
+// free providers.
+func (t Table) exact(model string) (Price, bool) {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if p, ok := t.prices[m]; ok {
+		return p, true
+	}
+	if base := dateSuffix().ReplaceAllString(m, ""); base != m {
+		p, ok := t.prices[base]
+		return p, ok
+	}
+	return Price{}, false
 }
 
 func (p Price) cost(u llm.Usage) float64 {

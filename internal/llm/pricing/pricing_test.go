@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/llm"
@@ -86,5 +87,71 @@ func TestLoad(t *testing.T) {
 		if _, err := Default().Load(p); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+func TestProviderQualifiedPrice(t *testing.T) {
+	tbl := Default().With(map[string]Price{
+		"gateway/claude-opus-4-8": {Input: 1},
+		"ollama/paid-model":       {Output: 2},
+		"my-model":                {Input: 3},
+	})
+	u := llm.Usage{InputTokens: 1_000_000, OutputTokens: 1_000_000}
+	for _, c := range []struct {
+		provider, model string
+		want            float64
+		known           bool
+	}{
+		{"gateway", "claude-opus-4-8", 1, true},          // the qualified price wins over the model's
+		{"gateway", "claude-opus-4-8-20261101", 1, true}, // and covers its dated snapshots
+		{"anthropic", "claude-opus-4-8", 30, true},       // other providers keep the list price
+		{"ollama", "paid-model", 2, true},                // a price given beats a free provider
+		{"ollama", "other", 0, true},                     // the rest of it stays free
+		{"openai", "my-model", 3, true},                  // a bare name covers every provider
+		{"gateway", "unknown-model", 0, false},
+	} {
+		got, known := tbl.CostFor(c.provider, c.model, u)
+		if known != c.known || !near(got, c.want) {
+			t.Errorf("CostFor(%s, %s) = %v, %v; want %v, %v", c.provider, c.model, got, known, c.want, c.known)
+		}
+	}
+}
+
+func TestDecode(t *testing.T) {
+	got, err := Decode([]byte("my-model: {input: 1.5, output: 6}\nvendor/x:\n  cache_read: 0.1\n  long_prompt_tokens: 1000\n  long_prompt: {input: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["my-model"].Input != 1.5 || got["my-model"].Output != 6 || got["vendor/x"].CacheRead != 0.1 || got["vendor/x"].LongPrompt.Input != 2 {
+		t.Errorf("Decode = %+v", got)
+	}
+	if got, err := Decode([]byte(`{"free-model": {}}`)); err != nil || got["free-model"] != (Price{}) {
+		t.Errorf("an empty price is free: %+v, %v", got, err)
+	}
+	for body, want := range map[string]string{
+		"m: {inptu: 1}":                `model m: json: unknown field "inptu"`,
+		"m: {input: -1}":               "model m: input is -1: give a price of 0 or more",
+		"m: {cache_write: -0.5}":       "model m: cache_write is -0.5",
+		"m: {input: .inf}":             "model m:",
+		"m: {input: cheap}":            "model m: json: cannot unmarshal string",
+		"m: 3":                         `model m: the price is "3", not a map`,
+		"m:":                           "model m: the price is empty, not a map",
+		"m: {long_prompt: {input: 1}}": "model m: long_prompt without long_prompt_tokens",
+		"m: {long_prompt_tokens: 9, long_prompt: {output: -2}}": "model m: long_prompt: output is -2",
+		"M: {}\nm: {}": "models M and m are one name",
+		"[1, 2]":       "want model: {input",
+	} {
+		_, err := Decode([]byte(body))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Decode(%q) = %v; want an error containing %q", body, err, want)
+		}
+	}
+}
+
+func TestPriceString(t *testing.T) {
+	p := Price{Input: 1.5, Output: 6, CacheRead: 0.15, LongPromptTokens: 200_000, LongPrompt: &Price{Input: 3, Output: 12}}
+	want := "input $1.5, output $6, cache read $0.15 per million tokens; over 200000 prompt tokens input $3, output $12 per million tokens"
+	if got := p.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
 }

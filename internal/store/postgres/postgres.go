@@ -355,8 +355,8 @@ const summaryColumns = `id, format, topic, status, phase, round, turns, created,
 const (
 	insertEventSQL = `INSERT INTO events (debate_id, seq, time, type, data) VALUES ($1, $2, $3, $4, $5)`
 	insertTurnSQL  = `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
-		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`
+		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, priced)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
 	putSummarySQL = `INSERT INTO debates (` + summaryColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
 			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
@@ -408,7 +408,7 @@ func (s *Store) appendIn(ctx context.Context, tx pgx.Tx, debateID string, events
 			}
 			b.Queue(insertTurnSQL, debateID, e.Seq, e.Time, tc.Turn.ID, tc.Turn.Agent, tc.Turn.Role, tc.Turn.Label, tc.Turn.Phase, tc.Turn.Round,
 				tc.Text, move, tc.Invalid, tc.Model, tc.Usage.InputTokens, tc.Usage.OutputTokens,
-				tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD)
+				tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD, tc.Priced)
 		}
 		debate.ProjectDecoded(&sum, e, payloads[i])
 	}
@@ -617,7 +617,7 @@ const summarySelect = `SELECT ` + summaryColumns + `, owner, since, expires, ` +
 // projection (which has no no_llm column: data-only turns are told by
 // their model).
 const spendColumns = `(SELECT count(*) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `'),
-	(SELECT array_agg(DISTINCT t.model) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `' AND t.cost_usd = 0)`
+	(SELECT array_agg(DISTINCT t.model) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `' AND t.cost_usd = 0 AND NOT t.priced)`
 
 // scanLeased scans summarySelect's columns.
 func scanLeased(row pgx.Row) (debate.Summary, error) {

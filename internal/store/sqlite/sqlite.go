@@ -120,6 +120,7 @@ type Store struct {
 	readOnly             bool // OpenReadOnly: no appends, no leases
 	noLeases             bool // an older schema, opened read-only: no leases table
 	noCost               bool // an older schema, opened read-only: no cost column
+	noPriced             bool // an older schema, opened read-only: no turns.priced column
 	poll                 time.Duration
 	notify               store.Notifier
 
@@ -276,10 +277,11 @@ func OpenReadOnly(ctx context.Context, path string, opts ...Option) (*Store, err
 		db.Close()
 		return nil, fmt.Errorf("open parley database %s: it is not a Parley database (no debates table)", abs)
 	}
-	var leases, cost int
+	var leases, cost, priced int
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).Scan(&leases)
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('debates') WHERE name = 'cost_usd'`).Scan(&cost)
-	return &Store{db: db, fast: db, path: abs, poll: o.poll, readOnly: true, noLeases: leases == 0, noCost: cost == 0}, nil
+	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'priced'`).Scan(&priced)
+	return &Store{db: db, fast: db, path: abs, poll: o.poll, readOnly: true, noLeases: leases == 0, noCost: cost == 0, noPriced: priced == 0}, nil
 }
 
 // roDSN is dsn for a read-only connection.
@@ -311,8 +313,8 @@ func prepareAppend(ctx context.Context, db *sql.DB) (*appendStmts, error) {
 		{&st.getSummary, `SELECT ` + summaryColumns + ` FROM debates WHERE id = ?`},
 		{&st.insertEvent, `INSERT INTO events (debate_id, seq, time, type, data) VALUES (?, ?, ?, ?, ?)`},
 		{&st.insertTurn, `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
-		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, priced)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.putSummary, `INSERT INTO debates (` + summaryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
 			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
@@ -546,7 +548,7 @@ func insertTurn(ctx context.Context, stmt *sql.Stmt, e debate.Event, tc *debate.
 	}
 	_, err := stmt.ExecContext(ctx, e.Debate, e.Seq, ts, tc.Turn.ID, tc.Turn.Agent, tc.Turn.Role, tc.Turn.Label, tc.Turn.Phase, tc.Turn.Round,
 		tc.Text, move, tc.Invalid, tc.Model, tc.Usage.InputTokens, tc.Usage.OutputTokens,
-		tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD)
+		tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD, tc.Priced)
 	if err != nil {
 		return fmt.Errorf("insert turn %q (event %d): %w", tc.Turn.ID, e.Seq, err)
 	}
@@ -696,20 +698,27 @@ func (s *Store) summarySelect() string {
 	if s.noCost {
 		cols = strings.Replace(cols, "cost_usd", "0", 1)
 	}
-	if s.noLeases {
-		return `SELECT ` + cols + `, NULL, ` + spendColumn + ` FROM debates`
+	spend := spendColumn
+	if s.noPriced {
+		// Every turn of a schema without the column was recorded before
+		// turns said whether they were priced.
+		spend = strings.Replace(spend, " AND NOT t.priced", "", 1)
 	}
-	return `SELECT ` + cols + `, lease, ` + spendColumn + ` FROM debates LEFT JOIN leases ON debate_id = id`
+	if s.noLeases {
+		return `SELECT ` + cols + `, NULL, ` + spend + ` FROM debates`
+	}
+	return `SELECT ` + cols + `, lease, ` + spend + ` FROM debates LEFT JOIN leases ON debate_id = id`
 }
 
 // spendColumn computes what store.SpendFromTurns needs from the turns
 // projection, in one pass over the turns_spend index (the turns projection
 // has no no_llm column: data-only turns are told by their model): the
-// count of LLM turns, then the models of those recorded at $0, each after
+// count of LLM turns, then the models of those recorded at $0 without a
+// price (debate.TurnCompleted.Priced), each after
 // a unit separator (repeats are dropped when read; a name holding one would
 // only split into names without a price). One scan giving one string
 // costs less than two subqueries and a JSON array (BenchmarkList).
-const spendColumn = `(SELECT count(*) || ifnull(group_concat(CASE WHEN t.cost_usd = 0 THEN char(31) || t.model END, ''), '')
+const spendColumn = `(SELECT count(*) || ifnull(group_concat(CASE WHEN t.cost_usd = 0 AND NOT t.priced THEN char(31) || t.model END, ''), '')
 	FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `')`
 
 // scanLeased scans summaryColumns, a lease column that may be NULL and

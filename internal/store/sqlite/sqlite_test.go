@@ -353,3 +353,55 @@ func TestDefaultPath(t *testing.T) {
 		t.Errorf("DefaultPath() = %q, %v; want an absolute path", p, err)
 	}
 }
+
+// TestTurnsPricedUpgrade: a database of schema version 4 (turns without
+// their priced column) is listed by a read-only open as before, its $0
+// turns of a model without a built-in price unknown; a writable open
+// migrates it, and turns appended then keep the user's $0 price as free.
+func TestTurnsPricedUpgrade(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "parley.db")
+	s := openAt(t, path)
+	const id = "old"
+	ref := func(turn string) debate.TurnRef {
+		return debate.TurnRef{ID: turn, Agent: "pro", Role: "advocate", Round: 1}
+	}
+	u := llm.Usage{InputTokens: 10, OutputTokens: 5}
+	if _, err := s.Append(ctx, id,
+		mustEvent(t, id, time.Unix(1, 0), debate.Created{Format: "perspectives", Topic: "t"}),
+		mustEvent(t, id, time.Unix(2, 0), debate.TurnCompleted{Turn: ref("a"), Text: "a", Usage: u, Model: "openai/my-model"})); err != nil {
+		t.Fatal(err)
+	}
+	// Back to schema version 4, as the migration's Down leaves it.
+	for _, q := range []string{`DROP INDEX turns_spend`, `CREATE INDEX turns_spend ON turns (debate_id, model, cost_usd)`,
+		`ALTER TABLE turns DROP COLUMN priced`, `DELETE FROM goose_db_version WHERE version_id = 5`} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := ro.List(ctx, debate.ListFilter{})
+	if err != nil || len(list) != 1 || len(list[0].Unpriced) != 1 || list[0].Unpriced[0] != "openai/my-model" {
+		t.Errorf("read-only list of version 4: %+v, %v", list, err)
+	}
+	ro.Close()
+
+	w := openAt(t, path)
+	if v, _ := schemaVersion(t, w); v != latestMigration(t) {
+		t.Fatalf("schema version %d after a writable open, want %d", v, latestMigration(t))
+	}
+	if _, err := w.Append(ctx, id, mustEvent(t, id, time.Unix(3, 0),
+		debate.TurnCompleted{Turn: ref("b"), Text: "b", Usage: u, Priced: true, Model: "gateway/free"})); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Get(ctx, id)
+	if err != nil || got.LLMTurns != 2 || len(got.Unpriced) != 1 || got.Unpriced[0] != "openai/my-model" {
+		t.Errorf("after the migration: %+v, %v; want 2 LLM turns, openai/my-model alone unknown", got, err)
+	}
+}

@@ -793,6 +793,11 @@ func (s suite) testSpend(t *testing.T) {
 		// priced, not unknown; the unpriced one keeps its place.
 		{debate.TurnCompleted{Turn: ref("zero"), Text: "e", Model: "openai/gpt-5"}, 5, []string{"openai/my-finetune"}},
 		{debate.TurnCompleted{Turn: ref("other"), Text: "f", Usage: u, Model: "vendor/x-1"}, 6, []string{"openai/my-finetune", "vendor/x-1"}},
+		// A model the built-in table lacks, recorded at $0 from a price
+		// the user gave (a free gateway model), is free, not unknown.
+		{debate.TurnCompleted{Turn: ref("given"), Text: "g", Usage: u, Priced: true, Model: "gateway/free-model"}, 7, []string{"openai/my-finetune", "vendor/x-1"}},
+		// So is it at a price: the cost is recorded, nothing is unknown.
+		{debate.TurnCompleted{Turn: ref("given2"), Text: "h", Usage: u, CostUSD: 0.002, Priced: true, Model: "gateway/paid-model"}, 8, []string{"openai/my-finetune", "vendor/x-1"}},
 	}
 	done := []debate.Event{created(t, id, "bullbear", "NVDA", at(0))}
 	mustAppend(t, st, id, done[0])

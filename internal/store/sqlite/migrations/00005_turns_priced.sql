@@ -1,0 +1,14 @@
+-- +goose Up
+-- Whether a turn's cost came from a known price (debate.TurnCompleted.Priced):
+-- a turn recorded at $0 with a price the user gave is free, not unknown.
+-- Turns recorded before it have 0, and are judged by the built-in prices as
+-- before. The spend index gains it so that Get and List still read the
+-- index alone.
+ALTER TABLE turns ADD COLUMN priced INTEGER NOT NULL DEFAULT 0;
+DROP INDEX turns_spend;
+CREATE INDEX turns_spend ON turns (debate_id, model, cost_usd, priced);
+
+-- +goose Down
+DROP INDEX turns_spend;
+CREATE INDEX turns_spend ON turns (debate_id, model, cost_usd);
+ALTER TABLE turns DROP COLUMN priced;
