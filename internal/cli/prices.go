@@ -40,7 +40,11 @@ func priceTable(c *Config, env func(string) string) (pricing.Table, []setting, e
 			return &UsageError{Err: fmt.Errorf("%s: prices file %s: %w; %s", source, path, err, fix)}
 		}
 		layers = append(layers, layer{prices, source + " (" + path + ")"})
-		out = append(out, setting{"prices_file", fmt.Sprintf("%s (%d models)", path, len(prices)), source})
+		n := fmt.Sprintf("%d models", len(prices))
+		if len(prices) == 1 {
+			n = "1 model"
+		}
+		out = append(out, setting{"prices_file", path + " (" + n + ")", source})
 		return nil
 	}
 	envFile := env(pricesEnv)
