@@ -46,6 +46,10 @@ type Price struct {
 type Table struct {
 	prices map[string]Price
 	free   map[string]bool // provider prefixes whose models cost nothing
+	// qualified is whether any name is "provider/model": without one,
+	// CostFor skips that look-up (a list prices every debate's unpriced
+	// models when read: BenchmarkList in internal/store/sqlite).
+	qualified bool
 }
 
 // builtin is the list price table. Sources: platform.claude.com pricing and
@@ -100,12 +104,14 @@ var defaultTable = sync.OnceValue(func() Table {
 
 // With returns a copy of t with prices added or replaced.
 func (t Table) With(prices map[string]Price) Table {
-	out := Table{prices: maps.Clone(t.prices), free: maps.Clone(t.free)}
+	out := Table{prices: maps.Clone(t.prices), free: maps.Clone(t.free), qualified: t.qualified}
 	if out.prices == nil {
 		out.prices = map[string]Price{}
 	}
 	for k, v := range prices {
-		out.prices[strings.ToLower(strings.TrimSpace(k))] = v
+		k = strings.ToLower(strings.TrimSpace(k))
+		out.prices[k] = v
+		out.qualified = out.qualified || strings.Contains(k, "/")
 	}
 	return out
 }
@@ -283,7 +289,7 @@ func (t Table) Cost(model string, u llm.Usage) (usd float64, known bool) {
 // provider's negotiated price); then every model of a free provider costs
 // 0; then the model's own price.
 func (t Table) CostFor(provider, model string, u llm.Usage) (usd float64, known bool) {
-	if provider != "" {
+	if provider != "" && t.qualified {
 		if p, ok := t.exact(provider + "/" + model); ok {
 			return p.cost(u), true
 		}
