@@ -20,12 +20,14 @@ package termmd
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"math"
 	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -135,6 +137,46 @@ func Contrast(a, b color.Color) float64 {
 		la, lb = lb, la
 	}
 	return (la + 0.05) / (lb + 0.05)
+}
+
+// MinContrast is the contrast ratio text needs to be read (WCAG 2 AA).
+const MinContrast = 4.5
+
+// Legible reports why text in fg on bg would be hard to read, or nil: a
+// contrast below MinContrast as given, or as a 256-colour terminal (macOS
+// Terminal) shows the two (the nearest of its colours), or a colour that
+// turns grey there, or a grey background that takes on a hue. Palettes are
+// checked with it in tests, so that both looks stay readable wherever the
+// shell runs.
+func Legible(fg, bg color.Color) error {
+	fg256, bg256 := colorprofile.ANSI256.Convert(fg), colorprofile.ANSI256.Convert(bg)
+	for _, c := range []struct {
+		how    string
+		fg, bg color.Color
+	}{{"", fg, bg}, {" with 256 colours", fg256, bg256}} {
+		if r := Contrast(c.fg, c.bg); r < MinContrast {
+			return fmt.Errorf("contrast%s %.2f:1 of %s on %s, want at least %.1f:1", c.how, r, hex(c.fg), hex(c.bg), MinContrast)
+		}
+	}
+	if grey(fg256) && !grey(fg) {
+		return fmt.Errorf("%s turns grey (%s) with 256 colours", hex(fg), hex(fg256))
+	}
+	if grey(bg) && !grey(bg256) {
+		return fmt.Errorf("the grey background %s turns %s with 256 colours", hex(bg), hex(bg256))
+	}
+	return nil
+}
+
+// grey reports whether c has (almost) no hue.
+func grey(c color.Color) bool {
+	r, g, b, _ := c.RGBA()
+	hi, lo := max(r, g, b)>>8, min(r, g, b)>>8
+	return hi-lo < 0x20
+}
+
+func hex(c color.Color) string {
+	r, g, b, _ := c.RGBA()
+	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
 }
 
 // luminance is a colour's relative luminance (WCAG 2, from sRGB).

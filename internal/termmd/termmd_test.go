@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -132,39 +131,12 @@ func TestContrast(t *testing.T) {
 	}
 }
 
-// readable checks that fg on bg has a contrast ratio of at least 4.5:1 as
-// given and as a 256-colour terminal (macOS Terminal) shows the two, the
-// nearest of its colours, and that neither changes from grey to a hue or
-// back there.
+// readable fails the test if fg on bg is hard to read (termmd.Legible).
 func readable(t *testing.T, what string, fg, bg color.Color) {
 	t.Helper()
-	fg256, bg256 := colorprofile.ANSI256.Convert(fg), colorprofile.ANSI256.Convert(bg)
-	for _, c := range []struct {
-		how    string
-		fg, bg color.Color
-	}{{"", fg, bg}, {" with 256 colours", fg256, bg256}} {
-		if r := Contrast(c.fg, c.bg); r < 4.5 {
-			t.Errorf("%s%s: contrast %.2f:1 of %s on %s, want at least 4.5:1", what, c.how, r, hex(c.fg), hex(c.bg))
-		}
+	if err := Legible(fg, bg); err != nil {
+		t.Errorf("%s: %v", what, err)
 	}
-	if grey(fg256) && !grey(fg) {
-		t.Errorf("%s: %s turns grey (%s) with 256 colours", what, hex(fg), hex(fg256))
-	}
-	if grey(bg) && !grey(bg256) {
-		t.Errorf("%s: the grey background %s turns %s with 256 colours", what, hex(bg), hex(bg256))
-	}
-}
-
-// grey reports whether c has (almost) no hue.
-func grey(c color.Color) bool {
-	r, g, b, _ := c.RGBA()
-	hi, lo := max(r, g, b)>>8, min(r, g, b)>>8
-	return hi-lo < 0x20
-}
-
-func hex(c color.Color) string {
-	r, g, b, _ := c.RGBA()
-	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
 }
 
 // colours are the foreground and background (nil: none) of every style of
