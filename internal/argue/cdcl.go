@@ -107,7 +107,6 @@ func newCDCL(clauses [][]int, nVars int) *cdcl {
 		reduceGap:  firstReduce,
 		nextReduce: firstReduce,
 		lbdQ:       newBoundedQueue(lbdWindow),
-		trailQ:     newBoundedQueue(trailWindow),
 	}
 	s.heap = varHeap{act: s.activity, pos: make([]int, nVars)}
 	for v := range nVars {
@@ -740,7 +739,16 @@ func (s *cdcl) solve(ctx context.Context, assumptions ...int) (bool, error) {
 				s.ok = false
 				return false, nil
 			}
-			s.trailQ.push(int32(len(s.trail)))
+			if s.nConflicts > blockAfter-trailWindow {
+				// Blocking starts after blockAfter conflicts and looks
+				// at the last trailWindow trail sizes only, so the
+				// queue (20 KB) is made when it first matters: most
+				// solvers never get there.
+				if s.trailQ.buf == nil {
+					s.trailQ = newBoundedQueue(trailWindow)
+				}
+				s.trailQ.push(int32(len(s.trail)))
+			}
 			if s.nConflicts > blockAfter && s.lbdQ.full() && float64(len(s.trail)) > blockR*s.trailQ.avg() {
 				s.lbdQ.clear() // block the restart
 			}
