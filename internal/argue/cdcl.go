@@ -60,9 +60,9 @@ type cdcl struct {
 	// close to a model). Restarts keep the assumptions' levels, which
 	// would be decided again to the same effect. With the clause
 	// management below, Luby restarts (100·luby(i) conflicts) did about
-	// as well over the dense frameworks of /work/hard* (geometric mean
-	// 1.28 against 1.26 over the old solver, 112 cases) but worse on the
-	// 44 slowest (1.64 against 1.85).
+	// as well over dense random frameworks (randaf.Dense and alike,
+	// docs/benchmarks.md: geometric mean 1.28 against 1.26 over the old
+	// solver, 112 cases) but worse on the 44 slowest (1.64 against 1.85).
 	lbdQ      boundedQueue
 	trailQ    boundedQueue
 	sumLBD    float64
@@ -171,8 +171,8 @@ const (
 // passed, before which the average means little).
 //
 // varDecay is MiniSat's fixed 0.95, not Glucose's ramp from 0.8 to 0.95
-// over the first 75,000 conflicts: on the dense random frameworks of
-// /work/hard* (112 cases) the ramp cost a factor of 1.28 in geometric mean
+// over the first 75,000 conflicts: on dense random frameworks (randaf.Dense
+// and alike, 112 cases) the ramp cost a factor of 1.28 in geometric mean
 // (0.98x the old solver's speed against 1.26x with 0.95 throughout), most
 // on the satisfiable searches of the preferred semantics, where the
 // encodings' first choices (setPhase) are good and a fast decay forgets

@@ -11,7 +11,9 @@
 // the goal tasks on them instead. They have no reference answers, so each
 // answer is judged by agreement with the peer: the same YES/NO for DC/DS,
 // the same existence for SE-ST with Parley's extension checked to be
-// stable, and for SE-PR Parley's extension checked to be complete.
+// stable, and for SE-PR Parley's extension checked to be complete. With
+// -dense as well it runs randaf's dense frameworks (seconds a query, where
+// the SAT core's search policies decide) instead.
 //
 //	go build -o /tmp/x/parley-af ./cmd/parley-af
 //	go run ./internal/argue/peerbench -parley /tmp/x/parley-af -random /tmp/x/random
@@ -36,6 +38,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/argue/randaf"
 )
 
 // config is what one benchmark run covers.
@@ -43,6 +47,7 @@ type config struct {
 	parley, peer string        // binaries
 	data         string        // directory of */*.answers.json and .af files
 	random       string        // if set: write randaf's instances here and run them instead of data
+	dense        bool          // with random: randaf.Dense instead of randaf.Instances
 	tasks        []string      // e.g. DC-CO; tasks the peer lacks are run by Parley only
 	runs         int           // timed runs per solver (minimum reported)
 	timeout      time.Duration // per process
@@ -93,11 +98,16 @@ func main() {
 	flag.StringVar(&cfg.peer, "peer", DefaultPeer(), "μ-toksia binary (shared/peers/build-mu-toksia.sh prints its path)")
 	flag.StringVar(&cfg.data, "data", "internal/argue/testdata/iccma", "directory holding the instances and *.answers.json")
 	flag.StringVar(&cfg.random, "random", "", "write the random frameworks of internal/argue/randaf to this directory and run them instead of -data")
+	flag.BoolVar(&cfg.dense, "dense", false, "with -random: the dense frameworks (randaf.Dense: long single SAT searches, seconds a query) instead")
 	flag.StringVar(&tasks, "tasks", "", "comma-separated problems (default: "+strings.Join(defaultTasks(), ",")+"; with -random: "+strings.Join(goalTasks(), ",")+")")
 	flag.IntVar(&cfg.runs, "runs", 3, "timed runs per solver and case; the minimum is reported")
 	flag.DurationVar(&cfg.timeout, "timeout", 30*time.Second, "time limit per process")
 	flag.StringVar(&cfg.only, "only", "", "run only instances whose file name contains this")
 	flag.Parse()
+	if cfg.dense && cfg.random == "" {
+		fmt.Fprintln(os.Stderr, "peerbench: -dense needs -random DIR (the directory to write the dense frameworks to)")
+		os.Exit(2)
+	}
 	switch {
 	case tasks != "":
 		cfg.tasks = strings.Split(tasks, ",")
@@ -141,7 +151,11 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 	load := loadInstance
 	files, err := filepath.Glob(filepath.Join(cfg.data, "*", "*.answers.json"))
 	if cfg.random != "" {
-		if files, err = writeRandom(cfg.random); err != nil {
+		ins := randaf.Instances()
+		if cfg.dense {
+			ins = randaf.Dense()
+		}
+		if files, err = writeRandom(cfg.random, ins); err != nil {
 			return nil, small, err
 		}
 		load = randomInstance
@@ -320,7 +334,11 @@ func bad(v string) bool { return v == vWrong || v == vDisagree || v == vError ||
 
 func report(w io.Writer, cfg config, rows []row, small tally, floor *row) {
 	if cfg.random != "" {
-		fmt.Fprintf(w, "Instances: the random frameworks of internal/argue/randaf (fixed seeds), written to %s. Parley: %s.\n", cfg.random, filepath.Base(cfg.parley))
+		set := "Instances"
+		if cfg.dense {
+			set = "Dense"
+		}
+		fmt.Fprintf(w, "Instances: the random frameworks of internal/argue/randaf (%s, fixed seeds), written to %s. Parley: %s.\n", set, cfg.random, filepath.Base(cfg.parley))
 	}
 	fmt.Fprintf(w, "Times: minimum of %d interleaved runs per solver, whole process (start-up, parsing, solving), limit %s.\n", cfg.runs, cfg.timeout)
 	fmt.Fprintf(w, "Speedup = μ-toksia time / Parley time (> 1: Parley faster). RSS = peak resident set size; \"≤\" marks a\n")

@@ -17,10 +17,9 @@ import (
 // does.
 const emptyName = "empty.af"
 
-// writeRandom writes the empty framework and randaf's instances to dir and
-// returns their paths, the empty one first.
-func writeRandom(dir string) ([]string, error) {
-	ins := randaf.Instances()
+// writeRandom writes the empty framework and ins to dir and returns their
+// paths, the empty one first.
+func writeRandom(dir string, ins []randaf.Instance) ([]string, error) {
 	if err := randaf.Write(dir, ins); err != nil {
 		return nil, fmt.Errorf("write the random instances (pass another -random directory): %w", err)
 	}

@@ -123,6 +123,26 @@ func Instances() []Instance {
 	}
 }
 
+// Dense are denser random frameworks (up to 2,000 arguments with 3.5–5
+// attacks each) whose queries are single long SAT searches, taking seconds
+// even for μ-toksia: there a CDCL's restart and clause-deletion policies
+// decide, not the encodings or start-up (docs/benchmarks.md, "The SAT
+// core's search"). peerbench runs them with -dense. At these densities
+// nearly every seed leaves most of the framework in the core.
+func Dense() []Instance {
+	return []Instance{
+		{"er_n600_d5_s1", ER(600, 5, 1)},
+		{"er_n800_d4.5_s1", ER(800, 4.5, 1)},
+		{"er_n1000_d3.5_s1", ER(1000, 3.5, 1)},
+		{"er_n1000_d4_s1", ER(1000, 4, 1)},
+		{"er_n1500_d3.5_s1", ER(1500, 3.5, 1)},
+		{"er_n1500_d4_s1", ER(1500, 4, 1)},
+		{"er_n1500_d4_s2", ER(1500, 4, 2)},
+		{"er_n1500_d4_s3", ER(1500, 4, 3)},
+		{"er_n2000_d3.5_s1", ER(2000, 3.5, 1)},
+	}
+}
+
 // GoalTasks are the problems issue 13 sets its target on.
 func GoalTasks() []string { return []string{"DC-CO", "DS-PR", "SE-PR", "SE-ST", "DS-ST"} }
 

@@ -1,8 +1,11 @@
 package randaf
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/argue"
@@ -92,5 +95,42 @@ func TestQueryArgs(t *testing.T) {
 	}
 	if got := QueryArgs(10, "SE-ST"); !slices.Equal(got, []int{-1}) {
 		t.Errorf("QueryArgs(10, SE-ST) = %v", got)
+	}
+}
+
+// TestDense checks what Dense promises: names that say each framework's
+// size and density and collide with no other instance, and cores (what
+// the grounded labelling leaves undecided) of most of each framework, so
+// that its queries are long SAT searches rather than settled by the
+// grounded reduction.
+func TestDense(t *testing.T) {
+	seen := map[string]bool{}
+	for _, in := range Instances() {
+		seen[in.Name] = true
+	}
+	for _, in := range Dense() {
+		if seen[in.Name] {
+			t.Errorf("instance name %s twice", in.Name)
+		}
+		seen[in.Name] = true
+		var n int
+		var d float64
+		var s uint64
+		if _, err := fmt.Sscanf(strings.ReplaceAll(in.Name, "_", " "), "er n%d d%g s%d", &n, &d, &s); err != nil {
+			t.Errorf("%s: name does not read as er_nN_dD_sS: %v", in.Name, err)
+			continue
+		}
+		if in.AF.Len() != n || in.AF.NumAttacks() != int(math.Round(float64(n)*d)) {
+			t.Errorf("%s: %d arguments, %d attacks; the name says %d and %g attacks an argument", in.Name, in.AF.Len(), in.AF.NumAttacks(), n, d)
+		}
+		undec := 0
+		for _, l := range in.AF.GroundedLabelling() {
+			if l == argue.Undec {
+				undec++
+			}
+		}
+		if undec < n/2 {
+			t.Errorf("%s: the grounded labelling leaves %d of %d arguments undecided, want at least half", in.Name, undec, n)
+		}
 	}
 }
