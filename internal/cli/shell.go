@@ -30,7 +30,8 @@ While a debate streams, type AGENT: TEXT to queue a hint for that agent's next t
 pauses the debate and keeps you in the shell; Ctrl+D leaves.
 
 Colours follow the terminal's background, light or dark, when it says what
-it is; --theme (or PARLEY_THEME, or theme: in the config file) fixes them.
+it is (until it does, COLORFGBG's background if set, else dark); --theme (or
+PARLEY_THEME, or theme: in the config file) fixes them.
 NO_COLOR turns them off.`,
 		Example: "  parley\n  parley shell\n  parley shell --pace 0\n  parley shell --theme light",
 		Args:    noArgs,
@@ -65,6 +66,17 @@ func runShell(ctx context.Context, f *Factory, pace time.Duration, theme string,
 		return err
 	}
 	defer store.Close()
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
+	return shell.Run(ctx, f.shellOptions(a, th, pace), f.IO.In, f.IO.Out)
+}
+
+// shellOptions are the shell's options on f's terminal and environment.
+// The environment is read here, not in the shell, so that its tests give
+// their own.
+func (f *Factory) shellOptions(a *app.App, th shell.Theme, pace time.Duration) shell.Options {
 	history := ""
 	if p, err := sqlite.DefaultPath(); err == nil {
 		history = filepath.Join(filepath.Dir(p), "shell_history")
@@ -75,16 +87,11 @@ func runShell(ctx context.Context, f *Factory, pace time.Duration, theme string,
 			flags = append(flags, "--"+fl.Name)
 		}
 	})
-	a, err := f.App(store)
-	if err != nil {
-		return err
-	}
-	opts := shell.Options{
+	return shell.Options{
 		App: a, ParseDebate: f.parseDebate, DebateFlags: flags, HistoryFile: history,
-		Color: f.IO.ColorEnabled(), Theme: th, Pace: pace,
+		Color: f.IO.ColorEnabled(), Theme: th, ColorFGBG: f.Env("COLORFGBG"), Pace: pace,
 		Companies: secsetup.Tickers,
 	}
-	return shell.Run(ctx, opts, f.IO.In, f.IO.Out)
 }
 
 // parseDebate reads a /debate command line with 'parley debate”s own

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/shell"
 )
 
 // /debate in the shell reads its words with 'parley debate”s own flags:
@@ -65,5 +67,23 @@ func TestShellNeedsATerminal(t *testing.T) {
 	var ue *UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "needs a terminal") {
 		t.Errorf("parley shell without a terminal: %v", err)
+	}
+}
+
+// The shell gets the terminal's COLORFGBG from parley's environment (its
+// first guess at the background with the auto theme), and the theme.
+func TestShellOptionsColorFGBG(t *testing.T) {
+	for _, v := range []string{"0;15", "15;default;0", ""} {
+		f := testFactory(t, "", true)
+		f.Env = func(k string) string {
+			if k == "COLORFGBG" {
+				return v
+			}
+			return ""
+		}
+		o := f.shellOptions(&app.App{}, shell.ThemeAuto, shell.DefaultPace)
+		if o.ColorFGBG != v || o.Theme != shell.ThemeAuto || o.Pace != shell.DefaultPace {
+			t.Errorf("COLORFGBG=%q: options have ColorFGBG %q, theme %q, pace %s", v, o.ColorFGBG, o.Theme, o.Pace)
+		}
 	}
 }

@@ -68,8 +68,15 @@ func New(ctx context.Context, opts Options) *Model {
 		opts.Theme = ThemeAuto
 	}
 	// Until the terminal says what its background is (and if it never
-	// does), the palette is the dark one.
-	m := &Model{opts: opts, app: &a, ctx: ctx, st: newStyles(opts.Color, opts.Theme != ThemeLight), loc: opts.Location, views: map[string]*debateView{}}
+	// does), COLORFGBG guesses it, where the terminal sets it; without it
+	// the palette is the dark one.
+	dark := opts.Theme != ThemeLight
+	if opts.Theme == ThemeAuto && opts.Color {
+		if d, ok := darkFromColorFGBG(opts.ColorFGBG); ok {
+			dark = d
+		}
+	}
+	m := &Model{opts: opts, app: &a, ctx: ctx, st: newStyles(opts.Color, dark), loc: opts.Location, views: map[string]*debateView{}}
 	if m.loc == nil {
 		m.loc = time.Local
 	}
@@ -107,7 +114,7 @@ func (m *Model) styleInput() {
 // Init implements tea.Model: with the auto theme, it asks the terminal for
 // its background colour. The answer comes as a message when it comes, so
 // start-up never waits for it; a terminal that does not answer keeps the
-// dark palette.
+// first guess (COLORFGBG's, else dark).
 func (m *Model) Init() tea.Cmd {
 	if m.opts.Color && m.opts.Theme == ThemeAuto {
 		return tea.RequestBackgroundColor

@@ -57,8 +57,14 @@ type Options struct {
 	// Color is false with NO_COLOR or a dumb terminal.
 	Color bool
 	// Theme is the palette with colour: the terminal's background decides
-	// with ThemeAuto (or ""), dark until it answers.
+	// with ThemeAuto (or ""), once it answers; until then (and if it never
+	// does) ColorFGBG guesses it, else the palette is dark.
 	Theme Theme
+	// ColorFGBG is the terminal's COLORFGBG ("fg;bg" or "fg;default;bg",
+	// ANSI colour indices), which rxvt, Konsole, iTerm2 and some xterms
+	// set: with ThemeAuto, its background is the first guess. "" (or a
+	// value not understood) guesses nothing.
+	ColorFGBG string
 	// Pace streams the replies of Parley's data-only agents line by line,
 	// this long apart, so that an offline debate can be read and coached
 	// as it runs; zero shows each reply at once.

@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -29,6 +30,25 @@ func ParseTheme(s string) (Theme, error) {
 		return t, nil
 	}
 	return "", fmt.Errorf("theme %q: give auto (follow the terminal's background), dark or light", s)
+}
+
+// darkFromColorFGBG reads the background of COLORFGBG ("fg;bg", or
+// "fg;default;bg" from rxvt: the last field is the background), an ANSI
+// colour index: 0-6 (black and the dark hues) and 8 (dark grey) are dark,
+// 7 (light grey) and 9-15 (the bright hues, white) light, as termenv and
+// lipgloss have read it. ok is false when the value says nothing about
+// the background: empty, one field, "default", not a number or an index
+// outside the 16 ANSI colours (whose look the terminal does not tell).
+func darkFromColorFGBG(v string) (dark, ok bool) {
+	i := strings.LastIndexByte(v, ';')
+	if i < 0 {
+		return false, false
+	}
+	bg, err := strconv.Atoi(strings.TrimSpace(v[i+1:]))
+	if err != nil || bg < 0 || bg > 15 {
+		return false, false
+	}
+	return bg <= 6 || bg == 8, true
 }
 
 // palette is the colours of one theme. Each colour is text, so each keeps

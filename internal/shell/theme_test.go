@@ -105,32 +105,7 @@ func TestBackgroundColor(t *testing.T) {
 
 	shows := func(what string, dark bool) {
 		t.Helper()
-		got := h.screen()
-		if h.m.st.dark != dark {
-			t.Errorf("%s: dark palette %v, want %v", what, h.m.st.dark, dark)
-		}
-		want, other := paletteHexes(dark), paletteHexes(!dark)
-		for _, c := range []string{want[0], want[6], want[7], want[8]} { // dim, bull, bear, moderator
-			if !strings.Contains(got, fg(c)) {
-				t.Errorf("%s: %s is not shown", what, c)
-			}
-		}
-		for _, c := range other {
-			if strings.Contains(got, fg(c)) {
-				t.Errorf("%s: %s of the other palette is still shown", what, c)
-			}
-		}
-		p := lightPalette()
-		if dark {
-			p = darkPalette()
-		}
-		r, g, b, _ := lipgloss.Color(p.statusBg).RGBA()
-		if bg := fmt.Sprintf("48;2;%d;%d;%d", r>>8, g>>8, b>>8); !strings.Contains(h.m.View().Content, bg) {
-			t.Errorf("%s: the status bar is not on %s", what, p.statusBg)
-		}
-		if got := h.m.input.Styles().Cursor.Color; got == nil || hex(got) != hex(lipgloss.Color(p.cursor)) {
-			t.Errorf("%s: cursor colour %v, want %s", what, got, p.cursor)
-		}
+		h.showsPalette(what, dark, true)
 	}
 	shows("before the answer", true)
 
@@ -171,6 +146,112 @@ func TestFixedTheme(t *testing.T) {
 		h.typeLine("/help")
 		if got := h.screen(); tc.color != strings.Contains(got, "38;2;") {
 			t.Errorf("%s (colour %v): colour shown %v", tc.theme, tc.color, !tc.color)
+		}
+	}
+}
+
+// showsPalette fails the test unless everything on screen is in the dark
+// palette or the light one: its dim text (and with a debate shown, its
+// bull, bear and moderator), its status bar and cursor, and no colour of
+// the other palette.
+func (h *harness) showsPalette(what string, dark, debate bool) {
+	h.t.Helper()
+	t := h.t
+	got := h.screen()
+	if h.m.st.dark != dark {
+		t.Errorf("%s: dark palette %v, want %v", what, h.m.st.dark, dark)
+	}
+	want, other := paletteHexes(dark), paletteHexes(!dark)
+	shown := []string{want[0]} // dim
+	if debate {
+		shown = append(shown, want[6], want[7], want[8]) // bull, bear, moderator
+	}
+	for _, c := range shown {
+		if !strings.Contains(got, fg(c)) {
+			t.Errorf("%s: %s is not shown", what, c)
+		}
+	}
+	for _, c := range other {
+		if strings.Contains(got, fg(c)) {
+			t.Errorf("%s: %s of the other palette is still shown", what, c)
+		}
+	}
+	p := lightPalette()
+	if dark {
+		p = darkPalette()
+	}
+	r, g, b, _ := lipgloss.Color(p.statusBg).RGBA()
+	if bg := fmt.Sprintf("48;2;%d;%d;%d", r>>8, g>>8, b>>8); !strings.Contains(h.m.View().Content, bg) {
+		t.Errorf("%s: the status bar is not on %s", what, p.statusBg)
+	}
+	if got := h.m.input.Styles().Cursor.Color; got == nil || hex(got) != hex(lipgloss.Color(p.cursor)) {
+		t.Errorf("%s: cursor colour %v, want %s", what, got, p.cursor)
+	}
+}
+
+// TestColorFGBG: with the auto theme, the terminal's COLORFGBG is the
+// first guess at its background, so that the first frame is in the right
+// palette where the terminal never answers; the answer, when it comes,
+// still wins. A fixed theme ignores COLORFGBG.
+func TestColorFGBG(t *testing.T) {
+	for _, tc := range []struct {
+		colorfgbg string
+		theme     Theme
+		dark      bool
+	}{
+		{"0;15", ThemeAuto, false},         // black on white (rxvt, Konsole's light schemes)
+		{"0;7", ThemeAuto, false},          // on light grey
+		{"0;default;15", ThemeAuto, false}, // rxvt with a background pixmap
+		{"15;0", ThemeAuto, true},          // white on black
+		{"7;8", ThemeAuto, true},           // on dark grey
+		{"15;default;0", ThemeAuto, true},
+		{"", ThemeAuto, true},        // not set
+		{"15", ThemeAuto, true},      // one field: no background
+		{"0;white", ThemeAuto, true}, // not an index
+		{"0;default", ThemeAuto, true},
+		{"0;231", ThemeAuto, true}, // outside the 16 ANSI colours
+		{"0;-1", ThemeAuto, true},
+		{"0;15", ThemeDark, true},
+		{"15;0", ThemeLight, false},
+	} {
+		name := fmt.Sprintf("COLORFGBG=%q, theme %s", tc.colorfgbg, tc.theme)
+		h := newHarness(t, 80, nil, withColor(tc.theme), func(o *Options) { o.ColorFGBG = tc.colorfgbg })
+		h.showsPalette(name+", first frame", tc.dark, false)
+		if tc.theme != ThemeAuto {
+			continue
+		}
+		// The terminal's answer overrides the guess, either way.
+		answer, dark := color.Color(color.Black), true
+		if tc.dark {
+			answer, dark = color.White, false
+		}
+		h.update(tea.BackgroundColorMsg{Color: answer})
+		h.showsPalette(name+", then the terminal's answer "+hex(answer), dark, false)
+	}
+}
+
+// TestColorFGBGWithoutColour: without colour there is no palette to guess.
+func TestColorFGBGWithoutColour(t *testing.T) {
+	h := newHarness(t, 80, nil, func(o *Options) { o.Theme, o.ColorFGBG = ThemeAuto, "0;15" })
+	if !h.m.st.dark || strings.Contains(h.screen(), "38;2;") {
+		t.Errorf("NO_COLOR with COLORFGBG=0;15: dark %v, colour shown %v", h.m.st.dark, strings.Contains(h.screen(), "38;2;"))
+	}
+}
+
+// TestDarkFromColorFGBG: every ANSI background index, read as the common
+// convention reads it.
+func TestDarkFromColorFGBG(t *testing.T) {
+	light := map[int]bool{7: true, 9: true, 10: true, 11: true, 12: true, 13: true, 14: true, 15: true}
+	for bg := 0; bg <= 15; bg++ {
+		for _, v := range []string{fmt.Sprintf("0;%d", bg), fmt.Sprintf("15;default;%d", bg), fmt.Sprintf("0; %d ", bg)} {
+			if dark, ok := darkFromColorFGBG(v); !ok || dark == light[bg] {
+				t.Errorf("darkFromColorFGBG(%q) = %v, %v; want %v, true", v, dark, ok, !light[bg])
+			}
+		}
+	}
+	for _, v := range []string{"", ";", "0;", "7", "0;16", "0;255", "0;x", "0;7;", "0;1e1"} {
+		if _, ok := darkFromColorFGBG(v); ok {
+			t.Errorf("darkFromColorFGBG(%q) guesses, want no guess", v)
 		}
 	}
 }
