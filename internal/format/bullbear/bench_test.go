@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/sec/snapshot"
 	"github.com/parleyhq/parley/internal/store/memstore"
 )
 
@@ -139,4 +140,34 @@ func benchRules(o bullbear.Options) []script.Rule {
 		{TagPrefix: "reconcile/", Reply: &script.Reply{Text: "I correct my figure to the 10-K's 65.5%; it does not change my case."}},
 		{Tag: "synthesis/moderator", Reply: &script.Reply{JSON: synthesisJSON(7, "STRONG BULL")}},
 	}
+}
+
+// BenchmarkAnalyzer measures what a debate's Analyzer pays for NVIDIA's
+// companyfacts document of the offline snapshot (4 MB) the first time it
+// sees it: Parse (hashing the document for the Analyzer's cache, then
+// xbrl's parse), and Report (Parse, then the analysis of the latest year).
+// Each round uses a new Analyzer, so that nothing is cached between rounds.
+func BenchmarkAnalyzer(b *testing.B) {
+	raw, err := snapshot.New().CompanyFacts(context.Background(), 1045810)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Parse", func(b *testing.B) {
+		b.SetBytes(int64(len(raw.Body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := (&bullbear.Analyzer{}).Parse(raw.Body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Report", func(b *testing.B) {
+		b.SetBytes(int64(len(raw.Body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := (&bullbear.Analyzer{}).Report(raw.Body, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package bullbear
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -21,6 +20,14 @@ import (
 // interfaces (FactFinder, RatioCalculator, FrameworkScorer). It parses each
 // companyfacts document once and keeps the result: two agents researching the
 // same company share one 4 MB parse. It is safe for concurrent use.
+//
+// A companyfacts document given to any of its methods must not be modified
+// afterwards, for as long as the Analyzer is used: the parse keeps
+// references into those bytes (it reads a tag's facts only when they are
+// first asked for) instead of a 4 MB copy, and is kept for every later call
+// with the same content, whichever slice that call passes. Parley's callers
+// pass an edgar.Raw's Body, which nothing writes to: a fresh read of an
+// HTTP body or of the snapshot's decompressed file.
 type Analyzer struct {
 	// SIC selects the Altman model (0: unknown).
 	SIC int
@@ -36,6 +43,7 @@ var (
 )
 
 // Parse returns the parsed companyfacts document, parsing it at most once.
+// The document must not be modified after the call (see Analyzer).
 func (a *Analyzer) Parse(companyfacts []byte) (*xbrl.CompanyFacts, error) {
 	key := sha256.Sum256(companyfacts)
 	a.mu.Lock()
@@ -43,7 +51,7 @@ func (a *Analyzer) Parse(companyfacts []byte) (*xbrl.CompanyFacts, error) {
 	if cf, ok := a.parsed[key]; ok {
 		return cf, nil
 	}
-	cf, err := xbrl.Parse(bytes.NewReader(companyfacts))
+	cf, err := xbrl.ParseBytes(companyfacts)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,9 @@ import "context"
 // The computations over XBRL company facts live in other packages; the tools
 // depend only on these small interfaces, which those packages (or thin
 // adapters over them) satisfy. Each receives the companyfacts JSON document
-// exactly as EDGAR serves it.
+// exactly as EDGAR serves it: the Body of the Source's answer, which the Set
+// keeps for its later calls and never modifies, so an implementation may
+// keep references into it (bullbear.Analyzer does).
 //
 // Errors the model caused (an unknown concept, a fiscal year without data)
 // should wrap tool.ErrBadArgs, so that the model is told and can try again.
