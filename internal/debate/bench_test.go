@@ -18,11 +18,16 @@ import (
 
 // seqProto asks for its turns one at a time, in O(1) per step, so that a
 // benchmark measures the runner rather than the protocol.
-type seqProto struct{ specs []debate.TurnSpec }
+// seqProto runs its turns in order, width at a time (one step of width
+// parallel turns, as council's analyses; 0 or 1: one turn a step).
+type seqProto struct {
+	specs []debate.TurnSpec
+	width int
+}
 
 func (p *seqProto) Next(s *debate.State) (debate.Step, error) {
 	if i := len(s.Done); i < len(p.specs) {
-		return debate.Step{Turns: p.specs[i : i+1]}, nil
+		return debate.Step{Turns: p.specs[i:min(i+max(p.width, 1), len(p.specs))]}, nil
 	}
 	return debate.Step{Done: true, Verdict: len(s.Done)}, nil
 }

@@ -33,7 +33,18 @@ func cpuTime(b *testing.B) time.Duration {
 // watch (profile it with -cpuprofile).
 func BenchmarkTurnCPUSQLite(b *testing.B) {
 	dir := b.TempDir()
-	benchTurnCPU(b, func(n int) (debate.Store, error) {
+	benchTurnCPU(b, 1, func(n int) (debate.Store, error) {
+		return sqlite.Open(context.Background(), filepath.Join(dir, fmt.Sprintf("bench%d.db", n)))
+	})
+}
+
+// BenchmarkTurnCPUSQLiteParallel is BenchmarkTurnCPUSQLite with the turns
+// four at a time, as council's analyses run: four streams' deltas share
+// the append queue, so more of them coalesce into one write, or more
+// writes are made while another turn waits for its durable boundary.
+func BenchmarkTurnCPUSQLiteParallel(b *testing.B) {
+	dir := b.TempDir()
+	benchTurnCPU(b, 4, func(n int) (debate.Store, error) {
 		return sqlite.Open(context.Background(), filepath.Join(dir, fmt.Sprintf("bench%d.db", n)))
 	})
 }
@@ -42,14 +53,14 @@ func BenchmarkTurnCPUSQLite(b *testing.B) {
 // store (PARLEY_TEST_POSTGRES; skipped without it). cpu-ms/turn counts this
 // process only, not the server's work; wall-ms/turn includes the round trips.
 func BenchmarkTurnCPUPostgres(b *testing.B) {
-	benchTurnCPU(b, func(int) (debate.Store, error) {
+	benchTurnCPU(b, 1, func(int) (debate.Store, error) {
 		return postgres.Open(context.Background(), pgtest.URL(b))
 	})
 }
 
-func benchTurnCPU(b *testing.B, open func(n int) (debate.Store, error)) {
+func benchTurnCPU(b *testing.B, width int, open func(n int) (debate.Store, error)) {
 	const turns = 20
-	p := &seqProto{}
+	p := &seqProto{width: width}
 	for i := range turns {
 		p.specs = append(p.specs, turn(fmt.Sprintf("t%03d", i), fmt.Sprintf("agent%d", i%3), 1+i/10))
 	}
