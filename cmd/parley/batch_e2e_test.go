@@ -107,6 +107,44 @@ func TestBatchOfflineSQLite(t *testing.T) {
 	}
 }
 
+// TestBatchReusesOnlyTheSameQuestion: a batch reuses today's debate of an
+// item only when it was asked the same way. A deep debate is no result for a
+// quick batch, nor a quick one for a deep batch; the same batch again reuses
+// its own; --force starts anew.
+func TestBatchReusesOnlyTheSameQuestion(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	deepID := debateIDRe.FindString(mustParley(t, dir, env, "", "debate", "NVDA", "--offline", "--deep", "--no-checkpoints").stderr)
+	if deepID == "" {
+		t.Fatal("no debate id in the deep debate's output")
+	}
+	one := func(args ...string) batchRow {
+		t.Helper()
+		rows := batchJSON(t, mustParley(t, dir, env, "", append([]string{"batch", "NVDA", "--offline", "--json"}, args...)...))
+		if len(rows) != 1 || rows[0].Status != "done" {
+			t.Fatalf("batch %v: %+v", args, rows)
+		}
+		return rows[0]
+	}
+	quick := one()
+	if quick.Earlier || quick.ID == deepID || quick.Turns != 7 {
+		t.Fatalf("quick batch after a deep debate: %+v, want a new 7-turn debate, not %s", quick, deepID)
+	}
+	if again := one(); !again.Earlier || again.ID != quick.ID {
+		t.Errorf("the same batch again: %+v, want %s earlier today", again, quick.ID)
+	}
+	if deep := one("--deep"); !deep.Earlier || deep.ID != deepID {
+		t.Errorf("a deep batch: %+v, want the deep debate %s earlier today, not the newer quick %s", deep, deepID, quick.ID)
+	}
+	if forced := one("--force"); forced.Earlier || forced.ID == quick.ID || forced.ID == deepID {
+		t.Errorf("--force: %+v, want a new debate", forced)
+	}
+	r := mustParley(t, dir, env, "", "batch", "NVDA", "--offline")
+	if !strings.Contains(r.stdout, "done (earlier today)") {
+		t.Errorf("the table does not say the debate is earlier today's:\n%s", r.stdout)
+	}
+}
+
 // TestBatchPostgresWorkers queues a batch on PostgreSQL for a `parley
 // worker` to run (--workers 0: none in the batch's process).
 func TestBatchPostgresWorkers(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -179,6 +180,57 @@ func (a *App) price() func(string, llm.Usage) (float64, bool) {
 // fails. Bad input is a *setup.InputError, a missing model a
 // *setup.ConfigError.
 func (a *App) Start(ctx context.Context, req StartRequest) (*Session, error) {
+	p, err := a.plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	created := p.created
+	s, err := a.prepare(ctx, p.format, p.starter, created.Topic, created.Options, p.cast, req.Offline)
+	if err != nil {
+		return nil, err
+	}
+	s.ID, s.Models = NewID(), created.Models
+	if req.Create != nil {
+		e, err := debate.NewEvent(s.ID, a.now(), created)
+		if err != nil {
+			return nil, err
+		}
+		if err := req.Create(ctx, e); err != nil {
+			return nil, fmt.Errorf("create debate %s: %w", s.ID, err)
+		}
+		return s, nil
+	}
+	if err := s.runner.Create(ctx, s.ID, created); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Plan computes the debate.created payload a Start of req would record (the
+// format, the topic, the format's options and the cast) without preparing a
+// run or creating anything, so that a front-end can tell whether a debate it
+// has already asks the same question (see SameQuestion). The format's setup
+// runs as for Start: it may read the SEC data the options are built from.
+func (a *App) Plan(ctx context.Context, req StartRequest) (debate.Created, error) {
+	p, err := a.plan(ctx, req)
+	if err != nil {
+		return debate.Created{}, err
+	}
+	return p.created, nil
+}
+
+// planned is a validated start request: what it creates and what its run
+// needs.
+type planned struct {
+	format  debate.Format
+	starter setup.Starter
+	cast    debate.Cast
+	created debate.Created
+}
+
+// plan validates a request and builds the debate's options and cast, for
+// Start and Plan alike.
+func (a *App) plan(ctx context.Context, req StartRequest) (*planned, error) {
 	topic, err := ValidateTopic(req.Topic)
 	if err != nil {
 		return nil, err
@@ -222,26 +274,57 @@ func (a *App) Start(ctx context.Context, req StartRequest) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := a.prepare(ctx, format, starter, topic, opts, cast, req.Offline)
+	return &planned{format: format, starter: starter, cast: cast,
+		created: debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: req.Limits, Models: models, Endpoints: endpoints}}, nil
+}
+
+// SameQuestion reports whether a recorded debate asks the question a
+// planned one would (see Plan): the same format and topic, the same options
+// where the format's request decides them (setup.Questioner), compared as
+// JSON values rather than bytes, and the same cast, none for data-only
+// agents. Limits and endpoints are how a debate runs, not what it asks.
+//
+// The cast compared is the one the debate was created with, not as a
+// resume changed it: a change is a person's explicit choice to finish that
+// very debate with another model (one that kept failing, say), and the
+// debate still answers the question it was asked; rerunning the batch lists
+// it rather than paying for the same question again.
+func (a *App) SameQuestion(recorded, planned debate.Created) (bool, error) {
+	if recorded.Format != planned.Format || recorded.Topic != planned.Topic || !maps.Equal(recorded.Models, planned.Models) {
+		return false, nil
+	}
+	format, err := a.Formats.Get(planned.Format)
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	s.ID, s.Models = NewID(), models
-	created := debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: req.Limits, Models: models, Endpoints: endpoints}
-	if req.Create != nil {
-		e, err := debate.NewEvent(s.ID, a.now(), created)
-		if err != nil {
-			return nil, err
+	x, y := []byte(recorded.Options), []byte(planned.Options)
+	if q, ok := format.(setup.Questioner); ok {
+		if x, err = q.Question(x); err != nil {
+			return false, fmt.Errorf("the options of a recorded %s debate: %w", format.Name(), err)
 		}
-		if err := req.Create(ctx, e); err != nil {
-			return nil, fmt.Errorf("create debate %s: %w", s.ID, err)
+		if y, err = q.Question(y); err != nil {
+			return false, err
 		}
-		return s, nil
 	}
-	if err := s.runner.Create(ctx, s.ID, created); err != nil {
-		return nil, err
+	return sameJSON(x, y)
+}
+
+// sameJSON reports whether two JSON documents hold the same value, whatever
+// their key order and spacing; none at all is null.
+func sameJSON(x, y []byte) (bool, error) {
+	var vx, vy any
+	for _, d := range []struct {
+		b []byte
+		v *any
+	}{{x, &vx}, {y, &vy}} {
+		if len(d.b) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(d.b, d.v); err != nil {
+			return false, fmt.Errorf("compare debate options: %w", err)
+		}
 	}
-	return s, nil
+	return reflect.DeepEqual(vx, vy), nil
 }
 
 // prepare readies a run: the protocol, the format's tools and responders,

@@ -60,8 +60,9 @@ The debates run as jobs: on this machine by --workers of each provider at once, 
 'parley worker' sharing the database (PostgreSQL: any number of machines; --workers 0 leaves them
 all to those). Debates no person watches have no checkpoints.
 
-Running the same batch again the same day skips the items already debated today (their results are
-listed again) and goes on with those left unfinished; --force debates them all anew.`,
+Running the same batch again the same day skips the items already debated today the same way (same
+options and models; their results are listed again) and goes on with those left unfinished; --force
+debates them all anew.`,
 		Example: "  parley batch NVDA AAPL GOOGL --offline\n  parley batch --file watchlist.txt --model gpt-4.1 --csv > today.csv\n" +
 			"  parley batch --format perspectives \"Redis or PostgreSQL for caching?\" \"Monorepo or polyrepo?\"\n" +
 			"  PARLEY_DATABASE_URL=postgres://… parley batch --file watchlist.txt --workers 0",
@@ -235,7 +236,7 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	today := f.Now()
 	for i, it := range items {
 		rows[i] = &BatchRow{Item: it, Status: batchQueued}
-		if err := startItem(ctx, q, store, base, rows[i], format, today, o.Force); err != nil {
+		if err := startItem(ctx, a, q, store, base, rows[i], format, today, o.Force); err != nil {
 			rows[i].Status, rows[i].Error = batchFailed, err.Error()
 		}
 	}
@@ -317,17 +318,38 @@ func sameDay(a, b time.Time) bool {
 	return a.Year() == b.Year() && a.YearDay() == b.YearDay()
 }
 
-// startItem starts an item's debate, or finds today's: a completed one is
-// listed as it is, an unfinished one goes on (enqueued again unless it runs
-// or waits in the queue); --force starts anew.
-func startItem(ctx context.Context, q *jobs.Queue, store debate.Store, base *DebateOptions, row *BatchRow, format string, today time.Time, force bool) error {
+// startItem starts an item's debate, or finds today's that asks the same
+// question the same way (app.SameQuestion: the options and cast this batch
+// would create it with): a completed one is listed as it is, an unfinished
+// one goes on (enqueued again unless it runs or waits in the queue); --force
+// starts anew. Today's debates of the item asked otherwise (--deep, another
+// framework, a model) are left alone.
+func startItem(ctx context.Context, a *app.App, q *jobs.Queue, store debate.Store, base *DebateOptions, row *BatchRow, format string, today time.Time, force bool) error {
+	o := *base
+	o.Topic = row.Item
+	req := o.startRequest()
 	if !force {
 		sums, err := store.List(ctx, debate.ListFilter{Format: format, Topic: row.Item})
 		if err != nil {
 			return err
 		}
+		var want *debate.Created
 		for _, s := range sums { // newest first
 			if !sameDay(s.Created, today) && !sameDay(s.Updated, today) {
+				continue
+			}
+			if want == nil {
+				c, err := a.Plan(ctx, req)
+				if err != nil {
+					return err
+				}
+				want = &c
+			}
+			same, err := askedAs(ctx, a, store, s.ID, *want)
+			if err != nil {
+				return err
+			}
+			if !same {
 				continue
 			}
 			row.ID = s.ID
@@ -345,14 +367,32 @@ func startItem(ctx context.Context, q *jobs.Queue, store debate.Store, base *Deb
 			return q.Resume(ctx, s.ID)
 		}
 	}
-	o := *base
-	o.Topic = row.Item
-	sess, err := q.StartDebate(ctx, o.startRequest())
+	sess, err := q.StartDebate(ctx, req)
 	if err != nil {
 		return err
 	}
 	row.ID = sess.ID
 	return nil
+}
+
+// askedAs reports whether debate id was created asking what want asks.
+func askedAs(ctx context.Context, a *app.App, store debate.Store, id string, want debate.Created) (bool, error) {
+	evs, err := store.Load(ctx, id, 0)
+	if err != nil {
+		return false, err
+	}
+	var got debate.Created
+	if len(evs) == 0 {
+		return false, fmt.Errorf("debate %s has no events: 'parley delete %s' removes it", id, id)
+	}
+	if err := evs[0].Decode(&got); err != nil {
+		return false, fmt.Errorf("debate %s: %w (--force starts a new debate)", id, err)
+	}
+	same, err := a.SameQuestion(got, want)
+	if err != nil {
+		return false, fmt.Errorf("debate %s: %w (--force starts a new debate)", id, err)
+	}
+	return same, nil
 }
 
 // refresh reads where each row's debate stands.

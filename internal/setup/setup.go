@@ -110,6 +110,16 @@ type Starter interface {
 	Prepare(ctx context.Context, env Env, run *Run) (*tool.Registry, error)
 }
 
+// Questioner is implemented by a format whose stored options hold, besides
+// what the request decided, data gathered when the debate was created (a
+// filing's figures, a market price, when they were fetched): Question keeps
+// the part the request decided, so that two debates asking the same question
+// the same way compare equal though their data were fetched at other times.
+// A format without it is compared on all its options.
+type Questioner interface {
+	Question(opts json.RawMessage) (json.RawMessage, error)
+}
+
 // InputError is bad input: a setting, a topic, a file the user named.
 type InputError struct{ Err error }
 
