@@ -614,7 +614,11 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d debates, %s\n", len(rows), total.Text("total cost"))
+	noun := "debates"
+	if len(rows) == 1 {
+		noun = "debate"
+	}
+	_, err := fmt.Fprintf(w, "%d %s, %s\n", len(rows), noun, total.Text("total cost"))
 	return err
 }
 

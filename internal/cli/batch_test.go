@@ -81,7 +81,7 @@ func TestBatchCosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out := b.String(); !strings.Contains(out, "NVDA  ") || !strings.Contains(out, "no model") || strings.Contains(out, "$") ||
-		!strings.HasSuffix(out, "1 debates, no cost (no model used)\n") {
+		!strings.HasSuffix(out, "1 debate, no cost (no model used)\n") {
 		t.Errorf("data-only batch:\n%s", out)
 	}
 	b.Reset()
