@@ -110,3 +110,19 @@ func TestConfiguredPrices(t *testing.T) {
 		t.Errorf("%d debates after the refused one, want 1", n)
 	}
 }
+
+// TestListNamesUnpricedModels: a debate run with a model that has no price
+// lists as "unknown", and parley list names that model once, under the
+// table (on stderr), rather than leaving "unknown" unexplained.
+func TestListNamesUnpricedModels(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	env = append(env, "PARLEY_CONFIG="+filepath.Join(dir, "none.yaml"))
+	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
+	l := mustParley(t, dir, env, "", "list")
+	if !strings.Contains(l.stdout, " unknown ") {
+		t.Fatalf("list: want the cost unknown (the fake server's model has no price):\n%s", l.stdout)
+	}
+	if !strings.Contains(l.stderr, "no price for openai/test-model") || strings.Contains(l.stdout, "no price for") {
+		t.Errorf("list: want the model without a price named once, on stderr:\nstdout:\n%s\nstderr:\n%s", l.stdout, l.stderr)
+	}
+}

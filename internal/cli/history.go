@@ -122,10 +122,22 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tCOST\tUPDATED\tTOPIC")
+	var spent report.Spend
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, report.SummarySpend(s).Cell(), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60))
+		sp := report.SummarySpend(s)
+		spent = spent.Add(sp)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, sp.Cell(), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The cells say "unknown" or "≥" without naming the models (they
+	// would make the table wrap): the note names them once, on stderr so
+	// that the table on stdout reads as before.
+	if note := spent.UnpricedNote(); note != "" {
+		fmt.Fprintln(f.IO.ErrOut, note)
+	}
+	return nil
 }
 
 // ShowOptions are the `parley show` arguments.
