@@ -248,11 +248,20 @@ func (m *Model) cmdList() {
 		return
 	}
 	rows := [][]string{{"ID", "FORMAT", "STATUS", "COST", "UPDATED", "TOPIC"}}
+	var spent report.Spend
 	for _, s := range sums {
-		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), report.SummarySpend(s).Cell(),
+		sp := report.SummarySpend(s)
+		spent = spent.Add(sp)
+		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), sp.Cell(),
 			s.Updated.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
 	}
-	m.tr.add(&block{segs: []segment{{meta: true, class: plain, text: table(rows)}}})
+	text := table(rows)
+	// The cells say "unknown" or "≥" without naming the models (they
+	// would make the table wrap): the note names them once, under it.
+	if note := spent.UnpricedNote(); note != "" {
+		text += "\n" + note
+	}
+	m.tr.add(&block{segs: []segment{{meta: true, class: plain, text: text}}})
 }
 
 // table lines up columns, the last one left to wrap.

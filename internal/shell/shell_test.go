@@ -213,6 +213,16 @@ func TestLLMDebateHintPauseResumeAsk(t *testing.T) {
 		h.golden("ask")
 		h.typeLine("/cost")
 		h.golden("cost-llm")
+		// /list shows the debate's cost unknown and names the model
+		// without a price once, under the table.
+		// (/cost's table has the same note: count them.)
+		const note = "The cost is unknown: no price for openai/test-model."
+		before := strings.Count(strings.ReplaceAll(h.transcript(), "\n", " "), note)
+		h.typeLine("/list")
+		h.settle()
+		if after := strings.Count(strings.ReplaceAll(h.transcript(), "\n", " "), note); after != before+1 {
+			t.Errorf("/list does not name the model without a price (%d notes before, %d after):\n%s", before, after, h.transcript())
+		}
 	}
 }
 
