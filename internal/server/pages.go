@@ -60,6 +60,9 @@ type listPage struct {
 	Format   string
 	Formats  []string
 	Statuses []string
+	// CostNote names the models without a price once, under the table:
+	// the cost cells say "unknown" or "≥" without them.
+	CostNote string
 }
 
 func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
@@ -68,9 +71,14 @@ func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, err)
 		return
 	}
+	var spent report.Spend
+	for _, sum := range sums {
+		spent = spent.Add(report.SummarySpend(sum))
+	}
 	s.render(w, "list.html", listPage{Title: "Debates", Debates: sums, Status: r.URL.Query().Get("status"), Format: r.URL.Query().Get("format"),
 		Formats:  s.app.Formats.Names(),
-		Statuses: []string{"running", "paused", "interrupted", "completed", "failed"}})
+		Statuses: []string{"running", "paused", "interrupted", "completed", "failed"},
+		CostNote: spent.UnpricedNote()})
 }
 
 type newPage struct {

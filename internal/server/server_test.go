@@ -16,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
 	"github.com/parleyhq/parley/internal/setup"
@@ -384,6 +385,33 @@ func TestCheckpointGuideHintPause(t *testing.T) {
 	_, out := ts.do(t, "GET", "/api/debates/"+id+"/export?as=json", "")
 	if !strings.Contains(out, "Weigh the on-call cost") || !strings.Contains(out, "cite a benchmark") {
 		t.Fatalf("the guidance and the hint are not in the log: %s", out)
+	}
+}
+
+// TestListPageNamesUnpricedModels: a debate whose model has no price lists
+// as unknown, and the note under the table names the model once, escaped.
+func TestListPageNamesUnpricedModels(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	ctx := t.Context()
+	const id, model = "DEB-00000001", "openai/<b>my-finetune</b>"
+	var evs []debate.Event
+	for i, p := range []debate.Payload{
+		debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?"},
+		debate.TurnCompleted{Turn: debate.TurnRef{ID: "a", Agent: "pro", Role: "advocate", Round: 1}, Text: "a",
+			Usage: llm.Usage{InputTokens: 10, OutputTokens: 5}, Model: model},
+	} {
+		e, err := debate.NewEvent(id, time.Unix(int64(i+1), 0), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	if _, err := ts.app.Store.Append(ctx, id, evs...); err != nil {
+		t.Fatal(err)
+	}
+	_, page := ts.do(t, "GET", "/", "")
+	if !strings.Contains(page, "<td>unknown</td>") || strings.Count(page, "no price for openai/&lt;b&gt;my-finetune&lt;/b&gt;") != 1 || strings.Contains(page, "<b>") {
+		t.Errorf("list page: want the cost unknown and the model without a price named once, escaped:\n%s", page)
 	}
 }
 
