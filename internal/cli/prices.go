@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,7 +34,7 @@ func priceTable(c *Config, env func(string) string) (pricing.Table, []setting, e
 		out    []setting
 	)
 	fromFile := func(path, source, fix string) error {
-		prices, err := readPrices(path)
+		prices, err := pricing.ReadFile(path)
 		if err != nil {
 			return &UsageError{Err: fmt.Errorf("%s: prices file %s: %w; %s", source, path, err, fix)}
 		}
@@ -100,12 +99,4 @@ func priceTable(c *Config, env func(string) string) (pricing.Table, []setting, e
 		}
 	}
 	return table, append(out, models...), nil
-}
-
-func readPrices(path string) (map[string]pricing.Price, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return pricing.Decode(data)
 }

@@ -2,7 +2,7 @@
 //
 // The built-in table holds list prices in USD per million tokens for current
 // Claude and OpenAI models, as published by the vendors (checked November
-// 2026). Prices change: override them with a file (Load) or a map (Table.With)
+// 2026). Prices change: override them with a file (ReadFile) or a map (Table.With)
 // rather than trusting the table for billing. Local models (Ollama, llama.cpp,
 // vLLM, LM Studio) cost nothing: use Table.Free, or a price of all zeros.
 //
@@ -128,23 +128,20 @@ func (t Table) Free(provider string) Table {
 	return out
 }
 
-// Load reads price overrides from a YAML or JSON file of the form
+// ReadFile reads price overrides from a YAML or JSON file of the form
 //
 //	claude-sonnet-5-5: {input: 2, output: 10, cache_read: 0.1, cache_write: 2.5}
 //	my-finetune:       {input: 1, output: 4}
 //	openrouter/my-gw:  {input: 0.5, output: 1.5}
 //
-// and returns t with them applied (see Decode).
-func (t Table) Load(path string) (Table, error) {
+// (see Decode); Table.With applies them. The errors are os.ReadFile's and
+// Decode's as they are, for the caller to say where the path came from.
+func ReadFile(path string) (map[string]Price, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return t, fmt.Errorf("load prices: %w", err)
+		return nil, err
 	}
-	prices, err := Decode(data)
-	if err != nil {
-		return t, fmt.Errorf("load prices %s: %w", path, err)
-	}
-	return t.With(prices), nil
+	return Decode(data)
 }
 
 // Decode reads prices from YAML or JSON: a map of model name ("model" or

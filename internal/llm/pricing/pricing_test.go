@@ -62,16 +62,17 @@ func TestOverrides(t *testing.T) {
 	}
 }
 
-func TestLoad(t *testing.T) {
+func TestReadFile(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "prices.yaml")
 	if err := os.WriteFile(good, []byte("my-model: {input: 1.5, output: 6, cache_read: 0.15}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tbl, err := Default().Load(good)
+	prices, err := ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
 	}
+	tbl := Default().With(prices)
 	if got, ok := tbl.Cost("my-model", llm.Usage{InputTokens: 1_000_000, CacheReadTokens: 1_000_000}); !ok || !near(got, 1.65) {
 		t.Errorf("loaded price: %v, %v", got, ok)
 	}
@@ -84,7 +85,7 @@ func TestLoad(t *testing.T) {
 		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Default().Load(p); err == nil {
+		if _, err := ReadFile(p); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
