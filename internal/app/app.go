@@ -303,7 +303,7 @@ func (a *App) SameQuestion(recorded, planned debate.Created) (bool, error) {
 			return false, fmt.Errorf("the options of a recorded %s debate: %w", format.Name(), err)
 		}
 		if y, err = q.Question(y); err != nil {
-			return false, err
+			return false, fmt.Errorf("the options of the %s debate to start: %w", format.Name(), err)
 		}
 	}
 	return sameJSON(x, y)
