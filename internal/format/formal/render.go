@@ -30,8 +30,8 @@ func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, 
 
 // Render implements debate.Format: the spec's report. The summary leaves out
 // the transcript (live views show it as the debate runs).
-// Render implements debate.Format: the document, then the per-agent token
-// and cost table every format's document ends with.
+// report.WithUsage ends it, as every format's document, with the follow-up
+// questions and the per-agent token and cost table.
 func (f Format) Render(s *debate.State, opt debate.RenderOptions) (string, error) {
 	doc, err := f.render(s, opt)
 	return report.WithUsage(s, doc, err)
