@@ -9,7 +9,6 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
-	"github.com/parleyhq/parley/internal/llm/pricing"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -31,12 +30,13 @@ func (a AgentUsage) CostKnown() bool { return len(a.Unpriced) == 0 }
 
 // Usage is the report per agent, the agents of order first (in that
 // order), then the others by id (concurrent turns complete in any order;
-// the report must not). A turn's recorded
-// cost is used when it has one or was priced (a price of 0 the user gave
-// is free); otherwise, for turns recorded before prices were, it is
-// priced from the built-in table.
+// the report must not). Each turn counts at the cost recorded when it ran
+// (with the prices, the user's included, of that run), and is unknown by
+// debate.CostUnknown: the rule of debate.Project, so that the table's
+// total is the figure the debate's summary shows in list views. Turns are
+// never priced again here: a $0 turn of a model priced since would make
+// the document and the list disagree.
 func Usage(s *debate.State, order ...string) []AgentUsage {
-	table := pricing.Default()
 	byAgent := map[string]*AgentUsage{}
 	for _, a := range order {
 		byAgent[a] = &AgentUsage{Agent: a}
@@ -58,16 +58,10 @@ func Usage(s *debate.State, order ...string) []AgentUsage {
 		if t.Model != "" && !slices.Contains(au.Models, t.Model) {
 			au.Models = append(au.Models, t.Model)
 		}
-		cost := t.CostUSD
-		if cost == 0 && !t.Priced {
-			provider, name, _ := strings.Cut(t.Model, "/")
-			usd, known := table.CostFor(provider, name, t.Usage)
-			cost = usd
-			if !known && !slices.Contains(au.Unpriced, t.Model) {
-				au.Unpriced = append(au.Unpriced, t.Model)
-			}
+		au.CostUSD += t.CostUSD
+		if debate.CostUnknown(t.Model, t.CostUSD, t.NoLLM, t.Priced) {
+			au.Unpriced = debate.AddUnpriced(au.Unpriced, t.Model)
 		}
-		au.CostUSD += cost
 	}
 	slices.Sort(order[given:])
 	var out []AgentUsage

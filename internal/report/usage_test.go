@@ -1,8 +1,10 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
@@ -10,13 +12,13 @@ import (
 
 func TestUsageTable(t *testing.T) {
 	s := &debate.State{Turns: map[string]*debate.Turn{}}
-	add := func(id, agent, model string, u llm.Usage, noLLM bool) {
-		s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id, Agent: agent}, Status: debate.TurnDone, Model: model, Usage: u, NoLLM: noLLM}
+	add := func(id, agent, model string, u llm.Usage, usd float64, noLLM bool) {
+		s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id, Agent: agent}, Status: debate.TurnDone, Model: model, Usage: u, CostUSD: usd, Priced: usd > 0, NoLLM: noLLM}
 		s.Done = append(s.Done, id)
 	}
-	add("a", "performance-advocate", "anthropic/claude-sonnet-4-5", llm.Usage{InputTokens: 1000, OutputTokens: 100}, false)
-	add("b", "moderator", "openai/my-model", llm.Usage{InputTokens: 2000, OutputTokens: 10}, false)
-	add("c", "data", "", llm.Usage{}, true)
+	add("a", "performance-advocate", "anthropic/claude-sonnet-4-5", llm.Usage{InputTokens: 1000, OutputTokens: 100}, 0.0045, false)
+	add("b", "moderator", "openai/my-model", llm.Usage{InputTokens: 2000, OutputTokens: 10}, 0, false)
+	add("c", "data", "", llm.Usage{}, 0, true)
 	var b strings.Builder
 	UsageTable(&b, s, "## Tokens and cost", AgentName, "moderator")
 	out := b.String()
@@ -154,5 +156,49 @@ func TestUsagePricedAtZero(t *testing.T) {
 		if sp := TurnSpend(s.Turns[id]); !sp.Known() {
 			t.Errorf("turn %s: unknown", id)
 		}
+	}
+}
+
+// TestUsageAgreesWithSummary: the report's total is the debate's summary
+// (what list views show) whatever the turns: recorded costs are not priced
+// again, and the models without a price are those debate.Project names. A
+// turn recorded at $0 before turns said whether they were priced, of a
+// model the built-in table prices, stays $0 (it was priced at $0 when it
+// ran, or ran without prices), as in the summary.
+func TestUsageAgreesWithSummary(t *testing.T) {
+	const id = "d"
+	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	u := llm.Usage{InputTokens: 1000, OutputTokens: 100}
+	payloads := []debate.Payload{
+		debate.Created{Format: "perspectives", Topic: "t"},
+		debate.TurnCompleted{Turn: debate.TurnRef{ID: "a", Agent: "pro"}, Text: "a", Usage: u, Model: "anthropic/claude-sonnet-4-5"},
+		debate.TurnCompleted{Turn: debate.TurnRef{ID: "b", Agent: "pro"}, Text: "b", Usage: u, CostUSD: 0.01, Priced: true, Model: "anthropic/claude-sonnet-4-5"},
+		debate.TurnCompleted{Turn: debate.TurnRef{ID: "c", Agent: "con"}, Text: "c", Usage: u, Model: "vendor/x-1"},
+		debate.TurnCompleted{Turn: debate.TurnRef{ID: "d", Agent: "con"}, Text: "d", Usage: u, Priced: true, Model: "gateway/free"},
+		debate.TurnCompleted{Turn: debate.TurnRef{ID: "e", Agent: "data"}, Text: "e", NoLLM: true, Model: debate.DataOnlyModel},
+	}
+	var (
+		events []debate.Event
+		sum    debate.Summary
+	)
+	for i, p := range payloads {
+		e, err := debate.NewEvent(id, at.Add(time.Duration(i)*time.Second), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Seq = int64(i + 1)
+		events = append(events, e)
+		debate.Project(&sum, e)
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := Total(Usage(st)).Spend(), SummarySpend(sum)
+	if got.USD != want.USD || got.Turns != want.Turns || got.LLMTurns != want.LLMTurns || !slices.Equal(got.Unpriced, want.Unpriced) {
+		t.Errorf("report %+v, summary %+v: they disagree", got, want)
+	}
+	if got.USD != 0.01 || !slices.Equal(got.Unpriced, []string{"vendor/x-1"}) {
+		t.Errorf("report %+v, want $0.01 with vendor/x-1 unpriced", got)
 	}
 }
