@@ -203,16 +203,6 @@ func (f *FollowUp) Check(answer string) []factcheck.Finding {
 	return nil
 }
 
-// CostText shows what a follow-up cost ("cost $0.0012"), or says it is
-// unknown for a model without a price, as the debate's costs are shown.
-func CostText(tc debate.TurnCompleted) string {
-	sp := report.Spend{USD: tc.CostUSD, Turns: 1, LLMTurns: 1}
-	if debate.CostUnknown(tc.Model, tc.CostUSD, false, tc.Priced) {
-		sp.Unpriced = []string{tc.Model}
-	}
-	return sp.Text("cost")
-}
-
 func (a *App) now() time.Time {
 	if a.Env.Now != nil {
 		return a.Env.Now()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
@@ -125,6 +126,6 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	}
 	u := tc.Usage
 	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %d input tokens (%d cached), %d output tokens, %s\n",
-		tc.Turn.ID, id, u.InputTokens, u.CacheReadTokens, u.OutputTokens, app.CostText(tc))
+		tc.Turn.ID, id, u.InputTokens, u.CacheReadTokens, u.OutputTokens, report.TurnSpend(tc.Model, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost"))
 	return werr
 }

@@ -91,14 +91,16 @@ func SummarySpend(s debate.Summary) Spend {
 }
 
 // TurnSpend is one completed turn's spend, by the rule of debate.Project
-// (its recorded cost; unknown when that is $0 and its model has no price).
-func TurnSpend(t *debate.Turn) Spend {
-	sp := Spend{USD: t.CostUSD, Turns: 1, LLMTurns: 1}
-	if t.NoLLM {
+// (its recorded cost; unknown when that is $0, not priced, and its model
+// has no price), from the turn's fields as debate.TurnCompleted and
+// debate.Turn both hold them.
+func TurnSpend(model string, costUSD float64, noLLM, priced bool) Spend {
+	sp := Spend{USD: costUSD, Turns: 1, LLMTurns: 1}
+	if noLLM {
 		sp.LLMTurns = 0
 	}
-	if debate.CostUnknown(t.Model, t.CostUSD, t.NoLLM, t.Priced) {
-		sp.Unpriced = []string{t.Model}
+	if debate.CostUnknown(model, costUSD, noLLM, priced) {
+		sp.Unpriced = []string{model}
 	}
 	return sp
 }
