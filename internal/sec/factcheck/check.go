@@ -94,6 +94,9 @@ func Display(m Metric, v float64) string {
 	case Percent:
 		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
 	case USDPerShare:
+		if v < 0 {
+			return "-$" + strconv.FormatFloat(-v, 'f', 2, 64)
+		}
 		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 	case SharesUnit:
 		return strconv.FormatFloat(v/1e9, 'f', 3, 64) + "B shares"
@@ -133,6 +136,14 @@ func (t *Table) Check(text string) []Finding {
 func (t *Table) CheckMention(m Mention) Finding {
 	f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period}
 	switch {
+	case m.Currency != "":
+		// Never compared with dollar figures: a euro amount that happens
+		// to equal the dollar figure is not the filing's figure.
+		f.Status, f.Reason = Unverified, fmt.Sprintf("an amount in %s: the filings' figures Parley holds are in US dollars, and the check does not convert currencies", m.Currency)
+		return f
+	case m.LossChange:
+		f.Status, f.Reason = Unverified, "a change in a loss, which the check does not compute"
+		return f
 	case m.Market:
 		f.Status, f.Reason = MarketData, "market data, not checked against filings"
 		return f
@@ -227,9 +238,11 @@ func matches(m Mention, actual float64) (bool, string) {
 				return false, fmt.Sprintf("stated as a rise, but it fell %s", size(-actual))
 			}
 			actual = math.Abs(actual)
-		} else if m.Dir < 0 && m.Value > 0 && strings.HasPrefix(strings.TrimSpace(m.Text), "-") {
-			stated = -stated
+		} else if m.Neg {
+			stated = -stated // a negative margin or return: "-3.1%", "(3.1%)"
 		}
+	} else if m.Neg {
+		stated = -stated
 	}
 	tol := m.Step
 	if tol == 0 {
@@ -239,6 +252,15 @@ func matches(m Mention, actual float64) (bool, string) {
 		tol = math.Max(tol, 0.03*math.Abs(actual))
 	}
 	tol += 1e-9 * math.Max(1, math.Abs(actual))
+	if m.Hi > m.Value {
+		// A range: the filing's figure lies within it, its ends read to
+		// the precision they were written with.
+		lo, hi := stated, m.Hi
+		if m.Neg {
+			lo, hi = -m.Hi, stated
+		}
+		return actual >= lo-tol && actual <= hi+tol, ""
+	}
 	switch m.Bound {
 	case 1:
 		return actual >= stated-tol, ""
@@ -252,6 +274,16 @@ func matches(m Mention, actual float64) (bool, string) {
 // the right figure of another period, a scale slip, another metric's value,
 // or just a wrong value.
 func (t *Table) diagnose(m Mention, actual Fact) string {
+	if u := UnitOf(m.Metric); u != Percent && u != Points && actual.Value != 0 {
+		mm := m
+		mm.Neg = !m.Neg
+		if ok, _ := matches(mm, actual.Value); ok {
+			if actual.Value < 0 {
+				return "the sign is wrong: the filing reports a negative figure (a loss), not a positive one"
+			}
+			return "the sign is wrong: the filing reports a positive figure, not a negative one (a loss)"
+		}
+	}
 	for _, f := range t.Of(m.Metric) {
 		if f.Period == actual.Period {
 			continue
@@ -343,7 +375,7 @@ func (t *Table) CheckClaim(c Claim) Finding {
 		m.Dir = 1
 	}
 	if m.Value < 0 {
-		m.Dir, m.Value = -1, -m.Value
+		m.Dir, m.Value, m.Neg = -1, -m.Value, true
 	}
 	r := t.CheckMention(m)
 	r.Claimed = true

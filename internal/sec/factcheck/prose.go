@@ -36,6 +36,20 @@ type Mention struct {
 	// line or region: "Data Center revenue", "Google Cloud revenue"): the
 	// check reads company totals only.
 	Segment bool
+	// Hi is the upper end of a range ("$90-95B", "between 12% and 15%"),
+	// whose lower end is Value; 0 for a single figure.
+	Hi float64
+	// Neg marks an amount stated as negative: "-$1.2B", "$(0.52)", "($1.2
+	// billion)", or a loss ("a net loss of $1.2 billion"). Value stays the
+	// figure's size.
+	Neg bool
+	// Currency is the ISO code of a currency other than the US dollar the
+	// figure is in ("EUR" for "€391B"): the filings Parley checks against
+	// are in dollars, so such a figure is never compared with them.
+	Currency string
+	// LossChange marks a percentage change of a loss ("the net loss
+	// narrowed 20%"), which the check does not state in the filings' terms.
+	LossChange bool
 	// Start and End are the byte span of Text in Quote: the words next to
 	// a market figure decide which recorded figure it cites.
 	Start, End int
@@ -43,7 +57,8 @@ type Mention struct {
 
 var (
 	moneyRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+		// The sign may follow the dollar sign: "$-1.2B", "$(0.52)".
+		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
 	})
 	// scaled numbers without a currency sign: "130.5 billion", "4.1bn".
 	scaledRe = sync.OnceValue(func() *regexp.Regexp {
@@ -53,7 +68,82 @@ var (
 		return regexp.MustCompile(`(?i)([-+−]?\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|pts?\b|points?\b|bps\b|basis points?\b)`)
 	})
 	multRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`) })
+	// A market multiple written as a bare number after its name ("a P/E of
+	// 30", "EV/EBITDA near 18") or as "N times earnings": market data, which
+	// must be reported as such rather than skipped for want of an "x".
+	multNameRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:p/e|p/s|p/b|p/fcf|ev/ebitda|ev/ebit|ev/sales|ev/revenue|pe ratio|price to (?:earnings|sales|book))(?:\s+(?:ratio|multiple))?` +
+			`(?:\s*(?:of|is|was|at|near|around|about|roughly|above|below|under|over|stands at|stood at|sits at|:|=|~))*\s*(\d+(?:\.\d+)?)\b`)
+	})
+	timesRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*times\s+(?:(?:trailing|forward|ttm|next year's|this year's)\s+)?(?:earnings|sales|revenue|ebitda|ebit|book|free cash flow|fcf|cash flow)\b`)
+	})
+	// An amount in a currency other than the US dollar, by symbol or code
+	// before the number ("€391B", "NT$2.9 trillion", "EUR 4.1bn") or by
+	// name after it ("391 billion euros").
+	foreignRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar)\b)\s?` +
+			`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(?:trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+	})
+	foreignNameRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(?:trillion|billion|million|thousand|bn|tn|mln|mm)\s*)?` +
+			`(euros?|pounds sterling|yen|yuan|renminbi|won|rupees|(?:new )?taiwan dollars|canadian dollars|australian dollars|hong kong dollars|swiss francs)\b`)
+	})
+	// Ranges: "$90-95B", "$390B–$395B", "between $390 billion and $395
+	// billion", "12-15%", "between 12% and 15%". Read on the sentence as
+	// written, where a hyphen is still a hyphen.
+	moneyRangeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\bbetween\s+)?(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?` +
+			`\s*(-|–|—|\bto\b|\band\b)\s*(?:(?:US)?\$|USD\s?)?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+	})
+	percentRangeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\bbetween\s+)?(\d+(?:\.\d+)?)\s*(?:%|percent\b)?\s*(-|–|—|\bto\b|\band\b)\s*(\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b)`)
+	})
 )
+
+// currencyCodes names the currencies foreignRe and foreignNameRe read.
+var currencyCodes = map[string]string{
+	"€": "EUR", "£": "GBP", "¥": "JPY or CNY", "₹": "INR", "₩": "KRW", "nt$": "TWD", "c$": "CAD", "a$": "AUD", "hk$": "HKD",
+	"s$": "SGD", "r$": "BRL", "mx$": "MXN", "nz$": "NZD", "ntd": "TWD", "rmb": "CNY",
+	"euro": "EUR", "euros": "EUR", "pounds sterling": "GBP", "yen": "JPY", "yuan": "CNY", "renminbi": "CNY", "won": "KRW",
+	"rupees": "INR", "taiwan dollars": "TWD", "new taiwan dollars": "TWD", "canadian dollars": "CAD", "australian dollars": "AUD",
+	"hong kong dollars": "HKD", "swiss francs": "CHF",
+}
+
+func currencyCode(marker string) string {
+	k := strings.ToLower(strings.TrimSpace(marker))
+	if c, ok := currencyCodes[k]; ok {
+		return c
+	}
+	return strings.ToUpper(k)
+}
+
+// accountingNegative reports whether a figure enclosed in parentheses,
+// the "(" at open, is an accountant's negative ("growth was (12%)", "net
+// income of ($1.2B)") rather than an aside ("gross margin (46.2%)"): the
+// parentheses follow a linking word, not the name of what they qualify.
+func accountingNegative(low string, open int) bool {
+	lead := " " + strings.TrimSpace(low[max(0, open-16):open])
+	for _, w := range []string{" was", " were", " is", " are", " of", " at", " to", ":", "=", " reached", " totaled", " totalled",
+		" posted", " reported", " recorded", " showed", " stood at", " came in at", " hit", " a"} {
+		if strings.HasSuffix(lead, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// negativeBefore reports whether a minus sign is written right before
+// byte i of sentence: "-", "−" or "–" not joining two words.
+func negativeBefore(sentence string, i int) bool {
+	pre := sentence[:i]
+	for _, m := range []string{"-", "−", "–"} {
+		if p, ok := strings.CutSuffix(pre, m); ok {
+			return p == "" || !isWordByte(lowerASCII(p[len(p)-1:])[0])
+		}
+	}
+	return false
+}
 
 var (
 	approxRe = sync.OnceValue(func() *regexp.Regexp {
@@ -79,50 +169,56 @@ var (
 var metricPhrases = []struct {
 	phrase string
 	metric Metric
+	loss   bool // names the metric's negative: "net loss"
 }{
-	{"cost of revenue", CostOfRevenue}, {"cost of revenues", CostOfRevenue}, {"cost of sales", CostOfRevenue},
-	{"cost of goods sold", CostOfRevenue}, {"cogs", CostOfRevenue}, {"costs of revenue", CostOfRevenue},
-	{"revenue", Revenue}, {"revenues", Revenue}, {"sales", Revenue}, {"net sales", Revenue}, {"top line", Revenue},
-	{"turnover", Revenue}, {"total revenue", Revenue}, {"net revenue", Revenue},
-	{"gross profit", GrossProfit}, {"gross margin", GrossMargin}, {"gross margins", GrossMargin},
-	{"operating income", OperatingIncome}, {"operating profit", OperatingIncome}, {"income from operations", OperatingIncome},
-	{"operating margin", OperatingMargin}, {"operating margins", OperatingMargin},
-	{"net income", NetIncome}, {"net earnings", NetIncome}, {"net profit", NetIncome}, {"bottom line", NetIncome},
-	{"profit", NetIncome}, {"profits", NetIncome}, {"earned", NetIncome},
-	{"net margin", NetMargin}, {"net margins", NetMargin}, {"net profit margin", NetMargin}, {"profit margin", NetMargin},
-	{"diluted eps", EPSDiluted}, {"diluted earnings per share", EPSDiluted}, {"eps", EPSDiluted},
-	{"earnings per share", EPSDiluted}, {"per share earnings", EPSDiluted}, {"per diluted share", EPSDiluted},
-	{"basic eps", EPSBasic}, {"basic earnings per share", EPSBasic}, {"per basic share", EPSBasic},
-	{"operating cash flow", OperatingCashFlow}, {"cash from operations", OperatingCashFlow},
-	{"cash flow from operations", OperatingCashFlow}, {"cash flows from operations", OperatingCashFlow},
-	{"cash from operating activities", OperatingCashFlow}, {"operating cash", OperatingCashFlow},
-	{"cash generated by operations", OperatingCashFlow}, {"cash generated from operations", OperatingCashFlow},
-	{"capital expenditure", Capex}, {"capital expenditures", Capex}, {"capex", Capex}, {"capital spending", Capex},
-	{"purchases of property and equipment", Capex},
-	{"free cash flow", FreeCashFlow}, {"fcf", FreeCashFlow}, {"free cash flow margin", FCFMargin}, {"fcf margin", FCFMargin},
-	{"research and development", RandD}, {"r&d", RandD}, {"r & d", RandD},
-	{"dividends", Dividends}, {"dividend payments", Dividends}, {"dividends paid", Dividends},
-	{"cash and cash equivalents", Cash}, {"cash and equivalents", Cash}, {"cash balance", Cash},
-	{"long term debt", LongTermDebt}, {"debt", LongTermDebt},
-	{"shares outstanding", Shares}, {"share count", Shares}, {"outstanding shares", Shares},
+	{"net loss", NetIncome, true}, {"net losses", NetIncome, true}, {"net loss attributable", NetIncome, true},
+	{"operating loss", OperatingIncome, true}, {"operating losses", OperatingIncome, true},
+	{"loss from operations", OperatingIncome, true}, {"loss per share", EPSDiluted, true},
+	{"net loss per share", EPSDiluted, true}, {"diluted loss per share", EPSDiluted, true},
+	{"loss per diluted share", EPSDiluted, true}, {"basic loss per share", EPSBasic, true}, {"loss per basic share", EPSBasic, true},
+	{"cost of revenue", CostOfRevenue, false}, {"cost of revenues", CostOfRevenue, false}, {"cost of sales", CostOfRevenue, false},
+	{"cost of goods sold", CostOfRevenue, false}, {"cogs", CostOfRevenue, false}, {"costs of revenue", CostOfRevenue, false},
+	{"revenue", Revenue, false}, {"revenues", Revenue, false}, {"sales", Revenue, false}, {"net sales", Revenue, false}, {"top line", Revenue, false},
+	{"turnover", Revenue, false}, {"total revenue", Revenue, false}, {"net revenue", Revenue, false},
+	{"gross profit", GrossProfit, false}, {"gross margin", GrossMargin, false}, {"gross margins", GrossMargin, false},
+	{"operating income", OperatingIncome, false}, {"operating profit", OperatingIncome, false}, {"income from operations", OperatingIncome, false},
+	{"operating margin", OperatingMargin, false}, {"operating margins", OperatingMargin, false},
+	{"net income", NetIncome, false}, {"net earnings", NetIncome, false}, {"net profit", NetIncome, false}, {"bottom line", NetIncome, false},
+	{"profit", NetIncome, false}, {"profits", NetIncome, false}, {"earned", NetIncome, false},
+	{"net margin", NetMargin, false}, {"net margins", NetMargin, false}, {"net profit margin", NetMargin, false}, {"profit margin", NetMargin, false},
+	{"diluted eps", EPSDiluted, false}, {"diluted earnings per share", EPSDiluted, false}, {"eps", EPSDiluted, false},
+	{"earnings per share", EPSDiluted, false}, {"per share earnings", EPSDiluted, false}, {"per diluted share", EPSDiluted, false},
+	{"basic eps", EPSBasic, false}, {"basic earnings per share", EPSBasic, false}, {"per basic share", EPSBasic, false},
+	{"operating cash flow", OperatingCashFlow, false}, {"cash from operations", OperatingCashFlow, false},
+	{"cash flow from operations", OperatingCashFlow, false}, {"cash flows from operations", OperatingCashFlow, false},
+	{"cash from operating activities", OperatingCashFlow, false}, {"operating cash", OperatingCashFlow, false},
+	{"cash generated by operations", OperatingCashFlow, false}, {"cash generated from operations", OperatingCashFlow, false},
+	{"capital expenditure", Capex, false}, {"capital expenditures", Capex, false}, {"capex", Capex, false}, {"capital spending", Capex, false},
+	{"purchases of property and equipment", Capex, false},
+	{"free cash flow", FreeCashFlow, false}, {"fcf", FreeCashFlow, false}, {"free cash flow margin", FCFMargin, false}, {"fcf margin", FCFMargin, false},
+	{"research and development", RandD, false}, {"r&d", RandD, false}, {"r & d", RandD, false},
+	{"dividends", Dividends, false}, {"dividend payments", Dividends, false}, {"dividends paid", Dividends, false},
+	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false}, {"cash balance", Cash, false},
+	{"long term debt", LongTermDebt, false}, {"debt", LongTermDebt, false},
+	{"shares outstanding", Shares, false}, {"share count", Shares, false}, {"outstanding shares", Shares, false},
 	// The ratios of the analysis, as its reports and the data-only agents
 	// name them ("Return on equity of 76.3%", "Cash conversion (OCF / net
 	// income) of 0.86x"), and their common short forms.
-	{"return on equity", ROE}, {"roe", ROE}, {"return on shareholders equity", ROE}, {"return on stockholders equity", ROE},
-	{"return on assets", ROA}, {"roa", ROA}, {"return on total assets", ROA},
-	{"debt to equity", DebtToEquity}, {"debt/equity", DebtToEquity}, {"d/e", DebtToEquity},
-	{"liabilities to assets", Leverage}, {"liabilities to total assets", Leverage},
-	{"current ratio", CurrentRatio}, {"cash conversion", CashConversion},
-	{"r&d to revenue", RDIntensity}, {"r&d to sales", RDIntensity}, {"r&d intensity", RDIntensity},
-	{"asset turnover", AssetTurnover},
-	{"gross margin change", GrossMarginChange}, {"operating margin change", OperatingMarginChange},
+	{"return on equity", ROE, false}, {"roe", ROE, false}, {"return on shareholders equity", ROE, false}, {"return on stockholders equity", ROE, false},
+	{"return on assets", ROA, false}, {"roa", ROA, false}, {"return on total assets", ROA, false},
+	{"debt to equity", DebtToEquity, false}, {"debt/equity", DebtToEquity, false}, {"d/e", DebtToEquity, false},
+	{"liabilities to assets", Leverage, false}, {"liabilities to total assets", Leverage, false},
+	{"current ratio", CurrentRatio, false}, {"cash conversion", CashConversion, false},
+	{"r&d to revenue", RDIntensity, false}, {"r&d to sales", RDIntensity, false}, {"r&d intensity", RDIntensity, false},
+	{"asset turnover", AssetTurnover, false},
+	{"gross margin change", GrossMarginChange, false}, {"operating margin change", OperatingMarginChange, false},
 	// The frameworks' scores: "Piotroski F-score of 4/9", "Altman Z score
 	// of 53.14"; a Z'' names that variant.
-	{"piotroski f score", PiotroskiF}, {"piotroski score", PiotroskiF}, {"f score", PiotroskiF}, {"piotroski", PiotroskiF},
-	{"altman z score", AltmanZ}, {"altman z", AltmanZ}, {"altman score", AltmanZ}, {"z score", AltmanZ}, {"altman", AltmanZ},
-	{"altman z'' score", AltmanZDoublePrime}, {"altman z''", AltmanZDoublePrime}, {"z'' score", AltmanZDoublePrime},
-	{"altman z” score", AltmanZDoublePrime}, {"altman z”", AltmanZDoublePrime}, {"z” score", AltmanZDoublePrime},
-	{"altman z\" score", AltmanZDoublePrime}, {"altman z\"", AltmanZDoublePrime},
+	{"piotroski f score", PiotroskiF, false}, {"piotroski score", PiotroskiF, false}, {"f score", PiotroskiF, false}, {"piotroski", PiotroskiF, false},
+	{"altman z score", AltmanZ, false}, {"altman z", AltmanZ, false}, {"altman score", AltmanZ, false}, {"z score", AltmanZ, false}, {"altman", AltmanZ, false},
+	{"altman z'' score", AltmanZDoublePrime, false}, {"altman z''", AltmanZDoublePrime, false}, {"z'' score", AltmanZDoublePrime, false},
+	{"altman z” score", AltmanZDoublePrime, false}, {"altman z”", AltmanZDoublePrime, false}, {"z” score", AltmanZDoublePrime, false},
+	{"altman z\" score", AltmanZDoublePrime, false}, {"altman z\"", AltmanZDoublePrime, false},
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.
@@ -205,6 +301,7 @@ type span struct {
 	metric     Metric
 	period     Period
 	relative   bool
+	loss       bool // a metric phrase naming a loss
 }
 
 func findIn(sentence string, t *Table) []Mention {
@@ -234,6 +331,68 @@ func findIn(sentence string, t *Table) []Mention {
 		attribute(&m, sentence, low, start, end, metrics, periods, t)
 		mentions = append(mentions, m)
 	}
+	// Amounts in another currency first, so that the dollar readers do not
+	// take "NT$391 billion" or "391 billion euros" for dollars.
+	for _, re := range []*regexp.Regexp{foreignRe(), foreignNameRe()} {
+		for _, loc := range re.FindAllStringSubmatchIndex(low, -1) {
+			marker, num := low[loc[2]:loc[3]], low[loc[4]:loc[5]]
+			if re == foreignNameRe() {
+				marker, num = low[loc[4]:loc[5]], low[loc[2]:loc[3]]
+			}
+			v, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+			if err != nil {
+				continue
+			}
+			m := Mention{Value: v, Unit: USD, Currency: currencyCode(marker)}
+			if perShare(low[loc[1]:min(len(low), loc[1]+16)]) {
+				m.Unit = USDPerShare
+			}
+			add(loc[0], loc[1], m)
+		}
+	}
+	// Ranges next: one figure, held to both ends.
+	for _, loc := range moneyRangeRe().FindAllStringSubmatchIndex(sentence, -1) {
+		if !rangeJoin(low, loc, loc[2] >= 0, low[loc[8]:loc[9]]) {
+			continue
+		}
+		lo, hi := strings.ReplaceAll(low[loc[4]:loc[5]], ",", ""), strings.ReplaceAll(low[loc[10]:loc[11]], ",", "")
+		sLo, sHi := 1.0, 1.0
+		if loc[6] >= 0 {
+			sLo = scaleOf(low[loc[6]:loc[7]])
+		}
+		if loc[12] >= 0 {
+			sHi = scaleOf(low[loc[12]:loc[13]])
+		}
+		if loc[6] < 0 {
+			sLo = sHi // "$90-95B": the scale written once, at the end
+		}
+		if loc[12] < 0 {
+			sHi = sLo
+		}
+		vLo, vHi := mustFloat(lo)*sLo, mustFloat(hi)*sHi
+		if vLo <= 0 || vHi <= vLo || vHi > 10*vLo {
+			continue // not a range of one quantity: "$5 to 2025", "$1B-$2"
+		}
+		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi))}
+		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (sHi == 1 && vHi < 1000) {
+			m.Unit = USDPerShare
+		}
+		add(loc[0], loc[1], m)
+	}
+	for _, loc := range percentRangeRe().FindAllStringSubmatchIndex(sentence, -1) {
+		if loc[0] > 0 && (isWordByte(low[loc[0]-1]) || low[loc[0]-1] == '.' || low[loc[0]-1] == '$') {
+			continue // "Q3-15%", "3.5-4%" read from its middle, "$5-6%"
+		}
+		if !rangeJoin(low, loc, loc[2] >= 0, low[loc[6]:loc[7]]) {
+			continue
+		}
+		lo, hi := low[loc[4]:loc[5]], low[loc[8]:loc[9]]
+		vLo, vHi := mustFloat(lo), mustFloat(hi)
+		if vHi <= vLo {
+			continue
+		}
+		add(loc[0], loc[1], Mention{Value: vLo, Hi: vHi, Unit: Percent, Step: max(step(lo, 1), step(hi, 1))})
+	}
 	for _, loc := range percentRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(low[loc[2]:loc[3]], "−", "-")
 		v, err := strconv.ParseFloat(num, 64)
@@ -241,11 +400,15 @@ func findIn(sentence string, t *Table) []Mention {
 			continue
 		}
 		unit := low[loc[4]:loc[5]]
-		start := loc[0]
+		start, end := loc[0], loc[1]
 		// A minus sign reads as a space in low (hyphens do): "of -2.0
 		// pts" is a fall, read from the sentence as written.
 		if start > 0 && sentence[start-1] == '-' && (start == 1 || !isWordByte(low[start-2])) && v > 0 {
 			v, start = -v, start-1
+		}
+		// "(12%)" after a linking word is an accountant's negative.
+		if v > 0 && start > 0 && low[start-1] == '(' && end < len(low) && low[end] == ')' && accountingNegative(low, start-1) {
+			v, start, end = -v, start-1, end+1
 		}
 		m := Mention{Value: v, Unit: Percent, Step: step(num, 1)}
 		if strings.Contains(unit, "point") || unit == "pp" || strings.HasPrefix(unit, "pt") || strings.HasPrefix(unit, "b") {
@@ -255,23 +418,37 @@ func findIn(sentence string, t *Table) []Mention {
 				m.Value, m.Step = v/100, m.Step/100
 			}
 		}
-		add(start, loc[1], m)
+		add(start, end, m)
 	}
 	for _, loc := range moneyRe().FindAllStringSubmatchIndex(low, -1) {
-		num := strings.ReplaceAll(low[loc[2]:loc[3]], ",", "")
+		num := strings.ReplaceAll(low[loc[4]:loc[5]], ",", "")
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
 			continue
 		}
 		scale := 1.0
-		if loc[4] >= 0 {
-			scale = scaleOf(low[loc[4]:loc[5]])
+		if loc[8] >= 0 {
+			scale = scaleOf(low[loc[8]:loc[9]])
 		}
+		start, end := loc[0], loc[1]
 		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale)}
+		// The sign as written: low has turned hyphens into spaces.
+		switch sign := sentence[loc[0]:loc[4]]; {
+		case strings.HasSuffix(sign, "(") && loc[6] >= 0:
+			m.Neg = true // "$(0.52)", "$(1.2) billion"
+		case strings.ContainsAny(sign, "-−"):
+			m.Neg = true // "$-1.2B", "$ −0.52"
+		case negativeBefore(sentence, start):
+			m.Neg = true // "-$1.2B"
+			start -= len(sentence[:start]) - len(strings.TrimRight(sentence[:start], "-−–"))
+		case start > 0 && low[start-1] == '(' && end < len(low) && low[end] == ')' && accountingNegative(low, start-1):
+			m.Neg = true // "($1.2B)"
+			start, end = start-1, end+1
+		}
 		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (scale == 1 && v < 1000) {
 			m.Unit = USDPerShare
 		}
-		add(loc[0], loc[1], m)
+		add(start, end, m)
 	}
 	for _, loc := range scaledRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(low[loc[2]:loc[3]], ",", "")
@@ -284,7 +461,12 @@ func findIn(sentence string, t *Table) []Mention {
 		if strings.HasPrefix(strings.TrimSpace(low[loc[1]:min(len(low), loc[1]+20)]), "shares") || strings.HasPrefix(strings.TrimSpace(low[loc[1]:min(len(low), loc[1]+20)]), "diluted shares") {
 			m.Unit = SharesUnit
 		}
-		add(loc[0], loc[1], m)
+		start := loc[0]
+		if m.Unit == USD && negativeBefore(sentence, start) {
+			m.Neg = true
+			start -= len(sentence[:start]) - len(strings.TrimRight(sentence[:start], "-−–"))
+		}
+		add(start, loc[1], m)
 	}
 	for _, loc := range multRe().FindAllStringSubmatchIndex(low, -1) {
 		v, err := strconv.ParseFloat(low[loc[2]:loc[3]], 64)
@@ -292,6 +474,18 @@ func findIn(sentence string, t *Table) []Mention {
 			continue
 		}
 		add(loc[0], loc[3]+1, Mention{Value: v, Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
+	}
+	for _, re := range []*regexp.Regexp{multNameRe(), timesRe()} {
+		for _, loc := range re.FindAllStringSubmatchIndex(low, -1) {
+			s, e := loc[2], loc[3]
+			if next := low[e:min(len(low), e+2)]; strings.HasPrefix(next, "%") || strings.HasPrefix(next, "/") || strings.HasPrefix(next, ".") && len(next) > 1 && next[1] >= '0' && next[1] <= '9' {
+				continue
+			}
+			if re == timesRe() {
+				e = loc[1]
+			}
+			add(s, e, Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1), Market: true})
+		}
 	}
 	findScores(low, metrics, add)
 	sort.Slice(mentions, func(i, j int) bool {
@@ -344,6 +538,31 @@ func findScores(low string, metrics []span, add func(start, end int, m Mention))
 	}
 }
 
+// changeVerbRe is a verb of change right before a figure: "rose 0.5% to
+// 46.2%" is a change and a level, not a range.
+var changeVerbRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(rose|risen|grew|grown|fell|fallen|declined|increased|decreased|jumped|climbed|dropped|expanded|contracted|improved|slipped|widened|narrowed|moved|went|up|down|gained|lost)\s+(?:by\s+|about\s+|roughly\s+|nearly\s+)?$`)
+})
+
+// rangeJoin reports whether the two numbers of a range match (loc, with
+// between saying "between" led it and sep the word or dash between the
+// numbers) are one range: "and" only after "between", and "to" not after
+// "from" or a verb of change ("rose from $380B to $391B", "gross margin
+// rose 0.5% to 46.2%" state two figures).
+func rangeJoin(low string, loc []int, between bool, sep string) bool {
+	switch strings.TrimSpace(sep) {
+	case "and":
+		return between
+	case "to":
+		pre := low[max(0, loc[0]-24):loc[0]]
+		return between || !strings.Contains(pre, "from") && !changeVerbRe().MatchString(pre)
+	case "":
+		// A hyphen reads as a space in low.
+		return true
+	}
+	return true
+}
+
 func mustFloat(s string) float64 {
 	v, _ := strconv.ParseFloat(s, 64)
 	return v
@@ -391,7 +610,7 @@ func findMetrics(low string) []span {
 			if s > 0 && isWordByte(low[s-1]) || e < len(low) && isWordByte(low[e]) {
 				continue
 			}
-			out = append(out, span{start: s, end: e, metric: p.metric})
+			out = append(out, span{start: s, end: e, metric: p.metric, loss: p.loss})
 		}
 	}
 	// Longest match wins among overlapping phrases.
@@ -598,6 +817,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		if strings.Contains(between, ";") {
 			d += 80
 		}
+		// "from $383B in fiscal 2023 to $391B in fiscal 2024": a period
+		// across a "to" or "from" is the other figure's.
+		if w := " " + strings.TrimSpace(between) + " "; strings.Contains(w, " to ") || strings.Contains(w, " from ") || strings.Contains(w, " versus ") || strings.Contains(w, " vs ") {
+			d += 10
+		}
 		if d < pscore {
 			pbest, pscore = sp, d
 		}
@@ -665,7 +889,20 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		m.Dir = 1
 	}
 	if m.Value < 0 {
-		m.Dir, m.Value = -1, -m.Value
+		m.Dir, m.Value, m.Neg = -1, -m.Value, true
+	}
+	// "a net loss of $1.2 billion", "loss per share of $0.52": the
+	// amount of a loss is the metric's negative. A percentage change of a
+	// loss ("the net loss narrowed 20%") is not the metric's growth.
+	if best.loss && m.Metric != "" {
+		switch m.Unit {
+		case USD, USDPerShare:
+			m.Neg = true
+		case Percent:
+			if _, growth := m.Metric.Base(); growth {
+				m.LossChange = true
+			}
+		}
 	}
 }
 

@@ -1,0 +1,166 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// lossTable is a synthetic company in the table's own terms: a September
+// fiscal year, a loss in the latest year (negative net income, operating
+// income and EPS), a profit the year before, and falling operating income.
+// Prose forms are tested against it without any one filer's figures.
+func lossTable() *Table {
+	return &Table{Company: "LOSS", Name: "LOSS MAKER INC", LatestFY: 2024, FYEndMonth: 9, Facts: []Fact{
+		{Revenue, Period{FY: 2024}, 391035e6, "10-K a"},
+		{Revenue, Period{FY: 2023}, 383285e6, "10-K b"},
+		{NetIncome, Period{FY: 2024}, -1.2e9, "10-K a"},
+		{NetIncome, Period{FY: 2023}, 0.5e9, "10-K b"},
+		{OperatingIncome, Period{FY: 2024}, -0.8e9, "10-K a"},
+		{EPSDiluted, Period{FY: 2024}, -0.52, "10-K a"},
+		{EPSDiluted, Period{FY: 2023}, 6.11, "10-K b"},
+		{Growth(Revenue), Period{FY: 2024}, 2.0, "10-K a; 10-K b"},
+		{Growth(OperatingIncome), Period{FY: 2024}, -12.0, "10-K a; 10-K b"},
+		{GrossMargin, Period{FY: 2024}, 46.2, "10-K a"},
+		{NetMargin, Period{FY: 2024}, -0.3, "10-K a"},
+		{CurrentRatio, Period{FY: 2024}, 1.2, "10-K a"},
+		{GrossMarginChange, Period{FY: 2024}, -0.5, "10-K a; 10-K b"},
+	}}
+}
+
+// TestWrittenForms: every way a model writes a figure is read as the
+// figure it states. A right figure (within the precision it is written
+// to) is verified, a wrong one corrected, and one the check cannot hold to
+// the filings (another currency, a market multiple) is said to be
+// unverified or market data, never passed as verified.
+func TestWrittenForms(t *testing.T) {
+	tb := lossTable()
+	for _, tc := range []struct {
+		text   string
+		status Status
+		metric Metric
+		figure string // the figure as the finding quotes it
+		reason string // part of the reason, when it matters
+	}{
+		// Scales and precision.
+		{"Revenue was $391.0B in FY2024.", Verified, Revenue, "$391.0B", ""},
+		{"Revenue was $391 billion in fiscal 2024.", Verified, Revenue, "$391 billion", ""},
+		{"Revenue was 391,035 million in FY24.", Verified, Revenue, "391,035 million", ""},
+		{"Revenue was 0.39 trillion in 2024.", Verified, Revenue, "0.39 trillion", ""},
+		{"Revenue was $395B in FY2024.", Corrected, Revenue, "$395B", "does not match"},
+		{"Revenue was $391 million in FY2024.", Corrected, Revenue, "$391 million", "scale"},
+		// Another currency is never compared with dollars.
+		{"Revenue was €391 billion in 2024.", Unverified, Revenue, "€391 billion", "EUR"},
+		{"Revenue was €391B in 2024.", Unverified, Revenue, "€391B", "EUR"},
+		{"Revenue was EUR 391 billion in 2024.", Unverified, Revenue, "EUR 391 billion", "EUR"},
+		{"Revenue was NT$391 billion in 2024.", Unverified, Revenue, "NT$391 billion", "TWD"},
+		{"Revenue was 391 billion euros in 2024.", Unverified, Revenue, "391 billion euros", "EUR"},
+		// Negative changes in every form, and the wrong direction.
+		{"Operating income fell 12% in FY2024.", Verified, Growth(OperatingIncome), "12%", ""},
+		{"Operating income growth was -12% in FY2024.", Verified, Growth(OperatingIncome), "-12%", ""},
+		{"Operating income growth was (12%) in FY2024.", Verified, Growth(OperatingIncome), "(12%)", ""},
+		{"Operating income was down 12% in FY2024.", Verified, Growth(OperatingIncome), "12%", ""},
+		{"Operating income grew 12% in FY2024.", Corrected, Growth(OperatingIncome), "12%", "fell"},
+		{"Operating income growth was (15%) in FY2024.", Corrected, Growth(OperatingIncome), "(15%)", ""},
+		// A parenthetical aside is not a negative.
+		{"Gross margin (46.2%) held in FY2024.", Verified, GrossMargin, "46.2%", ""},
+		{"Net margin was (0.3%) in FY2024.", Verified, NetMargin, "(0.3%)", ""},
+		{"Net margin was 0.3% in FY2024.", Corrected, NetMargin, "0.3%", ""},
+		// Ranges hold the filing's figure between their ends.
+		{"Revenue was $390-395B in FY2024.", Verified, Revenue, "$390-395B", ""},
+		{"Revenue was $390–395 billion in FY2024.", Verified, Revenue, "$390–395 billion", ""},
+		{"Revenue was between $390 billion and $395 billion in FY2024.", Verified, Revenue, "between $390 billion and $395 billion", ""},
+		{"Revenue was $90-95B in FY2024.", Corrected, Revenue, "$90-95B", ""},
+		{"Revenue of $380B-$385B in FY2024.", Corrected, Revenue, "$380B-$385B", "wrong period"},
+		{"Revenue growth of 1-3% in FY2024.", Verified, Growth(Revenue), "1-3%", ""},
+		{"Revenue growth of 5% to 8% in FY2024.", Corrected, Growth(Revenue), "5% to 8%", ""},
+		// Per-share figures, losses and signs.
+		{"Diluted EPS was $6.11 in FY2023.", Verified, EPSDiluted, "$6.11", ""},
+		{"Diluted EPS was $6.50 in FY2023.", Corrected, EPSDiluted, "$6.50", ""},
+		{"The company posted a net loss of $1.2 billion in FY2024.", Verified, NetIncome, "$1.2 billion", ""},
+		{"Net income was -$1.2 billion in FY2024.", Verified, NetIncome, "-$1.2 billion", ""},
+		{"Net income was $(1.2) billion in FY2024.", Verified, NetIncome, "$(1.2) billion", ""},
+		{"Net income was ($1.2B) in FY2024.", Verified, NetIncome, "($1.2B)", ""},
+		{"Net income was $1.2 billion in FY2024.", Corrected, NetIncome, "$1.2 billion", "sign"},
+		{"Net loss was $2.5 billion in FY2024.", Corrected, NetIncome, "$2.5 billion", ""},
+		{"Net loss was $0.5 billion in FY2023.", Corrected, NetIncome, "$0.5 billion", "sign"},
+		{"Operating loss of $0.8 billion in FY2024.", Verified, OperatingIncome, "$0.8 billion", ""},
+		{"Loss per share was $0.52 in FY2024.", Verified, EPSDiluted, "$0.52", ""},
+		{"EPS was -$0.52 in FY2024.", Verified, EPSDiluted, "-$0.52", ""},
+		{"EPS was $(0.52) in FY2024.", Verified, EPSDiluted, "$(0.52)", ""},
+		{"EPS was $0.52 in FY2024.", Corrected, EPSDiluted, "$0.52", "sign"},
+		{"The net loss narrowed 20% in FY2024.", Unverified, Growth(NetIncome), "20%", "loss"},
+		// Ratios, multiples and basis points.
+		{"The current ratio was 1.2x in FY2024.", Verified, CurrentRatio, "1.2x", ""},
+		{"The current ratio was 1.5x in FY2024.", Corrected, CurrentRatio, "1.5x", ""},
+		{"A P/E of 30 is rich.", MarketData, "", "30", ""},
+		{"The stock trades at 30 times earnings.", MarketData, "", "30 times earnings", ""},
+		{"Gross margin fell 50 basis points in FY2024.", Verified, GrossMarginChange, "50 basis points", ""},
+		{"Gross margin fell 150 bps in FY2024.", Corrected, GrossMarginChange, "150 bps", ""},
+		// Fiscal-year labels.
+		{"Revenue grew 2% in calendar 2024.", Verified, Growth(Revenue), "2%", ""},
+		{"Revenue was $383.3 billion in fiscal 2023.", Verified, Revenue, "$383.3 billion", ""},
+		{"Revenue was $383.3 billion in FY24.", Corrected, Revenue, "$383.3 billion", "wrong period"},
+		// Figures the filings cannot settle.
+		{"Revenue was $391.0B in FY2019.", Unverified, Revenue, "$391.0B", "no revenue for FY2019"},
+	} {
+		fs := tb.Check(tc.text)
+		if len(fs) != 1 {
+			t.Errorf("%q → %d findings (%s), want 1", tc.text, len(fs), describe(fs))
+			continue
+		}
+		f := fs[0]
+		if f.Status != tc.status || f.Metric != tc.metric && tc.metric != "" || f.Text != tc.figure || !strings.Contains(f.Reason, tc.reason) {
+			t.Errorf("%q → %s %s %q (%s); want %s %s %q (%s)", tc.text, f.Status, f.Metric, f.Text, f.Reason, tc.status, tc.metric, tc.figure, tc.reason)
+		}
+	}
+}
+
+// TestTwoFiguresNotARange: "from X to Y" and a change then a level are two
+// figures, each checked.
+func TestTwoFiguresNotARange(t *testing.T) {
+	tb := lossTable()
+	for _, tc := range []struct {
+		text string
+		want []Status
+	}{
+		{"Revenue rose from $383.3 billion in fiscal 2023 to $391.0 billion in fiscal 2024.", []Status{Verified, Verified}},
+		{"Revenue rose to $391.0 billion from $383.3 billion.", []Status{Verified, Verified}},
+		{"Gross margin rose 0.5% to 46.2% in FY2024.", []Status{Corrected, Verified}},
+		{"Revenue of $391.0 billion and $383.3 billion in FY2024.", []Status{Verified, Corrected}},
+	} {
+		var got []Status
+		for _, f := range tb.Check(tc.text) {
+			got = append(got, f.Status)
+		}
+		if !equalStatuses(got, tc.want) {
+			t.Errorf("%q → %v, want %v (%s)", tc.text, got, tc.want, describe(tb.Check(tc.text)))
+		}
+	}
+}
+
+// TestClaimSigns: a structured claim of a negative amount is held to the
+// negative figure.
+func TestClaimSigns(t *testing.T) {
+	tb := lossTable()
+	for _, tc := range []struct {
+		c    Claim
+		want Status
+	}{
+		{Claim{Metric: "net_income", Period: "FY2024", Value: "-1.2", Scale: "billion"}, Verified},
+		{Claim{Metric: "net_income", Period: "FY2024", Value: "1.2", Scale: "billion"}, Corrected},
+		{Claim{Metric: "eps_diluted", Period: "FY2024", Value: "-0.52"}, Verified},
+		{Claim{Metric: "net_margin", Period: "FY2024", Value: "-0.3", Unit: "percent"}, Verified},
+		{Claim{Metric: "net_margin", Period: "FY2024", Value: "0.3", Unit: "percent"}, Corrected},
+	} {
+		if f := tb.CheckClaim(tc.c); f.Status != tc.want {
+			t.Errorf("%+v → %s (%s), want %s", tc.c, f.Status, f.Reason, tc.want)
+		}
+	}
+}
+
+// TestDisplayNegativePerShare: a loss per share reads "-$0.52".
+func TestDisplayNegativePerShare(t *testing.T) {
+	if got := Display(EPSDiluted, -0.52); got != "-$0.52" {
+		t.Errorf("Display = %q", got)
+	}
+}
