@@ -160,6 +160,14 @@ func TestDebateEndToEnd(t *testing.T) {
 					t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 				}
 			}
+			// The moderator's evaluation is JSON asked for without a schema:
+			// the terminal describes it, never streams the object.
+			if want := "Decision: continue (the load threshold is unresolved)"; !strings.Contains(r.stdout, want) {
+				t.Errorf("stdout lacks the described evaluation %q:\n%s", want, r.stdout)
+			}
+			if strings.Contains(r.stdout, `{"agreement"`) || strings.Contains(r.stdout, `"decision":`) {
+				t.Errorf("stdout shows an evaluation as raw JSON:\n%s", r.stdout)
+			}
 			list := parley(t, dir, env, "", "list", "--json")
 			var sums []struct{ ID, Status string }
 			if err := json.Unmarshal([]byte(list.stdout), &sums); err != nil || len(sums) != 1 {

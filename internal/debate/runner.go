@@ -639,7 +639,9 @@ func (r *Runner) plan(proto Protocol, s *State, t TurnSpec, lim Limits) (turnPla
 	if s.Completed(t.ID) != nil {
 		return turnPlan{}, fmt.Errorf("format %s asked for turn %s, which is already completed", s.Format, t.ID)
 	}
-	t.Structured = t.Schema != nil
+	// A turn asked for JSON in its prompt alone (no schema, to keep the
+	// cached prefix) is structured too: the format says so in its TurnRef.
+	t.Structured = t.Structured || t.Schema != nil
 	p := turnPlan{spec: t, proto: proto, maxTokens: t.MaxTokens, budget: lim.TurnBudget}
 	if t.Unbudgeted {
 		p.budget = 0

@@ -262,7 +262,10 @@ Reply with the JSON object only.`)
 	hints, ids := p.hintsFor(s, agentModerator)
 	b.WriteString(hints)
 	return debate.TurnSpec{
-		TurnRef:  debate.TurnRef{ID: evalID(r), Agent: agentModerator, Role: roleModerator, Label: "Moderator · evaluation", Phase: "evaluation", Round: r},
+		TurnRef: debate.TurnRef{ID: evalID(r), Agent: agentModerator, Role: roleModerator, Label: "Moderator · evaluation", Phase: "evaluation", Round: r,
+			// JSON, though asked for without a schema: views describe it
+			// (Format.Describe) rather than stream the raw object.
+			Structured: true},
 		System:   system,
 		Messages: append(p.context(s, v, r), llm.Message{Role: llm.RoleUser, Text: b.String()}),
 		// No structured-output schema: a schema comes before the system
