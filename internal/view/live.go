@@ -313,13 +313,14 @@ func (l *Live) render(e debate.Event) {
 		}
 	case debate.TypeToolCalled:
 		var p debate.ToolCalled
-		if e.Decode(&p) == nil && p.Turn == l.live {
-			l.newline()
-			l.printf("%s\n", l.cs.Dim(fmt.Sprintf("  ⚙ %s %s", p.Call.Name, abbrev(string(p.Call.Args), 80))))
+		if e.Decode(&p) == nil {
+			// A turn running beside the live one keeps its calls for
+			// when it is shown, under its own heading.
+			l.notice(p.Turn, l.cs.Dim(fmt.Sprintf("  ⚙ %s %s", p.Call.Name, abbrev(string(p.Call.Args), 80))))
 		}
 	case debate.TypeToolResult:
 		var p debate.ToolResult
-		if e.Decode(&p) == nil && p.Turn == l.live {
+		if e.Decode(&p) == nil {
 			status := "ok"
 			if p.Cached {
 				status = "cache hit"
@@ -327,7 +328,7 @@ func (l *Live) render(e debate.Event) {
 			if p.IsError {
 				status = "error: " + abbrev(p.Content, 80)
 			}
-			l.printf("%s\n", l.cs.Dim("    → "+status))
+			l.notice(p.Turn, l.cs.Dim("    → "+status))
 		}
 	case debate.TypeHintQueued:
 		var p debate.HintQueued

@@ -151,6 +151,40 @@ func TestLiveLinesUnderTheirAgent(t *testing.T) {
 	}
 }
 
+// The tool calls of a turn that runs beside the live one are shown under
+// its heading when it is shown, not dropped: the research turns of a bull
+// vs. bear debate run at once and both call tools.
+func TestLiveToolCallsOfAConcurrentTurn(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	bull, bear := ref("research/bull", "bull", "Bull · research", 0), ref("research/bear", "bear", "Bear · research", 0)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
+	f.send(debate.ToolCalled{Turn: "research/bear", Call: llm.ToolCall{ID: "c1", Name: "compute_ratios", Args: []byte(`{}`)}})
+	f.send(debate.ToolCalled{Turn: "research/bull", Call: llm.ToolCall{ID: "c2", Name: "xbrl_facts", Args: []byte(`{"limit":2}`)}})
+	f.send(debate.ToolResult{Turn: "research/bull", CallID: "c2", Content: "Revenues"})
+	f.send(debate.ToolResult{Turn: "research/bear", CallID: "c1", Content: "ratios", Cached: true})
+	f.send(debate.TurnDelta{Turn: "research/bull", Text: "Revenue grew."})
+	f.send(debate.TurnCompleted{Turn: bull, Text: "Revenue grew."})
+	f.send(debate.TurnDelta{Turn: "research/bear", Text: "Margins slipped."})
+	f.send(debate.TurnCompleted{Turn: bear, Text: "Margins slipped."})
+	got := out.String()
+	bullAt, bearAt := strings.Index(got, "── Bull · research ──"), strings.Index(got, "── Bear · research ──")
+	bullCall, bearCall := strings.Index(got, "⚙ xbrl_facts"), strings.Index(got, "⚙ compute_ratios")
+	bearResult := strings.Index(got, "→ cache hit")
+	if bullAt < 0 || bearAt < bullAt || bullCall < bullAt || bullCall > bearAt {
+		t.Errorf("the bull's call is not under the bull's heading:\n%s", got)
+	}
+	if bearCall < bearAt || bearResult < bearCall || bearResult > strings.Index(got, "Margins slipped.") {
+		t.Errorf("the bear's call and its result are not under the bear's heading, in order:\n%s", got)
+	}
+	if strings.Count(got, "⚙") != 2 || strings.Count(got, "→ ") != 2 {
+		t.Errorf("want each call and each result once:\n%s", got)
+	}
+}
+
 // A document printed after the debate does not print again the lists the
 // turns printed: a list all of whose items a turn printed (as the terminal
 // shows them, one short source mark) becomes one line; a list with a new
