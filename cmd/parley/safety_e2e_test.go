@@ -102,7 +102,8 @@ func TestOfflineMeansNoModel(t *testing.T) {
 }
 
 // TestOneRunnerPerDebate: while a debate runs, a second --resume of it is
-// refused at once with exit 2, naming the running process; once that
+// refused at once with exit 2, naming the running process, before it prints
+// anything else; once that
 // process is killed, list shows the debate as interrupted and a resume takes
 // over its lease and completes it.
 func TestOneRunnerPerDebate(t *testing.T) {
@@ -137,6 +138,10 @@ func TestOneRunnerPerDebate(t *testing.T) {
 	second := parley(t, dir, env, "", "debate", "--resume", id)
 	if second.code != 2 || !strings.Contains(second.stderr, "is running (pid ") || !strings.Contains(second.stderr, "wait for it or stop it") {
 		t.Errorf("second runner: exit %d, want 2 naming the running process:\n%s", second.code, second.stderr)
+	}
+	// Refused before anything else: no transcript, no cast line.
+	if second.stdout != "" || strings.Contains(second.stderr, "Models:") {
+		t.Errorf("the refused runner printed before refusing:\nstdout:\n%s\nstderr:\n%s", second.stdout, second.stderr)
 	}
 	if l := mustParley(t, dir, env, "", "list"); !strings.Contains(l.stdout, "running") {
 		t.Errorf("list while running:\n%s", l.stdout)

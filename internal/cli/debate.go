@@ -287,6 +287,9 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		if o.set != nil && (o.set("context") || o.set("rounds") || o.set("perspective")) {
 			fmt.Fprintln(f.IO.ErrOut, "note: --context, --rounds and --perspective are ignored on resume: the debate keeps the options and the shared context it was created with")
 		}
+		if err := a.RunningElsewhere(ctx, id); err != nil {
+			return err
+		}
 		sess, err = a.Resume(ctx, app.ResumeRequest{ID: id, Models: o.Models, Offline: o.Offline, Limits: o.limitOverrides()})
 		if errors.Is(err, app.ErrCompleted) {
 			return resumeCompleted(ctx, f, o, store, id)

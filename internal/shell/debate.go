@@ -99,6 +99,9 @@ func (m *Model) resume(id string, req *DebateRequest) tea.Cmd {
 	}
 	m.wait("Resuming " + id + "…")
 	return func() tea.Msg {
+		if err := a.RunningElsewhere(ctx, id); err != nil {
+			return startedMsg{docs: docs, resumed: true, err: err}
+		}
 		sess, err := a.Resume(ctx, rr)
 		return startedMsg{sess: sess, docs: docs, resumed: true, err: err}
 	}
