@@ -59,6 +59,14 @@ type ConceptDef struct {
 	// tag whose data reaches furthest forward and uses the order only to
 	// break ties; see CompanyFacts.Resolve.
 	Tags []Tag
+	// Fallback are tags that measure something close to but not the same as
+	// the concept (a bank's gross interest income for its revenue, net
+	// income including noncontrolling interests for net income). They are
+	// read only for a filer that reports none of Tags, or has stopped (see
+	// Resolve), and then only for periods no tag of Tags reports: ranked
+	// with Tags by coverage, a narrower tag that a filer reports in every
+	// 10-Q would displace the concept's own tag, reported in the 10-K only.
+	Fallback []Tag
 	// Note explains a choice that a reader of the figures should know about.
 	Note string
 }
@@ -81,12 +89,16 @@ func Definition(c Concept) (ConceptDef, bool) {
 		d.Label = "Revenue"
 		// Revenues is the generic element; ASC 606 (2018) introduced
 		// RevenueFromContractWithCustomer...; SalesRevenueNet is pre-2018.
+		// RevenuesNetOfInterestExpense is a bank's total net revenue. Goods
+		// sales alone, and a bank's gross interest and dividend income
+		// (what many small banks tag, with no revenue total), are read
+		// only where no total is reported.
 		d.Tags = gaap("Revenues",
 			"RevenueFromContractWithCustomerExcludingAssessedTax",
 			"RevenueFromContractWithCustomerIncludingAssessedTax",
 			"SalesRevenueNet",
-			"SalesRevenueGoodsNet",
 			"RevenuesNetOfInterestExpense")
+		d.Fallback = gaap("SalesRevenueGoodsNet", "InterestAndDividendIncomeOperating")
 	case CostOfRevenue:
 		d.Label = "Cost of revenue"
 		d.Tags = gaap("CostOfRevenue", "CostOfGoodsAndServicesSold", "CostOfGoodsSold", "CostOfServices")
@@ -120,7 +132,11 @@ func Definition(c Concept) (ConceptDef, bool) {
 		d.Tags = gaap("IncomeTaxExpenseBenefit")
 	case NetIncome:
 		d.Label = "Net income"
-		d.Tags = gaap("NetIncomeLoss", "ProfitLoss", "NetIncomeLossAvailableToCommonStockholdersBasic")
+		// ProfitLoss includes noncontrolling interests and the amount
+		// available to common holders excludes preferred dividends: both
+		// only where NetIncomeLoss is not reported.
+		d.Tags = gaap("NetIncomeLoss")
+		d.Fallback = gaap("ProfitLoss", "NetIncomeLossAvailableToCommonStockholdersBasic")
 	case EPSDiluted:
 		d.Label = "Diluted EPS"
 		d.Unit = "USD/shares"
@@ -148,8 +164,8 @@ func Definition(c Concept) (ConceptDef, bool) {
 	case Cash:
 		d.Label = "Cash and cash equivalents"
 		d.Instant = true
-		d.Tags = gaap("CashAndCashEquivalentsAtCarryingValue",
-			"CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents")
+		d.Tags = gaap("CashAndCashEquivalentsAtCarryingValue")
+		d.Fallback = gaap("CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents")
 	case CurrentAssets:
 		d.Label = "Current assets"
 		d.Instant = true
@@ -171,7 +187,8 @@ func Definition(c Concept) (ConceptDef, bool) {
 		d.Instant = true
 		// LongTermDebt includes the current portion; it is the last resort
 		// for filers that tag nothing narrower.
-		d.Tags = gaap("LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations", "LongTermDebt")
+		d.Tags = gaap("LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations")
+		d.Fallback = gaap("LongTermDebt")
 	case LongTermDebtCurrent:
 		d.Label = "Current portion of long-term debt"
 		d.Instant = true
@@ -179,7 +196,8 @@ func Definition(c Concept) (ConceptDef, bool) {
 	case StockholdersEquity:
 		d.Label = "Stockholders' equity"
 		d.Instant = true
-		d.Tags = gaap("StockholdersEquity", "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest")
+		d.Tags = gaap("StockholdersEquity")
+		d.Fallback = gaap("StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest")
 	case RetainedEarnings:
 		d.Label = "Retained earnings (accumulated deficit)"
 		d.Instant = true

@@ -78,7 +78,10 @@ func (cf *CompanyFacts) outlineFacts(r *reader) error {
 		if err != nil {
 			return err
 		}
-		if (taxonomy != TaxonomyUSGAAP && taxonomy != TaxonomyDEI) || r.peek() != '{' {
+		// Every taxonomy is indexed, though figures are read from us-gaap
+		// and dei only: what else a filer reports (ifrs-full) says why its
+		// figures are unavailable (CompanyFacts.Unavailable).
+		if r.peek() != '{' {
 			if err := r.skipAny(); err != nil {
 				return err
 			}
@@ -224,12 +227,13 @@ const (
 	fieldAccn
 	fieldForm
 	fieldFiled
+	fieldFY
 )
 
 var factFields = [...]struct {
 	name  string
 	field factField
-}{{"start", fieldStart}, {"end", fieldEnd}, {"val", fieldVal}, {"accn", fieldAccn}, {"form", fieldForm}, {"filed", fieldFiled}}
+}{{"start", fieldStart}, {"end", fieldEnd}, {"val", fieldVal}, {"accn", fieldAccn}, {"form", fieldForm}, {"filed", fieldFiled}, {"fy", fieldFY}}
 
 // fieldOf maps a key to a rawFact field: exactly, then case-insensitively as
 // encoding/json does.
@@ -255,7 +259,9 @@ func fieldOf(key []byte, escaped bool) (factField, error) {
 		return fieldForm, nil
 	case "filed":
 		return fieldFiled, nil
-	case "fy", "fp", "frame":
+	case "fy":
+		return fieldFY, nil
+	case "fp", "frame":
 		return fieldOther, nil
 	}
 	for _, f := range factFields {
@@ -329,11 +335,27 @@ func decodeFact(r *reader, f *rawFact) error {
 			err = f.Form.UnmarshalJSON(lit)
 		case fieldFiled:
 			err = f.Filed.UnmarshalJSON(lit)
+		case fieldFY:
+			err = decodeFY(lit, &f.FY)
 		}
 		if err != nil {
 			return fmt.Errorf("%s (at byte %d): %w", factFields[field-1].name, r.base+pos, err)
 		}
 	}
+}
+
+// decodeFY decodes a fact's fy, an integer or null, as encoding/json
+// decodes it into an int16.
+func decodeFY(lit []byte, fy *int16) error {
+	if string(lit) == "null" {
+		return nil
+	}
+	n, err := strconv.ParseInt(string(lit), 10, 16)
+	if err != nil {
+		return fmt.Errorf("%s is not a fiscal year: %w", lit, err)
+	}
+	*fy = int16(n)
+	return nil
 }
 
 // decodeVal decodes a fact's value: a number, or null for none.

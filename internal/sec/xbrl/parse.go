@@ -31,7 +31,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -57,9 +59,88 @@ type CompanyFacts struct {
 
 	// taxonomies holds, per taxonomy, per tag, the tag's JSON, decoded the
 	// first time the tag is used: an analysis reads a few dozen of the
-	// hundreds of tags a filer reports. Only the taxonomies this package uses
-	// are indexed.
+	// hundreds of tags a filer reports. Every taxonomy is indexed; figures
+	// are read from us-gaap and dei.
 	taxonomies map[string]map[string]*lazyTag
+}
+
+// Taxonomies lists the taxonomies the document reports facts in ("dei",
+// "us-gaap", "ifrs-full", ...), sorted.
+func (cf *CompanyFacts) Taxonomies() []string {
+	out := make([]string, 0, len(cf.taxonomies))
+	for t, tags := range cf.taxonomies {
+		if len(tags) > 0 {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Units lists the units taxonomy:tag is reported in ("USD", "EUR",
+// "shares"), sorted; none for an unknown or damaged tag.
+func (cf *CompanyFacts) Units(taxonomy, tag string) []string {
+	units, _ := cf.units(taxonomy, tag)
+	out := make([]string, 0, len(units))
+	for u, facts := range units {
+		if len(facts) > 0 {
+			out = append(out, u)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Unavailable says why no financial figure can be read from the document,
+// or "" when revenue or net income is reported in us-gaap in US dollars.
+// Figures are read from the us-gaap taxonomy in US dollars only: a foreign
+// filer reporting under IFRS, or in its home currency, has none, and must
+// be told so rather than have euros or Taiwan dollars labelled as dollars.
+func (cf *CompanyFacts) Unavailable() string {
+	var currencies []string
+	for _, c := range []Concept{Revenue, NetIncome} {
+		def, _ := Definition(c)
+		for _, t := range append(def.Tags, def.Fallback...) {
+			for _, u := range cf.Units(t.Taxonomy, t.Name) {
+				if u == "USD" {
+					return ""
+				}
+				if !slices.Contains(currencies, u) {
+					currencies = append(currencies, u)
+				}
+			}
+		}
+	}
+	const tail = "Parley reads US GAAP (us-gaap) figures in US dollars only, so its financial figures are not available"
+	if slices.Contains(cf.Taxonomies(), "ifrs-full") {
+		var units []string
+		for _, tag := range []string{"Revenue", "ProfitLoss", "Assets"} {
+			for _, u := range cf.Units("ifrs-full", tag) {
+				if !slices.Contains(units, u) {
+					units = append(units, u)
+				}
+			}
+		}
+		in := ""
+		if len(units) > 0 {
+			in = " in " + strings.Join(units, ", ")
+		}
+		return fmt.Sprintf("%s reports under IFRS (ifrs-full)%s; %s", cf.name(), in, tail)
+	}
+	if len(currencies) > 0 {
+		return fmt.Sprintf("%s reports its us-gaap revenue and net income in %s, not US dollars; %s", cf.name(), strings.Join(currencies, ", "), tail)
+	}
+	if len(cf.taxonomies[TaxonomyUSGAAP]) == 0 {
+		return fmt.Sprintf("%s reports no financial-statement facts in XBRL (only cover-page data); its financial figures are not available", cf.name())
+	}
+	return ""
+}
+
+func (cf *CompanyFacts) name() string {
+	if cf.EntityName != "" {
+		return cf.EntityName
+	}
+	return fmt.Sprintf("CIK %d", cf.CIK)
 }
 
 // Tags lists the tags present in a taxonomy ("us-gaap" or "dei"), unsorted.
@@ -124,6 +205,11 @@ type rawFact struct {
 	Accn  accession `json:"accn"`
 	Form  form      `json:"form"`
 	Filed Date      `json:"filed"`
+	// FY is the fiscal year of the filing that reported the fact (its
+	// DocumentFiscalYearFocus), not of the fact's period: a 10-K repeats
+	// two earlier years under its own fy. It is read for one purpose, to
+	// learn how the filer names its fiscal years (inferFiscalYearEnd).
+	FY int16 `json:"fy"`
 }
 
 func (f *rawFact) source(taxonomy, tag, unit string) Source {
@@ -169,7 +255,7 @@ func ParseBytes(data []byte) (*CompanyFacts, error) {
 		return nil, fmt.Errorf("xbrl: decode companyfacts JSON: %w", err)
 	}
 	cf.CIK = int64(cik)
-	if cf.CIK == 0 && len(cf.taxonomies[TaxonomyUSGAAP]) == 0 && len(cf.taxonomies[TaxonomyDEI]) == 0 {
+	if cf.CIK == 0 && len(cf.taxonomies) == 0 {
 		return nil, errors.New("xbrl: not a companyfacts document: no cik and no us-gaap or dei facts " +
 			"(expected the body of https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json)")
 	}
@@ -214,6 +300,13 @@ func readAll(r io.Reader) ([]byte, error) {
 // does not decode the whole document.
 func (cf *CompanyFacts) inferFiscalYearEnd() (FiscalYearEnd, error) {
 	var latest Date
+	// The year each annual report covers (the latest annual period it
+	// reports) and the fiscal year it calls that year (its fy).
+	type report struct {
+		end Date
+		fy  int16
+	}
+	reports := map[accession]report{}
 	scan := func(taxonomy, tag string) error {
 		units, err := cf.units(taxonomy, tag)
 		if err != nil {
@@ -222,12 +315,13 @@ func (cf *CompanyFacts) inferFiscalYearEnd() (FiscalYearEnd, error) {
 		for _, facts := range units {
 			for i := range facts {
 				f := &facts[i]
-				if f.End <= latest || f.Start == 0 || !f.Form.annual() {
+				if f.Start == 0 || !f.Form.annual() || classify(f.Start, f.End) != Annual {
 					continue
 				}
-				if classify(f.Start, f.End) == Annual {
-					latest = f.End
+				if r := reports[f.Accn]; f.End > r.end {
+					reports[f.Accn] = report{end: f.End, fy: f.FY}
 				}
+				latest = max(latest, f.End)
 			}
 		}
 		return nil
@@ -237,7 +331,7 @@ func (cf *CompanyFacts) inferFiscalYearEnd() (FiscalYearEnd, error) {
 		if def.Instant {
 			continue
 		}
-		for _, t := range def.Tags {
+		for _, t := range append(def.Tags, def.Fallback...) {
 			if err := scan(t.Taxonomy, t.Name); err != nil {
 				return FiscalYearEnd{}, err
 			}
@@ -255,7 +349,29 @@ func (cf *CompanyFacts) inferFiscalYearEnd() (FiscalYearEnd, error) {
 		return FiscalYearEnd{Month: 12, Day: 31}, nil
 	}
 	_, m, d := latest.Civil()
-	return FiscalYearEnd{Month: m, Day: d}, nil
+	fye := FiscalYearEnd{Month: m, Day: d}
+	// How the filer names its years: most of its annual reports call the
+	// year they cover by the calendar year it ends in (NVIDIA's year to
+	// January 2026 is fiscal 2026), or by the one it begins in (Home
+	// Depot's year to February 2025 is fiscal 2024). A report whose fy is
+	// neither (a mistagged filing) does not vote.
+	var endYear, startYear int
+	for _, r := range reports {
+		_, cy := fye.yearEndFor(r.end)
+		switch int(r.fy) {
+		case cy:
+			endYear++
+		case cy - 1:
+			startYear++
+		}
+	}
+	switch {
+	case endYear > startYear:
+		fye.Naming = NamedForEndYear
+	case startYear > endYear:
+		fye.Naming = NamedForStartYear
+	}
+	return fye, nil
 }
 
 // accession is an EDGAR accession number ("0001045810-26-000021", always 20

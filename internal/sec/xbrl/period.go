@@ -116,7 +116,28 @@ func (p Period) String() string {
 type FiscalYearEnd struct {
 	Month time.Month
 	Day   int
+	// Naming is how the filer names its fiscal years, learned from its
+	// annual reports; NamedByRule when they do not say.
+	Naming Naming
 }
+
+// Naming is how a filer names a fiscal year that does not end on 31
+// December: for the calendar year it ends in or the one it begins in.
+type Naming uint8
+
+// Namings.
+const (
+	// NamedByRule names a year for the calendar year it ends in, except
+	// that a year ending in the first week of January is named for the
+	// year before (see FiscalYearEnd.Label).
+	NamedByRule Naming = iota
+	// NamedForEndYear: NVIDIA's and Walmart's year to January 2026 is
+	// fiscal 2026.
+	NamedForEndYear
+	// NamedForStartYear: Home Depot's and Target's year to early February
+	// 2025 is fiscal 2024.
+	NamedForStartYear
+)
 
 // slack is how far a period end may fall after the nominal fiscal year end
 // and still belong to that year; it covers 52/53-week drift (at most 6 days)
@@ -146,19 +167,33 @@ func (f FiscalYearEnd) yearEndFor(e Date) (Date, int) {
 // Label returns the fiscal year to which a period ending on e belongs, and
 // that fiscal year's nominal end.
 //
-// The fiscal year is named for the calendar year in which it ends (NVIDIA's
-// year ended 2026-01-25 is FY2026; Apple's ended 2025-09-27 is FY2025), except
-// that a year ending in the first week of January is named for the previous
-// calendar year, because 52/53-week filers whose year ends "on the Saturday
-// nearest 31 December" call the year ended 2022-01-01 fiscal 2021. Filers that
-// name a year ending in late January for the year it began in (some
-// retailers) are labelled one year later than their own usage.
+// The fiscal year is named as the filer names it (f.Naming): for the
+// calendar year in which it ends (NVIDIA's year ended 2026-01-25 is FY2026;
+// Apple's ended 2025-09-27 is FY2025) or, as many retailers do, for the one
+// in which it begins (Home Depot's year ended 2025-02-02 is fiscal 2024).
+// When the filings do not say (NamedByRule), a year is named for the year it
+// ends in, except that a year ending in the first week of January is named
+// for the previous calendar year, because 52/53-week filers whose year ends
+// "on the Saturday nearest 31 December" call the year ended 2022-01-01
+// fiscal 2021.
 func (f FiscalYearEnd) Label(e Date) (fiscalYear int, yearEnd Date) {
 	a, cy := f.yearEndFor(e)
-	if f.Month == time.January && f.Day <= 7 {
+	switch f.Naming {
+	case NamedForStartYear:
 		cy--
+	case NamedByRule:
+		if f.Month == time.January && f.Day <= 7 {
+			cy--
+		}
 	}
 	return cy, a
+}
+
+// NamedForStart reports whether a fiscal year that ends early in a calendar
+// year bears the number of the year before: then a calendar year is the
+// fiscal year of the same number, not the one ending early in the next.
+func (f FiscalYearEnd) NamedForStart() bool {
+	return f.Naming == NamedForStartYear || f.Naming == NamedByRule && f.Month == time.January && f.Day <= 7
 }
 
 // String formats the year end as "--MM-DD", the XBRL gMonthDay form used by

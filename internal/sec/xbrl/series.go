@@ -97,8 +97,10 @@ func (cf *CompanyFacts) Series(c Concept) (*Series, error) {
 // Resolve builds the series for def.
 //
 // Tag choice is per period. Tags are ranked by the latest period end they
-// cover, most recent first, with def.Tags order breaking ties; each period
-// takes its value from the best-ranked tag that reports it. Ranking by
+// cover, most recent first, with def.Tags order breaking ties, and
+// def.Fallback after all of them; each period takes its value from the
+// latest filing that reports it under any of def.Tags (the best-ranked tag
+// within one filing), and from a fallback tag only when none does. Ranking by
 // coverage rather than taking the first listed tag with any data matters
 // because tags migrate: Apple reported Revenues only for 2016-2018, so a
 // fixed "first tag wins" order would answer Apple's 2025 revenue question
@@ -112,28 +114,48 @@ func (cf *CompanyFacts) Resolve(def ConceptDef) (*Series, error) {
 		tag    Tag
 		facts  []rawFact
 		latest Date
+		tier   int // 0 for Tags, 1 for Fallback
 		order  int
 	}
 	var cands []candidate
-	for i, t := range def.Tags {
-		units, err := cf.units(t.Taxonomy, t.Name)
-		if err != nil {
-			return nil, err
+	for tier, tags := range [][]Tag{def.Tags, def.Fallback} {
+		for i, t := range tags {
+			units, err := cf.units(t.Taxonomy, t.Name)
+			if err != nil {
+				return nil, err
+			}
+			facts := units[def.Unit]
+			if len(facts) == 0 {
+				continue
+			}
+			c := candidate{tag: t, facts: facts, tier: tier, order: i}
+			for j := range facts {
+				c.latest = max(c.latest, facts[j].End)
+			}
+			cands = append(cands, c)
 		}
-		facts := units[def.Unit]
-		if len(facts) == 0 {
-			continue
+	}
+	// A fallback tag stands in only for a filer that does not report the
+	// concept's own tags, or stopped more than a year before the fallback's
+	// latest period: a bank that tags its net revenue in the 10-K and its
+	// interest income in every 10-Q has no quarterly revenue, rather than
+	// quarters of another quantity under the revenue's name.
+	var own Date
+	for _, c := range cands {
+		if c.tier == 0 {
+			own = max(own, c.latest)
 		}
-		c := candidate{tag: t, facts: facts, order: i}
-		for j := range facts {
-			c.latest = max(c.latest, facts[j].End)
-		}
-		cands = append(cands, c)
+	}
+	if own != 0 {
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.tier > 0 && c.latest <= own+abandoned })
 	}
 	if len(cands) == 0 {
-		return nil, fmt.Errorf("xbrl: %s of %s: %w in unit %s under any of %v", def.Concept, cf.EntityName, ErrNoData, def.Unit, def.Tags)
+		return nil, fmt.Errorf("xbrl: %s of %s: %w in unit %s under any of %v", def.Concept, cf.EntityName, ErrNoData, def.Unit, append(slices.Clone(def.Tags), def.Fallback...))
 	}
 	slices.SortStableFunc(cands, func(a, b candidate) int {
+		if c := cmp.Compare(a.tier, b.tier); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(b.latest, a.latest); c != 0 {
 			return c
 		}
@@ -154,7 +176,7 @@ func (cf *CompanyFacts) Resolve(def ConceptDef) (*Series, error) {
 				continue
 			}
 			k := key{f.Start, f.End}
-			if p, ok := picks[k]; ok && (p.rank < rank || (p.rank == rank && !supersedes(f, p.f))) {
+			if p, ok := picks[k]; ok && !replaces(f, rank, c.tier, p.f, p.rank, cands[p.rank].tier) {
 				continue
 			}
 			picks[k] = pick{f: f, rank: rank}
@@ -178,6 +200,28 @@ func (cf *CompanyFacts) Resolve(def ConceptDef) (*Series, error) {
 		return cmp.Compare(a.Period.Start, b.Period.Start)
 	})
 	return s, nil
+}
+
+// abandoned is how long after a concept's own tags' latest period a
+// fallback tag must still report for the filer to have left those tags.
+const abandoned = 400
+
+// replaces reports whether fact a, of the candidate tag ranked ra in tier
+// ta, should replace fact b (rank rb, tier tb) for the same period. A
+// fallback tag never replaces a tag of the concept's own. Otherwise the
+// later filing wins across tags as within one (supersedes): when a filer
+// moves a concept to another tag and later re-reports an old period, under
+// either tag, the latest filing is its current statement of that period.
+// Within one filing, which may tag a total and a part of it, the rank
+// decides.
+func replaces(a *rawFact, ra, ta int, b *rawFact, rb, tb int) bool {
+	if ta != tb {
+		return ta < tb
+	}
+	if ra == rb || a.Accn != b.Accn {
+		return supersedes(a, b)
+	}
+	return ra < rb
 }
 
 // supersedes reports whether fact a should replace fact b for the same tag

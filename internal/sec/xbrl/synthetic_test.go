@@ -182,23 +182,23 @@ func TestFiscalYearLabel(t *testing.T) {
 		wantKind PeriodKind
 	}{
 		// NVIDIA: the year ended 2026-01-25 is FY2026, whatever "fy" says.
-		{FiscalYearEnd{time.January, 25}, "2026-01-25", "2025-01-27", 2026, "FY", Annual},
-		{FiscalYearEnd{time.January, 25}, "2021-01-31", "2020-01-27", 2021, "FY", Annual},
-		{FiscalYearEnd{time.January, 25}, "2025-04-27", "2025-01-27", 2026, "Q1", Quarter},
-		{FiscalYearEnd{time.January, 25}, "2025-10-26", "2025-01-27", 2026, "9M", NineMonths},
-		{FiscalYearEnd{time.January, 25}, "2025-07-27", "2025-01-27", 2026, "H1", HalfYear},
-		{FiscalYearEnd{time.January, 25}, "2026-01-25", "", 2026, "FY", Instant},
-		{FiscalYearEnd{time.January, 25}, "2025-10-26", "", 2026, "Q3", Instant},
+		{FiscalYearEnd{Month: time.January, Day: 25}, "2026-01-25", "2025-01-27", 2026, "FY", Annual},
+		{FiscalYearEnd{Month: time.January, Day: 25}, "2021-01-31", "2020-01-27", 2021, "FY", Annual},
+		{FiscalYearEnd{Month: time.January, Day: 25}, "2025-04-27", "2025-01-27", 2026, "Q1", Quarter},
+		{FiscalYearEnd{Month: time.January, Day: 25}, "2025-10-26", "2025-01-27", 2026, "9M", NineMonths},
+		{FiscalYearEnd{Month: time.January, Day: 25}, "2025-07-27", "2025-01-27", 2026, "H1", HalfYear},
+		{FiscalYearEnd{Month: time.January, Day: 25}, "2026-01-25", "", 2026, "FY", Instant},
+		{FiscalYearEnd{Month: time.January, Day: 25}, "2025-10-26", "", 2026, "Q3", Instant},
 		// Apple: year ends on the last Saturday of September.
-		{FiscalYearEnd{time.September, 27}, "2025-09-27", "2024-09-29", 2025, "FY", Annual},
-		{FiscalYearEnd{time.September, 27}, "2023-09-30", "2022-09-25", 2023, "FY", Annual},
-		{FiscalYearEnd{time.September, 27}, "2025-12-27", "2025-09-28", 2026, "Q1", Quarter},
+		{FiscalYearEnd{Month: time.September, Day: 27}, "2025-09-27", "2024-09-29", 2025, "FY", Annual},
+		{FiscalYearEnd{Month: time.September, Day: 27}, "2023-09-30", "2022-09-25", 2023, "FY", Annual},
+		{FiscalYearEnd{Month: time.September, Day: 27}, "2025-12-27", "2025-09-28", 2026, "Q1", Quarter},
 		// A year ending in the first week of January is named for the year before.
-		{FiscalYearEnd{time.January, 3}, "2026-01-03", "2024-12-29", 2025, "FY", Annual},
-		{FiscalYearEnd{time.January, 3}, "2024-12-28", "2023-12-31", 2024, "FY", Annual},
-		{FiscalYearEnd{time.December, 31}, "2025-06-30", "2025-04-01", 2025, "Q2", Quarter},
+		{FiscalYearEnd{Month: time.January, Day: 3}, "2026-01-03", "2024-12-29", 2025, "FY", Annual},
+		{FiscalYearEnd{Month: time.January, Day: 3}, "2024-12-28", "2023-12-31", 2024, "FY", Annual},
+		{FiscalYearEnd{Month: time.December, Day: 31}, "2025-06-30", "2025-04-01", 2025, "Q2", Quarter},
 		// A twelve-month period ending mid-year is not a fiscal year.
-		{FiscalYearEnd{time.December, 31}, "2025-06-30", "2024-07-01", 2025, "", Annual},
+		{FiscalYearEnd{Month: time.December, Day: 31}, "2025-06-30", "2024-07-01", 2025, "", Annual},
 	}
 	for _, tt := range tests {
 		var start Date

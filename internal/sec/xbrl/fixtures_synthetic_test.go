@@ -1,0 +1,188 @@
+package xbrl
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// synthetic parses a fixture of testdata/synthetic (see its README).
+func synthetic(tb testing.TB, name string) *CompanyFacts {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "synthetic", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cf, err := ParseBytes(b)
+	if err != nil {
+		tb.Fatalf("ParseBytes(%s): %v", name, err)
+	}
+	return cf
+}
+
+type want struct {
+	fy, q int // q 0: the fiscal year
+	val   float64
+	tag   string // "" when derived
+	form  string
+	end   string
+}
+
+func checkSeries(t *testing.T, s *Series, wants []want) {
+	t.Helper()
+	for _, w := range wants {
+		var f Fact
+		var ok bool
+		if w.q == 0 {
+			f, ok = s.Annual(w.fy)
+		} else {
+			f, ok = s.Quarter(w.fy, w.q)
+		}
+		if !ok {
+			t.Errorf("%s FY%d Q%d: missing", s.Def.Concept, w.fy, w.q)
+			continue
+		}
+		if math.Abs(f.Value-w.val) > 1e-6*math.Max(1, math.Abs(w.val)) || f.Period.End.String() != w.end {
+			t.Errorf("%s FY%d Q%d = %v, want %v ending %s", s.Def.Concept, w.fy, w.q, f, w.val, w.end)
+		}
+		if w.tag != "" && (f.Sources[0].Tag != w.tag || f.Sources[0].Form != w.form) {
+			t.Errorf("%s FY%d Q%d from %s %s, want %s %s", s.Def.Concept, w.fy, w.q, f.Sources[0].Tag, f.Sources[0].Form, w.tag, w.form)
+		}
+	}
+}
+
+// TestBankRevenue: a bank's net revenue comes from its own tag even though
+// its gross interest income, a larger and different figure, is reported in
+// later filings; a bank with no revenue total has its interest income.
+func TestBankRevenue(t *testing.T) {
+	cf := synthetic(t, "bank_CIK0009000001.json")
+	s := mustSeries(t, cf, Revenue)
+	checkSeries(t, s, []want{
+		{2022, 0, 10e9, "RevenuesNetOfInterestExpense", "10-K", "2022-12-31"},
+		{2024, 0, 12e9, "RevenuesNetOfInterestExpense", "10-K", "2024-12-31"},
+	})
+	if f, ok := s.Quarter(2025, 1); ok {
+		t.Errorf("Q1 FY2025 revenue = %v: gross interest income is not the bank's revenue", f)
+	}
+	if f, _ := s.LatestAnnual(); f.Period.FiscalYear != 2024 {
+		t.Errorf("latest annual revenue %v, want FY2024", f)
+	}
+
+	small := mustSeries(t, synthetic(t, "smallbank_CIK0009000002.json"), Revenue)
+	checkSeries(t, small, []want{{2024, 0, 455e6, "InterestAndDividendIncomeOperating", "10-K", "2024-12-31"}})
+}
+
+// TestRevenueTagSwitch: the years join across three tags, each period from
+// the latest filing that reports it (a recast comparative, a later 10-K/A
+// under the old tag, a restating 10-K/A), never from an 8-K, and a
+// duplicated fact counts once.
+func TestRevenueTagSwitch(t *testing.T) {
+	cf := synthetic(t, "tagswitch_CIK0009000003.json")
+	s := mustSeries(t, cf, Revenue)
+	checkSeries(t, s, []want{
+		{2014, 0, 900e6, "SalesRevenueNet", "10-K", "2014-12-31"},
+		{2015, 0, 1000e6, "SalesRevenueNet", "10-K", "2015-12-31"},
+		// Recast under the new tag in the 2019 10-K, later than the old tag's 2018 10-K.
+		{2016, 0, 1080e6, "RevenueFromContractWithCustomerExcludingAssessedTax", "10-K", "2016-12-31"},
+		// The old tag's 10-K/A of June 2019 is later than the new tag's 10-K of February 2019.
+		{2017, 0, 1190e6, "SalesRevenueNet", "10-K/A", "2017-12-31"},
+		{2018, 0, 1310e6, "RevenueFromContractWithCustomerExcludingAssessedTax", "10-K", "2018-12-31"},
+		{2019, 0, 1395e6, "RevenueFromContractWithCustomerExcludingAssessedTax", "10-K/A", "2019-12-31"},
+	})
+	if n := len(s.Facts()); n != 6 {
+		t.Errorf("%d figures, want one for each of 6 years", n)
+	}
+	if cf.FiscalYearEnd.Naming != NamedForEndYear {
+		t.Errorf("naming %v, want for the end year (December years)", cf.FiscalYearEnd.Naming)
+	}
+}
+
+// TestJuneFiscalYear: a year ending 30 June is named for that calendar year,
+// its quarters counted from July, whatever fy the facts carry.
+func TestJuneFiscalYear(t *testing.T) {
+	cf := synthetic(t, "june_CIK0009000004.json")
+	if cf.FiscalYearEnd.Month != time.June || cf.FiscalYearEnd.Day != 30 {
+		t.Fatalf("fiscal year end %v", cf.FiscalYearEnd)
+	}
+	s := mustSeries(t, cf, Revenue)
+	checkSeries(t, s, []want{
+		{2022, 0, 180e9, "RevenueFromContractWithCustomerExcludingAssessedTax", "10-K", "2022-06-30"},
+		{2024, 0, 230e9, "RevenueFromContractWithCustomerExcludingAssessedTax", "10-K", "2024-06-30"},
+		{2025, 1, 62e9, "RevenueFromContractWithCustomerExcludingAssessedTax", "10-Q", "2024-09-30"},
+		{2025, 2, 66e9, "RevenueFromContractWithCustomerExcludingAssessedTax", "10-Q", "2024-12-31"},
+	})
+	if f, ok := s.find(func(p Period) bool { return p.FiscalPeriod == "H1" }); !ok || f.Period.FiscalYear != 2025 || f.Value != 128e9 {
+		t.Errorf("H1 = %v, want FY2025 128e9", f)
+	}
+}
+
+// TestRetailerNamedForStartYear: a 52/53-week year to early February is
+// named as the filer names it, for the year it begins in, and its 53-week
+// year is a year.
+func TestRetailerNamedForStartYear(t *testing.T) {
+	cf := synthetic(t, "retail_CIK0009000005.json")
+	if cf.FiscalYearEnd.Naming != NamedForStartYear || !cf.FiscalYearEnd.NamedForStart() {
+		t.Fatalf("naming %v, want for the start year", cf.FiscalYearEnd.Naming)
+	}
+	s := mustSeries(t, cf, Revenue)
+	checkSeries(t, s, []want{
+		{2022, 0, 157.4e9, "Revenues", "10-K", "2023-01-29"},
+		{2023, 0, 152.7e9, "Revenues", "10-K", "2024-02-04"}, // 53 weeks
+		{2024, 0, 159.5e9, "Revenues", "10-K", "2025-02-02"},
+	})
+	if f, _ := s.LatestAnnual(); f.Period.Label() != "FY2024" {
+		t.Errorf("latest label %s, want FY2024 (the filer's own)", f.Period.Label())
+	}
+}
+
+// TestNamingVote: the naming is learned from the filer's annual reports by
+// majority; a document whose fy agrees with neither naming (as the helper
+// doc's deliberately wrong fy) keeps the rule.
+func TestNamingVote(t *testing.T) {
+	cf := doc(t, map[string][]f{"Revenues": {
+		{"2024-01-29", "2025-01-26", 1, "0000000001-25-000001", "10-K", "2025-03-01"},
+	}})
+	if cf.FiscalYearEnd.Naming != NamedByRule {
+		t.Errorf("naming %v from fy 1999, want the rule", cf.FiscalYearEnd.Naming)
+	}
+	if fy, _ := cf.FiscalYearEnd.Label(mustDate(t, "2025-01-26")); fy != 2025 {
+		t.Errorf("by rule, the year to 2025-01-26 is FY%d, want FY2025", fy)
+	}
+}
+
+// TestRestatementsAndLosses: negative values, zeros and restatements are
+// figures like any other; missing concepts are ErrNoData.
+func TestRestatementsAndLosses(t *testing.T) {
+	cf := synthetic(t, "loss_CIK0009000006.json")
+	checkSeries(t, mustSeries(t, cf, NetIncome), []want{{2024, 0, -120e6, "NetIncomeLoss", "10-K", "2024-12-31"}})
+	checkSeries(t, mustSeries(t, cf, StockholdersEquity), []want{{2024, 0, -300e6, "StockholdersEquity", "10-K", "2024-12-31"}})
+	checkSeries(t, mustSeries(t, cf, Revenue), []want{{2022, 0, 0, "Revenues", "10-K", "2022-12-31"}})
+	if _, err := cf.Series(CurrentAssets); err == nil {
+		t.Error("current assets should be missing")
+	}
+}
+
+// TestUnavailable: a filer whose figures Parley cannot read says why, and
+// one it can read says nothing.
+func TestUnavailable(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"ifrs_CIK0009000007.json", "reports under IFRS (ifrs-full) in TWD"},
+		{"eur_CIK0009000008.json", "in EUR, not US dollars"},
+		{"nofacts_CIK0009000009.json", "no financial-statement facts"},
+		{"empty_CIK0009000010.json", "no financial-statement facts"},
+		{"loss_CIK0009000006.json", ""},
+		{"smallbank_CIK0009000002.json", ""},
+	} {
+		cf := synthetic(t, tc.file)
+		got := cf.Unavailable()
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: Unavailable() = %q, want %q", tc.file, got, tc.want)
+		}
+		if _, err := cf.Series(Revenue); tc.want != "" && err == nil {
+			t.Errorf("%s: revenue read from a document Parley cannot read", tc.file)
+		}
+	}
+}
