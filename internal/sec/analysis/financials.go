@@ -67,6 +67,9 @@ func Load(cf *xbrl.CompanyFacts, opts Options) (*Financials, error) {
 		}
 	}
 	if f.FiscalYear == 0 {
+		if why := cf.Unavailable(); why != "" {
+			return nil, fmt.Errorf("analysis: %s (CIK %d): %w: %s", cf.EntityName, cf.CIK, ErrThinData, why)
+		}
 		return nil, fmt.Errorf("analysis: %s (CIK %d): %w: no annual revenue or net income in any 10-K; "+
 			"analysis needs at least one annual report", cf.EntityName, cf.CIK, ErrThinData)
 	}

@@ -108,6 +108,15 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 	v := &Valuation{Company: cf.EntityName}
 	var mcap float64
 	var mdate, msrc string
+	noPrice := "no price source is configured"
+	if price != nil && price.Value > 0 && price.Currency != "" && !strings.EqualFold(price.Currency, "USD") {
+		// A market value in one currency over flows in another is no
+		// multiple at all, and Parley does not convert currencies: the
+		// price is set aside, and the public float (in dollars) used.
+		noPrice = fmt.Sprintf("the price of %s is in %s, not US dollars like the filings' figures (Parley does not convert currencies)", price.Symbol, price.Currency)
+		v.Notes = append(v.Notes, "The market price is not used: "+noPrice+".")
+		price = nil
+	}
 	if price != nil && price.Value > 0 {
 		shares, ok := latest(cf, xbrl.TaxonomyDEI, "EntityCommonStockSharesOutstanding", "shares")
 		label := "Shares outstanding (cover page)"
@@ -135,7 +144,7 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 	} else {
 		pf, ok := latest(cf, xbrl.TaxonomyDEI, "EntityPublicFloat", "USD")
 		if !ok {
-			return nil, fmt.Errorf("%w: no price source is configured and the filer reports no dei:EntityPublicFloat", ErrNoMarketValue)
+			return nil, fmt.Errorf("%w: %s and the filer reports no dei:EntityPublicFloat", ErrNoMarketValue, noPrice)
 		}
 		v.Basis = BasisPublicFloat
 		mcap = pf.Value
