@@ -202,7 +202,7 @@ func (t *Table) candidates(m Mention) []Period {
 	switch {
 	case p.Q == -1:
 		out := []Period{{FY: p.FY}}
-		if t.FYEndMonth >= 1 && t.FYEndMonth <= 3 {
+		if t.FYEndMonth >= 1 && t.FYEndMonth <= 3 && !t.FYNamedForStart {
 			out = append(out, Period{FY: p.FY + 1})
 		}
 		return out

@@ -189,8 +189,13 @@ type Table struct {
 	// FYEndMonth is the month the fiscal year ends (1 for NVIDIA's late
 	// January): a bare calendar year then also names the fiscal year that
 	// ends early in the next one.
-	FYEndMonth int    `json:"fy_end_month"`
-	Facts      []Fact `json:"facts"`
+	FYEndMonth int `json:"fy_end_month"`
+	// FYNamedForStart is true when the filer names a fiscal year ending
+	// early in a calendar year for the year before (a retailer's year to
+	// February 2025 is its fiscal 2024): a bare calendar year is then that
+	// fiscal year only.
+	FYNamedForStart bool   `json:"fy_named_for_start,omitempty"`
+	Facts           []Fact `json:"facts"`
 }
 
 // Lookup returns the fact of m for p.
@@ -234,14 +239,16 @@ var concepts = []struct {
 }
 
 // Years is how many fiscal years, back from the latest, a Table holds; the
-// quarters of the last two years are held too, and the TTM.
+// quarters of the last two years and of the year in progress are held too,
+// and the TTM.
 const Years = 4
 
 // BuildTable reads the reference facts of a company from its XBRL data:
 // for the latest fiscal year latestFY (0: the latest the data report) and
 // the Years before, every base metric, the derived ones (gross profit when
 // not reported, free cash flow, margins) and the growth of each against a
-// year earlier; for the quarters of the last two years and the TTM, alike.
+// year earlier; for the quarters of the last two years, those of the year
+// in progress and the TTM, alike.
 // For the fiscal years it adds what the analysis computes: every ratio and
 // the Piotroski and Altman scores (sic, the filer's industry code, 0 when
 // unknown, picks the Altman variant as it does for the analysis).
@@ -264,7 +271,8 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 		}
 		latestFY = f.Period.FiscalYear
 	}
-	t := &Table{Company: company, Name: cf.EntityName, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month)}
+	t := &Table{Company: company, Name: cf.EntityName, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month),
+		FYNamedForStart: cf.FiscalYearEnd.NamedForStart()}
 	var periods []Period
 	for fy := latestFY - Years; fy <= latestFY; fy++ {
 		periods = append(periods, Period{FY: fy})
@@ -273,6 +281,11 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 				periods = append(periods, Period{FY: fy, Q: q})
 			}
 		}
+	}
+	// The quarters reported since the latest 10-K (10-Qs of the year in
+	// progress) are the most recent figures a debater cites.
+	for q := 1; q <= 3; q++ {
+		periods = append(periods, Period{FY: latestFY + 1, Q: q})
 	}
 	periods = append(periods, Period{FY: latestFY, TTM: true})
 	get := func(m Metric, p Period) (xbrl.Fact, bool) {
