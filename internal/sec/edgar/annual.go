@@ -36,6 +36,11 @@ type NoAnnualReportError struct {
 	// MissingPages lists pages of the filing history that could not be
 	// checked (offline snapshot), so the refusal can say it is provisional.
 	MissingPages []string
+	// ForeignForm is the annual report a foreign private issuer files
+	// instead ("20-F", "40-F"), when it files one: the refusal then says
+	// why there is no 10-K, and that its figures (often IFRS, in its home
+	// currency) are not available.
+	ForeignForm string
 }
 
 // RefusalMessage is the spec's thin-data refusal text for a ticker.
@@ -45,6 +50,10 @@ func RefusalMessage(ticker string) string {
 
 func (e *NoAnnualReportError) Error() string {
 	msg := RefusalMessage(e.Name)
+	if e.ForeignForm != "" {
+		msg += fmt.Sprintf(" %s files %s annual reports as a foreign private issuer, often under IFRS and in its home currency; "+
+			"Parley reads 10-K figures in US GAAP and US dollars, so its figures are not available.", e.Name, e.ForeignForm)
+	}
 	if len(e.MissingPages) > 0 {
 		msg += fmt.Sprintf(" (Only recent filings were checked: older pages %s are not in the offline snapshot.)",
 			strings.Join(e.MissingPages, ", "))
@@ -61,7 +70,14 @@ func RequireAnnualReport(s *Submissions, name string) error {
 	if HasAnnualReport(s) {
 		return nil
 	}
-	return &NoAnnualReportError{Name: name, MissingPages: s.MissingPages}
+	e := &NoAnnualReportError{Name: name, MissingPages: s.MissingPages}
+	for _, f := range s.Filings {
+		if base, _ := strings.CutSuffix(f.Form, "/A"); base == "20-F" || base == "40-F" {
+			e.ForeignForm = base
+			break
+		}
+	}
+	return e
 }
 
 // CheckAnnualReport is the pre-debate thin-data check for a company. It uses
