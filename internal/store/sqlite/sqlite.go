@@ -41,7 +41,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +54,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/store"
+	"github.com/parleyhq/parley/internal/store/internal/sqlsum"
 )
 
 //go:embed migrations/*.sql
@@ -120,6 +120,7 @@ type Store struct {
 	readOnly             bool // OpenReadOnly: no appends, no leases
 	noLeases             bool // an older schema, opened read-only: no leases table
 	noCost               bool // an older schema, opened read-only: no cost column
+	noSpend              bool // an older schema, opened read-only: no llm_turns, unpriced_models columns
 	noPriced             bool // an older schema, opened read-only: no turns.priced column
 	poll                 time.Duration
 	notify               store.Notifier
@@ -277,11 +278,13 @@ func OpenReadOnly(ctx context.Context, path string, opts ...Option) (*Store, err
 		db.Close()
 		return nil, fmt.Errorf("open parley database %s: it is not a Parley database (no debates table)", abs)
 	}
-	var leases, cost, priced int
+	var leases, cost, spend, priced int
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).Scan(&leases)
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('debates') WHERE name = 'cost_usd'`).Scan(&cost)
+	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('debates') WHERE name = 'llm_turns'`).Scan(&spend)
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'priced'`).Scan(&priced)
-	return &Store{db: db, fast: db, path: abs, poll: o.poll, readOnly: true, noLeases: leases == 0, noCost: cost == 0, noPriced: priced == 0}, nil
+	return &Store{db: db, fast: db, path: abs, poll: o.poll, readOnly: true,
+		noLeases: leases == 0, noCost: cost == 0, noSpend: spend == 0, noPriced: priced == 0}, nil
 }
 
 // roDSN is dsn for a read-only connection.
@@ -315,10 +318,7 @@ func prepareAppend(ctx context.Context, db *sql.DB) (*appendStmts, error) {
 		{&st.insertTurn, `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
 		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, priced)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&st.putSummary, `INSERT INTO debates (` + summaryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
-			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
-			updated = excluded.updated, last_seq = excluded.last_seq, cost_usd = excluded.cost_usd`},
+		{&st.putSummary, `INSERT INTO debates (` + summaryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` + sqlsum.OnConflict},
 	} {
 		stmt, err := db.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -346,16 +346,23 @@ func dsn(path string, o options) string {
 	return u.String() + "?" + q.Encode()
 }
 
-// migrate brings the schema to the latest embedded version.
-func migrate(ctx context.Context, db *sql.DB, path string) error {
+// migrator is the goose provider of the schema's migrations: the SQL files
+// of migrations/ and those in Go (spendMigration).
+func migrator(db *sql.DB) (*goose.Provider, error) {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return fmt.Errorf("migrate parley database %s: %w", path, err)
+		return nil, err
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys,
+	return goose.NewProvider(goose.DialectSQLite3, db, fsys,
 		goose.WithDisableGlobalRegistry(true), // no package state shared with other goose users
 		goose.WithLogger(goose.NopLogger()),
+		goose.WithGoMigrations(spendMigration()),
 	)
+}
+
+// migrate brings the schema to the latest embedded version.
+func migrate(ctx context.Context, db *sql.DB, path string) error {
+	p, err := migrator(db)
 	if err != nil {
 		return fmt.Errorf("migrate parley database %s: %w", path, err)
 	}
@@ -561,18 +568,22 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-const summaryColumns = `id, format, topic, status, phase, round, turns, created, updated, last_seq, cost_usd`
+const summaryColumns = sqlsum.Columns
 
 func scanSummary(sc interface{ Scan(...any) error }) (debate.Summary, error) {
 	var (
 		sum              debate.Summary
 		created, updated string
+		unpriced         []byte
 	)
 	if err := sc.Scan(&sum.ID, &sum.Format, &sum.Topic, &sum.Status, &sum.Phase, &sum.Round, &sum.Turns,
-		&created, &updated, &sum.LastSeq, &sum.CostUSD); err != nil {
+		&created, &updated, &sum.LastSeq, &sum.CostUSD, &sum.LLMTurns, &unpriced); err != nil {
 		return debate.Summary{}, err
 	}
 	var err error
+	if sum.Unpriced, err = sqlsum.DecodeUnpriced(unpriced); err != nil {
+		return debate.Summary{}, err
+	}
 	if sum.Created, err = parseTime(created); err != nil {
 		return debate.Summary{}, err
 	}
@@ -596,7 +607,8 @@ func getSummary(ctx context.Context, q querier, debateID string) (debate.Summary
 
 func putSummary(ctx context.Context, stmt *sql.Stmt, s debate.Summary) error {
 	_, err := stmt.ExecContext(ctx, s.ID, s.Format, s.Topic, string(s.Status), s.Phase, s.Round, s.Turns,
-		s.Created.UTC().Format(timeLayout), s.Updated.UTC().Format(timeLayout), s.LastSeq, s.CostUSD)
+		s.Created.UTC().Format(timeLayout), s.Updated.UTC().Format(timeLayout), s.LastSeq, s.CostUSD,
+		s.LLMTurns, string(sqlsum.EncodeUnpriced(s.Unpriced)))
 	if err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
@@ -685,6 +697,11 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 	if errors.Is(err, sql.ErrNoRows) {
 		err = debate.ErrNotFound
 	}
+	if err == nil && s.noSpend {
+		sums := []debate.Summary{sum}
+		err = s.legacySpend(ctx, sums)
+		sum = sums[0]
+	}
 	if err != nil {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
 	}
@@ -692,58 +709,47 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 }
 
 // summarySelect selects summaryColumns and the debate's lease (NULL when
-// none) from debates.
+// none) from debates. A schema older than some columns, opened read-only
+// and so not migrated, reads them as their migration's default; see
+// legacySpend for llm_turns and unpriced_models.
 func (s *Store) summarySelect() string {
 	cols := summaryColumns
 	if s.noCost {
 		cols = strings.Replace(cols, "cost_usd", "0", 1)
 	}
-	spend := spendColumn
-	if s.noPriced {
-		// Every turn of a schema without the column was recorded before
-		// turns said whether they were priced.
-		spend = strings.Replace(spend, " AND NOT t.priced", "", 1)
+	if s.noSpend {
+		cols = strings.Replace(cols, "llm_turns, unpriced_models", "0, '[]'", 1)
 	}
 	if s.noLeases {
-		return `SELECT ` + cols + `, NULL, ` + spend + ` FROM debates`
+		return `SELECT ` + cols + `, NULL FROM debates`
 	}
-	return `SELECT ` + cols + `, lease, ` + spend + ` FROM debates LEFT JOIN leases ON debate_id = id`
+	return `SELECT ` + cols + `, lease FROM debates LEFT JOIN leases ON debate_id = id`
 }
 
-// spendColumn computes what store.SpendFromTurns needs from the turns
-// projection, in one pass over the turns_spend index (the turns projection
-// has no no_llm column: data-only turns are told by their model): the
-// count of LLM turns, then the models of those recorded at $0 without a
-// price (debate.TurnCompleted.Priced), each after
-// a unit separator (repeats are dropped when read; a name holding one would
-// only split into names without a price). One scan giving one string
-// costs less than two subqueries and a JSON array (BenchmarkList).
-const spendColumn = `(SELECT count(*) || ifnull(group_concat(CASE WHEN t.cost_usd = 0 AND NOT t.priced THEN char(31) || t.model END, ''), '')
-	FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `')`
+// legacySpend fills the LLM turns and unpriced models of summaries read
+// from a schema without those columns (opened read-only, so not migrated),
+// as the migration that adds them would: one pass over the turns
+// projection. Such a schema lasts until the next command that writes.
+func (s *Store) legacySpend(ctx context.Context, sums []debate.Summary) error {
+	spends, err := sqlsum.Spends(ctx, s.db, !s.noPriced)
+	if err != nil {
+		return err
+	}
+	for i := range sums {
+		if sp := spends[sums[i].ID]; sp != nil {
+			sums[i].LLMTurns, sums[i].Unpriced = sp.LLMTurns, sp.Unpriced
+		}
+	}
+	return nil
+}
 
-// scanLeased scans summaryColumns, a lease column that may be NULL and
-// spendColumn.
+// scanLeased scans summaryColumns and a lease column that may be NULL.
 func scanLeased(sc interface{ Scan(...any) error }) (debate.Summary, error) {
-	var (
-		lease sql.NullString
-		spend string
-	)
-	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease, &spend)...) }))
+	var lease sql.NullString
+	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease)...) }))
 	if err != nil {
 		return sum, err
 	}
-	parts := strings.Split(spend, "\x1f")
-	llmTurns, err := strconv.Atoi(parts[0])
-	if err != nil {
-		return sum, fmt.Errorf("read the LLM turns of debate %s: %w", sum.ID, err)
-	}
-	var zeroCost []string
-	for _, m := range parts[1:] {
-		if !slices.Contains(zeroCost, m) {
-			zeroCost = append(zeroCost, m)
-		}
-	}
-	store.SpendFromTurns(&sum, llmTurns, zeroCost)
 	if lease.Valid {
 		var l debate.Lease
 		if err := json.Unmarshal([]byte(lease.String), &l); err != nil {
@@ -871,26 +877,8 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
 	}
-	q := s.summarySelect() + ` WHERE 1 = 1`
-	var args []any
-	if f.Format != "" {
-		q += ` AND format = ?`
-		args = append(args, f.Format)
-	}
-	if f.Status != "" {
-		q += ` AND status = ?`
-		args = append(args, string(f.Status))
-	}
-	if f.Topic != "" {
-		q += ` AND topic = ?`
-		args = append(args, f.Topic)
-	}
-	q += ` ORDER BY created DESC, id DESC`
-	if f.Limit > 0 {
-		q += ` LIMIT ?`
-		args = append(args, f.Limit)
-	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	clauses, args := sqlsum.ListClauses(f, func(int) string { return "?" }, "id")
+	rows, err := s.db.QueryContext(ctx, s.summarySelect()+clauses, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
 	}
@@ -905,6 +893,11 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
+	}
+	if s.noSpend && len(out) > 0 {
+		if err := s.legacySpend(ctx, out); err != nil {
+			return nil, fmt.Errorf("list debates: %w", err)
+		}
 	}
 	return out, nil
 }

@@ -2,10 +2,12 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +40,77 @@ func TestConformance(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "parley.db")
 			return openAt(t, path), openAt(t, path)
 		}),
+		storetest.Reopen(func(t *testing.T) func(t *testing.T) debate.Store {
+			path := filepath.Join(t.TempDir(), "parley.db")
+			return func(t *testing.T) debate.Store { return openAt(t, path) }
+		}),
+		storetest.Upgrade(func(t *testing.T, debates ...[]debate.Event) debate.Store {
+			path := filepath.Join(t.TempDir(), "parley.db")
+			seedAt(t, path, spendMigration().Version-1, debates...)
+			return openAt(t, path)
+		}),
 	)
+}
+
+// seedAt makes a database at path at schema version, with goose as Open
+// runs it, and writes there the debates' events (Debate and Seq set) and
+// their projections as the store of that version did: events, the
+// debates' rows (cost_usd from version 3 on) and the turns' (priced from
+// version 5 on). Leases are left out.
+func seedAt(t *testing.T, path string, version int64, debates ...[]debate.Event) {
+	t.Helper()
+	ctx := t.Context()
+	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: DefaultBusyTimeout, synchronous: "NORMAL"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p, err := migrator(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, version); err != nil {
+		t.Fatalf("migrate up to version %d: %v", version, err)
+	}
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, evs := range debates {
+		var sum debate.Summary
+		for _, e := range evs {
+			ts := e.Time.UTC().Format(timeLayout)
+			exec(`INSERT INTO events (debate_id, seq, time, type, data) VALUES (?, ?, ?, ?, ?)`, e.Debate, e.Seq, ts, e.Type, string(e.Data))
+			if e.Type == debate.TypeTurnCompleted {
+				var tc debate.TurnCompleted
+				if err := e.Decode(&tc); err != nil {
+					t.Fatal(err)
+				}
+				cols, vals := ``, ``
+				args := []any{e.Debate, e.Seq, ts, tc.Turn.ID, tc.Turn.Agent, tc.Turn.Role, tc.Turn.Label, tc.Turn.Phase, tc.Turn.Round,
+					tc.Text, tc.Invalid, tc.Model, tc.Usage.InputTokens, tc.Usage.OutputTokens, tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens, tc.CostUSD}
+				if version >= 5 {
+					cols, vals = `, priced`, `, ?`
+					args = append(args, tc.Priced)
+				}
+				exec(`INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round, text, invalid,
+					model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd`+cols+`)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+vals+`)`, args...)
+			}
+			debate.Project(&sum, e)
+		}
+		cols, vals := ``, ``
+		args := []any{sum.ID, sum.Format, sum.Topic, string(sum.Status), sum.Phase, sum.Round, sum.Turns,
+			sum.Created.UTC().Format(timeLayout), sum.Updated.UTC().Format(timeLayout), sum.LastSeq}
+		if version >= 3 {
+			cols, vals = `, cost_usd`, `, ?`
+			args = append(args, sum.CostUSD)
+		}
+		exec(`INSERT INTO debates (id, format, topic, status, phase, round, turns, created, updated, last_seq`+cols+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+vals+`)`, args...)
+	}
 }
 
 func mustEvent(t *testing.T, id string, at time.Time, p debate.Payload) debate.Event {
@@ -186,7 +258,9 @@ func latestMigration(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return int64(len(entries)) // migrations are numbered 00001, 00002, ... without gaps
+	// The files are numbered 00001, 00002, ... without gaps; the migrations
+	// in Go follow them.
+	return max(int64(len(entries)), spendMigration().Version)
 }
 
 func TestMigrations(t *testing.T) {
@@ -354,41 +428,39 @@ func TestDefaultPath(t *testing.T) {
 	}
 }
 
-// TestTurnsPricedUpgrade: a database of schema version 4 (turns without
-// their priced column) is listed by a read-only open as before, its $0
-// turns of a model without a built-in price unknown; a writable open
-// migrates it, and turns appended then keep the user's $0 price as free.
-func TestTurnsPricedUpgrade(t *testing.T) {
+// TestOldSchemaReadOnly: a database of schema version 4 (turns without
+// their priced column, summaries without their spend columns) is listed by
+// a read-only open, which does not migrate it, as the migration would
+// leave it: $0 turns of a model without a built-in price unknown. A
+// writable open migrates it, and turns appended then keep the user's $0
+// price as free.
+func TestOldSchemaReadOnly(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "parley.db")
-	s := openAt(t, path)
 	const id = "old"
 	ref := func(turn string) debate.TurnRef {
 		return debate.TurnRef{ID: turn, Agent: "pro", Role: "advocate", Round: 1}
 	}
 	u := llm.Usage{InputTokens: 10, OutputTokens: 5}
-	if _, err := s.Append(ctx, id,
+	evs := []debate.Event{
 		mustEvent(t, id, time.Unix(1, 0), debate.Created{Format: "perspectives", Topic: "t"}),
-		mustEvent(t, id, time.Unix(2, 0), debate.TurnCompleted{Turn: ref("a"), Text: "a", Usage: u, Model: "openai/my-model"})); err != nil {
-		t.Fatal(err)
+		mustEvent(t, id, time.Unix(2, 0), debate.TurnCompleted{Turn: ref("a"), Text: "a", Usage: u, Model: "openai/my-model"}),
+		mustEvent(t, id, time.Unix(3, 0), debate.TurnCompleted{Turn: ref("d"), Text: "d", NoLLM: true, Model: debate.DataOnlyModel}),
 	}
-	// Back to schema version 4, as the migration's Down leaves it.
-	for _, q := range []string{`DROP INDEX turns_spend`, `CREATE INDEX turns_spend ON turns (debate_id, model, cost_usd)`,
-		`ALTER TABLE turns DROP COLUMN priced`, `DELETE FROM goose_db_version WHERE version_id = 5`} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
+	for i := range evs {
+		evs[i].Seq = int64(i + 1)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
+	seedAt(t, path, 4, evs)
 	ro, err := OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	list, err := ro.List(ctx, debate.ListFilter{})
-	if err != nil || len(list) != 1 || len(list[0].Unpriced) != 1 || list[0].Unpriced[0] != "openai/my-model" {
-		t.Errorf("read-only list of version 4: %+v, %v", list, err)
+	if err != nil || len(list) != 1 || list[0].LLMTurns != 1 || !slices.Equal(list[0].Unpriced, []string{"openai/my-model"}) {
+		t.Errorf("read-only list of version 4: %+v, %v; want 1 LLM turn, openai/my-model unknown", list, err)
+	}
+	if got, err := ro.Get(ctx, id); err != nil || got.LLMTurns != 1 || !slices.Equal(got.Unpriced, []string{"openai/my-model"}) {
+		t.Errorf("read-only get of version 4: %+v, %v; want 1 LLM turn, openai/my-model unknown", got, err)
 	}
 	ro.Close()
 
@@ -396,12 +468,39 @@ func TestTurnsPricedUpgrade(t *testing.T) {
 	if v, _ := schemaVersion(t, w); v != latestMigration(t) {
 		t.Fatalf("schema version %d after a writable open, want %d", v, latestMigration(t))
 	}
-	if _, err := w.Append(ctx, id, mustEvent(t, id, time.Unix(3, 0),
+	if _, err := w.Append(ctx, id, mustEvent(t, id, time.Unix(4, 0),
 		debate.TurnCompleted{Turn: ref("b"), Text: "b", Usage: u, Priced: true, Model: "gateway/free"})); err != nil {
 		t.Fatal(err)
 	}
 	got, err := w.Get(ctx, id)
-	if err != nil || got.LLMTurns != 2 || len(got.Unpriced) != 1 || got.Unpriced[0] != "openai/my-model" {
+	if err != nil || got.LLMTurns != 2 || !slices.Equal(got.Unpriced, []string{"openai/my-model"}) {
 		t.Errorf("after the migration: %+v, %v; want 2 LLM turns, openai/my-model alone unknown", got, err)
+	}
+}
+
+// TestSpendMigrationDown: schema version 6 undone leaves version 5's
+// schema, turns_spend index included, which migrates up again.
+func TestSpendMigrationDown(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "parley.db")
+	openAt(t, path).Close()
+	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: DefaultBusyTimeout, synchronous: "NORMAL"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p, err := migrator(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, spendMigration().Version-1); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'turns_spend'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("turns_spend after the down migration: %d, %v", n, err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -44,6 +44,26 @@ type Option func(*config)
 type config struct {
 	shared    func(t *testing.T) (debate.Store, debate.Store)
 	precision time.Duration
+	reopen    func(t *testing.T) func(t *testing.T) debate.Store
+	upgrade   func(t *testing.T, debates ...[]debate.Event) debate.Store
+}
+
+// Reopen declares that the store keeps its debates when closed:
+// newDatabase makes a new, empty database and returns what opens a store on
+// it, a new one at each call. Without this option the tests of a reopened
+// store are skipped.
+func Reopen(newDatabase func(t *testing.T) (open func(t *testing.T) debate.Store)) Option {
+	return func(c *config) { c.reopen = newDatabase }
+}
+
+// Upgrade declares that the store migrates a database written at the
+// schema version before its latest. seed makes a new database at that
+// version, writes there the given debates' events (Debate and Seq set) and
+// the projections of them that version wrote, as it wrote them, and
+// returns the store under test opened on it, which migrates it. Without
+// this option the upgrade test is skipped.
+func Upgrade(seed func(t *testing.T, debates ...[]debate.Event) debate.Store) Option {
+	return func(c *config) { c.upgrade = seed }
 }
 
 // SharedDatabase declares that two stores may be opened on one database and
@@ -94,6 +114,8 @@ func Run(t *testing.T, open func(t *testing.T) debate.Store, opts ...Option) {
 	t.Run("GetProjection", s.testGet)
 	t.Run("List", s.testList)
 	t.Run("Spend", s.testSpend)
+	t.Run("SpendReopened", s.testSpendReopened)
+	t.Run("SpendUpgraded", s.testSpendUpgraded)
 	t.Run("Concurrent", s.testConcurrent)
 	t.Run("Lease", s.testLease)
 	t.Run("LeaseExpiry", s.testLeaseExpiry)
@@ -821,6 +843,118 @@ func (s suite) testSpend(t *testing.T) {
 		}
 		s.checkSummary(t, list[0], fold(done))
 	}
+}
+
+// spendDebates are debates whose summaries' spend fields differ: turns of
+// priced, local, unpriced and data-only models, a $0 turn priced by the
+// user, one without turns, one with data-only turns alone. Each event has
+// its Debate and Seq set, as stored.
+func spendDebates(t *testing.T) [][]debate.Event {
+	u := llm.Usage{InputTokens: 100, OutputTokens: 50}
+	turn := func(id string, c debate.TurnCompleted) debate.TurnCompleted {
+		c.Turn = debate.TurnRef{ID: id, Agent: "pro", Role: "advocate", Label: "Pro", Phase: "opening", Round: 1}
+		c.Text, c.Usage = "text of "+id, u
+		return c
+	}
+	var out [][]debate.Event
+	for _, d := range []struct {
+		id    string
+		turns []debate.TurnCompleted
+	}{
+		{"mixed", []debate.TurnCompleted{
+			turn("a", debate.TurnCompleted{Model: "vendor/x-1"}),
+			turn("b", debate.TurnCompleted{NoLLM: true, Model: debate.DataOnlyModel}),
+			turn("c", debate.TurnCompleted{CostUSD: 0.01, Priced: true, Model: "anthropic/claude-sonnet-4-5"}),
+			turn("d", debate.TurnCompleted{Model: "openai/my-finetune"}),
+			turn("e", debate.TurnCompleted{Model: "ollama/llama3"}),
+			turn("f", debate.TurnCompleted{Priced: true, Model: "gateway/free-model"}),
+			turn("g", debate.TurnCompleted{Model: "vendor/x-1"}),
+			turn("h", debate.TurnCompleted{Model: "openai/gpt-5"}),
+		}},
+		{"data-only", []debate.TurnCompleted{
+			turn("a", debate.TurnCompleted{NoLLM: true, Model: debate.DataOnlyModel}),
+			turn("b", debate.TurnCompleted{NoLLM: true, Model: debate.DataOnlyModel}),
+		}},
+		{"no-turns", nil},
+	} {
+		evs := []debate.Event{stored(created(t, d.id, "perspectives", "spend "+d.id, at(len(out))), d.id, 1)}
+		for i, c := range d.turns {
+			evs = append(evs, stored(event(t, d.id, at(len(out)+i+1), c), d.id, int64(i+2)))
+		}
+		out = append(out, evs)
+	}
+	return out
+}
+
+// checkSpendSummaries checks that Get and List give each debate the
+// summary its events fold to.
+func (s suite) checkSpendSummaries(t *testing.T, st debate.Store, debates [][]debate.Event) {
+	t.Helper()
+	list, err := st.List(t.Context(), debate.ListFilter{})
+	if err != nil || len(list) != len(debates) {
+		t.Fatalf("List: %d debates, %v; want %d", len(list), err, len(debates))
+	}
+	for _, evs := range debates {
+		want := fold(evs)
+		got, err := st.Get(t.Context(), want.ID)
+		if err != nil {
+			t.Fatalf("Get(%s): %v", want.ID, err)
+		}
+		s.checkSummary(t, got, want)
+		i := slices.IndexFunc(list, func(l debate.Summary) bool { return l.ID == want.ID })
+		if i < 0 {
+			t.Fatalf("List lacks %s", want.ID)
+		}
+		s.checkSummary(t, list[i], want)
+	}
+}
+
+// testSpendReopened: the spend fields of the summaries a store keeps at
+// each append are read back by a store opened later on the database.
+func (s suite) testSpendReopened(t *testing.T) {
+	if s.cfg.reopen == nil {
+		t.Skip("the store keeps nothing when closed")
+	}
+	open := s.cfg.reopen(t)
+	first := open(t)
+	debates := spendDebates(t)
+	for _, evs := range debates {
+		// One append per event: the summary is carried from append to
+		// append, not computed from one batch.
+		for _, e := range evs {
+			mustAppend(t, first, e.Debate, e)
+		}
+	}
+	s.checkSpendSummaries(t, first, debates)
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := open(t)
+	defer again.Close()
+	s.checkSpendSummaries(t, again, debates)
+}
+
+// testSpendUpgraded: a database written at the previous schema version,
+// without the spend fields in its summaries, is migrated to summaries
+// equal to the fold of each debate's log, which appends keep up after.
+func (s suite) testSpendUpgraded(t *testing.T) {
+	if s.cfg.upgrade == nil {
+		t.Skip("the store has no schema versions")
+	}
+	debates := spendDebates(t)
+	st := s.cfg.upgrade(t, debates...)
+	defer st.Close()
+	s.checkSpendSummaries(t, st, debates)
+
+	mixed := debates[0]
+	e := event(t, "mixed", at(20), debate.TurnCompleted{Turn: debate.TurnRef{ID: "z", Agent: "con", Round: 2},
+		Text: "later", Usage: llm.Usage{InputTokens: 1}, Model: "vendor/y-2"})
+	mustAppend(t, st, "mixed", e)
+	debates[0] = append(mixed, stored(e, "mixed", int64(len(mixed)+1)))
+	if got := fold(debates[0]); got.LLMTurns != 8 || !slices.Equal(got.Unpriced, []string{"vendor/x-1", "openai/my-finetune", "vendor/y-2"}) {
+		t.Fatalf("the test's debate folds to %d LLM turns, unpriced %q; the test is wrong", got.LLMTurns, got.Unpriced)
+	}
+	s.checkSpendSummaries(t, st, debates)
 }
 
 func (s suite) testList(t *testing.T) {
