@@ -9,7 +9,10 @@
 //
 //   - the same tables (events as the source of truth keyed by (debate_id,
 //     seq), debates and turns as projections written in the append's
-//     transaction, with debate.Project computing the summary);
+//     transaction, with debate.Project computing the summary, every field
+//     of it stored, so that Get and List read one row per debate);
+//     internal/sqlsum holds the debates table's columns and what else
+//     their SQL shares;
 //   - appends to one debate serialized (SQLite's write lock; PostgreSQL's
 //     SELECT ... FOR UPDATE on the debates row), with the primary key on
 //     events as the backstop against duplicates;
@@ -140,21 +143,4 @@ func Newer(a, b debate.Summary) bool {
 		return a.Created.After(b.Created)
 	}
 	return a.ID > b.ID
-}
-
-// SpendFromTurns fills a summary's LLMTurns and Unpriced as debate.Project
-// would, from a SQL store's turns projection rather than the summary row:
-// computing them when read works for debates appended before these fields
-// existed, without a migration. llmTurns counts the debate's turns whose
-// model is not debate.DataOnlyModel; zeroCost names the models of those
-// turns recorded at $0 and not priced (debate.TurnCompleted.Priced), of
-// which those without a price in the built-in table are unpriced.
-func SpendFromTurns(sum *debate.Summary, llmTurns int, zeroCost []string) {
-	sum.LLMTurns = llmTurns
-	sum.Unpriced = nil
-	for _, m := range zeroCost {
-		if debate.CostUnknown(m, 0, false, false) {
-			sum.Unpriced = debate.AddUnpriced(sum.Unpriced, m)
-		}
-	}
 }

@@ -2,12 +2,17 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
+
+	"github.com/parleyhq/parley/internal/store/internal/sqlsum"
 )
 
 // migrate brings the schema to the latest embedded version. Opening a store
@@ -16,17 +21,9 @@ import (
 // opening a new database at once migrate it one after the other. Without
 // create, a schema with no Parley tables is ErrNoDatabase.
 func (s *Store) migrate(ctx context.Context, create bool) error {
-	fsys, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return fmt.Errorf("migrate parley database %s: %w", s.loc, err)
-	}
 	db := stdlib.OpenDBFromPool(s.pool) // closing it leaves the pool open
 	defer db.Close()
-	p, err := goose.NewProvider(goose.DialectPostgres, db, fsys,
-		goose.WithDisableGlobalRegistry(true), // no package state shared with other goose users
-		goose.WithLogger(goose.NopLogger()),
-		goose.WithTableName(versionTable),
-	)
+	p, err := migrator(db)
 	if err != nil {
 		return fmt.Errorf("migrate parley database %s: %w", s.loc, err)
 	}
@@ -72,6 +69,75 @@ func (s *Store) migrate(ctx context.Context, create bool) error {
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate parley database %s from schema version %d to %d: %w", s.loc, current, target, err)
+	}
+	return nil
+}
+
+// migrator is the goose provider of the schema's migrations: the SQL files
+// of migrations/ and those in Go (spendBackfill).
+func migrator(db *sql.DB) (*goose.Provider, error) {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	return goose.NewProvider(goose.DialectPostgres, db, fsys,
+		goose.WithDisableGlobalRegistry(true), // no package state shared with other goose users
+		goose.WithLogger(goose.NopLogger()),
+		goose.WithTableName(versionTable),
+		goose.WithGoMigrations(spendBackfill()),
+	)
+}
+
+// backfillBatch is how many debates' rows one transaction of spendBackfill
+// updates: each holds their row locks, which appends to those debates wait
+// for, only that long.
+const backfillBatch = 500
+
+// spendBackfill is schema version 5: it fills the spend columns version 4
+// added (llm_turns, unpriced_models) from the turns projection, judging the
+// turns as debate.Project does at an append (sqlsum.Spends), by the
+// built-in prices SQL cannot read. It runs outside a transaction, in
+// batches of backfillBatch debates, so that a large store is not locked
+// whole while it runs; each batch is complete or not at all, and running
+// it again computes the same values. A function, as goose may keep state
+// in what it is given.
+func spendBackfill() *goose.Migration {
+	return goose.NewGoMigration(5,
+		&goose.GoFunc{RunDB: func(ctx context.Context, db *sql.DB) error {
+			spends, err := sqlsum.Spends(ctx, db, true)
+			if err != nil {
+				return err
+			}
+			ids := slices.Sorted(maps.Keys(spends))
+			for len(ids) > 0 {
+				n := min(len(ids), backfillBatch)
+				if err := backfillSpends(ctx, db, ids[:n], spends); err != nil {
+					return err
+				}
+				ids = ids[n:]
+			}
+			return nil
+		}},
+		// The columns go with version 4's down; there is nothing to undo.
+		&goose.GoFunc{Mode: goose.TransactionDisabled},
+	)
+}
+
+func backfillSpends(ctx context.Context, db *sql.DB, ids []string, spends map[string]*sqlsum.Spend) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("fill the spend columns: %w", err)
+	}
+	defer tx.Rollback() // a no-op after Commit
+	for _, id := range ids {
+		sp := spends[id]
+		if _, err := tx.ExecContext(ctx, `UPDATE debates SET llm_turns = $1, unpriced_models = $2 WHERE id = $3`,
+			sp.LLMTurns, sqlsum.EncodeUnpriced(sp.Unpriced), id); err != nil {
+			return fmt.Errorf("fill the spend columns of debate %q: %w", id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("fill the spend columns: %w", err)
 	}
 	return nil
 }

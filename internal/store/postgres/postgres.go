@@ -47,6 +47,7 @@ import (
 	"iter"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,6 +60,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/store"
+	"github.com/parleyhq/parley/internal/store/internal/sqlsum"
 )
 
 //go:embed migrations/*.sql
@@ -350,17 +352,15 @@ func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, debateID string, events
 }
 
 // summaryColumns are the columns of debates, in scanSummary's order.
-const summaryColumns = `id, format, topic, status, phase, round, turns, created, updated, last_seq, cost_usd`
+const summaryColumns = sqlsum.Columns
 
 const (
 	insertEventSQL = `INSERT INTO events (debate_id, seq, time, type, data) VALUES ($1, $2, $3, $4, $5)`
 	insertTurnSQL  = `INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round,
 		text, move, invalid, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, priced)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
-	putSummarySQL = `INSERT INTO debates (` + summaryColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-		ON CONFLICT (id) DO UPDATE SET format = excluded.format, topic = excluded.topic, status = excluded.status,
-			phase = excluded.phase, round = excluded.round, turns = excluded.turns, created = excluded.created,
-			updated = excluded.updated, last_seq = excluded.last_seq, cost_usd = excluded.cost_usd`
+	putSummarySQL = `INSERT INTO debates (` + summaryColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ` +
+		sqlsum.OnConflict
 	notifySQL = `SELECT pg_notify($1, $2)`
 )
 
@@ -413,7 +413,7 @@ func (s *Store) appendIn(ctx context.Context, tx pgx.Tx, debateID string, events
 		debate.ProjectDecoded(&sum, e, payloads[i])
 	}
 	b.Queue(putSummarySQL, sum.ID, sum.Format, sum.Topic, string(sum.Status), sum.Phase, sum.Round, sum.Turns,
-		sum.Created, sum.Updated, sum.LastSeq, sum.CostUSD)
+		sum.Created, sum.Updated, sum.LastSeq, sum.CostUSD, sum.LLMTurns, sqlsum.EncodeUnpriced(sum.Unpriced))
 	b.Queue(notifySQL, s.channel, s.notifyPayload(debateID))
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		var pe *pgconn.PgError
@@ -439,11 +439,16 @@ func onlyDeltas(events []debate.Event) bool {
 
 func scanSummary(row pgx.Row) (debate.Summary, error) {
 	var (
-		sum    debate.Summary
-		status string
+		sum      debate.Summary
+		status   string
+		unpriced []byte
 	)
 	if err := row.Scan(&sum.ID, &sum.Format, &sum.Topic, &status, &sum.Phase, &sum.Round, &sum.Turns,
-		&sum.Created, &sum.Updated, &sum.LastSeq, &sum.CostUSD); err != nil {
+		&sum.Created, &sum.Updated, &sum.LastSeq, &sum.CostUSD, &sum.LLMTurns, &unpriced); err != nil {
+		return debate.Summary{}, err
+	}
+	var err error
+	if sum.Unpriced, err = sqlsum.DecodeUnpriced(unpriced); err != nil {
 		return debate.Summary{}, err
 	}
 	sum.Status = debate.Status(status)
@@ -611,29 +616,20 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 
 // summarySelect selects summaryColumns and the debate's lease (NULLs when
 // none).
-const summarySelect = `SELECT ` + summaryColumns + `, owner, since, expires, ` + spendColumns + ` FROM debates LEFT JOIN leases ON debate_id = id`
-
-// spendColumns compute what store.SpendFromTurns needs from the turns
-// projection (which has no no_llm column: data-only turns are told by
-// their model).
-const spendColumns = `(SELECT count(*) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `'),
-	(SELECT array_agg(DISTINCT t.model) FROM turns t WHERE t.debate_id = debates.id AND t.model <> '` + debate.DataOnlyModel + `' AND t.cost_usd = 0 AND NOT t.priced)`
+const summarySelect = `SELECT ` + summaryColumns + `, owner, since, expires FROM debates LEFT JOIN leases ON debate_id = id`
 
 // scanLeased scans summarySelect's columns.
 func scanLeased(row pgx.Row) (debate.Summary, error) {
 	var (
 		owner          []byte
 		since, expires *time.Time
-		llmTurns       int
-		zeroCost       []string
 	)
 	sum, err := scanSummary(scanFunc(func(dest ...any) error {
-		return row.Scan(append(dest, &owner, &since, &expires, &llmTurns, &zeroCost)...)
+		return row.Scan(append(dest, &owner, &since, &expires)...)
 	}))
 	if err != nil {
 		return sum, err
 	}
-	store.SpendFromTurns(&sum, llmTurns, zeroCost)
 	if owner != nil {
 		l, err := lease(owner, *since, *expires)
 		if err != nil {
@@ -661,28 +657,11 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
 	}
-	q := summarySelect + ` WHERE true`
-	var args []any
-	if f.Format != "" {
-		args = append(args, f.Format)
-		q += fmt.Sprintf(` AND format = $%d`, len(args))
-	}
-	if f.Status != "" {
-		args = append(args, string(f.Status))
-		q += fmt.Sprintf(` AND status = $%d`, len(args))
-	}
-	if f.Topic != "" {
-		args = append(args, f.Topic)
-		q += fmt.Sprintf(` AND topic = $%d`, len(args))
-	}
 	// Ties broken by id in byte order, as store.Newer and the sqlite store
-	// do, whatever the database's collation.
-	q += ` ORDER BY created DESC, id COLLATE "C" DESC`
-	if f.Limit > 0 {
-		args = append(args, f.Limit)
-		q += fmt.Sprintf(` LIMIT $%d`, len(args))
-	}
-	rows, err := s.pool.Query(ctx, q, args...)
+	// do, whatever the database's collation (the debates_created index's
+	// order).
+	clauses, args := sqlsum.ListClauses(f, func(n int) string { return "$" + strconv.Itoa(n) }, `id COLLATE "C"`)
+	rows, err := s.pool.Query(ctx, summarySelect+clauses, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
 	}

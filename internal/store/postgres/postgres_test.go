@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,7 +42,77 @@ func TestConformance(t *testing.T) {
 			url := pgtest.URL(t)
 			return openAt(t, url), openAt(t, url)
 		}),
+		storetest.Reopen(func(t *testing.T) func(t *testing.T) debate.Store {
+			url := pgtest.URL(t)
+			return func(t *testing.T) debate.Store { return openAt(t, url) }
+		}),
+		storetest.Upgrade(func(t *testing.T, debates ...[]debate.Event) debate.Store {
+			url := pgtest.URL(t)
+			seedAt(t, url, spendColumnsVersion-1, debates...)
+			return openAt(t, url)
+		}),
 	)
+}
+
+// spendColumnsVersion is the schema version that added the debates' spend
+// columns.
+const spendColumnsVersion = 4
+
+// seedAt makes the schema at url at version (3 or later), with goose as
+// Open runs it, and writes there the debates' events (Debate and Seq set)
+// and their projections as the store of that version did. Leases are left
+// out.
+func seedAt(t *testing.T, url string, version int64, debates ...[]debate.Event) {
+	t.Helper()
+	ctx := t.Context()
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p, err := migrator(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, version); err != nil {
+		t.Fatalf("migrate up to version %d: %v", version, err)
+	}
+	tx, err := db.BeginTx(ctx, nil) // one commit: a commit per row made large seeds slow
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, evs := range debates {
+		var sum debate.Summary
+		for _, e := range evs {
+			exec(`INSERT INTO events (debate_id, seq, time, type, data) VALUES ($1, $2, $3, $4, $5)`, e.Debate, e.Seq, e.Time, e.Type, []byte(e.Data))
+			if e.Type == debate.TypeTurnCompleted {
+				var tc debate.TurnCompleted
+				if err := e.Decode(&tc); err != nil {
+					t.Fatal(err)
+				}
+				exec(`INSERT INTO turns (debate_id, seq, time, turn_id, agent, role, label, phase, round, text, invalid,
+					model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, priced)
+					VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+					e.Debate, e.Seq, e.Time, tc.Turn.ID, tc.Turn.Agent, tc.Turn.Role, tc.Turn.Label, tc.Turn.Phase, tc.Turn.Round,
+					tc.Text, tc.Invalid, tc.Model, tc.Usage.InputTokens, tc.Usage.OutputTokens, tc.Usage.CacheReadTokens, tc.Usage.CacheWriteTokens,
+					tc.CostUSD, tc.Priced)
+			}
+			debate.Project(&sum, e)
+		}
+		exec(`INSERT INTO debates (id, format, topic, status, phase, round, turns, created, updated, last_seq, cost_usd)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			sum.ID, sum.Format, sum.Topic, string(sum.Status), sum.Phase, sum.Round, sum.Turns, sum.Created, sum.Updated, sum.LastSeq, sum.CostUSD)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func mustEvent(t *testing.T, id string, at time.Time, p debate.Payload) debate.Event {
@@ -166,7 +237,9 @@ func latestMigration(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return int64(len(entries)) // migrations are numbered 00001, 00002, ... without gaps
+	// The files and the migrations in Go (spendBackfill) are numbered
+	// 00001, 00002, ... without gaps.
+	return int64(len(entries)) + 1
 }
 
 // TestMigrationsConcurrent: processes opening a new database at once all
@@ -583,5 +656,86 @@ func TestLeaseUsesDatabaseClock(t *testing.T) {
 	sum, err := s.Get(ctx, "d")
 	if err != nil || sum.Lease == nil || !sum.Lease.Since.Equal(l.Since) || !sum.Lease.Expires.Equal(l.Expires) {
 		t.Errorf("Get reads the lease back as %+v (%v), want %+v", sum.Lease, err, l)
+	}
+}
+
+// TestSpendMigrations: the latest schema has no turns_spend index; undone
+// to the version before the spend columns, the schema is that version's
+// (the columns gone, turns_spend back), and it migrates up again.
+func TestSpendMigrations(t *testing.T) {
+	ctx := t.Context()
+	url := pgtest.URL(t)
+	s := openAt(t, url)
+	index := func() (n int) {
+		t.Helper()
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'turns_spend'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	columns := func() (n int) {
+		t.Helper()
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM information_schema.columns
+			WHERE table_schema = current_schema() AND table_name = 'debates' AND column_name IN ('llm_turns', 'unpriced_models')`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if i, c := index(), columns(); i != 0 || c != 2 {
+		t.Fatalf("latest schema: turns_spend %d, spend columns %d; want 0, 2", i, c)
+	}
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p, err := migrator(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, spendColumnsVersion-1); err != nil {
+		t.Fatal(err)
+	}
+	if i, c := index(), columns(); i != 1 || c != 0 {
+		t.Fatalf("schema version %d: turns_spend %d, spend columns %d; want 1, 0", spendColumnsVersion-1, i, c)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if i, c := index(), columns(); i != 0 || c != 2 {
+		t.Fatalf("migrated up again: turns_spend %d, spend columns %d; want 0, 2", i, c)
+	}
+}
+
+// TestSpendBackfillBatches: the backfill fills every debate when there
+// are more of them than one of its transactions updates.
+func TestSpendBackfillBatches(t *testing.T) {
+	url := pgtest.URL(t)
+	n := backfillBatch + 3
+	debates := make([][]debate.Event, n)
+	for i := range debates {
+		id := fmt.Sprintf("d%04d", i)
+		debates[i] = []debate.Event{
+			mustEvent(t, id, time.Unix(int64(i), 0), debate.Created{Format: "perspectives", Topic: "t"}),
+			mustEvent(t, id, time.Unix(int64(i), 1000), debate.TurnCompleted{Turn: debate.TurnRef{ID: "a", Agent: "pro"}, Text: "a", Model: fmt.Sprintf("vendor/m-%d", i)}),
+		}
+		for j := range debates[i] {
+			debates[i][j].Seq = int64(j + 1)
+		}
+	}
+	seedAt(t, url, spendColumnsVersion-1, debates...)
+	s := openAt(t, url)
+	list, err := s.List(t.Context(), debate.ListFilter{})
+	if err != nil || len(list) != n {
+		t.Fatalf("List: %d debates, %v; want %d", len(list), err, n)
+	}
+	for _, sum := range list {
+		var i int
+		if _, err := fmt.Sscanf(sum.ID, "d%04d", &i); err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("vendor/m-%d", i); sum.LLMTurns != 1 || len(sum.Unpriced) != 1 || sum.Unpriced[0] != want {
+			t.Errorf("%s: %d LLM turns, unpriced %q; want 1, [%s]", sum.ID, sum.LLMTurns, sum.Unpriced, want)
+		}
 	}
 }

@@ -93,9 +93,8 @@ func BenchmarkLoad10k(b *testing.B) {
 
 // BenchmarkList measures listing 500 debates of 20 completed turns each
 // (half data-only, a model without a price among the others; texts of 4 KB,
-// as a turn's argument runs): all of them,
-// and the 20 newest as parley list shows them. Each summary's LLM turns and
-// unpriced models come from the turns projection when read.
+// as a turn's argument runs): all of them, and the 20 newest as parley
+// list shows them.
 func BenchmarkList(b *testing.B) {
 	const debates, turns = 500, 20
 	s := openAt(b, filepath.Join(b.TempDir(), "parley.db"))
