@@ -144,3 +144,15 @@ func Newer(a, b debate.Summary) bool {
 	}
 	return a.ID > b.ID
 }
+
+// OnlyDeltas reports whether a batch holds streamed text only, which the
+// debate.Store contract lets a store commit without waiting for it to be
+// durable.
+func OnlyDeltas(events []debate.Event) bool {
+	for _, e := range events {
+		if e.Type != debate.TypeTurnDelta {
+			return false
+		}
+	}
+	return len(events) > 0
+}

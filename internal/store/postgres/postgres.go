@@ -311,7 +311,7 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 		return 0, fmt.Errorf("append to debate %q: begin: %w", debateID, err)
 	}
 	defer tx.Rollback(ctx) // a no-op after Commit
-	last, err := s.appendIn(ctx, tx, debateID, events, payloads, onlyDeltas(events))
+	last, err := s.appendIn(ctx, tx, debateID, events, payloads, store.OnlyDeltas(events))
 	if err != nil {
 		return 0, err
 	}
@@ -425,16 +425,6 @@ func (s *Store) appendIn(ctx context.Context, tx pgx.Tx, debateID string, events
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
 	}
 	return sum.LastSeq, nil
-}
-
-// onlyDeltas reports whether a batch holds streamed text only.
-func onlyDeltas(events []debate.Event) bool {
-	for _, e := range events {
-		if e.Type != debate.TypeTurnDelta {
-			return false
-		}
-	}
-	return len(events) > 0
 }
 
 func scanSummary(row pgx.Row) (debate.Summary, error) {

@@ -442,7 +442,7 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 
 func (s *Store) append(ctx context.Context, debateID string, events []debate.Event, payloads []debate.Payload) (int64, error) {
 	db, stmts := s.db, s.dbStmts
-	if onlyDeltas(events) {
+	if store.OnlyDeltas(events) {
 		db, stmts = s.fast, s.fastStmts
 	}
 	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE, from the DSN
@@ -536,16 +536,6 @@ func appendIn(ctx context.Context, tx *sql.Tx, stmts *appendStmts, debateID stri
 		return 0, fmt.Errorf("append to debate %q: %w", debateID, err)
 	}
 	return sum.LastSeq, nil
-}
-
-// onlyDeltas reports whether a batch holds streamed text only.
-func onlyDeltas(events []debate.Event) bool {
-	for _, e := range events {
-		if e.Type != debate.TypeTurnDelta {
-			return false
-		}
-	}
-	return len(events) > 0
 }
 
 func insertTurn(ctx context.Context, stmt *sql.Stmt, e debate.Event, tc *debate.TurnCompleted, ts string) error {
