@@ -110,14 +110,21 @@ type Starter interface {
 	Prepare(ctx context.Context, env Env, run *Run) (*tool.Registry, error)
 }
 
-// Questioner is implemented by a format whose stored options hold, besides
-// what the request decided, data gathered when the debate was created (a
-// filing's figures, a market price, when they were fetched): Question keeps
-// the part the request decided, so that two debates asking the same question
-// the same way compare equal though their data were fetched at other times.
-// A format without it is compared on all its options.
+// Questioner is implemented by a format whose Setup does I/O (fetches a
+// filing's figures, a market price) or whose stored options hold, besides
+// what the request decided, data gathered when the debate was created. It
+// says which question a debate asks, so that a front-end can find a debate
+// that already asks a request's question without running Setup, and two
+// debates asking the same question the same way compare equal though their
+// data were fetched at other times (or from a fallback). A format without it
+// is compared on all the options its Setup builds.
 type Questioner interface {
+	// Question is the question a debate created with these options asks.
 	Question(opts json.RawMessage) (json.RawMessage, error)
+	// Asks is the question req would ask, from the request and the
+	// environment alone, with no I/O. For every request Setup accepts,
+	// Question(Setup(req)) equals Asks(req).
+	Asks(env Env, req *Request) (json.RawMessage, error)
 }
 
 // InputError is bad input: a setting, a topic, a file the user named.

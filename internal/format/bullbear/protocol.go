@@ -86,6 +86,12 @@ type Options struct {
 	// Offline is true when the data came from the offline snapshot; a
 	// resumed debate then stays offline so as not to mix sources.
 	Offline bool `json:"offline,omitempty"`
+	// SourceAsked is the SEC data the request asked for: SourceSnapshot
+	// (--offline, --snapshot, or no usable SEC_USER_AGENT) or SourceEDGAR,
+	// which falls back to the snapshot when EDGAR cannot be reached (then
+	// Offline is true). It is part of the question the debate asks; where
+	// the data came from is not. Empty in debates created before it.
+	SourceAsked string `json:"source_asked,omitempty"`
 	// Tools names the research tools the agents had, recorded at creation
 	// so that the report states them ("web_search" only when configured).
 	Tools []string `json:"tools,omitempty"`

@@ -3,30 +3,108 @@ package bullbear
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/parleyhq/parley/internal/sec/analysis"
+	"github.com/parleyhq/parley/internal/sec/secsetup"
 	"github.com/parleyhq/parley/internal/setup"
 )
 
-// Question keeps what a request decides of a bull vs. bear debate's
-// options: the company, the rounds, the framework, the hints, the data
-// source (the shipped snapshot or EDGAR) and the research tools. The figures,
-// facts, valuation and market price are data fetched at creation: EDGAR's
-// label carries the time of the fetch, and a price moves during the day.
+// The SEC data a request asks for (Options.SourceAsked).
+const (
+	SourceEDGAR    = "edgar"
+	SourceSnapshot = "snapshot"
+)
+
+// question is what a request decides of a bull vs. bear debate: the rounds,
+// the framework, the hints, the SEC data asked for and the research tools.
+// The company is the topic's, which the front-ends compare themselves. The
+// figures, facts, valuation and market price are data fetched at creation
+// (EDGAR's label carries the time of the fetch, a price moves during the
+// day), and so is where the data came from: EDGAR asked for and unreachable
+// falls back to the snapshot, and the debate still asked for EDGAR.
+type question struct {
+	Deep       bool   `json:"deep,omitempty"`
+	Framework  string `json:"framework,omitempty"`
+	Hints      []Hint `json:"hints,omitempty"`
+	Source     string `json:"source"`
+	MarketData string `json:"market_data,omitempty"`
+	WebSearch  string `json:"web_search,omitempty"`
+}
+
+// Question is the question a bull vs. bear debate created with these
+// options asks (see question).
 func (Format) Question(opts json.RawMessage) (json.RawMessage, error) {
 	var o Options
 	if err := json.Unmarshal(opts, &o); err != nil {
 		return nil, fmt.Errorf("bullbear options: %w", err)
 	}
-	return json.Marshal(struct {
-		Ticker     string `json:"ticker"`
-		CIK        string `json:"cik,omitempty"`
-		Deep       bool   `json:"deep,omitempty"`
-		Framework  string `json:"framework,omitempty"`
-		Hints      []Hint `json:"hints,omitempty"`
-		Offline    bool   `json:"offline,omitempty"`
-		MarketData string `json:"market_data,omitempty"`
-		WebSearch  string `json:"web_search,omitempty"`
-	}{o.Ticker, o.CIK, o.Deep, o.Framework, o.Hints, o.Offline, o.MarketData, o.WebSearch})
+	src := o.SourceAsked
+	if src == "" {
+		// Created before the source asked was recorded: the source used
+		// is the best guess.
+		src = SourceEDGAR
+		if o.Offline {
+			src = SourceSnapshot
+		}
+	}
+	return json.Marshal(question{Deep: o.Deep, Framework: o.Framework, Hints: o.Hints, Source: src, MarketData: o.MarketData, WebSearch: o.WebSearch})
+}
+
+// Asks is the question a request would ask, from the request and the
+// environment alone: it fetches nothing, so that a front-end can tell
+// whether a debate it has asks it before Setup reads the SEC data. For a
+// request Setup accepts, Question of Setup's options is Asks. Bad input
+// Setup would refuse without fetching anything is refused alike.
+func (Format) Asks(env setup.Env, req *setup.Request) (json.RawMessage, error) {
+	bo, err := requested(req)
+	if err != nil {
+		return nil, err
+	}
+	q := question{Deep: bo.Deep, Framework: bo.Framework, Hints: bo.Hints, Source: sourceAsked(env, req)}
+	prices, web, err := secsetup.Research(env, req.Offline)
+	if err != nil {
+		return nil, err
+	}
+	if prices != nil {
+		q.MarketData = prices.(interface{ Name() string }).Name()
+	}
+	if web != nil {
+		q.WebSearch = web.Name()
+	}
+	return json.Marshal(q)
+}
+
+// requested is the part of a debate's options the request decides: the
+// ticker (the topic), the rounds, the framework and the hints, checked.
+func requested(req *setup.Request) (Options, error) {
+	bo := Options{Ticker: strings.ToUpper(strings.TrimSpace(req.Topic)), Deep: req.Deep}
+	for _, h := range req.Hints {
+		hs, err := ParseHint(h)
+		if err != nil {
+			return Options{}, &setup.InputError{Err: err}
+		}
+		bo.Hints = append(bo.Hints, hs...)
+	}
+	if req.Framework != "" {
+		fw, err := analysis.Framework(req.Framework)
+		if err != nil {
+			return Options{}, setup.Inputf("--framework %s: unknown framework; known frameworks: %s", req.Framework, strings.Join(analysis.FrameworkNames(), ", "))
+		}
+		bo.Framework = fw.Name()
+	}
+	if err := bo.Validate(); err != nil {
+		return Options{}, &setup.InputError{Err: err}
+	}
+	return bo, nil
+}
+
+// sourceAsked is the SEC data a request asks for.
+func sourceAsked(env setup.Env, req *setup.Request) string {
+	if secsetup.Asked(env, req.DataFlag()) != "" {
+		return SourceSnapshot
+	}
+	return SourceEDGAR
 }
 
 var _ setup.Questioner = Format{}

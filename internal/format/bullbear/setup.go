@@ -30,26 +30,13 @@ var cikTopic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // (or a CIK); the company is looked up, refused without a 10-K or XBRL data,
 // and its figures, fact-check table and valuation are frozen with the debate.
 func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.RawMessage, error) {
-	name := strings.ToUpper(strings.TrimSpace(o.Topic))
-	bo := Options{Ticker: name, Deep: o.Deep}
-	for _, h := range o.Hints {
-		hs, err := ParseHint(h)
-		if err != nil {
-			return nil, &setup.InputError{Err: err}
-		}
-		bo.Hints = append(bo.Hints, hs...)
+	bo, err := requested(o)
+	if err != nil {
+		return nil, err
 	}
-	if o.Framework != "" {
-		fw, err := analysis.Framework(o.Framework)
-		if err != nil {
-			return nil, setup.Inputf("--framework %s: unknown framework; known frameworks: %s", o.Framework, strings.Join(analysis.FrameworkNames(), ", "))
-		}
-		bo.Framework = fw.Name()
-	}
-	if err := bo.Validate(); err != nil {
-		return nil, &setup.InputError{Err: err}
-	}
+	name := bo.Ticker
 
+	bo.SourceAsked = sourceAsked(env, o)
 	src, why := secsetup.Source(env, o.DataFlag())
 	var company edgar.Company
 	if cikTopic().MatchString(name) {

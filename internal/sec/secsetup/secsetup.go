@@ -27,13 +27,10 @@ import (
 // used ("" when online).
 func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 	snap := snapshot.New()
-	if flag != "" {
-		return snap, flag
+	if why := Asked(env, flag); why != "" {
+		return snap, why
 	}
 	ua := strings.TrimSpace(env.Getenv(edgar.EnvUserAgent))
-	if ua == "" {
-		return snap, fmt.Sprintf("%s is not set, so EDGAR cannot be used; set it to \"Your Name you@example.com\" to debate live data", edgar.EnvUserAgent)
-	}
 	cfg := edgar.Config{UserAgent: ua, Now: env.Now, Logger: slog.New(slog.DiscardHandler)}
 	// The SEC's limit is per machine (per IP): share it with every Parley
 	// process, through the workers' database when they share one, else
@@ -55,6 +52,27 @@ func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 		live = dc
 	}
 	return edgar.NewFallback(live, snap, slog.New(slog.DiscardHandler)), ""
+}
+
+// Asked says which source a request asks for, without I/O: the snapshot
+// (and why) when a flag asks for it or no usable SEC_USER_AGENT is set, ""
+// for live EDGAR. Source picks the snapshot for the same reasons; live EDGAR
+// may still fall back to the snapshot when it cannot be reached, which is
+// what a debate got, not what it asked.
+func Asked(env setup.Env, flag string) (why string) {
+	if flag != "" {
+		return flag
+	}
+	ua := strings.TrimSpace(env.Getenv(edgar.EnvUserAgent))
+	if ua == "" {
+		return fmt.Sprintf("%s is not set, so EDGAR cannot be used; set it to \"Your Name you@example.com\" to debate live data", edgar.EnvUserAgent)
+	}
+	// The client checks the User-Agent (a contact e-mail) as it is built;
+	// building it does no I/O.
+	if _, err := edgar.New(edgar.Config{UserAgent: ua, Logger: slog.New(slog.DiscardHandler)}); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // Tickers is the SEC ticker list that company names resolve through: the
