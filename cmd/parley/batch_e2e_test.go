@@ -4,10 +4,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,6 +144,70 @@ func TestBatchReusesOnlyTheSameQuestion(t *testing.T) {
 	r := mustParley(t, dir, env, "", "batch", "NVDA", "--offline")
 	if !strings.Contains(r.stdout, "done (earlier today)") {
 		t.Errorf("the table does not say the debate is earlier today's:\n%s", r.stdout)
+	}
+}
+
+// droppingProxy is an HTTP proxy that counts the connections made to it and
+// drops each at once: through it, EDGAR cannot be reached, and the count
+// says how often Parley tried.
+func droppingProxy(t *testing.T) (url string, conns *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	conns = new(atomic.Int64)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	return "http://" + ln.Addr().String(), conns
+}
+
+// TestBatchSetsUpOnceWithEDGARUnreachable: a batch item's debate is set up
+// once (its setup's attempts to reach EDGAR are a single debate's), and the
+// same batch again finds it without any I/O, though EDGAR is still
+// unreachable: it asked for EDGAR and fell back to the snapshot, as the
+// batch's request would, and that is the same question.
+func TestBatchSetsUpOnceWithEDGARUnreachable(t *testing.T) {
+	proxy, conns := droppingProxy(t)
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db"), "SEC_USER_AGENT=Parley Test test@example.com",
+		"HTTPS_PROXY=" + proxy, "HTTP_PROXY=" + proxy}
+	r := mustParley(t, dir, env, "", "debate", "AAPL", "--no-checkpoints")
+	once := conns.Swap(0)
+	if once == 0 || !strings.Contains(r.stdout+r.stderr, "EDGAR could not be used") {
+		t.Fatalf("the debate did not try EDGAR through the proxy (%d connections) and fall back:\n%s\n%s", once, r.stdout, r.stderr)
+	}
+	rows := batchJSON(t, mustParley(t, dir, env, "", "batch", "NVDA", "--json"))
+	if len(rows) != 1 || rows[0].Status != "done" || rows[0].Earlier {
+		t.Fatalf("batch: %+v, want a new debate done", rows)
+	}
+	if n := conns.Swap(0); n != once {
+		t.Errorf("the batch tried EDGAR %d times for one new debate, a debate's setup %d times: setup ran more than once", n, once)
+	}
+	// Today's debate of the item asks otherwise: a deep one starts, set up
+	// once though the lookup compared it with today's.
+	deep := batchJSON(t, mustParley(t, dir, env, "", "batch", "NVDA", "--deep", "--json"))
+	if len(deep) != 1 || deep[0].Status != "done" || deep[0].Earlier || deep[0].ID == rows[0].ID {
+		t.Fatalf("a deep batch: %+v, want a new debate done", deep)
+	}
+	if n := conns.Swap(0); n != once {
+		t.Errorf("the deep batch tried EDGAR %d times for one new debate, a debate's setup %d times: setup ran more than once", n, once)
+	}
+	again := batchJSON(t, mustParley(t, dir, env, "", "batch", "NVDA", "--json"))
+	if len(again) != 1 || !again[0].Earlier || again[0].ID != rows[0].ID {
+		t.Errorf("the same batch again, EDGAR still unreachable: %+v, want %s listed as earlier today", again, rows[0].ID)
+	}
+	if n := conns.Load(); n != 0 {
+		t.Errorf("finding today's debate tried EDGAR %d times; the question a request asks needs no I/O", n)
 	}
 }
 

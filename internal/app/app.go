@@ -180,57 +180,45 @@ func (a *App) price() func(string, llm.Usage) (float64, bool) {
 // fails. Bad input is a *setup.InputError, a missing model a
 // *setup.ConfigError.
 func (a *App) Start(ctx context.Context, req StartRequest) (*Session, error) {
-	p, err := a.plan(ctx, req)
+	p, err := a.Plan(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	created := p.created
-	s, err := a.prepare(ctx, p.format, p.starter, created.Topic, created.Options, p.cast, req.Offline)
-	if err != nil {
-		return nil, err
-	}
-	s.ID, s.Models = NewID(), created.Models
-	if req.Create != nil {
-		e, err := debate.NewEvent(s.ID, a.now(), created)
-		if err != nil {
-			return nil, err
-		}
-		if err := req.Create(ctx, e); err != nil {
-			return nil, fmt.Errorf("create debate %s: %w", s.ID, err)
-		}
-		return s, nil
-	}
-	if err := s.runner.Create(ctx, s.ID, created); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return a.StartPlan(ctx, p, req.Create)
 }
 
-// Plan computes the debate.created payload a Start of req would record (the
-// format, the topic, the format's options and the cast) without preparing a
-// run or creating anything, so that a front-end can tell whether a debate it
-// has already asks the same question (see SameQuestion). The format's setup
-// runs as for Start: it may read the SEC data the options are built from.
-func (a *App) Plan(ctx context.Context, req StartRequest) (debate.Created, error) {
-	p, err := a.plan(ctx, req)
-	if err != nil {
-		return debate.Created{}, err
-	}
-	return p.created, nil
-}
-
-// planned is a validated start request: what it creates and what its run
-// needs.
-type planned struct {
+// Plan is a start request validated, with its cast and the question it
+// asks, before anything is created: a front-end looks for a debate that
+// already asks that question (Find, Unfinished) and, when there is none,
+// starts from the plan (StartPlan), so that the format's Setup runs once.
+type Plan struct {
+	req     StartRequest
 	format  debate.Format
 	starter setup.Starter
 	cast    debate.Cast
+	// created is the debate.created payload; its Options are nil until
+	// the format's Setup has run.
 	created debate.Created
+	// question is what the request asks of the format: its
+	// setup.Questioner's Asks, or else the options Setup built.
+	question json.RawMessage
 }
 
-// plan validates a request and builds the debate's options and cast, for
-// Start and Plan alike.
-func (a *App) plan(ctx context.Context, req StartRequest) (*planned, error) {
+// Format is the name of the plan's format.
+func (p *Plan) Format() string { return p.created.Format }
+
+// Topic is the plan's topic, trimmed.
+func (p *Plan) Topic() string { return p.created.Topic }
+
+// Plan validates a request, resolves its cast and computes the question it
+// asks, creating nothing. A format that says its question from the request
+// (setup.Questioner) is planned without I/O: a bull vs. bear plan fetches no
+// SEC data, so that it neither depends on EDGAR being reachable nor fetches
+// what a debate found to ask the same question does not need. For another
+// format the question is its options, and Plan runs its Setup; StartPlan
+// then uses those options rather than run Setup again. Bad input is a
+// *setup.InputError, a missing model a *setup.ConfigError.
+func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 	topic, err := ValidateTopic(req.Topic)
 	if err != nil {
 		return nil, err
@@ -270,43 +258,147 @@ func (a *App) plan(ctx context.Context, req StartRequest) (*planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, err := starter.Setup(ctx, a.Env, &req.Request)
+	p := &Plan{req: req, format: format, starter: starter, cast: cast,
+		created: debate.Created{Format: format.Name(), Topic: topic, Limits: req.Limits, Models: models, Endpoints: endpoints}}
+	if q, ok := format.(setup.Questioner); ok {
+		if p.question, err = q.Asks(a.Env, &p.req.Request); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	if p.created.Options, err = starter.Setup(ctx, a.Env, &p.req.Request); err != nil {
+		return nil, err
+	}
+	p.question = p.created.Options
+	return p, nil
+}
+
+// StartPlan creates the debate a plan describes and prepares its run,
+// running the format's Setup unless Plan ran it. create, when not nil,
+// stores the debate.created event in place of an append to the Store (see
+// StartRequest.Create). Nothing is created when any of this fails.
+func (a *App) StartPlan(ctx context.Context, p *Plan, create func(ctx context.Context, created debate.Event) error) (*Session, error) {
+	created := p.created
+	if created.Options == nil {
+		opts, err := p.starter.Setup(ctx, a.Env, &p.req.Request)
+		if err != nil {
+			return nil, err
+		}
+		created.Options = opts
+	}
+	s, err := a.prepare(ctx, p.format, p.starter, created.Topic, created.Options, p.cast, p.req.Offline)
 	if err != nil {
 		return nil, err
 	}
-	return &planned{format: format, starter: starter, cast: cast,
-		created: debate.Created{Format: format.Name(), Topic: topic, Options: opts, Limits: req.Limits, Models: models, Endpoints: endpoints}}, nil
+	s.ID, s.Models = NewID(), created.Models
+	if create != nil {
+		e, err := debate.NewEvent(s.ID, a.now(), created)
+		if err != nil {
+			return nil, err
+		}
+		if err := create(ctx, e); err != nil {
+			return nil, fmt.Errorf("create debate %s: %w", s.ID, err)
+		}
+		return s, nil
+	}
+	if err := s.runner.Create(ctx, s.ID, created); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
-// SameQuestion reports whether a recorded debate asks the question a
-// planned one would (see Plan): the same format and topic, the same options
-// where the format's request decides them (setup.Questioner), compared as
-// JSON values rather than bytes, and the same cast, none for data-only
-// agents. Limits and endpoints are how a debate runs, not what it asks.
+// SameQuestion reports whether a recorded debate asks the question a plan
+// asks: the same format, the same topic (in any case: a question, or a
+// ticker), the same options where the format's request decides them
+// (setup.Questioner), compared as JSON values rather than bytes, and the
+// same cast, none for data-only agents. Limits and endpoints are how a
+// debate runs, not what it asks. Every front-end decides by it.
 //
 // The cast compared is the one the debate was created with, not as a
 // resume changed it: a change is a person's explicit choice to finish that
 // very debate with another model (one that kept failing, say), and the
 // debate still answers the question it was asked; rerunning the batch lists
 // it rather than paying for the same question again.
-func (a *App) SameQuestion(recorded, planned debate.Created) (bool, error) {
-	if recorded.Format != planned.Format || recorded.Topic != planned.Topic || !maps.Equal(recorded.Models, planned.Models) {
+func (a *App) SameQuestion(recorded debate.Created, p *Plan) (bool, error) {
+	if recorded.Format != p.created.Format || !sameTopic(recorded.Topic, p.created.Topic) || !maps.Equal(recorded.Models, p.created.Models) {
 		return false, nil
 	}
-	format, err := a.Formats.Get(planned.Format)
-	if err != nil {
-		return false, err
-	}
-	x, y := []byte(recorded.Options), []byte(planned.Options)
-	if q, ok := format.(setup.Questioner); ok {
+	x := []byte(recorded.Options)
+	if q, ok := p.format.(setup.Questioner); ok {
+		var err error
 		if x, err = q.Question(x); err != nil {
-			return false, fmt.Errorf("the options of a recorded %s debate: %w", format.Name(), err)
-		}
-		if y, err = q.Question(y); err != nil {
-			return false, fmt.Errorf("the options of the %s debate to start: %w", format.Name(), err)
+			return false, fmt.Errorf("the options of a recorded %s debate: %w", p.format.Name(), err)
 		}
 	}
-	return sameJSON(x, y)
+	return sameJSON(x, p.question)
+}
+
+// sameTopic reports whether two topics are one: a case difference changes
+// neither a question nor a ticker.
+func sameTopic(x, y string) bool {
+	return strings.EqualFold(strings.TrimSpace(x), strings.TrimSpace(y))
+}
+
+// Earlier says which of the debates already there Find considers.
+type Earlier struct {
+	// Unfinished keeps only debates that have not completed.
+	Unfinished bool
+	// Since, when not zero, keeps only debates created or updated at or
+	// after it.
+	Since time.Time
+}
+
+// Find returns the newest debate that asks the question p asks
+// (SameQuestion) among the earlier debates which selects, or nil when there
+// is none. It reads each candidate's first event only.
+func (a *App) Find(ctx context.Context, p *Plan, which Earlier) (*debate.Summary, error) {
+	sums, err := a.Store.List(ctx, debate.ListFilter{Format: p.created.Format})
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range sums { // newest first
+		switch {
+		case !sameTopic(s.Topic, p.created.Topic),
+			which.Unfinished && s.Status == debate.StatusCompleted,
+			!which.Since.IsZero() && s.Created.Before(which.Since) && s.Updated.Before(which.Since):
+			continue
+		}
+		recorded, err := a.created(ctx, s.ID)
+		if err != nil {
+			return nil, err
+		}
+		same, err := a.SameQuestion(recorded, p)
+		if err != nil {
+			return nil, fmt.Errorf("debate %s: %w ('parley delete %s' removes it)", s.ID, err, s.ID)
+		}
+		if same {
+			return &sums[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// Unfinished finds the newest debate that has not ended and asks the
+// question p asks: the spec's resume flow offers to resume it rather than
+// start anew. It returns nil when there is none.
+func (a *App) Unfinished(ctx context.Context, p *Plan) (*debate.Summary, error) {
+	return a.Find(ctx, p, Earlier{Unfinished: true})
+}
+
+// created reads what debate id was created with: its first event.
+func (a *App) created(ctx context.Context, id string) (debate.Created, error) {
+	evs, err := a.Store.Load(ctx, id, 0)
+	if err != nil {
+		return debate.Created{}, err
+	}
+	var c debate.Created
+	if len(evs) == 0 || evs[0].Type != debate.TypeCreated {
+		return c, fmt.Errorf("debate %s does not begin with its debate.created event: 'parley delete %s' removes it", id, id)
+	}
+	if err := evs[0].Decode(&c); err != nil {
+		return c, fmt.Errorf("debate %s: %w ('parley delete %s' removes it)", id, err, id)
+	}
+	return c, nil
 }
 
 // sameJSON reports whether two JSON documents hold the same value, whatever

@@ -1,9 +1,7 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -125,93 +123,5 @@ func TestResumeKeepsRecordedCast(t *testing.T) {
 	}
 	if _, err := b.Resume(ctx, ResumeRequest{ID: "DEB-none"}); err == nil {
 		t.Fatal("resume of an unknown debate was accepted")
-	}
-}
-
-// TestPlanSameQuestion: Plan computes what Start records, creating nothing,
-// and SameQuestion tells a debate asked otherwise (deeper, another
-// framework, with a model) from one asked the same way, whatever the key
-// order of its options.
-func TestPlanSameQuestion(t *testing.T) {
-	ctx := context.Background()
-	a := testApp(t, map[string]string{"OPENAI_API_KEY": "test-key"})
-	quick := request("bullbear", "NVDA")
-	quick.Offline = true
-	want, err := a.Plan(ctx, quick)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sums, _ := a.Store.List(ctx, debate.ListFilter{}); len(sums) != 0 {
-		t.Fatalf("Plan created %d debates", len(sums))
-	}
-	s, err := a.Start(ctx, quick)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, err := a.Store.Load(ctx, s.ID, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got debate.Created
-	if err := evs[0].Decode(&got); err != nil {
-		t.Fatal(err)
-	}
-	if same, err := a.SameQuestion(got, want); err != nil || !same {
-		t.Fatalf("the debate Start created does not ask what Plan planned (%v):\n%s\n%s", err, got.Options, want.Options)
-	}
-
-	// Data fetched at another time (EDGAR's label has the time of the
-	// fetch, a market price moves) is the same question.
-	var m map[string]any
-	if err := json.Unmarshal(got.Options, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["data"], m["market_price"] = "EDGAR, fetched 2026-11-25T09:00:00Z", map[string]any{"symbol": "NVDA", "value": 181.5, "date": "2026-11-24"}
-	later := got
-	if later.Options, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if same, err := a.SameQuestion(later, want); err != nil || !same {
-		t.Errorf("the same debate with its data fetched later: same %v, %v", same, err)
-	}
-
-	deep, framework, snapshot := quick, quick, quick
-	deep.Deep = true
-	framework.Framework = "piotroski"
-	snapshot.Offline, snapshot.Snapshot, snapshot.Models = false, true, Models{Model: "gpt-4.1"}
-	for name, req := range map[string]StartRequest{"--deep": deep, "--framework": framework, "a model": snapshot} {
-		other, err := a.Plan(ctx, req)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if same, err := a.SameQuestion(got, other); err != nil || same {
-			t.Errorf("%s: a quick offline debate asks the same question (%v)", name, err)
-		}
-	}
-
-	p1, p2 := request("perspectives", "Redis or PostgreSQL?"), request("perspectives", "Redis or PostgreSQL?")
-	p2.MaxRounds = 4
-	c1, err1 := a.Plan(ctx, p1)
-	c2, err2 := a.Plan(ctx, p2)
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	if same, err := a.SameQuestion(c1, c2); err != nil || same {
-		t.Errorf("perspectives with 3 and 4 rounds: same %v, %v", same, err)
-	}
-	// Key order and spacing do not matter: the options again, keys sorted.
-	m = nil
-	if err := json.Unmarshal(c1.Options, &m); err != nil {
-		t.Fatal(err)
-	}
-	sorted := c1
-	if sorted.Options, err = json.MarshalIndent(m, "", " "); err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Equal(sorted.Options, c1.Options) {
-		t.Fatal("re-encoding the options changed nothing: the test compares nothing")
-	}
-	if same, err := a.SameQuestion(sorted, c1); err != nil || !same {
-		t.Errorf("the same options with their keys sorted: same %v, %v", same, err)
 	}
 }

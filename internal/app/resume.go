@@ -2,26 +2,9 @@ package app
 
 import (
 	"context"
-	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
 )
-
-// Unfinished finds the newest debate of a format on a topic (compared in any
-// case) that has not ended: the spec's resume flow offers to resume it
-// rather than start anew. It returns nil when there is none.
-func (a *App) Unfinished(ctx context.Context, format, topic string) (*debate.Summary, error) {
-	sums, err := a.Store.List(ctx, debate.ListFilter{Format: format})
-	if err != nil {
-		return nil, err
-	}
-	for i := range sums {
-		if sums[i].Status != debate.StatusCompleted && strings.EqualFold(strings.TrimSpace(sums[i].Topic), strings.TrimSpace(topic)) {
-			return &sums[i], nil
-		}
-	}
-	return nil, nil
-}
 
 // ResumePhase names where a debate will go on: the phase of its next step,
 // which is where it stopped ("Phase 2 (Bear Opening)"), or "the start".

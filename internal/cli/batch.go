@@ -236,7 +236,7 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	today := f.Now()
 	for i, it := range items {
 		rows[i] = &BatchRow{Item: it, Status: batchQueued}
-		if err := startItem(ctx, a, q, store, base, rows[i], format, today, o.Force); err != nil {
+		if err := startItem(ctx, a, q, base, rows[i], today, o.Force); err != nil {
 			rows[i].Status, rows[i].Error = batchFailed, err.Error()
 		}
 	}
@@ -312,87 +312,41 @@ func allFinal(rows []*BatchRow) bool {
 	return true
 }
 
-// sameDay reports whether two times fall on the same local day.
-func sameDay(a, b time.Time) bool {
-	a, b = a.Local(), b.Local()
-	return a.Year() == b.Year() && a.YearDay() == b.YearDay()
-}
-
 // startItem starts an item's debate, or finds today's that asks the same
-// question the same way (app.SameQuestion: the options and cast this batch
-// would create it with): a completed one is listed as it is, an unfinished
-// one goes on (enqueued again unless it runs or waits in the queue); --force
+// question (app.App.Find): a completed one is listed as it is, an unfinished
+// one goes on (queued again unless it runs or waits in the queue); --force
 // starts anew. Today's debates of the item asked otherwise (--deep, another
-// framework, a model) are left alone.
-func startItem(ctx context.Context, a *app.App, q *jobs.Queue, store debate.Store, base *DebateOptions, row *BatchRow, format string, today time.Time, force bool) error {
+// framework, a model) are left alone. A new debate starts from the plan the
+// lookup used, so that its setup (a bull vs. bear debate's SEC data) runs
+// once.
+func startItem(ctx context.Context, a *app.App, q *jobs.Queue, base *DebateOptions, row *BatchRow, today time.Time, force bool) error {
 	o := *base
 	o.Topic = row.Item
-	req := o.startRequest()
+	p, err := a.Plan(ctx, o.startRequest())
+	if err != nil {
+		return err
+	}
 	if !force {
-		sums, err := store.List(ctx, debate.ListFilter{Format: format, Topic: row.Item})
+		y, m, d := today.Local().Date()
+		found, err := a.Find(ctx, p, app.Earlier{Since: time.Date(y, m, d, 0, 0, 0, 0, time.Local)})
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (--force starts a new debate)", err)
 		}
-		var want *debate.Created
-		for _, s := range sums { // newest first
-			if !sameDay(s.Created, today) && !sameDay(s.Updated, today) {
-				continue
-			}
-			if want == nil {
-				c, err := a.Plan(ctx, req)
-				if err != nil {
-					return err
-				}
-				want = &c
-			}
-			same, err := askedAs(ctx, a, store, s.ID, *want)
-			if err != nil {
-				return err
-			}
-			if !same {
-				continue
-			}
-			row.ID = s.ID
-			if s.Status == debate.StatusCompleted {
+		if found != nil {
+			row.ID = found.ID
+			if found.Status == debate.StatusCompleted {
 				row.Earlier = true
 				return nil
 			}
-			queued, err := q.Queued(ctx, s.ID)
-			if err != nil {
-				return err
-			}
-			if l := s.Lease; queued[s.ID] || (l != nil && l.Live(time.Now()) && debate.OwnerAlive(l.Owner)) {
-				return nil
-			}
-			return q.Resume(ctx, s.ID)
+			return q.Continue(ctx, found.ID)
 		}
 	}
-	sess, err := q.StartDebate(ctx, req)
+	sess, err := q.StartPlan(ctx, p)
 	if err != nil {
 		return err
 	}
 	row.ID = sess.ID
 	return nil
-}
-
-// askedAs reports whether debate id was created asking what want asks.
-func askedAs(ctx context.Context, a *app.App, store debate.Store, id string, want debate.Created) (bool, error) {
-	evs, err := store.Load(ctx, id, 0)
-	if err != nil {
-		return false, err
-	}
-	var got debate.Created
-	if len(evs) == 0 {
-		return false, fmt.Errorf("debate %s has no events: 'parley delete %s' removes it", id, id)
-	}
-	if err := evs[0].Decode(&got); err != nil {
-		return false, fmt.Errorf("debate %s: %w (--force starts a new debate)", id, err)
-	}
-	same, err := a.SameQuestion(got, want)
-	if err != nil {
-		return false, fmt.Errorf("debate %s: %w (--force starts a new debate)", id, err)
-	}
-	return same, nil
 }
 
 // refresh reads where each row's debate stands.

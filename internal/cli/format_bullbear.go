@@ -17,7 +17,8 @@ func impliesBullbear(o *DebateOptions) bool {
 }
 
 // offerBullbearResume implements the spec's resume flow: starting a bull vs.
-// bear debate on a ticker that has an unfinished one asks "Resume debate from
+// bear debate on a ticker that has an unfinished one asking the same
+// question (app.App.Unfinished: the same options and models) asks "Resume debate from
 // Phase 2 (Bear Opening)? [Y/n]" and, on yes, resumes it. Without a terminal
 // to ask on, it says how to resume and starts a new debate.
 func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) error {
@@ -33,7 +34,11 @@ func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) erro
 	if err != nil {
 		return err
 	}
-	found, err := a.Unfinished(ctx, bullbear.Name, o.Topic)
+	p, err := a.Plan(ctx, o.startRequest())
+	if err != nil {
+		return err
+	}
+	found, err := a.Unfinished(ctx, p)
 	if err != nil || found == nil {
 		return err
 	}

@@ -66,11 +66,18 @@ func testFactory(t *testing.T, stdin string, terminal bool) *Factory {
 	return &Factory{IO: ios, Env: func(string) string { return "" }, Now: time.Now, DBPath: filepath.Join(t.TempDir(), "parley.db"), Formats: app.DefaultFormats()}
 }
 
+// bullbearOptions are the options of 'parley debate TICKER'.
+func bullbearOptions(topic string) *DebateOptions {
+	o := defaultDebateOptions()
+	o.Topic, o.Format = topic, bullbear.Name
+	return o
+}
+
 func TestBullbearResumePrompt(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f := testFactory(t, "\n", true)
 	id := pausedBullbear(t, f)
-	o := &DebateOptions{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name}}
+	o := bullbearOptions("NVDA")
 	if err := offerBullbearResume(context.Background(), f, o); err != nil {
 		t.Fatal(err)
 	}
@@ -110,18 +117,45 @@ func TestBullbearResumeDeclinedOrUnattended(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f := testFactory(t, "n\n", true)
 	pausedBullbear(t, f)
-	o := &DebateOptions{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name}}
+	o := bullbearOptions("NVDA")
 	if err := offerBullbearResume(context.Background(), f, o); err != nil || o.Resume != "" {
 		t.Errorf("declined: resume %q, err %v", o.Resume, err)
 	}
 
 	f2 := testFactory(t, "", false)
 	id := pausedBullbear(t, f2)
-	o = &DebateOptions{Request: setup.Request{Topic: "nvda", Format: bullbear.Name}}
+	o = bullbearOptions("nvda")
 	if err := offerBullbearResume(context.Background(), f2, o); err != nil || o.Resume != "" {
 		t.Errorf("unattended: resume %q, err %v", o.Resume, err)
 	}
 	if msg := f2.IO.ErrOut.(interface{ String() string }).String(); !strings.Contains(msg, "parley debate --resume "+id) {
 		t.Errorf("unattended message:\n%s", msg)
+	}
+}
+
+// TestBullbearResumeOnlyTheSameQuestion: the resume offer is for a debate
+// that asks what the new one would; a deep debate of the ticker, or one
+// with a model, is another question, and no resume is offered.
+func TestBullbearResumeOnlyTheSameQuestion(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	f := testFactory(t, "y\n", true)
+	pausedBullbear(t, f)
+	deep := bullbearOptions("NVDA")
+	deep.Deep = true
+	withModel := bullbearOptions("NVDA")
+	withModel.Models.Model = "gpt-4.1"
+	f.Env = func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return "test-key"
+		}
+		return ""
+	}
+	for name, o := range map[string]*DebateOptions{"--deep": deep, "a model": withModel} {
+		if err := offerBullbearResume(context.Background(), f, o); err != nil || o.Resume != "" {
+			t.Errorf("%s: resume %q, err %v; want no offer", name, o.Resume, err)
+		}
+	}
+	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); strings.Contains(errOut, "Resume debate") {
+		t.Errorf("a resume was offered:\n%s", errOut)
 	}
 }

@@ -41,21 +41,35 @@ func (q *Queue) enqueue(ctx context.Context, id string, after int64, models map[
 
 // StartDebate creates a debate and enqueues its first run, in one transaction.
 func (q *Queue) StartDebate(ctx context.Context, req app.StartRequest) (*app.Session, error) {
-	req.Create = func(ctx context.Context, e debate.Event) error {
-		var c debate.Created
-		if err := json.Unmarshal(e.Data, &c); err != nil {
+	p, err := q.app.Plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return q.StartPlan(ctx, p)
+}
+
+// StartPlan is StartDebate from a plan a front-end made to look for a
+// debate that asks the same question (app.App.Plan): the format's setup
+// runs once, here or in the plan.
+func (q *Queue) StartPlan(ctx context.Context, p *app.Plan) (*app.Session, error) {
+	return q.app.StartPlan(ctx, p, q.create)
+}
+
+// create appends a new debate's debate.created event and enqueues its first
+// run in one transaction, so that neither exists without the other.
+func (q *Queue) create(ctx context.Context, e debate.Event) error {
+	var c debate.Created
+	if err := json.Unmarshal(e.Data, &c); err != nil {
+		return err
+	}
+	return q.db.inTx(ctx, func(tx txOps) error {
+		last, err := tx.append(ctx, e.Debate, e)
+		if err != nil {
 			return err
 		}
-		return q.db.inTx(ctx, func(tx txOps) error {
-			last, err := tx.append(ctx, e.Debate, e)
-			if err != nil {
-				return err
-			}
-			_, err = tx.enqueue(ctx, RunDebate{ID: e.Debate, After: last}, insertOpts(e.Debate, queueFor(c.Models)))
-			return err
-		})
-	}
-	return q.app.Start(ctx, req)
+		_, err = tx.enqueue(ctx, RunDebate{ID: e.Debate, After: last}, insertOpts(e.Debate, queueFor(c.Models)))
+		return err
+	})
 }
 
 // load folds a debate's log.
@@ -93,6 +107,23 @@ func (q *Queue) Resume(ctx context.Context, id string) error {
 		return err
 	}
 	return q.enqueue(ctx, id, st.LastSeq, st.Models)
+}
+
+// Continue sees that a debate that has not ended goes on: it enqueues a run
+// unless one is queued or a live runner holds the debate.
+func (q *Queue) Continue(ctx context.Context, id string) error {
+	sum, err := q.store.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if sum.Status == debate.StatusCompleted || liveLease(sum) != nil {
+		return nil
+	}
+	queued, err := q.Queued(ctx, id)
+	if err != nil || queued[id] {
+		return err
+	}
+	return q.Resume(ctx, id)
 }
 
 // withLease runs fn holding the debate's lease, waiting up to wait for a

@@ -166,37 +166,62 @@ func (m *Model) cmdDebate(args []string) tea.Cmd {
 }
 
 // offerResume asks "Resume debate from Phase 2 (Bear Opening)? [Y/n]" when
-// an unfinished debate of the same format on the same topic exists, and
-// starts a new debate otherwise or on no.
+// an unfinished debate asks the question the request asks (the same
+// format, topic, options and models: app.App.Unfinished), and starts a new
+// debate otherwise or on no. The plan, and the lookup, run off the event
+// loop: a format's setup may read files or the network.
 func (m *Model) offerResume(req *DebateRequest) tea.Cmd {
-	found, err := m.app.Unfinished(m.ctx, req.Start.Format, req.Start.Topic)
-	if err != nil {
-		m.fail(err)
-		return nil
+	a, ctx := m.app, m.ctx
+	if !req.Start.Models.Given() && m.models.Given() {
+		req.Start.Models = m.models
 	}
-	if found == nil {
-		return m.start(req)
+	m.wait("Starting " + app.Truncate(clean(req.Start.Topic), 40) + "…")
+	return func() tea.Msg {
+		p, err := a.Plan(ctx, req.Start)
+		if err != nil {
+			return startedMsg{err: err}
+		}
+		found, err := a.Unfinished(ctx, p)
+		if err != nil {
+			return startedMsg{err: err}
+		}
+		if found == nil {
+			sess, err := a.StartPlan(ctx, p, nil)
+			return startedMsg{sess: sess, docs: req.Docs, err: err}
+		}
+		phase, err := a.ResumePhase(ctx, found.ID)
+		if err != nil {
+			return startedMsg{err: err}
+		}
+		return resumeOfferMsg{req: req, plan: p, found: *found, phase: phase}
 	}
-	phase, err := m.app.ResumePhase(m.ctx, found.ID)
-	if err != nil {
-		m.fail(err)
-		return nil
-	}
-	prompt := fmt.Sprintf("Resume debate from %s? [Y/n]", phase)
-	m.say(plain, fmt.Sprintf("An unfinished debate on %s exists (%s). %s", clean(found.Topic), found.ID, prompt))
+}
+
+// resumeOfferMsg is an unfinished debate that asks what a /debate asks.
+type resumeOfferMsg struct {
+	req   *DebateRequest
+	plan  *app.Plan
+	found debate.Summary
+	phase string
+}
+
+// askResume asks whether to resume the unfinished debate found.
+func (m *Model) askResume(msg resumeOfferMsg) {
+	m.busy = ""
+	prompt := fmt.Sprintf("Resume debate from %s? [Y/n]", msg.phase)
+	m.say(plain, fmt.Sprintf("An unfinished debate on %s exists (%s). %s", clean(msg.found.Topic), msg.found.ID, prompt))
 	var answer func(string) tea.Cmd
 	answer = func(line string) tea.Cmd {
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "", "y", "yes":
-			return m.resume(found.ID, req)
+			return m.resume(msg.found.ID, msg.req)
 		case "n", "no":
-			return m.start(req)
+			return m.start(msg.req, msg.plan)
 		}
 		m.askUser("Answer y or n. "+prompt, "y or n", answer)
 		return nil
 	}
 	m.askUser(prompt, "Y (resume) or n (start a new debate)", answer)
-	return nil
 }
 
 // cmdResume resumes a debate: the one named, else the shell's current one
@@ -495,6 +520,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startedMsg:
 		return m.started(msg)
+	case resumeOfferMsg:
+		m.askResume(msg)
 	case eventMsg:
 		return m.event(msg)
 	case runDoneMsg:

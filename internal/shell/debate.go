@@ -76,15 +76,12 @@ type (
 	}
 )
 
-// start starts a new debate.
-func (m *Model) start(req *DebateRequest) tea.Cmd {
+// start starts a new debate from the plan the resume offer looked up.
+func (m *Model) start(req *DebateRequest, p *app.Plan) tea.Cmd {
 	a, ctx := m.app, m.ctx
-	if !req.Start.Models.Given() && m.models.Given() {
-		req.Start.Models = m.models
-	}
-	m.wait("Starting " + app.Truncate(clean(req.Start.Topic), 40) + "…")
+	m.wait("Starting " + app.Truncate(clean(p.Topic()), 40) + "…")
 	return func() tea.Msg {
-		sess, err := a.Start(ctx, req.Start)
+		sess, err := a.StartPlan(ctx, p, nil)
 		return startedMsg{sess: sess, docs: req.Docs, err: err}
 	}
 }

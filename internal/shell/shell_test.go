@@ -233,6 +233,7 @@ func TestResumeQuestion(t *testing.T) {
 		h := newHarness(t, w, nil)
 		id := pausedBullbear(t, h)
 		h.typeLine("/debate NVDA --offline")
+		h.until("the resume question", func() bool { return h.m.question != nil })
 		h.golden("resume-question")
 		h.typeLine("y")
 		h.settle()
