@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/internal/sec/analysis"
 )
@@ -166,7 +167,15 @@ func (t *Table) CheckMention(m Mention) Finding {
 		f.Status, f.Reason = Unverified, "no metric of the filings could be read for this figure"
 		return f
 	}
+	if m.Period.Q == -3 {
+		f.Status, f.Reason = Unverified, "a half-year, year-to-date or quarterly figure the check could not place in the fiscal calendar (it holds fiscal years and fiscal quarters)"
+		return f
+	}
 	stated := t.candidates(m)
+	if len(stated) == 0 {
+		f.Status, f.Reason = Unverified, fmt.Sprintf("calendar %d is not one of the filer's fiscal years, which end in %s", m.Period.FY, time.Month(t.FYEndMonth))
+		return f
+	}
 	var known []Fact
 	for _, p := range stated {
 		if fact, ok := t.Lookup(m.Metric, p); ok {
@@ -206,6 +215,21 @@ func (t *Table) candidates(m Mention) []Period {
 			out = append(out, Period{FY: p.FY + 1})
 		}
 		return out
+	case p.Q == -2:
+		// An explicit calendar year is a fiscal year only where the two
+		// (nearly) coincide: a December year end, or a year ending in
+		// January (named for the year it ends in, or, ending in its first
+		// days, for the year before) or, named for the year it begins in,
+		// early February.
+		switch e := t.FYEndMonth; {
+		case e == 12 || e == 0:
+			return []Period{{FY: p.FY}}
+		case e == 1 && !t.FYNamedForStart:
+			return []Period{{FY: p.FY + 1}}
+		case (e == 1 || e == 2) && t.FYNamedForStart:
+			return []Period{{FY: p.FY}}
+		}
+		return nil
 	case !m.Explicit:
 		return []Period{{FY: t.LatestFY}, {FY: t.LatestFY, TTM: true}}
 	}
@@ -213,8 +237,11 @@ func (t *Table) candidates(m Mention) []Period {
 }
 
 func periodText(m Mention) string {
-	if m.Period.Q == -1 {
+	switch m.Period.Q {
+	case -1:
 		return fmt.Sprint(m.Period.FY)
+	case -2:
+		return fmt.Sprintf("calendar %d", m.Period.FY)
 	}
 	return m.Period.String()
 }

@@ -13,6 +13,8 @@ func lossTable() *Table {
 	return &Table{Company: "LOSS", Name: "LOSS MAKER INC", LatestFY: 2024, FYEndMonth: 9, Facts: []Fact{
 		{Revenue, Period{FY: 2024}, 391035e6, "10-K a"},
 		{Revenue, Period{FY: 2023}, 383285e6, "10-K b"},
+		{Revenue, Period{FY: 2024, Q: 4}, 95.0e9, "10-K a"},
+		{Revenue, Period{FY: 2025, Q: 1}, 100.1e9, "10-Q c"},
 		{NetIncome, Period{FY: 2024}, -1.2e9, "10-K a"},
 		{NetIncome, Period{FY: 2023}, 0.5e9, "10-K b"},
 		{OperatingIncome, Period{FY: 2024}, -0.8e9, "10-K a"},
@@ -97,7 +99,20 @@ func TestWrittenForms(t *testing.T) {
 		{"Gross margin fell 50 basis points in FY2024.", Verified, GrossMarginChange, "50 basis points", ""},
 		{"Gross margin fell 150 bps in FY2024.", Corrected, GrossMarginChange, "150 bps", ""},
 		// Fiscal-year labels.
-		{"Revenue grew 2% in calendar 2024.", Verified, Growth(Revenue), "2%", ""},
+		// A calendar year is not a September fiscal year.
+		{"Revenue grew 2% in calendar 2024.", Unverified, Growth(Revenue), "2%", "end in September"},
+		{"Revenue grew 2% in CY2024.", Unverified, Growth(Revenue), "2%", "end in September"},
+		{"Revenue was $391.0 billion in fiscal '24.", Verified, Revenue, "$391.0 billion", ""},
+		// Quarters named by month, and periods the table does not hold.
+		{"Revenue was $100.1 billion in the December quarter of 2024.", Verified, Revenue, "$100.1 billion", ""},
+		{"Revenue was $100.1 billion in the quarter ended December 28, 2024.", Verified, Revenue, "$100.1 billion", ""},
+		{"Revenue was $100.1 billion in the December quarter of fiscal 2025.", Verified, Revenue, "$100.1 billion", ""},
+		{"Revenue was $90.0 billion in the December quarter of 2024.", Corrected, Revenue, "$90.0 billion", ""},
+		{"December-quarter revenue was $100.1 billion in 2024.", Verified, Revenue, "$100.1 billion", ""},
+		{"Revenue was $190.0 billion in the first half of fiscal 2024.", Unverified, Revenue, "$190.0 billion", "could not place"},
+		{"Revenue for the nine months was $290.0 billion.", Unverified, Revenue, "$290.0 billion", "could not place"},
+		{"Quarterly revenue hit $100.1 billion.", Unverified, Revenue, "$100.1 billion", "could not place"},
+		{"Fourth-quarter revenue was $95.0 billion in fiscal 2024.", Verified, Revenue, "$95.0 billion", ""},
 		{"Revenue was $383.3 billion in fiscal 2023.", Verified, Revenue, "$383.3 billion", ""},
 		{"Revenue was $383.3 billion in FY24.", Corrected, Revenue, "$383.3 billion", "wrong period"},
 		// Figures the filings cannot settle.
@@ -127,6 +142,10 @@ func TestTwoFiguresNotARange(t *testing.T) {
 		{"Revenue rose to $391.0 billion from $383.3 billion.", []Status{Verified, Verified}},
 		{"Gross margin rose 0.5% to 46.2% in FY2024.", []Status{Corrected, Verified}},
 		{"Revenue of $391.0 billion and $383.3 billion in FY2024.", []Status{Verified, Corrected}},
+		// A quarter written apart from its year takes the sentence's year.
+		{"Revenue was $391.0 billion in fiscal 2024, with fourth-quarter revenue of $95.0 billion.", []Status{Verified, Verified}},
+		{"Revenue was $391.0 billion in fiscal 2024, with fourth-quarter revenue of $91.0 billion.", []Status{Verified, Corrected}},
+		{"In fiscal 2024 fourth-quarter revenue was $95.0 billion.", []Status{Verified}},
 	} {
 		var got []Status
 		for _, f := range tb.Check(tc.text) {

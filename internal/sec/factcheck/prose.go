@@ -228,7 +228,26 @@ var marketRe = sync.OnceValue(func() *regexp.Regexp {
 
 var (
 	fyRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:fiscal(?:\s+year)?\s*|fy\s*'?)(\d{4}|\d{2})\b`)
+		return regexp.MustCompile(`(?i)\b(?:fiscal(?:\s+year)?\s*'?|fy\s*'?)(\d{4}|\d{2})\b`)
+	})
+	// An explicit calendar year: "calendar 2024", "CY2024", "calendar year
+	// 2024".
+	calendarRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:calendar(?:\s+year)?\s*'?|cy\s*'?)(\d{4}|\d{2})\b`)
+	})
+	// A quarter named for the month it ends in: "the December quarter (of)
+	// 2024", "the June 2025 quarter", "the quarter ended December 28, 2024",
+	// "three months ended June 28, 2025".
+	monthQuarterRe = sync.OnceValue(func() *regexp.Regexp {
+		const month = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+		return regexp.MustCompile(`\b` + month + `(?:\s+(\d{4}))?\s+quarter\b(?:\s+of\s+(fiscal\s+|calendar\s+)?(\d{4}))?` +
+			`|\b(?:quarter|three\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?` + month + `(?:\s+\d{1,2})?,?\s+(\d{4})`)
+	})
+	// A half year, a year to date, or a quarter no reader could place:
+	// periods the table does not hold, or that the check cannot name.
+	unplacedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:first|second)\s+half\b|\bh[12]\b|\b(?:six|nine|three)\s+months?\b|\b(?:6m|9m)\b|` +
+			`\byear\s+to\s+date\b|\bytd\b|\bhalf\s+year\b|\bquarter(?:ly)?\b`)
 	})
 	yearRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(19[89]\d|20\d{2})\b`) })
 	quarterRe = sync.OnceValue(func() *regexp.Regexp {
@@ -302,6 +321,11 @@ type span struct {
 	period     Period
 	relative   bool
 	loss       bool // a metric phrase naming a loss
+	// bare marks a quarter written without its year ("fourth-quarter
+	// revenue ... in fiscal 2024"), and month the month a quarter named by
+	// month ends in: attribute gives it the year the sentence states.
+	bare  bool
+	month int
 }
 
 func findIn(sentence string, t *Table) []Mention {
@@ -652,7 +676,62 @@ func findPeriods(low string, t *Table) []span {
 		quarters = append(quarters, span{start: loc[0], end: loc[1], period: Period{Q: q}})
 	}
 	years := map[int]bool{}
+	claim := func(start, end int) {
+		for i := start; i < end; i++ {
+			years[i] = true
+		}
+	}
+	for _, loc := range monthQuarterRe().FindAllStringSubmatchIndex(low, -1) {
+		month, year, fiscal := "", 0, false
+		switch {
+		case loc[2] >= 0:
+			month = low[loc[2]:loc[3]]
+			if loc[4] >= 0 {
+				year, _ = strconv.Atoi(low[loc[4]:loc[5]])
+			} else if loc[8] >= 0 {
+				year, _ = strconv.Atoi(low[loc[8]:loc[9]])
+				fiscal = loc[6] >= 0 && strings.HasPrefix(low[loc[6]:loc[7]], "fiscal")
+			}
+		default:
+			month = low[loc[10]:loc[11]]
+			year, _ = strconv.Atoi(low[loc[12]:loc[13]])
+		}
+		p, ok := t.monthQuarter(monthNumber(month), year, fiscal)
+		if !ok {
+			p = Period{Q: -3}
+		}
+		sp := span{start: loc[0], end: loc[1], period: p}
+		if year == 0 {
+			sp.bare, sp.month = true, monthNumber(month)
+		}
+		out = append(out, sp)
+		claim(loc[0], loc[1])
+	}
+	for _, loc := range calendarRe().FindAllStringSubmatchIndex(low, -1) {
+		if years[loc[0]] {
+			continue
+		}
+		y, _ := strconv.Atoi(low[loc[2]:loc[3]])
+		if y < 100 {
+			y += 2000
+		}
+		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: y, Q: -2}})
+		claim(loc[0], loc[1])
+	}
+	for _, loc := range quarterRe().FindAllStringIndex(low, -1) {
+		claim(loc[0], loc[1])
+	}
+	// Unplaced spans take a year written next to them, as quarters do.
+	for _, loc := range unplacedRe().FindAllStringIndex(low, -1) {
+		if years[loc[0]] || years[loc[1]-1] {
+			continue
+		}
+		quarters = append(quarters, span{start: loc[0], end: loc[1], period: Period{Q: -3}})
+	}
 	for _, loc := range fyRe().FindAllStringSubmatchIndex(low, -1) {
+		if years[loc[0]] {
+			continue
+		}
 		y, _ := strconv.Atoi(low[loc[2]:loc[3]])
 		if y < 100 {
 			y += 2000
@@ -686,7 +765,7 @@ func findPeriods(low string, t *Table) []span {
 	for _, q := range quarters {
 		fy, best, at := t.LatestFY, 1<<30, -1
 		for i, y := range out {
-			if y.period.TTM || y.relative {
+			if y.period.TTM || y.relative || y.period.Q > 0 || y.period.Q == -3 || !yearOfQuarter(low, q, y) {
 				continue
 			}
 			d := dist(q, y)
@@ -701,6 +780,7 @@ func findPeriods(low string, t *Table) []span {
 			q.start, q.end = min(q.start, out[at].start), max(q.end, out[at].end)
 		}
 		q.period.FY = fy
+		q.bare = at < 0 && q.period.Q > 0
 		out = append(out, q)
 	}
 	kept := out[:0]
@@ -710,6 +790,133 @@ func findPeriods(low string, t *Table) []span {
 		}
 	}
 	return kept
+}
+
+// figureRe finds a figure in the text between two phrases.
+var figureRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\s?\d|\d\s?%|\d\s*(?:trillion|billion|million|bn|tn)\b`)
+})
+
+// quarterOfYear joins a quarter written without its year and the year the
+// sentence states, when the figure at start took one of them: "Fourth-
+// quarter revenue was $95B in fiscal 2024" (the year nearest the figure,
+// the quarter before it with no other figure between) and "in fiscal
+// 2024, with fourth-quarter revenue of $95B" (the quarter nearest, the
+// year in its sentence) are Q4 FY2024.
+func (t *Table) quarterOfYear(low string, start int, chosen span, periods []span) span {
+	isYear := func(sp span) bool {
+		return !sp.period.TTM && !sp.relative && !sp.bare && (sp.period.Q == 0 || sp.period.Q == -2)
+	}
+	join := func(q, y span) span {
+		p := Period{FY: y.period.FY, Q: q.period.Q}
+		if q.month > 0 {
+			var ok bool
+			if p, ok = t.monthQuarter(q.month, y.period.FY, y.metric != "calendar" && y.period.Q != -2); !ok {
+				return chosen
+			}
+		}
+		return span{start: min(q.start, y.start), end: max(q.end, y.end), period: p}
+	}
+	switch {
+	case isYear(chosen):
+		for _, q := range periods {
+			if q.bare && q.end <= start && !strings.Contains(low[q.end:start], ";") && !figureRe().MatchString(low[q.end:start]) {
+				return join(q, chosen)
+			}
+		}
+	case chosen.bare:
+		best, bd := span{}, 1<<30
+		for _, y := range periods {
+			if !isYear(y) || strings.Contains(low[min(y.end, chosen.end):max(y.start, chosen.start)], ";") {
+				continue
+			}
+			if d := dist(y, chosen); d < bd {
+				best, bd = y, d
+			}
+		}
+		if bd < 1<<30 {
+			return join(chosen, best)
+		}
+	}
+	return chosen
+}
+
+// monthNumber is the number of a month's name or abbreviation.
+func monthNumber(name string) int {
+	for i, m := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.HasPrefix(name, m) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// monthQuarter is the fiscal quarter that ends in month m of calendar year
+// y ("the December quarter of 2024" is Apple's Q1 FY2025), or, with fiscal
+// set, of fiscal year y ("the December quarter of fiscal 2025"); with no
+// year, the latest such quarter the table holds. False for a month in
+// which none of the filer's quarters ends.
+func (t *Table) monthQuarter(m, y int, fiscal bool) (Period, bool) {
+	e := t.FYEndMonth
+	if e < 1 || e > 12 {
+		e = 12
+	}
+	d := ((m-e)%12 + 12) % 12
+	if m == 0 || d%3 != 0 {
+		return Period{}, false
+	}
+	q := d / 3
+	if q == 0 {
+		q = 4
+	}
+	at := func(y int) Period {
+		cy := y
+		if m > e {
+			cy = y + 1 // the fiscal year ends in the next calendar year
+		}
+		if t.FYNamedForStart {
+			cy--
+		}
+		return Period{FY: cy, Q: q}
+	}
+	switch {
+	case fiscal:
+		return Period{FY: y, Q: q}, true
+	case y > 0:
+		return at(y), true
+	}
+	for cy := t.LatestFY + 1; cy >= t.LatestFY-3; cy-- {
+		p := at(cy)
+		for _, f := range t.Facts {
+			if f.Period == p {
+				return p, true
+			}
+		}
+	}
+	return Period{}, false
+}
+
+// yearOfQuarter reports whether year y is written as the year of quarter
+// q: right after it ("Q3 FY2026", "third quarter of fiscal 2026", "fourth
+// quarter, 2025") or right before it ("FY2026 Q3", "2025's fourth
+// quarter"), not across a clause ("in fiscal 2024, with fourth-quarter
+// revenue of $95B" states a year and, apart, a quarter).
+func yearOfQuarter(low string, q, y span) bool {
+	if y.start >= q.end {
+		switch strings.TrimSpace(low[q.end:y.start]) {
+		case "", "of", "in", "for", ",", "of the", "in the":
+			return true
+		}
+		return false
+	}
+	if y.end <= q.start {
+		switch strings.TrimSpace(low[y.end:q.start]) {
+		case "", "'s", "’s":
+			return true
+		}
+		return false
+	}
+	return true
 }
 
 func dist(a, b span) int {
@@ -825,6 +1032,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		if d < pscore {
 			pbest, pscore = sp, d
 		}
+	}
+	if pscore < 1<<30 {
+		pbest = t.quarterOfYear(low, start, pbest, periods)
 	}
 	m.Period = Period{FY: t.LatestFY}
 	if pscore < 1<<30 {
@@ -983,13 +1193,38 @@ func segmentBefore(sentence, low string, metric span, t *Table) bool {
 		if lw == "" || totalWords[lw] || functionWords[lw] || strings.HasPrefix(lw, "fy") || strings.HasPrefix(lw, "q") && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4' || strings.ContainsAny(lw, "0123456789") {
 			return false
 		}
-		if companyWord(lw, t) {
+		if companyWord(lw, t) || periodWord(lw) {
 			return false
 		}
 		if word[0] >= 'A' && word[0] <= 'Z' {
 			return true
 		}
 		// A lowercase word may be part of a capitalised part's name.
+	}
+	return false
+}
+
+// periodWord reports whether a word before a metric's name names a period
+// ("Fourth-quarter revenue", "Year-to-date revenue", "December-quarter
+// sales"), not a part of the company.
+func periodWord(lw string) bool {
+	for _, w := range []string{"quarter", "year", "half", "month", "annual", "fiscal", "date", "ttm", "ltm", "ytd", "trailing", "calendar", "full"} {
+		if strings.Contains(lw, w) {
+			return true
+		}
+	}
+	return isMonthName(lw)
+}
+
+// isMonthName reports whether a word starts with a month's name or its
+// abbreviation followed by nothing or a hyphen ("december", "dec-quarter").
+func isMonthName(lw string) bool {
+	head, _, _ := strings.Cut(lw, "-")
+	for _, m := range []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+		"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"} {
+		if head == m {
+			return true
+		}
 	}
 	return false
 }
