@@ -94,6 +94,10 @@ func TestWrittenForms(t *testing.T) {
 		// Ratios, multiples and basis points.
 		{"The current ratio was 1.2x in FY2024.", Verified, CurrentRatio, "1.2x", ""},
 		{"The current ratio was 1.5x in FY2024.", Corrected, CurrentRatio, "1.5x", ""},
+		{"The current ratio was 1.2 times in FY2024.", Verified, CurrentRatio, "1.2 times", ""},
+		{"The current ratio was 1.5 times in FY2024.", Corrected, CurrentRatio, "1.5 times", ""},
+		{"The current ratio was 1.2 in FY2024.", Verified, CurrentRatio, "1.2", ""},
+		{"The current ratio stood at 1.5 in FY2024.", Corrected, CurrentRatio, "1.5", ""},
 		{"A P/E of 30 is rich.", MarketData, "", "30", ""},
 		{"The stock trades at 30 times earnings.", MarketData, "", "30 times earnings", ""},
 		{"Gross margin fell 50 basis points in FY2024.", Verified, GrossMarginChange, "50 basis points", ""},

@@ -511,6 +511,11 @@ func findIn(sentence string, t *Table) []Mention {
 			add(s, e, Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1), Market: true})
 		}
 	}
+	// "a current ratio of 1.2 times": a multiple without its "x".
+	for _, loc := range timesGenRe().FindAllStringSubmatchIndex(low, -1) {
+		add(loc[0], loc[1], Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
+	}
+	findBareRatios(low, metrics, add)
 	findScores(low, metrics, add)
 	sort.Slice(mentions, func(i, j int) bool {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
@@ -585,6 +590,32 @@ func rangeJoin(low string, loc []int, between bool, sep string) bool {
 		return true
 	}
 	return true
+}
+
+// timesGenRe is a multiple written out: "1.2 times".
+var timesGenRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+(?:\.\d+)?)\s*times\b`) })
+
+// findBareRatios reads the number right after the name of a ratio the
+// analysis states as a multiple ("current ratio of 1.2", "debt to equity
+// stood at 1.5"), which no other reader takes for a figure: unread, a wrong
+// ratio would pass unseen.
+func findBareRatios(low string, metrics []span, add func(start, end int, m Mention)) {
+	for _, sp := range metrics {
+		if UnitOf(sp.metric) != Multiple {
+			continue
+		}
+		loc := scoreNumRe().FindStringSubmatchIndex(low[sp.end:])
+		if loc == nil {
+			continue
+		}
+		s, e := sp.end+loc[2], sp.end+loc[3]
+		next := strings.TrimSpace(low[e:min(len(low), e+8)])
+		if strings.HasPrefix(next, "%") || strings.HasPrefix(next, "/") || strings.HasPrefix(next, "x") || strings.HasPrefix(next, "×") ||
+			strings.HasPrefix(next, "times") || strings.HasPrefix(next, "percent") || yearRe().MatchString(low[s:e]) {
+			continue
+		}
+		add(s, e, Mention{Value: mustFloat(low[s:e]), Unit: Multiple, Step: step(low[s:e], 1)})
+	}
 }
 
 func mustFloat(s string) float64 {
