@@ -42,6 +42,13 @@ func TestSolverAlone(t *testing.T) {
 		{args: []string{"-p", "SE-GR", "-f", "-", "-fo", "i23"}, stdin: "p af 2\n1 2\n", out: "w 1"},
 		{args: []string{"--problems"}, out: "DS-AD"},
 		{args: nil, out: "ICCMA 2023 solver interface"}, // the interface's banner
+		{args: []string{"--version"}, out: "ICCMA 2023 solver interface"},
+		// A path to a pipe: the head that tells the format is peeked, not
+		// drained before the framework is read.
+		{args: []string{"-p", "SE-GR", "-f", "/dev/stdin"}, stdin: "p af 2\n1 2\n", out: "w 1"},
+		{args: []string{"-p", "SE-GR", "-f", "-"}, stdin: "p af 2\n1 2\n", out: "w 1"},
+		{args: []string{"-p", "DC-CO", "-f", af, "-a", "3\n"}, out: "YES"},
+		{args: []string{"-p", "SE-GR", "-f", dir}, code: 2, err: "is a directory"},
 		{args: []string{"-p", "DC-AD", "-f", af, "-a", "3"}, out: "YES"},
 		{args: []string{"-p", "XX-PR", "-f", af}, code: 2, err: "unknown problem"},
 		{args: []string{"-p", "SE-GR"}, code: 2, err: "-f FILE is required"},

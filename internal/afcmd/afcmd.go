@@ -56,6 +56,7 @@ type Options struct {
 	Arg      string
 	Formats  bool
 	Problems bool
+	Version  bool
 	// Timeout bounds the whole run, reading included (0: none).
 	Timeout time.Duration
 }
@@ -92,6 +93,7 @@ Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric
 	fl.StringVarP(&opts.Arg, "arg", "a", "", "the query `argument` for DC and DS problems")
 	fl.BoolVar(&opts.Formats, "formats", false, "list the supported file formats")
 	fl.BoolVar(&opts.Problems, "problems", false, "list the supported problems")
+	fl.BoolVar(&opts.Version, "version", false, "print the version and authors, as a run without arguments does")
 	fl.DurationVar(&opts.Timeout, "timeout", 0, "give up after this `duration` (reading included), e.g. 30s; 0 = no limit")
 	return cmd
 }
@@ -100,7 +102,7 @@ Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric
 // output conventions. Bad input is a *UsageError.
 func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 	switch {
-	case *o == Options{}:
+	case *o == Options{} || o.Version:
 		// The ICCMA interface: a solver run without arguments names itself,
 		// its version and its authors.
 		fmt.Fprintf(ios.Out, "%s: the argumentation solver (ICCMA 2023 solver interface)\nThe Parley authors (--help for usage)\n", version.String())

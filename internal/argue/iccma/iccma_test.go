@@ -341,3 +341,53 @@ func TestFormatFromContents(t *testing.T) {
 		t.Errorf("-fo iccma23: %q", got)
 	}
 }
+
+// TestQueryArgument: the query is read as ICCMA tooling passes it. A
+// harness that reads the query from an instance's .arg file may keep the
+// newline, and i23 arguments are numbers, as the attack lines read them.
+func TestQueryArgument(t *testing.T) {
+	chain := "p af 3\n1 2\n2 3\n" // grounded {1, 3}
+	in := func(arg string) Options {
+		return Options{Problem: "DC-CO", File: "-", Format: "i23", Arg: arg, Input: strings.NewReader(chain)}
+	}
+	for arg, want := range map[string]string{"3": "YES\n", "3\n": "YES\n", " 2 ": "NO\n", "03": "YES\n", "+1": "YES\n"} {
+		if got := run(t, in(arg)); got != want {
+			t.Errorf("-a %q: %q, want %q", arg, got, want)
+		}
+	}
+	for arg, msg := range map[string]string{"0": "numbered 1..3", "4": "numbered 1..3", "x": "numbered 1..3", "1.0": "numbered 1..3", " ": "needs a query argument"} {
+		err := Run(context.Background(), in(arg), &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("-a %q: %v, want an error mentioning %q", arg, err, msg)
+		}
+	}
+	// Names are not numbers: "01" is not "1" in apx.
+	apx := Options{Problem: "DC-CO", File: "-", Format: "apx", Arg: "01", Input: strings.NewReader("arg(1).\n")}
+	if err := Run(context.Background(), apx, &bytes.Buffer{}); err == nil {
+		t.Error(`apx -a "01" was taken for argument "1"`)
+	}
+	empty := Options{Problem: "DS-PR", File: "-", Format: "i23", Arg: "1", Input: strings.NewReader("p af 0\n")}
+	if err := Run(context.Background(), empty, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no arguments") {
+		t.Errorf("query on an empty framework: %v, want it to say the framework has no arguments", err)
+	}
+}
+
+// TestInputs: a directory is refused as such, and standard input without
+// -fo is read by its first lines like a file whose name does not tell.
+func TestInputs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "frameworks.af")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Run(context.Background(), Options{Problem: "SE-GR", File: dir}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a directory: %v, want it to say so", err)
+	}
+	if got := run(t, Options{Problem: "SE-GR", File: "-", Input: strings.NewReader("# c\np af 2\n1 2\n")}); got != "w 1\n" {
+		t.Errorf("i23 on standard input without -fo: %q", got)
+	}
+	err = Run(context.Background(), Options{Problem: "SE-GR", File: "-", Input: strings.NewReader("hello\n")}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "-fo") {
+		t.Errorf("unknown standard input: %v, want the error asking for -fo", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/argue"
@@ -48,22 +49,28 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	format, err := resolveFormat(opts)
+	src, name, closeSrc, err := input(opts)
 	if err != nil {
 		return err
 	}
-	af, err := readFramework(ctx, opts, format)
+	defer closeSrc()
+	in := bufio.NewReaderSize(ctxReader{ctx, src}, sniffBytes)
+	format, err := resolveFormat(opts, in, name)
+	if err != nil {
+		return err
+	}
+	af, err := readFramework(in, name, opts.File == "" || opts.File == "-", format)
 	if err != nil {
 		return err
 	}
 	arg := -1
 	if task == "DC" || task == "DS" {
-		if opts.Arg == "" {
-			return fmt.Errorf("iccma: problem %s needs a query argument (-a)", opts.Problem)
+		if strings.TrimSpace(opts.Arg) == "" {
+			return fmt.Errorf("iccma: problem %s needs a query argument: add -a ARG", opts.Problem)
 		}
 		var ok bool
-		if arg, ok = af.Index(opts.Arg); !ok {
-			return fmt.Errorf("iccma: query argument %q is not an argument of %s (%d arguments%s)", opts.Arg, opts.File, af.Len(), argHint(af, format))
+		if arg, ok = queryIndex(af, format, opts.Arg); !ok {
+			return fmt.Errorf("iccma: query argument %q is not an argument of %s (%s)", opts.Arg, name, argHint(af, format))
 		}
 	} else if opts.Arg != "" {
 		return fmt.Errorf("iccma: problem %s takes no query argument, got %q", opts.Problem, opts.Arg)
@@ -121,55 +128,67 @@ func parseProblem(problem string) (task string, sem argue.Semantics, err error) 
 	return "", "", fmt.Errorf("iccma: unknown problem %q (valid: %s)", problem, strings.Join(Problems(), ", "))
 }
 
-func resolveFormat(opts Options) (Format, error) {
+// input opens what opts names: the file, or opts.Input for "" and "-".
+// name is how errors refer to it.
+func input(opts Options) (r io.Reader, name string, closeFn func(), err error) {
+	if opts.File == "" || opts.File == "-" {
+		if opts.Input == nil {
+			return nil, "", nil, fmt.Errorf("iccma: no input file given")
+		}
+		return opts.Input, "standard input", func() {}, nil
+	}
+	f, err := os.Open(opts.File)
+	if err != nil {
+		// A missing or unreadable file is the problem to report, not its name.
+		return nil, "", nil, fmt.Errorf("iccma: %w", err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, "", nil, fmt.Errorf("iccma: %s is a directory: give the path of a framework file (-f FILE)", opts.File)
+	}
+	return f, opts.File, func() { f.Close() }, nil
+}
+
+// resolveFormat is opts.Format, else the file name's extension, else what
+// the head of the input says (see sniff). The head is peeked, not read, so
+// that a pipe (standard input, /dev/stdin, a shell's <(...)) is parsed
+// from its start: opening such a path a second time finds it drained.
+func resolveFormat(opts Options, in *bufio.Reader, name string) (Format, error) {
 	if opts.Format != "" {
 		return ParseFormat(opts.Format)
 	}
-	if opts.File == "" || opts.File == "-" {
-		return "", fmt.Errorf("iccma: reading standard input needs an explicit format (%s)", strings.Join(Formats(), ", "))
+	stdin := opts.File == "" || opts.File == "-"
+	var err error
+	if !stdin {
+		var f Format
+		if f, err = FormatOf(opts.File); err == nil {
+			return f, nil
+		}
 	}
-	f, err := FormatOf(opts.File)
-	if err == nil {
-		return f, nil
-	}
-	// A name without a known extension: the file's first lines may tell.
 	// An i23 file opens with its "p af" line; a tgf one is told by its "#"
-	// line, which may come late, so only the head is read and a miss keeps
-	// the error that asks for a format.
-	file, oerr := os.Open(opts.File)
-	if oerr != nil {
-		// A missing or unreadable file is the problem to report, not its name.
-		return "", fmt.Errorf("iccma: %w", oerr)
-	}
-	defer file.Close()
-	head := make([]byte, 64<<10)
-	n, _ := io.ReadFull(file, head)
-	if sf, ok := sniff(head[:n]); ok {
+	// line, which may come late, so only the head is looked at and a miss
+	// keeps the error that asks for a format.
+	head, _ := in.Peek(sniffBytes)
+	if sf, ok := sniff(head); ok {
 		return sf, nil
+	}
+	if stdin {
+		return "", fmt.Errorf("iccma: cannot tell the format of %s from its first lines; pass one with -fo (%s)", name, strings.Join(Formats(), ", "))
 	}
 	return "", err
 }
 
-func readFramework(ctx context.Context, opts Options, format Format) (*argue.Framework, error) {
-	if opts.File == "" || opts.File == "-" {
-		if opts.Input == nil {
-			return nil, fmt.Errorf("iccma: no input file given")
-		}
-		af, err := Parse(ctxReader{ctx, opts.Input}, format)
-		if err != nil {
+// sniffBytes is how much of an input resolveFormat looks at.
+const sniffBytes = 64 << 10
+
+func readFramework(in io.Reader, name string, stdin bool, format Format) (*argue.Framework, error) {
+	af, err := Parse(in, format)
+	if err != nil {
+		if stdin {
 			return nil, fmt.Errorf("iccma: standard input: %w", err)
 		}
-		return af, nil
-	}
-	f, err := os.Open(opts.File)
-	if err != nil {
-		return nil, fmt.Errorf("iccma: %w", err)
-	}
-	defer f.Close()
-	af, err := Parse(ctxReader{ctx, f}, format)
-	if err != nil {
 		// Parse's errors already name the package and the line.
-		return nil, fmt.Errorf("%s: %w", opts.File, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return af, nil
 }
@@ -188,14 +207,31 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-func argHint(af *argue.Framework, format Format) string {
+// queryIndex finds the query argument. Surrounding whitespace is dropped
+// (an argument read from an ICCMA .arg file may keep its newline), and an
+// i23 argument is a number as the file's attack lines are: "07" and "+7"
+// name argument 7 there as well.
+func queryIndex(af *argue.Framework, format Format, arg string) (int, bool) {
+	arg = strings.TrimSpace(arg)
+	if i, ok := af.Index(arg); ok {
+		return i, true
+	}
 	if format == I23 {
-		return ", numbered 1.." + fmt.Sprint(af.Len())
+		if n, err := strconv.Atoi(arg); err == nil {
+			return af.Index(strconv.Itoa(n))
+		}
 	}
-	if af.Len() > 0 {
-		return ", e.g. " + af.Name(0)
+	return 0, false
+}
+
+func argHint(af *argue.Framework, format Format) string {
+	switch {
+	case af.Len() == 0:
+		return "the framework has no arguments, so no query can be asked"
+	case format == I23:
+		return fmt.Sprintf("%d arguments, numbered 1..%d", af.Len(), af.Len())
 	}
-	return ""
+	return fmt.Sprintf("%d arguments, e.g. %s", af.Len(), af.Name(0))
 }
 
 type printer struct {
