@@ -158,3 +158,53 @@ func TestAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeMaximalAcceptance checks DC and DS under semi-stable and stage
+// semantics against the definitions on small frameworks where half the
+// arguments attack themselves, so that most have no stable extension and
+// the answers come from the range-maximal search (rangeMaximalAccepts),
+// not from a stable extension.
+func TestRangeMaximalAcceptance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	ctx := context.Background()
+	noStable := 0
+	for trial := range 400 {
+		n := 1 + rng.IntN(10)
+		p := 0.05 + rng.Float64()*0.3
+		f := NewNumbered(n)
+		for a := range n {
+			if rng.IntN(2) == 0 {
+				_ = f.AddAttack(a, a)
+			}
+			for b := range n {
+				if a != b && rng.Float64() < p {
+					_ = f.AddAttack(a, b)
+				}
+			}
+		}
+		if len(bruteForce(f, Stable)) == 0 {
+			noStable++
+		}
+		for _, sem := range []Semantics{SemiStable, Stage} {
+			want := bruteForce(f, sem)
+			for a := range n {
+				wc, ws := false, true
+				for _, e := range want {
+					wc = wc || e.Contains(a)
+					ws = ws && e.Contains(a)
+				}
+				cred, err1 := f.Credulous(ctx, sem, a)
+				skep, err2 := f.Skeptical(ctx, sem, a)
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if cred != wc || skep != ws {
+					t.Fatalf("trial %d, %s, arg %d of %d (extensions %v): DC=%v DS=%v, want %v %v", trial, sem, a, n, want, cred, skep, wc, ws)
+				}
+			}
+		}
+	}
+	if noStable < 100 {
+		t.Errorf("only %d of 400 frameworks lack a stable extension: the range-maximal search is hardly exercised", noStable)
+	}
+}

@@ -204,6 +204,8 @@ func TestRandomAgainstMuToksia(t *testing.T) {
 			randaf.Instance{Name: fmt.Sprintf("er_n150_d3_s%d", seed), AF: randaf.ER(150, 3, seed)},
 			randaf.Instance{Name: fmt.Sprintf("ba_n300_s%d", seed), AF: randaf.BA(300, 3, seed)},
 			randaf.Instance{Name: fmt.Sprintf("grid_n100_s%d", seed), AF: randaf.Grid(10, 10, 0.6, seed)},
+			randaf.Instance{Name: fmt.Sprintf("ws_n150_s%d", seed), AF: randaf.WattsStrogatz(150, 4, 0.2, seed)},
+			randaf.Instance{Name: fmt.Sprintf("scc_n240_s%d", seed), AF: randaf.SCCChain(60, 4, 0.2, seed)},
 		)
 	}
 	dir := t.TempDir()
@@ -260,6 +262,54 @@ func checkAgainstPeer(t *testing.T, bin, dir string, in randaf.Instance, task st
 		}
 		if w := runPeer(t, bin, "SE-PR", path, -1); w != "w" {
 			t.Errorf("%s: Parley's extension is not maximal: μ-toksia finds %q in its reduct", where, w)
+		}
+	}
+}
+
+// TestRangeMaximalAgainstMuToksia compares DC and DS under semi-stable and
+// stage semantics with μ-toksia on frameworks that mostly lack a stable
+// extension (many self-attacks), where the answer comes from the
+// range-maximal search. Credulous acceptance used to enumerate the
+// extensions until one held the argument, and did not finish DC-STG on
+// most of these within minutes (μ-toksia: 0.02–0.3 s).
+func TestRangeMaximalAgainstMuToksia(t *testing.T) {
+	bin := muToksia(t)
+	var ins []randaf.Instance
+	for seed := uint64(1); seed <= 2; seed++ {
+		for _, d := range []float64{4, 8} {
+			ins = append(ins, randaf.Instance{Name: fmt.Sprintf("self_n240_d%g_s%d", d, seed), AF: randaf.SelfAttacks(240, d, 0.5, seed)})
+		}
+		// Not SCCChain: μ-toksia takes over a minute on DC-STG there.
+		ins = append(ins, randaf.Instance{Name: fmt.Sprintf("ws_n200_s%d", seed), AF: randaf.WattsStrogatz(200, 4, 0.2, seed)})
+	}
+	dir := t.TempDir()
+	for _, in := range ins {
+		path := in.Path(dir)
+		if err := randaf.WriteI23(path, in.AF); err != nil {
+			t.Fatal(err)
+		}
+		for _, sem := range []argue.Semantics{argue.SemiStable, argue.Stage} {
+			for _, a := range randaf.QueryArgs(in.AF.Len(), "DC") {
+				for _, task := range []string{"DC", "DS"} {
+					ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+					var yes bool
+					var err error
+					if task == "DC" {
+						yes, err = in.AF.Credulous(ctx, sem, a)
+					} else {
+						yes, err = in.AF.Skeptical(ctx, sem, a)
+					}
+					cancel()
+					problem := task + "-" + string(sem)
+					if err != nil {
+						t.Fatalf("%s %s a=%d: %v", in.Name, problem, a+1, err)
+					}
+					got := map[bool]string{true: "YES", false: "NO"}[yes]
+					if want := runPeer(t, bin, problem, path, a); got != want {
+						t.Errorf("%s %s a=%d: Parley %s, μ-toksia %s", in.Name, problem, a+1, got, want)
+					}
+				}
+			}
 		}
 	}
 }

@@ -43,10 +43,38 @@ func TestShapes(t *testing.T) {
 			t.Errorf("BA: argument %d takes part in no attack", a)
 		}
 	}
+	sa := SelfAttacks(400, 2, 0.5, 3)
+	self := 0
+	for a := range sa.Len() {
+		if sa.Attacked(a, a) {
+			self++
+		}
+	}
+	if got, want := sa.NumAttacks()-self, 800; got != want {
+		t.Errorf("SelfAttacks(400, 2): %d attacks besides self-attacks, want %d", got, want)
+	}
+	if self < 150 || self > 250 {
+		t.Errorf("SelfAttacks(400, 2, 0.5): %d self-attacks, want about 200", self)
+	}
+	ws := WattsStrogatz(100, 4, 0, 3)
+	for _, e := range attacks(ws) {
+		if d := (e[1] - e[0] + 100) % 100; d != 1 && d != 2 && d != 98 && d != 99 {
+			t.Errorf("WattsStrogatz without rewiring: attack %v is not between ring neighbours", e)
+		}
+	}
+	sc := SCCChain(10, 4, 0.2, 3)
+	for _, e := range attacks(sc) {
+		if e[1]/4 != e[0]/4 && e[1]/4 != e[0]/4+1 {
+			t.Errorf("SCCChain: attack %v goes from block %d to block %d", e, e[0]/4, e[1]/4)
+		}
+	}
 	for name, gen := range map[string]func(uint64) *argue.Framework{
-		"ER":   func(s uint64) *argue.Framework { return ER(300, 3, s) },
-		"BA":   func(s uint64) *argue.Framework { return BA(300, 2, s) },
-		"Grid": func(s uint64) *argue.Framework { return Grid(15, 15, 0.6, s) },
+		"ER":            func(s uint64) *argue.Framework { return ER(300, 3, s) },
+		"BA":            func(s uint64) *argue.Framework { return BA(300, 2, s) },
+		"Grid":          func(s uint64) *argue.Framework { return Grid(15, 15, 0.6, s) },
+		"SelfAttacks":   func(s uint64) *argue.Framework { return SelfAttacks(300, 3, 0.5, s) },
+		"WattsStrogatz": func(s uint64) *argue.Framework { return WattsStrogatz(300, 4, 0.2, s) },
+		"SCCChain":      func(s uint64) *argue.Framework { return SCCChain(50, 4, 0.2, s) },
 	} {
 		if !slices.Equal(attacks(gen(1)), attacks(gen(1))) {
 			t.Errorf("%s: the same seed gave different frameworks", name)
