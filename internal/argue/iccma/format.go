@@ -284,37 +284,47 @@ const maxI23Args = 10_000_000
 
 // ParseI23 reads the ICCMA 2023 format: lines starting with # are comments;
 // the first other line is "p af N"; each further line is an attack "i j"
-// with 1 ≤ i, j ≤ N. Arguments are named "1".."N".
+// with 1 ≤ i, j ≤ N. Arguments are named "1".."N". Blank lines, surrounding
+// whitespace, CRLF line ends, a UTF-8 byte order mark and repeated attacks
+// are accepted, as ICCMA's own readers take them.
 func ParseI23(r io.Reader) (*argue.Framework, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	// The header allocates nothing by itself: the framework's arrays are
 	// built from the attacks once they are read (argue.NewNumbered).
 	var af *argue.Framework
+	headerLine := 0
 	for ln := 1; sc.Scan(); ln++ {
-		text := strings.TrimSpace(sc.Text())
+		line := sc.Text()
+		if ln == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF") // an editor's byte order mark
+		}
+		text := strings.TrimSpace(line)
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
 		fields := strings.Fields(text)
 		if af == nil {
 			if len(fields) != 3 || fields[0] != "p" || fields[1] != "af" {
-				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %q", ln, text)
+				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %q%s", ln, text, headerHint(text, fields))
 			}
 			n, err := strconv.Atoi(fields[2])
 			if err != nil || n < 0 || n > maxI23Args {
 				return nil, fmt.Errorf("iccma: i23 line %d: bad argument count %q in the header: want a number of arguments from 0 to %d (is the header corrupt?)", ln, fields[2], maxI23Args)
 			}
-			af = argue.NewNumbered(n)
+			af, headerLine = argue.NewNumbered(n), ln
 			continue
 		}
 		if len(fields) != 2 {
-			return nil, fmt.Errorf("iccma: i23 line %d: expected an attack \"i j\", found %q", ln, text)
+			if len(fields) > 0 && fields[0] == "p" {
+				return nil, fmt.Errorf("iccma: i23 line %d: a second header %q (the first is on line %d): a file holds one framework", ln, text, headerLine)
+			}
+			return nil, fmt.Errorf("iccma: i23 line %d: expected an attack \"i j\", found %q (comments are whole lines starting with #)", ln, text)
 		}
 		from, err1 := strconv.Atoi(fields[0])
 		to, err2 := strconv.Atoi(fields[1])
 		if err1 != nil || err2 != nil || from < 1 || to < 1 || from > af.Len() || to > af.Len() {
-			return nil, fmt.Errorf("iccma: i23 line %d: attack %q must be two argument numbers in 1..%d", ln, text, af.Len())
+			return nil, fmt.Errorf("iccma: i23 line %d: attack %q must be two argument numbers in 1..%d%s", ln, text, af.Len(), attackHint(fields, err1, err2, af.Len(), headerLine))
 		}
 		if err := af.AddAttack(from-1, to-1); err != nil {
 			return nil, fmt.Errorf("iccma: i23 line %d: %w", ln, err)
@@ -324,9 +334,33 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 		return nil, fmt.Errorf("iccma: read i23: %w", err)
 	}
 	if af == nil {
-		return nil, fmt.Errorf("iccma: i23: missing header \"p af N\"")
+		return nil, fmt.Errorf("iccma: i23: missing header \"p af N\" (the input has no line but comments and blank ones): start the file with \"p af N\", N the number of arguments")
 	}
 	return af, nil
+}
+
+// headerHint says what a line found where the header belongs suggests.
+func headerHint(text string, fields []string) string {
+	switch {
+	case strings.Contains(text, "\r"):
+		return ": the lines end in a bare carriage return; convert the file to LF (or CRLF) line ends"
+	case len(fields) == 2:
+		return ": the header \"p af N\" must come before the attacks"
+	case len(fields) > 0 && strings.EqualFold(fields[0], "p"):
+		return ": write it in lower case, with one number"
+	}
+	return ""
+}
+
+// attackHint says how to fix an attack line with a bad argument number.
+func attackHint(fields []string, err1, err2 error, n, headerLine int) string {
+	if err1 != nil || err2 != nil {
+		return " (arguments are whole numbers)"
+	}
+	if fields[0] == "0" || fields[1] == "0" || strings.HasPrefix(fields[0], "-") || strings.HasPrefix(fields[1], "-") {
+		return " (arguments are numbered from 1)"
+	}
+	return fmt.Sprintf(" (the header on line %d declares %d arguments: raise N there or fix the attack)", headerLine, n)
 }
 
 // WriteI23 writes af in ICCMA 2023 format. Argument i is written as number

@@ -176,6 +176,16 @@ func TestParseErrors(t *testing.T) {
 		{I23, "p af -1\n", "bad argument count"},
 		{I23, "p af 99999999999\n1 2\n", "from 0 to 10000000"},
 		{I23, "# only comments\n", "missing header"},
+		// Each says what to do about it.
+		{I23, "1 2\np af 2\n", "must come before the attacks"},
+		{I23, "p af 2\n0 1\n", "numbered from 1"},
+		{I23, "p af 2\n1 3\n", "raise N there or fix the attack"},
+		{I23, "p af 2\n1 b\n", "whole numbers"},
+		{I23, "p af 2\np af 3\n", "a second header"},
+		{I23, "p af 2\n1 2 # why\n", "comments are whole lines"},
+		{I23, "P AF 2\n", "lower case"},
+		{I23, "p af 2\r1 2\r", "bare carriage return"},
+		{I23, "", "start the file with"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(strings.NewReader(tt.in), tt.format)
@@ -389,5 +399,30 @@ func TestInputs(t *testing.T) {
 	err = Run(context.Background(), Options{Problem: "SE-GR", File: "-", Input: strings.NewReader("hello\n")}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "-fo") {
 		t.Errorf("unknown standard input: %v, want the error asking for -fo", err)
+	}
+}
+
+// TestI23Variants: what the format allows, or ICCMA's readers take, reads
+// as the plain file does.
+func TestI23Variants(t *testing.T) {
+	want, err := ParseI23(strings.NewReader("p af 4\n1 2\n2 3\n4 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{
+		"# c\n\np af 4\n# c\n1 2\n\n2 3\n4 4",              // comments, blank lines, no final newline
+		"p af 4\r\n1 2\r\n2 3\r\n4 4\r\n",                  // CRLF
+		"\uFEFFp af 4\n1 2\n2 3\n4 4\n",                    // byte order mark
+		"  p  af\t4  \n 1\t2 \n2 3\n4 4\n1 2\n4 4\n",       // whitespace, repeated attacks
+		"p af 4\n  # an indented comment\n1 2\n2 3\n4 4\n", // indented comment
+	} {
+		got, err := ParseI23(strings.NewReader(in))
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if got.Len() != want.Len() || !slices.Equal(edges(got), edges(want)) {
+			t.Errorf("%q: %d arguments %v, want %d %v", in, got.Len(), edges(got), want.Len(), edges(want))
+		}
 	}
 }
