@@ -10,6 +10,7 @@ import (
 	"net"
 	neturl "net/url"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -736,6 +737,47 @@ func TestSpendBackfillBatches(t *testing.T) {
 		}
 		if want := fmt.Sprintf("vendor/m-%d", i); sum.LLMTurns != 1 || len(sum.Unpriced) != 1 || sum.Unpriced[0] != want {
 			t.Errorf("%s: %d LLM turns, unpriced %q; want 1, [%s]", sum.ID, sum.LLMTurns, sum.Unpriced, want)
+		}
+	}
+}
+
+// TestIndexWorkConcurrent holds the migrations after 00003 to the rule for
+// index work: CREATE INDEX and DROP INDEX CONCURRENTLY, in a migration
+// without a transaction (CONCURRENTLY cannot run in one), so that building
+// an index on a large turns table does not stop appends. 00003, older than
+// the rule and applied, rebuilt one in a transaction.
+func TestIndexWorkConcurrent(t *testing.T) {
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := regexp.MustCompile(`(?i)\b(CREATE\s+(UNIQUE\s+)?INDEX|DROP\s+INDEX)\b(\s+CONCURRENTLY)?`)
+	for _, e := range entries {
+		var version int
+		if _, err := fmt.Sscanf(e.Name(), "%05d_", &version); err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		if version <= 3 {
+			continue
+		}
+		b, err := migrations.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sql strings.Builder // the statements, without comments
+		for line := range strings.Lines(string(b)) {
+			if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+				sql.WriteString(line)
+			}
+		}
+		found := index.FindAllStringSubmatch(sql.String(), -1)
+		if len(found) > 0 && !strings.Contains(string(b), "-- +goose NO TRANSACTION") {
+			t.Errorf("%s works on indexes in a transaction; add -- +goose NO TRANSACTION", e.Name())
+		}
+		for _, m := range found {
+			if m[3] == "" {
+				t.Errorf("%s: %q without CONCURRENTLY", e.Name(), m[0])
+			}
 		}
 	}
 }
