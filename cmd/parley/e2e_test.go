@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -159,6 +160,10 @@ func TestDebateEndToEnd(t *testing.T) {
 				if !strings.Contains(r.stdout, want) {
 					t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 				}
+			}
+			// Counts as the documents' tables write them.
+			if !regexp.MustCompile(`(?m)^Debate DEB-\S+: 16 turns, \d{1,3}(,\d{3})+ input tokens \(\d+ cached\), \d,\d{3} output tokens, cost `).MatchString(r.stderr) {
+				t.Errorf("the closing line lacks the totals with thousands separators:\n%s", r.stderr)
 			}
 			// The moderator's evaluation is JSON asked for without a schema:
 			// the terminal describes it, never streams the object.

@@ -124,8 +124,7 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 			}
 		}
 	}
-	u := tc.Usage
-	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %d input tokens (%d cached), %d output tokens, %s\n",
-		tc.Turn.ID, id, u.InputTokens, u.CacheReadTokens, u.OutputTokens, report.TurnSpend(tc.Model, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost"))
+	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %s, %s\n",
+		tc.Turn.ID, id, app.TokensText(tc.Usage), report.TurnSpend(tc.Model, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost"))
 	return werr
 }

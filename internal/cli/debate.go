@@ -19,7 +19,6 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
-	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/view"
 )
@@ -465,8 +464,6 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 	for _, a := range written {
 		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)
 	}
-	u := st.Usage
-	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %d turns, %d input tokens (%d cached), %d output tokens, %s\n",
-		st.ID, len(st.Done), u.InputTokens, u.CacheReadTokens, u.OutputTokens, report.Total(report.Usage(st)).Spend().Text("cost"))
+	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %s\n", st.ID, app.DebateTotals(st))
 	return nil
 }

@@ -117,9 +117,8 @@ func (m *Model) askDone(msg askDoneMsg) tea.Cmd {
 			}
 		}
 	}
-	u := msg.tc.Usage
-	b.line(dim, fmt.Sprintf("Saved as %s in %s: %s input tokens (%s cached), %s output tokens, %s", msg.tc.Turn.ID, msg.fu.State.ID,
-		report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens), report.TurnSpend(msg.tc.Model, msg.tc.CostUSD, msg.tc.NoLLM, msg.tc.Priced).Text("cost")))
+	b.line(dim, fmt.Sprintf("Saved as %s in %s: %s, %s", msg.tc.Turn.ID, msg.fu.State.ID,
+		app.TokensText(msg.tc.Usage), report.TurnSpend(msg.tc.Model, msg.tc.CostUSD, msg.tc.NoLLM, msg.tc.Priced).Text("cost")))
 	m.tr.finishLive()
 	m.reload(msg.fu.State.ID)
 	return m.afterRun()

@@ -257,9 +257,8 @@ func (m *Model) finish() tea.Cmd {
 		if res.werr != nil {
 			m.fail(res.werr)
 		}
-		u := res.st.Usage
-		m.say(dim, fmt.Sprintf("Debate %s: %d turns, %s input tokens (%s cached), %s output tokens, %s. /ask AGENT QUESTION for a follow-up, /export %s --as md|json|pdf for the document.",
-			res.st.ID, len(res.st.Done), report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens), spent(v).Text("cost"), res.st.ID))
+		m.say(dim, fmt.Sprintf("Debate %s: %s. /ask AGENT QUESTION for a follow-up, /export %s --as md|json|pdf for the document.",
+			res.st.ID, app.DebateTotals(res.st), res.st.ID))
 	case errors.As(res.err, &pe):
 		where := ""
 		if res.st != nil && res.st.Phase.Label != "" {

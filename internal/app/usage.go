@@ -1,0 +1,33 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/report"
+)
+
+// TokensText is a usage as every front-end's closing lines say it, counts
+// with thousands separators as the documents' tables write them: "13,779
+// input tokens (0 cached), 1,100 output tokens".
+func TokensText(u llm.Usage) string {
+	return fmt.Sprintf("%s input tokens (%s cached), %s output tokens",
+		report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens))
+}
+
+// DebateTotals is the closing line's account of a debate: its turns, tokens
+// and cost ("16 turns, 13,779 input tokens (0 cached), 1,100 output tokens,
+// cost $0.0364"). A debate no model took part in says so, without token
+// counts that can only be zero.
+func DebateTotals(st *debate.State) string {
+	sp := report.Total(report.Usage(st)).Spend()
+	turns := fmt.Sprintf("%d turns", len(st.Done))
+	if len(st.Done) == 1 {
+		turns = "1 turn"
+	}
+	if sp.LLMTurns == 0 && st.Usage == (llm.Usage{}) {
+		return turns + ", " + sp.Text("cost")
+	}
+	return turns + ", " + TokensText(st.Usage) + ", " + sp.Text("cost")
+}
