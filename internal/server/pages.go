@@ -186,7 +186,7 @@ type panel struct {
 	PauseWhy   string
 	Hints      []debate.Hint
 	Cost       string
-	Tokens     int
+	Tokens     string // with thousands separators, as the documents write counts
 	ToolsCalls int
 }
 
@@ -227,7 +227,7 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	}
 	md := newMarkdown()
 	p := &panel{V: v, Seq: st.LastSeq, Done: st.Status == debate.StatusCompleted || st.Status == debate.StatusFailed, Failure: st.Failure,
-		Hints: st.Hints, Tokens: st.Usage.Total()}
+		Hints: st.Hints, Tokens: report.Thousands(st.Usage.Total())}
 	v.Phase, v.Topic = textsafe.Clean(v.Phase), textsafe.Clean(v.Topic)
 	for i, a := range v.Agents {
 		v.Agents[i] = textsafe.Clean(a)

@@ -415,6 +415,37 @@ func TestListPageNamesUnpricedModels(t *testing.T) {
 	}
 }
 
+// TestPanelCounts: the debate page's header writes its token count with
+// thousands separators, as the documents do, and one tool call in the
+// singular.
+func TestPanelCounts(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	ctx := t.Context()
+	const id = "DEB-00000002"
+	turn := debate.TurnRef{ID: "research/bull", Agent: "bull", Role: "bull"}
+	var evs []debate.Event
+	for i, p := range []debate.Payload{
+		debate.Created{Format: "bullbear", Topic: "NVDA"},
+		debate.TurnStarted{Turn: turn, Attempt: 1},
+		debate.ToolCalled{Turn: turn.ID, Call: llm.ToolCall{ID: "c1", Name: "xbrl_facts", Args: []byte(`{}`)}},
+		debate.ToolResult{Turn: turn.ID, CallID: "c1", Name: "xbrl_facts", Content: "Revenues"},
+		debate.TurnCompleted{Turn: turn, Text: "Revenue grew.", Usage: llm.Usage{InputTokens: 12000, OutputTokens: 345}, Model: "openai/gpt-4.1"},
+	} {
+		e, err := debate.NewEvent(id, time.Unix(int64(i+1), 0), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	if _, err := ts.app.Store.Append(ctx, id, evs...); err != nil {
+		t.Fatal(err)
+	}
+	_, page := ts.do(t, "GET", "/debates/"+id, "")
+	if !strings.Contains(page, "· 12,345 tokens ·") || !strings.Contains(page, "· 1 tool call</p>") {
+		t.Errorf("debate page: want 12,345 tokens and 1 tool call in its header:\n%s", page)
+	}
+}
+
 // TestFormalMapAndBadges: a formal debate's panel draws its argument map as
 // SVG with each argument's score, and turns carry their move badges.
 func TestFormalMapAndBadges(t *testing.T) {
