@@ -27,8 +27,13 @@ func TestBullbearOfflineWithoutModel(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if !strings.Contains(r.stderr, "No LLM is used") || !strings.Contains(r.stderr, "offline snapshot recorded 2026-07-09") {
+	if !strings.Contains(r.stderr, "Models: none: Parley's data-only agents answer, no LLM is used") || !strings.Contains(r.stderr, "offline snapshot recorded 2026-07-09") {
 		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	// Said once: the cast line names the data-only agents, no other notice
+	// says it again.
+	if n := strings.Count(strings.ToLower(r.stderr), "data-only agents"); n != 1 {
+		t.Errorf("stderr says %d times that data-only agents answer, want once:\n%s", n, r.stderr)
 	}
 	// No token counts that can only be zero.
 	if !regexp.MustCompile(`(?m)^Debate DEB-\S+: 7 turns, no cost \(no model used\)$`).MatchString(r.stderr) {
@@ -215,7 +220,10 @@ func between(s, start, end string) string {
 }
 
 // TestOfflineWithAKeySet: --offline uses no model even when one is
-// configured, and says so instead of claiming none is configured.
+// configured, and says so instead of claiming none is configured. Without
+// --offline and without a model, a new debate says how to configure one;
+// its resume, with a key set by then, keeps its data-only agents and does
+// not claim that no model is configured.
 func TestOfflineWithAKeySet(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db"), "ANTHROPIC_API_KEY=sk-ant-not-used"}
@@ -223,7 +231,21 @@ func TestOfflineWithAKeySet(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "No LLM is used, even one configured") || strings.Contains(r.stderr, "No model configured") {
+	if !strings.Contains(r.stderr, "--offline: no LLM is used, though anthropic/claude-sonnet-4-5 is configured") || strings.Contains(r.stderr, "No model configured") {
 		t.Errorf("the notice does not say --offline left the configured model out:\n%s", r.stderr)
+	}
+
+	noKey := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	r = parley(t, dir, noKey, "", "debate", "GOOGL", "--snapshot", "--debate-timeout", "1ms")
+	if !strings.Contains(r.stderr, "No model configured for bear, bull, moderator: set ANTHROPIC_API_KEY or OPENAI_API_KEY") {
+		t.Errorf("exit %d: a new debate without a model does not say how to configure one:\n%s", r.code, r.stderr)
+	}
+	id := debateIDRe.FindString(r.stdout + r.stderr)
+	if id == "" {
+		t.Fatalf("no debate id:\n%s\n%s", r.stdout, r.stderr)
+	}
+	r = parley(t, dir, env, "", "debate", "--resume", id, "--debate-timeout", "5m")
+	if r.code != 0 || strings.Contains(r.stderr, "No model configured") || !strings.Contains(r.stderr, "Models: none: Parley's data-only agents answer") {
+		t.Errorf("resume with a key set: exit %d, want the recorded data-only cast and no claim that no model is configured:\n%s", r.code, r.stderr)
 	}
 }

@@ -290,6 +290,7 @@ func (a *App) StartPlan(ctx context.Context, p *Plan, create func(ctx context.Co
 	if err != nil {
 		return nil, err
 	}
+	a.noteDataOnly(p.req.Offline, s.DataOnly)
 	s.ID, s.Models = NewID(), created.Models
 	if create != nil {
 		e, err := debate.NewEvent(s.ID, a.now(), created)

@@ -215,15 +215,11 @@ func (Format) Prepare(ctx context.Context, env setup.Env, run *setup.Run) (*tool
 		if cast.Responders == nil {
 			cast.Responders = map[string]debate.Responder{}
 		}
+		// The front-ends say which roles they answer (the cast line) and,
+		// for a new debate, why (app.Start): a resume keeps its recorded
+		// cast, whatever the environment configures now.
 		for _, agent := range dataOnly {
 			cast.Responders[agent] = agents
-		}
-		if run.Offline {
-			// --offline leaves out any model the environment configures:
-			// "no model configured" would be wrong when a key is set.
-			env.Noticef("--offline: Parley's data-only agents argue from the SEC data for %s. No LLM is used, even one configured.", strings.Join(dataOnly, ", "))
-		} else {
-			env.Noticef("No model configured for %s: Parley's data-only agents argue from the SEC data. No LLM is used for them.", strings.Join(dataOnly, ", "))
 		}
 	}
 	return reg, nil
