@@ -146,6 +146,13 @@ func (t *Table) CheckMention(m Mention) Finding {
 		f.Status, f.Reason = Unverified, "a change in a loss, which the check does not compute"
 		return f
 	case m.Market:
+		if loss, ok := t.peOnLoss(m); ok {
+			// No price makes a P/E of a loss meaningful: the figure is
+			// wrong whatever the market says.
+			f.Status, f.Metric, f.Period, f.Actual = Corrected, loss.Metric, loss.Period, &loss
+			f.Reason = "a P/E is not meaningful: the company made a loss"
+			return f
+		}
 		f.Status, f.Reason = MarketData, "market data, not checked against filings"
 		return f
 	case m.Points && UnitOf(m.Metric) != Points:
@@ -201,6 +208,35 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	f.Reason = t.diagnose(m, actual)
 	return f
+}
+
+// peRe names a price-to-earnings multiple; forwardRe a forecast one, which
+// rests on earnings to come, not on the loss reported.
+var (
+	peRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(p/e|pe ratio|price to earnings|price/earnings|earnings multiple)\b|(?:\btimes|\dx|×)\s+(?:trailing\s+|ttm\s+)?earnings\b`)
+	})
+	forwardRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(forward|next year|fy\d{2,4}e|estimated|expected|consensus)\b`)
+	})
+)
+
+// peOnLoss is the loss that makes a trailing P/E stated in m meaningless:
+// the TTM net income, else the latest fiscal year's, when negative.
+func (t *Table) peOnLoss(m Mention) (Fact, bool) {
+	if m.Unit != Multiple || m.Hypothetical {
+		return Fact{}, false
+	}
+	clause := clauseAround(lowerASCII(m.Quote), m.Start, m.End)
+	if !peRe().MatchString(clause) || forwardRe().MatchString(clause) {
+		return Fact{}, false
+	}
+	for _, p := range []Period{{FY: t.LatestFY, TTM: true}, {FY: t.LatestFY}} {
+		if f, ok := t.Lookup(NetIncome, p); ok {
+			return f, f.Value < 0
+		}
+	}
+	return Fact{}, false
 }
 
 // candidates are the periods a figure may be for: the one stated (a bare

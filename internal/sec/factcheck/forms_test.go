@@ -98,8 +98,10 @@ func TestWrittenForms(t *testing.T) {
 		{"The current ratio was 1.5 times in FY2024.", Corrected, CurrentRatio, "1.5 times", ""},
 		{"The current ratio was 1.2 in FY2024.", Verified, CurrentRatio, "1.2", ""},
 		{"The current ratio stood at 1.5 in FY2024.", Corrected, CurrentRatio, "1.5", ""},
-		{"A P/E of 30 is rich.", MarketData, "", "30", ""},
-		{"The stock trades at 30 times earnings.", MarketData, "", "30 times earnings", ""},
+		// The company made a loss: no P/E is meaningful (TestPEOnALoss).
+		{"A P/E of 30 is rich.", Corrected, NetIncome, "30", "not meaningful"},
+		{"The stock trades at 30 times earnings.", Corrected, NetIncome, "30 times earnings", "not meaningful"},
+		{"The stock trades at 2.5 times sales.", MarketData, "", "2.5 times sales", ""},
 		{"Gross margin fell 50 basis points in FY2024.", Verified, GrossMarginChange, "50 basis points", ""},
 		{"Gross margin fell 150 bps in FY2024.", Corrected, GrossMarginChange, "150 bps", ""},
 		// Fiscal-year labels.
@@ -185,5 +187,40 @@ func TestClaimSigns(t *testing.T) {
 func TestDisplayNegativePerShare(t *testing.T) {
 	if got := Display(EPSDiluted, -0.52); got != "-$0.52" {
 		t.Errorf("Display = %q", got)
+	}
+}
+
+// TestPEOnALoss: a trailing P/E stated for a company that made a loss is
+// corrected, whatever the multiple; a forward P/E, or a P/E of a profitable
+// company, is market data.
+func TestPEOnALoss(t *testing.T) {
+	loss := lossTable()
+	profit := lossTable()
+	for i, f := range profit.Facts {
+		if f.Metric == NetIncome {
+			profit.Facts[i].Value = -f.Value
+		}
+	}
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want Status
+	}{
+		{loss, "The stock trades at a P/E of 30.", Corrected},
+		{loss, "Shares trade at 30x trailing earnings.", Corrected},
+		{loss, "The forward P/E of 30 assumes a recovery.", MarketData},
+		{profit, "The stock trades at a P/E of 30.", MarketData},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want %s", tc.text, describe(fs), tc.want)
+			continue
+		}
+		if tc.want == Corrected && (fs[0].Actual == nil || fs[0].Actual.Value >= 0 || fs[0].Per() == "") {
+			t.Errorf("%q: correction without the loss: %+v", tc.text, fs[0])
+		}
+	}
+	if fs := loss.Check("Operating margin fell 1,200 basis points in FY2024."); len(fs) != 1 || fs[0].Text != "1,200 basis points" {
+		t.Errorf("1,200 basis points read as %s", describe(fs))
 	}
 }

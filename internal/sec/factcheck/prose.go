@@ -65,7 +65,8 @@ var (
 		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|tn|mln)\b`)
 	})
 	percentRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)([-+−]?\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|pts?\b|points?\b|bps\b|basis points?\b)`)
+		// Thousands separators too: "1,200 basis points" is not 200.
+		return regexp.MustCompile(`(?i)([-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|pts?\b|points?\b|bps\b|basis points?\b)`)
 	})
 	multRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`) })
 	// A market multiple written as a bare number after its name ("a P/E of
@@ -418,7 +419,7 @@ func findIn(sentence string, t *Table) []Mention {
 		add(loc[0], loc[1], Mention{Value: vLo, Hi: vHi, Unit: Percent, Step: max(step(lo, 1), step(hi, 1))})
 	}
 	for _, loc := range percentRe().FindAllStringSubmatchIndex(low, -1) {
-		num := strings.ReplaceAll(low[loc[2]:loc[3]], "−", "-")
+		num := strings.ReplaceAll(strings.ReplaceAll(low[loc[2]:loc[3]], "−", "-"), ",", "")
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
 			continue
