@@ -117,15 +117,21 @@ type Usage struct {
 	OutputTokens     int `json:"output_tokens"`
 	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// Unreported is set when the server sent no token counts (an
+	// OpenAI-compatible server that ignores stream_options.include_usage):
+	// the counts are then not zero but unknown, and so is the cost.
+	Unreported bool `json:"unreported,omitempty"`
 }
 
-// Add returns the sum of two usages.
+// Add returns the sum of two usages; it is Unreported when either is, since
+// a sum with an unknown part is a lower bound.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:      u.InputTokens + v.InputTokens,
 		OutputTokens:     u.OutputTokens + v.OutputTokens,
 		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+		Unreported:       u.Unreported || v.Unreported,
 	}
 }
 
@@ -139,7 +145,8 @@ func (u Usage) Total() int {
 const (
 	StopEnd       = "end"
 	StopToolUse   = "tool_use"
-	StopMaxTokens = "max_tokens"
+	StopMaxTokens = "max_tokens" // cut at the token limit: the reply is incomplete
+	StopRefusal   = "refusal"    // the model declined; the text, if any, says why
 )
 
 // Chunk is one element of a stream: a text delta, a complete tool call, or the

@@ -222,7 +222,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 		}
 		if err := stream.Err(); err != nil {
-			yield(llm.Chunk{}, p.mapErr(ctx, err))
+			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
 			return
 		}
 		if !done {
@@ -269,7 +269,7 @@ func stopReason(s string, forced bool) string {
 }
 
 // mapErr classifies an error from the SDK.
-func (p *Provider) mapErr(ctx context.Context, err error) *llm.Error {
+func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Error {
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
 		detail := apiErr.Message
@@ -278,7 +278,7 @@ func (p *Provider) mapErr(ctx context.Context, err error) *llm.Error {
 			if apiErr.Response != nil {
 				h = apiErr.Response.Header
 			}
-			return p.errs.HTTP(apiErr.StatusCode, h, detail, err)
+			return p.errs.HTTP(apiErr.StatusCode, h, model, detail, err)
 		}
 		// An error event inside a 200 stream: classify by its type.
 		return &llm.Error{Provider: p.Name(), Kind: kindForType(string(apiErr.Type())), Err: fmt.Errorf("error event in stream: %s: %w", detail, err)}

@@ -21,7 +21,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -123,6 +122,7 @@ func New(cfg Config) (*Provider, error) {
 		option.WithBaseURL(cfg.BaseURL + "/"),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
+		option.WithMiddleware(normalize),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
@@ -133,7 +133,7 @@ func New(cfg Config) (*Provider, error) {
 	return &Provider{
 		chat: sdk.NewChatCompletionService(opts...),
 		cfg:  cfg,
-		errs: apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv},
+		errs: apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
 	}, nil
 }
 
@@ -161,15 +161,19 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		defer stream.Close()
 
 		var (
-			usage    llm.Usage
+			// Servers that ignore stream_options.include_usage send no
+			// counts: they are then unknown, not zero.
+			usage    = llm.Usage{Unreported: true}
 			finish   string
 			finished bool
-			calls    = map[int64]*toolBuf{}
-			order    []int64
+			calls    toolCalls
+			refusal  strings.Builder
 		)
 		for stream.Next() {
 			chunk := stream.Current()
 			if chunk.JSON.Usage.Valid() {
+				// Servers that send usage with every chunk (vLLM's
+				// continuous_usage_stats) send running totals: the last wins.
 				u := chunk.Usage
 				cached := int(u.PromptTokensDetails.CachedTokens)
 				written := int(u.PromptTokensDetails.CacheWriteTokens)
@@ -184,23 +188,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if ch.Index != 0 {
 					continue // n > 1 is never requested
 				}
+				// Reasoning deltas (reasoning_content, reasoning) are not
+				// read: they are the model's scratchpad, not its answer.
 				if ch.Delta.Content != "" && !yield(llm.Chunk{Text: ch.Delta.Content}, nil) {
 					return
 				}
+				refusal.WriteString(ch.Delta.Refusal)
 				for _, d := range ch.Delta.ToolCalls {
-					tb := calls[d.Index]
-					if tb == nil {
-						tb = &toolBuf{}
-						calls[d.Index] = tb
-						order = append(order, d.Index)
-					}
-					if d.ID != "" {
-						tb.id = d.ID
-					}
-					if d.Function.Name != "" {
-						tb.name = d.Function.Name
-					}
-					tb.args.WriteString(d.Function.Arguments)
+					calls.add(d.Index, d.ID, d.Function.Name, d.Function.Arguments)
 				}
 				if ch.FinishReason != "" {
 					finish, finished = ch.FinishReason, true
@@ -208,16 +203,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 		}
 		if err := stream.Err(); err != nil {
-			yield(llm.Chunk{}, p.mapErr(ctx, err))
+			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
 			return
 		}
 		if !finished {
 			yield(llm.Chunk{}, p.errs.StreamCut())
 			return
 		}
-		slices.Sort(order)
-		for _, i := range order {
-			tc, err := calls[i].complete()
+		for i, tb := range calls.bufs {
+			tc, err := tb.complete(i)
 			if err != nil {
 				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err})
 				return
@@ -227,12 +221,48 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 		}
 		stop := stopReason(finish)
-		if len(order) > 0 && stop == llm.StopEnd {
+		if len(calls.bufs) > 0 && stop == llm.StopEnd {
 			// Some compatible servers say "stop" after tool calls.
 			stop = llm.StopToolUse
 		}
+		if refusal.Len() > 0 {
+			// The model declined; its reason is the reply, so that it is
+			// seen rather than an empty answer.
+			stop = llm.StopRefusal
+			if !yield(llm.Chunk{Text: refusal.String()}, nil) {
+				return
+			}
+		}
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
 	}
+}
+
+// toolCalls assembles tool calls from their deltas, in the order they began.
+// A call is keyed by its index, except that a new ID at an index already
+// taken starts a new call: some compatible layers send every parallel call
+// whole at index 0.
+type toolCalls struct {
+	bufs []*toolBuf
+	at   map[int64]*toolBuf
+}
+
+func (tc *toolCalls) add(index int64, id, name, args string) {
+	tb := tc.at[index]
+	if tb == nil || (id != "" && tb.id != "" && id != tb.id) {
+		tb = &toolBuf{}
+		if tc.at == nil {
+			tc.at = map[int64]*toolBuf{}
+		}
+		tc.at[index] = tb
+		tc.bufs = append(tc.bufs, tb)
+	}
+	if id != "" {
+		tb.id = id
+	}
+	if name != "" {
+		tb.name = name
+	}
+	tb.args.WriteString(args)
 }
 
 type toolBuf struct {
@@ -240,7 +270,8 @@ type toolBuf struct {
 	args     strings.Builder
 }
 
-func (tb *toolBuf) complete() (*llm.ToolCall, error) {
+// complete returns the assembled call, the i-th of its reply.
+func (tb *toolBuf) complete(i int) (*llm.ToolCall, error) {
 	if tb.name == "" {
 		return nil, fmt.Errorf("tool call %q has no function name", tb.id)
 	}
@@ -254,8 +285,9 @@ func (tb *toolBuf) complete() (*llm.ToolCall, error) {
 	}
 	id := tb.id
 	if id == "" {
-		// Some local servers omit IDs; the runner needs one to pair results.
-		id = "call_" + tb.name
+		// Some local servers omit IDs; the runner needs one to pair results,
+		// unique within the reply even when one tool is called twice.
+		id = fmt.Sprintf("call_%d_%s", i, tb.name)
 	}
 	return &llm.ToolCall{ID: id, Name: tb.name, Args: json.RawMessage(s)}, nil
 }
@@ -270,41 +302,68 @@ func stopReason(s string) string {
 	return llm.StopEnd
 }
 
-// mapErr classifies an error from the SDK.
-func (p *Provider) mapErr(ctx context.Context, err error) *llm.Error {
+// mapErr classifies an error from the SDK for a call to model.
+func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Error {
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) && apiErr.StatusCode >= 400 {
 		var h http.Header
 		if apiErr.Response != nil {
 			h = apiErr.Response.Header
 		}
-		return p.errs.HTTP(apiErr.StatusCode, h, apiErr.Message, err)
+		return p.errs.HTTP(apiErr.StatusCode, h, model, apiErr.Message, err)
 	}
 	var se *ssestream.StreamError
 	if errors.As(err, &se) {
-		return &llm.Error{Provider: p.Name(), Kind: streamErrorKind(se.Event.Data), Err: fmt.Errorf("error event in stream: %w", err)}
+		return p.streamError(model, se.Event.Data)
 	}
 	return p.errs.Transport(ctx, err)
 }
 
-// streamErrorKind classifies an {"error": {...}} event sent after the 200
-// status, from its type and code.
-func streamErrorKind(data []byte) llm.ErrorKind {
+// streamError classifies an {"error": ...} event sent after the 200 status,
+// from its code (an HTTP status for vLLM and OpenRouter, a name for OpenAI),
+// its type and its message. The SDK's own text quotes the event raw; the
+// error says the message instead, cleaned and bounded.
+func (p *Provider) streamError(model string, data []byte) *llm.Error {
 	var ev struct {
-		Error struct {
-			Type string `json:"type"`
-			Code any    `json:"code"`
-		} `json:"error"`
+		Error json.RawMessage `json:"error"`
 	}
 	_ = json.Unmarshal(data, &ev)
-	code := fmt.Sprint(ev.Error.Code)
-	switch {
-	case strings.Contains(code, "rate_limit") || ev.Error.Type == "requests" || ev.Error.Type == "tokens":
-		return llm.ErrRateLimited
-	case strings.Contains(code, "overloaded") || strings.Contains(ev.Error.Type, "overloaded"):
-		return llm.ErrOverloaded
-	case ev.Error.Type == "invalid_request_error":
-		return llm.ErrBadRequest
+	var obj struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+		Code    any    `json:"code"`
 	}
-	return llm.ErrServer
+	if json.Unmarshal(ev.Error, &obj) != nil {
+		// Ollama sends the error as a plain string.
+		_ = json.Unmarshal(ev.Error, &obj.Message)
+	}
+	msg := apierr.Detail(obj.Message)
+	if msg == "" {
+		msg = apierr.Detail(string(ev.Error))
+	}
+	kind := llm.ErrServer
+	code := strings.ToLower(fmt.Sprint(obj.Code))
+	typ := strings.ToLower(obj.Type)
+	status := 0
+	if f, ok := obj.Code.(float64); ok && f >= 400 && f < 600 {
+		status = int(f)
+	}
+	switch {
+	case status != 0:
+		kind = llm.KindForStatus(status)
+	case strings.Contains(code, "rate_limit") || typ == "requests" || typ == "tokens":
+		kind = llm.ErrRateLimited
+	case strings.Contains(code, "overloaded") || strings.Contains(typ, "overloaded"):
+		kind = llm.ErrOverloaded
+	case typ == "invalid_request_error" || strings.Contains(code, "context_length"):
+		kind = llm.ErrBadRequest
+	}
+	if apierr.ContextExceeded(msg) || strings.Contains(code, "context_length") {
+		kind = llm.ErrBadRequest
+	}
+	e := &llm.Error{Provider: p.Name(), Kind: kind, Err: fmt.Errorf("error event in stream: %s", msg)}
+	if kind == llm.ErrBadRequest && apierr.ContextExceeded(msg) {
+		e.Err = fmt.Errorf("%w\n%s", e.Err, apierr.ContextHint(model))
+	}
+	return e
 }

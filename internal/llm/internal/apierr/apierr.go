@@ -17,39 +17,92 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
+
+// maxDetail bounds the server's own explanation quoted in an error: a proxy's
+// HTML page or a hostile server's megabyte of text must not become the
+// message shown on every failed attempt.
+const maxDetail = 400
+
+// Detail makes a server's explanation fit to quote in an error: one line,
+// control characters made visible (it reaches the terminal), at most
+// maxDetail bytes, cut at a rune boundary.
+func Detail(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = textsafe.Clean(s)
+	if len(s) > maxDetail {
+		cut := maxDetail
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
 
 // Mapper classifies errors for one provider.
 type Mapper struct {
 	Provider string // "anthropic", "openai", "ollama"
 	BaseURL  string // shown when the server cannot be reached
 	KeyEnv   string // environment variable to name when the key is refused; "" for none
+	NoKey    bool   // no key is sent: a 401 means one is needed, not that it is wrong
 }
 
-// HTTP classifies an error response. detail is the API's own message, if any.
-func (m Mapper) HTTP(status int, header http.Header, detail string, err error) *llm.Error {
+// HTTP classifies an error response to a call to model. detail is the API's
+// own message, if any; it is cleaned and bounded here.
+func (m Mapper) HTTP(status int, header http.Header, model, detail string, err error) *llm.Error {
 	kind := llm.KindForStatus(status)
 	e := &llm.Error{Provider: m.Provider, Kind: kind, StatusCode: status, Err: err}
 	if header != nil {
 		e.RetryAfter = llm.ParseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
+	detail = Detail(detail)
 	if detail != "" && err != nil && !strings.Contains(err.Error(), detail) {
 		// Some SDKs leave the API's explanation out of Error(); it is often
 		// the only hint of what to fix ("model: no such model").
 		e.Err = fmt.Errorf("%s: %w", detail, err)
 	}
-	if kind == llm.ErrAuth {
+	switch {
+	case kind == llm.ErrAuth:
 		// The SDK's own text ("401 Unauthorized") does not say what to do.
 		hint := "invalid API key"
 		if status == http.StatusForbidden {
 			hint = "API key not allowed"
 		}
-		if m.KeyEnv != "" {
+		switch {
+		case m.KeyEnv != "" && m.NoKey:
+			hint = "the server wants an API key and none is set: set " + m.KeyEnv
+		case m.KeyEnv != "":
 			hint += ": check " + m.KeyEnv
 		}
 		e.Err = fmt.Errorf("%s: %w", hint, e.Err)
+	case kind == llm.ErrBadRequest && ContextExceeded(detail):
+		// Retrying cannot help and the server's wording rarely says what to
+		// change on Parley's side.
+		e.Err = fmt.Errorf("%w\n%s", e.Err, ContextHint(model))
 	}
 	return e
+}
+
+// ContextExceeded reports whether an API's error message says the request
+// does not fit the model's context window, in the words OpenAI, vLLM,
+// llama.cpp, LM Studio, OpenRouter and Anthropic use.
+func ContextExceeded(detail string) bool {
+	d := strings.ToLower(detail)
+	for _, s := range []string{"context length", "context_length", "context window", "context size", "maximum context",
+		"prompt is too long", "too many tokens", "exceeds the available context", "input length and `max_tokens` exceed"} {
+		if strings.Contains(d, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ContextHint says what to do about a request too long for model.
+func ContextHint(model string) string {
+	return fmt.Sprintf("The prompt does not fit the context window of model %q: use a model with a larger context window, "+
+		"give the server a larger one (vLLM --max-model-len, llama.cpp -c, Ollama num_ctx), or run fewer rounds (--max-rounds).", model)
 }
 
 // Transport classifies an error that carries no HTTP status: a failed dial, a

@@ -48,11 +48,11 @@ func TestTransport(t *testing.T) {
 func TestHTTP(t *testing.T) {
 	m := Mapper{Provider: "p", KeyEnv: "P_KEY"}
 	h := http.Header{"Retry-After": {"4"}}
-	e := m.HTTP(429, h, "slow down", errors.New("429 Too Many Requests"))
+	e := m.HTTP(429, h, "m", "slow down", errors.New("429 Too Many Requests"))
 	if e.Kind != llm.ErrRateLimited || e.RetryAfter.Seconds() != 4 || !strings.Contains(e.Error(), "slow down") {
 		t.Errorf("429: %v", e)
 	}
-	e = m.HTTP(401, nil, "", errors.New("401"))
+	e = m.HTTP(401, nil, "m", "", errors.New("401"))
 	if e.Kind != llm.ErrAuth || !strings.Contains(e.Error(), "invalid API key: check P_KEY") {
 		t.Errorf("401: %v", e)
 	}

@@ -1,0 +1,325 @@
+package openai_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/openai"
+)
+
+// These tests script what real OpenAI-compatible servers (vLLM, Ollama,
+// llama.cpp, LM Studio, OpenRouter, Together, Groq) send, byte for byte,
+// rather than what the in-repo fake server sends.
+
+// rawServer answers every request with handle and returns a Provider for it.
+func rawServer(t *testing.T, handle http.HandlerFunc) *openai.Provider {
+	t.Helper()
+	srv := httptest.NewServer(handle)
+	t.Cleanup(srv.Close)
+	p, err := openai.New(openai.Config{Name: "vllm", BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// sse writes body as an event stream, flushing after each blank line.
+func sse(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for ev := range strings.SplitAfterSeq(body, "\n\n") {
+			_, _ = w.Write([]byte(ev))
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+func ask(p llm.Provider) (llm.Reply, error) {
+	return llm.Collect(p.Stream(context.Background(), llm.Request{Model: "m", Tag: "t",
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"}}}))
+}
+
+func chunk(s string) string { return "data: " + s + "\n\n" }
+
+const (
+	c1   = `{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},"finish_reason":null}]}`
+	c2   = `{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":null}]}`
+	stop = `{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`
+	use  = `{"id":"c","object":"chat.completion.chunk","model":"m","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":4}}}`
+	done = "data: [DONE]\n\n"
+)
+
+func TestStreamUsageShapes(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		want llm.Usage
+	}{
+		{"final chunk with empty choices (OpenAI)", chunk(c1) + chunk(c2) + chunk(stop) + chunk(use) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"usage with the finish chunk (llama.cpp, Groq)", chunk(c1) + chunk(c2) +
+			chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}`) + done,
+			llm.Usage{InputTokens: 9, OutputTokens: 2}},
+		{"usage in every chunk, cumulative (vLLM continuous_usage_stats)",
+			chunk(`{"choices":[{"index":0,"delta":{"content":"Hel"}}],"usage":{"prompt_tokens":9,"completion_tokens":1,"total_tokens":10}}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"content":"lo"}}],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}`) + done,
+			llm.Usage{InputTokens: 9, OutputTokens: 2}},
+		{"usage null in content chunks then real", chunk(strings.Replace(c1, `]}`, `],"usage":null}`, 1)) + chunk(c2) + chunk(stop) + chunk(use) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"no usage at all (include_usage ignored)", chunk(c1) + chunk(c2) + chunk(stop) + done,
+			llm.Usage{Unreported: true}},
+		{"no [DONE], clean EOF after finish and usage", chunk(c1) + chunk(c2) + chunk(stop) + chunk(use),
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"last event without its blank line", chunk(c1) + chunk(c2) + strings.TrimSuffix(chunk(stop), "\n"),
+			llm.Usage{Unreported: true}},
+		{"CRLF line ends", strings.ReplaceAll(chunk(c1)+chunk(c2)+chunk(stop)+chunk(use)+done, "\n", "\r\n"),
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ask(rawServer(t, sse(c.body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Text != "Hello" || r.StopReason != llm.StopEnd || r.Usage != c.want {
+				t.Errorf("got %q %s %+v, want \"Hello\" end %+v", r.Text, r.StopReason, r.Usage, c.want)
+			}
+		})
+	}
+}
+
+func TestStreamCut(t *testing.T) {
+	cases := map[string]http.HandlerFunc{
+		// The server closes the connection without ending the chunked body.
+		"connection dropped": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write([]byte(chunk(c1)))
+			w.(http.Flusher).Flush()
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		},
+		// A proxy ends the body cleanly before the model finished.
+		"clean EOF before finish_reason": sse(chunk(c1) + chunk(c2)),
+		"clean EOF inside an event":      sse(chunk(c1) + `data: {"choices":[{"index":0,"delta":{"content":"lo"`),
+	}
+	for name, h := range cases {
+		t.Run(name, func(t *testing.T) {
+			r, err := ask(rawServer(t, h))
+			var e *llm.Error
+			if !errors.As(err, &e) || !e.Retryable() {
+				t.Fatalf("got %q, %v; want a retryable error, not a truncated turn", r.Text, err)
+			}
+		})
+	}
+}
+
+func TestReasoningDeltasAreNotTheAnswer(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","reasoning_content":"Let me think {"}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"reasoning":"more thought","content":null}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":"Hel","reasoning_content":null}}]}`) + chunk(c2) + chunk(stop) + chunk(use) + done
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.Text != "Hello" {
+		t.Fatalf("%q %v", r.Text, err)
+	}
+}
+
+func TestFinishLength(t *testing.T) {
+	body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"length"}]}`) + chunk(use) + done
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.StopReason != llm.StopMaxTokens {
+		t.Fatalf("%+v %v; want stop %s", r, err, llm.StopMaxTokens)
+	}
+}
+
+func TestErrorEventMidStream(t *testing.T) {
+	cases := []struct {
+		name, event string
+		kind        llm.ErrorKind
+		text        string
+	}{
+		{"openai server_error", `{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`, llm.ErrServer, "server had an error"},
+		{"vllm numeric code 503", `{"error":{"object":"error","message":"engine overloaded","type":"ServiceUnavailableError","code":503}}`, llm.ErrOverloaded, "engine overloaded"},
+		{"openrouter 429", `{"error":{"message":"Rate limit exceeded","code":429},"id":"gen-1"}`, llm.ErrRateLimited, "Rate limit"},
+		{"plain string (Ollama)", `{"error":"an error was encountered while running the model"}`, llm.ErrServer, "while running the model"},
+		{"context length", `{"error":{"message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.","type":"BadRequestError","code":400}}`, llm.ErrBadRequest, "context"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ask(rawServer(t, sse(chunk(c1)+chunk(c.event))))
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Kind != c.kind || !strings.Contains(err.Error(), c.text) {
+				t.Fatalf("got %q, %v; want %s mentioning %q", r.Text, err, c.kind, c.text)
+			}
+		})
+	}
+}
+
+func TestToolCallDeltas(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		want []llm.ToolCall
+	}{
+		{"split args, index-only follow-ups, two interleaved calls",
+			chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"lookup","arguments":""}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"q\":"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"fetch","arguments":"{\"u"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"x\"}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"\":1}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + chunk(use) + done,
+			[]llm.ToolCall{{ID: "call_a", Name: "lookup", Args: []byte(`{"q":"x"}`)}, {ID: "call_b", Name: "fetch", Args: []byte(`{"u":1}`)}}},
+		{"parallel calls all at index 0, each whole (Gemini-style compat layers)",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":"{\"q\":1}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"b","type":"function","function":{"name":"lookup","arguments":"{\"q\":2}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q":1}`)}, {ID: "b", Name: "lookup", Args: []byte(`{"q":2}`)}}},
+		{"two calls in one delta, no ids, same name, finish stop (local servers)",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"lookup","arguments":"{}"}},{"index":1,"function":{"name":"lookup","arguments":"{\"q\":2}"}}]},"finish_reason":"stop"}]}`) + done,
+			nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ask(rawServer(t, sse(c.body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.StopReason != llm.StopToolUse {
+				t.Errorf("stop %q", r.StopReason)
+			}
+			if c.want == nil {
+				if len(r.ToolCalls) != 2 || r.ToolCalls[0].ID == r.ToolCalls[1].ID || r.ToolCalls[0].ID == "" {
+					t.Errorf("calls %+v: want two with distinct ids", r.ToolCalls)
+				}
+				return
+			}
+			if len(r.ToolCalls) != len(c.want) {
+				t.Fatalf("calls %+v, want %+v", r.ToolCalls, c.want)
+			}
+			for i, w := range c.want {
+				g := r.ToolCalls[i]
+				if g.ID != w.ID || g.Name != w.Name || string(g.Args) != string(w.Args) {
+					t.Errorf("call %d = %+v (%s), want %+v (%s)", i, g, g.Args, w, w.Args)
+				}
+			}
+		})
+	}
+}
+
+// Some servers (old Ollama, proxies that buffer, llama.cpp with stream
+// ignored) answer a streaming request with one chat.completion object.
+func TestNonStreamingReply(t *testing.T) {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hello","reasoning_content":"hmm","tool_calls":[{"id":"call_1","type":"function","function":{"name":"lookup","arguments":"{\"q\":1}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":3,"total_tokens":8}}`))
+	}
+	r, err := ask(rawServer(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Text != "Hello" || len(r.ToolCalls) != 1 || r.ToolCalls[0].Name != "lookup" || r.StopReason != llm.StopToolUse ||
+		r.Usage != (llm.Usage{InputTokens: 5, OutputTokens: 3}) {
+		t.Errorf("%+v", r)
+	}
+}
+
+func TestHTTPErrors(t *testing.T) {
+	date := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
+	html := "<html><head><title>502 Bad Gateway</title></head><body>" + strings.Repeat("<p>nginx</p>\x1b[2J", 2000) + "</body></html>"
+	cases := []struct {
+		name       string
+		status     int
+		header     map[string]string
+		body       string
+		kind       llm.ErrorKind
+		retryAfter time.Duration // lower bound
+		want       []string
+		notWant    []string
+	}{
+		{"429 seconds", 429, map[string]string{"Retry-After": "7"}, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, llm.ErrRateLimited, 7 * time.Second, []string{"Rate limit reached"}, nil},
+		{"429 http-date", 429, map[string]string{"Retry-After": date}, `{"error":{"message":"slow down"}}`, llm.ErrRateLimited, 80 * time.Second, nil, nil},
+		{"502 html", 502, map[string]string{"Content-Type": "text/html"}, html, llm.ErrServer, 0, []string{"502"}, []string{"<p>", "\x1b"}},
+		{"503 html", 503, map[string]string{"Content-Type": "text/html"}, html, llm.ErrOverloaded, 0, []string{"503"}, []string{"<p>", "\x1b"}},
+		{"500 text", 500, nil, "Internal Server Error", llm.ErrServer, 0, []string{"500"}, nil},
+		{"400 context length (vLLM)", 400, nil, `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 9000 tokens (8000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}`,
+			llm.ErrBadRequest, 0, []string{"maximum context length", `"m"`, "context window"}, nil},
+		{"400 context length (OpenAI)", 400, nil, `{"error":{"message":"This model's maximum context length is 128000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
+			llm.ErrBadRequest, 0, []string{"maximum context length", `"m"`, "context window"}, nil},
+		{"400 context size (llama.cpp)", 400, nil, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}`,
+			llm.ErrBadRequest, 0, []string{"context size", `"m"`, "context window"}, nil},
+		{"404 Ollama string error", 404, nil, `{"error":"model \"qwen9\" not found, try pulling it first"}`, llm.ErrBadRequest, 0, []string{`model "qwen9" not found`}, nil},
+		{"huge JSON message", 500, nil, `{"error":{"message":"` + strings.Repeat("x\u001b[2J", 100000) + `"}}`, llm.ErrServer, 0, []string{"500"}, []string{"\x1b"}},
+		{"401", 401, nil, `{"error":{"message":"Incorrect API key provided: sk-abc.","type":"invalid_request_error","code":"invalid_api_key"}}`, llm.ErrAuth, 0, []string{"API key"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range c.header {
+					w.Header().Set(k, v)
+				}
+				if w.Header().Get("Content-Type") == "" {
+					w.Header().Set("Content-Type", "application/json")
+				}
+				w.WriteHeader(c.status)
+				_, _ = w.Write([]byte(c.body))
+			})
+			_, err := ask(p)
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Kind != c.kind || e.StatusCode != c.status {
+				t.Fatalf("%v, want %s (HTTP %d)", err, c.kind, c.status)
+			}
+			if e.RetryAfter < c.retryAfter {
+				t.Errorf("RetryAfter %s, want at least %s", e.RetryAfter, c.retryAfter)
+			}
+			if len(err.Error()) > 1000 {
+				t.Errorf("error is %d bytes long", len(err.Error()))
+			}
+			for _, s := range c.want {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%q does not mention %q", err, s)
+				}
+			}
+			for _, s := range c.notWant {
+				if strings.Contains(err.Error(), s) {
+					t.Errorf("%q contains %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestUnauthorizedNamesTheKey(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(401)
+		_, _ = w.Write([]byte(`{"error":{"message":"Missing bearer or basic authentication in header","type":"invalid_request_error","code":null}}`))
+	}))
+	defer srv.Close()
+	for key, want := range map[string]string{"": "none is set: set OPENAI_API_KEY", "sk-x": "invalid API key: check OPENAI_API_KEY"} {
+		p, err := openai.New(openai.Config{APIKey: key, BaseURL: srv.URL + "/v1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ask(p)
+		if llm.IsRetryable(err) || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("key %q: %v, want it to say %q", key, err, want)
+		}
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":"I can't help "}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"refusal":"with that."}}]}`) + chunk(stop) + chunk(use) + done
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.Text != "I can't help with that." || r.StopReason != llm.StopRefusal {
+		t.Fatalf("%+v %v", r, err)
+	}
+}

@@ -1,0 +1,233 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/parleyhq/parley/internal/llm/internal/apierr"
+)
+
+// Limits on what is read from a server, so that a broken or hostile one
+// cannot make Parley hold unbounded memory.
+const (
+	// maxErrorBody bounds an error response: the SDK reads it whole.
+	maxErrorBody = 64 << 10
+	// maxWholeReply bounds a non-streamed reply, read whole to be turned
+	// into a stream. Far above any max_tokens a debate turn asks for.
+	maxWholeReply = 16 << 20
+)
+
+// normalize is a middleware that turns what OpenAI-compatible servers
+// actually send into what the SDK's stream decoder reads:
+//
+//   - an error body in any of the shapes servers use ({"error":{...}},
+//     {"error":"text"} from Ollama, a bare {"message":...} from vLLM, an HTML
+//     page from a proxy) becomes {"error":{"message":...}}, bounded and free
+//     of control characters; the SDK would otherwise fail to decode the
+//     string form and report the status as an unparsable reply;
+//   - a whole chat.completion object, sent by servers that ignore
+//     "stream": true, becomes a one-chunk stream; the SDK would see no events
+//     and the reply would look cut;
+//   - a stream whose last event lacks its closing blank line gets one, so
+//     that the SDK dispatches the event instead of dropping it.
+func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res == nil || res.Body == nil {
+		return res, err
+	}
+	if res.StatusCode >= 400 {
+		body, rerr := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+		_ = res.Body.Close()
+		if rerr != nil {
+			return nil, fmt.Errorf("read the HTTP %d response: %w", res.StatusCode, rerr)
+		}
+		res.Body = io.NopCloser(bytes.NewReader(errorBody(body)))
+		res.ContentLength = -1
+		res.Header.Del("Content-Length")
+		return res, nil
+	}
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return res, nil
+	}
+	br := bufio.NewReader(res.Body)
+	if first, _ := firstByte(br); first == '{' {
+		whole, rerr := io.ReadAll(io.LimitReader(br, maxWholeReply+1))
+		_ = res.Body.Close()
+		if rerr != nil {
+			return nil, rerr
+		}
+		if len(whole) > maxWholeReply {
+			return nil, fmt.Errorf("the server sent a reply of more than %d MB instead of a stream", maxWholeReply>>20)
+		}
+		res.Body = io.NopCloser(bytes.NewReader(wholeToStream(whole)))
+		res.Header.Set("Content-Type", "text/event-stream")
+		res.ContentLength = -1
+		res.Header.Del("Content-Length")
+		return res, nil
+	}
+	res.Body = &terminated{r: br, c: res.Body}
+	return res, nil
+}
+
+// firstByte peeks at the first byte that is not white space.
+func firstByte(br *bufio.Reader) (byte, error) {
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			_, _ = br.ReadByte()
+			continue
+		}
+		return b[0], nil
+	}
+}
+
+// terminated appends a blank line to a stream that ends cleanly, which
+// dispatches a last event sent without one (an extra blank line is ignored).
+// A stream that fails keeps its error.
+type terminated struct {
+	r    io.Reader
+	c    io.Closer
+	tail []byte
+	eof  bool
+}
+
+func (t *terminated) Read(p []byte) (int, error) {
+	if !t.eof {
+		n, err := t.r.Read(p)
+		if errors.Is(err, io.EOF) {
+			t.eof, t.tail = true, []byte("\n\n")
+			if n > 0 {
+				return n, nil
+			}
+		} else {
+			return n, err
+		}
+	}
+	if len(t.tail) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, t.tail)
+	t.tail = t.tail[n:]
+	return n, nil
+}
+
+func (t *terminated) Close() error { return t.c.Close() }
+
+// wholeToStream turns a chat.completion object into the chunk stream that
+// carries the same reply. Anything else (an {"error":...} object sent with a
+// 200) is passed on as one event, which the SDK reports as an error event.
+func wholeToStream(body []byte) []byte {
+	var whole struct {
+		ID      string            `json:"id"`
+		Model   string            `json:"model"`
+		Choices []json.RawMessage `json:"choices"`
+		Usage   json.RawMessage   `json:"usage"`
+	}
+	var out bytes.Buffer
+	event := func(v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return
+		}
+		out.WriteString("data: ")
+		out.Write(b)
+		out.WriteString("\n\n")
+	}
+	if err := json.Unmarshal(body, &whole); err != nil || whole.Choices == nil {
+		out.WriteString("data: ")
+		out.Write(bytes.ReplaceAll(body, []byte("\n"), nil))
+		out.WriteString("\n\n")
+		return out.Bytes()
+	}
+	choices := make([]map[string]any, 0, len(whole.Choices))
+	for _, raw := range whole.Choices {
+		var ch map[string]any
+		if json.Unmarshal(raw, &ch) != nil {
+			continue
+		}
+		msg, _ := ch["message"].(map[string]any)
+		if msg == nil {
+			msg = map[string]any{}
+		}
+		if calls, ok := msg["tool_calls"].([]any); ok {
+			for i, c := range calls {
+				if m, ok := c.(map[string]any); ok {
+					m["index"] = i
+				}
+			}
+		}
+		delete(ch, "message")
+		ch["delta"] = msg
+		choices = append(choices, ch)
+	}
+	chunk := map[string]any{"id": whole.ID, "object": "chat.completion.chunk", "model": whole.Model, "choices": choices}
+	if len(whole.Usage) > 0 && string(whole.Usage) != "null" {
+		chunk["usage"] = whole.Usage
+	}
+	event(chunk)
+	out.WriteString("data: [DONE]\n\n")
+	return out.Bytes()
+}
+
+var htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+
+// errorBody rewrites an error response into {"error":{...}} with a short,
+// clean message, keeping the type and code the server sent.
+func errorBody(body []byte) []byte {
+	obj := map[string]any{}
+	var top map[string]any
+	if json.Unmarshal(body, &top) == nil {
+		switch e := top["error"].(type) {
+		case map[string]any:
+			obj = e
+		case string:
+			obj["message"] = e
+		default:
+			// vLLM and some proxies send the error object bare.
+			obj = top
+		}
+	} else {
+		obj["message"] = textDetail(body)
+	}
+	if m, ok := obj["message"].(string); ok {
+		obj["message"] = apierr.Detail(m)
+	} else if obj["message"] != nil {
+		obj["message"] = apierr.Detail(fmt.Sprint(obj["message"]))
+	}
+	for _, k := range []string{"type", "code", "param"} {
+		if s, ok := obj[k].(string); ok {
+			obj[k] = apierr.Detail(s)
+		}
+	}
+	out, err := json.Marshal(map[string]any{"error": obj})
+	if err != nil {
+		return []byte(`{"error":{}}`)
+	}
+	return out
+}
+
+// textDetail is what is worth quoting from a body that is not JSON: an HTML
+// page's title, or a text's first line.
+func textDetail(body []byte) string {
+	if m := htmlTitle.FindSubmatch(body); m != nil {
+		return string(m[1])
+	}
+	if bytes.Contains(bytes.ToLower(body[:min(len(body), 512)]), []byte("<html")) {
+		return ""
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(body)), "\n")
+	return line
+}
