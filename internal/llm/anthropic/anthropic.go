@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"strings"
@@ -117,6 +118,7 @@ func New(cfg Config) (*Provider, error) {
 		option.WithBaseURL(cfg.BaseURL+"/"),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
+		option.WithMiddleware(apierr.LimitErrorBody),
 	)
 	return &Provider{
 		client:     client,
@@ -264,6 +266,8 @@ func stopReason(s string, forced bool) string {
 		return llm.StopToolUse
 	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
 		return llm.StopMaxTokens
+	case sdk.StopReasonRefusal:
+		return llm.StopRefusal
 	}
 	return llm.StopEnd
 }
@@ -273,6 +277,11 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
 		detail := apiErr.Message
+		if detail == "" && apiErr.Response != nil && apiErr.Response.Body != nil {
+			// Not the API's JSON: a proxy's page or text.
+			body, _ := io.ReadAll(apiErr.Response.Body)
+			detail = apierr.BodyDetail(body)
+		}
 		if apiErr.StatusCode >= 400 {
 			var h http.Header
 			if apiErr.Response != nil {
@@ -281,7 +290,13 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 			return p.errs.HTTP(apiErr.StatusCode, h, model, detail, err)
 		}
 		// An error event inside a 200 stream: classify by its type.
-		return &llm.Error{Provider: p.Name(), Kind: kindForType(string(apiErr.Type())), Err: fmt.Errorf("error event in stream: %s: %w", detail, err)}
+		// The SDK's text quotes the event raw; the message says it cleaned.
+		kind := kindForType(string(apiErr.Type()))
+		msg := "error event in stream: " + apierr.Detail(detail)
+		if kind == llm.ErrBadRequest && apierr.ContextExceeded(detail) {
+			msg += "\n" + apierr.ContextHint(model)
+		}
+		return &llm.Error{Provider: p.Name(), Kind: kind, Err: apierr.Hide(msg, err)}
 	}
 	return p.errs.Transport(ctx, err)
 }

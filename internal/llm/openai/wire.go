@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
-	"strings"
 
 	"github.com/openai/openai-go/v3/option"
 
@@ -182,8 +180,6 @@ func wholeToStream(body []byte) []byte {
 	return out.Bytes()
 }
 
-var htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
-
 // errorBody rewrites an error response into {"error":{...}} with a short,
 // clean message, keeping the type and code the server sent.
 func errorBody(body []byte) []byte {
@@ -200,7 +196,7 @@ func errorBody(body []byte) []byte {
 			obj = top
 		}
 	} else {
-		obj["message"] = textDetail(body)
+		obj["message"] = apierr.BodyDetail(body)
 	}
 	if m, ok := obj["message"].(string); ok {
 		obj["message"] = apierr.Detail(m)
@@ -217,17 +213,4 @@ func errorBody(body []byte) []byte {
 		return []byte(`{"error":{}}`)
 	}
 	return out
-}
-
-// textDetail is what is worth quoting from a body that is not JSON: an HTML
-// page's title, or a text's first line.
-func textDetail(body []byte) string {
-	if m := htmlTitle.FindSubmatch(body); m != nil {
-		return string(m[1])
-	}
-	if bytes.Contains(bytes.ToLower(body[:min(len(body), 512)]), []byte("<html")) {
-		return ""
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(body)), "\n")
-	return line
 }

@@ -5,6 +5,7 @@
 package apierr
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -57,12 +59,15 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 	if header != nil {
 		e.RetryAfter = llm.ParseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
-	detail = Detail(detail)
-	if detail != "" && err != nil && !strings.Contains(err.Error(), detail) {
-		// Some SDKs leave the API's explanation out of Error(); it is often
-		// the only hint of what to fix ("model: no such model").
-		e.Err = fmt.Errorf("%s: %w", detail, err)
+	// The message is the API's explanation, often the only hint of what to
+	// fix ("model: no such model"), or the status text. The SDK's own text
+	// is left out: one SDK quotes the whole response body in it (a proxy's
+	// HTML page), the other says no more than the status.
+	msg := Detail(detail)
+	if msg == "" {
+		msg = http.StatusText(status)
 	}
+	e.Err = Hide(msg, err)
 	switch {
 	case kind == llm.ErrAuth:
 		// The SDK's own text ("401 Unauthorized") does not say what to do.
@@ -103,6 +108,55 @@ func ContextExceeded(detail string) bool {
 func ContextHint(model string) string {
 	return fmt.Sprintf("The prompt does not fit the context window of model %q: use a model with a larger context window, "+
 		"give the server a larger one (vLLM --max-model-len, llama.cpp -c, Ollama num_ctx), or run fewer rounds (--max-rounds).", model)
+}
+
+// hidden is an error whose text replaces its cause's, which stays reachable
+// with errors.Is and errors.As.
+type hidden struct {
+	msg string
+	err error
+}
+
+func (h *hidden) Error() string { return h.msg }
+func (h *hidden) Unwrap() error { return h.err }
+
+// Hide returns an error that reads msg and wraps err without quoting it.
+func Hide(msg string, err error) error { return &hidden{msg: msg, err: err} }
+
+// maxErrorBody bounds an error response, which the SDKs read whole.
+const maxErrorBody = 64 << 10
+
+// LimitErrorBody is an SDK middleware that bounds the body of an error
+// response, so that a broken or hostile server cannot make Parley read
+// gigabytes to report one failure.
+func LimitErrorBody(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res == nil || res.Body == nil || res.StatusCode < 400 {
+		return res, err
+	}
+	res.Body = limited{Reader: io.LimitReader(res.Body, maxErrorBody), Closer: res.Body}
+	return res, nil
+}
+
+type limited struct {
+	io.Reader
+	io.Closer
+}
+
+var htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+
+// BodyDetail is what is worth quoting from an error body that is not the
+// API's JSON: an HTML page's title, or a text's first line; cleaned and
+// bounded.
+func BodyDetail(body []byte) string {
+	if m := htmlTitle.FindSubmatch(body); m != nil {
+		return Detail(string(m[1]))
+	}
+	if bytes.Contains(bytes.ToLower(body[:min(len(body), 512)]), []byte("<html")) {
+		return ""
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(body[:min(len(body), 4*maxDetail)])), "\n")
+	return Detail(line)
 }
 
 // Transport classifies an error that carries no HTTP status: a failed dial, a

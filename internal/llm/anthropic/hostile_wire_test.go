@@ -1,0 +1,191 @@
+package anthropic_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/anthropic"
+)
+
+// These tests script what the Messages API sends, byte for byte, including
+// the events the in-repo fake server does not send.
+
+func rawServer(t *testing.T, handle http.HandlerFunc) *anthropic.Provider {
+	t.Helper()
+	srv := httptest.NewServer(handle)
+	t.Cleanup(srv.Close)
+	p, err := anthropic.New(anthropic.Config{APIKey: "k", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func sse(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for ev := range strings.SplitAfterSeq(body, "\n\n") {
+			_, _ = w.Write([]byte(ev))
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+func ev(name, data string) string { return "event: " + name + "\ndata: " + data + "\n\n" }
+
+func ask(p llm.Provider) (llm.Reply, error) {
+	return llm.Collect(p.Stream(context.Background(), llm.Request{Model: "claude-x", Tag: "t",
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"}}}))
+}
+
+var (
+	start = ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":5,"cache_read_input_tokens":100,"output_tokens":1}}}`)
+	ping  = ev("ping", `{"type": "ping"}`)
+	text  = ev("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hel"}}`) + ping +
+		ev("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"lo"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":1}`)
+	thinking = ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me think {"}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	stopEv = ev("message_stop", `{"type":"message_stop"}`)
+)
+
+func delta(stop string) string {
+	return ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"`+stop+`","stop_sequence":null},"usage":{"input_tokens":10,"cache_creation_input_tokens":5,"cache_read_input_tokens":100,"output_tokens":42}}`)
+}
+
+func TestStreamEvents(t *testing.T) {
+	want := llm.Usage{InputTokens: 10, CacheWriteTokens: 5, CacheReadTokens: 100, OutputTokens: 42}
+	cases := []struct {
+		name, body, stop string
+	}{
+		{"pings and thinking", ping + start + ping + thinking + text + delta("end_turn") + stopEv, llm.StopEnd},
+		{"redacted thinking", start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"abc"}}`) +
+			ev("content_block_stop", `{"type":"content_block_stop","index":0}`) + text + delta("end_turn") + stopEv, llm.StopEnd},
+		{"max_tokens", start + text + delta("max_tokens") + stopEv, llm.StopMaxTokens},
+		{"context window exceeded", start + text + delta("model_context_window_exceeded") + stopEv, llm.StopMaxTokens},
+		{"refusal", start + text + delta("refusal") + stopEv, llm.StopRefusal},
+		{"pause_turn", start + text + delta("pause_turn") + stopEv, llm.StopEnd},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ask(rawServer(t, sse(c.body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Text != "Hello" || r.StopReason != c.stop || r.Usage != want {
+				t.Errorf("got %q %q %+v, want \"Hello\" %q %+v", r.Text, r.StopReason, r.Usage, c.stop, want)
+			}
+		})
+	}
+}
+
+func TestErrorEventMidStream(t *testing.T) {
+	cases := []struct {
+		typ  string
+		kind llm.ErrorKind
+	}{
+		{"overloaded_error", llm.ErrOverloaded},
+		{"api_error", llm.ErrServer},
+		{"rate_limit_error", llm.ErrRateLimited},
+	}
+	for _, c := range cases {
+		t.Run(c.typ, func(t *testing.T) {
+			body := start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
+				ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}`) +
+				ev("error", `{"type":"error","error":{"type":"`+c.typ+`","message":"Overloaded\u001b[2J"},"request_id":"req_1"}`)
+			r, err := ask(rawServer(t, sse(body)))
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Kind != c.kind || !e.Retryable() || !strings.Contains(err.Error(), "Overloaded") || strings.Contains(err.Error(), "\x1b") {
+				t.Fatalf("got %q, %v; want a retryable %s error, cleaned", r.Text, err, c.kind)
+			}
+		})
+	}
+}
+
+func TestStreamCut(t *testing.T) {
+	cases := map[string]http.HandlerFunc{
+		"connection dropped": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write([]byte(start + text))
+			w.(http.Flusher).Flush()
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+			}
+		},
+		"clean EOF before message_stop": sse(start + text + delta("end_turn")),
+	}
+	for name, h := range cases {
+		t.Run(name, func(t *testing.T) {
+			r, err := ask(rawServer(t, h))
+			if !llm.IsRetryable(err) {
+				t.Fatalf("got %q, %v; want a retryable error, not a truncated turn", r.Text, err)
+			}
+		})
+	}
+}
+
+func TestHTTPErrors(t *testing.T) {
+	date := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
+	html := "<html><head><title>502 Bad Gateway</title></head><body>" + strings.Repeat("<p>cloudflare</p>\x1b[2J", 3000) + "</body></html>"
+	cases := []struct {
+		name       string
+		status     int
+		header     map[string]string
+		body       string
+		kind       llm.ErrorKind
+		retryAfter time.Duration
+		want       []string
+		notWant    []string
+	}{
+		{"529 overloaded", 529, nil, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, llm.ErrOverloaded, 0, []string{"Overloaded"}, nil},
+		{"429 seconds", 429, map[string]string{"Retry-After": "12"}, `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`, llm.ErrRateLimited, 12 * time.Second, []string{"rate limit"}, nil},
+		{"429 http-date", 429, map[string]string{"Retry-After": date}, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, llm.ErrRateLimited, 80 * time.Second, nil, nil},
+		{"502 html", 502, map[string]string{"Content-Type": "text/html"}, html, llm.ErrServer, 0, []string{"502"}, []string{"<p>", "\x1b"}},
+		{"400 prompt too long", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`, llm.ErrBadRequest, 0, []string{"prompt is too long", `"claude-x"`, "context window"}, nil},
+		{"401", 401, nil, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`, llm.ErrAuth, 0, []string{"ANTHROPIC_API_KEY"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range c.header {
+					w.Header().Set(k, v)
+				}
+				if w.Header().Get("Content-Type") == "" {
+					w.Header().Set("Content-Type", "application/json")
+				}
+				w.WriteHeader(c.status)
+				_, _ = w.Write([]byte(c.body))
+			})
+			_, err := ask(p)
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Kind != c.kind || e.StatusCode != c.status {
+				t.Fatalf("%v, want %s (HTTP %d)", err, c.kind, c.status)
+			}
+			if e.RetryAfter < c.retryAfter {
+				t.Errorf("RetryAfter %s, want at least %s", e.RetryAfter, c.retryAfter)
+			}
+			if len(err.Error()) > 1000 {
+				t.Errorf("error is %d bytes long", len(err.Error()))
+			}
+			for _, s := range c.want {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%q does not mention %q", err, s)
+				}
+			}
+			for _, s := range c.notWant {
+				if strings.Contains(err.Error(), s) {
+					t.Errorf("%q contains %q", err, s)
+				}
+			}
+		})
+	}
+}
