@@ -895,15 +895,23 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 		var seg strings.Builder
 		var calls []llm.ToolCall
 		stop := ""
+		oversize := false
 		for c, err := range p.model.Provider.Stream(ctx, req) {
 			if err != nil {
 				_ = w.flush()
 				return res, err
 			}
 			if c.Text != "" {
+				if room := MaxReplyBytes - full.Len() - seg.Len(); len(c.Text) > room {
+					// Stop reading: breaking the loop closes the connection.
+					c.Text, oversize = strings.ToValidUTF8(c.Text[:max(room, 0)], ""), true
+				}
 				seg.WriteString(c.Text)
 				if err := w.write(c.Text); err != nil {
 					return res, err
+				}
+				if oversize {
+					break
 				}
 			}
 			if c.ToolCall != nil {
@@ -923,6 +931,16 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 			full.WriteString("\n\n")
 		}
 		full.WriteString(seg.String())
+
+		if oversize {
+			// A server that streams without end (or a hostile one) must not
+			// fill memory and the log; what it sent is kept, marked. The
+			// usage never came: the tokens it cost are unknown.
+			res.usage.Unreported = true
+			res.text = full.String()
+			res.invalid = fmt.Sprintf("the reply was cut at %d KB: no turn asks for that much; the server kept sending", MaxReplyBytes>>10)
+			return res, nil
+		}
 
 		if len(calls) > 0 {
 			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: seg.String(), ToolCalls: calls})
@@ -960,6 +978,25 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 		}
 
 		final := seg.String()
+		if stop == llm.StopMaxTokens || stop == llm.StopRefusal {
+			// A reply cut at the token limit is not an answer, even when
+			// what came parses; one the model declined to give is not one
+			// either. A cut reply is asked for again, shorter, once.
+			why := stopProblem(stop, p.maxTokens)
+			if stop == llm.StopMaxTokens && !repaired {
+				repaired = true
+				if err := r.append(ctx, s, TurnRepair{Turn: p.spec.ID, Text: final, Error: why}); err != nil {
+					return res, err
+				}
+				full.Reset()
+				msgs = appendRepair(msgs, final, "Your previous reply was "+why+
+					".\nReply again with the whole answer, shorter, so that it fits; in the requested format, with no other text.")
+				tools = nil
+				continue
+			}
+			res.text, res.invalid = full.String(), why
+			return res, nil
+		}
 		r.mu.Lock()
 		move, perr := r.parse(p.proto, s, p.spec, final)
 		r.mu.Unlock()
@@ -973,15 +1010,41 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 				return res, err
 			}
 			full.Reset()
-			msgs = append(msgs,
-				llm.Message{Role: llm.RoleAssistant, Text: final},
-				llm.Message{Role: llm.RoleUser, Text: RepairPrompt(perr)})
+			msgs = appendRepair(msgs, final, RepairPrompt(perr))
 			tools = nil
 			continue
 		}
 		res.text, res.invalid = full.String(), perr.Error()
 		return res, nil
 	}
+}
+
+// MaxReplyBytes bounds the text of one turn's reply, tool rounds included.
+// A turn asks for a few thousand tokens (tens of KB); a server that sends a
+// thousand times more is broken or hostile, and what it sends is stored and
+// shown.
+const MaxReplyBytes = 1 << 20
+
+// stopProblem says why a reply that stopped for stop is not an answer.
+func stopProblem(stop string, maxTokens int) string {
+	if stop == llm.StopRefusal {
+		return "the model declined to answer (refusal)"
+	}
+	if maxTokens > 0 {
+		return fmt.Sprintf("cut off at the %d-token limit before it was complete", maxTokens)
+	}
+	return "cut off at the model's token limit before it was complete"
+}
+
+// appendRepair adds the model's unusable reply and the prompt that says why
+// to a conversation. An empty reply (a reasoning model that spent its
+// tokens thinking, a server that sent nothing) is left out: the APIs refuse
+// an empty assistant message.
+func appendRepair(msgs []llm.Message, reply, prompt string) []llm.Message {
+	if strings.TrimSpace(reply) != "" {
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: reply})
+	}
+	return append(msgs, llm.Message{Role: llm.RoleUser, Text: prompt})
 }
 
 // parse calls the protocol's parser, turning a panic into an error: a bad

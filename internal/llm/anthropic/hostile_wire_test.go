@@ -11,6 +11,8 @@ import (
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/anthropic"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
 )
 
 // These tests script what the Messages API sends, byte for byte, including
@@ -187,5 +189,18 @@ func TestHTTPErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestFakeRefusal(t *testing.T) {
+	srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "I won't.", StopReason: llm.StopRefusal}}), fakellm.WithAPIKey("k"))
+	defer srv.Close()
+	p, err := anthropic.New(anthropic.Config{APIKey: "k", BaseURL: srv.AnthropicURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ask(p)
+	if err != nil || r.Text != "I won't." || r.StopReason != llm.StopRefusal {
+		t.Fatalf("%+v %v", r, err)
 	}
 }

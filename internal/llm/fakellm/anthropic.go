@@ -216,6 +216,8 @@ func antStop(s string) string {
 		return "tool_use"
 	case llm.StopMaxTokens:
 		return "max_tokens"
+	case llm.StopRefusal:
+		return "refusal"
 	}
 	return "end_turn"
 }

@@ -243,7 +243,11 @@ func (api openaiAPI) writeJSON(w http.ResponseWriter, a answer) {
 		}
 	}
 	msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil}
-	if a.Text != "" {
+	switch {
+	case a.StopReason == llm.StopRefusal:
+		// The API says why in its own field, not as content.
+		msg["refusal"] = a.Text
+	case a.Text != "":
 		msg["content"] = a.Text
 	}
 	if tcs := oaToolCalls(a); len(tcs) > 0 {
@@ -295,7 +299,11 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 		if fault() {
 			return
 		}
-		if !sw.event("", chunk(map[string]any{"content": piece}, nil)) {
+		field := "content"
+		if a.StopReason == llm.StopRefusal {
+			field = "refusal"
+		}
+		if !sw.event("", chunk(map[string]any{field: piece}, nil)) {
 			return
 		}
 		sent++

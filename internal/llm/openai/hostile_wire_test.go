@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/openai"
+	"github.com/parleyhq/parley/internal/llm/script"
 )
 
 // These tests script what real OpenAI-compatible servers (vLLM, Ollama,
@@ -320,6 +322,21 @@ func TestRefusal(t *testing.T) {
 		chunk(`{"choices":[{"index":0,"delta":{"refusal":"with that."}}]}`) + chunk(stop) + chunk(use) + done
 	r, err := ask(rawServer(t, sse(body)))
 	if err != nil || r.Text != "I can't help with that." || r.StopReason != llm.StopRefusal {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+// The fake server sends a refusal the way the API does: in its own field,
+// with finish_reason "stop".
+func TestFakeRefusal(t *testing.T) {
+	srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "I won't.", StopReason: llm.StopRefusal}}))
+	defer srv.Close()
+	p, err := openai.New(openai.Config{Name: "ollama", BaseURL: srv.OpenAIURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ask(p)
+	if err != nil || r.Text != "I won't." || r.StopReason != llm.StopRefusal {
 		t.Fatalf("%+v %v", r, err)
 	}
 }

@@ -103,7 +103,8 @@ type Reply struct {
 	// JSON is the reply document for structured-output requests; it is sent as
 	// the reply text (or, over the Anthropic tool mode, as the forced tool's input).
 	JSON json.RawMessage `json:"json,omitempty"`
-	// StopReason overrides the stop reason: "end", "max_tokens" or "tool_use".
+	// StopReason overrides the stop reason: "end", "max_tokens", "tool_use"
+	// or "refusal" (Text is then the model's reason for declining).
 	StopReason string `json:"stop_reason,omitempty"`
 	// Usage overrides the estimated token counts.
 	Usage *llm.Usage `json:"usage,omitempty"`
@@ -317,9 +318,9 @@ func (rep Reply) validate() error {
 		return errors.New("json is not valid JSON")
 	}
 	switch rep.StopReason {
-	case "", llm.StopEnd, llm.StopMaxTokens, llm.StopToolUse:
+	case "", llm.StopEnd, llm.StopMaxTokens, llm.StopToolUse, llm.StopRefusal:
 	default:
-		return fmt.Errorf("stop_reason %q: want end, max_tokens or tool_use", rep.StopReason)
+		return fmt.Errorf("stop_reason %q: want end, max_tokens, tool_use or refusal", rep.StopReason)
 	}
 	if f := rep.Fault; f != nil {
 		switch f.Stream {
