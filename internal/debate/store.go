@@ -152,11 +152,18 @@ const DataOnlyModel = "data-only"
 // Summary.Unpriced from their own projection use it, so that every store
 // and the cost report agree.
 func CostUnknown(model string, costUSD float64, noLLM, priced bool) bool {
+	return UsageCostUnknown(model, llm.Usage{}, costUSD, noLLM, priced)
+}
+
+// UsageCostUnknown is CostUnknown for a turn whose usage u is known too: a
+// call whose server reported no token counts (llm.Usage.Unreported) has an
+// unknown cost whatever its model's price.
+func UsageCostUnknown(model string, u llm.Usage, costUSD float64, noLLM, priced bool) bool {
 	if noLLM || priced || model == DataOnlyModel || costUSD != 0 {
 		return false
 	}
 	provider, name, _ := strings.Cut(model, "/")
-	_, known := pricing.Default().CostFor(provider, name, llm.Usage{})
+	_, known := pricing.Default().CostFor(provider, name, llm.Usage{Unreported: u.Unreported})
 	return !known
 }
 
@@ -258,7 +265,7 @@ func ProjectDecoded(s *Summary, e Event, p Payload) {
 			if !c.NoLLM {
 				s.LLMTurns++
 			}
-			if CostUnknown(c.Model, c.CostUSD, c.NoLLM, c.Priced) {
+			if UsageCostUnknown(c.Model, c.Usage, c.CostUSD, c.NoLLM, c.Priced) {
 				s.Unpriced = AddUnpriced(s.Unpriced, c.Model)
 			}
 		}

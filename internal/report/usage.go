@@ -59,7 +59,7 @@ func Usage(s *debate.State, order ...string) []AgentUsage {
 			au.Models = append(au.Models, t.Model)
 		}
 		au.CostUSD += t.CostUSD
-		if debate.CostUnknown(t.Model, t.CostUSD, t.NoLLM, t.Priced) {
+		if debate.UsageCostUnknown(t.Model, t.Usage, t.CostUSD, t.NoLLM, t.Priced) {
 			au.Unpriced = debate.AddUnpriced(au.Unpriced, t.Model)
 		}
 	}

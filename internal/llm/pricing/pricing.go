@@ -286,6 +286,11 @@ func (t Table) Cost(model string, u llm.Usage) (usd float64, known bool) {
 // provider's negotiated price); then every model of a free provider costs
 // 0; then the model's own price.
 func (t Table) CostFor(provider, model string, u llm.Usage) (usd float64, known bool) {
+	if u.Unreported && !t.free[strings.ToLower(provider)] {
+		// The server sent no token counts: whatever the price, the cost
+		// is unknown, not the $0 the zero counts would give.
+		return 0, false
+	}
 	if provider != "" && t.qualified {
 		if p, ok := t.exact(provider + "/" + model); ok {
 			return p.cost(u), true
