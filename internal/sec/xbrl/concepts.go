@@ -90,7 +90,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 		// Revenues is the generic element; ASC 606 (2018) introduced
 		// RevenueFromContractWithCustomer...; SalesRevenueNet is pre-2018.
 		// RevenuesNetOfInterestExpense is a bank's total net revenue. Goods
-		// sales alone, and a bank's gross interest and dividend income
+		// or services sales alone, and a bank's gross interest and dividend income
 		// (what many small banks tag, with no revenue total), are read
 		// only where no total is reported.
 		d.Tags = gaap("Revenues",
@@ -98,7 +98,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 			"RevenueFromContractWithCustomerIncludingAssessedTax",
 			"SalesRevenueNet",
 			"RevenuesNetOfInterestExpense")
-		d.Fallback = gaap("SalesRevenueGoodsNet", "InterestAndDividendIncomeOperating")
+		d.Fallback = gaap("SalesRevenueGoodsNet", "SalesRevenueServicesNet", "InterestAndDividendIncomeOperating")
 	case CostOfRevenue:
 		d.Label = "Cost of revenue"
 		d.Tags = gaap("CostOfRevenue", "CostOfGoodsAndServicesSold", "CostOfGoodsSold", "CostOfServices")
@@ -140,11 +140,13 @@ func Definition(c Concept) (ConceptDef, bool) {
 	case EPSDiluted:
 		d.Label = "Diluted EPS"
 		d.Unit = "USD/shares"
-		d.Tags = gaap("EarningsPerShareDiluted")
+		// A filer without dilutive securities may report one figure for
+		// both (EarningsPerShareBasicAndDiluted): the same quantity.
+		d.Tags = gaap("EarningsPerShareDiluted", "EarningsPerShareBasicAndDiluted")
 	case EPSBasic:
 		d.Label = "Basic EPS"
 		d.Unit = "USD/shares"
-		d.Tags = gaap("EarningsPerShareBasic")
+		d.Tags = gaap("EarningsPerShareBasic", "EarningsPerShareBasicAndDiluted")
 	case DividendsPaid:
 		d.Label = "Dividends paid"
 		d.Tags = gaap("PaymentsOfDividends", "PaymentsOfDividendsCommonStock")

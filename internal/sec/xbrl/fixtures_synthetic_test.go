@@ -186,3 +186,25 @@ func TestUnavailable(t *testing.T) {
 		}
 	}
 }
+
+// TestEPSBasicAndDiluted: a filer that reports one EPS for both, after
+// years of separate figures, has it as its diluted and basic EPS.
+func TestEPSBasicAndDiluted(t *testing.T) {
+	cf, err := ParseBytes([]byte(`{"cik":1,"entityName":"ONE EPS CO","facts":{"us-gaap":{
+ "EarningsPerShareBasicAndDiluted":{"label":"Earnings Per Share, Basic and Diluted","units":{"USD/shares":[
+  {"start":"2024-01-01","end":"2024-12-31","val":-0.41,"accn":"0000000001-25-000001","fy":2024,"fp":"FY","form":"10-K","filed":"2025-03-01"}]}},
+ "EarningsPerShareDiluted":{"label":"Earnings Per Share, Diluted","units":{"USD/shares":[
+  {"start":"2023-01-01","end":"2023-12-31","val":0.10,"accn":"0000000001-24-000001","fy":2023,"fp":"FY","form":"10-K","filed":"2024-03-01"}]}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Concept{EPSDiluted, EPSBasic} {
+		s := mustSeries(t, cf, c)
+		if f, ok := s.Annual(2024); !ok || f.Value != -0.41 {
+			t.Errorf("%s FY2024 = %v, want -0.41", c, f)
+		}
+	}
+	if f, ok := mustSeries(t, cf, EPSDiluted).Annual(2023); !ok || f.Value != 0.10 {
+		t.Errorf("diluted EPS FY2023 = %v, want 0.10", f)
+	}
+}
