@@ -47,8 +47,8 @@ type Table struct {
 	prices map[string]Price
 	free   map[string]bool // provider prefixes whose models cost nothing
 	// qualified is whether any name is "provider/model": without one,
-	// CostFor skips that look-up (a list prices every debate's unpriced
-	// models when read: BenchmarkList in internal/store/sqlite).
+	// CostFor skips that look-up, which every priced turn and an old store's
+	// backfill would otherwise pay for nothing.
 	qualified bool
 }
 
