@@ -100,7 +100,7 @@ func TestConfigFile(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("max_round: 1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r := parley(t, dir, env, "", "debate", redisTopic); r.code != 2 || !strings.Contains(r.stderr, "max_round") {
+	if r := parley(t, dir, env, "", "debate", redisTopic); r.code != 2 || !strings.Contains(r.stderr, `line 1: unknown key "max_round" (the keys at the top level: provider,`) {
 		t.Errorf("an unknown key: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -104,3 +104,37 @@ func TestConfigShowsTheme(t *testing.T) {
 		t.Errorf("parley shell --theme sepia: %v (exit %d), want bad input naming the themes", err, ExitCode(err))
 	}
 }
+
+// TestConfigProblems: a config file the decoder refuses is explained in the
+// file's terms, line by line: an unknown key with the keys of its block, a
+// value of the wrong kind with the kind wanted; never a Go type.
+func TestConfigProblems(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		want       []string
+	}{
+		{"top-level key", "bogus: 1\n", []string{`line 1: unknown key "bogus" (the keys at the top level: provider, model, models,`, "prices_file, debate)"}},
+		{"debate block key", "max_rounds: 3\ndebate:\n  bogus: 1\n", []string{`line 3: unknown key "bogus" (the keys under debate: max_rounds, default_perspectives,`}},
+		{"perspective key", "debate:\n  custom_perspectives:\n    - name: X\n      colour: red\n", []string{`line 4: unknown key "colour" (the keys under custom_perspectives: name, priorities, trade_offs, keywords, tensions)`}},
+		{"values", "max_rounds: abc\nround_timeout: soon\nmodels: 3\n", []string{`line 1: "abc" is not a whole number`, `line 2: "soon" is not a duration such as 2m or 90s`, `line 3: "3" is not a block of keys`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(cfg, []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := loadConfig(func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] })
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%s", w, err)
+				}
+			}
+			if !strings.HasPrefix(err.Error(), "config file "+cfg+": ") || strings.Contains(err.Error(), "cli.") || strings.Contains(err.Error(), "struct") || strings.Contains(err.Error(), "!!") {
+				t.Errorf("the error does not name the file, or names Go or YAML types:\n%s", err)
+			}
+		})
+	}
+}
