@@ -148,5 +148,10 @@ func TestServeBadInput(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, tc.says) {
 			t.Errorf("parley %v: exit %d, stderr %q; want exit 2 saying %q", tc.args, r.code, r.stderr, tc.says)
 		}
+		// Refused before its workers start: a server that cannot serve
+		// takes no queued debate, and says nothing but why.
+		if strings.Contains(r.stderr, "workers started") {
+			t.Errorf("parley %v started workers before refusing:\n%s", tc.args, r.stderr)
+		}
 	}
 }

@@ -68,6 +68,13 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if err := server.CheckBind(o.Addr, o.Token); err != nil {
 		return &UsageError{Err: err}
 	}
+	// The address first: a server that cannot serve must not start workers,
+	// which would take queued debates from the database and then drop them.
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", o.Addr, err)}
+	}
+	defer ln.Close()
 	store, err := f.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -100,10 +107,6 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q, Calls: calls})
 	if err != nil {
 		return err
-	}
-	ln, err := net.Listen("tcp", o.Addr)
-	if err != nil {
-		return &UsageError{Err: fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", o.Addr, err)}
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with the server: open event streams close at once.
