@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cenkalti/backoff/v5"
 
@@ -783,10 +784,18 @@ func (r *Runner) runTurn(ctx context.Context, s *State, p turnPlan, lim Limits) 
 			err = fmt.Errorf("call timed out after %s: %w", lim.CallTimeout, err)
 		}
 		wait := bo.NextBackOff()
+		tooLong := false
 		if ra := llm.RetryAfterOf(err); ra > wait {
 			wait = ra
+			// A quota that resets in hours (or a hostile Retry-After) must
+			// not leave the debate sleeping with nothing said: it stops,
+			// saying when to resume.
+			if limit := max(MaxRetryAfter, bo.MaxInterval); ra > limit {
+				tooLong = true
+				err = fmt.Errorf("%w\nthe server asks to wait %s before trying again, more than Parley waits (%s): resume the debate after that", err, ra.Round(time.Second), limit)
+			}
 		}
-		last := !retryable || attempt >= attempts
+		last := !retryable || tooLong || attempt >= attempts
 		fail := TurnFailed{Turn: p.spec.ID, Attempt: attempt, Error: err.Error(), Retryable: retryable}
 		if !last {
 			fail.RetryIn = wait
@@ -902,6 +911,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 				return res, err
 			}
 			if c.Text != "" {
+				c.Text = modelText(c.Text)
 				if room := MaxReplyBytes - full.Len() - seg.Len(); len(c.Text) > room {
 					// Stop reading: breaking the loop closes the connection.
 					c.Text, oversize = strings.ToValidUTF8(c.Text[:max(room, 0)], ""), true
@@ -1019,11 +1029,30 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 	}
 }
 
+// MaxRetryAfter is the longest Retry-After a turn waits for (or the
+// backoff's maximum, when that is longer).
+const MaxRetryAfter = 5 * time.Minute
+
 // MaxReplyBytes bounds the text of one turn's reply, tool rounds included.
 // A turn asks for a few thousand tokens (tens of KB); a server that sends a
 // thousand times more is broken or hostile, and what it sends is stored and
 // shown.
 const MaxReplyBytes = 1 << 20
+
+// modelText makes a text delta storable: NUL characters (a JSON "\u0000"
+// decodes to one) are dropped, as PostgreSQL's text refuses them and no
+// reply needs them, and bytes that are not UTF-8 (a provider that does not
+// decode JSON) become U+FFFD. Other control characters are kept: the
+// front-ends escape them when they show the text.
+func modelText(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
+}
 
 // stopProblem says why a reply that stopped for stop is not an answer.
 func stopProblem(stop string, maxTokens int) string {

@@ -144,3 +144,57 @@ func TestEndlessReplyIsCut(t *testing.T) {
 		t.Error("the cut split a rune")
 	}
 }
+
+// A Retry-After of hours (a spent daily quota, or a hostile server) stops
+// the turn with a message saying so, instead of sleeping for it.
+func TestRetryAfterTooLong(t *testing.T) {
+	e := newEnv(t,
+		script.Rule{Tag: "a", Times: 1, Reply: &script.Reply{Fault: &script.Fault{Status: 429, RetryAfter: "86400"}}},
+		script.Rule{Tag: "a", Reply: text("never")},
+	)
+	e.create("d", testLimits())
+	_, err := e.runner.Run(context.Background(), "d", &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}})
+	if err == nil || !strings.Contains(err.Error(), "asks to wait 24h0m0s") || !strings.Contains(err.Error(), "resume") {
+		t.Fatalf("err = %v", err)
+	}
+	if sl := e.clock.Sleeps(); len(sl) != 0 {
+		t.Errorf("slept %v", sl)
+	}
+	if n := len(e.requests("a")); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// Model text is stored as text: a NUL (which PostgreSQL's text refuses)
+// is dropped and bytes that are not UTF-8 are replaced.
+func TestModelTextIsStorable(t *testing.T) {
+	e := newEnv(t, script.Rule{Tag: "a", Reply: text("unused")})
+	e.runner.Cast.Default.Provider = rawText{Provider: e.prov, text: "a\x00b\xffc"}
+	e.create("d", testLimits())
+	s, err := e.runner.Run(context.Background(), "d", &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Turns["a"].Text; got != "ab\uFFFDc" {
+		t.Errorf("text %q", got)
+	}
+	for _, ev := range e.events("d") {
+		if strings.Contains(string(ev.Data), `\u0000`) {
+			t.Errorf("event %s holds a NUL: %s", ev.Type, ev.Data)
+		}
+	}
+}
+
+// rawText answers every call with text as is.
+type rawText struct {
+	llm.Provider
+	text string
+}
+
+func (p rawText) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		if yield(llm.Chunk{Text: p.text}, nil) {
+			yield(llm.Chunk{Usage: &llm.Usage{InputTokens: 1, OutputTokens: 1}, StopReason: llm.StopEnd}, nil)
+		}
+	}
+}
