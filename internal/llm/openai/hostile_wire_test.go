@@ -340,3 +340,25 @@ func TestFakeRefusal(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 }
+
+// vLLM without a reasoning parser sends a reasoning model's thinking in
+// content, in a <think> block split across deltas.
+func TestThinkBlockInContent(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","content":"<th"}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":"ink>\nThe user wants {json}.\n</thi"}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":"nk>\n\nHel"}}]}`) + chunk(c2) + chunk(stop) + chunk(use) + done
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.Text != "Hello" {
+		t.Fatalf("%q %v", r.Text, err)
+	}
+}
+
+// Some proxies put "error": null in every chunk.
+func TestNullErrorField(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"content":"Hel"}}],"error":null}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}],"error":null}`) + done
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.Text != "Hello" {
+		t.Fatalf("%q %v", r.Text, err)
+	}
+}

@@ -168,6 +168,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			finished bool
 			calls    toolCalls
 			refusal  strings.Builder
+			think    thinkFilter
 		)
 		for stream.Next() {
 			chunk := stream.Current()
@@ -189,8 +190,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					continue // n > 1 is never requested
 				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
-				// read: they are the model's scratchpad, not its answer.
-				if ch.Delta.Content != "" && !yield(llm.Chunk{Text: ch.Delta.Content}, nil) {
+				// read, nor a <think> block opening the content: they are
+				// the model's scratchpad, not its answer.
+				if text := think.feed(ch.Delta.Content); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 					return
 				}
 				refusal.WriteString(ch.Delta.Refusal)
@@ -208,6 +210,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		if !finished {
 			yield(llm.Chunk{}, p.errs.StreamCut())
+			return
+		}
+		if text := think.flush(); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
 		}
 		for i, tb := range calls.bufs {

@@ -72,7 +72,7 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		res.Header.Del("Content-Length")
 		return res, nil
 	}
-	res.Body = &terminated{r: br, c: res.Body}
+	res.Body = &lines{r: br, c: res.Body}
 	return res, nil
 }
 
@@ -92,37 +92,74 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	}
 }
 
-// terminated appends a blank line to a stream that ends cleanly, which
-// dispatches a last event sent without one (an extra blank line is ignored).
-// A stream that fails keeps its error.
-type terminated struct {
-	r    io.Reader
-	c    io.Closer
-	tail []byte
-	eof  bool
+// lines passes a stream on line by line, with two repairs: a stream that
+// ends cleanly gets a closing blank line, which dispatches a last event sent
+// without one (an extra blank line is ignored); and a data line with
+// "error": null (some proxies add it to every chunk) loses the field, which
+// the SDK would take for an error event. A line longer than maxWholeReply
+// fails the stream, as the SDK's own decoder would at its larger limit. A
+// stream that fails keeps its error.
+type lines struct {
+	r   *bufio.Reader
+	c   io.Closer
+	buf []byte
+	err error
 }
 
-func (t *terminated) Read(p []byte) (int, error) {
-	if !t.eof {
-		n, err := t.r.Read(p)
-		if errors.Is(err, io.EOF) {
-			t.eof, t.tail = true, []byte("\n\n")
-			if n > 0 {
-				return n, nil
-			}
-		} else {
-			return n, err
+func (l *lines) Read(p []byte) (int, error) {
+	for len(l.buf) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		line, err := l.line()
+		switch {
+		case errors.Is(err, io.EOF):
+			l.buf, l.err = append(line, "\n\n"...), io.EOF
+		case err != nil:
+			l.buf, l.err = line, err
+		default:
+			l.buf = fixLine(line)
 		}
 	}
-	if len(t.tail) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, t.tail)
-	t.tail = t.tail[n:]
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
 	return n, nil
 }
 
-func (t *terminated) Close() error { return t.c.Close() }
+// line reads up to and including the next newline.
+func (l *lines) line() ([]byte, error) {
+	var line []byte
+	for {
+		part, err := l.r.ReadSlice('\n')
+		line = append(line, part...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+		if len(line) > maxWholeReply {
+			return nil, fmt.Errorf("the server sent an event line of more than %d MB", maxWholeReply>>20)
+		}
+	}
+}
+
+func (l *lines) Close() error { return l.c.Close() }
+
+// fixLine drops a top-level "error": null from a data line.
+func fixLine(line []byte) []byte {
+	if !bytes.HasPrefix(line, []byte("data:")) || !bytes.Contains(line, []byte(`"error"`)) || !bytes.Contains(line, []byte("null")) {
+		return line
+	}
+	var obj map[string]json.RawMessage
+	data := bytes.TrimSpace(line[len("data:"):])
+	if json.Unmarshal(data, &obj) != nil || string(obj["error"]) != "null" {
+		return line
+	}
+	delete(obj, "error")
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return line
+	}
+	return append(append([]byte("data: "), out...), '\n')
+}
 
 // wholeToStream turns a chat.completion object into the chunk stream that
 // carries the same reply. Anything else (an {"error":...} object sent with a
