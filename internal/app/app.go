@@ -386,9 +386,10 @@ func (a *App) Unfinished(ctx context.Context, p *Plan) (*debate.Summary, error) 
 	return a.Find(ctx, p, Earlier{Unfinished: true})
 }
 
-// created reads what debate id was created with: its first event.
+// created reads what debate id was created with: its first event, not
+// the rest of its log.
 func (a *App) created(ctx context.Context, id string) (debate.Created, error) {
-	evs, err := a.Store.Load(ctx, id, 0)
+	evs, err := a.Store.LoadN(ctx, id, 0, 1)
 	if err != nil {
 		return debate.Created{}, err
 	}

@@ -270,7 +270,28 @@ func TestFindAndUnfinished(t *testing.T) {
 	if found, err := a.Unfinished(ctx, pd); err != nil || found != nil {
 		t.Errorf("the completed debate is offered for resume: %v, %v", found, err)
 	}
-	if found, err := a.Find(ctx, pd, Earlier{Since: time.Now().Add(-time.Hour)}); err != nil || found == nil || found.ID != s.ID {
+	// Find reads how each candidate began, not its whole log.
+	b := *a
+	b.Store = firstOnly{Store: a.Store, t: t}
+	if found, err := b.Find(ctx, pd, Earlier{Since: time.Now().Add(-time.Hour)}); err != nil || found == nil || found.ID != s.ID {
 		t.Errorf("Find since an hour ago: %v, %v; want the completed %s", found, err, s.ID)
 	}
+}
+
+// firstOnly is a store whose whole logs must not be read.
+type firstOnly struct {
+	debate.Store
+	t *testing.T
+}
+
+func (s firstOnly) Load(ctx context.Context, id string, after int64) ([]debate.Event, error) {
+	s.t.Errorf("the whole log of %s was loaded", id)
+	return s.Store.Load(ctx, id, after)
+}
+
+func (s firstOnly) LoadN(ctx context.Context, id string, after int64, n int) ([]debate.Event, error) {
+	if n <= 0 || n > 1 {
+		s.t.Errorf("%d events of %s were loaded, want the first", n, id)
+	}
+	return s.Store.LoadN(ctx, id, after, n)
 }

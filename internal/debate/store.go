@@ -56,6 +56,10 @@ import (
 type Store interface {
 	Append(ctx context.Context, debateID string, events ...Event) (int64, error)
 	Load(ctx context.Context, debateID string, afterSeq int64) ([]Event, error)
+	// LoadN is Load of at most n events (all of them when n <= 0): a
+	// reader that needs how a log begins (its debate.created) reads that,
+	// not the whole log.
+	LoadN(ctx context.Context, debateID string, afterSeq int64, n int) ([]Event, error)
 	Subscribe(ctx context.Context, debateID string, afterSeq int64) iter.Seq2[Event, error]
 	Get(ctx context.Context, debateID string) (Summary, error)
 	List(ctx context.Context, f ListFilter) ([]Summary, error)

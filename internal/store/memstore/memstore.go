@@ -85,6 +85,11 @@ func (s *Store) Append(ctx context.Context, debateID string, events ...debate.Ev
 
 // Load implements debate.Store.
 func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]debate.Event, error) {
+	return s.LoadN(ctx, debateID, afterSeq, 0)
+}
+
+// LoadN implements debate.Store.
+func (s *Store) LoadN(ctx context.Context, debateID string, afterSeq int64, n int) ([]debate.Event, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
 	}
@@ -99,8 +104,12 @@ func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]de
 	}
 	// Seq n is at index n-1, so the tail after afterSeq is a plain slice.
 	from := min(max(afterSeq, 0), int64(len(d.events)))
-	out := make([]debate.Event, 0, int64(len(d.events))-from)
-	for _, e := range d.events[from:] {
+	to := int64(len(d.events))
+	if n > 0 {
+		to = min(to, from+int64(n))
+	}
+	out := make([]debate.Event, 0, to-from)
+	for _, e := range d.events[from:to] {
 		// The caller owns what it loads; the log must not change with it.
 		e.Data = append(json.RawMessage(nil), e.Data...)
 		out = append(out, e)

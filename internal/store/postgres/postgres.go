@@ -448,10 +448,20 @@ func scanSummary(row pgx.Row) (debate.Summary, error) {
 
 // Load implements debate.Store.
 func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]debate.Event, error) {
+	return s.LoadN(ctx, debateID, afterSeq, 0)
+}
+
+// LoadN implements debate.Store.
+func (s *Store) LoadN(ctx context.Context, debateID string, afterSeq int64, n int) ([]debate.Event, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT seq, time, type, data FROM events WHERE debate_id = $1 AND seq > $2 ORDER BY seq`, debateID, afterSeq)
+	var limit *int64 // NULL: no limit
+	if n > 0 {
+		l := int64(n)
+		limit = &l
+	}
+	rows, err := s.pool.Query(ctx, `SELECT seq, time, type, data FROM events WHERE debate_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, debateID, afterSeq, limit)
 	if err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
 	}

@@ -615,21 +615,30 @@ func parseTime(s string) (time.Time, error) {
 
 // Load's statements.
 const (
-	loadEventsSQL = `SELECT seq, time, type, data FROM events WHERE debate_id = ? AND seq > ? ORDER BY seq`
+	loadEventsSQL = `SELECT seq, time, type, data FROM events WHERE debate_id = ? AND seq > ? ORDER BY seq LIMIT ?`
 	anyEventSQL   = `SELECT 1 FROM events WHERE debate_id = ? LIMIT 1`
 )
 
 // Load implements debate.Store.
 func (s *Store) Load(ctx context.Context, debateID string, afterSeq int64) ([]debate.Event, error) {
+	return s.LoadN(ctx, debateID, afterSeq, 0)
+}
+
+// LoadN implements debate.Store.
+func (s *Store) LoadN(ctx context.Context, debateID string, afterSeq int64, n int) ([]debate.Event, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
+	}
+	limit := int64(n)
+	if n <= 0 {
+		limit = -1 // SQLite: no limit
 	}
 	var rows *sql.Rows
 	var err error
 	if s.loadEvents != nil {
-		rows, err = s.loadEvents.QueryContext(ctx, debateID, afterSeq)
+		rows, err = s.loadEvents.QueryContext(ctx, debateID, afterSeq, limit)
 	} else {
-		rows, err = s.db.QueryContext(ctx, loadEventsSQL, debateID, afterSeq)
+		rows, err = s.db.QueryContext(ctx, loadEventsSQL, debateID, afterSeq, limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)

@@ -102,6 +102,7 @@ func Run(t *testing.T, open func(t *testing.T) debate.Store, opts ...Option) {
 	t.Run("InvalidEvents", s.testInvalidEvents)
 	t.Run("EmptyAppend", s.testEmptyAppend)
 	t.Run("Load", s.testLoad)
+	t.Run("LoadN", s.testLoadN)
 	t.Run("RoundTrip", s.testRoundTrip)
 	t.Run("BufferOwnership", s.testBufferOwnership)
 	t.Run("SubscribeReplayThenTail", s.testSubscribeTail)
@@ -424,6 +425,49 @@ func (s suite) testLoad(t *testing.T) {
 		if got := seqs(mustLoad(t, st, id, c.after)); !slices.Equal(got, c.want) {
 			t.Errorf("Load after %d: seqs %v, want %v", c.after, got, c.want)
 		}
+	}
+}
+
+// testLoadN: LoadN is Load cut after n events; n <= 0 is all of them, and
+// an unknown debate is ErrNotFound.
+func (s suite) testLoadN(t *testing.T) {
+	ctx := context.Background()
+	st := s.open(t)
+	const id = "loadn"
+	first := created(t, id, "bullbear", "loadn", at(0))
+	mustAppend(t, st, id, first)
+	for i := range 9 {
+		mustAppend(t, st, id, note(t, id, at(i+1), fmt.Sprint(i)))
+	}
+	for _, c := range []struct {
+		after int64
+		n     int
+		want  []int64
+	}{
+		{0, 1, span(1, 1)},
+		{0, 3, span(1, 3)},
+		{-1, 2, span(1, 2)},
+		{4, 2, span(5, 6)},
+		{8, 5, span(9, 10)},
+		{10, 1, nil},
+		{0, 0, span(1, 10)},
+		{3, -1, span(4, 10)},
+	} {
+		got, err := st.LoadN(ctx, id, c.after, c.n)
+		if err != nil {
+			t.Fatalf("LoadN after %d, %d: %v", c.after, c.n, err)
+		}
+		if !slices.Equal(seqs(got), c.want) {
+			t.Errorf("LoadN after %d, %d: seqs %v, want %v", c.after, c.n, seqs(got), c.want)
+		}
+	}
+	got, err := st.LoadN(ctx, id, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.checkEvents(t, got, []debate.Event{stored(first, id, 1)})
+	if _, err := st.LoadN(ctx, "loadn-unknown", 0, 1); !errors.Is(err, debate.ErrNotFound) {
+		t.Errorf("LoadN of an unknown debate: %v, want ErrNotFound", err)
 	}
 }
 
