@@ -208,3 +208,52 @@ func TestRangeMaximalAcceptance(t *testing.T) {
 		t.Errorf("only %d of 400 frameworks lack a stable extension: the range-maximal search is hardly exercised", noStable)
 	}
 }
+
+// TestStageCore checks stage semantics against the definitions on
+// frameworks with arguments in no attack and arguments attacking only
+// themselves, which stageCore decides without search.
+func TestStageCore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	ctx := context.Background()
+	for trial := range 300 {
+		n := 2 + rng.IntN(9)
+		f := NewNumbered(n)
+		for a := range n {
+			switch rng.IntN(4) {
+			case 0: // in no attack
+			case 1:
+				_ = f.AddAttack(a, a) // only on itself
+			default:
+				for b := range n {
+					if rng.Float64() < 0.3 {
+						_ = f.AddAttack(a, b)
+					}
+				}
+			}
+		}
+		want := bruteForce(f, Stage)
+		slices.SortFunc(want, slices.Compare)
+		got, err := f.Extensions(ctx, Stage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("trial %d: stage extensions %v, want %v", trial, got, want)
+		}
+		for a := range n {
+			wc, ws := false, true
+			for _, e := range want {
+				wc = wc || e.Contains(a)
+				ws = ws && e.Contains(a)
+			}
+			cred, err1 := f.Credulous(ctx, Stage, a)
+			skep, err2 := f.Skeptical(ctx, Stage, a)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if cred != wc || skep != ws {
+				t.Fatalf("trial %d, arg %d (extensions %v): DC=%v DS=%v, want %v %v", trial, a, want, cred, skep, wc, ws)
+			}
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 // built from the whole framework (reduce=false).
 type core struct {
 	f         *Framework
-	lab       []Label // grounded labelling (all UNDEC when not reduced)
+	lab       []Label // grounded labelling (all UNDEC when not reduced; see stageCore)
 	glob      []int   // core index -> framework index
 	loc       []int32 // framework index -> core index, or -1
 	attackers [][]int // in core indices
@@ -25,12 +25,39 @@ type core struct {
 }
 
 func (f *Framework) core(reduce bool) *core {
-	c := &core{f: f, loc: make([]int32, f.Len())}
 	if reduce {
-		c.lab = f.GroundedLabelling()
-	} else {
-		c.lab = make([]Label, f.Len())
+		return f.coreOf(f.GroundedLabelling())
 	}
+	return f.coreOf(make([]Label, f.Len()))
+}
+
+// stageCore is the core for stage semantics. The grounded labelling does
+// not apply, but conflict-freeness and ranges are local to weakly
+// connected components, so an argument in no attack is IN in every stage
+// extension (adding it to a conflict-free set widens the range) and one
+// whose only attack is on itself is IN in none and in no range: only the
+// rest is searched. Without this, "p af 10000000" with four attacks put
+// 30 million variables in the solver (8.7 GB, 100 s for SE-STG; now as
+// fast as the other semantics).
+func (f *Framework) stageCore() *core {
+	g := f.graph()
+	lab := make([]Label, f.Len())
+	for a := range lab {
+		out, in := g.attacks(a), g.attackers(a)
+		switch {
+		case len(out) == 0 && len(in) == 0:
+			lab[a] = In
+		case len(out) == 1 && len(in) == 1 && out[0] == int32(a):
+			lab[a] = Out // only by itself: never IN, never attacked from outside
+		}
+	}
+	return f.coreOf(lab)
+}
+
+// coreOf builds the core of the arguments lab leaves UNDEC; ext adds the
+// IN ones to every extension.
+func (f *Framework) coreOf(lab []Label) *core {
+	c := &core{f: f, loc: make([]int32, f.Len()), lab: lab}
 	for a, l := range c.lab {
 		c.loc[a] = -1
 		if l == Undec {

@@ -291,7 +291,7 @@ func (f *Framework) rangeMaximal(ctx context.Context, sem Semantics, fn func(Ext
 		c := f.core(true)
 		return c.rangeMaximal(ctx, c.complete(), func(s []int) bool { return fn(c.ext(s)) })
 	}
-	c := f.core(false)
+	c := f.stageCore()
 	return c.rangeMaximal(ctx, c.conflictFree(), func(s []int) bool { return fn(c.ext(s)) })
 }
 
@@ -702,15 +702,20 @@ func (c *core) rangeMaximalAccepts(ctx context.Context, cl [][]int, i int, skept
 // rangeMaximalAccepts answers DC (skeptical false) or DS under semi-stable
 // or stage semantics; see core.rangeMaximalAccepts.
 func (f *Framework) rangeMaximalAccepts(ctx context.Context, sem Semantics, a int, skeptical bool) (bool, error) {
-	c := f.core(sem == SemiStable)
-	cl := c.conflictFree()
+	var c *core
+	var cl [][]int
 	if sem == SemiStable {
+		c = f.core(true)
 		cl = c.complete()
+	} else {
+		c = f.stageCore()
+		cl = c.conflictFree()
 	}
 	i := c.local(a)
 	if i < 0 {
-		// Decided by the grounded labelling, which every semi-stable
-		// extension extends: IN is in all of them, OUT in none.
+		// Decided: IN is in every extension, OUT in none. For semi-stable
+		// by the grounded labelling, which every extension extends; for
+		// stage by the argument's attacks (see stageCore).
 		return c.inBase(a), nil
 	}
 	return c.rangeMaximalAccepts(ctx, cl, i, skeptical)
