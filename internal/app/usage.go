@@ -11,9 +11,19 @@ import (
 // TokensText is a usage as every front-end's closing lines say it, counts
 // with thousands separators as the documents' tables write them: "13,779
 // input tokens (0 cached), 1,100 output tokens".
+// A server that sent no counts for some calls (llm.Usage.Unreported) makes
+// the counts a lower bound, or unknown when none was sent: never a "0" that
+// reads as free.
 func TokensText(u llm.Usage) string {
-	return fmt.Sprintf("%s input tokens (%s cached), %s output tokens",
+	counts := fmt.Sprintf("%s input tokens (%s cached), %s output tokens",
 		report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens))
+	switch {
+	case u.Unreported && u.Total() == 0:
+		return "tokens unknown (the server sent no counts)"
+	case u.Unreported:
+		return "at least " + counts + " (some calls' counts unknown)"
+	}
+	return counts
 }
 
 // DebateTotals is the closing line's account of a debate: its turns, tokens

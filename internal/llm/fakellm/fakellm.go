@@ -70,6 +70,11 @@ func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = n
 // flight.
 func WithTokenDelay(d time.Duration) Option { return func(s *Server) { s.tokenDelay = d } }
 
+// WithoutUsage makes the OpenAI endpoint ignore stream_options.include_usage
+// and send no token counts in a stream, as LM Studio, older Ollama and some
+// proxies do.
+func WithoutUsage() Option { return func(s *Server) { s.noUsage = true } }
+
 // Server answers model API requests from a Script. The zero value is not
 // usable; use New or Start.
 type Server struct {
@@ -79,6 +84,7 @@ type Server struct {
 	script     *script.Script
 	apiKey     string
 	tokenDelay time.Duration
+	noUsage    bool
 	now        func() time.Time
 	ts         *httptest.Server
 	cache      promptCache
@@ -193,6 +199,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		api.writeError(w, f.Status, f.Type, faultMessage(f))
 		return
+	}
+	if s.noUsage {
+		mode.includeUsage = false
 	}
 	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode}
 	if !stream {

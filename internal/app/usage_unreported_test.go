@@ -1,0 +1,20 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+func TestTokensTextUnreported(t *testing.T) {
+	for u, want := range map[llm.Usage]string{
+		{InputTokens: 1200, OutputTokens: 30}:                   "1,200 input tokens (0 cached), 30 output tokens",
+		{Unreported: true}:                                      "tokens unknown",
+		{InputTokens: 1200, OutputTokens: 30, Unreported: true}: "at least 1,200 input tokens",
+	} {
+		if got := TokensText(u); !strings.Contains(got, want) {
+			t.Errorf("TokensText(%+v) = %q, want it to contain %q", u, got, want)
+		}
+	}
+}
