@@ -36,6 +36,12 @@ when that is not a terminal).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
 			opts.asSet = cmd.Flags().Changed("as")
+			// Checked here rather than with cobra's flag groups, whose
+			// error is not bad input (exit 1) and reads "if any flags in
+			// the group [full summary] are set none of the others can be".
+			if opts.Full && opts.Summary {
+				return usageErrorf("--full and --summary exclude each other: --full (the default) includes the transcript, --summary only the result")
+			}
 			if run != nil {
 				return run(cmd.Context(), opts)
 			}
@@ -46,7 +52,6 @@ when that is not a terminal).`,
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output")
-	cmd.MarkFlagsMutuallyExclusive("full", "summary")
 	return cmd
 }
 
