@@ -362,3 +362,17 @@ func TestNullErrorField(t *testing.T) {
 		t.Fatalf("%q %v", r.Text, err)
 	}
 }
+
+// A base URL that names a web UI answers 200 with a page: that is a
+// configuration error to fix, not a cut stream to retry.
+func TestWebPageIsNotTheAPI(t *testing.T) {
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!doctype html><html><title>Open WebUI</title></html>"))
+	})
+	_, err := ask(p)
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Kind != llm.ErrBadRequest || e.Provider != "vllm" || !strings.Contains(err.Error(), "base URL") {
+		t.Fatalf("%v", err)
+	}
+}

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/parleyhq/parley/internal/llm"
 
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
@@ -57,7 +60,15 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return res, nil
 	}
 	br := bufio.NewReader(res.Body)
-	if first, _ := firstByte(br); first == '{' {
+	first, _ := firstByte(br)
+	if first == '<' || strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		// A web page with status 200: the base URL names a web UI or a
+		// login portal, not the API. Waiting will not change that.
+		_ = res.Body.Close()
+		return nil, &llm.Error{Kind: llm.ErrBadRequest, Err: fmt.Errorf(
+			"%s answered with a web page, not the API: check the base URL (OpenAI-compatible servers serve the API under /v1)", req.URL.Redacted())}
+	}
+	if first == '{' {
 		whole, rerr := io.ReadAll(io.LimitReader(br, maxWholeReply+1))
 		_ = res.Body.Close()
 		if rerr != nil {
