@@ -2,6 +2,7 @@ package openai_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/openai"
@@ -374,5 +376,26 @@ func TestWebPageIsNotTheAPI(t *testing.T) {
 	var e *llm.Error
 	if !errors.As(err, &e) || e.Kind != llm.ErrBadRequest || e.Provider != "vllm" || !strings.Contains(err.Error(), "base URL") {
 		t.Fatalf("%v", err)
+	}
+}
+
+// A weaker server asked for json_schema output wraps the document in
+// reasoning, prose and a fence; the move still decodes.
+func TestStructuredReplyWrapped(t *testing.T) {
+	reply := "<think>They want {\"verdict\"...}</think>Sure! Here is the JSON:\n```json\n{\"verdict\": \"redis\", \"confidence\": 0.7}\n```\nLet me know."
+	enc, _ := json.Marshal(reply)
+	body := chunk(`{"choices":[{"index":0,"delta":{"content":`+string(enc)+`}}]}`) + chunk(stop) + chunk(use) + done
+	p := rawServer(t, sse(body))
+	r, err := llm.Collect(p.Stream(context.Background(), llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"}},
+		Schema: &llm.Schema{Name: "v", JSON: json.RawMessage(`{"type":"object"}`)}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var move struct {
+		Verdict    string  `json:"verdict"`
+		Confidence float64 `json:"confidence"`
+	}
+	if err := debate.DecodeMove(r.Text, &move); err != nil || move.Verdict != "redis" || move.Confidence != 0.7 {
+		t.Errorf("%q: %+v %v", r.Text, move, err)
 	}
 }
