@@ -158,8 +158,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		// Whether the view follows the end is decided before the
+		// transcript is wrapped anew: a narrower window makes more lines,
+		// and the old offset would no longer be at the bottom.
+		follow := m.width == 0 || m.vp.AtBottom()
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		m.vp.SetContentLines(m.tr.Lines())
+		if follow {
+			m.vp.GotoBottom()
+		}
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.key(msg))
 	case tea.PasteMsg:
