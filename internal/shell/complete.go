@@ -133,6 +133,18 @@ func (m *Model) ids(partial string) []string {
 		}
 		out = append(out, id)
 	}
+	// "D", "DE" or "DEB" may be the start of "DEB-" as well as of an id's
+	// hex digits: offer every id in full too, so that Tab after "DEB"
+	// completes as it does after "DEB-".
+	if up := strings.ToUpper(partial); up != "" && strings.HasPrefix("DEB-", up) {
+		all, err := app.MatchIDs(m.ctx, m.app.Store, "")
+		if err != nil {
+			return out
+		}
+		for _, s := range all {
+			out = append(out, s.ID)
+		}
+	}
 	return out
 }
 
