@@ -50,6 +50,12 @@ func (m *Model) submit(line string) tea.Cmd {
 		return nil
 	}
 	m.history.add(line)
+	// What is under the input line answered the previous line (an error,
+	// a notice); the new line gets its own answer, or none. A pending
+	// question keeps its prompt until it is answered.
+	if m.question == nil && m.check == nil {
+		m.setBelow()
+	}
 	switch {
 	case m.question != nil:
 		q := m.question
@@ -78,8 +84,12 @@ func (m *Model) submit(line string) tea.Cmd {
 // command runs a slash command.
 func (m *Model) command(line string) tea.Cmd {
 	args, err := splitArgs(strings.TrimPrefix(line, "/"))
-	if err != nil || len(args) == 0 {
+	if err != nil {
 		m.setBelow(fmt.Sprintf("%s: %v", line, err))
+		return nil
+	}
+	if len(args) == 0 {
+		m.setBelow("A command name goes after the /, such as /debate or /help; /help lists them.")
 		return nil
 	}
 	name, rest := strings.ToLower(args[0]), args[1:]
@@ -135,7 +145,7 @@ func (m *Model) command(line string) tea.Cmd {
 	case "model":
 		m.cmdModel(rest)
 	case "help":
-		m.cmdHelp()
+		m.cmdHelp(rest)
 	default:
 		m.fail(fmt.Errorf("unknown command /%s: /help lists the commands", name))
 	}
@@ -503,8 +513,24 @@ func (m *Model) cmdModel(args []string) {
 }
 
 // cmdHelp lists the commands, the triggers and the keys.
-func (m *Model) cmdHelp() {
+func (m *Model) cmdHelp(args []string) {
 	var b strings.Builder
+	if len(args) > 0 {
+		// /help CMD: that command's line, with or without its slash.
+		name := strings.ToLower(strings.TrimPrefix(args[0], "/"))
+		for _, c := range commands {
+			if c.name == name {
+				fmt.Fprintf(&b, "/%s %s\n    %s", c.name, c.args, c.help)
+				if name == "debate" {
+					b.WriteString("\n    /debate --help lists its flags.")
+				}
+				m.say(plain, b.String())
+				return
+			}
+		}
+		m.fail(fmt.Errorf("/help %s: no such command; /help lists the commands", args[0]))
+		return
+	}
 	for _, c := range commands {
 		fmt.Fprintf(&b, "/%s %s\n    %s\n", c.name, c.args, c.help)
 	}

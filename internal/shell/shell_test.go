@@ -502,3 +502,67 @@ func TestNoColor(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandLineFeedback: a bare "/" says what goes after it (not an
+// internal "<nil>"), /help CMD shows that command, and what was said under
+// the input line about one line is gone once the next line is entered.
+func TestCommandLineFeedback(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	h.typeLine("/")
+	if b := h.belowText(); strings.Contains(b, "nil") || !strings.Contains(b, "/help lists them") {
+		t.Errorf("a bare /: %q", b)
+	}
+	h.typeLine(`/debate "unclosed`)
+	if b := h.belowText(); !strings.Contains(b, "not closed") {
+		t.Errorf("an unclosed quote: %q", b)
+	}
+	h.typeLine("/list")
+	if b := h.belowText(); b != "" {
+		t.Errorf("after /list the previous line's error is still under the input line: %q", b)
+	}
+	h.typeLine("/help export")
+	tr := h.transcript()
+	if !strings.Contains(tr, "/export ID --as md|json|pdf") || strings.Contains(tr, "/resume [ID]") {
+		t.Errorf("/help export shows more or less than /export:\n%s", tr)
+	}
+	h.typeLine("/help frob")
+	if tr := h.transcript(); !strings.Contains(tr, "/help frob: no such command") {
+		t.Errorf("/help of an unknown command:\n%s", tr)
+	}
+}
+
+// TestResizeKeepsFollowingTheEnd: a window made narrower wraps the
+// transcript into more lines; a view that followed the end still shows
+// the end.
+func TestResizeKeepsFollowingTheEnd(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	if !h.m.vp.AtBottom() {
+		t.Fatalf("the view does not follow the end before the resize")
+	}
+	h.update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if !h.m.vp.AtBottom() {
+		t.Errorf("after the resize the view left the end (offset %d of %d lines)", h.m.vp.YOffset(), h.m.vp.TotalLineCount())
+	}
+	if v := h.view(); !strings.Contains(v, "for the document") {
+		t.Errorf("the last line is not shown after the resize:\n%s", v)
+	}
+}
+
+// TestCompleteIDAfterDEB: Tab after "DEB" (the start of "DEB-") completes
+// the id as it does after "DEB-".
+func TestCompleteIDAfterDEB(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	id := h.ids()[0]
+	for _, typed := range []string{"DEB", "deb"} {
+		h.m.input.SetValue("/show " + typed)
+		h.m.input.CursorEnd()
+		h.key(tea.KeyPressMsg{Code: tea.KeyTab})
+		if got, want := h.m.input.Value(), "/show "+id+" "; got != want {
+			t.Errorf("Tab after /show %s: %q, want %q (below: %q)", typed, got, want, h.belowText())
+		}
+	}
+}
