@@ -74,6 +74,8 @@ func TestWrittenForms(t *testing.T) {
 		{"Revenue was $90-95B in FY2024.", Corrected, Revenue, "$90-95B", ""},
 		{"Revenue of $380B-$385B in FY2024.", Corrected, Revenue, "$380B-$385B", "wrong period"},
 		{"Revenue growth of 1-3% in FY2024.", Verified, Growth(Revenue), "1-3%", ""},
+		{"Revenue was between $100 billion and $900 billion in FY2024.", Unverified, Revenue, "between $100 billion and $900 billion", "too wide"},
+		{"Revenue growth of 0-10% in FY2024.", Unverified, Growth(Revenue), "0-10%", "too wide"},
 		{"Revenue growth of 5% to 8% in FY2024.", Corrected, Growth(Revenue), "5% to 8%", ""},
 		// Per-share figures, losses and signs.
 		{"Diluted EPS was $6.11 in FY2023.", Verified, EPSDiluted, "$6.11", ""},

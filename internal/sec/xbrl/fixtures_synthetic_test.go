@@ -1,6 +1,7 @@
 package xbrl
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -206,5 +207,30 @@ func TestEPSBasicAndDiluted(t *testing.T) {
 	}
 	if f, ok := mustSeries(t, cf, EPSDiluted).Annual(2023); !ok || f.Value != 0.10 {
 		t.Errorf("diluted EPS FY2023 = %v, want 0.10", f)
+	}
+}
+
+// TestNamingAfterYearEndMoved: a filer that moved its year end from
+// December to June is named by its June years' reports, not outvoted by
+// its December years'.
+func TestNamingAfterYearEndMoved(t *testing.T) {
+	var facts []string
+	for y := 2010; y <= 2021; y++ { // December years, each named for itself
+		facts = append(facts, fmt.Sprintf(`{"start":"%d-01-01","end":"%d-12-31","val":1,"accn":"0000000001-%02d-000001","fy":%d,"fp":"FY","form":"10-K","filed":"%d-02-20"}`,
+			y, y, (y+1)%100, y, y+1))
+	}
+	for y := 2023; y <= 2024; y++ { // June years, each named for the year it ends in
+		facts = append(facts, fmt.Sprintf(`{"start":"%d-07-01","end":"%d-06-30","val":2,"accn":"0000000001-%02d-000002","fy":%d,"fp":"FY","form":"10-K","filed":"%d-08-20"}`,
+			y-1, y, y%100, y, y))
+	}
+	cf, err := ParseBytes([]byte(`{"cik":1,"entityName":"MOVED CO","facts":{"us-gaap":{"Revenues":{"units":{"USD":[` + strings.Join(facts, ",") + `]}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf.FiscalYearEnd.Month != time.June || cf.FiscalYearEnd.Naming != NamedForEndYear {
+		t.Fatalf("fiscal year end %v naming %v, want June, for the end year", cf.FiscalYearEnd, cf.FiscalYearEnd.Naming)
+	}
+	if f, ok := mustSeries(t, cf, Revenue).Annual(2024); !ok || f.Period.End.String() != "2024-06-30" {
+		t.Errorf("FY2024 = %v, want the year to 2024-06-30", f)
 	}
 }

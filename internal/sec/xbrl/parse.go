@@ -354,10 +354,16 @@ func (cf *CompanyFacts) inferFiscalYearEnd() (FiscalYearEnd, error) {
 	// year they cover by the calendar year it ends in (NVIDIA's year to
 	// January 2026 is fiscal 2026), or by the one it begins in (Home
 	// Depot's year to February 2025 is fiscal 2024). A report whose fy is
-	// neither (a mistagged filing) does not vote.
+	// neither (a mistagged filing), or whose year does not end at the
+	// current year end, does not vote.
 	var endYear, startYear int
 	for _, r := range reports {
-		_, cy := fye.yearEndFor(r.end)
+		a, cy := fye.yearEndFor(r.end)
+		if absDays(a-r.end) > slack {
+			// A year of an earlier fiscal calendar (before the filer moved
+			// its year end): its name says nothing of the current one.
+			continue
+		}
 		switch int(r.fy) {
 		case cy:
 			endYear++
