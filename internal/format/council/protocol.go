@@ -94,6 +94,12 @@ type Options struct {
 	// Listed is set when the subject is a listed company: the analysts then
 	// research it with the SEC tools in phase 1.
 	Listed *Listed `json:"listed,omitempty"`
+	// SourceAsked is the SEC data asked for a subject that may be a listed
+	// company (a ticker-like topic, or --snapshot): bullbear.SourceEDGAR or
+	// bullbear.SourceSnapshot, whether or not the subject was found. It is
+	// part of the question the debate asks. Empty for another subject, and
+	// in debates created before it.
+	SourceAsked string `json:"source_asked,omitempty"`
 }
 
 // Listed identifies the listed company a council debates, and where its SEC

@@ -19,21 +19,9 @@ import (
 // council's default 3 unless given) and Risk. A subject that is a listed
 // ticker is researched with the SEC tools.
 func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.RawMessage, error) {
-	agents, err := AgentsFromNames(o.Agents)
+	co, err := requested(env, o)
 	if err != nil {
-		return nil, &setup.InputError{Err: err}
-	}
-	co := Options{Agents: agents, Risk: o.Risk}
-	// MaxRounds defaults to the perspectives format's cap; the council's
-	// own default applies unless it was given.
-	if o.Set("max-rounds") {
-		if o.MaxRounds < 1 || o.MaxRounds > MaxMaxRounds {
-			return nil, setup.Inputf("--max-rounds %d: the council debates 1 to %d rounds", o.MaxRounds, MaxMaxRounds)
-		}
-		co.MaxRounds = o.MaxRounds
-	}
-	if err := co.Validate(); err != nil {
-		return nil, &setup.InputError{Err: err}
+		return nil, err
 	}
 	listed, err := listedCompany(ctx, env, o)
 	if err != nil {
@@ -43,12 +31,86 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 	return json.Marshal(co)
 }
 
+// requested is the part of a council's options the request decides: the
+// agents, the rounds, the risk attitude and the SEC data asked for, checked.
+func requested(env setup.Env, o *setup.Request) (Options, error) {
+	agents, err := AgentsFromNames(o.Agents)
+	if err != nil {
+		return Options{}, &setup.InputError{Err: err}
+	}
+	co := Options{Agents: agents, Risk: o.Risk}
+	// MaxRounds defaults to the perspectives format's cap; the council's
+	// own default applies unless it was given.
+	if o.Set("max-rounds") {
+		if o.MaxRounds < 1 || o.MaxRounds > MaxMaxRounds {
+			return Options{}, setup.Inputf("--max-rounds %d: the council debates 1 to %d rounds", o.MaxRounds, MaxMaxRounds)
+		}
+		co.MaxRounds = o.MaxRounds
+	}
+	if err := co.Validate(); err != nil {
+		return Options{}, &setup.InputError{Err: err}
+	}
+	if mayBeListed(o) {
+		co.SourceAsked = bullbear.SourceEDGAR
+		if secsetup.Asked(env, o.DataFlag()) != "" {
+			co.SourceAsked = bullbear.SourceSnapshot
+		}
+	}
+	return co, nil
+}
+
+// mayBeListed reports whether the council's subject is looked up as a
+// listed company: a ticker-like topic, or any with --snapshot.
+func mayBeListed(o *setup.Request) bool {
+	return o.Snapshot || bullbear.TickerTopic().MatchString(strings.ToUpper(strings.TrimSpace(o.Topic)))
+}
+
+// question is what a request decides of a council debate. Whether the
+// subject was found, and where its data came from, is what the lookup got.
+type question struct {
+	Agents    []Agent `json:"agents"`
+	MaxRounds int     `json:"max_rounds"`
+	Risk      string  `json:"risk"`
+	Source    string  `json:"source,omitempty"`
+}
+
+// Question is the question a council debate created with these options
+// asks (see question).
+func (Format) Question(opts json.RawMessage) (json.RawMessage, error) {
+	var o Options
+	if err := json.Unmarshal(opts, &o); err != nil {
+		return nil, fmt.Errorf("council options: %w", err)
+	}
+	src := o.SourceAsked
+	if src == "" && o.Listed != nil {
+		// Created before the source asked was recorded: a listed subject
+		// recorded it as Offline (the snapshot was asked for).
+		src = bullbear.SourceEDGAR
+		if o.Listed.Offline {
+			src = bullbear.SourceSnapshot
+		}
+	}
+	return json.Marshal(question{Agents: o.Agents, MaxRounds: o.MaxRounds, Risk: o.Risk, Source: src})
+}
+
+// Asks is the question a request would ask, without looking the subject
+// up: Question of Setup's options for every request Setup accepts.
+func (Format) Asks(env setup.Env, req *setup.Request) (json.RawMessage, error) {
+	co, err := requested(env, req)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(question{Agents: co.Agents, MaxRounds: co.MaxRounds, Risk: co.Risk, Source: co.SourceAsked})
+}
+
+var _ setup.Questioner = Format{}
+
 // listedCompany looks the council's subject up as a ticker. A subject that is
 // not a ticker is debated without SEC data; with the snapshot it must be one
 // the snapshot holds.
 func listedCompany(ctx context.Context, env setup.Env, o *setup.Request) (*Listed, error) {
 	topic := strings.ToUpper(strings.TrimSpace(o.Topic))
-	if !bullbear.TickerTopic().MatchString(topic) && !o.Snapshot {
+	if !mayBeListed(o) {
 		return nil, nil
 	}
 	src, why := secsetup.Source(env, o.DataFlag())
