@@ -104,19 +104,20 @@ func CheckAnnualReport(ctx context.Context, src Source, c Company) error {
 	if ferr != nil {
 		return fmt.Errorf("check %s for 10-K filings: %w", name, errors.Join(err, ferr))
 	}
-	ok, perr := factsFromAnnualReport(facts.Body)
+	ok, foreign, perr := factsFromAnnualReport(facts.Body)
 	if perr != nil {
 		return fmt.Errorf("check %s for 10-K filings: %w", name, perr)
 	}
 	if !ok {
-		return &NoAnnualReportError{Name: name}
+		return &NoAnnualReportError{Name: name, ForeignForm: foreign}
 	}
 	return nil
 }
 
 // factsFromAnnualReport reports whether any fact in a companyfacts document was
-// reported on a 10-K or 10-K/A. It decodes only the "form" field of each fact.
-func factsFromAnnualReport(companyfacts []byte) (bool, error) {
+// reported on a 10-K or 10-K/A, and else the foreign annual report ("20-F",
+// "40-F") any was reported on. It decodes only the "form" field of each fact.
+func factsFromAnnualReport(companyfacts []byte) (bool, string, error) {
 	var doc struct {
 		Facts map[string]map[string]struct {
 			Units map[string][]struct {
@@ -125,18 +126,22 @@ func factsFromAnnualReport(companyfacts []byte) (bool, error) {
 		} `json:"facts"`
 	}
 	if err := json.Unmarshal(companyfacts, &doc); err != nil {
-		return false, fmt.Errorf("parse companyfacts: %w", err)
+		return false, "", fmt.Errorf("parse companyfacts: %w", err)
 	}
+	foreign := ""
 	for _, concepts := range doc.Facts {
 		for _, c := range concepts {
 			for _, facts := range c.Units {
 				for _, f := range facts {
 					if IsAnnualReport(f.Form) {
-						return true, nil
+						return true, "", nil
+					}
+					if base, _ := strings.CutSuffix(f.Form, "/A"); base == "20-F" || base == "40-F" {
+						foreign = base
 					}
 				}
 			}
 		}
 	}
-	return false, nil
+	return false, foreign, nil
 }

@@ -1,7 +1,10 @@
 package edgar
 
 import (
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,5 +35,31 @@ func TestRefusalForeignIssuer(t *testing.T) {
 	}
 	if err := RequireAnnualReport(&Submissions{Filings: []Filing{{Form: "10-K/A"}}}, "X"); err != nil {
 		t.Errorf("a 10-K/A filer refused: %v", err)
+	}
+}
+
+// factsOnly is a source with company facts but no filing history, as the
+// offline snapshot is for some companies.
+type factsOnly struct{ facts []byte }
+
+func (factsOnly) Lookup(context.Context, string) (Company, error) { return Company{}, ErrNotAvailable }
+func (factsOnly) Submissions(context.Context, CIK) (*Submissions, error) {
+	return nil, ErrNotAvailable
+}
+func (s factsOnly) CompanyFacts(context.Context, CIK) (*Raw, error) { return &Raw{Body: s.facts}, nil }
+func (factsOnly) Document(context.Context, CIK, string, string) (*Raw, error) {
+	return nil, ErrNotAvailable
+}
+
+// TestRefusalForeignIssuerFromFacts: without the filing history, the facts'
+// forms tell a 20-F filer.
+func TestRefusalForeignIssuerFromFacts(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "xbrl", "testdata", "synthetic", "ifrs_CIK0009000007.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckAnnualReport(context.Background(), factsOnly{b}, Company{CIK: 9000007, Ticker: "SSMC"})
+	if !errors.Is(err, ErrNoAnnualReport) || !strings.Contains(err.Error(), "SSMC files 20-F annual reports") {
+		t.Errorf("err = %v", err)
 	}
 }
