@@ -23,6 +23,10 @@ type AgentUsage struct {
 	// known price, whose cost is then unknown rather than a wrong $0.
 	CostUSD  float64
 	Unpriced []string
+	// Uncounted are the models of Unpriced whose price is known but whose
+	// server sent no token counts (llm.Usage.Unreported) for some turns:
+	// the cost is unknown for that reason, not for want of a price.
+	Uncounted []string
 }
 
 // CostKnown reports whether every model the agent used has a price.
@@ -61,6 +65,9 @@ func Usage(s *debate.State, order ...string) []AgentUsage {
 		au.CostUSD += t.CostUSD
 		if debate.UsageCostUnknown(t.Model, t.Usage, t.CostUSD, t.NoLLM, t.Priced) {
 			au.Unpriced = debate.AddUnpriced(au.Unpriced, t.Model)
+			if !debate.CostUnknown(t.Model, t.CostUSD, t.NoLLM, t.Priced) {
+				au.Uncounted = debate.AddUnpriced(au.Uncounted, t.Model)
+			}
 		}
 	}
 	slices.Sort(order[given:])
@@ -83,6 +90,9 @@ type Spend struct {
 	Turns    int      // completed turns
 	LLMTurns int      // of which called a model
 	Unpriced []string // models ("provider/model") without a known price
+	// Uncounted are the models of Unpriced that have a price but turns
+	// without token counts; "" for spends read from a summary.
+	Uncounted []string
 }
 
 // SummarySpend is a listed debate's spend.
@@ -107,7 +117,7 @@ func TurnSpend(model string, costUSD float64, noLLM, priced bool) Spend {
 
 // Spend is an agent's (or a total's) spend.
 func (a AgentUsage) Spend() Spend {
-	return Spend{USD: a.CostUSD, Turns: a.Turns, LLMTurns: a.Turns - a.NoLLM, Unpriced: a.Unpriced}
+	return Spend{USD: a.CostUSD, Turns: a.Turns, LLMTurns: a.Turns - a.NoLLM, Unpriced: a.Unpriced, Uncounted: a.Uncounted}
 }
 
 // Add sums two spends (a batch's debates).
@@ -117,6 +127,10 @@ func (s Spend) Add(o Spend) Spend {
 		if !slices.Contains(out.Unpriced, m) {
 			out.Unpriced = append(out.Unpriced, m)
 		}
+	}
+	out.Uncounted = slices.Clone(s.Uncounted)
+	for _, m := range o.Uncounted {
+		out.Uncounted = debate.AddUnpriced(out.Uncounted, m)
 	}
 	return out
 }
@@ -159,7 +173,7 @@ func (s Spend) Text(what string) string {
 	case s.DataOnly():
 		return "no cost (no model used)"
 	case !s.Known():
-		return what + " " + s.Cell() + " (no price for " + s.unpricedList() + ")"
+		return what + " " + s.Cell() + " (" + s.why() + ")"
 	}
 	return what + " " + s.Cell()
 }
@@ -171,24 +185,52 @@ func (s Spend) UnpricedNote() string {
 	switch {
 	case s.Known():
 		return ""
+	case len(s.Uncounted) > 0 && s.USD > 0:
+		return "Costs marked ≥ leave out the turns whose cost is unknown (" + s.why() + "): the cost is at least that."
+	case len(s.Uncounted) > 0:
+		return "The cost is unknown: " + s.why() + "."
 	case s.USD > 0:
 		return "Costs marked ≥ leave out the turns of models without a known price (" + s.unpricedList() + "): the cost is at least that."
 	}
 	return "The cost is unknown: no price for " + s.unpricedList() + "."
 }
 
+// why says why the cost is unknown: the models without a price, and those
+// whose server sent no token counts.
+func (s Spend) why() string {
+	var parts []string
+	if l := s.unpricedList(); l != "" {
+		parts = append(parts, "no price for "+l)
+	}
+	if len(s.Uncounted) > 0 {
+		parts = append(parts, "no token counts from the server for "+names(s.Uncounted))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // unpricedList names the models without a price. The names come from the
 // providers' replies: they are made inert for terminals and kept short.
 func (s Spend) unpricedList() string {
-	names := make([]string, len(s.Unpriced))
-	for i, m := range s.Unpriced {
+	var unpriced []string
+	for _, m := range s.Unpriced {
+		if !slices.Contains(s.Uncounted, m) {
+			unpriced = append(unpriced, m)
+		}
+	}
+	return names(unpriced)
+}
+
+// names lists model names, made inert for terminals and kept short.
+func names(models []string) string {
+	out := make([]string, len(models))
+	for i, m := range models {
 		m = textsafe.Clean(m)
 		if r := []rune(m); len(r) > maxModelName {
 			m = string(r[:maxModelName-1]) + "…"
 		}
-		names[i] = m
+		out[i] = m
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(out, ", ")
 }
 
 // maxModelName bounds a model's name in a cost note; real names are far
@@ -207,6 +249,9 @@ func Total(rows []AgentUsage) AgentUsage {
 			if !slices.Contains(t.Unpriced, m) {
 				t.Unpriced = append(t.Unpriced, m)
 			}
+		}
+		for _, m := range r.Uncounted {
+			t.Uncounted = debate.AddUnpriced(t.Uncounted, m)
 		}
 	}
 	return t
