@@ -196,6 +196,14 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	if len(known) == 0 {
 		f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
+		if base, growth := m.Metric.Base(); growth {
+			for _, p := range stated {
+				prev := Period{FY: p.FY - 1, Q: p.Q}
+				if g, ok := t.Lookup(base, prev); ok && g.Value <= 0 && !p.TTM {
+					f.Reason = fmt.Sprintf("growth from %s's %s of %s is not meaningful", prev, base.Label(), Display(base, g.Value))
+				}
+			}
+		}
 		return f
 	}
 	f.Period = known[0].Period

@@ -3,6 +3,7 @@ package factcheck
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/sec/xbrl"
@@ -63,6 +64,9 @@ func TestOtherFilers(t *testing.T) {
 		{"loss_CIK0009000006.json", "Return on equity was 40% in 2024.", Unverified},
 		{"loss_CIK0009000006.json", "Debt to equity was 3.3x in 2024.", Unverified},
 		{"loss_CIK0009000006.json", "Revenue grew 6% in 2023.", Unverified},
+		// Growth from a loss is undefined: net income went from -$60M to -$120M.
+		{"loss_CIK0009000006.json", "Net income fell 100% in 2024.", Unverified},
+		{"loss_CIK0009000006.json", "Revenue fell 6.25% in 2024.", Verified},
 		// Restatements: the latest filing's figure is the right one.
 		{"tagswitch_CIK0009000003.json", "Revenue was $1.395 billion in 2019.", Verified},
 		{"tagswitch_CIK0009000003.json", "Revenue was $1.400 billion in 2019.", Corrected},
@@ -71,6 +75,9 @@ func TestOtherFilers(t *testing.T) {
 		fs := syntheticTable(t, tc.file).Check(tc.text)
 		if len(fs) != 1 || fs[0].Status != tc.want {
 			t.Errorf("%s %q → %s, want %s", tc.file, tc.text, describe(fs), tc.want)
+		}
+		if strings.Contains(tc.text, "fell 100%") && (len(fs) != 1 || !strings.Contains(fs[0].Reason, "FY2023's net income of -$60M is not meaningful")) {
+			t.Errorf("%q: reason %s", tc.text, describe(fs))
 		}
 	}
 }

@@ -19,7 +19,6 @@ package factcheck
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
@@ -328,9 +327,12 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 		}
 		prev := f.Period
 		prev.FY--
-		if g, ok := t.Lookup(f.Metric, prev); ok && g.Value != 0 {
+		// Growth from a loss or from nothing is undefined, as the analysis
+		// holds (analysis.Ratios): a figure of it is unverified, not held
+		// to a number computed on the loss's size.
+		if g, ok := t.Lookup(f.Metric, prev); ok && g.Value > 0 {
 			growth = append(growth, Fact{Metric: Growth(f.Metric), Period: f.Period,
-				Value: 100 * (f.Value - g.Value) / math.Abs(g.Value), Source: f.Source + "; " + g.Source})
+				Value: 100 * (f.Value - g.Value) / g.Value, Source: f.Source + "; " + g.Source})
 		}
 	}
 	t.Facts = append(t.Facts, growth...)

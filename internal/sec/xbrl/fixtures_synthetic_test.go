@@ -234,3 +234,12 @@ func TestNamingAfterYearEndMoved(t *testing.T) {
 		t.Errorf("FY2024 = %v, want the year to 2024-06-30", f)
 	}
 }
+
+// TestRevenueIncludingAssessedTax: revenue tagged including assessed taxes
+// (excise-paying filers) is revenue.
+func TestRevenueIncludingAssessedTax(t *testing.T) {
+	cf := doc(t, map[string][]f{"RevenueFromContractWithCustomerIncludingAssessedTax": {
+		{"2024-01-01", "2024-12-31", 55e9, "0000000001-25-000001", "10-K", "2025-02-20"},
+	}})
+	checkSeries(t, mustSeries(t, cf, Revenue), []want{{2024, 0, 55e9, "RevenueFromContractWithCustomerIncludingAssessedTax", "10-K", "2024-12-31"}})
+}
