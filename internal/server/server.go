@@ -133,11 +133,19 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /login", s.pageLogin)
 	mux.HandleFunc("POST /login", s.login)
 
-	var h http.Handler = mux
+	h := apiErrors(mux)
 	h = s.authenticate(h)
 	// State-changing requests from another origin are refused (Fetch
 	// metadata, else Origin against Host).
-	h = http.NewCrossOriginProtection().Handler(h)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isAPI(r) {
+			writeError(w, http.StatusForbidden, "a request from another origin cannot change state: send it from this origin, or without a browser")
+			return
+		}
+		http.Error(w, "cross-origin request refused", http.StatusForbidden)
+	}))
+	h = cop.Handler(h)
 	h = limitBody(h)
 	h = secureHeaders(h)
 	return h
@@ -234,6 +242,61 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 func (s *Server) tokenOK(got string) bool {
 	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(s.cfg.Token))
 	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
+}
+
+func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
+
+// apiErrors answers what the mux itself refuses under /api/ (a path it
+// does not know, a method the path does not take) with the API's JSON error
+// body, as every other API error is answered; clients parse one shape. The
+// pages keep the mux's answers.
+func apiErrors(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isAPI(r) {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			// ServeHTTP, not h: it sets the path's wildcards.
+			mux.ServeHTTP(w, r)
+			return
+		}
+		rec := &headerRecorder{header: http.Header{}}
+		h.ServeHTTP(rec, r)
+		switch rec.code {
+		case http.StatusNotFound:
+			writeError(w, http.StatusNotFound, "no such API path: /api/openapi.json describes the API")
+		case http.StatusMethodNotAllowed:
+			allow := rec.header.Get("Allow")
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, "this path takes only "+allow)
+		default:
+			// A redirect to the cleaned path, or anything else the mux
+			// answers on its own.
+			mux.ServeHTTP(w, r)
+		}
+	})
+}
+
+// headerRecorder keeps the status and headers of the mux's own answer and
+// drops its plain-text body.
+type headerRecorder struct {
+	header http.Header
+	code   int
+}
+
+func (r *headerRecorder) Header() http.Header { return r.header }
+func (r *headerRecorder) WriteHeader(code int) {
+	if r.code == 0 {
+		r.code = code
+	}
+}
+func (r *headerRecorder) Write(p []byte) (int, error) {
+	if r.code == 0 {
+		r.code = http.StatusOK
+	}
+	return len(p), nil
 }
 
 func limitBody(next http.Handler) http.Handler {

@@ -204,7 +204,12 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"POST", "/api/debates/" + id + "/checkpoint", `{"action":"guide"}`, 400, "needs guidance", nil},
 		// A state-changing request from another origin is refused.
 		{"POST", "/api/debates", `{"topic":"NVDA","offline":true}`, 403, "", []string{"Sec-Fetch-Site", "cross-site"}},
-		{"POST", "/api/debates", `{"topic":"NVDA","offline":true}`, 403, "", []string{"Origin", "https://evil.example"}},
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true}`, 403, `{"error":"a request from another origin`, []string{"Origin", "https://evil.example"}},
+		// What the router refuses under /api/ is answered as every API
+		// error is, in JSON.
+		{"GET", "/api/nope", "", 404, `{"error":"no such API path`, nil},
+		{"DELETE", "/api/debates", "", 405, `{"error":"this path takes only GET, HEAD, POST"}`, nil},
+		{"POST", "/api/debates/" + id + "/events", "", 405, `{"error":"this path takes only GET, HEAD"}`, nil},
 	} {
 		resp, out := ts.do(t, tc.method, tc.path, tc.body, tc.header...)
 		if resp.StatusCode != tc.code || !strings.Contains(out, tc.says) {
