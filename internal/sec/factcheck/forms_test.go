@@ -80,6 +80,8 @@ func TestWrittenForms(t *testing.T) {
 		// Per-share figures, losses and signs.
 		{"Diluted EPS was $6.11 in FY2023.", Verified, EPSDiluted, "$6.11", ""},
 		{"Diluted EPS was $6.50 in FY2023.", Corrected, EPSDiluted, "$6.50", ""},
+		{"Diluted EPS was $6.11/share in FY2023.", Verified, EPSDiluted, "$6.11", ""},
+		{"Diluted EPS was $1,611 per Class A share in FY2023.", Corrected, EPSDiluted, "$1,611", ""},
 		{"The company posted a net loss of $1.2 billion in FY2024.", Verified, NetIncome, "$1.2 billion", ""},
 		{"Net income was -$1.2 billion in FY2024.", Verified, NetIncome, "-$1.2 billion", ""},
 		{"Net income was $(1.2) billion in FY2024.", Verified, NetIncome, "$(1.2) billion", ""},

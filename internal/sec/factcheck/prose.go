@@ -627,6 +627,7 @@ func mustFloat(s string) float64 {
 func perShare(after string) bool {
 	after = strings.TrimSpace(after)
 	return strings.HasPrefix(after, "per share") || strings.HasPrefix(after, "a share") || strings.HasPrefix(after, "per diluted") ||
+		strings.HasPrefix(after, "/share") || strings.HasPrefix(after, "/sh") || strings.HasPrefix(after, "per class") ||
 		strings.HasPrefix(after, "per basic") || strings.HasPrefix(after, "of eps") || strings.HasPrefix(after, "eps")
 }
 
