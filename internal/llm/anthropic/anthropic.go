@@ -155,6 +155,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			stop    string
 			done    bool
 			partial = map[int64]*toolBuf{}
+			cut     *llm.Error
 		)
 		for stream.Next() {
 			ev := stream.Current()
@@ -190,8 +191,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				delete(partial, ev.Index)
 				args, err := tb.complete()
 				if err != nil {
-					yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err})
-					return
+					// Reported at the end: if max_tokens cut the input, the
+					// reply is incomplete, which the stop reason says.
+					if cut == nil {
+						cut = &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err}
+					}
+					continue
 				}
 				c := llm.Chunk{ToolCall: &llm.ToolCall{ID: tb.id, Name: tb.name, Args: args}}
 				if forced != "" && tb.name == forced {
@@ -233,6 +238,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		if stop == "" {
 			stop = llm.StopEnd
+		}
+		if cut != nil && stop != llm.StopMaxTokens {
+			yield(llm.Chunk{}, cut)
+			return
 		}
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
 	}

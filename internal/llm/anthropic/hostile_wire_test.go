@@ -204,3 +204,16 @@ func TestFakeRefusal(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 }
+
+func TestToolInputCutAtMaxTokens(t *testing.T) {
+	tool := ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"lookup","input":{}}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"q\": \"unfin"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	r, err := ask(rawServer(t, sse(start+tool+delta("max_tokens")+stopEv)))
+	if err != nil || r.StopReason != llm.StopMaxTokens || len(r.ToolCalls) != 0 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if _, err := ask(rawServer(t, sse(start+tool+delta("tool_use")+stopEv))); !llm.IsRetryable(err) || !strings.Contains(err.Error(), "not a JSON object") {
+		t.Fatalf("bad input without a cut: %v", err)
+	}
+}

@@ -399,3 +399,19 @@ func TestStructuredReplyWrapped(t *testing.T) {
 		t.Errorf("%q: %+v %v", r.Text, move, err)
 	}
 }
+
+// finish_reason "length" in the middle of a tool call's arguments: the
+// reply is cut, not malformed.
+func TestToolCallCutAtLength(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":"{\"q\":\"x\"}"}}]}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","type":"function","function":{"name":"lookup","arguments":"{\"q\":\"unfini"}}]}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`) + done
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.StopReason != llm.StopMaxTokens || len(r.ToolCalls) != 1 || r.ToolCalls[0].ID != "a" {
+		t.Fatalf("%+v %v", r, err)
+	}
+	body = strings.Replace(body, `"finish_reason":"length"`, `"finish_reason":"tool_calls"`, 1)
+	if _, err := ask(rawServer(t, sse(body))); !llm.IsRetryable(err) || !strings.Contains(err.Error(), "not a JSON object") {
+		t.Fatalf("bad arguments without a cut: %v", err)
+	}
+}

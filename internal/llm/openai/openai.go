@@ -215,8 +215,16 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if text := think.flush(); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
 		}
+		stop := stopReason(finish)
 		for i, tb := range calls.bufs {
 			tc, err := tb.complete(i)
+			if err != nil && stop == llm.StopMaxTokens {
+				// The limit cut the call's arguments: the reply is
+				// incomplete, which the stop reason says; the partial
+				// call is not one.
+				calls.bufs = calls.bufs[:i]
+				break
+			}
 			if err != nil {
 				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err})
 				return
@@ -225,7 +233,6 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				return
 			}
 		}
-		stop := stopReason(finish)
 		if len(calls.bufs) > 0 && stop == llm.StopEnd {
 			// Some compatible servers say "stop" after tool calls.
 			stop = llm.StopToolUse
