@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -120,13 +121,20 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "No debates match %s. 'parley list' shows them all.\n", strings.Join(what, " "))
 		return nil
 	}
-	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tROUND\tCOST\tUPDATED\tTOPIC")
+	rows := [][]string{{"ID", "FORMAT", "STATUS", "ROUND", "COST", "UPDATED", "TOPIC"}}
 	var spent report.Spend
 	for _, s := range list {
 		sp := report.SummarySpend(s)
 		spent = spent.Add(sp)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Format, s.Status, s.Round, sp.Cell(), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60))
+		rows = append(rows, []string{s.ID, s.Format, string(s.Status), strconv.Itoa(s.Round), sp.Cell(), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60)})
+	}
+	// On a terminal the rows fit its width, rather than wrap each row over
+	// two or three lines: fewer columns (UPDATED, ROUND, FORMAT, COST, in that
+	// order), then a shorter topic. A pipe gets every column.
+	const gap = 2
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, gap, ' ', 0)
+	for _, r := range app.FitTable(rows, f.IO.TerminalWidth(), gap, []int{5, 3, 1, 4}, 6, 12) {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
