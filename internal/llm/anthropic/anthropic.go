@@ -118,7 +118,7 @@ func New(cfg Config) (*Provider, error) {
 		option.WithBaseURL(cfg.BaseURL+"/"),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
-		option.WithMiddleware(apierr.LimitErrorBody),
+		option.WithMiddleware(apierr.LimitErrorBody, apierr.RejectWebPage),
 	)
 	return &Provider{
 		client:     client,
@@ -283,6 +283,13 @@ func stopReason(s string, forced bool) string {
 
 // mapErr classifies an error from the SDK.
 func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Error {
+	var own *llm.Error
+	if errors.As(err, &own) && ctx.Err() == nil {
+		// Classified by a middleware already.
+		e := *own
+		e.Provider = p.Name()
+		return &e
+	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
 		detail := apiErr.Message

@@ -217,3 +217,15 @@ func TestToolInputCutAtMaxTokens(t *testing.T) {
 		t.Fatalf("bad input without a cut: %v", err)
 	}
 }
+
+func TestWebPageIsNotTheAPI(t *testing.T) {
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!doctype html><html><title>Sign in</title></html>"))
+	})
+	_, err := ask(p)
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Kind != llm.ErrBadRequest || e.Provider != "anthropic" || !strings.Contains(err.Error(), "base URL") {
+		t.Fatalf("%v", err)
+	}
+}

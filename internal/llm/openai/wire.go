@@ -12,8 +12,6 @@ import (
 
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/parleyhq/parley/internal/llm"
-
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
@@ -65,8 +63,9 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		// A web page with status 200: the base URL names a web UI or a
 		// login portal, not the API. Waiting will not change that.
 		_ = res.Body.Close()
-		return nil, &llm.Error{Kind: llm.ErrBadRequest, Err: fmt.Errorf(
-			"%s answered with a web page, not the API: check the base URL (OpenAI-compatible servers serve the API under /v1)", req.URL.Redacted())}
+		e := apierr.WebPageError(req)
+		e.Err = fmt.Errorf("%w (OpenAI-compatible servers serve the API under /v1)", e.Err)
+		return nil, e
 	}
 	if first == '{' {
 		whole, rerr := io.ReadAll(io.LimitReader(br, maxWholeReply+1))

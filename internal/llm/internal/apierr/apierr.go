@@ -138,6 +138,29 @@ func LimitErrorBody(req *http.Request, next func(*http.Request) (*http.Response,
 	return res, nil
 }
 
+// WebPageError is the error for a 200 answer that is a web page: the base
+// URL names a web UI or a login portal, not the API. Waiting will not
+// change that, so it is not retried.
+func WebPageError(req *http.Request) *llm.Error {
+	return &llm.Error{Kind: llm.ErrBadRequest, Err: fmt.Errorf(
+		"%s answered with a web page, not the API: check the base URL", req.URL.Redacted())}
+}
+
+// RejectWebPage is an SDK middleware that fails a call answered with an
+// HTML page and status 200 with WebPageError, rather than let the SDK read
+// it as a stream with no events (a cut stream, retried).
+func RejectWebPage(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res == nil || res.StatusCode >= 300 {
+		return res, err
+	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		_ = res.Body.Close()
+		return nil, WebPageError(req)
+	}
+	return res, nil
+}
+
 type limited struct {
 	io.Reader
 	io.Closer
