@@ -104,7 +104,8 @@ func (m *Model) command(line string) tea.Cmd {
 			return nil
 		}
 		if len(rest) < 2 {
-			m.setBelow("/hint AGENT TEXT, for example /hint bull mention the new AI chip")
+			agent, text := m.hintExample()
+			m.setBelow("/hint AGENT TEXT, for example /hint " + agent + " " + text)
 			return nil
 		}
 		return m.hint(rest[0] + ": " + strings.Join(rest[1:], " "))

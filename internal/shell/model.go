@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/sec/edgar"
 )
@@ -387,11 +388,25 @@ func (m *Model) placeholder() string {
 	case m.check != nil:
 		return m.check.placeholder()
 	case m.run != nil:
-		return "a hint, e.g. bull: mention the new AI chip · Ctrl+C pauses"
+		agent, text := m.hintExample()
+		return "a hint, e.g. " + agent + ": " + text + " · Ctrl+C pauses"
 	case m.ask != nil:
 		return "Ctrl+C stops the answer"
 	}
 	return "/debate TOPIC|TICKER, a question like \"Give me both sides of NVDA\", or /help"
+}
+
+// hintExample is an example hint for the running debate, addressed to one
+// of its own agents: "bull" means nothing in a perspectives debate.
+func (m *Model) hintExample() (agent, text string) {
+	v := m.views[m.run.id]
+	if v == nil || v.state.Format == bullbear.Name {
+		return "bull", "mention the new AI chip"
+	}
+	if t := hintTargets(v); len(t) > 0 {
+		return t[0], "weigh the running cost"
+	}
+	return "AGENT", "TEXT"
 }
 
 // View implements tea.Model.

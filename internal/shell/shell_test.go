@@ -566,3 +566,25 @@ func TestCompleteIDAfterDEB(t *testing.T) {
 		}
 	}
 }
+
+// TestHintExampleNamesTheDebatesAgents: while a perspectives debate runs,
+// the input line's example hint is addressed to one of its agents, not to
+// a bullbear "bull" it does not have.
+func TestHintExampleNamesTheDebatesAgents(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml",
+		script.Rule{TagRegexp: "^r1/argument/", Reply: &script.Reply{Text: "never sent", Delay: script.Duration(time.Minute)}})
+	h := newHarness(t, 120, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the debaters to be chosen", func() bool { v := h.m.views[h.m.current]; return v != nil && len(hintTargets(v)) > 0 })
+	h.m.refresh()
+	targets := hintTargets(h.m.views[h.m.current])
+	if p := h.m.input.Placeholder; strings.Contains(p, "bull") || !strings.Contains(p, targets[0]+": ") {
+		t.Errorf("placeholder %q; want an example for one of %v", p, targets)
+	}
+	h.typeLine("/hint")
+	if b := h.belowText(); strings.Contains(b, "bull") || !strings.Contains(b, "/hint "+targets[0]+" ") {
+		t.Errorf("/hint usage %q; want an example for one of %v", b, targets)
+	}
+	h.key(ctrl('c'))
+	h.settle()
+}
