@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/pricing"
 )
 
 func stateWithTurns(turns ...*debate.Turn) *debate.State {
@@ -25,15 +26,30 @@ func turn(id, agent, model string, u llm.Usage, cost float64) *debate.Turn {
 	return &debate.Turn{TurnRef: debate.TurnRef{ID: id, Agent: agent, Role: agent}, Model: model, Usage: u, CostUSD: cost, NoLLM: model == "data-only"}
 }
 
+// pricedTurn is a turn as the runner records it: priced at turn time by the
+// built-in table (reports count a turn at its recorded cost, never price it
+// again when read).
+func pricedTurn(t *testing.T, id, agent, model string, u llm.Usage) *debate.Turn {
+	t.Helper()
+	provider, name, _ := strings.Cut(model, "/")
+	cost, ok := pricing.Default().CostFor(provider, name, u)
+	if !ok {
+		t.Fatalf("no built-in price for %s", model)
+	}
+	tr := turn(id, agent, model, u, cost)
+	tr.Priced = true
+	return tr
+}
+
 func TestUsageReport(t *testing.T) {
 	sonnet := "anthropic/claude-sonnet-4-5"
 	s := stateWithTurns(
-		turn("research/bull", "bull", sonnet, llm.Usage{InputTokens: 1000, OutputTokens: 200, CacheWriteTokens: 500}, 0),
-		turn("opening/bull", "bull", sonnet, llm.Usage{InputTokens: 400, OutputTokens: 300, CacheReadTokens: 3000}, 0),
+		pricedTurn(t, "research/bull", "bull", sonnet, llm.Usage{InputTokens: 1000, OutputTokens: 200, CacheWriteTokens: 500}),
+		pricedTurn(t, "opening/bull", "bull", sonnet, llm.Usage{InputTokens: 400, OutputTokens: 300, CacheReadTokens: 3000}),
 		turn("research/bear", "bear", sonnet, llm.Usage{InputTokens: 900, OutputTokens: 100}, 0.5), // a recorded cost wins
 		turn("opening/bear", "bear", "data-only", llm.Usage{}, 0),
 		turn("synthesis/moderator", "moderator", "openai/my-finetune", llm.Usage{InputTokens: 2000, OutputTokens: 400}, 0),
-		turn("ask/1/bull", "bull", sonnet, llm.Usage{InputTokens: 50, OutputTokens: 100, CacheReadTokens: 3000}, 0),
+		pricedTurn(t, "ask/1/bull", "bull", sonnet, llm.Usage{InputTokens: 50, OutputTokens: 100, CacheReadTokens: 3000}),
 	)
 	rows := bullbear.UsageReport(s)
 	if len(rows) != 3 || rows[0].Agent != "bull" || rows[1].Agent != "bear" || rows[2].Agent != "moderator" {
