@@ -355,6 +355,34 @@ func TestEventsReconnect(t *testing.T) {
 	}
 }
 
+// TestEventsReconnectAfterTheEnd: a client that reconnects with the last
+// event's id once the debate has completed is answered 204 No Content (an
+// EventSource then stops reconnecting), not held open for ever.
+func TestEventsReconnectAfterTheEnd(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	v := ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/debates/"+id+"/events", nil)
+	req.Header.Set("Last-Event-ID", fmt.Sprint(v.LastSeq))
+	resp, err := ts.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("reading the stream after the last event: %v (the stream did not end)", err)
+	}
+	if resp.StatusCode != http.StatusNoContent || len(body) != 0 {
+		t.Errorf("reconnect after the last event: %d %q; want 204 and no body", resp.StatusCode, body)
+	}
+	if all := sseEvents(t, ts, id, "", 0); int64(len(all)) != v.LastSeq {
+		t.Errorf("a fresh stream of the completed debate got %d events, the log has %d", len(all), v.LastSeq)
+	}
+}
+
 // TestCheckpointGuideHintPause runs a perspectives debate with checkpoints
 // through the API: answer the first with guidance, pause, resume, end.
 func TestCheckpointGuideHintPause(t *testing.T) {

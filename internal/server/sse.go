@@ -36,8 +36,19 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 		after = n
 		break
 	}
-	if _, err := s.app.Store.Get(r.Context(), id); err != nil {
+	sum, err := s.app.Store.Get(r.Context(), id)
+	if err != nil {
 		writeAppError(w, err)
+		return
+	}
+	// A debate that has ended gets no new events: a client that already
+	// has them all (an EventSource reconnecting after the last one, curl
+	// with Last-Event-ID) is told so with 204, which stops an EventSource
+	// from reconnecting, instead of being held open for ever; one that
+	// lacks some gets them, then the end of the stream.
+	ended := sum.Status == debate.StatusCompleted || sum.Status == debate.StatusFailed
+	if ended && after >= sum.LastSeq {
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -85,7 +96,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 		if write(buf) != nil {
 			return
 		}
-		if e.Type == debate.TypeCompleted || e.Type == debate.TypeFailed {
+		if e.Type == debate.TypeCompleted || e.Type == debate.TypeFailed || (ended && e.Seq >= sum.LastSeq) {
 			return
 		}
 	}
