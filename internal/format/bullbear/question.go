@@ -79,6 +79,21 @@ func (Format) Asks(env setup.Env, req *setup.Request) (json.RawMessage, error) {
 // ticker (the topic), the rounds, the framework and the hints, checked.
 func requested(req *setup.Request) (Options, error) {
 	bo := Options{Ticker: strings.ToUpper(strings.TrimSpace(req.Topic)), Deep: req.Deep}
+	if given := strings.TrimSpace(req.Topic); !tickerRe().MatchString(bo.Ticker) {
+		// Quoted as written, not as the upper-cased ticker it is not.
+		if !req.Set("format") {
+			// The format was inferred from options only this format
+			// reads: name them, since the person asked a question.
+			by := impliedBy(req)
+			verb := "run"
+			if len(by) == 1 {
+				verb = "runs"
+			}
+			return Options{}, setup.Inputf("%s %s a bull vs. bear debate of a stock: give a ticker such as NVDA (got %q); a question needs another format, such as --format perspectives, and a model",
+				strings.Join(by, " and "), verb, given)
+		}
+		return Options{}, setup.Inputf("bullbear debates one stock: give its ticker, such as NVDA (got %q); use another format for questions", given)
+	}
 	for _, h := range req.Hints {
 		hs, err := ParseHint(h)
 		if err != nil {
@@ -97,6 +112,24 @@ func requested(req *setup.Request) (Options, error) {
 		return Options{}, &setup.InputError{Err: err}
 	}
 	return bo, nil
+}
+
+// impliedBy names the options of a request that only a bull vs. bear
+// debate reads (see Implied).
+func impliedBy(r *setup.Request) []string {
+	var out []string
+	for _, o := range []struct {
+		set  bool
+		name string
+	}{{r.Offline, "--offline"}, {r.Snapshot, "--snapshot"}, {r.Deep, "--deep"}, {r.Framework != "", "--framework"}, {len(r.Hints) > 0, "--hint"}} {
+		if o.set {
+			out = append(out, o.name)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "the topic")
+	}
+	return out
 }
 
 // sourceAsked is the SEC data a request asks for.
