@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/openai/openai-go/v3/option"
@@ -124,7 +125,8 @@ func (l *lines) Read(p []byte) (int, error) {
 		line, err := l.line()
 		switch {
 		case errors.Is(err, io.EOF):
-			l.buf, l.err = append(line, "\n\n"...), io.EOF
+			// Clipped: line may be the reader's buffer.
+			l.buf, l.err = append(slices.Clip(line), "\n\n"...), io.EOF
 		case err != nil:
 			l.buf, l.err = line, err
 		default:
@@ -136,11 +138,16 @@ func (l *lines) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// line reads up to and including the next newline.
+// line reads up to and including the next newline. A line that fits the
+// reader's buffer is returned in it, without a copy: it is passed on before
+// the next read.
 func (l *lines) line() ([]byte, error) {
 	var line []byte
 	for {
 		part, err := l.r.ReadSlice('\n')
+		if line == nil && !errors.Is(err, bufio.ErrBufferFull) {
+			return part, err
+		}
 		line = append(line, part...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
