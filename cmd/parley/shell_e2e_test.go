@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -201,6 +202,38 @@ func TestShellEndToEnd(t *testing.T) {
 	hist, err := os.ReadFile(filepath.Join(home, "data", "parley", "shell_history"))
 	if err != nil || !strings.Contains(string(hist), "/debate NVDA --offline\n") {
 		t.Errorf("the input history was not kept in the data directory: %v\n%s", err, hist)
+	}
+}
+
+// TestPauseSaidOnceOnATerminal: a debate that pauses in a terminal shows
+// the pause and why once (the view's "Paused: …"), then how to go on; the
+// error does not repeat the why under it.
+func TestPauseSaidOnceOnATerminal(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	dir := t.TempDir()
+	env := append(baseEnv(t), "PARLEY_DB="+filepath.Join(dir, "parley.db"), "TERM=xterm-256color")
+	var sh strings.Builder
+	sh.WriteString("#!/bin/sh\n")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	fmt.Fprintf(&sh, "cd '%s'\n'%s' debate GOOGL --snapshot --debate-timeout 1ms\necho \"exit $?\"\nsleep 60\n", dir, binary)
+	run := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(run, []byte(sh.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("parley-e2e-pause-%d", os.Getpid())}
+	p.tmux("new-session", "-d", "-s", "shell", "-x", "120", "-y", "40", run)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	screen := p.wait("exit 3", 20*time.Second)
+	if n := strings.Count(screen, "the debate ran longer than 1ms"); n != 1 {
+		t.Errorf("the pause's reason is shown %d times, want once:\n%s", n, screen)
+	}
+	if !strings.Contains(screen, "Paused: debate timeout (the debate ran longer than 1ms)") || !regexp.MustCompile(`resume with: parley debate --resume DEB-[0-9a-f]{8}`).MatchString(screen) {
+		t.Errorf("the screen lacks the pause or how to resume:\n%s", screen)
 	}
 }
 

@@ -356,7 +356,9 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	<-viewDone
 	live.Close()
 	if runErr != nil {
-		return describeRunError(f, id, runErr)
+		// On a terminal the view has just shown the pause and why
+		// ("Paused: …"); the error adds how to go on, not the why again.
+		return describeRunError(f, id, runErr, f.IO.IsTerminal() && !o.JSON)
 	}
 	if finishErr != nil {
 		return finishErr
@@ -430,7 +432,7 @@ func artifactName(kind string) string {
 	return kind
 }
 
-func describeRunError(f *Factory, id string, err error) error {
+func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
 	var pe *debate.PausedError
 	var le *llm.Error
 	var held *debate.LeaseHeldError
@@ -442,6 +444,8 @@ func describeRunError(f *Factory, id string, err error) error {
 		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then %s", id, err, hint)}
 	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:
 		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider refused the request (%w): check --model; then %s", id, err, hint)}
+	case errors.As(err, &pe) && pauseShown:
+		return &debate.PausedError{Reason: pe.Reason, Detail: hint, Err: pe.Err}
 	case errors.As(err, &pe):
 		return &debate.PausedError{Reason: pe.Reason, Detail: strings.TrimSpace(pe.Detail + "\n" + hint), Err: pe.Err}
 	case errors.Is(err, debate.ErrNoModel):
