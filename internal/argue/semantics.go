@@ -158,8 +158,7 @@ func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, 
 	case Grounded:
 		return f.Grounded().Contains(a), nil
 	case Ideal:
-		e, err := f.Ideal(ctx)
-		return e.Contains(a), err
+		return f.inIdeal(ctx, a)
 	case Complete, Preferred, Stable, Admissible:
 		// An admissible set extends to a complete one, so credulous
 		// acceptance is the same under AD, CO and PR.
@@ -211,8 +210,7 @@ func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, 
 	case Grounded, Complete:
 		return f.Grounded().Contains(a), nil
 	case Ideal:
-		e, err := f.Ideal(ctx)
-		return e.Contains(a), err
+		return f.inIdeal(ctx, a) // the ideal extension is the only one
 	case Stable, Preferred:
 		c := f.core(true)
 		if c.local(a) < 0 {
@@ -400,6 +398,36 @@ func (f *Framework) Ideal(ctx context.Context) (Extension, error) {
 		}
 	}
 	return c.ext(s), nil
+}
+
+// inIdeal reports whether a is in the ideal extension. Two admissible
+// searches often settle it before the ideal extension is computed (which
+// grows a preferred extension first): a in no admissible set is in no
+// preferred one, so not in the ideal extension; and an attacker of a in
+// some admissible set lies in a preferred extension P, which then lacks a,
+// while the ideal extension lies in P. On a dense 243-argument framework
+// DC-ID took 28 s where these decide it in 0.3 s (μ-toksia: 1 s).
+func (f *Framework) inIdeal(ctx context.Context, a int) (bool, error) {
+	c := f.core(true)
+	i := c.local(a)
+	if i < 0 {
+		return c.inBase(a), nil // the grounded extension is in the ideal one; OUT is in no admissible set
+	}
+	if _, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), []int{c.in(i)}); err != nil || !ok {
+		return false, err
+	}
+	// Attackers outside the core are grounded OUT: in no admissible set.
+	attackers := make([]int, 0, len(c.attackers[i]))
+	for _, j := range c.attackers[i] {
+		attackers = append(attackers, c.in(j))
+	}
+	if len(attackers) > 0 {
+		if _, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), attackers); err != nil || ok {
+			return false, err
+		}
+	}
+	e, err := f.Ideal(ctx)
+	return e.Contains(a), err
 }
 
 // enumModels enumerates models of cl that differ in their IN sets.
