@@ -392,8 +392,13 @@ func TestCheckpointGuideHintPause(t *testing.T) {
 	if !v.Running || len(v.Agents) < 2 {
 		t.Fatalf("at the checkpoint: running %v, agents %v", v.Running, v.Agents)
 	}
-	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"nobody","text":"x"}`); resp.StatusCode != 400 || !strings.Contains(out, "AGENT: TEXT") {
-		t.Fatalf("hint to an unknown agent: %d %s", resp.StatusCode, out)
+	// The API takes a target and a text as fields: its errors say so, not
+	// the shell's "AGENT: TEXT".
+	for _, body := range []string{`{"target":"nobody","text":"x"}`, `{"target":"` + v.Agents[0] + `","text":"  "}`, `{"text":"x"}`} {
+		resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", body)
+		if resp.StatusCode != 400 || strings.Contains(out, "AGENT: TEXT") || !strings.Contains(out, "a hint needs a target ("+strings.Join(v.Agents, ", ")+", or all) and a non-empty text") {
+			t.Fatalf("hint %s: %d %s", body, resp.StatusCode, out)
+		}
 	}
 	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"`+v.Agents[0][:4]+`","text":"cite a benchmark"}`); resp.StatusCode != 202 {
 		t.Fatalf("hint by prefix: %d %s", resp.StatusCode, out)
