@@ -51,6 +51,8 @@ func TestBadInput(t *testing.T) {
 		{"show unknown", good, []string{"show", "DEB-00000000"}, 2, "no debate DEB-00000000"},
 		{"offline question", good, []string{"debate", "Should we use Redis?", "--offline"}, 2, `--offline runs a bull vs. bear debate of a stock: give a ticker such as NVDA (got "Should we use Redis?")`},
 		{"bullbear question", good, []string{"debate", "Should we use Redis?", "--format", "bullbear"}, 2, `give its ticker, such as NVDA (got "Should we use Redis?")`},
+		{"completion unknown shell", good, []string{"completion", "tcsh"}, 2, `unknown command "tcsh" for "parley completion"`},
+		{"help unknown command", good, []string{"help", "nope"}, 2, `no help on "nope": 'parley help' lists the commands`},
 		{"export full and summary", good, []string{"export", "DEB-00000000", "--full", "--summary"}, 2, "--full and --summary exclude each other"},
 		{"export bad format", good, []string{"export", "DEB-00000000", "--as", "docx"}, 2, `--as "docx": choose md, json or pdf`},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose running, interrupted, checkpoint, paused, completed or failed"},

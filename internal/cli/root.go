@@ -169,7 +169,44 @@ with nothing lost.`,
 	root.AddCommand(newDebateCmd(f, nil), newListCmd(f, nil), newShowCmd(f, nil), newExportCmd(f, nil), newAskCmd(f, nil), newAFCmd(f, nil),
 		newDeleteCmd(f, nil), newVersionCmd(f), newConfigCmd(f), newServeCmd(f, nil), newShellCmd(f), newWorkerCmd(f), newBatchCmd(f), newLimitsCmd(f))
 	registerCompletions(root, f)
+	strictHelpCommands(root)
 	return root
+}
+
+// strictHelpCommands makes 'parley completion SHELL' and 'parley help
+// COMMAND' refuse what they do not know as bad input (exit 2), as every
+// other command does: cobra's own print the help and exit 0 ("Unknown help
+// topic"), so a script's typo passes unnoticed.
+func strictHelpCommands(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" && c.Run == nil && c.RunE == nil {
+			// Runnable, its NoArgs refuses an unknown shell with cobra's
+			// 'unknown command "x" for "parley completion"'.
+			c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+		}
+	}
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help provides help for any command in the application.\nSimply type parley help [path to command] for full details.",
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, c := range root.Commands() {
+				if c.IsAvailableCommand() && strings.HasPrefix(c.Name(), toComplete) {
+					names = append(names, c.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || c == nil || len(rest) > 0 {
+				return usageErrorf("no help on %q: 'parley help' lists the commands", strings.Join(args, " "))
+			}
+			return c.Help()
+		},
+	})
 }
 
 // Main runs the command line and returns the exit code.
