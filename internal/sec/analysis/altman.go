@@ -48,8 +48,9 @@ type AltmanResult struct {
 	Components []Component
 	// SafeAbove and DistressBelow are the zone cut-offs of the variant.
 	SafeAbove, DistressBelow float64
-	// Missing is set when a required input was not reported; Score is then
-	// meaningless and Note names the gap.
+	// Missing is set when the score could not be given: a required input was
+	// not reported or is not positive, or the model does not apply to the
+	// filer (a bank or insurer). Score is then meaningless and Note says why.
 	Missing bool
 	Note    string
 }
@@ -79,7 +80,14 @@ func (a AltmanResult) Summary() string {
 // Manufacturing (2000-3999), the population of Altman's original sample.
 func isManufacturer(sic int) bool { return sic >= 2000 && sic <= 3999 }
 
-// Altman computes the Altman score for f.FiscalYear.
+// isFinancial reports whether an SIC code is a bank, lender, broker or
+// insurer (6000-6399). Their balance sheets have no working capital and
+// leverage is their business, so neither Z nor Z” measures their distress:
+// Altman's samples excluded them.
+func isFinancial(sic int) bool { return sic >= 6000 && sic <= 6399 }
+
+// Altman computes the Altman score for f.FiscalYear. It gives none for a
+// financial company (see isFinancial) and says so.
 //
 // Manufacturers (SIC 2000-3999) get the original Z:
 //
@@ -106,6 +114,11 @@ func Altman(f *Financials) AltmanResult {
 		float, haveFloat = s.InFiscalYear(t, xbrl.Instant)
 	}
 	switch {
+	case isFinancial(f.SIC):
+		res.Missing = true
+		res.Note = fmt.Sprintf("Altman Z does not apply to banks, lenders, brokers and insurers (SIC %d): "+
+			"they have no working capital and leverage is their business", f.SIC)
+		return res
 	case f.SIC == 0:
 		res.Why = "SIC code unknown, so the non-manufacturer Z'' applies (it does not depend on industry asset turnover)."
 	case manufacturer && haveFloat:

@@ -436,7 +436,7 @@ func metricFor(r *Report, rule Rule) (Metric, error) {
 		p := r.Piotroski
 		// Fewer than seven evaluable criteria is too little to call.
 		if p.Evaluated < 7 {
-			return m, fmt.Errorf("only %d of 9 Piotroski criteria had data", p.Evaluated)
+			return m, fmt.Errorf("only %d of 9 Piotroski criteria had data (%s)", p.Evaluated, p.firstGap())
 		}
 		m.Label, m.Value, m.Display = "Piotroski F-score", float64(p.Score), fmt.Sprintf("%d/9", p.Score)
 		m.Formula = "count of passed Piotroski criteria"
@@ -451,7 +451,7 @@ func metricFor(r *Report, rule Rule) (Metric, error) {
 	case "altman_z":
 		a := r.Altman
 		if a.Missing {
-			return m, fmt.Errorf("altman: %s", a.Note)
+			return m, fmt.Errorf("Altman %s: %s", a.Variant, a.Note)
 		}
 		m.Label, m.Value, m.Display = "Altman "+a.Variant+" score", a.Score, fmt.Sprintf("%.2f (%s zone)", a.Score, a.Zone)
 		m.Threshold = a.SafeAbove

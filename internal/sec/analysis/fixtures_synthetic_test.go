@@ -174,3 +174,71 @@ func TestUnreadableFilers(t *testing.T) {
 		}
 	}
 }
+
+// TestUnscoredSayWhy: every rule is either scored or unscored with its own
+// reason — a loss, negative equity, a thin Piotroski score and a bank's
+// Altman each say which, not a generic "missing data".
+func TestUnscoredSayWhy(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		sic  int
+		want map[string]string // unscored metric → part of its reason
+	}{
+		{"loss_CIK0009000006.json", 7372, map[string]string{
+			"roe":               "StockholdersEquity FY2024 is -$300.0M, not positive, so return on equity is not meaningful",
+			"debt_to_equity":    "non-positive equity",
+			"cash_conversion":   "NetIncome FY2024 is -$120.0M, not positive",
+			"net_income_growth": "non-positive base",
+			"piotroski_f_score": "only 4 of 9 Piotroski criteria had data (roa_improving: missing [TotalAssets FY2022]",
+			"altman_z":          "missing [CurrentAssets FY2024",
+		}},
+		{"bank_CIK0009000001.json", 6022, map[string]string{
+			"altman_z": "does not apply to banks, lenders, brokers and insurers (SIC 6022)",
+			"roe":      "missing [StockholdersEquity FY2024]",
+		}},
+	} {
+		rep, err := Analyze(fixtureFacts(t, tc.file), Options{SIC: tc.sic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := Assess(rep)
+		reasons := map[string]string{}
+		for _, g := range ev.Unscored {
+			if g.Reason == "" {
+				t.Errorf("%s: %s unscored without a reason", tc.file, g.Name)
+			}
+			reasons[g.Name] = g.Reason
+		}
+		for _, m := range append(ev.Bull, ev.Bear...) {
+			reasons[m.Name] = "scored"
+		}
+		for _, r := range Rules() {
+			if _, ok := reasons[r.Metric]; !ok {
+				t.Errorf("%s: %s neither scored nor unscored", tc.file, r.Metric)
+			}
+		}
+		for name, want := range tc.want {
+			if !strings.Contains(reasons[name], want) {
+				t.Errorf("%s: %s reason %q, want it to say %q", tc.file, name, reasons[name], want)
+			}
+		}
+	}
+}
+
+// TestAltmanFinancials: a financial SIC gets no Altman score even when every
+// input is reported, and a non-financial one with the same facts does.
+func TestAltmanFinancials(t *testing.T) {
+	cf := companyFacts(t, "GOOGL")
+	for sic, wantMissing := range map[int]bool{6021: true, 6311: true, sicGOOGL: false, 6500: false} {
+		rep, err := Analyze(cf, Options{SIC: sic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Altman.Missing != wantMissing {
+			t.Errorf("SIC %d: Altman missing = %v (%s), want %v", sic, rep.Altman.Missing, rep.Altman.Note, wantMissing)
+		}
+		if wantMissing && !strings.Contains(rep.Altman.Summary(), "does not apply") {
+			t.Errorf("SIC %d: summary %q does not say why", sic, rep.Altman.Summary())
+		}
+	}
+}

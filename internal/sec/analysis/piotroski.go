@@ -66,6 +66,18 @@ func (p PiotroskiResult) Summary() string {
 	return b.String()
 }
 
+// firstGap names the first criterion that lacked data and why, e.g.
+// "roa_improving: missing [TotalAssets FY2022]: no data", as one short
+// reason for a score too incomplete to use; "" when none lacked data.
+func (p PiotroskiResult) firstGap() string {
+	for _, c := range p.Criteria {
+		if c.Missing {
+			return c.Name + ": " + c.Note
+		}
+	}
+	return ""
+}
+
 // Piotroski computes the nine-point F-score of Piotroski (2000), "Value
 // Investing: The Use of Historical Financial Statement Information to
 // Separate Winners from Losers", for fiscal year t = f.FiscalYear:

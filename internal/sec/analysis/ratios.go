@@ -144,7 +144,7 @@ func quotient(f *Financials, name, label string, format Format, fy int, num, den
 		return r, err
 	}
 	if in[1].Value <= 0 {
-		return r, fmt.Errorf("%s FY%d is %s, not positive", den, fy, FormatValue(in[1].Value, USD))
+		return r, fmt.Errorf("%s FY%d is %s, not positive, so %s is not meaningful", den, fy, FormatValue(in[1].Value, USD), lowerFirst(label))
 	}
 	r.Value, r.Inputs = in[0].Value/in[1].Value, in
 	return r, nil
