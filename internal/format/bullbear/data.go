@@ -172,9 +172,11 @@ func (a *Analyzer) Ratios(ctx context.Context, companyfacts []byte, fiscalYear i
 		return nil, a.yearErr(err)
 	}
 	if len(r.Ratios) == 0 {
+		// A year with nothing to compute is more likely the wrong year
+		// than a company worth a list of gaps: ask for another.
 		return nil, fmt.Errorf("%w: no ratio could be computed for FY%d: %v", tool.ErrBadArgs, r.Financials.FiscalYear, r.Gaps)
 	}
-	out := make([]sectools.Ratio, 0, len(r.Ratios))
+	out := make([]sectools.Ratio, 0, len(r.Ratios)+len(r.Gaps))
 	for _, x := range r.Ratios {
 		tr := sectools.Ratio{Name: x.Name, Value: x.Value, Formula: x.Formula, FiscalYear: x.FiscalYear, Note: x.Note}
 		switch x.Format {
@@ -194,6 +196,11 @@ func (a *Analyzer) Ratios(ctx context.Context, companyfacts []byte, fiscalYear i
 			}
 		}
 		out = append(out, tr)
+	}
+	// The gaps go to the model too, each with its reason: left out, a
+	// missing ROE reads as "not asked", not "equity is negative".
+	for _, g := range r.Gaps {
+		out = append(out, sectools.Ratio{Name: g.Name, FiscalYear: r.Financials.FiscalYear, NotAvailable: g.Reason})
 	}
 	return out, nil
 }
@@ -227,7 +234,7 @@ func (a *Analyzer) Score(ctx context.Context, companyfacts []byte, fw sectools.F
 			if !c.Missing {
 				cr.Value = &cur
 			} else {
-				res.Notes = append(res.Notes, c.Name+": "+c.Note)
+				res.Notes = append(res.Notes, c.Name+" not available: "+c.Note)
 			}
 			for _, in := range c.Inputs {
 				cr.Evidence = append(cr.Evidence, toolFact(string(in.Concept), "", in))
@@ -238,7 +245,7 @@ func (a *Analyzer) Score(ctx context.Context, companyfacts []byte, fw sectools.F
 	case sectools.Altman:
 		al := r.Altman
 		if al.Missing {
-			return nil, fmt.Errorf("%w: Altman %s FY%d is not computable: %s", tool.ErrBadArgs, al.Variant, fy, al.Note)
+			return nil, fmt.Errorf("%w: Altman %s FY%d is not available: %s", tool.ErrBadArgs, al.Variant, fy, al.Note)
 		}
 		res := &sectools.FrameworkResult{Framework: fw, Score: al.Score, FiscalYear: fy,
 			Verdict: string(al.Zone) + " zone", Notes: []string{al.Why}}

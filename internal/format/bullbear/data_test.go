@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/sec/snapshot"
 	"github.com/parleyhq/parley/internal/tool"
@@ -122,5 +126,42 @@ func TestFiguresOfNVDA(t *testing.T) {
 	}
 	if g := byKey["revenue_growth/6"]; g.Display != "65.5%" || g.Kind != bullbear.KindPercent {
 		t.Errorf("revenue growth = %+v", g)
+	}
+}
+
+// TestAnalyzerRatiosSayWhy: on a loss-maker with negative equity, the
+// ratios the analysis cannot compute come back marked not available with
+// the analysis's reason; the computed ones carry none.
+func TestAnalyzerRatiosSayWhy(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "sec", "xbrl", "testdata", "synthetic", "loss_CIK0009000006.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := (&bullbear.Analyzer{}).Ratios(context.Background(), raw, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := map[string]string{}
+	for _, r := range rs {
+		if _, dup := why[r.Name]; dup {
+			t.Errorf("%s listed twice", r.Name)
+		}
+		why[r.Name] = r.NotAvailable
+	}
+	for _, name := range analysis.RatioNames() {
+		if _, ok := why[name]; !ok {
+			t.Errorf("%s left out", name)
+		}
+	}
+	for name, want := range map[string]string{
+		"roe":             "StockholdersEquity FY2024 is -$300.0M, not positive, so return on equity is not meaningful",
+		"debt_to_equity":  "non-positive equity",
+		"cash_conversion": "NetIncome FY2024 is -$120.0M",
+		"current_ratio":   "missing [CurrentAssets FY2024",
+		"net_margin":      "",
+	} {
+		if got := why[name]; want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("%s not available %q, want %q", name, got, want)
+		}
 	}
 }

@@ -62,9 +62,21 @@ type Ratio struct {
 	PeriodEnd  string  `json:"period_end,omitempty"`
 	Inputs     []Fact  `json:"inputs,omitempty"`
 	Note       string  `json:"note,omitempty"`
+	// NotAvailable, when set, is why the ratio could not be computed
+	// (missing inputs, a loss or negative equity under it); Value is then
+	// meaningless. The ratios tool lists such ratios apart, so that a model
+	// can tell "not available because X" from "not computed".
+	NotAvailable string `json:"-"`
 }
 
-// RatioCalculator computes ratios for a fiscal year (0: the latest with data).
+// Unavailable is a ratio that could not be computed, and why.
+type Unavailable struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// RatioCalculator computes ratios for a fiscal year (0: the latest with
+// data), including those it cannot compute, with NotAvailable saying why.
 type RatioCalculator interface {
 	Ratios(ctx context.Context, companyfacts []byte, fiscalYear int) ([]Ratio, error)
 }
@@ -104,7 +116,7 @@ type FrameworkResult struct {
 	Verdict    string      `json:"verdict,omitempty"`   // "strong", "distress zone", ...
 	FiscalYear int         `json:"fy,omitempty"`
 	Criteria   []Criterion `json:"criteria"`
-	Notes      []string    `json:"notes,omitempty"` // missing data, substitutions
+	Notes      []string    `json:"notes,omitempty"` // "<criterion> not available: <why>", substitutions
 }
 
 // FrameworkScorer scores a framework for a fiscal year (0: the latest with

@@ -362,3 +362,26 @@ func TestCacheSharedAcrossAgents(t *testing.T) {
 		t.Errorf("bear's identical call: hit=%v err=%v, want a cache hit", hit, err)
 	}
 }
+
+// TestRatiosNotAvailable: a ratio the calculator could not compute reaches
+// the model under not_available with its reason, not as a zero among the
+// ratios and not left out.
+func TestRatiosNotAvailable(t *testing.T) {
+	withGap := func(ctx context.Context, companyfacts []byte, fy int) ([]Ratio, error) {
+		rs, err := grossMargin(ctx, companyfacts, fy)
+		return append(rs, Ratio{Name: "roe", FiscalYear: 2026, NotAvailable: "StockholdersEquity FY2026 is -$1.0B, not positive"}), err
+	}
+	r := registry(t, nvdaSet(t, snapshot.New(), func(c *Config) { c.Ratios = RatioCalculatorFunc(withGap) }))
+	var out struct {
+		Ratios       []Ratio       `json:"ratios"`
+		NotAvailable []Unavailable `json:"not_available"`
+	}
+	callJSON(t, r, NameRatios, `{}`, &out)
+	if len(out.Ratios) != 1 || out.Ratios[0].Name != "gross_margin" {
+		t.Errorf("ratios = %+v, want gross_margin only", out.Ratios)
+	}
+	want := []Unavailable{{Name: "roe", Reason: "StockholdersEquity FY2026 is -$1.0B, not positive"}}
+	if !slices.Equal(out.NotAvailable, want) {
+		t.Errorf("not_available = %+v, want %+v", out.NotAvailable, want)
+	}
+}

@@ -298,7 +298,9 @@ func (t *ratiosTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{
 		Name: NameRatios,
 		Description: "Compute financial ratios (margins, returns, liquidity, leverage, growth) from the company's " +
-			"reported XBRL data for one fiscal year, with the formula and the reported inputs of each.",
+			"reported XBRL data for one fiscal year, with the formula and the reported inputs of each. " +
+			"Ratios that cannot be computed are listed under not_available with the reason (a missing input, " +
+			"a loss or negative equity that makes the ratio meaningless).",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
@@ -332,13 +334,20 @@ func (t *ratiosTool) Call(ctx context.Context, raw json.RawMessage) (string, err
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", NameRatios, err)
 	}
-	if ratios == nil {
-		ratios = []Ratio{}
+	computed := []Ratio{}
+	var unavailable []Unavailable
+	for _, r := range ratios {
+		if r.NotAvailable != "" {
+			unavailable = append(unavailable, Unavailable{Name: r.Name, Reason: r.NotAvailable})
+			continue
+		}
+		computed = append(computed, r)
 	}
 	return marshal(struct {
 		header
-		Ratios []Ratio `json:"ratios"`
-	}{t.s.header(cf.Provenance), ratios})
+		Ratios       []Ratio       `json:"ratios"`
+		NotAvailable []Unavailable `json:"not_available,omitempty"`
+	}{t.s.header(cf.Provenance), computed, unavailable})
 }
 
 func checkYear(name string, fy int) error {
