@@ -2,6 +2,8 @@ package bullbear_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +102,41 @@ func TestDataOnlyDebateOnNVDASnapshot(t *testing.T) {
 	bear := result(t, s).Synthesis.BearCase
 	if len(bear) < bullbear.MinPoints || len(bear) > bullbear.MaxPoints {
 		t.Errorf("bear case has %d points, want 3-5 (forced balance)", len(bear))
+	}
+}
+
+// TestDataOnlyResearchSaysWhyNotScored: on a loss-maker with negative
+// equity filed as a bank, the research note lists each metric it could not
+// score with the analysis's reason, not a generic "missing data".
+func TestDataOnlyResearchSaysWhyNotScored(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "sec", "xbrl", "testdata", "synthetic", "loss_CIK0009000006.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := (&bullbear.Analyzer{SIC: 6022}).Report(raw, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := analysis.Assess(rep)
+	text, err := bullbear.NewDataAgents(ev, "synthetic").Respond(context.Background(), &debate.State{},
+		debate.TurnSpec{TurnRef: debate.TurnRef{ID: "research/bear", Agent: bullbear.AgentBear}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- roe not available: StockholdersEquity FY2024 is -$300.0M, not positive, so return on equity is not meaningful\n",
+		"- cash_conversion not available: NetIncome FY2024 is -$120.0M, not positive",
+		"- piotroski_f_score not available: only 4 of 9 Piotroski criteria had data (roa_improving: missing [TotalAssets FY2022]",
+		"- altman_z not available: Altman Z'': the model does not apply to banks, lenders, brokers and insurers (SIC 6022)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("research note lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "missing data)") {
+		t.Errorf("research note gives a generic reason:\n%s", text)
+	}
+	if n := strings.Count(text, " not available: "); n != len(ev.Unscored) {
+		t.Errorf("%d metrics listed as not available, want %d", n, len(ev.Unscored))
 	}
 }

@@ -133,12 +133,12 @@ func (d *DataAgents) research(s *debate.State, side string) string {
 		d.researchMore(&b, side)
 	}
 	if len(d.ev.Unscored) > 0 {
-		fmt.Fprintf(&b, "\nNot scored (missing data): ")
-		var names []string
+		// Each with the analysis's own reason: "missing data" would
+		// misstate a loss, negative equity or a bank's Altman score.
+		b.WriteString("\nNot scored:\n")
 		for _, g := range d.ev.Unscored {
-			names = append(names, g.Name)
+			fmt.Fprintf(&b, "- %s not available: %s\n", g.Name, g.Reason)
 		}
-		b.WriteString(strings.Join(names, ", ") + "\n")
 	}
 	return b.String()
 }

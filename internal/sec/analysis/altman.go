@@ -62,7 +62,7 @@ func (AltmanResult) Name() string { return "altman" }
 func (a AltmanResult) Summary() string {
 	var b strings.Builder
 	if a.Missing {
-		fmt.Fprintf(&b, "Altman %s FY%d: not computable (%s)\n", a.Variant, a.FiscalYear, a.Note)
+		fmt.Fprintf(&b, "Altman %s FY%d: not available (%s)\n", a.Variant, a.FiscalYear, a.Note)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "Altman %s FY%d: %.2f, %s zone (safe above %.2f, distress below %.2f). %s\n",
@@ -116,7 +116,7 @@ func Altman(f *Financials) AltmanResult {
 	switch {
 	case isFinancial(f.SIC):
 		res.Missing = true
-		res.Note = fmt.Sprintf("Altman Z does not apply to banks, lenders, brokers and insurers (SIC %d): "+
+		res.Note = fmt.Sprintf("the model does not apply to banks, lenders, brokers and insurers (SIC %d): "+
 			"they have no working capital and leverage is their business", f.SIC)
 		return res
 	case f.SIC == 0:

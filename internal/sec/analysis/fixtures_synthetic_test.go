@@ -193,7 +193,7 @@ func TestUnscoredSayWhy(t *testing.T) {
 			"altman_z":          "missing [CurrentAssets FY2024",
 		}},
 		{"bank_CIK0009000001.json", 6022, map[string]string{
-			"altman_z": "does not apply to banks, lenders, brokers and insurers (SIC 6022)",
+			"altman_z": "the model does not apply to banks, lenders, brokers and insurers (SIC 6022)",
 			"roe":      "missing [StockholdersEquity FY2024]",
 		}},
 	} {
