@@ -47,6 +47,17 @@ func (m *Model) askUser(prompt, placeholder string, answer func(line string) tea
 func (m *Model) submit(line string) tea.Cmd {
 	line = strings.TrimSpace(line)
 	if line == "" {
+		// An empty line is an answer where one is awaited: the default of
+		// "[Y/n]", no guidance at a checkpoint; elsewhere it does nothing.
+		switch {
+		case m.question != nil:
+			q := m.question
+			m.question = nil
+			m.setBelow()
+			return q.answer("")
+		case m.check != nil && m.check.guiding:
+			m.answerCheckpoint("")
+		}
 		return nil
 	}
 	m.history.add(line)

@@ -588,3 +588,38 @@ func TestHintExampleNamesTheDebatesAgents(t *testing.T) {
 	h.key(ctrl('c'))
 	h.settle()
 }
+
+// TestEmptyLineTakesTheDefault: Enter on an empty line answers "[Y/n]" with
+// its default (resume), and the guidance prompt ("empty to continue
+// without") with no guidance.
+func TestEmptyLineTakesTheDefault(t *testing.T) {
+	h := newHarness(t, 100, nil)
+	id := pausedBullbear(t, h)
+	h.typeLine("/debate NVDA --offline")
+	h.until("the resume question", func() bool { return h.m.question != nil })
+	h.typeLine("")
+	h.settle()
+	st, _, err := h.m.app.Load(context.Background(), id)
+	if err != nil || st.Status != debate.StatusCompleted || len(h.ids()) != 1 {
+		t.Fatalf("after Enter at [Y/n]: %v, %v, %d debates; want the paused one resumed", st.Status, err, len(h.ids()))
+	}
+
+	_, env := fakeServer(t, "perspectives.yaml")
+	h = newHarness(t, 100, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the checkpoint", func() bool { return h.m.check != nil })
+	h.typeLine("g")
+	h.typeLine("")
+	if h.m.check != nil {
+		t.Fatalf("Enter on an empty guidance line did not answer the checkpoint:\n%s", h.view())
+	}
+	h.until("the second checkpoint or the end", func() bool { return h.m.check != nil || h.idle() })
+	for h.m.check != nil {
+		h.typeLine("e")
+		h.until("the end", func() bool { return h.m.check != nil || h.idle() })
+	}
+	st, _, err = h.m.app.Load(context.Background(), h.ids()[0])
+	if err != nil || st.Status != debate.StatusCompleted || len(st.Guidance()) != 0 {
+		t.Fatalf("status %v, %v, guidance %q; want completed without guidance", st.Status, err, st.Guidance())
+	}
+}
