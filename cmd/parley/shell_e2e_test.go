@@ -237,6 +237,39 @@ func TestPauseSaidOnceOnATerminal(t *testing.T) {
 	}
 }
 
+// TestResumeOfferNamesTheDebate: on a terminal, a bull vs. bear debate on a
+// ticker with an unfinished one says which debate before it asks whether
+// to resume it.
+func TestResumeOfferNamesTheDebate(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	dir := t.TempDir()
+	env := append(baseEnv(t), "PARLEY_DB="+filepath.Join(dir, "parley.db"), "TERM=xterm-256color")
+	var sh strings.Builder
+	sh.WriteString("#!/bin/sh\n")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	// The first run pauses at once (no terminal to ask on); the second
+	// finds it.
+	fmt.Fprintf(&sh, "cd '%s'\n'%s' debate GOOGL --offline --debate-timeout 1ms </dev/null >/dev/null 2>&1\nclear\n'%s' debate GOOGL --offline --debate-timeout 1ms >/dev/null\necho \"exit $?\"\nsleep 60\n", dir, binary, binary)
+	run := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(run, []byte(sh.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("parley-e2e-offer-%d", os.Getpid())}
+	p.tmux("new-session", "-d", "-s", "shell", "-x", "120", "-y", "40", run)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	screen := p.wait("[Y/n]", 20*time.Second)
+	if !regexp.MustCompile(`An unfinished debate on GOOGL exists \(DEB-[0-9a-f]{8}\)\. Resume debate from .+\? \[Y/n\]`).MatchString(screen) {
+		t.Errorf("the resume question does not name the debate:\n%s", screen)
+	}
+	p.tmux("send-keys", "-t", "shell", "n", "Enter")
+	p.wait("exit ", 20*time.Second)
+}
+
 // TestShellThemeEndToEnd starts the built binary under tmux, which answers
 // a program's question about the background colour with its pane's: on a
 // white pane the shell's status bar turns light, on a black one it stays

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // impliesBullbear reports whether a debate started without --format is a
@@ -48,10 +49,12 @@ func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) erro
 	}
 	if !f.IO.IsInputTerminal() {
 		fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s (%s, stopped at %s) exists; this starts a new one. Resume it with: parley debate --resume %s\n",
-			found.Topic, found.ID, phase, found.ID)
+			textsafe.Clean(found.Topic), found.ID, phase, found.ID)
 		return nil
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Resume debate from %s? [Y/n] ", phase)
+	// Which debate the question is about, as the shell says it: the
+	// question alone does not say that one exists.
+	fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s exists (%s). Resume debate from %s? [Y/n] ", textsafe.Clean(found.Topic), found.ID, phase)
 	line, err := bufio.NewReader(f.IO.In).ReadString('\n')
 	if err != nil && line == "" {
 		return fmt.Errorf("no answer to the resume question: %w", err)
