@@ -355,6 +355,33 @@ func TestEventsReconnect(t *testing.T) {
 	}
 }
 
+// TestNewFormKeepsWhatWasEntered: a new-debate form refused (here: a topic
+// that is no ticker) comes back with every field as entered, not only the
+// topic: resubmitted after fixing the topic it asks for the same debate
+// (offline stays offline, and costs nothing).
+func TestNewFormKeepsWhatWasEntered(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	form := url.Values{"topic": {"ZZZQ"}, "format": {"bullbear"}, "offline": {"on"}, "deep": {"on"},
+		"framework": {"altman"}, "hint": {`bear: "margins" <b>`}, "provider": {"openai"}, "model": {"m-1"}}
+	resp, out := ts.do(t, "POST", "/new", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("a topic that is no ticker: %d", resp.StatusCode)
+	}
+	for _, want := range []string{
+		`name="offline" checked`, `name="deep" checked`, `<option selected>altman</option>`,
+		`value="bear: &#34;margins&#34; &lt;b&gt;"`, `<option selected>openai</option>`, `value="m-1"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the form shown again lacks %s", want)
+		}
+	}
+	for _, not := range []string{`name="snapshot" checked`, `name="no_checkpoints" checked`, `<option selected>piotroski</option>`} {
+		if strings.Contains(out, not) {
+			t.Errorf("the form shown again has %s, not entered", not)
+		}
+	}
+}
+
 // TestEventsReconnectAfterTheEnd: a client that reconnects with the last
 // event's id once the debate has completed is answered 204 No Content (an
 // EventSource then stops reconnecting), not held open for ever.
