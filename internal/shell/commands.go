@@ -302,7 +302,7 @@ func (m *Model) cmdList() {
 		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), sp.Cell(),
 			s.Updated.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
 	}
-	text := table(rows)
+	text := table(rows, m.width)
 	// The cells say "unknown" or "≥" without naming the models (they
 	// would make the table wrap): the note names them once, under it.
 	if note := spent.UnpricedNote(); note != "" {
@@ -311,13 +311,24 @@ func (m *Model) cmdList() {
 	m.tr.add(&block{segs: []segment{{meta: true, class: plain, text: text}}})
 }
 
-// table lines up columns, the last one left to wrap.
-func table(rows [][]string) string {
+// table lines up columns. The last is cut, by display width (a CJK
+// character takes two cells), to the room the window leaves it, so that a
+// row does not wrap under the first column; it keeps at least
+// minLastColumn cells, and wraps on a window too narrow for that.
+func table(rows [][]string, width int) string {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r[:len(r)-1] {
 			widths[i] = max(widths[i], ansi.StringWidth(c))
 		}
+	}
+	room := width
+	for _, w := range widths[:len(widths)-1] {
+		room -= w + 2
+	}
+	room = max(room, minLastColumn)
+	for _, r := range rows {
+		r[len(r)-1] = ansi.Truncate(r[len(r)-1], room, "…")
 	}
 	var b strings.Builder
 	for n, r := range rows {
@@ -333,6 +344,9 @@ func table(rows [][]string) string {
 	}
 	return b.String()
 }
+
+// minLastColumn is the fewest cells table leaves its last column.
+const minLastColumn = 10
 
 // cmdShow shows a debate's document; the debate becomes the shell's
 // current one (for /ask and /cost).

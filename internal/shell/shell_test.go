@@ -623,3 +623,30 @@ func TestEmptyLineTakesTheDefault(t *testing.T) {
 		t.Fatalf("status %v, %v, guidance %q; want completed without guidance", st.Status, err, st.Guidance())
 	}
 }
+
+// TestListFitsWideTopics: /list cuts a topic of wide (CJK) characters to
+// the window by display width, so that its row does not wrap under the ID
+// column.
+func TestListFitsWideTopics(t *testing.T) {
+	for _, w := range widths {
+		h := newHarness(t, w, nil)
+		topic := strings.Repeat("漢字", 40) + " Should we use Redis?"
+		e, err := debate.NewEvent("DEB-0a0b0c0e", clock(), debate.Created{Format: "perspectives", Topic: topic, Limits: debate.DefaultLimits()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.store.Append(context.Background(), "DEB-0a0b0c0e", e); err != nil {
+			t.Fatal(err)
+		}
+		h.typeLine("/list")
+		var rows []string
+		for _, l := range strings.Split(h.transcript(), "\n") {
+			if strings.Contains(l, "漢字") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) != 1 || !strings.HasPrefix(rows[0], "DEB-") || ansi.StringWidth(rows[0]) > w || !strings.HasSuffix(rows[0], "…") {
+			t.Errorf("width %d: the topic's row is not one line that fits, cut with …: %q", w, rows)
+		}
+	}
+}
