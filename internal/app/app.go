@@ -253,13 +253,6 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 		if cast, models, endpoints, err = ResolveCastEndpoints(req.Models, a.Env.Getenv); err != nil {
 			return nil, &setup.ConfigError{Err: err}
 		}
-		// A format that needs a model stops here without one, before its
-		// setup says what it would do (crux: "the moderator chooses…").
-		if !runsOffline(format) {
-			if err := setup.NeedModel(format.Name(), &cast); err != nil {
-				return nil, err
-			}
-		}
 	}
 	starter, err := a.starter(format)
 	if err != nil {
