@@ -125,6 +125,6 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 		}
 	}
 	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %s, %s\n",
-		tc.Turn.ID, id, app.TokensText(tc.Usage), report.TurnSpend(tc.Model, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost"))
+		tc.Turn.ID, id, app.TokensText(tc.Usage), report.TurnSpend(tc.Model, tc.Usage, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost"))
 	return werr
 }

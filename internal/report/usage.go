@@ -101,16 +101,19 @@ func SummarySpend(s debate.Summary) Spend {
 }
 
 // TurnSpend is one completed turn's spend, by the rule of debate.Project
-// (its recorded cost; unknown when that is $0, not priced, and its model
-// has no price), from the turn's fields as debate.TurnCompleted and
-// debate.Turn both hold them.
-func TurnSpend(model string, costUSD float64, noLLM, priced bool) Spend {
+// and Usage (its recorded cost; unknown when that is $0, not priced, and
+// either its model has no price or its server sent no token counts), from
+// the turn's fields as debate.TurnCompleted and debate.Turn both hold them.
+func TurnSpend(model string, u llm.Usage, costUSD float64, noLLM, priced bool) Spend {
 	sp := Spend{USD: costUSD, Turns: 1, LLMTurns: 1}
 	if noLLM {
 		sp.LLMTurns = 0
 	}
-	if debate.CostUnknown(model, costUSD, noLLM, priced) {
+	if debate.UsageCostUnknown(model, u, costUSD, noLLM, priced) {
 		sp.Unpriced = []string{model}
+		if !debate.CostUnknown(model, costUSD, noLLM, priced) {
+			sp.Uncounted = []string{model}
+		}
 	}
 	return sp
 }

@@ -153,7 +153,7 @@ func TestUsagePricedAtZero(t *testing.T) {
 		t.Errorf("spend %+v (%s), want a known $0", total, total.Cell())
 	}
 	for _, id := range []string{"a", "b"} {
-		if sp := TurnSpend(s.Turns[id].Model, s.Turns[id].CostUSD, s.Turns[id].NoLLM, s.Turns[id].Priced); !sp.Known() {
+		if sp := TurnSpend(s.Turns[id].Model, s.Turns[id].Usage, s.Turns[id].CostUSD, s.Turns[id].NoLLM, s.Turns[id].Priced); !sp.Known() {
 			t.Errorf("turn %s: unknown", id)
 		}
 	}

@@ -270,7 +270,7 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 		if describe != nil && !tv.Running {
 			tv.Badge = textsafe.Clean(describe(t))
 		}
-		if sp := report.TurnSpend(t.Model, t.CostUSD, t.NoLLM, t.Priced); sp.USD > 0 || !sp.Known() {
+		if sp := report.TurnSpend(t.Model, t.Usage, t.CostUSD, t.NoLLM, t.Priced); sp.USD > 0 || !sp.Known() {
 			tv.Cost = sp.Cell()
 		}
 		if tv.Running {
