@@ -94,7 +94,9 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 				return nil
 			}
 			if len(args) == 0 {
-				return usageErrorf("a topic is required: parley debate \"Should we use Redis or PostgreSQL for caching?\"")
+				// CommandPath is "parley debate" on the command line and
+				// "/debate" in the shell, which parses with this command too.
+				return usageErrorf("a topic is required: %s \"Should we use Redis or PostgreSQL for caching?\"", cmd.CommandPath())
 			}
 			if len(args) > 1 {
 				return usageErrorf("the topic must be one argument: put it in quotes (got %d arguments)", len(args))

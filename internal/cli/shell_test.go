@@ -48,6 +48,10 @@ func TestParseDebateForTheShell(t *testing.T) {
 			t.Errorf("%q: %v, want a usage error", bad, err)
 		}
 	}
+	// The shell's example is its own command, not the command line's.
+	if _, err := f.parseDebate(ctx, nil); err == nil || !strings.Contains(err.Error(), `/debate "Should`) || strings.Contains(err.Error(), "parley debate") {
+		t.Errorf("no topic: %v, want the /debate form", err)
+	}
 }
 
 // Without a terminal, parley prints its help and the shell refuses to open.
