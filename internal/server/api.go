@@ -442,9 +442,19 @@ func statusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
+// errorMessage words err for a caller of the server, whose fix is a
+// request field or the server's environment, not a command-line flag.
+func errorMessage(err error) string {
+	var nm *setup.ErrNoModelConfigured
+	if errors.As(err, &nm) {
+		return nm.ForAPI()
+	}
+	return err.Error()
+}
+
 func writeAppError(w http.ResponseWriter, err error) {
 	code := statusOf(err)
-	msg := err.Error()
+	msg := errorMessage(err)
 	if code == http.StatusNotFound {
 		msg = "no such debate: GET /api/debates lists them"
 	}

@@ -45,7 +45,7 @@ func (s *Server) render(w http.ResponseWriter, name string, data any) {
 // pageError shows an error on an HTML page with its status.
 func (s *Server) pageError(w http.ResponseWriter, err error) {
 	code := statusOf(err)
-	msg := err.Error()
+	msg := errorMessage(err)
 	if code == http.StatusNotFound {
 		msg = "No such debate."
 	}
@@ -169,7 +169,7 @@ func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 	for k := range r.PostForm {
 		form[k] = r.PostForm.Get(k)
 	}
-	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: err.Error(), Form: form})
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: errorMessage(err), Form: form})
 }
 
 // panel is a debate's live view: everything the page shows that changes.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -378,6 +379,36 @@ func TestNewFormKeepsWhatWasEntered(t *testing.T) {
 	for _, not := range []string{`name="snapshot" checked`, `name="no_checkpoints" checked`, `<option selected>piotroski</option>`} {
 		if strings.Contains(out, not) {
 			t.Errorf("the form shown again has %s, not entered", not)
+		}
+	}
+}
+
+// TestNoModelWordedForTheAPI: a debate that needs a model, asked of a
+// server with none, is refused in the API's terms (its request fields and
+// the server's environment), not the command line's flags; the
+// dashboard's form, whose fields have the same names, says the same.
+func TestNoModelWordedForTheAPI(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	resp, out := ts.do(t, "POST", "/api/debates", `{"topic":"Redis or Postgres?"}`)
+	form := url.Values{"topic": {"Redis or Postgres?"}, "format": {"perspectives"}}
+	presp, page := ts.do(t, "POST", "/new", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	for _, r := range []struct {
+		what string
+		code int
+		body string
+	}{{"API", resp.StatusCode, out}, {"form", presp.StatusCode, html.UnescapeString(page)}} {
+		if r.code != http.StatusUnprocessableEntity {
+			t.Errorf("%s: %d, want 422", r.what, r.code)
+		}
+		for _, want := range []string{"perspectives format needs a language model", `"provider"`, `"model"`, `"model_for"`, "OLLAMA_HOST"} {
+			if !strings.Contains(strings.ReplaceAll(r.body, `\"`, `"`), want) {
+				t.Errorf("%s: the refusal lacks %s: %s", r.what, want, r.body)
+			}
+		}
+		for _, flag := range []string{"--provider", "--model", "--model-for"} {
+			if strings.Contains(r.body, flag) {
+				t.Errorf("%s: the refusal names the command-line flag %s: %s", r.what, flag, r.body)
+			}
 		}
 	}
 }

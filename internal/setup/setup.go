@@ -142,11 +142,23 @@ type ConfigError struct{ Err error }
 func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// ErrNoModelConfigured explains every way to configure a model.
+// ErrNoModelConfigured is a format that needs a model when none is
+// configured. It carries what is missing; Error words the fix for the
+// command line, ForAPI for a caller of the HTTP API, whose flags are the
+// request's fields and whose environment is the server's.
 type ErrNoModelConfigured struct{ Format string }
 
 func (e *ErrNoModelConfigured) Error() string {
-	return fmt.Sprintf("the %s format needs a language model, and none is configured. %s", e.Format, HowToConfigure)
+	return fmt.Sprintf("%s. %s", e.problem(), HowToConfigure)
+}
+
+// ForAPI is the error worded for an HTTP API caller.
+func (e *ErrNoModelConfigured) ForAPI() string {
+	return fmt.Sprintf("%s. %s", e.problem(), HowToConfigureAPI)
+}
+
+func (e *ErrNoModelConfigured) problem() string {
+	return fmt.Sprintf("the %s format needs a language model, and none is configured", e.Format)
 }
 
 // HowToConfigure lists every way to configure a model.
@@ -157,6 +169,12 @@ const HowToConfigure = `Configure one of:
                 export OPENAI_BASE_URL=http://localhost:8000/v1   or   export OLLAMA_HOST=localhost:11434
                 and pass --model NAME
   - Flags: --provider anthropic|openai|ollama --model NAME, and a model per role with --model-for moderator=NAME`
+
+// HowToConfigureAPI lists the ways an HTTP API caller configures a model:
+// the request's fields, or the environment the server was started with.
+const HowToConfigureAPI = `Name one in the request's fields: "provider" (anthropic, openai or ollama) and "model", ` +
+	`and a model per role with "model_for" (["moderator=NAME"]); or start the server with ANTHROPIC_API_KEY, ` +
+	`OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST in its environment (anthropic and openai need their key there)`
 
 // NeedModel is the error of a format that cannot run without a model when
 // the cast has none.

@@ -1,0 +1,27 @@
+package setup
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// TestNoModelWording: the error carries the format; the command line's
+// wording names its flags, the API's names its request fields and not the
+// flags.
+func TestNoModelWording(t *testing.T) {
+	err := NeedModel("crux", &debate.Cast{})
+	var nm *ErrNoModelConfigured
+	if !errors.As(err, &nm) || nm.Format != "crux" {
+		t.Fatalf("NeedModel with an empty cast: %v, want *ErrNoModelConfigured for crux", err)
+	}
+	if cli := err.Error(); !strings.Contains(cli, "the crux format needs a language model") || !strings.Contains(cli, "--provider") {
+		t.Errorf("command-line wording: %s", cli)
+	}
+	api := nm.ForAPI()
+	if !strings.Contains(api, "the crux format needs a language model") || !strings.Contains(api, `"model_for"`) || strings.Contains(api, "--") {
+		t.Errorf("API wording: %s", api)
+	}
+}
