@@ -48,16 +48,18 @@ func ResolveID(ctx context.Context, store debate.Store, typed string) (string, e
 
 // MatchIDs lists the debates whose id starts with what the user typed, with
 // or without "DEB-" and in any case, newest first: for resolving an id and
-// for completing one.
+// for completing one. What may be the start of "DEB-" itself ("D", "DEB")
+// matches every id, as well as the ids whose hex digits start with it.
 func MatchIDs(ctx context.Context, store debate.Store, typed string) ([]debate.Summary, error) {
-	want := strings.ToLower(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(typed)), "DEB-"))
+	up := strings.ToUpper(strings.TrimSpace(typed))
+	want := strings.ToLower(strings.TrimPrefix(up, "DEB-"))
 	all, err := store.List(ctx, debate.ListFilter{})
 	if err != nil {
 		return nil, err
 	}
 	var found []debate.Summary
 	for _, s := range all {
-		if strings.HasPrefix(strings.ToLower(strings.TrimPrefix(s.ID, "DEB-")), want) {
+		if strings.HasPrefix(strings.ToUpper(s.ID), up) || strings.HasPrefix(strings.ToLower(strings.TrimPrefix(s.ID, "DEB-")), want) {
 			found = append(found, s)
 		}
 	}

@@ -119,33 +119,26 @@ func (m *Model) candidates(words []string, partial string) ([]string, string) {
 }
 
 // ids are the debate ids that start with what was typed (with or without
-// "DEB-", in any case), newest first.
+// "DEB-", in any case), newest first: without "DEB-" where the typed text
+// is the start of the hex digits, and in full where it is the start of the
+// id ("DEB" is both).
 func (m *Model) ids(partial string) []string {
 	sums, err := app.MatchIDs(m.ctx, m.app.Store, partial)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	up := strings.ToUpper(partial)
+	var short, full []string
 	for _, s := range sums {
-		id := s.ID
-		if !strings.HasPrefix(strings.ToUpper(partial), "DEB-") {
-			id = strings.TrimPrefix(id, "DEB-")
+		hex := strings.TrimPrefix(s.ID, "DEB-")
+		if !strings.HasPrefix(up, "DEB-") && strings.HasPrefix(strings.ToLower(hex), strings.ToLower(partial)) {
+			short = append(short, hex)
 		}
-		out = append(out, id)
-	}
-	// "D", "DE" or "DEB" may be the start of "DEB-" as well as of an id's
-	// hex digits: offer every id in full too, so that Tab after "DEB"
-	// completes as it does after "DEB-".
-	if up := strings.ToUpper(partial); up != "" && strings.HasPrefix("DEB-", up) {
-		all, err := app.MatchIDs(m.ctx, m.app.Store, "")
-		if err != nil {
-			return out
-		}
-		for _, s := range all {
-			out = append(out, s.ID)
+		if up != "" && strings.HasPrefix(strings.ToUpper(s.ID), up) {
+			full = append(full, s.ID)
 		}
 	}
-	return out
+	return append(short, full...)
 }
 
 // tickerCandidates are the tickers that start with what was typed, larger
