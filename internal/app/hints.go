@@ -20,7 +20,8 @@ func ParseHint(targets []string, line string) (target, text string, err error) {
 	return ResolveHint(targets, target, text, ok)
 }
 
-// ResolveHint checks a hint given as a target and a text.
+// ResolveHint checks a hint given as a target and a text. Its error is a
+// *HintError.
 func ResolveHint(targets []string, target, text string, hasTarget bool) (string, string, error) {
 	target = strings.ToLower(strings.TrimSpace(target))
 	text = strings.TrimSpace(text)
@@ -31,15 +32,47 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 		target = uniquePrefix(targets, target)
 	}
 	if !hasTarget || text == "" || (target != "all" && !slices.Contains(targets, target)) {
-		if len(targets) == 0 {
-			return "", "", fmt.Errorf("no agent has spoken yet: give a hint as AGENT: TEXT once the debate has started, or all: TEXT")
-		}
-		return "", "", fmt.Errorf("to give a hint, write AGENT: TEXT (agents: %s, or all)", strings.Join(targets, ", "))
+		return "", "", &HintError{Targets: targets}
 	}
 	if len(text) > MaxHintLen {
-		return "", "", fmt.Errorf("the hint is %d bytes; keep it under %d", len(text), MaxHintLen)
+		return "", "", &HintError{Targets: targets, Len: len(text)}
 	}
 	return target, text, nil
+}
+
+// HintError is a hint that cannot be given: its target or text is missing
+// or unknown (Len 0), or its text is Len bytes, over MaxHintLen. It
+// carries what is wrong; Error words the fix for a typed line (AGENT:
+// TEXT), ForFields for a front-end that takes the target and the text as
+// fields (the HTTP API, a form).
+type HintError struct {
+	Targets []string // the agents a hint can go to, but "all"
+	Len     int
+}
+
+func (e *HintError) Error() string {
+	switch {
+	case e.Len > 0:
+		return e.tooLong()
+	case len(e.Targets) == 0:
+		return "no agent has spoken yet: give a hint as AGENT: TEXT once the debate has started, or all: TEXT"
+	}
+	return fmt.Sprintf("to give a hint, write AGENT: TEXT (agents: %s, or all)", strings.Join(e.Targets, ", "))
+}
+
+// ForFields is the error worded for a target field and a text field.
+func (e *HintError) ForFields() string {
+	switch {
+	case e.Len > 0:
+		return e.tooLong()
+	case len(e.Targets) == 0:
+		return `no agent has spoken yet: give the hint with target "all", or once the debate has started`
+	}
+	return fmt.Sprintf("a hint needs a target (%s, or all) and a non-empty text", strings.Join(e.Targets, ", "))
+}
+
+func (e *HintError) tooLong() string {
+	return fmt.Sprintf("the hint is %d bytes; keep it under %d", e.Len, MaxHintLen)
 }
 
 // MaxHintLen bounds a hint: guidance, not a document.

@@ -285,12 +285,6 @@ func (s *Server) hint(ctx context.Context, id string, h HintRequest) (debate.Hin
 	targets := st.Debaters()
 	target, text, err := app.ResolveHint(targets, h.Target, h.Text, strings.TrimSpace(h.Target) != "")
 	if err != nil {
-		if len(strings.TrimSpace(h.Text)) <= app.MaxHintLen {
-			// The target or the text is missing or unknown. ResolveHint
-			// words that for a typed line (AGENT: TEXT); here both come
-			// as fields, of the API's body or of the panel's form.
-			err = hintFieldsError(targets)
-		}
 		return debate.HintQueued{}, &setup.InputError{Err: err}
 	}
 	if q := s.cfg.Jobs; q != nil {
@@ -301,15 +295,6 @@ func (s *Server) hint(ctx context.Context, id string, h HintRequest) (debate.Hin
 		return debate.HintQueued{}, &conflictError{fmt.Errorf("debate %s stopped running in this server: resume it first", id)}
 	}
 	return run.sess.Hint(ctx, target, text)
-}
-
-// hintFieldsError says what a hint request needs, in the terms of its
-// fields.
-func hintFieldsError(targets []string) error {
-	if len(targets) == 0 {
-		return errors.New(`no agent has spoken yet: give the hint with target "all", or once the debate has started`)
-	}
-	return fmt.Errorf(`a hint needs a target (%s, or all) and a non-empty text`, strings.Join(targets, ", "))
 }
 
 // state folds a debate's log.
@@ -448,6 +433,11 @@ func errorMessage(err error) string {
 	var nm *setup.ErrNoModelConfigured
 	if errors.As(err, &nm) {
 		return nm.ForAPI()
+	}
+	// A hint comes as fields, of the API's body or of the panel's form.
+	var he *app.HintError
+	if errors.As(err, &he) {
+		return he.ForFields()
 	}
 	return err.Error()
 }

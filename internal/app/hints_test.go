@@ -1,0 +1,42 @@
+package app
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestHintErrorWordings: ResolveHint's error carries what is wrong; a typed
+// line is told AGENT: TEXT, a front-end with fields is told of a target and
+// a text, and never of AGENT: TEXT.
+func TestHintErrorWordings(t *testing.T) {
+	targets := []string{"bull", "bear"}
+	for _, tc := range []struct {
+		name          string
+		targets       []string
+		target, text  string
+		hasTarget     bool
+		typed, fields string
+	}{
+		{"unknown target", targets, "nobody", "x", true, "write AGENT: TEXT (agents: bull, bear, or all)", "a hint needs a target (bull, bear, or all) and a non-empty text"},
+		{"no target", targets, "", "x", false, "write AGENT: TEXT", "a hint needs a target ("},
+		{"empty text", targets, "bull", " ", true, "write AGENT: TEXT", "a non-empty text"},
+		{"nobody has spoken", nil, "bull", "x", true, "as AGENT: TEXT once the debate has started", `target "all"`},
+		{"too long", targets, "bull", strings.Repeat("x", MaxHintLen+1), true, "keep it under", "keep it under"},
+	} {
+		_, _, err := ResolveHint(tc.targets, tc.target, tc.text, tc.hasTarget)
+		var he *HintError
+		if !errors.As(err, &he) {
+			t.Fatalf("%s: %v, want a *HintError", tc.name, err)
+		}
+		if !strings.Contains(he.Error(), tc.typed) {
+			t.Errorf("%s: typed wording %q lacks %q", tc.name, he.Error(), tc.typed)
+		}
+		if f := he.ForFields(); !strings.Contains(f, tc.fields) || strings.Contains(f, "AGENT: TEXT") {
+			t.Errorf("%s: fields wording %q; want %q and no AGENT: TEXT", tc.name, f, tc.fields)
+		}
+	}
+	if target, text, err := ResolveHint(targets, "Be", " mind the debt ", true); err != nil || target != "bear" || text != "mind the debt" {
+		t.Errorf("a unique prefix: %q %q %v", target, text, err)
+	}
+}
