@@ -150,3 +150,51 @@ func TestAFBounded(t *testing.T) {
 		t.Errorf("af -fo i23 from standard input: exit %d, %q %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestBadInputStorePath: a --db or PARLEY_DB that cannot hold the database
+// is bad input, worded alike by every command that opens the store: the
+// path, why, and how to choose another; not SQLite's "unable to open
+// database file (14)".
+func TestBadInputStorePath(t *testing.T) {
+	dir := t.TempDir()
+	notDB := filepath.Join(dir, "notes.db")
+	if err := os.WriteFile(notDB, []byte("not a database\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	places := []struct{ path, why string }{
+		{dir, "it is a directory, not a database file"},
+		{notDB, "it is not a database file"},
+	}
+	if fi, err := os.Stat("/proc/self"); err == nil && fi.IsDir() { // a filesystem nobody creates files in
+		places = append(places, struct{ path, why string }{"/proc/parley.db", "its directory /proc is read-only"})
+	}
+	commands := [][]string{
+		{"debate", "NVDA", "--offline"},
+		{"batch", "NVDA", "--offline"},
+		{"list"},
+		{"show", "DEB-00000000"},
+		{"export", "DEB-00000000"},
+		{"delete", "DEB-00000000", "--yes"},
+	}
+	for _, p := range places {
+		for _, args := range commands {
+			if p.path == "/proc/parley.db" && args[0] != "debate" && args[0] != "batch" {
+				continue // nothing to read there: "no Parley database at /proc/parley.db"
+			}
+			for _, how := range []string{"--db", "PARLEY_DB"} {
+				var env []string
+				a := append([]string(nil), args...)
+				if how == "--db" {
+					a = append(a, "--db", p.path)
+				} else {
+					env = []string{"PARLEY_DB=" + p.path}
+				}
+				r := parley(t, dir, env, "", a...)
+				want := "cannot use " + p.path + " as the Parley database: " + p.why
+				if r.code != 2 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "choose another location with --db or PARLEY_DB") {
+					t.Errorf("parley %v (%s): exit %d, want 2 saying %q and how to choose another:\n%s", a, how, r.code, want, r.stderr)
+				}
+			}
+		}
+	}
+}

@@ -7,7 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -83,11 +86,23 @@ func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
 		return nil, err
 	}
 	st, err := open.Open(ctx, path)
-	return st, storeError(err)
+	return st, storeError(path, true, err)
 }
 
-// storeError types a store's opening error for its exit code.
-func storeError(err error) error {
+// storeError types a store's opening error for its exit code. A SQLite
+// path that cannot hold a database is bad input, worded here for every
+// command alike: the path, why it cannot be used, and how to choose
+// another; SQLite's own words ("unable to open database file (14)") say
+// neither.
+func storeError(path string, write bool, err error) error {
+	if err == nil {
+		return nil
+	}
+	if !open.IsPostgres(path) {
+		if why := badStorePath(path, write); why != "" {
+			return &UsageError{Err: &StorePathError{Path: path, Why: why, Err: err}}
+		}
+	}
 	switch {
 	case errors.Is(err, sqlite.ErrReadOnly):
 		return &UsageError{Err: err}
@@ -95,6 +110,85 @@ func storeError(err error) error {
 		return &ConfigError{Err: err}
 	}
 	return err
+}
+
+// StorePathError is a database location that cannot be used.
+type StorePathError struct {
+	Path string // as the user gave it
+	Why  string // "its directory /x does not exist", ...
+	Err  error  // the store's error
+}
+
+func (e *StorePathError) Error() string {
+	return fmt.Sprintf("cannot use %s as the Parley database: %s; choose another location with --db or PARLEY_DB", e.Path, e.Why)
+}
+
+func (e *StorePathError) Unwrap() error { return e.Err }
+
+// sqliteHeader begins every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// badStorePath says why a SQLite database cannot be at path, "" when
+// nothing about the place explains the failure. write is whether the
+// command creates and writes the database; a reading command needs only a
+// database file it can read.
+func badStorePath(path string, write bool) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Dir(abs)
+	if fi, err := os.Stat(abs); err == nil {
+		if fi.IsDir() {
+			return "it is a directory, not a database file"
+		}
+		if !fi.Mode().IsRegular() {
+			return "it is not a regular file"
+		}
+		fh, err := os.Open(abs)
+		if err != nil {
+			return "the file cannot be read (" + errors.Unwrap(err).Error() + ")"
+		}
+		head := make([]byte, len(sqliteHeader))
+		n, _ := io.ReadFull(fh, head)
+		fh.Close()
+		if n > 0 && string(head[:n]) != sqliteHeader { // an empty file is a new database
+			return "it is not a database file (a file is there, but not a SQLite database)"
+		}
+	}
+	// The directory, or when it is missing the nearest one above it, which
+	// a writing command creates it in.
+	place := dir
+	for {
+		fi, err := os.Stat(place)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && !write:
+			return "its directory " + dir + " does not exist"
+		case errors.Is(err, fs.ErrNotExist) && filepath.Dir(place) != place:
+			place = filepath.Dir(place)
+			continue
+		case err == nil && !fi.IsDir():
+			return place + " is not a directory"
+		case err != nil:
+			return "its directory " + dir + " cannot be reached (" + err.Error() + ")"
+		}
+		break
+	}
+	if !write {
+		return ""
+	}
+	// Creating a file is the test that holds for root too, where
+	// permission bits say writable on a read-only or virtual filesystem.
+	probe, err := os.CreateTemp(place, ".parley-probe-*")
+	if err != nil {
+		if place != dir {
+			return "its directory " + dir + " does not exist, and " + place + " is read-only: Parley cannot create it"
+		}
+		return "its directory " + dir + " is read-only: Parley cannot create files there"
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return ""
 }
 
 // App is the application layer on a store, with this command line's
@@ -131,7 +225,7 @@ func (f *Factory) OpenStoreReadOnly(ctx context.Context) (st debate.Store, ok bo
 	case errors.Is(err, open.ErrNoDatabase):
 		return nil, false, nil
 	case err != nil:
-		return nil, false, storeError(err)
+		return nil, false, storeError(path, false, err)
 	}
 	return s, true, nil
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,5 +73,46 @@ func TestUnreachablePostgres(t *testing.T) {
 	_, _, err = f.OpenStoreReadOnly(t.Context())
 	if ExitCode(err) != ExitConfig {
 		t.Errorf("OpenStoreReadOnly: %v (exit %d), want exit %d", err, ExitCode(err), ExitConfig)
+	}
+}
+
+// TestBadStorePath: a SQLite location that cannot hold the database is bad
+// input, worded alike for the commands that write (debate, batch) and those
+// that read (list, show): the path, why, and --db to choose another.
+func TestBadStorePath(t *testing.T) {
+	dir := t.TempDir()
+	notDB := filepath.Join(dir, "notes.db")
+	if err := os.WriteFile(notDB, []byte("shopping list\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	aFile := filepath.Join(dir, "plain")
+	if err := os.WriteFile(aFile, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ name, path, why string }{
+		{"a directory", dir, "it is a directory, not a database file"},
+		{"not a database", notDB, "it is not a database file"},
+		{"under a file", filepath.Join(aFile, "parley.db"), aFile + " is not a directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := envFactory(nil, c.path)
+			_, werr := f.OpenStore(t.Context())
+			_, _, rerr := f.OpenStoreReadOnly(t.Context())
+			for _, err := range []error{werr, rerr} {
+				var pe *StorePathError
+				if !errors.As(err, &pe) || ExitCode(err) != ExitUsage {
+					t.Fatalf("%v (exit %d): want a StorePathError, exit %d", err, ExitCode(err), ExitUsage)
+				}
+				want := "cannot use " + c.path + " as the Parley database: " + c.why
+				if !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "; choose another location with --db or PARLEY_DB") {
+					t.Errorf("got  %v\nwant %s…; choose another location with --db or PARLEY_DB", err, want)
+				}
+			}
+		})
+	}
+	// A writable place is no bad path: the database is created there.
+	if why := badStorePath(filepath.Join(dir, "new", "parley.db"), true); why != "" {
+		t.Errorf("a new directory under a writable one: %q", why)
 	}
 }
