@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/parleyhq/parley/internal/afcmd"
 	"github.com/parleyhq/parley/internal/app"
@@ -256,7 +257,7 @@ with nothing lost.`,
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())}
+		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage", flagValueError(err), c.CommandPath())}
 	})
 	root.Version = version()
 	root.SetVersionTemplate("{{.Version}}\n")
@@ -265,6 +266,28 @@ with nothing lost.`,
 	registerCompletions(root, f)
 	strictHelpCommands(root)
 	return root
+}
+
+// flagValueError words a flag's bad value by the kind the flag wants, with
+// an example: pflag's own words end in the parser's ('time: invalid
+// duration "abc"'), which name neither the flag's kind nor a valid value.
+func flagValueError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return err
+	}
+	name := "--" + ive.GetFlag().Name
+	switch ive.GetFlag().Value.Type() {
+	case "duration":
+		return fmt.Errorf("%s %q is not a duration: give one such as 2m, 90s or 1h30m", name, ive.GetValue())
+	case "int", "int64", "int32", "uint", "uint64":
+		return fmt.Errorf("%s %q is not a whole number: give one such as 3", name, ive.GetValue())
+	case "float64", "float32":
+		return fmt.Errorf("%s %q is not a number: give one such as 0.5", name, ive.GetValue())
+	case "bool":
+		return fmt.Errorf("%s=%s: give %s=true or %s=false", name, ive.GetValue(), name, name)
+	}
+	return err
 }
 
 // strictHelpCommands makes 'parley completion SHELL' and 'parley help
