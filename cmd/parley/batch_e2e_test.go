@@ -102,6 +102,11 @@ func TestBatchOfflineSQLite(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "TICKER") || !strings.Contains(r.stdout, "done (earlier today)") || !strings.Contains(r.stdout, "not in the offline snapshot") {
 		t.Errorf("batch with an unknown ticker: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	// Running it again cannot help an item that never started: the closing
+	// line says to fix it, and promises no resume.
+	if !strings.Contains(r.stderr, "1 of 2 debates failed: 1 could not start (the table says why): fix or remove that item") || strings.Contains(r.stderr, "resumes") {
+		t.Errorf("batch with an unknown ticker: the closing line should ask for a fix, not a rerun:\n%s", r.stderr)
+	}
 	// Data-only debates have no model cost: not $0.0000 as if a model had
 	// run for free.
 	if !regexp.MustCompile(`(?m)^NVDA\s.*\d+/10\s+no model\s+DEB-`).MatchString(r.stdout) || strings.Contains(r.stdout, "$0.0000") {

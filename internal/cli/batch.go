@@ -282,16 +282,43 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 		fmt.Fprintln(f.IO.ErrOut, "Stopped following the batch; its debates stay queued: run the same batch again to follow them (or leave them to 'parley worker').")
 		return fmt.Errorf("batch: %w", context.Canceled)
 	}
-	failed := 0
+	return batchOutcome(rows)
+}
+
+// batchOutcome says what became of a batch's failed items and what to do
+// about them. A debate that started and stopped (a budget, a timeout, a
+// provider that kept failing) is resumed by running the batch again; an
+// item refused before its debate started (an unknown ticker, a topic the
+// format cannot debate) fails the same way again until it is fixed.
+func batchOutcome(rows []*BatchRow) error {
+	var stopped, refused int
 	for _, r := range rows {
-		if r.Status == batchFailed {
-			failed++
+		switch {
+		case r.Status != batchFailed:
+		case r.ID != "":
+			stopped++
+		default:
+			refused++
 		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d debates failed or stopped (see the table); running the batch again resumes the stopped ones", failed, len(rows))
+	if stopped+refused == 0 {
+		return nil
 	}
-	return nil
+	var parts []string
+	if stopped > 0 {
+		parts = append(parts, fmt.Sprintf("%d stopped (see the table): running the batch again resumes %s", stopped, plural(stopped, "it", "them")))
+	}
+	if refused > 0 {
+		parts = append(parts, fmt.Sprintf("%d could not start (the table says why): fix or remove %s, as running the batch unchanged fails the same way", refused, plural(refused, "that item", "those items")))
+	}
+	return fmt.Errorf("%d of %d debates failed: %s", stopped+refused, len(rows), strings.Join(parts, "; "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func allTickers(items []string) bool {

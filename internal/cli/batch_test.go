@@ -137,3 +137,40 @@ func TestBatchProgressRedraws(t *testing.T) {
 		t.Fatalf("%d lines for one state:\n%s", n, b.String())
 	}
 }
+
+// TestBatchOutcome: the closing line promises a resume only for debates that
+// started and stopped, and asks for a fix for items refused before starting.
+func TestBatchOutcome(t *testing.T) {
+	stopped := &BatchRow{Item: "NVDA", ID: "DEB-00000001", Status: batchFailed, Error: "paused (budget)"}
+	refused := &BatchRow{Item: "ZZZZ", Status: batchFailed, Error: "ZZZZ is not a known ticker"}
+	done := &BatchRow{Item: "AAPL", ID: "DEB-00000002", Status: batchDone}
+	for _, tc := range []struct {
+		name     string
+		rows     []*BatchRow
+		want     string
+		wantNone []string
+	}{
+		{"all done", []*BatchRow{done}, "", nil},
+		{"stopped", []*BatchRow{done, stopped}, "1 of 2 debates failed: 1 stopped (see the table): running the batch again resumes it", []string{"fix"}},
+		{"refused", []*BatchRow{done, refused, refused}, "2 of 3 debates failed: 2 could not start (the table says why): fix or remove those items", []string{"resumes"}},
+		{"both", []*BatchRow{stopped, refused}, "2 of 2 debates failed: 1 stopped (see the table): running the batch again resumes it; 1 could not start (the table says why): fix or remove that item", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := batchOutcome(tc.rows)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("got %v, want no error", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+			for _, w := range tc.wantNone {
+				if strings.Contains(err.Error(), w) {
+					t.Errorf("%q says %q:\n%v", tc.name, w, err)
+				}
+			}
+		})
+	}
+}
