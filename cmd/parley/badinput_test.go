@@ -43,7 +43,7 @@ func TestBadInput(t *testing.T) {
 		{"bad max rounds", good, []string{"debate", "x", "--max-rounds", "0"}, 2, "--max-rounds 0"},
 		{"negative budget", good, []string{"debate", "x", "--turn-budget", "-1"}, 2, "cannot be negative"},
 		{"missing catalog", good, []string{"debate", "x", "--catalog", filepath.Join(dir, "nope.yaml")}, 2, "does not exist"},
-		{"malformed catalog", good, []string{"debate", "x", "--catalog", malformed}, 2, "field colour not found"},
+		{"malformed catalog", good, []string{"debate", "x", "--catalog", malformed}, 2, `catalog ` + malformed + `: line 3: unknown key "colour" (the keys under perspectives: name, priorities, trade_offs, keywords, tensions)`},
 		{"bad duration flag", good, []string{"debate", "x", "--round-timeout", "abc"}, 2, `--round-timeout "abc" is not a duration: give one such as 2m, 90s`},
 		{"bad batch refresh", good, []string{"batch", "NVDA", "--offline", "--refresh", "soon"}, 2, `--refresh "soon" is not a duration`},
 		{"bad whole number flag", good, []string{"debate", "x", "--max-rounds", "three"}, 2, `--max-rounds "three" is not a whole number`},

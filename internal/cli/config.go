@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/shell"
+	"github.com/parleyhq/parley/internal/yamlfile"
 )
 
 // Config is the settings file, $XDG_CONFIG_HOME/parley/config.yaml
@@ -100,106 +100,13 @@ func loadConfig(env func(string) string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, configProblems(err))}
+		err, _ = yamlfile.Problems(err, reflect.TypeFor[Config]())
+		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 	}
 	if _, err := shell.ParseTheme(c.Theme); err != nil {
 		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 	}
 	return c, nil
-}
-
-// configProblems says what is wrong with a config file the YAML decoder
-// refused, line by line, in the file's terms: an unknown key is named with
-// the keys its block takes, a value of the wrong kind with the kind wanted.
-// The decoder's own words name Go types ("field x not found in type
-// struct { MaxRounds *int ... }"), which mean nothing to the file's author.
-func configProblems(err error) error {
-	var le *yaml.LoadErrors
-	if !errors.As(err, &le) {
-		return err // a syntax error: the decoder says where
-	}
-	blocks := configBlocks()
-	var out []string
-	for _, e := range le.Errors {
-		msg := e.Message
-		if m := unknownFieldRe.FindStringSubmatch(msg); m != nil {
-			msg = fmt.Sprintf("unknown key %q", m[1])
-			if b, ok := blocks[m[2]]; ok {
-				msg += fmt.Sprintf(" (the keys %s: %s)", b.where, strings.Join(b.keys, ", "))
-			}
-		} else if m := constructRe.FindStringSubmatch(msg); m != nil {
-			want := "a value of another kind"
-			switch {
-			case strings.HasSuffix(m[2], "time.Duration"):
-				want = "a duration such as 2m or 90s"
-			case strings.Contains(m[2], "int"):
-				want = "a whole number"
-			case strings.Contains(m[2], "float"):
-				want = "a number"
-			case m[2] == "bool":
-				want = "true or false"
-			case strings.HasPrefix(m[2], "[]"):
-				want = "a list"
-			case strings.HasPrefix(m[2], "map[") || strings.HasPrefix(m[2], "struct"):
-				want = "a block of keys"
-			}
-			msg = fmt.Sprintf("%q is not %s", m[1], want)
-		}
-		if e.Mark.Line > 0 {
-			msg = fmt.Sprintf("line %d: %s", e.Mark.Line, msg)
-		}
-		out = append(out, msg)
-	}
-	return errors.New(strings.Join(out, "; "))
-}
-
-var (
-	unknownFieldRe = regexp.MustCompile(`^field (\S+) not found in type (.+)$`)
-	constructRe    = regexp.MustCompile("^cannot construct !!\\w+ `(.*)` into (.+)$")
-)
-
-// configBlock is a block of the config file: where it is and its keys.
-type configBlock struct {
-	where string
-	keys  []string
-}
-
-// configBlocks maps the Go type of each block of the config file to its
-// keys, read from the yaml tags, so that the list an error gives is the
-// one the decoder checks against.
-func configBlocks() map[string]configBlock {
-	out := map[string]configBlock{}
-	var walk func(t reflect.Type, where string)
-	walk = func(t reflect.Type, where string) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct || t == reflect.TypeFor[yaml.Node]() {
-			return
-		}
-		if _, seen := out[t.String()]; seen {
-			return
-		}
-		var b configBlock
-		b.where = where
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if name == "" || name == "-" || !f.IsExported() {
-				continue
-			}
-			b.keys = append(b.keys, name)
-		}
-		out[t.String()] = b
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" && name != "-" && f.IsExported() {
-				walk(f.Type, "under "+name)
-			}
-		}
-	}
-	walk(reflect.TypeFor[Config](), "at the top level")
-	return out
 }
 
 // shellTheme is the shell's palette and where it came from: the --theme

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/parleyhq/parley/internal/yamlfile"
 )
 
 //go:embed personas.yaml
@@ -82,6 +85,9 @@ func parsePersonas(data []byte, src string) (Personas, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
+		if err, ok := yamlfile.Problems(err, reflect.TypeFor[personaFile]()); ok {
+			return nil, fmt.Errorf("personas file %s: %w", src, err)
+		}
 		return nil, fmt.Errorf("%s: %w (want a `personas:` list of id, name, viewpoint, priorities)", src, err)
 	}
 	if len(f.Personas) == 0 {

@@ -2,6 +2,8 @@ package crux
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -392,5 +394,28 @@ func TestPersonas(t *testing.T) {
 	}
 	if _, err := ps.Select([]string{"hayes", "Hayes"}); err == nil {
 		t.Error("a persona debating itself was accepted")
+	}
+}
+
+// TestPersonasFileErrors: a personas file the decoder refuses is explained
+// in the file's terms, naming the file and the line; never a Go type.
+func TestPersonasFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, body, want string }{
+		{"unknown-key.yaml", "personas:\n  - id: gold\n    nme: Gold\n", `line 3: unknown key "nme" (the keys under personas: id, name, viewpoint, priorities)`},
+		{"wrong-kind.yaml", "personas:\n  - id: gold\n    name: Gold\n    viewpoint: v\n    priorities: hard money\n", `line 5: "hard money" is not a list`},
+		{"unknown-top.yaml", "persona:\n  - id: gold\n", `line 1: unknown key "persona" (the keys at the top level: personas)`},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadPersonas(path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "personas file "+path) {
+			t.Errorf("%s: %v\nwant it to name the file and say %s", tc.name, err, tc.want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "crux.") || strings.Contains(err.Error(), "!!")) {
+			t.Errorf("%s: %v names a Go or YAML type", tc.name, err)
+		}
 	}
 }

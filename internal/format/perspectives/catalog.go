@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"unicode"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/parleyhq/parley/internal/yamlfile"
 )
 
 //go:embed catalog.yaml
@@ -106,6 +109,9 @@ func parseCatalog(data []byte, name string) (Catalog, bool, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
+		if err, ok := yamlfile.Problems(err, reflect.TypeFor[catalogFile]()); ok {
+			return nil, false, fmt.Errorf("catalog %s: %w", name, err)
+		}
 		return nil, false, fmt.Errorf("parse %s: %w (expected `perspectives:` with name, priorities, trade_offs)", name, err)
 	}
 	list := append(f.Perspectives, f.Debate.CustomPerspectives...)

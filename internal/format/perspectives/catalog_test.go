@@ -137,7 +137,9 @@ func TestLoadCatalogErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"malformed.yaml", "perspectives: [name: x\n", "parse"},
-		{"unknown-field.yaml", "perspectives:\n  - {name: X, priorities: [a], trade_offs: b, colour: red}\n", "colour"},
+		{"unknown-field.yaml", "perspectives:\n  - {name: X, priorities: [a], trade_offs: b, colour: red}\n", `line 2: unknown key "colour" (the keys under perspectives: name, priorities, trade_offs, keywords, tensions)`},
+		{"wrong-kind.yaml", "perspectives:\n  - name: X\n    priorities: a\n    trade_offs: b\n", `line 3: "a" is not a list`},
+		{"unknown-top.yaml", "perspective:\n  - {name: X}\n", `line 1: unknown key "perspective" (the keys at the top level: replace, perspectives, debate)`},
 		{"empty.yaml", "replace: false\n", "no perspectives"},
 		{"no-name.yaml", "perspectives:\n  - {priorities: [a], trade_offs: b}\n", "perspective 1 has no name"},
 		{"no-priorities.yaml", "perspectives:\n  - {name: X, trade_offs: b}\n", `"X" has no priorities`},
@@ -152,6 +154,9 @@ func TestLoadCatalogErrors(t *testing.T) {
 		_, err := perspectives.LoadCatalog(path)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.name) {
 			t.Errorf("%s: err = %v, want it to name the file and say %q", c.name, err, c.want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "perspectives.") || strings.Contains(err.Error(), "!!")) {
+			t.Errorf("%s: err = %v names a Go or YAML type", c.name, err)
 		}
 	}
 	missing := filepath.Join(dir, "nope.yaml")
