@@ -25,6 +25,9 @@ func TestBadInput(t *testing.T) {
 	}
 	malformed := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(malformed, []byte("perspectives:\n  - name: X\n    colour: blue\n"), 0o644)
+	badConfig := filepath.Join(dir, "config.yaml")
+	os.WriteFile(badConfig, []byte("model: m\nround_timeout: soon\n"), 0o644)
+	withBadConfig := append([]string{"PARLEY_CONFIG=" + badConfig}, good...)
 
 	cases := []struct {
 		name string
@@ -46,6 +49,7 @@ func TestBadInput(t *testing.T) {
 		{"malformed catalog", good, []string{"debate", "x", "--catalog", malformed}, 2, `catalog ` + malformed + `: line 3: unknown key "colour" (the keys under perspectives: name, priorities, trade_offs, keywords, tensions)`},
 		{"bad duration flag", good, []string{"debate", "x", "--round-timeout", "abc"}, 2, `--round-timeout "abc" is not a duration: give one such as 2m, 90s`},
 		{"bad batch refresh", good, []string{"batch", "NVDA", "--offline", "--refresh", "soon"}, 2, `--refresh "soon" is not a duration`},
+		{"bad duration in the config file", withBadConfig, []string{"debate", "x"}, 2, `config.yaml: line 2: round_timeout: "soon" is not a duration such as 2m or 90s`},
 		{"bad whole number flag", good, []string{"debate", "x", "--max-rounds", "three"}, 2, `--max-rounds "three" is not a whole number`},
 		{"unknown provider", good, []string{"debate", "x", "--provider", "gemini"}, 4, `unknown provider; choose one of anthropic, ollama, openai`},
 		{"no model", []string{"PARLEY_DB=" + db}, []string{"debate", "Redis or Postgres?"}, 4, "ANTHROPIC_API_KEY"},

@@ -100,7 +100,7 @@ func loadConfig(env func(string) string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		err, _ = yamlfile.Problems(err, reflect.TypeFor[Config]())
+		err, _ = yamlfile.Problems(err, reflect.TypeFor[Config](), data)
 		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 	}
 	if _, err := shell.ParseTheme(c.Theme); err != nil {

@@ -20,13 +20,15 @@ import (
 // is the one the decoder checks against), a value of the wrong kind with
 // the kind wanted. explained is false for an error that is not the
 // decoder's refusal of the file's keys or values (a syntax error, which the
-// decoder words with its line): it comes back as it was.
-func Problems(err error, root reflect.Type) (out error, explained bool) {
+// decoder words with its line): it comes back as it was. data is the file,
+// from which a value of the wrong kind is named with its key.
+func Problems(err error, root reflect.Type, data []byte) (out error, explained bool) {
 	var le *yaml.LoadErrors
 	if !errors.As(err, &le) {
 		return err, false
 	}
 	blocks := blocksOf(root)
+	keys := keysAt(data)
 	var msgs []string
 	for _, e := range le.Errors {
 		msg := e.Message
@@ -37,6 +39,9 @@ func Problems(err error, root reflect.Type) (out error, explained bool) {
 			}
 		} else if m := constructRe.FindStringSubmatch(msg); m != nil {
 			msg = fmt.Sprintf("%q is not %s", m[1], kindWanted(m[2]))
+			if k := keys[e.Mark.Line<<20|e.Mark.Column]; k != "" {
+				msg = k + ": " + msg
+			}
 		}
 		if e.Mark.Line > 0 {
 			msg = fmt.Sprintf("line %d: %s", e.Mark.Line, msg)
@@ -44,6 +49,31 @@ func Problems(err error, root reflect.Type) (out error, explained bool) {
 		msgs = append(msgs, msg)
 	}
 	return errors.New(strings.Join(msgs, "; ")), true
+}
+
+// keysAt maps where each value of the file's blocks starts (line<<20 |
+// column, as the decoder marks it) to its key, so that a bad value is named
+// by the key the author wrote; nil for a file that does not parse.
+func keysAt(data []byte) map[int]string {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	out := map[int]string{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				v := n.Content[i+1]
+				out[v.Line<<20|v.Column] = n.Content[i].Value
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+	return out
 }
 
 // kindWanted names the kind of value a Go type takes, in the file's terms.

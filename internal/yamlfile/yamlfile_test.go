@@ -34,7 +34,7 @@ func decode(t *testing.T, src string) (error, bool) {
 	if err == nil {
 		t.Fatalf("%q decoded", src)
 	}
-	return Problems(err, reflect.TypeFor[file]())
+	return Problems(err, reflect.TypeFor[file](), []byte(src))
 }
 
 // TestProblems: the decoder's refusals in the file's terms: the line, the
@@ -45,8 +45,8 @@ func TestProblems(t *testing.T) {
 		{"top-level key", "flg: true\n", `line 1: unknown key "flg" (the keys at the top level: items, flag, inner)`},
 		{"list item key", "items:\n  - name: a\n    colour: red\n", `line 3: unknown key "colour" (the keys under items: name, count, wait)`},
 		{"nested block key", "inner:\n  bogus: 1\n", `line 2: unknown key "bogus" (the keys under inner: deep, note)`},
-		{"values", "flag: maybe\nitems:\n  - count: many\n    wait: soon\n", `line 1: "maybe" is not true or false; line 3: "many" is not a whole number; line 4: "soon" is not a duration such as 2m or 90s`},
-		{"a list wanted", "items: 3\n", `line 1: "3" is not a list`},
+		{"values", "flag: maybe\nitems:\n  - count: many\n    wait: soon\n", `line 1: flag: "maybe" is not true or false; line 3: count: "many" is not a whole number; line 4: wait: "soon" is not a duration such as 2m or 90s`},
+		{"a list wanted", "items: 3\n", `line 1: items: "3" is not a list`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err, ok := decode(t, tc.src)

@@ -85,7 +85,7 @@ func parsePersonas(data []byte, src string) (Personas, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
-		if err, ok := yamlfile.Problems(err, reflect.TypeFor[personaFile]()); ok {
+		if err, ok := yamlfile.Problems(err, reflect.TypeFor[personaFile](), data); ok {
 			return nil, fmt.Errorf("personas file %s: %w", src, err)
 		}
 		return nil, fmt.Errorf("%s: %w (want a `personas:` list of id, name, viewpoint, priorities)", src, err)

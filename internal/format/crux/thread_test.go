@@ -403,7 +403,7 @@ func TestPersonasFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, body, want string }{
 		{"unknown-key.yaml", "personas:\n  - id: gold\n    nme: Gold\n", `line 3: unknown key "nme" (the keys under personas: id, name, viewpoint, priorities)`},
-		{"wrong-kind.yaml", "personas:\n  - id: gold\n    name: Gold\n    viewpoint: v\n    priorities: hard money\n", `line 5: "hard money" is not a list`},
+		{"wrong-kind.yaml", "personas:\n  - id: gold\n    name: Gold\n    viewpoint: v\n    priorities: hard money\n", `line 5: priorities: "hard money" is not a list`},
 		{"unknown-top.yaml", "persona:\n  - id: gold\n", `line 1: unknown key "persona" (the keys at the top level: personas)`},
 	} {
 		path := filepath.Join(dir, tc.name)

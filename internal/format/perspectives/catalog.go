@@ -109,7 +109,7 @@ func parseCatalog(data []byte, name string) (Catalog, bool, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
-		if err, ok := yamlfile.Problems(err, reflect.TypeFor[catalogFile]()); ok {
+		if err, ok := yamlfile.Problems(err, reflect.TypeFor[catalogFile](), data); ok {
 			return nil, false, fmt.Errorf("catalog %s: %w", name, err)
 		}
 		return nil, false, fmt.Errorf("parse %s: %w (expected `perspectives:` with name, priorities, trade_offs)", name, err)

@@ -138,7 +138,7 @@ func TestLoadCatalogErrors(t *testing.T) {
 	}{
 		{"malformed.yaml", "perspectives: [name: x\n", "parse"},
 		{"unknown-field.yaml", "perspectives:\n  - {name: X, priorities: [a], trade_offs: b, colour: red}\n", `line 2: unknown key "colour" (the keys under perspectives: name, priorities, trade_offs, keywords, tensions)`},
-		{"wrong-kind.yaml", "perspectives:\n  - name: X\n    priorities: a\n    trade_offs: b\n", `line 3: "a" is not a list`},
+		{"wrong-kind.yaml", "perspectives:\n  - name: X\n    priorities: a\n    trade_offs: b\n", `line 3: priorities: "a" is not a list`},
 		{"unknown-top.yaml", "perspective:\n  - {name: X}\n", `line 1: unknown key "perspective" (the keys at the top level: replace, perspectives, debate)`},
 		{"empty.yaml", "replace: false\n", "no perspectives"},
 		{"no-name.yaml", "perspectives:\n  - {priorities: [a], trade_offs: b}\n", "perspective 1 has no name"},
