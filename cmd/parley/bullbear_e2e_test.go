@@ -131,14 +131,19 @@ func TestBullbearRefusals(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want []string
+		lack []string
 	}{
 		// The snapshot's EDGAR test entity has filed nothing.
-		{[]string{"debate", "CIK0000350001", "--offline"}, []string{"Cannot debate CIK0000350001: No 10-K filings found. Debates require at least one annual filing."}},
-		{[]string{"debate", "ZZZZ", "--offline"}, []string{"ZZZZ", "AAPL, GOOGL, NVDA"}},
-		{[]string{"debate", "MSFT", "--offline"}, []string{"MICROSOFT", "AAPL, GOOGL, NVDA", "SEC_USER_AGENT"}},
-		{[]string{"debate", "NVDA", "--offline", "--framework", "dcf"}, []string{"--framework dcf", "altman, piotroski"}},
-		{[]string{"debate", "NVDA", "--offline", "--hint", "moderator: favour the bull"}, []string{"impartial"}},
-		{[]string{"debate", "Should we buy NVDA?", "--format", "bullbear", "--offline"}, []string{"give its ticker"}},
+		{[]string{"debate", "CIK0000350001", "--offline"}, []string{"Cannot debate CIK0000350001: No 10-K filings found. Debates require at least one annual filing."}, nil},
+		// Not a filer SEC knows: going online cannot help, so no such advice.
+		{[]string{"debate", "ZZZZ", "--offline"}, []string{`"ZZZZ" is not in the SEC ticker list (check the symbol`},
+			[]string{"SEC_USER_AGENT", "offline snapshot", "not available from this source"}},
+		// A real filer missing only from the snapshot keeps the go-online advice, said once.
+		{[]string{"debate", "MSFT", "--offline"}, []string{"not in the offline snapshot: MSFT (MICROSOFT", "AAPL, GOOGL, NVDA", "SEC_USER_AGENT"},
+			[]string{"not available from this source"}},
+		{[]string{"debate", "NVDA", "--offline", "--framework", "dcf"}, []string{"--framework dcf", "altman, piotroski"}, nil},
+		{[]string{"debate", "NVDA", "--offline", "--hint", "moderator: favour the bull"}, []string{"impartial"}, nil},
+		{[]string{"debate", "Should we buy NVDA?", "--format", "bullbear", "--offline"}, []string{"give its ticker"}, nil},
 	} {
 		r := parley(t, dir, env, "", c.args...)
 		if r.code != 2 {
@@ -147,6 +152,11 @@ func TestBullbearRefusals(t *testing.T) {
 		for _, w := range c.want {
 			if !strings.Contains(r.stderr, w) {
 				t.Errorf("%v: stderr lacks %q:\n%s", c.args, w, r.stderr)
+			}
+		}
+		for _, w := range c.lack {
+			if strings.Contains(r.stderr, w) {
+				t.Errorf("%v: stderr has %q:\n%s", c.args, w, r.stderr)
 			}
 		}
 	}

@@ -29,9 +29,16 @@ import (
 //go:embed data/*.json.gz data/*.htm.gz data/SOURCES.txt
 var data embed.FS
 
-// ErrNotInSnapshot marks data the offline snapshot does not hold. It wraps
-// edgar.ErrNotAvailable.
-var ErrNotInSnapshot = fmt.Errorf("not in the offline snapshot: %w", edgar.ErrNotAvailable)
+// ErrNotInSnapshot marks data the offline snapshot does not hold. It matches
+// edgar.ErrNotAvailable without repeating that error's text, which would only
+// restate "not in the offline snapshot".
+var ErrNotInSnapshot error = notInSnapshot{}
+
+type notInSnapshot struct{}
+
+func (notInSnapshot) Error() string { return "not in the offline snapshot" }
+
+func (notInSnapshot) Is(target error) bool { return target == edgar.ErrNotAvailable }
 
 // Origin is the Provenance.Origin of snapshot data.
 const Origin = "offline snapshot"
@@ -190,9 +197,11 @@ func (s *Snapshot) Lookup(ctx context.Context, ticker string) (edgar.Company, er
 		strings.Join(have, ", "), t, edgar.EnvUserAgent)
 	c, err := idx.Lookup(t)
 	if err != nil {
-		return edgar.Company{}, fmt.Errorf("%w; %w: %s", err, ErrNotInSnapshot, hint)
+		// Not a filer SEC knows: going online cannot help, so the
+		// snapshot's advice would mislead.
+		return edgar.Company{}, err
 	}
-	return edgar.Company{}, fmt.Errorf("%w: %s (%s, CIK %s): %s", ErrNotInSnapshot, t, c.Name, c.CIK, hint)
+	return edgar.Company{}, fmt.Errorf("%w: %s (%s, CIK %s); %s", ErrNotInSnapshot, t, c.Name, c.CIK, hint)
 }
 
 // Submissions returns the recent page of a company's filing history. Older
