@@ -405,6 +405,10 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 		seen[k] = true
 		return true
 	}
+	// The summary counts every figure, repeats included; each list's
+	// heading says how many of its figures were repeats listed once, so
+	// the lines plus the repeats add up to the summary's count.
+	var marketRepeats, webRepeats, unverifiedRepeats int
 	for _, f := range findings {
 		switch {
 		case f.Status == factcheck.Corrected:
@@ -412,14 +416,20 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 		case f.Status == factcheck.Verified && f.Market != nil:
 			if once(f) {
 				market = append(market, f)
+			} else {
+				marketRepeats++
 			}
 		case f.Status == factcheck.Web:
 			if once(f) {
 				web = append(web, f)
+			} else {
+				webRepeats++
 			}
 		case f.Status == factcheck.Unverified, f.Status == factcheck.MarketData:
 			if once(f) {
 				unverified = append(unverified, f)
+			} else {
+				unverifiedRepeats++
 			}
 		}
 	}
@@ -434,23 +444,31 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 		}
 	}
 	if len(market) > 0 {
-		b.WriteString("\nVerified against the recorded market data:\n")
+		fmt.Fprintf(b, "\nVerified against the recorded market data%s:\n", repeated(marketRepeats))
 		for _, f := range market {
 			fmt.Fprintf(b, "- %s: %s, %s %s (%s)\n", title(f.Agent), f.Text, f.Market.Label, f.Market.Display, factcheck.MarketSource(*f.Market))
 		}
 	}
 	if len(web) > 0 {
-		fmt.Fprintf(b, "\nFrom the web (%s):\n", factcheck.WebLabel)
+		fmt.Fprintf(b, "\nFrom the web (%s)%s:\n", factcheck.WebLabel, repeated(webRepeats))
 		for _, f := range web {
 			fmt.Fprintf(b, "- %s: %s, from %s [%s]\n", title(f.Agent), f.Text, f.Web.Cite(), factcheck.WebLabel)
 		}
 	}
 	if len(unverified) > 0 {
-		b.WriteString("\nNot verified against the filings:\n")
+		fmt.Fprintf(b, "\nNot verified against the filings%s:\n", repeated(unverifiedRepeats))
 		for _, f := range unverified {
 			fmt.Fprintf(b, "- %s: %s (%s)\n", title(f.Agent), f.Text, f.Reason)
 		}
 	}
+}
+
+// repeated notes how many figures of a fact-check list repeat a listed one.
+func repeated(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d repeated, listed once)", n)
 }
 
 func bullets(items []string, empty string) string {
