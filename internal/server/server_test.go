@@ -441,6 +441,34 @@ func TestEventsReconnectAfterTheEnd(t *testing.T) {
 	}
 }
 
+// TestEventsHeadOfARunningDebate: HEAD on a running debate's events is
+// answered with the stream's headers and ends, not held open as the
+// stream is.
+func TestEventsHeadOfARunningDebate(t *testing.T) {
+	ts := newTestServer(t, fakeModel(t, "perspectives.yaml"), "")
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?"}`)
+	ts.waitFor(t, id, "at its checkpoint", func(v DebateView) bool { return v.Checkpoint != nil })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "HEAD", ts.URL+"/api/debates/"+id+"/events", nil)
+	resp, err := ts.client.Do(req)
+	if err != nil {
+		t.Fatalf("HEAD of a running debate's events: %v (held open?)", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("HEAD of a running debate's events: %v (held open?)", err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") || len(body) != 0 {
+		t.Errorf("HEAD: %d %q %q; want 200, text/event-stream and no body", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/checkpoint", `{"action":"end"}`); resp.StatusCode >= 300 {
+		t.Fatalf("ending the debate: %d %s", resp.StatusCode, out)
+	}
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+}
+
 // TestCheckpointGuideHintPause runs a perspectives debate with checkpoints
 // through the API: answer the first with guidance, pause, resume, end.
 func TestCheckpointGuideHintPause(t *testing.T) {

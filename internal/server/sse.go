@@ -57,6 +57,11 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		// HEAD asks for the headers alone: the stream of a running
+		// debate would never end.
+		return
+	}
 	var mu sync.Mutex // the heartbeat and the events share the writer
 	write := func(b []byte) error {
 		mu.Lock()
