@@ -145,7 +145,7 @@ func (m *Model) command(line string) tea.Cmd {
 	case "resume":
 		return m.cmdResume(rest)
 	case "list":
-		m.cmdList()
+		m.cmdList(rest)
 	case "show":
 		m.cmdShow(rest)
 	case "export":
@@ -284,7 +284,13 @@ func (m *Model) cmdResume(args []string) tea.Cmd {
 }
 
 // cmdList lists the debates.
-func (m *Model) cmdList() {
+func (m *Model) cmdList(args []string) {
+	if len(args) != 0 {
+		// /list has no filters: an argument meant as one would be ignored
+		// silently, and the list taken for a filtered one.
+		m.fail(fmt.Errorf("/list takes no arguments (given %q): it lists the latest debates; /show ID shows one", strings.Join(args, " ")))
+		return
+	}
 	sums, err := m.app.Store.List(m.ctx, debate.ListFilter{Limit: 20})
 	if err != nil {
 		m.fail(err)

@@ -650,3 +650,20 @@ func TestListFitsWideTopics(t *testing.T) {
 		}
 	}
 }
+
+// TestListRefusesArguments: /list has no filters, so an argument is
+// refused with its usage, not ignored.
+func TestListRefusesArguments(t *testing.T) {
+	h := newHarness(t, 100, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	h.typeLine("/list extra")
+	v := h.view()
+	if !strings.Contains(v, "/list takes no arguments") || strings.Contains(v, "FORMAT") {
+		t.Errorf("/list extra: want its usage and no list:\n%s", v)
+	}
+	h.typeLine("/list")
+	if v := h.view(); !strings.Contains(v, "FORMAT") {
+		t.Errorf("/list: no list:\n%s", v)
+	}
+}
