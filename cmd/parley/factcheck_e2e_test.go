@@ -63,7 +63,7 @@ func TestFollowUpAnswerChecked(t *testing.T) {
 	mustParley(t, dir, env, "", "debate", "NVDA", "--snapshot", "--model", "test-model")
 	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
 	r := mustParley(t, dir, env, "", "ask", id, "--agent", "bear", "--model", "test-model", "What would change your mind?")
-	if !strings.Contains(r.stderr, "Fact check of the answer: 1 figures: 0 verified, 1 corrected") || !strings.Contains(r.stderr, "per the filing, net income FY2026 was $120.1B") {
+	if !strings.Contains(r.stderr, "Fact check of the answer: 1 figure: 0 verified, 1 corrected") || !strings.Contains(r.stderr, "per the filing, net income FY2026 was $120.1B") {
 		t.Errorf("follow-up answer not checked:\n%s", r.stderr)
 	}
 }

@@ -470,7 +470,11 @@ func Summary(fs []Finding) string {
 			market++
 		}
 	}
-	s := fmt.Sprintf("%d figures: %d verified", len(fs), n[Verified])
+	noun := "figures"
+	if len(fs) == 1 {
+		noun = "figure"
+	}
+	s := fmt.Sprintf("%d %s: %d verified", len(fs), noun, n[Verified])
 	if market > 0 {
 		s += fmt.Sprintf(" (%d against the recorded market data)", market)
 	}

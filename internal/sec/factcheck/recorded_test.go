@@ -188,3 +188,10 @@ func TestWebFigures(t *testing.T) {
 		t.Errorf("Cite = %q", got)
 	}
 }
+
+// TestSummaryOneFigure: one figure is counted in the singular.
+func TestSummaryOneFigure(t *testing.T) {
+	if got, want := Summary([]Finding{{Status: Unverified}}), "1 figure: 0 verified, 0 corrected, 1 unverified"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
