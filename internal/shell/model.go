@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"github.com/parleyhq/parley/internal/textsafe"
 	"strings"
 	"time"
 
@@ -419,7 +420,11 @@ func (m *Model) View() tea.View {
 	b.WriteString("\n")
 	b.WriteString(m.statusLine())
 	b.WriteString("\n")
-	b.WriteString(m.input.View())
+	// What is typed or pasted may hold a right-to-left override or the
+	// like, which would reorder the line as shown: escape them, as all
+	// other text the shell shows is (the widget has styled the line, so
+	// only those, not its ANSI sequences), and keep the line to the width.
+	b.WriteString(ansi.Truncate(textsafe.Styled(m.input.View()), m.width, "…"))
 	below := m.below
 	if len(below) > belowLines {
 		below = below[len(below)-belowLines:]

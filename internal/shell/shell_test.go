@@ -667,3 +667,15 @@ func TestListRefusesArguments(t *testing.T) {
 		t.Errorf("/list: no list:\n%s", v)
 	}
 }
+
+// TestInputLineEscapesBidi: a right-to-left override typed or pasted into
+// the input line is shown escaped, as everywhere else, not applied.
+func TestInputLineEscapesBidi(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	h.m.input.SetValue("/show abc\u202edef\u2066")
+	h.m.input.CursorEnd()
+	v := h.view()
+	if strings.ContainsRune(v, 0x202e) || strings.ContainsRune(v, 0x2066) || !strings.Contains(v, "abc⟨U+202E⟩def⟨U+2066⟩") {
+		t.Errorf("the input line shows the bidi controls raw:\n%q", v)
+	}
+}

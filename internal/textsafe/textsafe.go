@@ -46,6 +46,26 @@ func Clean(s string) string {
 	return b.String()
 }
 
+// Styled escapes, as Clean does, the C1 controls and the bidirectional
+// formatting characters of s and leaves the rest: for text a widget has
+// already styled with 7-bit ANSI sequences (ESC [ …), which Clean would
+// make visible too.
+func Styled(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return (r >= 0x80 && r <= 0x9f) || bidi(r) }) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for _, r := range s {
+		if (r >= 0x80 && r <= 0x9f) || bidi(r) {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // safe reports whether s needs no change: valid UTF-8 with no control
 // character but newline and tab, and no bidirectional override.
 func safe(s string) bool {

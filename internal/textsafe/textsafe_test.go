@@ -45,3 +45,15 @@ func TestJSON(t *testing.T) {
 		t.Error("a clean document was rewritten")
 	}
 }
+
+// TestStyled: Styled escapes bidi and C1 controls but keeps the 7-bit ANSI
+// styling a widget added.
+func TestStyled(t *testing.T) {
+	in := "\x1b[1mabc\u202edef\u0085\x1b[0m"
+	if got, want := Styled(in), "\x1b[1mabc⟨U+202E⟩def⟨U+0085⟩\x1b[0m"; got != want {
+		t.Errorf("Styled(%q) = %q, want %q", in, got, want)
+	}
+	if s := "\x1b[7m plain \x1b[0m"; Styled(s) != s {
+		t.Errorf("Styled changed %q", s)
+	}
+}
