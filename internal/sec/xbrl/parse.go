@@ -64,22 +64,9 @@ type CompanyFacts struct {
 	taxonomies map[string]map[string]*lazyTag
 }
 
-// Taxonomies lists the taxonomies the document reports facts in ("dei",
-// "us-gaap", "ifrs-full", ...), sorted.
-func (cf *CompanyFacts) Taxonomies() []string {
-	out := make([]string, 0, len(cf.taxonomies))
-	for t, tags := range cf.taxonomies {
-		if len(tags) > 0 {
-			out = append(out, t)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Units lists the units taxonomy:tag is reported in ("USD", "EUR",
+// unitNames lists the units taxonomy:tag is reported in ("USD", "EUR",
 // "shares"), sorted; none for an unknown or damaged tag.
-func (cf *CompanyFacts) Units(taxonomy, tag string) []string {
+func (cf *CompanyFacts) unitNames(taxonomy, tag string) []string {
 	units, _ := cf.units(taxonomy, tag)
 	out := make([]string, 0, len(units))
 	for u, facts := range units {
@@ -101,7 +88,7 @@ func (cf *CompanyFacts) Unavailable() string {
 	for _, c := range []Concept{Revenue, NetIncome} {
 		def, _ := Definition(c)
 		for _, t := range append(def.Tags, def.Fallback...) {
-			for _, u := range cf.Units(t.Taxonomy, t.Name) {
+			for _, u := range cf.unitNames(t.Taxonomy, t.Name) {
 				if u == "USD" {
 					return ""
 				}
@@ -112,10 +99,10 @@ func (cf *CompanyFacts) Unavailable() string {
 		}
 	}
 	const tail = "Parley reads US GAAP (us-gaap) figures in US dollars only, so its financial figures are not available"
-	if slices.Contains(cf.Taxonomies(), "ifrs-full") {
+	if len(cf.taxonomies["ifrs-full"]) > 0 {
 		var units []string
 		for _, tag := range []string{"Revenue", "ProfitLoss", "Assets"} {
-			for _, u := range cf.Units("ifrs-full", tag) {
+			for _, u := range cf.unitNames("ifrs-full", tag) {
 				if !slices.Contains(units, u) {
 					units = append(units, u)
 				}
