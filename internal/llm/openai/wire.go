@@ -19,8 +19,6 @@ import (
 // Limits on what is read from a server, so that a broken or hostile one
 // cannot make Parley hold unbounded memory.
 const (
-	// maxErrorBody bounds an error response: the SDK reads it whole.
-	maxErrorBody = 64 << 10
 	// maxWholeReply bounds a non-streamed reply, read whole to be turned
 	// into a stream. Far above any max_tokens a debate turn asks for.
 	maxWholeReply = 16 << 20
@@ -45,7 +43,7 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return res, err
 	}
 	if res.StatusCode >= 400 {
-		body, rerr := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+		body, rerr := io.ReadAll(io.LimitReader(res.Body, apierr.MaxErrorBody))
 		_ = res.Body.Close()
 		if rerr != nil {
 			return nil, fmt.Errorf("read the HTTP %d response: %w", res.StatusCode, rerr)

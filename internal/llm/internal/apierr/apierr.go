@@ -123,8 +123,9 @@ func (h *hidden) Unwrap() error { return h.err }
 // Hide returns an error that reads msg and wraps err without quoting it.
 func Hide(msg string, err error) error { return &hidden{msg: msg, err: err} }
 
-// maxErrorBody bounds an error response, which the SDKs read whole.
-const maxErrorBody = 64 << 10
+// MaxErrorBody bounds an error response, which the SDKs read whole: a
+// proxy's page fits, a hostile server's gigabytes do not.
+const MaxErrorBody = 64 << 10
 
 // LimitErrorBody is an SDK middleware that bounds the body of an error
 // response, so that a broken or hostile server cannot make Parley read
@@ -134,7 +135,7 @@ func LimitErrorBody(req *http.Request, next func(*http.Request) (*http.Response,
 	if err != nil || res == nil || res.Body == nil || res.StatusCode < 400 {
 		return res, err
 	}
-	res.Body = limited{Reader: io.LimitReader(res.Body, maxErrorBody), Closer: res.Body}
+	res.Body = limited{Reader: io.LimitReader(res.Body, MaxErrorBody), Closer: res.Body}
 	return res, nil
 }
 
