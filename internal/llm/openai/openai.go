@@ -374,14 +374,17 @@ func (p *Provider) streamError(model string, data []byte) *llm.Error {
 		kind = llm.ErrRateLimited
 	case strings.Contains(code, "overloaded") || strings.Contains(typ, "overloaded"):
 		kind = llm.ErrOverloaded
-	case typ == "invalid_request_error" || strings.Contains(code, "context_length"):
+	case typ == "invalid_request_error":
 		kind = llm.ErrBadRequest
 	}
-	if apierr.ContextExceeded(msg) || strings.Contains(code, "context_length") {
+	// A prompt too long for the context is a bad request whatever the
+	// code says: retrying it cannot help.
+	tooLong := apierr.ContextExceeded(msg)
+	if tooLong || strings.Contains(code, "context_length") {
 		kind = llm.ErrBadRequest
 	}
 	e := &llm.Error{Provider: p.Name(), Kind: kind, Err: fmt.Errorf("error event in stream: %s", msg)}
-	if kind == llm.ErrBadRequest && apierr.ContextExceeded(msg) {
+	if tooLong {
 		e.Err = fmt.Errorf("%w\n%s", e.Err, apierr.ContextHint(model))
 	}
 	return e
