@@ -283,12 +283,8 @@ func stopReason(s string, forced bool) string {
 
 // mapErr classifies an error from the SDK.
 func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Error {
-	var own *llm.Error
-	if errors.As(err, &own) && ctx.Err() == nil {
-		// Classified by a middleware already.
-		e := *own
-		e.Provider = p.Name()
-		return &e
+	if e := p.errs.Classified(ctx, err); e != nil {
+		return e
 	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {

@@ -316,12 +316,8 @@ func stopReason(s string) string {
 
 // mapErr classifies an error from the SDK for a call to model.
 func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Error {
-	var own *llm.Error
-	if errors.As(err, &own) && ctx.Err() == nil {
-		// Classified by normalize already.
-		e := *own
-		e.Provider = p.Name()
-		return &e
+	if e := p.errs.Classified(ctx, err); e != nil {
+		return e
 	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) && apiErr.StatusCode >= 400 {

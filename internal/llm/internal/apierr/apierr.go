@@ -51,6 +51,20 @@ type Mapper struct {
 	NoKey    bool   // no key is sent: a 401 means one is needed, not that it is wrong
 }
 
+// Classified returns err's own *llm.Error, made this provider's, when a
+// middleware (WebPageError, a wire repair) classified it before the SDK
+// wrapped it; nil otherwise, and when ctx is done (the cancellation is
+// then the cause, which Transport says).
+func (m Mapper) Classified(ctx context.Context, err error) *llm.Error {
+	var own *llm.Error
+	if !errors.As(err, &own) || ctx.Err() != nil {
+		return nil
+	}
+	e := *own
+	e.Provider = m.Provider
+	return &e
+}
+
 // HTTP classifies an error response to a call to model. detail is the API's
 // own message, if any; it is cleaned and bounded here.
 func (m Mapper) HTTP(status int, header http.Header, model, detail string, err error) *llm.Error {
