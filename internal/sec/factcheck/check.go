@@ -295,30 +295,37 @@ func periodText(m Mention) string {
 	return m.Period.String()
 }
 
+// isChange reports whether a metric is a change (a growth rate, or a move in
+// points), stated as a size with its direction in words, not with a sign.
+func isChange(metric Metric) bool {
+	u := UnitOf(metric)
+	if u == Points {
+		return true
+	}
+	_, growth := metric.Base()
+	return u == Percent && growth
+}
+
 // matches compares a stated figure with the filing's value. It returns
 // whether they agree and, when they disagree in direction, why. A change
 // (a growth rate, a margin's change in points) is held to its direction:
 // stated without one, it is a rise.
 func matches(m Mention, actual float64) (bool, string) {
 	stated := m.Value
-	if u := UnitOf(m.Metric); u == Percent || u == Points {
-		if _, growth := m.Metric.Base(); growth || u == Points {
-			size := func(v float64) string { return strings.TrimPrefix(Display(m.Metric, v), "+") }
-			switch {
-			case m.Dir < 0 && actual > 0.05:
-				return false, fmt.Sprintf("stated as a decline, but it rose %s", size(actual))
-			case m.Dir >= 0 && actual < -0.05:
-				if m.Dir > 0 {
-					return false, fmt.Sprintf("stated as growth, but it fell %s", size(-actual))
-				}
-				return false, fmt.Sprintf("stated as a rise, but it fell %s", size(-actual))
+	if isChange(m.Metric) {
+		size := func(v float64) string { return strings.TrimPrefix(Display(m.Metric, v), "+") }
+		switch {
+		case m.Dir < 0 && actual > 0.05:
+			return false, fmt.Sprintf("stated as a decline, but it rose %s", size(actual))
+		case m.Dir >= 0 && actual < -0.05:
+			if m.Dir > 0 {
+				return false, fmt.Sprintf("stated as growth, but it fell %s", size(-actual))
 			}
-			actual = math.Abs(actual)
-		} else if m.Neg {
-			stated = -stated // a negative margin or return: "-3.1%", "(3.1%)"
+			return false, fmt.Sprintf("stated as a rise, but it fell %s", size(-actual))
 		}
+		actual = math.Abs(actual)
 	} else if m.Neg {
-		stated = -stated
+		stated = -stated // a negative figure: "-3.1%", "(3.1%)", "-$1.2B", "($0.52)"
 	}
 	tol := m.Step
 	if tol == 0 {
