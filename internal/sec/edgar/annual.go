@@ -17,6 +17,15 @@ func IsAnnualReport(form string) bool {
 	return form == "10-K" || form == "10-K/A"
 }
 
+// foreignAnnualForm returns the foreign private issuer's annual report a form
+// is, "20-F" or "40-F" (an amendment counts as its base form), or "".
+func foreignAnnualForm(form string) string {
+	if base, _ := strings.CutSuffix(form, "/A"); base == "20-F" || base == "40-F" {
+		return base
+	}
+	return ""
+}
+
 // HasAnnualReport reports whether any page of the submissions holds a 10-K
 // or 10-K/A.
 func HasAnnualReport(s *Submissions) bool {
@@ -72,7 +81,7 @@ func RequireAnnualReport(s *Submissions, name string) error {
 	}
 	e := &NoAnnualReportError{Name: name, MissingPages: s.MissingPages}
 	for _, f := range s.Filings {
-		if base, _ := strings.CutSuffix(f.Form, "/A"); base == "20-F" || base == "40-F" {
+		if base := foreignAnnualForm(f.Form); base != "" {
 			e.ForeignForm = base
 			break
 		}
@@ -136,7 +145,7 @@ func factsFromAnnualReport(companyfacts []byte) (bool, string, error) {
 					if IsAnnualReport(f.Form) {
 						return true, "", nil
 					}
-					if base, _ := strings.CutSuffix(f.Form, "/A"); base == "20-F" || base == "40-F" {
+					if base := foreignAnnualForm(f.Form); base != "" {
 						foreign = base
 					}
 				}
