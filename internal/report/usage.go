@@ -125,15 +125,16 @@ func (a AgentUsage) Spend() Spend {
 
 // Add sums two spends (a batch's debates).
 func (s Spend) Add(o Spend) Spend {
-	out := Spend{USD: s.USD + o.USD, Turns: s.Turns + o.Turns, LLMTurns: s.LLMTurns + o.LLMTurns, Unpriced: slices.Clone(s.Unpriced)}
-	for _, m := range o.Unpriced {
-		if !slices.Contains(out.Unpriced, m) {
-			out.Unpriced = append(out.Unpriced, m)
-		}
-	}
-	out.Uncounted = slices.Clone(s.Uncounted)
-	for _, m := range o.Uncounted {
-		out.Uncounted = debate.AddUnpriced(out.Uncounted, m)
+	return Spend{USD: s.USD + o.USD, Turns: s.Turns + o.Turns, LLMTurns: s.LLMTurns + o.LLMTurns,
+		Unpriced: union(s.Unpriced, o.Unpriced), Uncounted: union(s.Uncounted, o.Uncounted)}
+}
+
+// union is a's models then b's not in a, in a new slice (a spend's lists
+// are shared by the spends it was added from).
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, m := range b {
+		out = debate.AddUnpriced(out, m)
 	}
 	return out
 }
@@ -248,14 +249,8 @@ func Total(rows []AgentUsage) AgentUsage {
 		t.NoLLM += r.NoLLM
 		t.Usage = t.Usage.Add(r.Usage)
 		t.CostUSD += r.CostUSD
-		for _, m := range r.Unpriced {
-			if !slices.Contains(t.Unpriced, m) {
-				t.Unpriced = append(t.Unpriced, m)
-			}
-		}
-		for _, m := range r.Uncounted {
-			t.Uncounted = debate.AddUnpriced(t.Uncounted, m)
-		}
+		t.Unpriced = union(t.Unpriced, r.Unpriced)
+		t.Uncounted = union(t.Uncounted, r.Uncounted)
 	}
 	return t
 }
