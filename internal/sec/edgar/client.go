@@ -88,6 +88,21 @@ type Client struct {
 
 var _ Source = (*Client)(nil)
 
+// CheckUserAgent reports, wrapping ErrNoUserAgent, why ua (trimmed) is no
+// User-Agent EDGAR accepts: it must give a contact e-mail. It does no I/O, so
+// a caller can tell whether live EDGAR is usable before building a Client.
+func CheckUserAgent(ua string) error {
+	if ua == "" || !strings.Contains(ua, "@") {
+		got := ""
+		if ua != "" {
+			got = fmt.Sprintf(" (got %q, which has no e-mail)", ua)
+		}
+		return fmt.Errorf("%w%s: SEC EDGAR requires a User-Agent naming you and giving a contact e-mail; "+
+			"set %s, for example: export %s=\"Jane Doe jane@example.com\"", ErrNoUserAgent, got, EnvUserAgent, EnvUserAgent)
+	}
+	return nil
+}
+
 // New returns a Client. It fails with ErrNoUserAgent when no User-Agent with a
 // contact e-mail is configured.
 func New(cfg Config) (*Client, error) {
@@ -95,13 +110,8 @@ func New(cfg Config) (*Client, error) {
 	if ua == "" {
 		ua = strings.TrimSpace(os.Getenv(EnvUserAgent))
 	}
-	if ua == "" || !strings.Contains(ua, "@") {
-		got := ""
-		if ua != "" {
-			got = fmt.Sprintf(" (got %q, which has no e-mail)", ua)
-		}
-		return nil, fmt.Errorf("%w%s: SEC EDGAR requires a User-Agent naming you and giving a contact e-mail; "+
-			"set %s, for example: export %s=\"Jane Doe jane@example.com\"", ErrNoUserAgent, got, EnvUserAgent, EnvUserAgent)
+	if err := CheckUserAgent(ua); err != nil {
+		return nil, err
 	}
 	c := &Client{
 		ua:            ua,

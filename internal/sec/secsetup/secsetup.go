@@ -67,9 +67,7 @@ func Asked(env setup.Env, flag string) (why string) {
 	if ua == "" {
 		return fmt.Sprintf("%s is not set, so EDGAR cannot be used; set it to \"Your Name you@example.com\" to debate live data", edgar.EnvUserAgent)
 	}
-	// The client checks the User-Agent (a contact e-mail) as it is built;
-	// building it does no I/O.
-	if _, err := edgar.New(edgar.Config{UserAgent: ua, Logger: slog.New(slog.DiscardHandler)}); err != nil {
+	if err := edgar.CheckUserAgent(ua); err != nil {
 		return err.Error()
 	}
 	return ""
