@@ -285,12 +285,20 @@ func (f *Framework) rangeBased(ctx context.Context) (stable bool, err error) {
 // rangeMaximal enumerates semi-stable or stage extensions by range
 // maximisation, whether or not stable extensions exist.
 func (f *Framework) rangeMaximal(ctx context.Context, sem Semantics, fn func(Extension) bool) error {
+	c, cl := f.rangeEncoding(sem)
+	return c.rangeMaximal(ctx, cl, func(s []int) bool { return fn(c.ext(s)) })
+}
+
+// rangeEncoding is the core and the labellings whose range-maximal models
+// are the extensions of sem: the complete ones for semi-stable, the
+// conflict-free ones (over the stage core) for stage.
+func (f *Framework) rangeEncoding(sem Semantics) (*core, [][]int) {
 	if sem == SemiStable {
 		c := f.core(true)
-		return c.rangeMaximal(ctx, c.complete(), func(s []int) bool { return fn(c.ext(s)) })
+		return c, c.complete()
 	}
 	c := f.stageCore()
-	return c.rangeMaximal(ctx, c.conflictFree(), func(s []int) bool { return fn(c.ext(s)) })
+	return c, c.conflictFree()
 }
 
 func (f *Framework) checkArg(a int) error {
@@ -730,15 +738,7 @@ func (c *core) rangeMaximalAccepts(ctx context.Context, cl [][]int, i int, skept
 // rangeMaximalAccepts answers DC (skeptical false) or DS under semi-stable
 // or stage semantics; see core.rangeMaximalAccepts.
 func (f *Framework) rangeMaximalAccepts(ctx context.Context, sem Semantics, a int, skeptical bool) (bool, error) {
-	var c *core
-	var cl [][]int
-	if sem == SemiStable {
-		c = f.core(true)
-		cl = c.complete()
-	} else {
-		c = f.stageCore()
-		cl = c.conflictFree()
-	}
+	c, cl := f.rangeEncoding(sem)
 	i := c.local(a)
 	if i < 0 {
 		// Decided: IN is in every extension, OUT in none. For semi-stable
