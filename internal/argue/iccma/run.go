@@ -59,7 +59,7 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	af, err := readFramework(in, name, opts.File == "" || opts.File == "-", format)
+	af, err := readFramework(in, name, opts.stdin(), format)
 	if err != nil {
 		return err
 	}
@@ -128,10 +128,13 @@ func parseProblem(problem string) (task string, sem argue.Semantics, err error) 
 	return "", "", fmt.Errorf("iccma: unknown problem %q (valid: %s)", problem, strings.Join(Problems(), ", "))
 }
 
+// stdin reports whether opts reads standard input (opts.Input): no file, or "-".
+func (opts Options) stdin() bool { return opts.File == "" || opts.File == "-" }
+
 // input opens what opts names: the file, or opts.Input for "" and "-".
 // name is how errors refer to it.
 func input(opts Options) (r io.Reader, name string, closeFn func(), err error) {
-	if opts.File == "" || opts.File == "-" {
+	if opts.stdin() {
 		if opts.Input == nil {
 			return nil, "", nil, fmt.Errorf("iccma: no input file given")
 		}
@@ -157,7 +160,7 @@ func resolveFormat(opts Options, in *bufio.Reader, name string) (Format, error) 
 	if opts.Format != "" {
 		return ParseFormat(opts.Format)
 	}
-	stdin := opts.File == "" || opts.File == "-"
+	stdin := opts.stdin()
 	var err error
 	if !stdin {
 		var f Format
