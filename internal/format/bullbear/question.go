@@ -61,7 +61,7 @@ func (Format) Asks(env setup.Env, req *setup.Request) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := question{Deep: bo.Deep, Framework: bo.Framework, Hints: bo.Hints, Source: sourceAsked(env, req)}
+	q := question{Deep: bo.Deep, Framework: bo.Framework, Hints: bo.Hints, Source: SourceAsked(env, req)}
 	prices, web, err := secsetup.Research(env, req.Offline)
 	if err != nil {
 		return nil, err
@@ -132,8 +132,10 @@ func impliedBy(r *setup.Request) []string {
 	return out
 }
 
-// sourceAsked is the SEC data a request asks for.
-func sourceAsked(env setup.Env, req *setup.Request) string {
+// SourceAsked is the SEC data a request asks for: SourceSnapshot when a flag
+// or the environment (no usable SEC_USER_AGENT) asks for the snapshot, else
+// SourceEDGAR. The council asks it of a subject that may be listed.
+func SourceAsked(env setup.Env, req *setup.Request) string {
 	if secsetup.Asked(env, req.DataFlag()) != "" {
 		return SourceSnapshot
 	}

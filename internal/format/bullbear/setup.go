@@ -36,7 +36,7 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 	}
 	name := bo.Ticker
 
-	bo.SourceAsked = sourceAsked(env, o)
+	bo.SourceAsked = SourceAsked(env, o)
 	src, why := secsetup.Source(env, o.DataFlag())
 	var company edgar.Company
 	if cikTopic().MatchString(name) {

@@ -51,10 +51,7 @@ func requested(env setup.Env, o *setup.Request) (Options, error) {
 		return Options{}, &setup.InputError{Err: err}
 	}
 	if mayBeListed(o) {
-		co.SourceAsked = bullbear.SourceEDGAR
-		if secsetup.Asked(env, o.DataFlag()) != "" {
-			co.SourceAsked = bullbear.SourceSnapshot
-		}
+		co.SourceAsked = bullbear.SourceAsked(env, o)
 	}
 	return co, nil
 }
