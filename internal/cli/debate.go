@@ -293,7 +293,7 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		}
 		sess, err = a.Resume(ctx, app.ResumeRequest{ID: id, Models: o.Models, Offline: o.Offline, Limits: o.limitOverrides()})
 		if errors.Is(err, app.ErrCompleted) {
-			return resumeCompleted(ctx, f, o, store, id)
+			return resumeCompleted(ctx, f, o, a, id)
 		}
 		if err != nil {
 			return err
@@ -391,8 +391,8 @@ func (o *DebateOptions) documents() app.Documents {
 
 // resumeCompleted writes again the documents of a completed debate whose
 // decision document is missing; otherwise there is nothing to resume.
-func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, id string) error {
-	events, err := store.Load(ctx, id, 0)
+func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, a *app.App, id string) error {
+	events, err := a.Store.Load(ctx, id, 0)
 	if err != nil {
 		return err
 	}
@@ -407,14 +407,10 @@ func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, store de
 	if err != nil {
 		return err
 	}
-	for _, a := range st.Artifacts {
-		if a.Kind == "decision" && (o.set == nil || !o.set("decisions-dir")) {
-			o.DecisionsDir = filepath.Dir(a.Path) // where it was written first
+	for _, art := range st.Artifacts {
+		if art.Kind == "decision" && (o.set == nil || !o.set("decisions-dir")) {
+			o.DecisionsDir = filepath.Dir(art.Path) // where it was written first
 		}
-	}
-	a, err := f.App(store)
-	if err != nil {
-		return err
 	}
 	written, err := a.WriteArtifacts(ctx, format, st, o.documents())
 	if err != nil {
