@@ -167,12 +167,18 @@ func (a *App) starter(format debate.Format) (setup.Starter, error) {
 	return s, nil
 }
 
+// price prices a call made with a "provider/model" from the App's table,
+// saying whether the model has a price there: local servers cost nothing,
+// an unknown model is 0 and not known.
 func (a *App) price() func(string, llm.Usage) (float64, bool) {
 	table := pricing.Default()
 	if a.Prices != nil {
 		table = *a.Prices
 	}
-	return Price(table)
+	return func(model string, u llm.Usage) (float64, bool) {
+		provider, name, _ := strings.Cut(model, "/")
+		return table.CostFor(provider, name, u)
+	}
 }
 
 // Start validates a request, builds the debate's options and cast, prepares
@@ -558,16 +564,6 @@ func (s *Session) Describer() func(*debate.Turn) string {
 		return d.Describe
 	}
 	return nil
-}
-
-// Price prices a call made with a "provider/model" from table, saying
-// whether the model has a price there: local servers cost nothing, an
-// unknown model is 0 and not known.
-func Price(table pricing.Table) func(string, llm.Usage) (float64, bool) {
-	return func(model string, u llm.Usage) (float64, bool) {
-		provider, name, _ := strings.Cut(model, "/")
-		return table.CostFor(provider, name, u)
-	}
 }
 
 // runsOffline reports whether a format can run with no model at all.
