@@ -595,11 +595,7 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	noun := "debates"
-	if len(rows) == 1 {
-		noun = "debate"
-	}
-	_, err := fmt.Fprintf(w, "%d %s, %s\n", len(rows), noun, total.Text("total cost"))
+	_, err := fmt.Fprintf(w, "%d %s, %s\n", len(rows), plural(len(rows), "debate", "debates"), total.Text("total cost"))
 	return err
 }
 
