@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"fmt"
-	"github.com/parleyhq/parley/internal/textsafe"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/sec/edgar"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // belowLines is how many lines under the input line show what the shell
