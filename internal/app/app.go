@@ -210,9 +210,6 @@ type Plan struct {
 	question json.RawMessage
 }
 
-// Format is the name of the plan's format.
-func (p *Plan) Format() string { return p.created.Format }
-
 // Topic is the plan's topic, trimmed.
 func (p *Plan) Topic() string { return p.created.Topic }
 
