@@ -311,19 +311,20 @@ func (a *App) StartPlan(ctx context.Context, p *Plan, create func(ctx context.Co
 	return s, nil
 }
 
-// SameQuestion reports whether a recorded debate asks the question a plan
+// sameQuestion reports whether a recorded debate asks the question a plan
 // asks: the same format, the same topic (in any case: a question, or a
 // ticker), the same options where the format's request decides them
 // (setup.Questioner), compared as JSON values rather than bytes, and the
 // same cast, none for data-only agents. Limits and endpoints are how a
-// debate runs, not what it asks. Every front-end decides by it.
+// debate runs, not what it asks. Every front-end decides by it, through
+// Find.
 //
 // The cast compared is the one the debate was created with, not as a
 // resume changed it: a change is a person's explicit choice to finish that
 // very debate with another model (one that kept failing, say), and the
 // debate still answers the question it was asked; rerunning the batch lists
 // it rather than paying for the same question again.
-func (a *App) SameQuestion(recorded debate.Created, p *Plan) (bool, error) {
+func (a *App) sameQuestion(recorded debate.Created, p *Plan) (bool, error) {
 	if recorded.Format != p.created.Format || !sameTopic(recorded.Topic, p.created.Topic) || !maps.Equal(recorded.Models, p.created.Models) {
 		return false, nil
 	}
@@ -353,7 +354,7 @@ type Earlier struct {
 }
 
 // Find returns the newest debate that asks the question p asks
-// (SameQuestion) among the earlier debates which selects, or nil when there
+// (sameQuestion) among the earlier debates which selects, or nil when there
 // is none. It reads each candidate's first event only.
 func (a *App) Find(ctx context.Context, p *Plan, which Earlier) (*debate.Summary, error) {
 	sums, err := a.Store.List(ctx, debate.ListFilter{Format: p.created.Format})
@@ -371,7 +372,7 @@ func (a *App) Find(ctx context.Context, p *Plan, which Earlier) (*debate.Summary
 		if err != nil {
 			return nil, err
 		}
-		same, err := a.SameQuestion(recorded, p)
+		same, err := a.sameQuestion(recorded, p)
 		if err != nil {
 			return nil, fmt.Errorf("debate %s: %w ('parley delete %s' removes it)", s.ID, err, s.ID)
 		}

@@ -24,7 +24,7 @@ func recordedCreated(t *testing.T, a *App, id string) debate.Created {
 	return c
 }
 
-// TestPlanSameQuestion: Plan creates nothing, and SameQuestion tells a
+// TestPlanSameQuestion: Plan creates nothing, and sameQuestion tells a
 // debate asked otherwise (deeper, another framework, with a model) from one
 // asked the same way, whatever the case of its topic and the key order of
 // its options.
@@ -45,14 +45,14 @@ func TestPlanSameQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := recordedCreated(t, a, s.ID)
-	if same, err := a.SameQuestion(got, want); err != nil || !same {
+	if same, err := a.sameQuestion(got, want); err != nil || !same {
 		t.Fatalf("the debate StartPlan created does not ask what Plan planned (%v):\n%s\n%s", err, got.Options, want.question)
 	}
 	lower := quick
 	lower.Topic = " nvda "
 	if p, err := a.Plan(ctx, lower); err != nil {
 		t.Fatal(err)
-	} else if same, err := a.SameQuestion(got, p); err != nil || !same {
+	} else if same, err := a.sameQuestion(got, p); err != nil || !same {
 		t.Errorf("nvda and NVDA: same %v, %v", same, err)
 	}
 
@@ -67,7 +67,7 @@ func TestPlanSameQuestion(t *testing.T) {
 	if later.Options, err = json.Marshal(m); err != nil {
 		t.Fatal(err)
 	}
-	if same, err := a.SameQuestion(later, want); err != nil || !same {
+	if same, err := a.sameQuestion(later, want); err != nil || !same {
 		t.Errorf("the same debate with its data fetched later: same %v, %v", same, err)
 	}
 
@@ -81,7 +81,7 @@ func TestPlanSameQuestion(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if same, err := a.SameQuestion(got, other); err != nil || same {
+		if same, err := a.sameQuestion(got, other); err != nil || same {
 			t.Errorf("%s: a quick offline debate asks the same question (%v)", name, err)
 		}
 	}
@@ -105,10 +105,10 @@ func TestPlanSameQuestion(t *testing.T) {
 	if bytes.Equal(sorted.Options, c1.created.Options) {
 		t.Fatal("re-encoding the options changed nothing: the test compares nothing")
 	}
-	if same, err := a.SameQuestion(sorted, c1); err != nil || !same {
+	if same, err := a.sameQuestion(sorted, c1); err != nil || !same {
 		t.Errorf("the same options with their keys sorted: same %v, %v", same, err)
 	}
-	if same, err := a.SameQuestion(sorted, c2); err != nil || same {
+	if same, err := a.sameQuestion(sorted, c2); err != nil || same {
 		t.Errorf("perspectives with 3 and 4 rounds: same %v, %v", same, err)
 	}
 }
@@ -146,8 +146,8 @@ func TestPlanAsksTheSourceNotTheFallback(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec := debate.Created{Format: "bullbear", Topic: "NVDA", Options: opts}
-		live, err1 := a.SameQuestion(rec, p)
-		snapshot, err2 := a.SameQuestion(rec, ps)
+		live, err1 := a.sameQuestion(rec, p)
+		snapshot, err2 := a.sameQuestion(rec, ps)
 		if err1 != nil || err2 != nil || live != c.live || snapshot != c.snapshot {
 			t.Errorf("%s: asks what EDGAR asks %v (want %v), what --snapshot asks %v (want %v); %v %v", name, live, c.live, snapshot, c.snapshot, err1, err2)
 		}
