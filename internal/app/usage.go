@@ -41,3 +41,10 @@ func DebateTotals(st *debate.State) string {
 	}
 	return turns + ", " + TokensText(st.Usage) + ", " + sp.Text("cost")
 }
+
+// TurnTotals is the closing line's account of one turn, a follow-up
+// answer: its tokens and cost ("1,200 input tokens (0 cached), 80 output
+// tokens, cost $0.0012"), the cost said unknown for a model without a price.
+func TurnTotals(tc debate.TurnCompleted) string {
+	return TokensText(tc.Usage) + ", " + report.TurnSpend(tc.Model, tc.Usage, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost")
+}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/llm"
-	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
@@ -124,7 +123,6 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 			}
 		}
 	}
-	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %s, %s\n",
-		tc.Turn.ID, id, app.TokensText(tc.Usage), report.TurnSpend(tc.Model, tc.Usage, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost"))
+	fmt.Fprintf(f.IO.ErrOut, "\nSaved as %s in debate %s: %s\n", tc.Turn.ID, id, app.TurnTotals(tc))
 	return werr
 }

@@ -117,8 +117,7 @@ func (m *Model) askDone(msg askDoneMsg) tea.Cmd {
 			}
 		}
 	}
-	b.line(dim, fmt.Sprintf("Saved as %s in %s: %s, %s", msg.tc.Turn.ID, msg.fu.State.ID,
-		app.TokensText(msg.tc.Usage), report.TurnSpend(msg.tc.Model, msg.tc.Usage, msg.tc.CostUSD, msg.tc.NoLLM, msg.tc.Priced).Text("cost")))
+	b.line(dim, fmt.Sprintf("Saved as %s in %s: %s", msg.tc.Turn.ID, msg.fu.State.ID, app.TurnTotals(msg.tc)))
 	m.tr.finishLive()
 	m.reload(msg.fu.State.ID)
 	return m.afterRun()
