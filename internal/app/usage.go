@@ -8,13 +8,13 @@ import (
 	"github.com/parleyhq/parley/internal/report"
 )
 
-// TokensText is a usage as every front-end's closing lines say it, counts
+// tokensText is a usage as every front-end's closing lines say it, counts
 // with thousands separators as the documents' tables write them: "13,779
 // input tokens (0 cached), 1,100 output tokens".
 // A server that sent no counts for some calls (llm.Usage.Unreported) makes
 // the counts a lower bound, or unknown when none was sent: never a "0" that
 // reads as free.
-func TokensText(u llm.Usage) string {
+func tokensText(u llm.Usage) string {
 	counts := fmt.Sprintf("%s input tokens (%s cached), %s output tokens",
 		report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens))
 	switch {
@@ -39,12 +39,12 @@ func DebateTotals(st *debate.State) string {
 	if sp.LLMTurns == 0 && st.Usage == (llm.Usage{}) {
 		return turns + ", " + sp.Text("cost")
 	}
-	return turns + ", " + TokensText(st.Usage) + ", " + sp.Text("cost")
+	return turns + ", " + tokensText(st.Usage) + ", " + sp.Text("cost")
 }
 
 // TurnTotals is the closing line's account of one turn, a follow-up
 // answer: its tokens and cost ("1,200 input tokens (0 cached), 80 output
 // tokens, cost $0.0012"), the cost said unknown for a model without a price.
 func TurnTotals(tc debate.TurnCompleted) string {
-	return TokensText(tc.Usage) + ", " + report.TurnSpend(tc.Model, tc.Usage, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost")
+	return tokensText(tc.Usage) + ", " + report.TurnSpend(tc.Model, tc.Usage, tc.CostUSD, tc.NoLLM, tc.Priced).Text("cost")
 }

@@ -13,8 +13,8 @@ func TestTokensTextUnreported(t *testing.T) {
 		{Unreported: true}:                                      "tokens unknown",
 		{InputTokens: 1200, OutputTokens: 30, Unreported: true}: "at least 1,200 input tokens",
 	} {
-		if got := TokensText(u); !strings.Contains(got, want) {
-			t.Errorf("TokensText(%+v) = %q, want it to contain %q", u, got, want)
+		if got := tokensText(u); !strings.Contains(got, want) {
+			t.Errorf("tokensText(%+v) = %q, want it to contain %q", u, got, want)
 		}
 	}
 }
