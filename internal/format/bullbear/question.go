@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/secsetup"
+	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/setup"
 )
 
@@ -66,13 +67,21 @@ func (Format) Asks(env setup.Env, req *setup.Request) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if prices != nil {
-		q.MarketData = prices.(interface{ Name() string }).Name()
+	q.MarketData, q.WebSearch = researchNames(prices, web)
+	return json.Marshal(q)
+}
+
+// researchNames names the market data provider and the web search that
+// secsetup.Research configured, "" for one it did not: Setup records them
+// in the options and Asks in the question, alike.
+func researchNames(prices sectools.PriceSource, web sectools.WebSearcher) (market, search string) {
+	if p, ok := prices.(interface{ Name() string }); ok {
+		market = p.Name()
 	}
 	if web != nil {
-		q.WebSearch = web.Name()
+		search = web.Name()
 	}
-	return json.Marshal(q)
+	return market, search
 }
 
 // requested is the part of a debate's options the request decides: the

@@ -132,12 +132,7 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 	for _, t := range set.Tools() {
 		bo.Tools = append(bo.Tools, t.Spec().Name)
 	}
-	if prices != nil {
-		bo.MarketData = prices.(interface{ Name() string }).Name()
-	}
-	if web != nil {
-		bo.WebSearch = web.Name()
-	}
+	bo.MarketData, bo.WebSearch = researchNames(prices, web)
 	if v, _, err := set.Valuation(ctx); err == nil {
 		bo.Valuation, bo.ValuationBasis, bo.MarketPrice = v.Figures, v.Basis, v.Price
 	}
