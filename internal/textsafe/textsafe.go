@@ -37,7 +37,7 @@ func Clean(s string) string {
 			b.WriteRune(0x2400 + r) // ␀ … ␟
 		case r == 0x7f:
 			b.WriteRune('␡')
-		case r >= 0x80 && r <= 0x9f, bidi(r):
+		case coded(r):
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 		default:
 			b.WriteRune(r) // includes utf8.RuneError for invalid bytes
@@ -51,13 +51,13 @@ func Clean(s string) string {
 // already styled with 7-bit ANSI sequences (ESC [ …), which Clean would
 // make visible too.
 func Styled(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return (r >= 0x80 && r <= 0x9f) || bidi(r) }) {
+	if !strings.ContainsFunc(s, coded) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	for _, r := range s {
-		if (r >= 0x80 && r <= 0x9f) || bidi(r) {
+		if coded(r) {
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 			continue
 		}
@@ -65,6 +65,10 @@ func Styled(s string) string {
 	}
 	return b.String()
 }
+
+// coded reports the characters shown by their code point ("⟨U+202E⟩"):
+// C1 controls and the bidirectional formatting characters.
+func coded(r rune) bool { return (r >= 0x80 && r <= 0x9f) || bidi(r) }
 
 // safe reports whether s needs no change: valid UTF-8 with no control
 // character but newline and tab, and no bidirectional override.
