@@ -88,6 +88,7 @@ func TestLinksOnlyTheSolver(t *testing.T) {
 	allowed := []string{
 		"github.com/parleyhq/parley/cmd/parley-af",
 		"github.com/parleyhq/parley/internal/afcmd",
+		"github.com/parleyhq/parley/internal/afrun",
 		"github.com/parleyhq/parley/internal/argue",
 		"github.com/parleyhq/parley/internal/iostreams",
 		"github.com/parleyhq/parley/internal/version",

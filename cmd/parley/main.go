@@ -5,6 +5,8 @@ import (
 	"context"
 	"os"
 
+	// Runs `parley af` before the rest of the binary initialises.
+	_ "github.com/parleyhq/parley/cmd/parley/internal/afearly"
 	"github.com/parleyhq/parley/internal/cli"
 	"github.com/parleyhq/parley/internal/iostreams"
 )

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/parleyhq/parley/internal/afcmd"
+	"github.com/parleyhq/parley/internal/afrun"
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
@@ -355,7 +355,7 @@ func iccmaArgs(args []string) []string {
 	if len(args) == 0 || args[0] != "af" {
 		return args
 	}
-	return append([]string{"af"}, afcmd.Args(args[1:])...)
+	return append([]string{"af"}, afrun.Args(args[1:])...)
 }
 
 // ExitCode maps an error to the process exit code.

@@ -10,7 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
+	"os"
 	"strconv"
 	"strings"
 
@@ -47,12 +47,24 @@ func ParseFormat(s string) (Format, error) {
 
 // FormatOf guesses the format from a file name's extension.
 func FormatOf(path string) (Format, error) {
-	ext := strings.TrimPrefix(filepath.Ext(path), ".")
+	ext := strings.TrimPrefix(extension(path), ".")
 	f, err := ParseFormat(ext)
 	if err != nil {
 		return "", fmt.Errorf("iccma: cannot tell the format of %q from its extension; pass a format (%s)", path, strings.Join(Formats(), ", "))
 	}
 	return f, nil
+}
+
+// extension is filepath.Ext. path/filepath sorts late in a binary's
+// initialisation order, and importing it would hold `parley af` back behind
+// most of the full binary's initialisation (see internal/afrun).
+func extension(path string) string {
+	for i := len(path) - 1; i >= 0 && !os.IsPathSeparator(path[i]); i-- {
+		if path[i] == '.' {
+			return path[i:]
+		}
+	}
+	return ""
 }
 
 // Parse reads a framework in the given format.

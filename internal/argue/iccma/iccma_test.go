@@ -426,3 +426,12 @@ func TestI23Variants(t *testing.T) {
 		}
 	}
 }
+
+// extension is filepath.Ext (kept apart for the import order, format.go).
+func TestExtensionIsFilepathExt(t *testing.T) {
+	for _, p := range []string{"", "a", "a.af", "dir/a.apx", "dir.v2/a", "dir.v2/a.tgf", ".af", "a.", "a.b.i23", "/x/y.z/", "./a", "../a.af", "dir/.hidden"} {
+		if got, want := extension(p), filepath.Ext(p); got != want {
+			t.Errorf("extension(%q) = %q, filepath.Ext = %q", p, got, want)
+		}
+	}
+}

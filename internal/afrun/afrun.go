@@ -1,0 +1,211 @@
+// Package afrun is Parley's argumentation solver as a command, without a
+// command-line framework: the options of the ICCMA solver interface
+// (-p PROBLEM -f FILE [-fo FORMAT] [-a ARG]), running them on
+// internal/argue, and Early, which lets cmd/parley run `parley af` before
+// the rest of its binary initialises. internal/afcmd mounts it as a cobra
+// command, for `parley af` and cmd/parley-af.
+//
+// Why apart from afcmd: a Go process initialises every package linked into
+// it before main, in an order the language fixes (packages sorted by import
+// path, each as soon as its imports are). A package whose path sorts late
+// waits for every earlier one that is ready, and so does everything that
+// imports it: cobra (through text/template), pflag (through net),
+// path/filepath and runtime/debug would each hold Early back behind the
+// language-model SDKs, goldmark and SQLite. So this package imports the
+// solver, iostreams and the standard library without those: package flag
+// parses, internal/argue/iccma finds a file's extension itself, and afcmd
+// prints the banner (internal/version reads the build information). Keep its
+// imports that way: cmd/parley's TestAFStartsBeforeTheRest checks what
+// initialises.
+package afrun
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/internal/argue"
+	"github.com/parleyhq/parley/internal/argue/iccma"
+	"github.com/parleyhq/parley/internal/iostreams"
+)
+
+// Exit codes, the same as the full command line's.
+const (
+	ExitOK          = 0
+	ExitError       = 1 // no answer: cut off, or the solver failed
+	ExitUsage       = 2 // bad flags, problem, file or argument
+	ExitInterrupted = 130
+)
+
+// UsageError is bad input: a flag, the problem, the file or its contents,
+// the query argument.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// UsageErrorf is a UsageError with a formatted message.
+func UsageErrorf(format string, a ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, a...)}
+}
+
+// Options are the flags, which follow the ICCMA solver interface so that
+// competition tooling can run Parley's solver.
+type Options struct {
+	Problem  string
+	File     string
+	Format   string
+	Arg      string
+	Formats  bool
+	Problems bool
+	Version  bool
+	// Timeout bounds the whole run, reading included (0: none).
+	Timeout time.Duration
+}
+
+// Banner reports whether o asks for the solver's banner, its name, version
+// and authors: --version, or no flags at all, as the ICCMA interface has
+// it. Run does not print it; afcmd.Run does, because the banner names the
+// build (internal/version, which imports runtime/debug: see the package
+// comment on imports).
+func (o *Options) Banner() bool { return *o == Options{} || o.Version }
+
+// Run solves the problem o names and prints the answer in the ICCMA
+// output conventions. Bad input is a *UsageError.
+func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
+	switch {
+	case o.Formats:
+		fmt.Fprintf(ios.Out, "[%s]\n", strings.Join(iccma.Formats(), ","))
+		return nil
+	case o.Problems:
+		fmt.Fprintf(ios.Out, "[%s]\n", strings.Join(iccma.Problems(), ","))
+		return nil
+	case o.Problem == "":
+		return UsageErrorf("-p PROBLEM is required (--problems lists them)")
+	case o.File == "":
+		return UsageErrorf("-f FILE is required")
+	}
+	if o.Timeout < 0 {
+		return UsageErrorf("--timeout %s: give a positive duration such as 30s, or 0 for none", o.Timeout)
+	}
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	err := iccma.Run(ctx, iccma.Options{Problem: o.Problem, File: o.File, Format: o.Format, Arg: o.Arg, Input: ios.In}, ios.Out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("no answer within %s (--timeout): the problem is too hard to decide in that time; nothing was printed: %w", o.Timeout, err)
+	case errors.Is(err, argue.ErrCutOff), errors.Is(err, context.Canceled):
+		return fmt.Errorf("stopped before an answer; nothing was printed: %w", err)
+	}
+	return &UsageError{Err: err}
+}
+
+// Args rewrites the ICCMA interface's "-fo FORMAT", a single-dash flag of
+// two letters that the flag parser would read as -f o, to --fo. args are
+// the solver's own (after "af" under parley).
+func Args(args []string) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == "-fo" {
+			out[i] = "--fo"
+		} else if v, ok := strings.CutPrefix(a, "-fo="); ok {
+			out[i] = "--fo=" + v
+		}
+	}
+	return out
+}
+
+// Exit prints err as the full command line does ("error: ..." on standard
+// error) and returns the exit code.
+func Exit(ios *iostreams.IOStreams, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.Colors().Red("error:"), err)
+	var ue *UsageError
+	switch {
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	}
+	return ExitError
+}
+
+// Early runs `parley af` (args are parley's, "af" first) as the full
+// command line would, when it is sure to read args as the full command line
+// does: the solver's own flags only, each in a form both this parser
+// (package flag) and cobra's read alike, and no help asked. Otherwise it
+// does nothing and returns false, so that the full command line answers
+// (help with its global flags, flag errors in its words, forms such as
+// -pSE-PR). cmd/parley calls it before the rest of its binary initialises
+// (cmd/parley/internal/afearly).
+func Early(ctx context.Context, args []string, ios *iostreams.IOStreams) (code int, ok bool) {
+	if len(args) == 0 || args[0] != "af" {
+		return 0, false
+	}
+	o, ok := parse(Args(args[1:]))
+	if !ok {
+		return 0, false
+	}
+	return Exit(ios, Run(ctx, ios, &o)), true
+}
+
+// parse reads args (after Args) with package flag, and reports whether
+// Early may run them: every flag plain (see plainFlags), no positional
+// argument, no banner.
+func parse(args []string) (Options, bool) {
+	if !plainFlags(args) {
+		return Options{}, false
+	}
+	var o Options
+	fs := flag.NewFlagSet("parley af", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	for _, name := range []string{"p", "problem"} {
+		fs.StringVar(&o.Problem, name, "", "")
+	}
+	for _, name := range []string{"f", "file"} {
+		fs.StringVar(&o.File, name, "", "")
+	}
+	for _, name := range []string{"a", "arg"} {
+		fs.StringVar(&o.Arg, name, "", "")
+	}
+	fs.StringVar(&o.Format, "fo", "", "")
+	fs.BoolVar(&o.Formats, "formats", false, "")
+	fs.BoolVar(&o.Problems, "problems", false, "")
+	fs.BoolVar(&o.Version, "version", false, "")
+	fs.DurationVar(&o.Timeout, "timeout", 0, "")
+	err := fs.Parse(args)
+	return o, err == nil && fs.NArg() == 0 && !o.Banner()
+}
+
+// plainFlags reports whether every flag in args is written as package flag
+// and cobra (pflag) both read it: a one-letter name after one dash, a longer
+// one after two. They differ otherwise: flag reads -problem X as the flag
+// problem, pflag as -p with the value "roblem". A value that looks like a
+// flag makes it false too, and so does "--" (the two read a flag's value
+// "--" differently), which only sends that command line the slow way.
+func plainFlags(args []string) bool {
+	for _, a := range args {
+		name, dashes := strings.TrimLeft(a, "-"), len(a)-len(strings.TrimLeft(a, "-"))
+		name, _, _ = strings.Cut(name, "=")
+		switch {
+		case dashes == 0, a == "-":
+			// An argument, or a value: - is standard input.
+		case dashes == 1 && len(name) == 1, dashes == 2 && len(name) > 1:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,4 @@
+package afrun
+
+// Parse is parse, for the tests that hold it to cobra's reading.
+var Parse = parse
