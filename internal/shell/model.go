@@ -453,30 +453,70 @@ func (m *Model) View() tea.View {
 // statusLine shows the format, where the debate is and what it cost, and
 // while the shell waits a spinner with the time waited and the tokens used.
 func (m *Model) statusLine() string {
-	var parts []string
+	var format, topic string
+	var rest []string
 	if v := m.views[m.current]; v != nil && v.state.ID != "" {
 		s := v.state
-		parts = append(parts, s.Format, app.Truncate(clean(s.Topic), 40))
+		format, topic = s.Format, clean(s.Topic)
 		switch {
 		case s.Phase.Label != "":
-			parts = append(parts, s.Phase.Label)
+			rest = append(rest, s.Phase.Label)
 		case s.Phase.Round > 0:
-			parts = append(parts, fmt.Sprintf("round %d", s.Phase.Round))
+			rest = append(rest, fmt.Sprintf("round %d", s.Phase.Round))
 		}
-		parts = append(parts, string(s.Status))
-		parts = append(parts, spent(v).Cell())
+		rest = append(rest, string(s.Status), spent(v).Cell())
 	} else {
-		parts = append(parts, "parley", "no debate yet")
+		rest = append(rest, "parley", "no debate yet")
 	}
-	line := " " + strings.Join(parts, " · ")
+	wait := ""
 	if m.waiting() {
-		line += "  " + m.spin.View() + " " + m.waitLine()
+		wait = "  " + m.spin.View() + " " + m.waitLine()
 	}
-	line = ansi.Truncate(line, m.width, "…")
+	line := fitStatus(m.width, format, topic, rest, wait)
 	if pad := m.width - ansi.StringWidth(line); pad > 0 {
 		line += strings.Repeat(" ", pad)
 	}
 	return m.st.status.Render(line)
+}
+
+// Topic cells in the status line: at most maxStatusTopic, and at least
+// minStatusTopic (or the whole topic) while other parts make room.
+const (
+	maxStatusTopic = 40
+	minStatusTopic = 12
+)
+
+// fitStatus composes the status line in width cells: format · topic ·
+// rest (phase, status, cost), then wait. The line is cut at its end, and
+// its end says what the debate does now (its status, its cost, the spinner
+// and the agent it waits for, the only sign that a long turn is alive), so
+// what gives way first is what the transcript already shows: the topic is
+// cut down to minStatusTopic cells, then the format is left out, then the
+// topic, and only then is the end cut.
+func fitStatus(width int, format, topic string, rest []string, wait string) string {
+	compose := func(format, topic string) string {
+		var parts []string
+		for _, p := range append([]string{format, topic}, rest...) {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		return " " + strings.Join(parts, " · ") + wait
+	}
+	topic = ansi.Truncate(topic, maxStatusTopic, "…")
+	line := compose(format, topic)
+	if over := ansi.StringWidth(line) - width; over > 0 && topic != "" {
+		room := max(ansi.StringWidth(topic)-over, min(minStatusTopic, ansi.StringWidth(topic)))
+		topic = ansi.Truncate(topic, room, "…")
+		line = compose(format, topic)
+	}
+	if ansi.StringWidth(line) > width && format != "" {
+		line = compose("", topic)
+	}
+	if ansi.StringWidth(line) > width && topic != "" {
+		line = compose("", "")
+	}
+	return ansi.Truncate(line, width, "…")
 }
 
 // spent is what the debate cost so far.

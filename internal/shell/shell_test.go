@@ -679,3 +679,40 @@ func TestInputLineEscapesBidi(t *testing.T) {
 		t.Errorf("the input line shows the bidi controls raw:\n%q", v)
 	}
 }
+
+// TestStatusLineKeepsWhatRuns: while a turn runs, the status line ends
+// with the debate's status and the spinner naming the agent that thinks,
+// the only sign that a long turn is alive. A question as the topic must not
+// push them off the line: the topic (shown in the transcript) gives way.
+func TestStatusLineKeepsWhatRuns(t *testing.T) {
+	for _, w := range []int{60, 80, 100, 120} {
+		t.Run(itoa(w), func(t *testing.T) {
+			_, env := fakeServer(t, "perspectives.yaml",
+				script.Rule{Tag: "analysis", Replies: []script.Reply{{Text: "never sent", Delay: script.Duration(time.Minute)}}})
+			h := newHarness(t, w, env)
+			topic := "Should we move our caching layer from Redis to PostgreSQL unlogged tables this quarter?"
+			h.typeLine(`/debate "` + topic + `"`)
+			h.until("the analysis turn to start", func() bool {
+				v := h.m.views[h.m.current]
+				return v != nil && len(v.running) == 1
+			})
+			status := ansi.Strip(h.m.statusLine())
+			if got := ansi.StringWidth(status); got != w {
+				t.Errorf("the status line is %d cells wide, want %d: %q", got, w, status)
+			}
+			for _, want := range []string{"running", "⠋ Moderator", "Moderator · analysis is thinking…"} {
+				if want == "Moderator · analysis is thinking…" && w < 80 {
+					continue // the phase and the status take the room
+				}
+				if !strings.Contains(status, want) {
+					t.Errorf("the status line at %d columns lost %q: %q", w, want, status)
+				}
+			}
+			if w >= 100 && !strings.Contains(status, "perspectives · Should we") {
+				t.Errorf("the status line at %d columns has room for the format and the topic's start: %q", w, status)
+			}
+			h.key(ctrl('c'))
+			h.settle()
+		})
+	}
+}
