@@ -401,6 +401,13 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// tooLargeError is a request body over the limit.
+type tooLargeError struct{ limit int64 }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("the request is over %d bytes: shorten the topic, the guidance or the hint", e.limit)
+}
+
 // conflictError is a request that does not fit the debate's state.
 type conflictError struct{ err error }
 
@@ -413,7 +420,10 @@ func statusOf(err error) int {
 	var ce *setup.ConfigError
 	var conflict *conflictError
 	var held *debate.LeaseHeldError
+	var large *tooLargeError
 	switch {
+	case errors.As(err, &large):
+		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, debate.ErrNotFound):
 		return http.StatusNotFound
 	case errors.As(err, &ie):

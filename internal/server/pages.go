@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -97,8 +99,8 @@ func (s *Server) pageNew(w http.ResponseWriter, r *http.Request) {
 // createFromForm reads the new-debate form: the fields of the chosen
 // format only.
 func createFromForm(r *http.Request) (CreateRequest, error) {
-	if err := r.ParseForm(); err != nil {
-		return CreateRequest{}, fmt.Errorf("the form could not be read: %w", err)
+	if err := readForm(r); err != nil {
+		return CreateRequest{}, err
 	}
 	f := r.PostForm
 	c := CreateRequest{Format: f.Get("format"), Topic: f.Get("topic"), Provider: f.Get("provider"), Model: f.Get("model")}
@@ -109,7 +111,7 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, fmt.Errorf("%s %q is not a number", strings.ReplaceAll(name, "_", " "), v)
+			return 0, setup.Inputf("%s %q is not a number: give a whole number or leave it empty", strings.ReplaceAll(name, "_", " "), v)
 		}
 		return n, nil
 	}
@@ -170,6 +172,21 @@ func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 		form[k] = r.PostForm.Get(k)
 	}
 	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: errorMessage(err), Form: form})
+}
+
+// readForm parses a page's form. What is wrong with one is the sender's:
+// a body over MaxBody is a *tooLargeError (413), any other fault an input
+// error (400), not the server's (500).
+func readForm(r *http.Request) error {
+	err := r.ParseForm()
+	if err == nil {
+		return nil
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return &tooLargeError{limit: mbe.Limit}
+	}
+	return setup.Inputf("the form could not be read (%w): send it again from the page", err)
 }
 
 // panel is a debate's live view: everything the page shows that changes.
@@ -407,8 +424,8 @@ func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 // to the page, or the page with the error.
 func (s *Server) action(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if err := r.ParseForm(); err != nil {
-		s.pageError(w, fmt.Errorf("the form could not be read: %w", err))
+	if err := readForm(r); err != nil {
+		s.pageError(w, err)
 		return
 	}
 	f := r.PostForm

@@ -616,3 +616,33 @@ func TestHealthzAndMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestFormFaultsAreTheSenders: a form the dashboard cannot use is refused
+// as the sender's fault, with the page saying what is wrong: a field that
+// is no number or a form that cannot be parsed is 400, a form over MaxBody
+// 413, never 500 (the server's own failure).
+func TestFormFaultsAreTheSenders(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	const form = "application/x-www-form-urlencoded"
+	big := "format=perspectives&topic=" + strings.Repeat("a", MaxBody)
+	for _, c := range []struct {
+		path, body string
+		code       int
+		says       string
+	}{
+		{"/new", url.Values{"format": {"perspectives"}, "topic": {"Redis or Postgres?"}, "max_rounds": {"abc"}}.Encode(), http.StatusBadRequest, `max rounds "abc" is not a number`},
+		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"two"}}.Encode(), http.StatusBadRequest, `rounds "two" is not a number`},
+		{"/new", "topic=%zz", http.StatusBadRequest, "the form could not be read"},
+		{"/new", big, http.StatusRequestEntityTooLarge, fmt.Sprintf("over %d bytes", MaxBody)},
+		{"/debates/DEB-00000000/hints", "target=all&text=%zz", http.StatusBadRequest, "the form could not be read"},
+		{"/debates/DEB-00000000/hints", "target=all&text=" + strings.Repeat("a", MaxBody), http.StatusRequestEntityTooLarge, fmt.Sprintf("over %d bytes", MaxBody)},
+	} {
+		resp, page := ts.do(t, "POST", c.path, c.body, "Content-Type", form)
+		if resp.StatusCode != c.code {
+			t.Errorf("POST %s (%.40s…): %d, want %d", c.path, c.body, resp.StatusCode, c.code)
+		}
+		if !strings.Contains(html.UnescapeString(page), c.says) {
+			t.Errorf("POST %s (%.40s…): the page does not say %q:\n%.600s", c.path, c.body, c.says, page)
+		}
+	}
+}
