@@ -151,124 +151,242 @@ func (f *Framework) SomeExtension(ctx context.Context, sem Semantics) (e Extensi
 
 // Credulous reports whether argument a belongs to some extension under sem.
 func (f *Framework) Credulous(ctx context.Context, sem Semantics, a int) (bool, error) {
+	yes, _, err := f.credulous(ctx, sem, a, false)
+	return yes, err
+}
+
+// CredulousWitness is Credulous with the certificate ICCMA 2023 asks for:
+// when a is accepted, an extension under sem that contains it (nil
+// otherwise). Finding it can take more than deciding: a preferred
+// extension is grown from the admissible set that decides, a complete one
+// closed under defence.
+func (f *Framework) CredulousWitness(ctx context.Context, sem Semantics, a int) (bool, Extension, error) {
+	return f.credulous(ctx, sem, a, true)
+}
+
+// credulous decides credulous acceptance; with want it also returns an
+// extension containing a when there is one.
+func (f *Framework) credulous(ctx context.Context, sem Semantics, a int, want bool) (bool, Extension, error) {
 	if err := f.checkArg(a); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	switch sem {
 	case Grounded:
-		return f.Grounded().Contains(a), nil
+		g := f.Grounded()
+		if !g.Contains(a) {
+			return false, nil, nil
+		}
+		return true, g, nil
 	case Ideal:
-		return f.inIdeal(ctx, a)
+		yes, ideal, err := f.inIdeal(ctx, a)
+		if err != nil || !yes {
+			return false, nil, err
+		}
+		if ideal == nil && want {
+			if ideal, err = f.Ideal(ctx); err != nil {
+				return false, nil, err
+			}
+		}
+		return true, ideal, nil
 	case Complete, Preferred, Stable, Admissible:
 		// An admissible set extends to a complete one, so credulous
 		// acceptance is the same under AD, CO and PR.
 		c := f.core(true)
-		if c.local(a) < 0 {
-			if c.inBase(a) {
-				if sem == Stable { // in every stable extension, if there is one
-					_, ok, err := c.solveStable(ctx)
-					return ok, err
-				}
-				return true, nil
+		i := c.local(a)
+		if i < 0 {
+			if !c.inBase(a) {
+				return false, nil, nil // grounded OUT: in no complete extension
 			}
-			return false, nil // grounded OUT: in no complete extension
+			switch {
+			case sem == Stable: // in every stable extension, if there is one
+				m, ok, err := c.solveStable(ctx)
+				if err != nil || !ok {
+					return false, nil, err
+				}
+				return true, c.ext(c.inOf(m)), nil
+			case !want:
+				return true, nil, nil
+			case sem == Preferred: // every preferred extension holds the grounded one
+				p, err := c.maximise(ctx, c.admSolver(true), nil)
+				if err != nil {
+					return false, nil, err
+				}
+				return true, c.ext(p), nil
+			}
+			return true, c.ext(nil), nil // the grounded extension: complete, so admissible
+		}
+		if sem == Stable {
+			m, ok, err := c.solveStable(ctx, []int{c.in(i)})
+			if err != nil || !ok {
+				return false, nil, err
+			}
+			return true, c.ext(c.inOf(m)), nil
 		}
 		// An admissible set extends to a complete and to a preferred
 		// extension, so the smaller admissible encoding decides DC-CO and
 		// DC-PR.
-		if sem == Stable {
-			_, ok, err := c.solveStable(ctx, []int{c.in(c.local(a))})
-			return ok, err
+		m, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), []int{c.in(i)})
+		if err != nil || !ok || !want {
+			return ok, nil, err
 		}
-		_, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), []int{c.in(c.local(a))})
-		return ok, err
+		s := c.inOf(m)
+		switch sem {
+		case Complete:
+			s = c.completeFrom(s)
+		case Preferred:
+			if s, err = c.maximise(ctx, c.admSolver(true), s); err != nil {
+				return false, nil, err
+			}
+		}
+		return true, c.ext(s), nil
 	}
 	if sem == SemiStable || sem == Stage {
-		if yes, decided, err := f.viaStable(ctx, a, false); err != nil || decided {
-			return yes, err
+		if yes, w, decided, err := f.viaStable(ctx, a, false); err != nil || decided {
+			return yes, w, err
 		}
 		return f.rangeMaximalAccepts(ctx, sem, a, false) // there is no stable extension
 	}
-	found := false
+	var w Extension
 	err := f.Enumerate(ctx, sem, func(e Extension) bool {
-		found = e.Contains(a)
-		return !found
+		if e.Contains(a) {
+			w = e
+		}
+		return w == nil
 	})
-	return found, err
+	return w != nil, w, err
 }
 
 // Skeptical reports whether argument a belongs to every extension under
 // sem. Following ICCMA, it is vacuously true when there is no extension
 // (possible only for stable semantics).
 func (f *Framework) Skeptical(ctx context.Context, sem Semantics, a int) (bool, error) {
+	yes, _, err := f.skeptical(ctx, sem, a, false)
+	return yes, err
+}
+
+// SkepticalWitness is Skeptical with the certificate ICCMA 2023 asks for:
+// when a is not skeptically accepted, an extension under sem without it
+// (nil otherwise).
+func (f *Framework) SkepticalWitness(ctx context.Context, sem Semantics, a int) (bool, Extension, error) {
+	return f.skeptical(ctx, sem, a, true)
+}
+
+// skeptical decides skeptical acceptance; with want it also returns an
+// extension without a when there is one.
+func (f *Framework) skeptical(ctx context.Context, sem Semantics, a int, want bool) (bool, Extension, error) {
 	if err := f.checkArg(a); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	switch sem {
 	case Admissible:
-		return false, nil // the empty set is admissible and holds no argument
+		return false, Extension{}, nil // the empty set is admissible and holds no argument
 	case Grounded, Complete:
-		return f.Grounded().Contains(a), nil
-	case Ideal:
-		return f.inIdeal(ctx, a) // the ideal extension is the only one
+		// The grounded extension is complete and in every complete one.
+		g := f.Grounded()
+		if g.Contains(a) {
+			return true, nil, nil
+		}
+		return false, g, nil
+	case Ideal: // the ideal extension is the only one
+		yes, ideal, err := f.inIdeal(ctx, a)
+		if err != nil || yes {
+			return yes, nil, err
+		}
+		if ideal == nil && want {
+			if ideal, err = f.Ideal(ctx); err != nil {
+				return false, nil, err
+			}
+		}
+		return false, ideal, nil
 	case Stable, Preferred:
 		c := f.core(true)
-		if c.local(a) < 0 {
+		i := c.local(a)
+		if i < 0 {
 			if c.inBase(a) {
-				return true, nil
+				return true, nil, nil
 			}
-			if sem == Stable { // in no stable extension: true only if none exists
-				_, ok, err := c.solveStable(ctx)
-				return !ok, err
+			switch {
+			case sem == Stable: // in no stable extension: true only if none exists
+				m, ok, err := c.solveStable(ctx)
+				if err != nil || !ok {
+					return err == nil, nil, err
+				}
+				return false, c.ext(c.inOf(m)), nil
+			case !want:
+				return false, nil, nil
 			}
-			return false, nil
+			p, err := c.maximise(ctx, c.admSolver(true), nil) // any preferred extension lacks a
+			if err != nil {
+				return false, nil, err
+			}
+			return false, c.ext(p), nil
 		}
 		if sem == Stable {
-			_, ok, err := c.solveStable(ctx, []int{-c.in(c.local(a))})
-			return !ok, err
+			m, ok, err := c.solveStable(ctx, []int{-c.in(i)})
+			if err != nil || !ok {
+				return err == nil, nil, err
+			}
+			return false, c.ext(c.inOf(m)), nil
 		}
-		return c.skepticalPreferred(ctx, c.local(a))
+		yes, p, err := c.skepticalPreferred(ctx, i, want)
+		if err != nil || yes || !want {
+			return yes, nil, err
+		}
+		return false, c.ext(p), nil
 	}
 	if sem == SemiStable || sem == Stage {
-		if yes, decided, err := f.viaStable(ctx, a, true); err != nil || decided {
-			return yes, err
+		if yes, w, decided, err := f.viaStable(ctx, a, true); err != nil || decided {
+			return yes, w, err
 		}
 		return f.rangeMaximalAccepts(ctx, sem, a, true) // there is no stable extension
 	}
-	all := true
+	var w Extension
 	err := f.Enumerate(ctx, sem, func(e Extension) bool {
-		all = e.Contains(a)
-		return all
+		if !e.Contains(a) {
+			w = e
+		}
+		return w == nil
 	})
-	return all, err
+	return w == nil, w, err
 }
 
 // viaStable answers DC/DS (skeptical) for a under semi-stable or stage
 // semantics when f has a stable extension (decided is then true; see
 // rangeBased), from one core and the first stable model, which often
-// settles the question without a second search.
-func (f *Framework) viaStable(ctx context.Context, a int, skeptical bool) (yes, decided bool, err error) {
+// settles the question without a second search. w is a stable extension,
+// so semi-stable and stage, that contains a (DC YES) or lacks it (DS NO).
+func (f *Framework) viaStable(ctx context.Context, a int, skeptical bool) (yes bool, w Extension, decided bool, err error) {
 	c := f.core(true)
 	m, ok, err := c.solveStable(ctx)
 	if err != nil || !ok {
-		return false, false, err
+		return false, nil, false, err
+	}
+	answer := func(yes bool, m []bool) (bool, Extension, bool, error) {
+		if yes == skeptical { // DC NO or DS YES: no certificate
+			return yes, nil, true, nil
+		}
+		return yes, c.ext(c.inOf(m)), true, nil
 	}
 	i := c.local(a)
 	if i < 0 {
-		return c.inBase(a), true, nil // grounded IN: in every stable extension; OUT: in none
+		return answer(c.inBase(a), m) // grounded IN: in every stable extension; OUT: in none
 	}
 	in := m[c.in(i)-1]
 	switch {
 	case !skeptical && in:
-		return true, true, nil
+		return answer(true, m)
 	case skeptical && !in:
-		return false, true, nil
-	case !skeptical:
-		_, ok, err := c.solveStable(ctx, []int{c.in(i)})
-		return ok, err == nil, err
+		return answer(false, m)
 	}
-	_, ok, err = c.solveStable(ctx, []int{-c.in(i)})
-	return !ok, err == nil, err
+	lit := c.in(i)
+	if skeptical {
+		lit = -lit
+	}
+	m2, ok, err := c.solveStable(ctx, []int{lit})
+	if err != nil {
+		return false, nil, false, err
+	}
+	return answer(ok != skeptical, m2)
 }
 
 // rangeBased reports whether f has a stable extension. If it does, the
@@ -415,14 +533,14 @@ func (f *Framework) Ideal(ctx context.Context) (Extension, error) {
 // some admissible set lies in a preferred extension P, which then lacks a,
 // while the ideal extension lies in P. On a dense 243-argument framework
 // DC-ID took 28 s where these decide it in 0.3 s (μ-toksia: 1 s).
-func (f *Framework) inIdeal(ctx context.Context, a int) (bool, error) {
+func (f *Framework) inIdeal(ctx context.Context, a int) (bool, Extension, error) {
 	c := f.core(true)
 	i := c.local(a)
 	if i < 0 {
-		return c.inBase(a), nil // the grounded extension is in the ideal one; OUT is in no admissible set
+		return c.inBase(a), nil, nil // the grounded extension is in the ideal one; OUT is in no admissible set
 	}
 	if _, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), []int{c.in(i)}); err != nil || !ok {
-		return false, err
+		return false, nil, err
 	}
 	// Attackers outside the core are grounded OUT: in no admissible set.
 	attackers := make([]int, 0, len(c.attackers[i]))
@@ -431,11 +549,64 @@ func (f *Framework) inIdeal(ctx context.Context, a int) (bool, error) {
 	}
 	if len(attackers) > 0 {
 		if _, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), attackers); err != nil || ok {
-			return false, err
+			return false, nil, err
 		}
 	}
 	e, err := f.Ideal(ctx)
-	return e.Contains(a), err
+	if err != nil {
+		return false, nil, err
+	}
+	return e.Contains(a), e, nil
+}
+
+// completeFrom closes the admissible set s (core indices) under defence:
+// the least complete extension of the core containing it, as the grounded
+// extension is the closure of the empty set. Labels spread as in the
+// grounded labelling: what s attacks is OUT, and an argument all of whose
+// attackers are OUT is IN; from an admissible set that never puts an
+// argument both IN and OUT.
+func (c *core) completeFrom(s []int) []int {
+	attacks := make([][]int, c.n)
+	live := make([]int, c.n) // attackers not yet OUT
+	for i := range c.n {
+		live[i] = len(c.attackers[i])
+		for _, j := range c.attackers[i] {
+			attacks[j] = append(attacks[j], i)
+		}
+	}
+	in, out := make([]bool, c.n), make([]bool, c.n)
+	var res, queue []int
+	setIn := func(i int) {
+		if !in[i] {
+			in[i] = true
+			res = append(res, i)
+			queue = append(queue, i)
+		}
+	}
+	for _, i := range s {
+		setIn(i)
+	}
+	for i := range c.n {
+		if live[i] == 0 {
+			setIn(i)
+		}
+	}
+	for len(queue) > 0 {
+		x := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, t := range attacks[x] {
+			if out[t] {
+				continue
+			}
+			out[t] = true
+			for _, u := range attacks[t] {
+				if live[u]--; live[u] == 0 {
+					setIn(u)
+				}
+			}
+		}
+	}
+	return res
 }
 
 // enumModels enumerates models of cl that differ in their IN sets.
@@ -551,28 +722,41 @@ func (c *core) preferred(ctx context.Context, fn func([]int) bool) error {
 //     preferred extension without i; if there is one, every preferred
 //     superset of M contains i, so block the subsets of M and go on (a
 //     preferred extension without i inside M would be M itself).
-func (c *core) skepticalPreferred(ctx context.Context, i int) (bool, error) {
+//
+// When i is not in every preferred extension, without is one that lacks it
+// (core indices): M, or with want the attacking set grown to a preferred
+// extension.
+func (c *core) skepticalPreferred(ctx context.Context, i int, want bool) (yes bool, without []int, err error) {
 	sv := c.admSolver(true)
 	ok, err := sv.solve(ctx, c.out(i))
-	if err != nil || ok {
-		return false, err
+	if err != nil {
+		return false, nil, err
+	}
+	if ok {
+		if !want {
+			return false, nil, nil
+		}
+		// The admissible set attacking i grows to a preferred extension,
+		// which still attacks i, so lacks it.
+		p, err := c.maximise(ctx, sv, c.inOf(sv.model()))
+		return false, p, err
 	}
 	sv.add([]int{-c.out(i)}) // implied by the clauses: learned for good
 	for {
 		ok, err := sv.solve(ctx, -c.in(i))
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if !ok {
-			return true, nil
+			return true, nil, nil
 		}
 		m, err := c.maximise(ctx, sv, c.inOf(sv.model()), -c.in(i))
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		grow := c.someInOutside(m)
 		if len(grow) == 0 {
-			return false, nil // m is the whole core yet lacks i: impossible, but it would be preferred
+			return false, m, nil // m is the whole core yet lacks i: impossible, but it would be preferred
 		}
 		t := sv.addTemp(grow)
 		assume := []int{t}
@@ -582,10 +766,10 @@ func (c *core) skepticalPreferred(ctx context.Context, i int) (bool, error) {
 		ok, err = sv.solve(ctx, assume...)
 		sv.retire(t)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if !ok {
-			return false, nil
+			return false, m, nil
 		}
 		sv.add(grow)
 	}
@@ -695,13 +879,14 @@ func (c *core) rangeMaximal(ctx context.Context, cl [][]int, fn func([]int) bool
 // model with i IN (skeptical: not IN) whose range is not inside a range
 // already refuted, grow its range to a maximal one R (with i free), and ask
 // for a model with exactly the range R and i IN (not IN). If there is one,
-// it is an extension that answers the question. If not, no extension with
+// it is an extension that answers the question (returned as its IN set).
+// If not, no extension with
 // a range inside R does either, since an extension's range inside R is R
 // itself: such ranges are blocked and the search goes on. Enumerating the
 // extensions one by one until one settles the question, as Credulous did,
 // took over a minute for DC-STG on 240-argument frameworks where
 // μ-toksia needs 0.2 s.
-func (c *core) rangeMaximalAccepts(ctx context.Context, cl [][]int, i int, skeptical bool) (bool, error) {
+func (c *core) rangeMaximalAccepts(ctx context.Context, cl [][]int, i int, skeptical bool) (bool, []int, error) {
 	rs := c.newRangeSearch(cl)
 	lit := c.in(i)
 	if skeptical {
@@ -710,43 +895,57 @@ func (c *core) rangeMaximalAccepts(ctx context.Context, cl [][]int, i int, skept
 	for {
 		ok, err := rs.sv.solve(ctx, lit)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if !ok {
-			return skeptical, nil // no extension has (lacks) i
+			return skeptical, nil, nil // no extension has (lacks) i
 		}
 		u, err := rs.maximise(ctx, c.undecOf(rs.sv.model()))
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		ok, err = rs.sv.solve(ctx, append(rs.exactly(u), lit)...)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if ok {
-			return !skeptical, nil
+			return !skeptical, c.inOf(rs.sv.model()), nil
 		}
 		if len(u) == 0 {
 			// Every argument is in range R, so every extension has range R:
 			// none has (lacks) i.
-			return skeptical, nil
+			return skeptical, nil, nil
 		}
 		rs.sv.add(rs.someDecided(u))
 	}
 }
 
 // rangeMaximalAccepts answers DC (skeptical false) or DS under semi-stable
-// or stage semantics; see core.rangeMaximalAccepts.
-func (f *Framework) rangeMaximalAccepts(ctx context.Context, sem Semantics, a int, skeptical bool) (bool, error) {
+// or stage semantics; see core.rangeMaximalAccepts. w is an extension
+// that contains a (DC YES) or lacks it (DS NO), nil for the other answers.
+func (f *Framework) rangeMaximalAccepts(ctx context.Context, sem Semantics, a int, skeptical bool) (bool, Extension, error) {
 	c, cl := f.rangeEncoding(sem)
 	i := c.local(a)
 	if i < 0 {
 		// Decided: IN is in every extension, OUT in none. For semi-stable
 		// by the grounded labelling, which every extension extends; for
-		// stage by the argument's attacks (see stageCore).
-		return c.inBase(a), nil
+		// stage by the argument's attacks (see stageCore). Any extension
+		// is then a certificate.
+		yes := c.inBase(a)
+		if yes == skeptical {
+			return yes, nil, nil
+		}
+		w, ok, err := f.SomeExtension(ctx, sem)
+		if err != nil || !ok {
+			return false, nil, err
+		}
+		return yes, w, nil
 	}
-	return c.rangeMaximalAccepts(ctx, cl, i, skeptical)
+	yes, s, err := c.rangeMaximalAccepts(ctx, cl, i, skeptical)
+	if err != nil || yes == skeptical {
+		return yes, nil, err
+	}
+	return yes, c.ext(s), nil
 }
 
 // enumExactly reports every IN set of a model of sv under the assumptions

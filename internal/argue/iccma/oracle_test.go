@@ -121,7 +121,8 @@ func parseW(line string, n int) (uint32, bool) {
 // the variations i23 allows, and checks each output byte for byte against
 // the extensions computed from the definitions: SE one extension line or
 // NO, EE every extension once, CE the count, DC/DS YES or NO for every
-// argument (DS vacuously YES without extensions).
+// argument (DS vacuously YES without extensions), with the certificate of
+// DC YES and DS NO.
 func TestAllProblemsAgainstDefinitions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 2023))
 	trials := 160
@@ -247,8 +248,21 @@ func TestAllProblemsAgainstDefinitions(t *testing.T) {
 					if task == "DS" {
 						yes = in == len(exts)
 					}
-					if want := map[bool]string{true: "YES\n", false: "NO\n"}[yes]; got != want {
+					answer, cert, _ := strings.Cut(got, "\n")
+					if want := map[bool]string{true: "YES", false: "NO"}[yes]; answer != want {
 						t.Fatalf("%s: %q, want %q (extensions %b)", where, got, want, exts)
+					}
+					// DC YES and DS NO carry a certificate: an extension
+					// that contains the argument (DC), or lacks it (DS).
+					if yes != (task == "DC") {
+						if cert != "" {
+							t.Fatalf("%s: %q, want %q alone", where, got, answer)
+						}
+						break
+					}
+					m, ok := parseW(strings.TrimSuffix(cert, "\n"), n)
+					if !ok || !strings.HasSuffix(cert, "\n") || !slices.Contains(exts, m) || (m&(1<<(a-1)) != 0) != (task == "DC") {
+						t.Fatalf("%s: %q: the certificate is not an extension that %s %s (extensions %b)", where, got, map[bool]string{true: "contains", false: "lacks"}[task == "DC"], arg, exts)
 					}
 				}
 			}

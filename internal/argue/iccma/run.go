@@ -101,16 +101,30 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 		}
 		p.line(fmt.Sprint(n))
 	case "DC", "DS":
-		var yes bool
-		if task == "DC" {
+		// ICCMA 2023 follows YES to DC, and NO to DS, with a certificate:
+		// an extension that contains the argument, or lacks it. The
+		// formats of earlier competitions (apx, tgf) answer YES or NO alone.
+		var (
+			yes bool
+			w   argue.Extension
+		)
+		switch {
+		case task == "DC" && p.numeric:
+			yes, w, err = af.CredulousWitness(ctx, sem, arg)
+		case task == "DC":
 			yes, err = af.Credulous(ctx, sem, arg)
-		} else {
+		case p.numeric:
+			yes, w, err = af.SkepticalWitness(ctx, sem, arg)
+		default:
 			yes, err = af.Skeptical(ctx, sem, arg)
 		}
 		if err != nil {
 			return fmt.Errorf("iccma: %s %s: %w", opts.Problem, opts.Arg, err)
 		}
 		p.line(map[bool]string{true: "YES", false: "NO"}[yes])
+		if w != nil && yes == (task == "DC") {
+			p.single(w)
+		}
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("iccma: write answer: %w", err)

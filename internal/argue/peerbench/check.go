@@ -167,8 +167,9 @@ const (
 	vDisagree = "DISAGREE" // the two solvers' answers differ
 )
 
-// check judges the first line of a solver's output for task (e.g.
-// "DC-CO") and query argument arg (empty for SE) against the reference.
+// check judges a solver's output for task (e.g. "DC-CO") and query
+// argument arg (empty for SE) against the reference: the first line, and
+// the certificate that follows DC YES and DS NO.
 // note says what was checked when the verdict is vPartial.
 func (in instance) check(task, arg, output string) (verdict, note string) {
 	first, _, _ := strings.Cut(strings.TrimSpace(output), "\n")
@@ -192,7 +193,28 @@ func (in instance) check(task, arg, output string) (verdict, note string) {
 	if got != want {
 		return vWrong, fmt.Sprintf("answered %s, reference %v", first, want)
 	}
-	return vOK, ""
+	if got != (kind == "DC") {
+		return vOK, ""
+	}
+	// ICCMA 2023: YES to DC, NO to DS, comes with a certificate, an
+	// extension that contains the argument (DC) or lacks it (DS).
+	_, rest, _ := strings.Cut(strings.TrimSpace(output), "\n")
+	cert, _, _ := strings.Cut(rest, "\n")
+	cert = strings.TrimSpace(cert)
+	if cert != "w" && !strings.HasPrefix(cert, "w ") {
+		return vWrong, fmt.Sprintf("answered %s without a certificate", first)
+	}
+	if slices.Contains(strings.Fields(cert)[1:], arg) != (kind == "DC") {
+		return vWrong, fmt.Sprintf("certificate %q: %s", cert, map[bool]string{true: "lacks the argument", false: "contains the argument"}[kind == "DC"])
+	}
+	switch v, note := in.checkSet(sem, cert); v {
+	case vOK:
+		return vOK, ""
+	case vUnknown:
+		return vPartial, "certificate not checked to be an extension (no reference list or check for " + sem + ")"
+	default:
+		return v, "certificate: " + note
+	}
 }
 
 // acceptance returns the reference answer to DC/DS-sem for arg.

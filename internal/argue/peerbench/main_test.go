@@ -24,8 +24,9 @@ func load(t *testing.T, rel string) instance {
 
 // TestCheck pins the judge: answers for apx-named instances are translated
 // to the .af numbers, wrong answers are caught, derived references (semi-
-// stable = stable when a stable extension exists) are used, and sets are
-// checked against the definitions when there is no list.
+// stable = stable when a stable extension exists) are used, sets are
+// checked against the definitions when there is no list, and DC YES and
+// DS NO need a certificate that contains (lacks) the argument.
 func TestCheck(t *testing.T) {
 	ex1 := load(t, "probo/ex1.apx.answers.json") // a1..a5 are 1..5; PR = ST = {a2,a5}, {a1,a3,a4}
 	adm := load(t, "iccma2023/admbuster_1000.af.answers.json")
@@ -36,7 +37,13 @@ func TestCheck(t *testing.T) {
 		want            string
 		wantNoteContain string
 	}{
-		{ex1, "DC-PR", "1", "YES\n", vOK, ""},
+		{ex1, "DC-PR", "1", "YES\nw 1 3 4\n", vOK, ""},
+		{ex1, "DC-PR", "1", "YES\n", vWrong, "without a certificate"},
+		{ex1, "DC-PR", "1", "YES\nw 2 5\n", vWrong, "lacks the argument"},
+		{ex1, "DC-PR", "1", "YES\nw 1 3\n", vWrong, "certificate: not one of"},
+		{ex1, "DS-PR", "2", "NO\nw 1 3 4\n", vOK, ""},
+		{ex1, "DS-PR", "2", "NO\nw 2 5\n", vWrong, "contains the argument"},
+		{ex1, "DS-PR", "2", "NO\n", vWrong, "without a certificate"},
 		{ex1, "DS-PR", "1", "YES\nw 1 3 4\n", vWrong, "reference false"},
 		{ex1, "SE-PR", "", "w 5 2\n", vOK, ""},
 		{ex1, "SE-PR", "", "w 1 2\n", vWrong, "not one of"},
@@ -45,7 +52,7 @@ func TestCheck(t *testing.T) {
 		{ex1, "DC-CO", "1", "maybe\n", vError, "unexpected"},
 		{adm, "DC-SST", "2", "NO\nw 1 4\n", vOK, ""},
 		{adm, "DS-STG", "501", "YES\n", vOK, ""},
-		{adm, "DC-ID", "1", "YES\n", vOK, ""},
+		{adm, "DC-ID", "1", "YES\nw 1 3\n", vWrong, "certificate: not one of"}, // the ideal extension is the unique preferred one
 		{adm, "DC-ID", "2", "YES\n", vWrong, ""},
 		{adm, "SE-GR", "", "w 1 2\n", vWrong, ""},
 		{afgen, "DC-ID", "51", "NO\n", vOK, ""}, // DS-PR false, so not ideal
