@@ -36,7 +36,11 @@ func New(ios *iostreams.IOStreams, use, typed string, run func(context.Context, 
 		Short: "Solve an argumentation framework (ICCMA solver interface)",
 		Long: `Solve reasoning problems on abstract argumentation frameworks, following the ICCMA solver
 interface: PROBLEM is TASK-SEMANTICS (tasks SE, EE, DC, DS, CE; semantics CO, GR, PR, ST, SST, STG, ID, AD).
-Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric format (.af/.i23).`,
+Files are ASPARTIX (.apx), trivial graph format (.tgf) or the ICCMA 2023 numeric format (.af/.i23).
+Answers follow the conventions of the format: for i23 those of ICCMA 2023 (an
+extension is a line "w 1 3 5"; DC YES and DS NO are followed by one as the certificate, an extension
+that contains the query argument or lacks it), for apx and tgf those of ICCMA 2019 ([a1,a3], and
+YES or NO alone).`,
 		Example: fmt.Sprintf("  %[1]s -p SE-GR -f framework.af\n  %[1]s -p DC-PR -f framework.apx -a a3\n  %[1]s --problems", typed),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
