@@ -177,7 +177,7 @@ func (m *Model) cmdDebate(args []string) tea.Cmd {
 		return nil
 	}
 	if req.Resume != "" {
-		id, err := app.ResolveID(m.ctx, m.app.Store, req.Resume)
+		id, err := m.resolveID(req.Resume)
 		if err != nil {
 			m.fail(err)
 			return nil
@@ -254,7 +254,7 @@ func (m *Model) cmdResume(args []string) tea.Cmd {
 		return nil
 	}
 	if len(args) == 1 {
-		id, err := app.ResolveID(m.ctx, m.app.Store, args[0])
+		id, err := m.resolveID(args[0])
 		if err != nil {
 			m.fail(err)
 			return nil
@@ -281,6 +281,32 @@ func (m *Model) cmdResume(args []string) tea.Cmd {
 		return nil
 	}
 	return m.resume(pick.ID, nil)
+}
+
+// resolveID turns a typed debate id, or a unique prefix of one, into the
+// debate's id. app.ResolveID words a miss for the command line ("'parley
+// list' shows the debates"): in the shell the list is /list.
+func (m *Model) resolveID(typed string) (string, error) {
+	if strings.TrimSpace(typed) == "" {
+		return "", errors.New("give a debate ID (/list shows them)")
+	}
+	found, err := app.MatchIDs(m.ctx, m.app.Store, typed)
+	if err != nil {
+		return "", err
+	}
+	if len(found) == 0 {
+		return "", fmt.Errorf("no debate %s: /list shows the debates", clean(typed))
+	}
+	return app.ResolveID(m.ctx, m.app.Store, typed)
+}
+
+// load folds the debate a typed id names (see resolveID).
+func (m *Model) load(typed string) (*debate.State, debate.Format, error) {
+	id, err := m.resolveID(typed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m.app.Load(m.ctx, id)
 }
 
 // cmdList lists the debates.
@@ -361,7 +387,7 @@ func (m *Model) cmdShow(args []string) {
 		m.fail(errors.New("/show ID: give one debate ID (/list shows them)"))
 		return
 	}
-	st, format, err := m.app.Load(m.ctx, args[0])
+	st, format, err := m.load(args[0])
 	if err != nil {
 		m.fail(err)
 		return
@@ -439,7 +465,7 @@ func (m *Model) cmdExport(args []string) tea.Cmd {
 		m.fail(fmt.Errorf("/export --as %q: choose md, json or pdf", as))
 		return nil
 	}
-	st, format, err := m.app.Load(m.ctx, id)
+	st, format, err := m.load(id)
 	if err != nil {
 		m.fail(err)
 		return nil
@@ -489,7 +515,7 @@ func (m *Model) cmdCost(args []string) {
 		return
 	}
 	if len(args) == 1 {
-		st, format, err := m.app.Load(m.ctx, args[0])
+		st, format, err := m.load(args[0])
 		if err != nil {
 			m.fail(err)
 			return

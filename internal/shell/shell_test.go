@@ -716,3 +716,22 @@ func TestStatusLineKeepsWhatRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownIDNamesTheShellsList: a debate id that matches none, typed to
+// any command that takes one, is answered with the shell's own way to find
+// the ids (/list), not the command line's.
+func TestUnknownIDNamesTheShellsList(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	for _, line := range []string{"/show DEB-ffff", "/resume ffff", "/cost DEB-ffff", "/export DEB-ffff --as md", "/debate --resume ffff"} {
+		before := len(h.transcript())
+		h.typeLine(line)
+		h.settle()
+		tr := h.transcript()[before:]
+		if strings.Contains(tr, "parley list") {
+			t.Errorf("%s names the command line's list:\n%s", line, tr)
+		}
+		if !strings.Contains(tr, "/list shows the debates") {
+			t.Errorf("%s does not say /list shows the debates:\n%s", line, tr)
+		}
+	}
+}
