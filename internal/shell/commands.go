@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -334,7 +335,10 @@ func (m *Model) cmdList(args []string) {
 		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), sp.Cell(),
 			s.Updated.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
 	}
-	text := table(rows, m.width)
+	// A window too narrow for every column with room for the topic
+	// leaves out the time, then the cost, then the format: the id, the
+	// status and the topic are what a row is read for.
+	text := table(rows, m.width, 4, 3, 1)
 	// The cells say "unknown" or "≥" without naming the models (they
 	// would make the table wrap): the note names them once, under it.
 	if note := spent.UnpricedNote(); note != "" {
@@ -346,19 +350,56 @@ func (m *Model) cmdList(args []string) {
 // table lines up columns. The last is cut, by display width (a CJK
 // character takes two cells), to the room the window leaves it, so that a
 // row does not wrap under the first column; it keeps at least
-// minLastColumn cells, and wraps on a window too narrow for that.
-func table(rows [][]string, width int) string {
+// minLastColumn cells. Where that does not fit, the columns of drop (their
+// indexes, never the last) are left out in that order until it does; a
+// window too narrow even then wraps.
+func table(rows [][]string, width int, drop ...int) string {
+	keep := make([]bool, len(rows[0]))
+	for i := range keep {
+		keep[i] = true
+	}
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r[:len(r)-1] {
 			widths[i] = max(widths[i], ansi.StringWidth(c))
 		}
 	}
-	room := width
-	for _, w := range widths[:len(widths)-1] {
-		room -= w + 2
+	used := func() int {
+		n := 0
+		for i, w := range widths[:len(widths)-1] {
+			if keep[i] {
+				n += w + 2
+			}
+		}
+		return n
 	}
-	room = max(room, minLastColumn)
+	for _, i := range drop {
+		if used()+minLastColumn <= width {
+			break
+		}
+		if i >= 0 && i < len(keep)-1 {
+			keep[i] = false
+		}
+	}
+	room := max(width-used(), minLastColumn)
+	if slices.Contains(keep, false) {
+		for n, r := range rows {
+			var kept []string
+			for i, c := range r {
+				if keep[i] {
+					kept = append(kept, c)
+				}
+			}
+			rows[n] = kept
+		}
+		var w []int
+		for i, x := range widths {
+			if keep[i] {
+				w = append(w, x)
+			}
+		}
+		widths = w
+	}
 	for _, r := range rows {
 		r[len(r)-1] = ansi.Truncate(r[len(r)-1], room, "…")
 	}

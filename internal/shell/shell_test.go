@@ -735,3 +735,40 @@ func TestUnknownIDNamesTheShellsList(t *testing.T) {
 		}
 	}
 }
+
+// TestListFitsANarrowWindow: /list in a window too narrow for every column
+// leaves out the least needed ones (time, cost, format) instead of
+// wrapping each row under the first column; every row keeps its id, its
+// status and the start of its topic, on one line.
+func TestListFitsANarrowWindow(t *testing.T) {
+	for _, w := range []int{40, 50, 64, 120} {
+		t.Run(itoa(w), func(t *testing.T) {
+			h := newHarness(t, w, nil)
+			id := storedDebate(t, h)
+			before := len(h.m.tr.Lines())
+			h.typeLine("/list")
+			lines := h.m.tr.Lines()[before:]
+			var rows []string
+			for _, l := range lines {
+				l = ansi.Strip(l)
+				if strings.HasPrefix(l, "ID ") || strings.HasPrefix(l, "DEB-") {
+					rows = append(rows, l)
+				}
+				if ansi.StringWidth(l) > w {
+					t.Errorf("a /list line is wider than %d cells: %q", w, l)
+				}
+			}
+			if len(rows) != 2 {
+				t.Fatalf("/list at %d columns: want the header and one row, each on one line:\n%s", w, strings.Join(lines, "\n"))
+			}
+			for _, want := range []string{id, "completed", "NVDA"} {
+				if !strings.Contains(rows[1], want) {
+					t.Errorf("/list at %d columns: the row lacks %q: %q", w, want, rows[1])
+				}
+			}
+			if w >= 120 && !strings.Contains(rows[0], "UPDATED") {
+				t.Errorf("/list at %d columns left out a column with room for it: %q", w, rows[0])
+			}
+		})
+	}
+}
