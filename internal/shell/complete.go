@@ -32,6 +32,7 @@ func (m *Model) complete() {
 	switch len(match) {
 	case 0:
 		m.setBelow("No completion.")
+		m.completions = true
 		return
 	case 1:
 		m.input.SetValue(base + match[0] + suffix)
@@ -48,6 +49,7 @@ func (m *Model) complete() {
 		shown = append(slices.Clone(shown[:12]), "…")
 	}
 	m.below = []belowLine{{dim, strings.Join(shown, "  ")}}
+	m.completions = true
 }
 
 // candidates are the completions of the word after words, and what follows

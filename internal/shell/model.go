@@ -46,6 +46,9 @@ type Model struct {
 	tr            *transcript
 
 	below []belowLine // under the input line
+	// completions is true while below lists what Tab found for the input
+	// line as it was: an edit makes the list stale, and it goes.
+	completions bool
 
 	run      *run                   // the debate running, nil when none
 	current  string                 // the debate the shell is on (for /ask, /cost, /resume)
@@ -207,8 +210,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// key handles a key press.
+// key handles a key press. The completions listed under the input line
+// go once the line they were found for is edited (typed, recalled,
+// cleared).
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	before := m.input.Value()
+	cmd := m.press(k)
+	// Tab itself extends the word to what the completions share.
+	if m.completions && k.String() != "tab" && m.input.Value() != before {
+		m.setBelow()
+	}
+	return cmd
+}
+
+// press handles a key press: the keys the shell takes, else the input
+// line's editing keys.
+func (m *Model) press(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if s != "ctrl+c" {
 		m.quitArm = false
@@ -343,6 +360,7 @@ type belowLine struct {
 
 // setBelow puts plain lines under the input line.
 func (m *Model) setBelow(lines ...string) {
+	m.completions = false
 	m.below = m.below[:0]
 	for _, l := range lines {
 		m.below = append(m.below, belowLine{plain, l})

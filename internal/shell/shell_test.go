@@ -772,3 +772,41 @@ func TestListFitsANarrowWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestCompletionsGoWithAnEdit: the candidates Tab lists under the input
+// line are for the line as it was; once it is edited (a key typed, the
+// line cleared, an earlier line recalled) they go, instead of standing
+// under a line they do not complete. Tab itself keeps them.
+func TestCompletionsGoWithAnEdit(t *testing.T) {
+	for _, edit := range []struct {
+		name string
+		keys []tea.KeyPressMsg
+	}{
+		{"typed", []tea.KeyPressMsg{{Code: 'o', Text: "o"}}},
+		{"backspace", []tea.KeyPressMsg{{Code: tea.KeyBackspace}}},
+		{"ctrl+u", []tea.KeyPressMsg{ctrl('u')}},
+		{"ctrl+c", []tea.KeyPressMsg{ctrl('c')}},
+		{"up", []tea.KeyPressMsg{{Code: tea.KeyUp}}},
+	} {
+		t.Run(edit.name, func(t *testing.T) {
+			h := newHarness(t, 80, nil)
+			h.typeLine("/help")
+			h.m.input.SetValue("/debate NVDA --format c")
+			h.m.input.CursorEnd()
+			h.key(tea.KeyPressMsg{Code: tea.KeyTab})
+			if b := h.belowText(); !strings.Contains(b, "council") {
+				t.Fatalf("Tab listed no candidates: %q", b)
+			}
+			h.key(tea.KeyPressMsg{Code: tea.KeyTab})
+			if b := h.belowText(); !strings.Contains(b, "council") {
+				t.Fatalf("a second Tab dropped the candidates: %q", b)
+			}
+			for _, k := range edit.keys {
+				h.key(k)
+			}
+			if b := h.belowText(); strings.Contains(b, "council") {
+				t.Errorf("after %s the candidates for %q still stand under %q: %q", edit.name, "/debate NVDA --format c", h.m.input.Value(), b)
+			}
+		})
+	}
+}
