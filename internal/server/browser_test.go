@@ -316,3 +316,42 @@ func TestBrowserFormalMap(t *testing.T) {
 	}
 	screenshot(t, ctx, "formal-map")
 }
+
+// TestBrowserHintTargetSurvivesRefresh: the panel is rendered again on
+// every event of a running debate. A hint's target chosen in the form (here
+// "all", not the first agent) stays chosen across those refreshes, as the
+// text typed does, and the hint queued goes to it, not to the agent the
+// fresh form would have selected.
+func TestBrowserHintTargetSurvivesRefresh(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml", fakellm.WithTokenDelay(25*time.Millisecond))
+	ts := newTestServer(t, env, "")
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?","no_checkpoints":true}`)
+	ctx, _ := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/debates/"+id)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the hint form with the agents", `document.querySelectorAll("#hint select option").length === 4`)
+	eval[bool](t, ctx, `(() => {
+		const sel = document.querySelector("#hint select[name=target]");
+		sel.value = "all";
+		sel.dispatchEvent(new Event("change"));
+		document.querySelector("#hint input[name=text]").value = "Weigh the running cost.";
+		window.oldPanel = document.querySelector(".panel");
+		return true;
+	})()`)
+	waitJS(t, ctx, "the panel rendered again while the debate runs",
+		`document.querySelector(".panel") !== window.oldPanel && !!document.querySelector("#hint select")`)
+	if got := eval[string](t, ctx, `document.querySelector("#hint select[name=target]").value`); got != "all" {
+		t.Fatalf("after the panel was rendered again the hint's target is %q, want the chosen all", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector("#hint input[name=text]").value`); got != "Weigh the running cost." {
+		t.Fatalf("after the panel was rendered again the hint's text is %q", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#hint button[type=submit]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the hint queued", `[...document.querySelectorAll("ul.hints li")].some(li => li.textContent.includes("Weigh the running cost."))`)
+	if got := textOf(t, ctx, "ul.hints li"); got != "Hint for all: Weigh the running cost." {
+		t.Errorf("the hint queued: %q, want it for all", got)
+	}
+}

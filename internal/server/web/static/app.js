@@ -47,10 +47,15 @@
     timer = null;
     if (loading) { again = true; return; }
     loading = true;
-    // Keep what the user is typing in the panel's forms.
-    var active = document.activeElement, typed = {};
+    // Keep what the user is typing in the panel's forms, and what they
+    // chose: the hint's target is a select, which the new panel would reset
+    // to its first agent, and the hint would go to another agent.
+    var active = document.activeElement, typed = {}, chosen = {};
     panelEl.querySelectorAll("textarea, input[type=text]").forEach(function (el) {
       if (el.value) typed[el.name] = el.value;
+    });
+    panelEl.querySelectorAll("select").forEach(function (el) {
+      chosen[el.name] = el.value;
     });
     fetch("/debates/" + encodeURIComponent(id) + "/panel", { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
@@ -63,6 +68,12 @@
         Object.keys(typed).forEach(function (name) {
           var el = panelEl.querySelector('[name="' + CSS.escape(name) + '"]');
           if (el && !el.value) el.value = typed[name];
+        });
+        Object.keys(chosen).forEach(function (name) {
+          var el = panelEl.querySelector('select[name="' + CSS.escape(name) + '"]');
+          // Only a choice the new panel still offers (the agents are
+          // known once the debate has started).
+          if (el && [].some.call(el.options, function (o) { return o.value === chosen[name]; })) el.value = chosen[name];
         });
         if (active && active.name) {
           var el = panelEl.querySelector('[name="' + CSS.escape(active.name) + '"]');
