@@ -9,9 +9,13 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 )
 
-// minCol is the narrowest a table column is made before the table is laid
-// out as records instead (one "Header: value" line per cell).
-const minCol = 3
+// keepWord is the longest word, in cells, that a narrowed table column
+// never breaks: a figure ("$1,234.5678", "12,345,678"), a name, a ticker.
+// Cut in two, "$0.0123" reads "$0.012" on its line, another number. Longer
+// words (identifiers, URLs) may be broken. A table whose columns cannot
+// keep such words whole is laid out as records instead (one "Header:
+// value" line per cell).
+const keepWord = 12
 
 // colSep is the separator between table columns, without its style.
 const colSep = " │ "
@@ -22,9 +26,10 @@ type cell struct {
 }
 
 // table lays out a GFM table: columns as wide as their widest cell when
-// the table fits, else narrowed (the widest first) with cells wrapped in
-// them; when even narrow columns do not fit, each row is shown as a
-// record, a line per cell headed by its column's name.
+// the table fits, else narrowed with cells wrapped in them, breaking no
+// word if the widest ones fit, else none of up to keepWord cells; when
+// such columns do not fit, each row is shown as a record, a line per cell
+// headed by its column's name.
 func (w *walker) table(n *east.Table, width int) []string {
 	var head []cell
 	var rows [][]cell
@@ -55,19 +60,22 @@ func (w *walker) table(n *east.Table, width int) []string {
 	if cols == 0 {
 		return nil
 	}
-	natural, word := make([]int, cols), make([]int, cols)
+	// word: each column's widest word; kept: the same, of the words
+	// never broken.
+	natural, word, kept := make([]int, cols), make([]int, cols), make([]int, cols)
 	for _, r := range append([][]cell{head}, rows...) {
 		for i, c := range r {
 			natural[i] = max(natural[i], ansi.StringWidth(c.text))
 			for _, f := range strings.Fields(ansi.Strip(c.text)) {
 				word[i] = max(word[i], ansi.StringWidth(f))
+				kept[i] = max(kept[i], min(ansi.StringWidth(f), keepWord))
 			}
 		}
 	}
 	avail := width - len([]rune(colSep))*(cols-1)
 	widths, ok := fitWords(natural, word, avail)
 	if !ok {
-		widths, ok = fitColumns(natural, avail)
+		widths, ok = fitWords(natural, kept, avail)
 	}
 	if !ok {
 		return w.records(head, rows, width)
@@ -126,50 +134,6 @@ func fitWords(natural, word []int, avail int) ([]int, bool) {
 		}
 		widths[best]++
 		given++
-	}
-	return widths, true
-}
-
-// fitColumns shares avail cells among columns whose content wants natural
-// cells: every column gets what it wants if that fits; otherwise columns
-// that want less than an equal share keep their width and the rest share
-// what is left equally. It fails when a column would be under minCol.
-func fitColumns(natural []int, avail int) ([]int, bool) {
-	widths := slices.Clone(natural)
-	total := 0
-	for _, n := range natural {
-		total += n
-	}
-	if total <= avail {
-		return widths, true
-	}
-	order := make([]int, len(natural))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return natural[a] - natural[b] })
-	left := avail
-	for k, i := range order {
-		share := left / (len(order) - k)
-		if natural[i] <= share {
-			left -= natural[i]
-			continue
-		}
-		// This column and every wider one get an equal share, the first
-		// ones the remainder.
-		rest := order[k:]
-		for j, c := range rest {
-			widths[c] = left / len(rest)
-			if j < left%len(rest) {
-				widths[c]++
-			}
-		}
-		break
-	}
-	for i, cw := range widths {
-		if cw < natural[i] && cw < minCol {
-			return nil, false
-		}
 	}
 	return widths, true
 }

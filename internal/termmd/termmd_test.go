@@ -391,3 +391,27 @@ func TestTableKeepsWords(t *testing.T) {
 		t.Error("fitWords fitted words wider than the table")
 	}
 }
+
+// TestTableKeepsFigures: a table too wide for its widest words is
+// narrowed, or laid out as records, without cutting a figure or a name in
+// two: "$0.0123" on one line and "3" on the next reads as another number.
+// Only words longer than keepWord (identifiers, URLs) may be broken.
+func TestTableKeepsFigures(t *testing.T) {
+	src := "| Agent | Model | Turns | Input | Cached input | Output | Cost |\n|---|---|--:|--:|--:|--:|--:|\n" +
+		"| Performance Advocate | anthropic/claude-sonnet-4-5 | 4 | 12,345,678 | 4,352 | 124 | $0.0123 |\n" +
+		"| Total | | 8 | 8,576 | 8,704 | 488 | $1,234.5678 |\n"
+	figures := []string{"Performance", "Advocate", "12,345,678", "4,352", "$0.0123", "8,576", "8,704", "$1,234.5678"}
+	for _, width := range []int{30, 40, 50, 60, 70, 80, 100} {
+		out := New(Plain()).Render(src, width)
+		for _, f := range figures {
+			if !strings.Contains(out, f) {
+				t.Errorf("at width %d %q is cut in two:\n%s", width, f, out)
+			}
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if w := ansi.StringWidth(l); w > width {
+				t.Errorf("line of %d cells at width %d: %q", w, width, l)
+			}
+		}
+	}
+}
