@@ -89,8 +89,32 @@ func (m *Model) submit(line string) tea.Cmd {
 		m.setBelow("Wait: " + m.busy)
 		return nil
 	}
+	if m.hintOutsideRun(line) {
+		return nil
+	}
 	m.echo(line)
 	return m.trigger(line)
+}
+
+// hintOutsideRun answers a hint typed while no debate runs (AGENT: TEXT
+// naming an agent of the shell's debate, as in "bull: mention the new
+// chip" after Ctrl+C): it cannot be queued, and the answer says what can
+// be done, instead of taking the line for a request to start a debate
+// ("That starts nothing").
+func (m *Model) hintOutsideRun(line string) bool {
+	v := m.views[m.current]
+	if v == nil || v.state.ID == "" {
+		return false
+	}
+	if _, _, ok, _ := parseHint(line, hintTargets(v)); !ok {
+		return false
+	}
+	if v.state.Status == debate.StatusCompleted {
+		m.setBelow(fmt.Sprintf("Hint not queued: debate %s has ended. /ask AGENT QUESTION asks its agents a follow-up.", v.state.ID))
+	} else {
+		m.setBelow(fmt.Sprintf("Hint not queued: debate %s is not running. /resume goes on with it; type the hint then.", v.state.ID))
+	}
+	return true
 }
 
 // command runs a slash command.

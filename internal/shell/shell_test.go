@@ -810,3 +810,40 @@ func TestCompletionsGoWithAnEdit(t *testing.T) {
 		})
 	}
 }
+
+// TestHintWhileNoDebateRuns: a hint typed for the shell's debate when it
+// does not run (paused by Ctrl+C, or ended) is not taken for a request to
+// start a debate ("That starts nothing"): the shell says it was not queued
+// and what to do, /resume or /ask. Other text still starts a debate or says
+// how to.
+func TestHintWhileNoDebateRuns(t *testing.T) {
+	_, env := fakeServer(t, "bullbear.yaml",
+		script.Rule{Tag: "research/bull", Replies: []script.Reply{{Text: "never sent", Delay: script.Duration(time.Minute)}}},
+		script.Rule{Tag: "research/bear", Replies: []script.Reply{{Text: "never sent", Delay: script.Duration(time.Minute)}}})
+	h := newHarness(t, 120, env)
+	h.typeLine("/debate NVDA --snapshot")
+	h.until("both research turns to start", func() bool { v := h.m.views[h.m.current]; return v != nil && len(v.running) == 2 })
+	h.key(ctrl('c'))
+	h.settle()
+	before := len(h.transcript())
+	h.typeLine("bull: mention their new AI chip")
+	if b := h.belowText(); !strings.Contains(b, "Hint not queued") || !strings.Contains(b, "/resume") {
+		t.Errorf("a hint to the paused debate: below the input line %q, want it not queued and /resume", b)
+	}
+	if tr := h.transcript()[before:]; strings.Contains(tr, "starts nothing") || strings.Contains(tr, "AI chip") {
+		t.Errorf("a hint to the paused debate went to the transcript as a request:\n%s", tr)
+	}
+
+	h = newHarness(t, 120, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	h.typeLine("Bear, weigh the export rules")
+	if b := h.belowText(); !strings.Contains(b, "has ended") || !strings.Contains(b, "/ask") {
+		t.Errorf("a hint to the ended debate: below the input line %q, want it ended and /ask", b)
+	}
+	before = len(h.transcript())
+	h.typeLine("Tesla, bull or bear?")
+	if tr := h.transcript()[before:]; !strings.Contains(tr, "Tesla, bull or bear?") {
+		t.Errorf("a line that names no agent was not taken as a request:\n%s", tr)
+	}
+}
