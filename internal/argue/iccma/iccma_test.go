@@ -82,7 +82,7 @@ func TestRunOutputStyles(t *testing.T) {
 		{Options{Problem: "SE-GR", File: ex1 + ".apx"}, "[]\n"},
 		{Options{Problem: "CE-ST", File: ex1 + ".af"}, "2\n"},
 		{Options{Problem: "DC-ST", File: ex1 + ".af", Arg: "2"}, "YES\nw 2 5\n"}, // ICCMA 2023: the certificate, the one stable extension with 2
-		{Options{Problem: "DS-PR", File: ex1 + ".apx", Arg: "a2"}, "NO\n"}, // ICCMA 2019 formats: no certificate
+		{Options{Problem: "DS-PR", File: ex1 + ".apx", Arg: "a2"}, "NO\n"},       // ICCMA 2019 formats: no certificate
 		{Options{Problem: "ee-st", File: ex1 + ".tgf"}, "[[a2,a5],[a1,a3,a4]]\n"},
 		{Options{Problem: "SE-ID", File: ex1 + ".apx"}, "[]\n"},
 		{Options{Problem: "SE-ST", File: filepath.Join(data, "literature", "odd_cycle3.apx")}, "NO\n"},
