@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/sec/edgar"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/store/open"
@@ -207,7 +208,7 @@ func (f *Factory) App(store debate.Store) (*app.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &app.App{Store: store, Formats: f.Formats, Env: setup.Env{Getenv: f.Env, Now: f.Now, Notice: f.IO.ErrOut}, Prices: &prices}, nil
+	return &app.App{Store: store, Formats: f.Formats, Env: setup.Env{Getenv: f.Env, Now: f.Now, Notice: f.IO.ErrOut, SECMemo: edgar.NewMemo(0, 0, f.Now)}, Prices: &prices}, nil
 }
 
 // OpenStoreReadOnly opens the debate store for a command that only reads it

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/sec/edgar"
 	"github.com/parleyhq/parley/internal/tool"
 )
 
@@ -71,6 +72,10 @@ type Env struct {
 	// file limiter: workers on several machines share the SEC's limit
 	// through their database.
 	SECRate RateLimiter
+	// SECMemo, when set, remembers EDGAR's answers for a few minutes, so
+	// that a debate's setup, its data-only agents and its research tools
+	// fetch a company's facts once (one per process, see edgar.Memo).
+	SECMemo *edgar.Memo
 }
 
 // RateLimiter spaces requests: Wait blocks until one may be sent, or ctx

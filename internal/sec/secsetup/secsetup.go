@@ -51,6 +51,9 @@ func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 	if dc, err := edgar.CacheDocuments(client, ""); err == nil {
 		live = dc
 	}
+	// A company's facts and filing list: once for the setup, the data-only
+	// agents and the tools of a debate (the snapshot needs no memo).
+	live = env.SECMemo.Wrap(live)
 	return edgar.NewFallback(live, snap, slog.New(slog.DiscardHandler)), ""
 }
 
