@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,14 +119,29 @@ func (s *Server) apiList(w http.ResponseWriter, r *http.Request) {
 
 // list lists the debates, filtered by ?status= and ?format=, each with the
 // status to show (a running debate whose runner is gone shows interrupted).
+//
+// A filter value that names no status or format is refused (400): it
+// would match nothing, and a typo ("complete") would read as "there is no
+// such debate".
 func (s *Server) list(r *http.Request) ([]debate.Summary, error) {
-	f := debate.ListFilter{Format: r.URL.Query().Get("format")}
+	format, want := r.URL.Query().Get("format"), r.URL.Query().Get("status")
+	if format != "" && !slices.Contains(s.app.Formats.Names(), format) {
+		return nil, setup.Inputf("format=%q: filter by one of %s, or leave it out", format, strings.Join(s.app.Formats.Names(), ", "))
+	}
+	statuses := []debate.Status{debate.StatusRunning, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusInterrupted, debate.StatusCompleted, debate.StatusFailed}
+	if want != "" && !slices.Contains(statuses, debate.Status(want)) {
+		names := make([]string, len(statuses))
+		for i, st := range statuses {
+			names[i] = string(st)
+		}
+		return nil, setup.Inputf("status=%q: filter by one of %s, or leave it out", want, strings.Join(names, ", "))
+	}
+	f := debate.ListFilter{Format: format}
 	sums, err := s.app.Store.List(r.Context(), f)
 	if err != nil {
 		return nil, err
 	}
 	now := s.now()
-	want := r.URL.Query().Get("status")
 	out := sums[:0]
 	for _, sum := range sums {
 		sum.Status = sum.Shown(now, debate.OwnerAlive)

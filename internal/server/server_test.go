@@ -646,3 +646,37 @@ func TestFormFaultsAreTheSenders(t *testing.T) {
 		}
 	}
 }
+
+// TestListFilterNamesWhatItTakes: a list filter that names no status or
+// format is refused with the values it takes, on the API and on the
+// dashboard's list: answered with an empty list, a typo ("complete") read
+// as "no such debates".
+func TestListFilterNamesWhatItTakes(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == "completed" })
+	for _, c := range []struct {
+		query string
+		code  int
+		says  []string
+	}{
+		{"status=complete", http.StatusBadRequest, []string{`status=\"complete\"`, "completed", "interrupted"}},
+		{"format=bullbeer", http.StatusBadRequest, []string{`format=\"bullbeer\"`, "bullbear", "perspectives"}},
+		{"status=completed&format=bullbear", http.StatusOK, []string{id}},
+		{"status=checkpoint", http.StatusOK, []string{`"debates":[]`}},
+		{"", http.StatusOK, []string{id}},
+	} {
+		resp, out := ts.do(t, "GET", "/api/debates?"+c.query, "")
+		if resp.StatusCode != c.code {
+			t.Errorf("GET /api/debates?%s: %d, want %d: %s", c.query, resp.StatusCode, c.code, out)
+		}
+		for _, want := range c.says {
+			if !strings.Contains(out, want) {
+				t.Errorf("GET /api/debates?%s does not say %s: %s", c.query, want, out)
+			}
+		}
+	}
+	if resp, page := ts.do(t, "GET", "/?status=complete", ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(html.UnescapeString(page), "completed") {
+		t.Errorf("the dashboard's list with status=complete: %d:\n%.400s", resp.StatusCode, page)
+	}
+}
