@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/internal/app"
@@ -465,7 +467,50 @@ func errorMessage(err error) string {
 	if errors.As(err, &he) {
 		return he.ForFields()
 	}
+	// The checks of a request are the command line's, worded with its
+	// flags ("--max-rounds -1: give at least 1"): a caller of the server
+	// fixes a field of the request instead.
+	var ie *setup.InputError
+	var ce *setup.ConfigError
+	if errors.As(err, &ie) || errors.As(err, &ce) {
+		return flagsAsFields(err.Error())
+	}
 	return err.Error()
+}
+
+// fieldOfFlag is the CreateRequest field (its JSON name, the form's too)
+// of a command-line flag a request's checks name, "" for a flag with none.
+func fieldOfFlag(flag string) string {
+	switch flag {
+	case "format", "perspectives", "agents", "rounds", "perspective", "deep", "framework", "offline", "snapshot", "risk", "provider", "model":
+		return flag
+	case "personas":
+		return "agents"
+	case "hint":
+		return "hints"
+	case "max-rounds", "no-checkpoints", "model-for", "turn-budget", "debate-budget":
+		return strings.ReplaceAll(flag, "-", "_")
+	}
+	return ""
+}
+
+// flagRe matches a command-line flag in a message: "--" at the start of a
+// word.
+var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\w-])--([a-z][a-z-]*[a-z])`) })
+
+// flagsAsFields names, in msg, the request's fields for the flags that
+// stand for them ("--max-rounds" becomes "\"max_rounds\""); other flags
+// are left as they are.
+func flagsAsFields(msg string) string {
+	re := flagRe()
+	return re.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		field := fieldOfFlag(sub[2])
+		if field == "" {
+			return m
+		}
+		return sub[1] + `"` + field + `"`
+	})
 }
 
 func writeAppError(w http.ResponseWriter, err error) {

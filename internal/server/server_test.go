@@ -680,3 +680,37 @@ func TestListFilterNamesWhatItTakes(t *testing.T) {
 		t.Errorf("the dashboard's list with status=complete: %d:\n%.400s", resp.StatusCode, page)
 	}
 }
+
+// TestRefusalsNameTheFields: a create request refused by the command
+// line's checks names the request's field to fix, not the command line's
+// flag: the caller of the API has no --max-rounds.
+func TestRefusalsNameTheFields(t *testing.T) {
+	env := fakeModel(t, "perspectives.yaml")
+	ts := newTestServer(t, env, "")
+	for body, field := range map[string]string{
+		`{"topic":"Redis or Postgres?","model":"m","max_rounds":-1}`:          `"max_rounds"`,
+		`{"topic":"Redis or Postgres?","model":"m","perspectives":9}`:         `"perspectives"`,
+		`{"topic":"Redis or Postgres?","model":"m","model_for":["nobody=x"]}`: `"model_for"`,
+		`{"topic":"Redis or Postgres?","format":"council","risk":"yolo"}`:     `"risk"`,
+		`{"topic":"Redis or Postgres?","format":"formal","perspective":"x"}`:  `"perspective"`,
+		`{"topic":"NVDA","offline":true,"framework":"nope"}`:                  `"framework"`,
+		`{"topic":"NVDA","offline":true,"hints":["no target here"]}`:          `"hints"`,
+		`{"topic":"Redis or Postgres?","provider":"nope"}`:                    `"provider"`,
+	} {
+		resp, out := ts.do(t, "POST", "/api/debates", body)
+		var e APIError
+		if err := json.Unmarshal([]byte(out), &e); err != nil || resp.StatusCode/100 != 4 {
+			t.Errorf("%s: %d %s", body, resp.StatusCode, out)
+			continue
+		}
+		if strings.Contains(e.Error, "--") {
+			t.Errorf("%s: the refusal names a command-line flag: %s", body, e.Error)
+		}
+		if !strings.Contains(e.Error, field) {
+			t.Errorf("%s: the refusal does not name the field %s: %s", body, field, e.Error)
+		}
+	}
+	if got := flagsAsFields("--max-rounds 0 and --context FILE, pass --format perspectives; x--model"); got != `"max_rounds" 0 and --context FILE, pass "format" perspectives; x--model` {
+		t.Errorf("flagsAsFields: %s", got)
+	}
+}
