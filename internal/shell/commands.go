@@ -75,7 +75,9 @@ func (m *Model) submit(line string) tea.Cmd {
 		m.setBelow()
 		m.echo(line)
 		return q.answer(line)
-	case m.check != nil:
+	case m.check != nil && (m.check.guiding || !strings.HasPrefix(line, "/")):
+		// Guidance is free text; otherwise a /command (/quit, /cost, /hint)
+		// is one, not a wrong answer: the checkpoint waits on.
 		m.answerCheckpoint(line)
 		return nil
 	case strings.HasPrefix(line, "/"):

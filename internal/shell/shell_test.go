@@ -847,3 +847,35 @@ func TestHintWhileNoDebateRuns(t *testing.T) {
 		t.Errorf("a line that names no agent was not taken as a request:\n%s", tr)
 	}
 }
+
+// TestCommandsAtACheckpoint: while a checkpoint waits, a /command is run,
+// as while the agents stream (/cost so far, /quit), not taken for a wrong
+// answer; the checkpoint still waits, and is answered after it.
+func TestCommandsAtACheckpoint(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml")
+	h := newHarness(t, 100, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the checkpoint", func() bool { return h.m.check != nil })
+	h.typeLine("/cost")
+	if b := h.belowText(); !strings.Contains(b, "So far:") {
+		t.Errorf("/cost at the checkpoint: below the input line %q, want the cost so far", b)
+	}
+	if h.m.check == nil {
+		t.Fatal("/cost answered the checkpoint")
+	}
+	h.typeLine("c")
+	h.until("the debate to end", h.idle)
+	if st, _, err := h.m.app.Load(context.Background(), h.ids()[0]); err != nil || st.Status != debate.StatusCompleted {
+		t.Fatalf("the checkpoint answered c after /cost: the debate is %v (%v), want completed", st.Status, err)
+	}
+
+	h = newHarness(t, 100, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the checkpoint", func() bool { return h.m.check != nil })
+	h.typeLine("/quit")
+	h.until("the shell to leave", func() bool { return h.quit })
+	st, _, err := h.m.app.Load(context.Background(), h.ids()[0])
+	if err != nil || st.Status != debate.StatusPaused {
+		t.Fatalf("after /quit at the checkpoint the debate is %v (%v), want paused", st.Status, err)
+	}
+}
