@@ -221,7 +221,11 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found && ok(b) {
+		// The scheme is case-insensitive (RFC 9110, 11.1): some clients
+		// send "bearer".
+		scheme, b, found := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		bearer := found && strings.EqualFold(scheme, "Bearer")
+		if bearer && ok(strings.TrimSpace(b)) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -231,6 +235,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		}
 		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/metrics" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
+			if bearer {
+				writeError(w, http.StatusUnauthorized, "that token is not this server's: send the server's --token or PARLEY_TOKEN as Authorization: Bearer TOKEN")
+				return
+			}
 			writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer TOKEN (the server's --token or PARLEY_TOKEN)")
 			return
 		}

@@ -231,12 +231,21 @@ func TestTokenRequired(t *testing.T) {
 		{"/api/debates", "", 401},
 		{"/api/debates", "Bearer wrong", 401},
 		{"/api/debates", "Bearer s3cret-token", 200},
+		// The scheme is case-insensitive.
+		{"/api/debates", "bearer s3cret-token", 200},
+		{"/api/debates", "BEARER  s3cret-token", 200},
+		{"/api/debates", "Basic s3cret-token", 401},
+		{"/api/debates", "Bearers3cret-token", 401},
 		{"/static/style.css", "", 200},
 		{"/login", "", 200},
 	} {
-		resp, _ := ts.do(t, "GET", tc.path, "", "Authorization", tc.auth)
+		resp, out := ts.do(t, "GET", tc.path, "", "Authorization", tc.auth)
 		if resp.StatusCode != tc.code {
 			t.Errorf("GET %s with %q: %d, want %d", tc.path, tc.auth, resp.StatusCode, tc.code)
+		}
+		// A wrong token is told so, not that one is required.
+		if tc.auth == "Bearer wrong" && !strings.Contains(out, "not this server's") {
+			t.Errorf("GET %s with %q: %s, want it to say the token is not the server's", tc.path, tc.auth, out)
 		}
 	}
 	// The browser is sent to the sign-in form, which sets an HttpOnly,
