@@ -94,6 +94,13 @@ func (m *Model) submit(line string) tea.Cmd {
 	if m.hintOutsideRun(line) {
 		return nil
 	}
+	if f := strings.Fields(line); len(f) > 1 && strings.EqualFold(f[0], "debate") &&
+		slices.ContainsFunc(f[1:], func(w string) bool { return strings.HasPrefix(w, "--") }) {
+		// "debate NVDA --offline": /debate with its flags, typed without
+		// its slash. Read in words, the flags would be taken for part of a
+		// company's name ("No company called \"NVDA --offline\"").
+		return m.command("/" + line)
+	}
 	m.echo(line)
 	return m.trigger(line)
 }

@@ -879,3 +879,24 @@ func TestCommandsAtACheckpoint(t *testing.T) {
 		t.Fatalf("after /quit at the checkpoint the debate is %v (%v), want paused", st.Status, err)
 	}
 }
+
+// TestDebateWithFlagsWithoutSlash: "debate NVDA --offline", /debate typed
+// without its slash, runs as /debate with its flags, not as a company
+// called "NVDA --offline".
+func TestDebateWithFlagsWithoutSlash(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	h.typeLine("debate NVDA --offline")
+	h.settle()
+	tr := h.transcript()
+	if strings.Contains(tr, "No company called") || strings.Count(tr, "debate NVDA --offline") != 1 {
+		t.Errorf("debate NVDA --offline was not run as /debate:\n%s", tr)
+	}
+	ids := h.ids()
+	if len(ids) != 1 {
+		t.Fatalf("debates started: %v, want one", ids)
+	}
+	st, _, err := h.m.app.Load(context.Background(), ids[0])
+	if err != nil || st.Status != debate.StatusCompleted || st.Format != "bullbear" {
+		t.Fatalf("the debate: %v %v (%v), want a completed bullbear debate", st.Format, st.Status, err)
+	}
+}
