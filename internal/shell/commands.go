@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -489,6 +490,32 @@ func describer(format debate.Format) func(*debate.Turn) string {
 	return nil
 }
 
+// outPath is where /export writes: -o as a shell would read it, with ~
+// for the home directory (the shell's words reach no other shell to expand
+// it, and a directory named "~" would be made), and a directory meaning
+// the file name in it; name, in the current directory, without -o.
+func (m *Model) outPath(out, name string) string {
+	if out == "" {
+		return name
+	}
+	if out == "~" || strings.HasPrefix(out, "~/") {
+		home := ""
+		if m.app.Env.Getenv != nil {
+			home = m.app.Env.Getenv("HOME")
+		}
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		if home != "" {
+			out = filepath.Join(home, strings.TrimPrefix(out, "~"))
+		}
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		out = filepath.Join(out, name)
+	}
+	return out
+}
+
 // cmdExport writes a debate's document to a file.
 func (m *Model) cmdExport(args []string) tea.Cmd {
 	var id, as, out string
@@ -544,9 +571,7 @@ func (m *Model) cmdExport(args []string) tea.Cmd {
 		m.fail(err)
 		return nil
 	}
-	if out == "" {
-		out = st.ID + "." + as
-	}
+	out = m.outPath(out, st.ID+"."+as)
 	m.wait("Writing " + out + "…")
 	return func() tea.Msg {
 		var data []byte

@@ -900,3 +900,27 @@ func TestDebateWithFlagsWithoutSlash(t *testing.T) {
 		t.Fatalf("the debate: %v %v (%v), want a completed bullbear debate", st.Format, st.Status, err)
 	}
 }
+
+// TestExportPath: /export -o reads its path as a shell would: ~ is the
+// home directory (not a directory named "~"), and a directory means the
+// debate's file in it (not a failed rename over the directory).
+func TestExportPath(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Chdir(cwd)
+	h := newHarness(t, 120, map[string]string{"HOME": home})
+	id := storedDebate(t, h)
+	h.typeLine("/export " + id + " -o ~/reports/nvda.md")
+	h.settle()
+	if _, err := os.Stat(filepath.Join(home, "reports", "nvda.md")); err != nil {
+		t.Errorf("-o ~/reports/nvda.md: %v; the transcript:\n%s", err, h.transcript())
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "~")); err == nil {
+		t.Error(`-o ~/reports/nvda.md made a directory named "~"`)
+	}
+	dir := t.TempDir()
+	h.typeLine("/export " + id + " --as json -o " + dir)
+	h.settle()
+	if _, err := os.Stat(filepath.Join(dir, id+".json")); err != nil {
+		t.Errorf("-o DIR: %v; the transcript:\n%s", err, h.transcript())
+	}
+}
