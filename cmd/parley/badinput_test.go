@@ -62,6 +62,8 @@ func TestBadInput(t *testing.T) {
 		{"help unknown command", good, []string{"help", "nope"}, 2, `no help on "nope": 'parley help' lists the commands`},
 		{"export full and summary", good, []string{"export", "DEB-00000000", "--full", "--summary"}, 2, "--full and --summary exclude each other"},
 		{"export bad format", good, []string{"export", "DEB-00000000", "--as", "docx"}, 2, `--as "docx": choose md, json or pdf`},
+		{"af stray argument", good, []string{"af", "-p", "SE-PR", "-f", "x.af", "extra"}, 2, `parley af takes no arguments, got "extra"`},
+		{"af flags after --", good, []string{"af", "--", "-p", "SE-PR"}, 2, `parley af takes no arguments, got "-p SE-PR"`},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose running, interrupted, checkpoint, paused, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file

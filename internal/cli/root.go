@@ -363,6 +363,7 @@ func iccmaArgs(args []string) []string {
 func ExitCode(err error) int {
 	var (
 		ue *UsageError
+		ae *afrun.UsageError
 		ce *ConfigError
 		pe *debate.PausedError
 		le *debate.LeaseHeldError
@@ -371,6 +372,11 @@ func ExitCode(err error) int {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &ue), errors.As(err, &le):
+		return ExitUsage
+	case errors.As(err, &ae):
+		// The solver's command (internal/afcmd) words its own bad input,
+		// such as a stray argument, before any RunE could rewrap it: exit
+		// 2 as parley-af and the early path (afrun.Exit) do.
 		return ExitUsage
 	case strings.HasPrefix(err.Error(), "unknown command "):
 		// cobra's own error for a mistyped command: bad input too.
