@@ -330,7 +330,8 @@ func (m *Model) resolveID(typed string) (string, error) {
 		return "", err
 	}
 	if len(found) == 0 {
-		return "", fmt.Errorf("no debate %s: /list shows the debates", clean(typed))
+		// What was typed may be anything pasted: the answer quotes its start.
+		return "", fmt.Errorf("no debate %s: /list shows the debates", app.Truncate(clean(strings.TrimSpace(typed)), 40))
 	}
 	return app.ResolveID(m.ctx, m.app.Store, typed)
 }

@@ -722,7 +722,7 @@ func TestStatusLineKeepsWhatRuns(t *testing.T) {
 // the ids (/list), not the command line's.
 func TestUnknownIDNamesTheShellsList(t *testing.T) {
 	h := newHarness(t, 120, nil)
-	for _, line := range []string{"/show DEB-ffff", "/resume ffff", "/cost DEB-ffff", "/export DEB-ffff --as md", "/debate --resume ffff"} {
+	for _, line := range []string{"/show DEB-ffff", "/resume ffff", "/cost DEB-ffff", "/export DEB-ffff --as md", "/debate --resume ffff", "/show " + strings.Repeat("z", 3000)} {
 		before := len(h.transcript())
 		h.typeLine(line)
 		h.settle()
@@ -732,6 +732,10 @@ func TestUnknownIDNamesTheShellsList(t *testing.T) {
 		}
 		if !strings.Contains(tr, "/list shows the debates") {
 			t.Errorf("%s does not say /list shows the debates:\n%s", line, tr)
+		}
+		// The answer quotes the start of a long id, not all of it.
+		if _, answer, _ := strings.Cut(tr, "no debate"); strings.Contains(answer, strings.Repeat("z", 100)) {
+			t.Errorf("the answer to %.20s… repeats all of it:\n%.300s", line, answer)
 		}
 	}
 }
