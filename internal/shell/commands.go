@@ -35,13 +35,31 @@ var commands = []struct{ name, args, help string }{
 
 // question is something the shell asked; the next line answers it.
 type question struct {
+	prompt      string
 	placeholder string
 	answer      func(line string) tea.Cmd
 }
 
+// pendingPrompt is the prompt of what waits for the next line typed (a
+// question, a checkpoint), "" for nothing.
+func (m *Model) pendingPrompt() string {
+	switch {
+	case m.question != nil:
+		return m.question.prompt
+	case m.check != nil && m.check.guiding:
+		return guidancePrompt
+	case m.check != nil:
+		return "Checkpoint: [C]ontinue, [G]uide or [E]nd early?"
+	}
+	return ""
+}
+
+// guidancePrompt asks for a checkpoint's guidance.
+const guidancePrompt = "Type your guidance for the next round (empty to continue without)."
+
 // ask asks the user something; answer gets the next line typed.
 func (m *Model) askUser(prompt, placeholder string, answer func(line string) tea.Cmd) {
-	m.question = &question{placeholder: placeholder, answer: answer}
+	m.question = &question{prompt: prompt, placeholder: placeholder, answer: answer}
 	m.setBelow(prompt)
 }
 
@@ -724,7 +742,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 	case checkpointMsg:
 		m.check = &checkpoint{c: msg.c, reply: msg.reply}
-		m.setBelow("Checkpoint: [C]ontinue, [G]uide or [E]nd early?")
+		m.setBelow(m.pendingPrompt())
 	case doneMsg:
 		m.busy = ""
 		if msg.err != nil {

@@ -37,7 +37,7 @@ func (m *Model) complete() {
 	case 1:
 		m.input.SetValue(base + match[0] + suffix)
 		m.input.CursorEnd()
-		m.setBelow()
+		m.clearBelow()
 		return
 	}
 	if p := commonPrefix(match); len(p) > len(partial) {

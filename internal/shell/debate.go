@@ -682,7 +682,7 @@ func (m *Model) answerCheckpoint(line string) {
 	}
 	if action == debate.ActionGuide {
 		c.guiding = true
-		m.setBelow("Type your guidance for the next round (empty to continue without).")
+		m.setBelow(guidancePrompt)
 		return
 	}
 	c.reply <- debate.CheckpointAnswered{ID: c.c.ID, Action: action}

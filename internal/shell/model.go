@@ -212,13 +212,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // key handles a key press. The completions listed under the input line
 // go once the line they were found for is edited (typed, recalled,
-// cleared).
+// cleared), and the prompt of a question or checkpoint that waits, which
+// they took the place of, comes back.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	before := m.input.Value()
 	cmd := m.press(k)
 	// Tab itself extends the word to what the completions share.
 	if m.completions && k.String() != "tab" && m.input.Value() != before {
-		m.setBelow()
+		m.clearBelow()
 	}
 	return cmd
 }
@@ -356,6 +357,16 @@ func (m *Model) wait(what string) {
 type belowLine struct {
 	class class
 	text  string
+}
+
+// clearBelow empties the lines under the input line but for the prompt of
+// a question or checkpoint that waits.
+func (m *Model) clearBelow() {
+	if p := m.pendingPrompt(); p != "" {
+		m.setBelow(p)
+		return
+	}
+	m.setBelow()
 }
 
 // setBelow puts plain lines under the input line.

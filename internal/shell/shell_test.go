@@ -928,3 +928,31 @@ func TestExportPath(t *testing.T) {
 		t.Errorf("-o DIR: %v; the transcript:\n%s", err, h.transcript())
 	}
 }
+
+// TestPromptBackAfterCompletions: Tab while a checkpoint waits lists what
+// it finds in the place of the checkpoint's prompt; once the line is
+// edited the list goes and the prompt comes back, not an empty line.
+func TestPromptBackAfterCompletions(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml")
+	h := newHarness(t, 100, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the checkpoint", func() bool { return h.m.check != nil })
+	h.m.input.SetValue("/c")
+	h.m.input.CursorEnd()
+	h.key(tea.KeyPressMsg{Code: tea.KeyTab})
+	if b := h.belowText(); !strings.Contains(b, "Checkpoint: [C]ontinue") {
+		t.Errorf("Tab completing one command took the checkpoint's prompt away: %q", b)
+	}
+	h.m.input.SetValue("/zz")
+	h.m.input.CursorEnd()
+	h.key(tea.KeyPressMsg{Code: tea.KeyTab})
+	if b := h.belowText(); strings.Contains(b, "Checkpoint:") {
+		t.Fatalf("Tab listed nothing in the prompt's place: %q", b)
+	}
+	h.key(ctrl('u'))
+	if b := h.belowText(); !strings.Contains(b, "Checkpoint: [C]ontinue, [G]uide or [E]nd early?") {
+		t.Errorf("after the edit, below the input line: %q, want the checkpoint's prompt back", b)
+	}
+	h.typeLine("c")
+	h.until("the debate to end", h.idle)
+}
