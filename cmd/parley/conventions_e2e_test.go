@@ -42,6 +42,23 @@ func TestCLIConventions(t *testing.T) {
 	if r := parley(t, dir, env, "", "export", prefix, "--as", "md", "-o", pdf); r.code != 2 {
 		t.Errorf("--as md -o x.pdf: exit %d, want 2\n%s", r.code, r.stderr)
 	}
+	// The format's name in any case, as the extension's is read.
+	upper := filepath.Join(dir, "OUT.PDF")
+	if r := parley(t, dir, env, "", "export", prefix, "--as", "PDF", "-o", upper); r.code != 0 {
+		t.Errorf("--as PDF -o OUT.PDF: exit %d\n%s", r.code, r.stderr)
+	}
+	// A directory to -o gets the debate's file in it, its format from --as
+	// (not from the directory's name), instead of a rename over it.
+	into := filepath.Join(dir, "exports.md")
+	if err := os.Mkdir(into, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := parley(t, dir, env, "", "export", prefix, "--as", "json", "-o", into); r.code != 0 || !strings.Contains(r.stderr, "Wrote "+filepath.Join(into, id+".json")) {
+		t.Errorf("--as json -o DIR: exit %d\n%s", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(into, id+".json")); err != nil || !strings.HasPrefix(string(b), "{") {
+		t.Errorf("-o DIR did not write %s.json in it (%v)", id, err)
+	}
 	if r := parley(t, dir, env, "", "debate", "Is Bitcoin digital gold?", "--format", "crux", "--agents", "saylor,hayes", "--model-for", "debater=x"); r.code != 2 || !strings.Contains(r.stderr, "roles are persona, moderator") {
 		t.Errorf("an unknown role: exit %d\n%s", r.code, r.stderr)
 	}

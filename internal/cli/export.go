@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -51,7 +52,7 @@ when that is not a terminal).`,
 	cmd.Flags().StringVar(&opts.As, "as", "md", "output `format`: md, json or pdf (default: from the -o file name, else md)")
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output (a directory: the debate's ID.md, ID.json or ID.pdf in it)")
 	return cmd
 }
 
@@ -69,7 +70,19 @@ func formatOfFile(name string) string {
 }
 
 func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
-	if want := formatOfFile(o.Output); want != "" {
+	// The format names are matched as the file extensions are, whatever
+	// their case: --as PDF is pdf, as -o x.PDF is.
+	o.As = strings.ToLower(strings.TrimSpace(o.As))
+	// -o naming a directory means the debate's file in it (ID.md, ID.json,
+	// ID.pdf), as the shell's /export reads it; a rename over the directory
+	// would fail with "file exists". Its name says nothing of the format.
+	intoDir := false
+	if o.Output != "" {
+		if fi, err := os.Stat(o.Output); err == nil && fi.IsDir() {
+			intoDir = true
+		}
+	}
+	if want := formatOfFile(o.Output); want != "" && !intoDir {
 		switch {
 		case !o.asSet:
 			o.As = want
@@ -121,9 +134,13 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 		_, err := f.IO.Out.Write(out)
 		return err
 	}
-	if err := app.WriteFileAtomic(o.Output, out); err != nil {
-		return fmt.Errorf("write %s: %w", o.Output, err)
+	path := o.Output
+	if intoDir {
+		path = filepath.Join(o.Output, st.ID+"."+o.As)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Wrote %s\n", o.Output)
+	if err := app.WriteFileAtomic(path, out); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Wrote %s\n", path)
 	return nil
 }
