@@ -424,6 +424,14 @@ func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 // to the page, or the page with the error.
 func (s *Server) action(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	switch r.PathValue("action") {
+	case "checkpoint", "hints", "pause", "resume":
+	default:
+		// No such page: not a request that does not fit the debate's
+		// state (409).
+		http.NotFound(w, r)
+		return
+	}
 	if err := readForm(r); err != nil {
 		s.pageError(w, err)
 		return
@@ -439,8 +447,6 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request) {
 		err = s.pause(r.Context(), id)
 	case "resume":
 		err = s.resume(r.Context(), id, nil)
-	default:
-		err = &conflictError{fmt.Errorf("unknown action %q", r.PathValue("action"))}
 	}
 	if err != nil {
 		s.pageError(w, err)

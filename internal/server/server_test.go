@@ -723,3 +723,14 @@ func TestRefusalsNameTheFields(t *testing.T) {
 		t.Errorf("flagsAsFields: %s", got)
 	}
 }
+
+// TestUnknownPageAction: a form posted to an action the debate page does
+// not have is a page that does not exist (404), not a request that does
+// not fit the debate's state (409).
+func TestUnknownPageAction(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	if resp, _ := ts.do(t, "POST", "/debates/"+id+"/bogus", "x=1", "Content-Type", "application/x-www-form-urlencoded"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("POST /debates/ID/bogus: %d, want 404 (no such page)", resp.StatusCode)
+	}
+}
