@@ -50,7 +50,7 @@ func FormatOf(path string) (Format, error) {
 	ext := strings.TrimPrefix(extension(path), ".")
 	f, err := ParseFormat(ext)
 	if err != nil {
-		return "", fmt.Errorf("iccma: cannot tell the format of %q from its extension; pass a format (%s)", path, strings.Join(Formats(), ", "))
+		return "", fmt.Errorf("iccma: cannot tell the format of %q from its extension or its first lines; pass one with -fo (%s)", path, strings.Join(Formats(), ", "))
 	}
 	return f, nil
 }

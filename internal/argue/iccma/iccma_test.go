@@ -345,7 +345,7 @@ func TestFormatFromContents(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := Run(context.Background(), Options{Problem: "SE-GR", File: odd}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "pass a format") {
+	if err == nil || !strings.Contains(err.Error(), "pass one with -fo (apx, tgf, i23)") {
 		t.Errorf("odd.bin: %v, want the error asking for a format", err)
 	}
 	if got := run(t, Options{Problem: "SE-GR", File: "-", Format: "iccma23", Input: strings.NewReader("p af 2\n1 2\n")}); got != "w 1\n" {
