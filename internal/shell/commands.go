@@ -88,6 +88,13 @@ func (m *Model) submit(line string) tea.Cmd {
 		m.setBelow()
 	}
 	switch {
+	case m.question != nil && strings.HasPrefix(line, "/"):
+		// A /command is no answer ("Which one?" would take it for "start
+		// nothing" and the command would never run): the question is
+		// dropped, as by Ctrl+C, and the command runs.
+		m.question = nil
+		m.setBelow()
+		return m.command(line)
 	case m.question != nil:
 		q := m.question
 		m.question = nil

@@ -956,3 +956,25 @@ func TestPromptBackAfterCompletions(t *testing.T) {
 	h.typeLine("c")
 	h.until("the debate to end", h.idle)
 }
+
+// TestCommandWhileAQuestionWaits: a /command typed while the shell asks
+// which company was meant runs, and the question is dropped; it is not
+// taken for an answer that starts nothing, with the command never run.
+func TestCommandWhileAQuestionWaits(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	h.typeLine("bull vs bear for alphabet")
+	h.settle()
+	if h.m.question == nil {
+		t.Fatalf("no question for an ambiguous name:\n%s", h.view())
+	}
+	before := len(h.transcript())
+	h.typeLine("/model openai/gpt-4.1")
+	h.settle()
+	tr := h.transcript()[before:]
+	if strings.Contains(tr, "Nothing started") || !strings.Contains(tr, "openai/gpt-4.1") {
+		t.Errorf("/model while the question waited was not run:\n%s", tr)
+	}
+	if h.m.question != nil {
+		t.Error("the question still waits after a /command")
+	}
+}
