@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/sec/edgar"
@@ -493,7 +494,14 @@ func (m *Model) statusLine() string {
 		case s.Phase.Round > 0:
 			rest = append(rest, fmt.Sprintf("round %d", s.Phase.Round))
 		}
-		rest = append(rest, string(s.Status), spent(v).Cell())
+		status := s.Status
+		if m.check != nil && m.run != nil && m.run.id == s.ID {
+			// A checkpoint waits for its answer in the input line. The log
+			// of a debate resumed at an open checkpoint folds to running:
+			// its checkpoint.reached came before the resume.
+			status = debate.StatusCheckpoint
+		}
+		rest = append(rest, string(status), spent(v).Cell())
 	} else {
 		rest = append(rest, "parley", "no debate yet")
 	}

@@ -978,3 +978,25 @@ func TestCommandWhileAQuestionWaits(t *testing.T) {
 		t.Error("the question still waits after a /command")
 	}
 }
+
+// TestStatusAtAResumedCheckpoint: a debate paused at its checkpoint and
+// resumed waits for the answer again; the status line says checkpoint, as
+// it did the first time, not running.
+func TestStatusAtAResumedCheckpoint(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml")
+	h := newHarness(t, 120, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the checkpoint", func() bool { return h.m.check != nil })
+	if s := ansi.Strip(h.m.statusLine()); !strings.Contains(s, "· checkpoint ·") {
+		t.Errorf("at the checkpoint the status line says %q", s)
+	}
+	h.key(ctrl('c'))
+	h.settle()
+	h.typeLine("/resume")
+	h.until("the checkpoint again", func() bool { return h.m.check != nil })
+	if s := ansi.Strip(h.m.statusLine()); !strings.Contains(s, "· checkpoint ·") {
+		t.Errorf("at the checkpoint, resumed, the status line says %q", s)
+	}
+	h.typeLine("e")
+	h.until("the end", h.idle)
+}
