@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/textsafe"
+	"golang.org/x/term"
 )
 
 // Describer turns a completed structured turn (JSON) into lines a person reads.
@@ -53,10 +55,24 @@ type Live struct {
 // event per line and nothing else.
 func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
 	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{}), bullets: map[string]bool{}}
-	if ios.IsTerminal() && !asJSON {
+	if ios.IsTerminal() && !asJSON && redrawable(ios.ErrOut) {
 		l.spin = newSpinner(ios.ErrOut)
 	}
 	return l
+}
+
+// redrawable reports whether the spinner may redraw its line on w, standard
+// error, with a carriage return and ESC[K. Standard output being a terminal
+// says nothing of it: "parley debate X 2>log" filled the log with a frame
+// every 100 ms, and a dumb terminal (TERM=dumb, as Emacs' shell sets)
+// prints the escapes. A writer that is not a file is a test's, which sets
+// the terminal itself (iostreams.SetTerminal).
+func redrawable(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return true
+	}
+	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
 // Close stops the spinner.

@@ -217,3 +217,22 @@ func TestLiveFreshDropsListsAlreadyPrinted(t *testing.T) {
 		t.Errorf("Fresh of a view that printed nothing:\n%s", got)
 	}
 }
+
+// TestLiveSpinnerOnlyOnATerminal: the spinner draws on standard error, so
+// standard output being a terminal is not enough: redirected to a file,
+// standard error gets no frames.
+func TestLiveSpinnerOnlyOnATerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ios, _, _, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.ErrOut = f
+	l := NewLive(ios, false, nil)
+	defer l.Close()
+	if l.spin != nil {
+		t.Error("a spinner draws on a standard error redirected to a file")
+	}
+}
