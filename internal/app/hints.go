@@ -23,7 +23,8 @@ func ParseHint(targets []string, line string) (target, text string, err error) {
 // ResolveHint checks a hint given as a target and a text. Its error is a
 // *HintError.
 func ResolveHint(targets []string, target, text string, hasTarget bool) (string, string, error) {
-	target = strings.ToLower(strings.TrimSpace(target))
+	given := strings.TrimSpace(target)
+	target = strings.ToLower(given)
 	text = strings.TrimSpace(text)
 	if target == "both" {
 		target = "all"
@@ -32,7 +33,14 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 		target = uniquePrefix(targets, target)
 	}
 	if !hasTarget || text == "" || (target != "all" && !slices.Contains(targets, target)) {
-		return "", "", &HintError{Targets: targets}
+		e := &HintError{Targets: targets}
+		if hasTarget && text != "" && given != "" && target != "all" && len(targets) > 0 {
+			e.Unknown = given
+			if len(e.Unknown) > 40 {
+				e.Unknown = strings.ToValidUTF8(e.Unknown[:40], "") + "…"
+			}
+		}
+		return "", "", e
 	}
 	if len(text) > MaxHintLen {
 		return "", "", &HintError{Targets: targets, Len: len(text)}
@@ -48,6 +56,9 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 type HintError struct {
 	Targets []string // the agents a hint can go to, but "all"
 	Len     int
+	// Unknown is a target given with a text that names none of Targets
+	// (as given, cut to 40 bytes).
+	Unknown string
 }
 
 func (e *HintError) Error() string {
@@ -67,6 +78,8 @@ func (e *HintError) ForFields() string {
 		return e.tooLong()
 	case len(e.Targets) == 0:
 		return `no agent has spoken yet: give the hint with target "all", or once the debate has started`
+	case e.Unknown != "":
+		return fmt.Sprintf("no agent %q in this debate: the target is one of %s, or all", e.Unknown, strings.Join(e.Targets, ", "))
 	}
 	return fmt.Sprintf("a hint needs a target (%s, or all) and a non-empty text", strings.Join(e.Targets, ", "))
 }

@@ -18,7 +18,8 @@ func TestHintErrorWordings(t *testing.T) {
 		hasTarget     bool
 		typed, fields string
 	}{
-		{"unknown target", targets, "nobody", "x", true, "write AGENT: TEXT (agents: bull, bear, or all)", "a hint needs a target (bull, bear, or all) and a non-empty text"},
+		{"unknown target", targets, "Nobody", "x", true, "write AGENT: TEXT (agents: bull, bear, or all)", `no agent "Nobody" in this debate: the target is one of bull, bear, or all`},
+		{"long unknown target", targets, strings.Repeat("é", 30), "x", true, "write AGENT: TEXT", `no agent "` + strings.Repeat("é", 20) + `…"`},
 		{"no target", targets, "", "x", false, "write AGENT: TEXT", "a hint needs a target ("},
 		{"empty text", targets, "bull", " ", true, "write AGENT: TEXT", "a non-empty text"},
 		{"nobody has spoken", nil, "bull", "x", true, "as AGENT: TEXT once the debate has started", `target "all"`},
