@@ -64,6 +64,8 @@ func TestBadInput(t *testing.T) {
 		{"export bad format", good, []string{"export", "DEB-00000000", "--as", "docx"}, 2, `--as "docx": choose md, json or pdf`},
 		{"af stray argument", good, []string{"af", "-p", "SE-PR", "-f", "x.af", "extra"}, 2, `parley af takes no arguments, got "extra"`},
 		{"af flags after --", good, []string{"af", "--", "-p", "SE-PR"}, 2, `parley af takes no arguments, got "-p SE-PR"`},
+		{"db url not postgres", good, []string{"--db", "sqlite://x.db", "list"}, 2, `--db "sqlite://x.db" is a sqlite:// URL: give a SQLite file (such as parley.db) or a postgres:// URL`},
+		{"PARLEY_DB url not postgres", []string{"PARLEY_DB=mysql://u:secret@h/db"}, []string{"debate", "NVDA", "--offline"}, 2, `PARLEY_DB "mysql://u:xxxxx@h/db" is a mysql:// URL`},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose running, interrupted, checkpoint, paused, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file
@@ -85,6 +87,12 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", c.want, r.stderr)
 			}
 		})
+	}
+	// Nor a directory named after a URL's scheme.
+	for _, name := range []string{"sqlite:", "mysql:"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("a database URL made a directory %q", name)
+		}
 	}
 	// None of these created a debate.
 	r := parley(t, dir, good, "", "list", "--json")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,21 +64,41 @@ type Factory struct {
 // or postgresql:// URL selects PostgreSQL; anything else is a SQLite file.
 func (f *Factory) dbPath() (path string, chosen bool, err error) {
 	if f.DBPath != "" {
-		return f.DBPath, true, nil
+		return f.DBPath, true, notAFile("--db", f.DBPath)
 	}
 	if u := f.Env("PARLEY_DATABASE_URL"); u != "" {
 		if !open.IsPostgres(u) {
-			return "", false, &ConfigError{Err: fmt.Errorf("PARLEY_DATABASE_URL is %q, not a PostgreSQL URL: set it to postgres://USER:PASSWORD@HOST:PORT/DATABASE, or unset it and use --db FILE or PARLEY_DB for SQLite", open.Describe(u))}
+			return "", false, &ConfigError{Err: fmt.Errorf("PARLEY_DATABASE_URL is %q, not a PostgreSQL URL: set it to postgres://USER:PASSWORD@HOST:PORT/DATABASE, or unset it and use --db FILE or PARLEY_DB for SQLite", redactURL(u))}
 		}
 		return u, true, nil
 	}
 	if p := f.Env("PARLEY_DB"); p != "" {
-		return p, true, nil
+		return p, true, notAFile("PARLEY_DB", p)
 	}
 	if path, err = sqlite.DefaultPath(); err != nil {
 		return "", false, fmt.Errorf("find the default database path: %w", err)
 	}
 	return path, false, nil
+}
+
+// notAFile refuses a database location given as a URL that is not
+// PostgreSQL's (sqlite://x.db, mysql://host/db): read as a SQLite file
+// path, it made a directory named "sqlite:" and a database in it.
+func notAFile(source, p string) error {
+	scheme, _, ok := strings.Cut(p, "://")
+	if !ok || open.IsPostgres(p) || scheme == "" || strings.ContainsAny(scheme, "/\\") {
+		return nil
+	}
+	return &UsageError{Err: fmt.Errorf("%s %q is a %s:// URL: give a SQLite file (such as parley.db) or a postgres:// URL", source, redactURL(p), scheme)}
+}
+
+// redactURL is a database URL as an error may show it: its password
+// masked, whatever the scheme (open.Describe masks PostgreSQL's only).
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return open.Describe(s)
 }
 
 // OpenStore opens the debate store for a command that writes to it,
