@@ -78,7 +78,7 @@ func TestJobsCheckpointGuideHintPause(t *testing.T) {
 	if v.Running || v.Status != debate.StatusPaused || len(v.Agents) < 2 {
 		t.Fatalf("at the checkpoint: running %v, status %s, agents %v; want it paused, nothing queued", v.Running, v.Status, v.Agents)
 	}
-	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"nobody","text":"x"}`); resp.StatusCode != 400 || !strings.Contains(out, "a hint needs a target (") {
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"nobody","text":"x"}`); resp.StatusCode != 400 || !strings.Contains(out, `no agent \"nobody\" in this debate: the target is one of `) {
 		t.Fatalf("hint to an unknown agent: %d %s", resp.StatusCode, out)
 	}
 	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", `{"target":"`+v.Agents[0][:4]+`","text":"cite a benchmark"}`); resp.StatusCode != 202 {

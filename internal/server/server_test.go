@@ -489,9 +489,13 @@ func TestCheckpointGuideHintPause(t *testing.T) {
 	}
 	// The API takes a target and a text as fields: its errors say so, not
 	// the shell's "AGENT: TEXT".
-	for _, body := range []string{`{"target":"nobody","text":"x"}`, `{"target":"` + v.Agents[0] + `","text":"  "}`, `{"text":"x"}`} {
+	for body, want := range map[string]string{
+		`{"target":"nobody","text":"x"}`:               `no agent \"nobody\" in this debate: the target is one of ` + strings.Join(v.Agents, ", ") + ", or all",
+		`{"target":"` + v.Agents[0] + `","text":"  "}`: "a hint needs a target (" + strings.Join(v.Agents, ", ") + ", or all) and a non-empty text",
+		`{"text":"x"}`: "a hint needs a target (" + strings.Join(v.Agents, ", ") + ", or all) and a non-empty text",
+	} {
 		resp, out := ts.do(t, "POST", "/api/debates/"+id+"/hints", body)
-		if resp.StatusCode != 400 || strings.Contains(out, "AGENT: TEXT") || !strings.Contains(out, "a hint needs a target ("+strings.Join(v.Agents, ", ")+", or all) and a non-empty text") {
+		if resp.StatusCode != 400 || strings.Contains(out, "AGENT: TEXT") || !strings.Contains(out, want) {
 			t.Fatalf("hint %s: %d %s", body, resp.StatusCode, out)
 		}
 	}
