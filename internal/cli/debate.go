@@ -87,6 +87,12 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
   parley debate --resume DEB-1a2b3c4d
   OPENAI_BASE_URL=http://localhost:11434/v1 parley debate "Monorepo or polyrepo?" --model llama3.1`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("resume") && strings.TrimSpace(opts.Resume) == "" {
+				// An empty --resume (an unset variable in a script) is
+				// not a debate without one: "a topic is required" would
+				// send the user after the wrong mistake.
+				return usageErrorf("--resume needs the ID of the debate to resume, such as DEB-1a2b3c4d")
+			}
 			if opts.Resume != "" {
 				if len(args) > 0 {
 					return usageErrorf("--resume takes no topic: the debate already has one")
