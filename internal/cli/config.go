@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/yamlfile"
@@ -258,6 +259,34 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 	return append(out, prices...), nil
 }
 
+// detectModel fills in the provider and the model that no flag, variable or
+// config file sets with the ones a debate would pick from the environment
+// (its API keys and base URLs), as app.ResolveCast does: "the effective
+// settings" named no model where one was in fact configured.
+func detectModel(settings []setting, mf app.Models, env func(string) string) {
+	_, record, err := app.ResolveCast(app.Models{Provider: mf.Provider, Model: mf.Model}, env)
+	if err != nil {
+		// A debate would say what is wrong (a local server without a
+		// model name, say); the placeholder stays.
+		return
+	}
+	provider, model, _ := strings.Cut(record["*"], "/")
+	for i, s := range settings {
+		if s.source != "default" || (s.key != "provider" && s.key != "model") {
+			continue
+		}
+		v := provider
+		if s.key == "model" {
+			v = model
+		}
+		if v == "" {
+			settings[i].value = "none (set ANTHROPIC_API_KEY or OPENAI_API_KEY)"
+			continue
+		}
+		settings[i].value, settings[i].source = v, "detected from the environment"
+	}
+}
+
 func newConfigCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "config",
@@ -281,6 +310,7 @@ Precedence: flags > environment > config file > defaults.`,
 				return err
 			}
 			settings = append(settings, theme)
+			detectModel(settings, o.Models, f.Env)
 			state := "not found"
 			if _, err := os.Stat(c.path); err == nil {
 				state = "read"

@@ -138,3 +138,37 @@ func TestConfigProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigShowsTheDetectedModel: with no provider or model set, parley
+// config shows the ones a debate would use, picked from the environment's
+// keys, not a placeholder; with nothing configured, how to configure one.
+func TestConfigShowsTheDetectedModel(t *testing.T) {
+	for _, c := range []struct {
+		env             map[string]string
+		provider, model string
+	}{
+		{map[string]string{"OPENAI_API_KEY": "sk-x"}, "openai", "gpt-4.1"},
+		{map[string]string{"ANTHROPIC_API_KEY": "sk-ant-x", "PARLEY_MODEL": "claude-opus-4-1"}, "anthropic", "claude-opus-4-1"},
+		{map[string]string{}, "none (set ANTHROPIC_API_KEY", "none (set ANTHROPIC_API_KEY"},
+	} {
+		f := testFactory(t, "", false)
+		env := c.env
+		env["PARLEY_CONFIG"] = filepath.Join(t.TempDir(), "none.yaml")
+		f.Env = func(k string) string { return env[k] }
+		root := NewRootCmd(f)
+		root.SetArgs([]string{"config"})
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		out := f.IO.Out.(interface{ String() string }).String()
+		for _, l := range strings.Split(out, "\n") {
+			cols := strings.Fields(l)
+			if len(cols) < 2 {
+				continue
+			}
+			if (cols[0] == "provider" && !strings.Contains(l, c.provider)) || (cols[0] == "model" && !strings.Contains(l, c.model)) {
+				t.Errorf("%v: row %q, want %s / %s:\n%s", c.env, l, c.provider, c.model, out)
+			}
+		}
+	}
+}
