@@ -99,6 +99,9 @@ type Session struct {
 	app    *App
 	runner *debate.Runner
 	proto  debate.Protocol
+	// queued: the debate was created for a worker to run, and this
+	// Session prepared only to check it (see StartPlan).
+	queued bool
 }
 
 // NewID returns a new debate id.
@@ -289,10 +292,15 @@ func (a *App) StartPlan(ctx context.Context, p *Plan, create func(ctx context.Co
 		}
 		created.Options = opts
 	}
-	s, err := a.prepare(ctx, p.format, p.starter, created.Topic, created.Options, p.cast, p.req.Offline)
+	// A queued debate is prepared here only to refuse what its worker
+	// would refuse: the worker prepares it again to run it, and the data
+	// work (the data-only agents' SEC facts) is left to it.
+	queued := create != nil
+	s, err := a.prepare(ctx, p.format, p.starter, created.Topic, created.Options, p.cast, p.req.Offline, queued)
 	if err != nil {
 		return nil, err
 	}
+	s.queued = queued
 	a.noteDataOnly(p.req.Offline, s.DataOnly)
 	s.ID, s.Models = NewID(), created.Models
 	if create != nil {
@@ -427,12 +435,13 @@ func sameJSON(x, y []byte) (bool, error) {
 
 // prepare readies a run: the protocol, the format's tools and responders,
 // the runner.
-func (a *App) prepare(ctx context.Context, format debate.Format, starter setup.Starter, topic string, opts json.RawMessage, cast debate.Cast, offline bool) (*Session, error) {
+// queued prepares it only to check it (setup.Run.Queued).
+func (a *App) prepare(ctx context.Context, format debate.Format, starter setup.Starter, topic string, opts json.RawMessage, cast debate.Cast, offline, queued bool) (*Session, error) {
 	proto, err := format.Protocol(topic, opts)
 	if err != nil {
 		return nil, &setup.InputError{Err: err}
 	}
-	tools, err := starter.Prepare(ctx, a.Env, &setup.Run{Topic: topic, Options: opts, Offline: offline, Cast: &cast})
+	tools, err := starter.Prepare(ctx, a.Env, &setup.Run{Topic: topic, Options: opts, Offline: offline, Cast: &cast, Queued: queued})
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +531,7 @@ func (a *App) Resume(ctx context.Context, req ResumeRequest) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := a.prepare(ctx, format, starter, st.Topic, st.Options, cast, req.Offline)
+	s, err := a.prepare(ctx, format, starter, st.Topic, st.Options, cast, req.Offline, false)
 	if err != nil {
 		return nil, err
 	}
@@ -546,6 +555,9 @@ func (a *App) Resume(ctx context.Context, req ResumeRequest) (*Session, error) {
 // human answers checkpoints; nil pauses the debate at each. Run holds the
 // debate's lease while it runs.
 func (s *Session) Run(ctx context.Context, human debate.Human) (*debate.State, error) {
+	if s.queued {
+		return nil, fmt.Errorf("debate %s was queued for a worker, which runs it: resume it (app.Resume) to run it here", s.ID)
+	}
 	s.runner.Human = human
 	return s.runner.Run(ctx, s.ID, s.proto)
 }

@@ -100,6 +100,13 @@ type Run struct {
 	Offline bool
 	// Cast is the debate's models; Prepare may add data-only responders.
 	Cast *debate.Cast
+	// Queued: the run is prepared only to check that it can be, for a new
+	// debate queued for a worker, which prepares it again before it runs
+	// it. Prepare refuses what it would refuse for the run, but leaves out
+	// the data work only the run needs (the facts, events and valuation
+	// the data-only agents argue from): done here it would be done twice,
+	// and with live SEC data fetched twice. Its responders are not run.
+	Queued bool
 }
 
 // Starter is implemented by a format that can be started: it turns a

@@ -186,6 +186,17 @@ func (Format) Prepare(ctx context.Context, env setup.Env, run *setup.Run) (*tool
 			dataOnly = append(dataOnly, agent)
 		}
 	}
+	if len(dataOnly) > 0 && cast.Responders == nil {
+		cast.Responders = map[string]debate.Responder{}
+	}
+	if len(dataOnly) > 0 && run.Queued {
+		// Setup checked the facts the agents argue from when it froze the
+		// debate's figures; the worker that runs it prepares the agents.
+		for _, agent := range dataOnly {
+			cast.Responders[agent] = queuedAgents{}
+		}
+		return reg, nil
+	}
 	if len(dataOnly) > 0 {
 		raw, err := src.CompanyFacts(ctx, cik)
 		if err != nil {
@@ -207,9 +218,6 @@ func (Format) Prepare(ctx context.Context, env setup.Env, run *setup.Run) (*tool
 			more.ValuationErr = err.Error()
 		}
 		agents := NewDataAgents(analysis.Assess(rep), bo.Data).WithResearch(more)
-		if cast.Responders == nil {
-			cast.Responders = map[string]debate.Responder{}
-		}
 		// The front-ends say which roles they answer (the cast line) and,
 		// for a new debate, why (app.Start): a resume keeps its recorded
 		// cast, whatever the environment configures now.
@@ -218,6 +226,16 @@ func (Format) Prepare(ctx context.Context, env setup.Env, run *setup.Run) (*tool
 		}
 	}
 	return reg, nil
+}
+
+// queuedAgents stand for the data-only agents of a debate prepared only to
+// be queued (setup.Run.Queued): the worker that runs the debate prepares
+// the agents themselves, and a run of this preparation is refused rather
+// than argue from data never read.
+type queuedAgents struct{}
+
+func (queuedAgents) Respond(context.Context, *debate.State, debate.TurnSpec) (string, error) {
+	return "", errors.New("the data-only agents of a queued debate are prepared by the worker that runs it, not where it was queued")
 }
 
 // castHasModel mirrors how the runner picks a model for an agent whose role
