@@ -49,6 +49,7 @@ func TestBadInput(t *testing.T) {
 		{"malformed catalog", good, []string{"debate", "x", "--catalog", malformed}, 2, `catalog ` + malformed + `: line 3: unknown key "colour" (the keys under perspectives: name, priorities, trade_offs, keywords, tensions)`},
 		{"bad duration flag", good, []string{"debate", "x", "--round-timeout", "abc"}, 2, `--round-timeout "abc" is not a duration: give one such as 2m, 90s`},
 		{"bad batch refresh", good, []string{"batch", "NVDA", "--offline", "--refresh", "soon"}, 2, `--refresh "soon" is not a duration`},
+		{"config file named but missing", append([]string{"PARLEY_CONFIG=" + filepath.Join(dir, "typo.yaml")}, good...), []string{"debate", "x"}, 2, "PARLEY_CONFIG names " + filepath.Join(dir, "typo.yaml") + ", which does not exist"},
 		{"bad duration in the config file", withBadConfig, []string{"debate", "x"}, 2, `config.yaml: line 2: round_timeout: "soon" is not a duration such as 2m or 90s`},
 		{"bad whole number flag", good, []string{"debate", "x", "--max-rounds", "three"}, 2, `--max-rounds "three" is not a whole number`},
 		{"unknown provider", good, []string{"debate", "x", "--provider", "gemini"}, 4, `unknown provider; choose one of anthropic, ollama, openai`},

@@ -90,7 +90,7 @@ func TestConfiguredPrices(t *testing.T) {
 
 	// The turns were priced when they ran: a reader without the price (no
 	// config file) shows the same figure, not "unknown".
-	bare := append(env[:len(env):len(env)], "PARLEY_CONFIG="+filepath.Join(dir, "none.yaml"))
+	bare := append(env[:len(env):len(env)], "PARLEY_CONFIG="+os.DevNull)
 	if l := mustParley(t, dir, bare, "", "list"); !strings.Contains(l.stdout, " "+cell+" ") {
 		t.Errorf("list without the config: want the recorded cost %s:\n%s", cell, l.stdout)
 	}
@@ -116,7 +116,7 @@ func TestConfiguredPrices(t *testing.T) {
 // table (on stderr), rather than leaving "unknown" unexplained.
 func TestListNamesUnpricedModels(t *testing.T) {
 	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
-	env = append(env, "PARLEY_CONFIG="+filepath.Join(dir, "none.yaml"))
+	env = append(env, "PARLEY_CONFIG="+os.DevNull)
 	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
 	l := mustParley(t, dir, env, "", "list")
 	if !strings.Contains(l.stdout, " unknown ") {

@@ -84,7 +84,8 @@ func configPath(env func(string) string) string {
 	return filepath.Join(dir, "parley", "config.yaml")
 }
 
-// loadConfig reads the config file; a missing file is an empty config. An
+// loadConfig reads the config file; a missing default file is an empty
+// config, a missing file PARLEY_CONFIG names an error. An
 // unknown key or a bad value is an error naming it and the file.
 func loadConfig(env func(string) string) (*Config, error) {
 	c := &Config{path: configPath(env)}
@@ -93,6 +94,10 @@ func loadConfig(env func(string) string) (*Config, error) {
 	}
 	data, err := os.ReadFile(c.path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if env("PARLEY_CONFIG") != "" {
+			// Named on purpose: a typo must not drop the settings in silence.
+			return nil, &UsageError{Err: fmt.Errorf("PARLEY_CONFIG names %s, which does not exist: correct the path, or unset PARLEY_CONFIG to use the default file", c.path)}
+		}
 		return c, nil
 	}
 	if err != nil {

@@ -153,7 +153,7 @@ func TestConfigShowsTheDetectedModel(t *testing.T) {
 	} {
 		f := testFactory(t, "", false)
 		env := c.env
-		env["PARLEY_CONFIG"] = filepath.Join(t.TempDir(), "none.yaml")
+		env["PARLEY_CONFIG"] = os.DevNull
 		f.Env = func(k string) string { return env[k] }
 		root := NewRootCmd(f)
 		root.SetArgs([]string{"config"})
