@@ -255,6 +255,7 @@ func (f *Factory) OpenStoreReadOnly(ctx context.Context) (st debate.Store, ok bo
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *Factory) *cobra.Command {
+	pace, theme := shell.DefaultPace, ""
 	root := &cobra.Command{
 		Use:   "parley",
 		Short: "Structured adversarial debates between LLM agents, to stress-test a decision",
@@ -269,11 +270,13 @@ with nothing lost.`,
 		// pipe, a script) gets the help, as before the shell existed.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.IO.IsInputTerminal() && f.IO.IsTerminal() {
-				return runShell(cmd.Context(), f, shell.DefaultPace, "", false)
+				return runShell(cmd.Context(), f, pace, theme, cmd.Flags().Changed("theme"))
 			}
 			return cmd.Help()
 		},
 	}
+	// The shell's flags, for the shell `parley` opens on a terminal.
+	shellFlags(root.Flags(), &pace, &theme)
 	root.PersistentFlags().StringVar(&f.DBPath, "db", "", "debate database: a SQLite `file`, or a postgres:// URL (default: $PARLEY_DATABASE_URL, $PARLEY_DB or a file in the user data dir)")
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)

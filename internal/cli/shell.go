@@ -39,9 +39,15 @@ NO_COLOR turns them off.`,
 			return runShell(cmd.Context(), f, pace, theme, cmd.Flags().Changed("theme"))
 		},
 	}
-	cmd.Flags().DurationVar(&pace, "pace", pace, "time between the lines of a data-only agent's reply, so that an offline debate can be read and coached as it runs (0: at once)")
-	cmd.Flags().StringVar(&theme, "theme", "", "`auto|dark|light`: colours for a dark or light terminal background; auto asks the terminal which it has (default: $PARLEY_THEME, the config file's theme, else auto)")
+	shellFlags(cmd.Flags(), &pace, &theme)
 	return cmd
+}
+
+// shellFlags are the shell's flags, which `parley shell` and `parley` with
+// no command (the shell, on a terminal) both take.
+func shellFlags(fl *pflag.FlagSet, pace *time.Duration, theme *string) {
+	fl.DurationVar(pace, "pace", *pace, "time between the lines of a data-only agent's reply, so that an offline debate can be read and coached as it runs (0: at once)")
+	fl.StringVar(theme, "theme", "", "`auto|dark|light`: colours for a dark or light terminal background; auto asks the terminal which it has (default: $PARLEY_THEME, the config file's theme, else auto)")
 }
 
 // runShell opens the shell on the terminal; theme is the --theme flag,
