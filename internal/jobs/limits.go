@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 )
 
@@ -76,6 +79,8 @@ type limitsDB interface {
 	tryAcquire(ctx context.Context, provider, holder string, limit int, ttl time.Duration) (bool, error)
 	renew(ctx context.Context, provider, holder string, ttl time.Duration) error
 	release(ctx context.Context, provider, holder string) error
+	// holders are the holders of provider's slots.
+	holders(ctx context.Context, provider string) ([]string, error)
 	// tokens is what provider spent in the window up to now.
 	tokens(ctx context.Context, provider string, window time.Duration) (int64, error)
 	addTokens(ctx context.Context, provider string, n int64) error
@@ -150,7 +155,7 @@ func (l *Limits) acquire(ctx context.Context, provider string) (func(tokens int6
 	if lim.Concurrency <= 0 {
 		return record, nil
 	}
-	holder := randomID()
+	holder := slotHolder(debate.ThisProcess())
 	logged := false
 	for {
 		ok, err := l.db.tryAcquire(ctx, provider, holder, lim.Concurrency, l.slotTTL)
@@ -159,6 +164,9 @@ func (l *Limits) acquire(ctx context.Context, provider string) (func(tokens int6
 		}
 		if ok {
 			break
+		}
+		if l.freeDead(ctx, provider) > 0 {
+			continue
 		}
 		if !logged {
 			l.log.Info("waiting for a call slot", "provider", provider, "concurrency", lim.Concurrency)
@@ -278,6 +286,53 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// slotHolder names a call slot's holder after its process, PID@HOST/RANDOM,
+// so that a slot whose process died on this host is known free at once
+// (freeDead), as a debate's lease is.
+func slotHolder(o debate.LeaseOwner) string {
+	return fmt.Sprintf("%d@%s/%s", o.PID, o.Host, randomID())
+}
+
+// holderOwner is the process a slot holder names; ok is false for a holder
+// that names none.
+func holderOwner(holder string) (o debate.LeaseOwner, ok bool) {
+	pid, rest, ok := strings.Cut(holder, "@")
+	if !ok {
+		return o, false
+	}
+	host, _, ok := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(pid)
+	if !ok || err != nil {
+		return o, false
+	}
+	return debate.LeaseOwner{PID: n, Host: host}, true
+}
+
+// freeDead releases provider's slots held by processes of this host that
+// died (a worker killed mid-call), which would otherwise count against the
+// limit until they expire (slotTTL, minutes), stalling every worker that
+// waits for a slot. It returns how many it released.
+func (l *Limits) freeDead(ctx context.Context, provider string) int {
+	holders, err := l.db.holders(ctx, provider)
+	if err != nil {
+		l.log.Warn("list the call slots", "provider", provider, "err", err)
+		return 0
+	}
+	n := 0
+	for _, h := range holders {
+		if o, ok := holderOwner(h); !ok || debate.OwnerAlive(o) {
+			continue
+		}
+		if err := l.db.release(ctx, provider, h); err != nil {
+			l.log.Warn("release the call slot of a dead process", "provider", provider, "holder", h, "err", err)
+			continue
+		}
+		l.log.Info("released the call slot of a dead process", "provider", provider, "holder", h)
+		n++
+	}
+	return n
 }
 
 func randomID() string {

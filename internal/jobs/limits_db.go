@@ -91,6 +91,14 @@ func (d pgLimits) release(ctx context.Context, provider, holder string) error {
 	return err
 }
 
+func (d pgLimits) holders(ctx context.Context, provider string) ([]string, error) {
+	rows, err := d.pool.Query(ctx, `SELECT holder FROM parley_slots WHERE provider = $1`, provider)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 func (d pgLimits) tokens(ctx context.Context, provider string, window time.Duration) (int64, error) {
 	var n int64
 	err := d.pool.QueryRow(ctx, `SELECT COALESCE(sum(tokens), 0) FROM parley_tokens WHERE provider = $1 AND second > floor(extract(epoch FROM clock_timestamp())) - $2`,
@@ -200,6 +208,23 @@ func (d sqliteLimits) renew(ctx context.Context, provider, holder string, ttl ti
 func (d sqliteLimits) release(ctx context.Context, provider, holder string) error {
 	_, err := d.db.ExecContext(ctx, `DELETE FROM parley_slots WHERE provider = ? AND holder = ?`, provider, holder)
 	return err
+}
+
+func (d sqliteLimits) holders(ctx context.Context, provider string) ([]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT holder FROM parley_slots WHERE provider = ?`, provider)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 func (d sqliteLimits) tokens(ctx context.Context, provider string, window time.Duration) (int64, error) {

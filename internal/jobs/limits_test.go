@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"iter"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
@@ -189,4 +191,41 @@ func TestWorkerRunsUnderLimits(t *testing.T) {
 	if peak != 1 {
 		t.Fatalf("%d calls at once under a concurrency limit of 1", peak)
 	}
+}
+
+// A call slot whose process died on this host (a worker killed mid-call) is
+// free at once, not when it expires minutes later: the workers left go on.
+// A live process's slot is kept.
+func TestSlotOfDeadProcessFreed(t *testing.T) {
+	eachDB(t, func(t *testing.T, db string) {
+		ctx := context.Background()
+		a := newApp(t, db, nil)
+		q := newQueue(t, a, Config{})
+		q.limits.poll = 5 * time.Millisecond
+		if err := q.Limits().Set(ctx, Limit{Provider: "openai", Concurrency: 2}); err != nil {
+			t.Fatal(err)
+		}
+		gone := exec.Command("true")
+		if err := gone.Run(); err != nil {
+			t.Fatal(err)
+		}
+		dead := debate.ThisProcess()
+		dead.PID = gone.Process.Pid
+		for _, h := range []string{slotHolder(dead), slotHolder(debate.ThisProcess())} {
+			if ok, err := q.limits.db.tryAcquire(ctx, "openai", h, 2, time.Hour); err != nil || !ok {
+				t.Fatalf("hold a slot as %s: %v, %v", h, ok, err)
+			}
+		}
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		for _, err := range q.Limits().Wrap(&slowProvider{name: "openai"}).Stream(cctx, llm.Request{}) {
+			if err != nil {
+				t.Fatalf("a call waited for the slot of a dead process: %v", err)
+			}
+		}
+		lims, err := q.Limits().List(ctx)
+		if err != nil || len(lims) != 1 || lims[0].InFlight != 1 {
+			t.Fatalf("after the call: %+v, %v; want the live process's slot still held", lims, err)
+		}
+	})
 }
