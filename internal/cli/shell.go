@@ -114,6 +114,11 @@ func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.Debate
 	cmd.SetArgs(args)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	cmd.Use = "/debate TOPIC|TICKER"
+	// Worded as 'parley debate' words them (the root's flag error function
+	// does not reach a command run on its own).
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &UsageError{Err: flagValueError(err)}
+	})
 	if err := cmd.ExecuteContext(ctx); err != nil {
 		var ue *UsageError
 		if errors.As(err, &ue) {

@@ -114,3 +114,19 @@ func TestRootTakesTheShellFlags(t *testing.T) {
 		t.Errorf("parley --theme light, piped: %v, want the help", err)
 	}
 }
+
+// /debate's bad flag values read as 'parley debate' words them, not as
+// the flag parser's strconv errors.
+func TestParseDebateFlagValues(t *testing.T) {
+	f := testFactory(t, "", false)
+	for args, want := range map[string]string{
+		"x --max-rounds abc":     `--max-rounds "abc" is not a whole number`,
+		"x --round-timeout soon": `--round-timeout "soon" is not a duration`,
+	} {
+		_, err := f.parseDebate(context.Background(), strings.Fields(args))
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "strconv") {
+			t.Errorf("/debate %s: %v, want %q", args, err, want)
+		}
+	}
+}
