@@ -284,12 +284,13 @@ func (Paused) EventType() string { return TypePaused }
 
 // Pause reasons.
 const (
-	PauseInterrupted = "interrupted"
-	PauseOnRequest   = "pause requested"
-	PauseCheckpoint  = "checkpoint timeout"
-	PauseBudget      = "token budget"
-	PauseTimeout     = "debate timeout"
-	PauseError       = "error"
+	PauseInterrupted  = "interrupted"
+	PauseOnRequest    = "pause requested"
+	PauseCheckpoint   = "checkpoint timeout"
+	PauseBudget       = "token budget"
+	PauseTimeout      = "debate timeout"
+	PauseRoundTimeout = "round timeout"
+	PauseError        = "error"
 )
 
 // PauseRequest asks the runner of a debate to pause it, wherever that

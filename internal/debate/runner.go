@@ -520,7 +520,7 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 				case runCtx.Err() != nil:
 					return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("the debate ran longer than %s", lim.DebateTimeout), err)
 				case roundExpired:
-					return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("round %d ran longer than %s", round, lim.RoundTimeout), err)
+					return s, r.pause(ctx, s, PauseRoundTimeout, fmt.Sprintf("round %d ran longer than %s", round, lim.RoundTimeout), err)
 				}
 				var pe *PausedError
 				if errors.As(err, &pe) {

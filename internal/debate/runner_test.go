@@ -890,7 +890,7 @@ func TestRoundTimeoutPauses(t *testing.T) {
 	lim.RoundTimeout = 30 * time.Millisecond
 	e.create("d", lim)
 	_, err := e.runner.Run(context.Background(), "d", &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}})
-	pe := pausedErr(t, err, debate.PauseTimeout)
+	pe := pausedErr(t, err, debate.PauseRoundTimeout)
 	if !strings.Contains(pe.Detail, "round 1") {
 		t.Errorf("detail %q", pe.Detail)
 	}
