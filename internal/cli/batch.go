@@ -158,6 +158,10 @@ type BatchRow struct {
 	LLMTurns int      `json:"llm_turns"`
 	Unpriced []string `json:"unpriced_models,omitempty"`
 	Error    string   `json:"error,omitempty"`
+	// queuedAt is the last position of the log of an earlier debate this
+	// batch queued again: until the log goes past it, the pause or failure
+	// it ended on is the one this batch goes on from, not a result.
+	queuedAt int64
 }
 
 // spend is what the row's debate cost, for showing.
@@ -365,6 +369,7 @@ func startItem(ctx context.Context, a *app.App, q *jobs.Queue, base *DebateOptio
 				row.Earlier = true
 				return nil
 			}
+			row.queuedAt = found.LastSeq
 			return q.Continue(ctx, found.ID)
 		}
 	}
@@ -394,6 +399,10 @@ func refresh(ctx context.Context, store debate.Store, q *jobs.Queue, rows []*Bat
 				return err
 			}
 		case debate.StatusFailed, debate.StatusPaused:
+			if sum.LastSeq <= r.queuedAt {
+				r.Status = batchQueued // queued again; no worker took it up yet
+				continue
+			}
 			st, err := foldDebate(ctx, store, r.ID)
 			if err != nil {
 				return err
