@@ -534,10 +534,11 @@ func (p *progress) show(rows []*BatchRow) {
 	p.lines = strings.Count(b.String(), "\n")
 }
 
-// clear erases the table drawn last.
+// clear erases the table drawn last, from the start of its first line: the
+// terminal may have echoed a key (^C) after it, moving the cursor along.
 func (p *progress) clear() {
 	if p.live && p.lines > 0 {
-		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.lines)
+		fmt.Fprintf(p.w, "\r\x1b[%dA\x1b[J", p.lines)
 		p.lines = 0
 	}
 }

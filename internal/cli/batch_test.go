@@ -125,8 +125,8 @@ func TestBatchProgressRedraws(t *testing.T) {
 	}
 	rows[0].Status, rows[1].Status = batchDone, batchRunning
 	p.show(rows)
-	if second := strings.TrimPrefix(b.String(), first); !strings.HasPrefix(second, "\x1b[4A\x1b[J") || !strings.Contains(second, "0 queued, 1 running, 1 done") {
-		t.Fatalf("redraw:\n%q", second)
+	if second := strings.TrimPrefix(b.String(), first); !strings.HasPrefix(second, "\r\x1b[4A\x1b[J") || !strings.Contains(second, "0 queued, 1 running, 1 done") {
+		t.Fatalf("redraw (from the start of the table's first line, wherever an echoed ^C left the cursor):\n%q", second)
 	}
 	// Elsewhere, a line when the counts change, and only then.
 	b.Reset()
