@@ -170,8 +170,11 @@ func (q *Queue) Answer(ctx context.Context, id string, ans debate.CheckpointAnsw
 			return err
 		}
 		cp := st.OpenCheckpoint()
-		if cp == nil || st.Status == debate.StatusCompleted || (ans.ID != "" && ans.ID != cp.ID) {
+		if cp == nil || st.Status == debate.StatusCompleted {
 			return fmt.Errorf("debate %s (%s): %w", id, st.Status, ErrNoCheckpoint)
+		}
+		if ans.ID != "" && ans.ID != cp.ID {
+			return &otherCheckpointError{debate: id, asked: ans.ID, open: cp.ID}
 		}
 		ans.ID = cp.ID
 		e, err := debate.NewEvent(id, time.Now(), ans)
@@ -301,3 +304,14 @@ func (q *Queue) Queued(ctx context.Context, ids ...string) (map[string]bool, err
 	}
 	return out, nil
 }
+
+// otherCheckpointError is an answer to a checkpoint that no longer waits
+// (answered, or from a stale page) while another one does: it is
+// ErrNoCheckpoint for that id, and names the one that waits.
+type otherCheckpointError struct{ debate, asked, open string }
+
+func (e *otherCheckpointError) Error() string {
+	return fmt.Sprintf("debate %s: checkpoint %.40q does not wait for an answer; checkpoint %s does: answer that one", e.debate, e.asked, e.open)
+}
+
+func (e *otherCheckpointError) Unwrap() error { return ErrNoCheckpoint }

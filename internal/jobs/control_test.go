@@ -98,7 +98,7 @@ func testCheckpointAnswer(t *testing.T, db string) {
 	if _, err := q.Hint(ctx, s.ID, agent, "cite a benchmark"); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.Answer(ctx, s.ID, debate.CheckpointAnswered{ID: "wrong", Action: debate.ActionContinue}); !errors.Is(err, ErrNoCheckpoint) {
+	if err := q.Answer(ctx, s.ID, debate.CheckpointAnswered{ID: "wrong", Action: debate.ActionContinue}); !errors.Is(err, ErrNoCheckpoint) || !strings.Contains(err.Error(), `checkpoint "wrong" does not wait for an answer; checkpoint `) {
 		t.Fatalf("answer to another checkpoint: %v", err)
 	}
 	if err := q.Answer(ctx, s.ID, debate.CheckpointAnswered{Action: debate.ActionGuide, Guidance: "Weigh the on-call cost."}); err != nil {
