@@ -126,7 +126,7 @@ func TestRunErrors(t *testing.T) {
 		{Options{Problem: "DC-PR", File: ex1 + ".af", Arg: "a1"}, "numbered 1..5"},
 		{Options{Problem: "SE-PR", File: ex1 + ".af", Arg: "1"}, "takes no query argument"},
 		{Options{Problem: "SE-PR", File: ex1 + ".af", Format: "apx"}, "apx line 1"},
-		{Options{Problem: "SE-PR", File: "missing.af"}, "no such file"},
+		{Options{Problem: "SE-PR", File: "missing.af"}, "missing.af does not exist: check the path given to -f"},
 		// A name without a known extension is sniffed: a missing file must
 		// still say so, not ask for a format.
 		{Options{Problem: "SE-PR", File: "missing"}, "no such file"},

@@ -3,8 +3,10 @@ package iccma
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -155,6 +157,9 @@ func input(opts Options) (r io.Reader, name string, closeFn func(), err error) {
 		return opts.Input, "standard input", func() {}, nil
 	}
 	f, err := os.Open(opts.File)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil, fmt.Errorf("iccma: %s does not exist: check the path given to -f (- reads standard input): %w", opts.File, err)
+	}
 	if err != nil {
 		// A missing or unreadable file is the problem to report, not its name.
 		return nil, "", nil, fmt.Errorf("iccma: %w", err)
