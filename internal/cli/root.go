@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +67,7 @@ func (f *Factory) dbPath() (path string, chosen bool, err error) {
 	}
 	if u := f.Env("PARLEY_DATABASE_URL"); u != "" {
 		if !open.IsPostgres(u) {
-			return "", false, &ConfigError{Err: fmt.Errorf("PARLEY_DATABASE_URL is %q, not a PostgreSQL URL: set it to postgres://USER:PASSWORD@HOST:PORT/DATABASE, or unset it and use --db FILE or PARLEY_DB for SQLite", redactURL(u))}
+			return "", false, &ConfigError{Err: fmt.Errorf("PARLEY_DATABASE_URL is %q, not a PostgreSQL URL: set it to postgres://USER:PASSWORD@HOST:PORT/DATABASE, or unset it and use --db FILE or PARLEY_DB for SQLite", open.Describe(u))}
 		}
 		return u, true, nil
 	}
@@ -89,16 +88,7 @@ func notAFile(source, p string) error {
 	if !ok || open.IsPostgres(p) || scheme == "" || strings.ContainsAny(scheme, "/\\") {
 		return nil
 	}
-	return &UsageError{Err: fmt.Errorf("%s %q is a %s:// URL: give a SQLite file (such as parley.db) or a postgres:// URL", source, redactURL(p), scheme)}
-}
-
-// redactURL is a database URL as an error may show it: its password
-// masked, whatever the scheme (open.Describe masks PostgreSQL's only).
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return open.Describe(s)
+	return &UsageError{Err: fmt.Errorf("%s %q is a %s:// URL: give a SQLite file (such as parley.db) or a postgres:// URL", source, open.Describe(p), scheme)}
 }
 
 // OpenStore opens the debate store for a command that writes to it,

@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store/postgres"
@@ -25,6 +27,13 @@ func IsPostgres(loc string) bool { return postgres.IsURL(loc) }
 func Describe(loc string) string {
 	if IsPostgres(loc) {
 		return postgres.Redact(loc)
+	}
+	// Another scheme's URL (a mistake: sqlite://, mysql://) may carry a
+	// password too.
+	if strings.Contains(loc, "://") {
+		if u, err := url.Parse(loc); err == nil && u.User != nil {
+			return u.Redacted()
+		}
 	}
 	return loc
 }
