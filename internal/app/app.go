@@ -65,6 +65,8 @@ type StartRequest struct {
 	// Create, when set, stores the new debate's debate.created event in
 	// place of an append to the Store: a job queue appends it and enqueues
 	// the debate's first run in one transaction. Start fails with its error.
+	// Such a debate is run by the queue's worker: the Session returned is
+	// prepared only to check it, and its Run refuses.
 	Create func(ctx context.Context, created debate.Event) error
 }
 
