@@ -266,8 +266,11 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n, ok := format.(setup.TopicNormalizer); ok {
+		req.Topic = n.NormalizeTopic(req.Topic)
+	}
 	p := &Plan{req: req, format: format, starter: starter, cast: cast,
-		created: debate.Created{Format: format.Name(), Topic: topic, Limits: req.Limits, Models: models, Endpoints: endpoints}}
+		created: debate.Created{Format: format.Name(), Topic: req.Topic, Limits: req.Limits, Models: models, Endpoints: endpoints}}
 	if q, ok := format.(setup.Questioner); ok {
 		if p.question, err = q.Asks(a.Env, &p.req.Request); err != nil {
 			return nil, err

@@ -54,6 +54,12 @@ func TestPlanSameQuestion(t *testing.T) {
 		t.Fatal(err)
 	} else if same, err := a.sameQuestion(got, p); err != nil || !same {
 		t.Errorf("nvda and NVDA: same %v, %v", same, err)
+	} else if p.Topic() != "NVDA" {
+		t.Errorf("a ticker typed %q is planned as %q, want NVDA", lower.Topic, p.Topic())
+	} else if s, err := a.StartPlan(ctx, p, nil); err != nil {
+		t.Fatal(err)
+	} else if c := recordedCreated(t, a, s.ID); c.Topic != "NVDA" {
+		t.Errorf("a ticker typed %q is stored as %q, want NVDA", lower.Topic, c.Topic)
 	}
 
 	// Data fetched at another time (EDGAR's label has the time of the

@@ -122,6 +122,16 @@ type Starter interface {
 	Prepare(ctx context.Context, env Env, run *Run) (*tool.Registry, error)
 }
 
+// TopicNormalizer is implemented by a format whose topics have one
+// spelling, such as a ticker in capitals: a debate is stored, listed and
+// shown under it, whatever case it was typed in.
+type TopicNormalizer interface {
+	// NormalizeTopic returns a trimmed topic in the format's spelling, or
+	// unchanged when it is not a topic the format spells (Setup then
+	// refuses it with its own message).
+	NormalizeTopic(topic string) string
+}
+
 // Questioner is implemented by a format whose Setup does I/O (fetches a
 // filing's figures, a market price) or whose stored options hold, besides
 // what the request decided, data gathered when the debate was created. It

@@ -256,6 +256,15 @@ func newSet(env setup.Env, src edgar.Source, company edgar.Company, a *Analyzer,
 		Prices: prices, Web: web, Now: env.Now})
 }
 
+// NormalizeTopic spells a ticker or CIK topic in capitals ("nvda" is
+// debated, listed and exported as NVDA, as EDGAR spells it).
+func (Format) NormalizeTopic(topic string) string {
+	if t := strings.ToUpper(strings.TrimSpace(topic)); tickerRe().MatchString(t) {
+		return t
+	}
+	return topic
+}
+
 // Implied reports whether a request that names no format is a bull vs. bear
 // debate: its topic is a ticker, or it uses options only this format reads.
 // Every front-end infers the format by this rule.
@@ -268,4 +277,7 @@ func Implied(r *setup.Request) bool {
 // Parley's data-only agents argue from the shipped SEC data.
 func (Format) RunsOffline() bool { return true }
 
-var _ setup.Starter = Format{}
+var (
+	_ setup.Starter         = Format{}
+	_ setup.TopicNormalizer = Format{}
+)
