@@ -309,6 +309,11 @@ func (PauseRequest) EventType() string { return TypePauseRequest }
 // Resumed marks a new run of an unfinished debate.
 type Resumed struct {
 	FromSeq int64 `json:"from_seq"`
+	// Checkpoint is the ID of the checkpoint the run resumes at, still
+	// waiting for its answer ("" for none): the debate stands at that
+	// checkpoint, not running, and a projection that keeps no checkpoints
+	// (a store's Summary) learns it here.
+	Checkpoint string `json:"checkpoint,omitempty"`
 }
 
 // EventType implements Payload.

@@ -408,7 +408,11 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 		return s, r.pause(ctx, s, PauseOnRequest, "", nil)
 	}
 	if len(events) > 1 {
-		if err := r.append(ctx, s, Resumed{FromSeq: s.LastSeq}); err != nil {
+		res := Resumed{FromSeq: s.LastSeq}
+		if c := s.OpenCheckpoint(); c != nil {
+			res.Checkpoint = c.ID
+		}
+		if err := r.append(ctx, s, res); err != nil {
 			return s, err
 		}
 	}

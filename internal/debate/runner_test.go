@@ -620,8 +620,17 @@ func TestCheckpoint(t *testing.T) {
 		}
 		e.withScript(rules...)
 		var seen debate.CheckpointReached
-		e.runner.Human = humanFunc(func(_ context.Context, _ *debate.State, c debate.CheckpointReached) (debate.CheckpointAnswered, error) {
+		e.runner.Human = humanFunc(func(ctx context.Context, live *debate.State, c debate.CheckpointReached) (debate.CheckpointAnswered, error) {
 			seen = c
+			// Resumed at the open checkpoint, the debate stands there
+			// while it waits, in every view of it.
+			sums, err := e.store.List(ctx, debate.ListFilter{})
+			if err != nil || len(sums) != 1 {
+				t.Fatalf("list: %v %v", sums, err)
+			}
+			if st := e.fold("d").Status; live.Status != debate.StatusCheckpoint || st != debate.StatusCheckpoint || sums[0].Status != debate.StatusCheckpoint {
+				t.Errorf("waiting for the answer after a resume: status %s (live), %s (folded), %s (summary), want checkpoint", live.Status, st, sums[0].Status)
+			}
 			return debate.CheckpointAnswered{Action: debate.ActionGuide, Guidance: "be concrete"}, nil
 		})
 		s, err = e.runner.Run(context.Background(), "d", checkpointProto())

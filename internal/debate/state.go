@@ -299,6 +299,9 @@ func (s *State) Apply(e Event) error {
 		}
 	case TypeResumed:
 		s.Status = StatusRunning
+		if s.OpenCheckpoint() != nil {
+			s.Status = StatusCheckpoint
+		}
 	case TypeVerdict:
 		var p Verdict
 		if err = e.Decode(&p); err == nil {

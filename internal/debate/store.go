@@ -275,8 +275,14 @@ func ProjectDecoded(s *Summary, e Event, p Payload) {
 		}
 	case TypeCheckpoint:
 		s.Status = StatusCheckpoint
-	case TypeCheckpointAnswer, TypeResumed:
+	case TypeCheckpointAnswer:
 		s.Status = StatusRunning
+	case TypeResumed:
+		s.Status = StatusRunning
+		var r Resumed
+		if e.Decode(&r) == nil && r.Checkpoint != "" {
+			s.Status = StatusCheckpoint
+		}
 	case TypePaused:
 		s.Status = StatusPaused
 	case TypeFailed:

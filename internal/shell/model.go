@@ -496,9 +496,9 @@ func (m *Model) statusLine() string {
 		}
 		status := s.Status
 		if m.check != nil && m.run != nil && m.run.id == s.ID {
-			// A checkpoint waits for its answer in the input line. The log
-			// of a debate resumed at an open checkpoint folds to running:
-			// its checkpoint.reached came before the resume.
+			// A checkpoint waits for its answer in the input line: say so
+			// from the moment it asks, before the log's event (the
+			// checkpoint, or the resume at it) reaches this view.
 			status = debate.StatusCheckpoint
 		}
 		rest = append(rest, string(status), spent(v).Cell())
