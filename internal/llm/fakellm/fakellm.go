@@ -75,6 +75,16 @@ func WithTokenDelay(d time.Duration) Option { return func(s *Server) { s.tokenDe
 // proxies do.
 func WithoutUsage() Option { return func(s *Server) { s.noUsage = true } }
 
+// WithRejectedParams makes the OpenAI endpoint refuse a request that carries
+// any of the named top-level fields, with the answer a real server gives
+// (see rejectParam): Groq's to stream_options, an older Azure API
+// version's to max_completion_tokens, OpenAI's reasoning models' to
+// max_tokens and temperature, OpenAI's wording for any other field. The
+// refused request is recorded, with Rule "".
+func WithRejectedParams(fields ...string) Option {
+	return func(s *Server) { s.rejected = append(s.rejected, fields...) }
+}
+
 // Server answers model API requests from a Script. The zero value is not
 // usable; use New or Start.
 type Server struct {
@@ -85,6 +95,7 @@ type Server struct {
 	apiKey     string
 	tokenDelay time.Duration
 	noUsage    bool
+	rejected   []string
 	now        func() time.Time
 	ts         *httptest.Server
 	cache      promptCache
@@ -166,6 +177,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.record(rec)
 		api.writeAuthError(w, r.Header)
 		return
+	}
+	if api.name() == "openai" {
+		if status, answer := rejectParam(body, s.rejected); status != 0 {
+			s.record(rec)
+			writeJSON(w, status, answer)
+			return
+		}
 	}
 	parsed, mode, stream, err := api.parse(r.Header, body)
 	rec.Parsed, rec.Stream = parsed, stream

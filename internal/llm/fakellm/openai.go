@@ -342,3 +342,42 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 	}
 	sw.raw("", "[DONE]")
 }
+
+// rejectParam returns the status and body a real server answers a request
+// with when it does not accept one of the fields the body carries, or 0
+// when the body carries none of them. Each field is refused in the words
+// of a server that refuses it.
+func rejectParam(body []byte, fields []string) (int, any) {
+	if len(fields) == 0 {
+		return 0, nil
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return 0, nil // parse reports it
+	}
+	for _, f := range fields {
+		if v, ok := top[f]; !ok || string(v) == "null" {
+			continue
+		}
+		switch f {
+		case "stream_options":
+			// Groq.
+			return http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": "property 'stream_options' is unsupported, did you mean 'stream'?", "type": "invalid_request_error"}}
+		case "max_completion_tokens":
+			// Azure OpenAI before API version 2024-09-01-preview.
+			return http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": "Unrecognized request argument supplied: max_completion_tokens", "type": "invalid_request_error", "param": nil, "code": nil}}
+		case "max_tokens":
+			// OpenAI's reasoning models.
+			return http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+				"type":    "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}}
+		default:
+			return http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": fmt.Sprintf("Unsupported parameter: '%s' is not supported with this model.", f),
+				"type":    "invalid_request_error", "param": f, "code": "unsupported_parameter"}}
+		}
+	}
+	return 0, nil
+}

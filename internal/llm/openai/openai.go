@@ -5,7 +5,10 @@
 // It streams replies with stream_options.include_usage, assembles tool calls
 // from their deltas, asks for structured output with response_format
 // json_schema (strict), and reports cached prompt tokens. The SDK's own
-// retries are off: the runner owns retries.
+// retries are off: the runner owns retries. The one exception is a server
+// that refuses a field it does not know (stream_options,
+// max_completion_tokens): the call is sent again in a shape it accepts,
+// which is remembered (see shape.go).
 //
 // Token accounting follows Parley's convention (the Anthropic one):
 // llm.Usage.InputTokens excludes cached tokens, which the API counts inside
@@ -97,6 +100,8 @@ type Provider struct {
 	chat sdk.ChatCompletionService
 	cfg  Config
 	errs apierr.Mapper
+	// shapes remembers the fields the server rejected (see shape.go).
+	shapes *shapes
 }
 
 // New returns a Provider for cfg.
@@ -131,9 +136,10 @@ func New(cfg Config) (*Provider, error) {
 	// would mix in OPENAI_* variables (a key, an organization) that belong to
 	// OpenAI, not to whatever local server BaseURL names.
 	return &Provider{
-		chat: sdk.NewChatCompletionService(opts...),
-		cfg:  cfg,
-		errs: apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
+		chat:   sdk.NewChatCompletionService(opts...),
+		cfg:    cfg,
+		errs:   apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
+		shapes: &shapes{server: shape{legacyMax: cfg.LegacyMaxTokens}},
 	}, nil
 }
 
@@ -147,16 +153,11 @@ func (p *Provider) Caps() llm.Caps { return llm.Caps{Tools: true, JSONSchema: tr
 // Stream sends req and yields the reply as it arrives.
 func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
-		params, err := p.params(req)
+		stream, err := p.open(ctx, req)
 		if err != nil {
-			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: err})
+			yield(llm.Chunk{}, err)
 			return
 		}
-		var opts []option.RequestOption
-		if req.Tag != "" {
-			opts = append(opts, option.WithHeader(TagHeader, req.Tag))
-		}
-		stream := p.chat.NewStreaming(ctx, params, opts...)
 		// Closing releases the connection when the caller breaks early.
 		defer stream.Close()
 
@@ -246,6 +247,46 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 		}
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
+	}
+}
+
+// open sends req in the shape the server last accepted for its model. When
+// the server answers that it does not accept one of the fields sent, before
+// any output, the call is sent again without it (or with the other name of
+// the token limit), once per field, and the shape that was accepted is
+// remembered for the next calls. Nothing else changes between the tries:
+// not the model, not the messages; other refusals are the caller's to see.
+// The stream returned may still hold an error, which reading it reports.
+func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream[sdk.ChatCompletionChunk], error) {
+	var opts []option.RequestOption
+	if req.Tag != "" {
+		opts = append(opts, option.WithHeader(TagHeader, req.Tag))
+	}
+	sh := p.shapes.get(req.Model)
+	adapted := false
+	tried := map[string]bool{}
+	for {
+		params, err := p.params(req, sh)
+		if err != nil {
+			return nil, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: err}
+		}
+		stream := p.chat.NewStreaming(ctx, params, opts...)
+		field := rejectedField(stream.Err(), sentFields(params))
+		// The two names of the limit are one field: when the server
+		// refuses both, the call fails rather than flip back.
+		key := field
+		if key == fieldMaxTokens {
+			key = fieldMaxCompletionTokens
+		}
+		next, ok := sh.adapt(field)
+		if !ok || tried[key] {
+			if adapted && stream.Err() == nil {
+				p.shapes.learn(req.Model, sh)
+			}
+			return stream, nil
+		}
+		_ = stream.Close()
+		tried[key], adapted, sh = true, true, next
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 )
 
-func (p *Provider) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
+// params translates req into a request of shape sh.
+func (p *Provider) params(req llm.Request, sh shape) (sdk.ChatCompletionNewParams, error) {
 	var params sdk.ChatCompletionNewParams
 	if req.Model == "" {
 		return params, errors.New("no model: set the model name")
@@ -20,15 +21,17 @@ func (p *Provider) params(req llm.Request) (sdk.ChatCompletionNewParams, error) 
 		return params, errors.New("no messages: a request needs at least one user message")
 	}
 	params.Model = req.Model
-	params.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
+	if !sh.noStreamOptions {
+		params.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
+	}
 	if req.MaxTokens > 0 {
-		if p.cfg.LegacyMaxTokens {
+		if sh.legacyMax {
 			params.MaxTokens = sdk.Int(int64(req.MaxTokens))
 		} else {
 			params.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
 		}
 	}
-	if req.Temperature != nil {
+	if req.Temperature != nil && !sh.noTemperature {
 		params.Temperature = sdk.Float(*req.Temperature)
 	}
 	if req.System != "" {

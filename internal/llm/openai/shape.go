@@ -1,0 +1,186 @@
+package openai
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+
+	sdk "github.com/openai/openai-go/v3"
+)
+
+// Fields that servers which copy the API reject, each in its own way, and
+// that a call can do without or say otherwise:
+//
+//   - stream_options: Groq answers 400 "property 'stream_options' is
+//     unsupported", TGI 422 "unknown field `stream_options`", servers built
+//     on pydantic with extra fields forbidden 422 "extra_forbidden". Without
+//     it the server sends no usage, which is then unknown
+//     (llm.Usage.Unreported), not zero.
+//   - max_completion_tokens: Azure's older API versions answer 400
+//     "Unrecognized request argument supplied: max_completion_tokens", as do
+//     servers older than the field; max_tokens says the same.
+//   - max_tokens: OpenAI's reasoning models answer 400 "Unsupported
+//     parameter: 'max_tokens' is not supported with this model. Use
+//     'max_completion_tokens' instead."
+//   - temperature: the same models answer "Unsupported parameter" or
+//     "Unsupported value: 'temperature' does not support 0.3 with this
+//     model"; without it they sample at their one allowed temperature.
+const (
+	fieldStreamOptions       = "stream_options"
+	fieldMaxCompletionTokens = "max_completion_tokens"
+	fieldMaxTokens           = "max_tokens"
+	fieldTemperature         = "temperature"
+)
+
+// shape is which of those fields a call sends, and how.
+type shape struct {
+	legacyMax       bool // the limit as max_tokens, not max_completion_tokens
+	noStreamOptions bool
+	noTemperature   bool
+}
+
+// adapt returns the shape that does without field, the field a server
+// rejected, and whether there is one.
+func (s shape) adapt(field string) (shape, bool) {
+	switch field {
+	case fieldStreamOptions:
+		s.noStreamOptions = true
+	case fieldMaxCompletionTokens:
+		s.legacyMax = true
+	case fieldMaxTokens:
+		s.legacyMax = false
+	case fieldTemperature:
+		s.noTemperature = true
+	default:
+		return s, false
+	}
+	return s, true
+}
+
+// shapes remembers the shape each model's calls were accepted in, so that a
+// field a server rejected once is not sent to it again. Whether a server
+// knows stream_options or max_completion_tokens is the server's (its
+// software, its API version), so what was learned of those for one model is
+// the first guess for the others; a model keeps its own answer, since
+// OpenAI's reasoning models refuse max_tokens and temperature that others
+// take.
+type shapes struct {
+	mu     sync.Mutex
+	server shape
+	models map[string]shape
+}
+
+func (s *shapes) get(model string) shape {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sh, ok := s.models[model]; ok {
+		return sh
+	}
+	return s.server
+}
+
+func (s *shapes) learn(model string, sh shape) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.models == nil {
+		s.models = map[string]shape{}
+	}
+	s.models[model] = sh
+	s.server.legacyMax, s.server.noStreamOptions = sh.legacyMax, sh.noStreamOptions
+}
+
+// sentFields lists the adaptable fields params carries.
+func sentFields(params sdk.ChatCompletionNewParams) []string {
+	var out []string
+	if params.StreamOptions.IncludeUsage.Valid() {
+		out = append(out, fieldStreamOptions)
+	}
+	if params.MaxCompletionTokens.Valid() {
+		out = append(out, fieldMaxCompletionTokens)
+	}
+	if params.MaxTokens.Valid() {
+		out = append(out, fieldMaxTokens)
+	}
+	if params.Temperature.Valid() {
+		out = append(out, fieldTemperature)
+	}
+	return out
+}
+
+// rejectWords are the words servers use to say a field is not accepted, as
+// opposed to a value that is out of range ("max_tokens is too large"),
+// which no other shape of the request can fix.
+var rejectWords = regexp.MustCompile(`(?i)unsupported|not supported|does not support|unrecogni[sz]ed|unknown|extra|not permitted|not allowed|forbidden|unexpected`)
+
+// rejectWindow is how far from the field's name the words saying it is
+// rejected may be: the same clause, not anywhere in a long message.
+const rejectWindow = 80
+
+// rejectedField returns which of sent a 400 or 422 answer says the server
+// does not accept, or "" when it says something else. The field is the
+// error's param when the server names one, else the first of sent named as
+// a whole word in its message or raw body next to words of rejection.
+func rejectedField(err error, sent []string) string {
+	var e *sdk.Error
+	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) {
+		return ""
+	}
+	if e.Param != "" {
+		// The server says which field: only that one can be the cause.
+		for _, f := range sent {
+			if f == e.Param && rejectWords.MatchString(e.Code+" "+e.Message) {
+				return f
+			}
+		}
+		return ""
+	}
+	best, bestAt := "", -1
+	// The message first: a server that puts the reason there says it
+	// best. The raw body holds what else it sent (pydantic's list of
+	// details); each is searched apart so that one's words are not taken
+	// for the other's.
+	for _, text := range []string{e.Message, e.RawJSON()} {
+		for _, f := range sent {
+			for at := range wordIndexes(text, f) {
+				lo, hi := max(at-rejectWindow, 0), min(at+len(f)+rejectWindow, len(text))
+				if rejectWords.MatchString(text[lo:at]) || rejectWords.MatchString(text[at+len(f):hi]) {
+					// A message that lists accepted fields after the
+					// rejected one (TGI: "unknown field `x`, expected one
+					// of ...") names the rejected one first.
+					if bestAt < 0 || at < bestAt {
+						best, bestAt = f, at
+					}
+					break
+				}
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return best
+}
+
+// wordIndexes yields where word occurs in s as a whole word: not inside a
+// longer identifier (max_tokens in max_tokens_per_call).
+func wordIndexes(s, word string) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for off := 0; ; {
+			i := strings.Index(s[off:], word)
+			if i < 0 {
+				return
+			}
+			at := off + i
+			end := at + len(word)
+			if (at == 0 || !identByte(s[at-1])) && (end == len(s) || !identByte(s[end])) && !yield(at) {
+				return
+			}
+			off = end
+		}
+	}
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
