@@ -415,3 +415,36 @@ func TestToolCallCutAtLength(t *testing.T) {
 		t.Fatalf("bad arguments without a cut: %v", err)
 	}
 }
+
+// DeepSeek-R1 distills and Qwen3 thinking models on vLLM without
+// --reasoning-parser: the chat template opened <think> in the prompt, so
+// the reply streams the reasoning, then </think>, then the answer. The
+// first such reply has passed its reasoning on before the tag shows what
+// it was: it fails, retryably, and from then on the model's replies are
+// held back until the tag.
+func TestOrphanThinkClose(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","content":"Okay, the user wants {\"a\""}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":": 1}. Let me answer.\n</th"}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":"ink>\n\nHel"}}]}`) + chunk(c2) + chunk(stop) + chunk(use) + done
+	p := rawServer(t, sse(body))
+	r, err := ask(p)
+	var e *llm.Error
+	if !errors.As(err, &e) || !e.Retryable() || !strings.Contains(err.Error(), "--reasoning-parser") {
+		t.Fatalf("first reply %q, %v: want a retryable error saying what to change", r.Text, err)
+	}
+	for i := range 2 {
+		if r, err := ask(p); err != nil || r.Text != "Hello" || r.Usage.OutputTokens != 2 {
+			t.Fatalf("call %d: %+v %v", i+2, r, err)
+		}
+	}
+
+	// A reply that comes whole (a server that ignores "stream") is put
+	// right at once.
+	p = rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Okay, {the user}.\n</think>\n\nHello"},"finish_reason":"stop"}]}`))
+	})
+	if r, err := ask(p); err != nil || r.Text != "Hello" {
+		t.Fatalf("whole reply: %q %v", r.Text, err)
+	}
+}

@@ -102,6 +102,9 @@ type Provider struct {
 	errs apierr.Mapper
 	// shapes remembers the fields the server rejected (see shape.go).
 	shapes *shapes
+	// thinks remembers how each model's replies carry reasoning in their
+	// content (see think.go).
+	thinks *thinkModes
 }
 
 // New returns a Provider for cfg.
@@ -140,6 +143,7 @@ func New(cfg Config) (*Provider, error) {
 		cfg:    cfg,
 		errs:   apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
 		shapes: &shapes{server: shape{legacyMax: cfg.LegacyMaxTokens}},
+		thinks: &thinkModes{},
 	}, nil
 }
 
@@ -169,7 +173,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			finished bool
 			calls    toolCalls
 			refusal  strings.Builder
-			think    thinkFilter
+			think    = newThinkFilter(p.thinks.get(req.Model))
 		)
 		for stream.Next() {
 			chunk := stream.Current()
@@ -191,9 +195,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					continue // n > 1 is never requested
 				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
-				// read, nor a <think> block opening the content: they are
-				// the model's scratchpad, not its answer.
-				if text := think.feed(ch.Delta.Content); text != "" && !yield(llm.Chunk{Text: text}, nil) {
+				// read, nor reasoning in the content (see think.go): they
+				// are the model's scratchpad, not its answer.
+				text, late := think.feed(ch.Delta.Content)
+				if late {
+					p.thinks.set(req.Model, thinkOrphan)
+					yield(llm.Chunk{}, p.lateReasoning(req.Model))
+					return
+				}
+				if text != "" && !yield(llm.Chunk{Text: text}, nil) {
 					return
 				}
 				refusal.WriteString(ch.Delta.Refusal)
@@ -213,10 +223,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, p.errs.StreamCut())
 			return
 		}
-		if text := think.flush(); text != "" && !yield(llm.Chunk{Text: text}, nil) {
+		stop := stopReason(finish)
+		cut := stop == llm.StopMaxTokens
+		if mode := think.learned(cut); mode != think.mode {
+			p.thinks.set(req.Model, mode)
+		}
+		if text := think.flush(cut); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
 		}
-		stop := stopReason(finish)
 		for i, tb := range calls.bufs {
 			tc, err := tb.complete(i)
 			if err != nil && stop == llm.StopMaxTokens {
@@ -288,6 +302,17 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 		_ = stream.Close()
 		tried[key], adapted, sh = true, true, next
 	}
+}
+
+// lateReasoning is the error for a reply whose reasoning ended with an
+// orphan "</think>" after it had been passed on as the answer (see
+// think.go). It is retryable: the model is now known to reply that way, and
+// the call tried again yields only the answer.
+func (p *Provider) lateReasoning(model string) *llm.Error {
+	return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: fmt.Errorf(
+		"model %q sent its reasoning as the answer, ending it with </think> but never opening it: its chat template opens <think> in the prompt "+
+			"and the server does not separate reasoning (vLLM: --reasoning-parser; llama.cpp: --reasoning-format deepseek); "+
+			"asked again, the reply is held back until </think>", model)}
 }
 
 // toolCalls assembles tool calls from their deltas, in the order they began.

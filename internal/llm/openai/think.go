@@ -1,22 +1,93 @@
 package openai
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 const (
 	thinkOpen  = "<think>"
 	thinkClose = "</think>"
 )
 
-// thinkFilter drops a <think>…</think> block that opens a reply. Reasoning
-// models (DeepSeek-R1, Qwen3, QwQ) served without a reasoning parser (vLLM
-// without --reasoning-parser, llama.cpp with --reasoning-format none, older
-// Ollama) send their reasoning inside content rather than in
-// reasoning_content; it is the model's scratchpad, not its answer, and
-// braces in it would mislead the search for a JSON reply. Tags may be split
-// across deltas, so undecided text is held back until it is decided.
+// Reasoning models (DeepSeek-R1, Qwen3, QwQ) served without a reasoning
+// parser (vLLM without --reasoning-parser, llama.cpp with --reasoning-format
+// none, older Ollama) send their reasoning inside content rather than in
+// reasoning_content. It is the model's scratchpad, not its answer, and
+// braces in it would mislead the search for a JSON reply, so it is dropped.
+// It comes in one of two forms, fixed by the model's chat template:
+//
+//   - "<think>…</think>answer": the model opens the block itself;
+//   - "…</think>answer": the template already put "<think>" at the end of
+//     the prompt (DeepSeek-R1 and its distills, QwQ, Qwen3 thinking
+//     models), so the reply holds only the closing tag. Nothing before the
+//     tag tells reasoning from an answer.
+//
+// A provider cannot take back text it has passed on (llm.Chunk has no
+// reset, and the runner shows and stores deltas as they come), and holding
+// every reply back until its end would stop all streaming for every model
+// to serve a few. So what is learned is remembered per model (thinkModes):
+//
+//   - a model not seen yet has its reply passed on as it comes, watched for
+//     a closing tag with no opening one. When the tag comes before anything
+//     was passed on (a whole reply in one chunk, an empty reasoning), the
+//     text before it is dropped and the reply is right. When it comes
+//     after, the reasoning was passed on as the answer: the call fails
+//     with a retryable error, and the model is marked;
+//   - a marked model's replies are held back until "</think>", so the call
+//     tried again, and every later one, yields only the answer;
+//   - a model whose reply finished without an orphan tag is marked plain
+//     and no longer watched, so that an answer that mentions "</think>"
+//     (a debate about reasoning parsers) is kept whole.
+type thinkMode int
+
+const (
+	thinkUnknown thinkMode = iota // no finished reply seen yet
+	thinkPlain                    // replies open their own block, if any
+	thinkOrphan                   // the template opens the block: replies start inside it
+)
+
+// thinkModes remembers each model's thinkMode for one Provider.
+type thinkModes struct {
+	mu     sync.Mutex
+	models map[string]thinkMode
+}
+
+func (m *thinkModes) get(model string) thinkMode {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.models[model]
+}
+
+func (m *thinkModes) set(model string, mode thinkMode) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.models == nil {
+		m.models = map[string]thinkMode{}
+	}
+	m.models[model] = mode
+}
+
+// maxHeld bounds the reasoning of a thinkOrphan model held back in case no
+// "</think>" comes (see flush): 1 MB, what the runner keeps of a whole
+// reply. Past it the text is dropped as reasoning.
+const maxHeld = 1 << 20
+
+// thinkFilter drops the reasoning from one reply's content deltas. Tags may
+// be split across deltas, so undecided text is held back until it is
+// decided.
 type thinkFilter struct {
-	state   int // thinkStart, thinkInside or thinkDone
-	pending string
+	mode    thinkMode
+	state   int    // thinkStart, thinkInside or thinkDone
+	pending string // undecided text; inside an orphan block, all of it
+	// scanned is how much of pending was searched for the closing tag
+	// without finding it.
+	scanned  int
+	overflow bool // pending passed maxHeld and was cut
+	watching bool // thinkUnknown: look for an orphan closing tag
+	passed   bool // text other than white space was passed on
+	opened   bool // the reply opened its own block
+	orphan   bool // the reply held an orphan closing tag
 }
 
 const (
@@ -25,47 +96,133 @@ const (
 	thinkDone
 )
 
-// feed takes a content delta and returns the text to pass on.
-func (f *thinkFilter) feed(s string) string {
-	if f.state == thinkDone {
-		return s
+func newThinkFilter(mode thinkMode) *thinkFilter {
+	f := &thinkFilter{mode: mode, watching: mode == thinkUnknown}
+	if mode == thinkOrphan {
+		f.state = thinkInside
 	}
-	f.pending += s
-	if f.state == thinkStart {
+	return f
+}
+
+// feed takes a content delta and returns the text to pass on. late reports
+// an orphan closing tag that came after reasoning was passed on as the
+// answer: the reply cannot be put right, and the call should fail.
+func (f *thinkFilter) feed(s string) (out string, late bool) {
+	switch f.state {
+	case thinkDone:
+		if !f.watching {
+			return f.pass(s), false
+		}
+		return f.watch(s)
+	case thinkStart:
+		f.pending += s
 		t := strings.TrimLeft(f.pending, " \t\r\n")
 		switch {
 		case strings.HasPrefix(t, thinkOpen):
-			f.state, f.pending = thinkInside, t[len(thinkOpen):]
-		case strings.HasPrefix(thinkOpen, t):
-			return "" // maybe the start of the tag: wait
+			f.state, f.pending, f.opened, f.watching = thinkInside, t[len(thinkOpen):], true, false
+		case strings.HasPrefix(thinkOpen, t) || f.watching && strings.HasPrefix(thinkClose, t):
+			return "", false // maybe the start of a tag: wait
 		default:
 			f.state = thinkDone
-			out := f.pending
-			f.pending = ""
-			return out
+			out, f.pending = f.pending, ""
+			if f.watching {
+				return f.watch(out)
+			}
+			return f.pass(out), false
+		}
+	default:
+		f.pending += s
+	}
+	// Inside the block: look for its end, in what was not searched yet.
+	from := max(f.scanned-len(thinkClose)+1, 0)
+	if i := strings.Index(f.pending[from:], thinkClose); i >= 0 {
+		out := strings.TrimLeft(f.pending[from+i+len(thinkClose):], " \t\r\n")
+		f.state, f.pending, f.scanned = thinkDone, "", 0
+		return f.pass(out), false
+	}
+	keep := len(thinkClose) - 1
+	if f.mode == thinkOrphan && !f.overflow {
+		// Held whole, in case the close never comes (see flush).
+		keep = maxHeld
+	}
+	if len(f.pending) > keep {
+		f.overflow = f.overflow || f.mode == thinkOrphan
+		f.pending = f.pending[len(f.pending)-(len(thinkClose)-1):]
+	}
+	f.scanned = len(f.pending)
+	return "", false
+}
+
+// watch passes s on, but for a tail that may be the start of a split tag,
+// looking for a closing tag that no opening one came before.
+func (f *thinkFilter) watch(s string) (string, bool) {
+	buf := f.pending + s
+	f.pending = ""
+	o, c := strings.Index(buf, thinkOpen), strings.Index(buf, thinkClose)
+	switch {
+	case o >= 0 && (c < 0 || o < c):
+		// A block the model opened itself, inside its answer: its own
+		// text, and no orphan is coming.
+		f.watching = false
+		return f.pass(buf), false
+	case c >= 0:
+		f.orphan, f.watching = true, false
+		if f.passed {
+			return "", true
+		}
+		// Nothing was passed on yet: what came before the tag is the
+		// reasoning, and is dropped.
+		return f.pass(strings.TrimLeft(buf[c+len(thinkClose):], " \t\r\n")), false
+	}
+	keep := 0
+	for n := min(len(buf), len(thinkClose)-1); n > 0; n-- {
+		if tail := buf[len(buf)-n:]; strings.HasPrefix(thinkClose, tail) || strings.HasPrefix(thinkOpen, tail) {
+			keep = n
+			break
 		}
 	}
-	// Inside the block: look for its end, keeping a tail that may be the
-	// start of a split closing tag.
-	if i := strings.Index(f.pending, thinkClose); i >= 0 {
-		out := strings.TrimLeft(f.pending[i+len(thinkClose):], " \t\r\n")
-		f.state, f.pending = thinkDone, ""
-		return out
+	f.pending = buf[len(buf)-keep:]
+	return f.pass(buf[:len(buf)-keep]), false
+}
+
+func (f *thinkFilter) pass(s string) string {
+	if !f.passed && strings.TrimSpace(s) != "" {
+		f.passed = true
 	}
-	if keep := len(thinkClose) - 1; len(f.pending) > keep {
-		f.pending = f.pending[len(f.pending)-keep:]
+	return s
+}
+
+// flush returns what is held back when the reply ends, with the stop
+// reason the server gave. An unclosed block the model opened (the reply
+// was cut while the model was thinking) yields nothing. So does an orphan
+// block cut at the token limit; one that ended normally without its tag is
+// returned whole: the model answered without reasoning, or was marked
+// wrongly, and either way the text is all there is.
+func (f *thinkFilter) flush(cut bool) string {
+	switch {
+	case f.state == thinkStart, f.state == thinkDone:
+		out := f.pending
+		f.pending = ""
+		return f.pass(out)
+	case f.mode == thinkOrphan && !cut && !f.overflow:
+		out := strings.TrimLeft(f.pending, " \t\r\n")
+		f.pending = ""
+		return f.pass(out)
 	}
 	return ""
 }
 
-// flush returns what is held back when the reply ends. An unclosed block
-// (the reply was cut while the model was thinking) yields nothing; text
-// that only looked like the start of a tag is returned.
-func (f *thinkFilter) flush() string {
-	if f.state == thinkStart {
-		out := f.pending
-		f.pending = ""
-		return out
+// learned returns the model's mode after this reply, which ended with the
+// stop reason given (cut: at the token limit).
+func (f *thinkFilter) learned(cut bool) thinkMode {
+	switch {
+	case f.orphan:
+		return thinkOrphan
+	case f.mode == thinkOrphan && f.state == thinkInside && !cut:
+		// Finished without the tag it was marked for: watch it again.
+		return thinkUnknown
+	case f.mode == thinkUnknown && !cut && (f.opened || f.passed):
+		return thinkPlain
 	}
-	return ""
+	return f.mode
 }
