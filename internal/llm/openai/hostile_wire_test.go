@@ -85,6 +85,10 @@ func TestStreamUsageShapes(t *testing.T) {
 			llm.Usage{Unreported: true}},
 		{"CRLF line ends", strings.ReplaceAll(chunk(c1)+chunk(c2)+chunk(stop)+chunk(use)+done, "\n", "\r\n"),
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"no finish_reason at all, ended by [DONE]", chunk(c1) + chunk(c2) + chunk(use) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
+			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -446,5 +450,20 @@ func TestOrphanThinkClose(t *testing.T) {
 	})
 	if r, err := ask(p); err != nil || r.Text != "Hello" {
 		t.Fatalf("whole reply: %q %v", r.Text, err)
+	}
+}
+
+// Finish reasons beyond OpenAI's own: Mistral's model_length (cut at the
+// context window) and error (generation failed), and the content filter's.
+func TestFinishReasons(t *testing.T) {
+	for finish, want := range map[string]string{"model_length": llm.StopMaxTokens, "content_filter": llm.StopRefusal, "eos_token": llm.StopEnd} {
+		body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"`+finish+`"}]}`) + done
+		if r, err := ask(rawServer(t, sse(body))); err != nil || r.StopReason != want {
+			t.Errorf("%s: %+v %v, want stop %s", finish, r, err, want)
+		}
+	}
+	body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}`) + done
+	if r, err := ask(rawServer(t, sse(body))); !llm.IsRetryable(err) {
+		t.Errorf("finish_reason error: %+v %v, want a retryable error", r, err)
 	}
 }

@@ -157,7 +157,8 @@ func (p *Provider) Caps() llm.Caps { return llm.Caps{Tools: true, JSONSchema: tr
 // Stream sends req and yields the reply as it arrives.
 func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
-		stream, err := p.open(ctx, req)
+		end := &streamEnd{}
+		stream, err := p.open(context.WithValue(ctx, streamEndKey{}, end), req)
 		if err != nil {
 			yield(llm.Chunk{}, err)
 			return
@@ -219,8 +220,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
 			return
 		}
-		if !finished {
+		if !finished && !end.done.Load() {
 			yield(llm.Chunk{}, p.errs.StreamCut())
+			return
+		}
+		if finish == "error" {
+			// Mistral's word for a generation that failed part way: what
+			// came is not the whole reply, and trying again may work.
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrServer,
+				Err: errors.New("the server ended the reply with finish_reason \"error\": generation failed part way")})
 			return
 		}
 		stop := stopReason(finish)
@@ -374,8 +382,15 @@ func stopReason(s string) string {
 	switch s {
 	case "tool_calls", "function_call":
 		return llm.StopToolUse
-	case "length":
+	case "length", "model_length", "max_tokens":
+		// model_length (Mistral): cut at the context window rather than
+		// at max_tokens; incomplete either way.
 		return llm.StopMaxTokens
+	case "content_filter":
+		// OpenAI's and Azure's filters withheld the rest of the reply:
+		// what came is not the answer, and the same request meets the
+		// same filter.
+		return llm.StopRefusal
 	}
 	return llm.StopEnd
 }

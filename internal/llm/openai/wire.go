@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/openai/openai-go/v3/option"
 
@@ -81,9 +82,19 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		res.Header.Del("Content-Length")
 		return res, nil
 	}
-	res.Body = &lines{r: br, c: res.Body}
+	end, _ := req.Context().Value(streamEndKey{}).(*streamEnd)
+	res.Body = &lines{r: br, c: res.Body, end: end}
 	return res, nil
 }
+
+// streamEnd records, for the call whose context carries it, that the
+// stream's "data: [DONE]" came: the server's own word that the reply is
+// whole, which a reply without any finish_reason (servers that send null in
+// every chunk) has no other way to give. The SDK's decoder reads [DONE] as
+// the end of the stream without saying so, as it does a clean EOF.
+type streamEnd struct{ done atomic.Bool }
+
+type streamEndKey struct{}
 
 // firstByte peeks at the first byte that is not white space.
 func firstByte(br *bufio.Reader) (byte, error) {
@@ -111,6 +122,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 type lines struct {
 	r   *bufio.Reader
 	c   io.Closer
+	end *streamEnd // nil when the caller does not ask
 	buf []byte
 	err error
 }
@@ -128,6 +140,9 @@ func (l *lines) Read(p []byte) (int, error) {
 		case err != nil:
 			l.buf, l.err = line, err
 		default:
+			if l.end != nil && isDone(line) {
+				l.end.done.Store(true)
+			}
 			l.buf = fixLine(line)
 		}
 	}
@@ -157,6 +172,12 @@ func (l *lines) line() ([]byte, error) {
 }
 
 func (l *lines) Close() error { return l.c.Close() }
+
+// isDone reports whether line is the stream's "data: [DONE]".
+func isDone(line []byte) bool {
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	return ok && string(bytes.TrimSpace(data)) == "[DONE]"
+}
 
 // fixLine drops a top-level "error": null from a data line.
 func fixLine(line []byte) []byte {
