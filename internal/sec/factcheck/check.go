@@ -120,8 +120,27 @@ func Display(m Metric, v float64) string {
 		return sign + "$" + strconv.FormatFloat(v/1e12, 'f', 3, 64) + "T"
 	case v >= 1e9:
 		return sign + "$" + strconv.FormatFloat(v/1e9, 'f', 1, 64) + "B"
+	case v >= 1e8:
+		return sign + "$" + strconv.FormatFloat(v/1e6, 'f', 0, 64) + "M"
+	case v >= 1e6:
+		// A small filer's figures: "$12.3M", not "$12M", which would
+		// not show a reader why "$12.9 million" was corrected.
+		return sign + "$" + strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
 	}
-	return sign + "$" + strconv.FormatFloat(v/1e6, 'f', 0, 64) + "M"
+	// Under a million: in dollars ("$452,300"), not "$0M".
+	return sign + "$" + commas(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+}
+
+// commas groups the digits of a whole number in thousands.
+func commas(digits string) string {
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // Check finds and checks every financial figure in text.
@@ -171,6 +190,12 @@ func (t *Table) CheckMention(m Mention) Finding {
 		return f
 	case m.Segment:
 		f.Status, f.Reason = Unverified, "a segment, product or region's figure: the check reads company totals"
+		return f
+	case m.NonGAAP:
+		f.Status, f.Reason = Unverified, "an adjusted (non-GAAP) figure: the filings state GAAP figures, which the check holds"
+		return f
+	case m.Metric == "" && m.Other != "":
+		f.Status, f.Reason = Unverified, fmt.Sprintf("a figure of %s, which the check does not read from the filings", m.Other)
 		return f
 	case m.Unit == Multiple && UnitOf(m.Metric) != Multiple:
 		f.Status, f.Reason = Unverified, "a ratio the check does not compute"

@@ -76,7 +76,7 @@ func TestOtherFilers(t *testing.T) {
 		if len(fs) != 1 || fs[0].Status != tc.want {
 			t.Errorf("%s %q → %s, want %s", tc.file, tc.text, describe(fs), tc.want)
 		}
-		if strings.Contains(tc.text, "fell 100%") && (len(fs) != 1 || !strings.Contains(fs[0].Reason, "FY2023's net income of -$60M is not meaningful")) {
+		if strings.Contains(tc.text, "fell 100%") && (len(fs) != 1 || !strings.Contains(fs[0].Reason, "FY2023's net income of -$60.0M is not meaningful")) {
 			t.Errorf("%q: reason %s", tc.text, describe(fs))
 		}
 	}

@@ -50,9 +50,19 @@ type Mention struct {
 	// LossChange marks a percentage change of a loss ("the net loss
 	// narrowed 20%"), which the check does not state in the filings' terms.
 	LossChange bool
+	// NonGAAP marks a figure qualified as adjusted, non-GAAP or pro forma
+	// ("adjusted EPS of $4.77"): the filings state GAAP figures only.
+	NonGAAP bool
+	// Other names a measure the check does not hold ("adjusted EBITDA",
+	// "FFO", "net premiums earned", "net interest income") when it, not a
+	// metric of the filings, is what the figure measures.
+	Other string
 	// Start and End are the byte span of Text in Quote: the words next to
 	// a market figure decide which recorded figure it cites.
 	Start, End int
+	// bare marks an amount written without a currency ("24.3 billion"),
+	// which may be a count of shares.
+	bare bool
 }
 
 var (
@@ -147,6 +157,9 @@ func negativeBefore(sentence string, i int) bool {
 }
 
 var (
+	negWordRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(negative|minus)\s*$`)
+	})
 	approxRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(about|around|roughly|approximately|approx\.?|nearly|almost|close to|some|circa|an estimated|estimated|just under|just over|north of|south of)\s*$|~\s*$`)
 	})
@@ -222,6 +235,39 @@ var metricPhrases = []struct {
 	{"altman z\" score", AltmanZDoublePrime, false}, {"altman z\"", AltmanZDoublePrime, false},
 }
 
+// otherMetric marks a phrase of otherPhrases: a measure the check does not
+// hold, which a figure next to it measures rather than a metric further off.
+const otherMetric Metric = "other"
+
+// otherPhrases are measures a debater states that are not a line the table
+// holds: non-GAAP measures, industry measures of banks, insurers and REITs,
+// and balance-sheet and operating lines the check does not read. Unknown, a
+// figure of them was attributed to the nearest metric the check knows ("net
+// premiums earned" to net income through "earned", "adjusted EBITDA of $5B
+// on revenue of $391B" to revenue) and corrected though it may be right.
+var otherPhrases = []string{
+	"ebitda", "adjusted ebitda", "ebitda margin", "ebitdar", "ebit", "adjusted ebit",
+	"ffo", "affo", "funds from operations", "adjusted funds from operations", "core ffo", "noi", "net operating income",
+	"same store noi", "same property noi", "occupancy", "occupancy rate",
+	"premiums", "premiums earned", "net premiums earned", "premiums written", "net premiums written", "gross premiums written",
+	"combined ratio", "loss ratio", "expense ratio", "net investment income", "investment income",
+	"net interest income", "nii", "interest income", "net interest margin", "nim", "efficiency ratio", "noninterest income",
+	"non interest income", "noninterest expense", "non interest expense", "fee income", "provision for credit losses",
+	"credit loss provision", "loan loss provision", "net charge offs", "charge offs", "deposits", "total deposits", "loans",
+	"total loans", "cet1", "cet1 ratio", "tier 1 capital", "book value", "tangible book value", "book value per share",
+	"tangible book value per share", "dividend", "dividend per share", "dividends per share", "quarterly dividend",
+	"payout ratio", "aum", "assets under management", "backlog", "bookings", "gross bookings", "remaining performance obligations",
+	"rpo", "arr", "annual recurring revenue", "annualized recurring revenue", "gmv", "gross merchandise volume", "gross merchandise value",
+	"same store sales", "comparable sales", "comparable store sales", "comp sales", "comps", "net revenue retention", "churn",
+	"market share", "headcount", "employees", "buybacks", "buyback", "share repurchases", "repurchases", "stock repurchases",
+	"total assets", "total liabilities", "shareholders equity", "stockholders equity", "shareholders' equity", "stockholders' equity",
+	"book equity", "pretax income", "pre tax income", "income before taxes", "income before income taxes", "income tax",
+	"income taxes", "tax rate", "effective tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
+	"accounts receivable", "working capital", "net debt", "net cash", "cash burn", "burn rate", "operating expenses", "opex",
+	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
+	"depreciation", "amortization", "d&a", "other income",
+}
+
 // marketRe marks figures no filing states: prices, market values, multiples.
 var marketRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(p/e|pe ratio|price to earnings|price/earnings|earnings multiple|multiple|multiples|market cap|market capitalization|market value|valuation|enterprise value|ev/ebit|ev/ebitda|ev/sales|p/s|price to sales|share price|stock price|stock|shares trade|trades at|trading at|priced at|changed hands|closed at|shares at|price target|target price|per share price|fcf yield|yield)\b`)
@@ -253,6 +299,9 @@ var (
 	yearRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(19[89]\d|20\d{2})\b`) })
 	quarterRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:q([1-4])|(first|second|third|fourth)[\s-]quarter|([1-4])q)\b`)
+	})
+	quarterYearRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:([1-4])q\s?['’]?\s?(\d{4}|\d{2})|q([1-4])\s?['’]\s?(\d{4}|\d{2}))\b`)
 	})
 	ttmRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(ttm|ltm|trailing\s+(?:twelve|12)[\s-]months?|last\s+(?:twelve|12)\s+months|trailing\s+four\s+quarters)\b`)
@@ -327,6 +376,8 @@ type span struct {
 	// month ends in: attribute gives it the year the sentence states.
 	bare  bool
 	month int
+	// name is the phrase of an otherMetric span.
+	name string
 }
 
 func findIn(sentence string, t *Table) []Mention {
@@ -352,6 +403,10 @@ func findIn(sentence string, t *Table) []Mention {
 			m.Bound = 1
 		case lessRe().MatchString(pre):
 			m.Bound = -1
+		}
+		// "negative 0.3%", "minus $10.9 million": a sign written as a word.
+		if m.Hi == 0 && !m.Neg && m.Value > 0 && negWordRe().MatchString(pre) {
+			m.Value = -m.Value
 		}
 		attribute(&m, sentence, low, start, end, metrics, periods, t)
 		mentions = append(mentions, m)
@@ -482,7 +537,7 @@ func findIn(sentence string, t *Table) []Mention {
 			continue
 		}
 		scale := scaleOf(low[loc[4]:loc[5]])
-		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale)}
+		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale), bare: true}
 		if strings.HasPrefix(strings.TrimSpace(low[loc[1]:min(len(low), loc[1]+20)]), "shares") || strings.HasPrefix(strings.TrimSpace(low[loc[1]:min(len(low), loc[1]+20)]), "diluted shares") {
 			m.Unit = SharesUnit
 		}
@@ -670,6 +725,20 @@ func findMetrics(low string) []span {
 			out = append(out, span{start: s, end: e, metric: p.metric, loss: p.loss})
 		}
 	}
+	for _, p := range otherPhrases {
+		for off := 0; ; {
+			i := strings.Index(low[off:], p)
+			if i < 0 {
+				break
+			}
+			s, e := off+i, off+i+len(p)
+			off = s + 1
+			if s > 0 && isWordByte(low[s-1]) || e < len(low) && isWordByte(low[e]) {
+				continue
+			}
+			out = append(out, span{start: s, end: e, metric: otherMetric, name: p})
+		}
+	}
 	// Longest match wins among overlapping phrases.
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].start != out[j].start {
@@ -696,7 +765,37 @@ func findMetrics(low string) []span {
 func findPeriods(low string, t *Table) []span {
 	var out []span
 	var quarters []span
+	years := map[int]bool{}
+	claim := func(start, end int) {
+		for i := start; i < end; i++ {
+			years[i] = true
+		}
+	}
+	// A quarter written with its year in one token: "3Q26", "1Q 2025",
+	// "Q3'25", "Q3-25" (a hyphen reads as a space in low). Unread, "3Q26
+	// revenue" took the latest fiscal year and a right quarterly figure
+	// was corrected as another period's.
+	for _, loc := range quarterYearRe().FindAllStringSubmatchIndex(low, -1) {
+		if next := low[loc[1]:min(len(low), loc[1]+2)]; strings.HasPrefix(next, "%") || strings.HasPrefix(next, ".") && len(next) > 1 && next[1] >= '0' && next[1] <= '9' {
+			continue
+		}
+		var q, y int
+		for g := 2; g+3 < len(loc); g += 4 {
+			if loc[g] >= 0 {
+				q, _ = strconv.Atoi(low[loc[g]:loc[g+1]])
+				y, _ = strconv.Atoi(low[loc[g+2]:loc[g+3]])
+			}
+		}
+		if y < 100 {
+			y += 2000
+		}
+		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: y, Q: q}})
+		claim(loc[0], loc[1])
+	}
 	for _, loc := range quarterRe().FindAllStringSubmatchIndex(low, -1) {
+		if years[loc[0]] {
+			continue
+		}
 		q := 0
 		switch {
 		case loc[2] >= 0:
@@ -707,12 +806,6 @@ func findPeriods(low string, t *Table) []span {
 			q, _ = strconv.Atoi(low[loc[6]:loc[7]])
 		}
 		quarters = append(quarters, span{start: loc[0], end: loc[1], period: Period{Q: q}})
-	}
-	years := map[int]bool{}
-	claim := func(start, end int) {
-		for i := start; i < end; i++ {
-			years[i] = true
-		}
 	}
 	for _, loc := range monthQuarterRe().FindAllStringSubmatchIndex(low, -1) {
 		month, year, fiscal := "", 0, false
@@ -752,7 +845,9 @@ func findPeriods(low string, t *Table) []span {
 		claim(loc[0], loc[1])
 	}
 	for _, loc := range quarterRe().FindAllStringIndex(low, -1) {
-		claim(loc[0], loc[1])
+		if !years[loc[0]] {
+			claim(loc[0], loc[1])
+		}
 	}
 	// Unplaced spans take a year written next to them, as quarters do.
 	for _, loc := range unplacedRe().FindAllStringIndex(low, -1) {
@@ -993,7 +1088,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	}
 	best, bestScore := span{}, 1<<30
 	for _, sp := range metrics {
-		if !compatible(m.Unit, sp.metric, low, start, end, sp) {
+		// "Shares outstanding were 24.3 billion": an amount without a
+		// currency may count shares.
+		if !compatible(m.Unit, sp.metric, low, start, end, sp) && !(m.bare && m.Unit == USD && UnitOf(sp.metric) == SharesUnit) {
 			continue
 		}
 		d := dist(me, sp)
@@ -1008,8 +1105,13 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			best, bestScore = sp, d
 		}
 	}
-	if best.metric != "" && bestScore < 120 {
+	if best.metric == otherMetric && bestScore < 120 {
+		m.Other = sentence[best.start:best.end]
+	} else if best.metric != "" && bestScore < 120 {
 		m.Metric = best.metric
+		if m.bare && UnitOf(m.Metric) == SharesUnit {
+			m.Unit = SharesUnit
+		}
 		if m.Unit == Percent {
 			switch u := UnitOf(m.Metric); {
 			case m.Points && changeOf[m.Metric] != "":
@@ -1042,6 +1144,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 				best, bestScore = span{}, 1<<30
 			}
 		}
+	}
+	if m.Metric != "" && nonGAAP(low, start, end, best) {
+		m.NonGAAP = true
 	}
 	if best.metric != "" && segmentBefore(sentence, low, best, t) {
 		m.Segment = true
@@ -1137,6 +1242,12 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "a net loss of $1.2 billion", "loss per share of $0.52": the
 	// amount of a loss is the metric's negative. A percentage change of a
 	// loss ("the net loss narrowed 20%") is not the metric's growth.
+	// "negative free cash flow of $3.0 billion": the amount of a negative
+	// line is its negative.
+	if m.Metric != "" && (m.Unit == USD || m.Unit == USDPerShare) && best.end <= start && !best.loss &&
+		start-best.end <= 16 && strings.HasSuffix(strings.TrimRight(low[max(0, best.start-12):best.start], " "), "negative") {
+		m.Neg = true
+	}
 	if best.loss && m.Metric != "" {
 		switch m.Unit {
 		case USD, USDPerShare:
@@ -1147,6 +1258,45 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+}
+
+var (
+	// adjustedBeforeRe is a qualifier of a metric's name that makes it a
+	// non-GAAP measure: "adjusted diluted EPS", "non-GAAP gross margin",
+	// "organic revenue growth".
+	adjustedBeforeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(adjusted|non gaap|pro forma|proforma|normalized|normalised|underlying|core|organic|comparable|cash)\s+(?:(?:diluted|basic|net|operating|gross|gaap|total)\s+)?$`)
+	})
+	// adjustedAfterRe says the same after the figure, in its clause: "$4.77
+	// on an adjusted basis", "up 12% organically", "excluding items".
+	adjustedAfterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(adjusted|non gaap|pro forma|excluding|ex items|organically|organic|constant currency|fx neutral)\b`)
+	})
+)
+
+// nonGAAP reports whether the figure at start:end, of the metric named at
+// best, is qualified as a non-GAAP measure: before the metric's name, between
+// it and the figure ("EPS (non-GAAP) of $4.77"), or after the figure in its
+// clause. Held to the GAAP figure, a right adjusted figure was corrected.
+func nonGAAP(low string, start, end int, best span) bool {
+	if best.end == 0 {
+		return false
+	}
+	if adjustedBeforeRe().MatchString(low[max(0, best.start-32):best.start]) {
+		return true
+	}
+	if best.end <= start && adjustedAfterRe().MatchString(low[best.end:start]) {
+		return true
+	}
+	to := len(low)
+	if i := strings.IndexAny(low[end:], ";,("); i >= 0 {
+		to = end + i
+	}
+	if adjustedAfterRe().MatchString(low[end:to]) {
+		return true
+	}
+	// "(non-GAAP)" right after the figure.
+	return strings.HasPrefix(strings.TrimSpace(low[end:]), "(non gaap") || strings.HasPrefix(strings.TrimSpace(low[end:]), "(adjusted")
 }
 
 // toFigureRe is "to <figure>" in the words before a "from <figure>".
@@ -1382,6 +1532,9 @@ func hasMetricWithin(s string, metrics []span) bool {
 
 // compatible reports whether a number of unit u can measure metric.
 func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool {
+	if metric == otherMetric {
+		return u != Score
+	}
 	mu := UnitOf(metric)
 	switch u {
 	case Percent:
