@@ -204,6 +204,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 		f.Status, f.Reason = Unverified, "no metric of the filings could be read for this figure"
 		return f
 	}
+	if m.Sequential {
+		return t.checkSequential(m, f)
+	}
 	if m.Period.Q == -3 {
 		f.Status, f.Reason = Unverified, "a half-year, year-to-date or quarterly figure the check could not place in the fiscal calendar (it holds fiscal years and fiscal quarters)"
 		return f
@@ -215,7 +218,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	var known []Fact
 	for _, p := range stated {
-		if fact, ok := t.Lookup(m.Metric, p); ok {
+		if fact, ok := t.lookupOrChange(m.Metric, p); ok {
 			known = append(known, fact)
 		}
 	}
@@ -237,6 +240,13 @@ func (t *Table) CheckMention(m Mention) Finding {
 			f.Status, f.Period = Verified, fact.Period
 			return f
 		}
+		// "Gross margin expanded 2%" may be 2% of the margin.
+		if rel, ok := t.relativeChange(fact); ok && m.MarginPercent {
+			if ok, _ := matches(m, rel); ok {
+				f.Status, f.Period = Verified, fact.Period
+				return f
+			}
+		}
 	}
 	actual := known[0]
 	f.Status, f.Actual = Corrected, &actual
@@ -247,6 +257,115 @@ func (t *Table) CheckMention(m Mention) Finding {
 	f.Reason = t.diagnose(m, actual)
 	return f
 }
+
+// checkSequential holds a growth rate from the quarter before to the
+// filings' quarters: the quarter stated (else the latest reported) over the
+// one before it. Held to the year-over-year growth, a right sequential
+// figure was corrected and a year-over-year figure called sequential passed.
+func (t *Table) checkSequential(m Mention, f Finding) Finding {
+	base, _ := m.Metric.Base()
+	p := m.Period
+	if !m.Explicit {
+		var ok bool
+		if p, ok = t.latestQuarterOf(base); !ok {
+			f.Status, f.Reason = Unverified, fmt.Sprintf("a change from the quarter before: the filings Parley has give no quarterly %s", base.Label())
+			return f
+		}
+	}
+	if p.Q < 1 || p.TTM {
+		f.Status, f.Reason = Unverified, "a change from the quarter before, stated for a period that is not a fiscal quarter"
+		return f
+	}
+	prev := previousQuarter(p)
+	f.Period = p
+	cur, ok1 := t.Lookup(base, p)
+	was, ok2 := t.Lookup(base, prev)
+	switch {
+	case !ok1 || !ok2:
+		f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s and %s", base.Label(), p, prev)
+		return f
+	case was.Value <= 0:
+		f.Status, f.Reason = Unverified, fmt.Sprintf("growth from %s's %s of %s is not meaningful", prev, base.Label(), Display(base, was.Value))
+		return f
+	}
+	actual := Fact{Metric: m.Metric, Period: p, Value: 100 * (cur.Value - was.Value) / was.Value,
+		Source: fmt.Sprintf("%s over %s: %s; %s", p, prev, cur.Source, was.Source)}
+	ok, why := matches(m, actual.Value)
+	if ok {
+		f.Status = Verified
+		return f
+	}
+	f.Status, f.Actual, f.Reason = Corrected, &actual, why
+	if why == "" {
+		f.Reason = "the figure does not match the change from the quarter before"
+		if yoy, found := t.Lookup(m.Metric, p); found {
+			if same, _ := matches(m, yoy.Value); same {
+				f.Reason = "that is the growth from a year earlier, not from the quarter before"
+			}
+		}
+	}
+	return f
+}
+
+// lookupOrChange is Lookup, and for a margin's change in points that the
+// table does not hold (the analysis computes the gross and operating
+// margins' for fiscal years only) the difference of the margins of the
+// period and of the same period a year earlier.
+func (t *Table) lookupOrChange(m Metric, p Period) (Fact, bool) {
+	if f, ok := t.Lookup(m, p); ok {
+		return f, true
+	}
+	margin, ok := marginOfChange[m]
+	if !ok || p.TTM {
+		return Fact{}, false
+	}
+	cur, ok1 := t.Lookup(margin, p)
+	was, ok2 := t.Lookup(margin, Period{FY: p.FY - 1, Q: p.Q})
+	if !ok1 || !ok2 {
+		return Fact{}, false
+	}
+	return Fact{Metric: m, Period: p, Value: cur.Value - was.Value, Source: cur.Source + "; " + was.Source}, true
+}
+
+// relativeChange is a margin's change as a percentage of the margin a year
+// earlier, for a change in points.
+func (t *Table) relativeChange(change Fact) (float64, bool) {
+	margin, ok := marginOfChange[change.Metric]
+	if !ok {
+		return 0, false
+	}
+	was, ok := t.Lookup(margin, Period{FY: change.Period.FY - 1, Q: change.Period.Q})
+	if !ok || was.Value <= 0 {
+		return 0, false
+	}
+	return 100 * change.Value / was.Value, true
+}
+
+// previousQuarter is the fiscal quarter before p.
+func previousQuarter(p Period) Period {
+	if p.Q == 1 {
+		return Period{FY: p.FY - 1, Q: 4}
+	}
+	return Period{FY: p.FY, Q: p.Q - 1}
+}
+
+// latestQuarterOf is the latest fiscal quarter for which the table holds m.
+func (t *Table) latestQuarterOf(m Metric) (Period, bool) {
+	var best Period
+	for _, f := range t.Facts {
+		if f.Metric != m || f.Period.Q < 1 || f.Period.TTM {
+			continue
+		}
+		if p := f.Period; p.FY > best.FY || p.FY == best.FY && p.Q > best.Q {
+			best = p
+		}
+	}
+	return best, best.Q > 0
+}
+
+// latestQuarter is the latest fiscal quarter the table holds revenue for
+// ("last quarter", "the most recent quarter").
+func (t *Table) latestQuarter() (Period, bool) { return t.latestQuarterOf(Revenue) }
 
 // peRe names a price-to-earnings multiple; forwardRe a forecast one, which
 // rests on earnings to come, not on the loss reported.

@@ -50,6 +50,14 @@ type Mention struct {
 	// LossChange marks a percentage change of a loss ("the net loss
 	// narrowed 20%"), which the check does not state in the filings' terms.
 	LossChange bool
+	// MarginPercent marks a margin's change stated in percent ("gross
+	// margin expanded 2%"): points or a relative change, which the reader
+	// cannot tell apart; it is held to the change in points and accepted
+	// as either.
+	MarginPercent bool
+	// Sequential marks a growth rate from the quarter before ("rose 22%
+	// sequentially", "+22% q/q"), not from a year earlier.
+	Sequential bool
 	// NonGAAP marks a figure qualified as adjusted, non-GAAP or pro forma
 	// ("adjusted EPS of $4.77"): the filings state GAAP figures only.
 	NonGAAP bool
@@ -383,7 +391,7 @@ type span struct {
 func findIn(sentence string, t *Table) []Mention {
 	low := lowerASCII(sentence)
 	metrics := findMetrics(low)
-	periods := findPeriods(low, t)
+	periods := findPeriods(blankSequential(low), t)
 	var mentions []Mention
 	used := make([]bool, len(low)+1)
 	add := func(start, end int, m Mention) {
@@ -572,6 +580,7 @@ func findIn(sentence string, t *Table) []Mention {
 		add(loc[0], loc[1], Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
 	}
 	findBareRatios(low, metrics, add)
+	findBarePercents(sentence, low, metrics, add)
 	findScores(low, metrics, add)
 	sort.Slice(mentions, func(i, j int) bool {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
@@ -646,6 +655,38 @@ func rangeJoin(low string, loc []int, between bool, sep string) bool {
 		return true
 	}
 	return true
+}
+
+// findBarePercents reads a percentage written without its sign right after
+// the name of a metric stated in percent ("gross margin was 71.1 in fiscal
+// 2026", "ROE of 12.2"), which no other reader takes for a figure: unread,
+// a wrong margin passed unseen.
+func findBarePercents(sentence, low string, metrics []span, add func(start, end int, m Mention)) {
+	for _, sp := range metrics {
+		if sp.metric == otherMetric || UnitOf(sp.metric) != Percent {
+			continue
+		}
+		if _, growth := sp.metric.Base(); growth {
+			continue
+		}
+		loc := scoreNumRe().FindStringSubmatchIndex(low[sp.end:])
+		if loc == nil {
+			continue
+		}
+		s, e := sp.end+loc[2], sp.end+loc[3]
+		next := strings.TrimSpace(low[e:min(len(low), e+12)])
+		if next != "" && (isWordByte(next[0]) && !strings.HasPrefix(next, "in ") && !strings.HasPrefix(next, "for ") && !strings.HasPrefix(next, "at ") &&
+			!strings.HasPrefix(next, "and ") && !strings.HasPrefix(next, "on ") && !strings.HasPrefix(next, "vs") && !strings.HasPrefix(next, "versus ") ||
+			strings.HasPrefix(next, "/") || strings.HasPrefix(next, "%") || strings.HasPrefix(next, "$") || strings.HasPrefix(next, "×")) ||
+			yearRe().MatchString(low[s:e]) {
+			continue // "margin of 40 basis points", "ROE of 12x", "margin in 2024"
+		}
+		v := mustFloat(low[s:e])
+		if s > 0 && strings.ContainsAny(sentence[s-1:s], "-−") {
+			v, s = -v, s-1
+		}
+		add(s, e, Mention{Value: v, Unit: Percent, Step: step(low[s:e], 1)})
+	}
 }
 
 // timesGenRe is a multiple written out: "1.2 times".
@@ -848,6 +889,24 @@ func findPeriods(low string, t *Table) []span {
 		if !years[loc[0]] {
 			claim(loc[0], loc[1])
 		}
+	}
+	// "last quarter", "the most recent quarter": the latest quarter the
+	// filings report.
+	for _, loc := range latestQuarterRe().FindAllStringIndex(low, -1) {
+		if p, ok := t.latestQuarter(); ok && !years[loc[0]] {
+			out = append(out, span{start: loc[0], end: loc[1], period: p})
+			claim(loc[0], loc[1])
+		}
+	}
+	// "the prior quarter": the quarter before the one the sentence states
+	// (resolved in attribute), else before the latest.
+	for _, loc := range priorQuarterSpanRe().FindAllStringIndex(low, -1) {
+		p, ok := t.latestQuarter()
+		if !ok || years[loc[0]] {
+			continue
+		}
+		out = append(out, span{start: loc[0], end: loc[1], period: previousQuarter(p), relative: true, metric: "prior quarter"})
+		claim(loc[0], loc[1])
 	}
 	// Unplaced spans take a year written next to them, as quarters do.
 	for _, loc := range unplacedRe().FindAllStringIndex(low, -1) {
@@ -1145,6 +1204,15 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+	// "gross margin expanded 2%": a verb of change right before the
+	// figure makes it the margin's change, not its level.
+	if c := changeOf[m.Metric]; c != "" && m.Metric != c && m.Unit == Percent && !m.Points && best.end <= start &&
+		changeVerbRe().MatchString(low[max(0, start-24):start]) && !clauseBreak(low[best.end:start]) {
+		m.Metric, m.MarginPercent = c, true
+	}
+	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points && sequential(low, start, end) {
+		m.Sequential = true
+	}
 	if m.Metric != "" && nonGAAP(low, start, end, best) {
 		m.NonGAAP = true
 	}
@@ -1167,6 +1235,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		if w := " " + strings.TrimSpace(between) + " "; strings.Contains(w, " to ") || strings.Contains(w, " from ") || strings.Contains(w, " versus ") || strings.Contains(w, " vs ") {
 			d += 10
 		}
+		// "to $57.0B from $35.1B a year earlier": a relative period after
+		// another figure is that figure's.
+		if sp.relative && sp.start > end && figureRe().MatchString(between) {
+			d += 40
+		}
 		if d < pscore {
 			pbest, pscore = sp, d
 		}
@@ -1186,6 +1259,25 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			// mark calendar years with Q = -1 so the comparison may also
 			// try the fiscal year ending early in the next calendar year.
 			m.Period.Q = -1
+		}
+	}
+	// "last year", "a year earlier": the year before the period the
+	// sentence states, not before the latest fiscal year ("Q3 FY2026 gross
+	// margin of 73.4%, up from 74.6% a year earlier" is Q3 FY2025's).
+	if pscore < 1<<30 && pbest.relative {
+		if a, ok := anchorPeriod(periods, pbest); ok {
+			m.Period = a.period
+			switch {
+			case pbest.metric == "prior quarter" && a.period.Q > 0:
+				m.Period = previousQuarter(a.period)
+			case pbest.metric == "prior quarter":
+				m.Period = pbest.period
+			case a.metric == "calendar":
+				m.Period.FY--
+				m.Period.Q = -1
+			default:
+				m.Period.FY--
+			}
 		}
 	}
 	// "up 74% from 2024", "grew 15% over fiscal 2024": the year after
@@ -1215,10 +1307,23 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "from" is the base of the change, the year before the one the
 	// sentence is about.
 	if pre := strings.TrimSpace(low[max(0, start-12):start]); strings.HasSuffix(pre, "from") && !m.Explicit {
-		if clause := low[max(0, start-60):start]; toFigureRe().MatchString(clause) {
+		// Also "up 65% from $130.5B" (a change before it) and "from 114%
+		// to 65%" (the figure it changed to right after it).
+		clause := low[max(0, start-60):start]
+		if i := strings.LastIndexByte(clause, ';'); i >= 0 {
+			clause = clause[i+1:]
+		}
+		if toFigureRe().MatchString(clause) || changeBeforeRe().MatchString(clause) || toAfterRe().MatchString(low[end:]) {
 			m.Period = Period{FY: t.LatestFY - 1}
 			m.Explicit, m.Relative = true, true
 		}
+	}
+	// "rose from $130.5B to $215.9B in fiscal 2026": the period after the
+	// figure changed to is that figure's; the one changed from is a year
+	// earlier.
+	if pre := strings.TrimSpace(low[max(0, start-12):start]); strings.HasSuffix(pre, "from") && m.Explicit && !m.Relative && pbest.start > end &&
+		toAfterRe().MatchString(low[end:]) && !m.Period.TTM {
+		m.Period.FY--
 	}
 	// Direction words near the figure, in its clause.
 	from := max(0, min(start, best.start)-8)
@@ -1299,6 +1404,110 @@ func nonGAAP(low string, start, end int, best span) bool {
 	return strings.HasPrefix(strings.TrimSpace(low[end:]), "(non gaap") || strings.HasPrefix(strings.TrimSpace(low[end:]), "(adjusted")
 }
 
+var (
+	// sequentialRe names a change from the quarter before: "rose 22%
+	// sequentially", "+22% q/q", "quarter-over-quarter growth".
+	sequentialRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:sequential(?:ly)?|quarter over quarter|q/q|qoq)\b|` +
+			`^\s*(?:from|over|versus|vs\.?|compared (?:with|to)|on) (?:the |a )?(?:prior|previous|preceding|last) quarter\b`)
+	})
+	// priorQuarterRe is the quarter a change right before it is measured
+	// from: "22% from the prior quarter".
+	priorQuarterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\d\s?(?:%|percent)\s*((?:from|over|versus|vs\.?|compared (?:with|to)|on) (?:the |a )?(?:prior|previous|preceding|last) quarter)\b`)
+	})
+	fromPriorQuarterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(?:from|over|versus|vs\.?|compared (?:with|to))\s[^;%]{0,40}\b(?:prior|previous|preceding|last|sequential) quarter\b`)
+	})
+	seqWordRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:sequential(?:ly)?|quarter over quarter|q/q|qoq)\b`)
+	})
+	priorQuarterSpanRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:prior|previous|preceding|sequential) quarter\b|\ba quarter (?:earlier|before|ago)\b`)
+	})
+	latestQuarterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:last|latest|most recent|most recently reported|just reported) quarter\b`)
+	})
+)
+
+// blankSequential blanks, keeping offsets, the words of a sequential change
+// ("quarter over quarter", "from the prior quarter" after a percentage),
+// which name no period of the figure: read as one, "22% quarter over
+// quarter in Q3" was a quarter the check could not place.
+func blankSequential(low string) string {
+	b := []byte(low)
+	blank := func(s, e int) {
+		for i := s; i < e; i++ {
+			b[i] = ' '
+		}
+	}
+	for _, loc := range priorQuarterRe().FindAllStringSubmatchIndex(low, -1) {
+		blank(loc[2], loc[3])
+	}
+	for _, loc := range seqWordRe().FindAllStringIndex(low, -1) {
+		blank(loc[0], loc[1])
+	}
+	return string(b)
+}
+
+// sequential reports whether the percentage at start:end is a change from
+// the quarter before: a sequential cue right after it, or right before it
+// with no other figure between ("sequential growth of 22%").
+func sequential(low string, start, end int) bool {
+	after := low[end:min(len(low), end+40)]
+	if i := strings.IndexAny(after, ";,0123456789"); i >= 0 {
+		after = after[:i]
+	}
+	if sequentialRe().MatchString(after) {
+		return true
+	}
+	// "up 22% from $46.7 billion in the prior quarter".
+	rest := low[end:]
+	if i := strings.IndexAny(rest, ";,"); i >= 0 {
+		rest = rest[:i]
+	}
+	if fromPriorQuarterRe().MatchString(rest) {
+		return true
+	}
+	before := low[max(0, start-40):start]
+	if i := strings.LastIndexAny(before, ";,0123456789"); i >= 0 {
+		before = before[i+1:]
+	}
+	return seqWordRe().MatchString(before)
+}
+
+var (
+	// changeBeforeRe is a change stated right before a "from <figure>":
+	// "up 65% from", "a 12% increase from".
+	changeBeforeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\d\s?(?:%|percent)[^;\d]{0,24}$`)
+	})
+	// toAfterRe is "to <figure>" right after a "from <figure>".
+	toAfterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*to\s+(?:about\s+|roughly\s+|~)?[-$+(]?\d`)
+	})
+)
+
+// anchorPeriod is the period a relative one ("last year", "a year
+// earlier") counts back from: the nearest stated period of the sentence,
+// before it if any. False when the sentence states none.
+func anchorPeriod(periods []span, rel span) (span, bool) {
+	best, bd := span{}, 1<<30
+	for _, sp := range periods {
+		if sp.relative || sp.period.TTM || sp.period.Q < 0 || sp.start == rel.start {
+			continue
+		}
+		d := dist(sp, rel)
+		if sp.start > rel.start {
+			d += 1000 // prefer the period the sentence stated first
+		}
+		if d < bd {
+			best, bd = sp, d
+		}
+	}
+	return best, bd < 1<<30
+}
+
 // toFigureRe is "to <figure>" in the words before a "from <figure>".
 var toFigureRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|~)?[-$+]?\d[^;]*$`) })
 
@@ -1317,7 +1526,13 @@ var marginOf = map[Metric]Metric{GrossProfit: GrossMargin, OperatingIncome: Oper
 // changeOf is the metric of a margin's change in percentage points, for
 // the margins whose change the analysis computes.
 var changeOf = map[Metric]Metric{GrossMargin: GrossMarginChange, OperatingMargin: OperatingMarginChange,
-	GrossMarginChange: GrossMarginChange, OperatingMarginChange: OperatingMarginChange}
+	NetMargin: NetMarginChange, FCFMargin: FCFMarginChange,
+	GrossMarginChange: GrossMarginChange, OperatingMarginChange: OperatingMarginChange,
+	NetMarginChange: NetMarginChange, FCFMarginChange: FCFMarginChange}
+
+// marginOfChange is the margin whose change in points a metric is.
+var marginOfChange = map[Metric]Metric{GrossMarginChange: GrossMargin, OperatingMarginChange: OperatingMargin,
+	NetMarginChange: NetMargin, FCFMarginChange: FCFMargin}
 
 // marginBefore is the margin stated as "LINE ... N% of revenue": the
 // nearest metric before the figure in its clause, a margin itself or a

@@ -73,3 +73,60 @@ func TestDisplaySmallAmounts(t *testing.T) {
 		t.Errorf("correction of a small figure: %s / %q", describe(fs), fs[0].Per())
 	}
 }
+
+// TestChangesAndBases: a change is held to the change it states (from the
+// quarter before, in a margin's points or percent), and a figure stated as
+// the base of a change to the period it is the base of.
+func TestChangesAndBases(t *testing.T) {
+	tb := syntheticTable(t, "insurer_CIK0009000011.json")
+	for _, tc := range []struct {
+		cause, text string
+		want        []Status
+		reason      string // part of the last finding's reason
+	}{
+		// Revenue Q3 2025 $18.0B, Q2 2025 $17.5B (+2.9%), Q3 2024 $16.6B (+8.4%).
+		{"sequential", "Q3 2025 revenue rose 2.9% sequentially.", []Status{Verified}, ""},
+		{"sequential", "Revenue grew 2.9% quarter-over-quarter in Q3 2025.", []Status{Verified}, ""},
+		{"sequential", "Revenue grew 2.9% q/q in Q3 2025.", []Status{Verified}, ""},
+		{"sequential", "Q3 2025 revenue rose 8.4% sequentially.", []Status{Corrected}, "from a year earlier"},
+		{"sequential", "Q3 2025 revenue rose 8.4% year over year.", []Status{Verified}, ""},
+		{"sequential", "Net income fell 26.7% quarter over quarter in Q3 2025.", []Status{Verified}, ""},
+		{"sequential", "Net income rose 26.7% sequentially in Q3 2025.", []Status{Corrected}, "fell"},
+		{"sequential", "Revenue of $18.0 billion in Q3 2025 was up 2.9% from $17.5 billion in the prior quarter.", []Status{Verified, Verified, Verified}, ""},
+		{"sequential", "Revenue of $18.0 billion in Q3 2025 was up 2.9% from $16.5 billion in the prior quarter.", []Status{Verified, Verified, Corrected}, ""},
+		// Net margin 8.0% in 2024 against 6.8% in 2023: +1.2 points, +17.6%.
+		{"margin change in percent", "Net margin expanded 1.2% in 2024.", []Status{Verified}, ""},
+		{"margin change in percent", "Net margin expanded 17.5% in 2024.", []Status{Verified}, ""},
+		{"margin change in percent", "Net margin expanded 3% in 2024.", []Status{Corrected}, ""},
+		{"margin change in percent", "Net margin contracted 1.2% in 2024.", []Status{Corrected}, "rose"},
+		// A quarter's margin change, which the analysis does not state: Q3
+		// 2025's 6.1% against Q3 2024's 8.4%.
+		{"margin change of a quarter", "Net margin fell 2.3 points year over year in Q3 2025.", []Status{Verified}, ""},
+		{"margin change of a quarter", "Net margin fell 1.3 points year over year in Q3 2025.", []Status{Corrected}, ""},
+		{"bare percentage", "Net margin was 8.0 in 2024.", []Status{Verified}, ""},
+		{"bare percentage", "Net margin was 9.0 in 2024.", []Status{Corrected}, ""},
+		// The base of a change, with no period of its own.
+		{"base of a change", "Revenue was $66.0 billion, up 10% from $60.0 billion.", []Status{Verified, Verified, Verified}, ""},
+		{"base of a change", "Revenue was $66.0 billion, up 10% from $55.0 billion.", []Status{Verified, Verified, Corrected}, "wrong period"},
+		{"base of a change", "Net income growth slowed from 46% to 29%.", []Status{Verified, Verified}, ""},
+		{"base of a change", "Net income growth slowed from 35% to 29%.", []Status{Corrected, Verified}, ""},
+		{"base of a change", "Revenue rose from $60.0 billion to $66.0 billion in 2024.", []Status{Verified, Verified}, ""},
+		{"base of a change", "Revenue rose from $55.0 billion to $66.0 billion in 2024.", []Status{Corrected, Verified}, ""},
+		// A relative period counts back from the period the sentence states.
+		{"relative period", "Net income was $4.1 billion in 2023, up from $2.8 billion the prior year.", []Status{Verified, Verified}, ""},
+		{"relative period", "Net income was $4.1 billion in 2023, up from $3.5 billion the prior year.", []Status{Verified, Corrected}, ""},
+		{"relative period", "Q3 2025 net income was $1.1 billion, down from $1.4 billion a year earlier.", []Status{Verified, Verified}, ""},
+		{"relative period", "Q3 2025 revenue rose 8.4% to $18.0 billion from $16.6 billion a year earlier.", []Status{Verified, Verified, Verified}, ""},
+		{"latest quarter", "Revenue in the most recent quarter was $18.0 billion.", []Status{Verified}, ""},
+		{"latest quarter", "Revenue was $17.5 billion last quarter.", []Status{Corrected}, "wrong period"},
+	} {
+		fs := tb.Check(tc.text)
+		var got []Status
+		for _, f := range fs {
+			got = append(got, f.Status)
+		}
+		if !equalStatuses(got, tc.want) || tc.reason != "" && !strings.Contains(fs[len(fs)-1].Reason, tc.reason) {
+			t.Errorf("%s: %q → %s; want %v (%s)", tc.cause, tc.text, describe(fs), tc.want, tc.reason)
+		}
+	}
+}

@@ -68,6 +68,11 @@ const (
 	AssetTurnover         Metric = "asset_turnover"
 	GrossMarginChange     Metric = "gross_margin_change"
 	OperatingMarginChange Metric = "operating_margin_change"
+	// The analysis states no change of the net and free cash flow margins;
+	// the check computes it, as it does any margin change the table lacks
+	// (a quarter's), from the margins of the two periods.
+	NetMarginChange Metric = "net_margin_change"
+	FCFMarginChange Metric = "fcf_margin_change"
 )
 
 // The scores of the analysis's frameworks. AltmanZ is the score of the
@@ -111,6 +116,7 @@ var labels = map[Metric]string{
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
 	AssetTurnover: "asset turnover", GrossMarginChange: "gross margin change", OperatingMarginChange: "operating margin change",
+	NetMarginChange: "net margin change", FCFMarginChange: "free cash flow margin change",
 	PiotroskiF: "Piotroski F-score", AltmanZ: "Altman score", AltmanZDoublePrime: "Altman Z'' score",
 }
 
@@ -142,7 +148,7 @@ func UnitOf(m Metric) Unit {
 		return Percent
 	case DebtToEquity, CurrentRatio, CashConversion, AssetTurnover:
 		return Multiple
-	case GrossMarginChange, OperatingMarginChange:
+	case GrossMarginChange, OperatingMarginChange, NetMarginChange, FCFMarginChange:
 		return Points
 	case PiotroskiF, AltmanZ, AltmanZDoublePrime:
 		return Score
