@@ -1,11 +1,15 @@
 package main_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
 )
 
@@ -232,4 +237,44 @@ func TestBatchPostgresWorkers(t *testing.T) {
 		}
 	}
 	_ = w
+}
+
+// TestBatchInterrupted: Ctrl+C while a batch runs its debates exits 130 and
+// says that they stay queued; the table agrees, listing the debates this
+// process handed back as queued, not as the running its last look saw.
+func TestBatchInterrupted(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(20*time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := command(ctx, t, dir, env, "batch", "--format", "perspectives", "--model", "test-model", "--json",
+		"Redis or PostgreSQL for caching?", "Monorepo or polyrepo?")
+	var out bytes.Buffer
+	errOut := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = &out, errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupted once its table has shown both debates running.
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(errOut.String(), "0 queued, 2 running"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the batch never ran both debates:\n%s", errOut.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v, want 130\n%s", err, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "batch interrupted: its debates stay queued") {
+		t.Errorf("stderr does not say the debates stay queued:\n%s", errOut.String())
+	}
+	rows := batchJSON(t, run{stdout: out.String(), stderr: errOut.String()})
+	for _, r := range rows {
+		if r.Status != "queued" || r.ID == "" {
+			t.Errorf("after Ctrl+C: %+v, want its debate queued", r)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -247,13 +248,14 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	if err := q.StartWorkers(ctx); err != nil {
 		return err
 	}
-	defer func() {
+	stopWorkers := sync.OnceFunc(func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.Jobs.StopTimeout+30*time.Second)
 		defer cancel()
 		if err := q.Stop(sctx); err != nil {
 			log.Warn("stop the workers", "err", err)
 		}
-	}()
+	})
+	defer stopWorkers()
 
 	live := f.IO.IsTerminal() && !o.JSON && !o.CSV
 	p := &progress{w: f.IO.ErrOut, live: live}
@@ -279,15 +281,37 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 		}
 	}
 	p.clear()
+	if interrupted {
+		// The debates this process ran are handed back when its workers
+		// stop: the table says what they are then (queued again, or
+		// running where another process's worker holds them), not what
+		// they were when Ctrl+C came.
+		stopWorkers()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		err := refresh(rctx, store, q, rows)
+		cancel()
+		if err != nil {
+			log.Warn("read the debates' status after stopping", "err", err)
+		}
+	}
 	if err := writeBatch(f.IO.Out, rows, format, o); err != nil {
 		return err
 	}
 	if interrupted {
-		fmt.Fprintln(f.IO.ErrOut, "Stopped following the batch; its debates stay queued: run the same batch again to follow them (or leave them to 'parley worker').")
-		return fmt.Errorf("batch: %w", context.Canceled)
+		return batchInterrupted{}
 	}
 	return batchOutcome(rows)
 }
+
+// batchInterrupted is a batch stopped by Ctrl+C or SIGTERM: it exits as
+// an interrupted command does (130), saying what became of its debates.
+type batchInterrupted struct{}
+
+func (batchInterrupted) Error() string {
+	return "batch interrupted: its debates stay queued; run the same batch again to follow them (or leave them to 'parley worker')"
+}
+
+func (batchInterrupted) Unwrap() error { return context.Canceled }
 
 // batchOutcome says what became of a batch's failed items and what to do
 // about them. A debate that started and stopped (a budget, a timeout, a
