@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -116,5 +118,39 @@ func TestConcurrentTurnsStartInStepOrder(t *testing.T) {
 		if strings.Join(order, ",") != "a,b,c" {
 			t.Fatalf("turns started in the order %v, want a, b, c", order)
 		}
+	}
+}
+
+// TestKilledRunnerNotReaped: a runner killed with SIGKILL whose parent has
+// not reaped it yet (a zombie, which signal 0 still finds) is dead at once,
+// not running until its parent gets round to it.
+func TestKilledRunnerNotReaped(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc tells a zombie apart on Linux only")
+	}
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("cannot run a child process: %v", err)
+	}
+	host, _ := os.Hostname()
+	owner := debate.LeaseOwner{ID: "child", Host: host, PID: cmd.Process.Pid, Started: time.Now()}
+	if !debate.OwnerAlive(owner) {
+		t.Fatal("a running child is not alive")
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Wait() }()
+	// Not reaped until Wait: wait for the kernel to make it a zombie (or
+	// to see the SIGKILL pending), which signal 0 cannot tell.
+	deadline := time.Now().Add(10 * time.Second)
+	for debate.OwnerAlive(owner) {
+		if time.Now().After(deadline) {
+			t.Fatal("a child killed with SIGKILL and not reaped is still alive after 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(cmd.Process.Pid, 0); err != nil {
+		t.Fatalf("the child was reaped before the check could prove anything: %v", err)
 	}
 }
