@@ -62,6 +62,14 @@ func TestDeadRunnerLeaseTakenOver(t *testing.T) {
 	if got := sum.Shown(time.Now(), debate.OwnerAlive); got != debate.StatusInterrupted {
 		t.Errorf("a running debate whose runner died shows as %q, want interrupted", got)
 	}
+	atCheckpoint := sum
+	atCheckpoint.Status = debate.StatusCheckpoint
+	if got := atCheckpoint.Shown(time.Now(), debate.OwnerAlive); got != debate.StatusInterrupted {
+		t.Errorf("a debate whose runner died waiting at a checkpoint shows as %q, want interrupted", got)
+	}
+	if got := atCheckpoint.Shown(time.Now(), func(debate.LeaseOwner) bool { return true }); got != debate.StatusCheckpoint {
+		t.Errorf("a debate waiting at a checkpoint with its runner alive shows as %q", got)
+	}
 	s, err := e.runner.Run(context.Background(), "DEB-dead", &toyProto{steps: []toyStep{turns(turn("t1", "a", 1))}})
 	if err != nil || s.Status != debate.StatusCompleted {
 		t.Fatalf("Run: %v (status %v)", err, s.Status)

@@ -179,16 +179,18 @@ func AddUnpriced(list []string, model string) []string {
 	return append(list, model)
 }
 
-// StatusInterrupted is how a debate shows whose log says it is running but
-// whose runner is gone (its lease expired, or was never taken): it can be
-// resumed. It is never stored.
+// StatusInterrupted is how a debate shows whose log says it is running, or
+// waiting at a checkpoint, but whose runner is gone (its lease expired, or
+// was never taken): it can be resumed. It is never stored.
 const StatusInterrupted Status = "interrupted"
 
-// Shown is the status to show at now: running debates without a live lease
-// are interrupted. alive, when not nil, tells whether a lease's owner is
+// Shown is the status to show at now: running debates, and debates waiting
+// for a checkpoint's answer, without a live lease are interrupted (a runner
+// waits at a checkpoint only while it holds the lease: one with no one to
+// answer pauses). alive, when not nil, tells whether a lease's owner is
 // still alive when the store cannot (a dead process on this host).
 func (s Summary) Shown(now time.Time, alive func(LeaseOwner) bool) Status {
-	if s.Status != StatusRunning {
+	if s.Status != StatusRunning && s.Status != StatusCheckpoint {
 		return s.Status
 	}
 	if s.Lease == nil || !s.Lease.Live(now) || (alive != nil && !alive(s.Lease.Owner)) {
