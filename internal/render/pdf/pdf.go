@@ -477,31 +477,34 @@ func (r *renderer) wrapCode(line string, width float64) []string {
 	if r.f.GetStringWidth(line) <= width {
 		return []string{line}
 	}
+	// Widths are summed a character at a time: measuring each prefix
+	// anew made a long line cost the square of its length.
 	var out []string
-	for r.f.GetStringWidth(line) > width {
-		cut := 0
-		for i := 1; i <= len(line); i++ {
-			if !utf8.RuneStart(line[min(i, len(line)-1)]) && i < len(line) {
-				continue
-			}
-			if r.f.GetStringWidth(line[:i]) > width {
+	for line != "" {
+		w, cut, end := 0.0, 0, len(line)
+		for i, c := range line {
+			w += r.f.GetStringWidth(string(c))
+			if w > width {
+				end = i
 				break
 			}
-			if i < len(line) && (line[i-1] == ' ' || strings.ContainsRune("/,;:.-", rune(line[i-1]))) {
-				cut = i
+			if next := i + utf8.RuneLen(c); next < len(line) && (c == ' ' || strings.ContainsRune("/,;:.-", c)) {
+				cut = next
 			}
 		}
-		if cut == 0 { // one word wider than the line
-			for cut = 1; cut < len(line) && r.f.GetStringWidth(line[:cut+1]) <= width; cut++ {
-			}
-			for cut > 1 && !utf8.RuneStart(line[cut]) {
-				cut--
+		if end == len(line) {
+			return append(out, line)
+		}
+		if cut == 0 { // one word wider than the line: cut where it overflows
+			cut = end
+			if cut == 0 { // not even its first character fits
+				_, cut = utf8.DecodeRuneInString(line)
 			}
 		}
 		out = append(out, strings.TrimRight(line[:cut], " "))
 		line = strings.TrimLeft(line[cut:], " ")
 	}
-	return append(out, line)
+	return out
 }
 
 // inlines writes the inline children of n with their styles.
@@ -576,14 +579,41 @@ func (r *renderer) write(s string) {
 		// At the start of a line, as after an emoji that began a heading.
 		s = strings.TrimLeft(s, " ")
 	}
-	if s == "" {
-		return
+	for s != "" {
+		n := pieceLen(s, maxWrite)
+		if r.link != "" {
+			r.f.WriteLinkString(r.lineH, s[:n], r.link)
+		} else {
+			r.f.Write(r.lineH, s[:n])
+		}
+		s = s[n:]
 	}
-	if r.link != "" {
-		r.f.WriteLinkString(r.lineH, s, r.link)
-		return
+}
+
+// maxWrite bounds the bytes of text given to one fpdf Write call. fpdf
+// converts the whole string to runes again for every character it lays out
+// ([]rune(s)[i]), so one call costs the square of its length: a model's
+// reply of a megabyte in one paragraph took hours. Pieces of this size keep
+// the cost linear, and fpdf's wrapping goes on across calls from where the
+// last one stopped.
+const maxWrite = 512
+
+// pieceLen is the length of the first piece of s to write: all of s when it
+// is at most max bytes, else up to and including the last line break or
+// space within max bytes, so that words stay whole; a word longer than
+// max is cut at a character boundary.
+func pieceLen(s string, max int) int {
+	if len(s) <= max {
+		return len(s)
 	}
-	r.f.Write(r.lineH, s)
+	if i := strings.LastIndexAny(s[:max], " \n"); i > 0 {
+		return i + 1
+	}
+	n := max
+	for n > 1 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
 }
 
 // plain is the text of n without markup.

@@ -2,10 +2,12 @@ package pdf_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -173,5 +175,39 @@ func TestRenderCodeWrapAndEmptyTable(t *testing.T) {
 	}
 	if !strings.Contains(text, "(none)") || strings.Contains(text, "Agent Cost") {
 		t.Errorf("an empty table was drawn:\n%s", text)
+	}
+}
+
+// allocated is the bytes that rendering md allocates.
+func allocated(t *testing.T, md string) uint64 {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := pdf.Render(io.Discard, "Long", md); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestRenderCostIsLinear: what laying out a paragraph costs grows with its
+// length, not with the square of it. A model's reply of a megabyte on one
+// line (hostile, or a runaway) took hours to export as a PDF, in the CLI
+// and in the dashboard, because fpdf's Write converts its whole string to
+// runes again for every character it lays out. The memory allocated stands
+// for that cost: four times the text may cost four times as much, and a
+// little more for the pages, but not sixteen times.
+func TestRenderCostIsLinear(t *testing.T) {
+	for name, doc := range map[string]func(n int) string{
+		"words":       func(n int) string { return strings.Repeat("word ", n/5) },
+		"one word":    func(n int) string { return strings.Repeat("x", n) },
+		"with a link": func(n int) string { return "[" + strings.Repeat("link ", n/5) + "](https://example.com)" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			small, large := allocated(t, doc(16<<10)), allocated(t, doc(64<<10))
+			if large > 6*small {
+				t.Errorf("a paragraph 4 times as long allocates %.1f times as much (%d MB, was %d MB): the cost grows faster than the text", float64(large)/float64(small), large>>20, small>>20)
+			}
+		})
 	}
 }
