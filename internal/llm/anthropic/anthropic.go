@@ -118,7 +118,7 @@ func New(cfg Config) (*Provider, error) {
 		option.WithBaseURL(cfg.BaseURL+"/"),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
-		option.WithMiddleware(apierr.LimitErrorBody, apierr.RejectWebPage),
+		option.WithMiddleware(apierr.LimitErrorBody, apierr.RejectWebPage, repairStream),
 	)
 	return &Provider{
 		client:     client,
@@ -151,7 +151,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		defer stream.Close()
 
 		var (
-			usage   llm.Usage
+			usage llm.Usage
+			// Compatible servers may send no counts: they are then
+			// unknown, not zero.
+			counted bool
 			stop    string
 			done    bool
 			partial = map[int64]*toolBuf{}
@@ -162,6 +165,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			switch ev.Type {
 			case "message_start":
 				u := ev.Message.Usage
+				counted = u.JSON.InputTokens.Valid() || u.JSON.OutputTokens.Valid()
 				usage = llm.Usage{
 					InputTokens:      int(u.InputTokens),
 					OutputTokens:     int(u.OutputTokens),
@@ -169,8 +173,21 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					CacheWriteTokens: int(u.CacheCreationInputTokens),
 				}
 			case "content_block_start":
-				if cb := ev.ContentBlock; cb.Type == "tool_use" {
-					partial[ev.Index] = &toolBuf{id: cb.ID, name: cb.Name}
+				switch cb := ev.ContentBlock; cb.Type {
+				case "tool_use":
+					tb := &toolBuf{id: cb.ID, name: cb.Name}
+					// The API starts every tool block with an empty input
+					// and streams it; some compatible servers send it
+					// whole here and stream nothing.
+					if in, ok := cb.Input.(map[string]any); ok && len(in) > 0 {
+						tb.start, _ = json.Marshal(in)
+					}
+					partial[ev.Index] = tb
+				case "text":
+					// Likewise some send the first text here.
+					if cb.Text != "" && !yield(llm.Chunk{Text: cb.Text}, nil) {
+						return
+					}
 				}
 			case "content_block_delta":
 				switch ev.Delta.Type {
@@ -212,6 +229,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// The final counts; fields left out of the event keep the
 				// message_start values.
 				u := ev.Usage
+				counted = counted || u.JSON.OutputTokens.Valid() || u.JSON.InputTokens.Valid()
 				if u.JSON.OutputTokens.Valid() {
 					usage.OutputTokens = int(u.OutputTokens)
 				}
@@ -243,18 +261,23 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, cut)
 			return
 		}
+		usage.Unreported = !counted
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
 	}
 }
 
 type toolBuf struct {
 	id, name string
+	start    []byte // the input sent whole in content_block_start, if any
 	args     strings.Builder
 }
 
 // complete returns the assembled arguments, which must be a JSON object.
 func (tb *toolBuf) complete() (json.RawMessage, error) {
 	s := strings.TrimSpace(tb.args.String())
+	if s == "" && len(tb.start) > 0 {
+		return json.RawMessage(tb.start), nil
+	}
 	if s == "" {
 		// A tool without parameters streams no input at all.
 		return json.RawMessage(`{}`), nil

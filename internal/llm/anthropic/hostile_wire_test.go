@@ -60,6 +60,17 @@ var (
 	stopEv = ev("message_stop", `{"type":"message_stop"}`)
 )
 
+// dataOnly drops the event: lines of a stream, as some proxies do.
+func dataOnly(s string) string {
+	var out []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if !strings.HasPrefix(l, "event:") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 func delta(stop string) string {
 	return ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"`+stop+`","stop_sequence":null},"usage":{"input_tokens":10,"cache_creation_input_tokens":5,"cache_read_input_tokens":100,"output_tokens":42}}`)
 }
@@ -76,6 +87,13 @@ func TestStreamEvents(t *testing.T) {
 		{"context window exceeded", start + text + delta("model_context_window_exceeded") + stopEv, llm.StopMaxTokens},
 		{"refusal", start + text + delta("refusal") + stopEv, llm.StopRefusal},
 		{"pause_turn", start + text + delta("pause_turn") + stopEv, llm.StopEnd},
+		// Proxies that drop the event: lines (the SDK dispatches by them).
+		{"data lines without event lines", dataOnly(ping + start + thinking + text + delta("end_turn") + stopEv), llm.StopEnd},
+		{"CRLF line ends, no event lines", strings.ReplaceAll(dataOnly(start+text+delta("end_turn")+stopEv), "\n", "\r\n"), llm.StopEnd},
+		// Compatible servers that send the first text in the block's start.
+		{"text in content_block_start", start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hel"}}`) +
+			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}`) +
+			ev("content_block_stop", `{"type":"content_block_stop","index":0}`) + delta("end_turn") + stopEv, llm.StopEnd},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -227,5 +245,46 @@ func TestWebPageIsNotTheAPI(t *testing.T) {
 	var e *llm.Error
 	if !errors.As(err, &e) || e.Kind != llm.ErrBadRequest || e.Provider != "anthropic" || !strings.Contains(err.Error(), "base URL") {
 		t.Fatalf("%v", err)
+	}
+}
+
+// Compatible servers that send a tool's input whole in content_block_start
+// and stream none of it.
+func TestToolInputInBlockStart(t *testing.T) {
+	tool := ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"lookup","input":{"q":"x","n":2}}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	r, err := ask(rawServer(t, sse(start+tool+delta("tool_use")+stopEv)))
+	if err != nil || len(r.ToolCalls) != 1 || string(r.ToolCalls[0].Args) != `{"n":2,"q":"x"}` {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+// A server that ignores "stream": true and answers with one Message.
+func TestNonStreamingReply(t *testing.T) {
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"thinking","thinking":"hmm {","signature":"x"},{"type":"text","text":"Hello"},{"type":"tool_use","id":"toolu_1","name":"lookup","input":{"q":"x"}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":7,"cache_read_input_tokens":3}}`))
+	})
+	r, err := ask(p)
+	if err != nil || r.Text != "Hello" || len(r.ToolCalls) != 1 || string(r.ToolCalls[0].Args) != `{"q":"x"}` || r.StopReason != llm.StopToolUse ||
+		r.Usage != (llm.Usage{InputTokens: 12, OutputTokens: 7, CacheReadTokens: 3}) {
+		t.Fatalf("%+v %v", r, err)
+	}
+	p = rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
+	})
+	if _, err := ask(p); !llm.IsRetryable(err) || !strings.Contains(err.Error(), "Overloaded") {
+		t.Fatalf("error object with 200: %v", err)
+	}
+}
+
+// A compatible server that sends no token counts: they are unknown, not 0.
+func TestUsageUnreported(t *testing.T) {
+	noUsage := ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null}}`) +
+		text + ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null}}`) + stopEv
+	r, err := ask(rawServer(t, sse(noUsage)))
+	if err != nil || r.Text != "Hello" || !r.Usage.Unreported {
+		t.Fatalf("%+v %v", r, err)
 	}
 }

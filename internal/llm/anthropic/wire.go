@@ -1,0 +1,181 @@
+package anthropic
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+)
+
+// maxLine bounds one line of a stream, and a reply sent whole: far above any
+// reply a debate turn asks for, so that a broken or hostile server cannot
+// make Parley hold unbounded memory.
+const maxLine = 16 << 20
+
+// repairStream is a middleware that turns what Anthropic-compatible servers
+// and proxies send into what the SDK's stream decoder reads:
+//
+//   - events sent as "data:" lines alone, without their "event:" line (some
+//     proxies drop it): the SDK dispatches by the event name and would skip
+//     every event, and the reply would look cut. The name is the data's own
+//     "type", as the API sends it;
+//   - a whole Message object, sent by servers that ignore "stream": true,
+//     becomes the events that carry the same reply.
+func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res == nil || res.Body == nil || res.StatusCode < 200 || res.StatusCode > 299 {
+		return res, err
+	}
+	br := bufio.NewReader(res.Body)
+	if b, _ := br.Peek(1); len(b) == 1 && b[0] == '{' {
+		whole, rerr := io.ReadAll(io.LimitReader(br, maxLine+1))
+		_ = res.Body.Close()
+		if rerr != nil {
+			return nil, rerr
+		}
+		if len(whole) > maxLine {
+			return nil, fmt.Errorf("the server sent a reply of more than %d MB instead of a stream", maxLine>>20)
+		}
+		res.Body = io.NopCloser(bytes.NewReader(messageToEvents(whole)))
+		res.Header.Set("Content-Type", "text/event-stream")
+		res.ContentLength = -1
+		res.Header.Del("Content-Length")
+		return res, nil
+	}
+	res.Body = &namedEvents{r: br, c: res.Body}
+	return res, nil
+}
+
+// namedEvents passes a stream on line by line, giving a "data:" line that
+// has no "event:" line before it in its event one named by its "type".
+type namedEvents struct {
+	r     *bufio.Reader
+	c     io.Closer
+	named bool // the current event has its event: line
+	buf   []byte
+	err   error
+}
+
+func (n *namedEvents) Read(p []byte) (int, error) {
+	for len(n.buf) == 0 {
+		if n.err != nil {
+			return 0, n.err
+		}
+		line, err := n.line()
+		if err != nil {
+			n.err = err
+		}
+		n.buf = n.fix(line)
+	}
+	k := copy(p, n.buf)
+	n.buf = n.buf[k:]
+	return k, nil
+}
+
+func (n *namedEvents) line() ([]byte, error) {
+	var line []byte
+	for {
+		part, err := n.r.ReadSlice('\n')
+		if line == nil && !errors.Is(err, bufio.ErrBufferFull) {
+			// Clipped: part is the reader's buffer, passed on before the
+			// next read, and fix may append to it.
+			return slices.Clip(part), err
+		}
+		line = append(line, part...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+		if len(line) > maxLine {
+			return nil, fmt.Errorf("the server sent an event line of more than %d MB", maxLine>>20)
+		}
+	}
+}
+
+func (n *namedEvents) fix(line []byte) []byte {
+	t := bytes.TrimRight(line, "\r\n")
+	switch {
+	case len(t) == 0:
+		n.named = false
+	case bytes.HasPrefix(t, []byte("event:")):
+		n.named = true
+	case bytes.HasPrefix(t, []byte("data:")) && !n.named:
+		var ev struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(bytes.TrimSpace(t[len("data:"):]), &ev) == nil && ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n") {
+			n.named = true
+			return append([]byte("event: "+ev.Type+"\n"), line...)
+		}
+	}
+	return line
+}
+
+func (n *namedEvents) Close() error { return n.c.Close() }
+
+// messageToEvents turns a Message object into the events that stream the
+// same reply. Anything else (an {"type":"error",...} object sent with a
+// 200) is passed on as an error event, which the SDK reports.
+func messageToEvents(body []byte) []byte {
+	var msg struct {
+		Type       string            `json:"type"`
+		Content    []json.RawMessage `json:"content"`
+		StopReason *string           `json:"stop_reason"`
+		Usage      json.RawMessage   `json:"usage"`
+	}
+	var out bytes.Buffer
+	event := func(name string, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(&out, "event: %s\ndata: %s\n\n", name, b)
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Type != "message" {
+		fmt.Fprintf(&out, "event: error\ndata: %s\n\n", bytes.ReplaceAll(body, []byte("\n"), nil))
+		return out.Bytes()
+	}
+	var full map[string]any
+	_ = json.Unmarshal(body, &full)
+	start := maps.Clone(full)
+	if start == nil {
+		start = map[string]any{}
+	}
+	start["content"] = []any{}
+	start["stop_reason"] = nil
+	event("message_start", map[string]any{"type": "message_start", "message": start})
+	for i, raw := range msg.Content {
+		var block map[string]any
+		if json.Unmarshal(raw, &block) != nil {
+			continue
+		}
+		switch block["type"] {
+		case "text":
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": block["text"]}})
+		case "tool_use":
+			input, _ := json.Marshal(block["input"])
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		default:
+			// Thinking and the rest: not the answer, nothing to stream.
+			continue
+		}
+		event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
+	delta := map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil}}
+	if len(msg.Usage) > 0 && string(msg.Usage) != "null" {
+		delta["usage"] = msg.Usage
+	}
+	event("message_delta", delta)
+	event("message_stop", map[string]any{"type": "message_stop"})
+	return out.Bytes()
+}
