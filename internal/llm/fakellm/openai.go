@@ -368,6 +368,10 @@ func rejectParam(body []byte, fields []string) (int, any) {
 			// Azure OpenAI before API version 2024-09-01-preview.
 			return http.StatusBadRequest, map[string]any{"error": map[string]any{
 				"message": "Unrecognized request argument supplied: max_completion_tokens", "type": "invalid_request_error", "param": nil, "code": nil}}
+		case "response_format":
+			// DeepSeek.
+			return http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": "This response_format type is unavailable now", "type": "invalid_request_error", "param": nil, "code": "invalid_request_error"}}
 		case "max_tokens":
 			// OpenAI's reasoning models.
 			return http.StatusBadRequest, map[string]any{"error": map[string]any{

@@ -34,8 +34,21 @@ func (p *Provider) params(req llm.Request, sh shape) (sdk.ChatCompletionNewParam
 	if req.Temperature != nil && !sh.noTemperature {
 		params.Temperature = sdk.Float(*req.Temperature)
 	}
-	if req.System != "" {
-		params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
+	system := req.System
+	if req.Schema != nil && sh.noResponseFormat {
+		// The server takes no json_schema response_format: the schema is
+		// asked for in words instead.
+		doc, err := schemaText(req.Schema.JSON)
+		if err != nil {
+			return params, fmt.Errorf("schema %s: %w", req.Schema.Name, err)
+		}
+		if system != "" {
+			system += "\n\n"
+		}
+		system += "Reply with only a JSON document, with no other text, that validates against this JSON Schema:\n" + doc
+	}
+	if system != "" {
+		params.Messages = append(params.Messages, sdk.SystemMessage(system))
 	}
 	for i, m := range req.Messages {
 		switch m.Role {
@@ -91,7 +104,7 @@ func (p *Provider) params(req llm.Request, sh shape) (sdk.ChatCompletionNewParam
 		}
 		params.Tools = append(params.Tools, sdk.ChatCompletionFunctionTool(fd))
 	}
-	if s := req.Schema; s != nil {
+	if s := req.Schema; s != nil && !sh.noResponseFormat {
 		schema, err := schemaMap(s.JSON)
 		if err != nil {
 			return params, fmt.Errorf("schema %s: %w", s.Name, err)
@@ -120,4 +133,17 @@ func schemaMap(raw json.RawMessage) (map[string]any, error) {
 		return nil, fmt.Errorf("JSON Schema is not a JSON object: %w", err)
 	}
 	return m, nil
+}
+
+// schemaText is a JSON Schema as compact text, to quote in a prompt.
+func schemaText(raw json.RawMessage) (string, error) {
+	m, err := schemaMap(raw)
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("JSON Schema: %w", err)
+	}
+	return string(b), nil
 }

@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/llm"
@@ -254,5 +256,58 @@ func TestLearnedShapeScope(t *testing.T) {
 		if r, err := llm.Collect(p.Stream(context.Background(), limited(model))); err != nil || r.Text != "Hello" {
 			t.Fatalf("%s: %+v %v", model, r, err)
 		}
+	}
+}
+
+// DeepSeek takes no json_schema response_format: the schema is then asked
+// for in the system prompt, and the next calls go that way at once.
+func TestResponseFormatRejected(t *testing.T) {
+	doc := `{"verdict":"bull"}`
+	srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: doc}}), fakellm.WithRejectedParams("response_format"))
+	defer srv.Close()
+	p, err := openai.New(openai.Config{Name: "deepseek", BaseURL: srv.OpenAIURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := limited("deepseek-chat")
+	req.System = "You judge."
+	req.Schema = &llm.Schema{Name: "verdict", JSON: json.RawMessage(`{"type":"object","properties":{"verdict":{"enum":["bull","bear"]}},"required":["verdict"]}`)}
+	for call := 1; call <= 2; call++ {
+		before := len(srv.Requests())
+		r, err := llm.Collect(p.Stream(context.Background(), req))
+		if err != nil || r.Text != doc {
+			t.Fatalf("call %d: %+v %v", call, r, err)
+		}
+		reqs := srv.Requests()[before:]
+		if want := 3 - call; len(reqs) != want {
+			t.Fatalf("call %d took %d requests, want %d", call, len(reqs), want)
+		}
+		last := reqs[len(reqs)-1]
+		if _, ok := fields(t, last.Body)["response_format"]; ok {
+			t.Errorf("call %d: accepted request has response_format", call)
+		}
+		if sys := last.Parsed.System; !strings.HasPrefix(sys, "You judge.\n\n") || !strings.Contains(sys, `"required":["verdict"]`) {
+			t.Errorf("call %d: system prompt %q does not give the schema", call, sys)
+		}
+	}
+
+	// The form DeepSeek's gateway gives it on some endpoints.
+	var n atomic.Int32
+	srv2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(422)
+			_, _ = w.Write([]byte("Failed to deserialize the JSON body into the target type: response_format: response_format.type `json_schema` is unavailable now at line 1 column 412"))
+			return
+		}
+		sse(chunk(c1)+chunk(c2)+chunk(stop)+done)(w, r)
+	}))
+	defer srv2.Close()
+	p, err = openai.New(openai.Config{Name: "deepseek", BaseURL: srv2.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := llm.Collect(p.Stream(context.Background(), req)); err != nil || r.Text != "Hello" || n.Load() != 2 {
+		t.Fatalf("%d requests: %+v %v", n.Load(), r, err)
 	}
 }

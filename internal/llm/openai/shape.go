@@ -26,18 +26,27 @@ import (
 //   - temperature: the same models answer "Unsupported parameter" or
 //     "Unsupported value: 'temperature' does not support 0.3 with this
 //     model"; without it they sample at their one allowed temperature.
+//   - response_format (json_schema): DeepSeek answers 400 "This
+//     response_format type is unavailable now" (422 "response_format.type
+//     `json_schema` is unavailable now" on some of its endpoints), as do
+//     servers without structured output. Without it the schema is given in
+//     the system prompt: the reply is then JSON by instruction rather than
+//     by constraint, which the callers' decoding tolerates (prose or a
+//     fence around the document).
 const (
 	fieldStreamOptions       = "stream_options"
 	fieldMaxCompletionTokens = "max_completion_tokens"
 	fieldMaxTokens           = "max_tokens"
 	fieldTemperature         = "temperature"
+	fieldResponseFormat      = "response_format"
 )
 
 // shape is which of those fields a call sends, and how.
 type shape struct {
-	legacyMax       bool // the limit as max_tokens, not max_completion_tokens
-	noStreamOptions bool
-	noTemperature   bool
+	legacyMax        bool // the limit as max_tokens, not max_completion_tokens
+	noStreamOptions  bool
+	noTemperature    bool
+	noResponseFormat bool // the schema in the system prompt instead
 }
 
 // adapt returns the shape that does without field, the field a server
@@ -52,6 +61,8 @@ func (s shape) adapt(field string) (shape, bool) {
 		s.legacyMax = false
 	case fieldTemperature:
 		s.noTemperature = true
+	case fieldResponseFormat:
+		s.noResponseFormat = true
 	default:
 		return s, false
 	}
@@ -105,13 +116,16 @@ func sentFields(params sdk.ChatCompletionNewParams) []string {
 	if params.Temperature.Valid() {
 		out = append(out, fieldTemperature)
 	}
+	if params.ResponseFormat.OfJSONSchema != nil {
+		out = append(out, fieldResponseFormat)
+	}
 	return out
 }
 
 // rejectWords are the words servers use to say a field is not accepted, as
 // opposed to a value that is out of range ("max_tokens is too large"),
 // which no other shape of the request can fix.
-var rejectWords = regexp.MustCompile(`(?i)unsupported|not supported|does not support|unrecogni[sz]ed|unknown|extra|not permitted|not allowed|forbidden|unexpected`)
+var rejectWords = regexp.MustCompile(`(?i)unsupported|not supported|does not support|unrecogni[sz]ed|unknown|extra|not permitted|not allowed|forbidden|unexpected|unavailable`)
 
 // rejectWindow is how far from the field's name the words saying it is
 // rejected may be: the same clause, not anywhere in a long message.
