@@ -277,10 +277,14 @@ func (p *Protocol) result(rounds []Round) Result {
 		return res
 	}
 	res.Decision = MajorityVote(rounds)
+	after := fmt.Sprintf("%d rounds", len(rounds))
+	if len(rounds) == 1 {
+		after = "1 round"
+	}
 	if res.Votes.GO == res.Votes.NOGO {
-		res.Reason = fmt.Sprintf("no consensus after %d rounds; the final round tied %d-%d, and a tie is NOGO", len(rounds), res.Votes.GO, res.Votes.NOGO)
+		res.Reason = fmt.Sprintf("no consensus after %s; the final round tied %d-%d, and a tie is NOGO", after, res.Votes.GO, res.Votes.NOGO)
 	} else {
-		res.Reason = fmt.Sprintf("no consensus after %d rounds; majority vote of the final round: %d GO, %d NOGO", len(rounds), res.Votes.GO, res.Votes.NOGO)
+		res.Reason = fmt.Sprintf("no consensus after %s; majority vote of the final round: %d GO, %d NOGO", after, res.Votes.GO, res.Votes.NOGO)
 	}
 	return res
 }
