@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,16 +90,27 @@ func (a *App) appendArtifact(ctx context.Context, id, kind, path string) error {
 }
 
 // WriteFileAtomic writes through a temporary file and a rename, so that a
-// failure never leaves a half-written document.
+// failure never leaves a half-written document. The file gets the
+// permissions a plain create would give it (0666 less the umask, as for
+// any document the user writes; os.CreateTemp's 0600 would hide a decision
+// document from the team that shares the repository), or keeps those of
+// the file it replaces.
 func WriteFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	tmp, err := createSibling(dir, "."+filepath.Base(path)+".")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if old, err := os.Stat(path); err == nil && old.Mode().IsRegular() {
+		if err := tmp.Chmod(old.Mode().Perm()); err != nil {
+			tmp.Close()
+			return err
+		}
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
@@ -109,4 +123,17 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// createSibling creates a new file named prefix and a random suffix in dir,
+// with mode 0666 so that the umask decides, as it does for os.Create.
+func createSibling(dir, prefix string) (*os.File, error) {
+	for range 10 {
+		name := filepath.Join(dir, prefix+rand.Text()[:12])
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("create a temporary file in %s: every name tried exists; remove the stale files named %s* there", dir, prefix)
 }
