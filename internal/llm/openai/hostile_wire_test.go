@@ -253,6 +253,8 @@ func TestHTTPErrors(t *testing.T) {
 		notWant    []string
 	}{
 		{"429 seconds", 429, map[string]string{"Retry-After": "7"}, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, llm.ErrRateLimited, 7 * time.Second, []string{"Rate limit reached"}, nil},
+		{"429 retry-after-ms (Azure)", 429, map[string]string{"Retry-After-Ms": "1500"}, `{"error":{"code":"429","message":"Requests to the ChatCompletions_Create Operation have exceeded call rate limit."}}`, llm.ErrRateLimited, 1500 * time.Millisecond, []string{"exceeded call rate limit"}, nil},
+		{"429 insufficient_quota is not retried", 429, nil, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`, llm.ErrBadRequest, 0, []string{"quota"}, nil},
 		{"429 http-date", 429, map[string]string{"Retry-After": date}, `{"error":{"message":"slow down"}}`, llm.ErrRateLimited, 80 * time.Second, nil, nil},
 		{"502 html", 502, map[string]string{"Content-Type": "text/html"}, html, llm.ErrServer, 0, []string{"502"}, []string{"<p>", "\x1b"}},
 		{"503 html", 503, map[string]string{"Content-Type": "text/html"}, html, llm.ErrOverloaded, 0, []string{"503"}, []string{"<p>", "\x1b"}},
@@ -465,5 +467,24 @@ func TestFinishReasons(t *testing.T) {
 	body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}`) + done
 	if r, err := ask(rawServer(t, sse(body))); !llm.IsRetryable(err) {
 		t.Errorf("finish_reason error: %+v %v, want a retryable error", r, err)
+	}
+}
+
+// Mistral's reasoning models (Magistral) send content as a list of parts:
+// the reasoning in "thinking" parts, the answer in "text" ones or plain
+// strings.
+func TestContentParts(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"they want {"}]}]}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":" json"}]}]}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"Hel"}]}}]}`) + chunk(c2) + chunk(stop) + done
+	if r, err := ask(rawServer(t, sse(body))); err != nil || r.Text != "Hello" {
+		t.Fatalf("streamed: %q %v", r.Text, err)
+	}
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"x","object":"chat.completion","model":"magistral-medium-2509","choices":[{"index":0,"message":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"hmm"}]},{"type":"text","text":"Hello"}]},"finish_reason":"stop"}]}`))
+	})
+	if r, err := ask(p); err != nil || r.Text != "Hello" {
+		t.Fatalf("whole: %q %v", r.Text, err)
 	}
 }

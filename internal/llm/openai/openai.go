@@ -198,7 +198,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see think.go): they
 				// are the model's scratchpad, not its answer.
-				text, late := think.feed(ch.Delta.Content)
+				text, late := think.feed(contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw()))
 				if late {
 					p.thinks.set(req.Model, thinkOrphan)
 					yield(llm.Chunk{}, p.lateReasoning(req.Model))
@@ -323,6 +323,30 @@ func (p *Provider) lateReasoning(model string) *llm.Error {
 			"asked again, the reply is held back until </think>", model)}
 }
 
+// contentText is the answer's text in a content delta. Mistral's reasoning
+// models (Magistral) send content as a list of parts, the reasoning in
+// "thinking" parts and the answer in "text" ones; the SDK, which expects a
+// string, hands the list over as its raw JSON. raw is the field as sent.
+func contentText(content, raw string) string {
+	if !strings.HasPrefix(raw, "[") {
+		return content
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal([]byte(raw), &parts) != nil {
+		return content
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == "text" {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
 // toolCalls assembles tool calls from their deltas, in the order they began.
 // A call is keyed by its index, except that a new ID at an index already
 // taken starts a new call: some compatible layers send every parallel call
@@ -406,7 +430,14 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 		if apiErr.Response != nil {
 			h = apiErr.Response.Header
 		}
-		return p.errs.HTTP(apiErr.StatusCode, h, model, apiErr.Message, err)
+		e := p.errs.HTTP(apiErr.StatusCode, h, model, apiErr.Message, err)
+		if apiErr.Code == "insufficient_quota" || apiErr.Type == "insufficient_quota" {
+			// OpenAI's 429 for an account out of credit: waiting does not
+			// refill it, so it is not retried as a rate limit is.
+			e.Kind = llm.ErrBadRequest
+			e.RetryAfter = 0
+		}
+		return e
 	}
 	var se *ssestream.StreamError
 	if errors.As(err, &se) {

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -72,6 +73,11 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 	e := &llm.Error{Provider: m.Provider, Kind: kind, StatusCode: status, Err: err}
 	if header != nil {
 		e.RetryAfter = llm.ParseRetryAfter(header.Get("Retry-After"), time.Now())
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(header.Get("Retry-After-Ms")), 64); err == nil && ms > 0 && e.RetryAfter == 0 {
+			// Azure OpenAI's finer hint, sent with or instead of
+			// Retry-After.
+			e.RetryAfter = time.Duration(ms * float64(time.Millisecond))
+		}
 	}
 	// The message is the API's explanation, often the only hint of what to
 	// fix ("model: no such model"), or the status text. The SDK's own text
