@@ -1,8 +1,12 @@
 package factcheck
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/sec/xbrl"
 )
 
 // TestOtherShapes: figures of filers and phrasings unlike the shipped
@@ -44,6 +48,12 @@ func TestOtherShapes(t *testing.T) {
 		{"quarter token", "insurer_CIK0009000011.json", "3Q24 net income was $1.1 billion.", []Status{Corrected}, "wrong period"},
 		{"quarter token", "insurer_CIK0009000011.json", "Net income in Q3'24 was $1.4 billion.", []Status{Verified}, ""},
 		{"quarter token", "insurer_CIK0009000011.json", "Net income in 2Q 2025 was $1.5 billion.", []Status{Verified}, ""},
+		// A foreign filer under IFRS in US dollars, annual reports only.
+		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "Revenue was $2.31 billion in 2024, down 5.7% from 2023.", []Status{Verified, Verified}, ""},
+		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "Revenue was $2.45 billion in 2024.", []Status{Corrected}, "wrong period"},
+		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "The net loss attributable to shareholders was $130 million in 2024.", []Status{Verified}, ""},
+		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "Diluted EPS was $1.27 in 2023 and -$0.33 in 2024.", []Status{Verified, Verified}, ""},
+		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "TTM revenue was $2.3 billion.", []Status{Unverified}, "TTM"},
 		// A count of shares written without "shares" after it.
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 46 million in 2024.", []Status{Verified}, ""},
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 56 million in 2024.", []Status{Corrected}, ""},
@@ -128,5 +138,21 @@ func TestChangesAndBases(t *testing.T) {
 		if !equalStatuses(got, tc.want) || tc.reason != "" && !strings.Contains(fs[len(fs)-1].Reason, tc.reason) {
 			t.Errorf("%s: %q → %s; want %v (%s)", tc.cause, tc.text, describe(fs), tc.want, tc.reason)
 		}
+	}
+}
+
+// TestNoTableSaysWhy: a filer whose figures cannot be read (IFRS in Taiwan
+// dollars) gets no table, and the error says why.
+func TestNoTableSaysWhy(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "xbrl", "testdata", "synthetic", "ifrs_CIK0009000007.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := xbrl.ParseBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BuildTable(cf, "TSMX", 0, 0); err == nil || !strings.Contains(err.Error(), "in TWD") {
+		t.Errorf("BuildTable: %v, want why (IFRS in TWD)", err)
 	}
 }

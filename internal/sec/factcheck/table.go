@@ -267,6 +267,11 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	}
 	rev := series[Revenue]
 	if rev == nil {
+		if why := cf.Unavailable(); why != "" {
+			// Say why (another currency, IFRS in another currency, no
+			// statements) rather than only that revenue is missing.
+			return nil, fmt.Errorf("factcheck: %s: %s", company, why)
+		}
 		return nil, fmt.Errorf("factcheck: %s reports no revenue in XBRL", company)
 	}
 	if latestFY == 0 {

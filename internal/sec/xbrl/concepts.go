@@ -71,6 +71,21 @@ type ConceptDef struct {
 	Note string
 }
 
+// TaxonomyIFRS is the IFRS taxonomy a foreign private issuer's 20-F uses.
+const TaxonomyIFRS = "ifrs-full"
+
+// ifrs lists IFRS tags. They follow a concept's us-gaap tags: a filer
+// reports one taxonomy or the other, and its figures are read in US
+// dollars either way (an IFRS filer reporting in US dollars has them; one
+// reporting in euros or Taiwan dollars has none, see Unavailable).
+func ifrs(names ...string) []Tag {
+	tags := make([]Tag, len(names))
+	for i, n := range names {
+		tags[i] = Tag{Taxonomy: TaxonomyIFRS, Name: n}
+	}
+	return tags
+}
+
 func gaap(names ...string) []Tag {
 	tags := make([]Tag, len(names))
 	for i, n := range names {
@@ -98,121 +113,133 @@ func Definition(c Concept) (ConceptDef, bool) {
 			"RevenueFromContractWithCustomerIncludingAssessedTax",
 			"SalesRevenueNet",
 			"RevenuesNetOfInterestExpense")
+		d.Tags = append(d.Tags, ifrs("Revenue", "RevenueFromContractsWithCustomers")...)
 		d.Fallback = gaap("SalesRevenueGoodsNet", "SalesRevenueServicesNet", "InterestAndDividendIncomeOperating")
 	case CostOfRevenue:
 		d.Label = "Cost of revenue"
-		d.Tags = gaap("CostOfRevenue", "CostOfGoodsAndServicesSold", "CostOfGoodsSold", "CostOfServices")
+		d.Tags = append(gaap("CostOfRevenue", "CostOfGoodsAndServicesSold", "CostOfGoodsSold", "CostOfServices"), ifrs("CostOfSales")...)
 	case GrossProfit:
 		d.Label = "Gross profit"
-		d.Tags = gaap("GrossProfit")
+		d.Tags = append(gaap("GrossProfit"), ifrs("GrossProfit")...)
 		d.Note = "Some filers (e.g. Alphabet) do not report gross profit; analysis derives it as revenue minus cost of revenue."
 	case ResearchAndDevelopment:
 		d.Label = "Research and development expense"
 		d.Tags = gaap("ResearchAndDevelopmentExpense",
 			"ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost")
+		d.Tags = append(d.Tags, ifrs("ResearchAndDevelopmentExpense")...)
 	case OperatingIncome:
 		d.Label = "Operating income"
-		d.Tags = gaap("OperatingIncomeLoss")
+		d.Tags = append(gaap("OperatingIncomeLoss"), ifrs("ProfitLossFromOperatingActivities")...)
 	case EBIT:
 		d.Label = "EBIT"
 		// us-gaap has no EBIT element. Operating income is the usual proxy;
 		// pretax income plus interest expense would need InterestExpense,
 		// which several filers stopped tagging (NVIDIA after 2024).
-		d.Tags = gaap("OperatingIncomeLoss")
+		d.Tags = append(gaap("OperatingIncomeLoss"), ifrs("ProfitLossFromOperatingActivities")...)
 		d.Note = "EBIT is operating income (us-gaap has no EBIT element)."
 	case InterestExpense:
 		d.Label = "Interest expense"
-		d.Tags = gaap("InterestExpense", "InterestExpenseNonoperating", "InterestExpenseDebt")
+		d.Tags = append(gaap("InterestExpense", "InterestExpenseNonoperating", "InterestExpenseDebt"), ifrs("InterestExpense")...)
 	case PretaxIncome:
 		d.Label = "Income before income taxes"
 		d.Tags = gaap("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest",
 			"IncomeLossFromContinuingOperationsBeforeIncomeTaxesMinorityInterestAndIncomeLossFromEquityMethodInvestments")
+		d.Tags = append(d.Tags, ifrs("ProfitLossBeforeTax")...)
 	case IncomeTax:
 		d.Label = "Income tax expense"
-		d.Tags = gaap("IncomeTaxExpenseBenefit")
+		d.Tags = append(gaap("IncomeTaxExpenseBenefit"), ifrs("IncomeTaxExpenseContinuingOperations")...)
 	case NetIncome:
 		d.Label = "Net income"
 		// ProfitLoss includes noncontrolling interests and the amount
 		// available to common holders excludes preferred dividends: both
 		// only where NetIncomeLoss is not reported.
-		d.Tags = gaap("NetIncomeLoss")
-		d.Fallback = gaap("ProfitLoss", "NetIncomeLossAvailableToCommonStockholdersBasic")
+		// IFRS alike: profit attributable to the parent's owners, else
+		// profit including noncontrolling interests.
+		d.Tags = append(gaap("NetIncomeLoss"), ifrs("ProfitLossAttributableToOwnersOfParent")...)
+		d.Fallback = append(gaap("ProfitLoss", "NetIncomeLossAvailableToCommonStockholdersBasic"), ifrs("ProfitLoss")...)
 	case EPSDiluted:
 		d.Label = "Diluted EPS"
 		d.Unit = "USD/shares"
 		// A filer without dilutive securities may report one figure for
 		// both (EarningsPerShareBasicAndDiluted): the same quantity.
-		d.Tags = gaap("EarningsPerShareDiluted", "EarningsPerShareBasicAndDiluted")
+		d.Tags = append(gaap("EarningsPerShareDiluted", "EarningsPerShareBasicAndDiluted"),
+			ifrs("DilutedEarningsLossPerShare", "BasicAndDilutedEarningsLossPerShare")...)
 	case EPSBasic:
 		d.Label = "Basic EPS"
 		d.Unit = "USD/shares"
-		d.Tags = gaap("EarningsPerShareBasic", "EarningsPerShareBasicAndDiluted")
+		d.Tags = append(gaap("EarningsPerShareBasic", "EarningsPerShareBasicAndDiluted"),
+			ifrs("BasicEarningsLossPerShare", "BasicAndDilutedEarningsLossPerShare")...)
 	case DividendsPaid:
 		d.Label = "Dividends paid"
-		d.Tags = gaap("PaymentsOfDividends", "PaymentsOfDividendsCommonStock")
+		d.Tags = append(gaap("PaymentsOfDividends", "PaymentsOfDividendsCommonStock"),
+			ifrs("DividendsPaidClassifiedAsFinancingActivities", "DividendsPaid", "DividendsPaidClassifiedAsOperatingActivities")...)
 	case OperatingCashFlow:
 		d.Label = "Operating cash flow"
 		d.Tags = gaap("NetCashProvidedByUsedInOperatingActivities",
 			"NetCashProvidedByUsedInOperatingActivitiesContinuingOperations")
+		d.Tags = append(d.Tags, ifrs("CashFlowsFromUsedInOperatingActivities")...)
 	case CapitalExpenditure:
 		d.Label = "Capital expenditure"
 		d.Tags = gaap("PaymentsToAcquirePropertyPlantAndEquipment",
 			"PaymentsToAcquireProductiveAssets",
 			"PaymentsToAcquirePropertyPlantAndEquipmentAndIntangibleAssets")
+		d.Tags = append(d.Tags, ifrs("PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities", "PurchaseOfPropertyPlantAndEquipment")...)
 	case DepreciationAmortization:
 		d.Label = "Depreciation and amortization"
 		d.Tags = gaap("DepreciationDepletionAndAmortization", "DepreciationAmortizationAndAccretionNet",
 			"DepreciationAndAmortization")
+		d.Tags = append(d.Tags, ifrs("DepreciationAndAmortisationExpense")...)
 	case Cash:
 		d.Label = "Cash and cash equivalents"
 		d.Instant = true
-		d.Tags = gaap("CashAndCashEquivalentsAtCarryingValue")
+		d.Tags = append(gaap("CashAndCashEquivalentsAtCarryingValue"), ifrs("CashAndCashEquivalents")...)
 		d.Fallback = gaap("CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents")
 	case CurrentAssets:
 		d.Label = "Current assets"
 		d.Instant = true
-		d.Tags = gaap("AssetsCurrent")
+		d.Tags = append(gaap("AssetsCurrent"), ifrs("CurrentAssets")...)
 	case TotalAssets:
 		d.Label = "Total assets"
 		d.Instant = true
-		d.Tags = gaap("Assets")
+		d.Tags = append(gaap("Assets"), ifrs("Assets")...)
 	case CurrentLiabilities:
 		d.Label = "Current liabilities"
 		d.Instant = true
-		d.Tags = gaap("LiabilitiesCurrent")
+		d.Tags = append(gaap("LiabilitiesCurrent"), ifrs("CurrentLiabilities")...)
 	case TotalLiabilities:
 		d.Label = "Total liabilities"
 		d.Instant = true
-		d.Tags = gaap("Liabilities")
+		d.Tags = append(gaap("Liabilities"), ifrs("Liabilities")...)
 	case LongTermDebt:
 		d.Label = "Long-term debt (non-current)"
 		d.Instant = true
 		// LongTermDebt includes the current portion; it is the last resort
 		// for filers that tag nothing narrower.
-		d.Tags = gaap("LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations")
+		d.Tags = append(gaap("LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations"),
+			ifrs("NoncurrentPortionOfNoncurrentBorrowings", "LongtermBorrowings")...)
 		d.Fallback = gaap("LongTermDebt")
 	case LongTermDebtCurrent:
 		d.Label = "Current portion of long-term debt"
 		d.Instant = true
-		d.Tags = gaap("LongTermDebtCurrent", "DebtCurrent")
+		d.Tags = append(gaap("LongTermDebtCurrent", "DebtCurrent"), ifrs("CurrentPortionOfNoncurrentBorrowings")...)
 	case StockholdersEquity:
 		d.Label = "Stockholders' equity"
 		d.Instant = true
-		d.Tags = gaap("StockholdersEquity")
-		d.Fallback = gaap("StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest")
+		d.Tags = append(gaap("StockholdersEquity"), ifrs("EquityAttributableToOwnersOfParent")...)
+		d.Fallback = append(gaap("StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest"), ifrs("Equity")...)
 	case RetainedEarnings:
 		d.Label = "Retained earnings (accumulated deficit)"
 		d.Instant = true
-		d.Tags = gaap("RetainedEarningsAccumulatedDeficit")
+		d.Tags = append(gaap("RetainedEarningsAccumulatedDeficit"), ifrs("RetainedEarnings")...)
 	case SharesOutstanding:
 		d.Label = "Common shares outstanding"
 		d.Unit = "shares"
 		d.Instant = true
-		d.Tags = gaap("CommonStockSharesOutstanding")
+		d.Tags = append(gaap("CommonStockSharesOutstanding"), ifrs("NumberOfSharesOutstanding")...)
 	case DilutedSharesWeighted:
 		d.Label = "Weighted average diluted shares"
 		d.Unit = "shares"
-		d.Tags = gaap("WeightedAverageNumberOfDilutedSharesOutstanding")
+		d.Tags = append(gaap("WeightedAverageNumberOfDilutedSharesOutstanding"), ifrs("AdjustedWeightedAverageShares")...)
 	case PublicFloat:
 		d.Label = "Public float (market value held by non-affiliates)"
 		d.Instant = true

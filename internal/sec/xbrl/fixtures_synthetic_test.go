@@ -243,3 +243,25 @@ func TestRevenueIncludingAssessedTax(t *testing.T) {
 	}})
 	checkSeries(t, mustSeries(t, cf, Revenue), []want{{2024, 0, 55e9, "RevenueFromContractWithCustomerIncludingAssessedTax", "10-K", "2024-12-31"}})
 }
+
+// TestIFRSInDollars: a foreign filer reporting under IFRS in US dollars
+// has its figures read from ifrs-full, as a us-gaap filer's are: revenue,
+// profit attributable to the parent's owners (not the total with
+// noncontrolling interests), EPS; its 20-Fs set its fiscal year.
+func TestIFRSInDollars(t *testing.T) {
+	cf := synthetic(t, "ifrsusd_CIK0009000014.json")
+	if why := cf.Unavailable(); why != "" {
+		t.Fatalf("Unavailable() = %q for an IFRS filer in US dollars", why)
+	}
+	checkSeries(t, mustSeries(t, cf, Revenue), []want{
+		{2022, 0, 2.10e9, "Revenue", "20-F", "2022-12-31"},
+		{2024, 0, 2.31e9, "Revenue", "20-F", "2024-12-31"},
+	})
+	checkSeries(t, mustSeries(t, cf, NetIncome), []want{{2024, 0, -0.13e9, "ProfitLossAttributableToOwnersOfParent", "20-F", "2024-12-31"}})
+	checkSeries(t, mustSeries(t, cf, EPSDiluted), []want{{2024, 0, -0.33, "DilutedEarningsLossPerShare", "20-F", "2024-12-31"}})
+	checkSeries(t, mustSeries(t, cf, OperatingCashFlow), []want{{2023, 0, 1.0e9, "CashFlowsFromUsedInOperatingActivities", "20-F", "2023-12-31"}})
+	checkSeries(t, mustSeries(t, cf, TotalAssets), []want{{2024, 0, 8.1e9, "Assets", "20-F", "2024-12-31"}})
+	if f, ok := mustSeries(t, cf, Revenue).Quarter(2024, 2); ok {
+		t.Errorf("Q2 FY2024 = %v from a filer with annual reports only", f)
+	}
+}

@@ -60,7 +60,7 @@ type CompanyFacts struct {
 	// taxonomies holds, per taxonomy, per tag, the tag's JSON, decoded the
 	// first time the tag is used: an analysis reads a few dozen of the
 	// hundreds of tags a filer reports. Every taxonomy is indexed; figures
-	// are read from us-gaap and dei.
+	// are read from us-gaap, ifrs-full (in US dollars) and dei.
 	taxonomies map[string]map[string]*lazyTag
 }
 
@@ -79,10 +79,11 @@ func (cf *CompanyFacts) unitNames(taxonomy, tag string) []string {
 }
 
 // Unavailable says why no financial figure can be read from the document,
-// or "" when revenue or net income is reported in us-gaap in US dollars.
-// Figures are read from the us-gaap taxonomy in US dollars only: a foreign
-// filer reporting under IFRS, or in its home currency, has none, and must
-// be told so rather than have euros or Taiwan dollars labelled as dollars.
+// or "" when revenue or net income is reported in US dollars (in us-gaap,
+// or in ifrs-full by a foreign filer reporting in dollars). Figures are read
+// in US dollars only: a filer reporting in its home currency, under either
+// taxonomy, has none, and must be told so rather than have euros or Taiwan
+// dollars labelled as dollars.
 func (cf *CompanyFacts) Unavailable() string {
 	var currencies []string
 	for _, c := range []Concept{Revenue, NetIncome} {
@@ -98,7 +99,7 @@ func (cf *CompanyFacts) Unavailable() string {
 			}
 		}
 	}
-	const tail = "Parley reads US GAAP (us-gaap) figures in US dollars only, so its financial figures are not available"
+	const tail = "Parley reads financial figures (US GAAP or IFRS) in US dollars only, so its financial figures are not available"
 	if len(cf.taxonomies["ifrs-full"]) > 0 {
 		var units []string
 		for _, tag := range []string{"Revenue", "ProfitLoss", "Assets"} {
