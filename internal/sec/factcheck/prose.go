@@ -71,6 +71,9 @@ type Mention struct {
 	// bare marks an amount written without a currency ("24.3 billion"),
 	// which may be a count of shares.
 	bare bool
+	// fromLoss marks an amount made negative by the loss its metric's name
+	// states ("a net loss of $1.2 billion").
+	fromLoss bool
 }
 
 var (
@@ -194,6 +197,8 @@ var metricPhrases = []struct {
 	loss   bool // names the metric's negative: "net loss"
 }{
 	{"net loss", NetIncome, true}, {"net losses", NetIncome, true}, {"net loss attributable", NetIncome, true},
+	{"a loss of", NetIncome, true}, {"swung to a loss", NetIncome, true}, {"posted a loss", NetIncome, true},
+	{"reported a loss", NetIncome, true}, {"recorded a loss", NetIncome, true},
 	{"operating loss", OperatingIncome, true}, {"operating losses", OperatingIncome, true},
 	{"loss from operations", OperatingIncome, true}, {"loss per share", EPSDiluted, true},
 	{"net loss per share", EPSDiluted, true}, {"diluted loss per share", EPSDiluted, true},
@@ -585,7 +590,178 @@ func findIn(sentence string, t *Table) []Mention {
 	sort.Slice(mentions, func(i, j int) bool {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
 	})
+	pairLists(sentence, low, mentions, metrics, periods)
+	inheritMetric(low, mentions)
 	return mentions
+}
+
+// inheritMetric gives a figure no metric could be read for the metric of
+// the figure before it, when both are in one unit and nothing names
+// another measure between them: "Revenue of $215.9B in fiscal 2026
+// compares with $130.5B in fiscal 2025 and $60.9B in fiscal 2024".
+func inheritMetric(low string, mentions []Mention) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		if m.Metric != "" || m.Other != "" || m.Market || m.Share || m.Hypothetical || m.Currency != "" ||
+			prev.Metric == "" || prev.Unit != m.Unit || prev.End > m.Start || prev.Points != m.Points {
+			continue
+		}
+		between := low[prev.End:m.Start]
+		if strings.ContainsAny(between, ";:") || len(findMetrics(between)) > 0 || len(between) > 60 {
+			continue
+		}
+		m.Metric, m.Segment, m.NonGAAP = prev.Metric, prev.Segment, prev.NonGAAP
+		if prev.fromLoss {
+			m.Neg, m.fromLoss = true, true
+		}
+	}
+}
+
+// listGap reports whether the words between two items join them in a list:
+// ",", "and", ", and", "&".
+func listGap(s string) bool {
+	switch strings.TrimSpace(s) {
+	case ",", "and", ", and", "&", ", &":
+		return true
+	}
+	return false
+}
+
+// listSepRe separates the items of a list.
+var listSepRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,|\band\b|&`) })
+
+// elidedMarginsRe is a list of margins named once: "gross, operating and
+// net margins".
+var elidedMarginsRe = sync.OnceValue(func() *regexp.Regexp {
+	const m = `(?:gross|operating|net|fcf|free cash flow)`
+	return regexp.MustCompile(`\b(` + m + `(?:\s*,\s*` + m + `)*\s*,?\s*(?:and|&)\s+` + m + `)\s+(?:profit\s+)?margins?\b`)
+})
+
+// pairLists gives the figures of a list the metrics of the list that names
+// them, in order: "Revenue and net income were $215.9 billion and $120.1
+// billion", "gross, operating and net margins were 71.1%, 60.4% and 55.6%".
+// Left to the nearest metric, every figure of such a list but the last
+// was held to the wrong metric and a right list corrected.
+func pairLists(sentence, low string, mentions []Mention, metrics, periods []span) {
+	for i := 0; i < len(mentions); {
+		j := i + 1
+		for j < len(mentions) && mentions[j-1].End <= mentions[j].Start && listGap(low[mentions[j-1].End:mentions[j].Start]) {
+			j++
+		}
+		if j-i >= 2 {
+			pairList(sentence, low, mentions[i:j], metrics)
+			pairPeriods(low, mentions[i:j], periods)
+		}
+		i = j
+	}
+}
+
+// pairPeriods gives the figures of a list the periods of the list of
+// periods right after it, in order: "$215.9 billion and $130.5 billion in
+// fiscal 2026 and fiscal 2025".
+func pairPeriods(low string, run []Mention, periods []span) {
+	end := run[len(run)-1].End
+	var list []span
+	for _, sp := range periods {
+		if sp.start < end || sp.relative || sp.period.TTM {
+			continue
+		}
+		if len(list) == 0 {
+			switch strings.TrimSpace(low[end:sp.start]) {
+			case "in", "for", "during", "in the", "for the", ",", ", respectively, in", "respectively in", "respectively, in":
+				list = append(list, sp)
+			}
+			if len(list) == 0 {
+				return
+			}
+			continue
+		}
+		if listGap(low[list[len(list)-1].end:sp.start]) {
+			list = append(list, sp)
+		}
+	}
+	if len(list) != len(run) {
+		return
+	}
+	for k, sp := range list {
+		p := sp.period
+		if sp.metric == "calendar" {
+			p.Q = -1
+		}
+		run[k].Period, run[k].Explicit, run[k].Relative = p, true, false
+	}
+}
+
+// pairList pairs one run of listed figures with the list of metrics right
+// before it, when the two are as long.
+func pairList(sentence, low string, run []Mention, metrics []span) {
+	first := run[0].Start
+	var names []span
+	for _, sp := range metrics {
+		if sp.end <= first {
+			names = append(names, sp)
+		}
+	}
+	var list []span
+	if len(names) > 0 {
+		last := names[len(names)-1]
+		gap := low[last.end:first]
+		if len(gap) > 48 || strings.ContainsAny(gap, ";") || figureRe().MatchString(gap) {
+			return
+		}
+		list = []span{last}
+		for k := len(names) - 2; k >= 0 && listGap(low[names[k].end:names[k+1].start]); k-- {
+			list = append([]span{names[k]}, list...)
+		}
+	}
+	if len(list) < len(run) {
+		// "gross, operating and net margins": one name for the list.
+		for _, loc := range elidedMarginsRe().FindAllStringSubmatchIndex(low[:first], -1) {
+			if gap := low[loc[1]:first]; len(gap) > 48 || strings.ContainsAny(gap, ";") || figureRe().MatchString(gap) {
+				continue
+			}
+			list = nil
+			for _, w := range listSepRe().Split(low[loc[2]:loc[3]], -1) {
+				m := map[string]Metric{"gross": GrossMargin, "operating": OperatingMargin, "net": NetMargin, "fcf": FCFMargin,
+					"free cash flow": FCFMargin}[strings.TrimSpace(w)]
+				if m != "" {
+					list = append(list, span{start: loc[0], end: loc[1], metric: m})
+				}
+			}
+		}
+	}
+	if len(list) != len(run) {
+		return
+	}
+	paired := make([]Metric, len(run))
+	for k, sp := range list {
+		m, metric := run[k], sp.metric
+		switch u := UnitOf(metric); {
+		case metric == otherMetric:
+		case m.Unit == Percent && !m.Points && u != Percent && u != Points:
+			metric = Growth(metric)
+		case m.Unit == Percent && m.Points:
+			if c := changeOf[metric]; c != "" {
+				metric = c
+			}
+		case m.Unit != u:
+			return // not a list of these metrics' figures
+		}
+		paired[k] = metric
+	}
+	for k, sp := range list {
+		m := &run[k]
+		switch {
+		case paired[k] == otherMetric:
+			m.Metric, m.Other = "", sentence[sp.start:sp.end]
+		case m.Market || m.Share || m.Hypothetical:
+		default:
+			m.Metric, m.Other, m.Segment = paired[k], "", false
+			if sp.loss && (m.Unit == USD || m.Unit == USDPerShare) {
+				m.Neg = true
+			}
+		}
+	}
 }
 
 // scoreFracRe is a Piotroski score written over its nine criteria ("4/9",
@@ -1356,7 +1532,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if best.loss && m.Metric != "" {
 		switch m.Unit {
 		case USD, USDPerShare:
-			m.Neg = true
+			m.Neg, m.fromLoss = true, true
 		case Percent:
 			if _, growth := m.Metric.Base(); growth {
 				m.LossChange = true
@@ -1755,7 +1931,8 @@ func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool
 	case Percent:
 		return true // a margin, or the growth of any metric
 	case USDPerShare:
-		return mu == USDPerShare
+		// "earned $4.90 per share", "net income of $4.90 a share": EPS.
+		return mu == USDPerShare || metric == NetIncome
 	case SharesUnit:
 		return mu == SharesUnit
 	case USD:

@@ -156,3 +156,38 @@ func TestNoTableSaysWhy(t *testing.T) {
 		t.Errorf("BuildTable: %v, want why (IFRS in TWD)", err)
 	}
 }
+
+// TestListsOfFigures: figures listed together take the metrics and periods
+// listed with them, in order, and a figure that continues a comparison
+// takes the metric it continues; earnings and losses named by a verb are
+// read as such.
+func TestListsOfFigures(t *testing.T) {
+	for _, tc := range []struct {
+		cause, file, text string
+		want              []Status
+	}{
+		{"metric list", "insurer_CIK0009000011.json", "Revenue and net income were $66.0 billion and $5.3 billion in 2024.", []Status{Verified, Verified}},
+		{"metric list", "insurer_CIK0009000011.json", "Revenue and net income were $66.0 billion and $4.3 billion in 2024.", []Status{Verified, Corrected}},
+		{"metric list", "insurer_CIK0009000011.json", "Revenue and net income grew 10% and 29% in 2024.", []Status{Verified, Verified}},
+		{"metric list", "insurer_CIK0009000011.json", "Revenue, net income and diluted EPS were $66.0 billion, $5.3 billion and $17.62 in 2024.", []Status{Verified, Verified, Verified}},
+		{"metric list", "tiny_CIK0009000013.json", "Operating and net margins were -1005% and -1025% in 2024.", []Status{Verified, Verified}},
+		{"metric list", "tiny_CIK0009000013.json", "Operating and net margins were -1025% and -1005% in 2024.", []Status{Corrected, Corrected}},
+		{"period list", "insurer_CIK0009000011.json", "Revenue was $66.0 billion and $60.0 billion in 2024 and 2023.", []Status{Verified, Verified}},
+		{"period list", "insurer_CIK0009000011.json", "Revenue was $60.0 billion and $66.0 billion in 2024 and 2023.", []Status{Corrected, Corrected}},
+		{"continued comparison", "insurer_CIK0009000011.json", "Revenue of $66.0 billion in 2024 compares with $60.0 billion in 2023 and $55.0 billion in 2022.", []Status{Verified, Verified, Verified}},
+		{"continued comparison", "insurer_CIK0009000011.json", "Revenue of $66.0 billion in 2024 compares with $60.0 billion in 2023 and $50.0 billion in 2022.", []Status{Verified, Verified, Corrected}},
+		{"earned per share", "insurer_CIK0009000011.json", "The insurer earned $17.62 per share in 2024.", []Status{Verified}},
+		{"earned per share", "insurer_CIK0009000011.json", "The insurer earned $16.62 per share in 2024.", []Status{Corrected}},
+		{"a loss of", "tiny_CIK0009000013.json", "The company posted a loss of $12.3 million in 2024.", []Status{Verified}},
+		{"a loss of", "tiny_CIK0009000013.json", "The company posted a loss of $2.3 million in 2024.", []Status{Corrected}},
+	} {
+		fs := syntheticTable(t, tc.file).Check(tc.text)
+		var got []Status
+		for _, f := range fs {
+			got = append(got, f.Status)
+		}
+		if !equalStatuses(got, tc.want) {
+			t.Errorf("%s: %q → %s; want %v", tc.cause, tc.text, describe(fs), tc.want)
+		}
+	}
+}
