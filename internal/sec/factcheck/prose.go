@@ -1224,6 +1224,20 @@ func (t *Table) monthQuarter(m, y int, fiscal bool) (Period, bool) {
 	if e < 1 || e > 12 {
 		e = 12
 	}
+	// A year ending in the first week of a month (the Saturday nearest 31
+	// December, ending on 3 January) has its quarters end in the months of
+	// a year ending the month before: "the December quarter" is its Q4.
+	shifted := t.FYEndDay >= 1 && t.FYEndDay <= 7
+	if shifted {
+		e = (e+10)%12 + 1
+		if d := ((m-e)%12 + 12) % 12; d%3 == 1 && y > 0 {
+			// "the quarter ended January 3, 2026": the quarter of December
+			// 2025, ended a few days into the next month.
+			if m--; m == 0 {
+				m, y = 12, y-1
+			}
+		}
+	}
 	d := ((m-e)%12 + 12) % 12
 	if m == 0 || d%3 != 0 {
 		return Period{}, false
@@ -1236,6 +1250,9 @@ func (t *Table) monthQuarter(m, y int, fiscal bool) (Period, bool) {
 		cy := y
 		if m > e {
 			cy = y + 1 // the fiscal year ends in the next calendar year
+		}
+		if shifted && e == 12 {
+			cy++ // it ends, in fact, early in the next calendar year
 		}
 		if t.FYNamedForStart {
 			cy--

@@ -54,6 +54,13 @@ func TestOtherShapes(t *testing.T) {
 		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "The net loss attributable to shareholders was $130 million in 2024.", []Status{Verified}, ""},
 		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "Diluted EPS was $1.27 in 2023 and -$0.33 in 2024.", []Status{Verified, Verified}, ""},
 		{"IFRS in dollars", "ifrsusd_CIK0009000014.json", "TTM revenue was $2.3 billion.", []Status{Unverified}, "TTM"},
+		// A year to the Saturday nearest 31 December that ended on 3 January
+		// 2026: its fiscal 2025, whose fourth quarter is "the December quarter".
+		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue in the December quarter of 2025 was $3.0 billion.", []Status{Verified}, ""},
+		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue in the quarter ended January 3, 2026 was $3.0 billion.", []Status{Verified}, ""},
+		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue in the December quarter of 2025 was $2.75 billion.", []Status{Corrected}, "wrong period"},
+		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue in the September quarter of 2025 was $2.75 billion.", []Status{Verified}, ""},
+		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue was $11.0 billion in 2025, and $2.9 billion in Q1 2026.", []Status{Verified, Verified}, ""},
 		// A count of shares written without "shares" after it.
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 46 million in 2024.", []Status{Verified}, ""},
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 56 million in 2024.", []Status{Corrected}, ""},

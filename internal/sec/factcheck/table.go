@@ -199,8 +199,13 @@ type Table struct {
 	// early in a calendar year for the year before (a retailer's year to
 	// February 2025 is its fiscal 2024): a bare calendar year is then that
 	// fiscal year only.
-	FYNamedForStart bool   `json:"fy_named_for_start,omitempty"`
-	Facts           []Fact `json:"facts"`
+	FYNamedForStart bool `json:"fy_named_for_start,omitempty"`
+	// FYEndDay is the day of the month the fiscal year ends (3 for a year
+	// to the Saturday nearest 31 December that ended on 3 January): a year
+	// ending in a month's first week is, for its quarters' months, a year
+	// ending the month before ("the December quarter"). 0 when unknown.
+	FYEndDay int    `json:"fy_end_day,omitempty"`
+	Facts    []Fact `json:"facts"`
 }
 
 // Lookup returns the fact of m for p.
@@ -281,7 +286,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 		}
 		latestFY = f.Period.FiscalYear
 	}
-	t := &Table{Company: company, Name: cf.EntityName, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month),
+	t := &Table{Company: company, Name: cf.EntityName, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month), FYEndDay: cf.FiscalYearEnd.Day,
 		FYNamedForStart: cf.FiscalYearEnd.NamedForStart()}
 	var periods []Period
 	for fy := latestFY - Years; fy <= latestFY; fy++ {
