@@ -549,9 +549,23 @@ type Claim struct {
 	Text      string      `json:"text,omitempty"` // the figure as written in the prose
 }
 
+// claimPeriodRe reads a claim's period as the prompt asks for it ("FY2026",
+// "Q3 FY2026", "TTM") and as models also write it ("FY26", "Q3 FY26",
+// "FY2026 Q3", "3Q26", "fiscal 2026").
 var claimPeriodRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:(?:Q([1-4])\s*)?(?:FY\s*)?(\d{4})|(TTM|LTM))\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:(?:Q([1-4])\s*)?(?:FY\s*'?|fiscal\s+(?:year\s+)?)?(\d{4}|\d{2})(?:\s*Q([1-4]))?|([1-4])Q\s*'?(\d{4}|\d{2})|(TTM|LTM|trailing twelve months))\s*$`)
 })
+
+// claimMetricAliases are names models give a claim's metric besides the
+// ones the prompt lists.
+var claimMetricAliases = map[string]Metric{
+	"eps": EPSDiluted, "diluted_eps": EPSDiluted, "eps_basic_diluted": EPSDiluted, "basic_eps": EPSBasic,
+	"revenues": Revenue, "sales": Revenue, "net_sales": Revenue, "total_revenue": Revenue,
+	"net_profit": NetIncome, "net_earnings": NetIncome, "operating_profit": OperatingIncome,
+	"cogs": CostOfRevenue, "cost_of_sales": CostOfRevenue, "r&d": RandD, "rd": RandD, "r_and_d": RandD,
+	"capital_expenditure": Capex, "capital_expenditures": Capex, "ocf": OperatingCashFlow, "fcf": FreeCashFlow,
+	"dividends_paid": Dividends, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
+}
 
 // CheckClaim verifies a structured claim. A claim with an unknown metric or
 // an unreadable period is unverified, saying why.
@@ -561,7 +575,14 @@ func (t *Table) CheckClaim(c Claim) Finding {
 		text = strings.TrimSpace(c.Value.String() + " " + c.Scale + " " + c.Unit)
 	}
 	f := Finding{Quote: text, Text: text, Claimed: true}
-	metric := Metric(strings.ToLower(strings.TrimSpace(c.Metric)))
+	metric := Metric(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(c.Metric)), " ", "_"))
+	if b, growth := metric.Base(); claimMetricAliases[string(metric)] != "" || growth && claimMetricAliases[string(b)] != "" {
+		if growth {
+			metric = Growth(claimMetricAliases[string(b)])
+		} else {
+			metric = claimMetricAliases[string(metric)]
+		}
+	}
 	if _, ok := labels[metric]; !ok {
 		if b, growth := metric.Base(); !growth || labels[b] == "" {
 			f.Status, f.Reason = Unverified, fmt.Sprintf("unknown metric %q", c.Metric)
@@ -575,13 +596,22 @@ func (t *Table) CheckClaim(c Claim) Finding {
 		return f
 	}
 	var p Period
-	if pm[3] != "" {
+	switch {
+	case pm[6] != "":
 		p = Period{FY: t.LatestFY, TTM: true}
-	} else {
+	case pm[5] != "":
+		p.FY, _ = strconv.Atoi(pm[5])
+		p.Q, _ = strconv.Atoi(pm[4])
+	default:
 		p.FY, _ = strconv.Atoi(pm[2])
-		if pm[1] != "" {
-			p.Q, _ = strconv.Atoi(pm[1])
+		for _, q := range []string{pm[1], pm[3]} {
+			if q != "" {
+				p.Q, _ = strconv.Atoi(q)
+			}
 		}
+	}
+	if p.FY > 0 && p.FY < 100 {
+		p.FY += 2000
 	}
 	num := c.Value.String()
 	v, err := strconv.ParseFloat(num, 64)

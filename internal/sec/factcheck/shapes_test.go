@@ -198,3 +198,29 @@ func TestListsOfFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimForms: a structured claim is read in the forms models write
+// its period and metric in, not only the prompt's ("FY24", "Q3 FY25",
+// "3Q25", "eps"), and held to the filing; an unreadable one stays
+// unverified.
+func TestClaimForms(t *testing.T) {
+	tb := syntheticTable(t, "insurer_CIK0009000011.json")
+	for _, tc := range []struct {
+		c    Claim
+		want Status
+	}{
+		{Claim{Metric: "revenue", Period: "FY24", Value: "66.0", Scale: "billion"}, Verified},
+		{Claim{Metric: "revenue", Period: "FY24", Value: "60.0", Scale: "billion"}, Corrected},
+		{Claim{Metric: "net_income", Period: "Q3 FY25", Value: "1.1", Scale: "billion"}, Verified},
+		{Claim{Metric: "net_income", Period: "FY2025 Q3", Value: "1.1", Scale: "billion"}, Verified},
+		{Claim{Metric: "net_income", Period: "3Q25", Value: "1.5", Scale: "billion"}, Corrected},
+		{Claim{Metric: "eps", Period: "fiscal 2024", Value: "17.62"}, Verified},
+		{Claim{Metric: "diluted_eps", Period: "FY2024", Value: "13.45"}, Corrected},
+		{Claim{Metric: "net_profit_growth", Period: "FY2024", Value: "29", Direction: "up"}, Verified},
+		{Claim{Metric: "revenue", Period: "next year", Value: "70", Scale: "billion"}, Unverified},
+	} {
+		if f := tb.CheckClaim(tc.c); f.Status != tc.want {
+			t.Errorf("%+v → %s (%s), want %s", tc.c, f.Status, f.Reason, tc.want)
+		}
+	}
+}
