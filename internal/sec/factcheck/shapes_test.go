@@ -224,3 +224,58 @@ func TestClaimForms(t *testing.T) {
 		}
 	}
 }
+
+// TestShapesCorpus: on the labelled prose about other filers
+// (testdata/shapes.tsv), every wrong figure's sentence has a correction, no
+// right sentence has one, and a sentence of figures the filings cannot
+// settle has each of them unverified, none passed or corrected.
+func TestShapesCorpus(t *testing.T) {
+	byName := map[string]*Table{}
+	n := map[string]int{}
+	for _, s := range loadShapes(t) {
+		tb := byName[s.ticker]
+		if tb == nil {
+			if strings.HasSuffix(s.ticker, ".json") {
+				tb = syntheticTable(t, s.ticker)
+			} else {
+				tb = tables(t)[s.ticker]
+			}
+			byName[s.ticker] = tb
+		}
+		fs := tb.Check(s.text)
+		st := map[Status]int{}
+		for _, f := range fs {
+			st[f.Status]++
+		}
+		n[s.label]++
+		switch {
+		case s.label == "wrong" && st[Corrected] == 0:
+			t.Errorf("missed (%s) %s: %q → %s", s.cause, s.ticker, s.text, describe(fs))
+		case s.label == "ok" && st[Corrected] > 0:
+			t.Errorf("false positive %s: %q → %s", s.ticker, s.text, describe(fs))
+		case s.label == "unchecked" && (len(fs) == 0 || st[Verified]+st[Corrected] > 0):
+			t.Errorf("checked (%s) %s: %q → %s; want every figure unverified", s.cause, s.ticker, s.text, describe(fs))
+		}
+	}
+	t.Logf("shapes: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
+}
+
+func loadShapes(t *testing.T) []labelled {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "shapes.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []labelled
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		p := strings.SplitN(line, "\t", 4)
+		if len(p) != 4 || p[0] != "ok" && p[0] != "wrong" && p[0] != "unchecked" {
+			t.Fatalf("shapes.tsv: bad line %q", line)
+		}
+		out = append(out, labelled{p[0], p[1], p[2], p[3]})
+	}
+	return out
+}
