@@ -79,8 +79,9 @@ func WithoutUsage() Option { return func(s *Server) { s.noUsage = true } }
 // any of the named top-level fields, with the answer a real server gives
 // (see rejectParam): Groq's to stream_options, an older Azure API
 // version's to max_completion_tokens, OpenAI's reasoning models' to
-// max_tokens and temperature, OpenAI's wording for any other field. The
-// refused request is recorded, with Rule "".
+// max_tokens and temperature, DeepSeek's to response_format, Ollama's to
+// tools, OpenAI's wording for any other field. The refused request is
+// recorded, with Rule "".
 func WithRejectedParams(fields ...string) Option {
 	return func(s *Server) { s.rejected = append(s.rejected, fields...) }
 }

@@ -368,6 +368,12 @@ func rejectParam(body []byte, fields []string) (int, any) {
 			// Azure OpenAI before API version 2024-09-01-preview.
 			return http.StatusBadRequest, map[string]any{"error": map[string]any{
 				"message": "Unrecognized request argument supplied: max_completion_tokens", "type": "invalid_request_error", "param": nil, "code": nil}}
+		case "tools":
+			// Ollama, for a model whose template has no tools.
+			var model string
+			_ = json.Unmarshal(top["model"], &model)
+			return http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": fmt.Sprintf("registry.ollama.ai/library/%s does not support tools", model), "type": "api_error", "param": nil, "code": nil}}
 		case "response_format":
 			// DeepSeek.
 			return http.StatusBadRequest, map[string]any{"error": map[string]any{

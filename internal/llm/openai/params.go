@@ -93,7 +93,11 @@ func (p *Provider) params(req llm.Request, sh shape) (sdk.ChatCompletionNewParam
 			return params, fmt.Errorf("message %d: role %q: want user or assistant", i+1, m.Role)
 		}
 	}
-	for _, t := range req.Tools {
+	tools := req.Tools
+	if sh.noTools {
+		tools = nil
+	}
+	for _, t := range tools {
 		schema, err := schemaMap(t.Schema)
 		if err != nil {
 			return params, fmt.Errorf("tool %s: %w", t.Name, err)

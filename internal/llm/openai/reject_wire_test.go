@@ -311,3 +311,48 @@ func TestResponseFormatRejected(t *testing.T) {
 		t.Fatalf("%d requests: %+v %v", n.Load(), r, err)
 	}
 }
+
+// A model or server without tool calling (Ollama: "does not support
+// tools"; vLLM started without a tool parser) gets the call without tools.
+func TestToolsRejected(t *testing.T) {
+	req := limited("gemma:2b")
+	req.Tools = []llm.ToolSpec{{Name: "lookup", Description: "Look up", Schema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}}
+	srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "Hello"}}), fakellm.WithRejectedParams("tools"))
+	defer srv.Close()
+	p, err := openai.New(openai.OllamaConfig(strings.TrimPrefix(srv.URL, "http://")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for call := 1; call <= 2; call++ {
+		before := len(srv.Requests())
+		if r, err := llm.Collect(p.Stream(context.Background(), req)); err != nil || r.Text != "Hello" {
+			t.Fatalf("call %d: %+v %v", call, r, err)
+		}
+		reqs := srv.Requests()[before:]
+		if want := 3 - call; len(reqs) != want {
+			t.Fatalf("call %d took %d requests, want %d", call, len(reqs), want)
+		}
+		if _, ok := fields(t, reqs[len(reqs)-1].Body)["tools"]; ok {
+			t.Errorf("call %d: accepted request has tools", call)
+		}
+	}
+
+	var n atomic.Int32
+	vllm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(400)
+			_, _ = w.Write([]byte(`{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`))
+			return
+		}
+		sse(chunk(c1)+chunk(c2)+chunk(stop)+done)(w, r)
+	}))
+	defer vllm.Close()
+	p, err = openai.New(openai.Config{Name: "vllm", BaseURL: vllm.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := llm.Collect(p.Stream(context.Background(), req)); err != nil || r.Text != "Hello" || n.Load() != 2 {
+		t.Fatalf("vLLM: %d requests, %+v %v", n.Load(), r, err)
+	}
+}

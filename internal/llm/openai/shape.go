@@ -3,6 +3,7 @@ package openai
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,12 +34,18 @@ import (
 //     the system prompt: the reply is then JSON by instruction rather than
 //     by constraint, which the callers' decoding tolerates (prose or a
 //     fence around the document).
+//   - tools: Ollama answers 400 "<model> does not support tools" for a model
+//     whose template has none, vLLM 400 "\"auto\" tool choice requires
+//     --enable-auto-tool-choice and --tool-call-parser to be set" when
+//     started without a tool parser. Without tools the model answers from
+//     what it has: the turn goes on rather than fail on every try.
 const (
 	fieldStreamOptions       = "stream_options"
 	fieldMaxCompletionTokens = "max_completion_tokens"
 	fieldMaxTokens           = "max_tokens"
 	fieldTemperature         = "temperature"
 	fieldResponseFormat      = "response_format"
+	fieldTools               = "tools"
 )
 
 // shape is which of those fields a call sends, and how.
@@ -47,6 +54,7 @@ type shape struct {
 	noStreamOptions  bool
 	noTemperature    bool
 	noResponseFormat bool // the schema in the system prompt instead
+	noTools          bool
 }
 
 // adapt returns the shape that does without field, the field a server
@@ -63,6 +71,8 @@ func (s shape) adapt(field string) (shape, bool) {
 		s.noTemperature = true
 	case fieldResponseFormat:
 		s.noResponseFormat = true
+	case fieldTools:
+		s.noTools = true
 	default:
 		return s, false
 	}
@@ -119,6 +129,9 @@ func sentFields(params sdk.ChatCompletionNewParams) []string {
 	if params.ResponseFormat.OfJSONSchema != nil {
 		out = append(out, fieldResponseFormat)
 	}
+	if len(params.Tools) > 0 {
+		out = append(out, fieldTools)
+	}
 	return out
 }
 
@@ -148,6 +161,10 @@ func rejectedField(err error, sent []string) string {
 			}
 		}
 		return ""
+	}
+	if slices.Contains(sent, fieldTools) && strings.Contains(e.Message, "--enable-auto-tool-choice") {
+		// vLLM names the server's flags, not the field.
+		return fieldTools
 	}
 	best, bestAt := "", -1
 	// The message first: a server that puts the reason there says it
