@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // hostile is model output and a topic that try to run script in the page
@@ -73,5 +74,32 @@ func TestHostileOutputIsInert(t *testing.T) {
 	_, out := ts.do(t, "GET", "/api/debates/"+id, "")
 	if strings.Contains(out, "<script>") {
 		t.Errorf("the API returns raw <script>: %.200s", out)
+	}
+}
+
+// TestDeepNestingIsBounded: a reply that nests lists or block quotes
+// deeper and deeper on one line ("1. 1. 1. …") makes a page nested no
+// deeper than textsafe.MaxNesting. goldmark parses such nesting in more
+// than linear time (a reply a few hundred kilobytes long took seconds for
+// every view of the page) and a browser lays out a DOM that deep slowly,
+// if at all.
+func TestDeepNestingIsBounded(t *testing.T) {
+	m := newMarkdown()
+	tag := regexp.MustCompile(`</?(ol|ul|blockquote)>`)
+	for name, unit := range map[string]string{"quotes": "> ", "ordered": "1. ", "mixed": "> - "} {
+		t.Run(name, func(t *testing.T) {
+			depth, deepest := 0, 0
+			for _, m := range tag.FindAllString(string(m.HTML(strings.Repeat(unit, 5000)+"deep")), -1) {
+				if strings.HasPrefix(m, "</") {
+					depth--
+				} else {
+					depth++
+				}
+				deepest = max(deepest, depth)
+			}
+			if deepest > textsafe.MaxNesting {
+				t.Errorf("the page nests %d lists and quotes, want at most %d", deepest, textsafe.MaxNesting)
+			}
+		})
 	}
 }

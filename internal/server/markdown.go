@@ -8,11 +8,14 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
+
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // markdown renders untrusted Markdown (model output, topics) as HTML: raw
 // HTML is dropped (goldmark's default, without html.WithUnsafe) and so are
-// dangerous link destinations such as javascript: URLs.
+// dangerous link destinations such as javascript: URLs; nesting is bounded
+// (textsafe.Shallow), which goldmark parses in more than linear time.
 type markdown struct{ md goldmark.Markdown }
 
 func newMarkdown() markdown {
@@ -25,7 +28,7 @@ func newMarkdown() markdown {
 // HTML renders src; on a rendering error the text is shown escaped.
 func (m markdown) HTML(src string) template.HTML {
 	var b bytes.Buffer
-	if err := m.md.Convert([]byte(src), &b); err != nil {
+	if err := m.md.Convert([]byte(textsafe.Shallow(src)), &b); err != nil {
 		return template.HTML("<pre>" + template.HTMLEscapeString(src) + "</pre>")
 	}
 	return template.HTML(b.String()) // goldmark in safe mode: no raw HTML, no dangerous URLs

@@ -215,7 +215,7 @@ func (r *Renderer) Render(src string, width int) string {
 	if width < 1 {
 		width = 1
 	}
-	source := []byte(src)
+	source := []byte(textsafe.Shallow(src))
 	doc := r.md.Parse(text.NewReader(source))
 	w := &walker{st: r.st, src: source}
 	lines := w.blocks(doc, width, false)
@@ -241,7 +241,18 @@ func fit(line string, width int) string {
 type walker struct {
 	st  Styles
 	src []byte
+	// nest is how many block quotes and lists enclose the block being
+	// laid out, up to maxNesting; lists counts the lists among them.
+	nest, lists int
 }
+
+// maxNesting bounds the block quotes and lists laid out one inside another
+// (textsafe.Shallow bounds those one line opens, not those indentation
+// opens line after line). Deeper ones go on without a bar or a mark: each
+// level added one to every line below it and walked up its ancestors, so
+// the cost grew with the square of the depth, and the text was cut at the
+// width anyway.
+const maxNesting = 32
 
 // blocks lays out the block children of n, a blank line between them; in
 // a tight list item there is none.
@@ -285,8 +296,13 @@ func (w *walker) block(n ast.Node, width int) []string {
 		}
 		return out
 	case *ast.Blockquote:
+		if w.nest >= maxNesting {
+			return w.blocks(n, width, false)
+		}
 		bar := styled(w.st.Quote, "│")
+		w.nest++
 		lines := w.blocks(n, max(width-2, minWidth), false)
+		w.nest--
 		for i, l := range lines {
 			if l == "" {
 				lines[i] = bar
@@ -343,12 +359,12 @@ var bullets = [...]string{"•", "◦", "▪"}
 // list lays out a list: each item's lines after its bullet or number,
 // wrapped lines and nested blocks under the item's text (a hanging indent).
 func (w *walker) list(n *ast.List, width int) []string {
-	depth := 0
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if _, ok := p.(*ast.List); ok {
-			depth++
-		}
+	if w.nest >= maxNesting {
+		// Too deep to mark: each mark would go before those of the
+		// lists around it, on a line cut at the width anyway.
+		return w.blocks(n, width, false)
 	}
+	depth := w.lists
 	count := n.ChildCount()
 	markW := 1
 	if n.IsOrdered() {
@@ -358,6 +374,9 @@ func (w *walker) list(n *ast.List, width int) []string {
 	if width-indent < minWidth {
 		indent = 0 // too narrow to indent: the marks stand on their own lines' starts
 	}
+	w.nest++
+	w.lists++
+	defer func() { w.nest--; w.lists-- }()
 	var out []string
 	num := n.Start
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {

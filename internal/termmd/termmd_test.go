@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -413,5 +414,32 @@ func TestTableKeepsFigures(t *testing.T) {
 				t.Errorf("line of %d cells at width %d: %q", w, width, l)
 			}
 		}
+	}
+}
+
+// TestDeepNestingCostIsLinear: a reply that nests block quotes or lists
+// deeper and deeper on one line ("> > > …", "1. 1. 1. …") costs in
+// proportion to its length. Each level added a bar or a mark to every line
+// below it and walked up its ancestors, and goldmark parses such nesting in
+// more than linear time: a few hundred kilobytes took minutes, and the
+// walk then overflowed the stack, which kills the process (the live view,
+// the shell). The memory allocated stands for the cost: four times the
+// depth may cost four times as much, not sixteen.
+func TestDeepNestingCostIsLinear(t *testing.T) {
+	r := New(Dark())
+	for name, unit := range map[string]string{"quotes": "> ", "ordered": "1. ", "bullets": "- ", "mixed": "> - "} {
+		t.Run(name, func(t *testing.T) {
+			cost := func(n int) uint64 {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				r.Render(strings.Repeat(unit, n)+"deep", 80)
+				runtime.ReadMemStats(&after)
+				return after.TotalAlloc - before.TotalAlloc
+			}
+			small, large := cost(2000), cost(8000)
+			if large > 6*small {
+				t.Errorf("nesting 4 times as deep allocates %.1f times as much (%d KB, was %d KB)", float64(large)/float64(small), large>>10, small>>10)
+			}
+		})
 	}
 }

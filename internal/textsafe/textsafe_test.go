@@ -57,3 +57,23 @@ func TestStyled(t *testing.T) {
 		t.Errorf("Styled changed %q", s)
 	}
 }
+
+// TestShallow: a line may open MaxNesting block quotes and lists; markers
+// past them are dropped, the text after them kept, and lines that nest no
+// deeper are left as they are.
+func TestShallow(t *testing.T) {
+	deep := strings.Repeat("1. ", MaxNesting)
+	for _, tc := range []struct{ in, want string }{
+		{"plain\n> quote\n- a\n  - b\n", "plain\n> quote\n- a\n  - b\n"},
+		{deep + "x", deep + "x"},
+		{deep + "1. 2) - * + > >x\nnext\n", deep + "x\nnext\n"},
+		{"ok\n" + strings.Repeat(">", 100) + " deep\nafter", "ok\n" + strings.Repeat(">", MaxNesting) + "deep\nafter"},
+		{strings.Repeat("> - ", 40) + "end", strings.Repeat("> - ", 16) + "end"},
+		{strings.Repeat("-", 80), strings.Repeat("-", 80)}, // a rule, not markers
+		{strings.Repeat("1.5 ", 40), strings.Repeat("1.5 ", 40)},
+	} {
+		if got := Shallow(tc.in); got != tc.want {
+			t.Errorf("Shallow(%.60q…) = %.80q…, want %.80q…", tc.in, got, tc.want)
+		}
+	}
+}

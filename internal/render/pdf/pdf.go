@@ -24,6 +24,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 var (
@@ -78,7 +80,7 @@ const (
 // RenderDocument writes doc as a PDF.
 func RenderDocument(w io.Writer, doc Document) error {
 	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
-	src := []byte(doc.Markdown)
+	src := []byte(textsafe.Shallow(doc.Markdown))
 	root := md.Parser().Parse(text.NewReader(src))
 
 	f := fpdf.New("P", "mm", "A4", "")
