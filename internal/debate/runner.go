@@ -1020,7 +1020,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 		}
 		if errors.Is(perr, ErrRepairable) && !repaired {
 			repaired = true
-			if err := r.append(ctx, s, TurnRepair{Turn: p.spec.ID, Text: final, Error: perr.Error()}); err != nil {
+			if err := r.append(ctx, s, TurnRepair{Turn: p.spec.ID, Text: final, Error: problem(perr)}); err != nil {
 				return res, err
 			}
 			full.Reset()
@@ -1028,7 +1028,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 			tools = nil
 			continue
 		}
-		res.text, res.invalid = full.String(), perr.Error()
+		res.text, res.invalid = full.String(), problem(perr)
 		return res, nil
 	}
 }
@@ -1093,8 +1093,29 @@ func (r *Runner) parse(proto Protocol, s *State, t TurnSpec, text string) (move 
 
 // RepairPrompt is the message that shows a model why its reply was refused.
 func RepairPrompt(err error) string {
-	return "Your previous reply could not be used: " + err.Error() +
+	return "Your previous reply could not be used: " + problem(err) +
 		"\nReply again with the corrected answer only, in the requested format, with no other text."
+}
+
+// maxProblem bounds what a parse error says (see problem).
+const maxProblem = 2 << 10
+
+// problem is what a reply's parse error says, cut to maxProblem bytes. A
+// parser names what it refused, often by quoting it ("unknown move %q"),
+// and that is model output of up to MaxReplyBytes: a hostile reply was
+// repeated whole in the repair event, the turn's Invalid, the pause that
+// follows, every notice the terminal prints of them and the repair prompt
+// the model is sent.
+func problem(err error) string {
+	s := err.Error()
+	if len(s) <= maxProblem {
+		return s
+	}
+	cut := maxProblem
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:cut], len(s)-cut)
 }
 
 func (r *Runner) callTool(ctx context.Context, call llm.ToolCall) (string, bool, error) {
@@ -1169,7 +1190,7 @@ func (r *Runner) respond(ctx context.Context, s *State, p turnPlan) error {
 	}
 	tc := TurnCompleted{Turn: p.spec.TurnRef, Text: text, Move: raw, Hints: p.spec.Hints, NoLLM: true, Model: DataOnlyModel}
 	if perr != nil {
-		tc.Invalid = perr.Error()
+		tc.Invalid = problem(perr)
 	}
 	return r.append(ctx, s, tc)
 }

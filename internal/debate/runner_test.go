@@ -1095,3 +1095,32 @@ func TestDataPaceStreamsDataOnlyRepliesLineByLine(t *testing.T) {
 		t.Errorf("without DataPace the reply is one delta; got %d deltas in all, want 2 + 1", len(all))
 	}
 }
+
+// TestRepairProblemIsBounded: a parse error that quotes a huge reply is cut
+// before it is recorded (the repair, the turn's Invalid) and sent back in
+// the repair prompt: the reply is model output, up to MaxReplyBytes, and
+// was repeated whole in each.
+func TestRepairProblemIsBounded(t *testing.T) {
+	huge := strings.Repeat("garbage ", 64<<10)
+	p := &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}, parse: strictParse}
+	e := newEnv(t, script.Rule{Tag: "a", Replies: []script.Reply{{Text: huge}, {Text: huge}}})
+	e.create("d", testLimits())
+	s, err := e.runner.Run(context.Background(), "d", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := s.Turns["a"]
+	if len(a.Repairs) != 1 || len(a.Repairs[0].Error) > 4<<10 || len(a.Invalid) > 4<<10 {
+		t.Fatalf("repairs %d, repair error %d bytes, invalid %d bytes: want each under 4 KB", len(a.Repairs), len(a.Repairs[0].Error), len(a.Invalid))
+	}
+	if !strings.Contains(a.Invalid, "must start with OK") || !strings.Contains(a.Invalid, "more bytes)") {
+		t.Errorf("invalid %.200q… does not say what is wrong and that it was cut", a.Invalid)
+	}
+	reqs := e.requests("a")
+	if n := len(reqs[1].Messages[2].Text); n > 4<<10 {
+		t.Errorf("the repair prompt is %d bytes: it quotes the reply whole", n)
+	}
+	if reqs[1].Messages[1].Text != huge {
+		t.Error("the refused reply itself is not sent back whole")
+	}
+}
