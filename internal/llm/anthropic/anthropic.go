@@ -22,6 +22,7 @@ import (
 	"iter"
 	"net/http"
 	"strings"
+	"sync"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -85,6 +86,9 @@ type Provider struct {
 	cfg        Config
 	errs       apierr.Mapper
 	structured StructuredMode
+	// caps remembers each model's cap on its output, learned from the
+	// API's refusal of a larger max_tokens.
+	caps *outputCaps
 }
 
 // New returns a Provider for cfg.
@@ -124,6 +128,7 @@ func New(cfg Config) (*Provider, error) {
 		client:     client,
 		cfg:        cfg,
 		structured: cfg.Structured,
+		caps:       &outputCaps{},
 		errs:       apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }
@@ -146,7 +151,22 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if req.Tag != "" {
 			opts = append(opts, option.WithHeader(TagHeader, req.Tag))
 		}
+		if limit := p.caps.get(req.Model); limit > 0 && params.MaxTokens > int64(limit) {
+			params.MaxTokens = int64(limit)
+		}
 		stream := p.client.Messages.NewStreaming(ctx, params, opts...)
+		if limit, perModel, ok := outputLimit(stream.Err(), int(params.MaxTokens)); ok {
+			// The limit asked for (the turn's whole budget, or the
+			// default) is more than the model writes: asked again, once,
+			// with the most it takes, which is remembered when it is the
+			// model's own cap rather than what this prompt leaves.
+			_ = stream.Close()
+			if perModel {
+				p.caps.set(req.Model, limit)
+			}
+			params.MaxTokens = int64(limit)
+			stream = p.client.Messages.NewStreaming(ctx, params, opts...)
+		}
 		// Closing releases the connection when the caller breaks early.
 		defer stream.Close()
 
@@ -334,6 +354,48 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 		return &llm.Error{Provider: p.Name(), Kind: kind, Err: apierr.Hide(msg, err)}
 	}
 	return p.errs.Transport(ctx, err)
+}
+
+// outputCaps is a model → output cap map, safe for concurrent use.
+type outputCaps struct {
+	mu     sync.Mutex
+	models map[string]int
+}
+
+func (c *outputCaps) get(model string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.models[model]
+}
+
+func (c *outputCaps) set(model string, limit int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.models == nil {
+		c.models = map[string]int{}
+	}
+	c.models[model] = limit
+}
+
+// outputLimit reads from a 400 answer the highest max_tokens the API
+// would take, when lower than asked (see apierr.OutputLimit): "max_tokens:
+// 64000 > 32000, which is the maximum allowed number of output tokens for
+// claude-opus-4-20250514".
+func outputLimit(err error, asked int) (limit int, perModel, ok bool) {
+	var e *sdk.Error
+	if !errors.As(err, &e) || e.StatusCode != http.StatusBadRequest {
+		return 0, false, false
+	}
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	msg := e.Message
+	if json.Unmarshal([]byte(e.RawJSON()), &body) == nil && body.Error.Message != "" {
+		msg = body.Error.Message
+	}
+	return apierr.OutputLimit(msg, asked)
 }
 
 // kindForType classifies the API's error.type, for errors that arrive as

@@ -2,10 +2,14 @@ package anthropic_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -286,5 +290,38 @@ func TestUsageUnreported(t *testing.T) {
 	r, err := ask(rawServer(t, sse(noUsage)))
 	if err != nil || r.Text != "Hello" || !r.Usage.Unreported {
 		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+// A max_tokens above the model's cap (the default 8192 to Claude 3 Haiku,
+// or a turn's whole budget) is lowered to the cap the API names, and the
+// cap is remembered for the model.
+func TestOutputLimitLowered(t *testing.T) {
+	var mu sync.Mutex
+	var sent []float64
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		var m map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&m)
+		limit, _ := m["max_tokens"].(float64)
+		mu.Lock()
+		sent = append(sent, limit)
+		mu.Unlock()
+		if limit > 4096 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(400)
+			_, _ = fmt.Fprintf(w, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: %d > 4096, which is the maximum allowed number of output tokens for claude-3-haiku-20240307"},"request_id":"req_1"}`, int(limit))
+			return
+		}
+		sse(start+text+delta("end_turn")+stopEv)(w, r)
+	})
+	for range 2 {
+		if r, err := ask(p); err != nil || r.Text != "Hello" {
+			t.Fatalf("%+v %v", r, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(sent, []float64{8192, 4096, 4096}) {
+		t.Errorf("max_tokens sent %v, want 8192, then 4096 and 4096", sent)
 	}
 }

@@ -286,6 +286,9 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 	}
 	sh := p.shapes.get(req.Model)
 	adapted := false
+	// A limit lowered for this prompt's length is this call's alone; one
+	// lowered to the model's own cap holds for its next calls.
+	keepCap, learnedCap := true, sh.maxCap
 	tried := map[string]bool{}
 	for {
 		params, err := p.params(req, sh)
@@ -301,8 +304,17 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 			key = fieldMaxCompletionTokens
 		}
 		next, ok := sh.adapt(field)
+		if !ok && !tried[fieldLimit] {
+			if limit, perModel, found := outputLimit(stream.Err(), sentLimit(params)); found {
+				next, ok, key = sh, true, fieldLimit
+				next.maxCap, keepCap = limit, perModel
+			}
+		}
 		if !ok || tried[key] {
 			if adapted && stream.Err() == nil {
+				if !keepCap {
+					sh.maxCap = learnedCap
+				}
 				p.shapes.learn(req.Model, sh)
 			}
 			return stream, nil

@@ -24,11 +24,14 @@ func (p *Provider) params(req llm.Request, sh shape) (sdk.ChatCompletionNewParam
 	if !sh.noStreamOptions {
 		params.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
 	}
-	if req.MaxTokens > 0 {
+	if limit := req.MaxTokens; limit > 0 {
+		if sh.maxCap > 0 {
+			limit = min(limit, sh.maxCap)
+		}
 		if sh.legacyMax {
-			params.MaxTokens = sdk.Int(int64(req.MaxTokens))
+			params.MaxTokens = sdk.Int(int64(limit))
 		} else {
-			params.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
+			params.MaxCompletionTokens = sdk.Int(int64(limit))
 		}
 	}
 	if req.Temperature != nil && !sh.noTemperature {

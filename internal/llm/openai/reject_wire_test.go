@@ -3,6 +3,7 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -354,5 +355,61 @@ func TestToolsRejected(t *testing.T) {
 	}
 	if r, err := llm.Collect(p.Stream(context.Background(), req)); err != nil || r.Text != "Hello" || n.Load() != 2 {
 		t.Fatalf("vLLM: %d requests, %+v %v", n.Load(), r, err)
+	}
+}
+
+// A limit above what the model writes, or than the context window leaves
+// (the runner asks for the turn's whole budget), is lowered to what the
+// server names and the call sent again; a model's own cap is remembered,
+// one that depends on the prompt's length is not.
+func TestOutputLimitLowered(t *testing.T) {
+	cases := []struct {
+		name string
+		max  float64 // the most the server takes
+		body string
+		want []float64 // limits sent, over two calls
+	}{
+		{"OpenAI model cap", 16384, `{"error":{"message":"max_tokens is too large: %d. This model supports at most 16384 completion tokens, whereas you provided %d.","type":"invalid_request_error","param":"max_tokens","code":"invalid_value"}}`,
+			[]float64{50000, 16384, 16384}},
+		{"vLLM context window", 3096, `{"object":"error","message":"'max_tokens' or 'max_completion_tokens' is too large: %d. This model's maximum context length is 4096 tokens and your request has 1000 input tokens (%d > 4096 - 1000).","type":"BadRequestError","param":null,"code":400}`,
+			[]float64{50000, 3096, 50000, 3096}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var sent []float64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var m map[string]any
+				_ = json.NewDecoder(r.Body).Decode(&m)
+				limit, _ := m["max_completion_tokens"].(float64)
+				mu.Lock()
+				sent = append(sent, limit)
+				mu.Unlock()
+				if limit > c.max {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(400)
+					_, _ = fmt.Fprintf(w, c.body, int(limit), int(limit))
+					return
+				}
+				sse(chunk(c1)+chunk(c2)+chunk(stop)+done)(w, r)
+			}))
+			defer srv.Close()
+			p, err := openai.New(openai.Config{BaseURL: srv.URL + "/v1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := limited("gpt-x")
+			req.MaxTokens = 50000
+			for range 2 {
+				if r, err := llm.Collect(p.Stream(context.Background(), req)); err != nil || r.Text != "Hello" {
+					t.Fatalf("%+v %v", r, err)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(sent, c.want) {
+				t.Errorf("limits sent %v, want %v", sent, c.want)
+			}
+		})
 	}
 }

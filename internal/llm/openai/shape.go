@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	sdk "github.com/openai/openai-go/v3"
+
+	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
 // Fields that servers which copy the API reject, each in its own way, and
@@ -46,6 +48,9 @@ const (
 	fieldTemperature         = "temperature"
 	fieldResponseFormat      = "response_format"
 	fieldTools               = "tools"
+	// fieldLimit stands for the limit's value, lowered once to what the
+	// server names (apierr.OutputLimit), whatever its field's name.
+	fieldLimit = "limit"
 )
 
 // shape is which of those fields a call sends, and how.
@@ -55,6 +60,7 @@ type shape struct {
 	noTemperature    bool
 	noResponseFormat bool // the schema in the system prompt instead
 	noTools          bool
+	maxCap           int // the model's cap on its output, when lower than asked; 0 for none
 }
 
 // adapt returns the shape that does without field, the field a server
@@ -133,6 +139,27 @@ func sentFields(params sdk.ChatCompletionNewParams) []string {
 		out = append(out, fieldTools)
 	}
 	return out
+}
+
+// sentLimit is the reply limit params asks for, 0 for none.
+func sentLimit(params sdk.ChatCompletionNewParams) int {
+	if params.MaxCompletionTokens.Valid() {
+		return int(params.MaxCompletionTokens.Value)
+	}
+	if params.MaxTokens.Valid() {
+		return int(params.MaxTokens.Value)
+	}
+	return 0
+}
+
+// outputLimit reads from a 400 answer the highest limit the server would
+// take, when lower than asked (see apierr.OutputLimit).
+func outputLimit(err error, asked int) (limit int, perModel, ok bool) {
+	var e *sdk.Error
+	if asked == 0 || !errors.As(err, &e) || e.StatusCode != 400 {
+		return 0, false, false
+	}
+	return apierr.OutputLimit(e.Message, asked)
 }
 
 // rejectWords are the words servers use to say a field is not accepted, as

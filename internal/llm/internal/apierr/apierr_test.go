@@ -57,3 +57,32 @@ func TestHTTP(t *testing.T) {
 		t.Errorf("401: %v", e)
 	}
 }
+
+func TestOutputLimit(t *testing.T) {
+	cases := []struct {
+		msg      string
+		asked    int
+		limit    int
+		perModel bool
+		ok       bool
+	}{
+		{"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.", 100000, 16384, true, true},
+		{"max_tokens: 64000 > 32000, which is the maximum allowed number of output tokens for claude-opus-4-20250514", 64000, 32000, true, true},
+		{"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]", 20000, 8192, true, true},
+		{"`max_tokens` must be less than or equal to `32768`, the maximum value for `max_tokens` is less than the `context_window` for this model", 50000, 32768, true, true},
+		{"'max_tokens' or 'max_completion_tokens' is too large: 5000. This model's maximum context length is 4096 tokens and your request has 1000 input tokens (5000 > 4096 - 1000).", 5000, 3096, false, true},
+		{"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (3000 in the messages, 2000 in the completion). Please reduce the length of the messages or completion.", 2000, 1096, false, true},
+		// The prompt alone fills the window: no limit helps.
+		{"This model's maximum context length is 4096 tokens. However, you requested 6000 tokens (4090 in the messages, 1910 in the completion).", 1910, 0, false, false},
+		{"This model's maximum context length is 4096 tokens. However, your messages resulted in 5000 tokens.", 1000, 0, false, false},
+		// No lower than asked: something else is wrong.
+		{"This model supports at most 16384 completion tokens", 8000, 0, false, false},
+		{"max_tokens must be at least 1, got 0.", 0, 0, false, false},
+	}
+	for _, c := range cases {
+		limit, perModel, ok := OutputLimit(c.msg, c.asked)
+		if limit != c.limit || perModel != c.perModel || ok != c.ok {
+			t.Errorf("%q (asked %d): %d %v %v, want %d %v %v", c.msg, c.asked, limit, perModel, ok, c.limit, c.perModel, c.ok)
+		}
+	}
+}
