@@ -59,7 +59,11 @@ type Finding struct {
 func (f Finding) Per() string {
 	switch {
 	case f.Actual != nil:
-		return fmt.Sprintf("per the filing, %s %s was %s (%s)", f.Metric.Label(), f.Actual.Period, Display(f.Metric, f.Actual.Value), f.Actual.Source)
+		label := f.Metric.Label()
+		if f.Actual.Metric == f.Metric+"_change" {
+			label = f.Actual.Metric.Label() // an amount of change
+		}
+		return fmt.Sprintf("per the filing, %s %s was %s (%s)", label, f.Actual.Period, Display(f.Metric, f.Actual.Value), f.Actual.Source)
 	case f.Market != nil:
 		return fmt.Sprintf("per the recorded market data, %s was %s (%s)", f.Market.Label, f.Market.Display, MarketSource(*f.Market))
 	}
@@ -207,6 +211,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	if m.Sequential {
 		return t.checkSequential(m, f)
 	}
+	if m.Change {
+		return t.checkChange(m, f)
+	}
 	if m.Period.Q == -3 {
 		f.Status, f.Reason = Unverified, "a half-year, year-to-date or quarterly figure the check could not place in the fiscal calendar (it holds fiscal years and fiscal quarters)"
 		return f
@@ -339,6 +346,57 @@ func (t *Table) relativeChange(change Fact) (float64, bool) {
 		return 0, false
 	}
 	return 100 * change.Value / was.Value, true
+}
+
+// checkChange holds an amount of change ("grew by $6.0 billion", "a $1.2
+// billion increase in net income") to the difference between the period
+// stated and the same period a year earlier. Held to the level, a right
+// change was corrected.
+func (t *Table) checkChange(m Mention, f Finding) Finding {
+	if m.Period.Q == -3 {
+		f.Status, f.Reason = Unverified, "a change over a period the check could not place in the fiscal calendar"
+		return f
+	}
+	stated := t.candidates(m)
+	for _, p := range stated {
+		if p.TTM {
+			continue
+		}
+		cur, ok1 := t.Lookup(m.Metric, p)
+		was, ok2 := t.Lookup(m.Metric, Period{FY: p.FY - 1, Q: p.Q})
+		if !ok1 || !ok2 {
+			continue
+		}
+		diff := cur.Value - was.Value
+		// Named for the change, so that Per says "revenue change FY2024
+		// was $6.0B", not that revenue was.
+		actual := Fact{Metric: m.Metric + "_change", Period: p, Value: diff, Source: cur.Source + "; " + was.Source}
+		f.Period = p
+		size := math.Abs(diff)
+		tol := m.Step
+		if tol == 0 {
+			tol = size * 0.001
+		}
+		if m.Approx {
+			tol = math.Max(tol, 0.03*size)
+		}
+		tol += 1e-9 * math.Max(1, size)
+		switch {
+		case m.Dir < 0 && diff > 0:
+			f.Reason = fmt.Sprintf("stated as a decline, but %s rose %s from %s", m.Metric.Label(), Display(m.Metric, diff), Period{FY: p.FY - 1, Q: p.Q})
+		case m.Dir > 0 && diff < 0:
+			f.Reason = fmt.Sprintf("stated as a rise, but %s fell %s from %s", m.Metric.Label(), Display(m.Metric, -diff), Period{FY: p.FY - 1, Q: p.Q})
+		case math.Abs(m.Value-size) <= tol:
+			f.Status = Verified
+			return f
+		default:
+			f.Reason = fmt.Sprintf("the change from %s does not match: %s changed by %s", Period{FY: p.FY - 1, Q: p.Q}, m.Metric.Label(), Display(m.Metric, diff))
+		}
+		f.Status, f.Actual = Corrected, &actual
+		return f
+	}
+	f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s and the year before", m.Metric.Label(), periodText(m))
+	return f
 }
 
 // previousQuarter is the fiscal quarter before p.

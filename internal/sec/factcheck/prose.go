@@ -50,6 +50,11 @@ type Mention struct {
 	// LossChange marks a percentage change of a loss ("the net loss
 	// narrowed 20%"), which the check does not state in the filings' terms.
 	LossChange bool
+	// Change marks an amount that is a change from a year earlier ("grew
+	// by $6.0 billion to $66.0 billion", "a $1.2 billion increase in net
+	// income"), with its direction in Dir: held to the difference, not to
+	// the level.
+	Change bool
 	// MarginPercent marks a margin's change stated in percent ("gross
 	// margin expanded 2%"): points or a relative change, which the reader
 	// cannot tell apart; it is held to the change in points and accepted
@@ -213,6 +218,9 @@ var metricPhrases = []struct {
 	{"net income", NetIncome, false}, {"net earnings", NetIncome, false}, {"net profit", NetIncome, false}, {"bottom line", NetIncome, false},
 	{"profit", NetIncome, false}, {"profits", NetIncome, false}, {"earned", NetIncome, false},
 	{"net margin", NetMargin, false}, {"net margins", NetMargin, false}, {"net profit margin", NetMargin, false}, {"profit margin", NetMargin, false},
+	{"net income margin", NetMargin, false}, {"net earnings margin", NetMargin, false}, {"gross profit margin", GrossMargin, false},
+	{"operating profit margin", OperatingMargin, false}, {"operating income margin", OperatingMargin, false},
+	{"earnings", NetIncome, false}, {"operating earnings", OperatingIncome, false},
 	{"diluted eps", EPSDiluted, false}, {"diluted earnings per share", EPSDiluted, false}, {"eps", EPSDiluted, false},
 	{"earnings per share", EPSDiluted, false}, {"per share earnings", EPSDiluted, false}, {"per diluted share", EPSDiluted, false},
 	{"basic eps", EPSBasic, false}, {"basic earnings per share", EPSBasic, false}, {"per basic share", EPSBasic, false},
@@ -278,7 +286,8 @@ var otherPhrases = []string{
 	"income taxes", "tax rate", "effective tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
 	"accounts receivable", "working capital", "net debt", "net cash", "cash burn", "burn rate", "operating expenses", "opex",
 	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
-	"depreciation", "amortization", "d&a", "other income",
+	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin", "pretax earnings", "pre tax earnings",
+	"earnings call", "earnings release", "earnings date",
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.
@@ -591,8 +600,52 @@ func findIn(sentence string, t *Table) []Mention {
 		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
 	})
 	pairLists(sentence, low, mentions, metrics, periods)
+	fromToRange(low, mentions, periods)
 	inheritMetric(low, mentions)
 	return mentions
+}
+
+// fromToRange gives "from <A> to <B>" the ends of a range of years the
+// sentence states ("Over FY2022-FY2024 revenue grew from $55.0 billion to
+// $66.0 billion"): A is the first year's, B the last's.
+func fromToRange(low string, mentions []Mention, periods []span) {
+	var years []span
+	for _, sp := range periods {
+		if !sp.relative && !sp.period.TTM && sp.period.Q == 0 {
+			years = append(years, sp)
+		}
+	}
+	var first, last span
+	found := false
+	for i := 0; i+1 < len(years) && !found; i++ {
+		a, b := years[i], years[i+1]
+		if a.end > b.start || a.period.FY >= b.period.FY {
+			continue
+		}
+		switch strings.TrimSpace(low[a.end:b.start]) {
+		case "", "–", "—", "to", "through", "thru", "and":
+			first, last, found = a, b, true
+		}
+	}
+	if !found {
+		return
+	}
+	for k := 0; k+1 < len(mentions); k++ {
+		a, b := &mentions[k], &mentions[k+1]
+		if a.End > b.Start || strings.TrimSpace(low[a.End:b.Start]) != "to" || !strings.HasSuffix(strings.TrimSpace(low[max(0, a.Start-12):a.Start]), "from") {
+			continue
+		}
+		for _, x := range []struct {
+			m  *Mention
+			sp span
+		}{{a, first}, {b, last}} {
+			p := x.sp.period
+			if x.sp.metric == "calendar" {
+				p.Q = -1
+			}
+			x.m.Period, x.m.Explicit, x.m.Relative = p, true, false
+		}
+	}
 }
 
 // inheritMetric gives a figure no metric could be read for the metric of
@@ -1397,6 +1450,33 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+	// "rose $6.0 billion", "up $1.2 billion", "a $1.2 billion increase in":
+	// an amount of change, not a level.
+	if (m.Unit == USD || m.Unit == USDPerShare) && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Hi == 0 {
+		pre := low[max(0, start-24):start]
+		if changeVerbRe().MatchString(pre) || changeNounRe().MatchString(low[end:]) {
+			m.Change = true
+			if loc := changeNounRe().FindStringSubmatch(low[end:]); loc != nil {
+				m.Dir = 1
+				if downRe().MatchString(loc[1]) || strings.HasPrefix(loc[1], "reduction") {
+					m.Dir = -1
+				}
+			}
+		}
+	}
+	// "an 8% margin on $66B of revenue": the margin of the profit line
+	// before it.
+	if m.Unit == Percent && !m.Points && bareMarginRe().MatchString(low[end:]) {
+		var line span
+		for _, sp := range metrics {
+			if sp.end <= start && marginOf[sp.metric] != "" && !strings.Contains(low[sp.end:start], ";") {
+				line = sp
+			}
+		}
+		if line.metric != "" {
+			m.Metric, m.Segment = marginOf[line.metric], false
+		}
+	}
 	// "gross margin expanded 2%": a verb of change right before the
 	// figure makes it the margin's change, not its level.
 	if c := changeOf[m.Metric]; c != "" && m.Metric != c && m.Unit == Percent && !m.Points && best.end <= start &&
@@ -1427,6 +1507,12 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		// across a "to" or "from" is the other figure's.
 		if w := " " + strings.TrimSpace(between) + " "; strings.Contains(w, " to ") || strings.Contains(w, " from ") || strings.Contains(w, " versus ") || strings.Contains(w, " vs ") {
 			d += 10
+		}
+		// "than 2023's $60 billion": a year in the possessive is the
+		// figure's right after it, no other's.
+		if after := low[sp.end:]; (strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s")) && (sp.end+12 < start || start < sp.start) &&
+			figureRe().MatchString(after[:min(len(after), 16)]) {
+			continue
 		}
 		// "to $57.0B from $35.1B a year earlier": a relative period after
 		// another figure is that figure's.
@@ -1477,7 +1563,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "from" is the base of the change, which is for the year after it.
 	if _, growth := m.Metric.Base(); growth && pscore < 1<<30 && !pbest.period.TTM && pbest.start > end {
 		lead := strings.TrimSpace(low[max(0, pbest.start-16):pbest.start])
-		for _, w := range []string{"from", "over", "versus", "vs", "vs.", "compared with", "against", "on"} {
+		for _, w := range []string{"from", "over", "versus", "vs", "vs.", "compared with", "against", "on", "than"} {
 			if strings.HasSuffix(lead, " "+w) || lead == w {
 				m.Period.FY++
 				break
@@ -1700,6 +1786,15 @@ func anchorPeriod(periods []span, rel span) (span, bool) {
 	}
 	return best, bd < 1<<30
 }
+
+var (
+	// changeNounRe is a noun of change right after an amount: "a $1.2
+	// billion increase in net income".
+	changeNounRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(increase|decrease|rise|gain|decline|drop|jump|improvement|reduction|fall)\b`)
+	})
+	bareMarginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*margins?\b`) })
+)
 
 // toFigureRe is "to <figure>" in the words before a "from <figure>".
 var toFigureRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|~)?[-$+]?\d[^;]*$`) })

@@ -134,6 +134,25 @@ func TestChangesAndBases(t *testing.T) {
 		{"relative period", "Net income was $4.1 billion in 2023, up from $3.5 billion the prior year.", []Status{Verified, Corrected}, ""},
 		{"relative period", "Q3 2025 net income was $1.1 billion, down from $1.4 billion a year earlier.", []Status{Verified, Verified}, ""},
 		{"relative period", "Q3 2025 revenue rose 8.4% to $18.0 billion from $16.6 billion a year earlier.", []Status{Verified, Verified, Verified}, ""},
+		// An amount of change is held to the difference from a year earlier.
+		{"amount of change", "Revenue grew by $6.0 billion to $66.0 billion in 2024.", []Status{Verified, Verified}, ""},
+		{"amount of change", "Revenue increased $6.0 billion, or 10%, to $66.0 billion in 2024.", []Status{Verified, Verified, Verified}, ""},
+		{"amount of change", "Revenue grew by $8.0 billion to $66.0 billion in 2024.", []Status{Corrected, Verified}, ""},
+		{"amount of change", "A $1.2 billion increase in net income lifted 2024 results.", []Status{Verified}, ""},
+		{"amount of change", "A $1.2 billion decrease in net income hit 2024 results.", []Status{Corrected}, "rose"},
+		{"amount of change", "Net income rose $2.2 billion in 2024.", []Status{Corrected}, "changed by $1.2B"},
+		// A margin named with its profit line, or "an N% margin" after it.
+		{"margin named with its line", "The net income margin was 8.0% in 2024.", []Status{Verified}, ""},
+		{"margin named with its line", "The net income margin was 10.0% in 2024.", []Status{Corrected}, ""},
+		{"margin named with its line", "Net income of $5.3 billion was an 8% margin on revenue of $66 billion in 2024.", []Status{Verified, Verified, Verified}, ""},
+		{"earnings", "Earnings rose 29% to $5.3 billion in 2024.", []Status{Verified, Verified}, ""},
+		{"earnings", "Earnings rose 19% to $5.3 billion in 2024.", []Status{Corrected, Verified}, ""},
+		// A year in the possessive is the next figure's; a range of years
+		// gives "from A to B" its ends.
+		{"possessive year", "Revenue of $66 billion was 10% higher than 2023's $60 billion.", []Status{Verified, Verified, Verified}, ""},
+		{"possessive year", "Revenue of $66 billion was 10% higher than 2023's $50 billion.", []Status{Verified, Verified, Corrected}, ""},
+		{"range of years", "Over 2022-2024 revenue grew from $55.0 billion to $66.0 billion.", []Status{Verified, Verified}, ""},
+		{"range of years", "Over 2022-2024 revenue grew from $52.0 billion to $66.0 billion.", []Status{Corrected, Verified}, ""},
 		{"latest quarter", "Revenue in the most recent quarter was $18.0 billion.", []Status{Verified}, ""},
 		{"latest quarter", "Revenue was $17.5 billion last quarter.", []Status{Corrected}, "wrong period"},
 	} {
