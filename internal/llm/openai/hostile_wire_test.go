@@ -87,6 +87,10 @@ func TestStreamUsageShapes(t *testing.T) {
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"no finish_reason at all, ended by [DONE]", chunk(c1) + chunk(c2) + chunk(use) + done,
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"events ended by one newline, empty data keep-alives, [DONE] without its newline",
+			"data: \n\ndata: " + c1 + "\ndata:\ndata: " + c2 + "\ndata: " + stop + "\ndata: " + use + "\ndata: [DONE]",
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"no finish_reason, [DONE] without its newline", chunk(c1) + chunk(c2) + "data: [DONE]", llm.Usage{Unreported: true}},
 		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
 			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}

@@ -112,19 +112,21 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	}
 }
 
-// lines passes a stream on line by line, with two repairs: a stream that
-// ends cleanly gets a closing blank line, which dispatches a last event sent
-// without one (an extra blank line is ignored); and a data line with
-// "error": null (some proxies add it to every chunk) loses the field, which
-// the SDK would take for an error event. A line longer than maxWholeReply
+// lines passes a stream on line by line, with repairs: a stream that ends
+// cleanly gets a closing blank line, which dispatches a last event sent
+// without one (an extra blank line is ignored); and each line is mended by
+// fix. A line longer than maxWholeReply
 // fails the stream, as the SDK's own decoder would at its larger limit. A
 // stream that fails keeps its error.
 type lines struct {
 	r   *bufio.Reader
 	c   io.Closer
 	end *streamEnd // nil when the caller does not ask
-	buf []byte
-	err error
+	// data is set when the current event has a data line that is a whole
+	// JSON object (or [DONE]).
+	data bool
+	buf  []byte
+	err  error
 }
 
 func (l *lines) Read(p []byte) (int, error) {
@@ -133,22 +135,55 @@ func (l *lines) Read(p []byte) (int, error) {
 			return 0, l.err
 		}
 		line, err := l.line()
-		switch {
-		case errors.Is(err, io.EOF):
-			// Clipped: line may be the reader's buffer.
-			l.buf, l.err = append(slices.Clip(line), "\n\n"...), io.EOF
-		case err != nil:
+		eof := errors.Is(err, io.EOF)
+		if err != nil && !eof {
 			l.buf, l.err = line, err
-		default:
-			if l.end != nil && isDone(line) {
-				l.end.done.Store(true)
-			}
-			l.buf = fixLine(line)
+			continue
+		}
+		l.buf = l.fix(line)
+		if eof {
+			// Clipped: the line may be the reader's buffer.
+			l.buf, l.err = append(slices.Clip(l.buf), "\n\n"...), io.EOF
 		}
 	}
 	n := copy(p, l.buf)
 	l.buf = l.buf[n:]
 	return n, nil
+}
+
+// fix repairs one line of the stream:
+//   - a data line with no data (a keep-alive some servers send) is dropped:
+//     the SDK would dispatch it and fail to decode nothing;
+//   - a data line that follows a whole JSON object's data line with no
+//     blank line between (servers that end events with one newline) starts
+//     a new event, rather than be joined to the last one in a document that
+//     does not parse;
+//   - "data: [DONE]" is recorded (see streamEnd);
+//   - a top-level "error": null is dropped (fixLine).
+func (l *lines) fix(line []byte) []byte {
+	t := bytes.TrimRight(line, "\r\n")
+	if len(t) == 0 {
+		l.data = false
+		return line
+	}
+	payload, ok := bytes.CutPrefix(t, []byte("data:"))
+	if !ok {
+		return line
+	}
+	payload = bytes.TrimSpace(payload)
+	if len(payload) == 0 {
+		return nil
+	}
+	done := string(payload) == "[DONE]"
+	if done && l.end != nil {
+		l.end.done.Store(true)
+	}
+	out := fixLine(line)
+	if l.data {
+		out = append([]byte("\n"), out...)
+	}
+	l.data = done || payload[0] == '{' && payload[len(payload)-1] == '}'
+	return out
 }
 
 // line reads up to and including the next newline. A line that fits the
@@ -172,12 +207,6 @@ func (l *lines) line() ([]byte, error) {
 }
 
 func (l *lines) Close() error { return l.c.Close() }
-
-// isDone reports whether line is the stream's "data: [DONE]".
-func isDone(line []byte) bool {
-	data, ok := bytes.CutPrefix(line, []byte("data:"))
-	return ok && string(bytes.TrimSpace(data)) == "[DONE]"
-}
 
 // fixLine drops a top-level "error": null from a data line.
 func fixLine(line []byte) []byte {
