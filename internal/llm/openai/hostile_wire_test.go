@@ -77,6 +77,11 @@ func TestStreamUsageShapes(t *testing.T) {
 			llm.Usage{InputTokens: 9, OutputTokens: 2}},
 		{"usage null in content chunks then real", chunk(strings.Replace(c1, `]}`, `],"usage":null}`, 1)) + chunk(c2) + chunk(stop) + chunk(use) + done,
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"usage in x_groq of the finish chunk (Groq without stream_options)", chunk(c1) + chunk(c2) +
+			chunk(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}],"x_groq":{"id":"req_01","usage":{"queue_time":0.07,"prompt_tokens":23,"prompt_time":0.006,"completion_tokens":19,"completion_time":0.022,"total_tokens":42,"total_time":0.028}}}`) + done,
+			llm.Usage{InputTokens: 23, OutputTokens: 19}},
+		{"x_groq without usage", chunk(strings.Replace(c1, `]}`, `],"x_groq":{"id":"req_01"}}`, 1)) + chunk(c2) + chunk(stop) + done,
+			llm.Usage{Unreported: true}},
 		{"no usage at all (include_usage ignored)", chunk(c1) + chunk(c2) + chunk(stop) + done,
 			llm.Usage{Unreported: true}},
 		{"no [DONE], clean EOF after finish and usage", chunk(c1) + chunk(c2) + chunk(stop) + chunk(use),
@@ -194,6 +199,10 @@ func TestToolCallDeltas(t *testing.T) {
 				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"b","type":"function","function":{"name":"lookup","arguments":"{\"q\":2}"}}]}}]}`) +
 				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
 			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q":1}`)}, {ID: "b", Name: "lookup", Args: []byte(`{"q":2}`)}}},
+		{"arguments as a JSON object, not a string (some compatible layers)",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":{"q":"x","n":[1,2]}}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q":"x","n":[1,2]}`)}}},
 		{"two calls in one delta, no ids, same name, finish stop (local servers)",
 			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"lookup","arguments":"{}"}},{"index":1,"function":{"name":"lookup","arguments":"{\"q\":2}"}}]},"finish_reason":"stop"}]}`) + done,
 			nil},

@@ -181,14 +181,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			if chunk.JSON.Usage.Valid() {
 				// Servers that send usage with every chunk (vLLM's
 				// continuous_usage_stats) send running totals: the last wins.
-				u := chunk.Usage
-				cached := int(u.PromptTokensDetails.CachedTokens)
-				written := int(u.PromptTokensDetails.CacheWriteTokens)
-				usage = llm.Usage{
-					InputTokens:      max(int(u.PromptTokens)-cached-written, 0),
-					OutputTokens:     int(u.CompletionTokens),
-					CacheReadTokens:  cached,
-					CacheWriteTokens: written,
+				usage = usageOf(chunk.Usage)
+			} else if g, ok := chunk.JSON.ExtraFields["x_groq"]; ok {
+				// Groq, asked without stream_options (which it refused
+				// for long), counts in x_groq.usage of the last chunk.
+				var xg struct {
+					Usage *sdk.CompletionUsage `json:"usage"`
+				}
+				if json.Unmarshal([]byte(g.Raw()), &xg) == nil && xg.Usage != nil && xg.Usage.JSON.CompletionTokens.Valid() {
+					usage = usageOf(*xg.Usage)
 				}
 			}
 			for _, ch := range chunk.Choices {
@@ -333,6 +334,19 @@ func (p *Provider) lateReasoning(model string) *llm.Error {
 		"model %q sent its reasoning as the answer, ending it with </think> but never opening it: its chat template opens <think> in the prompt "+
 			"and the server does not separate reasoning (vLLM: --reasoning-parser; llama.cpp: --reasoning-format deepseek); "+
 			"asked again, the reply is held back until </think>", model)}
+}
+
+// usageOf converts the API's counts to Parley's: prompt_tokens counts the
+// cached prefix, which llm.Usage counts apart.
+func usageOf(u sdk.CompletionUsage) llm.Usage {
+	cached := int(u.PromptTokensDetails.CachedTokens)
+	written := int(u.PromptTokensDetails.CacheWriteTokens)
+	return llm.Usage{
+		InputTokens:      max(int(u.PromptTokens)-cached-written, 0),
+		OutputTokens:     int(u.CompletionTokens),
+		CacheReadTokens:  cached,
+		CacheWriteTokens: written,
+	}
 }
 
 // contentText is the answer's text in a content delta. Mistral's reasoning
