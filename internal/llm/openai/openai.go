@@ -274,12 +274,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 }
 
 // open sends req in the shape the server last accepted for its model. When
-// the server answers that it does not accept one of the fields sent, before
-// any output, the call is sent again without it (or with the other name of
-// the token limit), once per field, and the shape that was accepted is
-// remembered for the next calls. Nothing else changes between the tries:
-// not the model, not the messages; other refusals are the caller's to see.
-// The stream returned may still hold an error, which reading it reports.
+// the server answers, before any output, that it does not accept one of the
+// fields sent (see shape.go), the call is sent again without it (or with
+// the other name of the token limit, or the schema asked for in the system
+// prompt), once per field; when it names a lower limit on the reply than
+// asked, once with that limit. The shape that was accepted is remembered
+// for the next calls. Nothing else changes between the tries: not the
+// model, not the conversation; other refusals are the caller's to see. The
+// stream returned may still hold an error, which reading it reports.
 func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream[sdk.ChatCompletionChunk], error) {
 	var opts []option.RequestOption
 	if req.Tag != "" {
