@@ -22,7 +22,6 @@ import (
 	"iter"
 	"net/http"
 	"strings"
-	"sync"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -70,7 +69,9 @@ type Config struct {
 	HTTPClient *http.Client
 	// MaxTokens is used when a Request has no MaxTokens. Default DefaultMaxTokens.
 	MaxTokens int
-	// Structured chooses how Request.Schema is sent. Default StructuredOutputFormat.
+	// Structured chooses how Request.Schema is sent first. Default
+	// StructuredOutputFormat. A model or server that refuses the mode's
+	// field gets the other mode, remembered for the model (see shape.go).
 	Structured StructuredMode
 }
 
@@ -82,13 +83,12 @@ func ConfigFromEnv(getenv func(string) string) Config {
 
 // Provider streams Anthropic model calls. It is safe for concurrent use.
 type Provider struct {
-	client     sdk.Client
-	cfg        Config
-	errs       apierr.Mapper
-	structured StructuredMode
-	// caps remembers each model's cap on its output, learned from the
-	// API's refusal of a larger max_tokens.
-	caps *outputCaps
+	client sdk.Client
+	cfg    Config
+	errs   apierr.Mapper
+	// shapes remembers, per model, the fields the API refused and its cap
+	// on max_tokens (see shape.go).
+	shapes *shapes
 }
 
 // New returns a Provider for cfg.
@@ -125,11 +125,10 @@ func New(cfg Config) (*Provider, error) {
 		option.WithMiddleware(apierr.LimitErrorBody, apierr.RejectWebPage, repairStream),
 	)
 	return &Provider{
-		client:     client,
-		cfg:        cfg,
-		structured: cfg.Structured,
-		caps:       &outputCaps{},
-		errs:       apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
+		client: client,
+		cfg:    cfg,
+		shapes: &shapes{def: shape{structured: cfg.Structured}},
+		errs:   apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }
 
@@ -142,30 +141,14 @@ func (p *Provider) Caps() llm.Caps { return llm.Caps{Tools: true, JSONSchema: tr
 // Stream sends req and yields the reply as it arrives.
 func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
-		params, forced, err := p.params(req)
-		if err != nil {
-			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: err})
-			return
-		}
 		var opts []option.RequestOption
 		if req.Tag != "" {
 			opts = append(opts, option.WithHeader(TagHeader, req.Tag))
 		}
-		if limit := p.caps.get(req.Model); limit > 0 && params.MaxTokens > int64(limit) {
-			params.MaxTokens = int64(limit)
-		}
-		stream := p.client.Messages.NewStreaming(ctx, params, opts...)
-		if limit, perModel, ok := outputLimit(stream.Err(), int(params.MaxTokens)); ok {
-			// The limit asked for (the turn's whole budget, or the
-			// default) is more than the model writes: asked again, once,
-			// with the most it takes, which is remembered when it is the
-			// model's own cap rather than what this prompt leaves.
-			_ = stream.Close()
-			if perModel {
-				p.caps.set(req.Model, limit)
-			}
-			params.MaxTokens = int64(limit)
-			stream = p.client.Messages.NewStreaming(ctx, params, opts...)
+		stream, forced, err := p.open(ctx, req, opts)
+		if err != nil {
+			yield(llm.Chunk{}, err)
+			return
 		}
 		// Closing releases the connection when the caller breaks early.
 		defer stream.Close()
@@ -354,48 +337,6 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 		return &llm.Error{Provider: p.Name(), Kind: kind, Err: apierr.Hide(msg, err)}
 	}
 	return p.errs.Transport(ctx, err)
-}
-
-// outputCaps is a model → output cap map, safe for concurrent use.
-type outputCaps struct {
-	mu     sync.Mutex
-	models map[string]int
-}
-
-func (c *outputCaps) get(model string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.models[model]
-}
-
-func (c *outputCaps) set(model string, limit int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.models == nil {
-		c.models = map[string]int{}
-	}
-	c.models[model] = limit
-}
-
-// outputLimit reads from a 400 answer the highest max_tokens the API
-// would take, when lower than asked (see apierr.OutputLimit): "max_tokens:
-// 64000 > 32000, which is the maximum allowed number of output tokens for
-// claude-opus-4-20250514".
-func outputLimit(err error, asked int) (limit int, perModel, ok bool) {
-	var e *sdk.Error
-	if !errors.As(err, &e) || e.StatusCode != http.StatusBadRequest {
-		return 0, false, false
-	}
-	var body struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	msg := e.Message
-	if json.Unmarshal([]byte(e.RawJSON()), &body) == nil && body.Error.Message != "" {
-		msg = body.Error.Message
-	}
-	return apierr.OutputLimit(msg, asked)
 }
 
 // kindForType classifies the API's error.type, for errors that arrive as

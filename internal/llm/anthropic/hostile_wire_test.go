@@ -94,6 +94,8 @@ func TestStreamEvents(t *testing.T) {
 		// Proxies that drop the event: lines (the SDK dispatches by them).
 		{"data lines without event lines", dataOnly(ping + start + thinking + text + delta("end_turn") + stopEv), llm.StopEnd},
 		{"CRLF line ends, no event lines", strings.ReplaceAll(dataOnly(start+text+delta("end_turn")+stopEv), "\n", "\r\n"), llm.StopEnd},
+		{"message_delta with output_tokens only, keep-alive comments", start + ": keep-alive\n\n" + text + ": keep-alive\n\n" +
+			ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":42}}`) + stopEv, llm.StopEnd},
 		// Compatible servers that send the first text in the block's start.
 		{"text in content_block_start", start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hel"}}`) +
 			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}`) +

@@ -10,9 +10,10 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 )
 
-// params translates req. forced is the name of the tool that carries
-// structured output in StructuredForcedTool mode, "" otherwise.
-func (p *Provider) params(req llm.Request) (params sdk.MessageNewParams, forced string, err error) {
+// params translates req into a request of shape sh. forced is the name of
+// the tool that carries structured output in StructuredForcedTool mode, ""
+// otherwise.
+func (p *Provider) params(req llm.Request, sh shape) (params sdk.MessageNewParams, forced string, err error) {
 	if req.Model == "" {
 		return params, "", errors.New("no model: set the model name")
 	}
@@ -26,7 +27,7 @@ func (p *Provider) params(req llm.Request) (params sdk.MessageNewParams, forced 
 	params = sdk.MessageNewParams{Model: req.Model, MaxTokens: int64(maxTokens)}
 	if req.System != "" {
 		block := sdk.TextBlockParam{Text: req.System}
-		if req.CacheSystem {
+		if req.CacheSystem && !sh.noCache {
 			block.CacheControl = sdk.NewCacheControlEphemeralParam()
 		}
 		params.System = []sdk.TextBlockParam{block}
@@ -49,7 +50,7 @@ func (p *Provider) params(req llm.Request) (params sdk.MessageNewParams, forced 
 		if len(blocks) == 0 {
 			return params, "", fmt.Errorf("message %d (%s) is empty: it needs text, tool calls or tool results", i+1, m.Role)
 		}
-		if m.Cache {
+		if m.Cache && !sh.noCache {
 			// The breakpoint goes on the message's last block: everything up
 			// to and including it is the cached prefix.
 			if cc := blocks[len(blocks)-1].GetCacheControl(); cc != nil {
@@ -77,7 +78,7 @@ func (p *Provider) params(req llm.Request) (params sdk.MessageNewParams, forced 
 		if err != nil {
 			return params, "", fmt.Errorf("schema %s: %w", s.Name, err)
 		}
-		switch p.structured {
+		switch sh.structured {
 		case StructuredForcedTool:
 			forced = s.Name
 			if forced == "" {

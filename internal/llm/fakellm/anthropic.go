@@ -388,3 +388,52 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// rejectAnthropicParam returns the status and body the Messages API
+// answers a request with when it carries a field the API does not know, or
+// 0 when the body carries none of fields: a top-level field, or
+// cache_control in any block, named by its path as the API names it.
+func rejectAnthropicParam(body []byte, fields []string) (int, any) {
+	if len(fields) == 0 {
+		return 0, nil
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return 0, nil // parse reports it
+	}
+	refuse := func(path string) (int, any) {
+		return http.StatusBadRequest, map[string]any{"type": "error",
+			"error":      map[string]any{"type": "invalid_request_error", "message": path + ": Extra inputs are not permitted"},
+			"request_id": "req_fake"}
+	}
+	for _, f := range fields {
+		if v, ok := top[f]; ok && string(v) != "null" {
+			return refuse(f)
+		}
+		if f != "cache_control" {
+			continue
+		}
+		var req struct {
+			System   []map[string]json.RawMessage `json:"system"`
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(body, &req)
+		for i, b := range req.System {
+			if _, ok := b["cache_control"]; ok {
+				return refuse(fmt.Sprintf("system.%d.cache_control", i))
+			}
+		}
+		for i, m := range req.Messages {
+			var blocks []map[string]json.RawMessage
+			_ = json.Unmarshal(m.Content, &blocks) // a string content has no blocks
+			for j, b := range blocks {
+				if _, ok := b["cache_control"]; ok {
+					return refuse(fmt.Sprintf("messages.%d.content.%d.cache_control", i, j))
+				}
+			}
+		}
+	}
+	return 0, nil
+}

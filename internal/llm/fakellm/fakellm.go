@@ -75,12 +75,15 @@ func WithTokenDelay(d time.Duration) Option { return func(s *Server) { s.tokenDe
 // proxies do.
 func WithoutUsage() Option { return func(s *Server) { s.noUsage = true } }
 
-// WithRejectedParams makes the OpenAI endpoint refuse a request that carries
-// any of the named top-level fields, with the answer a real server gives
-// (see rejectParam): Groq's to stream_options, an older Azure API
-// version's to max_completion_tokens, OpenAI's reasoning models' to
-// max_tokens and temperature, DeepSeek's to response_format, Ollama's to
-// tools, OpenAI's wording for any other field. The refused request is
+// WithRejectedParams makes the server refuse a request that carries any of
+// the named fields, with the answer a real server gives. The OpenAI
+// endpoint refuses top-level fields (see rejectParam): Groq's answer to
+// stream_options, an older Azure API version's to max_completion_tokens,
+// OpenAI's reasoning models' to max_tokens and temperature, DeepSeek's to
+// response_format, Ollama's to tools, OpenAI's wording for any other
+// field. The Anthropic endpoint answers as the API does to a field it does
+// not know ("output_config: Extra inputs are not permitted"), for a
+// top-level field or for cache_control anywhere. The refused request is
 // recorded, with Rule "".
 func WithRejectedParams(fields ...string) Option {
 	return func(s *Server) { s.rejected = append(s.rejected, fields...) }
@@ -179,12 +182,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		api.writeAuthError(w, r.Header)
 		return
 	}
-	if api.name() == "openai" {
-		if status, answer := rejectParam(body, s.rejected); status != 0 {
-			s.record(rec)
-			writeJSON(w, status, answer)
-			return
-		}
+	reject := rejectParam
+	if api.name() == "anthropic" {
+		reject = rejectAnthropicParam
+	}
+	if status, answer := reject(body, s.rejected); status != 0 {
+		s.record(rec)
+		writeJSON(w, status, answer)
+		return
 	}
 	parsed, mode, stream, err := api.parse(r.Header, body)
 	rec.Parsed, rec.Stream = parsed, stream

@@ -1,0 +1,169 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/internal/apierr"
+)
+
+// Fields that servers speaking the Messages API refuse, in the API's own
+// words for a field it does not know ("output_config: Extra inputs are not
+// permitted") or a model's for a feature it lacks, and what a call does
+// without them:
+//
+//   - output_config: Anthropic-compatible servers (and models) without
+//     structured output; the schema is then sent as a forced tool
+//     (StructuredForcedTool);
+//   - tool_choice, forcing the structured-output tool: models that refuse
+//     a forced tool get output_config instead (StructuredOutputFormat);
+//   - cache_control: compatible servers without prompt caching; the call
+//     goes without cache marks, and so without caching.
+const (
+	fieldOutputConfig = "output_config"
+	fieldToolChoice   = "tool_choice"
+	fieldCacheControl = "cache_control"
+	// fieldLimit stands for max_tokens's value, lowered once to what the
+	// API names (apierr.OutputLimit).
+	fieldLimit = "limit"
+)
+
+// shape is how a call is sent.
+type shape struct {
+	structured StructuredMode
+	noCache    bool
+	maxCap     int // the model's cap on its output, when lower than asked; 0 for none
+}
+
+// shapes remembers, per model, the shape its calls were accepted in.
+type shapes struct {
+	mu     sync.Mutex
+	def    shape
+	models map[string]shape
+}
+
+func (s *shapes) get(model string) shape {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sh, ok := s.models[model]; ok {
+		return sh
+	}
+	return s.def
+}
+
+func (s *shapes) learn(model string, sh shape) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.models == nil {
+		s.models = map[string]shape{}
+	}
+	s.models[model] = sh
+}
+
+// sentFields lists the adaptable fields params carries.
+func sentFields(params sdk.MessageNewParams, forced string, cached bool) []string {
+	var out []string
+	if forced != "" {
+		out = append(out, fieldToolChoice)
+	} else if params.OutputConfig.Format.Schema != nil {
+		out = append(out, fieldOutputConfig)
+	}
+	if cached {
+		out = append(out, fieldCacheControl)
+	}
+	return out
+}
+
+// open sends req in the shape last accepted for its model. When the API
+// answers, before any output, that it does not accept one of the fields
+// sent, the call is sent again without it, once per field; when it names a
+// lower max_tokens than asked, once with that. The accepted shape is
+// remembered; nothing else changes between the tries. forced is the name
+// of the tool that carries structured output, "" when none does. The
+// stream returned may still hold an error, which reading it reports.
+func (p *Provider) open(ctx context.Context, req llm.Request, opts []option.RequestOption) (stream *ssestream.Stream[sdk.MessageStreamEventUnion], forced string, err error) {
+	sh := p.shapes.get(req.Model)
+	adapted, keepCap, learnedCap := false, true, sh.maxCap
+	tried := map[string]bool{}
+	for {
+		params, forced, err := p.params(req, sh)
+		if err != nil {
+			return nil, "", &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: err}
+		}
+		if sh.maxCap > 0 && params.MaxTokens > int64(sh.maxCap) {
+			params.MaxTokens = int64(sh.maxCap)
+		}
+		stream := p.client.Messages.NewStreaming(ctx, params, opts...)
+		next, key := sh, ""
+		var e *sdk.Error
+		if errors.As(stream.Err(), &e) && (e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity) {
+			switch apierr.RejectedField("", "", e.Message, e.RawJSON(), sentFields(params, forced, cacheMarked(req))) {
+			case fieldOutputConfig:
+				next.structured, key = StructuredForcedTool, "structured"
+			case fieldToolChoice:
+				next.structured, key = StructuredOutputFormat, "structured"
+			case fieldCacheControl:
+				next.noCache, key = true, fieldCacheControl
+			default:
+				if limit, perModel, ok := outputLimit(e, int(params.MaxTokens)); ok {
+					// The limit asked for (the turn's whole budget, or the
+					// default) is more than the model writes or the
+					// window leaves.
+					next.maxCap, keepCap, key = limit, perModel, fieldLimit
+				}
+			}
+		}
+		if key == "" || tried[key] {
+			if adapted && stream.Err() == nil {
+				if !keepCap {
+					sh.maxCap = learnedCap
+				}
+				p.shapes.learn(req.Model, sh)
+			}
+			return stream, forced, nil
+		}
+		_ = stream.Close()
+		tried[key], adapted, sh = true, true, next
+	}
+}
+
+// cacheMarked reports whether req asks for cache breakpoints.
+func cacheMarked(req llm.Request) bool {
+	if req.CacheSystem && req.System != "" {
+		return true
+	}
+	for _, m := range req.Messages {
+		if m.Cache {
+			return true
+		}
+	}
+	return false
+}
+
+// outputLimit reads from a 400 answer the highest max_tokens the API
+// would take, when lower than asked (see apierr.OutputLimit): "max_tokens:
+// 64000 > 32000, which is the maximum allowed number of output tokens for
+// claude-opus-4-20250514".
+func outputLimit(e *sdk.Error, asked int) (limit int, perModel, ok bool) {
+	if e.StatusCode != http.StatusBadRequest {
+		return 0, false, false
+	}
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	msg := e.Message
+	if json.Unmarshal([]byte(e.RawJSON()), &body) == nil && body.Error.Message != "" {
+		msg = body.Error.Message
+	}
+	return apierr.OutputLimit(msg, asked)
+}
