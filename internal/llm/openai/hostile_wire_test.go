@@ -203,6 +203,10 @@ func TestToolCallDeltas(t *testing.T) {
 			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":{"q":"x","n":[1,2]}}}]}}]}`) +
 				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
 			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q":"x","n":[1,2]}`)}}},
+		{"arguments encoded twice, a JSON string holding the object",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":"\"{\\\"q\\\": \\\"x\\\"}\""}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q": "x"}`)}}},
 		{"two calls in one delta, no ids, same name, finish stop (local servers)",
 			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"lookup","arguments":"{}"}},{"index":1,"function":{"name":"lookup","arguments":"{\"q\":2}"}}]},"finish_reason":"stop"}]}`) + done,
 			nil},

@@ -417,6 +417,12 @@ func (tb *toolBuf) complete(i int) (*llm.ToolCall, error) {
 	if s == "" {
 		s = "{}"
 	}
+	var inner string
+	if strings.HasPrefix(s, `"`) && json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") {
+		// Arguments encoded twice, a JSON string holding the object, as
+		// some compatible layers send them.
+		s = strings.TrimSpace(inner)
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(s), &obj); err != nil {
 		return nil, fmt.Errorf("tool call %s (%s): arguments are not a JSON object: %w", tb.name, tb.id, err)
