@@ -559,7 +559,9 @@ func matches(m Mention, actual float64) (bool, string) {
 // the right figure of another period, a scale slip, another metric's value,
 // or just a wrong value.
 func (t *Table) diagnose(m Mention, actual Fact) string {
-	if u := UnitOf(m.Metric); u != Percent && u != Points && actual.Value != 0 {
+	// A bound ("more than $70 billion") holds of a negative figure too: its
+	// sign says nothing.
+	if u := UnitOf(m.Metric); u != Percent && u != Points && actual.Value != 0 && m.Bound == 0 {
 		mm := m
 		mm.Neg = !m.Neg
 		if ok, _ := matches(mm, actual.Value); ok {
@@ -578,6 +580,9 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 		}
 	}
 	for _, k := range []float64{1e3, 1e-3, 1e6, 1e-6, 10, 0.1} {
+		if m.Bound != 0 {
+			break // "more than $80 billion" is as true of $66 trillion
+		}
 		mm := m
 		mm.Value, mm.Step = m.Value*k, m.Step*k
 		if ok, _ := matches(mm, actual.Value); ok {

@@ -1045,7 +1045,11 @@ func findPeriods(low string, t *Table) []span {
 	// "Q3'25", "Q3-25" (a hyphen reads as a space in low). Unread, "3Q26
 	// revenue" took the latest fiscal year and a right quarterly figure
 	// was corrected as another period's.
-	for _, loc := range quarterYearRe().FindAllStringSubmatchIndex(low, -1) {
+	var qy [][]int
+	if strings.Contains(low, "q") {
+		qy = quarterYearRe().FindAllStringSubmatchIndex(low, -1)
+	}
+	for _, loc := range qy {
 		if next := low[loc[1]:min(len(low), loc[1]+2)]; strings.HasPrefix(next, "%") || strings.HasPrefix(next, ".") && len(next) > 1 && next[1] >= '0' && next[1] <= '9' {
 			continue
 		}
@@ -1119,9 +1123,17 @@ func findPeriods(low string, t *Table) []span {
 			claim(loc[0], loc[1])
 		}
 	}
+	// "the nine months ended September 30, 2025": a year to date the
+	// table does not hold, whose year is not a fiscal year's.
+	for _, loc := range findAllIf(low, "months", monthsEndedRe()) {
+		if !years[loc[0]] {
+			out = append(out, span{start: loc[0], end: loc[1], period: Period{Q: -3}})
+			claim(loc[0], loc[1])
+		}
+	}
 	// "last quarter", "the most recent quarter": the latest quarter the
 	// filings report.
-	for _, loc := range latestQuarterRe().FindAllStringIndex(low, -1) {
+	for _, loc := range findAllIf(low, "quarter", latestQuarterRe()) {
 		if p, ok := t.latestQuarter(); ok && !years[loc[0]] {
 			out = append(out, span{start: loc[0], end: loc[1], period: p})
 			claim(loc[0], loc[1])
@@ -1129,7 +1141,7 @@ func findPeriods(low string, t *Table) []span {
 	}
 	// "the prior quarter": the quarter before the one the sentence states
 	// (resolved in attribute), else before the latest.
-	for _, loc := range priorQuarterSpanRe().FindAllStringIndex(low, -1) {
+	for _, loc := range findAllIf(low, "quarter", priorQuarterSpanRe()) {
 		p, ok := t.latestQuarter()
 		if !ok || years[loc[0]] {
 			continue
@@ -1141,6 +1153,9 @@ func findPeriods(low string, t *Table) []span {
 	for _, loc := range unplacedRe().FindAllStringIndex(low, -1) {
 		if years[loc[0]] || years[loc[1]-1] {
 			continue
+		}
+		if loc[0] > 0 && (low[loc[0]-1] == '.' || low[loc[0]-1] == ',' || low[loc[0]-1] >= '0' && low[loc[0]-1] <= '9') {
+			continue // "$1.9m": a figure, not nine months
 		}
 		quarters = append(quarters, span{start: loc[0], end: loc[1], period: Period{Q: -3}})
 	}
@@ -1243,7 +1258,7 @@ func (t *Table) quarterOfYear(low string, start int, chosen span, periods []span
 	case chosen.bare:
 		best, bd := span{}, 1<<30
 		for _, y := range periods {
-			if !isYear(y) || strings.Contains(low[min(y.end, chosen.end):max(y.start, chosen.start)], ";") {
+			if !isYear(y) || strings.Contains(textBetween(low, y, chosen), ";") {
 				continue
 			}
 			if d := dist(y, chosen); d < bd {
@@ -1352,6 +1367,15 @@ func yearOfQuarter(low string, q, y span) bool {
 	return true
 }
 
+// textBetween is the text between two spans, "" when they overlap.
+func textBetween(low string, a, b span) string {
+	from, to := min(a.end, b.end), max(a.start, b.start)
+	if from >= to {
+		return ""
+	}
+	return low[from:to]
+}
+
 func dist(a, b span) int {
 	switch {
 	case a.end <= b.start:
@@ -1399,7 +1423,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			continue
 		}
 		d := dist(me, sp)
-		between := low[min(sp.end, end):max(sp.start, start)]
+		between := textBetween(low, sp, me)
 		if clauseBreak(between) {
 			d += 60
 		}
@@ -1498,8 +1522,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// Period: nearest period phrase, preferring the same clause.
 	pbest, pscore := span{}, 1<<30
 	for _, sp := range periods {
+		if sp.start < end && start < sp.end {
+			continue // a period read inside the figure itself ("9m" of "$1.9M")
+		}
 		d := dist(me, sp)
-		between := low[min(sp.end, end):max(sp.start, start)]
+		between := textBetween(low, sp, me)
 		if strings.Contains(between, ";") {
 			d += 80
 		}
@@ -1704,10 +1731,23 @@ var (
 	priorQuarterSpanRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:prior|previous|preceding|sequential) quarter\b|\ba quarter (?:earlier|before|ago)\b`)
 	})
+	monthsEndedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:six|nine|twelve|6|9|12)\s+months\s+end(?:ed|ing)\s+(?:on\s+)?` +
+			`(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?(?:\s+\d{1,2})?,?\s+\d{4}\b`)
+	})
 	latestQuarterRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:last|latest|most recent|most recently reported|just reported) quarter\b`)
 	})
 )
+
+// findAllIf is re's matches in low, skipping the regular expression when
+// low lacks a word every match contains: most sentences name no quarter.
+func findAllIf(low, word string, re *regexp.Regexp) [][]int {
+	if !strings.Contains(low, word) {
+		return nil
+	}
+	return re.FindAllStringIndex(low, -1)
+}
 
 // blankSequential blanks, keeping offsets, the words of a sequential change
 // ("quarter over quarter", "from the prior quarter" after a percentage),
@@ -1720,10 +1760,12 @@ func blankSequential(low string) string {
 			b[i] = ' '
 		}
 	}
-	for _, loc := range priorQuarterRe().FindAllStringSubmatchIndex(low, -1) {
-		blank(loc[2], loc[3])
+	if strings.Contains(low, "quarter") {
+		for _, loc := range priorQuarterRe().FindAllStringSubmatchIndex(low, -1) {
+			blank(loc[2], loc[3])
+		}
 	}
-	for _, loc := range seqWordRe().FindAllStringIndex(low, -1) {
+	for _, loc := range findAllIf(low, "q", seqWordRe()) {
 		blank(loc[0], loc[1])
 	}
 	return string(b)

@@ -61,6 +61,13 @@ func TestOtherShapes(t *testing.T) {
 		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue in the December quarter of 2025 was $2.75 billion.", []Status{Corrected}, "wrong period"},
 		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue in the September quarter of 2025 was $2.75 billion.", []Status{Verified}, ""},
 		{"year ending in January's first week", "restaurant_CIK0009000015.json", "Revenue was $11.0 billion in 2025, and $2.9 billion in Q1 2026.", []Status{Verified, Verified}, ""},
+		// "9m" of "$1.9M" is not nine months (a period inside the figure
+		// crashed the reader); "the nine months ended September 30, 2024"
+		// is not fiscal 2024.
+		{"figure read as a period", "tiny_CIK0009000013.json", "Revenue was $1.9M in FY2024.", []Status{Corrected}, ""},
+		{"figure read as a period", "tiny_CIK0009000013.json", "Revenue was $1.2M in FY2024, with 9m of runway.", []Status{Verified}, ""},
+		{"year to date", "insurer_CIK0009000011.json", "Revenue for the nine months ended September 30, 2024 was $49.0 billion.", []Status{Unverified}, "could not place"},
+		{"bound", "insurer_CIK0009000011.json", "Revenue of more than $80 billion in 2024.", []Status{Corrected}, "does not match"},
 		// A count of shares written without "shares" after it.
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 46 million in 2024.", []Status{Verified}, ""},
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 56 million in 2024.", []Status{Corrected}, ""},
