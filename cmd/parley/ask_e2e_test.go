@@ -194,3 +194,42 @@ func TestAskCouncilEndToEnd(t *testing.T) {
 		t.Errorf("unknown agent: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestAskNamesAgentsAsTheTranscript: an agent is asked by the name the
+// transcript shows ("Operational Simplicity", not only the id
+// operational-simplicity), and the follow-up and the token table call a
+// formal debater PRO, as every heading of the debate does, not "Pro".
+func TestAskNamesAgentsAsTheTranscript(t *testing.T) {
+	ask := script.Rule{TagRegexp: "^ask/", Reply: &script.Reply{Text: "Two quarters of contrary data would change my mind."}}
+	base := loadScript(t, "perspectives.yaml")
+	sc, err := script.New(append([]script.Rule{ask}, base.Rules...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dir, env := fakeOpenAI(t, sc)
+	mustParley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model")
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	r := parley(t, dir, env, "", "ask", id, "--agent", "Operational Simplicity", "What would change your mind?")
+	if r.code != 0 || !strings.Contains(r.stdout, "Operational Simplicity · follow-up") {
+		t.Errorf("ask by the name shown: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	base = loadScript(t, "formal.yaml")
+	sc, err = script.New(append([]script.Rule{ask}, base.Rules...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dir, env = fakeOpenAI(t, sc)
+	mustParley(t, dir, env, "", "debate", formalTopic, "--format", "formal", "--model", "test-model")
+	id = between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	r = parley(t, dir, env, "", "ask", id, "--agent", "pro", "What would change your mind?")
+	if r.code != 0 || !strings.Contains(r.stdout, "PRO · follow-up (openai/test-model)") {
+		t.Errorf("ask pro: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	show := parley(t, dir, env, "", "show", id).stdout
+	for _, want := range []string{"| PRO | openai/test-model |", "| OPP | openai/test-model |", "**Q1 (to PRO):** What would change your mind?"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("show lacks %q:\n%s", want, show)
+		}
+	}
+}

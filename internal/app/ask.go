@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -222,20 +223,21 @@ func Agents(s *debate.State) []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// MatchAgent finds the agent typed among agents: the name in any case, or
-// a unique prefix of it ("perf" for performance-advocate). It returns "" when
-// none or several match.
+// MatchAgent finds the agent typed among agents: the name in any case,
+// written as the transcript shows it ("Performance Advocate" for
+// performance-advocate: spaces and underscores read as hyphens), or a unique
+// prefix of it ("perf"). It returns "" when none or several match.
 func MatchAgent(agents []string, typed string) string {
-	typed = strings.ToLower(strings.TrimSpace(typed))
+	typed = agentKey(typed)
 	if typed == "" {
 		return ""
 	}
 	found := ""
 	for _, a := range agents {
-		switch {
-		case strings.ToLower(a) == typed:
+		switch key := agentKey(a); {
+		case key == typed:
 			return a
-		case strings.HasPrefix(strings.ToLower(a), typed):
+		case strings.HasPrefix(key, typed):
 			if found != "" {
 				return ""
 			}
@@ -243,6 +245,14 @@ func MatchAgent(agents []string, typed string) string {
 		}
 	}
 	return found
+}
+
+// agentKey is an agent's name as MatchAgent compares it: lower case, words
+// joined by single hyphens.
+func agentKey(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return r == '-' || r == '_' || unicode.IsSpace(r)
+	}), "-")
 }
 
 // GenericAsk prepares a follow-up question for a format without follow-ups
@@ -278,12 +288,13 @@ func GenericAsk(s *debate.State, typed, question string) (debate.TurnSpec, debat
 	}
 	id := fmt.Sprintf("%s%d/%s", report.AskTurnPrefix, n, agent)
 
+	name := report.AgentNamer(s)(agent)
 	moderator := role == "moderator" || agent == "moderator"
 	var system string
 	if moderator {
 		system = fmt.Sprintf("You moderated a structured debate (Parley's %s format) on the question: %q. You were impartial and judged the arguments on their evidence; you stay so now.", s.Format, s.Topic)
 	} else {
-		system = fmt.Sprintf("You took part in a structured debate (Parley's %s format) on the question: %q, as %s (your role: %s). You argued your assigned side; you stay in that role now.", s.Format, s.Topic, agent, role)
+		system = fmt.Sprintf("You took part in a structured debate (Parley's %s format) on the question: %q, as %s (agent %q in the record; your role: %s). You argued your assigned side; you stay in that role now.", s.Format, s.Topic, name, agent, role)
 	}
 	var task strings.Builder
 	if len(prev) > 0 {
@@ -296,14 +307,14 @@ func GenericAsk(s *debate.State, typed, question string) (debate.TurnSpec, debat
 			task.WriteString("\n")
 		}
 	}
-	fmt.Fprintf(&task, "FOLLOW-UP QUESTION from the user, after the debate, to %s:\n%s\n\n", agent, question)
+	fmt.Fprintf(&task, "FOLLOW-UP QUESTION from the user, after the debate, to %s:\n%s\n\n", name, question)
 	if moderator {
 		task.WriteString("Answer as the moderator: impartially, from the arguments above, in plain prose (no JSON). Say which side the arguments favour on this question and what would change that.")
 	} else {
 		task.WriteString("Answer in your role, in plain prose (no JSON): stay consistent with what you argued, name the evidence you rely on, concede what the others got right, and keep to a few short paragraphs.")
 	}
 	spec := debate.TurnSpec{
-		TurnRef: debate.TurnRef{ID: id, Agent: agent, Role: role, Label: report.AgentName(agent) + " · follow-up", Phase: "ask"},
+		TurnRef: debate.TurnRef{ID: id, Agent: agent, Role: role, Label: name + " · follow-up", Phase: "ask"},
 		System:  system,
 		Messages: []llm.Message{
 			{Role: llm.RoleUser, Text: record(s), Cache: true},

@@ -78,7 +78,7 @@ func TestAskCouncilAgent(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
-	for _, want := range []string{"What would prove you right?", "Community sentiment turned negative after the outage.", "as sentiment"} {
+	for _, want := range []string{"What would prove you right?", "Community sentiment turned negative after the outage.", `as Sentiment (agent \"sentiment\" in the record`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the question's request lacks %q:\n%s", want, body)
 		}
@@ -242,7 +242,9 @@ func TestAskRefusesATakenTurnID(t *testing.T) {
 
 func TestMatchAgent(t *testing.T) {
 	agents := []string{"performance-advocate", "operational-simplicity", "moderator", "opp"}
-	for typed, want := range map[string]string{"perf": "performance-advocate", "Moderator": "moderator", "op": "", "opp": "opp", "": "", "x": ""} {
+	for typed, want := range map[string]string{"perf": "performance-advocate", "Moderator": "moderator", "op": "", "opp": "opp", "": "", "x": "",
+		// As the transcript and the usage table name them.
+		"Performance Advocate": "performance-advocate", "operational simplicity": "operational-simplicity", "Operational_Simplicity": "operational-simplicity", "OPP": "opp", "Performance  Adv": "performance-advocate"} {
 		if got := MatchAgent(agents, typed); got != want {
 			t.Errorf("MatchAgent(%q) = %q, want %q", typed, got, want)
 		}

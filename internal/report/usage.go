@@ -4,6 +4,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -278,7 +279,7 @@ func UsageTable(b *strings.Builder, s *debate.State, heading string, name func(a
 		case r.NoLLM > 0:
 			model += fmt.Sprintf(" (+%d data-only)", r.NoLLM)
 		}
-		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", name(r.Agent), model, r.Turns,
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", strings.ReplaceAll(name(r.Agent), "|", `\|`), model, r.Turns,
 			Thousands(r.Usage.InputTokens), Thousands(r.Usage.CacheReadTokens), Thousands(r.Usage.OutputTokens), r.Spend().Cell())
 	}
 	fmt.Fprintf(b, "| **Total** | | **%d** | **%s** | **%s** | **%s** | **%s** |\n", total.Turns,
@@ -320,6 +321,49 @@ func AgentName(id string) string {
 	return strings.Join(words, " ")
 }
 
+// AgentNamer names a debate's agents as its transcript does: the name
+// before " · " in the label of the agent's first turn ("PRO · opening" →
+// "PRO", "Search · analysis" → "Search"), so that the token table and the
+// follow-ups call an agent what every heading above them called it (the
+// id made a name, "Pro", read as another agent); AgentName of the id for an
+// agent with no such label. Names are made inert for terminals and kept to
+// one short line.
+func AgentNamer(s *debate.State) func(agent string) string {
+	names := map[string]string{}
+	take := func(t *debate.Turn) {
+		if t == nil || IsAsk(t) || names[t.Agent] != "" {
+			return
+		}
+		name, _, ok := strings.Cut(t.Label, " · ")
+		if !ok {
+			return
+		}
+		name = strings.Join(strings.Fields(textsafe.Clean(name)), " ")
+		if r := []rune(name); len(r) > maxAgentName {
+			name = string(r[:maxAgentName-1]) + "…"
+		}
+		if name != "" {
+			names[t.Agent] = name
+		}
+	}
+	for _, t := range s.CompletedTurns() {
+		take(t)
+	}
+	for _, id := range slices.Sorted(maps.Keys(s.Turns)) {
+		take(s.Turns[id])
+	}
+	return func(agent string) string {
+		if n := names[agent]; n != "" {
+			return n
+		}
+		return AgentName(agent)
+	}
+}
+
+// maxAgentName bounds an agent's name taken from a turn label; the
+// formats' names are far shorter.
+const maxAgentName = 60
+
 // WithUsage ends a rendered document with the follow-up questions asked
 // after the debate (when any) and the per-agent token and cost table, for a
 // format's Render: doc and err are what its own rendering gave.
@@ -329,8 +373,9 @@ func WithUsage(s *debate.State, doc string, err error) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(doc)
-	FollowUpSection(&b, s, "## Follow-up questions", AgentName)
-	UsageTable(&b, s, "## Tokens and cost", AgentName)
+	name := AgentNamer(s)
+	FollowUpSection(&b, s, "## Follow-up questions", name)
+	UsageTable(&b, s, "## Tokens and cost", name)
 	return b.String(), nil
 }
 

@@ -202,3 +202,35 @@ func TestUsageAgreesWithSummary(t *testing.T) {
 		t.Errorf("report %+v, want $0.01 with vendor/x-1 unpriced", got)
 	}
 }
+
+// TestWithUsageNamesAgentsAsTheTranscript: the token table and the
+// follow-ups call each agent what its turns' headings did ("PRO · opening"
+// → PRO, not "Pro" made from the id "pro"); an agent whose labels name no
+// one keeps the name made from its id, and a name that would break the
+// table's cells is escaped.
+func TestWithUsageNamesAgentsAsTheTranscript(t *testing.T) {
+	s := &debate.State{Turns: map[string]*debate.Turn{}}
+	add := func(id, agent, label string) {
+		s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id, Agent: agent, Label: label}, Status: debate.TurnDone, Model: "openai/m", Usage: llm.Usage{InputTokens: 10, OutputTokens: 1}}
+		s.Done = append(s.Done, id)
+	}
+	add("r0/pro", "pro", "PRO · opening")
+	add("r0/opp", "opp", "OPP · opening")
+	add("verdict", "moderator", "verdict")
+	add("r0/x", "x", "A | B · argument")
+	add("ask/1/pro", "pro", "Pro · follow-up")
+	s.Notes = append(s.Notes, debate.NoteEvent{Note: debate.Note{Kind: NoteAsk, Data: []byte(`{"turn":"ask/1/pro","agent":"pro","question":"Why?"}`)}})
+
+	out, err := WithUsage(s, "# Doc\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| PRO | openai/m | 2 |", "| OPP | openai/m | 1 |", "| Moderator | openai/m | 1 |", `| A \| B | openai/m | 1 |`, "**Q1 (to PRO):** Why?", "**PRO answers Q1**"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("document lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "| Pro |") || strings.Contains(out, "| Opp |") {
+		t.Errorf("an agent is named from its id, not as the transcript names it:\n%s", out)
+	}
+}

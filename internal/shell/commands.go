@@ -658,7 +658,7 @@ func (m *Model) cmdCost(args []string) {
 		return
 	}
 	var b strings.Builder
-	report.UsageTable(&b, v.state, "**Tokens and cost of "+v.state.ID+"**", report.AgentName)
+	report.UsageTable(&b, v.state, "**Tokens and cost of "+v.state.ID+"**", report.AgentNamer(v.state))
 	m.tr.add(&block{segs: []segment{{text: b.String()}}, markdown: true})
 }
 
