@@ -130,7 +130,7 @@ func TestAskReadsTheDebateFromTheCache(t *testing.T) {
 	if first.code != 0 || second.code != 0 {
 		t.Fatalf("ask: exit %d, %d\n%s\n%s", first.code, second.code, first.stderr, second.stderr)
 	}
-	if !strings.Contains(first.stderr, "(0 cached)") || strings.Contains(second.stderr, "(0 cached)") {
+	if !strings.Contains(first.stderr, "(0 cached, ") || !strings.Contains(first.stderr, " written to the cache)") || strings.Contains(second.stderr, "(0 cached") {
 		t.Errorf("want the first follow-up to write the cache and the second to read it:\n%s\n%s", first.stderr, second.stderr)
 	}
 	if !strings.Contains(second.stderr, "Saved as ask/2/bear") || !strings.Contains(second.stderr, "$0.") {

@@ -162,7 +162,7 @@ func TestDebateEndToEnd(t *testing.T) {
 				}
 			}
 			// Counts as the documents' tables write them.
-			if !regexp.MustCompile(`(?m)^Debate DEB-\S+: 16 turns, \d{1,3}(,\d{3})+ input tokens \(\d+ cached\), \d,\d{3} output tokens, cost `).MatchString(r.stderr) {
+			if !regexp.MustCompile(`(?m)^Debate DEB-\S+: 16 turns, \d{1,3}(,\d{3})+ input tokens \(\d+ cached(, \d{1,3}(,\d{3})* written to the cache)?\), \d,\d{3} output tokens, cost `).MatchString(r.stderr) {
 				t.Errorf("the closing line lacks the totals with thousands separators:\n%s", r.stderr)
 			}
 			// The moderator's evaluation is JSON asked for without a schema:

@@ -14,9 +14,17 @@ import (
 // A server that sent no counts for some calls (llm.Usage.Unreported) makes
 // the counts a lower bound, or unknown when none was sent: never a "0" that
 // reads as free.
+//
+// Prompt tokens written to the provider's cache (Anthropic bills them above
+// the input rate) are said too: without them a follow-up that sends the
+// whole debate read "73 input tokens (0 cached)".
 func tokensText(u llm.Usage) string {
-	counts := fmt.Sprintf("%s input tokens (%s cached), %s output tokens",
-		report.Thousands(u.InputTokens), report.Thousands(u.CacheReadTokens), report.Thousands(u.OutputTokens))
+	cache := report.Thousands(u.CacheReadTokens) + " cached"
+	if u.CacheWriteTokens > 0 {
+		cache += ", " + report.Thousands(u.CacheWriteTokens) + " written to the cache"
+	}
+	counts := fmt.Sprintf("%s input tokens (%s), %s output tokens",
+		report.Thousands(u.InputTokens), cache, report.Thousands(u.OutputTokens))
 	switch {
 	case u.Unreported && u.Total() == 0:
 		return "tokens unknown (the server sent no counts)"
