@@ -413,3 +413,39 @@ func TestOutputLimitLowered(t *testing.T) {
 		})
 	}
 }
+
+// Calls in parallel (a debate's agents) learn the accepted shape together:
+// each succeeds, and once one has learned it the rest send it first.
+func TestConcurrentAdaptation(t *testing.T) {
+	srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "Hello there"}}), fakellm.WithRejectedParams("stream_options", "temperature"))
+	defer srv.Close()
+	p, err := openai.New(openai.Config{BaseURL: srv.OpenAIURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const agents, calls = 6, 3
+	var wg sync.WaitGroup
+	errs := make(chan error, agents*calls)
+	for range agents {
+		wg.Go(func() {
+			for range calls {
+				r, err := llm.Collect(p.Stream(context.Background(), limited("m")))
+				if err == nil && r.Text != "Hello there" {
+					err = fmt.Errorf("reply %q", r.Text)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// At most every agent's first call is refused twice; later calls are not.
+	if n := len(srv.Requests()); n > agents*calls+2*agents {
+		t.Errorf("%d requests for %d calls", n, agents*calls)
+	}
+}
