@@ -218,8 +218,9 @@ func (f *thinkFilter) learned(cut bool) thinkMode {
 	switch {
 	case f.orphan:
 		return thinkOrphan
-	case f.mode == thinkOrphan && f.state == thinkInside && !cut:
-		// Finished without the tag it was marked for: watch it again.
+	case f.mode == thinkOrphan && f.state == thinkInside && !cut && strings.TrimSpace(f.pending) != "":
+		// Finished with text but without the tag it was marked for: watch
+		// it again. A reply with no text (tool calls alone) says nothing.
 		return thinkUnknown
 	case f.mode == thinkUnknown && !cut && (f.opened || f.passed):
 		return thinkPlain

@@ -38,6 +38,8 @@ func TestThinkFilter(t *testing.T) {
 		{[]thinkMode{thinkOrphan}, []string{"<think>Reasoning</think>Answer"}, false, "Answer", false, thinkOrphan},
 		{[]thinkMode{thinkOrphan}, []string{"Reasoning cut"}, true, "", false, thinkOrphan},
 		{[]thinkMode{thinkOrphan}, []string{"An answer", " without reasoning"}, false, "An answer without reasoning", false, thinkUnknown},
+		{[]thinkMode{thinkOrphan}, nil, false, "", false, thinkOrphan},
+		{[]thinkMode{thinkUnknown}, nil, false, "", false, thinkUnknown},
 	}
 	for _, c := range cases {
 		for _, mode := range c.modes {
