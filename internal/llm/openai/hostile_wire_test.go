@@ -284,6 +284,10 @@ func TestHTTPErrors(t *testing.T) {
 			llm.ErrBadRequest, 0, []string{"context size", `"m"`, "context window"}, nil},
 		{"404 Ollama string error", 404, nil, `{"error":"model \"qwen9\" not found, try pulling it first"}`, llm.ErrBadRequest, 0, []string{`model "qwen9" not found`}, nil},
 		{"huge JSON message", 500, nil, `{"error":{"message":"` + strings.Repeat("x\u001b[2J", 100000) + `"}}`, llm.ErrServer, 0, []string{"500"}, []string{"\x1b"}},
+		{"422 FastAPI validation list", 422, nil, `{"detail":[{"type":"missing","loc":["body","messages",0,"content"],"msg":"Field required","input":{"role":"user"}}]}`,
+			llm.ErrBadRequest, 0, []string{"body.messages.0.content: Field required"}, nil},
+		{"422 Mistral validation list inside the message", 422, nil, `{"object":"error","message":{"detail":[{"type":"less_than_equal","loc":["body","temperature"],"msg":"Input should be less than or equal to 1.5","input":3}]},"type":"invalid_request_message_error","param":null,"code":null}`,
+			llm.ErrBadRequest, 0, []string{"body.temperature: Input should be less than or equal to 1.5"}, []string{"map["}},
 		{"401", 401, nil, `{"error":{"message":"Incorrect API key provided: sk-abc.","type":"invalid_request_error","code":"invalid_api_key"}}`, llm.ErrAuth, 0, []string{"API key"}, nil},
 	}
 	for _, c := range cases {

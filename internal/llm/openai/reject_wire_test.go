@@ -122,6 +122,7 @@ func TestRejectedFieldShapes(t *testing.T) {
 		renamed string
 	}{
 		{"pydantic 422 extra_forbidden", 422, "application/json", pydantic, "stream_options", true, ""},
+		{"Mistral 422, the pydantic list inside the message", 422, "application/json", `{"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted","input":{"include_usage":true}}]},"type":"invalid_request_message_error","param":null,"code":null}`, "stream_options", true, ""},
 		{"axum 422 unknown field (TGI)", 422, "text/plain; charset=utf-8", tgi, "stream_options", true, ""},
 		{"Groq 400", 400, "application/json", `{"error":{"message":"property 'stream_options' is unsupported, did you mean 'stream'?","type":"invalid_request_error"}}`, "stream_options", true, ""},
 		{"Azure 400 max_completion_tokens", 400, "application/json", `{"error":{"message":"Unrecognized request argument supplied: max_completion_tokens","type":"invalid_request_error","param":null,"code":null}}`, "max_completion_tokens", false, "max_tokens"},

@@ -282,6 +282,39 @@ func wholeToStream(body []byte) []byte {
 	return out.Bytes()
 }
 
+// validationDetail says what a pydantic validation error list says, one
+// "loc: msg" per item ("body.stream_options: Extra inputs are not
+// permitted"), cleaned and bounded; "" when v is not such a list. A string
+// detail (FastAPI's HTTPException) is returned as it is.
+func validationDetail(v any) string {
+	if s, ok := v.(string); ok {
+		return apierr.Detail(s)
+	}
+	items, ok := v.([]any)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		msg, _ := m["msg"].(string)
+		var loc []string
+		if l, ok := m["loc"].([]any); ok {
+			for _, x := range l {
+				loc = append(loc, fmt.Sprint(x))
+			}
+		}
+		if len(loc) > 0 {
+			msg = strings.Join(loc, ".") + ": " + msg
+		}
+		parts = append(parts, msg)
+	}
+	return apierr.Detail(strings.Join(parts, "; "))
+}
+
 // errorBody rewrites an error response into {"error":{...}} with a short,
 // clean message, keeping the type and code the server sent.
 func errorBody(body []byte) []byte {
@@ -300,10 +333,25 @@ func errorBody(body []byte) []byte {
 	} else {
 		obj["message"] = apierr.BodyDetail(body)
 	}
-	if m, ok := obj["message"].(string); ok {
+	switch m := obj["message"].(type) {
+	case string:
 		obj["message"] = apierr.Detail(m)
-	} else if obj["message"] != nil {
-		obj["message"] = apierr.Detail(fmt.Sprint(obj["message"]))
+	case nil:
+		// FastAPI's validation error: {"detail":[{"loc":[...],"msg":...}]}.
+		if d := validationDetail(obj["detail"]); d != "" {
+			obj["message"] = d
+		}
+	default:
+		// Mistral's: the same list inside the message.
+		d := ""
+		if mm, ok := m.(map[string]any); ok {
+			d = validationDetail(mm["detail"])
+		}
+		if d == "" {
+			b, _ := json.Marshal(m)
+			d = apierr.Detail(string(b))
+		}
+		obj["message"] = d
 	}
 	for _, k := range []string{"type", "code", "param"} {
 		if s, ok := obj[k].(string); ok {
