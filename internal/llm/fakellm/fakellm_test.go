@@ -150,3 +150,25 @@ func TestOpenAIStream(t *testing.T) {
 		t.Errorf("finish chunk %s", lines[len(lines)-3])
 	}
 }
+
+func TestRejectedParams(t *testing.T) {
+	srv := Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "ok"}}), WithAPIKey("k"), WithRejectedParams("stream_options", "output_config"))
+	defer srv.Close()
+	oa := map[string]string{"Authorization": "Bearer k"}
+	resp, body := post(t, srv.OpenAIURL()+"/chat/completions", oa, `{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":true,"stream_options":{"include_usage":true}}`)
+	if resp.StatusCode != 400 || !strings.Contains(body, `property 'stream_options' is unsupported`) {
+		t.Errorf("openai with stream_options: %d %s", resp.StatusCode, body)
+	}
+	resp, body = post(t, srv.OpenAIURL()+"/chat/completions", oa, `{"model":"m","messages":[{"role":"user","content":"hi"}],"stream_options":null}`)
+	if resp.StatusCode != 200 {
+		t.Errorf("openai without it: %d %s", resp.StatusCode, body)
+	}
+	resp, body = post(t, srv.URL+"/v1/messages", antHdr, `{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"output_config":{"format":{"type":"json_schema","schema":{"type":"object"}}}}`)
+	if resp.StatusCode != 400 || !strings.Contains(body, `"output_config: Extra inputs are not permitted"`) || !strings.Contains(body, `"invalid_request_error"`) {
+		t.Errorf("anthropic with output_config: %d %s", resp.StatusCode, body)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 || reqs[0].Rule != "" || reqs[1].Rule == "" {
+		t.Errorf("recorded %+v", reqs)
+	}
+}
