@@ -12,8 +12,9 @@ import (
 
 // hostile is what a compromised or prompt-injected model might send: a
 // window-title change, a screen clear, a cursor move, a carriage return and
-// backspaces that would overwrite what was printed.
-const hostile = "Redis wins.\x1b]0;pwned\x07\x1b[2J\x1b[1;1H\rPostgreSQL wins\x08\x08\x08\x08"
+// backspaces that would overwrite what was printed, C1 controls (U+009B is
+// CSI to xterm) and a bidi override that reorders what a reader sees.
+const hostile = "Redis wins.\x1b]0;pwned\x07\x1b[2J\x1b[1;1H\rPostgreSQL wins\x08\x08\x08\x08 \u009b2J \u202egnp.exe\x7f"
 
 // TestHostileTextStaysInert: terminal escape sequences in a topic and in
 // model replies reach neither the terminal (debate, list, show, export md)
@@ -30,11 +31,11 @@ func TestHostileTextStaysInert(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, dir, env := fakeOpenAI(t, sc, fakellm.WithTokenDelay(0))
-	topic := "Should we use Redis\x1b[2J or PostgreSQL\x1b]0;x\x07 for caching?"
+	topic := "Should we use Redis\x1b[2J or PostgreSQL\x1b]0;x\x07 for caching\u009b2J\u202e?"
 	r := mustParley(t, dir, env, "", "debate", topic, "--no-checkpoints", "--model", "test-model")
 	inert := func(what, s string) {
 		t.Helper()
-		for _, c := range []string{"\x1b", "\x07", "\x08", "\r"} {
+		for _, c := range []string{"\x1b", "\x07", "\x08", "\r", "\u009b", "\u202e", "\x7f"} {
 			if strings.Contains(s, c) {
 				t.Errorf("%s contains the control character %q", what, c)
 			}
@@ -47,6 +48,7 @@ func TestHostileTextStaysInert(t *testing.T) {
 	}
 	l := mustParley(t, dir, env, "", "list")
 	inert("list", l.stdout)
+	inert("list --json", mustParley(t, dir, env, "", "list", "--json").stdout)
 	id := strings.Fields(strings.Split(l.stdout, "\n")[1])[0]
 	inert("show", mustParley(t, dir, env, "", "show", id).stdout)
 	inert("export md", mustParley(t, dir, env, "", "export", id, "--as", "md", "--full").stdout)
@@ -62,7 +64,7 @@ func TestHostileTextStaysInert(t *testing.T) {
 	}
 	js := mustParley(t, dir, env, "", "export", id, "--as", "json", "--full").stdout
 	inert("json export", js)
-	if !strings.Contains(js, `\u001b]0;pwned\u0007`) {
+	if !strings.Contains(js, `\u001b]0;pwned\u0007`) || !strings.Contains(js, `\u009b2J \u202egnp.exe\u007f`) {
 		t.Error("the JSON export does not keep the reply, escaped")
 	}
 }

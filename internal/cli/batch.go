@@ -585,9 +585,12 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 		for i, r := range rows {
 			out[i] = *r
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		b, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode the batch summary: %w", err)
+		}
+		_, err = w.Write(append(textsafe.InertJSON(b), '\n'))
+		return err
 	case o.CSV:
 		cw := csv.NewWriter(w)
 		// New columns go last, for readers that take them by position.

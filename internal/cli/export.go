@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -124,7 +125,7 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 		if err != nil {
 			return fmt.Errorf("encode debate %s: %w", st.ID, err)
 		}
-		out = append(b, '\n')
+		out = append(textsafe.InertJSON(b), '\n')
 	case "pdf":
 		if out, err = app.ExportPDF(st, format, o.Summary); err != nil {
 			return err

@@ -99,12 +99,15 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		list = list[:o.Limit]
 	}
 	if o.JSON {
-		enc := json.NewEncoder(f.IO.Out)
-		enc.SetIndent("", "  ")
 		if list == nil {
 			list = []debate.Summary{}
 		}
-		return enc.Encode(list)
+		b, err := json.MarshalIndent(list, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode the list: %w", err)
+		}
+		_, err = f.IO.Out.Write(append(textsafe.InertJSON(b), '\n'))
+		return err
 	}
 	if len(list) == 0 {
 		if o.Format == "" && o.Status == "" {

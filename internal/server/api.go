@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // CreateRequest is the body of POST /api/debates: the command line's
@@ -531,12 +533,21 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, APIError{Error: msg})
 }
 
+// writeJSON writes v with HTML escaped, for clients that paste it into
+// pages, and the characters a terminal acts on escaped (textsafe.InertJSON),
+// for curl.
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(code)
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(true)
-	_ = enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = fmt.Fprintf(w, "{\"error\":%q}\n", "encode the response: "+err.Error())
+		return
+	}
+	w.WriteHeader(code)
+	_, _ = w.Write(textsafe.InertJSON(b.Bytes()))
 }
 
 // decodeJSON reads a JSON body strictly: unknown fields and trailing data

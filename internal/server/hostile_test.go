@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,7 +16,8 @@ import (
 // hostile is model output and a topic that try to run script in the page
 // and to drive a terminal.
 const hostile = "<script>window.pwned=1</script> <img src=x onerror=\"window.pwned=2\"> [click](javascript:window.pwned=3) " +
-	"<a href=\"javascript:alert(1)\">x</a> \x1b]0;owned\x07\x1b[31mred\x1b[0m <iframe src=//evil.example></iframe> {{.}}"
+	"<a href=\"javascript:alert(1)\">x</a> \x1b]0;owned\x07\x1b[31mred\x1b[0m <iframe src=//evil.example></iframe> {{.}}" +
+	" \u009b2J\u009b1;1H \u202egnp.exe\x7f"
 
 // seedHostile stores a completed debate whose topic and turns are hostile.
 func seedHostile(t *testing.T, store debate.Store) string {
@@ -41,6 +44,25 @@ func seedHostile(t *testing.T, store debate.Store) string {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// readFor reads what url answers within d: the event stream of a debate
+// that has not ended stays open.
+func readFor(t *testing.T, url string, d time.Duration) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body) // cut by the deadline for a stream
+	return string(b)
 }
 
 var (
@@ -74,6 +96,18 @@ func TestHostileOutputIsInert(t *testing.T) {
 	_, out := ts.do(t, "GET", "/api/debates/"+id, "")
 	if strings.Contains(out, "<script>") {
 		t.Errorf("the API returns raw <script>: %.200s", out)
+	}
+	// Its answers are printed by curl on a terminal: the C1 controls (U+009B
+	// is CSI to xterm), bidi overrides and DEL that JSON encoders leave raw
+	// are escaped, in every answer that carries model output.
+	for _, path := range []string{"/api/debates", "/api/debates/" + id, "/api/debates/" + id + "/export?as=json", "/api/debates/" + id + "/events"} {
+		out := readFor(t, ts.URL+path, 2*time.Second)
+		if strings.ContainsAny(out, "\u009b\u202e\x7f\x1b") {
+			t.Errorf("GET %s: raw characters a terminal acts on: %.300q", path, out)
+		}
+		if path != "/api/debates" && !strings.Contains(out, `\u009b2J`) {
+			t.Errorf("GET %s: the reply is not kept, escaped: %.300q", path, out)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // heartbeat keeps idle event streams open through proxies.
@@ -131,10 +132,11 @@ func appendSSE(b []byte, e debate.Event) []byte {
 		if json.Compact(&c, e.Data) != nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, c.Bytes()...)
+			b = append(b, textsafe.InertJSON(c.Bytes())...)
 		}
 	default:
-		b = append(b, e.Data...)
+		// Inert for a terminal (curl) as the API's other answers are.
+		b = append(b, textsafe.InertJSON(e.Data)...)
 	}
 	return append(b, "}\n\n"...)
 }

@@ -137,3 +137,56 @@ func cleanValue(v any) any {
 	}
 	return v
 }
+
+// InertJSON returns an encoded JSON document with the characters a terminal
+// may act on that JSON encoders write raw (DEL, the C1 controls such as
+// U+009B, which xterm reads as CSI, and the bidirectional formatting
+// characters) written as \u escapes instead: the same document to any JSON
+// reader, inert where it is printed (curl, parley export --as json, the
+// --json streams). In valid JSON they can stand only inside strings, where
+// an escape means the same character.
+func InertJSON(b []byte) []byte {
+	i := firstActive(b)
+	if i < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		c := b[i]
+		if c == 0x7f {
+			out = append(out, `\u007f`...)
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if coded(r) && size > 1 {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// firstActive is the index in b of the first DEL, C1 control or
+// bidirectional formatting character, or -1.
+func firstActive(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case 0x7f:
+			return i
+		case 0xc2, 0xe2:
+			if r, size := utf8.DecodeRune(b[i:]); size > 1 && coded(r) {
+				return i
+			}
+		}
+	}
+	return -1
+}

@@ -77,3 +77,27 @@ func TestShallow(t *testing.T) {
 		}
 	}
 }
+
+// TestInertJSON: DEL, C1 controls and bidi overrides, which encoders leave
+// raw, are escaped; the document decodes to the same value.
+func TestInertJSON(t *testing.T) {
+	v := map[string]string{"text": "csi\u009b31m del\x7f bidi\u202egnp.exe\u2066 naïve → ok \u2028"}
+	in, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := InertJSON(in)
+	if strings.ContainsAny(string(out), "\u009b\x7f\u202e\u2066") {
+		t.Errorf("InertJSON left an active character raw: %q", out)
+	}
+	if !strings.Contains(string(out), `csi\u009b31m del\u007f bidi\u202egnp.exe\u2066 naïve → ok`) {
+		t.Errorf("InertJSON(%s) = %s", in, out)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(out, &back); err != nil || back["text"] != v["text"] {
+		t.Errorf("the escaped document decodes to %q (%v), want %q", back["text"], err, v["text"])
+	}
+	if plain := []byte(`{"a":"naïve → ok"}`); &InertJSON(plain)[0] != &plain[0] {
+		t.Error("a document with nothing to escape was copied")
+	}
+}

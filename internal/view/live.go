@@ -95,8 +95,8 @@ func (l *Live) Handle(e debate.Event) {
 	}()
 	if l.json {
 		_ = l.state.Apply(e)
-		b, _ := json.Marshal(e) // the encoder escapes control characters
-		fmt.Fprintf(l.io.Out, "%s\n", b)
+		b, _ := json.Marshal(e) // the encoder escapes C0 control characters
+		fmt.Fprintf(l.io.Out, "%s\n", textsafe.InertJSON(b))
 		return
 	}
 	// Model output and topics are untrusted: whatever the view prints of an

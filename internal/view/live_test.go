@@ -79,6 +79,24 @@ func TestLiveJSON(t *testing.T) {
 	}
 }
 
+// TestLiveJSONIsInert: the JSON lines escape what a terminal acts on and
+// the encoder writes raw (C1 controls such as U+009B, read as CSI, bidi
+// overrides, DEL), so that --json on a terminal is as inert as the view.
+func TestLiveJSONIsInert(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, true, nil)
+	f := &feed{t: t, l: l}
+	f.send(debate.Created{Format: "perspectives", Topic: "x\u202eexe.pdf"})
+	f.send(debate.TurnDelta{Turn: "a", Text: "\u009b2J\u009b1;1H\x7f\x1b[2J"})
+	got := out.String()
+	if strings.ContainsAny(got, "\u009b\u202e\x7f\x1b") {
+		t.Errorf("json lines hold raw control characters: %q", got)
+	}
+	if !strings.Contains(got, `\u009b2J\u009b1;1H\u007f\u001b[2J`) || !strings.Contains(got, `x\u202eexe.pdf`) {
+		t.Errorf("json lines do not keep the text, escaped: %q", got)
+	}
+}
+
 func TestLiveWrapsWordsAtTheTerminalWidth(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetTerminal(true, false, false)
