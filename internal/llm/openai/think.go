@@ -120,7 +120,7 @@ func (f *thinkFilter) feed(s string) (out string, late bool) {
 		switch {
 		case strings.HasPrefix(t, thinkOpen):
 			f.state, f.pending, f.opened, f.watching = thinkInside, t[len(thinkOpen):], true, false
-		case strings.HasPrefix(thinkOpen, t) || f.watching && strings.HasPrefix(thinkClose, t):
+		case strings.HasPrefix(thinkOpen, t) || f.watching && len(t) < len(thinkClose) && strings.HasPrefix(thinkClose, t):
 			return "", false // maybe the start of a tag: wait
 		default:
 			f.state = thinkDone

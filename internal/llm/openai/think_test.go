@@ -29,6 +29,7 @@ func TestThinkFilter(t *testing.T) {
 		{[]thinkMode{thinkUnknown}, []string{"Reasoning {x}\n</think>\n\nAnswer"}, false, "Answer", false, thinkOrphan},
 		{[]thinkMode{thinkUnknown}, []string{"\n", "</th", "ink>\n\nAns", "wer"}, false, "Answer", false, thinkOrphan},
 		{[]thinkMode{thinkUnknown}, []string{"Reason", "ing</thi", "nk>Answer"}, false, "Reasoning", true, thinkOrphan},
+		{[]thinkMode{thinkUnknown}, []string{"\n</think>"}, false, "", false, thinkOrphan},
 		{[]thinkMode{thinkUnknown}, []string{"a < b", " and c </", "b>"}, false, "a < b and c </b>", false, thinkPlain},
 		{[]thinkMode{thinkUnknown}, []string{"Reasoning"}, true, "Reasoning", false, thinkUnknown},
 		// A plain model's answer may mention the tag.
