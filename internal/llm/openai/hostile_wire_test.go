@@ -288,6 +288,8 @@ func TestHTTPErrors(t *testing.T) {
 			llm.ErrBadRequest, 0, []string{"body.messages.0.content: Field required"}, nil},
 		{"422 Mistral validation list inside the message", 422, nil, `{"object":"error","message":{"detail":[{"type":"less_than_equal","loc":["body","temperature"],"msg":"Input should be less than or equal to 1.5","input":3}]},"type":"invalid_request_message_error","param":null,"code":null}`,
 			llm.ErrBadRequest, 0, []string{"body.temperature: Input should be less than or equal to 1.5"}, []string{"map["}},
+		{"403 region (not the key's fault)", 403, nil, `{"error":{"code":"unsupported_country_region_territory","message":"Country, region, or territory not supported","param":null,"type":"request_forbidden"}}`,
+			llm.ErrAuth, 0, []string{"access refused", "Country, region, or territory not supported"}, []string{"invalid API key", "none is set"}},
 		{"401", 401, nil, `{"error":{"message":"Incorrect API key provided: sk-abc.","type":"invalid_request_error","code":"invalid_api_key"}}`, llm.ErrAuth, 0, []string{"API key"}, nil},
 	}
 	for _, c := range cases {

@@ -91,15 +91,21 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 	switch {
 	case kind == llm.ErrAuth:
 		// The SDK's own text ("401 Unauthorized") does not say what to do.
-		hint := "invalid API key"
-		if status == http.StatusForbidden {
-			hint = "API key not allowed"
-		}
+		// A 403 is not always the key's: servers refuse a region (OpenAI),
+		// a network (Azure's firewall) or flagged input (OpenRouter's
+		// moderation) with it, in words the message keeps.
+		var hint string
 		switch {
+		case status == http.StatusForbidden && m.KeyEnv != "" && !m.NoKey:
+			hint = "access refused: check that the key in " + m.KeyEnv + " may use this model"
+		case status == http.StatusForbidden:
+			hint = "access refused"
 		case m.KeyEnv != "" && m.NoKey:
 			hint = "the server wants an API key and none is set: set " + m.KeyEnv
 		case m.KeyEnv != "":
-			hint += ": check " + m.KeyEnv
+			hint = "invalid API key: check " + m.KeyEnv
+		default:
+			hint = "invalid API key"
 		}
 		e.Err = fmt.Errorf("%s: %w", hint, e.Err)
 	case kind == llm.ErrBadRequest && ContextExceeded(detail):
