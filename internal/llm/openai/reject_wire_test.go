@@ -340,23 +340,29 @@ func TestToolsRejected(t *testing.T) {
 		}
 	}
 
-	var n atomic.Int32
-	vllm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) == 1 {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(400)
-			_, _ = w.Write([]byte(`{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`))
-			return
+	for name, body := range map[string]string{
+		"vLLM":      `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`,
+		"llama.cpp": `{"error":{"code":400,"message":"tools param requires --jinja flag","type":"invalid_request_error"}}`,
+	} {
+		var n atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) == 1 {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(400)
+				_, _ = w.Write([]byte(body))
+				return
+			}
+			sse(chunk(c1)+chunk(c2)+chunk(stop)+done)(w, r)
+		}))
+		p, err := openai.New(openai.Config{Name: "local", BaseURL: srv.URL + "/v1"})
+		if err != nil {
+			t.Fatal(err)
 		}
-		sse(chunk(c1)+chunk(c2)+chunk(stop)+done)(w, r)
-	}))
-	defer vllm.Close()
-	p, err = openai.New(openai.Config{Name: "vllm", BaseURL: vllm.URL + "/v1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, err := llm.Collect(p.Stream(context.Background(), req)); err != nil || r.Text != "Hello" || n.Load() != 2 {
-		t.Fatalf("vLLM: %d requests, %+v %v", n.Load(), r, err)
+		r, err := llm.Collect(p.Stream(context.Background(), req))
+		srv.Close()
+		if err != nil || r.Text != "Hello" || n.Load() != 2 {
+			t.Fatalf("%s: %d requests, %+v %v", name, n.Load(), r, err)
+		}
 	}
 }
 

@@ -38,7 +38,8 @@ import (
 //   - tools: Ollama answers 400 "<model> does not support tools" for a model
 //     whose template has none, vLLM 400 "\"auto\" tool choice requires
 //     --enable-auto-tool-choice and --tool-call-parser to be set" when
-//     started without a tool parser. Without tools the model answers from
+//     started without a tool parser, llama.cpp 400 "tools param requires
+//     --jinja flag" when started without its templates. Without tools the model answers from
 //     what it has: the turn goes on rather than fail on every try.
 const (
 	fieldStreamOptions       = "stream_options"
@@ -169,8 +170,9 @@ func rejectedField(err error, sent []string) string {
 	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) {
 		return ""
 	}
-	if slices.Contains(sent, fieldTools) && e.Param == "" && strings.Contains(e.Message, "--enable-auto-tool-choice") {
-		// vLLM names the server's flags, not the field.
+	if slices.Contains(sent, fieldTools) && e.Param == "" &&
+		(strings.Contains(e.Message, "--enable-auto-tool-choice") || strings.Contains(e.Message, "tools param requires --jinja")) {
+		// vLLM and llama.cpp name the server's flags, not the field.
 		return fieldTools
 	}
 	return apierr.RejectedField(e.Param, e.Code, e.Message, e.RawJSON(), sent)
