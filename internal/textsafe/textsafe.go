@@ -7,8 +7,12 @@
 // visible instead of acting on it: C0 controls and DEL become their Unicode
 // control pictures ("\x1b" → "␛", "\r" → "␍"), C1 controls and the
 // bidirectional overrides that can reorder what a reader sees become
-// "⟨U+009B⟩". JSON output needs none of this: its encoder escapes control
-// characters already.
+// "⟨U+009B⟩", and so do the invisible characters that can hide text from a
+// reader (zero-width space, word joiner, byte order mark, fillers, and the
+// tag characters that smuggle ASCII unseen), but for those that join
+// letters and emoji (ZWJ, ZWNJ) or mark direction in right-to-left text
+// (LRM, RLM, ALM). JSON output needs none of this for its C0 controls: its
+// encoder escapes them already (see InertJSON for the rest).
 package textsafe
 
 import (
@@ -29,6 +33,7 @@ func Clean(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
 	b.Grow(len(s) + 16)
+	flag := false
 	for _, r := range s {
 		switch {
 		case r == '\n' || r == '\t':
@@ -37,11 +42,12 @@ func Clean(s string) string {
 			b.WriteRune(0x2400 + r) // ␀ … ␟
 		case r == 0x7f:
 			b.WriteRune('␡')
-		case coded(r):
+		case coded(r) || tag(r) && !flag:
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 		default:
 			b.WriteRune(r) // includes utf8.RuneError for invalid bytes
 		}
+		flag = inFlag(flag, r)
 	}
 	return b.String()
 }
@@ -51,24 +57,56 @@ func Clean(s string) string {
 // already styled with 7-bit ANSI sequences (ESC [ …), which Clean would
 // make visible too.
 func Styled(s string) string {
-	if !strings.ContainsFunc(s, coded) {
+	if !strings.ContainsFunc(s, func(r rune) bool { return coded(r) || tag(r) }) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
+	flag := false
 	for _, r := range s {
-		if coded(r) {
+		if coded(r) || tag(r) && !flag {
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
-			continue
+		} else {
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
+		flag = inFlag(flag, r)
 	}
 	return b.String()
 }
 
 // coded reports the characters shown by their code point ("⟨U+202E⟩"):
-// C1 controls and the bidirectional formatting characters.
-func coded(r rune) bool { return (r >= 0x80 && r <= 0x9f) || bidi(r) }
+// C1 controls, the bidirectional formatting characters and the invisible
+// ones (tag characters aside, see tag).
+func coded(r rune) bool { return (r >= 0x80 && r <= 0x9f) || bidi(r) || invisible(r) }
+
+// invisible reports the characters that show nothing and join or separate
+// nothing a reader needs: text made of them, or hidden between them, cannot
+// be seen. Zero-width joiners and non-joiners (emoji, Persian, Indic
+// scripts) and the implicit direction marks (right-to-left text) are not
+// among them.
+func invisible(r rune) bool {
+	switch r {
+	case 0x200b, // zero-width space
+		0x180e,         // Mongolian vowel separator
+		0xfeff,         // byte order mark, zero-width no-break space
+		0x3164, 0xffa0: // Hangul fillers
+		return true
+	}
+	return (r >= 0x2060 && r <= 0x2064) || // word joiner, invisible operators
+		(r >= 0xfff9 && r <= 0xfffb) // interlinear annotation
+}
+
+// tag reports the tag characters (U+E0000 to U+E007F): invisible copies of
+// ASCII, which can carry a message a reader does not see. Only the
+// subdivision flags (🏴 followed by tags, as in the flag of Scotland) use
+// them to show something; those are kept.
+func tag(r rune) bool { return r >= 0xe0000 && r <= 0xe007f }
+
+// inFlag reports whether the rune after r is still within a flag's tag
+// sequence, flag saying whether r was.
+func inFlag(flag bool, r rune) bool {
+	return r == 0x1f3f4 || flag && r >= 0xe0020 && r <= 0xe007e
+}
 
 // safe reports whether s needs no change: valid UTF-8 with no control
 // character but newline and tab, and no bidirectional override.
@@ -83,7 +121,7 @@ func safe(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r <= 0x9f || bidi(r) {
+		if r == utf8.RuneError && size == 1 || r <= 0x9f || coded(r) || tag(r) {
 			return false
 		}
 		i += size
@@ -140,8 +178,9 @@ func cleanValue(v any) any {
 
 // InertJSON returns an encoded JSON document with the characters a terminal
 // may act on that JSON encoders write raw (DEL, the C1 controls such as
-// U+009B, which xterm reads as CSI, and the bidirectional formatting
-// characters) written as \u escapes instead: the same document to any JSON
+// U+009B, which xterm reads as CSI, the bidirectional formatting
+// characters and the invisible ones Clean shows) written as \u escapes
+// instead: the same document to any JSON
 // reader, inert where it is printed (curl, parley export --as json, the
 // --json streams). In valid JSON they can stand only inside strings, where
 // an escape means the same character.
@@ -182,7 +221,7 @@ func firstActive(b []byte) int {
 		switch b[i] {
 		case 0x7f:
 			return i
-		case 0xc2, 0xe2:
+		case 0xc2, 0xe1, 0xe2, 0xe3, 0xef:
 			if r, size := utf8.DecodeRune(b[i:]); size > 1 && coded(r) {
 				return i
 			}

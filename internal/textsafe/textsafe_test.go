@@ -18,6 +18,12 @@ func TestClean(t *testing.T) {
 		{"bidi \u202egnp.exe", "bidi ⟨U+202E⟩gnp.exe"},
 		{"bad \xff byte", "bad \uFFFD byte"},
 		{"naïve café — ok", "naïve café — ok"},
+		// Invisible characters that hide text are shown; those that join
+		// emoji and letters or mark direction are kept.
+		{"pay\u200bpal \ufeffx\u2060y\u3164", "pay⟨U+200B⟩pal ⟨U+FEFF⟩x⟨U+2060⟩y⟨U+3164⟩"},
+		{"ok\U000E0069\U000E0067\U000E006Enore", "ok⟨U+E0069⟩⟨U+E0067⟩⟨U+E006E⟩nore"},
+		{"👨\u200d👩\u200d👧 می\u200cخواهم \u05d0\u200f1", "👨\u200d👩\u200d👧 می\u200cخواهم \u05d0\u200f1"},
+		{"flag 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F!", "flag 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F!"},
 	} {
 		if got := Clean(tc.in); got != tc.want {
 			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
