@@ -70,6 +70,8 @@ func TestOutputLimit(t *testing.T) {
 		{"max_tokens: 64000 > 32000, which is the maximum allowed number of output tokens for claude-opus-4-20250514", 64000, 32000, true, true},
 		{"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]", 20000, 8192, true, true},
 		{"`max_tokens` must be less than or equal to `32768`, the maximum value for `max_tokens` is less than the `context_window` for this model", 50000, 32768, true, true},
+		{"max_completion_tokens must be less than or equal to 40960, the maximum value for max_completion_tokens is less than the context_window for this model", 50000, 40960, true, true},
+		{"max_tokens for `llama-3.1-8b-instant` must be less than or equal to 8000", 8192, 8000, true, true},
 		{"'max_tokens' or 'max_completion_tokens' is too large: 5000. This model's maximum context length is 4096 tokens and your request has 1000 input tokens (5000 > 4096 - 1000).", 5000, 3096, false, true},
 		{"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (3000 in the messages, 2000 in the completion). Please reduce the length of the messages or completion.", 2000, 1096, false, true},
 		// The prompt alone fills the window: no limit helps.

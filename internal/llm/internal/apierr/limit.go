@@ -59,8 +59,10 @@ var outputLimits = []struct {
 	{regexp.MustCompile(`valid range of max_tokens is \[1, (\d+)\]`), true},
 	// Groq: "`max_tokens` must be less than or equal to `32768`, the
 	// maximum value for `max_tokens` is less than the `context_window` for
-	// this model".
-	{regexp.MustCompile("max_tokens`? must be less than or equal to `?(\\d+)"), true},
+	// this model", "max_completion_tokens must be less than or equal to
+	// 40960, ...", "max_tokens for `llama-3.1-8b-instant` must be less than
+	// or equal to 8000".
+	{regexp.MustCompile("max_(?:completion_)?tokens`?(?: for `[^`]+`)? must be less than or equal to `?(\\d+)"), true},
 	// vLLM: "'max_tokens' or 'max_completion_tokens' is too large: 5000.
 	// This model's maximum context length is 4096 tokens and your request
 	// has 1000 input tokens (5000 > 4096 - 1000)."
