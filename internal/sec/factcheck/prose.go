@@ -203,7 +203,8 @@ var metricPhrases = []struct {
 }{
 	{"net loss", NetIncome, true}, {"net losses", NetIncome, true}, {"net loss attributable", NetIncome, true},
 	{"a loss of", NetIncome, true}, {"swung to a loss", NetIncome, true}, {"posted a loss", NetIncome, true},
-	{"reported a loss", NetIncome, true}, {"recorded a loss", NetIncome, true},
+	{"reported a loss", NetIncome, true}, {"recorded a loss", NetIncome, true}, {"lost", NetIncome, true},
+	{"net of interest expense", Revenue, false}, {"revenues net of interest expense", Revenue, false},
 	{"operating loss", OperatingIncome, true}, {"operating losses", OperatingIncome, true},
 	{"loss from operations", OperatingIncome, true}, {"loss per share", EPSDiluted, true},
 	{"net loss per share", EPSDiluted, true}, {"diluted loss per share", EPSDiluted, true},
@@ -551,6 +552,20 @@ func findIn(sentence string, t *Table) []Mention {
 			m.Unit = USDPerShare
 		}
 		add(start, end, m)
+	}
+	// "27 cents a share", "a loss of 27 cents per share": a per-share
+	// amount in cents, unread until now.
+	if strings.Contains(low, "cent") || strings.Contains(low, "¢") {
+		for _, loc := range centsRe().FindAllStringSubmatchIndex(low, -1) {
+			num := low[loc[2]:loc[3]]
+			m := Mention{Value: mustFloat(num) / 100, Unit: USDPerShare, Step: step(num, 0.01)}
+			start := loc[0]
+			if negativeBefore(sentence, start) {
+				m.Neg = true
+				start -= len(sentence[:start]) - len(strings.TrimRight(sentence[:start], "-−–"))
+			}
+			add(start, loc[1], m)
+		}
 	}
 	for _, loc := range scaledRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(low[loc[2]:loc[3]], ",", "")
@@ -1476,7 +1491,8 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	}
 	// "rose $6.0 billion", "up $1.2 billion", "a $1.2 billion increase in":
 	// an amount of change, not a level.
-	if (m.Unit == USD || m.Unit == USDPerShare) && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Hi == 0 {
+	if (m.Unit == USD || m.Unit == USDPerShare) && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Hi == 0 &&
+		!(best.loss && low[best.start:best.end] == "lost") { // "lost $1.2 billion" is the loss itself
 		pre := low[max(0, start-24):start]
 		if changeVerbRe().MatchString(pre) || changeNounRe().MatchString(low[end:]) {
 			m.Change = true
@@ -1641,6 +1657,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		window = window[i+1:]
 	}
 	after := low[end:min(len(low), end+12)]
+	// Both directions in the window ("lost momentum, rising only 2%"):
+	// the word nearer the figure states its direction.
+	if d, u := lastMatch(downRe(), window), lastMatch(upRe(), window); d >= 0 && u > d {
+		window = window[d+1:]
+	}
 	switch {
 	case downRe().MatchString(window) || strings.HasPrefix(strings.TrimSpace(after), "lower") || strings.HasPrefix(strings.TrimSpace(after), "decline") || strings.HasPrefix(strings.TrimSpace(after), "drop"):
 		m.Dir = -1
@@ -1836,7 +1857,19 @@ var (
 		return regexp.MustCompile(`^\s*(increase|decrease|rise|gain|decline|drop|jump|improvement|reduction|fall)\b`)
 	})
 	bareMarginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*margins?\b`) })
+	centsRe      = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(\d+(?:\.\d+)?)\s?(?:cents?\b|¢)`)
+	})
 )
+
+// lastMatch is where re's last match in s starts, -1 when none.
+func lastMatch(re *regexp.Regexp, s string) int {
+	all := re.FindAllStringIndex(s, -1)
+	if len(all) == 0 {
+		return -1
+	}
+	return all[len(all)-1][0]
+}
 
 // toFigureRe is "to <figure>" in the words before a "from <figure>".
 var toFigureRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|~)?[-$+]?\d[^;]*$`) })
@@ -2079,6 +2112,11 @@ func hasMetricWithin(s string, metrics []span) bool {
 func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool {
 	if metric == otherMetric {
 		return u != Score
+	}
+	// "lost $1.2 billion", "lost 27 cents a share": a loss; but "revenue
+	// lost momentum, falling 5%" states no change of a loss.
+	if sp.loss && low[sp.start:sp.end] == "lost" && u != USD && u != USDPerShare {
+		return false
 	}
 	mu := UnitOf(metric)
 	switch u {

@@ -68,6 +68,17 @@ func TestOtherShapes(t *testing.T) {
 		{"figure read as a period", "tiny_CIK0009000013.json", "Revenue was $1.2M in FY2024, with 9m of runway.", []Status{Verified}, ""},
 		{"year to date", "insurer_CIK0009000011.json", "Revenue for the nine months ended September 30, 2024 was $49.0 billion.", []Status{Unverified}, "could not place"},
 		{"bound", "insurer_CIK0009000011.json", "Revenue of more than $80 billion in 2024.", []Status{Corrected}, "does not match"},
+		// Per-share amounts in cents, losses stated by a verb.
+		{"cents", "tiny_CIK0009000013.json", "The net loss per share narrowed to 27 cents in 2024.", []Status{Verified}, ""},
+		{"cents", "tiny_CIK0009000013.json", "EPS was -27 cents in 2024.", []Status{Verified}, ""},
+		{"cents", "tiny_CIK0009000013.json", "The net loss per share was 17 cents in 2024.", []Status{Corrected}, ""},
+		{"lost", "tiny_CIK0009000013.json", "The company lost 27 cents a share in 2024.", []Status{Verified}, ""},
+		{"lost", "tiny_CIK0009000013.json", "The company lost $12.3 million in 2024.", []Status{Verified}, ""},
+		{"lost", "tiny_CIK0009000013.json", "The company lost $22.3 million in 2024.", []Status{Corrected}, ""},
+		{"lost", "reit_CIK0009000012.json", "Revenue lost momentum, rising only 5.1% in 2024.", []Status{Verified}, ""},
+		// A bank's revenue named with its qualifier.
+		{"bank revenue", "bank_CIK0009000001.json", "Total revenue, net of interest expense, was $12.0 billion in 2024.", []Status{Verified}, ""},
+		{"bank revenue", "bank_CIK0009000001.json", "Total revenue, net of interest expense, was $13.0 billion in 2024.", []Status{Corrected}, ""},
 		// A count of shares written without "shares" after it.
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 46 million in 2024.", []Status{Verified}, ""},
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 56 million in 2024.", []Status{Corrected}, ""},
