@@ -611,9 +611,7 @@ func findIn(sentence string, t *Table) []Mention {
 	findBareRatios(low, metrics, add)
 	findBarePercents(sentence, low, metrics, add)
 	findScores(low, metrics, add)
-	sort.Slice(mentions, func(i, j int) bool {
-		return strings.Index(sentence, mentions[i].Text) < strings.Index(sentence, mentions[j].Text)
-	})
+	sort.SliceStable(mentions, func(i, j int) bool { return mentions[i].Start < mentions[j].Start })
 	pairLists(sentence, low, mentions, metrics, periods)
 	fromToRange(low, mentions, periods)
 	inheritMetric(low, mentions)
@@ -675,7 +673,7 @@ func inheritMetric(low string, mentions []Mention) {
 			continue
 		}
 		between := low[prev.End:m.Start]
-		if strings.ContainsAny(between, ";:") || len(findMetrics(between)) > 0 || len(between) > 60 {
+		if len(between) > 60 || strings.ContainsAny(between, ";:") || len(findMetrics(between)) > 0 {
 			continue
 		}
 		m.Metric, m.Segment, m.NonGAAP = prev.Metric, prev.Segment, prev.NonGAAP
@@ -1382,6 +1380,25 @@ func yearOfQuarter(low string, q, y span) bool {
 	return true
 }
 
+// window is the part of low within about n bytes of the figure at
+// start:end, cut at spaces so that no word is cut in two.
+func window(low string, start, end, n int) (int, int) {
+	lo, hi := 0, len(low)
+	if start > n {
+		lo = start - n
+		if i := strings.IndexByte(low[lo:start], ' '); i >= 0 {
+			lo += i
+		}
+	}
+	if end+n < len(low) {
+		hi = end + n
+		if i := strings.LastIndexByte(low[end:hi], ' '); i >= 0 {
+			hi = end + i
+		}
+	}
+	return lo, hi
+}
+
 // textBetween is the text between two spans, "" when they overlap.
 func textBetween(low string, a, b span) string {
 	from, to := min(a.end, b.end), max(a.start, b.start)
@@ -1414,7 +1431,11 @@ func clauseBreak(s string) bool {
 // direction words between them.
 func attribute(m *Mention, sentence, low string, start, end int, metrics, periods []span, t *Table) {
 	me := span{start: start, end: end}
-	if conditional(low, start, end) {
+	// The condition and market cues are read near the figure: over a whole
+	// run-on sentence (a table's rows, a list without stops) reading them
+	// for every figure took seconds.
+	lo, hi := window(low, start, end, 240)
+	if conditional(low[lo:hi], start-lo, end-lo) {
 		m.Hypothetical = true
 	}
 	if m.Unit == Percent {
@@ -1425,13 +1446,17 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// A market cue (a price, a market value, a multiple) nearer the figure
 	// than any metric makes it market data.
 	marketDist := 1 << 30
-	for _, loc := range marketRe().FindAllStringIndex(low, -1) {
-		if d := dist(me, span{start: loc[0], end: loc[1]}); d < 40 && d < marketDist {
+	mlo, mhi := window(low, start, end, 80)
+	for _, loc := range marketRe().FindAllStringIndex(low[mlo:mhi], -1) {
+		if d := dist(me, span{start: mlo + loc[0], end: mlo + loc[1]}); d < 40 && d < marketDist {
 			marketDist = d
 		}
 	}
 	best, bestScore := span{}, 1<<30
 	for _, sp := range metrics {
+		if dist(me, sp) >= 120 {
+			continue // never chosen (see below); and reading the words between is costly
+		}
 		// "Shares outstanding were 24.3 billion": an amount without a
 		// currency may count shares.
 		if !compatible(m.Unit, sp.metric, low, start, end, sp) && !(m.bare && m.Unit == USD && UnitOf(sp.metric) == SharesUnit) {
@@ -1540,6 +1565,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	for _, sp := range periods {
 		if sp.start < end && start < sp.end {
 			continue // a period read inside the figure itself ("9m" of "$1.9M")
+		}
+		if dist(me, sp) > 600 {
+			continue // another part of a run-on text
 		}
 		d := dist(me, sp)
 		between := textBetween(low, sp, me)
