@@ -149,6 +149,23 @@ func TestReasoningDeltasAreNotTheAnswer(t *testing.T) {
 	}
 }
 
+// A reasoning parser that finds no end of reasoning (vLLM's deepseek_r1
+// parser on Qwen3 with thinking off) sends the whole answer as reasoning
+// and no content: the reply is then that text, not empty. Cut at the
+// limit, it is reasoning cut short, and not the answer.
+func TestAnswerOnlyInReasoning(t *testing.T) {
+	body := chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":"{\"verdict\":"}}]}`) +
+		chunk(`{"choices":[{"index":0,"delta":{"reasoning_content":" \"bull\"}","reasoning":" \"bull\"}"}}]}`) + chunk(stop) + chunk(use) + done
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.Text != `{"verdict": "bull"}` || r.StopReason != llm.StopEnd {
+		t.Fatalf("%+v %v", r, err)
+	}
+	cut := strings.Replace(body, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1)
+	if r, err := ask(rawServer(t, sse(cut))); err != nil || r.Text != "" || r.StopReason != llm.StopMaxTokens {
+		t.Fatalf("cut: %+v %v", r, err)
+	}
+}
+
 func TestFinishLength(t *testing.T) {
 	body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"length"}]}`) + chunk(use) + done
 	r, err := ask(rawServer(t, sse(body)))

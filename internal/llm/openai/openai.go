@@ -28,6 +28,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/parleyhq/parley/internal/llm"
@@ -175,6 +176,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			calls    toolCalls
 			refusal  strings.Builder
 			think    = newThinkFilter(p.thinks.get(req.Model))
+			// The reasoning deltas, kept (up to maxHeld) for a reply that
+			// has nothing else (see below).
+			reasoning strings.Builder
 		)
 		for stream.Next() {
 			chunk := stream.Current()
@@ -199,6 +203,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see think.go): they
 				// are the model's scratchpad, not its answer.
+				if r := reasoningText(ch.Delta.JSON.ExtraFields); r != "" && reasoning.Len()+len(r) <= maxHeld {
+					reasoning.WriteString(r)
+				}
 				text, late := think.feed(contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw()))
 				if late {
 					p.thinks.set(req.Model, thinkOrphan)
@@ -239,6 +246,17 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		if text := think.flush(cut); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
+		}
+		if stop == llm.StopEnd && !think.passed && len(calls.bufs) == 0 && refusal.Len() == 0 && strings.TrimSpace(reasoning.String()) != "" {
+			// Everything came as reasoning and nothing as the answer: a
+			// reasoning parser that found no end of reasoning (vLLM's
+			// deepseek_r1 parser on Qwen3 with thinking off, Nemotron
+			// without enable_thinking) files the whole answer there. An
+			// empty reply would be no answer at all; this text is what the
+			// model said.
+			if !yield(llm.Chunk{Text: strings.TrimSpace(reasoning.String())}, nil) {
+				return
+			}
 		}
 		for i, tb := range calls.bufs {
 			tc, err := tb.complete(i)
@@ -336,6 +354,24 @@ func (p *Provider) lateReasoning(model string) *llm.Error {
 		"model %q sent its reasoning as the answer, ending it with </think> but never opening it: its chat template opens <think> in the prompt "+
 			"and the server does not separate reasoning (vLLM: --reasoning-parser; llama.cpp: --reasoning-format deepseek); "+
 			"asked again, the reply is held back until </think>", model)}
+}
+
+// reasoningText is the reasoning a delta carries, in the field servers use
+// for it: reasoning_content (DeepSeek, vLLM, llama.cpp) or reasoning
+// (Ollama, OpenRouter, newer vLLM). Servers that send both send the same
+// text twice, so the first is taken.
+func reasoningText(extra map[string]respjson.Field) string {
+	for _, k := range []string{"reasoning_content", "reasoning"} {
+		f, ok := extra[k]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // usageOf converts the API's counts to Parley's: prompt_tokens counts the
