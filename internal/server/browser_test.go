@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
@@ -291,6 +292,35 @@ func TestBrowserHostile(t *testing.T) {
 	}
 	if n := dialogs.Load(); n != 0 {
 		t.Fatalf("%d dialogs opened", n)
+	}
+}
+
+// TestBrowserStreamIsInert: text streamed into an open page shows what the
+// page itself would show of it: bidi overrides, C1 and C0 controls and
+// invisible characters by code point or picture, not acting on the text
+// around them while the reply streams.
+func TestBrowserStreamIsInert(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := seedHostile(t, ts.app.Store)
+	ctx, _ := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/debates/"+id), chromedp.WaitReady(chromedp.CSS("main"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the streaming turn", `!!document.querySelector('article[data-turn="r1/argument/b"] pre.stream')`)
+	time.Sleep(300 * time.Millisecond) // the event stream is open
+	e, err := debate.NewEvent(id, time.Now(), debate.TurnDelta{Turn: "r1/argument/b", Text: " streamed:\u202egnp.exe\u009b2J\x1b[2Jpay\u200bpal\U000E0041 end"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.app.Store.Append(context.Background(), id, e); err != nil {
+		t.Fatal(err)
+	}
+	sel := `document.querySelector('article[data-turn="r1/argument/b"] pre.stream').textContent`
+	waitJS(t, ctx, "the streamed text", sel+`.includes("streamed:")`)
+	got := eval[string](t, ctx, sel)
+	got = got[strings.Index(got, "streamed:"):]
+	if want := "streamed:⟨U+202E⟩gnp.exe⟨U+009B⟩2J␛[2Jpay⟨U+200B⟩pal⟨U+E0041⟩ end"; got != want {
+		t.Errorf("the page streamed %q, want %q", got, want)
 	}
 }
 

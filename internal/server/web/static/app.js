@@ -30,11 +30,27 @@
   var seq = Number(root.dataset.seq) || 0;
   var loading = false, again = false, timer = null, buffered = [];
 
+  // inert shows streamed model output as the server's pages show it
+  // (textsafe.Clean): control characters as their pictures, C1 controls,
+  // bidi overrides and invisible characters by code point (the tags of a
+  // subdivision flag kept), so that a reply cannot reorder or hide text
+  // while it streams, before the panel is drawn again.
+  var controls = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+  var coded = /(\ud83c\udff4(?:\udb40[\udc20-\udc7e])+\udb40\udc7f)|[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u200b\u2060-\u2064\ufeff\u180e\u3164\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+  function inert(s) {
+    return s.replace(/\r\n/g, "\n").replace(controls, function (c) {
+      return c === "\u007f" ? "\u2421" : String.fromCharCode(0x2400 + c.charCodeAt(0));
+    }).replace(coded, function (c, flag) {
+      if (flag) return flag;
+      return "\u27e8U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") + "\u27e9";
+    });
+  }
+
   function deltaTo(ev) {
     if (ev.seq <= seq) return;
     var turn = panelEl.querySelector('article[data-turn="' + CSS.escape(ev.data.turn) + '"] pre.stream');
     if (!turn) { refresh(); return; }
-    turn.textContent += ev.data.text;
+    turn.textContent += inert(ev.data.text);
     seq = ev.seq;
   }
 
