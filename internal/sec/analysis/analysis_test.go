@@ -334,3 +334,23 @@ func TestAssessArithmetic(t *testing.T) {
 		t.Errorf("contentions = %v", ev.Contentions)
 	}
 }
+
+// TestPiotroskiSummaryAmounts: the criteria that compare reported amounts
+// write them as the key figures do, in millions of dollars or shares, not
+// as "1.027e+11"; ratios keep four significant digits.
+func TestPiotroskiSummaryAmounts(t *testing.T) {
+	sum := report(t, "NVDA", sicNVDA).Piotroski.Summary()
+	for _, want := range []string{
+		"2. [PASS] Operating cash flow > 0: $102,718M\n",
+		"4. [FAIL] Operating cash flow vs net income (cash flow higher passes): $102,718M vs $120,067M",
+		"1. [PASS] ROA > 0 (net income / opening total assets): 1.076\n",
+		"M shares vs ",
+	} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+	if strings.Contains(sum, "e+") {
+		t.Errorf("summary writes a figure in exponent notation:\n%s", sum)
+	}
+}

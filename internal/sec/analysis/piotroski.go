@@ -3,6 +3,8 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/sec/xbrl"
@@ -53,9 +55,9 @@ func (p PiotroskiResult) Summary() string {
 		}
 		fmt.Fprintf(&b, "%d. [%s] %s", i+1, mark, c.Test)
 		if !c.Missing {
-			fmt.Fprintf(&b, ": %.4g", c.Current)
+			fmt.Fprintf(&b, ": %s", c.figure(c.Current))
 			if c.Prior != 0 || strings.Contains(c.Test, "vs") {
-				fmt.Fprintf(&b, " vs %.4g", c.Prior)
+				fmt.Fprintf(&b, " vs %s", c.figure(c.Prior))
 			}
 		}
 		if c.Note != "" {
@@ -64,6 +66,38 @@ func (p PiotroskiResult) Summary() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// figure writes a compared value: a ratio to four significant digits; an
+// amount the criterion compares as reported (operating cash flow, net
+// income, shares outstanding) in millions of its unit, as the reports'
+// key figures are written ("$102,718M", "24,300M shares"), where %g wrote
+// "1.027e+11" for the reader and the agents to decode.
+func (c Criterion) figure(v float64) string {
+	unit := ""
+	for i, in := range c.Inputs {
+		if i > 0 && in.Unit != unit {
+			unit = ""
+			break
+		}
+		unit = in.Unit
+	}
+	if math.Abs(v) < 1e6 || (unit != "USD" && unit != "shares") {
+		return fmt.Sprintf("%.4g", v)
+	}
+	m := math.Round(v / 1e6)
+	sign := ""
+	if m < 0 {
+		sign, m = "-", -m
+	}
+	digits := strconv.FormatFloat(m, 'f', 0, 64)
+	for i := len(digits) - 3; i > 0; i -= 3 {
+		digits = digits[:i] + "," + digits[i:]
+	}
+	if unit == "USD" {
+		return sign + "$" + digits + "M"
+	}
+	return sign + digits + "M shares"
 }
 
 // firstGap names the first criterion that lacked data and why, e.g.
