@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
@@ -603,7 +604,14 @@ func remove(list []string, s string) []string {
 func abbrev(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
-		return s[:n-1] + "…"
+		// Cut at a character's start: half a character is an invalid
+		// byte on the terminal (tool arguments and errors quote model
+		// output, in any script).
+		cut := n - 1
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return s[:cut] + "…"
 	}
 	return s
 }

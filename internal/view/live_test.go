@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
@@ -252,5 +253,17 @@ func TestLiveSpinnerOnlyOnATerminal(t *testing.T) {
 	defer l.Close()
 	if l.spin != nil {
 		t.Error("a spinner draws on a standard error redirected to a file")
+	}
+}
+
+// TestAbbrevKeepsCharactersWhole: a tool call's arguments or error cut for
+// the notice line end at a character's start, never within one (an
+// invalid byte on the terminal).
+func TestAbbrevKeepsCharactersWhole(t *testing.T) {
+	for _, s := range []string{strings.Repeat("é", 60), "x" + strings.Repeat("市場", 40), strings.Repeat("⟨U+202E⟩", 20)} {
+		got := abbrev(s, 80)
+		if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || len(got) > 80+len("…") {
+			t.Errorf("abbrev(%q) = %q", s, got)
+		}
 	}
 }
