@@ -21,6 +21,8 @@ func FuzzCheck(f *testing.F) {
 		}
 	}
 	f.Add("Revenue was $1.9M in FY2024, with 9m of runway.")
+	f.Add("| Metric | FY2024 | YoY |\n|---|---|---|\n| Revenue | $391.0B | +2% |\n| Net income | -$1.2B | n/a |\n")
+	f.Add("| a | b |\n| 1 |\n|---|\n||\n|")
 	tb := lossTable()
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, fd := range tb.Check(text) {

@@ -338,10 +338,123 @@ var (
 // without a stated period get the table's latest fiscal year.
 func Find(text string, t *Table) []Mention {
 	var out []Mention
-	for _, s := range Sentences(text) {
+	for _, s := range Sentences(tableSentences(text, t)) {
 		out = append(out, findIn(s, t)...)
 	}
 	return out
+}
+
+// tableSentences rewrites each Markdown table of text as one sentence per
+// figure, naming the figure by its row's first cell and its column's
+// header ("| Revenue | $215.9B |" under "| Metric | FY2026 |" is "Revenue
+// FY2026: $215.9B."), and a change column ("YoY", "Growth") by the first
+// column that names a period. Read as prose, a table is one run-on
+// sentence whose figures all took the period nearest them, and a right
+// table's figures of every column but one were corrected.
+func tableSentences(text string, t *Table) string {
+	if !strings.Contains(text, "|") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	var b strings.Builder
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && tableRow(lines[j]) {
+			j++
+		}
+		if j-i < 2 {
+			b.WriteString(lines[i])
+			if i+1 < len(lines) {
+				b.WriteByte('\n')
+			}
+			i++
+			continue
+		}
+		b.WriteString(tableText(lines[i:j], t))
+		if j < len(lines) {
+			b.WriteByte('\n')
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// tableRow reports whether a line is a row of a Markdown table.
+func tableRow(line string) bool {
+	l := strings.TrimSpace(line)
+	return strings.HasPrefix(l, "|") && strings.Count(l, "|") >= 3
+}
+
+func cells(row string) []string {
+	l := strings.TrimSpace(row)
+	l = strings.TrimSuffix(strings.TrimPrefix(l, "|"), "|")
+	out := strings.Split(l, "|")
+	for i := range out {
+		out[i] = strings.TrimSpace(strings.Trim(strings.TrimSpace(out[i]), "*_"))
+	}
+	return out
+}
+
+var (
+	separatorCellRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^:?-{2,}:?$`) })
+	changeHeaderRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(yoy|y/y|growth|change|chg|increase|vs\.? prior|year over year)\b|%\s*(chg|change)|^δ|^Δ`)
+	})
+)
+
+// tableText is a table's rows as sentences: see tableSentences.
+func tableText(rows []string, t *Table) string {
+	var header []string
+	data := rows
+	if len(rows) >= 2 {
+		sep := true
+		for _, c := range cells(rows[1]) {
+			if c != "" && !separatorCellRe().MatchString(strings.ReplaceAll(c, " ", "")) {
+				sep = false
+			}
+		}
+		if sep {
+			header, data = cells(rows[0]), rows[2:]
+		}
+	}
+	// The first column whose header names a period: the period of a change
+	// column ("YoY") that names none.
+	firstPeriod := ""
+	for _, h := range header {
+		if len(findPeriods(lowerASCII(h), t)) > 0 {
+			firstPeriod = h
+			break
+		}
+	}
+	var b strings.Builder
+	for _, row := range data {
+		cs := cells(row)
+		if len(cs) == 0 {
+			continue
+		}
+		label := cs[0]
+		wrote := false
+		for j := 1; j < len(cs); j++ {
+			c := cs[j]
+			if !strings.ContainsAny(c, "0123456789") {
+				continue
+			}
+			h := ""
+			if j < len(header) {
+				h = header[j]
+			}
+			s := strings.TrimSpace(label + " " + h)
+			if firstPeriod != "" && h != firstPeriod && len(findPeriods(lowerASCII(h), t)) == 0 && changeHeaderRe().MatchString(h) {
+				s += " in " + firstPeriod
+			}
+			b.WriteString(s + ": " + c + ".\n\n")
+			wrote = true
+		}
+		if !wrote {
+			b.WriteString(strings.Join(cs, ", ") + ".\n\n")
+		}
+	}
+	return b.String()
 }
 
 // Sentences splits text into sentences, keeping decimals ("3.5"),

@@ -316,3 +316,48 @@ func loadShapes(t *testing.T) []labelled {
 	}
 	return out
 }
+
+// TestMarkdownTables: a table's figure is read with its row's and its
+// column's names: metric by period, period by metric, and a change column
+// for the first period column.
+func TestMarkdownTables(t *testing.T) {
+	nvda := tables(t)["NVDA"]
+	ins := syntheticTable(t, "insurer_CIK0009000011.json")
+	for _, tc := range []struct {
+		name string
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{"metrics by period", nvda, `Key figures:
+
+| Metric | FY2026 | FY2025 | YoY |
+|---|---|---|---|
+| Revenue | $215.9B | $130.5B | +65.5% |
+| Net income | $120.1B | $72.9B | +64.7% |
+| Gross margin | 71.1% | 75.0% | -3.9 pts |
+| **Diluted EPS** | $4.90 | $2.94 | +66.7% |
+
+The bull case rests on these.`, []Status{Verified, Verified, Verified, Verified, Verified, Verified, Verified, Verified, Verified, Verified, Verified, Verified}},
+		{"metrics by period, wrong", nvda, `| Metric | FY2026 | FY2025 | YoY |
+|:---|---:|---:|---:|
+| Revenue | $215.9B | $120.5B | +55.5% |`, []Status{Verified, Corrected, Corrected}},
+		{"periods by metric", ins, `| Year | Revenue | Net income | Diluted EPS |
+| --- | --- | --- | --- |
+| 2024 | $66.0B | $5.3B | $17.62 |
+| 2023 | $60.0B | $4.1B | $13.45 |`, []Status{Verified, Verified, Verified, Verified, Verified, Verified}},
+		{"quarters", ins, `| Quarter | Revenue | Net income |
+|---|---|---|
+| Q3 2025 | $18.0B | $1.1B |
+| Q2 2025 | $17.5B | $1.1B |`, []Status{Verified, Verified, Verified, Corrected}},
+	} {
+		fs := tc.tb.Check(tc.text)
+		var got []Status
+		for _, f := range fs {
+			got = append(got, f.Status)
+		}
+		if !equalStatuses(got, tc.want) {
+			t.Errorf("%s: %v, want %v\n%s", tc.name, got, tc.want, describe(fs))
+		}
+	}
+}
