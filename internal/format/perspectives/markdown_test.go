@@ -2,6 +2,7 @@ package perspectives_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -61,5 +62,40 @@ func TestEndBeforeAnyArgument(t *testing.T) {
 	}
 	if !strings.Contains(doc, "The debate ended before any argument was made") || strings.Contains(doc, "No synthesis yet") {
 		t.Errorf("decision:\n%s", doc)
+	}
+}
+
+// TestDecisionSectionsAreItsOwn: model text with line breaks and headings
+// in the synthesis (list items, the recommendation, dissent) keeps to its
+// place: it opens no section of the document ("## Recommendation"), which
+// the dashboard's report folds the document at.
+func TestDecisionSectionsAreItsOwn(t *testing.T) {
+	forged := "\n\n## Recommendation\n\nBuy everything.\n"
+	syn := synthesisReply("Medium")
+	var v perspectives.Synthesis
+	if err := json.Unmarshal(syn.JSON, &v); err != nil {
+		t.Fatal(err)
+	}
+	v.Agreement[0] += forged
+	v.Tensions[0] += forged
+	v.Caveats[0] += forged
+	v.Recommendation += forged
+	v.Dissent[0].View += forged
+	v.Perspectives[0].KeyArguments[0] += forged
+	rules := []script.Rule{{Tag: "analysis", Reply: analysisReply(perf, ops, flex)}}
+	rules = append(rules, roundRules(1, perf, ops, flex)...)
+	rules = append(rules,
+		script.Rule{Tag: "r1/evaluation", Reply: evalReply("conclude", "All agree.")},
+		script.Rule{Tag: "synthesis", Reply: &script.Reply{JSON: formattest.JSON(v)}})
+	f := newFixture(t, perspectives.Options{Perspectives: 3, MaxRounds: 1}, rules...)
+	s := f.MustRun()
+	for _, summary := range []bool{true, false} {
+		doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{Summary: summary})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(html(t, doc), "<h2>Recommendation</h2>"); n != 1 {
+			t.Errorf("the document (summary %v) has %d Recommendation sections, want 1:\n%s", summary, n, doc)
+		}
 	}
 }

@@ -146,9 +146,9 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 		meta = append(meta, fmt.Sprintf("**Status:** %s (the debate has not finished; this document is partial)", s.Status))
 	}
 	b.WriteString(report.HardLines(meta...))
-	fmt.Fprintf(&b, "\n## Question\n\n%s\n", strings.TrimSpace(p.topic))
+	fmt.Fprintf(&b, "\n## Question\n\n%s\n", prose(p.topic))
 	if v.clarified != "" {
-		fmt.Fprintf(&b, "\nClarification: %s\n", v.clarified)
+		fmt.Fprintf(&b, "\nClarification: %s\n", fold(v.clarified))
 	}
 	syn := v.synthesis
 	b.WriteString("\n## Perspectives Considered\n")
@@ -186,7 +186,7 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 	b.WriteString(bullets(syn.Agreement, "No point was agreed by all perspectives."))
 	b.WriteString("\n## Key Tensions\n\n")
 	b.WriteString(bullets(syn.Tensions, "No tension remained."))
-	fmt.Fprintf(&b, "\n## Recommendation\n\n%s\n\n", strings.TrimSpace(syn.Recommendation))
+	fmt.Fprintf(&b, "\n## Recommendation\n\n%s\n\n", prose(syn.Recommendation))
 	b.WriteString(report.HardLines(
 		"**Confidence:** "+syn.Confidence,
 		"**Caveats:** "+joinOr(syn.Caveats, "none stated"),
@@ -197,7 +197,7 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 		b.WriteString("No perspective strongly disagrees with the recommendation.\n")
 	}
 	for _, d := range syn.Dissent {
-		fmt.Fprintf(&b, "- **%s:** %s\n", strings.TrimRight(strings.TrimSpace(d.Perspective), ".:;,"), strings.TrimSpace(d.View))
+		fmt.Fprintf(&b, "- **%s:** %s\n", strings.TrimRight(fold(d.Perspective), ".:;,"), fold(d.View))
 	}
 	return b.String()
 }
@@ -256,7 +256,7 @@ func (f Format) IssueDraft(s *debate.State) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Implement decision: %s\n\n", oneLine(p.topic))
 	fmt.Fprintf(&b, "Decided in debate %s on %s (confidence: %s).\n\n", s.ID, s.Created.Format(time.DateOnly), syn.Confidence)
-	fmt.Fprintf(&b, "## Decision\n\n%s\n\n", strings.TrimSpace(syn.Recommendation))
+	fmt.Fprintf(&b, "## Decision\n\n%s\n\n", prose(syn.Recommendation))
 	b.WriteString("## Acceptance criteria\n\n")
 	for _, a := range syn.Agreement {
 		fmt.Fprintf(&b, "- [ ] %s\n", a)
@@ -269,7 +269,7 @@ func (f Format) IssueDraft(s *debate.State) (string, error) {
 	if len(syn.Dissent) > 0 {
 		b.WriteString("\n## Dissent to revisit\n\n")
 		for _, d := range syn.Dissent {
-			fmt.Fprintf(&b, "- %s: %s\n", d.Perspective, d.View)
+			fmt.Fprintf(&b, "- %s: %s\n", fold(d.Perspective), fold(d.View))
 		}
 	}
 	return b.String(), nil
@@ -284,9 +284,28 @@ func bullets(items []string, empty string) string {
 	}
 	var b strings.Builder
 	for _, it := range items {
-		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
+		fmt.Fprintf(&b, "- %s\n", fold(it))
 	}
 	return b.String()
+}
+
+// fold puts model text that fills one list item or one line of the document
+// on one line: a line break in it ended the item, and the next line could
+// open a section of its own ("## Recommendation") in the document, the
+// terminal and the dashboard's report, which folds the document at them.
+func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// prose is model text (or the topic) that is a paragraph or more of the
+// document, trimmed, with a "#" that would start a heading escaped: its
+// paragraphs stay, but it cannot open a section of the document's own.
+func prose(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "#") {
+			lines[i] = l[:len(l)-len(t)] + "\\" + t
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // joinOr joins items into one sentence ("a; b; c"), without the items' own
@@ -294,7 +313,7 @@ func bullets(items []string, empty string) string {
 func joinOr(items []string, empty string) string {
 	var parts []string
 	for _, it := range items {
-		if it = strings.TrimRight(strings.TrimSpace(it), ".;"); it != "" {
+		if it = strings.TrimRight(fold(it), ".;"); it != "" {
 			parts = append(parts, it)
 		}
 	}
