@@ -173,7 +173,7 @@ func TestBullbearEndToEnd(t *testing.T) {
 	if !strings.Contains(r.stdout, "⚙ xbrl_facts") && !strings.Contains(r.stdout, "⚙ compute_ratios") {
 		t.Errorf("stdout shows no tool call:\n%s", r.stdout)
 	}
-	for _, want := range []string{"Hint queued for bull", "Fact check: ", "**Conviction: 7/10 STRONG BULL**",
+	for _, want := range []string{"💡 Hint queued for Bull: mention their new AI chip", "Fact check: ", "**Conviction: 7/10 STRONG BULL**",
 		"1. **Earnings quality**: Bull: FCF margin of 45%; Bear: cash conversion below 1x", "**Bull thesis breaks if:** gross margin falls below 60%"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/textsafe"
 	"golang.org/x/term"
 )
@@ -351,7 +352,7 @@ func (l *Live) render(e debate.Event) {
 		var p debate.HintQueued
 		if e.Decode(&p) == nil {
 			l.newline()
-			l.printf("%s\n", l.cs.Cyan(fmt.Sprintf("Hint queued for %s", p.Target)))
+			l.printf("%s\n", l.cs.Cyan(hintLine(l.state, p)))
 		}
 	case debate.TypeBudgetWarning:
 		var p debate.BudgetWarning
@@ -599,6 +600,21 @@ func remove(list []string, s string) []string {
 		}
 	}
 	return out
+}
+
+// hintLine is the spec's acknowledgement of a hint ("💡 Hint queued for
+// Bull"), with the agent named as the transcript names it and the hint
+// itself, cut short, so that a hint typed while text streams can be seen to
+// have been read as meant.
+func hintLine(s *debate.State, h debate.HintQueued) string {
+	who := report.AgentNamer(s)(h.Target)
+	if h.Target == debate.HintAll {
+		who = "every agent"
+		if s.Format == "bullbear" {
+			who = "both sides"
+		}
+	}
+	return fmt.Sprintf("💡 Hint queued for %s: %s", who, abbrev(textsafe.Clean(h.Text), 60))
 }
 
 func abbrev(s string, n int) string {

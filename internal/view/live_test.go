@@ -267,3 +267,21 @@ func TestAbbrevKeepsCharactersWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveHintLine: a queued hint is acknowledged as the spec shows it
+// ("💡 Hint queued for Bull"), the agent named as the transcript names it,
+// with the hint as read.
+func TestLiveHintLine(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.HintQueued{ID: 1, Target: "bear", Text: "look at customer concentration"})
+	f.send(debate.HintQueued{ID: 2, Target: debate.HintAll, Text: "cite the 10-K\x1b[31m"})
+	l.Close()
+	for _, want := range []string{"💡 Hint queued for Bear: look at customer concentration\n", "💡 Hint queued for both sides: cite the 10-K␛[31m\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
