@@ -288,7 +288,7 @@ var otherPhrases = []string{
 	"accounts receivable", "working capital", "net debt", "net cash", "cash burn", "burn rate", "operating expenses", "opex",
 	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin", "pretax earnings", "pre tax earnings",
-	"earnings call", "earnings release", "earnings date",
+	"earnings call", "earnings release", "earnings date", "free cash flow conversion", "fcf conversion",
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.
@@ -1670,6 +1670,45 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if best.metric != "" && segmentBefore(sentence, low, best, t) {
 		m.Segment = true
 	}
+	// "R&D as a percentage of revenue was 8.6%": a part of revenue, as in
+	// "N% of revenue", never revenue's growth.
+	if m.Unit == Percent && !m.Points {
+		clause := low[:start]
+		if i := strings.LastIndexAny(clause, ";"); i >= 0 {
+			clause = clause[i+1:]
+		}
+		if loc := asShareRe().FindStringIndex(clause); loc != nil {
+			off := start - len(clause)
+			var part span
+			for _, sp := range metrics {
+				if sp.end <= off+loc[0] && sp.metric != otherMetric {
+					part = sp
+				}
+			}
+			m.Metric, m.Segment = "", false
+			switch {
+			case marginOf[part.metric] != "":
+				m.Metric = marginOf[part.metric]
+			case UnitOf(part.metric) == Percent && part.metric != "":
+				m.Metric = part.metric
+			default:
+				m.Share = true // capex, a segment, a cost: a share the table does not hold
+			}
+		}
+	}
+	// "with Services up 14%": the figure of a part named right before its
+	// verb, not of the metric the sentence named earlier.
+	if m.Metric != "" && !m.Segment && best.end <= start {
+		if loc := partVerbRe().FindStringSubmatchIndex(sentence[max(best.end, start-40):start]); loc != nil {
+			base := max(best.end, start-40)
+			word := sentence[base+loc[2] : base+loc[3]]
+			lw := strings.ToLower(word)
+			if len(findMetrics(lowerASCII(word))) == 0 && !companyWord(lw, t) && !periodWord(lw) && !totalWords[lw] &&
+				!strings.HasPrefix(lw, "fy") && !(lw[0] == 'q' && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4') {
+				m.Segment = true
+			}
+		}
+	}
 	if marketDist < 1<<30 && (m.Metric == "" || marketDist <= bestScore) {
 		m.Market = true
 	}
@@ -1701,7 +1740,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		// "to $57.0B from $35.1B a year earlier": a relative period after
 		// another figure is that figure's.
 		if sp.relative && sp.start > end && figureRe().MatchString(between) {
-			d += 40
+			continue
 		}
 		if d < pscore {
 			pbest, pscore = sp, d
@@ -2003,6 +2042,18 @@ var (
 	})
 )
 
+var (
+	// asShareRe is "as a percentage of revenue" and its kin.
+	asShareRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bas an? (?:percentage|percent|share|%|proportion|fraction|portion) of (?:total |net )?(?:revenue|revenues|sales|net sales)\b`)
+	})
+	// partVerbRe is a capitalised name right before a verb of change and
+	// the figure: "with Services up 14%", "while Cloud grew 31%".
+	partVerbRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:,|\bwith|\bwhile|\band|\bas|\bwhere)\s+([A-Z][A-Za-z&'-]*)\s+(?:was\s+|were\s+)?(?:up|down|rose|grew|fell|increased|declined|jumped|climbed|gained|dropped|surged|slipped)\s+(?:by\s+|about\s+|roughly\s+|nearly\s+)?$`)
+	})
+)
+
 // lastMatch is where re's last match in s starts, -1 when none.
 func lastMatch(re *regexp.Regexp, s string) int {
 	all := re.FindAllStringIndex(s, -1)
@@ -2077,7 +2128,8 @@ var totalWords = map[string]bool{
 // of the company: a capitalised word right before it that is not the
 // company's own name, a period or a word for the total.
 func segmentBefore(sentence, low string, metric span, t *Table) bool {
-	if _, ok := map[Metric]bool{Revenue: true, GrossProfit: true, OperatingIncome: true}[metric.metric]; !ok {
+	if _, ok := map[Metric]bool{Revenue: true, GrossProfit: true, OperatingIncome: true, GrossMargin: true, OperatingMargin: true, NetMargin: true,
+		CostOfRevenue: true}[metric.metric]; !ok {
 		return false
 	}
 	// The two words before the metric's name, within its clause: "Data

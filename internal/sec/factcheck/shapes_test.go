@@ -79,6 +79,16 @@ func TestOtherShapes(t *testing.T) {
 		// A bank's revenue named with its qualifier.
 		{"bank revenue", "bank_CIK0009000001.json", "Total revenue, net of interest expense, was $12.0 billion in 2024.", []Status{Verified}, ""},
 		{"bank revenue", "bank_CIK0009000001.json", "Total revenue, net of interest expense, was $13.0 billion in 2024.", []Status{Corrected}, ""},
+		// A part of revenue stated "as a percentage of revenue"; a part
+		// named before its own verb or margin.
+		{"as a percentage of revenue", "insurer_CIK0009000011.json", "Net income as a percentage of revenue was 8.0% in 2024.", []Status{Verified}, ""},
+		{"as a percentage of revenue", "insurer_CIK0009000011.json", "Net income as a share of revenue was 10.0% in 2024.", []Status{Corrected}, ""},
+		{"as a percentage of revenue", "insurer_CIK0009000011.json", "Capex as a percent of sales was 2.8% in 2024.", []Status{Unverified}, "share"},
+		{"part before its verb", "insurer_CIK0009000011.json", "Revenue rose 10% in 2024, with Life up 14%.", []Status{Verified, Unverified}, ""},
+		{"part before its verb", "insurer_CIK0009000011.json", "Revenue rose 10% in 2024, while net income grew 29%.", []Status{Verified, Verified}, ""},
+		{"part before its margin", "insurer_CIK0009000011.json", "Life net margin was 12.5% in 2024.", []Status{Unverified}, ""},
+		{"relative period of another figure", "insurer_CIK0009000011.json", "Diluted EPS came in at $17.62, compared to $13.45 a year ago.", []Status{Verified, Verified}, ""},
+		{"other measure", "insurer_CIK0009000011.json", "Free cash flow conversion was 80% in 2024.", []Status{Unverified}, ""},
 		// A count of shares written without "shares" after it.
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 46 million in 2024.", []Status{Verified}, ""},
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 56 million in 2024.", []Status{Corrected}, ""},
