@@ -114,7 +114,7 @@ func NewID() string {
 }
 
 // ValidateTopic checks a topic as every front-end must: not empty, valid
-// UTF-8, a question rather than a document. It returns the trimmed topic.
+// UTF-8 without NUL, a question rather than a document. It returns the trimmed topic.
 func ValidateTopic(topic string) (string, error) {
 	topic = strings.TrimSpace(topic)
 	switch {
@@ -122,6 +122,10 @@ func ValidateTopic(topic string) (string, error) {
 		return "", setup.Inputf("the topic is empty: ask a question, for example \"Should we use Redis or PostgreSQL for caching?\"")
 	case !utf8.ValidString(topic):
 		return "", setup.Inputf("the topic is not valid UTF-8")
+	case strings.IndexByte(topic, 0) >= 0:
+		// PostgreSQL's text cannot hold it: the debate would fail to be
+		// stored, after the request was taken (API, batch files).
+		return "", setup.Inputf("the topic holds a NUL character (\\u0000): remove it")
 	case utf8.RuneCountInString(topic) > MaxTopicLen:
 		return "", setup.Inputf("the topic is %d characters; keep it under %d: state the decision, not the background", utf8.RuneCountInString(topic), MaxTopicLen)
 	}

@@ -63,6 +63,7 @@ func TestStartRefusesBadRequests(t *testing.T) {
 		input bool // an input error, else a config error
 	}{
 		"empty topic":       {request("perspectives", "  "), true},
+		"NUL in the topic":  {request("perspectives", "Redis\x00 or PostgreSQL?"), true},
 		"unknown format":    {request("chess", "e4 or d4?"), true},
 		"offline with LLM":  {offline, true},
 		"offline and model": {withModel, true},
