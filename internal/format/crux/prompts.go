@@ -267,6 +267,15 @@ func hintsFor(s *debate.State, agent string) (string, []int) {
 	return b.String(), ids
 }
 
+// counted writes a count with its noun, singular for one: "1 attempt",
+// "2 attempts" (the nouns counted here all take -s).
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // castTurn asks the moderator for two personas whose viewpoints are opposed

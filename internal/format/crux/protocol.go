@@ -477,8 +477,8 @@ func (p *Protocol) result(th *thread, v *view) Result {
 	c.Validation = []Criterion{
 		{Name: CheckLocked, Passed: th.locked, Detail: lockDetail(th)},
 		{Name: CheckDisagreement, Passed: sides[Yes] && sides[No], Detail: sideDetail(th)},
-		{Name: CheckFalsifiers, Passed: len(c.Falsifiers) > 0 && len(bad) == 0, Detail: joinOr(bad, fmt.Sprintf("%d concrete falsifier(s)", len(c.Falsifiers)))},
-		{Name: CheckRelevant, Passed: flips >= 2, Detail: fmt.Sprintf("%d agent(s) would flip their top claim if the crux flipped; 2 needed", flips)},
+		{Name: CheckFalsifiers, Passed: len(c.Falsifiers) > 0 && len(bad) == 0, Detail: joinOr(bad, counted(len(c.Falsifiers), "concrete falsifier"))},
+		{Name: CheckRelevant, Passed: flips >= 2, Detail: fmt.Sprintf("%s would flip their top claim if the crux flipped; 2 needed", counted(flips, "agent"))},
 		{Name: CheckResolution, Passed: len(c.ResolutionCriteria) > 0, Detail: fmt.Sprintf("%d criteria derived from the falsifiers", len(c.ResolutionCriteria))},
 	}
 	if v.crystal == nil {
@@ -508,7 +508,7 @@ func lockDetail(th *thread) string {
 	if th.locked {
 		return fmt.Sprintf("locked on attempt %d", len(th.locks))
 	}
-	return fmt.Sprintf("not locked after %d attempt(s)", len(th.locks))
+	return "not locked after " + counted(len(th.locks), "attempt")
 }
 
 func sideDetail(th *thread) string {

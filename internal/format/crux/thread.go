@@ -451,7 +451,7 @@ func (th *thread) lockCriteria() []Criterion {
 		case sm.Pending:
 			bad = append(bad, fmt.Sprintf("%s's steelman of %s awaits its grade", p.Name, th.name(o)))
 		case sm.Grade != Accurate:
-			bad = append(bad, fmt.Sprintf("%s's steelman of %s was graded %s after %d attempt(s)", p.Name, th.name(o), sm.Grade, sm.Attempts))
+			bad = append(bad, fmt.Sprintf("%s's steelman of %s was graded %s after %s", p.Name, th.name(o), sm.Grade, counted(sm.Attempts, "attempt")))
 		}
 	}
 	c3 := Criterion{Name: CritSteelmans, Passed: len(bad) == 0, Detail: joinOr(bad, "every steelman graded ACCURATE")}

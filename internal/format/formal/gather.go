@@ -157,7 +157,7 @@ func Gather(ctx context.Context, dir, topic string) (Context, error) {
 		}
 	}
 	if len(docs) > 0 {
-		c.Facts = append(c.Facts, fmt.Sprintf("Docs: %d document(s), e.g. %s", len(docs), strings.Join(docs[:min(len(docs), 5)], ", ")))
+		c.Facts = append(c.Facts, fmt.Sprintf("Docs: %s, e.g. %s", counted(len(docs), "document"), strings.Join(docs[:min(len(docs), 5)], ", ")))
 	}
 	for _, f := range docs[:min(len(docs), gatherDocs)] {
 		if text, ok := readExcerpt(filepath.Join(abs, f), gatherDocExcerpt); ok {
@@ -169,7 +169,7 @@ func Gather(ctx context.Context, dir, topic string) (Context, error) {
 	if log, why := gitLog(ctx, abs); why != "" {
 		c.Facts = append(c.Facts, "No git history: "+why)
 	} else if len(log) > 0 {
-		c.Facts = append(c.Facts, fmt.Sprintf("Git: %d most recent commit(s); latest: %s", len(log), log[0]))
+		c.Facts = append(c.Facts, fmt.Sprintf("Git: the %s; latest: %s", counted(len(log), "most recent commit"), log[0]))
 		words := keywords(topic)
 		var related []string
 		for _, l := range log {

@@ -49,7 +49,7 @@ func TestGather(t *testing.T) {
 	facts := strings.Join(k.Facts, "\n")
 	for _, want := range []string{
 		"4 files in", "README: Shop is one Go binary serving checkout, billing and search.",
-		"Docs: 1 document(s), e.g. docs/adr-007.md", "Files mentioning migrate, monolith, microservices: docs/adr-007.md, billing/a_test.go",
+		"Docs: 1 document, e.g. docs/adr-007.md", "Files mentioning migrate, monolith, microservices: docs/adr-007.md, billing/a_test.go",
 	} {
 		if !strings.Contains(facts, want) {
 			t.Errorf("facts lack %q:\n%s", want, facts)
@@ -59,7 +59,7 @@ func TestGather(t *testing.T) {
 		t.Errorf("the digest walks node_modules:\n%s", k.Digest)
 	}
 	if gitErr == nil {
-		if !strings.Contains(facts, "Git: 1 most recent commit(s); latest:") || !strings.Contains(facts, "Commits on the topic:") || !strings.Contains(k.Digest, "git log --oneline -n 30") {
+		if !strings.Contains(facts, "Git: the 1 most recent commit; latest:") || !strings.Contains(facts, "Commits on the topic:") || !strings.Contains(k.Digest, "git log --oneline -n 30") {
 			t.Errorf("git history missing:\n%s\n%s", facts, k.Digest)
 		}
 	}

@@ -271,7 +271,7 @@ func (p *Protocol) derive(s *debate.State) (*view, error) {
 		tv.move = &tm
 		v.turns = append(v.turns, tv)
 	}
-	v.endReason = fmt.Sprintf("the closing round after %d argumentation round(s) ended the dialogue", p.opts.Rounds)
+	v.endReason = fmt.Sprintf("the closing round after %s ended the dialogue", counted(p.opts.Rounds, "argumentation round"))
 	if _, why := v.d.settled(); why != "" {
 		v.endReason = why
 	}

@@ -168,7 +168,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 				}
 			}
 		}
-		fmt.Fprintf(&b, "%s: %d of %d argument(s) survive (score > 0.5).\n", side, surv, n)
+		fmt.Fprintf(&b, "%s: %d of %s %s (score > 0.5).\n", side, surv, counted(n, "argument"), survive(surv))
 	}
 	if res.Proposition != "" {
 		pa := argumentView(res, res.Proposition)
@@ -388,6 +388,23 @@ func bullets(items []string, empty string) string {
 		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
 	}
 	return b.String()
+}
+
+// counted writes a count with its noun, singular for one: "1 argument",
+// "3 arguments" (the nouns counted here all take -s).
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// survive agrees with the number of arguments that survive.
+func survive(n int) string {
+	if n == 1 {
+		return "survives"
+	}
+	return "survive"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
