@@ -318,6 +318,13 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 		}
 		stream := p.chat.NewStreaming(ctx, params, opts...)
 		field := rejectedField(stream.Err(), sentFields(params))
+		if field == fieldTools {
+			// Not adapted: without its tools the agent would argue from
+			// memory what it was asked to research, and nobody would know.
+			err := stream.Err()
+			_ = stream.Close()
+			return nil, p.noTools(req.Model, err)
+		}
 		// The two names of the limit are one field: when the server
 		// refuses both, the call fails rather than flip back.
 		key := field
@@ -343,6 +350,17 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 		_ = stream.Close()
 		tried[key], adapted, sh = true, true, next
 	}
+}
+
+// noTools is the error for a model or server that refuses tool calling,
+// which the turn asked for: a bad request, with what to change.
+func (p *Provider) noTools(model string, err error) *llm.Error {
+	e := p.mapErr(context.Background(), model, err)
+	e.Kind = llm.ErrBadRequest
+	e.Err = fmt.Errorf("%w\nmodel %q cannot call tools on this server, and this agent researches with Parley's tools: "+
+		"give its role a model with tool calling (--model-for ROLE=MODEL; Ollama: a model tagged \"tools\", such as llama3.1 or qwen2.5), "+
+		"or start the server with it (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)", e.Err, model)
+	return e
 }
 
 // lateReasoning is the error for a reply whose reasoning ended with an

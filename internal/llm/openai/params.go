@@ -96,11 +96,7 @@ func (p *Provider) params(req llm.Request, sh shape) (sdk.ChatCompletionNewParam
 			return params, fmt.Errorf("message %d: role %q: want user or assistant", i+1, m.Role)
 		}
 	}
-	tools := req.Tools
-	if sh.noTools {
-		tools = nil
-	}
-	for _, t := range tools {
+	for _, t := range req.Tools {
 		schema, err := schemaMap(t.Schema)
 		if err != nil {
 			return params, fmt.Errorf("tool %s: %w", t.Name, err)

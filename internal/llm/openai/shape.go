@@ -35,12 +35,13 @@ import (
 //     the system prompt: the reply is then JSON by instruction rather than
 //     by constraint, which the callers' decoding tolerates (prose or a
 //     fence around the document).
-//   - tools: Ollama answers 400 "<model> does not support tools" for a model
-//     whose template has none, vLLM 400 "\"auto\" tool choice requires
-//     --enable-auto-tool-choice and --tool-call-parser to be set" when
-//     started without a tool parser, llama.cpp 400 "tools param requires
-//     --jinja flag" when started without its templates. Without tools the model answers from
-//     what it has: the turn goes on rather than fail on every try.
+//   - tools are never dropped: Ollama answers 400 "<model> does not
+//     support tools" for a model whose template has none, vLLM 400 "\"auto\"
+//     tool choice requires --enable-auto-tool-choice and --tool-call-parser
+//     to be set" when started without a tool parser, llama.cpp 400 "tools
+//     param requires --jinja flag" when started without its templates; the
+//     call fails with what to change (see Provider.noTools), since an agent
+//     that researches with tools would otherwise argue from memory unseen.
 const (
 	fieldStreamOptions       = "stream_options"
 	fieldMaxCompletionTokens = "max_completion_tokens"
@@ -59,8 +60,7 @@ type shape struct {
 	noStreamOptions  bool
 	noTemperature    bool
 	noResponseFormat bool // the schema in the system prompt instead
-	noTools          bool
-	maxCap           int // the model's cap on its output, when lower than asked; 0 for none
+	maxCap           int  // the model's cap on its output, when lower than asked; 0 for none
 }
 
 // adapt returns the shape that does without field, the field a server
@@ -77,8 +77,6 @@ func (s shape) adapt(field string) (shape, bool) {
 		s.noTemperature = true
 	case fieldResponseFormat:
 		s.noResponseFormat = true
-	case fieldTools:
-		s.noTools = true
 	default:
 		return s, false
 	}
