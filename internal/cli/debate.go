@@ -441,13 +441,19 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
 	var le *llm.Error
 	var held *debate.LeaseHeldError
 	hint := fmt.Sprintf("resume with: parley debate --resume %s", id)
+	// On a terminal the pause, with the provider's answer, was printed
+	// just above: the closing line points at it rather than say it again.
+	cause := err
+	if pauseShown {
+		cause = &shownAbove{err: err}
+	}
 	switch {
 	case errors.As(err, &held):
 		return held
 	case errors.As(err, &le) && le.Kind == llm.ErrAuth:
-		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then %s", id, err, hint)}
+		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then %s", id, cause, hint)}
 	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:
-		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider refused the request (%w): check --model; then %s", id, err, hint)}
+		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider refused the request (%w): check --model; then %s", id, cause, hint)}
 	case errors.As(err, &pe) && pauseShown:
 		return &debate.PausedError{Reason: pe.Reason, Detail: hint, Err: pe.Err}
 	case errors.As(err, &pe):
@@ -457,6 +463,12 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
 	}
 	return fmt.Errorf("debate %s: %w; %s", id, err, hint)
 }
+
+// shownAbove is an error already printed above the line that names it.
+type shownAbove struct{ err error }
+
+func (*shownAbove) Error() string   { return "its answer is above" }
+func (e *shownAbove) Unwrap() error { return e.err }
 
 // printFinish prints the decision (without the lists the live view already
 // printed: fresh) and where its documents went.

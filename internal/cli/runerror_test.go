@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// TestRunErrorSaysTheCauseOnce: a debate paused by a refused request or key
+// ends with a line saying what to fix; on a terminal, where the pause and
+// the provider's answer were just printed, that line does not repeat them,
+// and piped (stderr read alone) it does. Either way the error is a
+// configuration error.
+func TestRunErrorSaysTheCauseOnce(t *testing.T) {
+	answer := "registry.ollama.ai/library/gemma does not support tools"
+	for _, kind := range []llm.ErrorKind{llm.ErrBadRequest, llm.ErrAuth} {
+		cause := &llm.Error{Provider: "ollama", Kind: kind, Err: errors.New(answer)}
+		paused := &debate.PausedError{Reason: "error", Detail: "turn research/bull: " + cause.Error(), Err: cause}
+		for _, shown := range []bool{true, false} {
+			err := describeRunError(nil, "DEB-1", fmt.Errorf("run: %w", paused), shown)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ExitCode(err) != ExitConfig {
+				t.Errorf("%s, shown %v: %T %v, want a configuration error", kind, shown, err, err)
+			}
+			if !strings.Contains(err.Error(), "parley debate --resume DEB-1") {
+				t.Errorf("%s, shown %v: no resume line: %v", kind, shown, err)
+			}
+			if got := strings.Contains(err.Error(), answer); got == shown {
+				t.Errorf("%s, shown %v: the provider's answer in the closing line: %v, want %v:\n%v", kind, shown, got, !shown, err)
+			}
+		}
+	}
+}
