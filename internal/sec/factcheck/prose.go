@@ -289,6 +289,9 @@ var otherPhrases = []string{
 	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin", "pretax earnings", "pre tax earnings",
 	"earnings call", "earnings release", "earnings date", "free cash flow conversion", "fcf conversion",
+	// A weighted diluted count is not the shares outstanding at a date.
+	"diluted share count", "diluted shares", "diluted shares outstanding", "weighted average shares", "weighted average diluted shares",
+	"diluted weighted average shares", "weighted average shares outstanding", "basic shares",
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.

@@ -91,6 +91,8 @@ func TestOtherShapes(t *testing.T) {
 		{"other measure", "insurer_CIK0009000011.json", "Free cash flow conversion was 80% in 2024.", []Status{Unverified}, ""},
 		// A count of shares written without "shares" after it.
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 46 million in 2024.", []Status{Verified}, ""},
+		{"share count", "tiny_CIK0009000013.json", "The diluted share count was 41 million in 2024.", []Status{Unverified}, ""},
+		{"share count", "tiny_CIK0009000013.json", "Weighted average shares outstanding were 41 million in 2024.", []Status{Unverified}, ""},
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 56 million in 2024.", []Status{Corrected}, ""},
 	} {
 		fs := syntheticTable(t, tc.file).Check(tc.text)
