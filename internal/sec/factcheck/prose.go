@@ -2125,6 +2125,8 @@ var totalWords = map[string]bool{
 	"higher": true, "lower": true, "recurring": true, "top-line": true, "sequential": true, "cumulative": true,
 	"first": true, "second": true, "third": true, "fourth": true, "latest": true, "last": true, "prior": true,
 	"bull": true, "bear": true, "moderator": true, "and": true, "or": true, "of": true, "in": true, "on": true,
+	// "65% YoY revenue growth": a comparison's name, not a part's.
+	"yoy": true, "y/y": true, "qoq": true, "q/q": true, "ltm": true, "ytd": true,
 }
 
 // segmentBefore reports whether the metric's name is qualified by a part

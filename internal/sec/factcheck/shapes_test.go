@@ -87,6 +87,7 @@ func TestOtherShapes(t *testing.T) {
 		{"part before its verb", "insurer_CIK0009000011.json", "Revenue rose 10% in 2024, with Life up 14%.", []Status{Verified, Unverified}, ""},
 		{"part before its verb", "insurer_CIK0009000011.json", "Revenue rose 10% in 2024, while net income grew 29%.", []Status{Verified, Verified}, ""},
 		{"part before its margin", "insurer_CIK0009000011.json", "Life net margin was 12.5% in 2024.", []Status{Unverified}, ""},
+		{"not a part", "insurer_CIK0009000011.json", "10% YoY revenue growth in 2024 beat peers.", []Status{Verified}, ""},
 		{"relative period of another figure", "insurer_CIK0009000011.json", "Diluted EPS came in at $17.62, compared to $13.45 a year ago.", []Status{Verified, Verified}, ""},
 		{"other measure", "insurer_CIK0009000011.json", "Free cash flow conversion was 80% in 2024.", []Status{Unverified}, ""},
 		// A count of shares written without "shares" after it.
