@@ -530,6 +530,14 @@ func matches(m Mention, actual float64) (bool, string) {
 		stated = -stated // a negative figure: "-3.1%", "(3.1%)", "-$1.2B", "($0.52)"
 	}
 	tol := m.Step
+	switch UnitOf(m.Metric) {
+	case USD, USDPerShare, SharesUnit:
+		// A reported amount is exact in the filing: written to a digit,
+		// it is right only rounded to it, half a unit either way. (Rates
+		// and ratios keep a whole unit: they are often worked out from
+		// figures already rounded.)
+		tol /= 2
+	}
 	if tol == 0 {
 		tol = math.Abs(actual) * 0.001
 	}

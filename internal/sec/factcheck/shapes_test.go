@@ -19,6 +19,15 @@ func TestOtherShapes(t *testing.T) {
 		want              []Status
 		reason            string // part of the first finding's reason
 	}{
+		// An amount is right rounded to its last digit, not one unit off
+		// (net income was exactly $5.3 billion, diluted EPS $17.62).
+		{"amount to its last digit", "insurer_CIK0009000011.json", "Net income was $5.2 billion in 2024.", []Status{Corrected}, ""},
+		{"amount to its last digit", "insurer_CIK0009000011.json", "Net income was $5.4 billion in 2024.", []Status{Corrected}, ""},
+		{"amount to its last digit", "insurer_CIK0009000011.json", "Net income was $6 billion in 2024.", []Status{Corrected}, ""},
+		{"amount to its last digit", "insurer_CIK0009000011.json", "Net income was $5 billion in 2024.", []Status{Verified}, ""},
+		{"amount to its last digit", "insurer_CIK0009000011.json", "Net income was $5.30 billion in 2024.", []Status{Verified}, ""},
+		{"amount to its last digit", "insurer_CIK0009000011.json", "Diluted EPS was $17.61 in 2024.", []Status{Corrected}, ""},
+		{"amount to its last digit", "insurer_CIK0009000011.json", "Diluted EPS was $17.6 in 2024.", []Status{Verified}, ""},
 		// A sign written as a word.
 		{"sign word", "tiny_CIK0009000013.json", "Operating cash flow was negative $10.9 million in 2024.", []Status{Verified}, ""},
 		{"sign word", "tiny_CIK0009000013.json", "Operating cash flow was minus $10.9 million in 2024.", []Status{Verified}, ""},
