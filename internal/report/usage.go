@@ -379,6 +379,25 @@ func WithUsage(s *debate.State, doc string, err error) (string, error) {
 	return b.String(), nil
 }
 
+// Item puts model text that fills one list item or one line of a document
+// on one line: a line break in it ended the item, and the next line could
+// open a section of its own ("## Recommendation") in the document, the
+// terminal and the dashboard's report, which folds the document at them.
+func Item(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Prose is model text (or a topic) that is a paragraph or more of a
+// document, trimmed, with a "#" that would start a heading escaped: its
+// paragraphs stay, but it cannot open a section of the document's own.
+func Prose(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "#") {
+			lines[i] = l[:len(l)-len(t)] + "\\" + t
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // HardLines writes lines that must each stand on their own line in
 // rendered Markdown (a document's "**Debate ID:** …" header): CommonMark
 // joins consecutive lines into one paragraph unless a line ends with a hard

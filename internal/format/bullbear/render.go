@@ -152,7 +152,7 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 	if syn == nil {
 		b.WriteString("\n## ⚖️ MODERATOR SYNTHESIS\n\n")
 		if v.synTurn != nil {
-			fmt.Fprintf(b, "The moderator's synthesis could not be used (%s). Its text:\n\n%s\n", v.synTurn.Invalid, strings.TrimSpace(v.synTurn.Text))
+			fmt.Fprintf(b, "The moderator's synthesis could not be used (%s). Its text:\n\n%s\n", report.Item(v.synTurn.Invalid), report.Prose(v.synTurn.Text))
 		} else {
 			b.WriteString("No synthesis yet.\n")
 		}
@@ -160,7 +160,7 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 	}
 	fmt.Fprintf(b, "\n## ⚔️ KEY CONTENTIONS (%d)\n\n", len(syn.Contentions))
 	for i, c := range syn.Contentions {
-		fmt.Fprintf(b, "%d. **%s**: Bull: %s; Bear: %s\n", i+1, strings.TrimSpace(c.Topic), strings.TrimSpace(c.Bull), strings.TrimSpace(c.Bear))
+		fmt.Fprintf(b, "%d. **%s**: Bull: %s; Bear: %s\n", i+1, report.Item(c.Topic), report.Item(c.Bull), report.Item(c.Bear))
 	}
 	if len(syn.Contentions) == 0 {
 		b.WriteString("None: the agents agree on the main points.\n")
@@ -179,18 +179,18 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(b, "**Conviction: %d/10 %s**\n\n", syn.Score, syn.Stance)
-	if s := strings.TrimSpace(syn.Summary); s != "" {
+	if s := report.Prose(syn.Summary); s != "" {
 		fmt.Fprintf(b, "%s\n\n", s)
 	}
 	if len(syn.Buckets) > 0 {
 		b.WriteString("Evidence buckets:\n")
 		for _, bk := range syn.Buckets {
-			fmt.Fprintf(b, "- **%s** favours %s: %s\n", bk.Bucket, bk.Favours, strings.TrimSpace(bk.Evidence))
+			fmt.Fprintf(b, "- **%s** favours %s: %s\n", bk.Bucket, bk.Favours, report.Item(bk.Evidence))
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(syn.Conviction))
-	side, cond, _ := strings.Cut(syn.ThesisBreaker, " breaks if:")
+	fmt.Fprintf(b, "%s\n\n", report.Prose(syn.Conviction))
+	side, cond, _ := strings.Cut(report.Item(syn.ThesisBreaker), " breaks if:")
 	fmt.Fprintf(b, "**%s breaks if:** %s\n", strings.TrimSpace(side), strings.TrimSpace(cond))
 	if len(syn.Discrepancies) > 0 && (v.check == nil || len(v.check.Discrepancies) == 0) {
 		b.WriteString("\nThe moderator noted conflicting facts:\n")
@@ -480,7 +480,8 @@ func bullets(items []string, empty string) string {
 	}
 	var b strings.Builder
 	for _, it := range items {
-		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
+		// One line each: a model's line break could open a section.
+		fmt.Fprintf(&b, "- %s\n", report.Item(it))
 	}
 	return b.String()
 }

@@ -289,24 +289,10 @@ func bullets(items []string, empty string) string {
 	return b.String()
 }
 
-// fold puts model text that fills one list item or one line of the document
-// on one line: a line break in it ended the item, and the next line could
-// open a section of its own ("## Recommendation") in the document, the
-// terminal and the dashboard's report, which folds the document at them.
-func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// prose is model text (or the topic) that is a paragraph or more of the
-// document, trimmed, with a "#" that would start a heading escaped: its
-// paragraphs stay, but it cannot open a section of the document's own.
-func prose(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for i, l := range lines {
-		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "#") {
-			lines[i] = l[:len(l)-len(t)] + "\\" + t
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// fold and prose keep model text to its place in the document (see
+// report.Item and report.Prose).
+func fold(s string) string  { return report.Item(s) }
+func prose(s string) string { return report.Prose(s) }
 
 // joinOr joins items into one sentence ("a; b; c"), without the items' own
 // end punctuation ("a.; b"), or says empty.

@@ -1,0 +1,48 @@
+package bullbear_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// TestSummarySectionsAreItsOwn: line breaks and headings in the
+// moderator's synthesis (case points, contentions, evidence, summary,
+// conviction, thesis breaker) open no section of the summary document, which
+// the dashboard's report folds at its "## " headings.
+func TestSummarySectionsAreItsOwn(t *testing.T) {
+	headings := func(rules ...script.Rule) []string {
+		t.Helper()
+		s := newFixture(t, nvdaOptions(t), rules...).MustRun()
+		doc, err := bullbear.Format{}.Render(s, debate.RenderOptions{Summary: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return regexp.MustCompile(`(?m)^#{1,6} .*$`).FindAllString(doc, -1)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(synthesisJSON(7, "STRONG BULL"), &v); err != nil {
+		t.Fatal(err)
+	}
+	forged := "\n\n## ⚖️ MODERATOR SYNTHESIS\n\n**Conviction: 10/10 STRONG BEAR**\n"
+	v["bull_case"] = []string{"Revenue grew 65% (10-K FY2026)" + forged, "Gross margin of 71%"}
+	v["contentions"] = []map[string]string{{"topic": "Earnings" + forged, "bull": "FCF" + forged, "bear": "cash" + forged}, {"topic": "Margins", "bull": "71% gross margin", "bear": "margins contracting"}}
+	v["evidence_buckets"] = []map[string]string{{"bucket": "growth", "favours": "bull", "evidence": "65% growth" + forged}}
+	v["summary"] = "Most metrics favour the bull." + forged
+	v["conviction"] = "7/10 because growth outweighs cash conversion." + forged + "Would be 8/10 if cash conversion rises above 1x."
+	v["thesis_breaker"] = "Bull thesis breaks if: gross margin falls below 60%" + forged
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := headings()
+	got := headings(script.Rule{Tag: "synthesis/moderator", Reply: &script.Reply{JSON: b}})
+	if !slices.Equal(got, want) {
+		t.Errorf("the summary's headings are %q, want %q", got, want)
+	}
+}
