@@ -745,10 +745,81 @@ func (r *Runner) runTurns(ctx context.Context, proto Protocol, s *State, turns [
 			}
 		}
 		if len(causes) > 0 {
-			return errors.Join(causes...)
+			return joinTurnErrors(causes)
 		}
 	}
-	return errors.Join(errs...)
+	return joinTurnErrors(errs)
+}
+
+// joinTurnErrors joins the failures of turns run together, as errors.Join
+// does, except that turns that failed the same way (a rejected key, a server
+// that cannot be reached) are named together and the error said once: three
+// analysts refused the same key printed the same long line three times in
+// the pause and the exit message.
+func joinTurnErrors(errs []error) error {
+	var kept []error
+	for _, err := range errs {
+		if err != nil {
+			kept = append(kept, err)
+		}
+	}
+	switch len(kept) {
+	case 0:
+		return nil
+	case 1:
+		return kept[0]
+	}
+	return turnErrors(kept)
+}
+
+// turnErrors are the failures of turns run together; errors.Is and As see
+// every one of them.
+type turnErrors []error
+
+func (t turnErrors) Unwrap() []error { return t }
+
+func (t turnErrors) Error() string {
+	type group struct {
+		msg   string
+		turns []string
+	}
+	var groups []*group
+	byMsg := map[string]*group{}
+	for _, err := range t {
+		text := err.Error()
+		turn, msg := "", text
+		// "turn ID: message", as runTurn words a turn's failure.
+		if rest, ok := strings.CutPrefix(text, "turn "); ok {
+			if id, m, ok := strings.Cut(rest, ": "); ok && !strings.ContainsAny(id, " \n") {
+				turn, msg = id, m
+			}
+		}
+		key := msg
+		if turn == "" {
+			key = "\x00" + text // not grouped with turns' failures
+		}
+		g := byMsg[key]
+		if g == nil {
+			g = &group{msg: msg}
+			byMsg[key] = g
+			groups = append(groups, g)
+		}
+		if turn != "" {
+			g.turns = append(g.turns, turn)
+		}
+	}
+	lines := make([]string, 0, len(groups))
+	for _, g := range groups {
+		switch len(g.turns) {
+		case 0:
+			lines = append(lines, g.msg)
+		case 1:
+			lines = append(lines, "turn "+g.turns[0]+": "+g.msg)
+		default:
+			lines = append(lines, "turns "+strings.Join(g.turns, ", ")+": "+g.msg)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // runTurn runs one turn with retries.
@@ -781,7 +852,10 @@ func (r *Runner) runTurn(ctx context.Context, s *State, p turnPlan, lim Limits) 
 			return r.complete(ctx, s, p, done)
 		}
 		if ctx.Err() != nil {
-			return err
+			// Named like the turn's other failures: a sibling's failure
+			// that cancelled this turn as its own reply arrived is one of
+			// the step's failures too.
+			return fmt.Errorf("turn %s: %w", p.spec.ID, err)
 		}
 		retryable := llm.IsRetryable(err) || callTimedOut
 		if callTimedOut {

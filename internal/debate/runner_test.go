@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -1123,4 +1124,44 @@ func TestRepairProblemIsBounded(t *testing.T) {
 	if reqs[1].Messages[1].Text != huge {
 		t.Error("the refused reply itself is not sent back whole")
 	}
+}
+
+// TestConcurrentTurnsFailingAlikeSayItOnce: turns run together that fail
+// the same way (every analyst refused the same key) are named together and
+// the error said once, in the pause's detail as in the error returned; the
+// error still wraps each provider error.
+func TestConcurrentTurnsFailingAlikeSayItOnce(t *testing.T) {
+	bad := &script.Reply{Fault: &script.Fault{Status: 401, Message: "invalid x-api-key"}}
+	e := newEnv(t, script.Rule{Tag: "a", Reply: bad}, script.Rule{Tag: "b", Reply: bad})
+	// Both requests are sent before either fails, as concurrent turns
+	// against a server that refuses the key are.
+	// The first failure cancels the other turn's context: the refusal is
+	// already on its way, so the scripted provider answers it regardless.
+	e.runner.Cast.Default.Provider = &uncancelled{Provider: e.prov, both: newBarrier(2)}
+	e.create("d", testLimits())
+	_, err := e.runner.Run(context.Background(), "d", threeTurns())
+	pe := pausedErr(t, err, debate.PauseError)
+	if n := strings.Count(pe.Detail, "invalid x-api-key"); n != 1 || !strings.Contains(pe.Detail, "turns a, b: ") {
+		t.Errorf("detail says the error %d times, want once for turns a, b:\n%s", n, pe.Detail)
+	}
+	if n := strings.Count(err.Error(), "invalid x-api-key"); n != 1 {
+		t.Errorf("error says it %d times:\n%v", n, err)
+	}
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Kind != llm.ErrAuth {
+		t.Errorf("the error does not wrap the provider's auth error: %v", err)
+	}
+}
+
+// uncancelled sends each request once every party has sent one, and
+// answers it whatever happens to its context since: requests already on the
+// wire get their reply.
+type uncancelled struct {
+	llm.Provider
+	both *barrier
+}
+
+func (u *uncancelled) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	u.both.arrive(req.Tag, 5*time.Second)
+	return u.Provider.Stream(context.WithoutCancel(ctx), req)
 }
