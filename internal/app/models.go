@@ -44,6 +44,10 @@ func ResolveCast(mf Models, env func(string) string) (debate.Cast, map[string]st
 // baseURLVar is the environment variable that points a provider elsewhere.
 var baseURLVar = map[string]string{"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL", "ollama": "OLLAMA_HOST"}
 
+// BaseURLVar names the environment variable that points a provider
+// elsewhere ("OPENAI_BASE_URL"); "" for a provider without one.
+func BaseURLVar(provider string) string { return baseURLVar[provider] }
+
 // ResolveCastEndpoints is ResolveCast that also returns, per provider used,
 // the base URL it was reached at when the environment set one.
 func ResolveCastEndpoints(mf Models, env func(string) string) (debate.Cast, map[string]string, map[string]string, error) {

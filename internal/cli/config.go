@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -268,14 +269,23 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 // config file sets with the ones a debate would pick from the environment
 // (its API keys and base URLs), as app.ResolveCast does: "the effective
 // settings" named no model where one was in fact configured.
-func detectModel(settings []setting, mf app.Models, env func(string) string) {
-	_, record, err := app.ResolveCast(app.Models{Provider: mf.Provider, Model: mf.Model}, env)
+//
+// It returns the settings with the server the provider is reached at when
+// the environment points it elsewhere (OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
+// OLLAMA_HOST), after the model: a local or gateway server is what a debate
+// will talk to, and the table otherwise read as the provider's own API.
+func detectModel(settings []setting, mf app.Models, env func(string) string) []setting {
+	_, record, endpoints, err := app.ResolveCastEndpoints(app.Models{Provider: mf.Provider, Model: mf.Model}, env)
 	if err != nil {
 		// A debate would say what is wrong (a local server without a
 		// model name, say); the placeholder stays.
-		return
+		return settings
 	}
 	provider, model, _ := strings.Cut(record["*"], "/")
+	if url := endpoints[provider]; url != "" {
+		at := slices.IndexFunc(settings, func(s setting) bool { return s.key == "model" }) + 1
+		settings = slices.Insert(settings, at, setting{"base_url", url, "environment " + app.BaseURLVar(provider)})
+	}
 	for i, s := range settings {
 		if s.source != "default" || (s.key != "provider" && s.key != "model") {
 			continue
@@ -290,6 +300,7 @@ func detectModel(settings []setting, mf app.Models, env func(string) string) {
 		}
 		settings[i].value, settings[i].source = v, "detected from the environment"
 	}
+	return settings
 }
 
 func newConfigCmd(f *Factory) *cobra.Command {
@@ -315,7 +326,7 @@ Precedence: flags > environment > config file > defaults.`,
 				return err
 			}
 			settings = append(settings, theme)
-			detectModel(settings, o.Models, f.Env)
+			settings = detectModel(settings, o.Models, f.Env)
 			state := "not found"
 			if _, err := os.Stat(c.path); err == nil {
 				state = "read"

@@ -172,3 +172,40 @@ func TestConfigShowsTheDetectedModel(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigShowsTheBaseURL: a provider pointed elsewhere (a local server,
+// a gateway) shows the server a debate will talk to, and where that came
+// from; without one there is no such row.
+func TestConfigShowsTheBaseURL(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"OPENAI_API_KEY": "sk-x", "OPENAI_BASE_URL": "http://localhost:8000/v1"}, "environment OPENAI_BASE_URL"},
+		{map[string]string{"ANTHROPIC_API_KEY": "sk-ant-x", "ANTHROPIC_BASE_URL": "http://gateway.internal"}, "environment ANTHROPIC_BASE_URL"},
+		{map[string]string{"OPENAI_API_KEY": "sk-x"}, ""},
+	} {
+		f := testFactory(t, "", false)
+		env := c.env
+		env["PARLEY_CONFIG"] = os.DevNull
+		f.Env = func(k string) string { return env[k] }
+		root := NewRootCmd(f)
+		root.SetArgs([]string{"config"})
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		out := f.IO.Out.(interface{ String() string }).String()
+		var row string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "base_url ") {
+				row = l
+			}
+		}
+		switch {
+		case c.want == "" && row != "":
+			t.Errorf("%v: a base_url row with no base URL set: %q", c.env, row)
+		case c.want != "" && (!strings.Contains(row, c.want) || !strings.Contains(row, "http")):
+			t.Errorf("%v: base_url row %q, want the URL from %s:\n%s", c.env, row, c.want, out)
+		}
+	}
+}
