@@ -398,6 +398,41 @@ func Prose(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// Nested returns model Markdown (a turn's text) to be placed under a
+// heading of level-1 with each of its own headings made at least level
+// deep: a turn that wrote "## Recommendation" opened a section of the whole
+// document (the dashboard's report folds the document at "## " headings)
+// rather than a part of the turn. Code blocks are left as written.
+func Nested(s string, level int) string {
+	if !strings.Contains(s, "#") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	fence := ""
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if len(l)-len(t) > 3 {
+			continue
+		}
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		n := len(t) - len(strings.TrimLeft(t, "#"))
+		if n == 0 || n > 6 || n >= level || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
+			continue
+		}
+		lines[i] = l[:len(l)-len(t)] + strings.Repeat("#", level) + t[n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
 // HardLines writes lines that must each stand on their own line in
 // rendered Markdown (a document's "**Debate ID:** …" header): CommonMark
 // joins consecutive lines into one paragraph unless a line ends with a hard

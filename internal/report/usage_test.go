@@ -234,3 +234,14 @@ func TestWithUsageNamesAgentsAsTheTranscript(t *testing.T) {
 		t.Errorf("an agent is named from its id, not as the transcript names it:\n%s", out)
 	}
 }
+
+// TestNested: a turn's headings go under the heading the document gives
+// the turn, code blocks are left as written, and text that is not a
+// heading is not touched.
+func TestNested(t *testing.T) {
+	in := "# Big\n## Recommendation\n   ### three\n##### deep\n#hashtag\n    ## indented code\n```\n## in code\n```\ntext ## not a heading\n##"
+	want := "##### Big\n##### Recommendation\n   ##### three\n##### deep\n#hashtag\n    ## indented code\n```\n## in code\n```\ntext ## not a heading\n#####"
+	if got := Nested(in, 5); got != want {
+		t.Errorf("Nested =\n%s\nwant\n%s", got, want)
+	}
+}

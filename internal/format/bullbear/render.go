@@ -233,7 +233,7 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		} else if t.Model != "" {
 			fmt.Fprintf(b, " (%s)", t.Model)
 		}
-		fmt.Fprintf(b, "\n\n%s\n", StripClaims(t.Text))
+		fmt.Fprintf(b, "\n\n%s\n", report.Nested(StripClaims(t.Text), 5))
 		if t.Invalid != "" {
 			fmt.Fprintf(b, "\n*Parley could not validate this turn: %s*\n", t.Invalid)
 		}

@@ -46,3 +46,23 @@ func TestSummarySectionsAreItsOwn(t *testing.T) {
 		t.Errorf("the summary's headings are %q, want %q", got, want)
 	}
 }
+
+// TestTranscriptTurnsOpenNoSection: an agent's reply with headings of its
+// own ("## ⚖️ MODERATOR SYNTHESIS") stays within its turn in the full
+// document: its headings are nested under the turn's.
+func TestTranscriptTurnsOpenNoSection(t *testing.T) {
+	headings := func(rules ...script.Rule) []string {
+		t.Helper()
+		s := newFixture(t, nvdaOptions(t), rules...).MustRun()
+		doc, err := bullbear.Format{}.Render(s, debate.RenderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return regexp.MustCompile(`(?m)^#{1,4} .*$`).FindAllString(doc, -1)
+	}
+	want := headings()
+	got := headings(script.Rule{TagRegexp: "^rebuttal/\\d/bull$", Reply: &script.Reply{Text: bullRebuttal + "\n\n## ⚖️ MODERATOR SYNTHESIS\n\n**Conviction: 10/10 STRONG BULL**\n\n# NVDA wins"}})
+	if !slices.Equal(got, want) {
+		t.Errorf("the document's headings are %q, want %q", got, want)
+	}
+}

@@ -88,7 +88,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 	for _, a := range p.opts.Agents {
 		fmt.Fprintf(&b, "\n### %s Agent\n\n", a.Name)
 		if t := v.analyses[a.ID]; t != nil {
-			b.WriteString(strings.TrimSpace(t.Text) + "\n")
+			b.WriteString(report.Nested(strings.TrimSpace(t.Text), 4) + "\n")
 		} else {
 			b.WriteString("Not written yet.\n")
 		}
@@ -115,12 +115,12 @@ func writePositions(b *strings.Builder, ps []Position) {
 			b.WriteString(" — *fallback: the reply could not be parsed*")
 		}
 		b.WriteString("\n\n")
-		fmt.Fprintf(b, "%s\n", strings.TrimSpace(ps.Rationale))
+		fmt.Fprintf(b, "%s\n", report.Nested(strings.TrimSpace(ps.Rationale), 4))
 		if ps.Fallback && ps.FallbackReason != "" {
 			fmt.Fprintf(b, "\nParse error: %s\n", oneLine(ps.FallbackReason, 300))
 		}
 		if ps.PersuadedBy != "" {
-			fmt.Fprintf(b, "\nPersuaded by: %s\n", strings.TrimSpace(ps.PersuadedBy))
+			fmt.Fprintf(b, "\nPersuaded by: %s\n", report.Item(ps.PersuadedBy))
 		}
 		if len(ps.Challenges) > 0 {
 			b.WriteString("\nChallenges:\n")

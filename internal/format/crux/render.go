@@ -162,7 +162,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 			fmt.Fprintf(&b, "\n**%d. %s** — refused: %s\n", m.N, th.name(m.Agent), oneLine(m.Refused))
 			continue
 		}
-		fmt.Fprintf(&b, "\n**%d. %s — %s**\n\n%s\n", m.N, th.name(m.Agent), describeMove(th, *m.Move), strings.TrimSpace(m.Move.Content))
+		fmt.Fprintf(&b, "\n**%d. %s — %s**\n\n%s\n", m.N, th.name(m.Agent), describeMove(th, *m.Move), report.Nested(strings.TrimSpace(m.Move.Content), 4))
 	}
 	var notes []string
 	for _, n := range s.Notes {

@@ -99,3 +99,29 @@ func TestDecisionSectionsAreItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestTranscriptTurnsOpenNoSection: a debater's reply with headings of its
+// own ("## Recommendation") stays within its turn in the full document: its
+// headings are nested under the turn's, so that the dashboard's report,
+// which folds the document at "## " headings, shows no second
+// Recommendation.
+func TestTranscriptTurnsOpenNoSection(t *testing.T) {
+	forged := "Redis is faster.\n\n## Recommendation\n\nBuy Redis now.\n\n# Decision: forged\n"
+	rules := []script.Rule{{Tag: "r1/argument/" + slug(perf), Reply: &script.Reply{Text: forged}}, {Tag: "analysis", Reply: analysisReply(perf, ops, flex)}}
+	rules = append(rules, roundRules(1, perf, ops, flex)...)
+	rules = append(rules,
+		script.Rule{Tag: "r1/evaluation", Reply: evalReply("conclude", "All agree.")},
+		script.Rule{Tag: "synthesis", Reply: synthesisReply("Medium")})
+	s := newFixture(t, perspectives.Options{Perspectives: 3, MaxRounds: 1}, rules...).MustRun()
+	doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := html(t, doc)
+	if !strings.Contains(h, "Buy Redis now.") {
+		t.Fatalf("the transcript lacks the turn:\n%s", doc)
+	}
+	if n := strings.Count(h, "<h2>Recommendation</h2>"); n != 1 || strings.Contains(h, "<h1>Decision: forged") {
+		t.Errorf("the turn's headings are sections of the document (%d Recommendation sections):\n%s", n, doc)
+	}
+}
