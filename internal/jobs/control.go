@@ -81,6 +81,10 @@ func (q *Queue) load(ctx context.Context, id string) (*debate.State, error) {
 	return debate.Fold(events)
 }
 
+// letGoWait bounds how long Resume waits for a runner whose debate has
+// paused to let go of its lease.
+const letGoWait = 5 * time.Second
+
 // liveLease is the debate's lease if a live runner holds it.
 func liveLease(sum debate.Summary) *debate.Lease {
 	if l := sum.Lease; l != nil && l.Live(time.Now()) && debate.OwnerAlive(l.Owner) {
@@ -99,8 +103,24 @@ func (q *Queue) Resume(ctx context.Context, id string) error {
 	if sum.Status == debate.StatusCompleted {
 		return fmt.Errorf("debate %s: %w", id, app.ErrCompleted)
 	}
-	if l := liveLease(sum); l != nil {
-		return fmt.Errorf("debate %s (pid %d on %s): %w", id, l.Owner.PID, l.Owner.Host, ErrRunning)
+	// A runner that has just paused (or failed) lets go of its lease a
+	// moment after its event is in the log: a resume asked in that moment
+	// (a Resume click right after Pause) waits for it rather than be told
+	// the debate is running.
+	deadline := time.Now().Add(letGoWait)
+	for l := liveLease(sum); l != nil; l = liveLease(sum) {
+		stopped := sum.Status == debate.StatusPaused || sum.Status == debate.StatusFailed
+		if !stopped || time.Now().After(deadline) {
+			return fmt.Errorf("debate %s (pid %d on %s): %w", id, l.Owner.PID, l.Owner.Host, ErrRunning)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if sum, err = q.store.Get(ctx, id); err != nil {
+			return err
+		}
 	}
 	st, err := q.load(ctx, id)
 	if err != nil {

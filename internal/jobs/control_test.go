@@ -387,3 +387,64 @@ func mustLoad(t *testing.T, st debate.Store, id string) []debate.Event {
 	}
 	return evs
 }
+
+// TestResumeWaitsForARunnerLettingGo: a resume asked just after a debate
+// paused, while its runner is still letting go of the lease, waits for it
+// and enqueues the run; a debate whose runner holds the lease and is not
+// stopping is refused as running, at once.
+func TestResumeWaitsForARunnerLettingGo(t *testing.T) {
+	ctx := context.Background()
+	a := newApp(t, "sqlite", nil)
+	q := newQueue(t, a, Config{Workers: 0})
+	const id = "DEB-lettinggo"
+	at := time.Now()
+	for i, p := range []debate.Payload{debate.Created{Format: "perspectives", Topic: "a question"}, debate.Paused{Reason: debate.PauseOnRequest}} {
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Seq = int64(i + 1)
+		if _, err := a.Store.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runner := debate.ThisProcess()
+	if _, err := a.Store.AcquireLease(ctx, id, runner, time.Minute, ""); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = a.Store.ReleaseLease(ctx, id, runner.ID)
+		close(released)
+	}()
+	if err := q.Resume(ctx, id); err != nil {
+		t.Fatalf("resume while the paused runner let go: %v", err)
+	}
+	select {
+	case <-released:
+	default:
+		t.Fatal("Resume did not wait for the lease to be let go")
+	}
+	if queued, err := q.Queued(ctx, id); err != nil || !queued[id] {
+		t.Fatalf("no run queued: %v %v", queued, err)
+	}
+
+	// Running, with its runner alive: refused at once.
+	const busy = "DEB-busy"
+	e, err := debate.NewEvent(busy, at, debate.Created{Format: "perspectives", Topic: "another question"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Seq = 1
+	if _, err := a.Store.Append(ctx, busy, e); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Store.AcquireLease(ctx, busy, debate.ThisProcess(), time.Minute, ""); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := q.Resume(ctx, busy); !errors.Is(err, ErrRunning) || time.Since(start) > letGoWait/2 {
+		t.Fatalf("resume of a running debate: %v after %s, want ErrRunning at once", err, time.Since(start))
+	}
+}
