@@ -146,6 +146,11 @@ func TestOneRunnerPerDebate(t *testing.T) {
 	if l := mustParley(t, dir, env, "", "list"); !strings.Contains(l.stdout, "running") {
 		t.Errorf("list while running:\n%s", l.stdout)
 	}
+	// show names the process that runs it, and offers no resume that would
+	// be refused.
+	if s := mustParley(t, dir, env, "", "show", id); !strings.Contains(s.stdout, "Running in process ") || strings.Contains(s.stdout, "Resume with") {
+		t.Errorf("show while running:\n%s", s.stdout)
+	}
 	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +160,9 @@ func TestOneRunnerPerDebate(t *testing.T) {
 	}
 	if l := mustParley(t, dir, env, "", "list"); !strings.Contains(l.stdout, "interrupted") {
 		t.Errorf("list after the runner died shows no interrupted debate:\n%s", l.stdout)
+	}
+	if s := mustParley(t, dir, env, "", "show", id); !strings.Contains(s.stdout, "Resume with: parley debate --resume "+id) {
+		t.Errorf("show after the runner died offers no resume:\n%s", s.stdout)
 	}
 	mustParley(t, dir, env, "", "debate", "--resume", id)
 	if e := exportJSON(t, dir, env, id); e.Status != "completed" {

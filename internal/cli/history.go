@@ -207,14 +207,29 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 	}
 	cs := f.IO.Colors()
 	status := app.StatusLine(st)
-	if sum, err := store.Get(ctx, st.ID); err == nil && sum.Shown(f.Now(), debate.OwnerAlive) == debate.StatusInterrupted {
-		status = "interrupted (its runner stopped before the debate ended)"
-		if st.Phase.Label != "" {
-			status += " at " + st.Phase.Label
+	// held is the runner that has the debate now: a resume would be
+	// refused, so show says where it runs rather than offer one.
+	var held *debate.Lease
+	if sum, err := store.Get(ctx, st.ID); err == nil {
+		switch shown := sum.Shown(f.Now(), debate.OwnerAlive); {
+		case shown == debate.StatusInterrupted:
+			status = "interrupted (its runner stopped before the debate ended)"
+			if st.Phase.Label != "" {
+				status += " at " + st.Phase.Label
+			}
+		case (shown == debate.StatusRunning || shown == debate.StatusCheckpoint) && sum.Lease != nil:
+			held = sum.Lease
 		}
 	}
 	fmt.Fprintf(f.IO.Out, "%s  %s  %s  created %s\n", cs.Bold(st.ID), st.Format, status, st.Created.Local().Format(time.DateTime))
-	if st.Status != debate.StatusCompleted {
+	switch {
+	case held != nil && st.Status == debate.StatusCheckpoint:
+		fmt.Fprintf(f.IO.Out, "Waiting at a checkpoint in process %d on host %s (since %s): answer it there\n",
+			held.Owner.PID, held.Owner.Host, held.Since.Local().Format("15:04"))
+	case held != nil:
+		fmt.Fprintf(f.IO.Out, "Running in process %d on host %s (since %s): 'parley show %s' again shows how far it got\n",
+			held.Owner.PID, held.Owner.Host, held.Since.Local().Format("15:04"), st.ID)
+	case st.Status != debate.StatusCompleted:
 		fmt.Fprintf(f.IO.Out, "Resume with: parley debate --resume %s\n", st.ID)
 	}
 	for _, a := range st.Artifacts {
