@@ -393,9 +393,22 @@ func Prose(s string) string {
 	for i, l := range lines {
 		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "#") {
 			lines[i] = l[:len(l)-len(t)] + "\\" + t
+		} else if i > 0 && setextUnderline(l) && strings.TrimSpace(lines[i-1]) != "" {
+			lines[i] = l[:len(l)-len(t)] + "\\" + t
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// setextUnderline reports whether a line, under a paragraph's, would make
+// that paragraph a heading ("Recommendation" over "===", or "---"): a run
+// of "=" or of "-", indented at most three spaces.
+func setextUnderline(l string) bool {
+	t := strings.TrimRight(strings.TrimLeft(l, " "), " \t")
+	if len(l)-len(strings.TrimLeft(l, " ")) > 3 || t == "" {
+		return false
+	}
+	return strings.Trim(t, "=") == "" || strings.Trim(t, "-") == ""
 }
 
 // Nested returns model Markdown (a turn's text) to be placed under a
@@ -404,7 +417,7 @@ func Prose(s string) string {
 // document (the dashboard's report folds the document at "## " headings)
 // rather than a part of the turn. Code blocks are left as written.
 func Nested(s string, level int) string {
-	if !strings.Contains(s, "#") {
+	if !strings.ContainsAny(s, "#=-") {
 		return s
 	}
 	lines := strings.Split(s, "\n")
@@ -424,6 +437,12 @@ func Nested(s string, level int) string {
 			fence = t[:3]
 			continue
 		}
+		if i > 0 && setextUnderline(l) && paragraphLine(lines[i-1]) {
+			// "Recommendation" over "===" is a heading of level 1 (2
+			// with "---"): the underline is kept as text, escaped.
+			lines[i] = l[:len(l)-len(t)] + "\\" + t
+			continue
+		}
 		n := len(t) - len(strings.TrimLeft(t, "#"))
 		if n == 0 || n > 6 || n >= level || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
 			continue
@@ -431,6 +450,14 @@ func Nested(s string, level int) string {
 		lines[i] = l[:len(l)-len(t)] + strings.Repeat("#", level) + t[n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// paragraphLine reports whether a line can be the last of a paragraph a
+// setext underline turns into a heading: not blank, not a fence, a
+// heading or a thematic break of its own.
+func paragraphLine(l string) bool {
+	t := strings.TrimSpace(l)
+	return t != "" && !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") && !strings.HasPrefix(t, "#") && !setextUnderline(l)
 }
 
 // HardLines writes lines that must each stand on their own line in
