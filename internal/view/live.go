@@ -254,7 +254,7 @@ func (l *Live) render(e debate.Event) {
 		l.printf("%s %s\n", l.cs.Bold("Debate "+e.Debate), l.cs.Dim("("+l.state.Format+")"))
 		l.printf("%s\n", l.state.Topic)
 	case debate.TypeResumed:
-		l.printf("%s\n", l.cs.Dim(fmt.Sprintf("Resuming debate %s from event %d", e.Debate, l.state.LastSeq-1)))
+		l.printf("%s\n", l.cs.Dim(resumingLine(e.Debate, l.state)))
 	case debate.TypePhase:
 		var p debate.PhaseChanged
 		if e.Decode(&p) == nil {
@@ -600,6 +600,24 @@ func remove(list []string, s string) []string {
 		}
 	}
 	return out
+}
+
+// resumingLine says where a resumed debate goes on, in the words the
+// transcript used: the phase it stood at and the turns already done ("from
+// event 107" named an internal counter).
+func resumingLine(id string, s *debate.State) string {
+	line := "Resuming debate " + id
+	if s.Phase.Label != "" {
+		line += " at " + textsafe.Clean(s.Phase.Label)
+	}
+	switch n := len(s.Done); n {
+	case 0:
+		return line + " (no turn done yet)"
+	case 1:
+		return line + " (1 turn done)"
+	default:
+		return fmt.Sprintf("%s (%d turns done)", line, n)
+	}
 }
 
 // hintLine is the spec's acknowledgement of a hint ("💡 Hint queued for

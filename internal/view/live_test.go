@@ -285,3 +285,21 @@ func TestLiveHintLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveResumingLine: a resumed debate says where it goes on, in the
+// transcript's words, not at which event of the log.
+func TestLiveResumingLine(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	a := ref("r1/a", "alpha", "Alpha · argument", 1)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"})
+	f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnCompleted{Turn: a, Text: "Alpha."})
+	f.send(debate.Resumed{})
+	l.Close()
+	if want := "Resuming debate DEB-test at Round 1: arguments (1 turn done)\n"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "from event") {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}
