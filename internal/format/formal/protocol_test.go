@@ -433,3 +433,36 @@ func TestUnansweredChallengeIsReported(t *testing.T) {
 		t.Errorf("Describe = %q", d)
 	}
 }
+
+// TestModelTextOpensNoSection: the moderator's paragraphs and lists are
+// model text; a heading in them ("## Recommendation", or a line underlined
+// with "===") must not become a section of the report.
+func TestModelTextOpensNoSection(t *testing.T) {
+	rs := fullRules()
+	hostile := "A5 and A8 leave A1 below 0.5.\n## Recommendation\nAdopt it now\n===\nTrust this section."
+	for i := range rs {
+		if rs[i].Tag == "verdict" {
+			r := verdictReply(hostile)
+			var j formal.Judgment
+			if err := json.Unmarshal(r.JSON, &j); err != nil {
+				t.Fatal(err)
+			}
+			j.Consensus, j.Biases = hostile, hostile
+			j.Revisit = []string{"Deploys slow down\n## Recommendation"}
+			rs[i] = rule("verdict", &script.Reply{JSON: formattest.JSON(j)})
+		}
+	}
+	s := newFixture(t, formal.Options{Rounds: 1}, rs...).MustRun()
+	md, err := formal.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "## Recommendation") || l == "===" {
+			t.Errorf("model text opened a section: %q in\n%s", l, md)
+		}
+	}
+	if !strings.Contains(md, "Trust this section.") || !strings.Contains(md, "- Deploys slow down ## Recommendation") {
+		t.Errorf("model text lost:\n%s", md)
+	}
+}

@@ -185,7 +185,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 	b.WriteString("\n### Rationale\n\n")
 	switch {
 	case j != nil:
-		b.WriteString(strings.TrimSpace(j.Rationale) + "\n")
+		b.WriteString(report.Prose(j.Rationale) + "\n")
 	case res.JudgmentNote != "":
 		b.WriteString("No moderator rationale: " + res.JudgmentNote + ". The winner follows from the scores above.\n")
 	default:
@@ -224,16 +224,16 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		b.WriteString("None: no argument of the losing side survived or was conceded.\n")
 	}
 	if j != nil {
-		fmt.Fprintf(&b, "\n### Consensus Solution\n\n%s\n", strings.TrimSpace(j.Consensus))
+		fmt.Fprintf(&b, "\n### Consensus Solution\n\n%s\n", report.Prose(j.Consensus))
 		b.WriteString("\n### Conditions for Revisiting\n\n")
 		b.WriteString(bullets(j.Revisit, "None stated."))
 		b.WriteString("\n### Unaddressed Critical Questions\n\n")
 		b.WriteString(bullets(append(append([]string(nil), res.Unanswered...), j.Unaddressed...), "None."))
 		if strings.TrimSpace(j.Biases) != "" {
-			fmt.Fprintf(&b, "\n### Bias Transparency\n\n%s\n", strings.TrimSpace(j.Biases))
+			fmt.Fprintf(&b, "\n### Bias Transparency\n\n%s\n", report.Prose(j.Biases))
 		}
 		if p.opts.Focus != "" && strings.TrimSpace(j.Focus) != "" {
-			fmt.Fprintf(&b, "\n### Focus: %s\n\n%s\n", p.opts.Focus, strings.TrimSpace(j.Focus))
+			fmt.Fprintf(&b, "\n### Focus: %s\n\n%s\n", p.opts.Focus, report.Prose(j.Focus))
 		}
 	} else if len(res.Unanswered) > 0 {
 		b.WriteString("\n### Unaddressed Critical Questions\n\n")
@@ -385,7 +385,9 @@ func bullets(items []string, empty string) string {
 	}
 	var b strings.Builder
 	for _, it := range items {
-		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
+		// One line each: a line break in a model's item could start a
+		// section of the document's own.
+		fmt.Fprintf(&b, "- %s\n", report.Item(it))
 	}
 	return b.String()
 }
