@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/view"
 )
 
 // run is the debate running now: its session, and how to pause it.
@@ -359,7 +360,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 	case debate.TypeCreated:
 		m.tr.add(&block{gap: true, segs: []segment{{meta: true, class: phase, text: fmt.Sprintf("Debate %s · %s · %s", s.ID, s.Format, clean(s.Topic))}}})
 	case debate.TypeResumed:
-		m.say(dim, fmt.Sprintf("Run resumed from event %d.", s.LastSeq-1))
+		m.say(dim, "Run resumed"+view.ResumedAt(s)+".")
 	case debate.TypePhase:
 		var p debate.PhaseChanged
 		if e.Decode(&p) == nil {

@@ -606,17 +606,23 @@ func remove(list []string, s string) []string {
 // transcript used: the phase it stood at and the turns already done ("from
 // event 107" named an internal counter).
 func resumingLine(id string, s *debate.State) string {
-	line := "Resuming debate " + id
+	return "Resuming debate " + id + ResumedAt(s)
+}
+
+// ResumedAt says where a resumed debate goes on, for a line that names the
+// resume: " at Round 1: moderator evaluation (9 turns done)".
+func ResumedAt(s *debate.State) string {
+	at := ""
 	if s.Phase.Label != "" {
-		line += " at " + textsafe.Clean(s.Phase.Label)
+		at = " at " + textsafe.Clean(s.Phase.Label)
 	}
 	switch n := len(s.Done); n {
 	case 0:
-		return line + " (no turn done yet)"
+		return at + " (no turn done yet)"
 	case 1:
-		return line + " (1 turn done)"
+		return at + " (1 turn done)"
 	default:
-		return fmt.Sprintf("%s (%d turns done)", line, n)
+		return fmt.Sprintf("%s (%d turns done)", at, n)
 	}
 }
 

@@ -60,23 +60,30 @@ func TestTokensDeepDebate(t *testing.T) {
 	if rep.Requests != 9 || rep.Ratio() > 0.60 || rep.Shared() < 0.465 {
 		t.Errorf("%v; want 9 requests, at most 0.60 of a resend and at least 46.5%% shared", rep)
 	}
-	// The bear's research and opening requests repeat the bull's up to
-	// their role line, after the instructions both sides share.
-	phase := map[string]string{"research/bear": "Phase 1 (Research)", "opening/bear": "Phase 2 (Opening)"}
+	// The second research and opening requests (the two sides' run at
+	// once, in either order) repeat the first's up to their role line,
+	// after the instructions both sides share.
+	phase := map[string]string{"research": "Phase 1 (Research)", "opening": "Phase 2 (Opening)"}
+	seen := map[string]bool{}
 	for _, r := range rep.PerRequest {
-		if phase[r.Tag] == "" {
+		name, side, _ := strings.Cut(r.Tag, "/")
+		if phase[name] == "" || (side != "bull" && side != "bear") {
+			continue
+		}
+		if !seen[name] {
+			seen[name] = true // the first of the two: nothing earlier to repeat
 			continue
 		}
 		msgs := f.Requests(r.Tag)[0].Messages
 		task := msgs[len(msgs)-1].Text
-		role := strings.Index(task, "You are the BEAR analyst")
-		if role < 0 || !strings.Contains(task[:role], phase[r.Tag]) || r.Shared < r.Total-(len(task)-role)-len("\n") {
+		role := strings.Index(task, "You are the "+strings.ToUpper(side)+" analyst")
+		if role < 0 || !strings.Contains(task[:role], phase[name]) || r.Shared < r.Total-(len(task)-role)-len("\n") {
 			t.Errorf("%s repeats %d of %d bytes, want all from its role line on, after the shared instructions (at %d of its %d-byte task)", r.Tag, r.Shared, r.Total, role, len(task))
 		}
-		delete(phase, r.Tag)
+		delete(phase, name)
 	}
 	if len(phase) > 0 {
-		t.Errorf("no request for %v", phase)
+		t.Errorf("no second request for %v", phase)
 	}
 	keepsDecisionInputs(t, f, st)
 	var prev *formattest.RequestShare
