@@ -28,6 +28,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
+	"github.com/parleyhq/parley/internal/llm/internal/permodel"
 )
 
 // DefaultBaseURL is the API's address when Config.BaseURL is empty.
@@ -88,7 +89,7 @@ type Provider struct {
 	errs   apierr.Mapper
 	// shapes remembers, per model, the fields the API refused and its cap
 	// on max_tokens (see shape.go).
-	shapes *shapes
+	shapes *permodel.Map[shape]
 }
 
 // New returns a Provider for cfg.
@@ -127,7 +128,7 @@ func New(cfg Config) (*Provider, error) {
 	return &Provider{
 		client: client,
 		cfg:    cfg,
-		shapes: &shapes{def: shape{structured: cfg.Structured}},
+		shapes: permodel.New(shape{structured: cfg.Structured}),
 		errs:   apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }

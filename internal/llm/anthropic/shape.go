@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"sync"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -43,31 +42,6 @@ type shape struct {
 	maxCap     int // the model's cap on its output, when lower than asked; 0 for none
 }
 
-// shapes remembers, per model, the shape its calls were accepted in.
-type shapes struct {
-	mu     sync.Mutex
-	def    shape
-	models map[string]shape
-}
-
-func (s *shapes) get(model string) shape {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sh, ok := s.models[model]; ok {
-		return sh
-	}
-	return s.def
-}
-
-func (s *shapes) learn(model string, sh shape) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.models == nil {
-		s.models = map[string]shape{}
-	}
-	s.models[model] = sh
-}
-
 // sentFields lists the adaptable fields params carries.
 func sentFields(params sdk.MessageNewParams, forced string, cached bool) []string {
 	var out []string
@@ -90,7 +64,7 @@ func sentFields(params sdk.MessageNewParams, forced string, cached bool) []strin
 // of the tool that carries structured output, "" when none does. The
 // stream returned may still hold an error, which reading it reports.
 func (p *Provider) open(ctx context.Context, req llm.Request, opts []option.RequestOption) (stream *ssestream.Stream[sdk.MessageStreamEventUnion], forced string, err error) {
-	sh := p.shapes.get(req.Model)
+	sh := p.shapes.Get(req.Model)
 	adapted, keepCap, learnedCap := false, true, sh.maxCap
 	tried := map[string]bool{}
 	for {
@@ -126,7 +100,7 @@ func (p *Provider) open(ctx context.Context, req llm.Request, opts []option.Requ
 				if !keepCap {
 					sh.maxCap = learnedCap
 				}
-				p.shapes.learn(req.Model, sh)
+				p.shapes.Set(req.Model, sh, nil)
 			}
 			return stream, forced, nil
 		}

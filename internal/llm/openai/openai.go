@@ -33,6 +33,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
+	"github.com/parleyhq/parley/internal/llm/internal/permodel"
 )
 
 // DefaultBaseURL is the API's address when Config.BaseURL is empty.
@@ -102,10 +103,10 @@ type Provider struct {
 	cfg  Config
 	errs apierr.Mapper
 	// shapes remembers the fields the server rejected (see shape.go).
-	shapes *shapes
+	shapes *permodel.Map[shape]
 	// thinks remembers how each model's replies carry reasoning in their
 	// content (see think.go).
-	thinks *thinkModes
+	thinks *permodel.Map[thinkMode]
 }
 
 // New returns a Provider for cfg.
@@ -143,8 +144,8 @@ func New(cfg Config) (*Provider, error) {
 		chat:   sdk.NewChatCompletionService(opts...),
 		cfg:    cfg,
 		errs:   apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
-		shapes: &shapes{server: shape{legacyMax: cfg.LegacyMaxTokens}},
-		thinks: &thinkModes{},
+		shapes: permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
+		thinks: permodel.New(thinkMode(0)),
 	}, nil
 }
 
@@ -175,7 +176,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			finished bool
 			calls    toolCalls
 			refusal  strings.Builder
-			think    = newThinkFilter(p.thinks.get(req.Model))
+			think    = newThinkFilter(p.thinks.Get(req.Model))
 			// The reasoning deltas, kept (up to maxHeld) for a reply that
 			// has nothing else (see below).
 			reasoning strings.Builder
@@ -208,7 +209,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 				text, late := think.feed(contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw()))
 				if late {
-					p.thinks.set(req.Model, thinkOrphan)
+					p.thinks.Set(req.Model, thinkOrphan, nil)
 					yield(llm.Chunk{}, p.lateReasoning(req.Model))
 					return
 				}
@@ -242,7 +243,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		stop := stopReason(finish)
 		cut := stop == llm.StopMaxTokens
 		if mode := think.learned(cut); mode != think.mode {
-			p.thinks.set(req.Model, mode)
+			p.thinks.Set(req.Model, mode, nil)
 		}
 		if text := think.flush(cut); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
@@ -305,7 +306,7 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 	if req.Tag != "" {
 		opts = append(opts, option.WithHeader(TagHeader, req.Tag))
 	}
-	sh := p.shapes.get(req.Model)
+	sh := p.shapes.Get(req.Model)
 	adapted := false
 	// A limit lowered for this prompt's length is this call's alone; one
 	// lowered to the model's own cap holds for its next calls.
@@ -343,7 +344,7 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 				if !keepCap {
 					sh.maxCap = learnedCap
 				}
-				p.shapes.learn(req.Model, sh)
+				p.shapes.Set(req.Model, sh, serverFields(sh))
 			}
 			return stream, nil
 		}

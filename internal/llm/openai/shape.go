@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"sync"
 
 	sdk "github.com/openai/openai-go/v3"
 
@@ -83,36 +82,18 @@ func (s shape) adapt(field string) (shape, bool) {
 	return s, true
 }
 
-// shapes remembers the shape each model's calls were accepted in, so that a
-// field a server rejected once is not sent to it again. Whether a server
-// knows stream_options or max_completion_tokens is the server's (its
-// software, its API version), so what was learned of those for one model is
-// the first guess for the others; a model keeps its own answer, since
+// serverFields keeps, of a shape one model's calls were accepted in, what
+// belongs to the server rather than the model: whether it knows
+// stream_options or max_completion_tokens is its software's (its API
+// version), so what was learned of those for one model is the first guess
+// for the others; a model keeps its own answer for the rest, since
 // OpenAI's reasoning models refuse max_tokens and temperature that others
 // take.
-type shapes struct {
-	mu     sync.Mutex
-	server shape
-	models map[string]shape
-}
-
-func (s *shapes) get(model string) shape {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sh, ok := s.models[model]; ok {
-		return sh
+func serverFields(learned shape) func(shape) shape {
+	return func(def shape) shape {
+		def.legacyMax, def.noStreamOptions = learned.legacyMax, learned.noStreamOptions
+		return def
 	}
-	return s.server
-}
-
-func (s *shapes) learn(model string, sh shape) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.models == nil {
-		s.models = map[string]shape{}
-	}
-	s.models[model] = sh
-	s.server.legacyMax, s.server.noStreamOptions = sh.legacyMax, sh.noStreamOptions
 }
 
 // sentFields lists the adaptable fields params carries.

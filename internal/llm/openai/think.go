@@ -2,7 +2,6 @@ package openai
 
 import (
 	"strings"
-	"sync"
 )
 
 const (
@@ -46,27 +45,6 @@ const (
 	thinkPlain                    // replies open their own block, if any
 	thinkOrphan                   // the template opens the block: replies start inside it
 )
-
-// thinkModes remembers each model's thinkMode for one Provider.
-type thinkModes struct {
-	mu     sync.Mutex
-	models map[string]thinkMode
-}
-
-func (m *thinkModes) get(model string) thinkMode {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.models[model]
-}
-
-func (m *thinkModes) set(model string, mode thinkMode) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.models == nil {
-		m.models = map[string]thinkMode{}
-	}
-	m.models[model] = mode
-}
 
 // maxHeld bounds the reasoning of a thinkOrphan model held back in case no
 // "</think>" comes (see flush): 1 MB, what the runner keeps of a whole
