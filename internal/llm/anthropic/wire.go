@@ -13,12 +13,14 @@ import (
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
-// maxLine bounds one line of a stream, and a reply sent whole: far above any
-// reply a debate turn asks for, so that a broken or hostile server cannot
-// make Parley hold unbounded memory.
-const maxLine = 16 << 20
+// maxLine bounds one line of a stream: far above any reply a debate turn
+// asks for, so that a broken or hostile server cannot make Parley hold
+// unbounded memory.
+const maxLine = apierr.MaxWholeReply
 
 // repairStream is a middleware that turns what Anthropic-compatible servers
 // and proxies send into what the SDK's stream decoder reads:
@@ -36,19 +38,7 @@ func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response
 	}
 	br := bufio.NewReader(res.Body)
 	if b, _ := br.Peek(1); len(b) == 1 && b[0] == '{' {
-		whole, rerr := io.ReadAll(io.LimitReader(br, maxLine+1))
-		_ = res.Body.Close()
-		if rerr != nil {
-			return nil, rerr
-		}
-		if len(whole) > maxLine {
-			return nil, fmt.Errorf("the server sent a reply of more than %d MB instead of a stream", maxLine>>20)
-		}
-		res.Body = io.NopCloser(bytes.NewReader(messageToEvents(whole)))
-		res.Header.Set("Content-Type", "text/event-stream")
-		res.ContentLength = -1
-		res.Header.Del("Content-Length")
-		return res, nil
+		return apierr.WholeAsStream(res, br, messageToEvents)
 	}
 	res.Body = &namedEvents{r: br, c: res.Body}
 	return res, nil

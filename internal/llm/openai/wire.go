@@ -17,13 +17,9 @@ import (
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
-// Limits on what is read from a server, so that a broken or hostile one
+// maxLine bounds one line of a stream, so that a broken or hostile server
 // cannot make Parley hold unbounded memory.
-const (
-	// maxWholeReply bounds a non-streamed reply, read whole to be turned
-	// into a stream. Far above any max_tokens a debate turn asks for.
-	maxWholeReply = 16 << 20
-)
+const maxLine = apierr.MaxWholeReply
 
 // normalize is a middleware that turns what OpenAI-compatible servers
 // actually send into what the SDK's stream decoder reads:
@@ -68,19 +64,7 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return nil, e
 	}
 	if first == '{' {
-		whole, rerr := io.ReadAll(io.LimitReader(br, maxWholeReply+1))
-		_ = res.Body.Close()
-		if rerr != nil {
-			return nil, rerr
-		}
-		if len(whole) > maxWholeReply {
-			return nil, fmt.Errorf("the server sent a reply of more than %d MB instead of a stream", maxWholeReply>>20)
-		}
-		res.Body = io.NopCloser(bytes.NewReader(wholeToStream(whole)))
-		res.Header.Set("Content-Type", "text/event-stream")
-		res.ContentLength = -1
-		res.Header.Del("Content-Length")
-		return res, nil
+		return apierr.WholeAsStream(res, br, wholeToStream)
 	}
 	end, _ := req.Context().Value(streamEndKey{}).(*streamEnd)
 	res.Body = &lines{r: br, c: res.Body, end: end}
@@ -115,7 +99,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 // lines passes a stream on line by line, with repairs: a stream that ends
 // cleanly gets a closing blank line, which dispatches a last event sent
 // without one (an extra blank line is ignored); and each line is mended by
-// fix. A line longer than maxWholeReply
+// fix. A line longer than maxLine
 // fails the stream, as the SDK's own decoder would at its larger limit. A
 // stream that fails keeps its error.
 type lines struct {
@@ -200,8 +184,8 @@ func (l *lines) line() ([]byte, error) {
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
 		}
-		if len(line) > maxWholeReply {
-			return nil, fmt.Errorf("the server sent an event line of more than %d MB", maxWholeReply>>20)
+		if len(line) > maxLine {
+			return nil, fmt.Errorf("the server sent an event line of more than %d MB", maxLine>>20)
 		}
 	}
 }

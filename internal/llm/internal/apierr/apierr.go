@@ -275,3 +275,28 @@ func isMalformed(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "invalid character") || strings.Contains(s, "unexpected end of JSON input")
 }
+
+// MaxWholeReply bounds a reply a server sent whole (a JSON object) to a
+// streaming request, read whole to be turned into a stream: far above any
+// reply a debate turn asks for, so that a broken or hostile server cannot
+// make Parley hold unbounded memory.
+const MaxWholeReply = 16 << 20
+
+// WholeAsStream answers res, whose body (read through br) is a reply sent
+// whole instead of a stream, with the events toEvents makes of it, so that
+// the SDK's stream decoder reads the same reply. res's body is closed.
+func WholeAsStream(res *http.Response, br io.Reader, toEvents func(whole []byte) []byte) (*http.Response, error) {
+	whole, err := io.ReadAll(io.LimitReader(br, MaxWholeReply+1))
+	_ = res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if len(whole) > MaxWholeReply {
+		return nil, fmt.Errorf("the server sent a reply of more than %d MB instead of a stream", MaxWholeReply>>20)
+	}
+	res.Body = io.NopCloser(bytes.NewReader(toEvents(whole)))
+	res.Header.Set("Content-Type", "text/event-stream")
+	res.ContentLength = -1
+	res.Header.Del("Content-Length")
+	return res, nil
+}
