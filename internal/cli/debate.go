@@ -153,10 +153,10 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", "))
+	fl.StringVar(&opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", ")+" (default: bullbear for a ticker, else perspectives)")
 	fl.StringVar(&opts.Resume, "resume", "", "resume the unfinished debate with this `ID`")
 	fl.IntVar(&opts.Perspectives, "perspectives", 0, "number of debaters, 2-4 (default: the moderator decides)")
-	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, "cap on rounds (perspectives; council: 1-5, default 3)")
+	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, fmt.Sprintf("cap on rounds (perspectives: default %d; council: 1-5, default 3)", perspectives.DefaultMaxRounds))
 	fl.BoolVar(&opts.NoCheckpoints, "no-checkpoints", false, "run to the end without asking after each round")
 	fl.StringVar(&opts.Catalog, "catalog", "", "YAML `file` extending or overriding the perspective catalog")
 	fl.StringVar(&opts.Models.Provider, "provider", "", "model provider: anthropic, openai or ollama (default: detected from the environment)")
@@ -176,6 +176,13 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.StringVar(&opts.Personas, "personas", "", "YAML `file` of personas (crux)")
 	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", "`directory` for the decision document (default: docs/decisions at the root of the git repository you are in, else here)")
 	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "same as --out-dir")
+	// Their usage says their defaults, which depend on the topic, the
+	// format or the git repository: pflag's "(default …)" would say a
+	// second one.
+	fl.Lookup("format").DefValue = ""
+	fl.Lookup("max-rounds").DefValue = "0"
+	fl.Lookup("out-dir").DefValue = ""
+	fl.Lookup("decisions-dir").DefValue = ""
 	fl.BoolVar(&opts.IssueDraft, "issue-draft", false, "also write an issue draft made from the decision")
 	fl.Var((*budgetFlag)(&lim.TurnBudget), "turn-budget", "output `tokens` per debater per round (0 or unlimited: no limit)")
 	fl.Var((*budgetFlag)(&lim.DebateBudget), "debate-budget", "`tokens` for the whole debate (0 or unlimited: no limit)")
