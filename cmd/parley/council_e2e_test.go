@@ -13,8 +13,8 @@ func TestCouncilEndToEnd(t *testing.T) {
 	srv, dir, env := fakeOpenAI(t, loadScript(t, "council.yaml"))
 	r := mustParley(t, dir, env, "", "debate", "Acme Corp", "--format", "council", "--max-rounds", "3", "--model", "test-model")
 	for _, want := range []string{
-		"Round 1: Search GO, Sentiment NOGO, Valuation GO (no consensus)",
-		"Round 2: Search GO, Sentiment GO, Valuation GO (consensus: GO)",
+		"Round 1: Search: GO, Sentiment: NOGO, Valuation: GO (no consensus)",
+		"Round 2: Search: GO, Sentiment: GO, Valuation: GO (consensus: GO)",
 		"persuaded_by must name who persuaded you",
 		"# Council: Acme Corp", "## Verdict: GO", "### Round 1 — no consensus", "### Round 2 — consensus: GO",
 		"Persuaded by: Search Agent's retention data in round 2",

@@ -290,11 +290,11 @@ func (p *Protocol) result(rounds []Round) Result {
 }
 
 // progressLine is the spec's per-round status:
-// "Round 2: Search GO, Sentiment NOGO, Valuation GO (no consensus)".
+// "Round 2: Search: GO, Sentiment: NOGO, Valuation: GO (no consensus)".
 func progressLine(agents []Agent, rd Round) string {
 	parts := make([]string, 0, len(rd.Positions))
 	for _, ps := range rd.Positions {
-		s := ps.Name + " " + ps.Position
+		s := ps.Name + ": " + ps.Position
 		if ps.Fallback {
 			s += " (fallback)"
 		}

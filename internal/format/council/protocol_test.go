@@ -110,7 +110,7 @@ func TestConsensusInRoundOne(t *testing.T) {
 	if pr := f.prompt("r1/sentiment"); !strings.Contains(pr, "WEAKEST argument") || !strings.Contains(pr, "press coverage") || !strings.Contains(pr, "Risk tolerance: neutral") {
 		t.Errorf("r1/sentiment system prompt lacks the adversarial or domain framing:\n%s", pr)
 	}
-	if got := notes(s, "council.round"); !slices.Equal(got, []string{"Round 1: Search GO, Sentiment GO, Valuation GO (consensus: GO)"}) {
+	if got := notes(s, "council.round"); !slices.Equal(got, []string{"Round 1: Search: GO, Sentiment: GO, Valuation: GO (consensus: GO)"}) {
 		t.Errorf("round notes %q", got)
 	}
 	doc := render(t, s, true)
@@ -150,9 +150,9 @@ func TestConsensusInRoundThree(t *testing.T) {
 		}
 	}
 	want := []string{
-		"Round 1: Search GO, Sentiment NOGO, Valuation GO (no consensus)",
-		"Round 2: Search GO, Sentiment NOGO, Valuation GO (no consensus)",
-		"Round 3: Search NOGO, Sentiment NOGO, Valuation NOGO (consensus: NOGO)",
+		"Round 1: Search: GO, Sentiment: NOGO, Valuation: GO (no consensus)",
+		"Round 2: Search: GO, Sentiment: NOGO, Valuation: GO (no consensus)",
+		"Round 3: Search: NOGO, Sentiment: NOGO, Valuation: NOGO (consensus: NOGO)",
 	}
 	if got := notes(s, "council.round"); !slices.Equal(got, want) {
 		t.Errorf("round notes %q", got)
@@ -202,7 +202,7 @@ func TestTieIsNOGO(t *testing.T) {
 	if res.Decision != "NOGO" || res.ConsensusReached || res.Votes != (council.Votes{GO: 1, NOGO: 1}) || !strings.Contains(res.Reason, "a tie is NOGO") {
 		t.Errorf("result %+v", res)
 	}
-	if got := notes(s, "council.round"); len(got) != 1 || got[0] != "Round 1: Bull GO, Bear NOGO (no consensus)" {
+	if got := notes(s, "council.round"); len(got) != 1 || got[0] != "Round 1: Bull: GO, Bear: NOGO (no consensus)" {
 		t.Errorf("round notes %q", got)
 	}
 }
@@ -226,7 +226,7 @@ func TestParseFallback(t *testing.T) {
 	if fb := notes(s, "council.fallback"); len(fb) != 1 || !strings.Contains(fb[0], "Sentiment") {
 		t.Errorf("fallback notes %q", fb)
 	}
-	if got := notes(s, "council.round"); len(got) != 1 || !strings.Contains(got[0], "Sentiment NOGO (fallback)") {
+	if got := notes(s, "council.round"); len(got) != 1 || !strings.Contains(got[0], "Sentiment: NOGO (fallback)") {
 		t.Errorf("round notes %q", got)
 	}
 	if pr := f.prompt("r1/valuation"); !strings.Contains(pr, "[fallback: the reply could not be parsed]") {
@@ -327,7 +327,7 @@ func TestResume(t *testing.T) {
 	if !slices.Equal(tags, []string{"r2/sentiment", "r2/valuation", "r3/search", "r3/sentiment", "r3/valuation"}) {
 		t.Errorf("resumed run %v", tags)
 	}
-	if got := notes(s, "council.round"); len(got) != 3 || got[2] != "Round 3: Search GO, Sentiment GO, Valuation GO (consensus: GO)" {
+	if got := notes(s, "council.round"); len(got) != 3 || got[2] != "Round 3: Search: GO, Sentiment: GO, Valuation: GO (consensus: GO)" {
 		t.Errorf("round notes %q", got)
 	}
 	if res := result(t, s); res.Decision != "GO" || res.Rounds != 3 {
