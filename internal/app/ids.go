@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // ResolveID turns what the user typed into a debate id: the id itself, or a
@@ -35,13 +36,18 @@ func ResolveID(ctx context.Context, store debate.Store, typed string) (string, e
 	case 0:
 		return "", setup.Inputf("no debate %s: 'parley list' shows the debates", typed)
 	}
+	// In columns, the topic (untrusted) made safe for the terminal.
+	width := 0
+	for _, s := range found[:min(len(found), 10)] {
+		width = max(width, len(s.Format))
+	}
 	var lines []string
 	for i, s := range found {
 		if i == 10 {
 			lines = append(lines, "  …")
 			break
 		}
-		lines = append(lines, "  "+s.ID+"  "+s.Format+"  "+Truncate(s.Topic, 50))
+		lines = append(lines, fmt.Sprintf("  %s  %-*s  %s", s.ID, width, s.Format, Truncate(textsafe.Clean(s.Topic), 50)))
 	}
 	return "", setup.Inputf("%q matches %d debates; give more of the ID:\n%s", typed, len(found), strings.Join(lines, "\n"))
 }

@@ -2,54 +2,54 @@ package app
 
 import (
 	"context"
-	"slices"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/store/memstore"
 )
 
-// TestMatchIDs: what the user typed matches an id's start with or without
-// "DEB-", in any case; "D", "DEB" and the like, the start of "DEB-" itself,
-// match every id (and are hex digits too).
-func TestMatchIDs(t *testing.T) {
+// TestResolveIDAmbiguous: a prefix that matches several debates is refused
+// with the candidates in columns, their topics made safe for a terminal
+// (a topic is untrusted text); a unique prefix, in any case, resolves.
+func TestResolveIDAmbiguous(t *testing.T) {
 	ctx := context.Background()
 	store := memstore.New()
-	t.Cleanup(func() { store.Close() })
-	ids := []string{"DEB-0a000001", "DEB-deb00002", "DEB-d0000003"}
-	for i, id := range ids {
-		e, err := debate.NewEvent(id, time.Unix(int64(1000+i), 0), debate.Created{Format: "bullbear", Topic: "t", Limits: debate.DefaultLimits()})
+	defer store.Close()
+	for id, c := range map[string]debate.Created{
+		"DEB-ab000001": {Format: "perspectives", Topic: "Redis or PostgreSQL?\x1b]0;pwned\x07"},
+		"DEB-ab000002": {Format: "crux", Topic: "Is Bitcoin digital gold?"},
+		"DEB-cd000003": {Format: "bullbear", Topic: "NVDA"},
+	} {
+		e, err := debate.NewEvent(id, time.Now(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
+		e.Seq = 1
 		if _, err := store.Append(ctx, id, e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, tc := range []struct {
-		typed string
-		want  []string
-	}{
-		{"DEB", ids}, {"deb", ids}, {"D", ids}, {"de", ids}, {"DEB-", ids},
-		{"DEB-d", []string{"DEB-deb00002", "DEB-d0000003"}},
-		{"deb0", []string{"DEB-deb00002"}},
-		{"0A", []string{"DEB-0a000001"}},
-		{"DEB-0a", []string{"DEB-0a000001"}},
-		{"x", nil},
-	} {
-		sums, err := MatchIDs(ctx, store, tc.typed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, s := range sums {
-			got = append(got, s.ID)
-		}
-		slices.Sort(got)
-		want := slices.Sorted(slices.Values(tc.want))
-		if !slices.Equal(got, want) {
-			t.Errorf("MatchIDs(%q) = %v, want %v", tc.typed, got, want)
-		}
+	if id, err := ResolveID(ctx, store, "cd"); err != nil || id != "DEB-cd000003" {
+		t.Fatalf("unique prefix: %q %v", id, err)
+	}
+	_, err := ResolveID(ctx, store, "deb-AB")
+	var ie *setup.InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("ambiguous prefix: %v, want an input error", err)
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\x1b\x07") {
+		t.Errorf("a topic's control characters reach the terminal: %q", msg)
+	}
+	var cols []int
+	for _, l := range strings.Split(msg, "\n")[1:] {
+		cols = append(cols, strings.Index(l, "Redis")+strings.Index(l, "Is Bitcoin")+1)
+	}
+	if len(cols) != 2 || cols[0] != cols[1] || cols[0] <= 0 {
+		t.Errorf("the topics do not start in one column (%v):\n%s", cols, msg)
 	}
 }
