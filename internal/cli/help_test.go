@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/store/sqlite"
 )
 
 // TestHelpSaysEachDefaultOnce: a flag whose usage says its default (one
@@ -22,5 +27,25 @@ func TestHelpSaysEachDefaultOnce(t *testing.T) {
 				t.Errorf("parley %s: a default said twice: %q", strings.Join(args, " "), strings.TrimSpace(l))
 			}
 		}
+	}
+}
+
+// TestErrorLineIsInert: an error that quotes what came from outside (here
+// an id typed with a terminal title sequence in it) reaches the terminal
+// with its control characters made visible.
+func TestErrorLineIsInert(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	db := filepath.Join(t.TempDir(), "parley.db")
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	t.Setenv("PARLEY_DB", db)
+	if code := Main(context.Background(), []string{"show", "DEB-\x1b]0;pwned\x07"}, ios); code != ExitUsage {
+		t.Errorf("exit %d, want %d", code, ExitUsage)
+	}
+	if s := errOut.String(); strings.ContainsAny(s, "\x1b\x07") || !strings.Contains(s, "no debate") {
+		t.Errorf("error line %q", s)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/sec/edgar"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/store/open"
 	"github.com/parleyhq/parley/internal/store/sqlite"
@@ -352,7 +353,10 @@ func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
 	}
 	code := ExitCode(err)
 	cs := ios.Colors()
-	fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.Red("error:"), err)
+	// Errors quote what came from outside (a topic, an id typed, a
+	// server's answer): whatever path they took, none reaches the
+	// terminal as a control sequence.
+	fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.Red("error:"), textsafe.Clean(err.Error()))
 	return code
 }
 
