@@ -23,10 +23,10 @@ import (
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/sec/edgar"
 	"github.com/parleyhq/parley/internal/setup"
-	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/store/open"
 	"github.com/parleyhq/parley/internal/store/sqlite"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // Exit codes.
