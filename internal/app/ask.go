@@ -146,23 +146,11 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 		Model: model.Name, System: spec.System, Messages: spec.Messages, CacheSystem: true,
 		MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Tag: spec.ID,
 	}
-	var text strings.Builder
-	var usage llm.Usage
-	for c, err := range model.Provider.Stream(ctx, req) {
-		if err != nil {
-			return debate.TurnCompleted{}, err
-		}
-		if c.Text != "" {
-			text.WriteString(c.Text)
-			if onText != nil {
-				onText(c.Text)
-			}
-		}
-		if c.Usage != nil {
-			usage = usage.Add(*c.Usage)
-		}
+	text, usage, err := askWithRetries(ctx, model.Provider, req, onText, askWait)
+	if err != nil {
+		return debate.TurnCompleted{}, err
 	}
-	answer := strings.TrimSpace(text.String())
+	answer := strings.TrimSpace(text)
 	if answer == "" {
 		return debate.TurnCompleted{}, fmt.Errorf("%s answered with no text", model)
 	}
@@ -191,6 +179,62 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 		return debate.TurnCompleted{}, fmt.Errorf("save the follow-up to debate %s: %w", id, err)
 	}
 	return tc, nil
+}
+
+// askAttempts bounds the calls a follow-up makes; askWait is the first
+// wait between them, doubled each time; askMaxWait the most a server's
+// Retry-After is waited for.
+const (
+	askAttempts = 3
+	askWait     = time.Second
+	askMaxWait  = 30 * time.Second
+)
+
+// askWithRetries streams one answer, asking again when the call fails in
+// a way worth retrying (rate limited, overloaded, cut off) before any of
+// the answer was passed to onText: text already shown cannot be taken
+// back, so a failure after it is the answer's. A debate's turns have the
+// runner's retries; a follow-up, outside the runner, has these.
+func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText func(string), wait time.Duration) (string, llm.Usage, error) {
+	for attempt := 1; ; attempt++ {
+		var text strings.Builder
+		var usage llm.Usage
+		var err error
+		for c, e := range p.Stream(ctx, req) {
+			if e != nil {
+				err = e
+				break
+			}
+			if c.Text != "" {
+				text.WriteString(c.Text)
+				if onText != nil {
+					onText(c.Text)
+				}
+			}
+			if c.Usage != nil {
+				usage = usage.Add(*c.Usage)
+			}
+		}
+		if err == nil {
+			return text.String(), usage, nil
+		}
+		if text.Len() > 0 || !llm.IsRetryable(err) || attempt >= askAttempts || ctx.Err() != nil {
+			return "", llm.Usage{}, err
+		}
+		d := wait
+		if ra := llm.RetryAfterOf(err); ra > d {
+			if ra > askMaxWait {
+				return "", llm.Usage{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again: ask again after that", err, ra.Round(time.Second))
+			}
+			d = ra
+		}
+		select {
+		case <-ctx.Done():
+			return "", llm.Usage{}, err
+		case <-time.After(d):
+		}
+		wait *= 2
+	}
 }
 
 // Check holds an answer to the filings like the debate's other texts, for

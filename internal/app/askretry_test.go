@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// TestAskRetries: a follow-up whose call is refused as overloaded or rate
+// limited before any text is asked again; one that failed after its text
+// was shown, or with an error retrying cannot mend, is not; nor past
+// askAttempts calls.
+func TestAskRetries(t *testing.T) {
+	ok := script.Reply{Text: "The answer."}
+	overloaded := script.Reply{Fault: &script.Fault{Status: 529}}
+	cases := []struct {
+		name    string
+		replies []script.Reply
+		calls   int
+		err     string
+	}{
+		{"overloaded, then answered", []script.Reply{overloaded, {Fault: &script.Fault{Status: 429, RetryAfter: "0"}}, ok}, 3, ""},
+		{"always overloaded", []script.Reply{overloaded, overloaded, overloaded, ok}, askAttempts, "overloaded"},
+		{"bad request", []script.Reply{{Fault: &script.Fault{Status: 400, Message: "no such model"}}, ok}, 1, "no such model"},
+		{"cut after text", []script.Reply{{Text: "The ans", Fault: &script.Fault{Stream: "cut", After: 1}}, ok}, 1, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := script.NewProvider(script.MustNew(script.Rule{Tag: "ask/1/bear", Replies: tc.replies}))
+			var shown strings.Builder
+			text, _, err := askWithRetries(context.Background(), p, llm.Request{Model: "m", Tag: "ask/1/bear", Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}}},
+				func(s string) { shown.WriteString(s) }, time.Millisecond)
+			if n := len(p.Requests()); n != tc.calls {
+				t.Errorf("%d calls, want %d", n, tc.calls)
+			}
+			switch {
+			case tc.name == "cut after text":
+				if err == nil || !llm.IsRetryable(err) || shown.String() == "" {
+					t.Errorf("cut after text: %v, shown %q: want the cut reported, not asked again under text already shown", err, shown.String())
+				}
+			case tc.err != "":
+				var le *llm.Error
+				if !errors.As(err, &le) || !strings.Contains(strings.ToLower(err.Error()), tc.err) {
+					t.Errorf("error %v, want one saying %q", err, tc.err)
+				}
+			default:
+				if err != nil || text != "The answer." || shown.String() != "The answer." {
+					t.Errorf("%q %v, shown %q", text, err, shown.String())
+				}
+			}
+		})
+	}
+}
