@@ -51,6 +51,7 @@ when that is not a terminal).`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.As, "as", "md", "output `format`: md, json or pdf (default: from the -o file name, else md)")
+	cmd.Flags().Lookup("as").DefValue = "" // the usage says it, and "md" is not always it
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output (a directory: the debate's ID.md, ID.json or ID.pdf in it)")

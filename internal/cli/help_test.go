@@ -6,15 +6,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
 
-// TestHelpSaysEachDefaultOnce: a flag whose usage says its default (one
-// that depends on the topic, the format or the repository) does not get
-// pflag's "(default …)" as well, which named a second, wrong one.
+// TestHelpSaysEachDefaultOnce: in every command's help, a flag whose usage
+// says its default (one that depends on the topic, the format, the file
+// name or the repository) does not get pflag's "(default …)" as well,
+// which named a second, wrong one.
 func TestHelpSaysEachDefaultOnce(t *testing.T) {
-	for _, args := range [][]string{{"debate", "--help"}, {"batch", "--help"}, {"serve", "--help"}, {"--help"}} {
+	var all [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		all = append(all, append(append([]string(nil), path...), "--help"))
+		for _, sub := range c.Commands() {
+			walk(sub, append(path, sub.Name()))
+		}
+	}
+	walk(NewRootCmd(testFactory(t, "", false)), nil)
+	for _, args := range all {
 		f := testFactory(t, "", false)
 		root := NewRootCmd(f)
 		root.SetArgs(args)
