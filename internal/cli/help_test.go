@@ -61,3 +61,18 @@ func TestErrorLineIsInert(t *testing.T) {
 		t.Errorf("error line %q", s)
 	}
 }
+
+// TestShellFlagGivenToACommand: --pace and --theme, which 'parley --help'
+// lists, are the shell's; given to another command they are refused with
+// whose they are, not as flags unknown to Parley.
+func TestShellFlagGivenToACommand(t *testing.T) {
+	for _, args := range [][]string{{"--pace", "0", "debate", "NVDA", "--offline"}, {"list", "--theme", "light"}} {
+		ios, _, _, errOut := iostreams.Test()
+		if code := Main(context.Background(), args, ios); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, ExitUsage)
+		}
+		if s := errOut.String(); !strings.Contains(s, "is the interactive shell's") || !strings.Contains(s, "parley shell --") {
+			t.Errorf("%v: %q", args, s)
+		}
+	}
+}

@@ -273,6 +273,13 @@ with nothing lost.`,
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// The shell's own flags, listed in 'parley --help', given to
+		// another command: say whose they are.
+		for _, name := range []string{"pace", "theme"} {
+			if c != root && c.Flags().Lookup(name) == nil && strings.Contains(err.Error(), "unknown flag: --"+name) {
+				return &UsageError{Err: fmt.Errorf("%w: --%s is the interactive shell's, as in 'parley --%s …' or 'parley shell --%s …'; %s does not take it", err, name, name, name, c.CommandPath())}
+			}
+		}
 		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage", flagValueError(err), c.CommandPath())}
 	})
 	root.Version = version()
