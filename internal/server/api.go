@@ -214,6 +214,12 @@ func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.S
 	} else if cp := st.OpenCheckpoint(); cp != nil && sum.Status == debate.StatusPaused {
 		v.Checkpoint = cp
 	}
+	if sum.Status == debate.StatusCompleted {
+		// Its runner may still be letting go (writing its documents,
+		// releasing the lease, its job being marked done): a debate that
+		// has ended is not running, whatever is left of its run.
+		v.Running = false
+	}
 	return v, st, events, nil
 }
 
