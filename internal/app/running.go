@@ -20,8 +20,8 @@ func (a *App) RunningElsewhere(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	l := sum.Lease
-	if l == nil || !l.Live(a.now()) || (a.Owner.ID != "" && l.Owner.ID == a.Owner.ID) || !debate.OwnerAlive(l.Owner) {
+	l := sum.LiveLease(a.now(), debate.OwnerAlive)
+	if l == nil || (a.Owner.ID != "" && l.Owner.ID == a.Owner.ID) {
 		return nil
 	}
 	return &debate.LeaseHeldError{Debate: id, Lease: *l}

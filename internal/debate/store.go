@@ -193,10 +193,19 @@ func (s Summary) Shown(now time.Time, alive func(LeaseOwner) bool) Status {
 	if s.Status != StatusRunning && s.Status != StatusCheckpoint {
 		return s.Status
 	}
-	if s.Lease == nil || !s.Lease.Live(now) || (alive != nil && !alive(s.Lease.Owner)) {
+	if s.LiveLease(now, alive) == nil {
 		return StatusInterrupted
 	}
 	return s.Status
+}
+
+// LiveLease is the debate's lease if a live runner holds it at now: one
+// not expired whose owner alive says is alive (alive nil: not asked).
+func (s Summary) LiveLease(now time.Time, alive func(LeaseOwner) bool) *Lease {
+	if l := s.Lease; l != nil && l.Live(now) && (alive == nil || alive(l.Owner)) {
+		return l
+	}
+	return nil
 }
 
 // ListFilter narrows List.

@@ -86,12 +86,7 @@ func (q *Queue) load(ctx context.Context, id string) (*debate.State, error) {
 const letGoWait = 5 * time.Second
 
 // liveLease is the debate's lease if a live runner holds it.
-func liveLease(sum debate.Summary) *debate.Lease {
-	if l := sum.Lease; l != nil && l.Live(time.Now()) && debate.OwnerAlive(l.Owner) {
-		return l
-	}
-	return nil
-}
+func liveLease(sum debate.Summary) *debate.Lease { return sum.LiveLease(time.Now(), debate.OwnerAlive) }
 
 // Resume enqueues a run of a debate that has not ended and that no runner
 // runs.
