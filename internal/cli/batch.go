@@ -443,7 +443,9 @@ func refresh(ctx context.Context, store debate.Store, q *jobs.Queue, rows []*Bat
 			}
 		default:
 			r.Status = batchQueued
-			if l := sum.Lease; l != nil && l.Live(time.Now()) {
+			// A runner that died (a worker killed on this host) runs
+			// nothing: its debate waits to be taken over.
+			if sum.LiveLease(time.Now(), debate.OwnerAlive) != nil {
 				r.Status = batchRunning
 			}
 		}
