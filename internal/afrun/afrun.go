@@ -110,19 +110,52 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 	return &UsageError{Err: err}
 }
 
-// Args rewrites the ICCMA interface's "-fo FORMAT", a single-dash flag of
-// two letters that the flag parser would read as -f o, to --fo. args are
-// the solver's own (after "af" under parley).
+// Args rewrites a long flag written after one dash ("-fo FORMAT", the ICCMA
+// interface's own two-letter flag, and "-problem", "-file", ... which users
+// of single-dash solvers type) to two dashes: the flag parser would read
+// -fo as -f o and -problem as -p roblem. A flag's value is left as it is,
+// even when it looks like a flag. args are the solver's own (after "af"
+// under parley).
 func Args(args []string) []string {
 	out := slices.Clone(args)
+	value := false // out[i] is the value of the flag before it
 	for i, a := range out {
-		if a == "-fo" {
-			out[i] = "--fo"
-		} else if v, ok := strings.CutPrefix(a, "-fo="); ok {
-			out[i] = "--fo=" + v
+		if value {
+			value = false
+			continue
 		}
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "--") && longFlag(name) {
+			out[i] = "-" + a
+		}
+		value = !hasValue && takesValue(name)
 	}
 	return out
+}
+
+// longFlag reports whether name is one of the solver's flags of more than
+// one letter, takesValue whether the flag name takes a value; afcmd.New
+// defines them.
+func longFlag(name string) bool {
+	switch name {
+	case "fo", "problem", "file", "arg", "formats", "problems", "version", "timeout", "help":
+		return true
+	}
+	return false
+}
+
+func takesValue(name string) bool {
+	switch name {
+	case "p", "problem", "f", "file", "a", "arg", "fo", "timeout":
+		return true
+	}
+	return false
 }
 
 // Exit prints err as the full command line does ("error: ..." on standard

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestEarlyTakes(t *testing.T) {
 		{[]string{"--help"}, false},             // help lists the full command line's global flags
 		{[]string{"-h"}, false},                 //
 		{[]string{"-pSE-PR", "-f", "x"}, false}, // package flag cannot read it
-		{[]string{"-problem", "SE-PR"}, false},  // pflag reads -p roblem
+		{[]string{"-problem", "SE-PR"}, true},   // Args makes it --problem (pflag would read -p roblem)
 		{[]string{"--db", "x.db", "-p", "SE-PR"}, false},
 		{[]string{"-p", "SE-PR", "x.af"}, false}, // an argument: the full command line says why not
 	} {
@@ -108,6 +109,23 @@ func TestEarlyTakes(t *testing.T) {
 	}
 	if _, ok := afrun.Early(context.Background(), []string{"debate", "x"}, nil); ok {
 		t.Error("Early took a debate")
+	}
+}
+
+// Args writes the solver's long flags typed after one dash with two, and
+// leaves values alone, even those that look like flags.
+func TestArgs(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"-problem", "SE-PR", "-file", "x.af"}, []string{"--problem", "SE-PR", "--file", "x.af"}},
+		{[]string{"-fo", "apx", "-fo=tgf", "-arg=a1", "-formats"}, []string{"--fo", "apx", "--fo=tgf", "--arg=a1", "--formats"}},
+		{[]string{"-a", "-fo", "-f", "-file"}, []string{"-a", "-fo", "-f", "-file"}},
+		{[]string{"--arg", "-problem", "-p", "-file"}, []string{"--arg", "-problem", "-p", "-file"}},
+		{[]string{"-timeout", "1s", "-help", "-x", "-pSE-PR"}, []string{"--timeout", "1s", "--help", "-x", "-pSE-PR"}},
+		{[]string{"--", "-problem"}, []string{"--", "-problem"}},
+	} {
+		if got := afrun.Args(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("Args(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 
