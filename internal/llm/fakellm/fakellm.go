@@ -89,6 +89,12 @@ func WithRejectedParams(fields ...string) Option {
 	return func(s *Server) { s.rejected = append(s.rejected, fields...) }
 }
 
+// WithBOM makes the server start every response body with a UTF-8 byte
+// order mark, as servers and proxies built on .NET (Encoding.UTF8 writes
+// one) and some Windows gateways do: before the first event of a stream,
+// before a JSON body, before an error.
+func WithBOM() Option { return func(s *Server) { s.bom = true } }
+
 // Server answers model API requests from a Script. The zero value is not
 // usable; use New or Start.
 type Server struct {
@@ -100,6 +106,7 @@ type Server struct {
 	tokenDelay time.Duration
 	noUsage    bool
 	rejected   []string
+	bom        bool
 	now        func() time.Time
 	ts         *httptest.Server
 	cache      promptCache
@@ -157,6 +164,9 @@ func (s *Server) Active() int { return int(s.active.Load()) }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.active.Add(1)
 	defer s.active.Add(-1)
+	if s.bom {
+		w = &bomWriter{ResponseWriter: w}
+	}
 	var api wireAPI
 	switch r.URL.Path {
 	case "/v1/messages":
@@ -237,6 +247,31 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay}
 	api.writeStream(sw, a)
+}
+
+// bomWriter writes a UTF-8 byte order mark before the first byte of the
+// body.
+type bomWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (b *bomWriter) Write(p []byte) (int, error) {
+	if !b.wrote {
+		b.wrote = true
+		if _, err := b.ResponseWriter.Write([]byte("\uFEFF")); err != nil {
+			return 0, err
+		}
+	}
+	return b.ResponseWriter.Write(p)
+}
+
+// Flush passes on a flush, so that each event of a stream is sent as it
+// is written.
+func (b *bomWriter) Flush() {
+	if f, ok := b.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 func (s *Server) record(r Request) {

@@ -172,3 +172,18 @@ func TestRejectedParams(t *testing.T) {
 		t.Errorf("recorded %+v", reqs)
 	}
 }
+
+func TestWithBOM(t *testing.T) {
+	srv := Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "hi"}}), WithBOM())
+	defer srv.Close()
+	for _, body := range []string{
+		`{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+		`{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
+		`{"max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
+	} {
+		resp, got := post(t, srv.URL+"/v1/messages", antHdr, body)
+		if !strings.HasPrefix(got, "\uFEFF") || strings.Count(got, "\uFEFF") != 1 {
+			t.Errorf("HTTP %d body %.40q: want one byte order mark, at the start", resp.StatusCode, got)
+		}
+	}
+}

@@ -33,7 +33,8 @@ const maxLine = apierr.MaxWholeReply
 //     "stream": true, becomes a one-chunk stream; the SDK would see no events
 //     and the reply would look cut;
 //   - a stream whose last event lacks its closing blank line gets one, so
-//     that the SDK dispatches the event instead of dropping it.
+//     that the SDK dispatches the event instead of dropping it;
+//   - a byte order mark before the body is dropped (see apierr.SkipBOM).
 func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 	res, err := next(req)
 	if err != nil || res == nil || res.Body == nil {
@@ -45,7 +46,7 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		if rerr != nil {
 			return nil, fmt.Errorf("read the HTTP %d response: %w", res.StatusCode, rerr)
 		}
-		res.Body = io.NopCloser(bytes.NewReader(errorBody(body)))
+		res.Body = io.NopCloser(bytes.NewReader(errorBody(apierr.TrimBOM(body))))
 		res.ContentLength = -1
 		res.Header.Del("Content-Length")
 		return res, nil
@@ -54,6 +55,7 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return res, nil
 	}
 	br := bufio.NewReader(res.Body)
+	apierr.SkipBOM(br)
 	first, _ := firstByte(br)
 	if first == '<' || strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		// A web page with status 200: the base URL names a web UI or a
