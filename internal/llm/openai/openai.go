@@ -34,6 +34,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 	"github.com/parleyhq/parley/internal/llm/internal/permodel"
+	"github.com/parleyhq/parley/internal/llm/internal/think"
 )
 
 // DefaultBaseURL is the API's address when Config.BaseURL is empty.
@@ -105,8 +106,8 @@ type Provider struct {
 	// shapes remembers the fields the server rejected (see shape.go).
 	shapes *permodel.Map[shape]
 	// thinks remembers how each model's replies carry reasoning in their
-	// content (see think.go).
-	thinks *permodel.Map[thinkMode]
+	// content (see package think).
+	thinks *permodel.Map[think.Mode]
 }
 
 // New returns a Provider for cfg.
@@ -145,7 +146,7 @@ func New(cfg Config) (*Provider, error) {
 		cfg:    cfg,
 		errs:   apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
 		shapes: permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
-		thinks: permodel.New(thinkMode(0)),
+		thinks: permodel.New(think.Unknown),
 	}, nil
 }
 
@@ -176,8 +177,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			finished bool
 			calls    toolCalls
 			refusal  strings.Builder
-			think    = newThinkFilter(p.thinks.Get(req.Model))
-			// The reasoning deltas, kept (up to maxHeld) for a reply that
+			thinking = think.New(p.thinks.Get(req.Model))
+			// The reasoning deltas, kept (up to think.MaxHeld) for a reply that
 			// has nothing else (see below).
 			reasoning strings.Builder
 		)
@@ -202,14 +203,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					continue // n > 1 is never requested
 				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
-				// read, nor reasoning in the content (see think.go): they
+				// read, nor reasoning in the content (see package think): they
 				// are the model's scratchpad, not its answer.
-				if r := reasoningText(ch.Delta.JSON.ExtraFields); r != "" && reasoning.Len()+len(r) <= maxHeld {
+				if r := reasoningText(ch.Delta.JSON.ExtraFields); r != "" && reasoning.Len()+len(r) <= think.MaxHeld {
 					reasoning.WriteString(r)
 				}
-				text, late := think.feed(contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw()))
+				text, late := thinking.Feed(contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw()))
 				if late {
-					p.thinks.Set(req.Model, thinkOrphan, nil)
+					p.thinks.Set(req.Model, think.Orphan, nil)
 					yield(llm.Chunk{}, p.lateReasoning(req.Model))
 					return
 				}
@@ -242,13 +243,13 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		stop := stopReason(finish)
 		cut := stop == llm.StopMaxTokens
-		if mode := think.learned(cut); mode != think.mode {
+		if mode := thinking.Learned(cut); mode != thinking.Mode() {
 			p.thinks.Set(req.Model, mode, nil)
 		}
-		if text := think.flush(cut); text != "" && !yield(llm.Chunk{Text: text}, nil) {
+		if text := thinking.Flush(cut); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
 		}
-		if stop == llm.StopEnd && !think.passed && len(calls.bufs) == 0 && refusal.Len() == 0 && strings.TrimSpace(reasoning.String()) != "" {
+		if stop == llm.StopEnd && !thinking.Passed() && len(calls.bufs) == 0 && refusal.Len() == 0 && strings.TrimSpace(reasoning.String()) != "" {
 			// Everything came as reasoning and nothing as the answer: a
 			// reasoning parser that found no end of reasoning (vLLM's
 			// deepseek_r1 parser on Qwen3 with thinking off, Nemotron
@@ -366,13 +367,10 @@ func (p *Provider) noTools(model string, err error) *llm.Error {
 
 // lateReasoning is the error for a reply whose reasoning ended with an
 // orphan "</think>" after it had been passed on as the answer (see
-// think.go). It is retryable: the model is now known to reply that way, and
-// the call tried again yields only the answer.
+// think.LateError). It is retryable: the call tried again yields only the
+// answer.
 func (p *Provider) lateReasoning(model string) *llm.Error {
-	return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: fmt.Errorf(
-		"model %q sent its reasoning as the answer, ending it with </think> but never opening it: its chat template opens <think> in the prompt "+
-			"and the server does not separate reasoning (vLLM: --reasoning-parser; llama.cpp: --reasoning-format deepseek); "+
-			"asked again, the reply is held back until </think>", model)}
+	return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.LateError(model)}
 }
 
 // reasoningText is the reasoning a delta carries, in the field servers use

@@ -1,6 +1,12 @@
-package openai
+// Package think drops the reasoning that reasoning models served without a
+// reasoning parser put in their answer's text, inside <think> tags. The
+// providers share it: an OpenAI-compatible server puts it in content, an
+// Anthropic-compatible one (vLLM's /v1/messages, LiteLLM and other proxies
+// in front of such a model) in text blocks, in the same two forms.
+package think
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -12,7 +18,7 @@ const (
 // Reasoning models (DeepSeek-R1, Qwen3, QwQ) served without a reasoning
 // parser (vLLM without --reasoning-parser, llama.cpp with --reasoning-format
 // none, older Ollama) send their reasoning inside content rather than in
-// reasoning_content. It is the model's scratchpad, not its answer, and
+// reasoning_content (or an Anthropic thinking block). It is the model's scratchpad, not its answer, and
 // braces in it would mislead the search for a JSON reply, so it is dropped.
 // It comes in one of two forms, fixed by the model's chat template:
 //
@@ -25,7 +31,8 @@ const (
 // A provider cannot take back text it has passed on (llm.Chunk has no
 // reset, and the runner shows and stores deltas as they come), and holding
 // every reply back until its end would stop all streaming for every model
-// to serve a few. So what is learned is remembered per model (thinkModes):
+// to serve a few. So what is learned is remembered per model (a provider
+// keeps each model's Mode):
 //
 //   - a model not seen yet has its reply passed on as it comes, watched for
 //     a closing tag with no opening one. When the tag comes before anything
@@ -38,31 +45,31 @@ const (
 //   - a model whose reply finished without an orphan tag is marked plain
 //     and no longer watched, so that an answer that mentions "</think>"
 //     (a debate about reasoning parsers) is kept whole.
-type thinkMode int
+type Mode int
 
 const (
-	thinkUnknown thinkMode = iota // no finished reply seen yet
-	thinkPlain                    // replies open their own block, if any
-	thinkOrphan                   // the template opens the block: replies start inside it
+	Unknown Mode = iota // no finished reply seen yet
+	Plain               // replies open their own block, if any
+	Orphan              // the template opens the block: replies start inside it
 )
 
-// maxHeld bounds the reasoning of a thinkOrphan model held back in case no
-// "</think>" comes (see flush): 1 MB, what the runner keeps of a whole
+// MaxHeld bounds the reasoning of an Orphan model held back in case no
+// "</think>" comes (see Flush): 1 MB, what the runner keeps of a whole
 // reply. Past it the text is dropped as reasoning.
-const maxHeld = 1 << 20
+const MaxHeld = 1 << 20
 
-// thinkFilter drops the reasoning from one reply's content deltas. Tags may
+// Filter drops the reasoning from one reply's content deltas. Tags may
 // be split across deltas, so undecided text is held back until it is
 // decided.
-type thinkFilter struct {
-	mode    thinkMode
+type Filter struct {
+	mode    Mode
 	state   int    // thinkStart, thinkInside or thinkDone
 	pending string // undecided text; inside an orphan block, all of it
 	// scanned is how much of pending was searched for the closing tag
 	// without finding it.
 	scanned  int
-	overflow bool // pending passed maxHeld and was cut
-	watching bool // thinkUnknown: look for an orphan closing tag
+	overflow bool // pending passed MaxHeld and was cut
+	watching bool // Unknown: look for an orphan closing tag
 	passed   bool // text other than white space was passed on
 	opened   bool // the reply opened its own block
 	orphan   bool // the reply held an orphan closing tag
@@ -74,18 +81,19 @@ const (
 	thinkDone
 )
 
-func newThinkFilter(mode thinkMode) *thinkFilter {
-	f := &thinkFilter{mode: mode, watching: mode == thinkUnknown}
-	if mode == thinkOrphan {
+// New returns a Filter for one reply of a model in mode.
+func New(mode Mode) *Filter {
+	f := &Filter{mode: mode, watching: mode == Unknown}
+	if mode == Orphan {
 		f.state = thinkInside
 	}
 	return f
 }
 
-// feed takes a content delta and returns the text to pass on. late reports
+// Feed takes a content delta and returns the text to pass on. late reports
 // an orphan closing tag that came after reasoning was passed on as the
 // answer: the reply cannot be put right, and the call should fail.
-func (f *thinkFilter) feed(s string) (out string, late bool) {
+func (f *Filter) Feed(s string) (out string, late bool) {
 	switch f.state {
 	case thinkDone:
 		if !f.watching {
@@ -119,12 +127,12 @@ func (f *thinkFilter) feed(s string) (out string, late bool) {
 		return f.pass(out), false
 	}
 	keep := len(thinkClose) - 1
-	if f.mode == thinkOrphan && !f.overflow {
-		// Held whole, in case the close never comes (see flush).
-		keep = maxHeld
+	if f.mode == Orphan && !f.overflow {
+		// Held whole, in case the close never comes (see Flush).
+		keep = MaxHeld
 	}
 	if len(f.pending) > keep {
-		f.overflow = f.overflow || f.mode == thinkOrphan
+		f.overflow = f.overflow || f.mode == Orphan
 		f.pending = f.pending[len(f.pending)-(len(thinkClose)-1):]
 	}
 	f.scanned = len(f.pending)
@@ -133,7 +141,7 @@ func (f *thinkFilter) feed(s string) (out string, late bool) {
 
 // watch passes s on, but for a tail that may be the start of a split tag,
 // looking for a closing tag that no opening one came before.
-func (f *thinkFilter) watch(s string) (string, bool) {
+func (f *Filter) watch(s string) (string, bool) {
 	buf := f.pending + s
 	f.pending = ""
 	o, c := strings.Index(buf, thinkOpen), strings.Index(buf, thinkClose)
@@ -163,26 +171,26 @@ func (f *thinkFilter) watch(s string) (string, bool) {
 	return f.pass(buf[:len(buf)-keep]), false
 }
 
-func (f *thinkFilter) pass(s string) string {
+func (f *Filter) pass(s string) string {
 	if !f.passed && strings.TrimSpace(s) != "" {
 		f.passed = true
 	}
 	return s
 }
 
-// flush returns what is held back when the reply ends, with the stop
+// Flush returns what is held back when the reply ends, with the stop
 // reason the server gave. An unclosed block the model opened (the reply
 // was cut while the model was thinking) yields nothing. So does an orphan
 // block cut at the token limit; one that ended normally without its tag is
 // returned whole: the model answered without reasoning, or was marked
 // wrongly, and either way the text is all there is.
-func (f *thinkFilter) flush(cut bool) string {
+func (f *Filter) Flush(cut bool) string {
 	switch {
 	case f.state == thinkStart, f.state == thinkDone:
 		out := f.pending
 		f.pending = ""
 		return f.pass(out)
-	case f.mode == thinkOrphan && !cut && !f.overflow:
+	case f.mode == Orphan && !cut && !f.overflow:
 		out := strings.TrimLeft(f.pending, " \t\r\n")
 		f.pending = ""
 		return f.pass(out)
@@ -190,18 +198,35 @@ func (f *thinkFilter) flush(cut bool) string {
 	return ""
 }
 
-// learned returns the model's mode after this reply, which ended with the
+// Learned returns the model's mode after this reply, which ended with the
 // stop reason given (cut: at the token limit).
-func (f *thinkFilter) learned(cut bool) thinkMode {
+func (f *Filter) Learned(cut bool) Mode {
 	switch {
 	case f.orphan:
-		return thinkOrphan
-	case f.mode == thinkOrphan && f.state == thinkInside && !cut && strings.TrimSpace(f.pending) != "":
+		return Orphan
+	case f.mode == Orphan && f.state == thinkInside && !cut && strings.TrimSpace(f.pending) != "":
 		// Finished with text but without the tag it was marked for: watch
 		// it again. A reply with no text (tool calls alone) says nothing.
-		return thinkUnknown
-	case f.mode == thinkUnknown && !cut && (f.opened || f.passed):
-		return thinkPlain
+		return Unknown
+	case f.mode == Unknown && !cut && (f.opened || f.passed):
+		return Plain
 	}
 	return f.mode
+}
+
+// Mode is the mode the filter was made for.
+func (f *Filter) Mode() Mode { return f.mode }
+
+// Passed reports whether text other than white space was passed on.
+func (f *Filter) Passed() bool { return f.passed }
+
+// LateError says why a reply whose reasoning ended with an orphan
+// "</think>" after it had been passed on as the answer failed, and what
+// fixes it on the server. The call is worth trying again: the model is
+// then known to reply that way (Orphan), and its reply is held back until
+// the tag.
+func LateError(model string) error {
+	return fmt.Errorf("model %q sent its reasoning as the answer, ending it with </think> but never opening it: its chat template opens <think> in the prompt "+
+		"and the server does not separate reasoning (vLLM: --reasoning-parser; llama.cpp: --reasoning-format deepseek); "+
+		"asked again, the reply is held back until </think>", model)
 }
