@@ -6,6 +6,10 @@
 // cache_control, and reports cache read and write tokens. The SDK's own retries
 // are off: the runner owns retries, so that every provider retries the same way.
 //
+// A compatible server in front of a reasoning model without a reasoning
+// parser sends its thinking in text blocks inside <think> tags; it is
+// dropped as the OpenAI provider drops it (see package think).
+//
 // Token accounting: llm.Usage.InputTokens is the API's input_tokens, which
 // excludes the cached prefix; cache reads and writes are counted apart.
 //
@@ -21,6 +25,7 @@ import (
 	"io"
 	"iter"
 	"net/http"
+	"net/url"
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -29,6 +34,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 	"github.com/parleyhq/parley/internal/llm/internal/permodel"
+	"github.com/parleyhq/parley/internal/llm/internal/think"
 )
 
 // DefaultBaseURL is the API's address when Config.BaseURL is empty.
@@ -90,6 +96,16 @@ type Provider struct {
 	// shapes remembers, per model, the fields the API refused and its cap
 	// on max_tokens (see shape.go).
 	shapes *permodel.Map[shape]
+	// thinks remembers how each model's text carries reasoning (see
+	// package think): Anthropic's models send it in thinking blocks, but
+	// a compatible server in front of a reasoning model without a
+	// reasoning parser (vLLM's /v1/messages, LiteLLM) sends it in the
+	// text, inside <think> tags, as OpenAI-compatible servers do.
+	thinks *permodel.Map[think.Mode]
+	// ownAPI is set when BaseURL is Anthropic's own API, which always
+	// sends reasoning in thinking blocks: its text is the answer as it
+	// comes, even one that starts with a <think> tag.
+	ownAPI bool
 }
 
 // New returns a Provider for cfg.
@@ -129,6 +145,8 @@ func New(cfg Config) (*Provider, error) {
 		client: client,
 		cfg:    cfg,
 		shapes: permodel.New(shape{structured: cfg.Structured}),
+		thinks: permodel.New(think.Unknown),
+		ownAPI: ownAPI(cfg.BaseURL),
 		errs:   apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }
@@ -163,7 +181,25 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			done    bool
 			partial = map[int64]*toolBuf{}
 			cut     *llm.Error
+			// Text is read through the filter (see Provider.thinks);
+			// a forced tool's input, yielded as text, is not text.
+			thinking = think.New(p.thinks.Get(req.Model))
 		)
+		// text passes a text delta on through the filter, and reports
+		// whether to go on; a reply found to have passed reasoning on as
+		// the answer fails.
+		text := func(s string) bool {
+			if p.ownAPI {
+				return yield(llm.Chunk{Text: s}, nil)
+			}
+			out, late := thinking.Feed(s)
+			if late {
+				p.thinks.Set(req.Model, think.Orphan, nil)
+				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.LateError(req.Model)})
+				return false
+			}
+			return out == "" || yield(llm.Chunk{Text: out}, nil)
+		}
 		for stream.Next() {
 			ev := stream.Current()
 			switch ev.Type {
@@ -189,14 +225,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					partial[ev.Index] = tb
 				case "text":
 					// Likewise some send the first text here.
-					if cb.Text != "" && !yield(llm.Chunk{Text: cb.Text}, nil) {
+					if cb.Text != "" && !text(cb.Text) {
 						return
 					}
 				}
 			case "content_block_delta":
 				switch ev.Delta.Type {
 				case "text_delta":
-					if ev.Delta.Text != "" && !yield(llm.Chunk{Text: ev.Delta.Text}, nil) {
+					if ev.Delta.Text != "" && !text(ev.Delta.Text) {
 						return
 					}
 				case "input_json_delta":
@@ -265,9 +301,21 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, cut)
 			return
 		}
+		if mode := thinking.Learned(stop == llm.StopMaxTokens); mode != thinking.Mode() && !p.ownAPI {
+			p.thinks.Set(req.Model, mode, nil)
+		}
+		if out := thinking.Flush(stop == llm.StopMaxTokens); out != "" && !yield(llm.Chunk{Text: out}, nil) {
+			return
+		}
 		usage.Unreported = !counted
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
 	}
+}
+
+// ownAPI reports whether baseURL is Anthropic's own API.
+func ownAPI(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.anthropic.com")
 }
 
 type toolBuf struct {

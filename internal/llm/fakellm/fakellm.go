@@ -95,6 +95,33 @@ func WithRejectedParams(fields ...string) Option {
 // before a JSON body, before an error.
 func WithBOM() Option { return func(s *Server) { s.bom = true } }
 
+// ThinkForm is how a server without a reasoning parser sends a reasoning
+// model's thinking: in the reply's text (OpenAI content, Anthropic text
+// blocks), before the answer.
+type ThinkForm int
+
+const (
+	// ThinkNone sends no reasoning.
+	ThinkNone ThinkForm = iota
+	// ThinkOpen sends "<think>\n…\n</think>\n\n" before the answer: the
+	// model opens the block itself.
+	ThinkOpen
+	// ThinkOrphan sends "…\n</think>\n\n" before the answer: the chat
+	// template opened the block at the end of the prompt (DeepSeek-R1 and
+	// its distills, QwQ, Qwen3 thinking models), so the reply holds only
+	// the closing tag, as vLLM without --reasoning-parser sends it.
+	ThinkOrphan
+)
+
+// WithThinkInText makes the server send a reasoning model's thinking in
+// the reply's text, in form, before every reply that is not a refusal or
+// a forced tool: on the OpenAI endpoint as vLLM or llama.cpp without a
+// reasoning parser does, on the Anthropic one as vLLM's /v1/messages or a
+// proxy (LiteLLM) in front of such a model does. The reasoning quotes a
+// JSON object, as models do when asked for one, to mislead a client that
+// takes the first object of the text for the answer.
+func WithThinkInText(form ThinkForm) Option { return func(s *Server) { s.think = form } }
+
 // Server answers model API requests from a Script. The zero value is not
 // usable; use New or Start.
 type Server struct {
@@ -107,6 +134,7 @@ type Server struct {
 	noUsage    bool
 	rejected   []string
 	bom        bool
+	think      ThinkForm
 	now        func() time.Time
 	ts         *httptest.Server
 	cache      promptCache
@@ -237,6 +265,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.noUsage {
 		mode.includeUsage = false
 	}
+	if s.think != ThinkNone && step.StopReason != llm.StopRefusal && mode.forcedTool == "" {
+		st := *step
+		st.Text = reasoning(s.think, parsed) + st.Text
+		step = &st
+	}
 	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode}
 	if !stream {
 		api.writeJSON(w, a)
@@ -272,6 +305,23 @@ func (b *bomWriter) Flush() {
 	if f, ok := b.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// reasoning is what a reasoning model thinks before it answers req, in
+// form.
+func reasoning(form ThinkForm, req llm.Request) string {
+	var last string
+	if n := len(req.Messages); n > 0 {
+		last = req.Messages[n-1].Text
+	}
+	if len(last) > 40 {
+		last = last[:40]
+	}
+	r := fmt.Sprintf("Okay, the user says %q. If they want JSON it looks like {\"answer\": \"...\"}. Let me answer.\n</think>\n\n", last)
+	if form == ThinkOpen {
+		r = "<think>\n" + r
+	}
+	return r
 }
 
 func (s *Server) record(r Request) {
