@@ -81,7 +81,8 @@ func WithoutUsage() Option { return func(s *Server) { s.noUsage = true } }
 // stream_options, an older Azure API version's to max_completion_tokens,
 // OpenAI's reasoning models' to max_tokens and temperature, DeepSeek's to
 // response_format, Ollama's to tools, OpenAI's wording for any other
-// field. The Anthropic endpoint answers as the API does to a field it does
+// field; "strict" is refused where it is set, in the json_schema response
+// format or a tool's function (see rejectStrict). The Anthropic endpoint answers as the API does to a field it does
 // not know ("output_config: Extra inputs are not permitted"), for a
 // top-level field or for cache_control anywhere. The refused request is
 // recorded, with Rule "".

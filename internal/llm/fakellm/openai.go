@@ -356,6 +356,12 @@ func rejectParam(body []byte, fields []string) (int, any) {
 		return 0, nil // parse reports it
 	}
 	for _, f := range fields {
+		if f == "strict" {
+			if status, answer := rejectStrict(body); status != 0 {
+				return status, answer
+			}
+			continue
+		}
 		if v, ok := top[f]; !ok || string(v) == "null" {
 			continue
 		}
@@ -388,6 +394,42 @@ func rejectParam(body []byte, fields []string) (int, any) {
 				"message": fmt.Sprintf("Unsupported parameter: '%s' is not supported with this model.", f),
 				"type":    "invalid_request_error", "param": f, "code": "unsupported_parameter"}}
 		}
+	}
+	return 0, nil
+}
+
+// rejectStrict answers a request that sets "strict" in its json_schema
+// response format or in a tool's function as servers without strict mode
+// do, or returns 0 when it sets none: a gateway in front of Gemini, whose
+// API refuses the field it does not know, in the tools; a server that
+// answers as OpenAI does to a parameter it does not know, naming its path,
+// in the response format.
+func rejectStrict(body []byte) (int, any) {
+	var req struct {
+		ResponseFormat struct {
+			JSONSchema struct {
+				Strict json.RawMessage `json:"strict"`
+			} `json:"json_schema"`
+		} `json:"response_format"`
+		Tools []struct {
+			Function struct {
+				Strict json.RawMessage `json:"strict"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return 0, nil
+	}
+	for i, t := range req.Tools {
+		if len(t.Function.Strict) > 0 && string(t.Function.Strict) != "null" {
+			return http.StatusBadRequest, []any{map[string]any{"error": map[string]any{"code": 400, "status": "INVALID_ARGUMENT",
+				"message": fmt.Sprintf("Invalid JSON payload received. Unknown name \"strict\" at 'request.tools[0].function_declarations[%d]': Cannot find field.", i)}}}
+		}
+	}
+	if st := req.ResponseFormat.JSONSchema.Strict; len(st) > 0 && string(st) != "null" {
+		return http.StatusBadRequest, map[string]any{"error": map[string]any{
+			"message": "Unknown parameter: 'response_format.json_schema.strict'.", "type": "invalid_request_error",
+			"param": "response_format.json_schema.strict", "code": "unknown_parameter"}}
 	}
 	return 0, nil
 }

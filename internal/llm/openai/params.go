@@ -116,7 +116,10 @@ func (p *Provider) params(req llm.Request, sh shape) (sdk.ChatCompletionNewParam
 		if name == "" {
 			name = "response"
 		}
-		js := shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: name, Schema: schema, Strict: sdk.Bool(true)}
+		js := shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: name, Schema: schema}
+		if !sh.noStrict {
+			js.Strict = sdk.Bool(true)
+		}
 		if s.Description != "" {
 			js.Description = sdk.String(s.Description)
 		}

@@ -34,6 +34,13 @@ import (
 //     the system prompt: the reply is then JSON by instruction rather than
 //     by constraint, which the callers' decoding tolerates (prose or a
 //     fence around the document).
+//   - strict (response_format.json_schema.strict): servers without strict
+//     mode answer as OpenAI does to a parameter it does not know, 400
+//     "Unknown parameter: 'response_format.json_schema.strict'." with the
+//     path as param; gateways in front of Gemini 400 "Unknown name
+//     \"strict\" ... Cannot find field.". Without it the schema still
+//     constrains the reply, best effort rather than guaranteed, which the
+//     callers' decoding tolerates as it does a schema in the prompt.
 //   - tools are never dropped: Ollama answers 400 "<model> does not
 //     support tools" for a model whose template has none, vLLM 400 "\"auto\"
 //     tool choice requires --enable-auto-tool-choice and --tool-call-parser
@@ -47,6 +54,7 @@ const (
 	fieldMaxTokens           = "max_tokens"
 	fieldTemperature         = "temperature"
 	fieldResponseFormat      = "response_format"
+	fieldStrict              = "strict"
 	fieldTools               = "tools"
 	// fieldLimit stands for the limit's value, lowered once to what the
 	// server names (apierr.OutputLimit), whatever its field's name.
@@ -59,6 +67,7 @@ type shape struct {
 	noStreamOptions  bool
 	noTemperature    bool
 	noResponseFormat bool // the schema in the system prompt instead
+	noStrict         bool // json_schema without strict
 	maxCap           int  // the model's cap on its output, when lower than asked; 0 for none
 }
 
@@ -76,6 +85,8 @@ func (s shape) adapt(field string) (shape, bool) {
 		s.noTemperature = true
 	case fieldResponseFormat:
 		s.noResponseFormat = true
+	case fieldStrict:
+		s.noStrict = true
 	default:
 		return s, false
 	}
@@ -84,14 +95,14 @@ func (s shape) adapt(field string) (shape, bool) {
 
 // serverFields keeps, of a shape one model's calls were accepted in, what
 // belongs to the server rather than the model: whether it knows
-// stream_options or max_completion_tokens is its software's (its API
-// version), so what was learned of those for one model is the first guess
+// stream_options, max_completion_tokens or strict is its software's (its
+// API version), so what was learned of those for one model is the first guess
 // for the others; a model keeps its own answer for the rest, since
 // OpenAI's reasoning models refuse max_tokens and temperature that others
 // take.
 func serverFields(learned shape) func(shape) shape {
 	return func(def shape) shape {
-		def.legacyMax, def.noStreamOptions = learned.legacyMax, learned.noStreamOptions
+		def.legacyMax, def.noStreamOptions, def.noStrict = learned.legacyMax, learned.noStreamOptions, learned.noStrict
 		return def
 	}
 }
@@ -111,7 +122,13 @@ func sentFields(params sdk.ChatCompletionNewParams) []string {
 	if params.Temperature.Valid() {
 		out = append(out, fieldTemperature)
 	}
-	if params.ResponseFormat.OfJSONSchema != nil {
+	if rf := params.ResponseFormat.OfJSONSchema; rf != nil {
+		// strict first: a message that names its path
+		// ("response_format.json_schema.strict") names both, and the
+		// field is the path's last.
+		if rf.JSONSchema.Strict.Valid() {
+			out = append(out, fieldStrict)
+		}
 		out = append(out, fieldResponseFormat)
 	}
 	if len(params.Tools) > 0 {

@@ -306,7 +306,12 @@ func validationDetail(v any) string {
 func errorBody(body []byte) []byte {
 	obj := map[string]any{}
 	var top map[string]any
-	if json.Unmarshal(body, &top) == nil {
+	var list []map[string]any
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		// Gemini's OpenAI-compatible endpoint sends a list of one.
+		top = list[0]
+	}
+	if top != nil || json.Unmarshal(body, &top) == nil {
 		switch e := top["error"].(type) {
 		case map[string]any:
 			obj = e

@@ -24,38 +24,69 @@ const rejectWindow = 80
 func RejectedField(param, code, message, raw string, sent []string) string {
 	if param != "" {
 		// The server says which field: only that one can be the cause.
+		// A nested one is named by its path
+		// ("response_format.json_schema.strict"), whose last part it is.
 		for _, f := range sent {
-			if f == param && rejectWords.MatchString(code+" "+message) {
+			if (f == param || strings.HasSuffix(param, "."+f)) && rejectWords.MatchString(code+" "+message) {
 				return f
 			}
 		}
 		return ""
 	}
-	best, bestAt := "", -1
 	// The message first: a server that puts the reason there says it
 	// best. The raw body holds what else it sent (pydantic's list of
 	// details); each is searched apart so that one's words are not taken
-	// for the other's.
+	// for the other's. In each, a field named as the last part of a path
+	// ("response_format.json_schema.strict") is the one refused rather
+	// than the fields the path goes through; one that is only ever named
+	// on the way to another is taken when nothing else is (a server that
+	// knows output_config but not a member of it).
 	for _, text := range []string{message, raw} {
-		for _, f := range sent {
-			for at := range wordIndexes(text, f) {
-				lo, hi := max(at-rejectWindow, 0), min(at+len(f)+rejectWindow, len(text))
-				if rejectWords.MatchString(text[lo:at]) || rejectWords.MatchString(text[at+len(f):hi]) {
-					// A message that lists accepted fields after the
-					// rejected one (TGI: "unknown field `x`, expected one
-					// of ...") names the rejected one first.
-					if bestAt < 0 || at < bestAt {
-						best, bestAt = f, at
-					}
-					break
-				}
+		for _, leaf := range []bool{true, false} {
+			if f := rejectedIn(text, sent, leaf); f != "" {
+				return f
 			}
 		}
-		if best != "" {
-			return best
+	}
+	return ""
+}
+
+// rejectedIn returns the first of sent named in text next to words of
+// rejection; with leaf, only where it is not on the way to a member of
+// it (see parent).
+func rejectedIn(text string, sent []string, leaf bool) string {
+	best, bestAt := "", -1
+	for _, f := range sent {
+		for at := range wordIndexes(text, f) {
+			end := at + len(f)
+			if leaf && parent(text[end:]) {
+				continue
+			}
+			lo, hi := max(at-rejectWindow, 0), min(end+rejectWindow, len(text))
+			if rejectWords.MatchString(text[lo:at]) || rejectWords.MatchString(text[end:hi]) {
+				// A message that lists accepted fields after the
+				// rejected one (TGI: "unknown field `x`, expected one
+				// of ...") names the rejected one first.
+				if bestAt < 0 || at < bestAt {
+					best, bestAt = f, at
+				}
+				break
+			}
 		}
 	}
 	return best
+}
+
+// parent reports whether after, the text after a field's name, goes on
+// to a member of the field: "field.member", or a pydantic location list's
+// "field","member".
+func parent(after string) bool {
+	for _, sep := range []string{".", `","`, `", "`} {
+		if rest, ok := strings.CutPrefix(after, sep); ok && rest != "" && identByte(rest[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // wordIndexes yields where word occurs in s as a whole word: not inside a
