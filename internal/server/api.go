@@ -555,28 +555,3 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.WriteHeader(code)
 	_, _ = w.Write(textsafe.InertJSON(b.Bytes()))
 }
-
-// decodeJSON reads a JSON body strictly: unknown fields and trailing data
-// are errors naming what is wrong.
-func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
-		return false
-	}
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes", MaxBody))
-			return false
-		}
-		writeError(w, http.StatusBadRequest, "the body is not the expected JSON: "+err.Error())
-		return false
-	}
-	if dec.More() {
-		writeError(w, http.StatusBadRequest, "the body holds more than one JSON value")
-		return false
-	}
-	return true
-}

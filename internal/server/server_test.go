@@ -186,9 +186,19 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		header             []string
 	}{
 		{"POST", "/api/debates", `{"topic":""}`, 400, "topic is empty", nil},
-		{"POST", "/api/debates", `{"topic":"x","bogus":1}`, 400, "unknown field", nil},
+		// A body the decoder refuses is told in the API's terms (its
+		// fields, JSON's types), never Go's, with what to send instead.
+		{"POST", "/api/debates", `{"topic":"x","bogus":1}`, 400, `unknown field \"bogus\": the fields are format, topic, perspectives`, nil},
 		{"POST", "/api/debates", `{"topic":"x"} {}`, 400, "more than one", nil},
-		{"POST", "/api/debates", `not json`, 400, "not the expected JSON", nil},
+		{"POST", "/api/debates", `not json`, 400, "the body is not valid JSON (at byte 2: invalid character", nil},
+		{"POST", "/api/debates", `{"topic":`, 400, "the body is not valid JSON (it ends too early): send one JSON object with the fields format, topic", nil},
+		{"POST", "/api/debates", ``, 400, "the body is empty: send one JSON object with the fields format, topic", nil},
+		{"POST", "/api/debates", `[]`, 400, "the body is an array, not an object", nil},
+		{"POST", "/api/debates", `{"topic":5}`, 400, `\"topic\" is a number: give a string"`, nil},
+		{"POST", "/api/debates", `{"topic":"x","max_rounds":1e9}`, 400, `\"max_rounds\" is a number 1e9: give a whole number"`, nil},
+		{"POST", "/api/debates", `{"topic":"x","hints":"look at margins"}`, 400, `\"hints\" is a string: give an array of strings"`, nil},
+		{"POST", "/api/debates", `{"topic":"x","deep":"yes"}`, 400, `\"deep\" is a string: give true or false"`, nil},
+		{"POST", "/api/debates/" + id + "/hints", ``, 400, "the body is empty: send one JSON object with the fields target, text", nil},
 		{"POST", "/api/debates", big, 413, "bytes", nil},
 		{"POST", "/api/debates", `{"topic":"x"}`, 415, "JSON", []string{"Content-Type", "text/plain"}},
 		{"POST", "/api/debates", `{"topic":"Redis or Postgres?"}`, 422, "needs a language model", nil},

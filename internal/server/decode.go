@@ -1,0 +1,117 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+)
+
+// decodeJSON reads a JSON body strictly: unknown fields and trailing data
+// are errors naming what is wrong.
+func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
+		return false
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes: shorten the topic, the guidance or the hint", MaxBody))
+			return false
+		}
+		writeError(w, http.StatusBadRequest, bodyError(err, v))
+		return false
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, "the body holds more than one JSON value: send one object")
+		return false
+	}
+	return true
+}
+
+// bodyError words a decoding error of a request body for the caller, in
+// the API's terms (its field names and JSON's types, never Go's), saying
+// what the body should be instead.
+func bodyError(err error, v any) string {
+	fields := fieldNames(v)
+	want := "send one JSON object with the fields " + strings.Join(fields, ", ")
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "the body is empty: " + want
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the body is not valid JSON (it ends too early): " + want
+	case errors.As(err, &syn):
+		return fmt.Sprintf("the body is not valid JSON (at byte %d: %s): %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "), want)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Sprintf("the body is %s, not an object: %s", article(typ.Value), want)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%q is %s: give %s", typ.Field, article(typ.Value), jsonKind(typ.Type))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Sprintf("unknown field %s: the fields are %s", name, strings.Join(fields, ", "))
+	}
+	return "the body is not the expected JSON (" + err.Error() + "): " + want
+}
+
+// article puts "a" or "an" before a JSON value's kind as the decoder names
+// it ("number", "number 1e9", "array", "object", "string", "bool").
+func article(kind string) string {
+	if kind == "bool" {
+		return "a boolean"
+	}
+	if strings.HasPrefix(kind, "array") || strings.HasPrefix(kind, "object") {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// jsonKind names, in JSON's terms, what a Go type takes.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "a "), "an ") + "s"
+	}
+	return "an object"
+}
+
+// fieldNames lists the JSON fields of the struct v points to.
+func fieldNames(v any) []string {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var names []string
+	if t.Kind() != reflect.Struct {
+		return names
+	}
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
+}
