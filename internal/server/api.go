@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -388,7 +389,18 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	if as == "" {
 		as = "md"
 	}
-	summary := r.URL.Query().Get("summary") == "true"
+	// A summary asked for with a value that is neither true nor false
+	// ("yes", "summary=") is refused rather than read as false: the full
+	// document is not what the caller asked for.
+	summary := false
+	if v, ok := r.URL.Query()["summary"]; ok {
+		b, err := strconv.ParseBool(v[0])
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("summary=%q: give summary=true for the summary, summary=false (or leave it out) for the whole document", v[0]))
+			return
+		}
+		summary = b
+	}
 	st, err := s.state(r.Context(), id)
 	if err != nil {
 		writeAppError(w, err)
