@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -80,6 +81,10 @@ type Config struct {
 	// StructuredOutputFormat. A model or server that refuses the mode's
 	// field gets the other mode, remembered for the model (see shape.go).
 	Structured StructuredMode
+	// Logger is told, once per model, how calls were changed to suit the
+	// server (a field it refused, reasoning dropped from the text), so
+	// that a user sees why. Default slog.Default().
+	Logger *slog.Logger
 }
 
 // ConfigFromEnv reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL through getenv
@@ -106,6 +111,7 @@ type Provider struct {
 	// sends reasoning in thinking blocks: its text is the answer as it
 	// comes, even one that starts with a <think> tag.
 	ownAPI bool
+	log    *slog.Logger
 }
 
 // New returns a Provider for cfg.
@@ -131,6 +137,10 @@ func New(cfg Config) (*Provider, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
 	client := sdk.NewClient(
 		// Configuration comes from Config alone, so that what the user set is
 		// what is used; ConfigFromEnv reads the environment explicitly.
@@ -147,6 +157,7 @@ func New(cfg Config) (*Provider, error) {
 		shapes: permodel.New(shape{structured: cfg.Structured}),
 		thinks: permodel.New(think.Unknown),
 		ownAPI: ownAPI(cfg.BaseURL),
+		log:    log,
 		errs:   apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }
@@ -194,7 +205,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 			out, late := thinking.Feed(s)
 			if late {
-				p.thinks.Set(req.Model, think.Orphan, nil)
+				p.learnThink(ctx, req.Model, think.Orphan)
 				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.LateError(req.Model)})
 				return false
 			}
@@ -302,13 +313,22 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			return
 		}
 		if mode := thinking.Learned(stop == llm.StopMaxTokens); mode != thinking.Mode() && !p.ownAPI {
-			p.thinks.Set(req.Model, mode, nil)
+			p.learnThink(ctx, req.Model, mode)
 		}
 		if out := thinking.Flush(stop == llm.StopMaxTokens); out != "" && !yield(llm.Chunk{Text: out}, nil) {
 			return
 		}
 		usage.Unreported = !counted
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
+	}
+}
+
+// learnThink remembers how model's text carries reasoning, and says so
+// when it is news (see think.Change).
+func (p *Provider) learnThink(ctx context.Context, model string, mode think.Mode) {
+	old := p.thinks.Set(model, mode, nil)
+	if level, msg, ok := think.Change(old, mode); ok {
+		p.log.LogAttrs(ctx, level, msg, slog.String("provider", p.Name()), slog.String("model", model))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -100,7 +101,8 @@ func (p *Provider) open(ctx context.Context, req llm.Request, opts []option.Requ
 				if !keepCap {
 					sh.maxCap = learnedCap
 				}
-				p.shapes.Set(req.Model, sh, nil)
+				old := p.shapes.Set(req.Model, sh, nil)
+				p.logShape(ctx, req.Model, old, sh)
 			}
 			return stream, forced, nil
 		}
@@ -140,4 +142,29 @@ func outputLimit(e *sdk.Error, asked int) (limit int, perModel, ok bool) {
 		msg = body.Error.Message
 	}
 	return apierr.OutputLimit(msg, asked)
+}
+
+// logShape says what a call to model learned to send differently from
+// the shape its calls had before, one line for each change, so that a
+// user sees why requests differ from what was asked and what it costs
+// them. It is called when a shape is learned, which is once per model;
+// calls made at the same time that learn the same find nothing new.
+func (p *Provider) logShape(ctx context.Context, model string, old, learned shape) {
+	say := func(level slog.Level, field, msg string, attrs ...slog.Attr) {
+		attrs = append(attrs, slog.String("provider", p.Name()), slog.String("model", model), slog.String("field", field))
+		p.log.LogAttrs(ctx, level, msg, attrs...)
+	}
+	if learned.structured != old.structured {
+		if learned.structured == StructuredForcedTool {
+			say(slog.LevelInfo, fieldOutputConfig, "the server refused output_config: structured output is asked for with a forced tool")
+		} else {
+			say(slog.LevelInfo, fieldToolChoice, "the model refused a forced tool_choice: structured output is asked for with output_config")
+		}
+	}
+	if learned.noCache && !old.noCache {
+		say(slog.LevelWarn, fieldCacheControl, "the server refused cache_control: calls go without prompt caching, so repeated context is read, and billed, in full")
+	}
+	if learned.maxCap > 0 && learned.maxCap != old.maxCap {
+		say(slog.LevelWarn, "max_tokens", "the model writes fewer tokens per reply than asked: calls ask for at most its cap", slog.Int("max_tokens", learned.maxCap))
+	}
 }

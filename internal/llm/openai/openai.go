@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -62,6 +63,10 @@ type Config struct {
 	// KeyEnv names the variable the key came from, for error messages.
 	// Default "OPENAI_API_KEY" when APIKey is set.
 	KeyEnv string
+	// Logger is told, once per model, how calls were changed to suit the
+	// server (a field it refused, reasoning dropped from the text), so
+	// that a user sees why. Default slog.Default().
+	Logger *slog.Logger
 }
 
 // ConfigFromEnv reads OPENAI_API_KEY and OPENAI_BASE_URL through getenv.
@@ -108,6 +113,7 @@ type Provider struct {
 	// thinks remembers how each model's replies carry reasoning in their
 	// content (see package think).
 	thinks *permodel.Map[think.Mode]
+	log    *slog.Logger
 }
 
 // New returns a Provider for cfg.
@@ -129,6 +135,10 @@ func New(cfg Config) (*Provider, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL + "/"),
 		option.WithHTTPClient(hc),
@@ -147,6 +157,7 @@ func New(cfg Config) (*Provider, error) {
 		errs:   apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
 		shapes: permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
 		thinks: permodel.New(think.Unknown),
+		log:    log,
 	}, nil
 }
 
@@ -210,7 +221,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 				text, late := thinking.Feed(contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw()))
 				if late {
-					p.thinks.Set(req.Model, think.Orphan, nil)
+					p.learnThink(ctx, req.Model, think.Orphan)
 					yield(llm.Chunk{}, p.lateReasoning(req.Model))
 					return
 				}
@@ -244,7 +255,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		stop := stopReason(finish)
 		cut := stop == llm.StopMaxTokens
 		if mode := thinking.Learned(cut); mode != thinking.Mode() {
-			p.thinks.Set(req.Model, mode, nil)
+			p.learnThink(ctx, req.Model, mode)
 		}
 		if text := thinking.Flush(cut); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
@@ -345,12 +356,22 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 				if !keepCap {
 					sh.maxCap = learnedCap
 				}
-				p.shapes.Set(req.Model, sh, serverFields(sh))
+				old := p.shapes.Set(req.Model, sh, serverFields(sh))
+				p.logShape(ctx, req.Model, old, sh)
 			}
 			return stream, nil
 		}
 		_ = stream.Close()
 		tried[key], adapted, sh = true, true, next
+	}
+}
+
+// learnThink remembers how model's replies carry reasoning, and says so
+// when it is news (see think.Change).
+func (p *Provider) learnThink(ctx context.Context, model string, mode think.Mode) {
+	old := p.thinks.Set(model, mode, nil)
+	if level, msg, ok := think.Change(old, mode); ok {
+		p.log.LogAttrs(ctx, level, msg, slog.String("provider", p.Name()), slog.String("model", model))
 	}
 }
 

@@ -1,7 +1,9 @@
 package openai
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -172,4 +174,39 @@ func rejectedField(err error, sent []string) string {
 		return fieldTools
 	}
 	return apierr.RejectedField(e.Param, e.Code, e.Message, e.RawJSON(), sent)
+}
+
+// logShape says what a call to model learned to send differently from
+// the shape its calls had before, one line for each change, so that a
+// user sees why requests differ from what was asked and what it costs
+// them. It is called when a shape is learned, which is once per model
+// (the next calls are sent in that shape); calls made at the same time
+// that learn the same find nothing new.
+func (p *Provider) logShape(ctx context.Context, model string, old, learned shape) {
+	say := func(level slog.Level, field, msg string, attrs ...slog.Attr) {
+		attrs = append(attrs, slog.String("provider", p.Name()), slog.String("model", model), slog.String("field", field))
+		p.log.LogAttrs(ctx, level, msg, attrs...)
+	}
+	if learned.noStreamOptions && !old.noStreamOptions {
+		say(slog.LevelWarn, fieldStreamOptions, "the server refused stream_options: calls go without it, and the server sends no token counts, so usage and cost are unknown")
+	}
+	if learned.legacyMax != old.legacyMax {
+		if learned.legacyMax {
+			say(slog.LevelInfo, fieldMaxCompletionTokens, "the server refused max_completion_tokens: the reply limit is sent as max_tokens")
+		} else {
+			say(slog.LevelInfo, fieldMaxTokens, "the model refused max_tokens: the reply limit is sent as max_completion_tokens")
+		}
+	}
+	if learned.noTemperature && !old.noTemperature {
+		say(slog.LevelWarn, fieldTemperature, "the model refused temperature: calls go without it, at the model's own sampling temperature")
+	}
+	if learned.noResponseFormat && !old.noResponseFormat {
+		say(slog.LevelWarn, fieldResponseFormat, "the server refused a json_schema response_format: the schema is given in the system prompt, so replies follow it by instruction, not by constraint")
+	}
+	if learned.noStrict && !old.noStrict {
+		say(slog.LevelWarn, fieldStrict, "the server refused strict in the json_schema response_format: the schema is sent without it, so replies are held to it as far as the server can, not guaranteed")
+	}
+	if learned.maxCap > 0 && learned.maxCap != old.maxCap {
+		say(slog.LevelWarn, "max_tokens", "the model writes fewer tokens per reply than asked: calls ask for at most its cap", slog.Int("max_tokens", learned.maxCap))
+	}
 }

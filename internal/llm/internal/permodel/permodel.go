@@ -29,15 +29,23 @@ func (m *Map[T]) Get(model string) T {
 
 // Set sets model's value and, when update is not nil, the default to
 // update(default), in one step: what one model taught about the server
-// (not the model) is the first guess for the others.
-func (m *Map[T]) Set(model string, v T, update func(def T) T) {
+// (not the model) is the first guess for the others. It returns the
+// model's value before, which tells whether this call taught anything
+// new, so that what was learned is said once even when calls made at
+// the same time learn it together.
+func (m *Map[T]) Set(model string, v T, update func(def T) T) (old T) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.models == nil {
 		m.models = map[string]T{}
 	}
+	old, ok := m.models[model]
+	if !ok {
+		old = m.def
+	}
 	m.models[model] = v
 	if update != nil {
 		m.def = update(m.def)
 	}
+	return old
 }

@@ -14,6 +14,13 @@ func TestMap(t *testing.T) {
 	if m.Get("a") != 5 || m.Get("b") != 3 {
 		t.Fatalf("a %d b %d, want 5 and the default 3", m.Get("a"), m.Get("b"))
 	}
+	if old := m.Set("a", 6, nil); old != 5 {
+		t.Fatalf("Set returned %d, want a's value before, 5", old)
+	}
+	if old := m.Set("d", 3, nil); old != 3 {
+		t.Fatalf("Set of a new model returned %d, want the default 3", old)
+	}
+	m.Set("a", 5, nil)
 	m.Set("c", 7, func(d int) int { return d + 1 })
 	if m.Get("b") != 4 || m.Get("a") != 5 || m.Get("c") != 7 {
 		t.Fatalf("after an update of the default: a %d b %d c %d, want 5 4 7", m.Get("a"), m.Get("b"), m.Get("c"))

@@ -7,6 +7,7 @@ package think
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 )
 
@@ -51,6 +52,10 @@ const (
 	Unknown Mode = iota // no finished reply seen yet
 	Plain               // replies open their own block, if any
 	Orphan              // the template opens the block: replies start inside it
+	// Opens is Plain for a model seen to open a block at the start of
+	// its reply, whose reasoning is dropped: the same handling, told
+	// apart so that it is said once (see Change).
+	Opens
 )
 
 // MaxHeld bounds the reasoning of an Orphan model held back in case no
@@ -208,10 +213,33 @@ func (f *Filter) Learned(cut bool) Mode {
 		// Finished with text but without the tag it was marked for: watch
 		// it again. A reply with no text (tool calls alone) says nothing.
 		return Unknown
+	case f.opened && !cut && (f.mode == Unknown || f.mode == Plain):
+		return Opens
 	case f.mode == Unknown && !cut && (f.opened || f.passed):
 		return Plain
 	}
 	return f.mode
+}
+
+// Change says, for a log line, what a model's change of mode from one to
+// another means for its replies, and how much it matters; ok is false for
+// a change worth no line (a model found to reply plainly). A provider says
+// it when it learns the change, once per model, so that a user sees why
+// replies differ from what the server sent.
+func Change(from, to Mode) (level slog.Level, msg string, ok bool) {
+	switch {
+	case from == to:
+		return 0, "", false
+	case to == Orphan:
+		return slog.LevelWarn, "the model sends its reasoning in the answer's text, ended by </think> with the opening tag in its chat template, " +
+			"and the server does not separate it (vLLM: --reasoning-parser; llama.cpp: --reasoning-format deepseek): " +
+			"its replies are held back until </think> and what comes before is dropped", true
+	case to == Opens:
+		return slog.LevelInfo, "the model sends its reasoning in the answer's text, inside <think> tags, and the server does not separate it: it is dropped", true
+	case from == Orphan:
+		return slog.LevelInfo, "the model answered without the </think> it was marked for: its replies are passed on as they come again, watched for one", true
+	}
+	return 0, "", false
 }
 
 // Mode is the mode the filter was made for.

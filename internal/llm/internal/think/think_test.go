@@ -16,9 +16,9 @@ func TestThinkFilter(t *testing.T) {
 		learn  Mode
 	}{
 		// A block the model opens itself.
-		{all, []string{"<think>\nhmm {x}\n</think>\n\n", "Answer"}, false, "Answer", false, Plain},
-		{all, []string{"<th", "ink>a", "b</th", "ink>", "Ans", "wer"}, false, "Answer", false, Plain},
-		{all, []string{"\n<think>", "</think>Answer"}, false, "Answer", false, Plain},
+		{all, []string{"<think>\nhmm {x}\n</think>\n\n", "Answer"}, false, "Answer", false, Opens},
+		{all, []string{"<th", "ink>a", "b</th", "ink>", "Ans", "wer"}, false, "Answer", false, Opens},
+		{all, []string{"\n<think>", "</think>Answer"}, false, "Answer", false, Opens},
 		{all, []string{"Answer <think>kept</think>"}, false, "Answer <think>kept</think>", false, Plain},
 		{all, []string{"Answer <thi", "nk>kept</think> and more"}, false, "Answer <think>kept</think> and more", false, Plain},
 		{all, []string{"<", "b>bold</b>"}, false, "<b>bold</b>", false, Plain},
@@ -85,5 +85,20 @@ func TestThinkFilterHeldBound(t *testing.T) {
 	}
 	if out := f.Flush(false); out != "" {
 		t.Errorf("flush returned %d bytes of an overlong block", len(out))
+	}
+}
+
+// Each change a user should know of is said, and only those.
+func TestChange(t *testing.T) {
+	for _, c := range []struct {
+		from, to Mode
+		ok       bool
+	}{
+		{Unknown, Orphan, true}, {Plain, Orphan, true}, {Unknown, Opens, true}, {Plain, Opens, true},
+		{Orphan, Unknown, true}, {Unknown, Plain, false}, {Opens, Opens, false},
+	} {
+		if _, msg, ok := Change(c.from, c.to); ok != c.ok || ok && msg == "" {
+			t.Errorf("%d to %d: %v %q, want said=%v", c.from, c.to, ok, msg, c.ok)
+		}
 	}
 }
