@@ -178,7 +178,29 @@ func (q *Queue) withLease(ctx context.Context, id string, wait time.Duration, fn
 // Answer answers the checkpoint a debate waits at and enqueues its next run,
 // in one transaction: the answer is in the log if and only if a job will act
 // on it. ans.ID, when set, must name that checkpoint.
+//
+// A checkpoint that a live runner still holds after that wait is being
+// asked of a person by that runner's front-end (a terminal running the
+// debate with checkpoints): only it takes the answer, and the error names
+// the process and the way to answer here instead (pause, then answer).
 func (q *Queue) Answer(ctx context.Context, id string, ans debate.CheckpointAnswered) error {
+	err := q.answer(ctx, id, ans)
+	if !errors.Is(err, ErrRunning) {
+		return err
+	}
+	sum, gerr := q.store.Get(ctx, id)
+	if gerr != nil {
+		return err
+	}
+	if l := liveLease(sum); l != nil && sum.Status == debate.StatusCheckpoint {
+		return fmt.Errorf("debate %s waits at its checkpoint in the process that runs it (pid %d on %s), which asks for the answer: answer it there, or pause the debate and answer it then: %w",
+			id, l.Owner.PID, l.Owner.Host, ErrRunning)
+	}
+	return err
+}
+
+// answer is Answer, holding the lease.
+func (q *Queue) answer(ctx context.Context, id string, ans debate.CheckpointAnswered) error {
 	return q.withLease(ctx, id, 5*time.Second, func() error {
 		st, err := q.load(ctx, id)
 		if err != nil {

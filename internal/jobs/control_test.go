@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -446,5 +448,61 @@ func TestResumeWaitsForARunnerLettingGo(t *testing.T) {
 	start := time.Now()
 	if err := q.Resume(ctx, busy); !errors.Is(err, ErrRunning) || time.Since(start) > letGoWait/2 {
 		t.Fatalf("resume of a running debate: %v after %s, want ErrRunning at once", err, time.Since(start))
+	}
+}
+
+// blockingHuman is a person at a terminal who has not answered yet: its
+// checkpoint waits until the run is stopped.
+type blockingHuman struct{ reached chan struct{} }
+
+func (h *blockingHuman) Checkpoint(ctx context.Context, _ *debate.State, _ debate.CheckpointReached) (debate.CheckpointAnswered, error) {
+	close(h.reached)
+	<-ctx.Done()
+	return debate.CheckpointAnswered{}, context.Cause(ctx)
+}
+
+// A checkpoint that another process's runner asks a person about (a
+// terminal running the debate) is answered there: an answer from here
+// names that process and the way to answer here instead, and after the
+// pause it suggests the answer goes in and the debate runs on a worker.
+func TestAnswerCheckpointHeldElsewhere(t *testing.T) {
+	ctx := context.Background()
+	a := newApp(t, "sqlite", fakeModel(t, "perspectives.yaml"))
+	q := newQueue(t, a, Config{Workers: 1})
+	sess, err := a.Start(ctx, perspectivesRequest(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &blockingHuman{reached: make(chan struct{})}
+	ran := make(chan error, 1)
+	go func() {
+		_, err := sess.Run(ctx, h)
+		ran <- err
+	}()
+	select {
+	case <-h.reached:
+	case err := <-ran:
+		t.Fatalf("the terminal's run ended before its checkpoint: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the terminal's run never reached its checkpoint")
+	}
+	err = q.Answer(ctx, sess.ID, debate.CheckpointAnswered{Action: debate.ActionContinue})
+	want := fmt.Sprintf("debate %s waits at its checkpoint in the process that runs it (pid %d on ", sess.ID, os.Getpid())
+	if !errors.Is(err, ErrRunning) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "answer it there, or pause the debate and answer it then") {
+		t.Fatalf("answer to a checkpoint a terminal holds: %v; want ErrRunning saying %q and how to answer here", err, want)
+	}
+	if err := q.Pause(ctx, sess.ID, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var pe *debate.PausedError
+	if err := <-ran; !errors.As(err, &pe) {
+		t.Fatalf("the terminal's run after the pause: %v, want it paused", err)
+	}
+	if err := q.Answer(ctx, sess.ID, debate.CheckpointAnswered{Action: debate.ActionEnd}); err != nil {
+		t.Fatalf("answer after the pause: %v", err)
+	}
+	waitStatus(t, a.Store, sess.ID, debate.StatusCompleted)
+	if cp := fold(t, a.Store, sess.ID).Checkpoints[0]; cp.Answer == nil || cp.Answer.Action != debate.ActionEnd {
+		t.Fatalf("checkpoint %+v, want it answered end", cp)
 	}
 }
