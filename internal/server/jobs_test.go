@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,4 +139,60 @@ func TestJobsHintAndPauseReachTheWorker(t *testing.T) {
 	if p := st.Pauses[0]; p.Reason != debate.PauseOnRequest {
 		t.Fatalf("pause %+v, want one on request", p)
 	}
+}
+
+// blockingHuman is a person at a terminal who has not answered yet: its
+// checkpoint waits until the run is stopped.
+type blockingHuman struct{ reached chan struct{} }
+
+func (h *blockingHuman) Checkpoint(ctx context.Context, _ *debate.State, _ debate.CheckpointReached) (debate.CheckpointAnswered, error) {
+	close(h.reached)
+	<-ctx.Done()
+	return debate.CheckpointAnswered{}, context.Cause(ctx)
+}
+
+// A debate a terminal runs on the server's database waits at a checkpoint
+// its person is asked about: the page says where it is answered and how
+// to answer here, an answer from the API is refused saying the same
+// (409), and after a pause from the page the answer goes in.
+func TestCheckpointHeldByATerminal(t *testing.T) {
+	ts := newJobsServer(t, fakeModel(t, "perspectives.yaml"), 1)
+	ctx := context.Background()
+	sess, err := ts.app.Start(ctx, app.StartRequest{Request: setup.Request{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?",
+		MaxRounds: 3, Rounds: 2, Risk: "neutral", Given: func(string) bool { return false }}, Limits: debate.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &blockingHuman{reached: make(chan struct{})}
+	ran := make(chan error, 1)
+	go func() {
+		_, err := sess.Run(ctx, h)
+		ran <- err
+	}()
+	select {
+	case <-h.reached:
+	case err := <-ran:
+		t.Fatalf("the terminal's run ended before its checkpoint: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the terminal's run never reached its checkpoint")
+	}
+	where := fmt.Sprintf("in the process that runs it (pid %d on ", os.Getpid())
+	if _, page := ts.do(t, "GET", "/debates/"+sess.ID+"/panel", ""); !strings.Contains(page, `<p class="notice" id="held">Waits at its checkpoint for an answer `+where) {
+		t.Errorf("the panel does not say where the checkpoint is answered:\n%s", page)
+	}
+	resp, out := ts.do(t, "POST", "/api/debates/"+sess.ID+"/checkpoint", `{"action":"continue"}`)
+	if resp.StatusCode != 409 || !strings.Contains(out, where) || !strings.Contains(out, "pause the debate and answer it then") {
+		t.Fatalf("answer to a checkpoint a terminal asks about: %d %s; want 409 naming the process and the way to answer here", resp.StatusCode, out)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+sess.ID+"/pause", ""); resp.StatusCode != 202 {
+		t.Fatalf("pause: %d %s", resp.StatusCode, out)
+	}
+	<-ran
+	if _, page := ts.do(t, "GET", "/debates/"+sess.ID+"/panel", ""); strings.Contains(page, `id="held"`) || !strings.Contains(page, `id="checkpoint"`) {
+		t.Errorf("paused, the panel does not offer the checkpoint's answers:\n%s", page)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+sess.ID+"/checkpoint", `{"action":"end"}`); resp.StatusCode != 202 {
+		t.Fatalf("answer after the pause: %d %s", resp.StatusCode, out)
+	}
+	ts.waitFor(t, sess.ID, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
 }

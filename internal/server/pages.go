@@ -205,6 +205,10 @@ type panel struct {
 	Cost       string
 	Tokens     string // with thousands separators, as the documents write counts
 	ToolsCalls int
+	// HeldAt says where to answer a checkpoint that another process's
+	// runner asks a person about (a terminal), which this page cannot
+	// answer; "" otherwise.
+	HeldAt string
 }
 
 type phase struct {
@@ -255,6 +259,10 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 		if d := st.Pauses[n-1].Detail; d != "" {
 			p.PauseWhy += ": " + d
 		}
+	}
+	if l := v.LiveLease(s.now(), debate.OwnerAlive); l != nil && v.Status == debate.StatusCheckpoint && v.Checkpoint == nil {
+		p.HeldAt = fmt.Sprintf("Waits at its checkpoint for an answer in the process that runs it (pid %d on %s): answer it there, or pause the debate to answer it here.",
+			l.Owner.PID, textsafe.Clean(l.Owner.Host))
 	}
 	for _, e := range events {
 		if e.Type != debate.TypePhase {
