@@ -60,8 +60,8 @@ func (f Finding) Per() string {
 	switch {
 	case f.Actual != nil:
 		label := f.Metric.Label()
-		if f.Actual.Metric == f.Metric+"_change" {
-			label = f.Actual.Metric.Label() // an amount of change
+		if f.Actual.Metric != f.Metric {
+			label = f.Actual.Metric.Label() // an amount of change, a change over years
 		}
 		return fmt.Sprintf("per the filing, %s %s was %s (%s)", label, f.Actual.Period, Display(f.Metric, f.Actual.Value), f.Actual.Source)
 	case f.Market != nil:
@@ -210,6 +210,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	if m.Sequential {
 		return t.checkSequential(m, f)
+	}
+	if len(m.Over) > 0 {
+		return t.checkOver(m, f)
 	}
 	if m.Change {
 		return t.checkChange(m, f)
@@ -738,4 +741,39 @@ func Summary(fs []Finding) string {
 		s += fmt.Sprintf(", %d from the web (%s)", n[Web], WebLabel)
 	}
 	return s
+}
+
+// checkOver holds a growth stated over several years to the change of its
+// metric between the years stated: verified when any reading of them
+// matches, corrected (with the first reading's change) when none does.
+func (t *Table) checkOver(m Mention, f Finding) Finding {
+	base, _ := m.Metric.Base()
+	var first *Fact
+	for _, pair := range m.Over {
+		was, ok1 := t.Lookup(base, pair[0])
+		cur, ok2 := t.Lookup(base, pair[1])
+		if !ok1 || !ok2 || was.Value <= 0 {
+			continue
+		}
+		g := Fact{Metric: Metric(fmt.Sprintf("%s_growth_since_%s", base, pair[0])), Period: pair[1],
+			Value: 100 * (cur.Value - was.Value) / was.Value, Source: cur.Source + "; " + was.Source}
+		if ok, _ := matches(m, g.Value); ok {
+			f.Status, f.Period = Verified, pair[1]
+			return f
+		}
+		if first == nil {
+			first = &g
+		}
+	}
+	if first == nil {
+		f.Status, f.Reason = Unverified, fmt.Sprintf("a change over several years: the filings Parley has give no %s for both ends", base.Label())
+		return f
+	}
+	f.Status, f.Period, f.Actual = Corrected, first.Period, first
+	if _, why := matches(m, first.Value); why != "" {
+		f.Reason = why
+	} else {
+		f.Reason = "the change over the years stated does not match"
+	}
+	return f
 }

@@ -63,6 +63,12 @@ type Mention struct {
 	// Sequential marks a growth rate from the quarter before ("rose 22%
 	// sequentially", "+22% q/q"), not from a year earlier.
 	Sequential bool
+	// Over holds, for a growth stated over several years ("grew 42%
+	// between 2022 and 2025", "doubled since fiscal 2022"), the pairs of
+	// periods (from, to) it may be measured between: the one stated, and
+	// where a year is ambiguous, its readings. Held to one year's growth, a
+	// right figure was corrected.
+	Over [][2]Period
 	// NonGAAP marks a figure qualified as adjusted, non-GAAP or pro forma
 	// ("adjusted EPS of $4.77"): the filings state GAAP figures only.
 	NonGAAP bool
@@ -76,6 +82,8 @@ type Mention struct {
 	// bare marks an amount written without a currency ("24.3 billion"),
 	// which may be a count of shares.
 	bare bool
+	// bare amounts are read as dollars unless a noun after them says what
+	// they count.
 	// fromLoss marks an amount made negative by the loss its metric's name
 	// states ("a net loss of $1.2 billion").
 	fromLoss bool
@@ -92,7 +100,7 @@ var (
 	})
 	percentRe = sync.OnceValue(func() *regexp.Regexp {
 		// Thousands separators too: "1,200 basis points" is not 200.
-		return regexp.MustCompile(`(?i)([-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|pts?\b|points?\b|bps\b|basis points?\b)`)
+		return regexp.MustCompile(`(?i)([-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|ppts?\b|pts?\b|points?\b|bps?\b|basis points?\b)`)
 	})
 	multRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?[x×](?:\W|$)`) })
 	// A market multiple written as a bare number after its name ("a P/E of
@@ -186,10 +194,10 @@ var (
 		return regexp.MustCompile(`(?i)\b(less than|under|below|at most|south of|shy of)\s*$`)
 	})
 	upRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(rose|rise|rises|rising|risen|grew|grow|grows|growing|grown|growth|increase|increased|increases|increasing|up|jump|jumped|jumps|climb|climbed|climbs|surge|surged|soared|expanded|expand|expands|expanding|gained|gain|gains|accelerated|higher|improved|advanced|added)\b`)
+		return regexp.MustCompile(`(?i)\b(rose|rise|rises|rising|risen|grew|grow|grows|growing|grown|growth|increase|increased|increases|increasing|up|jump|jumped|jumps|climb|climbed|climbs|surge|surged|soared|expanded|expand|expands|expanding|gained|gain|gains|accelerated|higher|improved|advanced|added|widened|widening|widens|strengthened|rebounded|recovered|swelled|ballooned)\b`)
 	})
 	downRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fell|fall|falls|falling|fallen|declined|decline|declines|declining|decreased|decrease|decreases|down|drop|dropped|drops|shrank|shrink|shrinks|shrunk|contracted|contract|contracts|contraction|slumped|slid|lower|plunged|tumbled|eroded|compressed|lost|negative)\b`)
+		return regexp.MustCompile(`(?i)\b(fell|fall|falls|falling|fallen|declined|decline|declines|declining|decreased|decrease|decreases|down|drop|dropped|drops|shrank|shrink|shrinks|shrunk|contracted|contract|contracts|contraction|slumped|slid|lower|plunged|tumbled|eroded|compressed|lost|negative|slipped|slips|dipped|dips|eased|softened|retreated|weakened|deteriorated|worsened|narrowed|narrowing|narrows)\b`)
 	})
 )
 
@@ -301,7 +309,7 @@ var marketRe = sync.OnceValue(func() *regexp.Regexp {
 
 var (
 	fyRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:fiscal(?:\s+year)?\s*'?|fy\s*'?)(\d{4}|\d{2})\b`)
+		return regexp.MustCompile(`(?i)\b(?:fiscal(?:\s+year)?\s*(?:'|’)?|fy\s*(?:'|’)?)(\d{4}|\d{2})\b`)
 	})
 	// An explicit calendar year: "calendar 2024", "CY2024", "calendar year
 	// 2024".
@@ -324,13 +332,13 @@ var (
 	})
 	yearRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(19[89]\d|20\d{2})\b`) })
 	quarterRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:q([1-4])|(first|second|third|fourth)[\s-]quarter|([1-4])q)\b`)
+		return regexp.MustCompile(`(?i)\b(?:q([1-4])|(first|second|third|fourth)[\s-](?:fiscal\s+)?quarter|([1-4])q)\b`)
 	})
 	quarterYearRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:([1-4])q\s?['’]?\s?(\d{4}|\d{2})|q([1-4])\s?['’]\s?(\d{4}|\d{2}))\b`)
 	})
 	ttmRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(ttm|ltm|trailing\s+(?:twelve|12)[\s-]months?|last\s+(?:twelve|12)\s+months|trailing\s+four\s+quarters)\b`)
+		return regexp.MustCompile(`(?i)\b(ttm|ltm|(?:trailing|last|past|latest|most\s+recent)\s+(?:twelve|12)[\s-]months?|(?:trailing|last|past|latest|most\s+recent)\s+(?:four|4)\s+quarters)\b`)
 	})
 	lastYrRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(last year|prior year|previous year|a year earlier|a year ago|year before|prior fiscal year|previous fiscal year|the year before)\b`)
@@ -548,6 +556,13 @@ func findIn(sentence string, t *Table) []Mention {
 			m.Value = -m.Value
 		}
 		attribute(&m, sentence, low, start, end, metrics, periods, t)
+		if m.bare && m.Unit == USD {
+			// "2.35 billion active devices": a count of something, not
+			// an amount of the nearest metric.
+			if noun := countNoun(low[end:min(len(low), end+40)]); noun != "" {
+				m.Metric, m.Other, m.Change = "", noun, false
+			}
+		}
 		mentions = append(mentions, m)
 	}
 	// Amounts in another currency first, so that the dollar readers do not
@@ -630,7 +645,7 @@ func findIn(sentence string, t *Table) []Mention {
 			v, start, end = -v, start-1, end+1
 		}
 		m := Mention{Value: v, Unit: Percent, Step: step(num, 1)}
-		if strings.Contains(unit, "point") || unit == "pp" || strings.HasPrefix(unit, "pt") || strings.HasPrefix(unit, "b") {
+		if strings.Contains(unit, "point") || strings.HasPrefix(unit, "pp") || strings.HasPrefix(unit, "pt") || strings.HasPrefix(unit, "b") {
 			m.Points = true
 			if strings.HasPrefix(unit, "b") {
 				// Basis points: a hundredth of a percentage point.
@@ -724,6 +739,7 @@ func findIn(sentence string, t *Table) []Mention {
 	for _, loc := range timesGenRe().FindAllStringSubmatchIndex(low, -1) {
 		add(loc[0], loc[1], Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
 	}
+	findWordNumbers(low, metrics, add)
 	findBareRatios(low, metrics, add)
 	findBarePercents(sentence, low, metrics, add)
 	findScores(low, metrics, add)
@@ -1252,6 +1268,32 @@ func findPeriods(low string, t *Table) []span {
 			claim(loc[0], loc[1])
 		}
 	}
+	// "the fiscal year ended September 28, 2024" is the fiscal year that
+	// ended then; "the twelve months ended December 27, 2025", ending with
+	// the latest quarter, the trailing twelve months. Any other end is a
+	// twelve months the table does not hold.
+	var ended [][]int
+	if strings.Contains(low, "end") {
+		ended = yearEndedRe().FindAllStringSubmatchIndex(low, -1)
+	}
+	for _, loc := range ended {
+		if years[loc[0]] {
+			continue
+		}
+		y, _ := strconv.Atoi(low[loc[6]:loc[7]])
+		p := Period{Q: -3}
+		if q, ok := t.monthQuarter(monthNumber(low[loc[4]:loc[5]]), y, false); ok {
+			latest, okLatest := t.latestQuarter()
+			switch {
+			case q.Q == 4:
+				p = Period{FY: q.FY}
+			case loc[2] >= 0 && okLatest && q == latest:
+				p = Period{FY: t.LatestFY, TTM: true}
+			}
+		}
+		out = append(out, span{start: loc[0], end: loc[1], period: p})
+		claim(loc[0], loc[1])
+	}
 	// "the nine months ended September 30, 2025": a year to date the
 	// table does not hold, whose year is not a fiscal year's.
 	for _, loc := range findAllIf(low, "months", monthsEndedRe()) {
@@ -1664,6 +1706,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		changeVerbRe().MatchString(low[max(0, start-24):start]) && !clauseBreak(low[best.end:start]) {
 		m.Metric, m.MarginPercent = c, true
 	}
+	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points {
+		m.Over = t.yearsOver(sentence, low, start, end)
+	}
 	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points && sequential(low, start, end) {
 		m.Sequential = true
 	}
@@ -1851,8 +1896,23 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	case upRe().MatchString(window) || strings.HasPrefix(strings.TrimSpace(after), "higher") || strings.HasPrefix(strings.TrimSpace(after), "increase") || strings.HasPrefix(strings.TrimSpace(after), "growth"):
 		m.Dir = 1
 	}
+	// "revenue growth fell to 65%", "growth slowed from 114% to 65%": the
+	// verb moves the rate, which the figure states as a level; it says
+	// nothing of whether the metric rose or fell.
+	if _, growth := m.Metric.Base(); growth && m.Dir != 0 && best.end <= start && !m.Points {
+		lead := strings.TrimSpace(low[max(0, start-8):start])
+		if (strings.HasSuffix(lead, " to") || strings.HasSuffix(lead, " from") || lead == "to" || lead == "from") &&
+			rateWordRe().MatchString(low[best.end:start]) {
+			m.Dir = 0
+		}
+	}
 	if m.Value < 0 {
 		m.Dir, m.Value, m.Neg = -1, -m.Value, true
+	}
+	// "the net loss widened by $20 million": a loss that grows is the
+	// metric (net income) falling.
+	if best.loss && m.Change {
+		m.Dir = -m.Dir
 	}
 	// "a net loss of $1.2 billion", "loss per share of $0.52": the
 	// amount of a loss is the metric's negative. A percentage change of a
@@ -1936,8 +1996,15 @@ var (
 		return regexp.MustCompile(`\b(?:prior|previous|preceding|sequential) quarter\b|\ba quarter (?:earlier|before|ago)\b`)
 	})
 	monthsEndedRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:six|nine|twelve|6|9|12)\s+months\s+end(?:ed|ing)\s+(?:on\s+)?` +
+		return regexp.MustCompile(`\b(?:six|nine|6|9)\s+months\s+end(?:ed|ing)\s+(?:on\s+)?` +
 			`(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?(?:\s+\d{1,2})?,?\s+\d{4}\b`)
+	})
+	// yearEndedRe is a year named by the day it ended: "the fiscal year
+	// ended September 28, 2024", "the twelve months ended December 27,
+	// 2025", "the 52 weeks ended January 3, 2026".
+	yearEndedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:(twelve|12)\s+months|(?:fiscal\s+)?year|(?:52|53|fifty\s+two|fifty\s+three)\s+weeks)\s+end(?:ed|ing)\s+(?:on\s+)?` +
+			`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?(?:\s+\d{1,2})?,?\s+(\d{4})\b`)
 	})
 	latestQuarterRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:last|latest|most recent|most recently reported|just reported) quarter\b`)
@@ -2353,3 +2420,9 @@ func lowerASCII(s string) string {
 }
 
 func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// rateWordRe names a rate of change between a metric and its figure:
+// "revenue growth fell to 65%".
+var rateWordRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(growth|growth rate|rate of growth|pace)\b`)
+})

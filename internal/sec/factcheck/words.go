@@ -1,0 +1,437 @@
+package factcheck
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Numbers written in words ("sixty-five percent", "one hundred twelve
+// billion dollars", "seven dollars and forty-six cents"), multiples of a
+// change ("more than doubled", "tripled") and fractions of one ("rose by a
+// third"). Unread, such a figure was never checked, right or wrong.
+
+// numberWords are the words of a cardinal number below a million, and
+// their values; "hundred" and "thousand" multiply.
+var numberWords = map[string]float64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
+}
+
+const numberWordAlt = `zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|` +
+	`seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand`
+
+var (
+	// wordNumberRe is a number in words and the unit after it. In low,
+	// where hyphens read as spaces: "sixty five percent".
+	wordNumberRe = sync.OnceValue(func() *regexp.Regexp {
+		const n = `(?:` + numberWordAlt + `)`
+		const digit = `(?:zero|one|two|three|four|five|six|seven|eight|nine)`
+		num := `((?:a\s+)?` + n + `(?:\s+(?:and\s+)?` + n + `)*(?:\s+point(?:\s+` + digit + `)+)?)`
+		return regexp.MustCompile(`\b` + num + `\s+(percentage points?|percent|per cent|pct|basis points?|bps?|points?|trillion|billion|million|dollars|cents)\b` +
+			`(?:(\s+dollars)|\s+and\s+` + num + `\s+cents\b)?`)
+	})
+	// multipleWordRe is a change stated as a multiple: "doubled",
+	// "tripled", "halved", "grew fourfold".
+	multipleWordRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(doubled|tripled|trebled|quadrupled|quintupled|sextupled|septupled|octupled|halved|` +
+			`(two|three|four|five|six|seven|eight|nine|ten|[2-9]|10)\s*fold)\b`)
+	})
+	// fractionRe is a change by a fraction: "rose by a third", "fell by
+	// half", "grew by two-thirds".
+	fractionRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(rose|risen|grew|grown|increased|jumped|climbed|surged|expanded|gained|was up|were up|fell|fallen|declined|decreased|dropped|shrank|slid|was down|were down)\s+by\s+` +
+			`((?:(?:nearly|almost|about|roughly|around|more than|over|less than|just over|just under|close to)\s+)?)` +
+			`(half|(?:a|one|two|three|four)\s+(?:third|thirds|quarter|quarters|fifth|fifths|tenth|tenths))\b`)
+	})
+)
+
+// wordValue reads a number in words ("one hundred thirty two", "six point
+// four"); false unless the words make one number ("one two" does not).
+func wordValue(words string) (float64, float64, bool) {
+	ws := strings.Fields(words)
+	if len(ws) > 0 && ws[0] == "a" {
+		if len(ws) < 2 || (ws[1] != "hundred" && ws[1] != "thousand") {
+			return 0, 0, false
+		}
+		ws[0] = "one"
+	}
+	total, cur := 0.0, 0.0
+	// last is the kind of the word before: 1 a digit, 2 a teen or ten, 3 a
+	// multiple of ten, 4 hundred, 5 thousand; 0 at the start.
+	last := 0
+	step := 1.0
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if w == "and" {
+			continue
+		}
+		if w == "point" {
+			frac, scale := 0.0, 0.1
+			for _, d := range ws[i+1:] {
+				v, ok := numberWords[d]
+				if !ok || v > 9 {
+					return 0, 0, false
+				}
+				frac += v * scale
+				scale /= 10
+			}
+			if len(ws[i+1:]) == 0 {
+				return 0, 0, false
+			}
+			return total + cur + frac, scale * 10, true
+		}
+		v, ok := numberWords[w]
+		if !ok {
+			return 0, 0, false
+		}
+		switch {
+		case v < 10:
+			if last == 1 || last == 2 {
+				return 0, 0, false
+			}
+			cur, last = cur+v, 1
+		case v < 20:
+			if last >= 1 && last <= 3 {
+				return 0, 0, false
+			}
+			cur, last = cur+v, 2
+		case v < 100:
+			if last >= 1 && last <= 3 {
+				return 0, 0, false
+			}
+			cur, last = cur+v, 3
+		case v == 100:
+			if cur == 0 || cur >= 100 || last == 4 {
+				return 0, 0, false
+			}
+			cur, last = cur*100, 4
+		default: // thousand
+			if cur == 0 || last == 5 {
+				return 0, 0, false
+			}
+			total, cur, last = total+cur*1000, 0, 5
+		}
+	}
+	if last == 0 {
+		return 0, 0, false
+	}
+	return total + cur, step, true
+}
+
+// findWordNumbers reads the figures written in words of a sentence: numbers
+// with a unit, multiples of a change and fractions of one.
+func findWordNumbers(low string, metrics []span, add func(start, end int, m Mention)) {
+	if hasAny(low, "percent", "per cent", "pct", "point", "bp", "illion", "dollars", "cents") {
+		for _, loc := range wordNumberRe().FindAllStringSubmatchIndex(low, -1) {
+			v, st, ok := wordValue(low[loc[2]:loc[3]])
+			if !ok {
+				continue
+			}
+			m := Mention{Value: v, Step: st}
+			switch unit := low[loc[4]:loc[5]]; unit {
+			case "trillion", "billion", "million":
+				sc := scaleOf(unit)
+				m.Value, m.Step, m.Unit = v*sc, st*sc, USD
+				m.bare = loc[6] < 0 // "twelve billion" may count shares
+			case "dollars":
+				m.Unit = USD
+				if loc[8] >= 0 {
+					c, cst, ok := wordValue(low[loc[8]:loc[9]])
+					if !ok || c >= 100 {
+						continue
+					}
+					m.Value, m.Step = v+c/100, cst/100
+				}
+				if m.Value < 1000 {
+					m.Unit = USDPerShare // as "$7.46" is
+				}
+				if perShare(low[loc[1]:min(len(low), loc[1]+16)]) {
+					m.Unit = USDPerShare
+				}
+			case "cents":
+				m.Value, m.Step, m.Unit = v/100, st/100, USDPerShare
+			default:
+				m.Unit = Percent
+				if strings.Contains(unit, "point") || strings.HasPrefix(unit, "b") {
+					m.Points = true
+					if strings.HasPrefix(unit, "b") {
+						m.Value, m.Step = v/100, st/100
+					}
+				}
+			}
+			add(loc[0], loc[1], m)
+		}
+	}
+	if hasAny(low, "double", "triple", "treble", "tuple", "halved", "fold") {
+		for _, loc := range multipleWordRe().FindAllStringSubmatchIndex(low, -1) {
+			word := low[loc[2]:loc[3]]
+			k := map[string]float64{"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5, "sextupled": 6,
+				"septupled": 7, "octupled": 8, "halved": 0.5}[word]
+			if loc[4] >= 0 {
+				n := low[loc[4]:loc[5]]
+				if v, ok := numberWords[n]; ok {
+					k = v
+				} else {
+					k = mustFloat(n)
+				}
+			}
+			if k == 0 || !multipleOfMetric(low, loc[0], loc[1], metrics) {
+				continue
+			}
+			// A multiple is a round figure: "doubled" is said of a rise
+			// of 75% to 125%.
+			m := Mention{Unit: Percent, Value: 100 * (k - 1), Step: 12.5 * k, Dir: 1}
+			if k < 1 {
+				m.Value, m.Step, m.Dir = 50, 7.5, -1
+			}
+			add(loc[0], loc[1], m)
+		}
+	}
+	if strings.Contains(low, " by ") {
+		for _, loc := range fractionRe().FindAllStringSubmatchIndex(low, -1) {
+			f := fractionValue(low[loc[6]:loc[7]])
+			if f == 0 {
+				continue
+			}
+			// Said of a round share: "by a third" of 29% to 37%, "by
+			// nearly a third" of a little less too.
+			m := Mention{Unit: Percent, Value: 100 * f, Step: max(2.5, 12*f)}
+			if nearlyRe().MatchString(low[loc[4]:loc[5]]) {
+				m.Step = max(5, 20*f)
+			}
+			add(loc[6], loc[7], m)
+		}
+	}
+}
+
+// multipleOfMetric reports whether the multiple at start:end is of a
+// metric's amount: its subject right before it in its clause ("net income
+// more than doubled") or its object right after ("doubled its revenue").
+// "Doubled down on AI", "doubled headcount" or a multiple of a margin
+// (which doubles in points or in percent) are left unread.
+func multipleOfMetric(low string, start, end int, metrics []span) bool {
+	if strings.HasPrefix(low[end:], " down") {
+		return false
+	}
+	for _, sp := range metrics {
+		if sp.metric == otherMetric || UnitOf(sp.metric) != USD && UnitOf(sp.metric) != USDPerShare {
+			continue
+		}
+		switch {
+		case sp.end <= start && start-sp.end <= 48:
+			gap := low[sp.end:start]
+			if !clauseBreak(gap) && !strings.ContainsAny(gap, ",;:()") && !figureRe().MatchString(gap) {
+				return true
+			}
+		case sp.start >= end:
+			switch strings.TrimSpace(low[end:sp.start]) {
+			case "", "its", "their", "the", "his", "her", "our":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nearlyRe is a word that puts a multiple a little above what was reached.
+var nearlyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(nearly|almost|close to|not quite)\s*$`) })
+
+// fractionValue is the value of "half", "a third", "two thirds".
+func fractionValue(s string) float64 {
+	ws := strings.Fields(s)
+	if len(ws) == 1 {
+		if ws[0] == "half" {
+			return 0.5
+		}
+		return 0
+	}
+	n := map[string]float64{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}[ws[0]]
+	d := map[string]float64{"third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}[ws[1]]
+	if n == 0 || d == 0 || n >= d || (n == 1) != !strings.HasSuffix(ws[1], "s") {
+		return 0
+	}
+	return n / d
+}
+
+// hasAny reports whether s contains any of words.
+func hasAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// countNoun is the noun right after a number written without a currency
+// ("2.35 billion active devices", "two billion users"): what it counts,
+// when that is not money; "" when the words after it ("in fiscal 2025",
+// "of revenue", "dollars") leave it an amount.
+func countNoun(after string) string {
+	ws := strings.Fields(after)
+	if len(ws) == 0 {
+		return ""
+	}
+	w := strings.TrimRight(ws[0], ".,;:!?)")
+	if w == "" || w != ws[0] && len(ws) == 1 || !isWordByte(w[0]) || w[0] >= '0' && w[0] <= '9' {
+		return ""
+	}
+	if moneyWords[w] || len(findMetrics(w)) > 0 {
+		return ""
+	}
+	// An adjective before the noun: "active devices", "monthly users".
+	if countAdjectives[w] && len(ws) > 1 {
+		if n := strings.TrimRight(ws[1], ".,;:!?)"); plural(n) && !moneyWords[n] && len(findMetrics(n)) == 0 {
+			return w + " " + n
+		}
+		return ""
+	}
+	if plural(w) {
+		return w
+	}
+	return ""
+}
+
+// plural reports whether a word reads as a plural noun ("devices",
+// "users", "people"): what a count counts. A verb after an amount
+// ("66 billion reflects ...") may pass for one, which leaves the amount
+// unverified, never corrected.
+func plural(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "ous") || w == "people"
+}
+
+// moneyWords may follow an amount written without its currency: "24.3
+// billion in revenue", "130.5 billion dollars", "4 billion a quarter".
+var moneyWords = map[string]bool{
+	"in": true, "for": true, "during": true, "and": true, "or": true, "to": true, "from": true, "at": true, "on": true, "by": true,
+	"was": true, "were": true, "is": true, "are": true, "vs": true, "versus": true, "compared": true, "against": true, "a": true,
+	"an": true, "the": true, "of": true, "dollars": true, "dollar": true, "usd": true, "us": true, "year": true, "last": true,
+	"this": true, "that": true, "which": true, "while": true, "with": true, "up": true, "down": true, "higher": true, "lower": true,
+	"more": true, "less": true, "than": true, "annually": true, "worth": true, "as": true, "but": true, "after": true, "before": true,
+	"over": true, "under": true, "per": true, "each": true, "total": true, "combined": true, "alone": true, "respectively": true,
+	"then": true, "since": true, "through": true, "into": true, "within": true, "ttm": true, "ltm": true, "fy": true, "q1": true,
+	"q2": true, "q3": true, "q4": true, "yoy": true, "year-over-year": true, "a year": true, "so": true, "yet": true, "when": true,
+	"its": true, "their": true, "his": true, "her": true, "it": true, "they": true, "we": true, "i": true, "he": true, "she": true,
+	"cash": true, "net": true, "gross": true, "operating": true, "free": true, "annual": true, "quarterly": true, "fiscal": true,
+	"calendar": true, "trailing": true, "reported": true, "gaap": true, "adjusted": true, "higher-than": true, "even": true,
+	"only": true, "just": true, "roughly": true, "about": true, "nearly": true, "almost": true, "among": true, "between": true,
+}
+
+// countAdjectives stand before the noun a count counts.
+var countAdjectives = map[string]bool{
+	"active": true, "monthly": true, "daily": true, "paid": true, "paying": true, "installed": true, "registered": true,
+	"unique": true, "new": true, "global": true, "total": false,
+}
+
+// overYearsRe is a span of years a change is measured over: "between 2022
+// and 2025", "from fiscal 2022 to fiscal 2025", "over FY2023-FY2025",
+// "since 2022", "over the past three years".
+var overYearsRe = sync.OnceValue(func() *regexp.Regexp {
+	const y = `(?:(?:fiscal\s+(?:year\s+)?|fy\s*['’]?|calendar\s+(?:year\s+)?|cy\s*['’]?)?(\d{4}|\d{2}))`
+	return regexp.MustCompile(`\b(?:(between|from|over|across|in|during)\s+(?:the\s+(?:years?|period)\s+)?` + y + `(?:\s*(?:and|to|through|thru|until|–|—)\s*|\s+)` + y + `\b` +
+		`|since\s+` + y + `\b` +
+		`|(?:over|in|during|across)\s+the\s+(?:past|last|prior)\s+(two|three|four|2|3|4)\s+(?:fiscal\s+)?years\b)`)
+})
+
+// yearsOver reads the span of years a growth at start:end is stated over,
+// in its clause: the (from, to) fiscal years it may be measured between.
+// None when the sentence states no span, or states it apart from the
+// figure (across a ";").
+func (t *Table) yearsOver(sentence, low string, start, end int) [][2]Period {
+	if !hasAny(low, "between", "from", "over", "across", "since", "through", "-", " to ", "–", " in ", "during") {
+		return nil
+	}
+	from, to := 0, len(low)
+	if i := strings.LastIndexByte(low[:start], ';'); i >= 0 {
+		from = i + 1
+	}
+	if i := strings.IndexByte(low[end:], ';'); i >= 0 {
+		to = end + i
+	}
+	clause, written := low[from:to], sentence[from:to]
+	year := func(s string, fiscal bool) []int {
+		y := mustFloat(s)
+		if y < 100 {
+			y += 2000
+		}
+		out := []int{int(y)}
+		if !fiscal {
+			// A calendar year is also the fiscal year ending early in the
+			// next one, as candidates reads it.
+			for _, p := range t.candidates(Mention{Period: Period{FY: int(y), Q: -1}, Explicit: true}) {
+				if p.FY != int(y) {
+					out = append(out, p.FY)
+				}
+			}
+		}
+		return out
+	}
+	isFiscal := func(loc []int, g int) bool {
+		lead := clause[max(0, loc[g]-12):loc[g]]
+		return strings.Contains(lead, "fiscal") || strings.Contains(lead, "fy")
+	}
+	// A year of two digits only with its prefix ("FY24", "fiscal '24"):
+	// "between 10 and 15" is a range of numbers.
+	short := func(loc []int, g int) bool {
+		lead := strings.TrimRight(clause[max(0, loc[g]-12):loc[g]], " '’")
+		return loc[g+1]-loc[g] == 2 && !strings.HasSuffix(lead, "fiscal") && !strings.HasSuffix(lead, "year") &&
+			!strings.HasSuffix(lead, "fy") && !strings.HasSuffix(lead, "cy")
+	}
+	var out [][2]Period
+	for _, loc := range overYearsRe().FindAllStringSubmatchIndex(clause, -1) {
+		// A span written right before "growth"/"rose" in another clause of
+		// the sentence is still this figure's: the clause is the sentence
+		// up to ";".
+		switch {
+		case loc[4] >= 0:
+			lead, sep := "", strings.TrimSpace(written[loc[5]:loc[6]])
+			if loc[2] >= 0 {
+				lead = clause[loc[2]:loc[3]]
+			}
+			switch {
+			case sep == "" || sep == "and" && lead != "between":
+				continue // "in 2024 and 2025", "2024 2025": two years, not a span
+			case strings.HasPrefix(sep, "-") && lead == "":
+				// "2024-2025 revenue growth": a span only after a word
+				// that makes one.
+				continue
+			}
+			if short(loc, 4) || short(loc, 6) {
+				continue
+			}
+			a, b := clause[loc[4]:loc[5]], clause[loc[6]:loc[7]]
+			if mustFloat(b) < 100 && mustFloat(a) >= 100 {
+				continue // "2024-25": a fiscal year written with both calendar years
+			}
+			as, bs := year(a, isFiscal(loc, 4)), year(b, isFiscal(loc, 6))
+			for _, x := range as {
+				for _, y := range bs {
+					if y <= x {
+						continue
+					}
+					out = append(out, [2]Period{{FY: x}, {FY: y}})
+					if x > t.LatestFY-Years && lead != "between" && lead != "from" {
+						// "over 2023-2025" may count 2023's growth too.
+						out = append(out, [2]Period{{FY: x - 1}, {FY: y}})
+					}
+				}
+			}
+		case loc[8] >= 0:
+			if short(loc, 8) {
+				continue
+			}
+			for _, x := range year(clause[loc[8]:loc[9]], isFiscal(loc, 8)) {
+				if x < t.LatestFY {
+					out = append(out, [2]Period{{FY: x}, {FY: t.LatestFY}})
+				}
+			}
+		case loc[10] >= 0:
+			n := map[string]int{"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}[clause[loc[10]:loc[11]]]
+			out = append(out, [2]Period{{FY: t.LatestFY - n}, {FY: t.LatestFY}})
+		}
+	}
+	return out
+}
