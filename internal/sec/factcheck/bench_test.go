@@ -43,3 +43,14 @@ func BenchmarkCheckRunOn(b *testing.B) {
 		_ = tb.Check(text)
 	}
 }
+
+// BenchmarkCheckRunOnWords is BenchmarkCheckRunOn with the figures in words
+// and each growth over a span of years, which is read near each figure.
+func BenchmarkCheckRunOnWords(b *testing.B) {
+	tb := lossTable()
+	text := strings.Repeat("revenue more than doubled and grew sixty five percent between 2022 and 2024, ", 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = tb.Check(text)
+	}
+}

@@ -9,7 +9,8 @@ import (
 // FuzzCheck: no text makes the reader fail; a figure read inside another
 // ("9m" of "$1.9M") crashed it. Seeded with every labelled sentence.
 func FuzzCheck(f *testing.F) {
-	for _, path := range []string{"testdata/corpus.tsv", "testdata/heldout.tsv", "testdata/shapes.tsv"} {
+	for _, path := range []string{"testdata/corpus.tsv", "testdata/heldout.tsv", "testdata/shapes.tsv",
+		"testdata/phrasings.tsv", "testdata/phrasings_heldout.tsv"} {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)

@@ -1721,7 +1721,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "R&D as a percentage of revenue was 8.6%": a part of revenue, as in
 	// "N% of revenue", never revenue's growth.
 	if m.Unit == Percent && !m.Points {
-		clause := low[:start]
+		// Near the figure: read back to the start of a run-on text for
+		// each of its figures, it took time quadratic in the text.
+		clause := low[max(0, start-240):start]
 		if i := strings.LastIndexAny(clause, ";"); i >= 0 {
 			clause = clause[i+1:]
 		}
@@ -1963,8 +1965,10 @@ func nonGAAP(low string, start, end int, best span) bool {
 	if best.end <= start && adjustedAfterRe().MatchString(low[best.end:start]) {
 		return true
 	}
-	to := len(low)
-	if i := strings.IndexAny(low[end:], ";,("); i >= 0 {
+	// The clause after the figure, near it: unbounded, a run-on text was
+	// read to its end for each of its figures.
+	to := min(len(low), end+240)
+	if i := strings.IndexAny(low[end:to], ";,("); i >= 0 {
 		to = end + i
 	}
 	if adjustedAfterRe().MatchString(low[end:to]) {
@@ -2054,7 +2058,7 @@ func sequential(low string, start, end int) bool {
 		return true
 	}
 	// "up 22% from $46.7 billion in the prior quarter".
-	rest := low[end:]
+	rest := low[end:min(len(low), end+240)]
 	if i := strings.IndexAny(rest, ";,"); i >= 0 {
 		rest = rest[:i]
 	}

@@ -344,11 +344,13 @@ func (t *Table) yearsOver(sentence, low string, start, end int) [][2]Period {
 	if !hasAny(low, "between", "from", "over", "across", "since", "through", "-", " to ", "–", " in ", "during") {
 		return nil
 	}
-	from, to := 0, len(low)
-	if i := strings.LastIndexByte(low[:start], ';'); i >= 0 {
-		from = i + 1
+	// Within its clause, and near the figure: read over a whole run-on
+	// text for each of its figures, the span took time quadratic in it.
+	from, to := window(low, start, end, 160)
+	if i := strings.LastIndexByte(low[from:start], ';'); i >= 0 {
+		from += i + 1
 	}
-	if i := strings.IndexByte(low[end:], ';'); i >= 0 {
+	if i := strings.IndexByte(low[end:to], ';'); i >= 0 {
 		to = end + i
 	}
 	clause, written := low[from:to], sentence[from:to]
