@@ -265,13 +265,6 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 		if cast, models, endpoints, err = ResolveCastEndpoints(req.Models, a.Env.Getenv); err != nil {
 			return nil, &setup.ConfigError{Err: err}
 		}
-		// Said before the format's setup, which may work and print notes
-		// (council's company lookup) for a debate that cannot run.
-		if !runsOffline(format) {
-			if err := setup.NeedModel(format.Name(), &cast); err != nil {
-				return nil, err
-			}
-		}
 	}
 	starter, err := a.starter(format)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -82,25 +81,6 @@ func TestStartRefusesBadRequests(t *testing.T) {
 	}
 	if sums, _ := a.Store.List(ctx, debate.ListFilter{}); len(sums) != 0 {
 		t.Fatalf("a refused request created %d debates", len(sums))
-	}
-}
-
-// A format that needs a model says so before its setup does any work or
-// prints anything: council looks up a company in the topic and notes what it
-// found, which is noise above an error that stops the debate.
-func TestNoModelRefusedBeforeSetup(t *testing.T) {
-	a := testApp(t, nil)
-	var notes strings.Builder
-	a.Env.Notice = &notes
-	for _, format := range []string{"council", "perspectives", "crux", "formal"} {
-		_, err := a.Plan(context.Background(), request(format, "X"))
-		var nm *setup.ErrNoModelConfigured
-		if !errors.As(err, &nm) || nm.Format != format {
-			t.Errorf("%s with no model: %v, want ErrNoModelConfigured", format, err)
-		}
-	}
-	if notes.Len() != 0 {
-		t.Errorf("notes before the no-model error: %q", notes.String())
 	}
 }
 
