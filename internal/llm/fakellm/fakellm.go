@@ -13,6 +13,9 @@
 //
 //	POST /v1/messages          Anthropic, streaming (SSE) and not
 //	POST /v1/chat/completions  OpenAI, streaming (SSE) and not
+//	POST /openai/deployments/NAME/chat/completions?api-version=V
+//	                           Azure OpenAI: the same API, the key in an
+//	                           api-key header, NAME the model
 //
 // The request's X-Parley-Turn header becomes llm.Request.Tag, which scripts
 // match on. Faults are answered with the status codes, headers and error bodies
@@ -29,6 +32,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -178,6 +182,13 @@ func (s *Server) AnthropicURL() string { return s.URL }
 // OpenAIURL is the base URL for the OpenAI SDK (OPENAI_BASE_URL).
 func (s *Server) OpenAIURL() string { return s.URL + "/v1" }
 
+// AzureURL is the base URL of an Azure OpenAI deployment on this server,
+// as Azure's portal gives it (OPENAI_BASE_URL): the deployment's path with
+// the API version as a query.
+func (s *Server) AzureURL(deployment, apiVersion string) string {
+	return s.URL + "/openai/deployments/" + url.PathEscape(deployment) + "?api-version=" + url.QueryEscape(apiVersion)
+}
+
 // Requests returns a copy of the requests received so far, in order.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -197,14 +208,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w = &bomWriter{ResponseWriter: w}
 	}
 	var api wireAPI
+	deployment := ""
 	switch r.URL.Path {
 	case "/v1/messages":
 		api = anthropicAPI{}
 	case "/v1/chat/completions":
 		api = openaiAPI{}
 	default:
-		http.Error(w, fmt.Sprintf("fakellm: no endpoint %s (serving /v1/messages and /v1/chat/completions)", r.URL.Path), http.StatusNotFound)
-		return
+		d, ok := azureDeployment(r.URL.Path)
+		if !ok {
+			http.Error(w, fmt.Sprintf("fakellm: no endpoint %s (serving /v1/messages, /v1/chat/completions and /openai/deployments/NAME/chat/completions)", r.URL.Path), http.StatusNotFound)
+			return
+		}
+		if r.URL.Query().Get("api-version") == "" {
+			// Azure answers a call without its API version as a path
+			// it does not know.
+			writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": "404", "message": "Resource not found"}})
+			return
+		}
+		api, deployment = openaiAPI{azure: true}, d
 	}
 	if r.Method != http.MethodPost {
 		api.writeError(w, http.StatusMethodNotAllowed, "", "method not allowed: use POST")
@@ -231,6 +253,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parsed, mode, stream, err := api.parse(r.Header, body)
+	if deployment != "" {
+		// The deployment decides which model answers, whatever the body
+		// names.
+		parsed.Model = deployment
+	}
 	rec.Parsed, rec.Stream = parsed, stream
 	if err != nil {
 		s.record(rec)
@@ -281,6 +308,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay}
 	api.writeStream(sw, a)
+}
+
+// azureDeployment returns the deployment an Azure OpenAI chat
+// completions path names: /openai/deployments/NAME/chat/completions.
+func azureDeployment(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, "/openai/deployments/")
+	if !ok {
+		return "", false
+	}
+	d, ok := strings.CutSuffix(rest, "/chat/completions")
+	return d, ok && d != "" && !strings.Contains(d, "/")
 }
 
 // bomWriter writes a UTF-8 byte order mark before the first byte of the

@@ -12,14 +12,24 @@ import (
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
-// openaiAPI speaks POST /v1/chat/completions.
-type openaiAPI struct{}
+// openaiAPI speaks POST /v1/chat/completions, or Azure OpenAI's
+// deployment path.
+type openaiAPI struct {
+	// azure answers as Azure OpenAI does: the key in an api-key header,
+	// its own 401, and a first chunk of prompt filter results.
+	azure bool
+}
 
 func (openaiAPI) cacheMode() cacheMode { return cacheAutomatic }
 
 func (openaiAPI) name() string { return "openai" }
 
-func (openaiAPI) keyOK(h http.Header, key string) bool { return bearer(h) == key }
+func (a openaiAPI) keyOK(h http.Header, key string) bool {
+	if a.azure {
+		return h.Get("Api-Key") == key
+	}
+	return bearer(h) == key
+}
 
 // oaContent is a message's content: a string or a list of parts.
 type oaContent string
@@ -185,6 +195,11 @@ func (openaiAPI) writeError(w http.ResponseWriter, status int, errType, msg stri
 }
 
 func (a openaiAPI) writeAuthError(w http.ResponseWriter, h http.Header) {
+	if a.azure {
+		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]any{"code": "401",
+			"message": "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource."}})
+		return
+	}
 	key := bearer(h)
 	msg := "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
 	if key != "" {
@@ -275,6 +290,13 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 			c["usage"] = nil
 		}
 		return c
+	}
+	if api.azure && !sw.event("", map[string]any{"choices": []any{}, "created": 0, "id": "", "model": "", "object": "",
+		"prompt_filter_results": []any{map[string]any{"prompt_index": 0, "content_filter_results": map[string]any{
+			"hate": map[string]any{"filtered": false, "severity": "safe"}, "self_harm": map[string]any{"filtered": false, "severity": "safe"}}}}}) {
+		// Azure's first chunk: what its content filter found in the
+		// prompt, with no choice.
+		return
 	}
 	if !sw.event("", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)) {
 		return

@@ -52,7 +52,12 @@ type Config struct {
 	Name string
 	// APIKey is sent as a Bearer token. Optional: local servers need none.
 	APIKey string
-	// BaseURL is the API root including /v1 (OPENAI_BASE_URL). Default DefaultBaseURL.
+	// BaseURL is the API root including /v1 (OPENAI_BASE_URL). Default
+	// DefaultBaseURL. A query in it is sent with every call: Azure
+	// OpenAI's deployment URL carries its API version so
+	// (https://NAME.openai.azure.com/openai/deployments/DEPLOYMENT?api-version=2024-10-21).
+	// The key goes to an Azure endpoint (see IsAzure) in its api-key
+	// header rather than as a Bearer token.
 	BaseURL string
 	// HTTPClient makes the requests. Default: a client without a timeout, since
 	// streams run long; bound calls with the context instead.
@@ -124,10 +129,16 @@ func New(cfg Config) (*Provider, error) {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
 	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	if _, err := url.ParseRequestURI(cfg.BaseURL); err != nil {
+	u, err := url.ParseRequestURI(strings.TrimSpace(cfg.BaseURL))
+	if err != nil {
 		return nil, fmt.Errorf("%s: base URL %q: %w", cfg.Name, cfg.BaseURL, err)
 	}
+	// The query goes with every call, and the path before it is where
+	// calls go; the SDK would otherwise put their paths inside the query.
+	query := u.Query()
+	azure := IsAzure(u)
+	u.RawQuery, u.ForceQuery, u.Fragment = "", false, ""
+	cfg.BaseURL = strings.TrimRight(u.String(), "/")
 	if cfg.KeyEnv == "" && cfg.Name == "openai" {
 		cfg.KeyEnv = "OPENAI_API_KEY"
 	}
@@ -145,7 +156,17 @@ func New(cfg Config) (*Provider, error) {
 		option.WithMaxRetries(0),
 		option.WithMiddleware(normalize),
 	}
-	if cfg.APIKey != "" {
+	for k, vs := range query {
+		for _, v := range vs {
+			opts = append(opts, option.WithQueryAdd(k, v))
+		}
+	}
+	switch {
+	case cfg.APIKey != "" && azure:
+		// Azure takes its keys in this header; a Bearer token there is
+		// an Entra ID token, which a key is not.
+		opts = append(opts, option.WithHeader("api-key", cfg.APIKey))
+	case cfg.APIKey != "":
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
 	// The service is built directly rather than through sdk.NewClient, which
@@ -159,6 +180,20 @@ func New(cfg Config) (*Provider, error) {
 		thinks: permodel.New(think.Unknown),
 		log:    log,
 	}, nil
+}
+
+// IsAzure reports whether u is an Azure OpenAI endpoint, which takes its
+// key in an api-key header: a resource's own host (NAME.openai.azure.com,
+// NAME.cognitiveservices.azure.com, NAME.services.ai.azure.com), or a
+// gateway (Azure API Management) that serves Azure's deployment paths.
+func IsAzure(u *url.URL) bool {
+	host := strings.ToLower(u.Hostname())
+	for _, suffix := range []string{".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com"} {
+		if strings.HasSuffix(host, suffix) {
+			return true
+		}
+	}
+	return strings.Contains(u.Path, "/openai/deployments/")
 }
 
 // Name returns Config.Name.
