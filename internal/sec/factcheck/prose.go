@@ -194,10 +194,10 @@ var (
 		return regexp.MustCompile(`(?i)\b(less than|under|below|at most|south of|shy of)\s*$`)
 	})
 	upRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(rose|rise|rises|rising|risen|grew|grow|grows|growing|grown|growth|increase|increased|increases|increasing|up|jump|jumped|jumps|climb|climbed|climbs|surge|surged|soared|expanded|expand|expands|expanding|gained|gain|gains|accelerated|higher|improved|advanced|added|widened|widening|widens|strengthened|rebounded|recovered|swelled|ballooned)\b`)
+		return regexp.MustCompile(`(?i)\b(rose|rise|rises|rising|risen|grew|grow|grows|growing|grown|growth|increase|increased|increases|increasing|up|jump|jumped|jumps|climb|climbed|climbs|surge|surged|soared|expanded|expand|expands|expanding|gained|gain|gains|accelerated|higher|improved|advanced|added|expansion|improvement|widened|widening|widens|strengthened|rebounded|recovered|swelled|ballooned)\b`)
 	})
 	downRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fell|fall|falls|falling|fallen|declined|decline|declines|declining|decreased|decrease|decreases|down|drop|dropped|drops|shrank|shrink|shrinks|shrunk|contracted|contract|contracts|contraction|slumped|slid|lower|plunged|tumbled|eroded|compressed|lost|negative|slipped|slips|dipped|dips|eased|softened|retreated|weakened|deteriorated|worsened|narrowed|narrowing|narrows)\b`)
+		return regexp.MustCompile(`(?i)\b(fell|fall|falls|falling|fallen|declined|decline|declines|declining|decreased|decrease|decreases|down|drop|dropped|drops|shrank|shrink|shrinks|shrunk|contracted|contract|contracts|contraction|slumped|slid|lower|plunged|tumbled|eroded|compressed|compression|erosion|deterioration|reduction|lost|negative|slipped|slips|dipped|dips|eased|softened|retreated|weakened|deteriorated|worsened|narrowed|narrowing|narrows)\b`)
 	})
 )
 
@@ -212,6 +212,7 @@ var metricPhrases = []struct {
 	{"net loss", NetIncome, true}, {"net losses", NetIncome, true}, {"net loss attributable", NetIncome, true},
 	{"a loss of", NetIncome, true}, {"swung to a loss", NetIncome, true}, {"posted a loss", NetIncome, true},
 	{"reported a loss", NetIncome, true}, {"recorded a loss", NetIncome, true}, {"lost", NetIncome, true},
+	{"losing", NetIncome, true}, {"loses", NetIncome, true},
 	{"net of interest expense", Revenue, false}, {"revenues net of interest expense", Revenue, false},
 	{"operating loss", OperatingIncome, true}, {"operating losses", OperatingIncome, true},
 	{"loss from operations", OperatingIncome, true}, {"loss per share", EPSDiluted, true},
@@ -649,7 +650,7 @@ func findIn(sentence string, t *Table) []Mention {
 			m.Points = true
 			if strings.HasPrefix(unit, "b") {
 				// Basis points: a hundredth of a percentage point.
-				m.Value, m.Step = v/100, m.Step/100
+				m.Value, m.Step = v/100, bpsStep(v, m.Step)/100
 			}
 		}
 		add(start, end, m)
@@ -719,6 +720,12 @@ func findIn(sentence string, t *Table) []Mention {
 	for _, loc := range multRe().FindAllStringSubmatchIndex(low, -1) {
 		v, err := strconv.ParseFloat(low[loc[2]:loc[3]], 64)
 		if err != nil {
+			continue
+		}
+		if growthVerbRe().MatchString(low[max(0, loc[0]-24):loc[0]]) && v > 1 {
+			// "revenue grew 2.1x": a ratio of the year's figure to the
+			// year before's, a growth of 110%.
+			add(loc[0], loc[3]+1, Mention{Value: 100 * (v - 1), Unit: Percent, Step: 100 * step(low[loc[2]:loc[3]], 1), Dir: 1})
 			continue
 		}
 		add(loc[0], loc[3]+1, Mention{Value: v, Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
@@ -1675,7 +1682,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "rose $6.0 billion", "up $1.2 billion", "a $1.2 billion increase in":
 	// an amount of change, not a level.
 	if (m.Unit == USD || m.Unit == USDPerShare) && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Hi == 0 &&
-		!(best.loss && low[best.start:best.end] == "lost") { // "lost $1.2 billion" is the loss itself
+		!(best.loss && lossVerb(low[best.start:best.end])) { // "lost $1.2 billion" is the loss itself
 		pre := low[max(0, start-24):start]
 		if changeVerbRe().MatchString(pre) || changeNounRe().MatchString(low[end:]) {
 			m.Change = true
@@ -1770,6 +1777,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		}
 		if dist(me, sp) > 600 {
 			continue // another part of a run-on text
+		}
+		if strings.HasSuffix(strings.TrimSpace(low[max(0, sp.start-8):sp.start]), "since") {
+			continue // "its fastest since 2021": a comparison, not the figure's year
 		}
 		d := dist(me, sp)
 		between := textBetween(low, sp, me)
@@ -2226,7 +2236,8 @@ func segmentBefore(sentence, low string, metric span, t *Table) bool {
 		if companyWord(lw, t) || periodWord(lw) {
 			return false
 		}
-		if word[0] >= 'A' && word[0] <= 'Z' {
+		if word[0] >= 'A' && word[0] <= 'Z' || word[0] >= 'a' && word[0] <= 'z' && strings.ContainsAny(word[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			// "Services", and a product named "iPhone" or "eBay".
 			return true
 		}
 		// A lowercase word may be part of a capitalised part's name.
@@ -2384,7 +2395,7 @@ func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool
 	}
 	// "lost $1.2 billion", "lost 27 cents a share": a loss; but "revenue
 	// lost momentum, falling 5%" states no change of a loss.
-	if sp.loss && low[sp.start:sp.end] == "lost" && u != USD && u != USDPerShare {
+	if sp.loss && lossVerb(low[sp.start:sp.end]) && u != USD && u != USDPerShare {
 		return false
 	}
 	mu := UnitOf(metric)

@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -29,7 +30,7 @@ var (
 	wordNumberRe = sync.OnceValue(func() *regexp.Regexp {
 		const n = `(?:` + numberWordAlt + `)`
 		const digit = `(?:zero|one|two|three|four|five|six|seven|eight|nine)`
-		num := `((?:a\s+)?` + n + `(?:\s+(?:and\s+)?` + n + `)*(?:\s+point(?:\s+` + digit + `)+)?)`
+		num := `((?:a\s+)?` + n + `(?:\s+(?:and\s+)?` + n + `)*(?:\s+point(?:\s+` + digit + `)+|\s+and\s+a\s+half)?)`
 		return regexp.MustCompile(`\b` + num + `\s+(percentage points?|percent|per cent|pct|basis points?|bps?|points?|trillion|billion|million|dollars|cents)\b` +
 			`(?:(\s+dollars)|\s+and\s+` + num + `\s+cents\b)?`)
 	})
@@ -52,6 +53,11 @@ var (
 // four"); false unless the words make one number ("one two" does not).
 func wordValue(words string) (float64, float64, bool) {
 	ws := strings.Fields(words)
+	if n := len(ws); n > 3 && ws[n-3] == "and" && ws[n-2] == "a" && ws[n-1] == "half" {
+		// "thirty-four and a half": to the half.
+		v, _, ok := wordValue(strings.Join(ws[:n-3], " "))
+		return v + 0.5, 0.5, ok
+	}
 	if len(ws) > 0 && ws[0] == "a" {
 		if len(ws) < 2 || (ws[1] != "hundred" && ws[1] != "thousand") {
 			return 0, 0, false
@@ -158,7 +164,7 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 				if strings.Contains(unit, "point") || strings.HasPrefix(unit, "b") {
 					m.Points = true
 					if strings.HasPrefix(unit, "b") {
-						m.Value, m.Step = v/100, st/100
+						m.Value, m.Step = v/100, bpsStep(v, st)/100
 					}
 				}
 			}
@@ -182,8 +188,13 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 				continue
 			}
 			// A multiple is a round figure: "doubled" is said of a rise
-			// of 75% to 125%.
+			// of 75% to 125%, "nearly doubled" of 70% to 104% (a ratio of
+			// 0.85 to 1.02 times the multiple).
 			m := Mention{Unit: Percent, Value: 100 * (k - 1), Step: 12.5 * k, Dir: 1}
+			if nearlyRe().MatchString(low[max(0, loc[0]-16):loc[0]]) {
+				lo, hi := 100*(0.85*k-1), 100*(1.02*k-1)
+				m.Value, m.Step = (lo+hi)/2, (hi-lo)/2
+			}
 			if k < 1 {
 				m.Value, m.Step, m.Dir = 50, 7.5, -1
 			}
@@ -333,7 +344,14 @@ var overYearsRe = sync.OnceValue(func() *regexp.Regexp {
 	const y = `(?:(?:fiscal\s+(?:year\s+)?|fy\s*['’]?|calendar\s+(?:year\s+)?|cy\s*['’]?)?(\d{4}|\d{2}))`
 	return regexp.MustCompile(`\b(?:(between|from|over|across|in|during)\s+(?:the\s+(?:years?|period)\s+)?` + y + `(?:\s*(?:and|to|through|thru|until|–|—)\s*|\s+)` + y + `\b` +
 		`|since\s+` + y + `\b` +
-		`|(?:over|in|during|across)\s+the\s+(?:past|last|prior)\s+(two|three|four|2|3|4)\s+(?:fiscal\s+)?years\b)`)
+		`|(?:(?:over|in|during|across|within)\s+the\s+(?:past|last|prior)\s+|(?:over|across|within)\s+)(two|three|four|five|six|seven|eight|nine|ten|[2-9]|10)\s+(?:fiscal\s+)?years\b)`)
+})
+
+// comparisonRe ends the words before a span of years that make it a
+// comparison, not the span a change is measured over: "its fastest since
+// 2021", "the highest margin in over three years".
+var comparisonRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:fastest|slowest|best|worst|highest|lowest|strongest|weakest|largest|smallest|biggest|first|most|least|record|ever|pace|rate|level|time|in|for)\s+(?:\w+\s+)?$`)
 })
 
 // yearsOver reads the span of years a growth at start:end is stated over,
@@ -382,11 +400,10 @@ func (t *Table) yearsOver(sentence, low string, start, end int) [][2]Period {
 		return loc[g+1]-loc[g] == 2 && !strings.HasSuffix(lead, "fiscal") && !strings.HasSuffix(lead, "year") &&
 			!strings.HasSuffix(lead, "fy") && !strings.HasSuffix(lead, "cy")
 	}
-	var out [][2]Period
-	for _, loc := range overYearsRe().FindAllStringSubmatchIndex(clause, -1) {
-		// A span written right before "growth"/"rose" in another clause of
-		// the sentence is still this figure's: the clause is the sentence
-		// up to ";".
+	// The pairs of years each span may be measured between; none for a
+	// match that is no span ("in 2024 and 2025").
+	pairs := func(loc []int) [][2]Period {
+		var out [][2]Period
 		switch {
 		case loc[4] >= 0:
 			lead, sep := "", strings.TrimSpace(written[loc[5]:loc[6]])
@@ -395,18 +412,18 @@ func (t *Table) yearsOver(sentence, low string, start, end int) [][2]Period {
 			}
 			switch {
 			case sep == "" || sep == "and" && lead != "between":
-				continue // "in 2024 and 2025", "2024 2025": two years, not a span
+				return nil // "in 2024 and 2025", "2024 2025": two years, not a span
 			case strings.HasPrefix(sep, "-") && lead == "":
 				// "2024-2025 revenue growth": a span only after a word
 				// that makes one.
-				continue
+				return nil
 			}
 			if short(loc, 4) || short(loc, 6) {
-				continue
+				return nil
 			}
 			a, b := clause[loc[4]:loc[5]], clause[loc[6]:loc[7]]
 			if mustFloat(b) < 100 && mustFloat(a) >= 100 {
-				continue // "2024-25": a fiscal year written with both calendar years
+				return nil // "2024-25": a fiscal year written with both calendar years
 			}
 			as, bs := year(a, isFiscal(loc, 4)), year(b, isFiscal(loc, 6))
 			for _, x := range as {
@@ -423,7 +440,7 @@ func (t *Table) yearsOver(sentence, low string, start, end int) [][2]Period {
 			}
 		case loc[8] >= 0:
 			if short(loc, 8) {
-				continue
+				return nil
 			}
 			for _, x := range year(clause[loc[8]:loc[9]], isFiscal(loc, 8)) {
 				if x < t.LatestFY {
@@ -431,9 +448,76 @@ func (t *Table) yearsOver(sentence, low string, start, end int) [][2]Period {
 				}
 			}
 		case loc[10] >= 0:
-			n := map[string]int{"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}[clause[loc[10]:loc[11]]]
+			w := clause[loc[10]:loc[11]]
+			n, ok := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}[w]
+			if !ok {
+				n = int(mustFloat(w))
+			}
 			out = append(out, [2]Period{{FY: t.LatestFY - n}, {FY: t.LatestFY}})
 		}
+		return out
+	}
+	type found struct {
+		loc   []int
+		pairs [][2]Period
+	}
+	var spans []found
+	for _, loc := range overYearsRe().FindAllStringSubmatchIndex(clause, -1) {
+		if ps := pairs(loc); len(ps) > 0 {
+			spans = append(spans, found{loc, ps})
+		}
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	// A year of its own nearer the figure than the span ("grew 15% in
+	// 2025, its fastest since 2021") is the figure's period.
+	var own []span
+	for _, y := range yearRe().FindAllStringIndex(clause, -1) {
+		inSpan := false
+		for _, sp := range spans {
+			if y[0] >= sp.loc[0] && y[1] <= sp.loc[1] {
+				inSpan = true
+			}
+		}
+		if !inSpan {
+			own = append(own, span{start: y[0], end: y[1]})
+		}
+	}
+	fig := span{start: start - from, end: end - from}
+	var out [][2]Period
+	for _, sp := range spans {
+		d := dist(fig, span{start: sp.loc[0], end: sp.loc[1]})
+		nearer := false
+		for _, y := range own {
+			if dist(fig, y) < d {
+				nearer = true
+			}
+		}
+		if nearer || comparisonRe().MatchString(clause[max(0, sp.loc[0]-32):sp.loc[0]]) {
+			continue // "its best since 2021", "the highest in over three years"
+		}
+		out = append(out, sp.pairs...)
 	}
 	return out
 }
+
+// bpsStep is the precision of a move in basis points: "390 bps" is
+// written to the ten (the filing's margins moved 392), "392 bps" to the
+// basis point.
+func bpsStep(v, st float64) float64 {
+	if st == 1 && v >= 10 && math.Mod(v, 10) == 0 {
+		return 10
+	}
+	return st
+}
+
+// lossVerb reports whether a loss phrase is a verb ("lost", "losing"):
+// of an amount, the loss itself; of a percentage, no loss's change
+// ("revenue lost momentum, falling 5%").
+func lossVerb(phrase string) bool { return phrase == "lost" || phrase == "losing" || phrase == "loses" }
+
+// growthVerbRe is a verb of growth right before a multiple: "grew 2.1x".
+var growthVerbRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(grew|grown|rose|risen|increased|jumped|climbed|surged|soared|expanded|up)\s+(?:by\s+|about\s+|roughly\s+|nearly\s+|almost\s+|more than\s+|over\s+|~)?$`)
+})
