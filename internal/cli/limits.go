@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -61,7 +62,7 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim.Provider = args[0]
 			if !slices.Contains(jobs.AllQueues()[1:], lim.Provider) {
-				return usageErrorf("no provider %q: the providers are %v", lim.Provider, jobs.AllQueues()[1:])
+				return usageErrorf("no provider %q: the providers are %s", lim.Provider, strings.Join(jobs.AllQueues()[1:], ", "))
 			}
 			if !cmd.Flags().Changed("concurrency") && !cmd.Flags().Changed("tokens-per-minute") {
 				return usageErrorf("give --concurrency N, --tokens-per-minute N, or both (0 = none)")

@@ -40,6 +40,9 @@ func TestLimitsSetAndShow(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &lims); err != nil || len(lims) != 1 || lims[0].Concurrency != 3 || lims[0].TokensPerMinute != 5000 {
 		t.Fatalf("limits after two sets (each keeps the other's value): %v %s", err, out)
 	}
+	if _, err := run("limits", "set", "gemini", "--concurrency", "1"); err == nil || !strings.Contains(err.Error(), `no provider "gemini": the providers are anthropic, openai, ollama`) {
+		t.Errorf("limits set for an unknown provider: %v, want it to list the providers", err)
+	}
 	for _, bad := range [][]string{{"limits", "set", "gemini", "--concurrency", "1"}, {"limits", "set", "openai"}, {"limits", "set", "openai", "--concurrency", "-1"}} {
 		if _, err := run(bad...); ExitCode(err) != ExitUsage {
 			t.Errorf("%v: %v, want a usage error", bad, err)
