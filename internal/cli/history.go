@@ -206,21 +206,14 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 		return err
 	}
 	cs := f.IO.Colors()
-	status := app.StatusLine(st)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
 	// held is the runner that has the debate now: a resume would be
 	// refused, so show says where it runs rather than offer one.
-	var held *debate.Lease
-	if sum, err := store.Get(ctx, st.ID); err == nil {
-		switch shown := sum.Shown(f.Now(), debate.OwnerAlive); {
-		case shown == debate.StatusInterrupted:
-			status = "interrupted (its runner stopped before the debate ended)"
-			if st.Phase.Label != "" {
-				status += " at " + st.Phase.Label
-			}
-		case (shown == debate.StatusRunning || shown == debate.StatusCheckpoint) && sum.Lease != nil:
-			held = sum.Lease
-		}
-	}
+	sd := a.Standing(ctx, st)
+	status, held := sd.Status, sd.Held
 	fmt.Fprintf(f.IO.Out, "%s  %s  %s  created %s\n", cs.Bold(st.ID), st.Format, status, st.Created.Local().Format(time.DateTime))
 	switch {
 	case held != nil && st.Status == debate.StatusCheckpoint:

@@ -1,0 +1,43 @@
+package app
+
+import (
+	"context"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// Standing is where a debate stands now, for a front-end that shows one:
+// what its log says, corrected by its lease.
+type Standing struct {
+	// Status is the status line (StatusLine), or that the debate was
+	// interrupted when its log says running and its runner is gone.
+	Status string
+	// Held is the lease of the live runner of another process that has
+	// the debate (running it, or asking a person at its checkpoint), nil
+	// when none has: a resume would be refused, so a front-end names that
+	// runner instead of offering one.
+	Held *debate.Lease
+}
+
+// Standing says where a debate stands. A debate whose summary cannot be
+// read stands as its log says.
+func (a *App) Standing(ctx context.Context, st *debate.State) Standing {
+	out := Standing{Status: StatusLine(st)}
+	sum, err := a.Store.Get(ctx, st.ID)
+	if err != nil {
+		return out
+	}
+	now := a.now()
+	switch sum.Shown(now, debate.OwnerAlive) {
+	case debate.StatusInterrupted:
+		out.Status = "interrupted (its runner stopped before the debate ended)"
+		if st.Phase.Label != "" {
+			out.Status += " at " + st.Phase.Label
+		}
+	case debate.StatusRunning, debate.StatusCheckpoint:
+		if l := sum.LiveLease(now, debate.OwnerAlive); l != nil && (a.Owner.ID == "" || l.Owner.ID != a.Owner.ID) {
+			out.Held = l
+		}
+	}
+	return out
+}
