@@ -502,9 +502,19 @@ func (m *Model) cmdShow(args []string) {
 	if _, err := m.view(st.ID, format, describer(format), true); err == nil {
 		m.reload(st.ID) // follow-ups may have been added since
 	}
-	m.say(dim, fmt.Sprintf("%s · %s · %s · created %s", st.ID, st.Format, app.StatusLine(st), st.Created.In(m.loc).Format("2006-01-02 15:04")))
+	// A debate another process has (a worker, a terminal) would refuse a
+	// resume: the shell names that process instead of offering one.
+	sd := m.app.Standing(m.ctx, st)
+	m.say(dim, fmt.Sprintf("%s · %s · %s · created %s", st.ID, st.Format, sd.Status, st.Created.In(m.loc).Format("2006-01-02 15:04")))
 	m.tr.add(&block{segs: []segment{{text: prose(doc)}}, markdown: true})
-	if st.Status != debate.StatusCompleted {
+	switch l := sd.Held; {
+	case l != nil && st.Status == debate.StatusCheckpoint:
+		m.say(dim, fmt.Sprintf("Waiting at a checkpoint in process %d on host %s (since %s): answer it there.",
+			l.Owner.PID, clean(l.Owner.Host), l.Since.In(m.loc).Format("15:04")))
+	case l != nil:
+		m.say(dim, fmt.Sprintf("Running in process %d on host %s (since %s): /show %s again shows how far it got.",
+			l.Owner.PID, clean(l.Owner.Host), l.Since.In(m.loc).Format("15:04"), st.ID))
+	case st.Status != debate.StatusCompleted:
 		m.say(dim, "/resume "+st.ID+" goes on with it.")
 	}
 }

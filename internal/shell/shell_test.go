@@ -1000,3 +1000,35 @@ func TestStatusAtAResumedCheckpoint(t *testing.T) {
 	h.typeLine("e")
 	h.until("the end", h.idle)
 }
+
+// TestShowDebateRunElsewhere: /show of a debate another process runs (a
+// worker, a terminal) names that process and offers no /resume, which
+// would be refused; once that process is gone, /show says the debate was
+// interrupted and offers /resume.
+func TestShowDebateRunElsewhere(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	ctx := context.Background()
+	a := *h.m.opts.App
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker := debate.LeaseOwner{ID: "worker-1", Host: "worker-7", PID: 4242, Started: clock()}
+	if _, err := h.store.AcquireLease(ctx, sess.ID, worker, time.Hour, ""); err != nil {
+		t.Fatal(err)
+	}
+	const id = "DEB-00000001" // as the transcript shows the only debate
+	h.typeLine("/show " + sess.ID)
+	tr := strings.ReplaceAll(h.transcript(), "\n", " ")
+	if !strings.Contains(tr, id+" · bullbear · running · created") || !strings.Contains(tr, "Running in process 4242 on host worker-7 (since ") || strings.Contains(tr, "/resume ") {
+		t.Errorf("/show of a debate a worker runs:\n%s", tr)
+	}
+	if err := h.store.ReleaseLease(ctx, sess.ID, worker.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.typeLine("/show " + sess.ID)
+	tr = strings.ReplaceAll(h.transcript(), "\n", " ")
+	if !strings.Contains(tr, id+" · bullbear · interrupted (its runner stopped before the debate ended) · created") || !strings.Contains(tr, "/resume "+id+" goes on with it.") {
+		t.Errorf("/show of a debate whose runner is gone:\n%s", tr)
+	}
+}
