@@ -224,6 +224,23 @@ func TestToolCallDeltas(t *testing.T) {
 			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":"\"{\\\"q\\\": \\\"x\\\"}\""}}]}}]}`) +
 				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
 			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q": "x"}`)}}},
+		{"parallel calls whole at index 0 without ids",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","function":{"name":"lookup","arguments":"{\"q\":1}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","function":{"name":"fetch","arguments":"{\"u\":2}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "call_0_lookup", Name: "lookup", Args: []byte(`{"q":1}`)}, {ID: "call_1_fetch", Name: "fetch", Args: []byte(`{"u":2}`)}}},
+		{"the name repeated in every delta of one call, no id",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","function":{"name":"lookup","arguments":"{\"q\":"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","function":{"name":"lookup","arguments":"1}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","function":{"name":"lookup","arguments":""}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "call_0_lookup", Name: "lookup", Args: []byte(`{"q":1}`)}}},
+		{"one id for every call, index gaps",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_0","type":"function","function":{"name":"lookup","arguments":"{\"q\":1}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"id":"call_0","type":"function","function":{"name":"lookup","arguments":"{\"q\":"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"2}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "call_0", Name: "lookup", Args: []byte(`{"q":1}`)}, {ID: "call_0_1", Name: "lookup", Args: []byte(`{"q":2}`)}}},
 		{"two calls in one delta, no ids, same name, finish stop (local servers)",
 			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"lookup","arguments":"{}"}},{"index":1,"function":{"name":"lookup","arguments":"{\"q\":2}"}}]},"finish_reason":"stop"}]}`) + done,
 			nil},

@@ -306,6 +306,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				return
 			}
 		}
+		ids := map[string]bool{}
 		for i, tb := range calls.bufs {
 			tc, err := tb.complete(i)
 			if err != nil && stop == llm.StopMaxTokens {
@@ -319,6 +320,13 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err})
 				return
 			}
+			if ids[tc.ID] {
+				// Some compatible layers number calls per reply, or give
+				// every call one ID: the runner pairs each result with
+				// its call by ID, so a second use would answer the first.
+				tc.ID = fmt.Sprintf("%s_%d", tc.ID, i)
+			}
+			ids[tc.ID] = true
 			if !yield(llm.Chunk{ToolCall: tc}, nil) {
 				return
 			}
@@ -487,7 +495,10 @@ func contentText(content, raw string) string {
 // toolCalls assembles tool calls from their deltas, in the order they began.
 // A call is keyed by its index, except that a new ID at an index already
 // taken starts a new call: some compatible layers send every parallel call
-// whole at index 0.
+// whole at index 0. Some send them so without IDs: there, a function name
+// with arguments, after a call whose arguments are whole, starts one (a
+// server that repeats the name in every delta of a call sends it before
+// the arguments are whole).
 type toolCalls struct {
 	bufs []*toolBuf
 	at   map[int64]*toolBuf
@@ -495,7 +506,7 @@ type toolCalls struct {
 
 func (tc *toolCalls) add(index int64, id, name, args string) {
 	tb := tc.at[index]
-	if tb == nil || (id != "" && tb.id != "" && id != tb.id) {
+	if tb == nil || (id != "" && tb.id != "" && id != tb.id) || (id == "" && tb.id == "" && name != "" && args != "" && tb.name != "" && json.Valid([]byte(tb.args.String()))) {
 		tb = &toolBuf{}
 		if tc.at == nil {
 			tc.at = map[int64]*toolBuf{}
