@@ -195,6 +195,13 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// Text is read through the filter (see Provider.thinks);
 			// a forced tool's input, yielded as text, is not text.
 			thinking = think.New(p.thinks.Get(req.Model))
+			// answered is set once a tool call or a forced tool's
+			// document was yielded.
+			answered bool
+			// reasoning keeps (up to think.MaxHeld) what a compatible
+			// server sent in thinking blocks, for a reply that has
+			// nothing else (see below).
+			reasoning strings.Builder
 		)
 		// text passes a text delta on through the filter, and reports
 		// whether to go on; a reply found to have passed reasoning on as
@@ -250,6 +257,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					if tb := partial[ev.Index]; tb != nil {
 						tb.args.WriteString(ev.Delta.PartialJSON)
 					}
+				case "thinking_delta":
+					if !p.ownAPI && reasoning.Len()+len(ev.Delta.Thinking) <= think.MaxHeld {
+						reasoning.WriteString(ev.Delta.Thinking)
+					}
 				}
 			case "content_block_stop":
 				tb := partial[ev.Index]
@@ -272,6 +283,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					// for a document, not a tool call.
 					c = llm.Chunk{Text: string(args)}
 				}
+				answered = true
 				if !yield(c, nil) {
 					return
 				}
@@ -317,6 +329,19 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		if out := thinking.Flush(stop == llm.StopMaxTokens); out != "" && !yield(llm.Chunk{Text: out}, nil) {
 			return
+		}
+		if stop == llm.StopEnd && !answered && !thinking.Passed() && strings.TrimSpace(reasoning.String()) != "" {
+			// Everything came as reasoning and nothing as the answer: a
+			// compatible server's reasoning parser that found no end of
+			// reasoning (vLLM's deepseek_r1 on Qwen3 with thinking off,
+			// behind its /v1/messages) files the whole answer in
+			// thinking blocks, as the OpenAI provider finds it in
+			// reasoning_content. An empty reply would be no answer at
+			// all; this text is what the model said. Anthropic's own API
+			// is not read so: there, thinking is never the answer.
+			if !yield(llm.Chunk{Text: strings.TrimSpace(reasoning.String())}, nil) {
+				return
+			}
 		}
 		usage.Unreported = !counted
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)

@@ -67,3 +67,23 @@ func TestThinkInText(t *testing.T) {
 		}
 	}
 }
+
+// A compatible server whose reasoning parser found no end of reasoning
+// sends the whole answer in thinking blocks and no text: that is the
+// reply, rather than nothing. Cut at the limit, it is reasoning cut
+// short, and not the answer; a reply with text keeps only the text.
+func TestAnswerOnlyInThinking(t *testing.T) {
+	only := ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"{\"verdict\":"}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" \"bull\"}"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	if r, err := ask(rawServer(t, sse(start+only+delta("end_turn")+stopEv))); err != nil || r.Text != `{"verdict": "bull"}` || r.StopReason != llm.StopEnd {
+		t.Errorf("thinking only: %+v %v", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(start+only+delta("max_tokens")+stopEv))); err != nil || r.Text != "" || r.StopReason != llm.StopMaxTokens {
+		t.Errorf("cut: %+v %v", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(start+only+text+delta("end_turn")+stopEv))); err != nil || r.Text != "Hello" {
+		t.Errorf("with text: %+v %v", r, err)
+	}
+}
