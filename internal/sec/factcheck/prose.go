@@ -92,11 +92,11 @@ type Mention struct {
 var (
 	moneyRe = sync.OnceValue(func() *regexp.Regexp {
 		// The sign may follow the dollar sign: "$-1.2B", "$(0.52)".
-		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
 	})
 	// scaled numbers without a currency sign: "130.5 billion", "4.1bn".
 	scaledRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|tn|mln)\b`)
+		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|bln|tn|trn|mln|mn)\b`)
 	})
 	percentRe = sync.OnceValue(func() *regexp.Regexp {
 		// Thousands separators too: "1,200 basis points" is not 200.
@@ -118,18 +118,18 @@ var (
 	// name after it ("391 billion euros").
 	foreignRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar)\b)\s?` +
-			`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(?:trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+			`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(?:trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
 	})
 	foreignNameRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(?:trillion|billion|million|thousand|bn|tn|mln|mm)\s*)?` +
+		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(?:trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm)\s*)?` +
 			`(euros?|pounds sterling|yen|yuan|renminbi|won|rupees|(?:new )?taiwan dollars|canadian dollars|australian dollars|hong kong dollars|swiss francs)\b`)
 	})
 	// Ranges: "$90-95B", "$390B–$395B", "between $390 billion and $395
 	// billion", "12-15%", "between 12% and 15%". Read on the sentence as
 	// written, where a hyphen is still a hyphen.
 	moneyRangeRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(\bbetween\s+)?(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?` +
-			`\s*(-|–|—|\bto\b|\band\b)\s*(?:(?:US)?\$|USD\s?)?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|tn|mln|mm|[tbmk])\b)?`)
+		return regexp.MustCompile(`(?i)(\bbetween\s+)?(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?` +
+			`\s*(-|–|—|\bto\b|\band\b)\s*(?:(?:US)?\$|USD\s?)?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
 	})
 	percentRangeRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(\bbetween\s+)?(\d+(?:\.\d+)?)\s*(?:%|percent\b)?\s*(-|–|—|\bto\b|\band\b)\s*(\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b)`)
@@ -1110,11 +1110,11 @@ func perShare(after string) bool {
 
 func scaleOf(s string) float64 {
 	switch strings.ToLower(s) {
-	case "trillion", "tn", "t":
+	case "trillion", "tn", "trn", "t":
 		return 1e12
-	case "billion", "bn", "b":
+	case "billion", "bn", "bln", "b":
 		return 1e9
-	case "million", "mm", "mln", "m":
+	case "million", "mm", "mln", "mn", "m":
 		return 1e6
 	case "thousand", "k":
 		return 1e3
@@ -1908,6 +1908,13 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	case upRe().MatchString(window) || strings.HasPrefix(strings.TrimSpace(after), "higher") || strings.HasPrefix(strings.TrimSpace(after), "increase") || strings.HasPrefix(strings.TrimSpace(after), "growth"):
 		m.Dir = 1
 	}
+	// "Revenue ↓2.8%", "▲15%": an arrow right before the figure.
+	switch lead := strings.TrimRight(low[max(0, start-4):start], " "); {
+	case strings.HasSuffix(lead, "↓") || strings.HasSuffix(lead, "▼"):
+		m.Dir = -1
+	case strings.HasSuffix(lead, "↑") || strings.HasSuffix(lead, "▲"):
+		m.Dir = 1
+	}
 	// "revenue growth fell to 65%", "growth slowed from 114% to 65%": the
 	// verb moves the rate, which the figure states as a level; it says
 	// nothing of whether the metric rose or fell.
@@ -2240,7 +2247,12 @@ func segmentBefore(sentence, low string, metric span, t *Table) bool {
 			// "Services", and a product named "iPhone" or "eBay".
 			return true
 		}
-		// A lowercase word may be part of a capitalised part's name.
+		// "data center revenue", "cloud revenue", "services revenue":
+		// a part named in lower case.
+		if segmentWords[lw] {
+			return true
+		}
+		// Another lowercase word may be part of a capitalised part's name.
 	}
 	return false
 }

@@ -521,3 +521,19 @@ func lossVerb(phrase string) bool { return phrase == "lost" || phrase == "losing
 var growthVerbRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(grew|grown|rose|risen|increased|jumped|climbed|surged|soared|expanded|up)\s+(?:by\s+|about\s+|roughly\s+|nearly\s+|almost\s+|more than\s+|over\s+|~)?$`)
 })
+
+// segmentWords name, in lower case, a part of a company (a segment, a
+// product line, a kind of sale, a region) before a metric's name: "data
+// center revenue", "cloud revenue", "services gross margin". Held to the
+// company's total, a right figure of the part was corrected.
+var segmentWords = map[string]bool{
+	"center": true, "centre": true, "datacenter": true, "cloud": true, "services": true, "service": true, "gaming": true,
+	"automotive": true, "auto": true, "advertising": true, "ad": true, "ads": true, "search": true, "subscription": true,
+	"subscriptions": true, "product": true, "products": true, "hardware": true, "software": true, "licensing": true,
+	"license": true, "segment": true, "division": true, "international": true, "domestic": true, "overseas": true,
+	"foreign": true, "regional": true, "wearables": true, "networking": true, "visualization": true, "enterprise": true,
+	"consumer": true, "commercial": true, "wholesale": true, "online": true, "e-commerce": true, "ecommerce": true,
+	"platform": true, "device": true, "devices": true, "hyperscaler": true, "merchandise": true, "store": true,
+	"stores": true, "membership": true, "streaming": true, "memory": true, "semiconductor": true, "chip": true,
+	"phone": true, "smartphone": true, "pc": true, "console": true, "mobile": true, "payments": true,
+}
