@@ -185,6 +185,7 @@ func TestErrorEventMidStream(t *testing.T) {
 		{"openrouter 429", `{"error":{"message":"Rate limit exceeded","code":429},"id":"gen-1"}`, llm.ErrRateLimited, "Rate limit"},
 		{"plain string (Ollama)", `{"error":"an error was encountered while running the model"}`, llm.ErrServer, "while running the model"},
 		{"context length", `{"error":{"message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.","type":"BadRequestError","code":400}}`, llm.ErrBadRequest, "context"},
+		{"Groq tool_use_failed", `{"error":{"message":"Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"tool_use_failed","failed_generation":"<function=lookup>{\"q\": }</function>"}}`, llm.ErrMalformed, "Failed to call a function"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -324,6 +325,10 @@ func TestHTTPErrors(t *testing.T) {
 			llm.ErrBadRequest, 0, []string{"body.temperature: Input should be less than or equal to 1.5"}, []string{"map["}},
 		{"403 region (not the key's fault)", 403, nil, `{"error":{"code":"unsupported_country_region_territory","message":"Country, region, or territory not supported","param":null,"type":"request_forbidden"}}`,
 			llm.ErrAuth, 0, []string{"access refused", "Country, region, or territory not supported"}, []string{"invalid API key", "none is set"}},
+		{"400 Groq tool_use_failed is another sample's to fix", 400, nil, `{"error":{"message":"Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"tool_use_failed","failed_generation":"<function=lookup>{\"q\": }</function>"}}`,
+			llm.ErrMalformed, 0, []string{"Failed to call a function"}, []string{"<function"}},
+		{"400 Groq json_validate_failed", 400, nil, `{"error":{"message":"Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"json_validate_failed","failed_generation":"{\"a\""}}`,
+			llm.ErrMalformed, 0, []string{"Failed to generate JSON"}, nil},
 		{"401", 401, nil, `{"error":{"message":"Incorrect API key provided: sk-abc.","type":"invalid_request_error","code":"invalid_api_key"}}`, llm.ErrAuth, 0, []string{"API key"}, nil},
 	}
 	for _, c := range cases {

@@ -591,6 +591,9 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 			e.Kind = llm.ErrBadRequest
 			e.RetryAfter = 0
 		}
+		if sampleFailed(apiErr.Code) {
+			e.Kind = llm.ErrMalformed
+		}
 		return e
 	}
 	var se *ssestream.StreamError
@@ -598,6 +601,21 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 		return p.streamError(model, se.Event.Data)
 	}
 	return p.errs.Transport(ctx, err)
+}
+
+// sampleFailed reports an error code that says the server refused what
+// the model wrote, not what was asked: Groq's 400 "tool_use_failed"
+// ("Failed to call a function. Please adjust your prompt.") for a tool
+// call it could not parse, and "json_validate_failed" for a reply that
+// did not validate against the requested JSON. Another sample of the same
+// request may well pass, so it is retried as a malformed reply is, rather
+// than failing the turn as a bad request.
+func sampleFailed(code string) bool {
+	switch strings.ToLower(code) {
+	case "tool_use_failed", "json_validate_failed":
+		return true
+	}
+	return false
 }
 
 // streamError classifies an {"error": ...} event sent after the 200 status,
@@ -630,6 +648,8 @@ func (p *Provider) streamError(model string, data []byte) *llm.Error {
 		status = int(f)
 	}
 	switch {
+	case sampleFailed(code):
+		kind = llm.ErrMalformed
 	case status != 0:
 		kind = llm.KindForStatus(status)
 	case strings.Contains(code, "rate_limit") || typ == "requests" || typ == "tokens":

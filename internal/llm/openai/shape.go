@@ -165,7 +165,9 @@ func outputLimit(err error, asked int) (limit int, perModel, ok bool) {
 // apierr.RejectedField).
 func rejectedField(err error, sent []string) string {
 	var e *sdk.Error
-	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) {
+	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) || sampleFailed(e.Code) {
+		// A refused sample (see sampleFailed) quotes what the model
+		// wrote, whose words are not the server's about a field.
 		return ""
 	}
 	if slices.Contains(sent, fieldTools) && e.Param == "" &&
