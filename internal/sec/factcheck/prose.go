@@ -1722,7 +1722,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if m.Metric != "" && nonGAAP(low, start, end, best) {
 		m.NonGAAP = true
 	}
-	if best.metric != "" && segmentBefore(sentence, low, best, t) {
+	if best.metric != "" && (segmentBefore(sentence, low, best, t) || segmentAfter(sentence, best, t)) {
 		m.Segment = true
 	}
 	// "R&D as a percentage of revenue was 8.6%": a part of revenue, as in
@@ -2217,12 +2217,15 @@ var totalWords = map[string]bool{
 	"yoy": true, "y/y": true, "qoq": true, "q/q": true, "ltm": true, "ytd": true,
 }
 
+// segmentMetrics are the metrics a part of a company is named with.
+var segmentMetrics = map[Metric]bool{Revenue: true, GrossProfit: true, OperatingIncome: true, GrossMargin: true, OperatingMargin: true, NetMargin: true,
+	CostOfRevenue: true}
+
 // segmentBefore reports whether the metric's name is qualified by a part
 // of the company: a capitalised word right before it that is not the
 // company's own name, a period or a word for the total.
 func segmentBefore(sentence, low string, metric span, t *Table) bool {
-	if _, ok := map[Metric]bool{Revenue: true, GrossProfit: true, OperatingIncome: true, GrossMargin: true, OperatingMargin: true, NetMargin: true,
-		CostOfRevenue: true}[metric.metric]; !ok {
+	if !segmentMetrics[metric.metric] {
 		return false
 	}
 	// The two words before the metric's name, within its clause: "Data
@@ -2255,6 +2258,34 @@ func segmentBefore(sentence, low string, metric span, t *Table) bool {
 		// Another lowercase word may be part of a capitalised part's name.
 	}
 	return false
+}
+
+// partAfterRe is a part of the company named right after a metric's name:
+// "revenue from China", "revenue in Greater China", "operating income at
+// Google Cloud", "gross margin of the Services segment".
+var partAfterRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s+(?:from|in|at|of|for)\s+(?:the\s+|its\s+)?([A-Za-z][A-Za-z&'-]*)`)
+})
+
+// segmentAfter reports whether the metric's name is followed by a part of
+// the company: a proper name (capitalised, or "iPhone") after "from",
+// "in", "at", "of" or "for" that is not the company's own, a period or a
+// word for the total.
+func segmentAfter(sentence string, metric span, t *Table) bool {
+	if !segmentMetrics[metric.metric] {
+		return false
+	}
+	loc := partAfterRe().FindStringSubmatchIndex(sentence[metric.end:min(len(sentence), metric.end+48)])
+	if loc == nil {
+		return false
+	}
+	word := sentence[metric.end+loc[2] : metric.end+loc[3]]
+	lw := strings.ToLower(word)
+	if totalWords[lw] || functionWords[lw] || companyWord(lw, t) || periodWord(lw) || strings.HasPrefix(lw, "fy") || strings.HasPrefix(lw, "cy") ||
+		lw[0] == 'q' && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4' || strings.ContainsAny(lw, "0123456789") {
+		return false
+	}
+	return word[0] >= 'A' && word[0] <= 'Z' || strings.ContainsAny(word[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || segmentWords[lw]
 }
 
 // periodWord reports whether a word before a metric's name names a period

@@ -233,8 +233,13 @@ func multipleOfMetric(low string, start, end int, metrics []span) bool {
 		}
 		switch {
 		case sp.end <= start && start-sp.end <= 48:
-			gap := low[sp.end:start]
-			if !clauseBreak(gap) && !strings.ContainsAny(gap, ",;:()") && !figureRe().MatchString(gap) {
+			// Only adverbs between: "revenue has more than doubled", not
+			// "revenue from China halved" or "revenue growth doubled".
+			ok := true
+			for _, w := range strings.Fields(low[sp.end:start]) {
+				ok = ok && subjectGapWords[w]
+			}
+			if ok {
 				return true
 			}
 		case sp.start >= end:
@@ -245,6 +250,15 @@ func multipleOfMetric(low string, start, end int, metrics []span) bool {
 		}
 	}
 	return false
+}
+
+// subjectGapWords may stand between a metric and the multiple it is the
+// subject of.
+var subjectGapWords = map[string]bool{
+	"has": true, "have": true, "had": true, "nearly": true, "almost": true, "roughly": true, "about": true, "more": true,
+	"than": true, "over": true, "just": true, "approximately": true, "effectively": true, "all": true, "but": true,
+	"then": true, "again": true, "itself": true, "also": true, "already": true, "some": true, "close": true, "to": true,
+	"not": true, "quite": true, "well": true, "exactly": true,
 }
 
 // nearlyRe is a word that puts a multiple a little above what was reached.
