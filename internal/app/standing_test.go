@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -53,5 +54,34 @@ func TestStanding(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// QueueHint appends hints with increasing ids to a debate that has not
+// ended, and refuses one that has.
+func TestQueueHint(t *testing.T) {
+	ctx := context.Background()
+	a := testApp(t, nil)
+	req := request("bullbear", "NVDA")
+	req.Offline = true
+	s, err := a.Start(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, target := range []string{"bull", debate.HintAll} {
+		h, err := a.QueueHint(ctx, s.ID, target, "cite the filing")
+		if err != nil || h.ID != i+1 || h.Target != target {
+			t.Fatalf("hint %d: %+v, %v", i+1, h, err)
+		}
+	}
+	st, err := s.Run(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Hints) != 2 || st.Hints[0].Applied == "" {
+		t.Fatalf("hints after the run: %+v; want both, the bull's applied", st.Hints)
+	}
+	if _, err := a.QueueHint(ctx, s.ID, "bear", "too late"); !errors.Is(err, ErrCompleted) {
+		t.Fatalf("hint to a completed debate: %v, want ErrCompleted", err)
 	}
 }

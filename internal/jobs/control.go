@@ -230,31 +230,14 @@ func (q *Queue) answer(ctx context.Context, id string, ans debate.CheckpointAnsw
 }
 
 // Hint queues guidance for an agent's next turn of a debate that has not
-// ended, wherever it runs: the runner folds the event in before its next
-// step, and a debate that waits (paused, at a checkpoint, queued) reads it
-// when it goes on. target and text are checked by the caller
-// (app.ResolveHint).
+// ended, wherever it runs (app.App.QueueHint). target and text are checked
+// by the caller (app.ResolveHint).
 func (q *Queue) Hint(ctx context.Context, id, target, text string) (debate.HintQueued, error) {
-	st, err := q.load(ctx, id)
-	if err != nil {
-		return debate.HintQueued{}, err
+	h, err := q.app.QueueHint(ctx, id, target, text)
+	if errors.Is(err, app.ErrCompleted) {
+		return h, fmt.Errorf("debate %s: %w", id, ErrNotRunning)
 	}
-	if st.Status == debate.StatusCompleted {
-		return debate.HintQueued{}, fmt.Errorf("debate %s: %w", id, ErrNotRunning)
-	}
-	n := 0
-	for _, h := range st.Hints {
-		n = max(n, h.ID)
-	}
-	h := debate.HintQueued{ID: n + 1, Target: target, Text: text}
-	e, err := debate.NewEvent(id, time.Now(), h)
-	if err != nil {
-		return h, err
-	}
-	if _, err := q.store.Append(ctx, id, e); err != nil {
-		return h, fmt.Errorf("queue the hint for debate %s: %w", id, err)
-	}
-	return h, nil
+	return h, err
 }
 
 // Pause pauses a debate: the runner that runs it, on any worker, is asked
