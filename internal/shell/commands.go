@@ -26,7 +26,7 @@ var commands = []struct{ name, args, help string }{
 	{"show", "ID", "show a debate's document"},
 	{"export", "ID --as md|json|pdf [-o FILE] [--summary]", "write a debate's document to a file"},
 	{"ask", "AGENT QUESTION", "ask an agent of the debate a follow-up question"},
-	{"hint", "AGENT TEXT", "give the running debate's agent a hint (or type AGENT: TEXT)"},
+	{"hint", "AGENT TEXT", "hint an agent of the shell's debate, wherever it runs (or type AGENT: TEXT)"},
 	{"cost", "[ID]", "what the debate cost, per agent"},
 	{"model", "[[PROVIDER/]NAME|default]", "show or choose the model of new debates"},
 	{"help", "", "this list"},
@@ -152,6 +152,59 @@ func (m *Model) hintOutsideRun(line string) bool {
 	return true
 }
 
+// hintElsewhere queues /hint AGENT TEXT for the shell's debate when the
+// shell does not run it: a worker or another terminal runs it, or it waits
+// (paused, at a checkpoint). The hint goes into the debate's log, which the
+// runner that has it, in any process, reads before its next step, and a
+// debate that waits reads when it goes on.
+func (m *Model) hintElsewhere(args []string) {
+	if m.current == "" {
+		m.setBelow("No debate to hint: /show ID or /resume ID chooses one, /debate starts one.")
+		return
+	}
+	st, format, err := m.app.Load(m.ctx, m.current)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	v := &debateView{state: st, format: format}
+	if st.Status == debate.StatusCompleted {
+		m.setBelow(fmt.Sprintf("Hint not queued: debate %s has ended. /ask AGENT QUESTION asks its agents a follow-up.", st.ID))
+		return
+	}
+	targets := hintTargets(v)
+	if len(args) < 2 {
+		agent := "AGENT"
+		if len(targets) > 0 {
+			agent = targets[0]
+		}
+		m.setBelow(fmt.Sprintf("/hint AGENT TEXT queues a hint for debate %s, for example /hint %s weigh the running cost", st.ID, agent))
+		return
+	}
+	if strings.EqualFold(args[0], "moderator") {
+		m.setBelow("The moderator takes no hints: it must remain impartial. Hint " + strings.Join(append(targets, "all"), ", ") + ".")
+		return
+	}
+	target, text, err := app.ResolveHint(targets, args[0], strings.Join(args[1:], " "), true)
+	if err != nil {
+		m.setBelow("Hint not queued: " + err.Error() + ".")
+		return
+	}
+	h, err := m.app.QueueHint(m.ctx, st.ID, target, text)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	when := fmt.Sprintf("It applies when debate %s goes on (/resume %s)", st.ID, st.ID)
+	if l := m.app.Standing(m.ctx, st).Held; l != nil {
+		when = fmt.Sprintf("Process %d on host %s runs debate %s and reads it before its next step", l.Owner.PID, clean(l.Owner.Host), st.ID)
+	}
+	// Under the input line, as every hint is: a follow-up may be
+	// streaming into the transcript.
+	m.setBelow()
+	m.below = append(m.below, belowLine{hint, clean(hintLine(v, h))}, belowLine{plain, "  " + when + "."})
+}
+
 // command runs a slash command.
 func (m *Model) command(line string) tea.Cmd {
 	args, err := splitArgs(strings.TrimPrefix(line, "/"))
@@ -171,7 +224,7 @@ func (m *Model) command(line string) tea.Cmd {
 	switch name {
 	case "hint":
 		if m.run == nil {
-			m.setBelow("No debate is running: hints go to a running debate's agents.")
+			m.hintElsewhere(rest)
 			return nil
 		}
 		if len(rest) < 2 {

@@ -1032,3 +1032,60 @@ func TestShowDebateRunElsewhere(t *testing.T) {
 		t.Errorf("/show of a debate whose runner is gone:\n%s", tr)
 	}
 }
+
+// TestHintDebateRunElsewhere: /hint with no debate running in the shell
+// queues the hint in the log of the shell's debate when it has not ended
+// (a worker runs it, or it waits), saying who reads it when; a debate that
+// has ended, or none chosen, queues nothing.
+func TestHintDebateRunElsewhere(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	h.typeLine("/hint bull mention the new chip")
+	if b := h.belowText(); !strings.Contains(b, "No debate to hint") {
+		t.Errorf("/hint with no debate chosen: below the input line %q", b)
+	}
+	ctx := context.Background()
+	a := *h.m.opts.App
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker := debate.LeaseOwner{ID: "worker-1", Host: "worker-7", PID: 4242, Started: clock()}
+	if _, err := h.store.AcquireLease(ctx, sess.ID, worker, time.Hour, ""); err != nil {
+		t.Fatal(err)
+	}
+	const id = "DEB-00000001" // as the shell shows the only debate
+	h.typeLine("/show " + sess.ID)
+	h.typeLine("/hint bull mention the new chip")
+	if b := h.normalize(h.belowText()); !strings.Contains(b, "💡 Hint queued for Bull") || !strings.Contains(b, "mention the new chip") ||
+		!strings.Contains(b, "Process 4242 on host worker-7 runs debate "+id+" and reads it before its next step.") {
+		t.Errorf("/hint to a debate a worker runs: below the input line %q", b)
+	}
+	h.typeLine("/hint moderator be fair")
+	if b := h.belowText(); !strings.Contains(b, "The moderator takes no hints") {
+		t.Errorf("/hint to the moderator: below the input line %q", b)
+	}
+	if err := h.store.ReleaseLease(ctx, sess.ID, worker.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.typeLine("/hint both cite the filing")
+	if b := h.normalize(h.belowText()); !strings.Contains(b, "💡 Hint queued for both sides: cite the filing") || !strings.Contains(b, "It applies when debate "+id+" goes on (/resume "+id+").") {
+		t.Errorf("/hint to a debate that waits: below the input line %q", b)
+	}
+	st, _, err := a.Load(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Hints) != 2 || st.Hints[0].Target != bullbear.AgentBull || st.Hints[1].Target != debate.HintAll || st.Hints[1].ID != 2 {
+		t.Fatalf("hints in the log: %+v; want one for the bull and one for all", st.Hints)
+	}
+	if _, err := sess.Run(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.typeLine("/hint bear too late")
+	if b := h.belowText(); !strings.Contains(b, "has ended") {
+		t.Errorf("/hint to a debate that has ended: below the input line %q", b)
+	}
+	if st, _, _ := a.Load(ctx, sess.ID); len(st.Hints) != 2 || st.Hints[0].Applied == "" {
+		t.Errorf("hints after the run: %+v; want the two, the bull's applied", st.Hints)
+	}
+}
