@@ -211,6 +211,10 @@ func (t *Table) CheckMention(m Mention) Finding {
 	if m.Sequential {
 		return t.checkSequential(m, f)
 	}
+	if m.Annual && len(m.Over) == 0 {
+		f.Status, f.Reason = Unverified, "a rate a year over several years the sentence does not name"
+		return f
+	}
 	if len(m.Over) > 0 {
 		return t.checkOver(m, f)
 	}
@@ -757,9 +761,29 @@ func (t *Table) checkOver(m Mention, f Finding) Finding {
 		}
 		g := Fact{Metric: Metric(fmt.Sprintf("%s_growth_since_%s", base, pair[0])), Period: pair[1],
 			Value: 100 * (cur.Value - was.Value) / was.Value, Source: cur.Source + "; " + was.Source}
-		if ok, _ := matches(m, g.Value); ok {
-			f.Status, f.Period = Verified, pair[1]
-			return f
+		rates := []float64{g.Value}
+		if m.Annual {
+			// The compound annual rate, and the average of the years'
+			// growth rates, which "on average" may mean.
+			n := float64(pair[1].FY - pair[0].FY)
+			g.Metric = Metric(fmt.Sprintf("%s_annual_growth_since_%s", base, pair[0]))
+			g.Value = 100 * (math.Pow(cur.Value/was.Value, 1/n) - 1)
+			rates = []float64{g.Value}
+			sum, k := 0.0, 0
+			for y := pair[0].FY + 1; y <= pair[1].FY; y++ {
+				if yg, ok := t.Lookup(m.Metric, Period{FY: y}); ok {
+					sum, k = sum+yg.Value, k+1
+				}
+			}
+			if k == pair[1].FY-pair[0].FY {
+				rates = append(rates, sum/float64(k))
+			}
+		}
+		for _, r := range rates {
+			if ok, _ := matches(m, r); ok {
+				f.Status, f.Period = Verified, pair[1]
+				return f
+			}
 		}
 		if first == nil {
 			first = &g

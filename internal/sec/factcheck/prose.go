@@ -69,6 +69,11 @@ type Mention struct {
 	// where a year is ambiguous, its readings. Held to one year's growth, a
 	// right figure was corrected.
 	Over [][2]Period
+	// Annual marks a growth stated as a rate a year over several years
+	// ("a 12.5% CAGR", "compounded at 12.5% a year"): held to the compound
+	// (or average) annual rate between the years of Over, unverified when
+	// the sentence states none.
+	Annual bool
 	// NonGAAP marks a figure qualified as adjusted, non-GAAP or pro forma
 	// ("adjusted EPS of $4.77"): the filings state GAAP figures only.
 	NonGAAP bool
@@ -1715,6 +1720,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	}
 	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points {
 		m.Over = t.yearsOver(sentence, low, start, end)
+		m.Annual = annualRate(low, start, end)
 	}
 	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points && sequential(low, start, end) {
 		m.Sequential = true

@@ -365,7 +365,7 @@ var overYearsRe = sync.OnceValue(func() *regexp.Regexp {
 // comparison, not the span a change is measured over: "its fastest since
 // 2021", "the highest margin in over three years".
 var comparisonRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(?:fastest|slowest|best|worst|highest|lowest|strongest|weakest|largest|smallest|biggest|first|most|least|record|ever|pace|rate|level|time|in|for)\s+(?:\w+\s+)?$`)
+	return regexp.MustCompile(`\b(?:fastest|slowest|best|worst|highest|lowest|strongest|weakest|largest|smallest|biggest|first|most|least|record|ever|in|for)\s+(?:\w+\s+)?$`)
 })
 
 // yearsOver reads the span of years a growth at start:end is stated over,
@@ -550,4 +550,40 @@ var segmentWords = map[string]bool{
 	"platform": true, "device": true, "devices": true, "hyperscaler": true, "merchandise": true, "store": true,
 	"stores": true, "membership": true, "streaming": true, "memory": true, "semiconductor": true, "chip": true,
 	"phone": true, "smartphone": true, "pc": true, "console": true, "mobile": true, "payments": true,
+}
+
+// annualRateRe names a rate a year over several years: "CAGR", "compound
+// annual", "compounded", "annualized", "per year", "annually", "a year".
+var annualRateRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(cagr|compound(?:ed|ing)?|annuali[sz]ed|per\s+year|per\s+annum|annually|each\s+year|every\s+year|a\s+year|on\s+average|average\s+annual)\b`)
+})
+
+// annualRate reports whether the growth at start:end is stated as a rate
+// a year, by a cue in its clause near it; "a year" only where it is not
+// "a year earlier", "a year ago".
+func annualRate(low string, start, end int) bool {
+	from, to := window(low, start, end, 60)
+	clause := low[from:to]
+	if i := strings.LastIndexAny(clause[:start-from], ";,"); i >= 0 {
+		clause, from = clause[i+1:], from+i+1
+	}
+	if i := strings.IndexAny(clause[end-from:], ";,"); i >= 0 {
+		clause = clause[:end-from+i]
+	}
+	for _, loc := range annualRateRe().FindAllStringIndex(clause, -1) {
+		if clause[loc[0]:loc[1]] == "a year" || strings.HasPrefix(clause[loc[0]:loc[1]], "a ") {
+			next := strings.Fields(strings.Map(func(r rune) rune {
+				if r == '.' || r == ')' || r == '!' || r == '?' {
+					return ' '
+				}
+				return r
+			}, clause[loc[1]:]))
+			if len(next) > 0 && (next[0] == "earlier" || next[0] == "ago" || next[0] == "before" || next[0] == "prior" || next[0] == "over" ||
+				next[0] == "on" || next[0] == "from" || next[0] == "to" || next[0] == "of" || next[0] == "in") {
+				continue
+			}
+		}
+		return true
+	}
+	return false
 }
