@@ -275,6 +275,11 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 	}
 	p := &Plan{req: req, format: format, starter: starter, cast: cast,
 		created: debate.Created{Format: format.Name(), Topic: req.Topic, Limits: req.Limits, Models: models, Endpoints: endpoints}}
+	if !req.Offline && !runsOffline(format) {
+		if err := setup.NeedModel(format.Name(), &cast); err != nil {
+			return nil, noModel(ctx, a.Env, p, err)
+		}
+	}
 	if q, ok := format.(setup.Questioner); ok {
 		if p.question, err = q.Asks(a.Env, &p.req.Request); err != nil {
 			return nil, err
@@ -286,6 +291,26 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 	}
 	p.question = p.created.Options
 	return p, nil
+}
+
+// noModel is the error of a plan whose format needs a model when none is
+// configured (noModelErr), or the request's own error when it has one: a
+// person fixes the flags they typed before setting up a model. The request
+// is checked as the format's setup checks it but quietly, without looking
+// anything up where the format can say so (setup.Questioner): a debate that
+// cannot run has nothing to note (council's company lookup, crux's personas).
+func noModel(ctx context.Context, env setup.Env, p *Plan, noModelErr error) error {
+	env.Notice = nil
+	var err error
+	if q, ok := p.format.(setup.Questioner); ok {
+		_, err = q.Asks(env, &p.req.Request)
+	} else {
+		_, err = p.starter.Setup(ctx, env, &p.req.Request)
+	}
+	if err != nil {
+		return err
+	}
+	return noModelErr
 }
 
 // StartPlan creates the debate a plan describes and prepares its run,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,6 +82,37 @@ func TestStartRefusesBadRequests(t *testing.T) {
 	}
 	if sums, _ := a.Store.List(ctx, debate.ListFilter{}); len(sums) != 0 {
 		t.Fatalf("a refused request created %d debates", len(sums))
+	}
+}
+
+// A format that needs a model, with none configured, is refused without a
+// note from its setup (council's company lookup, crux's personas): notes
+// about a debate that cannot run are noise above the error. A bad request is
+// refused for what is wrong with it first.
+func TestNoModelRefusedQuietly(t *testing.T) {
+	a := testApp(t, nil)
+	var notes strings.Builder
+	a.Env.Notice = &notes
+	for _, format := range []string{"council", "perspectives", "crux", "formal"} {
+		_, err := a.Plan(context.Background(), request(format, "X"))
+		var nm *setup.ErrNoModelConfigured
+		if !errors.As(err, &nm) || nm.Format != format {
+			t.Errorf("%s with no model: %v, want ErrNoModelConfigured", format, err)
+		}
+	}
+	if notes.Len() != 0 {
+		t.Errorf("notes before the no-model error: %q", notes.String())
+	}
+	bad := request("crux", "Is Bitcoin digital gold?")
+	bad.Agents = []string{"saylor", "nobody"}
+	var ie *setup.InputError
+	if _, err := a.Plan(context.Background(), bad); !errors.As(err, &ie) {
+		t.Errorf("crux with an unknown persona and no model: %v, want the input error", err)
+	}
+	badRisk := request("council", "X")
+	badRisk.Risk = "bold"
+	if _, err := a.Plan(context.Background(), badRisk); !errors.As(err, &ie) {
+		t.Errorf("council with --risk bold and no model: %v, want the input error", err)
 	}
 }
 
