@@ -198,6 +198,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// answered is set once a tool call or a forced tool's
 			// document was yielded.
 			answered bool
+			// ids are the tool call IDs yielded.
+			ids = map[string]bool{}
 			// reasoning keeps (up to think.MaxHeld) what a compatible
 			// server sent in thinking blocks, for a reply that has
 			// nothing else (see below).
@@ -277,7 +279,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					}
 					continue
 				}
-				c := llm.Chunk{ToolCall: &llm.ToolCall{ID: tb.id, Name: tb.name, Args: args}}
+				id := tb.id
+				if id == "" || ids[id] {
+					// Some compatible servers send no ID, or one for
+					// every call: the runner pairs each result with its
+					// call by ID, unique within the reply.
+					id = fmt.Sprintf("toolu_%d_%s", ev.Index, tb.name)
+				}
+				ids[id] = true
+				c := llm.Chunk{ToolCall: &llm.ToolCall{ID: id, Name: tb.name, Args: args}}
 				if forced != "" && tb.name == forced {
 					// Structured output through a forced tool: the caller asked
 					// for a document, not a tool call.

@@ -265,6 +265,29 @@ func TestToolInputInBlockStart(t *testing.T) {
 	}
 }
 
+// Compatible servers that send a tool call without an ID, or one ID for
+// every call: each call gets its own, since results are paired by it.
+func TestToolCallIDs(t *testing.T) {
+	call := func(i int, id string) string {
+		return ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":%q,"name":"lookup","input":{}}}`, i, id)) +
+			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":"{\"q\":%d}"}}`, i, i)) +
+			ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, i))
+	}
+	for name, body := range map[string]string{
+		"no ids":  call(0, "") + call(1, ""),
+		"one id":  call(0, "toolu_1") + call(1, "toolu_1"),
+		"own ids": call(0, "toolu_a") + call(1, "toolu_b"),
+	} {
+		r, err := ask(rawServer(t, sse(start+body+delta("tool_use")+stopEv)))
+		if err != nil || len(r.ToolCalls) != 2 || r.ToolCalls[0].ID == "" || r.ToolCalls[0].ID == r.ToolCalls[1].ID || string(r.ToolCalls[1].Args) != `{"q":1}` {
+			t.Errorf("%s: %+v %v", name, r, err)
+		}
+		if name == "own ids" && (r.ToolCalls[0].ID != "toolu_a" || r.ToolCalls[1].ID != "toolu_b") {
+			t.Errorf("own ids changed: %+v", r.ToolCalls)
+		}
+	}
+}
+
 // A server that ignores "stream": true and answers with one Message.
 func TestNonStreamingReply(t *testing.T) {
 	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
