@@ -194,9 +194,9 @@ func TestRejectedStrict(t *testing.T) {
 	srv := Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "hi"}}), WithRejectedParams("strict"))
 	defer srv.Close()
 	for body, want := range map[string]string{
-		`{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"a","strict":true,"parameters":{}}}]}`:            `Unknown name \"strict\" at 'request.tools[0].function_declarations[0]'`,
+		`{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"a","strict":true,"parameters":{}}}]}`:           `Unknown name \"strict\" at 'request.tools[0].function_declarations[0]'`,
 		`{"model":"m","messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_schema","json_schema":{"name":"a","schema":{},"strict":true}}}`: `"param":"response_format.json_schema.strict"`,
-		`{"model":"m","messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_schema","json_schema":{"name":"a","schema":{}}}}`:                 `"choices"`,
+		`{"model":"m","messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_schema","json_schema":{"name":"a","schema":{}}}}`:               `"choices"`,
 	} {
 		resp, got := post(t, srv.URL+"/v1/chat/completions", nil, body)
 		if !strings.Contains(got, want) {
