@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/format/crux"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/setup"
@@ -481,6 +482,12 @@ func errorMessage(err error) string {
 	var nm *setup.ErrNoModelConfigured
 	if errors.As(err, &nm) {
 		return nm.ForAPI()
+	}
+	// A request names no file: the personas are the built-in ones, with
+	// no --personas FILE to add to them.
+	var upe *crux.UnknownPersonaError
+	if errors.As(err, &upe) {
+		return fmt.Sprintf("\"agents\": no persona %q; known: %s", upe.ID, strings.Join(upe.Known, ", "))
 	}
 	// A hint comes as fields, of the API's body or of the panel's form.
 	var he *app.HintError

@@ -203,6 +203,9 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"POST", "/api/debates", `{"topic":"x"}`, 415, "JSON", []string{"Content-Type", "text/plain"}},
 		{"POST", "/api/debates", `{"topic":"Redis or Postgres?"}`, 422, "needs a language model", nil},
 		{"POST", "/api/debates", `{"topic":"x","format":"chess"}`, 400, "chess", nil},
+		// A request names no file: an unknown persona is told without the
+		// command line's --personas FILE.
+		{"POST", "/api/debates", `{"topic":"Is Bitcoin digital gold?","format":"crux","agents":["saylor","nobody"]}`, 400, `{"error":"\"agents\": no persona \"nobody\"; known: buffett, dalio, hayes, saylor, taleb, wood"}`, nil},
 		{"POST", "/api/debates", `{"topic":"ZZZZZ","offline":true}`, 400, "ZZZZZ", nil},
 		{"GET", "/api/debates/DEB-00000000", "", 404, "no such debate", nil},
 		{"GET", "/api/debates/DEB-00000000/events", "", 404, "no such debate", nil},

@@ -114,6 +114,18 @@ func parsePersonas(data []byte, src string) (Personas, error) {
 	return out, nil
 }
 
+// UnknownPersonaError is a persona asked for that is none of the known
+// ones. A front-end that takes no persona file (the HTTP API) words it
+// without the command line's --personas.
+type UnknownPersonaError struct {
+	ID    string   // as asked, lower-cased
+	Known []string // the ids of the known personas
+}
+
+func (e *UnknownPersonaError) Error() string {
+	return fmt.Sprintf("--agents: no persona %q; known: %s (add your own with --personas FILE)", e.ID, strings.Join(e.Known, ", "))
+}
+
 // Select picks the debaters by id, in the given order.
 func (ps Personas) Select(ids []string) ([]Persona, error) {
 	if len(ids) != 2 {
@@ -124,7 +136,7 @@ func (ps Personas) Select(ids []string) ([]Persona, error) {
 		id = strings.ToLower(strings.TrimSpace(id))
 		p, ok := ps[id]
 		if !ok {
-			return nil, fmt.Errorf("--agents: no persona %q; known: %s (add your own with --personas FILE)", id, strings.Join(ps.IDs(), ", "))
+			return nil, &UnknownPersonaError{ID: id, Known: ps.IDs()}
 		}
 		if len(out) == 1 && out[0].ID == p.ID {
 			return nil, fmt.Errorf("--agents: %q debates itself; choose two different personas", id)
