@@ -396,16 +396,20 @@ func (tb *toolBuf) complete() (json.RawMessage, error) {
 	return json.RawMessage(s), nil
 }
 
+// stopReason normalises the API's stop_reason; forced is set when a
+// forced tool carries structured output. The OpenAI words ("length",
+// "tool_calls", "content_filter") are what proxies that translate an
+// OpenAI-compatible server's replies into this API pass through.
 func stopReason(s string, forced bool) string {
-	switch sdk.StopReason(s) {
-	case sdk.StopReasonToolUse:
+	switch sdk.StopReason(strings.ToLower(s)) {
+	case sdk.StopReasonToolUse, "tool_calls":
 		if forced {
 			return llm.StopEnd
 		}
 		return llm.StopToolUse
-	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded, "length":
 		return llm.StopMaxTokens
-	case sdk.StopReasonRefusal:
+	case sdk.StopReasonRefusal, "content_filter":
 		return llm.StopRefusal
 	}
 	return llm.StopEnd

@@ -91,6 +91,10 @@ func TestStreamEvents(t *testing.T) {
 		{"context window exceeded", start + text + delta("model_context_window_exceeded") + stopEv, llm.StopMaxTokens},
 		{"refusal", start + text + delta("refusal") + stopEv, llm.StopRefusal},
 		{"pause_turn", start + text + delta("pause_turn") + stopEv, llm.StopEnd},
+		// Proxies that translate an OpenAI-compatible server's reply.
+		{"length", start + text + delta("length") + stopEv, llm.StopMaxTokens},
+		{"content_filter", start + text + delta("content_filter") + stopEv, llm.StopRefusal},
+		{"stop", start + text + delta("stop") + stopEv, llm.StopEnd},
 		// Proxies that drop the event: lines (the SDK dispatches by them).
 		{"data lines without event lines", dataOnly(ping + start + thinking + text + delta("end_turn") + stopEv), llm.StopEnd},
 		{"CRLF line ends, no event lines", strings.ReplaceAll(dataOnly(start+text+delta("end_turn")+stopEv), "\n", "\r\n"), llm.StopEnd},

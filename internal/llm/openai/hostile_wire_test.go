@@ -518,17 +518,21 @@ func TestOrphanThinkClose(t *testing.T) {
 }
 
 // Finish reasons beyond OpenAI's own: Mistral's model_length (cut at the
-// context window) and error (generation failed), and the content filter's.
+// context window) and error (generation failed), the content filter's, and
+// Gemini's upper-case ones that proxies pass through.
 func TestFinishReasons(t *testing.T) {
-	for finish, want := range map[string]string{"model_length": llm.StopMaxTokens, "content_filter": llm.StopRefusal, "eos_token": llm.StopEnd} {
+	for finish, want := range map[string]string{"model_length": llm.StopMaxTokens, "content_filter": llm.StopRefusal, "eos_token": llm.StopEnd, "eos": llm.StopEnd,
+		"end_turn": llm.StopEnd, "MAX_TOKENS": llm.StopMaxTokens, "SAFETY": llm.StopRefusal, "STOP": llm.StopEnd} {
 		body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"`+finish+`"}]}`) + done
 		if r, err := ask(rawServer(t, sse(body))); err != nil || r.StopReason != want {
 			t.Errorf("%s: %+v %v, want stop %s", finish, r, err, want)
 		}
 	}
-	body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}`) + done
-	if r, err := ask(rawServer(t, sse(body))); !llm.IsRetryable(err) {
-		t.Errorf("finish_reason error: %+v %v, want a retryable error", r, err)
+	for _, finish := range []string{"error", "MALFORMED_FUNCTION_CALL"} {
+		body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"`+finish+`"}]}`) + done
+		if r, err := ask(rawServer(t, sse(body))); !llm.IsRetryable(err) {
+			t.Errorf("finish_reason %s: %+v %v, want a retryable error", finish, r, err)
+		}
 	}
 }
 

@@ -268,7 +268,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					calls.add(d.Index, d.ID, d.Function.Name, d.Function.Arguments)
 				}
 				if ch.FinishReason != "" {
-					finish, finished = ch.FinishReason, true
+					// Proxies in front of Gemini or Vertex pass its own
+					// upper-case reasons (MAX_TOKENS, SAFETY) through.
+					finish, finished = strings.ToLower(ch.FinishReason), true
 				}
 			}
 		}
@@ -280,11 +282,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, p.errs.StreamCut())
 			return
 		}
-		if finish == "error" {
-			// Mistral's word for a generation that failed part way: what
-			// came is not the whole reply, and trying again may work.
+		if finish == "error" || finish == "malformed_function_call" {
+			// Mistral's word for a generation that failed part way, and
+			// Gemini's for a tool call it could not parse: what came is
+			// not the whole reply, and trying again may work.
 			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrServer,
-				Err: errors.New("the server ended the reply with finish_reason \"error\": generation failed part way")})
+				Err: fmt.Errorf("the server ended the reply with finish_reason %q: generation failed part way", finish)})
 			return
 		}
 		stop := stopReason(finish)
@@ -564,10 +567,11 @@ func stopReason(s string) string {
 		// model_length (Mistral): cut at the context window rather than
 		// at max_tokens; incomplete either way.
 		return llm.StopMaxTokens
-	case "content_filter":
+	case "content_filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "image_safety":
 		// OpenAI's and Azure's filters withheld the rest of the reply:
 		// what came is not the answer, and the same request meets the
-		// same filter.
+		// same filter. The others are Gemini's filters, by the names
+		// proxies pass through.
 		return llm.StopRefusal
 	}
 	return llm.StopEnd
