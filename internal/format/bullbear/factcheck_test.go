@@ -107,3 +107,32 @@ func TestPlantedFiguresCaught(t *testing.T) {
 		t.Error("the claims block is shown in the transcript")
 	}
 }
+
+// TestTableFigureMarkedAfterTable: a wrong figure of a table in the
+// synthesis is marked after its table, where the reader sees it, as a
+// wrong figure of its prose is marked after its sentence; the table keeps
+// its rows.
+func TestTableFigureMarkedAfterTable(t *testing.T) {
+	syn := synthesisJSON(7, "STRONG BULL")
+	var m map[string]any
+	_ = json.Unmarshal(syn, &m)
+	table := "| Metric | FY2026 | FY2025 |\n|---|---|---|\n| Revenue | $215.9B | $120.5B |\n| Net income | $120.1B | $72.9B |"
+	m["summary"] = "Key figures:\n\n" + table + "\nThe bull case rests on these."
+	synBytes, _ := json.Marshal(m)
+	f := newFixture(t, nvdaFacts(t), script.Rule{Tag: "synthesis/moderator", Reply: &script.Reply{JSON: synBytes}})
+	s := f.MustRun()
+	doc, err := bullbear.Format{}.Render(s, debate.RenderOptions{Summary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := table + "\n\n[Fact check: $120.5B is wrong"
+	if !strings.Contains(doc, want) {
+		t.Errorf("report lacks the table followed by its correction %q:\n%s", want, doc)
+	}
+	if strings.Contains(doc, "$215.9B is wrong") || strings.Contains(doc, "$72.9B is wrong") {
+		t.Errorf("a right figure of the table was flagged:\n%s", doc)
+	}
+	if !strings.Contains(doc, ".]\n\nThe bull case rests on these.") {
+		t.Errorf("the text after the table is not a paragraph of its own:\n%s", doc)
+	}
+}

@@ -184,12 +184,16 @@ func (p *Protocol) checkSynthesis(s *debate.State, v *view) FactCheck {
 // annotate marks, in a text of the synthesis, every sentence holding a
 // figure the check corrected: the sentence is followed by the correction
 // and its source, so that the report never repeats a wrong figure unmarked.
+// A figure read from a Markdown table is marked after its table: its quote
+// is the sentence the check wrote for it, which the text lacks, and a note
+// inside the table would be a cell of its own.
 func annotate(text string, fc *FactCheck) string {
 	if fc == nil {
 		return text
 	}
+	var rows [][2]string // the row and the note of each correction of a table's figure
 	for _, f := range fc.Findings {
-		if f.Status != factcheck.Corrected || f.Agent != AgentModerator || !strings.Contains(text, f.Quote) {
+		if f.Status != factcheck.Corrected || f.Agent != AgentModerator {
 			continue
 		}
 		note := " [Fact check: " + f.Text + " is wrong, " + f.Reason
@@ -197,9 +201,46 @@ func annotate(text string, fc *FactCheck) string {
 			note += "; " + per
 		}
 		note += ".]"
-		text = strings.Replace(text, f.Quote, f.Quote+note, 1)
+		switch {
+		case f.Row != "" && strings.Contains(text, f.Row):
+			rows = append(rows, [2]string{f.Row, strings.TrimSpace(note)})
+		case strings.Contains(text, f.Quote):
+			text = strings.Replace(text, f.Quote, f.Quote+note, 1)
+		}
 	}
-	return text
+	if len(rows) == 0 {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	after := map[int][]string{} // notes by the last line of their table
+	for _, r := range rows {
+		for i, l := range lines {
+			if strings.TrimSpace(l) != r[0] {
+				continue
+			}
+			j := i
+			for j+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j+1]), "|") {
+				j++
+			}
+			after[j] = append(after[j], r[1])
+			break
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		if notes := after[i]; len(notes) > 0 {
+			// A blank line first: a line right under a table is its row.
+			b.WriteString("\n\n" + strings.Join(notes, "\n\n"))
+			if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return b.String()
 }
 
 // synthesisTexts are the synthesis's prose fields.

@@ -34,8 +34,13 @@ type Finding struct {
 	Turn   string `json:"turn,omitempty"`
 	// Quote is the sentence the figure is in, as the agent wrote it; Text
 	// the figure itself.
-	Quote  string `json:"quote"`
-	Text   string `json:"text"`
+	Quote string `json:"quote"`
+	Text  string `json:"text"`
+	// Row is the Markdown table row the figure was read from, as written
+	// (Quote is then the sentence the check wrote for it): a report marks
+	// a correction of it after the table, since the quote is not in the
+	// text.
+	Row    string `json:"row,omitempty"`
 	Metric Metric `json:"metric,omitempty"`
 	Period Period `json:"period"`
 	// Actual is what the filings say for the metric and period stated, when
@@ -158,7 +163,7 @@ func (t *Table) Check(text string) []Finding {
 
 // CheckMention compares one figure with the filings.
 func (t *Table) CheckMention(m Mention) Finding {
-	f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period}
+	f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period, Row: m.Row}
 	switch {
 	case m.Currency != "":
 		// Never compared with dollar figures: a euro amount that happens

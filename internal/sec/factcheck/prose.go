@@ -81,6 +81,10 @@ type Mention struct {
 	// "FFO", "net premiums earned", "net interest income") when it, not a
 	// metric of the filings, is what the figure measures.
 	Other string
+	// Row is the Markdown table row the figure was read from, as written,
+	// when it was read from one: Quote is then the sentence the check
+	// wrote for it ("Revenue FY2026: $215.9B."), which the text lacks.
+	Row string
 	// Start and End are the byte span of Text in Quote: the words next to
 	// a market figure decide which recorded figure it cites.
 	Start, End int
@@ -355,8 +359,15 @@ var (
 // without a stated period get the table's latest fiscal year.
 func Find(text string, t *Table) []Mention {
 	var out []Mention
-	for _, s := range Sentences(tableSentences(text, t)) {
-		out = append(out, findIn(s, t)...)
+	rows := map[string]string{}
+	for _, s := range Sentences(tableSentences(text, t, rows)) {
+		ms := findIn(s, t)
+		if row, ok := rows[s]; ok {
+			for i := range ms {
+				ms[i].Row = row
+			}
+		}
+		out = append(out, ms...)
 	}
 	return out
 }
@@ -368,7 +379,9 @@ func Find(text string, t *Table) []Mention {
 // column that names a period. Read as prose, a table is one run-on
 // sentence whose figures all took the period nearest them, and a right
 // table's figures of every column but one were corrected.
-func tableSentences(text string, t *Table) string {
+// Each sentence written for a figure of a row is mapped in rows to the row
+// as written.
+func tableSentences(text string, t *Table, rows map[string]string) string {
 	if !strings.Contains(text, "|") {
 		return text
 	}
@@ -387,7 +400,7 @@ func tableSentences(text string, t *Table) string {
 			i++
 			continue
 		}
-		b.WriteString(tableText(lines[i:j], t))
+		b.WriteString(tableText(lines[i:j], t, rows))
 		if j < len(lines) {
 			b.WriteByte('\n')
 		}
@@ -420,7 +433,7 @@ var (
 )
 
 // tableText is a table's rows as sentences: see tableSentences.
-func tableText(rows []string, t *Table) string {
+func tableText(rows []string, t *Table, written map[string]string) string {
 	var header []string
 	data := rows
 	if len(rows) >= 2 {
@@ -465,6 +478,7 @@ func tableText(rows []string, t *Table) string {
 				s += " in " + firstPeriod
 			}
 			b.WriteString(s + ": " + c + ".\n\n")
+			written[s+": "+c+"."] = strings.TrimSpace(row)
 			wrote = true
 		}
 		if !wrote {

@@ -78,7 +78,7 @@ func (t *Table) CheckWith(text string, rec *Recorded) []Finding {
 func (t *Table) CheckMentionWith(m Mention, rec *Recorded) Finding {
 	if rec != nil {
 		if w, ok := rec.citedWeb(m.Quote); ok {
-			f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period, Status: Web, Reason: WebLabel, Web: &w}
+			f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period, Row: m.Row, Status: Web, Reason: WebLabel, Web: &w}
 			return f
 		}
 	}

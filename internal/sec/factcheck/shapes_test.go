@@ -399,3 +399,26 @@ The bull case rests on these.`, []Status{Verified, Verified, Verified, Verified,
 		}
 	}
 }
+
+// TestTableRows: a figure read from a Markdown table names the row it was
+// read from, as written, so that a report can mark its correction where
+// the reader sees it; a figure of prose names none.
+func TestTableRows(t *testing.T) {
+	nvda := tables(t)["NVDA"]
+	row := "| Revenue | $215.9B | $120.5B |"
+	fs := nvda.Check("Revenue grew 65.5% in fiscal 2026.\n\n| Metric | FY2026 | FY2025 |\n|---|---|---|\n" + row + "\n\nThat is the case.")
+	if len(fs) != 3 {
+		t.Fatalf("findings: %s", describe(fs))
+	}
+	if fs[0].Row != "" {
+		t.Errorf("a figure of prose names the row %q", fs[0].Row)
+	}
+	for _, f := range fs[1:] {
+		if f.Row != row {
+			t.Errorf("%s: row %q, want %q", f.Text, f.Row, row)
+		}
+	}
+	if fs[2].Status != Corrected {
+		t.Errorf("FY2025 revenue of $120.5B: %s", describe(fs[2:]))
+	}
+}
