@@ -161,6 +161,9 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 				m.Value, m.Step, m.Unit = v/100, st/100, USDPerShare
 			default:
 				m.Unit = Percent
+				if (unit == "point" || unit == "points") && !changeVerbRe().MatchString(low[max(0, loc[0]-24):loc[0]]) {
+					continue // "the bear makes three points": a move of a margin only after a verb of change
+				}
 				if strings.Contains(unit, "point") || strings.HasPrefix(unit, "b") {
 					m.Points = true
 					if strings.HasPrefix(unit, "b") {
