@@ -31,13 +31,14 @@ const maxLine = apierr.MaxWholeReply
 //     "type", as the API sends it;
 //   - a whole Message object, sent by servers that ignore "stream": true,
 //     becomes the events that carry the same reply;
-//   - a byte order mark before the body is dropped (see apierr.SkipBOM).
+//   - a byte order mark before the body is dropped (see apierr.SkipBOM), and
+//     lines ended by a lone "\r" are ended by "\n" (see apierr.LineEnds).
 func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 	res, err := next(req)
 	if err != nil || res == nil || res.Body == nil || res.StatusCode < 200 || res.StatusCode > 299 {
 		return res, err
 	}
-	br := bufio.NewReader(res.Body)
+	br := bufio.NewReader(apierr.LineEnds(res.Body))
 	apierr.SkipBOM(br)
 	if b, _ := br.Peek(1); len(b) == 1 && b[0] == '{' {
 		return apierr.WholeAsStream(res, br, messageToEvents)

@@ -100,6 +100,11 @@ func WithRejectedParams(fields ...string) Option {
 // before a JSON body, before an error.
 func WithBOM() Option { return func(s *Server) { s.bom = true } }
 
+// WithLineEnd makes the server end the lines of its event streams with
+// eol: "\r\n", as servers on .NET and some proxies do, or a lone "\r",
+// which the SSE spec allows as well. The default is "\n".
+func WithLineEnd(eol string) Option { return func(s *Server) { s.eol = eol } }
+
 // ThinkForm is how a server without a reasoning parser sends a reasoning
 // model's thinking: in the reply's text (OpenAI content, Anthropic text
 // blocks), before the answer.
@@ -139,6 +144,7 @@ type Server struct {
 	noUsage    bool
 	rejected   []string
 	bom        bool
+	eol        string
 	think      ThinkForm
 	now        func() time.Time
 	ts         *httptest.Server
@@ -306,7 +312,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay}
+	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol}
 	api.writeStream(sw, a)
 }
 
@@ -407,6 +413,7 @@ type sseWriter struct {
 	w     http.ResponseWriter
 	ctx   context.Context
 	delay time.Duration
+	eol   string // line end; "" for "\n"
 	n     int
 	dead  bool
 }
@@ -430,11 +437,15 @@ func (sw *sseWriter) raw(name, data string) bool {
 		return false
 	}
 	sw.n++
+	eol := sw.eol
+	if eol == "" {
+		eol = "\n"
+	}
 	var buf bytes.Buffer
 	if name != "" {
-		fmt.Fprintf(&buf, "event: %s\n", name)
+		buf.WriteString("event: " + name + eol)
 	}
-	fmt.Fprintf(&buf, "data: %s\n\n", data)
+	buf.WriteString("data: " + data + eol + eol)
 	if _, err := sw.w.Write(buf.Bytes()); err != nil {
 		sw.dead = true
 		return false

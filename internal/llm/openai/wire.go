@@ -34,7 +34,8 @@ const maxLine = apierr.MaxWholeReply
 //     and the reply would look cut;
 //   - a stream whose last event lacks its closing blank line gets one, so
 //     that the SDK dispatches the event instead of dropping it;
-//   - a byte order mark before the body is dropped (see apierr.SkipBOM).
+//   - a byte order mark before the body is dropped (see apierr.SkipBOM), and
+//     lines ended by a lone "\r" are ended by "\n" (see apierr.LineEnds).
 func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 	res, err := next(req)
 	if err != nil || res == nil || res.Body == nil {
@@ -54,7 +55,7 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		return res, nil
 	}
-	br := bufio.NewReader(res.Body)
+	br := bufio.NewReader(apierr.LineEnds(res.Body))
 	apierr.SkipBOM(br)
 	first, _ := firstByte(br)
 	if first == '<' || strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {

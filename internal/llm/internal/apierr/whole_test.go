@@ -49,3 +49,29 @@ type closer struct {
 }
 
 func (c *closer) Close() error { *c.closed = true; return nil }
+
+// Every line end, even split across reads, becomes one "\n".
+func TestLineEnds(t *testing.T) {
+	in := "a\r\nb\rc\n\r\r\nd\r"
+	for _, size := range []int{1, 2, 3, len(in)} {
+		got, err := io.ReadAll(LineEnds(&chunked{s: in, n: size}))
+		if err != nil || string(got) != "a\nb\nc\n\n\nd\n" {
+			t.Errorf("read %d at a time: %q %v", size, got, err)
+		}
+	}
+}
+
+// chunked reads s n bytes at a time.
+type chunked struct {
+	s string
+	n int
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
+}
