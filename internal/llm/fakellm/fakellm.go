@@ -100,6 +100,12 @@ func WithRejectedParams(fields ...string) Option {
 // before a JSON body, before an error.
 func WithBOM() Option { return func(s *Server) { s.bom = true } }
 
+// WithErrorField makes the OpenAI endpoint send an error inside a stream
+// as llama.cpp's server does: an "error:" line holding llama.cpp's error
+// object ({"code":500,"message":...,"type":"server_error"}), a field the
+// SSE spec does not know, rather than a data: event.
+func WithErrorField() Option { return func(s *Server) { s.errorField = true } }
+
 // WithLineEnd makes the server end the lines of its event streams with
 // eol: "\r\n", as servers on .NET and some proxies do, or a lone "\r",
 // which the SSE spec allows as well. The default is "\n".
@@ -145,6 +151,7 @@ type Server struct {
 	rejected   []string
 	bom        bool
 	eol        string
+	errorField bool
 	think      ThinkForm
 	now        func() time.Time
 	ts         *httptest.Server
@@ -312,7 +319,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol}
+	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField}
 	api.writeStream(sw, a)
 }
 
@@ -414,6 +421,9 @@ type sseWriter struct {
 	ctx   context.Context
 	delay time.Duration
 	eol   string // line end; "" for "\n"
+	// errorField sends OpenAI stream errors on an "error:" line
+	// (WithErrorField).
+	errorField bool
 	n     int
 	dead  bool
 }
@@ -429,6 +439,12 @@ func (sw *sseWriter) event(name string, data any) bool {
 }
 
 func (sw *sseWriter) raw(name, data string) bool {
+	return sw.write("", name, data)
+}
+
+// write writes one event whose data is on a line named field ("" for
+// "data").
+func (sw *sseWriter) write(field, name, data string) bool {
 	if sw.dead {
 		return false
 	}
@@ -445,7 +461,10 @@ func (sw *sseWriter) raw(name, data string) bool {
 	if name != "" {
 		buf.WriteString("event: " + name + eol)
 	}
-	buf.WriteString("data: " + data + eol + eol)
+	if field == "" {
+		field = "data"
+	}
+	buf.WriteString(field + ": " + data + eol + eol)
 	if _, err := sw.w.Write(buf.Bytes()); err != nil {
 		sw.dead = true
 		return false

@@ -313,6 +313,16 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 		case "malformed":
 			sw.raw("", `{"id":"chatcmpl-fake","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"unterminated`)
 		case "error":
+			if sw.errorField {
+				// llama.cpp's server.
+				t := f.Type
+				if t == "" {
+					t, _ = oaErrorType(f.Status)
+				}
+				b, _ := json.Marshal(map[string]any{"code": f.Status, "message": faultMessage(f), "type": t})
+				sw.write("error", "", string(b))
+				break
+			}
 			sw.event("", oaErrorBody(f.Status, f.Type, faultMessage(f)))
 		}
 		return true

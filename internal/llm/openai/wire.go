@@ -146,12 +146,25 @@ func (l *lines) Read(p []byte) (int, error) {
 //     a new event, rather than be joined to the last one in a document that
 //     does not parse;
 //   - "data: [DONE]" is recorded (see streamEnd);
+//   - an "error:" line (llama.cpp) becomes an {"error": ...} data event;
 //   - a top-level "error": null is dropped (fixLine).
 func (l *lines) fix(line []byte) []byte {
 	t := bytes.TrimRight(line, "\r\n")
 	if len(t) == 0 {
 		l.data = false
 		return line
+	}
+	if e, ok := bytes.CutPrefix(t, []byte("error:")); ok {
+		// llama.cpp's server sends an error inside a stream on an
+		// "error:" line, a field the SSE spec (and so the SDK) ignores:
+		// the stream would just end, as if cut, and its message be lost.
+		// It becomes the {"error": ...} event other servers send.
+		out := errorEvent(bytes.TrimSpace(e))
+		if l.data {
+			out = append([]byte("\n"), out...)
+		}
+		l.data = true
+		return out
 	}
 	payload, ok := bytes.CutPrefix(t, []byte("data:"))
 	if !ok {
@@ -171,6 +184,15 @@ func (l *lines) fix(line []byte) []byte {
 	}
 	l.data = done || payload[0] == '{' && payload[len(payload)-1] == '}'
 	return out
+}
+
+// errorEvent is the data line of an {"error": v} event, v being an error
+// object sent elsewhere: as it is when it is JSON, as a string when not.
+func errorEvent(v []byte) []byte {
+	if !json.Valid(v) {
+		v, _ = json.Marshal(string(v))
+	}
+	return append(append([]byte(`data: {"error":`), v...), "}\n"...)
 }
 
 // line reads up to and including the next newline. A line that fits the
