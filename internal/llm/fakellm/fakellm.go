@@ -424,8 +424,8 @@ type sseWriter struct {
 	// errorField sends OpenAI stream errors on an "error:" line
 	// (WithErrorField).
 	errorField bool
-	n     int
-	dead  bool
+	n          int
+	dead       bool
 }
 
 // event writes one event (name may be empty) and reports whether the client is
