@@ -2299,8 +2299,11 @@ func segmentAfter(sentence string, metric span, t *Table) bool {
 	if loc == nil {
 		return false
 	}
-	word := sentence[metric.end+loc[2] : metric.end+loc[3]]
+	word := strings.TrimSuffix(sentence[metric.end+loc[2]:metric.end+loc[3]], "'s") // "revenue in Apple's fiscal fourth quarter"
 	lw := strings.ToLower(word)
+	if lw == "" {
+		return false
+	}
 	if totalWords[lw] || functionWords[lw] || companyWord(lw, t) || periodWord(lw) || strings.HasPrefix(lw, "fy") || strings.HasPrefix(lw, "cy") ||
 		lw[0] == 'q' && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4' || strings.ContainsAny(lw, "0123456789") {
 		return false
