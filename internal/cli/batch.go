@@ -96,6 +96,12 @@ debates them all anew.`,
 // batchItems reads the items of a batch: the arguments, then the file's
 // lines; blank lines and # comments are skipped, repeats dropped.
 func batchItems(args []string, file string) ([]string, error) {
+	for _, a := range args {
+		// "parley batch watchlist.txt" would debate the ticker WATCHLIST.TXT.
+		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() && strings.ContainsAny(a, "./"+string(os.PathSeparator)) {
+			return nil, usageErrorf("%s is a file, not a ticker or a topic: to debate the items in it, one a line, use --file %s", a, a)
+		}
+	}
 	var raw []string
 	raw = append(raw, args...)
 	if file != "" {

@@ -27,6 +27,14 @@ func TestBatchItems(t *testing.T) {
 	if _, err := batchItems(nil, filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Fatal("a missing file was accepted")
 	}
+	// The file given as an item, as "parley batch watchlist.txt" does, is
+	// not debated as a ticker: the error names --file.
+	if _, err := batchItems([]string{"NVDA", file}, ""); err == nil || !strings.Contains(err.Error(), "use --file "+file) {
+		t.Fatalf("a file given as an item: %v", err)
+	}
+	if got, err := batchItems([]string{"BRK.B", "list.txt"}, ""); err != nil || len(got) != 2 {
+		t.Fatalf("items that are not files here: %q, %v", got, err)
+	}
 }
 
 func TestBatchSummaryFormats(t *testing.T) {
