@@ -246,6 +246,9 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 	if err != nil {
 		return nil, &setup.InputError{Err: err}
 	}
+	if err := a.checkReads(format, &req.Request); err != nil {
+		return nil, err
+	}
 	if err := CheckRoles(format, req.Models); err != nil {
 		return nil, err
 	}

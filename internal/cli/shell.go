@@ -136,6 +136,9 @@ func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.Debate
 func (o *DebateOptions) startRequest() app.StartRequest {
 	req := o.Request
 	given := o.set
+	if o.maxRoundsFromConfig && (given == nil || !given("max-rounds")) {
+		req.FromConfig = []string{"max-rounds"}
+	}
 	req.Given = func(name string) bool {
 		if name == "max-rounds" && o.maxRoundsFromConfig {
 			return true

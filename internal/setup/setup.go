@@ -45,6 +45,10 @@ type Request struct {
 	// name of its command-line flag, such as "max-rounds" or "format"),
 	// as opposed to its default. Nil means nothing was given.
 	Given func(name string) bool
+	// FromConfig names the options Given counts that the config file set
+	// rather than the request (a default max_rounds): they are not asked of
+	// a format that does not read them.
+	FromConfig []string
 }
 
 // Set reports whether the user chose the setting named.
@@ -120,6 +124,22 @@ type Starter interface {
 	// model is configured) and returns the tools agents may call (nil for
 	// none). No model where one is needed is a *ConfigError.
 	Prepare(ctx context.Context, env Env, run *Run) (*tool.Registry, error)
+}
+
+// FormatOptions are the options of a Request that only some formats read,
+// by their command-line flag names (the front-ends' Given names them so).
+// The others (the topic, the format, the models, the budgets, --offline)
+// concern every format, and --no-checkpoints is a permission, not a
+// setting: a format with no checkpoint has nothing to ask.
+var FormatOptions = []string{"perspectives", "max-rounds", "catalog", "agents", "personas", "risk",
+	"snapshot", "rounds", "perspective", "context", "deep", "framework", "hint"}
+
+// OptionReader is implemented by a format that names which of
+// FormatOptions it reads: a request giving one it does not read is
+// refused, rather than run without it (--agents with the format left to
+// default to perspectives, --rounds for council).
+type OptionReader interface {
+	Reads() []string
 }
 
 // TopicNormalizer is implemented by a format whose topics have one

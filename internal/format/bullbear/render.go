@@ -66,6 +66,9 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
+// Reads names the options of a request the bullbear format reads.
+func (Format) Reads() []string { return []string{"deep", "framework", "hint", "snapshot"} }
+
 // Protocol implements debate.Format. The topic is the ticker; options may
 // leave it out.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {

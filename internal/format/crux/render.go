@@ -15,6 +15,9 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
+// Reads names the options of a request the crux format reads.
+func (Format) Reads() []string { return []string{"agents", "personas"} }
+
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
 	var o Options

@@ -45,6 +45,11 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
+// Reads names the options of a request the perspectives format reads.
+func (Format) Reads() []string {
+	return []string{"perspectives", "max-rounds", "catalog"}
+}
+
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
 	var o Options
