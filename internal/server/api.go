@@ -54,7 +54,11 @@ func (c CreateRequest) startRequest() app.StartRequest {
 	req := setup.Request{Format: c.Format, Topic: c.Topic, Perspectives: c.Perspectives, MaxRounds: c.MaxRounds,
 		NoCheckpoints: c.NoCheckpoints, Agents: c.Agents, Rounds: c.Rounds, Focus: c.Focus, Deep: c.Deep,
 		Framework: c.Framework, Hints: c.Hints, Offline: c.Offline, Snapshot: c.Snapshot, Risk: c.Risk}
-	given := map[string]bool{"format": c.Format != "", "max-rounds": c.MaxRounds != 0}
+	// Given names the options the request sets, as the command line's
+	// flags: a format refuses one it does not read (setup.OptionReader).
+	given := map[string]bool{"format": c.Format != "", "max-rounds": c.MaxRounds != 0, "perspectives": c.Perspectives != 0,
+		"agents": len(c.Agents) > 0, "rounds": c.Rounds != 0, "perspective": c.Focus != "",
+		"deep": c.Deep, "framework": c.Framework != "", "hint": len(c.Hints) > 0, "snapshot": c.Snapshot, "risk": c.Risk != ""}
 	req.Given = func(name string) bool { return given[name] }
 	if req.Format == "" {
 		req.Format = perspectives.Name

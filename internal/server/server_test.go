@@ -203,6 +203,9 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"POST", "/api/debates", `{"topic":"x"}`, 415, "JSON", []string{"Content-Type", "text/plain"}},
 		{"POST", "/api/debates", `{"topic":"Redis or Postgres?"}`, 422, "needs a language model", nil},
 		{"POST", "/api/debates", `{"topic":"x","format":"chess"}`, 400, "chess", nil},
+		// An option of another format is refused, not ignored.
+		{"POST", "/api/debates", `{"topic":"Is Bitcoin digital gold?","agents":["saylor","hayes"]}`, 400, `{"error":"\"agents\": with no \"format\" this debate is perspectives, which has no \"agents\" (council and crux take it)`, nil},
+		{"POST", "/api/debates", `{"topic":"Is it?","format":"council","rounds":3}`, 400, `the council format has no \"rounds\" (formal takes it)`, nil},
 		// A request names no file: an unknown persona is told without the
 		// command line's --personas FILE.
 		{"POST", "/api/debates", `{"topic":"Is Bitcoin digital gold?","format":"crux","agents":["saylor","nobody"]}`, 400, `{"error":"\"agents\": no persona \"nobody\"; known: buffett, dalio, hayes, saylor, taleb, wood"}`, nil},
