@@ -55,6 +55,12 @@ func (s *Server) pageError(w http.ResponseWriter, err error) {
 	s.render(w, "error.html", map[string]any{"Title": http.StatusText(code), "Message": msg})
 }
 
+// notFound is the page for a path the dashboard does not serve.
+func (s *Server) notFound(w http.ResponseWriter) {
+	w.WriteHeader(http.StatusNotFound)
+	s.render(w, "error.html", map[string]any{"Title": http.StatusText(http.StatusNotFound), "Message": "No such page."})
+}
+
 type listPage struct {
 	Title    string
 	Debates  []debate.Summary
@@ -437,7 +443,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request) {
 	default:
 		// No such page: not a request that does not fit the debate's
 		// state (409).
-		http.NotFound(w, r)
+		s.notFound(w)
 		return
 	}
 	if err := readForm(r); err != nil {

@@ -133,7 +133,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /login", s.pageLogin)
 	mux.HandleFunc("POST /login", s.login)
 
-	h := apiErrors(mux)
+	h := s.routeErrors(mux)
 	h = s.authenticate(h)
 	// State-changing requests from another origin are refused (Fetch
 	// metadata, else Origin against Host).
@@ -254,16 +254,12 @@ func (s *Server) tokenOK(got string) bool {
 
 func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
 
-// apiErrors answers what the mux itself refuses under /api/ (a path it
-// does not know, a method the path does not take) with the API's JSON error
-// body, as every other API error is answered; clients parse one shape. The
-// pages keep the mux's answers.
-func apiErrors(mux *http.ServeMux) http.Handler {
+// routeErrors answers what the mux itself refuses (a path it does not
+// serve, a method a path does not take) as the rest of the server answers:
+// in JSON under /api/, on an HTML page elsewhere (the mux's own answer is
+// plain text).
+func (s *Server) routeErrors(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isAPI(r) {
-			mux.ServeHTTP(w, r)
-			return
-		}
 		h, pattern := mux.Handler(r)
 		if pattern != "" {
 			// ServeHTTP, not h: it sets the path's wildcards.
@@ -272,13 +268,19 @@ func apiErrors(mux *http.ServeMux) http.Handler {
 		}
 		rec := &headerRecorder{header: http.Header{}}
 		h.ServeHTTP(rec, r)
-		switch rec.code {
-		case http.StatusNotFound:
+		allow := rec.header.Get("Allow")
+		switch {
+		case rec.code == http.StatusNotFound && isAPI(r):
 			writeError(w, http.StatusNotFound, "no such API path: /api/openapi.json describes the API")
-		case http.StatusMethodNotAllowed:
-			allow := rec.header.Get("Allow")
+		case rec.code == http.StatusMethodNotAllowed && isAPI(r):
 			w.Header().Set("Allow", allow)
 			writeError(w, http.StatusMethodNotAllowed, "this path takes only "+allow)
+		case rec.code == http.StatusNotFound:
+			s.notFound(w)
+		case rec.code == http.StatusMethodNotAllowed:
+			w.Header().Set("Allow", allow)
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			s.render(w, "error.html", map[string]any{"Title": http.StatusText(http.StatusMethodNotAllowed), "Message": "This page takes only " + allow + "."})
 		default:
 			// A redirect to the cleaned path, or anything else the mux
 			// answers on its own.

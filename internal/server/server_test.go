@@ -228,6 +228,11 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"GET", "/api/nope", "", 404, `{"error":"no such API path`, nil},
 		{"DELETE", "/api/debates", "", 405, `{"error":"this path takes only GET, HEAD, POST"}`, nil},
 		{"POST", "/api/debates/" + id + "/events", "", 405, `{"error":"this path takes only GET, HEAD"}`, nil},
+		// What it refuses elsewhere is answered with a page, as the pages'
+		// own errors are, not the mux's plain text.
+		{"GET", "/nope", "", 404, `<p class="error" role="alert">No such page.</p>`, nil},
+		{"POST", "/debates/" + id + "/dance", "", 404, `<p class="error" role="alert">No such page.</p>`, nil},
+		{"DELETE", "/new", "", 405, `<p class="error" role="alert">This page takes only GET, HEAD, POST.</p>`, nil},
 	} {
 		resp, out := ts.do(t, tc.method, tc.path, tc.body, tc.header...)
 		if resp.StatusCode != tc.code || !strings.Contains(out, tc.says) {
