@@ -144,10 +144,13 @@ func (m *Model) hintOutsideRun(line string) bool {
 	if _, _, ok, _ := parseHint(line, hintTargets(v)); !ok {
 		return false
 	}
-	if v.state.Status == debate.StatusCompleted {
+	switch {
+	case v.state.Status == debate.StatusCompleted:
 		m.setBelow(fmt.Sprintf("Hint not queued: debate %s has ended. /ask AGENT QUESTION asks its agents a follow-up.", v.state.ID))
-	} else {
-		m.setBelow(fmt.Sprintf("Hint not queued: debate %s is not running. /resume goes on with it; type the hint then.", v.state.ID))
+	case m.app.Standing(m.ctx, v.state).Held != nil:
+		m.setBelow(fmt.Sprintf("Hint not queued: debate %s runs in another process. /hint AGENT TEXT queues it there.", v.state.ID))
+	default:
+		m.setBelow(fmt.Sprintf("Hint not queued: debate %s is not running. /resume goes on with it; type the hint then, or /hint AGENT TEXT queues it now.", v.state.ID))
 	}
 	return true
 }

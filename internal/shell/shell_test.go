@@ -1060,6 +1060,10 @@ func TestHintDebateRunElsewhere(t *testing.T) {
 		!strings.Contains(b, "Process 4242 on host worker-7 runs debate "+id+" and reads it before its next step.") {
 		t.Errorf("/hint to a debate a worker runs: below the input line %q", b)
 	}
+	h.typeLine("bear: look at the inventory")
+	if b := h.normalize(h.belowText()); !strings.Contains(b, "Hint not queued: debate "+id+" runs in another process. /hint AGENT TEXT queues it there.") {
+		t.Errorf("a typed hint to a debate a worker runs: below the input line %q", b)
+	}
 	h.typeLine("/hint moderator be fair")
 	if b := h.belowText(); !strings.Contains(b, "The moderator takes no hints") {
 		t.Errorf("/hint to the moderator: below the input line %q", b)
