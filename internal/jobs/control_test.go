@@ -325,6 +325,24 @@ func testReclaim(t *testing.T, db string) {
 	if n != 1 {
 		t.Fatalf("%d jobs took over, want 1", n)
 	}
+	// The frozen job is still running in River's eyes; once the job that
+	// took over is marked completed, the metrics count the frozen one as
+	// overtaken, and nothing as running.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		counts, err := alive.JobCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counts["completed"] == 1 {
+			if counts["running"] != 0 || counts[StateOvertaken] != 1 {
+				t.Fatalf("job counts after the takeover: %v; want none running, one overtaken", counts)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job that took over is never completed: %v", counts)
+		}
+	}
 }
 
 // A worker that stops hands its debate over between steps: the turns it ran

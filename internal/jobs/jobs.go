@@ -23,6 +23,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -346,8 +347,15 @@ func (h levelHandler) WithGroup(name string) slog.Handler {
 
 // JobCounts counts the debate jobs by state (available, running,
 // retryable, scheduled, completed…), at most 10,000 a state, for metrics.
+//
+// A running job that another job took over (its worker died: see reclaim)
+// stays running in River until River's rescuer retries it, an hour or more
+// later; it is counted as "overtaken", not running, so that the running
+// count is the debates being run.
 func (q *Queue) JobCounts(ctx context.Context) (map[string]int, error) {
 	out := map[string]int{}
+	rescued := map[int64]bool{}
+	var running []*rivertype.JobRow
 	for _, state := range []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStateRunning, rivertype.JobStateRetryable,
 		rivertype.JobStateScheduled, rivertype.JobStateCompleted, rivertype.JobStateDiscarded, rivertype.JobStateCancelled} {
 		jobs, err := q.db.list(ctx, river.NewJobListParams().States(state).First(10000))
@@ -355,6 +363,26 @@ func (q *Queue) JobCounts(ctx context.Context) (map[string]int, error) {
 			return nil, fmt.Errorf("count %s jobs: %w", state, err)
 		}
 		out[string(state)] = len(jobs)
+		for _, j := range jobs {
+			var args RunDebate
+			if json.Unmarshal(j.EncodedArgs, &args) == nil && args.Rescues != 0 {
+				rescued[args.Rescues] = true
+			}
+		}
+		if state == rivertype.JobStateRunning {
+			running = jobs
+		}
+	}
+	out[StateOvertaken] = 0
+	for _, j := range running {
+		if rescued[j.ID] {
+			out[string(rivertype.JobStateRunning)]--
+			out[StateOvertaken]++
+		}
 	}
 	return out, nil
 }
+
+// StateOvertaken is JobCounts' state of a running job whose worker died and
+// whose debate another job took over.
+const StateOvertaken = "overtaken"

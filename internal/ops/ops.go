@@ -95,7 +95,7 @@ func (h *Handler) write(ctx context.Context, b *strings.Builder) error {
 		for s, n := range counts {
 			jobs[s] = float64(n)
 		}
-		gauge(b, "parley_jobs", "Debate jobs by state (a debate waiting at a checkpoint has none).", "state", jobs)
+		gauge(b, "parley_jobs", "Debate jobs by state (a debate waiting at a checkpoint has none; overtaken: its worker died and another job took its debate over).", "state", jobs)
 	}
 	if h.Calls != nil {
 		h.Calls.write(b)
