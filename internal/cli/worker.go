@@ -126,6 +126,15 @@ func runWorker(ctx context.Context, f *Factory, o *WorkerOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The metrics address is taken before any debate is: a worker that
+	// cannot serve it stops before it has taken work it would drop.
+	var ln net.Listener
+	if o.MetricsAddr != "" {
+		if ln, err = net.Listen("tcp", o.MetricsAddr); err != nil {
+			return usageErrorf("--metrics-addr %s: cannot listen: %v (choose another address)", o.MetricsAddr, err)
+		}
+		defer ln.Close()
+	}
 	q, err := jobs.New(ctx, a, cfg)
 	if err != nil {
 		return err
@@ -133,10 +142,8 @@ func runWorker(ctx context.Context, f *Factory, o *WorkerOptions) error {
 	if err := q.StartWorkers(ctx); err != nil {
 		return err
 	}
-	if o.MetricsAddr != "" {
-		if err := serveOps(ctx, o.MetricsAddr, &ops.Handler{Store: store, Jobs: q, Started: time.Now(), Role: "worker", Calls: calls}, log); err != nil {
-			return err
-		}
+	if ln != nil {
+		serveOps(ctx, ln, &ops.Handler{Store: store, Jobs: q, Started: time.Now(), Role: "worker", Calls: calls}, log)
 	}
 	<-ctx.Done()
 	log.Info("stopping: the turns running finish, then their debates go back to the queue", "stop_timeout", o.StopTimeout)
@@ -158,12 +165,8 @@ func finisher(a *app.App, dir string, log *slog.Logger) func(context.Context, *a
 	}
 }
 
-// serveOps serves a worker's /healthz and /metrics until ctx ends.
-func serveOps(ctx context.Context, addr string, h *ops.Handler, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return usageErrorf("--metrics-addr %s: cannot listen: %v", addr, err)
-	}
+// serveOps serves a worker's /healthz and /metrics on ln until ctx ends.
+func serveOps(ctx context.Context, ln net.Listener, h *ops.Handler, log *slog.Logger) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", h.Healthz)
 	mux.HandleFunc("GET /metrics", h.Metrics)
@@ -174,5 +177,4 @@ func serveOps(ctx context.Context, addr string, h *ops.Handler, log *slog.Logger
 		_ = hs.Close()
 	}()
 	log.Info("serving /healthz and /metrics", "addr", ln.Addr().String())
-	return nil
 }
