@@ -93,13 +93,18 @@ func Write(w io.Writer, af *argue.Framework, f Format) error {
 	return fmt.Errorf("iccma: unknown format %q (valid: %s)", f, strings.Join(Formats(), ", "))
 }
 
-// apxDelims cannot occur in an ASPARTIX name because they structure the
-// statements; whitespace is trimmed around names.
-const apxDelims = "(),.% \t\r\n"
+// apxDelims cannot occur in an unquoted ASPARTIX name because they
+// structure the statements; whitespace is trimmed around names.
+const apxDelims = "(),.%\" \t\r\n"
 
-// ParseAPX reads the ASPARTIX format: statements arg(x). and att(x,y).,
-// any whitespace between tokens, and % comments to the end of the line.
-// Every attacked or attacking argument must be declared first.
+// ParseAPX reads the ASPARTIX format, a set of ASP facts: statements
+// arg(x). and att(x,y). in any order, any whitespace between tokens, %
+// comments to the end of the line and %* ... *% block comments, as clingo
+// reads them. A name is a run of characters other than apxDelims, or a
+// double-quoted string (kept with its quotes, as clingo prints it). Facts
+// form a set: an argument declared twice is one argument, and an attack may
+// come before the declarations of its arguments; an attack on an argument
+// that no arg(...) declares is an error naming its line.
 func ParseAPX(r io.Reader) (*argue.Framework, error) {
 	src, err := io.ReadAll(r)
 	if err != nil {
@@ -107,46 +112,84 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 	}
 	p := apxParser{src: src, line: 1}
 	af := argue.New()
+	// Attacks whose arguments are not declared yet wait for the end.
+	type lateAttack struct {
+		from, to string
+		line     int
+	}
+	var late []lateAttack
 	for {
-		p.skip()
-		if p.pos >= len(p.src) {
-			return af, nil
-		}
-		line := p.line
-		kw := p.name()
-		if kw != "arg" && kw != "att" {
-			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %q", line, p.snippet())
-		}
-		if err := p.expect('('); err != nil {
+		if err := p.skip(); err != nil {
 			return nil, err
 		}
-		a := p.name()
+		if p.pos >= len(p.src) {
+			break
+		}
+		line, start := p.line, p.pos
+		kw, err := p.name()
+		if err != nil {
+			return nil, err
+		}
+		if kw != "arg" && kw != "att" {
+			p.pos = start
+			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %q (comments start with %%)", line, p.snippet())
+		}
+		if err := p.expect('(', kw); err != nil {
+			return nil, err
+		}
+		a, err := p.name()
+		if err != nil {
+			return nil, err
+		}
 		if a == "" {
-			return nil, fmt.Errorf("iccma: apx line %d: missing argument name in %s(...)", p.line, kw)
+			return nil, fmt.Errorf("iccma: apx line %d: missing argument name in %s(...), found %q", p.line, kw, p.snippet())
 		}
 		var b string
 		if kw == "att" {
-			if err := p.expect(','); err != nil {
+			if err := p.expect(',', "att("+a); err != nil {
 				return nil, err
 			}
-			if b = p.name(); b == "" {
-				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in att(%s,...)", p.line, a)
+			if b, err = p.name(); err != nil {
+				return nil, err
+			}
+			if b == "" {
+				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in att(%s,...), found %q", p.line, a, p.snippet())
 			}
 		}
-		if err := p.expect(')'); err != nil {
+		stmt := kw + "(" + a
+		if kw == "att" {
+			stmt += "," + b
+		}
+		if err := p.expect(')', stmt); err != nil {
 			return nil, err
 		}
-		if err := p.expect('.'); err != nil {
+		if err := p.expect('.', stmt+")"); err != nil {
 			return nil, err
 		}
-		if kw == "arg" {
-			if _, err := af.AddArgument(a); err != nil {
-				return nil, fmt.Errorf("iccma: apx line %d: %w", line, err)
+		switch {
+		case kw == "arg":
+			if _, dup := af.Index(a); !dup {
+				if _, err := af.AddArgument(a); err != nil {
+					return nil, fmt.Errorf("iccma: apx line %d: %w", line, err)
+				}
 			}
-		} else if err := af.AddAttackNames(a, b); err != nil {
-			return nil, fmt.Errorf("iccma: apx line %d: %w (declare arguments with arg(...) before attacks)", line, err)
+		default:
+			if err := af.AddAttackNames(a, b); err != nil {
+				late = append(late, lateAttack{a, b, line})
+			}
 		}
 	}
+	for _, l := range late {
+		for _, name := range []string{l.from, l.to} {
+			if _, ok := af.Index(name); !ok {
+				return nil, fmt.Errorf("iccma: apx line %d: att(%s,%s) names %s, which no arg(...) declares: add arg(%s). or fix the attack", l.line, l.from, l.to, name, name)
+			}
+		}
+		if err := af.AddAttackNames(l.from, l.to); err != nil {
+			return nil, fmt.Errorf("iccma: apx line %d: %w", l.line, err)
+		}
+	}
+	return af, nil
 }
 
 type apxParser struct {
@@ -155,8 +198,9 @@ type apxParser struct {
 	line int
 }
 
-// skip passes whitespace and comments.
-func (p *apxParser) skip() {
+// skip passes whitespace and comments; an unclosed block comment is an
+// error.
+func (p *apxParser) skip() error {
 	for p.pos < len(p.src) {
 		switch c := p.src[p.pos]; {
 		case c == '\n':
@@ -164,32 +208,76 @@ func (p *apxParser) skip() {
 			p.pos++
 		case c == ' ' || c == '\t' || c == '\r':
 			p.pos++
+		case c == '%' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '*':
+			line := p.line
+			end := bytes.Index(p.src[p.pos+2:], []byte("*%"))
+			if end < 0 {
+				return fmt.Errorf("iccma: apx line %d: block comment %%* is not closed: end it with *%%", line)
+			}
+			body := p.src[p.pos : p.pos+2+end+2]
+			p.line += bytes.Count(body, []byte("\n"))
+			p.pos += len(body)
 		case c == '%':
 			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
 				p.pos++
 			}
 		default:
-			return
+			return nil
 		}
 	}
+	return nil
 }
 
-func (p *apxParser) name() string {
-	p.skip()
+// name reads a name: a double-quoted string (with \" and \\ escapes, on
+// one line), or a run of characters other than apxDelims.
+func (p *apxParser) name() (string, error) {
+	if err := p.skip(); err != nil {
+		return "", err
+	}
 	start := p.pos
+	if p.pos < len(p.src) && p.src[p.pos] == '"' {
+		for p.pos++; p.pos < len(p.src); p.pos++ {
+			switch p.src[p.pos] {
+			case '\\':
+				p.pos++
+			case '\n':
+				p.pos = len(p.src)
+			case '"':
+				p.pos++
+				return string(p.src[start:p.pos]), nil
+			}
+		}
+		p.pos = start
+		return "", fmt.Errorf("iccma: apx line %d: quoted name %q is not closed on its line: end it with \"", p.line, p.snippet())
+	}
 	for p.pos < len(p.src) && !strings.ContainsRune(apxDelims, rune(p.src[p.pos])) {
 		p.pos++
 	}
-	return string(p.src[start:p.pos])
+	return string(p.src[start:p.pos]), nil
 }
 
-func (p *apxParser) expect(c byte) error {
-	p.skip()
+// expect passes c, which must come next after what (the statement so far).
+func (p *apxParser) expect(c byte, what string) error {
+	if err := p.skip(); err != nil {
+		return err
+	}
 	if p.pos >= len(p.src) || p.src[p.pos] != c {
-		return fmt.Errorf("iccma: apx line %d: expected %q, found %q", p.line, c, p.snippet())
+		fix := fmt.Sprintf("write %q after %s", c, what)
+		if c == '.' {
+			fix = "end each statement with '.'"
+		}
+		return fmt.Errorf("iccma: apx line %d: expected %q after %s, found %q: %s", p.line, c, what, p.snippet(), fix)
 	}
 	p.pos++
 	return nil
+}
+
+// apxQuoted reports whether name is one quoted string as ParseAPX reads it,
+// so that it can be written back as it is.
+func apxQuoted(name string) bool {
+	p := apxParser{src: []byte(name), line: 1}
+	got, err := p.name()
+	return err == nil && got == name && strings.HasPrefix(name, "\"")
 }
 
 func (p *apxParser) snippet() string {
@@ -200,7 +288,7 @@ func (p *apxParser) snippet() string {
 	if p.pos >= end {
 		return "end of input"
 	}
-	return string(p.src[p.pos:end])
+	return strings.TrimRight(string(p.src[p.pos:end]), "\r")
 }
 
 // WriteAPX writes af in ASPARTIX format. Names containing characters that
@@ -209,8 +297,8 @@ func WriteAPX(w io.Writer, af *argue.Framework) error {
 	bw := bufio.NewWriter(w)
 	for i := range af.Len() {
 		name := af.Name(i)
-		if strings.ContainsAny(name, apxDelims) {
-			return fmt.Errorf("iccma: argument name %q cannot be written in apx (it contains one of %q)", name, apxDelims)
+		if strings.ContainsAny(name, apxDelims) && !apxQuoted(name) {
+			return fmt.Errorf("iccma: argument name %q cannot be written in apx (it contains one of %q and is not a quoted string)", name, apxDelims)
 		}
 		fmt.Fprintf(bw, "arg(%s).\n", name)
 	}
@@ -225,42 +313,60 @@ func WriteAPX(w io.Writer, af *argue.Framework) error {
 	return nil
 }
 
-// ParseTGF reads the trivial graph format: one argument name per line, a
-// line holding only "#", then one "from to" attack per line. Blank lines
-// are ignored.
+// ParseTGF reads the trivial graph format: one argument per line, its name
+// the first word and the rest of the line a label (ignored), a line "#",
+// then one attack "from to" per line, with an optional label after it.
+// Blank lines are ignored, and an argument listed twice is one argument.
+// A file without the "#" line lists arguments and no attacks, unless a line
+// has more than a name: then the "#" line is taken to be missing (its
+// attacks would be read as labelled arguments), and that is an error.
 func ParseTGF(r io.Reader) (*argue.Framework, error) {
 	af := argue.New()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	edges := false
+	labelled, labelledText := 0, "" // the first argument line with a label
 	for ln := 1; sc.Scan(); ln++ {
-		fields := strings.Fields(sc.Text())
+		text := sc.Text()
+		if ln == 1 {
+			text = strings.TrimPrefix(text, "\uFEFF") // an editor's byte order mark
+		}
+		fields := strings.Fields(text)
 		switch {
 		case len(fields) == 0:
 			continue
-		case len(fields) == 1 && fields[0] == "#":
+		case fields[0] == "#":
 			if edges {
-				return nil, fmt.Errorf("iccma: tgf line %d: second \"#\" separator", ln)
+				return nil, fmt.Errorf("iccma: tgf line %d: a second \"#\" line: one \"#\" line parts the arguments from the attacks", ln)
 			}
 			edges = true
 		case !edges:
-			if len(fields) != 1 || strings.HasPrefix(fields[0], "#") {
-				return nil, fmt.Errorf("iccma: tgf line %d: expected one argument name (not starting with #), found %q", ln, sc.Text())
+			if strings.HasPrefix(fields[0], "#") {
+				return nil, fmt.Errorf("iccma: tgf line %d: found %q where an argument's name belongs: names do not start with #, and the line parting arguments from attacks is \"#\" alone", ln, strings.TrimSpace(text))
+			}
+			if len(fields) > 1 && labelled == 0 {
+				labelled, labelledText = ln, strings.TrimSpace(text)
+			}
+			if _, dup := af.Index(fields[0]); dup {
+				continue
 			}
 			if _, err := af.AddArgument(fields[0]); err != nil {
 				return nil, fmt.Errorf("iccma: tgf line %d: %w", ln, err)
 			}
 		default:
-			if len(fields) != 2 {
-				return nil, fmt.Errorf("iccma: tgf line %d: expected \"from to\", found %q", ln, sc.Text())
+			if len(fields) < 2 {
+				return nil, fmt.Errorf("iccma: tgf line %d: expected an attack \"from to\", found %q", ln, strings.TrimSpace(text))
 			}
 			if err := af.AddAttackNames(fields[0], fields[1]); err != nil {
-				return nil, fmt.Errorf("iccma: tgf line %d: %w", ln, err)
+				return nil, fmt.Errorf("iccma: tgf line %d: %w: list every argument before the \"#\" line", ln, err)
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("iccma: read tgf: %w", err)
+	}
+	if !edges && labelled > 0 {
+		return nil, fmt.Errorf("iccma: tgf line %d: %q is an argument with a label or an attack, and the file has no \"#\" line: put a line \"#\" between the arguments and the attacks (after the arguments if there are none)", labelled, labelledText)
 	}
 	return af, nil
 }
@@ -358,6 +464,8 @@ func headerHint(text string, fields []string) string {
 		return ": the lines end in a bare carriage return; convert the file to LF (or CRLF) line ends"
 	case len(fields) == 2:
 		return ": the header \"p af N\" must come before the attacks"
+	case len(fields) > 3 && fields[0] == "p" && fields[1] == "af":
+		return ": the header holds one number, N, the number of arguments"
 	case len(fields) > 0 && strings.EqualFold(fields[0], "p"):
 		return ": write it in lower case, with one number"
 	}

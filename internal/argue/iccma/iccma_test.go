@@ -2,6 +2,7 @@ package iccma
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -130,6 +131,9 @@ func TestRunErrors(t *testing.T) {
 		// A name without a known extension is sniffed: a missing file must
 		// still say so, not ask for a format.
 		{Options{Problem: "SE-PR", File: "missing"}, "no such file"},
+		// Compressed, as ICCMA distributes instances: said so, not read as
+		// a framework whose first line is garbage.
+		{Options{Problem: "SE-PR", File: "-", Format: "i23", Input: bytes.NewReader(gzipped(t, "p af 2\n1 2\n"))}, "standard input is gzip-compressed: decompress it first"},
 	}
 	for _, tt := range tests {
 		err := Run(context.Background(), tt.opts, &bytes.Buffer{})
@@ -140,6 +144,19 @@ func TestRunErrors(t *testing.T) {
 	if got := len(Problems()); got != 40 {
 		t.Errorf("Problems() has %d entries, want 5 tasks x 8 semantics", got)
 	}
+}
+
+func gzipped(t *testing.T, s string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestRunCutOff runs SE-ST on the hard instance with a short deadline.
@@ -167,11 +184,20 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{APX, "arg(a).\natt(a,b).\n", "apx line 2"},
 		{APX, "arg(a)\n", "expected '.'"},
-		{APX, "arg(a).\narg(a).", "declared twice"},
 		{APX, "foo(a).", "expected arg(...) or att(...)"},
-		{TGF, "a\n#\na b\n", "unknown argument \"b\""},
-		{TGF, "a b\n", "expected one argument name"},
-		{TGF, "a\n#\na\n", "expected \"from to\""},
+		{APX, "arg(a).\n/* c */\n", "line 2: expected arg(...) or att(...), found \"/* c */\" (comments start with %)"},
+		{APX, "arg(a).\narg(b).\natt(a,b)", "line 3: expected '.' after att(a,b), found \"end of input\": end each statement with '.'"},
+		{APX, "arg(a).\natt(a b).", "line 2: expected ',' after att(a"},
+		{APX, "arg(a).\n\natt(a,c).\narg(b).", "line 3: att(a,c) names c, which no arg(...) declares: add arg(c)."},
+		{APX, "arg(a).\n%* open\n", "line 2: block comment %* is not closed"},
+		{APX, "arg(\"a b).\n", "quoted name"},
+		{APX, "arg().", "missing argument name"},
+		{TGF, "a\n#\na b\n", "line 3: argue: attack (a,b): unknown argument \"b\": list every argument before the \"#\" line"},
+		{TGF, "a\nb\na b\n", "line 3: \"a b\" is an argument with a label or an attack, and the file has no \"#\" line"},
+		{TGF, "a\n#\na\n", "line 3: expected an attack \"from to\""},
+		{TGF, "#a\n#\n", "line 1: found \"#a\" where an argument's name belongs"},
+		{TGF, "a\n#\n#\n", "line 3: a second \"#\" line"},
+		{I23, "p af 2 3\n", "the header holds one number"},
 		{I23, "1 2\n", "expected header"},
 		{I23, "p af 2\n1 3\n", "1..2"},
 		{I23, "p af -1\n", "bad argument count"},
@@ -426,6 +452,61 @@ func TestI23Variants(t *testing.T) {
 			t.Errorf("%q: %d arguments %v, want %d %v", in, got.Len(), edges(got), want.Len(), edges(want))
 		}
 	}
+}
+
+// TestFormatVariants: apx and tgf files as other tools write them read as
+// the plain file does. apx is a set of ASP facts (clingo's comments,
+// statements in any order and layout, a declaration repeated); tgf lines
+// may carry labels after the name, as the format allows.
+func TestFormatVariants(t *testing.T) {
+	for _, tt := range []struct {
+		format Format
+		want   string // the plain file
+		in     []string
+	}{
+		{APX, "arg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\natt(c,c).\n", []string{
+			"arg(a).\r\narg(b).\r\narg(c).\r\natt(a,b).\r\natt(b,c).\r\natt(c,c).\r\n",             // CRLF
+			"% c\narg(a). % c\narg(b).arg(c).\natt(a,b).\n\natt(b,c).\natt(c,c).",                  // comments, layout, no final newline
+			"arg( a ).\narg(\n b\n).\narg(c) .\natt(a ,\n b).\natt(b,c).\natt(c,c).\n",             // whitespace inside statements
+			"%* a block\ncomment *%\narg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\natt(c,c).\n", // clingo's block comment
+			"att(a,b).\natt(b,c).\natt(c,c).\narg(a).\narg(b).\narg(c).\n",                         // attacks first
+			"arg(a).\narg(b).\narg(a).\narg(c).\natt(a,b).\natt(b,c).\natt(c,c).\natt(a,b).\n",     // repeated facts
+			"\t arg(a). \t\narg(b). \narg(c).\t\natt(a,b).\natt(b,c).\natt(c,c). \n",               // trailing blanks
+		}},
+		{APX, "arg(\"a b\").\narg(é_1).\narg(2).\natt(\"a b\",é_1).\natt(2,\"a b\").\n", []string{
+			"arg(\"a b\"). arg(é_1). arg(2). att(2,\"a b\"). att(\"a b\", é_1).",
+		}},
+		{TGF, "a\nb\nc\n#\na b\nb c\nc c\n", []string{
+			"a\r\nb\r\nc\r\n#\r\na b\r\nb c\r\nc c\r\n",                    // CRLF
+			"a Alice\nb\tthe second\nc\n#\na b attacks\nb c\nc c (self)\n", // labels
+			"\na\n\nb \n c\n # \na\tb\nb c\nc c",                           // blank lines, blanks, no final newline
+			"a\nb\nb\nc\n#\na b\nb c\nc c\na b\n",                          // repeated lines
+			"\uFEFFa\nb\nc\n#\na b\nb c\nc c\n",                            // byte order mark
+		}},
+		{TGF, "a\nb\n#\n", []string{"a\nb\n", "a\nb"}}, // no "#" line: no attacks
+	} {
+		want, err := Parse(strings.NewReader(tt.want), tt.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range tt.in {
+			got, err := Parse(strings.NewReader(in), tt.format)
+			if err != nil {
+				t.Errorf("%s %q: %v", tt.format, in, err)
+				continue
+			}
+			if !slices.Equal(names(got), names(want)) || !slices.Equal(edges(got), edges(want)) {
+				t.Errorf("%s %q: %q %q, want %q %q", tt.format, in, names(got), edges(got), names(want), edges(want))
+			}
+		}
+	}
+	// A quoted name is kept as it is read, quotes and escapes included,
+	// and written back so.
+	quoted := []byte("arg(\"a \\\" b\"). att(\"a \\\" b\",\"a \\\" b\").")
+	if af, err := Parse(bytes.NewReader(quoted), APX); err != nil || !slices.Equal(names(af), []string{`"a \" b"`}) {
+		t.Errorf("%s: %v", quoted, err)
+	}
+	roundTrip(t, APX, quoted)
 }
 
 // extension is filepath.Ext (kept apart for the import order, format.go).

@@ -2,6 +2,7 @@ package iccma
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -57,6 +58,11 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 	}
 	defer closeSrc()
 	in := bufio.NewReaderSize(ctxReader{ctx, src}, sniffBytes)
+	if magic, _ := in.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		// ICCMA distributes instances compressed, but solvers are given
+		// them plain; reading on would report garbage on line 1.
+		return fmt.Errorf("iccma: %s is gzip-compressed: decompress it first (gunzip -k FILE, or zcat FILE | ... -f - -fo FORMAT)", name)
+	}
 	format, err := resolveFormat(opts, in, name)
 	if err != nil {
 		return err
