@@ -8,6 +8,7 @@ package iccma
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -323,10 +324,11 @@ func WriteAPX(w io.Writer, af *argue.Framework) error {
 func ParseTGF(r io.Reader) (*argue.Framework, error) {
 	af := argue.New()
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
 	edges := false
 	labelled, labelledText := 0, "" // the first argument line with a label
-	for ln := 1; sc.Scan(); ln++ {
+	ln := 1
+	for ; sc.Scan(); ln++ {
 		text := sc.Text()
 		if ln == 1 {
 			text = strings.TrimPrefix(text, "\uFEFF") // an editor's byte order mark
@@ -363,12 +365,23 @@ func ParseTGF(r io.Reader) (*argue.Framework, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("iccma: read tgf: %w", err)
+		return nil, scanError("tgf", ln, err)
 	}
 	if !edges && labelled > 0 {
 		return nil, fmt.Errorf("iccma: tgf line %d: %q is an argument with a label or an attack, and the file has no \"#\" line: put a line \"#\" between the arguments and the attacks (after the arguments if there are none)", labelled, labelledText)
 	}
 	return af, nil
+}
+
+// maxLine bounds a line of a tgf or i23 file (bufio.Scanner's buffer).
+const maxLine = 16 << 20
+
+// scanError reports a failed read of line ln of a line-based format.
+func scanError(format string, ln int, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("iccma: %s line %d: longer than %d MiB, which no %s line is (is this a framework file, and in that format?): %w", format, ln, maxLine>>20, format, err)
+	}
+	return fmt.Errorf("iccma: read %s: %w", format, err)
 }
 
 // WriteTGF writes af in trivial graph format.
@@ -407,12 +420,13 @@ const maxI23Args = 10_000_000
 // are accepted, as ICCMA's own readers take them.
 func ParseI23(r io.Reader) (*argue.Framework, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
 	// The header allocates nothing by itself: the framework's arrays are
 	// built from the attacks once they are read (argue.NewNumbered).
 	var af *argue.Framework
 	headerLine := 0
-	for ln := 1; sc.Scan(); ln++ {
+	ln := 1
+	for ; sc.Scan(); ln++ {
 		line := sc.Text()
 		if ln == 1 {
 			line = strings.TrimPrefix(line, "\uFEFF") // an editor's byte order mark
@@ -449,7 +463,7 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("iccma: read i23: %w", err)
+		return nil, scanError("i23", ln, err)
 	}
 	if af == nil {
 		return nil, fmt.Errorf("iccma: i23: missing header \"p af N\" (the input has no line but comments and blank ones): start the file with \"p af N\", N the number of arguments")

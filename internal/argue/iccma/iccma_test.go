@@ -403,6 +403,21 @@ func TestQueryArgument(t *testing.T) {
 	if err := Run(context.Background(), apx, &bytes.Buffer{}); err == nil {
 		t.Error(`apx -a "01" was taken for argument "1"`)
 	}
+	// A name that is a number names that argument, not the argument at
+	// that position: 2 attacks 1 here, so 1 is in no complete extension.
+	for _, f := range []struct{ format, text string }{{"apx", "arg(2).\narg(1).\natt(2,1).\n"}, {"tgf", "2\n1\n#\n2 1\n"}} {
+		o := Options{Problem: "DC-CO", File: "-", Format: f.format, Arg: "1", Input: strings.NewReader(f.text)}
+		if got := run(t, o); got != "NO\n" {
+			t.Errorf("%s -a 1 where the argument named 1 is attacked: %q, want NO", f.format, got)
+		}
+	}
+	// A quoted apx name is found by the name the shell leaves of -a "a b".
+	for _, arg := range []string{"a b", `"a b"`} {
+		o := Options{Problem: "DC-CO", File: "-", Format: "apx", Arg: arg, Input: strings.NewReader(`arg("a b"). arg(c). att("a b",c).`)}
+		if got := run(t, o); got != "YES\n" {
+			t.Errorf("apx -a %q: %q, want YES", arg, got)
+		}
+	}
 	empty := Options{Problem: "DS-PR", File: "-", Format: "i23", Arg: "1", Input: strings.NewReader("p af 0\n")}
 	if err := Run(context.Background(), empty, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no arguments") {
 		t.Errorf("query on an empty framework: %v, want it to say the framework has no arguments", err)
@@ -450,6 +465,22 @@ func TestI23Variants(t *testing.T) {
 		}
 		if got.Len() != want.Len() || !slices.Equal(edges(got), edges(want)) {
 			t.Errorf("%q: %d arguments %v, want %d %v", in, got.Len(), edges(got), want.Len(), edges(want))
+		}
+	}
+}
+
+// TestLongLine: a line no framework file has (a binary file, one of
+// another format) is refused naming the line, not with the reader's
+// "token too long".
+func TestLongLine(t *testing.T) {
+	long := strings.Repeat("x", maxLine+1)
+	for _, tt := range []struct {
+		format Format
+		in     string
+	}{{I23, "p af 2\n" + long + "\n"}, {TGF, "a\n" + long + "\n"}} {
+		_, err := Parse(strings.NewReader(tt.in), tt.format)
+		if want := fmt.Sprintf("%s line 2: longer than 16 MiB", tt.format); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", tt.format, err, want)
 		}
 	}
 }

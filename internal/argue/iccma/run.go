@@ -244,10 +244,16 @@ func queryIndex(af *argue.Framework, format Format, arg string) (int, bool) {
 	if i, ok := af.Index(arg); ok {
 		return i, true
 	}
-	if format == I23 {
+	switch format {
+	case I23:
 		if n, err := strconv.Atoi(arg); err == nil {
 			return af.Index(strconv.Itoa(n))
 		}
+	case APX:
+		// A quoted apx name keeps its quotes (see ParseAPX), which a shell
+		// strips from -a "a b": the name is looked up quoted too.
+		q := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(arg) + `"`
+		return af.Index(q)
 	}
 	return 0, false
 }
