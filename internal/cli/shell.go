@@ -129,6 +129,10 @@ func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.Debate
 	if got == nil {
 		return &shell.DebateRequest{Help: out.String()}, nil
 	}
+	if got.JSON {
+		// The shell shows the debate; it has no event stream to write.
+		return nil, usageErrorf("--json is for scripts: 'parley debate --json …' writes the event stream as JSON lines; the shell shows the debate")
+	}
 	return &shell.DebateRequest{Start: got.startRequest(), Resume: got.Resume, Limits: got.limitOverrides(), Docs: got.documents()}, nil
 }
 

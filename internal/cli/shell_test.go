@@ -41,6 +41,10 @@ func TestParseDebateForTheShell(t *testing.T) {
 	if req, err := f.parseDebate(ctx, []string{"--help"}); err != nil || !strings.Contains(req.Help, "--deep") || !strings.Contains(req.Help, "/debate TOPIC|TICKER") {
 		t.Errorf("--help: %+v, %v", req, err)
 	}
+	// --json has no stream to write in the shell: refused, not ignored.
+	if _, err := f.parseDebate(ctx, []string{"NVDA", "--offline", "--json"}); err == nil || !strings.Contains(err.Error(), "--json is for scripts") {
+		t.Errorf("--json in the shell: %v, want it refused", err)
+	}
 	for _, bad := range [][]string{{"NVDA", "--bogus"}, {}, {"a", "b"}} {
 		_, err := f.parseDebate(ctx, bad)
 		var ue *UsageError
