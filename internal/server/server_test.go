@@ -213,6 +213,8 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"GET", "/api/debates/DEB-00000000", "", 404, "no such debate", nil},
 		{"GET", "/api/debates/DEB-00000000/events", "", 404, "no such debate", nil},
 		{"GET", "/api/debates/" + id + "/events?after=x", "", 400, "sequence number", nil},
+		{"GET", "/api/debates/" + id + "/events?after=99999", "", 400, "after 99999: debate " + id + " has ", nil},
+		{"GET", "/api/debates/" + id + "/events", "", 400, "after 99999: debate " + id + " has ", []string{"Last-Event-ID", "99999"}},
 		{"GET", "/api/debates/" + id + "/export?as=md&summary=yes", "", 400, `summary=\"yes\": give summary=true`, nil},
 		{"POST", "/api/debates/" + id + "/hints", `{"target":"bull","text":"x"}`, 409, "not running", nil},
 		{"POST", "/api/debates/" + id + "/pause", ``, 409, "not running", nil},

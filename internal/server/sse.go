@@ -47,6 +47,13 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	// with Last-Event-ID) is told so with 204, which stops an EventSource
 	// from reconnecting, instead of being held open for ever; one that
 	// lacks some gets them, then the end of the stream.
+	// An event the log does not hold yet cannot have been received (an
+	// append updates the summary with it): a stream from there would skip
+	// the events up to it without a word, or wait for ever.
+	if after > sum.LastSeq {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("after %d: debate %s has %d events so far; give the sequence number of the last event received (0 for all)", after, id, sum.LastSeq))
+		return
+	}
 	ended := sum.Status == debate.StatusCompleted || sum.Status == debate.StatusFailed
 	if ended && after >= sum.LastSeq {
 		w.WriteHeader(http.StatusNoContent)
