@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 
 	// Runs `parley af` before the rest of the binary initialises.
@@ -12,5 +13,10 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Main(context.Background(), os.Args[1:], iostreams.System()))
+	ios := iostreams.System()
+	// What a library logs on its own (a provider adapting its calls to a
+	// server, EDGAR retrying) reads as Parley's other notes on standard
+	// error; serve, worker and batch log through loggers of their own.
+	slog.SetDefault(iostreams.NoteLogger(ios.ErrOut, slog.LevelInfo))
+	os.Exit(cli.Main(context.Background(), os.Args[1:], ios))
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
@@ -355,4 +356,49 @@ func isLight(rgb string) bool {
 		return false
 	}
 	return 0.299*float64(r)+0.587*float64(g)+0.114*float64(b) > 127
+}
+
+// TestShellLogsInTranscript: what a provider logs on its own (here, that
+// the server refused stream_options) reaches the shell's transcript, not
+// standard error, where it would draw over the full-screen program.
+func TestShellLogsInTranscript(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithRejectedParams("stream_options"))
+	home := t.TempDir()
+	env = append([]string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "TERM=xterm-256color"}, env...)
+	var sh strings.Builder
+	sh.WriteString("#!/bin/sh\n")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	stderr := filepath.Join(dir, "stderr")
+	fmt.Fprintf(&sh, "cd '%s'\n'%s' shell 2>'%s'\nsleep 60\n", dir, binary, stderr)
+	run := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(run, []byte(sh.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("parley-e2e-log-%d", os.Getpid())}
+	p.tmux("new-session", "-d", "-s", "shell", "-x", "120", "-y", "40", run)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+
+	p.wait("Parley shell.", 20*time.Second)
+	p.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?" --model test-model --no-checkpoints`)
+	p.wait("· Synthesis · completed", 60*time.Second)
+	const said = "warning: the server refused stream_options"
+	s := p.screen()
+	for i := 0; i < 40 && !strings.Contains(s, "═══ Prompt analysis ═══"); i++ {
+		p.tmux("send-keys", "-t", "shell", "PageUp")
+		time.Sleep(40 * time.Millisecond)
+		s = p.screen()
+	}
+	if !strings.Contains(s, said) {
+		t.Errorf("the transcript's start lacks %q:\n%s", said, s)
+	}
+	if b, _ := os.ReadFile(stderr); strings.Contains(string(b), "stream_options") {
+		t.Errorf("the warning went to standard error:\n%s", b)
+	}
 }

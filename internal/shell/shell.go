@@ -18,12 +18,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/sec/edgar"
 	"github.com/parleyhq/parley/internal/setup"
 )
@@ -89,7 +91,14 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	m := New(ctx, opts)
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
 	m.send = p.Send
+	// While the program owns the screen, a line on standard error would
+	// draw over it: what a library logs on its own (a provider adapting
+	// its calls to a server, EDGAR retrying) goes to the transcript, as a
+	// format's setup notices do.
+	logged := slog.Default()
+	slog.SetDefault(iostreams.NoteLogger(noticeWriter{m: m}, slog.LevelInfo))
 	_, err := p.Run()
+	slog.SetDefault(logged)
 	// Whatever ended the program (Ctrl+D, /quit, a signal), a debate still
 	// running is paused and recorded as such before the process exits.
 	m.shutdown()
