@@ -78,7 +78,13 @@ func (m *Model) askReady(msg askReadyMsg) tea.Cmd {
 		return m.afterRun()
 	}
 	fu := msg.fu
+	// The asked debate becomes the shell's, as /show makes it: its view is
+	// loaded if the shell has none (a debate asked by its id), or the
+	// status line and /cost would find no debate.
 	m.current = fu.State.ID
+	if format, err := m.app.Formats.Get(fu.State.Format); err == nil {
+		_, _ = m.view(fu.State.ID, format, describer(format), true)
+	}
 	b := &block{gap: true, head: fmt.Sprintf("%s · %s", fu.Spec.Label, fu.Model), agent: fu.Spec.Agent, markdown: true}
 	b.line(dim, "Q: "+clean(fu.Question))
 	m.ask.block, m.ask.label = b, fu.Spec.Label

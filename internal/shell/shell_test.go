@@ -1093,3 +1093,25 @@ func TestHintDebateRunElsewhere(t *testing.T) {
 		t.Errorf("hints after the run: %+v; want the two, the bull's applied", st.Hints)
 	}
 }
+
+// TestAskByIDMakesItCurrent: /ask ID … on a debate the shell has not shown
+// makes it the shell's debate, answered or not: the status line shows it
+// and /cost prices it (they said "no debate yet").
+func TestAskByIDMakesItCurrent(t *testing.T) {
+	_, env := fakeServer(t, "bullbear.yaml",
+		script.Rule{Tag: "ask/1/bear", Reply: &script.Reply{Text: "Cash conversion above 1x for two years would turn me bullish."}})
+	h := newHarness(t, 120, env)
+	id := storedDebate(t, h)
+	h.typeLine("/ask " + id + " bear What would change your mind?")
+	h.settle()
+	if !strings.Contains(h.transcript(), "Saved as ask/1/bear") {
+		t.Fatalf("the follow-up was not answered:\n%s", h.transcript())
+	}
+	if v := h.view(); strings.Contains(v, "no debate yet") || !strings.Contains(v, "bullbear · NVDA") {
+		t.Errorf("the status line after /ask ID does not show the debate:\n%s", v)
+	}
+	h.typeLine("/cost")
+	if tr := h.transcript(); strings.Contains(tr, "No debate yet") || !strings.Contains(tr, "Tokens and cost of DEB-00000001") {
+		t.Errorf("/cost after /ask ID:\n%s", tr)
+	}
+}
