@@ -736,6 +736,13 @@ func (m *Model) cmdModel(args []string) {
 	case len(args) == 1:
 		mf := app.Models{Model: args[0]}
 		if p, name, ok := strings.Cut(args[0], "/"); ok {
+			// "openai/" or "/gpt-4.1" names half a model: taken as given,
+			// it would choose the provider's default model, or any
+			// provider's, with no word said.
+			if p == "" || name == "" {
+				m.fail(fmt.Errorf("/model %s: give PROVIDER/NAME (such as openai/gpt-4.1) or NAME alone", args[0]))
+				return
+			}
 			mf = app.Models{Provider: p, Model: name}
 		}
 		if _, _, err := app.ResolveCast(mf, m.app.Env.Getenv); err != nil {

@@ -33,6 +33,12 @@ func TestHelpModelAndOtherText(t *testing.T) {
 		if !strings.Contains(h.view(), "unknown command /frobnicate: /help lists the commands") {
 			t.Errorf("unknown command:\n%s", h.view())
 		}
+		for _, half := range []string{"openai/", "/gpt-4.1"} {
+			h.typeLine("/model " + half)
+			if tr := h.transcript(); !strings.Contains(tr, "/model "+half+": give PROVIDER/NAME") {
+				t.Errorf("/model %s: %s", half, tr)
+			}
+		}
 	}
 }
 
