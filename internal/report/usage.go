@@ -279,11 +279,12 @@ func UsageTable(b *strings.Builder, s *debate.State, heading string, name func(a
 		case r.NoLLM > 0:
 			model += fmt.Sprintf(" (+%d data-only)", r.NoLLM)
 		}
+		in, cached, out := tokenCells(r.Usage)
 		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", strings.ReplaceAll(name(r.Agent), "|", `\|`), model, r.Turns,
-			Thousands(r.Usage.InputTokens), Thousands(r.Usage.CacheReadTokens), Thousands(r.Usage.OutputTokens), r.Spend().Cell())
+			in, cached, out, r.Spend().Cell())
 	}
-	fmt.Fprintf(b, "| **Total** | | **%d** | **%s** | **%s** | **%s** | **%s** |\n", total.Turns,
-		Thousands(total.Usage.InputTokens), Thousands(total.Usage.CacheReadTokens), Thousands(total.Usage.OutputTokens), total.Spend().Cell())
+	in, cached, out := tokenCells(total.Usage)
+	fmt.Fprintf(b, "| **Total** | | **%d** | **%s** | **%s** | **%s** | **%s** |\n", total.Turns, in, cached, out, total.Spend().Cell())
 	u := total.Usage
 	b.WriteString("\nInput counts the prompt tokens billed at the full rate; cached input, those read from the provider's prompt cache")
 	if prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens; prompt > 0 && u.CacheReadTokens > 0 {
@@ -297,6 +298,23 @@ func UsageTable(b *strings.Builder, s *debate.State, heading string, name func(a
 		b.WriteString(" " + note)
 	}
 	b.WriteString("\n")
+}
+
+// tokenCells are the table's input, cached input and output cells for u:
+// the counts, "unknown" where a server sent none and no turn counted any,
+// and "≥ N" where some turns' counts are missing (a 0 would read as a free
+// debate).
+func tokenCells(u llm.Usage) (in, cached, out string) {
+	cell := func(n int) string {
+		switch {
+		case !u.Unreported:
+			return Thousands(n)
+		case n == 0:
+			return "unknown"
+		}
+		return "≥ " + Thousands(n)
+	}
+	return cell(u.InputTokens), cell(u.CacheReadTokens), cell(u.OutputTokens)
 }
 
 // Thousands writes n with thousands separators.

@@ -63,6 +63,32 @@ func TestUsageTableAllUnpriced(t *testing.T) {
 	}
 }
 
+// A server that sent no token counts leaves its cells unknown, or "≥" the
+// counts of the turns that had them, not 0: a column of zeros reads as a
+// debate that cost nothing.
+func TestUsageTableUnreported(t *testing.T) {
+	s := &debate.State{Turns: map[string]*debate.Turn{}}
+	add := func(id, agent string, u llm.Usage) {
+		s.Turns[id] = &debate.Turn{TurnRef: debate.TurnRef{ID: id, Agent: agent}, Status: debate.TurnDone, Model: "openai/local", Usage: u}
+		s.Done = append(s.Done, id)
+	}
+	add("a", "pro", llm.Usage{Unreported: true})
+	add("b", "con", llm.Usage{InputTokens: 1200, OutputTokens: 30})
+	add("c", "con", llm.Usage{Unreported: true})
+	var b strings.Builder
+	UsageTable(&b, s, "## Tokens and cost", AgentName)
+	out := b.String()
+	for _, want := range []string{
+		"| Pro | openai/local | 1 | unknown | unknown | unknown | unknown |",
+		"| Con | openai/local | 2 | ≥ 1,200 | unknown | ≥ 30 | unknown |",
+		"| **Total** | | **3** | **≥ 1,200** | **unknown** | **≥ 30** | **unknown** |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestSpend(t *testing.T) {
 	for _, c := range []struct {
 		name       string
