@@ -56,6 +56,12 @@ func TestSolverAlone(t *testing.T) {
 		{args: []string{"-p", "DC-CO", "-f", af, "-a", "9"}, code: 2, err: "9"},
 		{args: []string{"-p", "SE-GR", "-f", filepath.Join(dir, "missing.af")}, code: 2, err: "missing.af"},
 		{args: []string{"--bogus"}, code: 2, err: "unknown flag"},
+		// Files as other tools write them: apx facts in any order, tgf
+		// labels, CRLF; and ones read in the wrong format say so.
+		{args: []string{"-p", "SE-GR", "-f", "-", "-fo", "apx"}, stdin: "att(a,b).\r\n% c\r\narg(a). arg(b).", out: "[a]"},
+		{args: []string{"-p", "DC-GR", "-f", "-", "-fo", "tgf", "-a", "2"}, stdin: "1 Alice\r\n2 Bob\r\n#\r\n1 2 rebuts\r\n", out: "NO"},
+		{args: []string{"-p", "SE-GR", "-f", "-", "-fo", "tgf"}, stdin: "arg(a).\n", code: 2, err: "pass -fo apx"},
+		{args: []string{"-p", "SE-GR", "-f", "-", "-fo", "i23"}, stdin: "\x1f\x8b\x08\x00", code: 2, err: "gzip-compressed"},
 		{args: []string{"extra"}, code: 2, err: "takes no arguments"},
 	}
 	for _, c := range cases {

@@ -133,7 +133,11 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 		}
 		if kw != "arg" && kw != "att" {
 			p.pos = start
-			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %q (comments start with %%)", line, p.snippet())
+			hint := " (comments start with %)"
+			if h := otherFormat(p.snippet(), APX); h != "" {
+				hint = h
+			}
+			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %q%s", line, p.snippet(), hint)
 		}
 		if err := p.expect('(', kw); err != nil {
 			return nil, err
@@ -328,12 +332,16 @@ func ParseTGF(r io.Reader) (*argue.Framework, error) {
 	edges := false
 	labelled, labelledText := 0, "" // the first argument line with a label
 	ln := 1
+	first := "" // the first line that is not blank
 	for ; sc.Scan(); ln++ {
 		text := sc.Text()
 		if ln == 1 {
 			text = strings.TrimPrefix(text, "\uFEFF") // an editor's byte order mark
 		}
 		fields := strings.Fields(text)
+		if first == "" && len(fields) > 0 {
+			first = strings.TrimSpace(text)
+		}
 		switch {
 		case len(fields) == 0:
 			continue
@@ -366,6 +374,11 @@ func ParseTGF(r io.Reader) (*argue.Framework, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, scanError("tgf", ln, err)
+	}
+	if h := otherFormat(first, TGF); !edges && h != "" {
+		// An apx file has no "#" line and one word a line: read as tgf it
+		// would be a framework of arguments named "arg(a).".
+		return nil, fmt.Errorf("iccma: tgf: the file has no \"#\" line and starts %q%s", first, h)
 	}
 	if !edges && labelled > 0 {
 		return nil, fmt.Errorf("iccma: tgf line %d: %q is an argument with a label or an attack, and the file has no \"#\" line: put a line \"#\" between the arguments and the attacks (after the arguments if there are none)", labelled, labelledText)
@@ -438,7 +451,11 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 		fields := strings.Fields(text)
 		if af == nil {
 			if len(fields) != 3 || fields[0] != "p" || fields[1] != "af" {
-				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %q%s", ln, text, headerHint(text, fields))
+				hint := headerHint(text, fields)
+				if h := otherFormat(text, I23); h != "" {
+					hint = h
+				}
+				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %q%s", ln, text, hint)
 			}
 			n, err := strconv.Atoi(fields[2])
 			if err != nil || n < 0 || n > maxI23Args {
@@ -469,6 +486,15 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 		return nil, fmt.Errorf("iccma: i23: missing header \"p af N\" (the input has no line but comments and blank ones): start the file with \"p af N\", N the number of arguments")
 	}
 	return af, nil
+}
+
+// otherFormat says which other format line looks like, for an error
+// reading it as format f: a file given the wrong -fo or extension.
+func otherFormat(line string, f Format) string {
+	if g, ok := sniff([]byte(line)); ok && g != f {
+		return fmt.Sprintf(" (this looks like the %s format: pass -fo %s)", g, g)
+	}
+	return ""
 }
 
 // headerHint says what a line found where the header belongs suggests.

@@ -198,6 +198,12 @@ func TestParseErrors(t *testing.T) {
 		{TGF, "#a\n#\n", "line 1: found \"#a\" where an argument's name belongs"},
 		{TGF, "a\n#\n#\n", "line 3: a second \"#\" line"},
 		{I23, "p af 2 3\n", "the header holds one number"},
+		// A file read in the wrong format says which it looks like; an apx
+		// one read as tgf would be arguments named "arg(a)." otherwise.
+		{TGF, "arg(a).\narg(b).\natt(a,b).\n", "starts \"arg(a).\" (this looks like the apx format: pass -fo apx)"},
+		{TGF, "p af 2\n1 2\n", "(this looks like the i23 format: pass -fo i23)"},
+		{APX, "% c\np af 2\n1 2\n", "line 2: expected arg(...) or att(...), found \"p af 2\" (this looks like the i23 format: pass -fo i23)"},
+		{I23, "arg(a).\n", "found \"arg(a).\" (this looks like the apx format: pass -fo apx)"},
 		{I23, "1 2\n", "expected header"},
 		{I23, "p af 2\n1 3\n", "1..2"},
 		{I23, "p af -1\n", "bad argument count"},
