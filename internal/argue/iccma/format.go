@@ -139,8 +139,12 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 			}
 			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %q%s", line, p.snippet(), hint)
 		}
-		if err := p.expect('(', kw); err != nil {
-			return nil, err
+		// so far is the statement read so far, for errors; it is built only
+		// for one, as building it for every statement costs a third of the
+		// parse of a large file.
+		so := func(parts ...string) string { return strings.Join(parts, "") }
+		if err := p.expect('('); err != nil {
+			return nil, p.expected('(', kw)
 		}
 		a, err := p.name()
 		if err != nil {
@@ -151,8 +155,8 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 		}
 		var b string
 		if kw == "att" {
-			if err := p.expect(',', "att("+a); err != nil {
-				return nil, err
+			if err := p.expect(','); err != nil {
+				return nil, p.expected(',', so("att(", a))
 			}
 			if b, err = p.name(); err != nil {
 				return nil, err
@@ -161,15 +165,17 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in att(%s,...), found %q", p.line, a, p.snippet())
 			}
 		}
-		stmt := kw + "(" + a
-		if kw == "att" {
-			stmt += "," + b
+		stmt := func() string {
+			if kw == "att" {
+				return so("att(", a, ",", b)
+			}
+			return so("arg(", a)
 		}
-		if err := p.expect(')', stmt); err != nil {
-			return nil, err
+		if err := p.expect(')'); err != nil {
+			return nil, p.expected(')', stmt())
 		}
-		if err := p.expect('.', stmt+")"); err != nil {
-			return nil, err
+		if err := p.expect('.'); err != nil {
+			return nil, p.expected('.', stmt()+")")
 		}
 		switch {
 		case kw == "arg":
@@ -261,20 +267,32 @@ func (p *apxParser) name() (string, error) {
 	return string(p.src[start:p.pos]), nil
 }
 
-// expect passes c, which must come next after what (the statement so far).
-func (p *apxParser) expect(c byte, what string) error {
+// expect passes c, which must come next; skip's errors are returned, and
+// errMissing when c is not there (see expected).
+func (p *apxParser) expect(c byte) error {
 	if err := p.skip(); err != nil {
 		return err
 	}
 	if p.pos >= len(p.src) || p.src[p.pos] != c {
-		fix := fmt.Sprintf("write %q after %s", c, what)
-		if c == '.' {
-			fix = "end each statement with '.'"
-		}
-		return fmt.Errorf("iccma: apx line %d: expected %q after %s, found %q: %s", p.line, c, what, p.snippet(), fix)
+		return errMissing
 	}
 	p.pos++
 	return nil
+}
+
+// errMissing is expect's error for a missing character.
+var errMissing = errors.New("missing")
+
+// expected is the error for c missing after what (the statement so far).
+func (p *apxParser) expected(c byte, what string) error {
+	if err := p.skip(); err != nil {
+		return err
+	}
+	fix := fmt.Sprintf("write %q after %s", c, what)
+	if c == '.' {
+		fix = "end each statement with '.'"
+	}
+	return fmt.Errorf("iccma: apx line %d: expected %q after %s, found %q: %s", p.line, c, what, p.snippet(), fix)
 }
 
 // apxQuoted reports whether name is one quoted string as ParseAPX reads it,
