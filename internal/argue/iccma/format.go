@@ -568,12 +568,13 @@ func WriteI23(w io.Writer, af *argue.Framework) error {
 // it: "p af N" opens an i23 file, "arg(" an apx one, and a line "#" parts a
 // tgf file's arguments from its attacks. ok is false when none matches.
 func sniff(head []byte) (f Format, ok bool) {
-	for _, line := range strings.Split(string(head), "\n") {
+	for _, line := range strings.Split(strings.TrimPrefix(string(head), "\uFEFF"), "\n") {
 		line = strings.TrimSpace(line)
+		fields := strings.Fields(line)
 		switch {
 		case line == "" || strings.HasPrefix(line, "%"):
 			continue // blank, or an apx comment
-		case strings.HasPrefix(line, "p af "):
+		case len(fields) == 3 && fields[0] == "p" && fields[1] == "af":
 			return I23, true
 		case strings.HasPrefix(line, "arg(") || strings.HasPrefix(line, "att("):
 			return APX, true

@@ -361,8 +361,9 @@ func TestFormatFromContents(t *testing.T) {
 		"numeric.txt": "# a comment\np af 3\n1 2\n2 3\n",
 		"aspartix.in": "% comment\narg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\n",
 		"trivial.dat": "a\nb\nc\n#\na b\nb c\n",
+		"spaced.txt":  "\uFEFFp  af\t3 \n1 2\n2 3\n", // a header i23 reads: a BOM, blanks
 	}
-	want := map[string]string{"numeric.txt": "w 1 3\n", "aspartix.in": "[a,c]\n", "trivial.dat": "[a,c]\n"}
+	want := map[string]string{"numeric.txt": "w 1 3\n", "aspartix.in": "[a,c]\n", "trivial.dat": "[a,c]\n", "spaced.txt": "w 1 3\n"}
 	for name, body := range files {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
