@@ -134,6 +134,7 @@ func TestRunErrors(t *testing.T) {
 		// Compressed, as ICCMA distributes instances: said so, not read as
 		// a framework whose first line is garbage.
 		{Options{Problem: "SE-PR", File: "-", Format: "i23", Input: bytes.NewReader(gzipped(t, "p af 2\n1 2\n"))}, "standard input is gzip-compressed: decompress it first"},
+		{Options{Problem: "SE-PR", File: "-", Format: "i23", Input: strings.NewReader("\xff\xfep\x00 \x00a\x00f\x00 \x001\x00\n\x00")}, "standard input is UTF-16 text"},
 	}
 	for _, tt := range tests {
 		err := Run(context.Background(), tt.opts, &bytes.Buffer{})

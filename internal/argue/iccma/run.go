@@ -58,10 +58,16 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 	}
 	defer closeSrc()
 	in := bufio.NewReaderSize(ctxReader{ctx, src}, sniffBytes)
-	if magic, _ := in.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		// ICCMA distributes instances compressed, but solvers are given
-		// them plain; reading on would report garbage on line 1.
+	// What no framework file starts with, said as such: reading on would
+	// report garbage on line 1.
+	switch magic, _ := in.Peek(2); {
+	case bytes.Equal(magic, []byte{0x1f, 0x8b}):
+		// ICCMA distributes instances compressed; solvers are given them
+		// plain.
 		return fmt.Errorf("iccma: %s is gzip-compressed: decompress it first (gunzip -k FILE, or zcat FILE | ... -f - -fo FORMAT)", name)
+	case bytes.Equal(magic, []byte{0xff, 0xfe}), bytes.Equal(magic, []byte{0xfe, 0xff}):
+		// Windows PowerShell's > writes UTF-16.
+		return fmt.Errorf("iccma: %s is UTF-16 text (as Windows PowerShell's > writes it): save it as UTF-8 or ASCII, e.g. iconv -f UTF-16 -t UTF-8", name)
 	}
 	format, err := resolveFormat(opts, in, name)
 	if err != nil {
