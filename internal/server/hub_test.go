@@ -1,0 +1,102 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/store/memstore"
+)
+
+// flakyStore's first subscription fails after yielding failAfter events,
+// as a PostgreSQL store's does when its connection is cut.
+type flakyStore struct {
+	debate.Store
+	failAfter int
+	failed    atomic.Bool
+}
+
+func (s *flakyStore) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
+	inner := s.Store.Subscribe(ctx, id, after)
+	if s.failed.Load() {
+		return inner
+	}
+	return func(yield func(debate.Event, error) bool) {
+		n := 0
+		for e, err := range inner {
+			if err != nil {
+				yield(e, err)
+				return
+			}
+			if n == s.failAfter {
+				s.failed.Store(true)
+				yield(debate.Event{}, errors.New("FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"))
+				return
+			}
+			if !yield(e, nil) {
+				return
+			}
+			n++
+		}
+	}
+}
+
+// A read of the log that fails while followers follow a debate is retried:
+// they get every event after it, and their streams do not end as if the
+// debate had.
+func TestFeedSurvivesAFailedRead(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	mem := memstore.New()
+	defer mem.Close()
+	const id = "DEB-0000feed"
+	at := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
+	appendEvent := func(p debate.Payload) {
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := mem.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendEvent(debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?", Limits: debate.DefaultLimits()})
+	h := &hub{store: &flakyStore{Store: mem, failAfter: 3}}
+	const total = 12
+	got := make(chan int64, total)
+	done := make(chan error, 1)
+	go func() {
+		for e, err := range h.follow(ctx, id, 0) {
+			if err != nil {
+				done <- err
+				return
+			}
+			got <- e.Seq
+			if e.Seq == total {
+				done <- nil
+				return
+			}
+		}
+	}()
+	<-got // the log's first event: the follower is attached
+	for i := 2; i <= total; i++ {
+		appendEvent(debate.PhaseChanged{Phase: fmt.Sprintf("r%d", i), Label: fmt.Sprintf("Round %d", i)})
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the follower's stream ended after a failed read: %v", err)
+	}
+	close(got)
+	want := int64(2)
+	for seq := range got {
+		if seq != want {
+			t.Fatalf("event %d, want %d: events lost or repeated around the failed read", seq, want)
+		}
+		want++
+	}
+}
