@@ -5,7 +5,6 @@ import (
 	"errors"
 	"iter"
 	"sync"
-	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store"
@@ -124,43 +123,26 @@ func (h *hub) detach(id string, ch chan debate.Event) {
 }
 
 // run reads the debate's log once for all its followers. A follower whose
-// buffer is full is dropped rather than slowing the others.
-//
-// A read that fails (PostgreSQL restarting, a connection cut) is retried
-// from the last event read, backing off, rather than ending every
-// follower's stream: a client that follows with curl, or any reader that
-// takes the end of the stream for the end of the debate, would stop there.
-// The feed ends when the debate is deleted or the store closed.
+// buffer is full is dropped rather than slowing the others. A read that
+// fails (PostgreSQL restarting, a connection cut) is retried from the last
+// event read (store.Resubscribe), rather than ending every follower's
+// stream: a client that follows with curl, or any reader that takes the end
+// of the stream for the end of the debate, would stop there.
 func (h *hub) run(ctx context.Context, id string, after int64, f *feed) {
-	wait := retryMin
-	for ctx.Err() == nil {
-		var failed error
-		for e, err := range h.store.Subscribe(ctx, id, after) {
-			if err != nil {
-				failed = err
-				break
-			}
-			wait = retryMin
-			after = e.Seq
-			h.mu.Lock()
-			for ch := range f.followers {
-				select {
-				case ch <- e:
-				default:
-					delete(f.followers, ch)
-					close(ch)
-				}
-			}
-			h.mu.Unlock()
-		}
-		if failed == nil || ctx.Err() != nil || errors.Is(failed, debate.ErrNotFound) || errors.Is(failed, store.ErrClosed) {
+	for e, err := range store.Resubscribe(ctx, h.store, id, after) {
+		if err != nil {
 			break
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(wait):
+		h.mu.Lock()
+		for ch := range f.followers {
+			select {
+			case ch <- e:
+			default:
+				delete(f.followers, ch)
+				close(ch)
+			}
 		}
-		wait = min(2*wait, retryMax)
+		h.mu.Unlock()
 	}
 	// The subscription ended (the debate was deleted, or the store
 	// closed): end every follower's stream; clients reconnect.
@@ -174,10 +156,3 @@ func (h *hub) run(ctx context.Context, id string, after int64, f *feed) {
 		delete(h.feeds, id)
 	}
 }
-
-// retryMin and retryMax bound the wait before a feed reads the log again
-// after a failed read.
-const (
-	retryMin = 100 * time.Millisecond
-	retryMax = 5 * time.Second
-)

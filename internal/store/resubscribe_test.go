@@ -1,0 +1,106 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/store"
+	"github.com/parleyhq/parley/internal/store/memstore"
+)
+
+// flaky's first subscription fails after yielding failAfter events, as a
+// PostgreSQL store's does when its connection is cut.
+type flaky struct {
+	debate.Store
+	failAfter int
+	failed    atomic.Bool
+}
+
+func (s *flaky) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
+	inner := s.Store.Subscribe(ctx, id, after)
+	if s.failed.Load() {
+		return inner
+	}
+	return func(yield func(debate.Event, error) bool) {
+		n := 0
+		for e, err := range inner {
+			if err != nil {
+				yield(e, err)
+				return
+			}
+			if n == s.failAfter {
+				s.failed.Store(true)
+				yield(debate.Event{}, errors.New("FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"))
+				return
+			}
+			if !yield(e, nil) {
+				return
+			}
+			n++
+		}
+	}
+}
+
+// Resubscribe yields every event once, in order, across a failed read, and
+// ends with debate.ErrNotFound for a debate that does not exist and with
+// ctx's error when ctx ends.
+func TestResubscribe(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	mem := memstore.New()
+	defer mem.Close()
+	const id = "DEB-0000feed"
+	at := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
+	add := func(p debate.Payload) {
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := mem.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?", Limits: debate.DefaultLimits()})
+	for i := 2; i <= 5; i++ {
+		add(debate.PhaseChanged{Phase: fmt.Sprintf("r%d", i)})
+	}
+	go func() {
+		for i := 6; i <= 12; i++ {
+			time.Sleep(5 * time.Millisecond)
+			add(debate.PhaseChanged{Phase: fmt.Sprintf("r%d", i)})
+		}
+	}()
+	want := int64(1)
+	for e, err := range store.Resubscribe(ctx, &flaky{Store: mem, failAfter: 3}, id, 0) {
+		if err != nil {
+			t.Fatalf("after event %d: %v", want-1, err)
+		}
+		if e.Seq != want {
+			t.Fatalf("event %d, want %d: lost or repeated around the failed read", e.Seq, want)
+		}
+		if want++; want > 12 {
+			break
+		}
+	}
+	var last error
+	for _, err := range store.Resubscribe(ctx, mem, "DEB-nowhere", 0) {
+		last = err
+	}
+	if !errors.Is(last, debate.ErrNotFound) {
+		t.Fatalf("a debate that does not exist: %v, want ErrNotFound", last)
+	}
+	short, stop := context.WithCancel(ctx)
+	stop()
+	for _, err := range store.Resubscribe(short, mem, id, 12) {
+		last = err
+	}
+	if !errors.Is(last, context.Canceled) {
+		t.Fatalf("with ctx ended: %v, want context.Canceled", last)
+	}
+}
