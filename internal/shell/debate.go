@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
+	pstore "github.com/parleyhq/parley/internal/store"
 	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/view"
 )
@@ -190,7 +191,10 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 	send, store, a, docs := m.send, m.app.Store, m.app, msg.docs
 	from := v.state.LastSeq
 	go func() {
-		for e, err := range store.Subscribe(subCtx, sess.ID, from) {
+		// Resubscribe: a read of the log that fails (PostgreSQL restarting)
+		// must not end the transcript while the run goes on, or the shell
+		// would wait for events it no longer reads.
+		for e, err := range pstore.Resubscribe(subCtx, store, sess.ID, from) {
 			if err != nil {
 				send(subEndMsg{id: sess.ID, err: err})
 				return

@@ -2,10 +2,13 @@ package shell
 
 import (
 	"context"
+	"errors"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -1119,5 +1122,52 @@ func TestAskByIDMakesItCurrent(t *testing.T) {
 	h.typeLine("/cost")
 	if tr := h.transcript(); strings.Contains(tr, "No debate yet") || !strings.Contains(tr, "Tokens and cost of DEB-00000001") {
 		t.Errorf("/cost after /ask ID:\n%s", tr)
+	}
+}
+
+// cutStore's first subscription fails after yielding failAfter events, as
+// a PostgreSQL store's does when its connection is cut.
+type cutStore struct {
+	debate.Store
+	failAfter int
+	failed    atomic.Bool
+}
+
+func (s *cutStore) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
+	inner := s.Store.Subscribe(ctx, id, after)
+	if s.failed.Load() {
+		return inner
+	}
+	return func(yield func(debate.Event, error) bool) {
+		n := 0
+		for e, err := range inner {
+			if err != nil {
+				yield(e, err)
+				return
+			}
+			if n == s.failAfter {
+				s.failed.Store(true)
+				yield(debate.Event{}, errors.New("FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"))
+				return
+			}
+			if !yield(e, nil) {
+				return
+			}
+			n++
+		}
+	}
+}
+
+// TestRunOutlivesAFailedRead: a read of the log that fails while the shell
+// runs a debate (PostgreSQL restarting) neither ends the transcript nor
+// leaves the shell waiting for ever: the debate is shown to its end.
+func TestRunOutlivesAFailedRead(t *testing.T) {
+	h := newHarness(t, 120, nil, func(o *Options) {
+		o.App.Store = &cutStore{Store: o.App.Store, failAfter: 5}
+	})
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	if tr := h.transcript(); !strings.Contains(tr, "Debate DEB-00000001: 7 turns, no cost (no model used)") {
+		t.Errorf("the debate was not shown to its end:\n%s", tr)
 	}
 }
