@@ -99,7 +99,10 @@ type options struct {
 }
 
 // WithLogger sets where the store reports what it recovers from by itself (a
-// dropped LISTEN connection). Default: slog.Default().
+// dropped LISTEN connection). Default: slog.Default() when it reports, not
+// when the store is opened, so that a program that routes the default
+// logger later (the shell, to its transcript, while it owns the screen) has
+// these reports too.
 func WithLogger(l *slog.Logger) Option {
 	return func(o *options) { o.log = l }
 }
@@ -150,7 +153,7 @@ func OpenExisting(ctx context.Context, url string, opts ...Option) (*Store, erro
 }
 
 func open(ctx context.Context, url string, create bool, opts []Option) (*Store, error) {
-	o := options{log: slog.Default()}
+	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -560,7 +563,7 @@ func (s *Store) listenLoop(conn *pgx.Conn) {
 		if s.bg.Err() != nil {
 			return
 		}
-		s.log.Warn("parley store: lost the LISTEN connection to PostgreSQL; reconnecting", "db", s.loc, "err", err)
+		s.logger().Warn("parley store: lost the LISTEN connection to PostgreSQL; reconnecting", "db", s.loc, "err", err)
 		wait := minWait
 		for {
 			select {
@@ -574,13 +577,22 @@ func (s *Store) listenLoop(conn *pgx.Conn) {
 			if s.bg.Err() != nil {
 				return
 			}
-			s.log.Warn("parley store: cannot reconnect the LISTEN connection to PostgreSQL; live views wait", "db", s.loc, "err", err, "retry_in", wait)
+			s.logger().Warn("parley store: cannot reconnect the LISTEN connection to PostgreSQL; live views wait", "db", s.loc, "err", err, "retry_in", wait)
 			wait = min(2*wait, maxWait)
 		}
 		// Appends committed while we were not listening were announced to
 		// nobody: every subscriber reads its log again.
 		s.notify.NotifyAll()
 	}
+}
+
+// logger is where the store reports: its WithLogger, else the default
+// logger of the moment.
+func (s *Store) logger() *slog.Logger {
+	if s.log != nil {
+		return s.log
+	}
+	return slog.Default()
 }
 
 // relay wakes the subscribers of each notified debate until the connection

@@ -1,17 +1,20 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
 	"net"
 	neturl "net/url"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -778,6 +781,61 @@ func TestIndexWorkConcurrent(t *testing.T) {
 			if m[3] == "" {
 				t.Errorf("%s: %q without CONCURRENTLY", e.Name(), m[0])
 			}
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer for a logger and a test reading it at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// TestListenerLossReportedToTheDefaultOfTheMoment: a store opened without
+// WithLogger reports a lost LISTEN connection to the default logger of the
+// moment it is lost, not of the moment it was opened (the shell routes the
+// default logger to its transcript after opening the store; a report to
+// the earlier one is drawn over its screen).
+func TestListenerLossReportedToTheDefaultOfTheMoment(t *testing.T) {
+	ctx := t.Context()
+	url := pgtest.URL(t)
+	// As in the binary: a default logger of its own when the store opens
+	// (standard error), another one after (the shell's transcript).
+	was := slog.Default()
+	t.Cleanup(func() { slog.SetDefault(was) })
+	var early, got syncBuffer
+	slog.SetDefault(slog.New(slog.NewTextHandler(&early, nil)))
+	a, b := openAt(t, url), openAt(t, url)
+	slog.SetDefault(slog.New(slog.NewTextHandler(&got, nil)))
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := a.Append(ctx, "d", mustEvent(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := pull(t, b.Subscribe(sctx, "d", 0))
+	if _, err := next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.pool.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`,
+		`LISTEN `+pgx.Identifier{b.channel}.Sanitize()); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(got.String(), "lost the LISTEN connection"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the lost LISTEN connection was not reported to the default logger set after Open:\n%s\n(to the one before: %s)", got.String(), early.String())
 		}
 	}
 }
