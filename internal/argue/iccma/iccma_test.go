@@ -556,3 +556,29 @@ func TestExtensionIsFilepathExt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRun: whatever standard input holds, a run without -fo answers in
+// the style of the format it was taken for, or fails with an error naming
+// the input; it never panics. (The parsers have their own fuzz tests; this
+// one covers telling the format and the checks before parsing.)
+func FuzzRun(f *testing.F) {
+	for _, s := range []string{"p af 2\n1 2\n", "arg(a).\natt(a,a).\n", "a\nb\n#\na b\n", "\uFEFFp  af 1\n", "\x1f\x8b", "\xff\xfe", "%* x *%\narg(a).", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if regexp.MustCompile(`p\s+af\s+\+?\d{5}`).Match(b) {
+			t.Skip() // valid, and slow to solve: see FuzzParseI23
+		}
+		var out bytes.Buffer
+		err := Run(context.Background(), Options{Problem: "SE-GR", File: "-", Input: bytes.NewReader(b)}, &out)
+		if err != nil {
+			if !strings.Contains(err.Error(), "standard input") {
+				t.Fatalf("%q: error %v does not name the input", b, err)
+			}
+			return
+		}
+		if got := out.String(); !regexp.MustCompile(`^(w( \d+)*|\[.*\])\n$`).MatchString(got) {
+			t.Fatalf("%q: output %q", b, got)
+		}
+	})
+}
