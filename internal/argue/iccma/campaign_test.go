@@ -3,7 +3,6 @@ package iccma
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -464,13 +463,27 @@ func campaignLarge(t *testing.T, rng *rand.Rand, trial int, c campaignAF, file, 
 	for range 4 {
 		queries = append(queries, strconv.Itoa(1+rng.IntN(c.n)))
 	}
+	// Each run has its own bound, μ-toksia a longer one: a run cut off is
+	// counted, and μ-toksia's time on it logged, with the framework kept in
+	// $PARLEY_CAMPAIGN_KEEP if set.
+	ctx := context.Background()
+	solve := func(problem, arg string) (string, bool, error) {
+		rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		out, err := campaignRun(rctx, problem, file, "i23", arg)
+		if err != nil && rctx.Err() != nil {
+			counts["timeout "+problem]++
+			campaignCutOff(t, trial, c, file, path, peer, problem, arg)
+			return "", false, nil
+		}
+		return out, true, err
+	}
 	for _, sem := range []string{"AD", "CO", "GR", "PR", "ST", "SST", "STG", "ID"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, 120*time.Second)
 		defer cancel()
 		where := fmt.Sprintf("trial %d (%s n=%d) %s", trial, c.shape, c.n, sem)
-		se, err := campaignRun(ctx, "SE-"+sem, file, "i23", "")
-		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
-			counts["timeout SE-"+sem]++
+		se, ok, err := solve("SE-"+sem, "")
+		if !ok {
 			continue
 		}
 		if err != nil {
@@ -479,7 +492,7 @@ func campaignLarge(t *testing.T, rng *rand.Rand, trial int, c campaignAF, file, 
 		}
 		var peerSE string
 		if peer != "" && sem != "GR" {
-			if peerSE, err = peerRun(ctx, peer, "SE-"+sem, path, ""); err != nil {
+			if peerSE, err = peerRun(pctx, peer, "SE-"+sem, path, ""); err != nil {
 				t.Errorf("%s: %v", where, err)
 				return
 			}
@@ -494,7 +507,7 @@ func campaignLarge(t *testing.T, rng *rand.Rand, trial int, c campaignAF, file, 
 				t.Errorf("%s SE: %q is not an extension", where, se)
 			} else if sem == "PR" && peer != "" {
 				// Maximal: the reduct has no non-empty admissible set.
-				if w, err := peerRun(ctx, peer, "SE-PR", reductFile(t, k, s, path), ""); err != nil || w != "w\n" {
+				if w, err := peerRun(pctx, peer, "SE-PR", reductFile(t, k, s, path), ""); err != nil || w != "w\n" {
 					t.Errorf("%s SE: %q is not maximal: μ-toksia finds %q (%v) in its reduct", where, se, w, err)
 				}
 				counts["peer maximal SE-PR"]++
@@ -508,12 +521,11 @@ func campaignLarge(t *testing.T, rng *rand.Rand, trial int, c campaignAF, file, 
 			qi, _ := strconv.Atoi(q)
 			for _, task := range []string{"DC", "DS"} {
 				problem := task + "-" + sem
-				got, err := campaignRun(ctx, problem, file, "i23", q)
+				got, ok, err := solve(problem, q)
+				if !ok {
+					continue
+				}
 				if err != nil {
-					if ctx.Err() != nil {
-						counts["timeout "+problem]++
-						continue
-					}
 					t.Errorf("%s %s -a %s: %v", where, problem, q, err)
 					return
 				}
@@ -524,7 +536,7 @@ func campaignLarge(t *testing.T, rng *rand.Rand, trial int, c campaignAF, file, 
 					want = map[bool]string{true: "YES", false: "NO"}[gr[qi-1]]
 					counts["definition "+problem]++
 				case peer != "":
-					p, err := peerRun(ctx, peer, problem, path, q)
+					p, err := peerRun(pctx, peer, problem, path, q)
 					if err != nil {
 						t.Errorf("%s: %v", where, err)
 						return
@@ -589,14 +601,40 @@ func campaignLarge(t *testing.T, rng *rand.Rand, trial int, c campaignAF, file, 
 		}
 		for _, q := range queries {
 			qi, _ := strconv.Atoi(q)
-			dc, _ := campaignRun(ctx, "DC-"+sem, file, "i23", q)
-			ds, _ := campaignRun(ctx, "DS-"+sem, file, "i23", q)
+			dc, okc, _ := solve("DC-"+sem, q)
+			ds, oks, _ := solve("DS-"+sem, q)
+			if !okc || !oks {
+				continue
+			}
 			if strings.HasPrefix(dc, "YES") != union[qi-1] || strings.HasPrefix(ds, "YES") != inter[qi-1] {
 				t.Errorf("%s -a %s: DC %q DS %q disagree with EE's %d extensions", where, q, dc, ds, len(lines))
 			}
 		}
 		counts["consistent EE/CE-"+sem]++
 	}
+}
+
+// campaignCutOff logs a run that was cut off with μ-toksia's time on the
+// same problem, and keeps the framework in $PARLEY_CAMPAIGN_KEEP if set:
+// where Parley is far slower than its peer is worth a look.
+func campaignCutOff(t *testing.T, trial int, c campaignAF, file, path, peer, problem, arg string) {
+	t.Helper()
+	name := fmt.Sprintf("trial%d_%s_n%d_%s_a%s.af", trial, strings.ReplaceAll(c.shape, "+", "_"), c.n, problem, arg)
+	if keep := os.Getenv("PARLEY_CAMPAIGN_KEEP"); keep != "" {
+		if err := os.WriteFile(filepath.Join(keep, name), []byte(file), 0o644); err != nil {
+			t.Errorf("keep %s: %v", name, err)
+		}
+	}
+	peerSays := "μ-toksia not run"
+	if peer != "" && !strings.HasPrefix(problem, "EE") && !strings.HasPrefix(problem, "CE") && !strings.HasSuffix(problem, "GR") {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		start := time.Now()
+		out, err := peerRun(ctx, peer, problem, path, arg)
+		first, _, _ := strings.Cut(out, "\n")
+		peerSays = fmt.Sprintf("μ-toksia %q in %s (err %v)", first, time.Since(start).Round(time.Millisecond), err)
+	}
+	t.Logf("cut off at 20 s: %s: %s", name, peerSays)
 }
 
 // campaignFormats reads the framework as apx and tgf, with names that are
