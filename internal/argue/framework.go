@@ -191,11 +191,11 @@ func buildRows(n int, pairs []int32, key int) (off, adj []int32) {
 func (f *Framework) AddAttackNames(from, to string) error {
 	a, ok := f.Index(from)
 	if !ok {
-		return fmt.Errorf("argue: attack (%s,%s): unknown argument %q", from, to, from)
+		return fmt.Errorf("argue: attack %q -> %q: unknown argument %q", from, to, from)
 	}
 	b, ok := f.Index(to)
 	if !ok {
-		return fmt.Errorf("argue: attack (%s,%s): unknown argument %q", from, to, to)
+		return fmt.Errorf("argue: attack %q -> %q: unknown argument %q", from, to, to)
 	}
 	return f.AddAttack(a, b)
 }

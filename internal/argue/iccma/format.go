@@ -162,7 +162,7 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 				return nil, err
 			}
 			if b == "" {
-				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in att(%s,...), found %q", p.line, a, p.snippet())
+				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in %q, found %q", p.line, "att("+a+",...)", p.snippet())
 			}
 		}
 		stmt := func() string {
@@ -193,7 +193,7 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 	for _, l := range late {
 		for _, name := range []string{l.from, l.to} {
 			if _, ok := af.Index(name); !ok {
-				return nil, fmt.Errorf("iccma: apx line %d: att(%s,%s) names %s, which no arg(...) declares: add arg(%s). or fix the attack", l.line, l.from, l.to, name, name)
+				return nil, fmt.Errorf("iccma: apx line %d: %q names %q, which no arg(...) declares: add %q or fix the attack", l.line, "att("+l.from+","+l.to+").", name, "arg("+name+").")
 			}
 		}
 		if err := af.AddAttackNames(l.from, l.to); err != nil {
@@ -288,11 +288,12 @@ func (p *apxParser) expected(c byte, what string) error {
 	if err := p.skip(); err != nil {
 		return err
 	}
-	fix := fmt.Sprintf("write %q after %s", c, what)
+	fix := fmt.Sprintf("write %q there", c)
 	if c == '.' {
 		fix = "end each statement with '.'"
 	}
-	return fmt.Errorf("iccma: apx line %d: expected %q after %s, found %q: %s", p.line, c, what, p.snippet(), fix)
+	// what holds names from the file: quoted, as every name in an error.
+	return fmt.Errorf("iccma: apx line %d: expected %q after %q, found %q: %s", p.line, c, what, p.snippet(), fix)
 }
 
 // apxQuoted reports whether name is one quoted string as ParseAPX reads it,

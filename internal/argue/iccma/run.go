@@ -271,7 +271,7 @@ func argHint(af *argue.Framework, format Format) string {
 	case format == I23:
 		return fmt.Sprintf("%d arguments, numbered 1..%d", af.Len(), af.Len())
 	}
-	return fmt.Sprintf("%d arguments, e.g. %s", af.Len(), af.Name(0))
+	return fmt.Sprintf("%d arguments, e.g. %q", af.Len(), af.Name(0))
 }
 
 type printer struct {
