@@ -20,6 +20,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/setup"
+	pstore "github.com/parleyhq/parley/internal/store"
 	"github.com/parleyhq/parley/internal/view"
 )
 
@@ -345,7 +346,10 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	viewDone := make(chan struct{})
 	go func() {
 		defer close(viewDone)
-		for e, err := range store.Subscribe(viewCtx, id, 0) {
+		// Resubscribe: a read of the log that fails (PostgreSQL restarting)
+		// must not end the view while the run goes on: --json would lose
+		// the rest of the stream without a word.
+		for e, err := range pstore.Resubscribe(viewCtx, store, id, 0) {
 			if err != nil {
 				return
 			}
