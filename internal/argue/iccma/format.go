@@ -567,9 +567,12 @@ func WriteI23(w io.Writer, af *argue.Framework) error {
 
 // sniff tells the format from the start of a file whose name does not say
 // it: "p af N" opens an i23 file, "arg(" an apx one, and a line "#" parts a
-// tgf file's arguments from its attacks. ok is false when none matches.
+// tgf file's arguments from its attacks. A line "#" is also an i23
+// comment, so it decides only when no i23 header follows it. ok is false
+// when none matches.
 func sniff(head []byte) (f Format, ok bool) {
-	for _, line := range strings.Split(strings.TrimPrefix(string(head), "\uFEFF"), "\n") {
+	hash := false // a line "#" was seen
+	for line := range strings.Lines(strings.TrimPrefix(string(head), "\uFEFF")) {
 		line = strings.TrimSpace(line)
 		fields := strings.Fields(line)
 		switch {
@@ -580,8 +583,12 @@ func sniff(head []byte) (f Format, ok bool) {
 		case strings.HasPrefix(line, "arg(") || strings.HasPrefix(line, "att("):
 			return APX, true
 		case line == "#":
-			return TGF, true
+			hash = true
+		case strings.HasPrefix(line, "#"):
+			continue // an i23 comment; no tgf line starts so
+		case hash:
+			return TGF, true // an attack after the "#" line
 		}
 	}
-	return "", false
+	return TGF, hash
 }

@@ -366,9 +366,16 @@ func TestFormatFromContents(t *testing.T) {
 		"numeric.txt": "# a comment\np af 3\n1 2\n2 3\n",
 		"aspartix.in": "% comment\narg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\n",
 		"trivial.dat": "a\nb\nc\n#\na b\nb c\n",
-		"spaced.txt":  "\uFEFFp  af\t3 \n1 2\n2 3\n", // a header i23 reads: a BOM, blanks
+		"spaced.txt":  "\uFEFFp  af\t3 \n1 2\n2 3\n",          // a header i23 reads: a BOM, blanks
+		"hashed.txt":  "#\n# comments\n#\np af 3\n1 2\n2 3\n", // "#" lines are i23 comments before a header
+		"nodes.dat":   "a\nb\nc\n#\n",
+		// Contents that only one format has decide over the extension.
+		"aspartix.af": "arg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\n",
+		"numeric.apx": "p af 3\n1 2\n2 3\n",
+		"numeric.tgf": "# c\np af 3\n1 2\n2 3\n", // tgf without attacks
 	}
-	want := map[string]string{"numeric.txt": "w 1 3\n", "aspartix.in": "[a,c]\n", "trivial.dat": "[a,c]\n", "spaced.txt": "w 1 3\n"}
+	want := map[string]string{"numeric.txt": "w 1 3\n", "aspartix.in": "[a,c]\n", "trivial.dat": "[a,c]\n", "spaced.txt": "w 1 3\n", "hashed.txt": "w 1 3\n", "nodes.dat": "[a,b,c]\n",
+		"aspartix.af": "[a,c]\n", "numeric.apx": "w 1 3\n", "numeric.tgf": "w 1 3\n"}
 	for name, body := range files {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {

@@ -183,13 +183,20 @@ func input(opts Options) (r io.Reader, name string, closeFn func(), err error) {
 	return f, opts.File, func() { f.Close() }, nil
 }
 
-// resolveFormat is opts.Format, else the file name's extension, else what
-// the head of the input says (see sniff). The head is peeked, not read, so
-// that a pipe (standard input, /dev/stdin, a shell's <(...)) is parsed
-// from its start: opening such a path a second time finds it drained.
+// resolveFormat is opts.Format, else what the head of the input says when
+// it opens as only i23 or apx files do (a file named .af may hold ASPARTIX
+// facts, as some tools name theirs), else the file name's extension, else
+// a tgf "#" line in the head (see sniff). The head is peeked, not read, so
+// that a pipe (standard input, /dev/stdin, a shell's <(...)) is parsed from
+// its start: opening such a path a second time finds it drained.
 func resolveFormat(opts Options, in *bufio.Reader, name string) (Format, error) {
 	if opts.Format != "" {
 		return ParseFormat(opts.Format)
+	}
+	head, _ := in.Peek(sniffBytes)
+	sf, sniffed := sniff(head)
+	if sniffed && sf != TGF {
+		return sf, nil
 	}
 	stdin := opts.stdin()
 	var err error
@@ -199,11 +206,10 @@ func resolveFormat(opts Options, in *bufio.Reader, name string) (Format, error) 
 			return f, nil
 		}
 	}
-	// An i23 file opens with its "p af" line; a tgf one is told by its "#"
-	// line, which may come late, so only the head is looked at and a miss
-	// keeps the error that asks for a format.
-	head, _ := in.Peek(sniffBytes)
-	if sf, ok := sniff(head); ok {
+	// A tgf file is told by its "#" line, which may come late, so only
+	// the head is looked at and a miss keeps the error that asks for a
+	// format.
+	if sniffed {
 		return sf, nil
 	}
 	if stdin {
