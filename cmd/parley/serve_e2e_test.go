@@ -20,6 +20,14 @@ import (
 // base URL once it listens.
 func startServe(t *testing.T, dir string, env []string, args ...string) (string, *exec.Cmd) {
 	t.Helper()
+	base, cmd, _ := startServeLog(t, dir, env, args...)
+	return base, cmd
+}
+
+// startServeLog is startServe, with what the server writes on standard
+// error after it said where it listens.
+func startServeLog(t *testing.T, dir string, env []string, args ...string) (string, *exec.Cmd, *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	cmd := command(ctx, t, dir, env, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
@@ -35,12 +43,13 @@ func startServe(t *testing.T, dir string, env []string, args ...string) (string,
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
 		if m := addr.FindStringSubmatch(sc.Text()); m != nil {
-			go func() { _, _ = io.Copy(io.Discard, stderr) }()
-			return m[1], cmd
+			log := &syncBuffer{}
+			go func() { _, _ = io.Copy(log, stderr) }()
+			return m[1], cmd, log
 		}
 	}
 	t.Fatalf("parley serve never said where it listens")
-	return "", nil
+	return "", nil, nil
 }
 
 func getJSON(t *testing.T, url string, v any) int {
@@ -152,6 +161,36 @@ func TestServeBadInput(t *testing.T) {
 		// takes no queued debate, and says nothing but why.
 		if strings.Contains(r.stderr, "workers started") {
 			t.Errorf("parley %v started workers before refusing:\n%s", tc.args, r.stderr)
+		}
+	}
+}
+
+// TestServeLogIsForOperators: the server's log says what it runs, in its
+// log's lines; the notes a debate's setup writes for a person at a
+// terminal ("SEC data: …", "--offline: no LLM is used …") are not mixed
+// into it, as a worker's are not.
+func TestServeLogIsForOperators(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + dir + "/parley.db", "OPENAI_API_KEY=sk-test"}
+	base, _, log := startServeLog(t, dir, env)
+	resp, err := http.Post(base+"/api/debates", "application/json", strings.NewReader(`{"topic":"NVDA","offline":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID string }
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if resp.StatusCode != 201 {
+		t.Fatalf("create: %d", resp.StatusCode)
+	}
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(log.String(), "msg=completed debate="+created.ID); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log never says the debate completed:\n%s", log.String())
+		}
+	}
+	for _, note := range []string{"SEC data:", "no LLM is used"} {
+		if strings.Contains(log.String(), note) {
+			t.Errorf("a terminal's note %q is in the server's log:\n%s", note, log.String())
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -89,6 +90,7 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 		return err
 	}
 	a.Log = log
+	a.Env.Notice = io.Discard // notices are for a person at a terminal, as in a worker
 	calls := &ops.Calls{} // for /metrics
 	a.WrapProvider = calls.Wrap
 	// Debates run as jobs in the database: --workers of each queue in this
