@@ -91,7 +91,7 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	}
 	a.Log = log
 	a.Env.Notice = io.Discard // notices are for a person at a terminal, as in a worker
-	calls := &ops.Calls{} // for /metrics
+	calls := &ops.Calls{}     // for /metrics
 	a.WrapProvider = calls.Wrap
 	// Debates run as jobs in the database: --workers of each queue in this
 	// process, and any number of 'parley worker's elsewhere.
