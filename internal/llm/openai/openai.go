@@ -35,6 +35,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 	"github.com/parleyhq/parley/internal/llm/internal/permodel"
+	"github.com/parleyhq/parley/internal/llm/internal/textcall"
 	"github.com/parleyhq/parley/internal/llm/internal/think"
 )
 
@@ -118,7 +119,10 @@ type Provider struct {
 	// thinks remembers how each model's replies carry reasoning in their
 	// content (see package think).
 	thinks *permodel.Map[think.Mode]
-	log    *slog.Logger
+	// textCalls remembers the models whose tool calls came as text and
+	// were read, so that it is said once per model.
+	textCalls *permodel.Map[bool]
+	log       *slog.Logger
 }
 
 // New returns a Provider for cfg.
@@ -173,12 +177,13 @@ func New(cfg Config) (*Provider, error) {
 	// would mix in OPENAI_* variables (a key, an organization) that belong to
 	// OpenAI, not to whatever local server BaseURL names.
 	return &Provider{
-		chat:   sdk.NewChatCompletionService(opts...),
-		cfg:    cfg,
-		errs:   apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
-		shapes: permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
-		thinks: permodel.New(think.Unknown),
-		log:    log,
+		chat:      sdk.NewChatCompletionService(opts...),
+		cfg:       cfg,
+		errs:      apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
+		shapes:    permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
+		thinks:    permodel.New(think.Unknown),
+		textCalls: permodel.New(false),
+		log:       log,
 	}, nil
 }
 
@@ -224,6 +229,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			calls    toolCalls
 			refusal  strings.Builder
 			thinking = think.New(p.thinks.Get(req.Model))
+			// Tool calls the server passed on as text (see package
+			// textcall) are held back from the answer. A lone JSON object
+			// is the answer when one was asked for.
+			textCalls = textcall.New(req.Tools, req.Schema == nil)
 			// The reasoning deltas, kept (up to think.MaxHeld) for a reply that
 			// has nothing else (see below).
 			reasoning strings.Builder
@@ -260,6 +269,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					yield(llm.Chunk{}, p.lateReasoning(req.Model))
 					return
 				}
+				text = textCalls.Feed(text)
 				if text != "" && !yield(llm.Chunk{Text: text}, nil) {
 					return
 				}
@@ -295,7 +305,29 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if mode := thinking.Learned(cut); mode != thinking.Mode() {
 			p.learnThink(ctx, req.Model, mode)
 		}
-		if text := thinking.Flush(cut); text != "" && !yield(llm.Chunk{Text: text}, nil) {
+		if text := textCalls.Feed(thinking.Flush(cut)); text != "" && !yield(llm.Chunk{Text: text}, nil) {
+			return
+		}
+		outcome, text, inText, form, why := textCalls.Finish(cut)
+		switch {
+		case outcome == textcall.Garbled:
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: textcall.GarbledError(req.Model, form, why)})
+			return
+		case outcome == textcall.Calls && len(calls.bufs) > 0:
+			// Calls in both places: the server parsed some, so the
+			// text is not a call it missed; it stays the text it was.
+		case outcome == textcall.Calls:
+			text = ""
+			if !p.textCalls.Set(req.Model, true, nil) {
+				p.log.LogAttrs(ctx, slog.LevelWarn, textcall.AdaptedMessage(form), slog.String("provider", p.Name()), slog.String("model", req.Model))
+			}
+			for i, c := range inText {
+				// Read as if the server had sent them: named, in order,
+				// with IDs unique within the reply.
+				calls.add(int64(i), fmt.Sprintf("call_%d_%s", i, c.Name), c.Name, string(c.Args))
+			}
+		}
+		if text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
 		}
 		if stop == llm.StopEnd && !thinking.Passed() && len(calls.bufs) == 0 && refusal.Len() == 0 && strings.TrimSpace(reasoning.String()) != "" {

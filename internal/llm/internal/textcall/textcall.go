@@ -1,0 +1,435 @@
+// Package textcall reads the tool calls that a server without a tool-call
+// parser for the model passes on as the reply's text. Such a server
+// (llama.cpp without --jinja, vLLM with no or the wrong --tool-call-parser,
+// LM Studio with some models, Ollama with a raw template) accepts the
+// request's tools, lets the model write its call in its own format, and
+// sends that as the answer with finish_reason "stop". Taken as the answer,
+// a research agent's turn would silently be a JSON blob.
+//
+// The formats known here are the chat templates' own, which a model that
+// means to call a tool writes exactly:
+//
+//   - Hermes, Qwen 2.5/3, NousResearch: <tool_call>{"name": ..., "arguments": {...}}</tool_call>,
+//     once per call;
+//   - Llama 3.1+: <|python_tag|>{"name": ..., "parameters": {...}}, calls
+//     separated by ";", or the bare object (which its template asks for)
+//     {"name": ..., "parameters": {...}}, also with "type": "function";
+//   - Mistral: [TOOL_CALLS][{"name": ..., "arguments": {...}}, ...], or
+//     (tokenizer v11+) [TOOL_CALLS]name[ARGS]{...};
+//   - the bare object or array of objects with "arguments".
+//
+// A Filter holds such text back from the stream, so that it is never shown
+// as the answer, and reads it when the reply ends: as tool calls when it is
+// exactly calls of tools the request offered (Calls), as an error when it
+// is plainly meant as one but cannot be read exactly (Garbled), as text
+// otherwise. Prose before a wrapper is passed on as it comes; a bare object
+// is only taken for a call when it is the whole reply, so an answer that
+// quotes JSON or names a tool in prose passes unchanged.
+package textcall
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// The wrappers that chat templates put around a tool call. They are
+// special tokens or tags of the templates, which prose does not write by
+// chance; a reply that quotes one anyway is held back only until it ends.
+const (
+	hermesOpen  = "<tool_call>"
+	hermesClose = "</tool_call>"
+	pythonTag   = "<|python_tag|>"
+	mistralTag  = "[TOOL_CALLS]"
+	mistralArgs = "[ARGS]"
+	mistralID   = "[CALL_ID]"
+)
+
+var markers = []string{hermesOpen, pythonTag, mistralTag}
+
+// MaxHeld bounds the text held back as a possible tool call: 1 MB, what
+// the runner keeps of a whole reply. Past it the text is no call and is
+// passed on.
+const MaxHeld = 1 << 20
+
+// Outcome is what a held reply turned out to be.
+type Outcome int
+
+const (
+	// Text: no tool call; the text is the answer.
+	Text Outcome = iota
+	// Calls: exactly tool calls of offered tools, read as such.
+	Calls
+	// Garbled: plainly meant as a call of an offered tool (a wrapper or
+	// an object naming it, with arguments) but not readable exactly:
+	// extra text, arguments that are no object, a call cut short.
+	Garbled
+)
+
+const (
+	stStart   = iota // nothing but white space seen
+	stPassing        // prose passed on, watched for a wrapper
+	stHeld           // from a wrapper (or a leading object) on, held back
+	stDone           // passed on, no longer watched
+)
+
+// Filter holds back, from one reply's text deltas, a tool call written as
+// text. The zero value, and a Filter for a request without tools, pass
+// everything on.
+type Filter struct {
+	tools   map[string]bool
+	bare    bool // a leading JSON object or array may be a call
+	state   int
+	pending string
+	form    string // the wrapper the held text starts with; "" for a bare object
+}
+
+// New returns a Filter for one reply to a request that offered tools.
+// bare says whether a reply that is a lone JSON object or array is looked
+// at as a call: not when the request asked for a JSON document as its
+// answer.
+func New(tools []llm.ToolSpec, bare bool) *Filter {
+	f := &Filter{bare: bare}
+	if len(tools) == 0 {
+		f.state = stDone
+		return f
+	}
+	f.tools = map[string]bool{}
+	for _, t := range tools {
+		f.tools[t.Name] = true
+	}
+	return f
+}
+
+// Feed takes a text delta and returns the text to pass on now.
+func (f *Filter) Feed(s string) string {
+	switch f.state {
+	case stDone:
+		return s
+	case stHeld:
+		f.pending += s
+		if len(f.pending) > MaxHeld {
+			f.state = stDone
+			out := f.pending
+			f.pending = ""
+			return out
+		}
+		return ""
+	case stStart:
+		f.pending += s
+		t := strings.TrimLeft(f.pending, " \t\r\n")
+		if t == "" {
+			return ""
+		}
+		for _, m := range markers {
+			if strings.HasPrefix(t, m) {
+				f.state, f.form, f.pending = stHeld, m, t
+				return ""
+			}
+			if strings.HasPrefix(m, t) {
+				return "" // maybe a wrapper, split across deltas: wait
+			}
+		}
+		if f.bare && (t[0] == '{' || t[0] == '[') {
+			f.state, f.pending = stHeld, t
+			return ""
+		}
+		f.state = stPassing
+		s, f.pending = f.pending, ""
+	}
+	// Passing prose: look for a wrapper, holding back a tail that may be
+	// the start of one.
+	buf := f.pending + s
+	f.pending = ""
+	at, form := -1, ""
+	for _, m := range markers {
+		if i := strings.Index(buf, m); i >= 0 && (at < 0 || i < at) {
+			at, form = i, m
+		}
+	}
+	if at >= 0 {
+		f.state, f.form, f.pending = stHeld, form, buf[at:]
+		return buf[:at]
+	}
+	keep := 0
+	for _, m := range markers {
+		for n := min(len(buf), len(m)-1); n > keep; n-- {
+			if strings.HasPrefix(m, buf[len(buf)-n:]) {
+				keep = n
+				break
+			}
+		}
+	}
+	f.pending = buf[len(buf)-keep:]
+	return buf[:len(buf)-keep]
+}
+
+// Finish reads what was held back when the reply ends. For Text, text is
+// what is left to pass on; for Calls, calls are the reply's tool calls
+// (IDs are the caller's to give), and text the text they were written as,
+// for a caller that does not take them; for Garbled, why says what is wrong and
+// form names the format, for an error. cut says the reply was cut at the
+// token limit: a call cut short is then dropped, as a native call cut
+// short is, rather than shown as text or failed.
+func (f *Filter) Finish(cut bool) (out Outcome, text string, calls []llm.ToolCall, form, why string) {
+	held := f.pending
+	f.pending = ""
+	if f.state != stHeld {
+		return Text, held, nil, "", ""
+	}
+	f.state = stDone
+	form = f.form
+	if form == "" {
+		form = "a bare JSON object"
+	}
+	calls, meant, err := f.parse(held)
+	switch {
+	case err == nil:
+		return Calls, held, calls, form, ""
+	case meant && cut:
+		return Text, "", nil, form, ""
+	case meant:
+		return Garbled, "", nil, form, err.Error()
+	}
+	return Text, held, nil, "", ""
+}
+
+// parse reads s, which starts with a wrapper or (bare) a JSON value, as
+// tool calls. meant reports, when it cannot, that s is plainly meant as a
+// call anyway: its first call names an offered tool.
+func (f *Filter) parse(s string) (calls []llm.ToolCall, meant bool, err error) {
+	s = strings.TrimSpace(s)
+	switch f.form {
+	case hermesOpen:
+		for s != "" {
+			rest, ok := strings.CutPrefix(s, hermesOpen)
+			if !ok {
+				return calls, len(calls) > 0 || meant, fmt.Errorf("text after the tool call: %.40q", s)
+			}
+			// A last call without its closing tag (a server that
+			// stops at it) is whole all the same: its object is.
+			body, after, _ := strings.Cut(rest, hermesClose)
+			c, m, err := f.object(strings.TrimSpace(body), "arguments", "parameters")
+			meant = meant || m
+			if err != nil {
+				return nil, meant, err
+			}
+			calls = append(calls, c)
+			s = strings.TrimSpace(after)
+		}
+		return calls, true, nil
+	case pythonTag:
+		s = strings.TrimPrefix(s, pythonTag)
+		for _, end := range []string{"<|eom_id|>", "<|eot_id|>"} {
+			s = strings.TrimSpace(strings.TrimSuffix(s, end))
+		}
+		return f.sequence(s, ";", "parameters", "arguments")
+	case mistralTag:
+		return f.mistral(s)
+	}
+	return f.sequence(s, "", "arguments", "parameters")
+}
+
+// sequence reads s as JSON objects, each a call, separated by sep (or
+// only white space), or as one array of them.
+func (f *Filter) sequence(s, sep string, argKeys ...string) ([]llm.ToolCall, bool, error) {
+	if strings.HasPrefix(s, "[") {
+		var arr []json.RawMessage
+		if err := json.Unmarshal([]byte(s), &arr); err != nil {
+			return nil, f.names(s), fmt.Errorf("not a JSON array of calls: %w", err)
+		}
+		if len(arr) == 0 {
+			return nil, false, errors.New("no calls")
+		}
+		var calls []llm.ToolCall
+		meant := false
+		for _, raw := range arr {
+			c, m, err := f.object(string(raw), argKeys...)
+			meant = meant || m || len(calls) > 0
+			if err != nil {
+				return nil, meant, err
+			}
+			calls = append(calls, c)
+		}
+		return calls, true, nil
+	}
+	var calls []llm.ToolCall
+	meant := false
+	for s != "" {
+		dec := json.NewDecoder(strings.NewReader(s))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				// Cut short: meant if what came names an offered tool.
+				return nil, meant || len(calls) > 0 || f.names(s), fmt.Errorf("the call is cut short: %w", err)
+			}
+			return nil, meant || len(calls) > 0, fmt.Errorf("not JSON: %w", err)
+		}
+		c, m, err := f.object(string(raw), argKeys...)
+		meant = meant || m || len(calls) > 0
+		if err != nil {
+			return nil, meant, err
+		}
+		calls = append(calls, c)
+		s = strings.TrimSpace(s[dec.InputOffset():])
+		if sep != "" {
+			s = strings.TrimSpace(strings.TrimPrefix(s, sep))
+		}
+	}
+	if len(calls) == 0 {
+		return nil, false, errors.New("no calls")
+	}
+	return calls, true, nil
+}
+
+// mistral reads Mistral's calls: [TOOL_CALLS] then an array of objects, or
+// (tokenizer v11+) name[ARGS]{...} with [CALL_ID]id before [ARGS] in some
+// versions, the tag repeated for each call.
+func (f *Filter) mistral(s string) ([]llm.ToolCall, bool, error) {
+	s = strings.TrimSpace(strings.TrimPrefix(s, mistralTag))
+	if strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{") {
+		return f.sequence(s, "", "arguments", "parameters")
+	}
+	var calls []llm.ToolCall
+	for {
+		head, rest, ok := strings.Cut(s, mistralArgs)
+		name, _, _ := strings.Cut(head, mistralID)
+		name = strings.TrimSpace(name)
+		meant := f.tools[name] || len(calls) > 0
+		if !ok {
+			return nil, meant, fmt.Errorf("no %s after the tool's name", mistralArgs)
+		}
+		if !meant {
+			return nil, false, fmt.Errorf("%q is not a tool offered", name)
+		}
+		dec := json.NewDecoder(strings.NewReader(rest))
+		var args json.RawMessage
+		if err := dec.Decode(&args); err != nil {
+			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
+		}
+		a, err := argsObject(args)
+		if err != nil {
+			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
+		}
+		calls = append(calls, llm.ToolCall{Name: name, Args: a})
+		s = strings.TrimSpace(rest[dec.InputOffset():])
+		if s == "" {
+			return calls, true, nil
+		}
+		next, ok := strings.CutPrefix(s, mistralTag)
+		if !ok {
+			return nil, true, fmt.Errorf("text after the tool call: %.40q", s)
+		}
+		s = strings.TrimSpace(next)
+	}
+}
+
+// object reads one call: a JSON object with "name", one of argKeys for
+// the arguments, and optionally "type": "function" and "id". meant reports
+// that it names an offered tool, whatever else is wrong.
+func (f *Filter) object(s string, argKeys ...string) (llm.ToolCall, bool, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &obj); err != nil {
+		return llm.ToolCall{}, f.names(s), fmt.Errorf("the call is not a JSON object: %w", err)
+	}
+	var name string
+	if json.Unmarshal(obj["name"], &name) != nil || !f.tools[name] {
+		return llm.ToolCall{}, false, fmt.Errorf("the object names no tool offered (%.40q)", string(obj["name"]))
+	}
+	var args json.RawMessage
+	argKey := ""
+	for k, v := range obj {
+		switch {
+		case k == "name", k == "id":
+		case k == "type":
+			var t string
+			if json.Unmarshal(v, &t) != nil || t != "function" {
+				return llm.ToolCall{}, true, fmt.Errorf("call of %s has type %s, not \"function\"", name, v)
+			}
+		case k == argKeys[0] || len(argKeys) > 1 && k == argKeys[1]:
+			if argKey != "" {
+				return llm.ToolCall{}, true, fmt.Errorf("call of %s has both %q and %q", name, argKey, k)
+			}
+			args, argKey = v, k
+		default:
+			return llm.ToolCall{}, true, fmt.Errorf("call of %s has a field %.40q that calls do not have", name, k)
+		}
+	}
+	if argKey == "" {
+		return llm.ToolCall{}, true, fmt.Errorf("call of %s has no %q", name, argKeys[0])
+	}
+	a, err := argsObject(args)
+	if err != nil {
+		return llm.ToolCall{}, true, fmt.Errorf("%s of %s: %w", argKey, name, err)
+	}
+	return llm.ToolCall{Name: name, Args: a}, true, nil
+}
+
+// argsObject returns a call's arguments as a JSON object: an object, or
+// a string holding one (arguments encoded twice, as some models write
+// them).
+func argsObject(raw json.RawMessage) (json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	var inner string
+	if json.Unmarshal(raw, &inner) == nil {
+		raw = json.RawMessage(strings.TrimSpace(inner))
+	}
+	var obj map[string]json.RawMessage
+	if !bytes.HasPrefix(raw, []byte("{")) || json.Unmarshal(raw, &obj) != nil {
+		return nil, fmt.Errorf("not a JSON object: %.40q", string(raw))
+	}
+	return raw, nil
+}
+
+// names reports whether s names an offered tool as a call would:
+// "name": "TOOL".
+func (f *Filter) names(s string) bool {
+	for t := range f.tools {
+		q, _ := json.Marshal(t)
+		for _, sep := range []string{":", ": ", " : "} {
+			if strings.Contains(s, `"name"`+sep+string(q)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Form says a format's name for messages.
+func Form(form string) string {
+	switch form {
+	case hermesOpen:
+		return "Hermes/Qwen " + hermesOpen
+	case pythonTag:
+		return "Llama " + pythonTag
+	case mistralTag:
+		return "Mistral " + mistralTag
+	}
+	return form
+}
+
+// Fix says how to have the server parse a model's tool calls itself.
+const Fix = "start the server with a tool-call parser for the model " +
+	"(llama.cpp: --jinja, with a chat template that has tools; vLLM: --enable-auto-tool-choice --tool-call-parser hermes, llama3_json or mistral, as the model's family; " +
+	"Ollama: a model whose template supports tools, tagged \"tools\"; LM Studio: a model with native tool use, or its default tool prompt), " +
+	"or give the role another model (--model-for ROLE=MODEL)"
+
+// GarbledError says why a reply that wrote a tool call as text in form
+// failed: the call could not be read exactly (why), and the server, which
+// has no tool-call parser for model, should parse it.
+func GarbledError(model, form, why string) error {
+	return fmt.Errorf("model %q wrote a tool call as text (%s) instead of calling the tool, and it cannot be read exactly (%s): "+
+		"the server has no tool-call parser for this model; %s", model, Form(form), why, Fix)
+}
+
+// AdaptedMessage is the log line said once per model whose tool calls
+// came as text and were read.
+func AdaptedMessage(form string) string {
+	return "the server sent the model's tool calls as text (" + Form(form) + ") with no tool-call parser for it: " +
+		"they are read as tool calls; to have the server parse them, " + Fix
+}

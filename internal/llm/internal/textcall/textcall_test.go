@@ -1,0 +1,128 @@
+package textcall
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+var offered = []llm.ToolSpec{{Name: "xbrl_facts"}, {Name: "web_search"}}
+
+// run feeds s in pieces of n bytes (the whole of it for n 0) and returns
+// all the text passed on, and what Finish made of the rest.
+func run(s string, n int, bare, cut bool) (passed string, out Outcome, calls []llm.ToolCall, why string) {
+	f := New(offered, bare)
+	var b strings.Builder
+	if n == 0 {
+		n = len(s) + 1
+	}
+	for i := 0; i < len(s); i += n {
+		b.WriteString(f.Feed(s[i:min(i+n, len(s))]))
+	}
+	out, text, calls, _, why := f.Finish(cut)
+	if out != Calls {
+		b.WriteString(text)
+	}
+	return b.String(), out, calls, why
+}
+
+func TestFilter(t *testing.T) {
+	type call struct{ name, args string }
+	cases := []struct {
+		name   string
+		in     string
+		passed string
+		out    Outcome
+		calls  []call
+	}{
+		{"hermes", "<tool_call>\n{\"name\": \"xbrl_facts\", \"arguments\": {\"cik\": \"320193\"}}\n</tool_call>", "", Calls,
+			[]call{{"xbrl_facts", `{"cik": "320193"}`}}},
+		{"hermes, two, prose before", "Let me look.\n\n<tool_call>\n{\"name\": \"xbrl_facts\", \"arguments\": {\"cik\": \"1\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"q\": \"x\"}}\n</tool_call>",
+			"Let me look.\n\n", Calls, []call{{"xbrl_facts", `{"cik": "1"}`}, {"web_search", `{"q": "x"}`}}},
+		{"hermes without its closing tag", "<tool_call>\n{\"name\": \"web_search\", \"arguments\": {}}", "", Calls, []call{{"web_search", `{}`}}},
+		{"python tag, two", `<|python_tag|>{"name": "web_search", "parameters": {"q": "a"}}; {"name": "xbrl_facts", "parameters": {"cik": "2"}}<|eom_id|>`, "", Calls,
+			[]call{{"web_search", `{"q": "a"}`}, {"xbrl_facts", `{"cik": "2"}`}}},
+		{"bare llama", `{"type": "function", "name": "web_search", "parameters": {"q": "a"}}`, "", Calls, []call{{"web_search", `{"q": "a"}`}}},
+		{"bare, arguments as a string", ` {"name": "web_search", "arguments": "{\"q\": \"a\"}"}`, "", Calls, []call{{"web_search", `{"q": "a"}`}}},
+		{"bare array", `[{"name": "web_search", "arguments": {"q": "a"}}]`, "", Calls, []call{{"web_search", `{"q": "a"}`}}},
+		{"mistral array", `[TOOL_CALLS][{"name": "xbrl_facts", "arguments": {"cik": "3"}}]`, "", Calls, []call{{"xbrl_facts", `{"cik": "3"}`}}},
+		{"mistral v11", `[TOOL_CALLS]xbrl_facts[ARGS]{"cik": "3"}[TOOL_CALLS]web_search[CALL_ID]abc123XYZ[ARGS]{"q": "b"}`, "", Calls,
+			[]call{{"xbrl_facts", `{"cik": "3"}`}, {"web_search", `{"q": "b"}`}}},
+
+		// Meant as calls, not readable exactly.
+		{"hermes, arguments not an object", `<tool_call>{"name": "web_search", "arguments": 3}</tool_call>`, "", Garbled, nil},
+		{"hermes, prose after", "<tool_call>{\"name\": \"web_search\", \"arguments\": {}}</tool_call>\nThe result is 4.", "", Garbled, nil},
+		{"bare, prose after", `{"name": "web_search", "arguments": {"q": "a"}} and then I will answer.`, "", Garbled, nil},
+		{"bare, extra field", `{"name": "web_search", "arguments": {"q": "a"}, "reason": "x"}`, "", Garbled, nil},
+		{"python tag, cut short", `<|python_tag|>{"name": "web_search", "parameters": {"q": `, "", Garbled, nil},
+		{"mistral v11, bad arguments", `[TOOL_CALLS]web_search[ARGS]{"q": `, "", Garbled, nil},
+
+		// Answers, passed unchanged.
+		{"prose quoting JSON", `The tool returns {"name": "web_search", "arguments": {}} as its call.`, `The tool returns {"name": "web_search", "arguments": {}} as its call.`, Text, nil},
+		{"prose naming the tag", "Hermes models wrap calls in <tool_call> tags; xbrl_facts is one tool.", "Hermes models wrap calls in <tool_call> tags; xbrl_facts is one tool.", Text, nil},
+		{"prose naming the Mistral tag", "Mistral writes [TOOL_CALLS] before its calls.", "Mistral writes [TOOL_CALLS] before its calls.", Text, nil},
+		{"JSON answer", `{"verdict": "pro", "name": "Apple"}`, `{"verdict": "pro", "name": "Apple"}`, Text, nil},
+		{"object naming no offered tool", `{"name": "delete_all", "arguments": {}}`, `{"name": "delete_all", "arguments": {}}`, Text, nil},
+		{"list answer", "[1] Revenue rose 4%.", "[1] Revenue rose 4%.", Text, nil},
+		{"a tag's start at the end", "It ends with <tool_", "It ends with <tool_", Text, nil},
+		{"white space", "  \n", "  \n", Text, nil},
+	}
+	for _, c := range cases {
+		for _, n := range []int{0, 1, 3, 7} {
+			passed, out, calls, why := run(c.in, n, true, false)
+			if passed != c.passed || out != c.out || len(calls) != len(c.calls) {
+				t.Errorf("%s, pieces of %d: passed %q, outcome %d (%s), %d calls; want %q, %d, %d calls", c.name, n, passed, out, why, len(calls), c.passed, c.out, len(c.calls))
+				continue
+			}
+			for i, want := range c.calls {
+				if calls[i].Name != want.name || string(calls[i].Args) != want.args {
+					t.Errorf("%s, pieces of %d: call %d is %s %s, want %s %s", c.name, n, i, calls[i].Name, calls[i].Args, want.name, want.args)
+				}
+			}
+		}
+	}
+}
+
+// A lone object is the answer when a JSON document was asked for, and
+// a request without tools has nothing held back.
+func TestNotLookedAt(t *testing.T) {
+	in := `{"name": "web_search", "arguments": {"q": "a"}}`
+	if passed, out, _, _ := run(in, 1, false, false); passed != in || out != Text {
+		t.Errorf("with a schema: %q %d", passed, out)
+	}
+	f := New(nil, true)
+	if got := f.Feed("<tool_call>" + in); got != "<tool_call>"+in {
+		t.Errorf("without tools: %q", got)
+	}
+}
+
+// A call cut at the token limit is dropped, as a native one is.
+func TestCut(t *testing.T) {
+	if passed, out, _, _ := run(`<tool_call>{"name": "web_search", "arguments": {"q": `, 2, true, true); passed != "" || out != Text {
+		t.Errorf("%q %d", passed, out)
+	}
+}
+
+func TestGarbledErrorSaysTheFix(t *testing.T) {
+	msg := GarbledError("qwen2.5", hermesOpen, "text after the tool call").Error()
+	for _, want := range []string{`"qwen2.5"`, "<tool_call>", "--jinja", "--tool-call-parser hermes", "Ollama", "LM Studio"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q lacks %q", msg, want)
+		}
+	}
+}
+
+// Held text is bounded: past MaxHeld it is passed on.
+func TestMaxHeld(t *testing.T) {
+	f := New(offered, true)
+	var n int
+	n += len(f.Feed("{\"a\": \""))
+	n += len(f.Feed(strings.Repeat("x", MaxHeld)))
+	if n == 0 {
+		t.Fatal("nothing passed on past MaxHeld")
+	}
+	if out, text, _, _, _ := f.Finish(false); out != Text || text != "" {
+		t.Errorf("%d %q", out, text)
+	}
+}
