@@ -138,6 +138,75 @@ const (
 // takes the first object of the text for the answer.
 func WithThinkInText(form ThinkForm) Option { return func(s *Server) { s.think = form } }
 
+// ToolTextForm is how a server with no tool-call parser for a model sends
+// the model's tool calls: as the text of the answer, in the model's own
+// format, with finish_reason "stop".
+type ToolTextForm int
+
+const (
+	// ToolTextNone sends tool calls as tool calls.
+	ToolTextNone ToolTextForm = iota
+	// ToolTextHermes: "<tool_call>\n{"name": ..., "arguments": {...}}\n</tool_call>"
+	// per call, as Qwen 2.5/3 and Hermes models write them (llama.cpp
+	// without --jinja, vLLM without --tool-call-parser hermes).
+	ToolTextHermes
+	// ToolTextPythonTag: "<|python_tag|>{"name": ..., "parameters": {...}}",
+	// calls separated by "; ", as Llama 3.1 writes them when the server
+	// keeps special tokens.
+	ToolTextPythonTag
+	// ToolTextLlamaJSON: the bare {"type": "function", "name": ...,
+	// "parameters": {...}} that Llama 3.x's template asks for (vLLM
+	// without --tool-call-parser llama3_json, Ollama raw templates).
+	ToolTextLlamaJSON
+	// ToolTextJSON: the bare {"name": ..., "arguments": {...}}, as LM
+	// Studio and llama.cpp's generic format pass it on.
+	ToolTextJSON
+	// ToolTextMistral: "[TOOL_CALLS][{"name": ..., "arguments": {...}}]",
+	// as Mistral models write them (vLLM without --tool-call-parser
+	// mistral).
+	ToolTextMistral
+)
+
+// WithToolCallsInText makes the OpenAI endpoint send a reply's tool
+// calls, to a request that offered tools, as the answer's text in form,
+// after the reply's own text, with finish_reason "stop": what a server
+// that accepts tools but has no parser for the model's format sends.
+func WithToolCallsInText(form ToolTextForm) Option { return func(s *Server) { s.toolText = form } }
+
+// toolText writes calls as a model in form does.
+func toolText(form ToolTextForm, calls []llm.ToolCall) string {
+	var parts []string
+	for _, c := range calls {
+		name, _ := json.Marshal(c.Name)
+		args := string(c.Args)
+		if args == "" {
+			args = "{}"
+		}
+		switch form {
+		case ToolTextHermes:
+			parts = append(parts, fmt.Sprintf("<tool_call>\n{\"name\": %s, \"arguments\": %s}\n</tool_call>", name, args))
+		case ToolTextPythonTag, ToolTextLlamaJSON:
+			parts = append(parts, fmt.Sprintf("{\"type\": \"function\", \"name\": %s, \"parameters\": %s}", name, args))
+		default:
+			parts = append(parts, fmt.Sprintf("{\"name\": %s, \"arguments\": %s}", name, args))
+		}
+	}
+	switch form {
+	case ToolTextHermes:
+		return strings.Join(parts, "\n")
+	case ToolTextPythonTag:
+		return "<|python_tag|>" + strings.Join(parts, "; ")
+	case ToolTextLlamaJSON:
+		return strings.Join(parts, "; ")
+	case ToolTextMistral:
+		return "[TOOL_CALLS][" + strings.Join(parts, ", ") + "]"
+	}
+	if len(parts) > 1 {
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return strings.Join(parts, "")
+}
+
 // Server answers model API requests from a Script. The zero value is not
 // usable; use New or Start.
 type Server struct {
@@ -153,6 +222,7 @@ type Server struct {
 	eol        string
 	errorField bool
 	think      ThinkForm
+	toolText   ToolTextForm
 	now        func() time.Time
 	ts         *httptest.Server
 	cache      promptCache
@@ -309,6 +379,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.think != ThinkNone && step.StopReason != llm.StopRefusal && mode.forcedTool == "" {
 		st := *step
 		st.Text = reasoning(s.think, parsed) + st.Text
+		step = &st
+	}
+	if s.toolText != ToolTextNone && api.name() == "openai" && len(step.ToolCalls) > 0 && len(parsed.Tools) > 0 {
+		st := *step
+		if st.Text != "" {
+			st.Text += "\n\n"
+		}
+		st.Text += toolText(s.toolText, st.ToolCalls)
+		st.ToolCalls, st.StopReason = nil, llm.StopEnd
 		step = &st
 	}
 	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode}

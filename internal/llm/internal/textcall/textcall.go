@@ -135,7 +135,18 @@ func (f *Filter) Feed(s string) string {
 				return "" // maybe a wrapper, split across deltas: wait
 			}
 		}
-		if f.bare && (t[0] == '{' || t[0] == '[') {
+		if f.bare && t[0] == '[' {
+			// An array of calls starts with an object; an answer that
+			// starts with a citation ("[1] ...") is passed on at once.
+			switch u := strings.TrimLeft(t[1:], " \t\r\n"); {
+			case u == "":
+				return ""
+			case u[0] == '{':
+				f.state, f.pending = stHeld, t
+				return ""
+			}
+		}
+		if f.bare && t[0] == '{' {
 			f.state, f.pending = stHeld, t
 			return ""
 		}
@@ -232,32 +243,14 @@ func (f *Filter) parse(s string) (calls []llm.ToolCall, meant bool, err error) {
 	case mistralTag:
 		return f.mistral(s)
 	}
-	return f.sequence(s, "", "arguments", "parameters")
+	// Llama's template asks for the bare object; it separates several
+	// with ";" as after its tag.
+	return f.sequence(s, ";", "arguments", "parameters")
 }
 
-// sequence reads s as JSON objects, each a call, separated by sep (or
-// only white space), or as one array of them.
+// sequence reads s as calls: JSON objects, each a call, or arrays of
+// them, separated by sep (or only white space).
 func (f *Filter) sequence(s, sep string, argKeys ...string) ([]llm.ToolCall, bool, error) {
-	if strings.HasPrefix(s, "[") {
-		var arr []json.RawMessage
-		if err := json.Unmarshal([]byte(s), &arr); err != nil {
-			return nil, f.names(s), fmt.Errorf("not a JSON array of calls: %w", err)
-		}
-		if len(arr) == 0 {
-			return nil, false, errors.New("no calls")
-		}
-		var calls []llm.ToolCall
-		meant := false
-		for _, raw := range arr {
-			c, m, err := f.object(string(raw), argKeys...)
-			meant = meant || m || len(calls) > 0
-			if err != nil {
-				return nil, meant, err
-			}
-			calls = append(calls, c)
-		}
-		return calls, true, nil
-	}
 	var calls []llm.ToolCall
 	meant := false
 	for s != "" {
@@ -265,17 +258,27 @@ func (f *Filter) sequence(s, sep string, argKeys ...string) ([]llm.ToolCall, boo
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-				// Cut short: meant if what came names an offered tool.
-				return nil, meant || len(calls) > 0 || f.names(s), fmt.Errorf("the call is cut short: %w", err)
+				// Cut short: meant if what came starts as a call of an
+				// offered tool.
+				return nil, meant || len(calls) > 0 || f.starts(s), fmt.Errorf("the call is cut short: %w", err)
 			}
 			return nil, meant || len(calls) > 0, fmt.Errorf("not JSON: %w", err)
 		}
-		c, m, err := f.object(string(raw), argKeys...)
-		meant = meant || m || len(calls) > 0
-		if err != nil {
-			return nil, meant, err
+		objs := []json.RawMessage{raw}
+		if bytes.HasPrefix(raw, []byte("[")) {
+			objs = nil
+			if err := json.Unmarshal(raw, &objs); err != nil || len(objs) == 0 {
+				return nil, meant || len(calls) > 0, errors.New("not an array of calls")
+			}
 		}
-		calls = append(calls, c)
+		for _, o := range objs {
+			c, m, err := f.object(string(o), argKeys...)
+			meant = meant || m || len(calls) > 0
+			if err != nil {
+				return nil, meant, err
+			}
+			calls = append(calls, c)
+		}
 		s = strings.TrimSpace(s[dec.InputOffset():])
 		if sep != "" {
 			s = strings.TrimSpace(strings.TrimPrefix(s, sep))
@@ -285,6 +288,31 @@ func (f *Filter) sequence(s, sep string, argKeys ...string) ([]llm.ToolCall, boo
 		return nil, false, errors.New("no calls")
 	}
 	return calls, true, nil
+}
+
+// starts reports whether s, cut short, starts as a call of an offered
+// tool would: a wrapper, or an object (or array of them) whose first
+// field names the tool.
+func (f *Filter) starts(s string) bool {
+	if f.form != "" {
+		return f.names(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
+			b.WriteRune(r)
+		}
+	}
+	c := strings.TrimPrefix(b.String(), "[")
+	c = strings.TrimPrefix(c, `{"type":"function",`)
+	c = strings.TrimPrefix(c, "{")
+	for t := range f.tools {
+		q, _ := json.Marshal(t)
+		if strings.HasPrefix(c, `"name":`+string(q)) {
+			return true
+		}
+	}
+	return false
 }
 
 // mistral reads Mistral's calls: [TOOL_CALLS] then an array of objects, or

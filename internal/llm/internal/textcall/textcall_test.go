@@ -65,6 +65,8 @@ func TestFilter(t *testing.T) {
 		{"JSON answer", `{"verdict": "pro", "name": "Apple"}`, `{"verdict": "pro", "name": "Apple"}`, Text, nil},
 		{"object naming no offered tool", `{"name": "delete_all", "arguments": {}}`, `{"name": "delete_all", "arguments": {}}`, Text, nil},
 		{"list answer", "[1] Revenue rose 4%.", "[1] Revenue rose 4%.", Text, nil},
+		{"citation, then a quoted call", `[1] SEC: {"name": "xbrl_facts", "arguments": {}} is the call.`, `[1] SEC: {"name": "xbrl_facts", "arguments": {}} is the call.`, Text, nil},
+		{"JSON answer cut short", `{"summary": "the \"name\": \"xbrl_facts\" field`, `{"summary": "the \"name\": \"xbrl_facts\" field`, Text, nil},
 		{"a tag's start at the end", "It ends with <tool_", "It ends with <tool_", Text, nil},
 		{"white space", "  \n", "  \n", Text, nil},
 	}
@@ -124,5 +126,14 @@ func TestMaxHeld(t *testing.T) {
 	}
 	if out, text, _, _, _ := f.Finish(false); out != Text || text != "" {
 		t.Errorf("%d %q", out, text)
+	}
+}
+
+// A reply that starts with a citation is streamed at once, not held back
+// as a possible array of calls.
+func TestCitationIsStreamed(t *testing.T) {
+	f := New(offered, true)
+	if got := f.Feed("[") + f.Feed("1] Revenue"); got != "[1] Revenue" {
+		t.Errorf("passed on %q", got)
 	}
 }
