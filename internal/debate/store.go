@@ -184,6 +184,11 @@ func AddUnpriced(list []string, model string) []string {
 // was never taken): it can be resumed. It is never stored.
 const StatusInterrupted Status = "interrupted"
 
+// StatusQueued is how a front-end that sees the job queue shows a debate
+// that would show interrupted but whose run is queued for a worker that has
+// not taken it up yet: nothing is to be resumed. It is never stored.
+const StatusQueued Status = "queued"
+
 // Shown is the status to show at now: running debates, and debates waiting
 // for a checkpoint's answer, without a live lease are interrupted (a runner
 // waits at a checkpoint only while it holds the lease: one with no one to

@@ -138,7 +138,7 @@ func (s *Server) list(r *http.Request) ([]debate.Summary, error) {
 	if format != "" && !slices.Contains(s.app.Formats.Names(), format) {
 		return nil, setup.Inputf("format=%q: filter by one of %s, or leave it out", format, strings.Join(s.app.Formats.Names(), ", "))
 	}
-	statuses := []debate.Status{debate.StatusRunning, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusInterrupted, debate.StatusCompleted, debate.StatusFailed}
+	statuses := []debate.Status{debate.StatusQueued, debate.StatusRunning, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusInterrupted, debate.StatusCompleted, debate.StatusFailed}
 	if want != "" && !slices.Contains(statuses, debate.Status(want)) {
 		names := make([]string, len(statuses))
 		for i, st := range statuses {
@@ -152,9 +152,27 @@ func (s *Server) list(r *http.Request) ([]debate.Summary, error) {
 		return nil, err
 	}
 	now := s.now()
+	var unrun []string
+	for i := range sums {
+		if sums[i].Status = sums[i].Shown(now, debate.OwnerAlive); sums[i].Status == debate.StatusInterrupted {
+			unrun = append(unrun, sums[i].ID)
+		}
+	}
+	// A debate no runner holds whose run is queued has not lost its
+	// runner: no worker has taken it up yet.
+	if q := s.cfg.Jobs; q != nil && len(unrun) > 0 {
+		queued, err := q.Queued(r.Context(), unrun...)
+		if err != nil {
+			return nil, err
+		}
+		for i := range sums {
+			if queued[sums[i].ID] && sums[i].Status == debate.StatusInterrupted {
+				sums[i].Status = debate.StatusQueued
+			}
+		}
+	}
 	out := sums[:0]
 	for _, sum := range sums {
-		sum.Status = sum.Shown(now, debate.OwnerAlive)
 		if want == "" || string(sum.Status) == want {
 			out = append(out, sum)
 		}
@@ -211,6 +229,11 @@ func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.S
 		// A paused or ended debate whose runner is letting go of its lease
 		// is not running.
 		v.Running = queued[id] || (sum.Lease != nil && (sum.Status == debate.StatusRunning || sum.Status == debate.StatusCheckpoint))
+		if queued[id] && sum.Status == debate.StatusInterrupted {
+			// No runner holds it because none has taken it up yet.
+			sum.Status = debate.StatusQueued
+			v.Status = sum.Status
+		}
 		if cp := st.OpenCheckpoint(); cp != nil && sum.Status == debate.StatusPaused {
 			v.Checkpoint = cp
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http/httptest"
@@ -195,4 +196,56 @@ func TestCheckpointHeldByATerminal(t *testing.T) {
 		t.Fatalf("answer after the pause: %d %s", resp.StatusCode, out)
 	}
 	ts.waitFor(t, sess.ID, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+}
+
+// A debate queued for a worker that has not taken it up (none runs) shows
+// queued, not interrupted: there is nothing to resume; once a worker runs
+// it, it completes.
+func TestQueuedDebateShowsQueued(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parley.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	a := &app.App{Store: store, Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(string) string { return "" }, Now: time.Now, Notice: io.Discard}}
+	q, err := jobs.New(ctx, a, jobs.Config{Workers: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(ctx, Config{App: a, Jobs: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	ts := &testServer{Server: srv, URL: hs.URL, client: hs.Client()}
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	var v DebateView
+	if _, out := ts.do(t, "GET", "/api/debates/"+id, ""); json.Unmarshal([]byte(out), &v) != nil || v.Status != debate.StatusQueued || !v.Running {
+		t.Fatalf("a debate no worker has taken up: %.300s", out)
+	}
+	if _, out := ts.do(t, "GET", "/api/debates?status=queued", ""); !strings.Contains(out, id) {
+		t.Errorf("?status=queued does not list it: %s", out)
+	}
+	if _, out := ts.do(t, "GET", "/api/debates?status=interrupted", ""); strings.Contains(out, id) {
+		t.Errorf("?status=interrupted lists it: %s", out)
+	}
+	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, `data-status="queued"`) {
+		t.Errorf("the panel does not say queued:\n%.400s", page)
+	}
+	w, err := jobs.New(ctx, a, jobs.Config{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.StartWorkers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sctx, done := context.WithTimeout(context.Background(), 10*time.Second)
+		defer done()
+		_ = w.Stop(sctx)
+	}()
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
 }

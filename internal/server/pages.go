@@ -85,7 +85,7 @@ func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, "list.html", listPage{Title: "Debates", Debates: sums, Status: r.URL.Query().Get("status"), Format: r.URL.Query().Get("format"),
 		Formats:  s.app.Formats.Names(),
-		Statuses: []string{"running", "paused", "interrupted", "completed", "failed"},
+		Statuses: []string{"queued", "running", "paused", "interrupted", "completed", "failed"},
 		CostNote: spent.UnpricedNote()})
 }
 
