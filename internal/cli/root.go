@@ -263,6 +263,12 @@ with nothing lost.`,
 			if f.IO.IsInputTerminal() && f.IO.IsTerminal() {
 				return runShell(cmd.Context(), f, pace, theme, cmd.Flags().Changed("theme"))
 			}
+			if f.IO.IsTerminal() && !f.IO.IsInputTerminal() {
+				// Shell commands piped in ("echo /list | parley") are not
+				// read: said, rather than the help shown as if nothing had
+				// been asked.
+				fmt.Fprintln(f.IO.ErrOut, "note: standard input is not a terminal, so the shell does not open and what it holds is not read; script Parley with its commands ('parley list', 'parley debate NVDA --offline')")
+			}
 			return cmd.Help()
 		},
 	}

@@ -69,6 +69,21 @@ func TestShellNeedsATerminal(t *testing.T) {
 	if out := f.IO.Out.(interface{ String() string }).String(); !strings.Contains(out, "Available Commands") || !strings.Contains(out, "shell") {
 		t.Errorf("help:\n%s", out)
 	}
+	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); errOut != "" {
+		t.Errorf("parley with no terminal at all wrote on standard error: %q", errOut)
+	}
+	// Standard input piped ("echo /list | parley") on a terminal: the help,
+	// and a note that what was piped is not read.
+	piped := testFactory(t, "/list\n", false)
+	piped.IO.SetTerminal(true, false, false)
+	root = NewRootCmd(piped)
+	root.SetArgs(nil)
+	if err := root.Execute(); err != nil {
+		t.Fatalf("parley with standard input piped: %v", err)
+	}
+	if errOut := piped.IO.ErrOut.(interface{ String() string }).String(); !strings.Contains(errOut, "standard input is not a terminal, so the shell does not open and what it holds is not read") {
+		t.Errorf("parley with standard input piped says nothing of it: %q", errOut)
+	}
 	root = NewRootCmd(f)
 	root.SetArgs([]string{"shell"})
 	err := root.Execute()
