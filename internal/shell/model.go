@@ -282,6 +282,12 @@ func (m *Model) interrupt() tea.Cmd {
 	case m.run != nil && !m.run.stopping:
 		m.run.stopping = true
 		m.run.cancel()
+		if m.check != nil {
+			// What was typed answered the checkpoint, which no longer
+			// waits: Enter would take it for a request (a question typed
+			// as guidance could start a debate).
+			m.input.SetValue("")
+		}
 		m.setBelow("Pausing the debate…")
 		return nil
 	case m.question != nil:

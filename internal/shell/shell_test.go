@@ -1171,3 +1171,24 @@ func TestRunOutlivesAFailedRead(t *testing.T) {
 		t.Errorf("the debate was not shown to its end:\n%s", tr)
 	}
 }
+
+// TestCtrlCDropsAHalfTypedGuidance: Ctrl+C while guidance for a checkpoint
+// is being typed pauses the debate and drops the half-typed guidance, which
+// answered a checkpoint that no longer waits (Enter would take it for a
+// request).
+func TestCtrlCDropsAHalfTypedGuidance(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml")
+	h := newHarness(t, 100, env)
+	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
+	h.until("the checkpoint", func() bool { return h.m.check != nil })
+	h.typeLine("g")
+	h.m.input.SetValue("What's the bull and bear case for Tesla?")
+	h.key(ctrl('c'))
+	h.settle()
+	if v := h.m.input.Value(); v != "" {
+		t.Fatalf("the half-typed guidance is still in the input line after the pause: %q", v)
+	}
+	if st, _, err := h.m.app.Load(context.Background(), h.ids()[0]); err != nil || st.Status != debate.StatusPaused {
+		t.Fatalf("after Ctrl+C at the checkpoint: %v, %v; want the debate paused", st.Status, err)
+	}
+}
