@@ -35,6 +35,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 	"github.com/parleyhq/parley/internal/llm/internal/permodel"
+	"github.com/parleyhq/parley/internal/llm/internal/textcall"
 	"github.com/parleyhq/parley/internal/llm/internal/think"
 )
 
@@ -111,7 +112,10 @@ type Provider struct {
 	// sends reasoning in thinking blocks: its text is the answer as it
 	// comes, even one that starts with a <think> tag.
 	ownAPI bool
-	log    *slog.Logger
+	// textCalls remembers the models whose tool calls came as text and
+	// were read, so that it is said once per model.
+	textCalls *permodel.Map[bool]
+	log       *slog.Logger
 }
 
 // New returns a Provider for cfg.
@@ -152,13 +156,14 @@ func New(cfg Config) (*Provider, error) {
 		option.WithMiddleware(apierr.LimitErrorBody, apierr.RejectWebPage, repairStream),
 	)
 	return &Provider{
-		client: client,
-		cfg:    cfg,
-		shapes: permodel.New(shape{structured: cfg.Structured}),
-		thinks: permodel.New(think.Unknown),
-		ownAPI: ownAPI(cfg.BaseURL),
-		log:    log,
-		errs:   apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
+		client:    client,
+		cfg:       cfg,
+		shapes:    permodel.New(shape{structured: cfg.Structured}),
+		thinks:    permodel.New(think.Unknown),
+		ownAPI:    ownAPI(cfg.BaseURL),
+		textCalls: permodel.New(false),
+		log:       log,
+		errs:      apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }
 
@@ -204,7 +209,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// server sent in thinking blocks, for a reply that has
 			// nothing else (see below).
 			reasoning strings.Builder
+			// Tool calls a compatible server without a tool-call parser
+			// passed on as text (see package textcall) are held back from
+			// the answer; Anthropic's own API parses its models' calls.
+			textCalls = textcall.New(nil, false)
 		)
+		if !p.ownAPI {
+			textCalls = textcall.New(req.Tools, req.Schema == nil)
+		}
 		// text passes a text delta on through the filter, and reports
 		// whether to go on; a reply found to have passed reasoning on as
 		// the answer fails.
@@ -218,6 +230,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.LateError(req.Model)})
 				return false
 			}
+			out = textCalls.Feed(out)
 			return out == "" || yield(llm.Chunk{Text: out}, nil)
 		}
 		for stream.Next() {
@@ -337,7 +350,34 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if mode := thinking.Learned(stop == llm.StopMaxTokens); mode != thinking.Mode() && !p.ownAPI {
 			p.learnThink(ctx, req.Model, mode)
 		}
-		if out := thinking.Flush(stop == llm.StopMaxTokens); out != "" && !yield(llm.Chunk{Text: out}, nil) {
+		if out := textCalls.Feed(thinking.Flush(stop == llm.StopMaxTokens)); out != "" && !yield(llm.Chunk{Text: out}, nil) {
+			return
+		}
+		outcome, held, inText, form, why := textCalls.Finish(stop == llm.StopMaxTokens)
+		switch {
+		case outcome == textcall.Garbled:
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: textcall.GarbledError(req.Model, form, why)})
+			return
+		case outcome == textcall.Calls && answered:
+			// Calls in both places: the server parsed some, so the
+			// text is not a call it missed; it stays the text it was.
+		case outcome == textcall.Calls:
+			held = ""
+			if !p.textCalls.Set(req.Model, true, nil) {
+				p.log.LogAttrs(ctx, slog.LevelWarn, textcall.AdaptedMessage(form), slog.String("provider", p.Name()), slog.String("model", req.Model))
+			}
+			for i, c := range inText {
+				id := fmt.Sprintf("toolu_text_%d_%s", i, c.Name)
+				answered = true
+				if !yield(llm.Chunk{ToolCall: &llm.ToolCall{ID: id, Name: c.Name, Args: c.Args}}, nil) {
+					return
+				}
+			}
+			if stop == llm.StopEnd {
+				stop = llm.StopToolUse
+			}
+		}
+		if held != "" && !yield(llm.Chunk{Text: held}, nil) {
 			return
 		}
 		if stop == llm.StopEnd && !answered && !thinking.Passed() && strings.TrimSpace(reasoning.String()) != "" {

@@ -167,10 +167,12 @@ const (
 	ToolTextMistral
 )
 
-// WithToolCallsInText makes the OpenAI endpoint send a reply's tool
-// calls, to a request that offered tools, as the answer's text in form,
-// after the reply's own text, with finish_reason "stop": what a server
-// that accepts tools but has no parser for the model's format sends.
+// WithToolCallsInText makes the server send a reply's tool calls, to a
+// request that offered tools, as the answer's text in form, after the
+// reply's own text, ending as a plain answer (finish_reason "stop",
+// stop_reason "end_turn"): what a server that accepts tools but has no
+// parser for the model's format sends, on its OpenAI endpoint or (vLLM's
+// /v1/messages, a proxy in front of one) its Anthropic one.
 func WithToolCallsInText(form ToolTextForm) Option { return func(s *Server) { s.toolText = form } }
 
 // toolText writes calls as a model in form does.
@@ -381,7 +383,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		st.Text = reasoning(s.think, parsed) + st.Text
 		step = &st
 	}
-	if s.toolText != ToolTextNone && api.name() == "openai" && len(step.ToolCalls) > 0 && len(parsed.Tools) > 0 {
+	if s.toolText != ToolTextNone && len(step.ToolCalls) > 0 && len(parsed.Tools) > 0 && mode.forcedTool == "" {
 		st := *step
 		if st.Text != "" {
 			st.Text += "\n\n"
