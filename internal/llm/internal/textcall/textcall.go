@@ -86,7 +86,10 @@ type Filter struct {
 	bare    bool // a leading JSON object or array may be a call
 	state   int
 	pending string
-	form    string // the wrapper the held text starts with; "" for a bare object
+	// held is the text held back as a possible call (stHeld), in a
+	// builder: it may grow to MaxHeld a token at a time.
+	held strings.Builder
+	form string // the wrapper the held text starts with; "" for a bare object
 }
 
 // New returns a Filter for one reply to a request that offered tools.
@@ -112,11 +115,11 @@ func (f *Filter) Feed(s string) string {
 	case stDone:
 		return s
 	case stHeld:
-		f.pending += s
-		if len(f.pending) > MaxHeld {
+		f.held.WriteString(s)
+		if f.held.Len() > MaxHeld {
 			f.state = stDone
-			out := f.pending
-			f.pending = ""
+			out := f.held.String()
+			f.held.Reset()
 			return out
 		}
 		return ""
@@ -128,7 +131,7 @@ func (f *Filter) Feed(s string) string {
 		}
 		for _, m := range markers {
 			if strings.HasPrefix(t, m) {
-				f.state, f.form, f.pending = stHeld, m, t
+				f.hold(m, t)
 				return ""
 			}
 			if strings.HasPrefix(m, t) {
@@ -142,12 +145,12 @@ func (f *Filter) Feed(s string) string {
 			case u == "":
 				return ""
 			case u[0] == '{':
-				f.state, f.pending = stHeld, t
+				f.hold("", t)
 				return ""
 			}
 		}
 		if f.bare && t[0] == '{' {
-			f.state, f.pending = stHeld, t
+			f.hold("", t)
 			return ""
 		}
 		f.state = stPassing
@@ -164,7 +167,7 @@ func (f *Filter) Feed(s string) string {
 		}
 	}
 	if at >= 0 {
-		f.state, f.form, f.pending = stHeld, form, buf[at:]
+		f.hold(form, buf[at:])
 		return buf[:at]
 	}
 	keep := 0
@@ -180,6 +183,13 @@ func (f *Filter) Feed(s string) string {
 	return buf[:len(buf)-keep]
 }
 
+// hold starts holding back s, which starts with the wrapper form ("" for
+// a bare JSON value).
+func (f *Filter) hold(form, s string) {
+	f.state, f.form, f.pending = stHeld, form, ""
+	f.held.WriteString(s)
+}
+
 // Finish reads what was held back when the reply ends. For Text, text is
 // what is left to pass on; for Calls, calls are the reply's tool calls
 // (IDs are the caller's to give), and text the text they were written as,
@@ -188,11 +198,13 @@ func (f *Filter) Feed(s string) string {
 // token limit: a call cut short is then dropped, as a native call cut
 // short is, rather than shown as text or failed.
 func (f *Filter) Finish(cut bool) (out Outcome, text string, calls []llm.ToolCall, form, why string) {
-	held := f.pending
-	f.pending = ""
 	if f.state != stHeld {
+		held := f.pending
+		f.pending = ""
 		return Text, held, nil, "", ""
 	}
+	held := f.held.String()
+	f.held.Reset()
 	f.state = stDone
 	form = f.form
 	if form == "" {
@@ -290,13 +302,10 @@ func (f *Filter) sequence(s, sep string, argKeys ...string) ([]llm.ToolCall, boo
 	return calls, true, nil
 }
 
-// starts reports whether s, cut short, starts as a call of an offered
-// tool would: a wrapper, or an object (or array of them) whose first
-// field names the tool.
+// starts reports whether s, which is no whole call, starts as a call of
+// an offered tool would: an object (or array of them) whose first field
+// names the tool. Prose that quotes a call after a wrapper does not.
 func (f *Filter) starts(s string) bool {
-	if f.form != "" {
-		return f.names(s)
-	}
 	var b strings.Builder
 	for _, r := range s {
 		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
@@ -363,7 +372,7 @@ func (f *Filter) mistral(s string) ([]llm.ToolCall, bool, error) {
 func (f *Filter) object(s string, argKeys ...string) (llm.ToolCall, bool, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(s), &obj); err != nil {
-		return llm.ToolCall{}, f.names(s), fmt.Errorf("the call is not a JSON object: %w", err)
+		return llm.ToolCall{}, f.starts(s), fmt.Errorf("the call is not a JSON object: %w", err)
 	}
 	var name string
 	if json.Unmarshal(obj["name"], &name) != nil || !f.tools[name] {
@@ -412,20 +421,6 @@ func argsObject(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("not a JSON object: %.40q", string(raw))
 	}
 	return raw, nil
-}
-
-// names reports whether s names an offered tool as a call would:
-// "name": "TOOL".
-func (f *Filter) names(s string) bool {
-	for t := range f.tools {
-		q, _ := json.Marshal(t)
-		for _, sep := range []string{":", ": ", " : "} {
-			if strings.Contains(s, `"name"`+sep+string(q)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Form says a format's name for messages.

@@ -67,6 +67,8 @@ func TestFilter(t *testing.T) {
 		{"list answer", "[1] Revenue rose 4%.", "[1] Revenue rose 4%.", Text, nil},
 		{"citation, then a quoted call", `[1] SEC: {"name": "xbrl_facts", "arguments": {}} is the call.`, `[1] SEC: {"name": "xbrl_facts", "arguments": {}} is the call.`, Text, nil},
 		{"JSON answer cut short", `{"summary": "the \"name\": \"xbrl_facts\" field`, `{"summary": "the \"name\": \"xbrl_facts\" field`, Text, nil},
+		{"prose quoting a wrapped call", `Hermes models write <tool_call> and then {"name": "web_search", "arguments": {}} on a line.`,
+			`Hermes models write <tool_call> and then {"name": "web_search", "arguments": {}} on a line.`, Text, nil},
 		{"a tag's start at the end", "It ends with <tool_", "It ends with <tool_", Text, nil},
 		{"white space", "  \n", "  \n", Text, nil},
 	}
