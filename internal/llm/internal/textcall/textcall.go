@@ -342,7 +342,7 @@ func (f *Filter) mistral(s string) ([]llm.ToolCall, bool, error) {
 			return nil, meant, fmt.Errorf("no %s after the tool's name", mistralArgs)
 		}
 		if !meant {
-			return nil, false, fmt.Errorf("%q is not a tool offered", name)
+			return nil, false, fmt.Errorf("%.40q is not a tool offered", name)
 		}
 		dec := json.NewDecoder(strings.NewReader(rest))
 		var args json.RawMessage
@@ -386,7 +386,7 @@ func (f *Filter) object(s string, argKeys ...string) (llm.ToolCall, bool, error)
 		case k == "type":
 			var t string
 			if json.Unmarshal(v, &t) != nil || t != "function" {
-				return llm.ToolCall{}, true, fmt.Errorf("call of %s has type %s, not \"function\"", name, v)
+				return llm.ToolCall{}, true, fmt.Errorf("call of %s has type %.40q, not \"function\"", name, string(v))
 			}
 		case k == argKeys[0] || len(argKeys) > 1 && k == argKeys[1]:
 			if argKey != "" {
