@@ -3,10 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
-	"iter"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,40 +11,8 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
-
-// cutStore's first subscription fails after yielding failAfter events, as
-// a PostgreSQL store's does when its connection is cut.
-type cutStore struct {
-	debate.Store
-	failAfter int
-	failed    atomic.Bool
-}
-
-func (s *cutStore) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
-	inner := s.Store.Subscribe(ctx, id, after)
-	if s.failed.Load() {
-		return inner
-	}
-	return func(yield func(debate.Event, error) bool) {
-		n := 0
-		for e, err := range inner {
-			if err != nil {
-				yield(e, err)
-				return
-			}
-			if n == s.failAfter {
-				s.failed.Store(true)
-				yield(debate.Event{}, errors.New("FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"))
-				return
-			}
-			if !yield(e, nil) {
-				return
-			}
-			n++
-		}
-	}
-}
 
 // A read of the log that fails while a debate runs with --json (PostgreSQL
 // restarting) does not cut the stream: every event of the log is written.
@@ -61,7 +26,7 @@ func TestJSONStreamOutlivesAFailedRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	store := &cutStore{Store: db, failAfter: 5}
+	store := &storetest.CutStore{Store: db, FailAfter: 5}
 	a, err := f.App(store)
 	if err != nil {
 		t.Fatal(err)

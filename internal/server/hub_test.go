@@ -2,49 +2,14 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"iter"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store/memstore"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
-
-// flakyStore's first subscription fails after yielding failAfter events,
-// as a PostgreSQL store's does when its connection is cut.
-type flakyStore struct {
-	debate.Store
-	failAfter int
-	failed    atomic.Bool
-}
-
-func (s *flakyStore) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
-	inner := s.Store.Subscribe(ctx, id, after)
-	if s.failed.Load() {
-		return inner
-	}
-	return func(yield func(debate.Event, error) bool) {
-		n := 0
-		for e, err := range inner {
-			if err != nil {
-				yield(e, err)
-				return
-			}
-			if n == s.failAfter {
-				s.failed.Store(true)
-				yield(debate.Event{}, errors.New("FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"))
-				return
-			}
-			if !yield(e, nil) {
-				return
-			}
-			n++
-		}
-	}
-}
 
 // A read of the log that fails while followers follow a debate is retried:
 // they get every event after it, and their streams do not end as if the
@@ -66,7 +31,7 @@ func TestFeedSurvivesAFailedRead(t *testing.T) {
 		}
 	}
 	appendEvent(debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?", Limits: debate.DefaultLimits()})
-	h := &hub{store: &flakyStore{Store: mem, failAfter: 3}}
+	h := &hub{store: &storetest.CutStore{Store: mem, FailAfter: 3}}
 	const total = 12
 	got := make(chan int64, total)
 	done := make(chan error, 1)

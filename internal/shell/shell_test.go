@@ -2,13 +2,10 @@ package shell
 
 import (
 	"context"
-	"errors"
-	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/llm/script"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
 // TestHelpModelAndOtherText: /help, /model and text that is no command and
@@ -1125,45 +1123,12 @@ func TestAskByIDMakesItCurrent(t *testing.T) {
 	}
 }
 
-// cutStore's first subscription fails after yielding failAfter events, as
-// a PostgreSQL store's does when its connection is cut.
-type cutStore struct {
-	debate.Store
-	failAfter int
-	failed    atomic.Bool
-}
-
-func (s *cutStore) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
-	inner := s.Store.Subscribe(ctx, id, after)
-	if s.failed.Load() {
-		return inner
-	}
-	return func(yield func(debate.Event, error) bool) {
-		n := 0
-		for e, err := range inner {
-			if err != nil {
-				yield(e, err)
-				return
-			}
-			if n == s.failAfter {
-				s.failed.Store(true)
-				yield(debate.Event{}, errors.New("FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"))
-				return
-			}
-			if !yield(e, nil) {
-				return
-			}
-			n++
-		}
-	}
-}
-
 // TestRunOutlivesAFailedRead: a read of the log that fails while the shell
 // runs a debate (PostgreSQL restarting) neither ends the transcript nor
 // leaves the shell waiting for ever: the debate is shown to its end.
 func TestRunOutlivesAFailedRead(t *testing.T) {
 	h := newHarness(t, 120, nil, func(o *Options) {
-		o.App.Store = &cutStore{Store: o.App.Store, failAfter: 5}
+		o.App.Store = &storetest.CutStore{Store: o.App.Store, FailAfter: 5}
 	})
 	h.typeLine("/debate NVDA --offline")
 	h.settle()

@@ -4,48 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store"
 	"github.com/parleyhq/parley/internal/store/memstore"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
-
-// flaky's first subscription fails after yielding failAfter events, as a
-// PostgreSQL store's does when its connection is cut.
-type flaky struct {
-	debate.Store
-	failAfter int
-	failed    atomic.Bool
-}
-
-func (s *flaky) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
-	inner := s.Store.Subscribe(ctx, id, after)
-	if s.failed.Load() {
-		return inner
-	}
-	return func(yield func(debate.Event, error) bool) {
-		n := 0
-		for e, err := range inner {
-			if err != nil {
-				yield(e, err)
-				return
-			}
-			if n == s.failAfter {
-				s.failed.Store(true)
-				yield(debate.Event{}, errors.New("FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"))
-				return
-			}
-			if !yield(e, nil) {
-				return
-			}
-			n++
-		}
-	}
-}
 
 // Resubscribe yields every event once, in order, across a failed read, and
 // ends with debate.ErrNotFound for a debate that does not exist and with
@@ -77,7 +43,7 @@ func TestResubscribe(t *testing.T) {
 		}
 	}()
 	want := int64(1)
-	for e, err := range store.Resubscribe(ctx, &flaky{Store: mem, failAfter: 3}, id, 0) {
+	for e, err := range store.Resubscribe(ctx, &storetest.CutStore{Store: mem, FailAfter: 3}, id, 0) {
 		if err != nil {
 			t.Fatalf("after event %d: %v", want-1, err)
 		}
