@@ -363,7 +363,6 @@ func campaignSmall(t *testing.T, trial int, c campaignAF, file string, counts ma
 	ctx := context.Background()
 	for _, problem := range Problems() {
 		task, sem, _ := strings.Cut(problem, "-")
-		exts := o[sem]
 		args := []string{""}
 		if task == "DC" || task == "DS" {
 			args = args[:0]
@@ -379,58 +378,8 @@ func campaignSmall(t *testing.T, trial int, c campaignAF, file string, counts ma
 				return
 			}
 			counts["oracle "+problem]++
-			switch task {
-			case "SE":
-				m, ok := parseW(strings.TrimSuffix(got, "\n"), c.n)
-				if len(exts) == 0 && got != "NO\n" || len(exts) > 0 && (!ok || !slices.Contains(exts, m)) {
-					t.Errorf("%s: %q is not one of %b", where, got, exts)
-				}
-			case "EE":
-				var seen []uint32
-				for _, line := range strings.SplitAfter(got, "\n") {
-					if m, ok := parseW(strings.TrimSuffix(line, "\n"), c.n); ok {
-						seen = append(seen, m)
-					} else if line != "" && !(line == "NO\n" && len(exts) == 0) {
-						t.Errorf("%s: line %q", where, line)
-					}
-				}
-				want := slices.Clone(exts)
-				slices.Sort(seen)
-				slices.Sort(want)
-				if !slices.Equal(seen, want) {
-					t.Errorf("%s: %q, want %b", where, got, want)
-				}
-			case "CE":
-				if want := fmt.Sprintf("%d\n", len(exts)); got != want {
-					t.Errorf("%s: %q, want %q", where, got, want)
-				}
-			default:
-				a, _ := strconv.Atoi(arg)
-				in := 0
-				for _, e := range exts {
-					if e&(1<<(a-1)) != 0 {
-						in++
-					}
-				}
-				yes := in > 0
-				if task == "DS" {
-					yes = in == len(exts)
-				}
-				answer, cert, _ := strings.Cut(got, "\n")
-				if want := map[bool]string{true: "YES", false: "NO"}[yes]; answer != want {
-					t.Errorf("%s: %q, want %s (extensions %b)", where, got, want, exts)
-					continue
-				}
-				if yes != (task == "DC") {
-					if cert != "" {
-						t.Errorf("%s: %q, want %s alone", where, got, answer)
-					}
-					continue
-				}
-				m, ok := parseW(strings.TrimSuffix(cert, "\n"), c.n)
-				if !ok || !slices.Contains(exts, m) || (m&(1<<(a-1)) != 0) != (task == "DC") {
-					t.Errorf("%s: %q: bad certificate (extensions %b)", where, got, exts)
-				}
+			if err := o.check(task, sem, arg, got, c.n); err != nil {
+				t.Errorf("%s: %v", where, err)
 			}
 		}
 	}

@@ -195,7 +195,6 @@ func TestAllProblemsAgainstDefinitions(t *testing.T) {
 		}
 		for _, problem := range problems {
 			task, sem, _ := strings.Cut(problem, "-")
-			exts := o[sem]
 			args := []string{""}
 			if task == "DC" || task == "DS" {
 				args = args[:0]
@@ -211,61 +210,74 @@ func TestAllProblemsAgainstDefinitions(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
 				}
-				switch task {
-				case "SE":
-					m, ok := parseW(strings.TrimSuffix(got, "\n"), n)
-					if len(exts) == 0 && got != "NO\n" || len(exts) > 0 && (!ok || !strings.HasSuffix(got, "\n") || !slices.Contains(exts, m)) {
-						t.Fatalf("%s: %q is not one of the extensions %b", where, got, exts)
-					}
-				case "EE":
-					var seen []uint32
-					for _, line := range strings.SplitAfter(got, "\n") {
-						if m, ok := parseW(strings.TrimSuffix(line, "\n"), n); ok && strings.HasSuffix(line, "\n") {
-							seen = append(seen, m)
-						} else if line != "" && !(line == "NO\n" && len(exts) == 0) {
-							t.Fatalf("%s: line %q", where, line)
-						}
-					}
-					want := slices.Clone(exts)
-					slices.Sort(seen)
-					slices.Sort(want)
-					if !slices.Equal(seen, want) {
-						t.Fatalf("%s: %q, want the extensions %b", where, got, want)
-					}
-				case "CE":
-					if want := fmt.Sprintf("%d\n", len(exts)); got != want {
-						t.Fatalf("%s: %q, want %q", where, got, want)
-					}
-				default:
-					a, _ := strconv.Atoi(arg)
-					in := 0
-					for _, e := range exts {
-						if e&(1<<(a-1)) != 0 {
-							in++
-						}
-					}
-					yes := in > 0
-					if task == "DS" {
-						yes = in == len(exts)
-					}
-					answer, cert, _ := strings.Cut(got, "\n")
-					if want := map[bool]string{true: "YES", false: "NO"}[yes]; answer != want {
-						t.Fatalf("%s: %q, want %q (extensions %b)", where, got, want, exts)
-					}
-					// DC YES and DS NO carry a certificate: an extension
-					// that contains the argument (DC), or lacks it (DS).
-					if yes != (task == "DC") {
-						if cert != "" {
-							t.Fatalf("%s: %q, want %q alone", where, got, answer)
-						}
-						break
-					}
-					m, ok := parseW(strings.TrimSuffix(cert, "\n"), n)
-					if !ok || !strings.HasSuffix(cert, "\n") || !slices.Contains(exts, m) || (m&(1<<(a-1)) != 0) != (task == "DC") {
-						t.Fatalf("%s: %q: the certificate is not an extension that %s %s (extensions %b)", where, got, map[bool]string{true: "contains", false: "lacks"}[task == "DC"], arg, exts)
-					}
+				if err := o.check(task, sem, arg, got, n); err != nil {
+					t.Fatalf("%s: %v", where, err)
 				}
 			}
 		}
 	}
+}
+
+// check returns what is wrong with got, the i23 answer to TASK-sem (-a arg
+// for DC and DS) on a framework of n arguments, against the extensions o
+// holds, or nil when it is right: SE one of them (NO for none), EE all of
+// them, CE their number, DC/DS the answer and, for DC YES and DS NO, a
+// certificate that is an extension containing (DC) or lacking (DS) arg.
+func (o oracle) check(task, sem, arg, got string, n int) error {
+	exts := o[sem]
+	switch task {
+	case "SE":
+		m, ok := parseW(strings.TrimSuffix(got, "\n"), n)
+		if len(exts) == 0 && got != "NO\n" || len(exts) > 0 && (!ok || !strings.HasSuffix(got, "\n") || !slices.Contains(exts, m)) {
+			return fmt.Errorf("%q is not one of the extensions %b", got, exts)
+		}
+	case "EE":
+		var seen []uint32
+		for _, line := range strings.SplitAfter(got, "\n") {
+			if m, ok := parseW(strings.TrimSuffix(line, "\n"), n); ok && strings.HasSuffix(line, "\n") {
+				seen = append(seen, m)
+			} else if line != "" && !(line == "NO\n" && len(exts) == 0) {
+				return fmt.Errorf("line %q", line)
+			}
+		}
+		want := slices.Clone(exts)
+		slices.Sort(seen)
+		slices.Sort(want)
+		if !slices.Equal(seen, want) {
+			return fmt.Errorf("%q, want the extensions %b", got, want)
+		}
+	case "CE":
+		if want := fmt.Sprintf("%d\n", len(exts)); got != want {
+			return fmt.Errorf("%q, want %q", got, want)
+		}
+	default:
+		a, _ := strconv.Atoi(arg)
+		in := 0
+		for _, e := range exts {
+			if e&(1<<(a-1)) != 0 {
+				in++
+			}
+		}
+		yes := in > 0
+		if task == "DS" {
+			yes = in == len(exts)
+		}
+		answer, cert, _ := strings.Cut(got, "\n")
+		if want := map[bool]string{true: "YES", false: "NO"}[yes]; answer != want {
+			return fmt.Errorf("%q, want %q (extensions %b)", got, want, exts)
+		}
+		// DC YES and DS NO carry a certificate: an extension that
+		// contains the argument (DC), or lacks it (DS).
+		if yes != (task == "DC") {
+			if cert != "" {
+				return fmt.Errorf("%q, want %q alone", got, answer)
+			}
+			return nil
+		}
+		m, ok := parseW(strings.TrimSuffix(cert, "\n"), n)
+		if !ok || !strings.HasSuffix(cert, "\n") || !slices.Contains(exts, m) || (m&(1<<(a-1)) != 0) != (task == "DC") {
+			return fmt.Errorf("%q: the certificate is not an extension that %s %s (extensions %b)", got, map[bool]string{true: "contains", false: "lacks"}[task == "DC"], arg, exts)
+		}
+	}
+	return nil
 }
