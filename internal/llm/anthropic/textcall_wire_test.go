@@ -29,7 +29,8 @@ func textCallRequest() llm.Request {
 // text blocks, in the model's format: they are read as calls, once
 // logged, and none of their text is the answer.
 func TestToolCallsInTextAreRead(t *testing.T) {
-	for _, form := range []fakellm.ToolTextForm{fakellm.ToolTextHermes, fakellm.ToolTextPythonTag, fakellm.ToolTextLlamaJSON, fakellm.ToolTextJSON, fakellm.ToolTextMistral} {
+	for _, form := range []fakellm.ToolTextForm{fakellm.ToolTextHermes, fakellm.ToolTextPythonTag, fakellm.ToolTextLlamaJSON, fakellm.ToolTextJSON, fakellm.ToolTextMistral,
+		fakellm.ToolTextFunctionTag, fakellm.ToolTextPythonic} {
 		t.Run(fmt.Sprint(form), func(t *testing.T) {
 			sc := script.MustNew(script.Rule{Reply: &script.Reply{ToolCalls: []script.ToolCall{
 				{Name: "xbrl_facts", Args: json.RawMessage(`{"cik": "0000320193"}`)},

@@ -165,6 +165,15 @@ const (
 	// as Mistral models write them (vLLM without --tool-call-parser
 	// mistral).
 	ToolTextMistral
+	// ToolTextFunctionTag: "<function=NAME>{...}</function>" per call,
+	// a line each, the custom tool format Llama 3.1's system prompt can
+	// ask for (llama.cpp or vLLM applying such a template without a
+	// parser for it).
+	ToolTextFunctionTag
+	// ToolTextPythonic: "[NAME(key="value", n=3), ...]", the arguments
+	// Python literals, as Llama 3.2 and 4 write them (vLLM without
+	// --tool-call-parser pythonic).
+	ToolTextPythonic
 )
 
 // WithToolCallsInText makes the server send a reply's tool calls, to a
@@ -189,6 +198,10 @@ func toolText(form ToolTextForm, calls []llm.ToolCall) string {
 			parts = append(parts, fmt.Sprintf("<tool_call>\n{\"name\": %s, \"arguments\": %s}\n</tool_call>", name, args))
 		case ToolTextPythonTag, ToolTextLlamaJSON:
 			parts = append(parts, fmt.Sprintf("{\"type\": \"function\", \"name\": %s, \"parameters\": %s}", name, args))
+		case ToolTextFunctionTag:
+			parts = append(parts, fmt.Sprintf("<function=%s>%s</function>", c.Name, args))
+		case ToolTextPythonic:
+			parts = append(parts, c.Name+"("+pyArgs(args)+")")
 		default:
 			parts = append(parts, fmt.Sprintf("{\"name\": %s, \"arguments\": %s}", name, args))
 		}
@@ -202,11 +215,75 @@ func toolText(form ToolTextForm, calls []llm.ToolCall) string {
 		return strings.Join(parts, "; ")
 	case ToolTextMistral:
 		return "[TOOL_CALLS][" + strings.Join(parts, ", ") + "]"
+	case ToolTextFunctionTag:
+		return strings.Join(parts, "\n")
+	case ToolTextPythonic:
+		return "[" + strings.Join(parts, ", ") + "]"
 	}
 	if len(parts) > 1 {
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
 	return strings.Join(parts, "")
+}
+
+// pyArgs writes a call's JSON arguments as Python keyword arguments, in
+// their order, the values Python literals: JSON's strings, as Go writes
+// them, are Python string literals of the same text.
+func pyArgs(args string) string {
+	dec := json.NewDecoder(strings.NewReader(args))
+	dec.UseNumber()
+	var b strings.Builder
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "" // arguments are an object: a script's are checked
+	}
+	for n := 0; dec.More(); n++ {
+		k, _ := dec.Token()
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s=", k)
+		pyValue(dec, &b)
+	}
+	return b.String()
+}
+
+// pyValue writes the next JSON value of dec as a Python literal.
+func pyValue(dec *json.Decoder, b *strings.Builder) {
+	t, err := dec.Token()
+	if err != nil {
+		return
+	}
+	switch v := t.(type) {
+	case json.Delim:
+		closing := "]"
+		if v == '{' {
+			closing = "}"
+		}
+		b.WriteString(v.String())
+		for n := 0; dec.More(); n++ {
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			if v == '{' {
+				k, _ := dec.Token()
+				q, _ := json.Marshal(k)
+				b.Write(q)
+				b.WriteString(": ")
+			}
+			pyValue(dec, b)
+		}
+		_, _ = dec.Token()
+		b.WriteString(closing)
+	case string:
+		q, _ := json.Marshal(v)
+		b.Write(q)
+	case json.Number:
+		b.WriteString(v.String())
+	case bool:
+		b.WriteString(map[bool]string{true: "True", false: "False"}[v])
+	case nil:
+		b.WriteString("None")
+	}
 }
 
 // Server answers model API requests from a Script. The zero value is not

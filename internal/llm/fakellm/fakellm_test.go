@@ -204,3 +204,13 @@ func TestRejectedStrict(t *testing.T) {
 		}
 	}
 }
+
+// A pythonic call's arguments are Python literals of the JSON ones, in
+// their order.
+func TestPyArgs(t *testing.T) {
+	got := pyArgs(`{"q": "it's \"x\"\n", "n": 1.5e3, "ok": true, "none": null, "l": [1, {"k": false}], "d": {}}`)
+	want := `q="it's \"x\"\n", n=1.5e3, ok=True, none=None, l=[1, {"k": False}], d={}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

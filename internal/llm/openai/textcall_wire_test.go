@@ -60,6 +60,7 @@ func TestToolCallsInTextAreRead(t *testing.T) {
 	forms := map[fakellm.ToolTextForm]string{
 		fakellm.ToolTextHermes: "<tool_call>", fakellm.ToolTextPythonTag: "<|python_tag|>",
 		fakellm.ToolTextLlamaJSON: "bare JSON", fakellm.ToolTextJSON: "bare JSON", fakellm.ToolTextMistral: "[TOOL_CALLS]",
+		fakellm.ToolTextFunctionTag: "<function=", fakellm.ToolTextPythonic: "pythonic",
 	}
 	for form, logged := range forms {
 		t.Run(fmt.Sprint(form), func(t *testing.T) {
@@ -125,6 +126,8 @@ func TestToolTalkIsNotACall(t *testing.T) {
 		`[1] SEC filing: revenue was $383.3 billion, and {"name": "xbrl_facts"} is how the tool is called.`,
 		`{"verdict": "pro", "confidence": 0.8}`,
 		`{"name": "delete_everything", "arguments": {}}`,
+		"Llama 3.1's custom tool prompt asks for <function=NAME> tags, and web_search is one such tool.",
+		"[web_search](https://example.com/search) found the 10-K; revenue was $383.3 billion.",
 	} {
 		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: text}}), fakellm.WithToolCallsInText(fakellm.ToolTextHermes))
 		p, err := openai.New(openai.Config{Name: "vllm", BaseURL: srv.OpenAIURL()})
@@ -150,6 +153,9 @@ func TestGarbledToolCallInTextFails(t *testing.T) {
 		`<tool_call>{"name": "web_search", "arguments": "Apple revenue"}</tool_call>`,
 		"<tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"q\": \"Apple\"}}\n</tool_call>\nApple's revenue was $383 billion.",
 		`{"name": "xbrl_facts", "arguments": {"cik": "320193"}} I will now answer.`,
+		`<function=web_search>"Apple revenue"</function>`,
+		`[web_search("Apple revenue")]`,
+		`[xbrl_facts(cik=cik_of("Apple"))]`,
 	} {
 		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: text}}))
 		p, err := openai.New(openai.Config{Name: "llamacpp", BaseURL: srv.OpenAIURL()})

@@ -14,6 +14,11 @@
 //   - Llama 3.1+: <|python_tag|>{"name": ..., "parameters": {...}}, calls
 //     separated by ";", or the bare object (which its template asks for)
 //     {"name": ..., "parameters": {...}}, also with "type": "function";
+//   - Llama 3.1's custom tool format, which its system prompt can ask for:
+//     <function=NAME>{...}</function>;
+//   - Llama 3.2+'s pythonic list, the whole reply:
+//     [NAME(key="value", n=3), ...], the values Python literals (see
+//     pythonic.go);
 //   - Mistral: [TOOL_CALLS][{"name": ..., "arguments": {...}}, ...], or
 //     (tokenizer v11+) [TOOL_CALLS]name[ARGS]{...};
 //   - the bare object or array of objects with "arguments".
@@ -23,8 +28,9 @@
 // exactly calls of tools the request offered (Calls), as an error when it
 // is plainly meant as one but cannot be read exactly (Garbled), as text
 // otherwise. Prose before a wrapper is passed on as it comes; a bare object
-// is only taken for a call when it is the whole reply, so an answer that
-// quotes JSON or names a tool in prose passes unchanged.
+// is only taken for a call when it is the whole reply, and so is a pythonic
+// list, so an answer that quotes JSON or names a tool in prose passes
+// unchanged.
 package textcall
 
 import (
@@ -48,9 +54,15 @@ const (
 	mistralTag  = "[TOOL_CALLS]"
 	mistralArgs = "[ARGS]"
 	mistralID   = "[CALL_ID]"
+	funcOpen    = "<function="
+	funcClose   = "</function>"
 )
 
-var markers = []string{hermesOpen, pythonTag, mistralTag}
+// formPythonic is the form of a held reply that starts as a pythonic
+// list of calls ("" is a bare JSON value).
+const formPythonic = "pythonic"
+
+var markers = []string{hermesOpen, pythonTag, mistralTag, funcOpen}
 
 // MaxHeld bounds the text held back as a possible tool call: 1 MB, what
 // the runner keeps of a whole reply. Past it the text is no call and is
@@ -129,28 +141,11 @@ func (f *Filter) Feed(s string) string {
 		if t == "" {
 			return ""
 		}
-		for _, m := range markers {
-			if strings.HasPrefix(t, m) {
-				f.hold(m, t)
-				return ""
-			}
-			if strings.HasPrefix(m, t) {
-				return "" // maybe a wrapper, split across deltas: wait
-			}
-		}
-		if f.bare && t[0] == '[' {
-			// An array of calls starts with an object; an answer that
-			// starts with a citation ("[1] ...") is passed on at once.
-			switch u := strings.TrimLeft(t[1:], " \t\r\n"); {
-			case u == "":
-				return ""
-			case u[0] == '{':
-				f.hold("", t)
-				return ""
-			}
-		}
-		if f.bare && t[0] == '{' {
-			f.hold("", t)
+		switch form, st := f.start(t); st {
+		case startWait:
+			return "" // maybe a call, split across deltas: wait
+		case startHold:
+			f.hold(form, t)
 			return ""
 		}
 		f.state = stPassing
@@ -181,6 +176,53 @@ func (f *Filter) Feed(s string) string {
 	}
 	f.pending = buf[len(buf)-keep:]
 	return buf[:len(buf)-keep]
+}
+
+// What the start of a reply says of it.
+const (
+	startPass = iota // no call: pass it on
+	startWait        // too little seen to tell
+	startHold        // maybe a call in form: hold it back
+)
+
+// start tells, from t, the start of a reply with white space trimmed,
+// whether it may be a call, and in what form.
+func (f *Filter) start(t string) (form string, st int) {
+	for _, m := range markers {
+		if strings.HasPrefix(t, m) {
+			return m, startHold
+		}
+		if strings.HasPrefix(m, t) {
+			return "", startWait
+		}
+	}
+	if f.bare && t[0] == '[' {
+		// An array of calls starts with an object, a pythonic list with
+		// the name of an offered tool and "("; an answer that starts
+		// with a citation ("[1] ...") or a link ("[web_search](...)") is
+		// passed on as soon as it differs.
+		u := strings.TrimLeft(t[1:], " \t\r\n")
+		switch {
+		case u == "":
+			return "", startWait
+		case u[0] == '{':
+			return "", startHold
+		}
+		wait := false
+		for name := range f.tools {
+			if strings.HasPrefix(u, name+"(") {
+				return formPythonic, startHold
+			}
+			wait = wait || strings.HasPrefix(name+"(", u)
+		}
+		if wait {
+			return "", startWait
+		}
+	}
+	if f.bare && t[0] == '{' {
+		return "", startHold
+	}
+	return "", startPass
 }
 
 // hold starts holding back s, which starts with the wrapper form ("" for
@@ -247,13 +289,14 @@ func (f *Filter) parse(s string) (calls []llm.ToolCall, meant bool, err error) {
 		}
 		return calls, true, nil
 	case pythonTag:
-		s = strings.TrimPrefix(s, pythonTag)
-		for _, end := range []string{"<|eom_id|>", "<|eot_id|>"} {
-			s = strings.TrimSpace(strings.TrimSuffix(s, end))
-		}
+		s = trimEnd(strings.TrimPrefix(s, pythonTag))
 		return f.sequence(s, ";", "parameters", "arguments")
 	case mistralTag:
 		return f.mistral(s)
+	case funcOpen:
+		return f.functions(s)
+	case formPythonic:
+		return f.pythonic(s)
 	}
 	// Llama's template asks for the bare object; it separates several
 	// with ";" as after its tag.
@@ -366,6 +409,50 @@ func (f *Filter) mistral(s string) ([]llm.ToolCall, bool, error) {
 	}
 }
 
+// functions reads Llama 3.1's custom tool calls:
+// <function=NAME>{...}</function>, once per call, the closing tag of the
+// last one optional (a server may stop at it).
+func (f *Filter) functions(s string) ([]llm.ToolCall, bool, error) {
+	var calls []llm.ToolCall
+	for s != "" {
+		rest, ok := strings.CutPrefix(s, funcOpen)
+		if !ok {
+			return nil, len(calls) > 0, fmt.Errorf("text after the tool call: %.40q", s)
+		}
+		name, rest, ok := strings.Cut(rest, ">")
+		if !ok || !f.tools[name] {
+			return nil, len(calls) > 0, fmt.Errorf("%.40q is not a tool offered", name)
+		}
+		dec := json.NewDecoder(strings.NewReader(rest))
+		var args json.RawMessage
+		if err := dec.Decode(&args); err != nil {
+			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
+		}
+		a, err := argsObject(args)
+		if err != nil {
+			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
+		}
+		calls = append(calls, llm.ToolCall{Name: name, Args: a})
+		s = trimEnd(rest[dec.InputOffset():])
+		if after, ok := strings.CutPrefix(s, funcClose); ok {
+			s = trimEnd(after)
+		} else if s != "" {
+			return nil, true, fmt.Errorf("no %s after the call of %s: %.40q", funcClose, name, s)
+		}
+	}
+	return calls, true, nil
+}
+
+// trimEnd drops the end-of-turn tokens of Llama's templates that a
+// server keeping special tokens leaves after a call.
+func trimEnd(s string) string {
+	s = strings.TrimSpace(s)
+	for _, end := range []string{"<|eom_id|>", "<|eot_id|>"} {
+		s = strings.TrimSpace(strings.TrimSuffix(s, end))
+	}
+	return s
+}
+
 // object reads one call: a JSON object with "name", one of argKeys for
 // the arguments, and optionally "type": "function" and "id". meant reports
 // that it names an offered tool, whatever else is wrong.
@@ -432,13 +519,17 @@ func Form(form string) string {
 		return "Llama " + pythonTag
 	case mistralTag:
 		return "Mistral " + mistralTag
+	case funcOpen:
+		return "Llama " + funcOpen + "NAME>"
+	case formPythonic:
+		return "Llama pythonic [NAME(...)]"
 	}
 	return form
 }
 
 // Fix says how to have the server parse a model's tool calls itself.
 const Fix = "start the server with a tool-call parser for the model " +
-	"(llama.cpp: --jinja, with a chat template that has tools; vLLM: --enable-auto-tool-choice --tool-call-parser hermes, llama3_json or mistral, as the model's family; " +
+	"(llama.cpp: --jinja, with a chat template that has tools; vLLM: --enable-auto-tool-choice --tool-call-parser hermes, llama3_json, pythonic or mistral, as the model's family and format; " +
 	"Ollama: a model whose template supports tools, tagged \"tools\"; LM Studio: a model with native tool use, or its default tool prompt), " +
 	"or give the role another model (--model-for ROLE=MODEL)"
 

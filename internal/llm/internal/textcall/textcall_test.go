@@ -49,8 +49,35 @@ func TestFilter(t *testing.T) {
 		{"mistral array", `[TOOL_CALLS][{"name": "xbrl_facts", "arguments": {"cik": "3"}}]`, "", Calls, []call{{"xbrl_facts", `{"cik": "3"}`}}},
 		{"mistral v11", `[TOOL_CALLS]xbrl_facts[ARGS]{"cik": "3"}[TOOL_CALLS]web_search[CALL_ID]abc123XYZ[ARGS]{"q": "b"}`, "", Calls,
 			[]call{{"xbrl_facts", `{"cik": "3"}`}, {"web_search", `{"q": "b"}`}}},
+		{"llama function tag", `<function=web_search>{"q": "Apple revenue"}</function>`, "", Calls, []call{{"web_search", `{"q": "Apple revenue"}`}}},
+		{"llama function tags, two, prose before, end token", "I will look.\n<function=xbrl_facts>{\"cik\": \"1\"}</function>\n<function=web_search>{\"q\": \"x\"}</function><|eom_id|>",
+			"I will look.\n", Calls, []call{{"xbrl_facts", `{"cik": "1"}`}, {"web_search", `{"q": "x"}`}}},
+		{"llama function tag without its closing tag", `<function=web_search>{"q": "a"}`, "", Calls, []call{{"web_search", `{"q": "a"}`}}},
+		{"pythonic", `[web_search(q="Apple revenue"), xbrl_facts(cik='0000320193')]`, "", Calls,
+			[]call{{"web_search", `{"q":"Apple revenue"}`}, {"xbrl_facts", `{"cik":"0000320193"}`}}},
+		{"pythonic, every literal", "[web_search(q='it\\'s \"x\"\\n\\u00e9\\x41\\101\\d', n=3, f=-1.5e3, g=.5, big=123_456789012345678901234567890, h=0x_ff, o=0o17, b=0b101, " +
+			"t=True, no=None, l=[1, 'a', [False],], d={'k': {\"n\": None}, \"<&>\": 2}, r=r'\\d+\\'', tq=\"\"\"two\nlines\"\"\", j='a' \"b\",)]", "", Calls,
+			[]call{{"web_search", `{"q":"it's \"x\"\néAA\\d","n":3,"f":-1500,"g":0.5,"big":123456789012345678901234567890,"h":255,"o":15,"b":5,` +
+				`"t":true,"no":null,"l":[1,"a",[false]],"d":{"k":{"n":null},"<&>":2},"r":"\\d+\\'","tq":"two\nlines","j":"ab"}`}}},
+		{"pythonic, no arguments, end token", " [web_search()]<|eot_id|>", "", Calls, []call{{"web_search", `{}`}}},
 
 		// Meant as calls, not readable exactly.
+		{"llama function tag, arguments not an object", `<function=web_search>"Apple"</function>`, "", Garbled, nil},
+		{"llama function tag, prose after", `<function=web_search>{"q": "a"}</function> Now I answer.`, "", Garbled, nil},
+		{"llama function tag, cut short", `<function=web_search>{"q": `, "", Garbled, nil},
+		{"pythonic, positional", `[web_search("Apple")]`, "", Garbled, nil},
+		{"pythonic, expression", `[web_search(q=1+2)]`, "", Garbled, nil},
+		{"pythonic, a name", `[web_search(q=query)]`, "", Garbled, nil},
+		{"pythonic, lower-case true", `[web_search(q=true)]`, "", Garbled, nil},
+		{"pythonic, tuple", `[web_search(q=(1, 2))]`, "", Garbled, nil},
+		{"pythonic, set", `[web_search(q={1, 2})]`, "", Garbled, nil},
+		{"pythonic, f-string", `[web_search(q=f"x{y}")]`, "", Garbled, nil},
+		{"pythonic, leading zero", `[web_search(n=012)]`, "", Garbled, nil},
+		{"pythonic, complex", `[web_search(n=1j)]`, "", Garbled, nil},
+		{"pythonic, repeated", `[web_search(q="a", q="b")]`, "", Garbled, nil},
+		{"pythonic, not offered after one", `[web_search(q="a"), delete_all()]`, "", Garbled, nil},
+		{"pythonic, cut short", `[web_search(q="Apple rev`, "", Garbled, nil},
+		{"pythonic, prose after", `[web_search(q="a")] Then I answer.`, "", Garbled, nil},
 		{"hermes, arguments not an object", `<tool_call>{"name": "web_search", "arguments": 3}</tool_call>`, "", Garbled, nil},
 		{"hermes, prose after", "<tool_call>{\"name\": \"web_search\", \"arguments\": {}}</tool_call>\nThe result is 4.", "", Garbled, nil},
 		{"bare, prose after", `{"name": "web_search", "arguments": {"q": "a"}} and then I will answer.`, "", Garbled, nil},
@@ -70,6 +97,14 @@ func TestFilter(t *testing.T) {
 		{"prose quoting a wrapped call", `Hermes models write <tool_call> and then {"name": "web_search", "arguments": {}} on a line.`,
 			`Hermes models write <tool_call> and then {"name": "web_search", "arguments": {}} on a line.`, Text, nil},
 		{"a tag's start at the end", "It ends with <tool_", "It ends with <tool_", Text, nil},
+		{"prose naming the function tag", "Llama 3.1 writes <function= tags for custom tools like web_search.", "Llama 3.1 writes <function= tags for custom tools like web_search.", Text, nil},
+		{"function tag of no offered tool", `<function=delete_all>{}</function>`, `<function=delete_all>{}</function>`, Text, nil},
+		{"link to a tool's page", "[web_search](https://example.com/tools) finds pages.", "[web_search](https://example.com/tools) finds pages.", Text, nil},
+		{"bracketed note", "[Note: web_search(q) was not needed.]", "[Note: web_search(q) was not needed.]", Text, nil},
+		{"prose starting as a pythonic call", "[web_search(q) is how the tool is called] and so on.", "[web_search(q) is how the tool is called] and so on.", Text, nil},
+		{"pythonic of no offered tool", `[delete_all(q="a")]`, `[delete_all(q="a")]`, Text, nil},
+		{"prose then fence", "The call looks like this:\n```json\n{\"name\": \"web_search\", \"arguments\": {}}\n```",
+			"The call looks like this:\n```json\n{\"name\": \"web_search\", \"arguments\": {}}\n```", Text, nil},
 		{"white space", "  \n", "  \n", Text, nil},
 	}
 	for _, c := range cases {
@@ -94,6 +129,10 @@ func TestNotLookedAt(t *testing.T) {
 	in := `{"name": "web_search", "arguments": {"q": "a"}}`
 	if passed, out, _, _ := run(in, 1, false, false); passed != in || out != Text {
 		t.Errorf("with a schema: %q %d", passed, out)
+	}
+	py := `[web_search(q="a")]`
+	if passed, out, _, _ := run(py, 1, false, false); passed != py || out != Text {
+		t.Errorf("%q with a schema: %q %d", py, passed, out)
 	}
 	f := New(nil, true)
 	if got := f.Feed("<tool_call>" + in); got != "<tool_call>"+in {
@@ -137,6 +176,17 @@ func TestCitationIsStreamed(t *testing.T) {
 	f := New(offered, true)
 	if got := f.Feed("[") + f.Feed("1] Revenue"); got != "[1] Revenue" {
 		t.Errorf("passed on %q", got)
+	}
+	// So is a link, as soon as it differs from a call.
+	for _, pieces := range [][]string{{"[web", "_search]", "(https://"}} {
+		f := New(offered, true)
+		got := ""
+		for _, p := range pieces {
+			got += f.Feed(p)
+		}
+		if want := strings.Join(pieces, ""); got != want {
+			t.Errorf("passed on %q of %q", got, want)
+		}
 	}
 }
 
