@@ -174,6 +174,10 @@ const (
 	// Python literals, as Llama 3.2 and 4 write them (vLLM without
 	// --tool-call-parser pythonic).
 	ToolTextPythonic
+	// ToolTextFence: the bare {"name": ..., "arguments": {...}} (an
+	// array of them for several) in a ```json Markdown code fence, as
+	// chat-tuned models without a tool template write a call.
+	ToolTextFence
 )
 
 // WithToolCallsInText makes the server send a reply's tool calls, to a
@@ -219,6 +223,8 @@ func toolText(form ToolTextForm, calls []llm.ToolCall) string {
 		return strings.Join(parts, "\n")
 	case ToolTextPythonic:
 		return "[" + strings.Join(parts, ", ") + "]"
+	case ToolTextFence:
+		return "```json\n" + toolText(ToolTextJSON, calls) + "\n```"
 	}
 	if len(parts) > 1 {
 		return "[" + strings.Join(parts, ", ") + "]"

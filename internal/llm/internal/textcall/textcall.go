@@ -21,7 +21,10 @@
 //     pythonic.go);
 //   - Mistral: [TOOL_CALLS][{"name": ..., "arguments": {...}}, ...], or
 //     (tokenizer v11+) [TOOL_CALLS]name[ARGS]{...};
-//   - the bare object or array of objects with "arguments".
+//   - the bare object or array of objects with "arguments";
+//   - either of those as the whole reply in a Markdown code fence
+//     (```json, ```tool_call or a bare ```), as models tuned on chat
+//     data write them when no template says otherwise.
 //
 // A Filter holds such text back from the stream, so that it is never shown
 // as the answer, and reads it when the reply ends: as tool calls when it is
@@ -29,8 +32,8 @@
 // is plainly meant as one but cannot be read exactly (Garbled), as text
 // otherwise. Prose before a wrapper is passed on as it comes; a bare object
 // is only taken for a call when it is the whole reply, and so is a pythonic
-// list, so an answer that quotes JSON or names a tool in prose passes
-// unchanged.
+// list or a fence, so an answer that quotes JSON, shows it in a fence or
+// names a tool in prose passes unchanged.
 package textcall
 
 import (
@@ -58,11 +61,22 @@ const (
 	funcClose   = "</function>"
 )
 
-// formPythonic is the form of a held reply that starts as a pythonic
-// list of calls ("" is a bare JSON value).
-const formPythonic = "pythonic"
+// The forms that are no wrapper: a held reply that starts with one of
+// these is read as that form ("" is a bare JSON value).
+const (
+	formPythonic = "pythonic"
+	formFence    = "```"
+)
 
 var markers = []string{hermesOpen, pythonTag, mistralTag, funcOpen}
+
+// fenceTags are the info strings of a Markdown code fence whose body may
+// be a call: tool_call says so; json and none only say it is JSON, which
+// is looked at only where a bare object is. maxFenceInfo bounds the info
+// line waited for: an info string longer than any of these is another.
+var fenceTags = []string{"tool_call", "json", ""}
+
+const maxFenceInfo = 16
 
 // MaxHeld bounds the text held back as a possible tool call: 1 MB, what
 // the runner keeps of a whole reply. Past it the text is no call and is
@@ -196,6 +210,9 @@ func (f *Filter) start(t string) (form string, st int) {
 			return "", startWait
 		}
 	}
+	if st := f.fenceStart(t); st != startPass {
+		return formFence, st
+	}
 	if f.bare && t[0] == '[' {
 		// An array of calls starts with an object, a pythonic list with
 		// the name of an offered tool and "("; an answer that starts
@@ -223,6 +240,43 @@ func (f *Filter) start(t string) (form string, st int) {
 		return "", startHold
 	}
 	return "", startPass
+}
+
+// fenceStart tells whether t starts a Markdown code fence whose body
+// starts as a JSON call would: an object, or an array of them.
+func (f *Filter) fenceStart(t string) int {
+	rest, ok := strings.CutPrefix(t, formFence)
+	if !ok {
+		if strings.HasPrefix(formFence, t) {
+			return startWait
+		}
+		return startPass
+	}
+	info, body, whole := strings.Cut(rest, "\n")
+	tag := strings.ToLower(strings.TrimSpace(info))
+	known := false
+	for _, k := range fenceTags {
+		if whole && tag == k || !whole && len(info) <= maxFenceInfo && strings.HasPrefix(k, tag) {
+			known = known || k == "tool_call" || f.bare
+		}
+	}
+	switch {
+	case !known:
+		return startPass
+	case !whole:
+		return startWait
+	}
+	u := strings.TrimLeft(body, " \t\r\n")
+	if u != "" && u[0] == '[' {
+		u = strings.TrimLeft(u[1:], " \t\r\n")
+	}
+	switch {
+	case u == "":
+		return startWait
+	case u[0] == '{':
+		return startHold
+	}
+	return startPass
 }
 
 // hold starts holding back s, which starts with the wrapper form ("" for
@@ -297,6 +351,8 @@ func (f *Filter) parse(s string) (calls []llm.ToolCall, meant bool, err error) {
 		return f.functions(s)
 	case formPythonic:
 		return f.pythonic(s)
+	case formFence:
+		return f.fenced(s)
 	}
 	// Llama's template asks for the bare object; it separates several
 	// with ";" as after its tag.
@@ -453,6 +509,34 @@ func trimEnd(s string) string {
 	return s
 }
 
+// fenced reads a Markdown code fence that is the whole reply, its body a
+// bare call or calls. Text after the closing fence makes it an answer
+// that shows JSON, not a call: it is prose.
+func (f *Filter) fenced(s string) ([]llm.ToolCall, bool, error) {
+	_, body, _ := strings.Cut(s, "\n")
+	// The closing fence is the first "```" after the body's JSON values:
+	// one inside a string of theirs is not it.
+	rest := body
+	for {
+		rest = strings.TrimLeft(rest, " \t\r\n;")
+		if rest == "" || strings.HasPrefix(rest, formFence) {
+			break
+		}
+		dec := json.NewDecoder(strings.NewReader(rest))
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			// Not JSON through: read as far as it goes, for the error.
+			rest = ""
+			break
+		}
+		rest = rest[dec.InputOffset():]
+	}
+	if after, ok := strings.CutPrefix(rest, formFence); ok && strings.TrimSpace(after) != "" {
+		return nil, false, errors.New("text after the code fence")
+	}
+	return f.sequence(strings.TrimSpace(body[:len(body)-len(rest)]), ";", "arguments", "parameters")
+}
+
 // object reads one call: a JSON object with "name", one of argKeys for
 // the arguments, and optionally "type": "function" and "id". meant reports
 // that it names an offered tool, whatever else is wrong.
@@ -523,6 +607,8 @@ func Form(form string) string {
 		return "Llama " + funcOpen + "NAME>"
 	case formPythonic:
 		return "Llama pythonic [NAME(...)]"
+	case formFence:
+		return "a Markdown code fence"
 	}
 	return form
 }

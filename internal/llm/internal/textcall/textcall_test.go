@@ -60,6 +60,11 @@ func TestFilter(t *testing.T) {
 			[]call{{"web_search", `{"q":"it's \"x\"\néAA\\d","n":3,"f":-1500,"g":0.5,"big":123456789012345678901234567890,"h":255,"o":15,"b":5,` +
 				`"t":true,"no":null,"l":[1,"a",[false]],"d":{"k":{"n":null},"<&>":2},"r":"\\d+\\'","tq":"two\nlines","j":"ab"}`}}},
 		{"pythonic, no arguments, end token", " [web_search()]<|eot_id|>", "", Calls, []call{{"web_search", `{}`}}},
+		{"fenced json", "```json\n{\"name\": \"web_search\", \"arguments\": {\"q\": \"a\"}}\n```", "", Calls, []call{{"web_search", `{"q": "a"}`}}},
+		{"fenced tool_call", "```tool_call\n{\"name\": \"xbrl_facts\", \"arguments\": {\"cik\": \"1\"}}\n```\n", "", Calls, []call{{"xbrl_facts", `{"cik": "1"}`}}},
+		{"fenced array, no tag", "```\n[{\"name\": \"xbrl_facts\", \"arguments\": {\"cik\": \"```\"}}, {\"name\": \"web_search\", \"parameters\": {}}]\n```", "", Calls,
+			[]call{{"xbrl_facts", `{"cik": "` + "```" + `"}`}, {"web_search", `{}`}}},
+		{"fence not closed", "```json\n{\"name\": \"web_search\", \"arguments\": {}}", "", Calls, []call{{"web_search", `{}`}}},
 
 		// Meant as calls, not readable exactly.
 		{"llama function tag, arguments not an object", `<function=web_search>"Apple"</function>`, "", Garbled, nil},
@@ -78,6 +83,7 @@ func TestFilter(t *testing.T) {
 		{"pythonic, not offered after one", `[web_search(q="a"), delete_all()]`, "", Garbled, nil},
 		{"pythonic, cut short", `[web_search(q="Apple rev`, "", Garbled, nil},
 		{"pythonic, prose after", `[web_search(q="a")] Then I answer.`, "", Garbled, nil},
+		{"fenced, extra field", "```json\n{\"name\": \"web_search\", \"arguments\": {}, \"why\": \"x\"}\n```", "", Garbled, nil},
 		{"hermes, arguments not an object", `<tool_call>{"name": "web_search", "arguments": 3}</tool_call>`, "", Garbled, nil},
 		{"hermes, prose after", "<tool_call>{\"name\": \"web_search\", \"arguments\": {}}</tool_call>\nThe result is 4.", "", Garbled, nil},
 		{"bare, prose after", `{"name": "web_search", "arguments": {"q": "a"}} and then I will answer.`, "", Garbled, nil},
@@ -103,8 +109,13 @@ func TestFilter(t *testing.T) {
 		{"bracketed note", "[Note: web_search(q) was not needed.]", "[Note: web_search(q) was not needed.]", Text, nil},
 		{"prose starting as a pythonic call", "[web_search(q) is how the tool is called] and so on.", "[web_search(q) is how the tool is called] and so on.", Text, nil},
 		{"pythonic of no offered tool", `[delete_all(q="a")]`, `[delete_all(q="a")]`, Text, nil},
+		{"fence then prose", "```json\n{\"name\": \"web_search\", \"arguments\": {}}\n```\nThat is how the tool is called.",
+			"```json\n{\"name\": \"web_search\", \"arguments\": {}}\n```\nThat is how the tool is called.", Text, nil},
 		{"prose then fence", "The call looks like this:\n```json\n{\"name\": \"web_search\", \"arguments\": {}}\n```",
 			"The call looks like this:\n```json\n{\"name\": \"web_search\", \"arguments\": {}}\n```", Text, nil},
+		{"fenced JSON answer", "```json\n{\"verdict\": \"pro\"}\n```", "```json\n{\"verdict\": \"pro\"}\n```", Text, nil},
+		{"fenced code", "```python\nprint(web_search(q=1))\n```", "```python\nprint(web_search(q=1))\n```", Text, nil},
+		{"fenced prose", "```\nweb_search is a tool\n```", "```\nweb_search is a tool\n```", Text, nil},
 		{"white space", "  \n", "  \n", Text, nil},
 	}
 	for _, c := range cases {
@@ -130,9 +141,14 @@ func TestNotLookedAt(t *testing.T) {
 	if passed, out, _, _ := run(in, 1, false, false); passed != in || out != Text {
 		t.Errorf("with a schema: %q %d", passed, out)
 	}
-	py := `[web_search(q="a")]`
-	if passed, out, _, _ := run(py, 1, false, false); passed != py || out != Text {
-		t.Errorf("%q with a schema: %q %d", py, passed, out)
+	for _, in := range []string{"```json\n" + in + "\n```", "```\n" + in + "\n```", `[web_search(q="a")]`} {
+		if passed, out, _, _ := run(in, 1, false, false); passed != in || out != Text {
+			t.Errorf("%q with a schema: %q %d", in, passed, out)
+		}
+	}
+	// A tool_call fence says what it is, schema or not.
+	if _, out, calls, why := run("```tool_call\n"+in+"\n```", 3, false, false); out != Calls || len(calls) != 1 {
+		t.Errorf("a tool_call fence with a schema: %d %v (%s)", out, calls, why)
 	}
 	f := New(nil, true)
 	if got := f.Feed("<tool_call>" + in); got != "<tool_call>"+in {
@@ -177,8 +193,9 @@ func TestCitationIsStreamed(t *testing.T) {
 	if got := f.Feed("[") + f.Feed("1] Revenue"); got != "[1] Revenue" {
 		t.Errorf("passed on %q", got)
 	}
-	// So is a link, as soon as it differs from a call.
-	for _, pieces := range [][]string{{"[web", "_search]", "(https://"}} {
+	// So are a link and a fence of code, as soon as they differ from a
+	// call.
+	for _, pieces := range [][]string{{"[web", "_search]", "(https://"}, {"``", "`py", "thon\n", "x = 1"}, {"```", "\n", "Revenue"}} {
 		f := New(offered, true)
 		got := ""
 		for _, p := range pieces {
