@@ -175,9 +175,6 @@ func (t *Table) CheckMention(m Mention) Finding {
 		// figure: a range that wide states none.
 		f.Status, f.Reason = Unverified, "a range too wide to hold the filings' figure to"
 		return f
-	case m.LossChange:
-		f.Status, f.Reason = Unverified, "a change in a loss, which the check does not compute"
-		return f
 	case m.Market:
 		if loss, ok := t.peOnLoss(m); ok {
 			// No price makes a P/E of a loss meaningful: the figure is
@@ -212,6 +209,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	case m.Metric == "":
 		f.Status, f.Reason = Unverified, "no metric of the filings could be read for this figure"
 		return f
+	}
+	if m.LossChange {
+		return t.checkLossChange(m, f)
 	}
 	if m.Sequential {
 		return t.checkSequential(m, f)
@@ -257,6 +257,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	for _, fact := range known {
 		if ok, _ := matches(m, fact.Value); ok {
 			f.Status, f.Period = Verified, fact.Period
+			if why, before, wrong := t.lossMove(m, fact); wrong {
+				f.Status, f.Reason, f.Actual = Corrected, why, &before
+			}
 			return f
 		}
 		// "Gross margin expanded 2%" may be 2% of the margin.
@@ -380,6 +383,17 @@ func (t *Table) checkChange(m Mention, f Finding) Finding {
 			continue
 		}
 		diff := cur.Value - was.Value
+		if m.fromLoss && (cur.Value >= 0 || was.Value >= 0) {
+			// "the net loss widened by $630 million": stated of a loss in
+			// both periods, which one of them was not.
+			p0 := Period{FY: p.FY - 1, Q: p.Q}
+			f.Status, f.Period, f.Actual = Corrected, p, &was
+			f.Reason = fmt.Sprintf("stated as a change in a loss, but %s was not a loss in %s", m.Metric.Label(), p0)
+			if cur.Value >= 0 {
+				f.Actual, f.Reason = &cur, fmt.Sprintf("stated as a change in a loss, but %s was not a loss in %s", m.Metric.Label(), p)
+			}
+			return f
+		}
 		// Named for the change, so that Per says "revenue change FY2024
 		// was $6.0B", not that revenue was.
 		actual := Fact{Metric: m.Metric + "_change", Period: p, Value: diff, Source: cur.Source + "; " + was.Source}
@@ -805,4 +819,151 @@ func (t *Table) checkOver(m Mention, f Finding) Finding {
 		f.Reason = "the change over the years stated does not match"
 	}
 	return f
+}
+
+// priorPeriods are the periods a change to p is measured from: the same
+// period a year earlier, and for a quarter also the quarter before (a
+// quarter's "swung to a loss" or "narrowed" may be either).
+func priorPeriods(p Period) []Period {
+	if p.TTM {
+		return nil
+	}
+	out := []Period{{FY: p.FY - 1, Q: p.Q}}
+	if p.Q >= 1 {
+		out = append(out, previousQuarter(p))
+	}
+	return out
+}
+
+// lossMove checks what a right level says of the period before: a swing
+// of its sign ("swung to a loss of $130 million") and the way a loss moved
+// ("the net loss narrowed to $90 million"). It returns, when the period
+// before contradicts it, why and that period's figure. With no figure for
+// the period before, nothing is said.
+func (t *Table) lossMove(m Mention, cur Fact) (string, Fact, bool) {
+	if m.Swing == 0 && m.LossMove == 0 {
+		return "", Fact{}, false
+	}
+	var prior []Fact
+	for _, p := range priorPeriods(cur.Period) {
+		if f, ok := t.Lookup(cur.Metric, p); ok {
+			prior = append(prior, f)
+		}
+	}
+	if len(prior) == 0 {
+		return "", Fact{}, false
+	}
+	label := cur.Metric.Label()
+	if m.Swing != 0 {
+		for _, p := range prior {
+			if m.Swing < 0 && p.Value >= 0 || m.Swing > 0 && p.Value <= 0 {
+				return "", Fact{}, false
+			}
+		}
+		p := prior[0]
+		if m.Swing < 0 {
+			return fmt.Sprintf("stated as a swing to a loss, but %s was a loss in %s too", label, p.Period), p, true
+		}
+		return fmt.Sprintf("stated as a swing to a profit, but %s was positive in %s too", label, p.Period), p, true
+	}
+	word := map[int]string{-1: "narrowed", 1: "widened"}[m.LossMove]
+	for _, p := range prior {
+		if p.Value < 0 && (m.LossMove < 0 && p.Value < cur.Value || m.LossMove > 0 && p.Value > cur.Value) {
+			return "", Fact{}, false
+		}
+	}
+	p := prior[0]
+	if p.Value >= 0 {
+		return fmt.Sprintf("stated as a loss that %s, but %s was not a loss in %s", word, label, p.Period), p, true
+	}
+	return fmt.Sprintf("stated as a loss that %s, but the loss %s from %s's %s", word, map[int]string{-1: "widened", 1: "narrowed"}[m.LossMove], p.Period, Display(p.Metric, p.Value)), p, true
+}
+
+// lossLabels name the size of a loss of a metric, for the change of it.
+var lossLabels = map[Metric]string{NetIncome: "net loss", OperatingIncome: "operating loss", EPSDiluted: "diluted loss per share",
+	EPSBasic: "basic loss per share"}
+
+// checkLossChange holds a percentage change of a loss ("the net loss
+// narrowed 20%", "the operating loss doubled") to the change of the loss's
+// size between the period stated and the one before, the filings storing
+// the loss as a negative figure: a loss from $60M to $120M widened 100%.
+// Stated of a period that was not a loss, or whose period before was a
+// profit, the change is wrong whatever its size.
+func (t *Table) checkLossChange(m Mention, f Finding) Finding {
+	base, _ := m.Metric.Base()
+	if m.Annual && len(m.Over) == 0 || m.Period.Q == -3 {
+		f.Status, f.Reason = Unverified, "a change in a loss over a period the check could not place"
+		return f
+	}
+	var pairs [][2]Period
+	switch {
+	case len(m.Over) > 0:
+		pairs = m.Over
+	case m.Sequential:
+		p := m.Period
+		if !m.Explicit {
+			var ok bool
+			if p, ok = t.latestQuarterOf(base); !ok {
+				break
+			}
+		}
+		if p.Q >= 1 && !p.TTM {
+			pairs = append(pairs, [2]Period{previousQuarter(p), p})
+		}
+	default:
+		for _, p := range t.candidates(m) {
+			if !p.TTM {
+				pairs = append(pairs, [2]Period{{FY: p.FY - 1, Q: p.Q}, p})
+			}
+		}
+	}
+	size := func(v float64) string { return strings.TrimPrefix(Display(base, -v), "-") }
+	var first *Finding
+	for _, pair := range pairs {
+		was, ok1 := t.Lookup(base, pair[0])
+		cur, ok2 := t.Lookup(base, pair[1])
+		if !ok1 || !ok2 {
+			continue
+		}
+		g := f
+		g.Period = pair[1]
+		switch {
+		case cur.Value >= 0:
+			g.Status, g.Actual, g.Metric = Corrected, &cur, base
+			g.Reason = fmt.Sprintf("stated as a change in a loss, but %s was not a loss in %s", base.Label(), pair[1])
+		case was.Value >= 0:
+			g.Status, g.Actual, g.Metric = Corrected, &was, base
+			g.Reason = fmt.Sprintf("stated as a change in a loss, but %s was not a loss in %s: it swung to a loss of %s in %s", base.Label(), pair[0], size(cur.Value), pair[1])
+		default:
+			change := 100 * (math.Abs(cur.Value) - math.Abs(was.Value)) / math.Abs(was.Value)
+			name := Metric(lossLabels[base])
+			if name == "" {
+				name = base
+			}
+			actual := Fact{Metric: Growth(Metric(strings.ReplaceAll(string(name), " ", "_"))), Period: pair[1], Value: change,
+				Source: cur.Source + "; " + was.Source}
+			ok, _ := matches(m, change)
+			if ok {
+				g.Status = Verified
+				return g
+			}
+			g.Status, g.Actual = Corrected, &actual
+			switch {
+			case m.Dir < 0 && change > 0.05:
+				g.Reason = fmt.Sprintf("stated as a narrowing loss, but the loss widened from %s to %s", size(was.Value), size(cur.Value))
+			case m.Dir > 0 && change < -0.05:
+				g.Reason = fmt.Sprintf("stated as a widening loss, but the loss narrowed from %s to %s", size(was.Value), size(cur.Value))
+			default:
+				g.Reason = fmt.Sprintf("the loss's change does not match: it went from %s in %s to %s", size(was.Value), pair[0], size(cur.Value))
+			}
+		}
+		if first == nil {
+			first = &g
+		}
+	}
+	if first == nil {
+		f.Status, f.Reason = Unverified, fmt.Sprintf("a change in a loss: the filings Parley has give no %s for %s and the period before", base.Label(), periodText(m))
+		return f
+	}
+	return *first
 }

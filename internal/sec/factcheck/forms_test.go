@@ -94,7 +94,11 @@ func TestWrittenForms(t *testing.T) {
 		{"EPS was -$0.52 in FY2024.", Verified, EPSDiluted, "-$0.52", ""},
 		{"EPS was $(0.52) in FY2024.", Verified, EPSDiluted, "$(0.52)", ""},
 		{"EPS was $0.52 in FY2024.", Corrected, EPSDiluted, "$0.52", "sign"},
-		{"The net loss narrowed 20% in FY2024.", Unverified, Growth(NetIncome), "20%", "loss"},
+		// A change in a loss needs a loss in both years: FY2023 was a profit.
+		{"The net loss narrowed 20% in FY2024.", Corrected, NetIncome, "20%", "not a loss in FY2023"},
+		{"The net loss widened by $1.7 billion in FY2024.", Corrected, NetIncome, "$1.7 billion", "not a loss in FY2023"},
+		{"The company swung to a net loss of $1.2 billion in FY2024.", Verified, NetIncome, "$1.2 billion", ""},
+		{"The net loss narrowed to $1.2 billion in FY2024.", Corrected, NetIncome, "$1.2 billion", "not a loss in FY2023"},
 		// Ratios, multiples and basis points.
 		{"The current ratio was 1.2x in FY2024.", Verified, CurrentRatio, "1.2x", ""},
 		{"The current ratio was 1.5x in FY2024.", Corrected, CurrentRatio, "1.5x", ""},

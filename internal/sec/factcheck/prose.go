@@ -48,8 +48,19 @@ type Mention struct {
 	// are in dollars, so such a figure is never compared with them.
 	Currency string
 	// LossChange marks a percentage change of a loss ("the net loss
-	// narrowed 20%"), which the check does not state in the filings' terms.
+	// narrowed 20%", "the operating loss doubled"): a change of the loss's
+	// size, with Dir the direction of the size (+1 widened, -1 narrowed),
+	// held to the change of the negative figure the filings store. The
+	// growth of the metric itself is not meaningful from a loss.
 	LossChange bool
+	// LossMove is the direction a loss's level is said to have moved to
+	// ("the net loss narrowed to $90 million": -1; "widened to": +1), held
+	// to the year before's loss.
+	LossMove int
+	// Swing is a level stated as a swing of its sign: -1 "swung to a loss
+	// of $130 million", +1 "swung to a profit of $2 billion". The period
+	// before must have had the other sign.
+	Swing int
 	// Change marks an amount that is a change from a year earlier ("grew
 	// by $6.0 billion to $66.0 billion", "a $1.2 billion increase in net
 	// income"), with its direction in Dir: held to the difference, not to
@@ -1035,7 +1046,7 @@ func findScores(low string, metrics []span, add func(start, end int, m Mention))
 // changeVerbRe is a verb of change right before a figure: "rose 0.5% to
 // 46.2%" is a change and a level, not a range.
 var changeVerbRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(rose|risen|grew|grown|fell|fallen|declined|increased|decreased|jumped|climbed|dropped|expanded|contracted|improved|slipped|widened|narrowed|moved|went|up|down|gained|lost)\s+(?:by\s+|about\s+|roughly\s+|nearly\s+)?$`)
+	return regexp.MustCompile(`(?i)\b(rose|risen|grew|grown|fell|fallen|declined|increased|decreased|jumped|climbed|dropped|expanded|contracted|improved|slipped|widened|narrowed|deteriorated|worsened|moved|went|up|down|gained|lost)\s+(?:by\s+|about\s+|roughly\s+|nearly\s+)?$`)
 })
 
 // rangeJoin reports whether the two numbers of a range match (loc, with
@@ -1876,7 +1887,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "to $X in fiscal 2025 from $Y": a figure given as the base of a
 	// change, with no period of its own next to it, is a year earlier than
 	// the period the sentence states.
-	if pre := strings.TrimSpace(low[max(0, start-12):start]); strings.HasSuffix(pre, "from") && m.Explicit && !m.Relative && pbest.start < start {
+	if fromBefore(low, start) && m.Explicit && !m.Relative && pbest.start < start {
 		if next := nearestAfter(periods, end); next < 0 || next-end > 20 {
 			if m.Period.Q == -1 {
 				m.Period.FY--
@@ -1888,7 +1899,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "fell to 71.1% from 75.0%" with no period stated: the figure after
 	// "from" is the base of the change, the year before the one the
 	// sentence is about.
-	if pre := strings.TrimSpace(low[max(0, start-12):start]); strings.HasSuffix(pre, "from") && !m.Explicit {
+	if fromBefore(low, start) && !m.Explicit {
 		// Also "up 65% from $130.5B" (a change before it) and "from 114%
 		// to 65%" (the figure it changed to right after it).
 		clause := low[max(0, start-60):start]
@@ -1903,7 +1914,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "rose from $130.5B to $215.9B in fiscal 2026": the period after the
 	// figure changed to is that figure's; the one changed from is a year
 	// earlier.
-	if pre := strings.TrimSpace(low[max(0, start-12):start]); strings.HasSuffix(pre, "from") && m.Explicit && !m.Relative && pbest.start > end &&
+	if fromBefore(low, start) && m.Explicit && !m.Relative && pbest.start > end &&
 		toAfterRe().MatchString(low[end:]) && !m.Period.TTM {
 		m.Period.FY--
 	}
@@ -1945,8 +1956,34 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			m.Dir = 0
 		}
 	}
+	// "the net loss improved by $20 million", "the operating loss
+	// worsened 30%": a word of quality, not of size, which for a loss
+	// says the opposite of its size's move. From here on a loss's Dir is
+	// the direction of its size.
+	if best.loss && m.Dir != 0 && !lossVerb(low[best.start:best.end]) {
+		if k := max(lastMatch(downRe(), window), lastMatch(upRe(), window)); k >= 0 && qualityRe().MatchString(window[k:]) {
+			m.Dir = -m.Dir
+		}
+	}
 	if m.Value < 0 {
 		m.Dir, m.Value, m.Neg = -1, -m.Value, true
+	}
+	// "the net loss narrowed to $90 million", "widened to": the way the
+	// loss's level moved, which the year before's loss settles.
+	if best.loss && !lossVerb(low[best.start:best.end]) && (m.Unit == USD || m.Unit == USDPerShare) && !m.Change && m.Dir != 0 && best.end <= start &&
+		toBeforeRe().MatchString(low[max(0, start-24):start]) {
+		m.LossMove = m.Dir
+	}
+	// "swung to a net loss of $130 million", "turned to a profit of $2
+	// billion": the sign changed from the period before.
+	if (m.Unit == USD || m.Unit == USDPerShare) && !m.Change && best.metric != "" && best.end <= start && lossMetrics[m.Metric] {
+		lead := low[max(0, min(best.start, start-40)):start]
+		if loc := swingRe().FindStringSubmatchIndex(lead); loc != nil && !figureRe().MatchString(lead[loc[1]:]) && !strings.ContainsAny(lead[loc[1]:], ";") {
+			m.Swing = 1
+			if w := lead[loc[2]:loc[3]]; strings.HasPrefix(w, "loss") || w == "red" {
+				m.Swing = -1
+			}
+		}
 	}
 	// "the net loss widened by $20 million": a loss that grows is the
 	// metric (net income) falling.
@@ -1973,6 +2010,44 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		}
 	}
 }
+
+// fromBaseRe is the base of a change named before its figure: "from",
+// "from a profit of", "from earnings of", "from a net loss of".
+var fromBaseRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bfrom\s+(?:an?\s+)?(?:(?:net|operating|diluted|basic)\s+)?(?:profit|loss|income|earnings|eps|earnings per share|loss per share)\s+(?:of\s+)?(?:about\s+|roughly\s+|approximately\s+|~)?$`)
+})
+
+// fromBefore reports whether the figure at start is the base a change is
+// measured from: "from $60 million", "from a profit of $500 million".
+func fromBefore(low string, start int) bool {
+	if strings.HasSuffix(strings.TrimSpace(low[max(0, start-12):start]), "from") {
+		return true
+	}
+	return fromBaseRe().MatchString(low[max(0, start-40):start])
+}
+
+// lossMetrics are the metrics a loss is stated of: the negative of each
+// is a loss ("net loss", "operating loss", "loss per share").
+var lossMetrics = map[Metric]bool{NetIncome: true, OperatingIncome: true, EPSDiluted: true, EPSBasic: true}
+
+var (
+	// qualityRe is a word of change that says better or worse, not more
+	// or less: of a loss, "improved" is its narrowing.
+	qualityRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(improved|improvement|improving|improves|improve|recovered|rebounded|strengthened|worsened|deteriorated|deterioration|weakened)\b`)
+	})
+	// toBeforeRe is a verb of change and "to" right before a figure: "the
+	// net loss narrowed to $90 million".
+	toBeforeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b[a-z]+\s+to\s+(?:about\s+|roughly\s+|approximately\s+|nearly\s+|~)?$`)
+	})
+	// swingRe is a swing of the sign of a result: "swung to a net loss",
+	// "turned to a profit", "flipped into the red", "swung back to
+	// profitability".
+	swingRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:swung|swings?|swinging|flipped|flips?|flipping|turned|turns?|turning)\s+(?:back\s+)?(?:in)?to\s+(?:an?\s+|the\s+)?(?:(?:net|operating|gaap|quarterly|annual|full year)\s+)*(loss|losses|profit|profits|profitability|black|red|net income|operating income)\b`)
+	})
+)
 
 var (
 	// adjustedBeforeRe is a qualifier of a metric's name that makes it a

@@ -422,3 +422,13 @@ func TestTableRows(t *testing.T) {
 		t.Errorf("FY2025 revenue of $120.5B: %s", describe(fs[2:]))
 	}
 }
+
+// TestLossChanges: a change in a loss (testdata/losses.tsv: doubled,
+// narrowed or widened by a percentage or an amount, moved to a level, a
+// swing to a loss or a profit) is held to the loss's size in the filings,
+// where a loss is a negative figure: a narrowing loss is the metric
+// rising. Stated of a filer that made no loss, it is wrong.
+func TestLossChanges(t *testing.T) {
+	n := checkLabelled(t, "losses.tsv", t.Logf)
+	t.Logf("losses: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
+}
