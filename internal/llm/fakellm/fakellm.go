@@ -94,6 +94,13 @@ func WithRejectedParams(fields ...string) Option {
 	return func(s *Server) { s.rejected = append(s.rejected, fields...) }
 }
 
+// WithStrictSchemaCheck makes the OpenAI endpoint check the schema of a
+// json_schema response format with strict true as OpenAI's API does, and
+// refuse one that strict mode does not take with the API's answer (see
+// strictSchemaError): every object must set additionalProperties false
+// and list every property in required.
+func WithStrictSchemaCheck() Option { return func(s *Server) { s.strictCheck = true } }
+
 // WithBOM makes the server start every response body with a UTF-8 byte
 // order mark, as servers and proxies built on .NET (Encoding.UTF8 writes
 // one) and some Windows gateways do: before the first event of a stream,
@@ -298,19 +305,20 @@ type Server struct {
 	// URL is the root URL of a started server (empty for one made with New).
 	URL string
 
-	script     *script.Script
-	apiKey     string
-	tokenDelay time.Duration
-	noUsage    bool
-	rejected   []string
-	bom        bool
-	eol        string
-	errorField bool
-	think      ThinkForm
-	toolText   ToolTextForm
-	now        func() time.Time
-	ts         *httptest.Server
-	cache      promptCache
+	script      *script.Script
+	apiKey      string
+	tokenDelay  time.Duration
+	noUsage     bool
+	rejected    []string
+	strictCheck bool
+	bom         bool
+	eol         string
+	errorField  bool
+	think       ThinkForm
+	toolText    ToolTextForm
+	now         func() time.Time
+	ts          *httptest.Server
+	cache       promptCache
 
 	mu     sync.Mutex
 	reqs   []Request
@@ -419,6 +427,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.record(rec)
 		writeJSON(w, status, answer)
 		return
+	}
+	if s.strictCheck && api.name() == "openai" {
+		if status, answer := strictSchemaError(body); status != 0 {
+			s.record(rec)
+			writeJSON(w, status, answer)
+			return
+		}
 	}
 	parsed, mode, stream, err := api.parse(r.Header, body)
 	if deployment != "" {

@@ -3,6 +3,7 @@ package fakellm
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -212,5 +213,45 @@ func TestPyArgs(t *testing.T) {
 	want := `q="it's \"x\"\n", n=1.5e3, ok=True, none=None, l=[1, {"k": False}], d={}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// The strict check names the first object strict mode refuses by its
+// path, as OpenAI's API does, and takes a schema that follows its rules.
+func TestStrictSchemaError(t *testing.T) {
+	body := func(schema string, strict bool) []byte {
+		return []byte(fmt.Sprintf(`{"response_format":{"type":"json_schema","json_schema":{"name":"s","strict":%v,"schema":%s}}}`, strict, schema))
+	}
+	item := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a"],"additionalProperties":false}`
+	nested := `{"type":"object","properties":{"xs":{"type":"array","items":` + item + `}},"required":["xs"],"additionalProperties":false}`
+	for _, tc := range []struct {
+		body []byte
+		want string
+	}{
+		{body(nested, true), "Invalid schema for response_format 's': In context=('properties', 'xs', 'items'), 'required' is required to be supplied and to be an array including every key in properties. Missing 'b'."},
+		{body(`{"type":"object","properties":{}}`, true), "Invalid schema for response_format 's': In context=(), 'additionalProperties' is required to be supplied and to be false."},
+		{body(strings.Replace(nested, `"required":["a"]`, `"required":["a","b"]`, 1), true), ""},
+		{body(nested, false), ""},
+	} {
+		status, answer := strictSchemaError(tc.body)
+		got := ""
+		if status != 0 {
+			b, _ := json.Marshal(answer)
+			var e struct {
+				Error struct {
+					Message string  `json:"message"`
+					Param   string  `json:"param"`
+					Code    *string `json:"code"`
+				} `json:"error"`
+			}
+			_ = json.Unmarshal(b, &e)
+			got = e.Error.Message
+			if status != 400 || e.Error.Param != "response_format" || e.Error.Code != nil {
+				t.Errorf("%d %s", status, b)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
 	}
 }

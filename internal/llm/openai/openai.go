@@ -122,7 +122,10 @@ type Provider struct {
 	// textCalls remembers the models whose tool calls came as text and
 	// were read, so that it is said once per model.
 	textCalls *permodel.Map[bool]
-	log       *slog.Logger
+	// laxSchemas remembers the schemas, per model, that the server
+	// refused in strict mode (see strictRefused), keyed by laxKey.
+	laxSchemas *permodel.Map[bool]
+	log        *slog.Logger
 }
 
 // New returns a Provider for cfg.
@@ -177,13 +180,14 @@ func New(cfg Config) (*Provider, error) {
 	// would mix in OPENAI_* variables (a key, an organization) that belong to
 	// OpenAI, not to whatever local server BaseURL names.
 	return &Provider{
-		chat:      sdk.NewChatCompletionService(opts...),
-		cfg:       cfg,
-		errs:      apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
-		shapes:    permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
-		thinks:    permodel.New(think.Unknown),
-		textCalls: permodel.New(false),
-		log:       log,
+		chat:       sdk.NewChatCompletionService(opts...),
+		cfg:        cfg,
+		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
+		shapes:     permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
+		thinks:     permodel.New(think.Unknown),
+		textCalls:  permodel.New(false),
+		laxSchemas: permodel.New(false),
+		log:        log,
 	}, nil
 }
 
@@ -402,12 +406,27 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 	// lowered to the model's own cap holds for its next calls.
 	keepCap, learnedCap := true, sh.maxCap
 	tried := map[string]bool{}
+	// lax sends the schema without strict: the server refused it in
+	// strict mode, for this model, before or in this call (relaxed is
+	// then its reason). That is the schema's doing, not the server's
+	// software's, so it is not part of the shape.
+	schemaKey := laxKey(req)
+	lax, relaxed := schemaKey != "" && p.laxSchemas.Get(schemaKey), ""
 	for {
-		params, err := p.params(req, sh)
+		callShape := sh
+		callShape.noStrict = sh.noStrict || lax
+		params, err := p.params(req, callShape)
 		if err != nil {
 			return nil, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: err}
 		}
 		stream := p.chat.NewStreaming(ctx, params, opts...)
+		if why, refused := strictRefused(stream.Err(), params); refused && !lax {
+			// Before the fields: OpenAI's words for it ("... is not
+			// permitted") would read as response_format refused.
+			_ = stream.Close()
+			lax, relaxed = true, why
+			continue
+		}
 		field := rejectedField(stream.Err(), sentFields(params))
 		if field == fieldTools {
 			// Not adapted: without its tools the agent would argue from
@@ -436,6 +455,11 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 				}
 				old := p.shapes.Set(req.Model, sh, serverFields(sh))
 				p.logShape(ctx, req.Model, old, sh)
+			}
+			if relaxed != "" && stream.Err() == nil && !p.laxSchemas.Set(schemaKey, true, nil) {
+				p.log.LogAttrs(ctx, slog.LevelWarn, "the server refused the schema in strict mode: it is sent without strict, so replies are held to it as far as the model can, not guaranteed; "+
+					"to keep strict, give every object in the schema additionalProperties false and every property in required",
+					slog.String("provider", p.Name()), slog.String("model", req.Model), slog.String("schema", req.Schema.Name), slog.String("reason", apierr.Detail(relaxed)))
 			}
 			return stream, nil
 		}

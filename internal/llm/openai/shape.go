@@ -2,6 +2,8 @@ package openai
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"slices"
@@ -9,6 +11,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
+	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
@@ -43,6 +46,10 @@ import (
 //     \"strict\" ... Cannot find field.". Without it the schema still
 //     constrains the reply, best effort rather than guaranteed, which the
 //     callers' decoding tolerates as it does a schema in the prompt.
+//     OpenAI's own API knows strict but refuses, in strict mode, a schema
+//     that strict mode does not take: that is the schema's doing, not the
+//     server's, and is learned per model and schema apart from the shape
+//     (see strictRefused).
 //   - tools are never dropped: Ollama answers 400 "<model> does not
 //     support tools" for a model whose template has none, vLLM 400 "\"auto\"
 //     tool choice requires --enable-auto-tool-choice and --tool-call-parser
@@ -137,6 +144,41 @@ func sentFields(params sdk.ChatCompletionNewParams) []string {
 		out = append(out, fieldTools)
 	}
 	return out
+}
+
+// strictRefused reports whether err is the server's refusal of the
+// schema of params' strict json_schema response format as one strict
+// mode does not take, and its reason. OpenAI (and Azure OpenAI) answer 400
+// "Invalid schema for response_format 'NAME': In context=(...),
+// 'additionalProperties' is required to be supplied and to be false." (or
+// "'required' is required to be supplied and to be an array including
+// every key in properties", "'allOf' is not permitted"), with param
+// "response_format" and code null, or code "invalid_json_schema" as its
+// Responses API does. Without strict the API takes any schema, and holds
+// the reply to it as far as the model can. Parley's tools carry no
+// strict, so the API's "Invalid schema for function" refusal is no strict
+// one: dropping nothing fixes it, and it is the caller's to see.
+func strictRefused(err error, params sdk.ChatCompletionNewParams) (string, bool) {
+	rf := params.ResponseFormat.OfJSONSchema
+	var e *sdk.Error
+	if rf == nil || !rf.JSONSchema.Strict.Valid() || !rf.JSONSchema.Strict.Value || !errors.As(err, &e) || e.StatusCode != 400 {
+		return "", false
+	}
+	onSchema := e.Param == "" || strings.HasPrefix(e.Param, fieldResponseFormat)
+	if onSchema && (strings.HasPrefix(strings.ToLower(e.Message), "invalid schema for response_format") || e.Code == "invalid_json_schema") {
+		return e.Message, true
+	}
+	return "", false
+}
+
+// laxKey keys what is learned of req's schema for its model: its name
+// and its text, which a format may change under one name.
+func laxKey(req llm.Request) string {
+	if req.Schema == nil {
+		return ""
+	}
+	sum := sha256.Sum256(req.Schema.JSON)
+	return req.Model + "\x00" + req.Schema.Name + "\x00" + hex.EncodeToString(sum[:])
 }
 
 // sentLimit is the reply limit params asks for, 0 for none.
