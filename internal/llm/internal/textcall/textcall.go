@@ -159,7 +159,9 @@ func (f *Filter) Feed(s string) string {
 		case startWait:
 			return "" // maybe a call, split across deltas: wait
 		case startHold:
-			f.hold(form, t)
+			// All of it, white space too: if it is no call, it is passed
+			// on as it came.
+			f.hold(form, f.pending)
 			return ""
 		}
 		f.state = stPassing

@@ -1,6 +1,7 @@
 package textcall
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -117,6 +118,8 @@ func TestFilter(t *testing.T) {
 		{"fenced code", "```python\nprint(web_search(q=1))\n```", "```python\nprint(web_search(q=1))\n```", Text, nil},
 		{"fenced prose", "```\nweb_search is a tool\n```", "```\nweb_search is a tool\n```", Text, nil},
 		{"white space", "  \n", "  \n", Text, nil},
+		{"white space before a JSON answer", " \n{\"verdict\": \"pro\"}", " \n{\"verdict\": \"pro\"}", Text, nil},
+		{"white space before a fence of code", "\n```\nx = 1\n```", "\n```\nx = 1\n```", Text, nil},
 	}
 	for _, c := range cases {
 		for _, n := range []int{0, 1, 3, 7} {
@@ -222,4 +225,41 @@ func BenchmarkFeed(b *testing.B) {
 			b.Fatal(out)
 		}
 	}
+}
+
+// FuzzFilter holds the filter to what it promises whatever the text and
+// however it is split: a reply that names no offered tool is passed on
+// exactly as it came; whatever is passed on before a call is read is a
+// prefix of the reply; calls name offered tools and have object
+// arguments.
+func FuzzFilter(f *testing.F) {
+	for _, s := range []string{
+		`<function=web_search>{"q": "a"}</function>`, `[web_search(q="a", n=[1, {'k': None}])]`, "```json\n{\"name\": \"web_search\", \"arguments\": {}}\n```",
+		`<tool_call>{"name": "xbrl_facts", "arguments": {}}</tool_call>`, `[TOOL_CALLS]web_search[ARGS]{}`, "[1] Revenue", "```python\nx\n```",
+		`[web_search(q='\x41\u00e9\101', r=r"\d", t="""a"""`, `{"name": "web_search", "parameters": {}}`,
+	} {
+		f.Add(s, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint8) {
+		passed, out, calls, _ := run(s, int(n%9), true, false)
+		names := false
+		for _, tool := range offered {
+			names = names || strings.Contains(s, tool.Name)
+		}
+		if !names && (out != Text || passed != s) {
+			t.Fatalf("%q names no tool, yet: %d, passed %q", s, out, passed)
+		}
+		if out == Text && passed != s {
+			t.Fatalf("%q passed on as %q", s, passed)
+		}
+		if !strings.HasPrefix(s, passed) {
+			t.Fatalf("%q: passed on %q, not a prefix", s, passed)
+		}
+		for _, c := range calls {
+			var obj map[string]any
+			if c.Name != "xbrl_facts" && c.Name != "web_search" || json.Unmarshal(c.Args, &obj) != nil {
+				t.Fatalf("%q: call %s %s", s, c.Name, c.Args)
+			}
+		}
+	})
 }
