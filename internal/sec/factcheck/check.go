@@ -276,6 +276,10 @@ func (t *Table) CheckMention(m Mention) Finding {
 		f.Reason = why
 		return f
 	}
+	if m.Fraction {
+		f.Reason = fmt.Sprintf("the filing's share is %s, not %s", Display(m.Metric, actual.Value), m.Text)
+		return f
+	}
 	f.Reason = t.diagnose(m, actual)
 	return f
 }
@@ -336,6 +340,14 @@ func (t *Table) checkSequential(m Mention, f Finding) Finding {
 func (t *Table) lookupOrChange(m Metric, p Period) (Fact, bool) {
 	if f, ok := t.Lookup(m, p); ok {
 		return f, true
+	}
+	if part, whole, ok := m.shareParts(); ok {
+		a, ok1 := t.Lookup(part, p)
+		b, ok2 := t.Lookup(whole, p)
+		if !ok1 || !ok2 || b.Value <= 0 {
+			return Fact{}, false
+		}
+		return Fact{Metric: m, Period: p, Value: 100 * a.Value / b.Value, Source: a.Source + "; " + b.Source}, true
 	}
 	margin, ok := marginOfChange[m]
 	if !ok || p.TTM {

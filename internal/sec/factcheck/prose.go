@@ -71,6 +71,10 @@ type Mention struct {
 	// cannot tell apart; it is held to the change in points and accepted
 	// as either.
 	MarginPercent bool
+	// Fraction marks a share written as a fraction ("a third of
+	// revenue"): a round figure, whose miss says nothing of which other
+	// figure it was meant for.
+	Fraction bool
 	// Sequential marks a growth rate from the quarter before ("rose 22%
 	// sequentially", "+22% q/q"), not from a year earlier.
 	Sequential bool
@@ -777,6 +781,7 @@ func findIn(sentence string, t *Table) []Mention {
 		add(loc[0], loc[1], Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
 	}
 	findWordNumbers(low, metrics, add)
+	findFractionsOf(sentence, low, t, add)
 	findBareRatios(low, metrics, add)
 	findBarePercents(sentence, low, metrics, add)
 	findScores(low, metrics, add)
@@ -1365,6 +1370,9 @@ func findPeriods(low string, t *Table) []span {
 		if loc[0] > 0 && (low[loc[0]-1] == '.' || low[loc[0]-1] == ',' || low[loc[0]-1] >= '0' && low[loc[0]-1] <= '9') {
 			continue // "$1.9m": a figure, not nine months
 		}
+		if fractionOfLine(low, loc[0], loc[1]) {
+			continue // "a quarter of revenue": a share, not a period
+		}
 		quarters = append(quarters, span{start: loc[0], end: loc[1], period: Period{Q: -3}})
 	}
 	for _, loc := range fyRe().FindAllStringSubmatchIndex(low, -1) {
@@ -1696,14 +1704,35 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// profit line before it, it is that line's margin ("operating income
 	// was 60% of revenue"); otherwise a share the filings do not report
 	// ("China was 13% of sales", "the top customer, 12% of revenue").
+	// Any other line of the filings before it, or named after the whole
+	// ("spent half of its operating cash flow on capex"), is a share of
+	// the whole the filings give ("capex was 23% of revenue"); a whole
+	// named for a part ("of Data Center revenue") is a share they do not.
 	if m.Unit == Percent && !m.Points {
 		if loc := ofRe().FindStringSubmatchIndex(low[end:min(len(low), end+48)]); loc != nil {
-			if whole, ok := metricIn(low[end+loc[2] : end+loc[3]]); ok {
+			w, total := wholeAfter(sentence, low, end, t)
+			whole, ok := w.metric, total
+			if !ok {
+				whole, ok = metricIn(low[end+loc[2] : end+loc[3]])
+			}
+			if ok {
 				m.Metric = ""
-				if margin := marginBefore(whole, low, start, metrics); margin != "" {
-					m.Metric = margin
-				} else {
+				switch {
+				case !total:
 					m.Share = true
+				default:
+					if part, ok := partAfterWhole(low, w.end, metrics); ok {
+						m.Metric, m.Neg = shareMetric(part.metric, whole), m.Neg || part.loss
+					} else if part, ok := partBefore(low, start, metrics); ok && !segmentBefore(sentence, low, part, t) && !segmentAfter(sentence, part, t) {
+						m.Metric = marginBefore(whole, low, start, metrics)
+						if m.Metric == "" {
+							m.Metric = shareMetric(part.metric, whole)
+						}
+						if part.loss && m.Metric != "" {
+							m.Neg = true // "the net loss was 16% of revenue": a negative margin
+						}
+					}
+					m.Share = m.Metric == ""
 				}
 				best, bestScore = span{}, 1<<30
 			}
@@ -1779,8 +1808,10 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 				m.Metric = marginOf[part.metric]
 			case UnitOf(part.metric) == Percent && part.metric != "":
 				m.Metric = part.metric
+			case shareMetric(part.metric, Revenue) != "" && !segmentBefore(sentence, low, part, t):
+				m.Metric = shareMetric(part.metric, Revenue) // "capex as a percentage of revenue"
 			default:
-				m.Share = true // capex, a segment, a cost: a share the table does not hold
+				m.Share = true // a segment, a measure the table does not hold
 			}
 		}
 	}
@@ -2295,6 +2326,93 @@ func marginBefore(whole Metric, low string, start int, metrics []span) Metric {
 		return prev.metric
 	}
 	return marginOf[prev.metric]
+}
+
+// fractionOfLine reports whether the word at start:end ("quarter") is a
+// fraction of a line of the filings: "a quarter of revenue", "three
+// quarters of net sales".
+func fractionOfLine(low string, start, end int) bool {
+	pre := strings.Fields(low[max(0, start-8):start])
+	if len(pre) == 0 || pre[len(pre)-1] != "a" && pre[len(pre)-1] != "one" && pre[len(pre)-1] != "three" {
+		return false
+	}
+	rest := strings.TrimPrefix(low[end:], "s") // "three quarters"
+	if !strings.HasPrefix(rest, " of ") {
+		return false
+	}
+	m, ok := metricIn(rest[4:min(len(rest), 44)])
+	return ok && UnitOf(m) == USD
+}
+
+// partBefore is the line a share is stated of: the nearest metric before
+// the figure at start, in its clause.
+func partBefore(low string, start int, metrics []span) (span, bool) {
+	var prev span
+	for _, sp := range metrics {
+		if sp.end <= start && sp.start >= prev.start {
+			prev = sp
+		}
+	}
+	if prev.metric == "" || prev.metric == otherMetric || clauseBreak(low[prev.end:start]) {
+		return span{}, false
+	}
+	return prev, true
+}
+
+// partAfterWholeRe joins a whole to the line spent from it: "half of its
+// operating cash flow on capex", "a third of revenue went to cost of
+// sales".
+var partAfterWholeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s+(?:(?:was|were|is|are|went|goes|go|flowed|flows)\s+)?(?:(?:spent|paid out|returned|used|reinvested)\s+)?(?:on|to|into|toward|towards|in)\s+(?:its\s+|the\s+|their\s+)?`)
+})
+
+// partAfterWhole is the line named right after a whole as the part spent
+// from it ("of its operating cash flow on capex"), whole ending at end.
+func partAfterWhole(low string, end int, metrics []span) (span, bool) {
+	loc := partAfterWholeRe().FindStringIndex(low[end:min(len(low), end+40)])
+	if loc == nil {
+		return span{}, false
+	}
+	for _, sp := range metrics {
+		if sp.start == end+loc[1] && sp.metric != otherMetric && UnitOf(sp.metric) == USD {
+			return sp, true
+		}
+	}
+	return span{}, false
+}
+
+// wholeAfter reads the whole of "N% of <whole>" or "a third of <whole>"
+// right after end: the metric's span and whether it is the company's
+// total, not a part's ("of Data Center revenue", "of iPhone sales"). Only
+// determiners, words for the total and the company's own name may stand
+// before the metric's name.
+func wholeAfter(sentence, low string, end int, t *Table) (span, bool) {
+	rest := low[end:min(len(low), end+64)]
+	i := len(rest) - len(strings.TrimLeft(rest, " "))
+	if !strings.HasPrefix(rest[i:], "of ") {
+		return span{}, false
+	}
+	i += 3
+	ms := findMetrics(rest)
+	for n := 0; n < 4; n++ {
+		i += len(rest[i:]) - len(strings.TrimLeft(rest[i:], " "))
+		for _, sp := range ms {
+			if sp.start == i && sp.metric != otherMetric {
+				sp.start, sp.end = sp.start+end, sp.end+end
+				return sp, true
+			}
+		}
+		j := strings.IndexByte(rest[i:], ' ')
+		if j <= 0 {
+			return span{}, false
+		}
+		w := strings.TrimSuffix(strings.TrimSuffix(rest[i:i+j], "'s"), "’s")
+		if !totalWords[w] && !companyWord(w, t) && w != "all" && w != "its" {
+			return span{}, false
+		}
+		i += j
+	}
+	return span{}, false
 }
 
 // totalWords may stand before a metric's name without making it a part of

@@ -432,3 +432,13 @@ func TestLossChanges(t *testing.T) {
 	n := checkLabelled(t, "losses.tsv", t.Logf)
 	t.Logf("losses: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
 }
+
+// TestFractionsOf: a part stated as a fraction of a whole
+// (testdata/fractions.tsv: "a third of revenue", "more than half of net
+// income", "half of its operating cash flow on capex") is held to the
+// filings' share when both are lines of them, and unverified when the part
+// is a segment, a product or a region.
+func TestFractionsOf(t *testing.T) {
+	n := checkLabelled(t, "fractions.tsv", t.Logf)
+	t.Logf("fractions: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
+}

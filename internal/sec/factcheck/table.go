@@ -89,6 +89,22 @@ const (
 // Growth is the growth metric of m.
 func Growth(m Metric) Metric { return m + "_growth" }
 
+// shareMetric is the metric of part as a percentage of whole ("capex as a
+// share of revenue"), computed from the two lines; "" when either is not
+// an amount the table holds, or they are one line.
+func shareMetric(part, whole Metric) Metric {
+	if part == whole || UnitOf(part) != USD || UnitOf(whole) != USD || labels[part] == "" || labels[whole] == "" {
+		return ""
+	}
+	return part + "_share_of_" + whole
+}
+
+// shareParts is the part and the whole of a share metric.
+func (m Metric) shareParts() (part, whole Metric, ok bool) {
+	p, w, ok := strings.Cut(string(m), "_share_of_")
+	return Metric(p), Metric(w), ok
+}
+
 // Base is the metric a growth metric measures the growth of, and whether m
 // is a growth metric.
 func (m Metric) Base() (Metric, bool) {
@@ -103,6 +119,9 @@ func (m Metric) Label() string {
 	}
 	if l, ok := labels[m]; ok {
 		return l
+	}
+	if p, w, ok := m.shareParts(); ok {
+		return p.Label() + " as a share of " + w.Label()
 	}
 	return strings.ReplaceAll(string(m), "_", " ")
 }
@@ -137,6 +156,9 @@ const (
 // UnitOf is the unit a metric's values are in.
 func UnitOf(m Metric) Unit {
 	if _, ok := m.Base(); ok {
+		return Percent
+	}
+	if _, _, ok := m.shareParts(); ok {
 		return Percent
 	}
 	switch m {

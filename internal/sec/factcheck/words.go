@@ -221,6 +221,44 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 	}
 }
 
+// fractionOfRe is a part stated as a fraction of a whole: "a third of
+// revenue", "half of net sales", "two-thirds of total revenue" (hyphens
+// read as spaces in low).
+var fractionOfRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(half|(?:a|one|two|three|four|five|seven|nine)\s+(?:thirds?|quarters?|fifths?|sixths?|eighths?|tenths?))\s+of\s`)
+})
+
+// findFractionsOf reads a part stated as a fraction of a line of the
+// filings ("operating income was about a third of revenue"): a share in
+// percent, which attribute gives its part and whole. A fraction of
+// anything else ("half of it", "the second half of 2024") is no figure.
+// A fraction is a round figure: held to within 15% of itself (at least
+// 2.5 points; "about half" is said of 43% to 57%), a bound ("more than
+// half") to the bound.
+func findFractionsOf(sentence, low string, t *Table, add func(start, end int, m Mention)) {
+	if !hasAny(low, "half", "third", "quarter", "fifth", "sixth", "eighth", "tenth") {
+		return
+	}
+	for _, loc := range fractionOfRe().FindAllStringSubmatchIndex(low, -1) {
+		s, e := loc[2], loc[3]
+		f := fractionValue(low[s:e])
+		pre := low[max(0, s-24):s]
+		if f == 0 || strings.HasSuffix(pre, "first ") || strings.HasSuffix(pre, "second ") || strings.HasSuffix(pre, "by ") {
+			continue
+		}
+		if w, _ := wholeAfter(sentence, low, e, t); w.metric == "" {
+			if m, ok := metricIn(low[e:min(len(low), e+40)]); !ok || UnitOf(m) != USD {
+				continue // "half of it", "a quarter of the decade"
+			}
+		}
+		m := Mention{Unit: Percent, Value: 100 * f, Step: max(2.5, 15*f), Fraction: true}
+		if moreRe().MatchString(pre) || lessRe().MatchString(pre) {
+			m.Step = 0.5
+		}
+		add(s, e, m)
+	}
+}
+
 // multipleOfMetric reports whether the multiple at start:end is of a
 // metric's amount: its subject right before it in its clause ("net income
 // more than doubled") or its object right after ("doubled its revenue").
@@ -276,8 +314,9 @@ func fractionValue(s string) float64 {
 		}
 		return 0
 	}
-	n := map[string]float64{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}[ws[0]]
-	d := map[string]float64{"third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}[ws[1]]
+	n := map[string]float64{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}[ws[0]]
+	d := map[string]float64{"third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
+		"eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}[ws[1]]
 	if n == 0 || d == 0 || n >= d || (n == 1) != !strings.HasSuffix(ws[1], "s") {
 		return 0
 	}
