@@ -30,7 +30,7 @@ func textCallRequest() llm.Request {
 // logged, and none of their text is the answer.
 func TestToolCallsInTextAreRead(t *testing.T) {
 	for _, form := range []fakellm.ToolTextForm{fakellm.ToolTextHermes, fakellm.ToolTextPythonTag, fakellm.ToolTextLlamaJSON, fakellm.ToolTextJSON, fakellm.ToolTextMistral,
-		fakellm.ToolTextFunctionTag, fakellm.ToolTextPythonic, fakellm.ToolTextFence} {
+		fakellm.ToolTextFunctionTag, fakellm.ToolTextPythonic, fakellm.ToolTextFence, fakellm.ToolTextLlama4} {
 		t.Run(fmt.Sprint(form), func(t *testing.T) {
 			sc := script.MustNew(script.Rule{Reply: &script.Reply{ToolCalls: []script.ToolCall{
 				{Name: "xbrl_facts", Args: json.RawMessage(`{"cik": "0000320193"}`)},

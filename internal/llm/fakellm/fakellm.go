@@ -185,6 +185,10 @@ const (
 	// array of them for several) in a ```json Markdown code fence, as
 	// chat-tuned models without a tool template write a call.
 	ToolTextFence
+	// ToolTextLlama4: the pythonic list in Llama 4's special tokens,
+	// "<|python_start|>[NAME(...)]<|python_end|>", as a server that keeps
+	// them passes it on (vLLM without --tool-call-parser llama4_pythonic).
+	ToolTextLlama4
 )
 
 // WithToolCallsInText makes the server send a reply's tool calls, to a
@@ -211,7 +215,7 @@ func toolText(form ToolTextForm, calls []llm.ToolCall) string {
 			parts = append(parts, fmt.Sprintf("{\"type\": \"function\", \"name\": %s, \"parameters\": %s}", name, args))
 		case ToolTextFunctionTag:
 			parts = append(parts, fmt.Sprintf("<function=%s>%s</function>", c.Name, args))
-		case ToolTextPythonic:
+		case ToolTextPythonic, ToolTextLlama4:
 			parts = append(parts, c.Name+"("+pyArgs(args)+")")
 		default:
 			parts = append(parts, fmt.Sprintf("{\"name\": %s, \"arguments\": %s}", name, args))
@@ -230,6 +234,8 @@ func toolText(form ToolTextForm, calls []llm.ToolCall) string {
 		return strings.Join(parts, "\n")
 	case ToolTextPythonic:
 		return "[" + strings.Join(parts, ", ") + "]"
+	case ToolTextLlama4:
+		return "<|python_start|>[" + strings.Join(parts, ", ") + "]<|python_end|>"
 	case ToolTextFence:
 		return "```json\n" + toolText(ToolTextJSON, calls) + "\n```"
 	}

@@ -61,6 +61,7 @@ func TestToolCallsInTextAreRead(t *testing.T) {
 		fakellm.ToolTextHermes: "<tool_call>", fakellm.ToolTextPythonTag: "<|python_tag|>",
 		fakellm.ToolTextLlamaJSON: "bare JSON", fakellm.ToolTextJSON: "bare JSON", fakellm.ToolTextMistral: "[TOOL_CALLS]",
 		fakellm.ToolTextFunctionTag: "<function=", fakellm.ToolTextPythonic: "pythonic", fakellm.ToolTextFence: "code fence",
+		fakellm.ToolTextLlama4: "<|python_start|>",
 	}
 	for form, logged := range forms {
 		t.Run(fmt.Sprint(form), func(t *testing.T) {

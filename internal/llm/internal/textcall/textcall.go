@@ -18,7 +18,8 @@
 //     <function=NAME>{...}</function>;
 //   - Llama 3.2+'s pythonic list, the whole reply:
 //     [NAME(key="value", n=3), ...], the values Python literals (see
-//     pythonic.go);
+//     pythonic.go), or Llama 4's, wrapped in <|python_start|> and
+//     <|python_end|>;
 //   - Mistral: [TOOL_CALLS][{"name": ..., "arguments": {...}}, ...], or
 //     (tokenizer v11+) [TOOL_CALLS]name[ARGS]{...};
 //   - the bare object or array of objects with "arguments";
@@ -59,6 +60,8 @@ const (
 	mistralID   = "[CALL_ID]"
 	funcOpen    = "<function="
 	funcClose   = "</function>"
+	pyStart     = "<|python_start|>"
+	pyEnd       = "<|python_end|>"
 )
 
 // The forms that are no wrapper: a held reply that starts with one of
@@ -68,7 +71,7 @@ const (
 	formFence    = "```"
 )
 
-var markers = []string{hermesOpen, pythonTag, mistralTag, funcOpen}
+var markers = []string{hermesOpen, pythonTag, mistralTag, funcOpen, pyStart}
 
 // fenceTags are the info strings of a Markdown code fence whose body may
 // be a call: tool_call says so; json and none only say it is JSON, which
@@ -227,14 +230,10 @@ func (f *Filter) start(t string) (form string, st int) {
 		case u[0] == '{':
 			return "", startHold
 		}
-		wait := false
-		for name := range f.tools {
-			if strings.HasPrefix(u, name+"(") {
-				return formPythonic, startHold
-			}
-			wait = wait || strings.HasPrefix(name+"(", u)
-		}
-		if wait {
+		switch f.pyCall(u) {
+		case startHold:
+			return formPythonic, startHold
+		case startWait:
 			return "", startWait
 		}
 	}
@@ -242,6 +241,21 @@ func (f *Filter) start(t string) (form string, st int) {
 		return "", startHold
 	}
 	return "", startPass
+}
+
+// pyCall tells whether u starts as a pythonic call of an offered tool
+// does: its name, then "(".
+func (f *Filter) pyCall(u string) int {
+	st := startPass
+	for name := range f.tools {
+		if strings.HasPrefix(u, name+"(") {
+			return startHold
+		}
+		if strings.HasPrefix(name+"(", u) {
+			st = startWait
+		}
+	}
+	return st
 }
 
 // fenceStart tells whether t starts a Markdown code fence whose body
@@ -353,6 +367,14 @@ func (f *Filter) parse(s string) (calls []llm.ToolCall, meant bool, err error) {
 		return f.functions(s)
 	case formPythonic:
 		return f.pythonic(s)
+	case pyStart:
+		// Llama 4's wrapper is a special token: a list of calls after it
+		// that names an offered tool is meant as one, whatever follows.
+		s = trimEnd(strings.TrimPrefix(s, pyStart))
+		s = trimEnd(strings.TrimSuffix(s, pyEnd))
+		calls, meant, err := f.pythonic(s)
+		u := strings.TrimLeft(strings.TrimPrefix(s, "["), " \t\r\n")
+		return calls, meant || strings.HasPrefix(s, "[") && f.pyCall(u) == startHold, err
 	case formFence:
 		return f.fenced(s)
 	}
@@ -505,7 +527,7 @@ func (f *Filter) functions(s string) ([]llm.ToolCall, bool, error) {
 // server keeping special tokens leaves after a call.
 func trimEnd(s string) string {
 	s = strings.TrimSpace(s)
-	for _, end := range []string{"<|eom_id|>", "<|eot_id|>"} {
+	for _, end := range []string{"<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>"} {
 		s = strings.TrimSpace(strings.TrimSuffix(s, end))
 	}
 	return s
@@ -609,6 +631,8 @@ func Form(form string) string {
 		return "Llama " + funcOpen + "NAME>"
 	case formPythonic:
 		return "Llama pythonic [NAME(...)]"
+	case pyStart:
+		return "Llama 4 " + pyStart + "[NAME(...)]"
 	case formFence:
 		return "a Markdown code fence"
 	}
@@ -617,7 +641,7 @@ func Form(form string) string {
 
 // Fix says how to have the server parse a model's tool calls itself.
 const Fix = "start the server with a tool-call parser for the model " +
-	"(llama.cpp: --jinja, with a chat template that has tools; vLLM: --enable-auto-tool-choice --tool-call-parser hermes, llama3_json, pythonic or mistral, as the model's family and format; " +
+	"(llama.cpp: --jinja, with a chat template that has tools; vLLM: --enable-auto-tool-choice --tool-call-parser hermes, llama3_json, pythonic, llama4_pythonic or mistral, as the model's family and format; " +
 	"Ollama: a model whose template supports tools, tagged \"tools\"; LM Studio: a model with native tool use, or its default tool prompt), " +
 	"or give the role another model (--model-for ROLE=MODEL)"
 
