@@ -134,3 +134,44 @@ func BenchmarkTask(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChainOfOddCycles measures DC and DS under stage and semi-stable
+// semantics on a framework without a stable extension, where the
+// range-maximal searches decide (see TestChainOfOddCycles). Runs cut off
+// after 5 s are skipped.
+func BenchmarkChainOfOddCycles(b *testing.B) {
+	af := loadAF(b, "testdata/sccchain3_n169.af")
+	for _, q := range []struct {
+		task string
+		sem  argue.Semantics
+		skep bool
+	}{
+		{"DC-STG", argue.Stage, false}, {"DS-STG", argue.Stage, true},
+		{"DC-SST", argue.SemiStable, false}, {"DS-SST", argue.SemiStable, true},
+	} {
+		for _, arg := range []string{"115", "133"} {
+			a, ok := af.Index(arg)
+			if !ok {
+				b.Fatalf("no argument %s", arg)
+			}
+			b.Run(q.task+"/"+arg, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					var err error
+					if q.skep {
+						_, err = af.Skeptical(ctx, q.sem, a)
+					} else {
+						_, err = af.Credulous(ctx, q.sem, a)
+					}
+					cancel()
+					if errors.Is(err, argue.ErrCutOff) {
+						b.Skipf("cut off: %v", err)
+					} else if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -3,6 +3,7 @@ package argue
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -89,7 +90,16 @@ type cdcl struct {
 
 	// Totals over the solver's life, for profiling the search.
 	nConflicts, nDecisions, nPropagations, nReduce int
+
+	// workLimit, when above zero, ends a solve with errSliceSpent once
+	// nPropagations reaches it (checked at conflicts): the portfolio
+	// searches take turns in slices of work (see turn.solve).
+	workLimit int
 }
+
+// errSliceSpent ends a solve whose slice of work (cdcl.workLimit) is
+// spent; the solver stays usable and keeps what it learned.
+var errSliceSpent = errors.New("argue: slice of SAT work spent")
 
 func newCDCL(clauses [][]int, nVars int) *cdcl {
 	s := &cdcl{
@@ -763,6 +773,10 @@ func (s *cdcl) solve(ctx context.Context, assumptions ...int) (bool, error) {
 			}
 			s.varInc /= varDecay
 			s.claInc /= claDecay
+			if s.workLimit > 0 && s.nPropagations >= s.workLimit {
+				s.cancelUntil(0)
+				return false, errSliceSpent
+			}
 			if conflicts%ctxCheckEvery == 0 {
 				if err := ctx.Err(); err != nil {
 					s.cancelUntil(0)

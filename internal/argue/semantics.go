@@ -2,7 +2,9 @@ package argue
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 )
@@ -780,9 +782,18 @@ func (c *core) skepticalPreferred(ctx context.Context, i int, want bool) (yes bo
 // range variables r(i) ↔ in(i) ∨ out(i), which turn "keep these decided"
 // into assumptions, so that per-step clauses can be temporary.
 type rangeSearch struct {
-	c  *core
-	sv *satSolver
-	r  []int
+	c    *core
+	sv   *satSolver
+	r    []int
+	turn *turn // nil: solve directly, not in a portfolio's turns
+}
+
+// solve is sv.solve, in turns when the search is part of a portfolio.
+func (rs *rangeSearch) solve(ctx context.Context, assumptions ...int) (bool, error) {
+	if rs.turn != nil {
+		return rs.turn.solve(ctx, rs.sv, assumptions...)
+	}
+	return rs.sv.solve(ctx, assumptions...)
 }
 
 func (c *core) newRangeSearch(cl [][]int) *rangeSearch {
@@ -834,7 +845,7 @@ func (rs *rangeSearch) maximise(ctx context.Context, u []int) ([]int, error) {
 				assume = append(assume, a)
 			}
 		}
-		ok, err := rs.sv.solve(ctx, assume...)
+		ok, err := rs.solve(ctx, assume...)
 		rs.sv.retire(t)
 		if err != nil {
 			return nil, err
@@ -875,48 +886,219 @@ func (c *core) rangeMaximal(ctx context.Context, cl [][]int, fn func([]int) bool
 
 // rangeMaximalAccepts decides whether core argument i is in some
 // (skeptical: every) extension whose range is maximal among the models of
-// cl, without enumerating them, CEGAR-style as cegartix does: take a
-// model with i IN (skeptical: not IN) whose range is not inside a range
-// already refuted, grow its range to a maximal one R (with i free), and ask
-// for a model with exactly the range R and i IN (not IN). If there is one,
-// it is an extension that answers the question (returned as its IN set).
-// If not, no extension with
-// a range inside R does either, since an extension's range inside R is R
-// itself: such ranges are blocked and the search goes on. Enumerating the
-// extensions one by one until one settles the question, as Credulous did,
-// took over a minute for DC-STG on 240-argument frameworks where
-// μ-toksia needs 0.2 s.
+// cl, without enumerating them. Two CEGAR searches (see byMaximalRanges
+// and byQueryRanges) look for a range-maximal model with i IN (skeptical:
+// not IN); it answers the question, returned as its IN set, and none
+// means the answer is the other one. Each search is fast where the other
+// may not finish: on random frameworks of 15–200 arguments either one
+// was cut off at 3 s on instances the other answered in milliseconds
+// (docs/benchmarks.md, "Stage and semi-stable acceptance"), so they take
+// turns (see portfolio) and the first to finish answers.
 func (c *core) rangeMaximalAccepts(ctx context.Context, cl [][]int, i int, skeptical bool) (bool, []int, error) {
-	rs := c.newRangeSearch(cl)
 	lit := c.in(i)
 	if skeptical {
 		lit = -lit
 	}
+	found, s, err := portfolio(
+		func(t *turn) (bool, []int, error) { return c.byMaximalRanges(ctx, cl, lit, t) },
+		func(t *turn) (bool, []int, error) { return c.byQueryRanges(ctx, cl, lit, t) },
+	)
+	if err != nil || !found {
+		return skeptical, nil, err
+	}
+	return !skeptical, s, nil
+}
+
+// byMaximalRanges looks for a model of cl with the literal lit whose
+// range is maximal, CEGAR-style as cegartix does: take a model with lit
+// whose range is not inside a range already refuted, grow its range to a
+// maximal one R (lit free), and ask for a model with exactly the range R
+// and lit. If there is one, it is found (its IN set is returned). If not,
+// no model with lit and a maximal range inside R exists, since such a
+// range is R itself: ranges inside R are blocked and the search goes on.
+// It visits maximal ranges, which is quick when they are few or the first
+// ones settle the question. Enumerating the extensions one by one until
+// one settled it, as Credulous did, took over a minute for DC-STG on
+// 240-argument frameworks where μ-toksia needs 0.2 s.
+func (c *core) byMaximalRanges(ctx context.Context, cl [][]int, lit int, t *turn) (bool, []int, error) {
+	rs := c.newRangeSearch(cl)
+	rs.turn = t
 	for {
-		ok, err := rs.sv.solve(ctx, lit)
-		if err != nil {
+		ok, err := rs.solve(ctx, lit)
+		if err != nil || !ok {
 			return false, nil, err
-		}
-		if !ok {
-			return skeptical, nil, nil // no extension has (lacks) i
 		}
 		u, err := rs.maximise(ctx, c.undecOf(rs.sv.model()))
 		if err != nil {
 			return false, nil, err
 		}
-		ok, err = rs.sv.solve(ctx, append(rs.exactly(u), lit)...)
+		ok, err = rs.solve(ctx, append(rs.exactly(u), lit)...)
 		if err != nil {
 			return false, nil, err
 		}
 		if ok {
-			return !skeptical, c.inOf(rs.sv.model()), nil
+			return true, c.inOf(rs.sv.model()), nil
 		}
 		if len(u) == 0 {
-			// Every argument is in range R, so every extension has range R:
-			// none has (lacks) i.
-			return skeptical, nil, nil
+			// Every argument is in range R, so every model has range R:
+			// none has lit.
+			return false, nil, nil
 		}
 		rs.sv.add(rs.someDecided(u))
+	}
+}
+
+// byQueryRanges looks for the same model as byMaximalRanges the other way
+// round, as μ-toksia's CEGAR loop does (Niskanen and Järvisalo, ICCMA
+// 2023): grow the range of a model with lit to one maximal among the
+// models with lit, R; if no model at all has a range beyond R, R is
+// maximal and the model is found; if one does, R and every range inside
+// it are not maximal and are blocked, and the search goes on. Every range
+// passed on the way up is blocked too (each is inside a larger one). It
+// visits ranges maximal among those with lit, which is quick when they
+// are few; its range variables are tried false first (Glucose's default
+// polarity, which μ-toksia runs with): each growth step then adds what
+// the new clause forces and little else, and on chains of odd cycles this
+// found the maximal range where trying them true went through tens of
+// thousands.
+func (c *core) byQueryRanges(ctx context.Context, cl [][]int, lit int, t *turn) (bool, []int, error) {
+	rs := c.newRangeSearch(cl)
+	rs.turn = t
+	for _, r := range rs.r {
+		rs.sv.s.setPhase(r, false)
+	}
+	for {
+		ok, err := rs.solve(ctx, lit)
+		if err != nil || !ok {
+			return false, nil, err
+		}
+		m := slices.Clone(rs.sv.model())
+		for {
+			u := c.undecOf(m)
+			if len(u) == 0 {
+				return true, c.inOf(m), nil // everything is in range
+			}
+			rs.sv.add(rs.someDecided(u)) // this range and those inside it are not maximal
+			ok, err := rs.solve(ctx, append(rs.decided(m), lit)...)
+			if err != nil {
+				return false, nil, err
+			}
+			if !ok {
+				break // m's range is maximal among the models with lit
+			}
+			m = slices.Clone(rs.sv.model())
+		}
+		ok, err = rs.solve(ctx, rs.decided(m)...)
+		if err != nil {
+			return false, nil, err
+		}
+		if !ok {
+			return true, c.inOf(m), nil
+		}
+	}
+}
+
+// decided assumes in range every argument in the range of model m.
+func (rs *rangeSearch) decided(m []bool) []int {
+	var as []int
+	for i := range rs.c.n {
+		if m[rs.c.in(i)-1] || m[rs.c.out(i)-1] {
+			as = append(as, rs.r[i])
+		}
+	}
+	return as
+}
+
+// A turn is a search's share of a portfolio: its SAT calls (turn.solve)
+// run in slices of work, and it yields to the portfolio after each call
+// and each spent slice.
+type turn struct {
+	yield func(work int) bool // false: the portfolio stopped this search
+	slice int                 // the work of the next slice
+	work  int                 // the work done so far
+}
+
+// errTurnStopped ends a search the portfolio no longer needs.
+var errTurnStopped = errors.New("argue: search stopped: another one answered")
+
+// firstSlice is the first slice of SAT work a call gets (in propagated
+// literals); each spent slice doubles the next one, so a hard call costs
+// at most about twice its work, and a slice is short enough that a search
+// with an easy answer is not kept waiting behind the other's hard call.
+const firstSlice = 1 << 16
+
+// solve runs sv.solve in slices of work, yielding after each.
+func (t *turn) solve(ctx context.Context, sv *satSolver, assumptions ...int) (bool, error) {
+	for {
+		before := sv.s.nPropagations
+		sv.s.workLimit = before + t.slice
+		ok, err := sv.solve(ctx, assumptions...)
+		sv.s.workLimit = 0
+		// A call's work: the literals it propagated, and its variables,
+		// since every call walks them (the model it copies, the
+		// assumptions and the search's own per-call bookkeeping): on
+		// searches of many cheap calls that is most of the time.
+		t.work += sv.s.nPropagations - before + sv.s.nVars
+		spent := errors.Is(err, errSliceSpent)
+		if spent {
+			t.slice *= 2
+		}
+		if !t.yield(t.work) {
+			return false, errTurnStopped
+		}
+		if !spent {
+			return ok, err
+		}
+	}
+}
+
+// portfolio runs the searches in turns on one goroutine: each is a
+// coroutine that yields after each slice of its SAT work, and the one
+// that has done the least work so far goes next, so the answer and its
+// certificate do not depend on timing. The first search to finish
+// answers; the others are stopped. Its cost is at most about len(searches)
+// times the fastest one's.
+func portfolio(searches ...func(*turn) (bool, []int, error)) (found bool, s []int, err error) {
+	type run struct {
+		t     *turn
+		next  func() (int, bool)
+		stop  func()
+		done  bool
+		found bool
+		s     []int
+		err   error
+	}
+	runs := make([]*run, len(searches))
+	for k, search := range searches {
+		r := &run{t: &turn{slice: firstSlice}}
+		r.next, r.stop = iter.Pull(func(yield func(int) bool) {
+			r.t.yield = yield
+			found, s, err := search(r.t)
+			if errors.Is(err, errTurnStopped) {
+				return
+			}
+			r.done, r.found, r.s, r.err = true, found, s, err
+		})
+		runs[k] = r
+	}
+	defer func() {
+		for _, r := range runs {
+			r.stop()
+		}
+	}()
+	for {
+		cur := runs[0]
+		for _, r := range runs[1:] {
+			if r.t.work < cur.t.work {
+				cur = r
+			}
+		}
+		if _, more := cur.next(); !more {
+			if !cur.done {
+				return false, nil, fmt.Errorf("argue: a search of the portfolio ended without an answer")
+			}
+			return cur.found, cur.s, cur.err
+		}
 	}
 }
 
