@@ -217,7 +217,24 @@ func (t *Table) CheckMention(m Mention) Finding {
 		return t.checkSequential(m, f)
 	}
 	if m.Annual && len(m.Over) == 0 {
-		f.Status, f.Reason = Unverified, "a rate a year over several years the sentence does not name"
+		f.Status, f.Reason = Unverified, "a rate a year over several years that neither its sentence nor the two before it in its paragraph name"
+		return f
+	}
+	if m.AnnualWord && len(m.Over) == 0 {
+		// "Annual growth of 15%" with no year: the latest year's growth,
+		// or a rate a year over years it does not name. Right as the
+		// first, it is verified; otherwise nothing settles it.
+		g, ok := t.Lookup(m.Metric, Period{FY: t.LatestFY})
+		if ok {
+			if same, _ := matches(m, g.Value); same {
+				f.Status, f.Period = Verified, g.Period
+				return f
+			}
+		}
+		f.Status, f.Reason = Unverified, "an annual rate with no year named: not the latest year's growth, and possibly a rate a year over years the text does not name"
+		if ok {
+			f.Reason = fmt.Sprintf("an annual rate with no year named: not the latest year's growth (%s in %s), and possibly a rate a year over years the text does not name", Display(m.Metric, g.Value), g.Period)
+		}
 		return f
 	}
 	if len(m.Over) > 0 {

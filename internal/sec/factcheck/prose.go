@@ -71,6 +71,10 @@ type Mention struct {
 	// cannot tell apart; it is held to the change in points and accepted
 	// as either.
 	MarginPercent bool
+	// AnnualWord marks a growth called annual ("annual revenue growth of
+	// 15%") with no period stated: the latest year's growth, or a rate a
+	// year over years it does not name.
+	AnnualWord bool
 	// Fraction marks a share written as a fraction ("a third of
 	// revenue"): a round figure, whose miss says nothing of which other
 	// figure it was meant for.
@@ -375,14 +379,92 @@ var (
 func Find(text string, t *Table) []Mention {
 	var out []Mention
 	rows := map[string]string{}
-	for _, s := range Sentences(tableSentences(text, t, rows)) {
-		ms := findIn(s, t)
-		if row, ok := rows[s]; ok {
-			for i := range ms {
-				ms[i].Row = row
+	for _, para := range strings.Split(tableSentences(text, t, rows), "\n\n") {
+		ss := Sentences(para)
+		for i, s := range ss {
+			ms := findIn(s, t)
+			if row, ok := rows[s]; ok {
+				for i := range ms {
+					ms[i].Row = row
+				}
+			}
+			for k := range ms {
+				if m := &ms[k]; (m.Annual || m.AnnualWord) && len(m.Over) == 0 {
+					// "From 2022 to 2025 Alphabet kept investing. Its
+					// revenue compounded at 12.5% a year."
+					if over := t.spanBefore(ss[max(0, i-2):i]); len(over) > 0 {
+						m.Over, m.Annual, m.AnnualWord = over, true, false
+					}
+				}
+			}
+			out = append(out, ms...)
+		}
+	}
+	return out
+}
+
+// spanBefore is the span of years the nearest of the sentences before a
+// figure names as one ("From 2022 to 2025 ...", "Over the past three
+// years ..."): the years a rate a year stated without its own is over.
+func (t *Table) spanBefore(prev []string) [][2]Period {
+	for i := len(prev) - 1; i >= 0; i-- {
+		low := lowerASCII(prev[i])
+		if over := t.yearsOver(prev[i], low, len(low), len(low)); len(over) > 0 {
+			return over
+		}
+	}
+	return nil
+}
+
+// yearsNamed is the span of the fiscal years a sentence names apart from
+// a span ("from $257.6 billion in 2021 to $402.8 billion in 2025": 2021 to
+// 2025), or, for years listed ("in 2024 and 2025"), the years of growth
+// they name (2023 to 2025): what a rate a year in it is over. None unless
+// it names two years or more.
+func (t *Table) yearsNamed(low string, periods []span) [][2]Period {
+	var years []span
+	for _, sp := range periods {
+		if !sp.relative && !sp.period.TTM && sp.period.Q == 0 && sp.period.FY > 0 {
+			years = append(years, sp)
+		}
+	}
+	if len(years) < 2 {
+		return nil
+	}
+	sort.Slice(years, func(i, j int) bool { return years[i].start < years[j].start })
+	first, last := years[0], years[len(years)-1]
+	if first.period.FY >= last.period.FY {
+		return nil
+	}
+	listed := true
+	for k := 1; k < len(years); k++ {
+		gap := strings.TrimSpace(low[years[k-1].end:years[k].start])
+		listed = listed && (listGap(gap) || gap == "and in" || gap == ", and in")
+	}
+	readings := func(sp span) []int {
+		out := []int{sp.period.FY}
+		if sp.metric == "calendar" {
+			for _, p := range t.candidates(Mention{Period: Period{FY: sp.period.FY, Q: -1}, Explicit: true}) {
+				if p.FY != sp.period.FY {
+					out = append(out, p.FY)
+				}
 			}
 		}
-		out = append(out, ms...)
+		return out
+	}
+	var out [][2]Period
+	for _, a := range readings(first) {
+		for _, b := range readings(last) {
+			if listed {
+				a--
+			}
+			if a < b {
+				out = append(out, [2]Period{{FY: a}, {FY: b}})
+			}
+			if listed {
+				a++
+			}
+		}
 	}
 	return out
 }
@@ -1775,6 +1857,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points {
 		m.Over = t.yearsOver(sentence, low, start, end)
 		m.Annual = annualRate(low, start, end)
+		if m.Annual && len(m.Over) == 0 {
+			// "from $257.6 billion in 2021 to $402.8 billion in 2025,
+			// about 12% a year": the years the sentence names.
+			m.Over = t.yearsNamed(low, periods)
+		}
 	}
 	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points && sequential(low, start, end) {
 		m.Sequential = true
@@ -2029,6 +2116,10 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if m.Metric != "" && (m.Unit == USD || m.Unit == USDPerShare) && best.end <= start && !best.loss &&
 		start-best.end <= 16 && strings.HasSuffix(strings.TrimRight(low[max(0, best.start-12):best.start], " "), "negative") {
 		m.Neg = true
+	}
+	if _, growth := m.Metric.Base(); growth && !m.Explicit && !m.Annual && m.Unit == Percent && !m.Points && !m.Sequential &&
+		annualWordRe().MatchString(low[max(0, start-48):start]) {
+		m.AnnualWord = true
 	}
 	if best.loss && m.Metric != "" {
 		switch m.Unit {

@@ -442,3 +442,28 @@ func TestFractionsOf(t *testing.T) {
 	n := checkLabelled(t, "fractions.tsv", t.Logf)
 	t.Logf("fractions: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
 }
+
+// TestAnnualRates: a rate a year (testdata/annual.tsv) is held to the
+// years its sentence names, else to a span the sentences before it in its
+// paragraph name; with none it is unverified, never corrected on a span
+// guessed for it.
+func TestAnnualRates(t *testing.T) {
+	n := checkLabelled(t, "annual.tsv", t.Logf)
+	t.Logf("annual rates: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
+	googl := tables(t)["GOOGL"]
+	for _, tc := range []struct {
+		text string
+		want Status
+	}{
+		// Two sentences back in the paragraph still name the span.
+		{"From 2022 to 2025 Alphabet kept investing. Cloud became a business. Its revenue compounded at 15.1% a year.", Corrected},
+		// Another paragraph's span is not this figure's.
+		{"From 2022 to 2025 Alphabet kept investing.\n\nIts revenue compounded at 15.1% a year.", Unverified},
+		{"From 2022 to 2025 Alphabet kept investing.\n\nIts revenue compounded at 12.5% a year.", Unverified},
+	} {
+		fs := googl.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s; want one figure, %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}

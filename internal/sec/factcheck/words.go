@@ -400,7 +400,8 @@ var overYearsRe = sync.OnceValue(func() *regexp.Regexp {
 	const y = `(?:(?:fiscal\s+(?:year\s+)?|fy\s*['’]?|calendar\s+(?:year\s+)?|cy\s*['’]?)?(\d{4}|\d{2}))`
 	return regexp.MustCompile(`\b(?:(between|from|over|across|in|during)\s+(?:the\s+(?:years?|period)\s+)?` + y + `(?:\s*(?:and|to|through|thru|until|–|—)\s*|\s+)` + y + `\b` +
 		`|since\s+` + y + `\b` +
-		`|(?:(?:over|in|during|across|within)\s+the\s+(?:past|last|prior)\s+|(?:over|across|within)\s+)(two|three|four|five|six|seven|eight|nine|ten|[2-9]|10)\s+(?:fiscal\s+)?years\b)`)
+		`|(?:(?:over|in|during|across|within)\s+the\s+(?:past|last|prior)\s+|(?:over|across|within)\s+)(two|three|four|five|six|seven|eight|nine|ten|[2-9]|10)\s+(?:fiscal\s+)?years\b` +
+		`|(?:over|in|during|across|within)\s+the\s+(?:past|last|prior)\s+(decade)\b)`)
 })
 
 // comparisonRe ends the words before a span of years that make it a
@@ -503,9 +504,12 @@ func (t *Table) yearsOver(sentence, low string, start, end int) [][2]Period {
 					out = append(out, [2]Period{{FY: x}, {FY: t.LatestFY}})
 				}
 			}
-		case loc[10] >= 0:
-			w := clause[loc[10]:loc[11]]
-			n, ok := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}[w]
+		case loc[10] >= 0 || loc[12] >= 0:
+			w := "decade"
+			if loc[10] >= 0 {
+				w = clause[loc[10]:loc[11]]
+			}
+			n, ok := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "decade": 10}[w]
 			if !ok {
 				n = int(mustFloat(w))
 			}
@@ -600,6 +604,18 @@ var annualRateRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(cagr|compound(?:ed|ing)?|annuali[sz]ed|per\s+year|per\s+annum|annually|each\s+year|every\s+year|a\s+year|on\s+average|average\s+annual)\b`)
 })
 
+// spanLeadRe starts the years a rate a year is over, after "a year over"
+// or "a year in": "the past decade", "2024 and 2025", "fiscal 2024".
+var spanLeadRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:the (?:past|last|prior)|(?:19|20)\d\d|fiscal|fy|calendar|cy)\b`)
+})
+
+// annualWordRe calls a growth annual right before its figure: "annual
+// revenue growth of 15%", "an annual growth rate of".
+var annualWordRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bannual(?:i[sz]ed)?\s+(?:[a-z&]+\s+){0,2}?(?:growth|growth rate|rate of growth|increase)\s+(?:rate\s+)?(?:of\s+|was\s+|is\s+|at\s+|stood at\s+|came in at\s+|reached\s+)?(?:about\s+|roughly\s+|nearly\s+|approximately\s+|~)?$`)
+})
+
 // annualRate reports whether the growth at start:end is stated as a rate
 // a year, by a cue in its clause near it; "a year" only where it is not
 // "a year earlier", "a year ago".
@@ -620,8 +636,12 @@ func annualRate(low string, start, end int) bool {
 				}
 				return r
 			}, clause[loc[1]:]))
-			if len(next) > 0 && (next[0] == "earlier" || next[0] == "ago" || next[0] == "before" || next[0] == "prior" || next[0] == "over" ||
-				next[0] == "on" || next[0] == "from" || next[0] == "to" || next[0] == "of" || next[0] == "in") {
+			// "a year earlier", "a year over year", "a year in which";
+			// but "a year over the past decade", "a year in 2024 and
+			// 2025" state a rate a year.
+			if len(next) > 0 && (next[0] == "earlier" || next[0] == "ago" || next[0] == "before" || next[0] == "prior" ||
+				next[0] == "on" || next[0] == "from" || next[0] == "to" || next[0] == "of" ||
+				(next[0] == "over" || next[0] == "in") && !(len(next) > 1 && spanLeadRe().MatchString(strings.Join(next[1:min(len(next), 3)], " ")))) {
 				continue
 			}
 		}
