@@ -135,4 +135,15 @@ func TestTableFigureMarkedAfterTable(t *testing.T) {
 	if !strings.Contains(doc, ".]\n\nThe bull case rests on these.") {
 		t.Errorf("the text after the table is not a paragraph of its own:\n%s", doc)
 	}
+	// The findings list quotes the row the moderator wrote, not the
+	// sentence the check wrote for its figure.
+	full, err := bullbear.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{doc, full} {
+		if !strings.Contains(d, `said: "| Revenue | $215.9B | $120.5B |". $120.5B:`) || strings.Contains(d, "Revenue FY2025: $120.5B") {
+			t.Errorf("the findings list does not quote the table row:\n%s", d)
+		}
+	}
 }

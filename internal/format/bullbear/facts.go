@@ -153,7 +153,7 @@ func (p *Protocol) checkTexts(rec *recorded, turns []*debate.Turn) FactCheck {
 
 // discrepancyOf states a corrected finding as the report's discrepancy.
 func discrepancyOf(f factcheck.Finding) Discrepancy {
-	d := Discrepancy{Agent: f.Agent, Turn: f.Turn, Cited: f.Text, Context: f.Quote, Figure: string(f.Metric),
+	d := Discrepancy{Agent: f.Agent, Turn: f.Turn, Cited: f.Text, Context: f.Said(), Figure: string(f.Metric),
 		Label: f.Metric.Label() + " (" + f.Period.String() + ")"}
 	switch {
 	case f.Actual != nil:

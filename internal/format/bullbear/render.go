@@ -439,7 +439,7 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 	if len(corrected) > 0 {
 		b.WriteString("\nCorrected:\n")
 		for _, f := range corrected {
-			fmt.Fprintf(b, "- %s said: %q. %s: %s", title(f.Agent), f.Quote, f.Text, f.Reason)
+			fmt.Fprintf(b, "- %s said: %q. %s: %s", title(f.Agent), f.Said(), f.Text, f.Reason)
 			if per := f.Per(); per != "" {
 				b.WriteString("; " + per)
 			}

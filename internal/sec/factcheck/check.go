@@ -88,13 +88,25 @@ func MarketSource(v analysis.ValueFigure) string {
 	return s
 }
 
+// Said is what the agent wrote that holds the figure, to quote to a
+// reader: the Markdown table row it was read from, else its sentence. The
+// sentence the check wrote for a table's figure ("Revenue FY2025:
+// $120.5B.") is not in the agent's text, and quoted as the agent's it
+// puts words in its mouth.
+func (f Finding) Said() string {
+	if f.Row != "" {
+		return f.Row
+	}
+	return f.Quote
+}
+
 // Correction is the sentence a reader sees for a corrected figure.
 func (f Finding) Correction() string {
 	per := f.Per()
 	if per == "" {
 		return fmt.Sprintf("%q: %s", f.Text, f.Reason)
 	}
-	return fmt.Sprintf("%q (%s): %s; %s.", f.Quote, f.Text, f.Reason, per)
+	return fmt.Sprintf("%q (%s): %s; %s.", f.Said(), f.Text, f.Reason, per)
 }
 
 // Display writes a value in its metric's unit: "$215.9B" ($215,938M for

@@ -467,3 +467,24 @@ func TestAnnualRates(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrectionQuotesTheRow: a corrected figure of a Markdown table is
+// quoted by its row as the agent wrote it, not by the sentence the check
+// wrote for it, which the agent never wrote.
+func TestCorrectionQuotesTheRow(t *testing.T) {
+	nvda := tables(t)["NVDA"]
+	fs := nvda.Check("| Metric | FY2026 | FY2025 |\n|---|---|---|\n| Revenue | $215.9B | $120.5B |")
+	if len(fs) != 2 || fs[1].Status != Corrected {
+		t.Fatalf("findings: %s", describe(fs))
+	}
+	c := fs[1].Correction()
+	if !strings.HasPrefix(c, `"| Revenue | $215.9B | $120.5B |" ($120.5B): `) || strings.Contains(c, "Revenue FY2025:") {
+		t.Errorf("correction %q does not quote the row", c)
+	}
+	if fs[0].Said() != "| Revenue | $215.9B | $120.5B |" {
+		t.Errorf("Said() = %q, want the row", fs[0].Said())
+	}
+	if s := nvda.Check("Revenue was $120.5 billion in fiscal 2025.")[0].Said(); s != "Revenue was $120.5 billion in fiscal 2025." {
+		t.Errorf("Said() of prose = %q, want its sentence", s)
+	}
+}
