@@ -65,6 +65,7 @@ const (
 	TypePaused            = "debate.paused"
 	TypeResumed           = "debate.resumed"
 	TypePauseRequest      = "debate.pause_requested"
+	TypeQueued            = "debate.queued"
 	TypeVerdict           = "verdict"
 	TypeCompleted         = "debate.completed"
 	TypeFailed            = "debate.failed"
@@ -305,6 +306,49 @@ type PauseRequest struct {
 
 // EventType implements Payload.
 func (PauseRequest) EventType() string { return TypePauseRequest }
+
+// Queued records that a run of the debate waits in the job queue for a
+// worker to take it up. The queue appends it in the transaction that
+// enqueues the job (internal/jobs), so that the log says queued if and only
+// if a job was enqueued; the debate stands queued until a runner appends to
+// its log (see EndsQueued). A worker that gives up on a job that no worker
+// will retry appends a pause, so that a log never says queued for a job that
+// is gone.
+type Queued struct {
+	// Queue is the job queue: a provider's name, or "data".
+	Queue string `json:"queue,omitempty"`
+	// Reason is why the run was queued: QueuedCreated and the others.
+	Reason string `json:"reason,omitempty"`
+	// Detail says more, for a retry the error that stopped the attempt
+	// before.
+	Detail string `json:"detail,omitempty"`
+}
+
+// EventType implements Payload.
+func (Queued) EventType() string { return TypeQueued }
+
+// Queued reasons.
+const (
+	QueuedCreated  = "created"             // a new debate's first run
+	QueuedAnswered = "checkpoint answered" // the run after a checkpoint's answer
+	QueuedResumed  = "resumed"             // asked to go on (the API, a batch)
+	QueuedCutOff   = "cut off"             // its job was cancelled mid-turn (a timeout, a worker stopping)
+	QueuedHandover = "handed over"         // its worker stopped between two steps
+	QueuedTakeover = "worker died"         // its worker died; another takes over
+	QueuedRetry    = "retry"               // an attempt failed; the queue tries again later
+)
+
+// EndsQueued reports whether an event of type t, appended to a queued
+// debate, shows that a runner has it: every event but the ones a front-end
+// appends to a debate it does not run (a hint, a pause request, a document
+// written) and another Queued.
+func EndsQueued(t string) bool {
+	switch t {
+	case TypeQueued, TypeHintQueued, TypePauseRequest, TypeArtifact:
+		return false
+	}
+	return true
+}
 
 // Resumed marks a new run of an unfinished debate.
 type Resumed struct {

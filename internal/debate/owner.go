@@ -3,7 +3,10 @@ package debate
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,6 +24,29 @@ func ThisProcess() LeaseOwner {
 		host = "unknown"
 	}
 	return LeaseOwner{ID: hex.EncodeToString(b[:]), Host: host, PID: os.Getpid(), Started: processStart}
+}
+
+// jobOwnerPrefix begins the id of a lease owner that runs a job.
+const jobOwnerPrefix = "job-"
+
+// JobOwner is the lease owner of the run of job jobID in this process: the
+// id names the job, so that a lease left behind by a worker that died says
+// that a job queue will take the debate over (Summary.Shown).
+func JobOwner(jobID int64) LeaseOwner {
+	o := ThisProcess()
+	o.ID = fmt.Sprintf("%s%d-%s", jobOwnerPrefix, jobID, o.ID)
+	return o
+}
+
+// IsJob reports whether the owner runs a job (JobOwner).
+func (o LeaseOwner) IsJob() bool {
+	rest, ok := strings.CutPrefix(o.ID, jobOwnerPrefix)
+	if !ok {
+		return false
+	}
+	n, _, ok := strings.Cut(rest, "-")
+	_, err := strconv.ParseInt(n, 10, 64)
+	return ok && err == nil
 }
 
 // OwnerAlive reports whether a lease's owner may still be running: false

@@ -376,6 +376,19 @@ func (r *Runner) acquire(ctx context.Context, id string, owner LeaseOwner, ttl t
 	return l, err
 }
 
+// ranBefore reports whether a log holds more than its creation, not
+// counting its runs' being queued: a debate whose first run a worker takes
+// up from the queue starts as one run in a terminal does, not as a resume.
+func ranBefore(events []Event) bool {
+	n := 0
+	for _, e := range events {
+		if e.Type != TypeQueued {
+			n++
+		}
+	}
+	return n > 1
+}
+
 func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error) {
 	events, err := r.Store.Load(ctx, id, 0)
 	if err != nil {
@@ -407,7 +420,7 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 		// Asked to pause while no runner ran it (or between two runs).
 		return s, r.pause(ctx, s, PauseOnRequest, "", nil)
 	}
-	if len(events) > 1 {
+	if ranBefore(events) {
 		res := Resumed{FromSeq: s.LastSeq}
 		if c := s.OpenCheckpoint(); c != nil {
 			res.Checkpoint = c.ID

@@ -136,8 +136,13 @@ func (s *State) Apply(e Event) error {
 		s.LastSeq = e.Seq
 	}
 	s.Updated = e.Time
+	if s.Status == StatusQueued && EndsQueued(e.Type) {
+		s.Status = StatusRunning
+	}
 	var err error
 	switch e.Type {
+	case TypeQueued:
+		s.Status = StatusQueued
 	case TypeCreated:
 		var c Created
 		if err = e.Decode(&c); err == nil {

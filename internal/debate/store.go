@@ -184,21 +184,38 @@ func AddUnpriced(list []string, model string) []string {
 // was never taken): it can be resumed. It is never stored.
 const StatusInterrupted Status = "interrupted"
 
-// StatusQueued is how a front-end that sees the job queue shows a debate
-// that would show interrupted but whose run is queued for a worker that has
-// not taken it up yet: nothing is to be resumed. It is never stored.
-const StatusQueued Status = "queued"
-
-// Shown is the status to show at now: running debates, and debates waiting
-// for a checkpoint's answer, without a live lease are interrupted (a runner
-// waits at a checkpoint only while it holds the lease: one with no one to
-// answer pauses). alive, when not nil, tells whether a lease's owner is
-// still alive when the store cannot (a dead process on this host).
+// Shown is the status to show at now, decided from the summary alone so
+// that every front-end (list, show, the shell, the server) shows the same:
+//
+//   - queued: the log says a run waits in the job queue (Queued) and no
+//     live runner holds the debate; one whose worker holds its lease (it
+//     prepares the run) is running. A running debate whose lease a job's
+//     worker left behind when it died (the lease is not live, its owner is
+//     a job's, see JobOwner) is queued too: its job is still marked running
+//     in the queue, and the next worker to look takes it over
+//     (internal/jobs reclaim). Nothing is to be resumed by hand: a worker
+//     runs it.
+//   - interrupted: running debates, and debates waiting for a checkpoint's
+//     answer, whose runner is gone (a runner waits at a checkpoint only
+//     while it holds the lease: one with no one to answer pauses): they can
+//     be resumed.
+//
+// alive, when not nil, tells whether a lease's owner is still alive when
+// the store cannot (a dead process on this host).
 func (s Summary) Shown(now time.Time, alive func(LeaseOwner) bool) Status {
-	if s.Status != StatusRunning && s.Status != StatusCheckpoint {
-		return s.Status
-	}
-	if s.LiveLease(now, alive) == nil {
+	switch s.Status {
+	case StatusQueued:
+		if s.LiveLease(now, alive) != nil {
+			return StatusRunning
+		}
+		return StatusQueued
+	case StatusRunning, StatusCheckpoint:
+		if s.LiveLease(now, alive) != nil {
+			return s.Status
+		}
+		if s.Lease != nil && s.Lease.Owner.IsJob() {
+			return StatusQueued
+		}
 		return StatusInterrupted
 	}
 	return s.Status
@@ -228,9 +245,12 @@ type Status string
 const (
 	StatusRunning    Status = "running"
 	StatusCheckpoint Status = "checkpoint"
-	StatusPaused     Status = "paused"
-	StatusCompleted  Status = "completed"
-	StatusFailed     Status = "failed"
+	// StatusQueued: a run waits in the job queue for a worker (see Queued
+	// and Shown). It is stored, unlike StatusInterrupted.
+	StatusQueued    Status = "queued"
+	StatusPaused    Status = "paused"
+	StatusCompleted Status = "completed"
+	StatusFailed    Status = "failed"
 )
 
 // Finished reports whether the debate has ended for good.
@@ -248,7 +268,12 @@ func Project(s *Summary, e Event) { ProjectDecoded(s, e, nil) }
 func ProjectDecoded(s *Summary, e Event, p Payload) {
 	s.LastSeq = e.Seq
 	s.Updated = e.Time
+	if s.Status == StatusQueued && EndsQueued(e.Type) {
+		s.Status = StatusRunning
+	}
 	switch e.Type {
+	case TypeQueued:
+		s.Status = StatusQueued
 	case TypeCreated:
 		var c Created
 		if e.Decode(&c) == nil {

@@ -794,6 +794,10 @@ func (s suite) testGet(t *testing.T) {
 		turns  int
 	}{
 		{created(t, id, "bullbear", "Is the stock cheap?", at(0)), debate.StatusRunning, 0, 0},
+		// Queued in the job queue, until a runner appends: a hint is no
+		// runner's.
+		{event(t, id, at(0), debate.Queued{Queue: "data", Reason: debate.QueuedCreated}), debate.StatusQueued, 0, 0},
+		{event(t, id, at(0), debate.HintQueued{ID: 1, Target: "bull", Text: "cite"}), debate.StatusQueued, 0, 0},
 		{event(t, id, at(1), debate.PhaseChanged{Phase: "opening", Label: "Phase 1 (Opening)", Round: 1}), debate.StatusRunning, 1, 0},
 		{event(t, id, at(2), debate.TurnStarted{Turn: ref(1, "t1"), Attempt: 1}), debate.StatusRunning, 1, 0},
 		{event(t, id, at(3), debate.TurnCompleted{Turn: ref(1, "t1"), Text: "cheap", Usage: llm.Usage{InputTokens: 10, OutputTokens: 20}, CostUSD: 0.01}), debate.StatusRunning, 1, 1},
@@ -802,6 +806,7 @@ func (s suite) testGet(t *testing.T) {
 		{event(t, id, at(6), debate.CheckpointReached{ID: "c1", Round: 2, Options: []string{debate.ActionContinue}}), debate.StatusCheckpoint, 2, 2},
 		{event(t, id, at(7), debate.CheckpointAnswered{ID: "c1", Action: debate.ActionContinue}), debate.StatusRunning, 2, 2},
 		{event(t, id, at(8), debate.Paused{Reason: debate.PauseInterrupted}), debate.StatusPaused, 2, 2},
+		{event(t, id, at(8), debate.Queued{Queue: "data", Reason: debate.QueuedResumed}), debate.StatusQueued, 2, 2},
 		{event(t, id, at(9), debate.Resumed{FromSeq: 9}), debate.StatusRunning, 2, 2},
 		{event(t, id, at(10), debate.Failed{Error: "boom"}), debate.StatusFailed, 2, 2},
 		{event(t, id, at(11), debate.Resumed{FromSeq: 11}), debate.StatusRunning, 2, 2},
@@ -1017,26 +1022,28 @@ func (s suite) testList(t *testing.T) {
 	mk("b", "council", "Is X good?", 30)
 	mk("c", "bullbear", "Other", 20, debate.Paused{Reason: debate.PauseBudget})
 	mk("d", "formal", "Other", 40)
+	mk("e", "council", "Queued", 5, debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
 	mustAppend(t, st, "a", event(t, "a", at(100), debate.Completed{}))
 
 	want := map[string]debate.Summary{}
-	for _, id := range []string{"a", "b", "c", "d"} {
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
 		want[id] = fold(mustLoad(t, st, id, 0))
 	}
 	for _, c := range []struct {
 		f    debate.ListFilter
 		want []string
 	}{
-		{debate.ListFilter{}, []string{"d", "b", "c", "a"}},
+		{debate.ListFilter{}, []string{"d", "b", "c", "a", "e"}},
 		{debate.ListFilter{Format: "bullbear"}, []string{"c", "a"}},
 		{debate.ListFilter{Status: debate.StatusRunning}, []string{"d", "b"}},
+		{debate.ListFilter{Status: debate.StatusQueued}, []string{"e"}},
 		{debate.ListFilter{Status: debate.StatusCompleted}, []string{"a"}},
 		{debate.ListFilter{Topic: "Is X good?"}, []string{"b", "a"}},
 		{debate.ListFilter{Topic: "Is X"}, nil},
 		{debate.ListFilter{Format: "bullbear", Status: debate.StatusPaused}, []string{"c"}},
 		{debate.ListFilter{Format: "bullbear", Topic: "Other"}, []string{"c"}},
 		{debate.ListFilter{Limit: 2}, []string{"d", "b"}},
-		{debate.ListFilter{Limit: 10}, []string{"d", "b", "c", "a"}},
+		{debate.ListFilter{Limit: 10}, []string{"d", "b", "c", "a", "e"}},
 		{debate.ListFilter{Format: "bullbear", Limit: 1}, []string{"c"}},
 		{debate.ListFilter{Format: "nope"}, nil},
 	} {
