@@ -38,6 +38,10 @@ func TestQueuedFoldAndProjection(t *testing.T) {
 		{debate.Resumed{FromSeq: 13}, debate.StatusRunning},
 		{debate.Queued{Reason: debate.QueuedCutOff}, debate.StatusQueued},
 		{debate.Failed{Error: "bug"}, debate.StatusFailed},
+		{debate.Queued{Reason: debate.QueuedResumed}, debate.StatusQueued},
+		{debate.Completed{Reason: "done"}, debate.StatusCompleted},
+		{debate.Queued{Reason: debate.QueuedResumed}, debate.StatusCompleted},
+		{debate.HintQueued{ID: 2, Target: "alpha", Text: "late"}, debate.StatusCompleted},
 	}
 	var ps []debate.Payload
 	for _, s := range steps {

@@ -142,7 +142,11 @@ func (s *State) Apply(e Event) error {
 	var err error
 	switch e.Type {
 	case TypeQueued:
-		s.Status = StatusQueued
+		// A completed debate never runs again (its job finds nothing to
+		// run): one queued in a race with its completion stays completed.
+		if s.Status != StatusCompleted {
+			s.Status = StatusQueued
+		}
 	case TypeCreated:
 		var c Created
 		if err = e.Decode(&c); err == nil {

@@ -273,7 +273,11 @@ func ProjectDecoded(s *Summary, e Event, p Payload) {
 	}
 	switch e.Type {
 	case TypeQueued:
-		s.Status = StatusQueued
+		// A completed debate never runs again (its job finds nothing to
+		// run): one queued in a race with its completion stays completed.
+		if s.Status != StatusCompleted {
+			s.Status = StatusQueued
+		}
 	case TypeCreated:
 		var c Created
 		if e.Decode(&c) == nil {

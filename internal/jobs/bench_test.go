@@ -34,7 +34,7 @@ func BenchmarkPickup(b *testing.B) {
 				// A job for a completed debate: the worker starts it, sees
 				// nothing to run, and is idle again.
 				at := time.Now()
-				if err := q.enqueue(context.Background(), s.ID, 0, nil); err != nil {
+				if err := q.enqueue(context.Background(), s.ID, nil, debate.QueuedResumed, ""); err != nil {
 					b.Fatal(err)
 				}
 				total += (<-started).Sub(at)

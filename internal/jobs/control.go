@@ -31,12 +31,48 @@ func insertOpts(id, queue string) *river.InsertOpts {
 	return &river.InsertOpts{Queue: queue, Tags: []string{id}}
 }
 
-// enqueue enqueues a run of a debate.
-func (q *Queue) enqueue(ctx context.Context, id string, after int64, models map[string]string) error {
-	if _, err := q.db.insert(ctx, RunDebate{ID: id, After: after}, insertOpts(id, queueFor(models))); err != nil {
+// enqueue enqueues a run of a debate, and appends the debate.queued event
+// that says so in the same transaction: the log says queued if and only if
+// a job was enqueued. The job's After is that event, so that a pause
+// appended after it overtakes the job, and one appended before it does
+// not.
+func (q *Queue) enqueue(ctx context.Context, id string, models map[string]string, reason, detail string) error {
+	err := q.db.inTx(ctx, func(tx txOps) error {
+		_, err := q.enqueueTx(ctx, tx, id, queueFor(models), debate.Queued{Reason: reason, Detail: detail}, nil)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("queue a run of debate %s: %w", id, err)
 	}
 	return nil
+}
+
+// enqueueTx appends events, then the debate.queued event queued (its
+// queue filled in), and inserts on queue the job that runs the debate after them,
+// in tx. job, when not nil, is the job to insert (its ID and After are
+// set here), with opts.
+func (q *Queue) enqueueTx(ctx context.Context, tx txOps, id, queue string, queued debate.Queued, job *RunDebate, events ...debate.Event) (*rivertype.JobInsertResult, error) {
+	queued.Queue = queue
+	e, err := debate.NewEvent(id, time.Now(), queued)
+	if err != nil {
+		return nil, err
+	}
+	last, err := tx.append(ctx, id, append(events, e)...)
+	if err != nil {
+		return nil, err
+	}
+	args := RunDebate{}
+	opts := insertOpts(id, queued.Queue)
+	if job != nil {
+		args = *job
+	}
+	args.ID, args.After = id, last
+	if args.Rescues != 0 {
+		// One job takes over from a dead one, however many workers see it
+		// dead at once.
+		opts.UniqueOpts = river.UniqueOpts{ByArgs: true}
+	}
+	return tx.enqueue(ctx, args, opts)
 }
 
 // StartDebate creates a debate and enqueues its first run, in one transaction.
@@ -63,11 +99,7 @@ func (q *Queue) create(ctx context.Context, e debate.Event) error {
 		return err
 	}
 	return q.db.inTx(ctx, func(tx txOps) error {
-		last, err := tx.append(ctx, e.Debate, e)
-		if err != nil {
-			return err
-		}
-		_, err = tx.enqueue(ctx, RunDebate{ID: e.Debate, After: last}, insertOpts(e.Debate, queueFor(c.Models)))
+		_, err := q.enqueueTx(ctx, tx, e.Debate, queueFor(c.Models), debate.Queued{Reason: debate.QueuedCreated}, nil, e)
 		return err
 	})
 }
@@ -121,7 +153,7 @@ func (q *Queue) Resume(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return q.enqueue(ctx, id, st.LastSeq, st.Models)
+	return q.enqueue(ctx, id, st.Models, debate.QueuedResumed, "")
 }
 
 // Continue sees that a debate that has not ended goes on: it enqueues a run
@@ -219,11 +251,7 @@ func (q *Queue) answer(ctx context.Context, id string, ans debate.CheckpointAnsw
 			return err
 		}
 		return q.db.inTx(ctx, func(tx txOps) error {
-			last, err := tx.append(ctx, id, e)
-			if err != nil {
-				return err
-			}
-			_, err = tx.enqueue(ctx, RunDebate{ID: id, After: last}, insertOpts(id, queueFor(st.Models)))
+			_, err := q.enqueueTx(ctx, tx, id, queueFor(st.Models), debate.Queued{Reason: debate.QueuedAnswered}, nil, e)
 			return err
 		})
 	})
@@ -302,8 +330,10 @@ func (q *Queue) Pause(ctx context.Context, id string, wait time.Duration) error 
 	}
 }
 
-// Queued reports which of the given debates have a run queued and not yet
-// started (the server shows them as running).
+// Queued reports which of the given debates have a job waiting in River's
+// table (not yet started, or to be retried), so that Continue does not
+// enqueue a second. Where a debate stands is its log's to say
+// (debate.Summary.Shown), not this.
 func (q *Queue) Queued(ctx context.Context, ids ...string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if len(ids) == 0 {

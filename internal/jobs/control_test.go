@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
@@ -183,8 +185,8 @@ func testAtomic(t *testing.T, db string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := fold(t, a.Store, s.ID); st.LastSeq != 1 || len(jobs) != 1 {
-		t.Fatalf("after a rollback: log at %d, %d jobs; want the created event and its job only", st.LastSeq, len(jobs))
+	if st := fold(t, a.Store, s.ID); st.LastSeq != 2 || len(jobs) != 1 || st.Status != debate.StatusQueued {
+		t.Fatalf("after a rollback: log at %d (%s), %d jobs; want the created and queued events and their job only", st.LastSeq, st.Status, len(jobs))
 	}
 	if err := q.db.inTx(ctx, func(tx txOps) error {
 		if _, err := tx.append(ctx, s.ID, hint()); err != nil {
@@ -196,7 +198,7 @@ func testAtomic(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	jobs, _ = q.db.list(ctx, river.NewJobListParams().Kinds(Kind))
-	if st := fold(t, a.Store, s.ID); st.LastSeq != 2 || len(jobs) != 2 {
+	if st := fold(t, a.Store, s.ID); st.LastSeq != 3 || len(jobs) != 2 {
 		t.Fatalf("after a commit: log at %d, %d jobs", st.LastSeq, len(jobs))
 	}
 }
@@ -304,6 +306,23 @@ func testReclaim(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	<-frozen
+	// Its lease lapsed, the debate shows queued: its job is still running
+	// in River's table, and the next worker to look takes it over.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		sum, err := a.Store.Get(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.LiveLease(time.Now(), debate.OwnerAlive) == nil {
+			if got := sum.Shown(time.Now(), debate.OwnerAlive); got != debate.StatusQueued {
+				t.Fatalf("a debate whose job's worker froze past its lease shows %s, want queued", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the frozen worker's lease never lapsed")
+		}
+	}
 	alive := newQueue(t, a, Config{Workers: 1, LeaseTTL: ttl, ReclaimEvery: 50 * time.Millisecond})
 	waitStatus(t, a.Store, s.ID, debate.StatusCompleted)
 	if n := completedOnce(t, a.Store, s.ID); n != 7 {
@@ -324,6 +343,15 @@ func testReclaim(t *testing.T, db string) {
 	}
 	if n != 1 {
 		t.Fatalf("%d jobs took over, want 1", n)
+	}
+	takeovers := 0
+	for _, q := range queuedEvents(t, a.Store, s.ID) {
+		if q.Reason == debate.QueuedTakeover {
+			takeovers++
+		}
+	}
+	if takeovers != 1 {
+		t.Fatalf("%d takeovers in the log, want 1 (one per job that took over)", takeovers)
 	}
 	// The frozen job is still running in River's eyes; once the job that
 	// took over is marked completed, the metrics count the frozen one as
@@ -378,8 +406,8 @@ func testStopHandsOver(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	sum, _ := a.Store.Get(ctx, s.ID)
-	if sum.Status != debate.StatusRunning || sum.Lease != nil {
-		t.Fatalf("after the stop: %s, lease %+v; want it running with no runner", sum.Status, sum.Lease)
+	if sum.Status != debate.StatusQueued || sum.Lease != nil || sum.Shown(time.Now(), debate.OwnerAlive) != debate.StatusQueued {
+		t.Fatalf("after the stop: %s, lease %+v; want it queued with no runner (not interrupted: a worker goes on)", sum.Status, sum.Lease)
 	}
 	if queued, _ := first.Queued(ctx, s.ID); !queued[s.ID] {
 		t.Fatal("the stopped worker's job is not back in the queue")
@@ -522,5 +550,124 @@ func TestAnswerCheckpointHeldElsewhere(t *testing.T) {
 	waitStatus(t, a.Store, sess.ID, debate.StatusCompleted)
 	if cp := fold(t, a.Store, sess.ID).Checkpoints[0]; cp.Answer == nil || cp.Answer.Action != debate.ActionEnd {
 		t.Fatalf("checkpoint %+v, want it answered end", cp)
+	}
+}
+
+// queuedEvents are the debate.queued events of a debate's log.
+func queuedEvents(t *testing.T, st debate.Store, id string) []debate.Queued {
+	t.Helper()
+	var out []debate.Queued
+	for _, e := range mustLoad(t, st, id) {
+		if e.Type == debate.TypeQueued {
+			var q debate.Queued
+			if err := e.Decode(&q); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// A debate enqueued and not yet taken up stands queued in its own log, on
+// both databases, as every front-end reads it (no look at River's table);
+// paused and resumed, it is queued again; a worker's first run of it is no
+// resume, and it completes.
+func TestQueuedInTheLog(t *testing.T) { eachDB(t, testQueuedInTheLog) }
+
+func testQueuedInTheLog(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, nil)
+	enq := newQueue(t, a, Config{})
+	s, err := enq.StartDebate(ctx, offlineRequest("NVDA"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := a.Store.Get(ctx, s.ID)
+	if err != nil || sum.Status != debate.StatusQueued || sum.Shown(time.Now(), debate.OwnerAlive) != debate.StatusQueued {
+		t.Fatalf("a debate no worker took up: %+v, %v; want queued", sum, err)
+	}
+	if qs := queuedEvents(t, a.Store, s.ID); len(qs) != 1 || qs[0].Reason != debate.QueuedCreated || qs[0].Queue != QueueData {
+		t.Fatalf("queued events after the creation: %+v", qs)
+	}
+	if err := enq.Pause(ctx, s.ID, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if sum, _ := a.Store.Get(ctx, s.ID); sum.Status != debate.StatusPaused {
+		t.Fatalf("paused before a worker took it: %s", sum.Status)
+	}
+	if err := enq.Resume(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if sum, _ := a.Store.Get(ctx, s.ID); sum.Status != debate.StatusQueued {
+		t.Fatalf("resumed: %s, want queued", sum.Status)
+	}
+	other, err := enq.StartDebate(ctx, offlineRequest("AAPL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newQueue(t, a, Config{Workers: 1})
+	for _, id := range []string{s.ID, other.ID} {
+		waitStatus(t, a.Store, id, debate.StatusCompleted)
+		if n := completedOnce(t, a.Store, id); n != 7 {
+			t.Fatalf("%s: %d turns, want 7", id, n)
+		}
+	}
+	// Its first run is a first run, not a resume.
+	for _, e := range mustLoad(t, a.Store, other.ID) {
+		if e.Type == debate.TypeResumed {
+			t.Errorf("event %d: the worker's first run of the debate appended %s", e.Seq, e.Type)
+		}
+	}
+}
+
+// A job whose attempt fails (here: the worker has no key for the debate's
+// model) leaves the debate queued with the error in its log, since River
+// tries again; after the last attempt the debate pauses with the error, to
+// be resumed by hand, rather than stand queued for a job no worker will run.
+func TestFailedAttemptsInTheLog(t *testing.T) { eachDB(t, testFailedAttempts) }
+
+func testFailedAttempts(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, map[string]string{"ANTHROPIC_API_KEY": "test-key"})
+	enq := newQueue(t, a, Config{})
+	req := perspectivesRequest(false)
+	req.Models = app.Models{Provider: "anthropic", Model: "claude-sonnet-4-5"}
+	s, err := enq.StartDebate(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyless := &app.App{Store: a.Store, Formats: a.Formats, Env: setup.Env{Getenv: func(string) string { return "" }, Now: time.Now, Notice: io.Discard}}
+	w := newQueue(t, keyless, Config{Workers: 1})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		qs := queuedEvents(t, a.Store, s.ID)
+		if n := len(qs); n > 1 && qs[n-1].Reason == debate.QueuedRetry {
+			if !strings.Contains(qs[n-1].Detail, "attempt 1 of 10 failed") || !strings.Contains(qs[n-1].Detail, "ANTHROPIC_API_KEY") {
+				t.Errorf("the retry's detail: %q", qs[n-1].Detail)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no retry recorded: %+v", qs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if sum, _ := a.Store.Get(ctx, s.ID); sum.Shown(time.Now(), debate.OwnerAlive) != debate.StatusQueued {
+		t.Fatalf("after a failed attempt: %s, want queued (River tries again)", sum.Shown(time.Now(), debate.OwnerAlive))
+	}
+	// The last attempt: what River does after it is to discard the job.
+	w.failed(ctx, &rivertype.JobRow{ID: 99, Attempt: 10, MaxAttempts: 10, Queue: "anthropic"}, s.ID, errors.New("ANTHROPIC_API_KEY is not set"))
+	st := fold(t, a.Store, s.ID)
+	if st.Status != debate.StatusPaused || len(st.Pauses) == 0 || st.Pauses[len(st.Pauses)-1].Reason != debate.PauseError ||
+		!strings.Contains(st.Pauses[len(st.Pauses)-1].Detail, "gave up after 10 attempts: ANTHROPIC_API_KEY is not set") {
+		t.Fatalf("after the last attempt: %s, pauses %+v", st.Status, st.Pauses)
+	}
+	// A snooze is no failure; nor is anything for a debate that stopped.
+	before := st.LastSeq
+	w.failed(ctx, &rivertype.JobRow{ID: 99, Attempt: 1, MaxAttempts: 10}, s.ID, river.JobSnooze(time.Second))
+	w.failed(ctx, &rivertype.JobRow{ID: 99, Attempt: 1, MaxAttempts: 10}, s.ID, errors.New("late"))
+	if st := fold(t, a.Store, s.ID); st.LastSeq != before {
+		t.Fatalf("recorded %d events for a snooze or a paused debate", st.LastSeq-before)
 	}
 }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -62,7 +63,11 @@ func (q *Queue) reclaim(ctx context.Context) (int, error) {
 		if err != nil {
 			continue // deleted: its worker returns at once
 		}
-		if sum.Status != debate.StatusRunning && sum.Status != debate.StatusCheckpoint {
+		switch sum.Status {
+		case debate.StatusRunning, debate.StatusCheckpoint, debate.StatusQueued:
+			// Queued: the worker died preparing the run, before its
+			// runner appended anything.
+		default:
 			continue // paused or ended: its worker is returning
 		}
 		if liveLease(sum) != nil {
@@ -80,13 +85,23 @@ func (q *Queue) reclaim(ctx context.Context) (int, error) {
 				why = "lease expired"
 			}
 		}
-		res, err := q.db.insert(ctx, RunDebate{ID: args.ID, After: sum.LastSeq, Rescues: job.ID},
-			&river.InsertOpts{Queue: job.Queue, Tags: []string{args.ID}, UniqueOpts: river.UniqueOpts{ByArgs: true}})
-		if err != nil {
+		// The job that takes over and its debate.queued event go together;
+		// a job another worker enqueued first leaves neither.
+		var res *rivertype.JobInsertResult
+		err = q.db.inTx(ctx, func(tx txOps) error {
+			var err error
+			res, err = q.enqueueTx(ctx, tx, args.ID, job.Queue, debate.Queued{Reason: debate.QueuedTakeover, Detail: why},
+				&RunDebate{Rescues: job.ID})
+			if err == nil && res.UniqueSkippedAsDuplicate {
+				return errDuplicate
+			}
+			return err
+		})
+		if err != nil && !errors.Is(err, errDuplicate) {
 			q.log.Warn("enqueue a job to take over from a dead worker", "debate", args.ID, "job", job.ID, "err", err)
 			continue
 		}
-		if !res.UniqueSkippedAsDuplicate {
+		if err == nil {
 			n++
 			q.log.Info("took over from a dead worker", "debate", args.ID, "dead_job", job.ID, "why", why,
 				"worker", lastOf(job.AttemptedBy), "job", res.Job.ID)
@@ -94,6 +109,9 @@ func (q *Queue) reclaim(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// errDuplicate rolls back a takeover another worker enqueued first.
+var errDuplicate = errors.New("another worker took over first")
 
 func lastOf(s []string) string {
 	if len(s) == 0 {

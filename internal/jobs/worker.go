@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
@@ -24,7 +25,50 @@ func (w *worker) Timeout(*river.Job[RunDebate]) time.Duration { return w.q.cfg.J
 
 // Work implements river.Worker.
 func (w *worker) Work(ctx context.Context, job *river.Job[RunDebate]) error {
-	return w.q.work(ctx, job.JobRow.ID, job.Attempt, job.Args)
+	err := w.q.work(ctx, job.JobRow.ID, job.Attempt, job.Args)
+	if err != nil {
+		w.q.failed(context.WithoutCancel(ctx), job.JobRow, job.Args.ID, err)
+	}
+	return err
+}
+
+// failed records in a debate's log that its job's attempt failed with err,
+// so that the log keeps saying where the debate stands: River retries the
+// job later (debate.queued, reason retry, with the error), or, after its
+// last attempt, gives up on it, and the debate pauses (reason error) to be
+// resumed once the cause is fixed; a log must not say queued for a job no
+// worker will run. A job snoozed or cancelled on purpose, and a debate
+// that has stopped or ended meanwhile, are left as they are.
+func (q *Queue) failed(ctx context.Context, job *rivertype.JobRow, id string, err error) {
+	var snooze *river.JobSnoozeError
+	var cancel *river.JobCancelError
+	if errors.As(err, &snooze) || errors.As(err, &cancel) {
+		return
+	}
+	log := q.log.With("debate", id, "job", job.ID, "attempt", job.Attempt)
+	sum, gerr := q.store.Get(ctx, id)
+	if gerr != nil {
+		log.Warn("record the failed attempt in the debate's log", "err", gerr)
+		return
+	}
+	switch sum.Status {
+	case debate.StatusRunning, debate.StatusCheckpoint, debate.StatusQueued:
+	default:
+		return
+	}
+	var p debate.Payload = debate.Queued{Queue: job.Queue, Reason: debate.QueuedRetry,
+		Detail: fmt.Sprintf("attempt %d of %d failed: %v", job.Attempt, job.MaxAttempts, err)}
+	if job.Attempt >= job.MaxAttempts {
+		p = debate.Paused{Reason: debate.PauseError,
+			Detail: fmt.Sprintf("the job queue gave up after %d attempts: %v; fix the cause and resume it", job.Attempt, err)}
+	}
+	e, nerr := debate.NewEvent(id, time.Now(), p)
+	if nerr == nil {
+		_, nerr = q.store.Append(ctx, id, e)
+	}
+	if nerr != nil {
+		log.Warn("record the failed attempt in the debate's log", "err", nerr)
+	}
 }
 
 // overtaken says why a job has nothing to run: the debate ended, or paused
@@ -54,14 +98,6 @@ func recordedModels(events []debate.Event) map[string]string {
 	return st.Models
 }
 
-// jobOwner is the lease owner of one job's run: this process, named after
-// the job, so that its lease says which job holds it.
-func jobOwner(jobID int64) debate.LeaseOwner {
-	o := debate.ThisProcess()
-	o.ID = fmt.Sprintf("job-%d-%s", jobID, o.ID)
-	return o
-}
-
 // work runs one RunDebate job.
 func (q *Queue) work(ctx context.Context, jobID int64, attempt int, args RunDebate) error {
 	id := args.ID
@@ -85,7 +121,10 @@ func (q *Queue) work(ctx context.Context, jobID int64, attempt int, args RunDeba
 	// The lease is taken before the run is prepared (preparing may fetch
 	// filings for a while), so that a worker that dies while preparing is
 	// seen dead like one that dies mid-turn.
-	owner := jobOwner(jobID)
+	// The owner names the job, so that its lease says which job holds it,
+	// and that a lease left by a worker that died says a job will go on
+	// (debate.Summary.Shown).
+	owner := debate.JobOwner(jobID)
 	if _, err := acquire(ctx, q.store, id, owner, q.cfg.LeaseTTL, log); err != nil {
 		var held *debate.LeaseHeldError
 		if errors.As(err, &held) {
@@ -129,6 +168,10 @@ func (q *Queue) work(ctx context.Context, jobID int64, attempt int, args RunDeba
 	start := time.Now()
 	log.Info("running", "format", sess.Format.Name(), "queued_after", args.After)
 	st, err := sess.Run(ctx, nil)
+	models := sess.Models
+	if st != nil {
+		models = st.Models
+	}
 	var pe *debate.PausedError
 	switch {
 	case err == nil:
@@ -138,15 +181,22 @@ func (q *Queue) work(ctx context.Context, jobID int64, attempt int, args RunDeba
 		}
 		return nil
 	case errors.Is(err, debate.ErrHandedOff):
-		// This worker is stopping: the job goes back to the queue for
-		// another worker, which goes on from the next step.
+		// This worker is stopping: a new job, with its debate.queued event,
+		// goes back to the queue for another worker, which goes on from the
+		// next step. (Snoozing this job would leave the log saying running
+		// with no runner: interrupted, to be resumed by hand.) Should that
+		// fail, this job is snoozed as the fallback.
+		if ierr := q.enqueue(context.WithoutCancel(ctx), id, models, debate.QueuedHandover, ""); ierr != nil {
+			log.Warn("queue the debate again on handing it over; snoozing its job", "err", ierr)
+			return river.JobSnooze(0)
+		}
 		log.Info("handed over between steps")
-		return river.JobSnooze(0)
+		return nil
 	case errors.As(err, &pe) && ctx.Err() != nil && pe.Reason == debate.PauseInterrupted:
 		// River cancelled the job (its timeout, or this worker stopping
 		// after the grace period): the debate paused with its turns cut
 		// off; a new job goes on from the log, elsewhere if need be.
-		if ierr := q.enqueue(context.WithoutCancel(ctx), id, st.LastSeq, st.Models); ierr != nil {
+		if ierr := q.enqueue(context.WithoutCancel(ctx), id, models, debate.QueuedCutOff, context.Cause(ctx).Error()); ierr != nil {
 			log.Error("the debate paused when its job was cancelled, and could not be queued again; resume it", "err", ierr)
 			return nil
 		}
