@@ -9,8 +9,13 @@ import (
 // Standing is where a debate stands now, for a front-end that shows one:
 // what its log says, corrected by its lease.
 type Standing struct {
+	// Shown is the status to show (debate.Summary.Shown): what a
+	// front-end decides its hint by (a queued debate waits for a worker;
+	// an interrupted one is resumed by hand).
+	Shown debate.Status
 	// Status is the status line (StatusLine), or that the debate was
-	// interrupted when its log says running and its runner is gone.
+	// interrupted when its log says running and its runner is gone, or
+	// that it waits for a worker.
 	Status string
 	// Held is the lease of the live runner of another process that has
 	// the debate (running it, or asking a person at its checkpoint), nil
@@ -22,19 +27,28 @@ type Standing struct {
 // Standing says where a debate stands. A debate whose summary cannot be
 // read stands as its log says.
 func (a *App) Standing(ctx context.Context, st *debate.State) Standing {
-	out := Standing{Status: StatusLine(st)}
+	out := Standing{Shown: st.Status, Status: StatusLine(st)}
 	sum, err := a.Store.Get(ctx, st.ID)
 	if err != nil {
 		return out
 	}
 	now := a.now()
-	switch sum.Shown(now, debate.OwnerAlive) {
+	switch out.Shown = sum.Shown(now, debate.OwnerAlive); out.Shown {
+	case debate.StatusQueued:
+		out.Status = "queued (waiting for a worker to take it up)"
+		if st.Phase.Label != "" {
+			out.Status += " at " + st.Phase.Label
+		}
 	case debate.StatusInterrupted:
 		out.Status = "interrupted (its runner stopped before the debate ended)"
 		if st.Phase.Label != "" {
 			out.Status += " at " + st.Phase.Label
 		}
 	case debate.StatusRunning, debate.StatusCheckpoint:
+		if st.Status == debate.StatusQueued {
+			// A worker has taken it up and prepares its run.
+			out.Status = StatusLine(&debate.State{Status: debate.StatusRunning, Phase: st.Phase})
+		}
 		if l := sum.LiveLease(now, debate.OwnerAlive); l != nil && (a.Owner.ID == "" || l.Owner.ID != a.Owner.ID) {
 			out.Held = l
 		}

@@ -86,8 +86,11 @@ func registerCompletions(root *cobra.Command, f *Factory) {
 		}
 		reg("format", fixed(f.Formats.Names()...))
 		reg("as", fixed("md", "json", "pdf"))
-		reg("status", fixed(string(debate.StatusRunning), string(debate.StatusInterrupted), string(debate.StatusCheckpoint),
-			string(debate.StatusPaused), string(debate.StatusCompleted), string(debate.StatusFailed)))
+		var statuses []string
+		for _, s := range app.Statuses() {
+			statuses = append(statuses, string(s))
+		}
+		reg("status", fixed(statuses...))
 		reg("provider", fixed("anthropic", "openai", "ollama"))
 		reg("model-for", fixed("moderator=", "debater=", "bull=", "bear=", "analyst=", "persona="))
 		reg("framework", computed(analysis.FrameworkNames))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/store/open"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -40,7 +42,7 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "", "only debates of this `format`")
-	cmd.Flags().StringVar(&opts.Status, "status", "", "only debates in this `status`: running, interrupted, checkpoint, paused, completed, failed")
+	cmd.Flags().StringVar(&opts.Status, "status", "", "only debates in this `status`: "+statusNames(", "))
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many (0 = all)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
@@ -48,10 +50,8 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 
 func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	want := debate.Status(o.Status)
-	switch want {
-	case "", debate.StatusRunning, debate.StatusInterrupted, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusCompleted, debate.StatusFailed:
-	default:
-		return usageErrorf("--status %q: choose running, interrupted, checkpoint, paused, completed or failed", o.Status)
+	if want != "" && !slices.Contains(app.Statuses(), want) {
+		return usageErrorf("--status %q: choose %s", o.Status, statusNames(" or "))
 	}
 	if o.Format != "" {
 		if _, err := f.Formats.Get(o.Format); err != nil {
@@ -74,29 +74,13 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		return nil
 	}
 	defer store.Close()
-	// Interrupted debates are stored as running: their runner is gone.
-	stored := want
-	if want == debate.StatusInterrupted {
-		stored = debate.StatusRunning
-	}
-	filter := debate.ListFilter{Format: o.Format, Status: stored}
-	if want != debate.StatusRunning && want != debate.StatusInterrupted {
-		filter.Limit = o.Limit
-	}
-	all, err := store.List(ctx, filter)
+	a, err := f.App(store)
 	if err != nil {
 		return err
 	}
-	now := f.Now()
-	var list []debate.Summary
-	for _, s := range all {
-		s.Status = s.Shown(now, debate.OwnerAlive)
-		if want == "" || s.Status == want {
-			list = append(list, s)
-		}
-	}
-	if o.Limit > 0 && len(list) > o.Limit {
-		list = list[:o.Limit]
+	list, err := a.List(ctx, app.ListFilter{Format: o.Format, Status: want, Limit: o.Limit})
+	if err != nil {
+		return err
 	}
 	if o.JSON {
 		if list == nil {
@@ -148,7 +132,42 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	if note := spent.UnpricedNote(); note != "" {
 		fmt.Fprintln(f.IO.ErrOut, note)
 	}
+	// What to do next, where it is not obvious from the status: a queued
+	// debate needs a worker, not a resume (which would run it in this
+	// terminal); an interrupted one needs a resume. On stderr, as the note.
+	var queued, interrupted bool
+	for _, s := range list {
+		queued = queued || s.Status == debate.StatusQueued
+		interrupted = interrupted || s.Status == debate.StatusInterrupted
+	}
+	if queued {
+		fmt.Fprintf(f.IO.ErrOut, "Queued debates wait for a worker, which runs them: if none runs, start one: %s\n", f.workerCommand())
+	}
+	if interrupted {
+		fmt.Fprintln(f.IO.ErrOut, "Interrupted debates lost their runner: 'parley debate --resume ID' goes on with one.")
+	}
 	return nil
+}
+
+// statusNames are the statuses 'list --status' takes, joined with sep
+// before the last.
+func statusNames(last string) string {
+	var names []string
+	for _, s := range app.Statuses() {
+		names = append(names, string(s))
+	}
+	return strings.Join(names[:len(names)-1], ", ") + last + names[len(names)-1]
+}
+
+// workerCommand is the command that starts a worker on the database this
+// command uses: --db when it was given (PARLEY_DATABASE_URL and PARLEY_DB
+// reach the worker as they reached this command), a password in it
+// replaced.
+func (f *Factory) workerCommand() string {
+	if f.DBPath == "" {
+		return "parley worker"
+	}
+	return "parley worker --db " + open.Describe(f.DBPath)
 }
 
 // ShowOptions are the `parley show` arguments.
@@ -222,6 +241,8 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 	case held != nil:
 		fmt.Fprintf(f.IO.Out, "Running in process %d on host %s (since %s): 'parley show %s' again shows how far it got\n",
 			held.Owner.PID, held.Owner.Host, held.Since.Local().Format("15:04"), st.ID)
+	case sd.Shown == debate.StatusQueued:
+		fmt.Fprintf(f.IO.Out, "Queued for a worker, which runs it: if none runs, start one: %s ('parley show %s' again shows how far it got)\n", f.workerCommand(), st.ID)
 	case st.Status != debate.StatusCompleted:
 		fmt.Fprintf(f.IO.Out, "Resume with: parley debate --resume %s\n", st.ID)
 	}

@@ -76,8 +76,8 @@ func (h *Handler) write(ctx context.Context, b *strings.Builder) error {
 		turns += s.Turns
 		cost += s.CostUSD
 	}
-	gauge(b, "parley_debates", "Debates in the database by the status to show (interrupted: running, but its runner is gone).", "status",
-		map[string]float64{"running": float64(byStatus[debate.StatusRunning]), "paused": float64(byStatus[debate.StatusPaused]),
+	gauge(b, "parley_debates", "Debates in the database by the status to show (queued: waiting for a worker; interrupted: running, but its runner is gone).", "status",
+		map[string]float64{"queued": float64(byStatus[debate.StatusQueued]), "running": float64(byStatus[debate.StatusRunning]), "paused": float64(byStatus[debate.StatusPaused]),
 			"interrupted": float64(byStatus[debate.StatusInterrupted]), "completed": float64(byStatus[debate.StatusCompleted]), "failed": float64(byStatus[debate.StatusFailed])})
 	formats := map[string]float64{}
 	for f, n := range byFormat {

@@ -138,44 +138,16 @@ func (s *Server) list(r *http.Request) ([]debate.Summary, error) {
 	if format != "" && !slices.Contains(s.app.Formats.Names(), format) {
 		return nil, setup.Inputf("format=%q: filter by one of %s, or leave it out", format, strings.Join(s.app.Formats.Names(), ", "))
 	}
-	statuses := []debate.Status{debate.StatusQueued, debate.StatusRunning, debate.StatusCheckpoint, debate.StatusPaused, debate.StatusInterrupted, debate.StatusCompleted, debate.StatusFailed}
-	if want != "" && !slices.Contains(statuses, debate.Status(want)) {
-		names := make([]string, len(statuses))
-		for i, st := range statuses {
-			names[i] = string(st)
+	if want != "" && !slices.Contains(app.Statuses(), debate.Status(want)) {
+		var names []string
+		for _, st := range app.Statuses() {
+			names = append(names, string(st))
 		}
 		return nil, setup.Inputf("status=%q: filter by one of %s, or leave it out", want, strings.Join(names, ", "))
 	}
-	f := debate.ListFilter{Format: format}
-	sums, err := s.app.Store.List(r.Context(), f)
+	out, err := s.app.List(r.Context(), app.ListFilter{Format: format, Status: debate.Status(want)})
 	if err != nil {
 		return nil, err
-	}
-	now := s.now()
-	var unrun []string
-	for i := range sums {
-		if sums[i].Status = sums[i].Shown(now, debate.OwnerAlive); sums[i].Status == debate.StatusInterrupted {
-			unrun = append(unrun, sums[i].ID)
-		}
-	}
-	// A debate no runner holds whose run is queued has not lost its
-	// runner: no worker has taken it up yet.
-	if q := s.cfg.Jobs; q != nil && len(unrun) > 0 {
-		queued, err := q.Queued(r.Context(), unrun...)
-		if err != nil {
-			return nil, err
-		}
-		for i := range sums {
-			if queued[sums[i].ID] && sums[i].Status == debate.StatusInterrupted {
-				sums[i].Status = debate.StatusQueued
-			}
-		}
-	}
-	out := sums[:0]
-	for _, sum := range sums {
-		if want == "" || string(sum.Status) == want {
-			out = append(out, sum)
-		}
 	}
 	if out == nil {
 		out = []debate.Summary{}
@@ -220,20 +192,12 @@ func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.S
 	if v.Agents == nil {
 		v.Agents = []string{}
 	}
-	if q := s.cfg.Jobs; q != nil {
-		// Running: a runner holds it, on any worker, or its job is queued.
-		queued, err := q.Queued(ctx, id)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		// A paused or ended debate whose runner is letting go of its lease
-		// is not running.
-		v.Running = queued[id] || (sum.Lease != nil && (sum.Status == debate.StatusRunning || sum.Status == debate.StatusCheckpoint))
-		if queued[id] && sum.Status == debate.StatusInterrupted {
-			// No runner holds it because none has taken it up yet.
-			sum.Status = debate.StatusQueued
-			v.Status = sum.Status
-		}
+	if s.cfg.Jobs != nil {
+		// Running: a runner holds it, on any worker, or it is queued for
+		// one (its log says so, or its worker died and a job takes it
+		// over: Summary.Shown). A paused or ended debate whose runner is
+		// letting go of its lease is not running.
+		v.Running = sum.Status == debate.StatusQueued || (sum.Lease != nil && (sum.Status == debate.StatusRunning || sum.Status == debate.StatusCheckpoint))
 		if cp := st.OpenCheckpoint(); cp != nil && sum.Status == debate.StatusPaused {
 			v.Checkpoint = cp
 		}

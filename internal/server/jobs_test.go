@@ -232,8 +232,9 @@ func TestQueuedDebateShowsQueued(t *testing.T) {
 	if _, out := ts.do(t, "GET", "/api/debates?status=interrupted", ""); strings.Contains(out, id) {
 		t.Errorf("?status=interrupted lists it: %s", out)
 	}
-	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, `data-status="queued"`) {
-		t.Errorf("the panel does not say queued:\n%.400s", page)
+	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, `data-status="queued"`) || !strings.Contains(page, `id="queued"`) ||
+		strings.Contains(page, `id="resume"`) {
+		t.Errorf("the panel does not say queued, with what it waits for and no Resume button:\n%.600s", page)
 	}
 	w, err := jobs.New(ctx, a, jobs.Config{Workers: 1})
 	if err != nil {

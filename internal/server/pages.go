@@ -215,6 +215,8 @@ type panel struct {
 	// runner asks a person about (a terminal), which this page cannot
 	// answer; "" otherwise.
 	HeldAt string
+	// Waiting says what a queued debate waits for; "" otherwise.
+	Waiting string
 }
 
 type phase struct {
@@ -265,6 +267,9 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 		if d := st.Pauses[n-1].Detail; d != "" {
 			p.PauseWhy += ": " + d
 		}
+	}
+	if v.Status == debate.StatusQueued {
+		p.Waiting = "Queued: it waits for a worker to take it up (this server's, or a 'parley worker' on its database); nothing to resume."
 	}
 	if l := v.LiveLease(s.now(), debate.OwnerAlive); l != nil && v.Status == debate.StatusCheckpoint && v.Checkpoint == nil {
 		p.HeldAt = fmt.Sprintf("Waits at its checkpoint for an answer in the process that runs it (pid %d on %s): answer it there, or pause the debate to answer it here.",

@@ -384,8 +384,9 @@ func (m *Model) cmdResume(args []string) tea.Cmd {
 	}
 	var pick *debate.Summary
 	for i, s := range sums {
+		// A queued debate is not to resume: a worker runs it.
 		st := s.Shown(m.now(), debate.OwnerAlive)
-		if st == debate.StatusCompleted || st == debate.StatusRunning {
+		if st == debate.StatusCompleted || st == debate.StatusRunning || st == debate.StatusQueued {
 			continue
 		}
 		if pick == nil || s.ID == m.current {
@@ -434,7 +435,7 @@ func (m *Model) cmdList(args []string) {
 		m.fail(fmt.Errorf("/list takes no arguments (given %q): it lists the latest debates; /show ID shows one", strings.Join(args, " ")))
 		return
 	}
-	sums, err := m.app.Store.List(m.ctx, debate.ListFilter{Limit: 20})
+	sums, err := m.app.List(m.ctx, app.ListFilter{Limit: 20})
 	if err != nil {
 		m.fail(err)
 		return
@@ -448,7 +449,7 @@ func (m *Model) cmdList(args []string) {
 	for _, s := range sums {
 		sp := report.SummarySpend(s)
 		spent = spent.Add(sp)
-		rows = append(rows, []string{s.ID, s.Format, string(s.Shown(m.now(), debate.OwnerAlive)), sp.Cell(),
+		rows = append(rows, []string{s.ID, s.Format, string(s.Status), sp.Cell(),
 			s.Updated.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
 	}
 	// A window too narrow for every column with room for the topic
@@ -460,8 +461,24 @@ func (m *Model) cmdList(args []string) {
 	if note := spent.UnpricedNote(); note != "" {
 		text += "\n" + note
 	}
+	// What to do next, where the status does not say: a queued debate
+	// needs a worker, not /resume (which would run it in this shell).
+	var queued, interrupted bool
+	for _, s := range sums {
+		queued = queued || s.Status == debate.StatusQueued
+		interrupted = interrupted || s.Status == debate.StatusInterrupted
+	}
+	if queued {
+		text += "\n" + queuedHint
+	}
+	if interrupted {
+		text += "\nInterrupted debates lost their runner: /resume ID goes on with one."
+	}
 	m.tr.add(&block{segs: []segment{{meta: true, class: plain, text: text}}})
 }
+
+// queuedHint is what to do about queued debates.
+const queuedHint = "Queued debates wait for a worker, which runs them: if none runs, start one (parley worker, on this database)."
 
 // table lines up columns. The last is cut, by display width (a CJK
 // character takes two cells), to the room the window leaves it, so that a
@@ -570,6 +587,8 @@ func (m *Model) cmdShow(args []string) {
 	case l != nil:
 		m.say(dim, fmt.Sprintf("Running in process %d on host %s (since %s): /show %s again shows how far it got.",
 			l.Owner.PID, clean(l.Owner.Host), l.Since.In(m.loc).Format("15:04"), st.ID))
+	case sd.Shown == debate.StatusQueued:
+		m.say(dim, "Queued for a worker, which runs it: if none runs, start one (parley worker, on this database); /show "+st.ID+" again shows how far it got.")
 	case st.Status != debate.StatusCompleted:
 		m.say(dim, "/resume "+st.ID+" goes on with it.")
 	}

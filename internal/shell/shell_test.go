@@ -1157,3 +1157,48 @@ func TestCtrlCDropsAHalfTypedGuidance(t *testing.T) {
 		t.Fatalf("after Ctrl+C at the checkpoint: %v, %v; want the debate paused", st.Status, err)
 	}
 }
+
+// TestQueuedDebate: a debate queued for a worker (a batch's, a server's)
+// that none has taken up lists as queued, with the hint to start a worker,
+// and /show says the same; it is not offered to /resume, which would run it
+// here beside the worker.
+func TestQueuedDebate(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	const id = "DEB-0a0b0c0f"
+	const shown = "DEB-00000001" // as the harness normalizes it
+	for _, p := range []debate.Payload{
+		debate.Created{Format: "bullbear", Topic: "NVDA", Limits: debate.DefaultLimits()},
+		debate.Queued{Queue: "data", Reason: debate.QueuedCreated},
+	} {
+		e, err := debate.NewEvent(id, clock(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.store.Append(context.Background(), id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.typeLine("/list")
+	tr := h.transcript()
+	row := ""
+	for _, l := range strings.Split(tr, "\n") {
+		if strings.HasPrefix(l, shown) {
+			row = l
+		}
+	}
+	if !strings.Contains(row, " queued ") || !strings.Contains(tr, "Queued debates wait for a worker, which runs them: if none runs, start one (parley worker, on this database).") ||
+		strings.Contains(tr, "interrupted") || strings.Contains(tr, "Interrupted") {
+		t.Errorf("/list of a queued debate (row %q):\n%s", row, tr)
+	}
+	h.typeLine("/resume")
+	if tr := h.transcript(); !strings.Contains(tr, "Nothing to resume") {
+		t.Errorf("/resume offered a queued debate:\n%s", tr)
+	}
+	h.typeLine("/show " + id)
+	tr = strings.ReplaceAll(h.transcript(), "\n", " ")
+	if !strings.Contains(tr, shown+" · bullbear · queued (waiting for a worker to take it up) · created") ||
+		!strings.Contains(tr, "Queued for a worker, which runs it: if none runs, start one (parley worker, on this database); /show "+shown+" again shows how far it got.") ||
+		strings.Contains(tr, "/resume "+shown+" goes on with it") {
+		t.Errorf("/show of a queued debate:\n%s", h.transcript())
+	}
+}
