@@ -277,4 +277,14 @@ func TestBatchInterrupted(t *testing.T) {
 			t.Errorf("after Ctrl+C: %+v, want its debate queued", r)
 		}
 	}
+	// parley list, which sees the log and not the job queue, agrees.
+	var l []struct{ ID, Status string }
+	if r := mustParley(t, dir, env, "", "list", "--json"); json.Unmarshal([]byte(r.stdout), &l) != nil || len(l) != 2 {
+		t.Fatalf("list --json after Ctrl+C:\n%s", r.stdout)
+	}
+	for _, d := range l {
+		if d.Status != "queued" {
+			t.Errorf("list after Ctrl+C: %+v, want queued", d)
+		}
+	}
 }

@@ -134,6 +134,11 @@ func TestWorkersKillOne(t *testing.T) {
 			if d.Status == "completed" {
 				done++
 			}
+			// The victim's job is taken over by a surviving worker: it is
+			// queued or running, never to be resumed by hand.
+			if d.ID == victim && d.Status == "interrupted" {
+				t.Errorf("the debate of the killed worker shows interrupted: %+v", d)
+			}
 		}
 		if done == n {
 			break
