@@ -8,7 +8,8 @@
 // retries are off: the runner owns retries. The one exception is a server
 // that refuses a field it does not know (stream_options,
 // max_completion_tokens): the call is sent again in a shape it accepts,
-// which is remembered (see shape.go).
+// which is remembered (see shape.go); so is a schema that OpenAI refuses
+// in strict mode, sent again without strict (see strictRefused).
 //
 // Token accounting follows Parley's convention (the Anthropic one):
 // llm.Usage.InputTokens excludes cached tokens, which the API counts inside
