@@ -254,7 +254,7 @@ var metricPhrases = []struct {
 	{"operating income", OperatingIncome, false}, {"operating profit", OperatingIncome, false}, {"income from operations", OperatingIncome, false},
 	{"operating margin", OperatingMargin, false}, {"operating margins", OperatingMargin, false},
 	{"net income", NetIncome, false}, {"net earnings", NetIncome, false}, {"net profit", NetIncome, false}, {"bottom line", NetIncome, false},
-	{"profit", NetIncome, false}, {"profits", NetIncome, false}, {"earned", NetIncome, false},
+	{"profit", NetIncome, false}, {"profits", NetIncome, false}, {"earned", NetIncome, false}, {"earning", NetIncome, false},
 	{"net margin", NetMargin, false}, {"net margins", NetMargin, false}, {"net profit margin", NetMargin, false}, {"profit margin", NetMargin, false},
 	{"net income margin", NetMargin, false}, {"net earnings margin", NetMargin, false}, {"gross profit margin", GrossMargin, false},
 	{"operating profit margin", OperatingMargin, false}, {"operating income margin", OperatingMargin, false},
@@ -325,7 +325,7 @@ var otherPhrases = []string{
 	"accounts receivable", "working capital", "net debt", "net cash", "cash burn", "burn rate", "operating expenses", "opex",
 	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin", "pretax earnings", "pre tax earnings",
-	"earnings call", "earnings release", "earnings date", "free cash flow conversion", "fcf conversion",
+	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",
 	// A weighted diluted count is not the shares outstanding at a date.
 	"diluted share count", "diluted shares", "diluted shares outstanding", "weighted average shares", "weighted average diluted shares",
 	"diluted weighted average shares", "weighted average shares outstanding", "basic shares",
@@ -871,7 +871,47 @@ func findIn(sentence string, t *Table) []Mention {
 	pairLists(sentence, low, mentions, metrics, periods)
 	fromToRange(low, mentions, periods)
 	inheritMetric(low, mentions)
+	appositeAmounts(low, mentions)
 	return mentions
+}
+
+// appositeRe is the whole of a share and the comma, parenthesis or dash
+// that sets an amount beside it: "a quarter of revenue, $109.2 billion,".
+var appositeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*of\s+[^,;:()$%]{1,48}?(?:,|\(|—|–| or)\s*(?:about\s+|roughly\s+|some\s+|nearly\s+|or\s+)?$`)
+})
+
+// appositeAmounts gives an amount set beside a share ("About a quarter of
+// revenue, $109.2 billion, came from Services", "capex was 23% of
+// revenue ($91.4 billion)") the part the share is of, not the whole named
+// nearer it: a part's amount, held to the whole, was corrected.
+func appositeAmounts(low string, mentions []Mention) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		if prev.Unit != Percent || m.Unit != USD || prev.End > m.Start || !appositeRe().MatchString(low[prev.End:m.Start]) {
+			continue
+		}
+		part, _, share := prev.Metric.shareParts()
+		switch {
+		case share:
+			m.Metric = part
+		case lineOf(prev.Metric) != "":
+			m.Metric = lineOf(prev.Metric)
+		case prev.Share || prev.Segment:
+			m.Segment = true
+		}
+	}
+}
+
+// lineOf is the line a margin is the share of revenue of: operating
+// income for the operating margin.
+func lineOf(margin Metric) Metric {
+	for line, m := range marginOf {
+		if m == margin {
+			return line
+		}
+	}
+	return ""
 }
 
 // fromToRange gives "from <A> to <B>" the ends of a range of years the
@@ -1872,6 +1912,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if best.metric != "" && (segmentBefore(sentence, low, best, t) || segmentAfter(sentence, best, t)) {
 		m.Segment = true
 	}
+	// "Other Bets lost $1.4 billion": the subject of a loss verb names
+	// whose loss it is, a part's unless it is the company.
+	if best.loss && lossVerb(low[best.start:best.end]) && segmentBefore(sentence, low, span{start: best.start, end: best.end, metric: Revenue}, t) {
+		m.Segment = true
+	}
 	// "R&D as a percentage of revenue was 8.6%": a part of revenue, as in
 	// "N% of revenue", never revenue's growth.
 	if m.Unit == Percent && !m.Points {
@@ -2454,7 +2499,7 @@ func partBefore(low string, start int, metrics []span) (span, bool) {
 // operating cash flow on capex", "a third of revenue went to cost of
 // sales".
 var partAfterWholeRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s+(?:(?:was|were|is|are|went|goes|go|flowed|flows)\s+)?(?:(?:spent|paid out|returned|used|reinvested)\s+)?(?:on|to|into|toward|towards|in)\s+(?:its\s+|the\s+|their\s+)?`)
+	return regexp.MustCompile(`^\s+(?:(?:was|were|is|are|went|goes|go|flowed|flows)\s+)?(?:(?:spent|paid out|returned|used|reinvested)\s+)?(?:on|to|into|toward|towards|in|as)\s+(?:its\s+|the\s+|their\s+)?`)
 })
 
 // partAfterWhole is the line named right after a whole as the part spent
@@ -2630,6 +2675,8 @@ var functionWords = map[string]bool{
 	"since": true, "because": true, "although": true, "so": true, "then": true, "now": true, "today": true,
 	"notably": true, "importantly": true, "moreover": true, "furthermore": true, "additionally": true, "overall": true,
 	"indeed": true, "finally": true, "further": true, "even": true, "only": true, "both": true, "all": true,
+	// The subject of "lost $120 million" when it is the company.
+	"it": true, "we": true, "they": true, "which": true, "who": true, "firm": true, "business": true, "group": true,
 }
 
 // companyWord reports whether a word is the company's own: its ticker or

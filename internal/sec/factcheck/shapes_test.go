@@ -488,3 +488,10 @@ func TestCorrectionQuotesTheRow(t *testing.T) {
 		t.Errorf("Said() of prose = %q, want its sentence", s)
 	}
 }
+
+// TestGapsProbes: the changes for losses, fractions and rates a year on
+// other filers and phrasings (testdata/gaps_probes.tsv).
+func TestGapsProbes(t *testing.T) {
+	n := checkLabelled(t, "gaps_probes.tsv", t.Logf)
+	t.Logf("probes: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
+}

@@ -636,12 +636,14 @@ func annualRate(low string, start, end int) bool {
 				}
 				return r
 			}, clause[loc[1]:]))
-			// "a year earlier", "a year over year", "a year in which";
-			// but "a year over the past decade", "a year in 2024 and
-			// 2025" state a rate a year.
+			// "a year earlier", "a year over year", "a year in which",
+			// "a year from now"; but "a year over the past decade", "a
+			// year in 2024 and 2025", "a year from 2021 to 2024" state a
+			// rate a year.
 			if len(next) > 0 && (next[0] == "earlier" || next[0] == "ago" || next[0] == "before" || next[0] == "prior" ||
-				next[0] == "on" || next[0] == "from" || next[0] == "to" || next[0] == "of" ||
-				(next[0] == "over" || next[0] == "in") && !(len(next) > 1 && spanLeadRe().MatchString(strings.Join(next[1:min(len(next), 3)], " ")))) {
+				next[0] == "on" || next[0] == "of" ||
+				(next[0] == "over" || next[0] == "in" || next[0] == "from" || next[0] == "to") &&
+					!(len(next) > 1 && spanLeadRe().MatchString(strings.Join(next[1:min(len(next), 3)], " ")))) {
 				continue
 			}
 		}
