@@ -1912,9 +1912,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if best.metric != "" && (segmentBefore(sentence, low, best, t) || segmentAfter(sentence, best, t)) {
 		m.Segment = true
 	}
-	// "Other Bets lost $1.4 billion": the subject of a loss verb names
-	// whose loss it is, a part's unless it is the company.
-	if best.loss && lossVerb(low[best.start:best.end]) && segmentBefore(sentence, low, span{start: best.start, end: best.end, metric: Revenue}, t) {
+	// "Other Bets lost $1.4 billion", "Google Cloud swung to an operating
+	// profit of $6.1 billion": the subject of the verb names whose figure
+	// it is, a part's unless it is the company.
+	if best.loss && lossVerb(low[best.start:best.end]) && segmentBefore(sentence, low, span{start: best.start, end: best.end, metric: Revenue}, t) ||
+		best.metric != "" && best.metric != otherMetric && segmentSubject(sentence, low, best, t) {
 		m.Segment = true
 	}
 	// "R&D as a percentage of revenue was 8.6%": a part of revenue, as in
@@ -2609,6 +2611,43 @@ func segmentBefore(sentence, low string, metric span, t *Table) bool {
 	return false
 }
 
+// subjectVerbRe is a verb of reporting, with its article, between a
+// subject and the metric it reports: "posted an", "swung to a",
+// "reported".
+var subjectVerbRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\s(?:posted|posts|reported|reports|recorded|records|generated|generates|delivered|delivers|booked|books|produced|` +
+		`swung\s+(?:back\s+)?to|swings\s+to|turned\s+(?:back\s+)?to|turns\s+to|flipped\s+to|returned\s+to)(?:\s+(?:an?|the|its|their))?\s*$`)
+})
+
+// segmentSubject reports whether the metric's figure is reported by a part
+// of the company named as the subject of a verb of reporting: "Alphabet's
+// Other Bets segment posted an operating loss", "Google Cloud swung to an
+// operating profit". A word before the verb is read as segmentBefore reads
+// a word before a metric's name.
+func segmentSubject(sentence, low string, metric span, t *Table) bool {
+	pre := low[max(0, metric.start-48):metric.start]
+	loc := subjectVerbRe().FindStringIndex(pre)
+	if loc == nil {
+		return false
+	}
+	at := metric.start - len(pre) + loc[0]
+	// The subject, without "segment", "unit", "division" or "business".
+	words := strings.Fields(sentence[max(0, at-40):at])
+	for len(words) > 0 {
+		w := strings.ToLower(strings.Trim(words[len(words)-1], ".,"))
+		if w != "segment" && w != "unit" && w != "division" && w != "business" && w != "arm" {
+			break
+		}
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return false
+	}
+	subject := strings.Join(words[max(0, len(words)-2):], " ") + " "
+	off := len(subject)
+	return segmentBefore(subject+"revenue", lowerASCII(subject+"revenue"), span{start: off, end: off + 7, metric: Revenue}, t)
+}
+
 // partAfterRe is a part of the company named right after a metric's name:
 // "revenue from China", "revenue in Greater China", "operating income at
 // Google Cloud", "gross margin of the Services segment".
@@ -2677,6 +2716,7 @@ var functionWords = map[string]bool{
 	"indeed": true, "finally": true, "further": true, "even": true, "only": true, "both": true, "all": true,
 	// The subject of "lost $120 million" when it is the company.
 	"it": true, "we": true, "they": true, "which": true, "who": true, "firm": true, "business": true, "group": true,
+	"management": true, "analysts": true, "investors": true, "he": true, "she": true,
 }
 
 // companyWord reports whether a word is the company's own: its ticker or
