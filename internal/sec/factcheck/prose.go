@@ -332,8 +332,15 @@ var otherPhrases = []string{
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.
+// "Stock" alone is no such cue: stock-based compensation, stock repurchases,
+// common stock and stockholders' equity are lines of the filings, and a
+// figure near them was taken for market data and never checked. The stock
+// is a market figure only as the subject of a price or of its move ("the
+// stock trades at", "the stock rose 65%", "stock price").
 var marketRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(p/e|pe ratio|price to earnings|price/earnings|earnings multiple|multiple|multiples|market cap|market capitalization|market value|valuation|enterprise value|ev/ebit|ev/ebitda|ev/sales|p/s|price to sales|share price|stock price|stock|shares trade|trades at|trading at|priced at|changed hands|closed at|shares at|price target|target price|per share price|fcf yield|yield)\b`)
+	return regexp.MustCompile(`(?i)\b(p/e|pe ratio|price to earnings|price/earnings|earnings multiple|multiple|multiples|market cap|market capitalization|market value|valuation|enterprise value|ev/ebit|ev/ebitda|ev/sales|p/s|price to sales|share price|stock price|shares trade|trades at|trading at|priced at|changed hands|closed at|shares at|price target|target price|per share price|fcf yield|yield|` +
+		`(?:the|its|a|[a-z]+'s|[a-z]+’s)\s+stock\s+(?:trades|traded|trading|closed|closes|rose|rallied|gained|jumped|surged|soared|climbed|advanced|fell|dropped|declined|slid|sank|slumped|lost|returned|doubled|tripled|halved|(?:is|was|has|had)\s+(?:up|down|trading|traded|risen|fallen|gained|lost|returned|rallied|doubled|tripled|halved))|` +
+		`stock\s+(?:performance|returns?|move|moves|quote)|stock\s+at)\b`)
 })
 
 var (

@@ -1,0 +1,24 @@
+package factcheck
+
+import "testing"
+
+// TestGaps2: five gaps probed with sentences written before each was fixed
+// (testdata/gaps2.tsv). Beyond the labels, a sentence whose cause is
+// "market" is market data and any other unchecked one is unverified, not
+// market data: a filing line named with the word "stock" (stock-based
+// compensation) is no price.
+func TestGaps2(t *testing.T) {
+	n := checkLabelled(t, "gaps2.tsv", t.Logf)
+	t.Logf("gaps2: %d right, %d wrong, %d unchecked sentences", n["ok"], n["wrong"], n["unchecked"])
+	ts := tables(t)
+	for _, s := range loadShapes(t, "gaps2.tsv") {
+		if s.label != "unchecked" {
+			continue
+		}
+		for _, f := range ts[s.ticker].Check(s.text) {
+			if (f.Status == MarketData) != (s.cause == "market") {
+				t.Errorf("%s %q: %s; want market data only for a market figure", s.ticker, s.text, describe([]Finding{f}))
+			}
+		}
+	}
+}
