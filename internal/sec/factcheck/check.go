@@ -702,7 +702,7 @@ var claimMetricAliases = map[string]Metric{
 	"net_profit": NetIncome, "net_earnings": NetIncome, "operating_profit": OperatingIncome,
 	"cogs": CostOfRevenue, "cost_of_sales": CostOfRevenue, "r&d": RandD, "rd": RandD, "r_and_d": RandD,
 	"capital_expenditure": Capex, "capital_expenditures": Capex, "ocf": OperatingCashFlow, "fcf": FreeCashFlow,
-	"dividends_paid": Dividends, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
+	"dividends_paid": Dividends, "buybacks": Repurchases, "repurchases": Repurchases, "stock_repurchases": Repurchases, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
 }
 
 // CheckClaim verifies a structured claim. A claim with an unknown metric or

@@ -271,6 +271,9 @@ var metricPhrases = []struct {
 	{"free cash flow", FreeCashFlow, false}, {"fcf", FreeCashFlow, false}, {"free cash flow margin", FCFMargin, false}, {"fcf margin", FCFMargin, false},
 	{"research and development", RandD, false}, {"r&d", RandD, false}, {"r & d", RandD, false},
 	{"dividends", Dividends, false}, {"dividend payments", Dividends, false}, {"dividends paid", Dividends, false},
+	{"share repurchases", Repurchases, false}, {"stock repurchases", Repurchases, false}, {"repurchases", Repurchases, false},
+	{"buybacks", Repurchases, false}, {"buyback", Repurchases, false}, {"share buybacks", Repurchases, false}, {"stock buybacks", Repurchases, false},
+	{"bought back", Repurchases, false}, {"buying back", Repurchases, false}, {"repurchased", Repurchases, false}, {"repurchasing", Repurchases, false},
 	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false}, {"cash balance", Cash, false},
 	{"long term debt", LongTermDebt, false}, {"debt", LongTermDebt, false},
 	{"shares outstanding", Shares, false}, {"share count", Shares, false}, {"outstanding shares", Shares, false},
@@ -318,7 +321,13 @@ var otherPhrases = []string{
 	"payout ratio", "aum", "assets under management", "backlog", "bookings", "gross bookings", "remaining performance obligations",
 	"rpo", "arr", "annual recurring revenue", "annualized recurring revenue", "gmv", "gross merchandise volume", "gross merchandise value",
 	"same store sales", "comparable sales", "comparable store sales", "comp sales", "comps", "net revenue retention", "churn",
-	"market share", "headcount", "employees", "buybacks", "buyback", "share repurchases", "repurchases", "stock repurchases",
+	"market share", "headcount", "employees",
+	// A buyback authorized is not one paid for: the filings' repurchases
+	// are cash paid in the period.
+	"authorized", "authorization", "authorizations", "repurchase program", "buyback program", "repurchase authorization",
+	"buyback authorization", "remaining authorization",
+	// Buybacks and dividends together: no line of the filings.
+	"returned", "returning", "shareholder returns", "capital return", "capital returns", "capital returned",
 	"total assets", "total liabilities", "shareholders equity", "stockholders equity", "shareholders' equity", "stockholders' equity",
 	"book equity", "pretax income", "pre tax income", "income before taxes", "income before income taxes", "income tax",
 	"income taxes", "tax rate", "effective tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",

@@ -44,6 +44,7 @@ const (
 	FreeCashFlow      Metric = "free_cash_flow"
 	RandD             Metric = "research_and_development"
 	Dividends         Metric = "dividends"
+	Repurchases       Metric = "share_repurchases"
 	Cash              Metric = "cash"
 	LongTermDebt      Metric = "long_term_debt"
 	Shares            Metric = "shares_outstanding"
@@ -130,7 +131,8 @@ var labels = map[Metric]string{
 	Revenue: "revenue", CostOfRevenue: "cost of revenue", GrossProfit: "gross profit", OperatingIncome: "operating income",
 	NetIncome: "net income", EPSDiluted: "diluted EPS", EPSBasic: "basic EPS", OperatingCashFlow: "operating cash flow",
 	Capex: "capital expenditure", FreeCashFlow: "free cash flow", RandD: "R&D expense", Dividends: "dividends paid",
-	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
+	Repurchases: "share repurchases",
+	Cash:        "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
@@ -266,7 +268,7 @@ var concepts = []struct {
 	{Revenue, xbrl.Revenue}, {CostOfRevenue, xbrl.CostOfRevenue}, {GrossProfit, xbrl.GrossProfit},
 	{OperatingIncome, xbrl.OperatingIncome}, {NetIncome, xbrl.NetIncome}, {EPSDiluted, xbrl.EPSDiluted},
 	{EPSBasic, xbrl.EPSBasic}, {OperatingCashFlow, xbrl.OperatingCashFlow}, {Capex, xbrl.CapitalExpenditure},
-	{RandD, xbrl.ResearchAndDevelopment}, {Dividends, xbrl.DividendsPaid}, {Cash, xbrl.Cash},
+	{RandD, xbrl.ResearchAndDevelopment}, {Dividends, xbrl.DividendsPaid}, {Repurchases, xbrl.ShareRepurchases}, {Cash, xbrl.Cash},
 	{LongTermDebt, xbrl.LongTermDebt}, {Shares, xbrl.SharesOutstanding},
 }
 

@@ -20,6 +20,7 @@ const (
 	EPSDiluted               Concept = "EPSDiluted"
 	EPSBasic                 Concept = "EPSBasic"
 	DividendsPaid            Concept = "DividendsPaid"
+	ShareRepurchases         Concept = "ShareRepurchases"
 	OperatingCashFlow        Concept = "OperatingCashFlow"
 	CapitalExpenditure       Concept = "CapitalExpenditure"
 	DepreciationAmortization Concept = "DepreciationAmortization"
@@ -173,6 +174,13 @@ func Definition(c Concept) (ConceptDef, bool) {
 		d.Label = "Dividends paid"
 		d.Tags = append(gaap("PaymentsOfDividends", "PaymentsOfDividendsCommonStock"),
 			ifrs("DividendsPaidClassifiedAsFinancingActivities", "DividendsPaid", "DividendsPaidClassifiedAsOperatingActivities")...)
+	case ShareRepurchases:
+		// The cash paid for the company's own common stock, as the cash
+		// flow statement reports it: what "bought back $90.7 billion of
+		// stock" states.
+		d.Label = "Share repurchases"
+		d.Tags = append(gaap("PaymentsForRepurchaseOfCommonStock"),
+			ifrs("PaymentsToAcquireOrRedeemEntitysShares")...)
 	case OperatingCashFlow:
 		d.Label = "Operating cash flow"
 		d.Tags = gaap("NetCashProvidedByUsedInOperatingActivities",
@@ -255,7 +263,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 func Concepts() []Concept {
 	return []Concept{
 		Revenue, CostOfRevenue, GrossProfit, ResearchAndDevelopment, OperatingIncome, EBIT,
-		InterestExpense, PretaxIncome, IncomeTax, NetIncome, EPSDiluted, EPSBasic, DividendsPaid,
+		InterestExpense, PretaxIncome, IncomeTax, NetIncome, EPSDiluted, EPSBasic, DividendsPaid, ShareRepurchases,
 		OperatingCashFlow, CapitalExpenditure, DepreciationAmortization,
 		Cash, CurrentAssets, TotalAssets, CurrentLiabilities, TotalLiabilities,
 		LongTermDebt, LongTermDebtCurrent, StockholdersEquity, RetainedEarnings,
