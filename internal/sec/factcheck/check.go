@@ -289,6 +289,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 			if why, before, wrong := t.lossMove(m, fact); wrong {
 				f.Status, f.Reason, f.Actual = Corrected, why, &before
 			}
+			if why, before, wrong := t.levelMove(m, fact); wrong {
+				f.Status, f.Reason, f.Actual = Corrected, why, &before
+			}
 			return f
 		}
 		// "Gross margin expanded 2%" may be 2% of the margin.
@@ -918,6 +921,41 @@ func (t *Table) lossMove(m Mention, cur Fact) (string, Fact, bool) {
 		return fmt.Sprintf("stated as a loss that %s, but %s was not a loss in %s", word, label, p.Period), p, true
 	}
 	return fmt.Sprintf("stated as a loss that %s, but the loss %s from %s's %s", word, map[int]string{-1: "widened", 1: "narrowed"}[m.LossMove], p.Period, Display(p.Metric, p.Value)), p, true
+}
+
+// levelMove checks the way a right level of a line that is not a loss is
+// said to have moved ("revenue fell to $402.8 billion") against the
+// periods before it: wrong when none of them moved that way (a quarter may
+// be compared with the quarter before or a year earlier). With no figure
+// for the period before, nothing is said.
+func (t *Table) levelMove(m Mention, cur Fact) (string, Fact, bool) {
+	if m.LevelMove == 0 {
+		return "", Fact{}, false
+	}
+	var prior []Fact
+	for _, p := range priorPeriods(cur.Period) {
+		if f, ok := t.Lookup(cur.Metric, p); ok {
+			prior = append(prior, f)
+		}
+	}
+	if len(prior) == 0 {
+		return "", Fact{}, false
+	}
+	for _, p := range prior {
+		if m.LevelMove > 0 && p.Value < cur.Value || m.LevelMove < 0 && p.Value > cur.Value {
+			return "", Fact{}, false
+		}
+	}
+	p := prior[0]
+	said, was := "rose", "fell"
+	if m.LevelMove < 0 {
+		said, was = "fell", "rose"
+	}
+	if p.Value == cur.Value {
+		was = "was unchanged"
+	}
+	return fmt.Sprintf("stated as having %s to %s, but %s %s from %s's %s", map[string]string{"rose": "risen", "fell": "fallen"}[said],
+		Display(cur.Metric, cur.Value), cur.Metric.Label(), was, p.Period, Display(p.Metric, p.Value)), p, true
 }
 
 // lossLabels name the size of a loss of a metric, for the change of it.

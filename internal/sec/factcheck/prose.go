@@ -57,6 +57,11 @@ type Mention struct {
 	// ("the net loss narrowed to $90 million": -1; "widened to": +1), held
 	// to the year before's loss.
 	LossMove int
+	// LevelMove is the direction a level of a line that is not a loss is
+	// said to have moved to ("revenue fell to $402.8 billion": -1; "rose
+	// to": +1), held to the period before: a right level with the wrong
+	// direction is a wrong statement.
+	LevelMove int
 	// Swing is a level stated as a swing of its sign: -1 "swung to a loss
 	// of $130 million", +1 "swung to a profit of $2 billion". The period
 	// before must have had the other sign.
@@ -2155,6 +2160,19 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		toBeforeRe().MatchString(low[max(0, start-24):start]) {
 		m.LossMove = m.Dir
 	}
+	// "revenue fell to $402.8 billion", "net income rose to $60.0
+	// billion": the verb right before "to" moves the level of a line
+	// that is not a loss, which the period before settles. Only a verb of
+	// size: "improved to", "narrowed to" say how it is judged, and "up
+	// 15% to" states its move in the percentage, checked on its own.
+	if !best.loss && !m.Neg && !m.Change && m.Dir != 0 && best.end <= start && m.Metric != "" && levelMetric(m.Metric) {
+		if loc := toBeforeRe().FindStringIndex(low[max(0, start-24):start]); loc != nil {
+			verb := strings.Fields(low[max(0, start-24)+loc[0] : start])[0]
+			if d := sizeVerbs[verb]; d == m.Dir {
+				m.LevelMove = d
+			}
+		}
+	}
 	// "swung to a net loss of $130 million", "turned to a profit of $2
 	// billion": the sign changed from the period before.
 	if (m.Unit == USD || m.Unit == USDPerShare) && !m.Change && best.metric != "" && best.end <= start && lossMetrics[m.Metric] {
@@ -2194,6 +2212,32 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+}
+
+// sizeVerbs are the verbs that move a level up or down ("rose to", "fell
+// to"), without the words of quality ("improved", "narrowed") that say the
+// opposite of a loss's size.
+var sizeVerbs = map[string]int{
+	"rose": 1, "grew": 1, "increased": 1, "climbed": 1, "jumped": 1, "surged": 1, "soared": 1, "expanded": 1, "gained": 1,
+	"advanced": 1, "rebounded": 1, "recovered": 1, "swelled": 1, "ballooned": 1, "risen": 1, "grown": 1, "rising": 1, "growing": 1,
+	"fell": -1, "declined": -1, "decreased": -1, "dropped": -1, "shrank": -1, "shrunk": -1, "contracted": -1, "slumped": -1,
+	"slid": -1, "plunged": -1, "tumbled": -1, "eroded": -1, "compressed": -1, "slipped": -1, "dipped": -1, "eased": -1,
+	"softened": -1, "retreated": -1, "fallen": -1, "falling": -1, "declining": -1,
+}
+
+// levelMetric reports whether m is a level whose move a verb can state: an
+// amount, a per-share figure, a share count or a margin; not a growth
+// rate, a share of a whole or a ratio of the analysis.
+func levelMetric(m Metric) bool {
+	switch UnitOf(m) {
+	case USD, USDPerShare, SharesUnit:
+		return true
+	}
+	switch m {
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin:
+		return true
+	}
+	return false
 }
 
 // fromBaseRe is the base of a change named before its figure: "from",
