@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/report"
@@ -58,7 +59,7 @@ type Live struct {
 func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
 	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{}), bullets: map[string]bool{}}
 	if ios.IsTerminal() && !asJSON && redrawable(ios.ErrOut) {
-		l.spin = newSpinner(ios.ErrOut)
+		l.spin = newSpinner(ios.ErrOut, ios.TerminalWidth())
 	}
 	return l
 }
@@ -660,6 +661,7 @@ func abbrev(s string, n int) string {
 // it never mixes into output that is piped or captured.
 type spinner struct {
 	w      io.Writer
+	width  int // the terminal's columns; 0 if unknown
 	mu     sync.Mutex
 	text   string
 	active bool
@@ -667,10 +669,20 @@ type spinner struct {
 	done   chan struct{}
 }
 
-func newSpinner(w io.Writer) *spinner { return &spinner{w: w} }
+func newSpinner(w io.Writer, width int) *spinner { return &spinner{w: w, width: width} }
 
+// start shows text after a turning frame until stop. The line is cut to
+// the terminal's width: "\r\x1b[K" clears only the line the cursor is on,
+// so a line that wrapped would leave its first part behind at every frame,
+// a new line of it ten times a second (an agent's label is a persona's
+// name and title, which a model writes).
 func (s *spinner) start(text string) {
 	s.mu.Lock()
+	if s.width > 0 {
+		// The frame and a space take two columns; the last column is
+		// left free, as some terminals wrap when it is written.
+		text = ansi.Truncate(text, max(s.width-3, 1), "…")
+	}
 	s.text = text
 	if s.active {
 		s.mu.Unlock()

@@ -1,14 +1,17 @@
 package view
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/llm"
@@ -302,4 +305,49 @@ func TestLiveResumingLine(t *testing.T) {
 	if want := "Resuming debate DEB-test at Round 1: arguments (1 turn done)\n"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "from event") {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
+}
+
+// TestSpinnerFitsTheTerminal: the spinner's line is cut to the terminal's
+// width, or its first part would be left behind at every frame.
+func TestSpinnerFitsTheTerminal(t *testing.T) {
+	var buf syncBuffer
+	s := newSpinner(&buf, 24)
+	s.start("Dr. Amara Okonkwo-Lindqvist, Chief Risk Officer 風險 is thinking…")
+	s.stop() // the goroutine draws a frame before it looks at stop
+
+	frames := strings.Split(buf.String(), "\r\x1b[K")
+	drawn := 0
+	for _, f := range frames {
+		if f == "" {
+			continue
+		}
+		drawn++
+		if w := ansi.StringWidth(f); w > 23 {
+			t.Errorf("frame %q is %d columns wide on a 24-column terminal", f, w)
+		}
+		if !strings.HasSuffix(f, "…") {
+			t.Errorf("frame %q does not say it was cut", f)
+		}
+	}
+	if drawn == 0 {
+		t.Fatal("no frame drawn")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the spinner's goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
