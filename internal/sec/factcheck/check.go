@@ -182,7 +182,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 		// to equal the dollar figure is not the filing's figure.
 		f.Status, f.Reason = Unverified, fmt.Sprintf("an amount in %s: the filings' figures Parley holds are in US dollars, and the check does not convert currencies", m.Currency)
 		return f
-	case m.Hi > m.Value && (m.Unit == Percent && m.Hi-m.Value > 5 || m.Unit != Percent && m.Hi > 1.25*m.Value):
+	case m.Hi > m.Value && !m.Fraction && (m.Unit == Percent && m.Hi-m.Value > 5 || m.Unit != Percent && m.Hi > 1.25*m.Value):
 		// "between $100 billion and $900 billion" is true of nearly any
 		// figure: a range that wide states none.
 		f.Status, f.Reason = Unverified, "a range too wide to hold the filings' figure to"

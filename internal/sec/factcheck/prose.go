@@ -2559,9 +2559,10 @@ func partBefore(low string, start int, metrics []span) (span, bool) {
 
 // partAfterWholeRe joins a whole to the line spent from it: "half of its
 // operating cash flow on capex", "a third of revenue went to cost of
-// sales".
+// sales", "most of net sales turned into net income", "nearly all of
+// operating cash flow was free cash flow".
 var partAfterWholeRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s+(?:(?:was|were|is|are|went|goes|go|flowed|flows)\s+)?(?:(?:spent|paid out|returned|used|reinvested)\s+)?(?:on|to|into|toward|towards|in|as)\s+(?:its\s+|the\s+|their\s+)?`)
+	return regexp.MustCompile(`^\s+(?:(?:was|were|is|are|became|becomes)\s+|(?:(?:was|were|is|are|went|goes|go|flowed|flows)\s+)?(?:(?:spent|paid out|returned|used|reinvested|turned|converted|translated)\s+)?(?:on|to|into|toward|towards|in|as)\s+)(?:its\s+|the\s+|their\s+)?`)
 })
 
 // partAfterWhole is the line named right after a whole as the part spent

@@ -223,9 +223,12 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 
 // fractionOfRe is a part stated as a fraction of a whole: "a third of
 // revenue", "half of net sales", "two-thirds of total revenue" (hyphens
-// read as spaces in low).
+// read as spaces in low), or in words of more than half ("the majority
+// of", "most of", "the bulk of") and of nearly the whole ("nearly all
+// of").
 var fractionOfRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(half|(?:a|one|two|three|four|five|seven|nine)\s+(?:thirds?|quarters?|fifths?|sixths?|eighths?|tenths?))\s+of\s`)
+	return regexp.MustCompile(`\b(half|(?:a|an|one|two|three|four|five|six|seven|eight|nine|eleven)\s+(?:thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|twelfths?)|` +
+		`(?:the\s+)?(?:vast\s+|great\s+|large\s+|overwhelming\s+)?majority|most|the\s+bulk|(?:nearly|almost|virtually|substantially|practically)\s+all)\s+of\s`)
 })
 
 // findFractionsOf reads a part stated as a fraction of a line of the
@@ -236,17 +239,29 @@ var fractionOfRe = sync.OnceValue(func() *regexp.Regexp {
 // 2.5 points; "about half" is said of 43% to 57%), a bound ("more than
 // half") to the bound.
 func findFractionsOf(sentence, low string, t *Table, add func(start, end int, m Mention)) {
-	if !hasAny(low, "half", "third", "quarter", "fifth", "sixth", "eighth", "tenth") {
+	if !hasAny(low, "half", "third", "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twelfth", "majority", "most", "bulk", "all") {
 		return
 	}
 	for _, loc := range fractionOfRe().FindAllStringSubmatchIndex(low, -1) {
 		s, e := loc[2], loc[3]
-		f := fractionValue(low[s:e])
+		word := low[s:e]
+		f, bound := fractionValue(word), 0
+		switch {
+		case strings.HasSuffix(word, "majority") || word == "most" || strings.HasSuffix(word, "bulk"):
+			// More than half, whatever the adjective: "the vast majority"
+			// of 55% is loose, not wrong.
+			f, bound = 0.5, 1
+		case strings.HasSuffix(word, " all"):
+			f, bound = 0.85, 1
+		}
 		pre := low[max(0, s-24):s]
 		if f == 0 || strings.HasSuffix(pre, "first ") || strings.HasSuffix(pre, "second ") || strings.HasSuffix(pre, "by ") {
 			continue
 		}
 		if w, _ := wholeAfter(sentence, low, e, t); w.metric == "" {
+			if bound != 0 {
+				continue // "most of the growth", "nearly all of it": no line named as the whole
+			}
 			if m, ok := metricIn(low[e:min(len(low), e+40)]); !ok || UnitOf(m) != USD {
 				continue // "half of it", "a quarter of the decade"
 			}
@@ -254,6 +269,14 @@ func findFractionsOf(sentence, low string, t *Table, add func(start, end int, m 
 		m := Mention{Unit: Percent, Value: 100 * f, Step: max(2.5, 15*f), Fraction: true}
 		if moreRe().MatchString(pre) || lessRe().MatchString(pre) {
 			m.Step = 0.5
+		}
+		if bound != 0 {
+			// A bound, not a round figure: more than half, and for
+			// "nearly all" 85% up to the whole itself.
+			m.Step, m.Bound = 0, bound
+			if f > 0.5 {
+				m.Hi = 100
+			}
 		}
 		add(s, e, m)
 	}
@@ -314,9 +337,10 @@ func fractionValue(s string) float64 {
 		}
 		return 0
 	}
-	n := map[string]float64{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}[ws[0]]
+	n := map[string]float64{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+		"nine": 9, "eleven": 11}[ws[0]]
 	d := map[string]float64{"third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
-		"eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}[ws[1]]
+		"seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10, "twelfth": 12, "twelfths": 12}[ws[1]]
 	if n == 0 || d == 0 || n >= d || (n == 1) != !strings.HasSuffix(ws[1], "s") {
 		return 0
 	}
