@@ -97,8 +97,10 @@ func WithRejectedParams(fields ...string) Option {
 // WithStrictSchemaCheck makes the OpenAI endpoint check the schema of a
 // json_schema response format with strict true as OpenAI's API does, and
 // refuse one that strict mode does not take with the API's answer (see
-// strictSchemaError): every object must set additionalProperties false
-// and list every property in required.
+// strictSchemaError and package strictschema, which has the rules: every
+// object sets additionalProperties false and lists every property in
+// required, no composition keywords, the root an object, the size limits,
+// and for a fine-tuned model no length, range or pattern keywords).
 func WithStrictSchemaCheck() Option { return func(s *Server) { s.strictCheck = true } }
 
 // WithBOM makes the server start every response body with a UTF-8 byte

@@ -224,6 +224,7 @@ func TestStrictSchemaError(t *testing.T) {
 	}
 	item := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a"],"additionalProperties":false}`
 	nested := `{"type":"object","properties":{"xs":{"type":"array","items":` + item + `}},"required":["xs"],"additionalProperties":false}`
+	ranged := `{"type":"object","properties":{"n":{"type":"number","minimum":0,"maximum":1}},"required":["n"],"additionalProperties":false}`
 	for _, tc := range []struct {
 		body []byte
 		want string
@@ -232,6 +233,9 @@ func TestStrictSchemaError(t *testing.T) {
 		{body(`{"type":"object","properties":{}}`, true), "Invalid schema for response_format 's': In context=(), 'additionalProperties' is required to be supplied and to be false."},
 		{body(strings.Replace(nested, `"required":["a"]`, `"required":["a","b"]`, 1), true), ""},
 		{body(nested, false), ""},
+		// A fine-tuned model takes no range keywords; others do.
+		{[]byte(`{"model":"ft:gpt-4o-mini-2024-07-18:acme::x1",` + string(body(ranged, true)[1:])), "Invalid schema for response_format 's': In context=('properties', 'n'), 'minimum' is not permitted."},
+		{[]byte(`{"model":"gpt-4o-mini",` + string(body(ranged, true)[1:])), ""},
 	} {
 		status, answer := strictSchemaError(tc.body)
 		got := ""

@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/llm/strictschema"
 )
 
 // openaiAPI speaks POST /v1/chat/completions, or Azure OpenAI's
@@ -471,16 +469,18 @@ func rejectStrict(body []byte) (int, any) {
 
 // strictSchemaError answers, as OpenAI's API does, a request whose
 // json_schema response format sets strict true and whose schema strict
-// mode does not take, or returns 0. The API checks every object schema
-// (the root, properties, items, anyOf members, $defs) for
-// additionalProperties false and a required list of every property, and
-// names the first that fails by its path from the root, a Python tuple:
+// mode does not take (see package strictschema for the rules and their
+// source), or returns 0. The API names what it refuses by its path from
+// the root, a Python tuple:
 //
 //	400 {"error": {"message": "Invalid schema for response_format 'NAME': In context=('properties', 'x'),
 //	     'additionalProperties' is required to be supplied and to be false.",
 //	     "type": "invalid_request_error", "param": "response_format", "code": null}}
+//
+// A fine-tuned model (an id "ft:...") is held to the narrower subset.
 func strictSchemaError(body []byte) (int, any) {
 	var req struct {
+		Model          string `json:"model"`
 		ResponseFormat struct {
 			Type       string `json:"type"`
 			JSONSchema struct {
@@ -497,85 +497,11 @@ func strictSchemaError(body []byte) (int, any) {
 	if js.Strict == nil || !*js.Strict {
 		return 0, nil
 	}
-	var schema any
-	if json.Unmarshal(js.Schema, &schema) != nil {
-		return 0, nil
-	}
-	why := strictFault(schema, nil)
-	if why == "" {
+	why, err := strictschema.Check(js.Schema, strictschema.FineTuned(req.Model))
+	if err != nil || why == "" {
 		return 0, nil
 	}
 	return http.StatusBadRequest, map[string]any{"error": map[string]any{
 		"message": fmt.Sprintf("Invalid schema for response_format '%s': %s", js.Name, why),
 		"type":    "invalid_request_error", "param": "response_format", "code": nil}}
-}
-
-// strictFault says what strict mode refuses in the schema v at path, or "".
-func strictFault(v any, path []string) string {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return ""
-	}
-	props, _ := m["properties"].(map[string]any)
-	isObject := m["type"] == "object" || props != nil
-	if isObject {
-		if ap, ok := m["additionalProperties"].(bool); !ok || ap {
-			return fmt.Sprintf("In context=%s, 'additionalProperties' is required to be supplied and to be false.", pyTuple(path))
-		}
-		required := map[string]bool{}
-		if rs, ok := m["required"].([]any); ok {
-			for _, r := range rs {
-				if s, ok := r.(string); ok {
-					required[s] = true
-				}
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(props)) {
-			if !required[k] {
-				return fmt.Sprintf("In context=%s, 'required' is required to be supplied and to be an array including every key in properties. Missing '%s'.", pyTuple(path), k)
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(props)) {
-			if why := strictFault(props[k], append(slices.Clip(path), "properties", k)); why != "" {
-				return why
-			}
-		}
-	}
-	if why := strictFault(m["items"], append(slices.Clip(path), "items")); why != "" {
-		return why
-	}
-	for _, key := range []string{"anyOf", "$defs", "definitions"} {
-		switch sub := m[key].(type) {
-		case []any:
-			for i, s := range sub {
-				if why := strictFault(s, append(slices.Clip(path), key, strconv.Itoa(i))); why != "" {
-					return why
-				}
-			}
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(sub)) {
-				if why := strictFault(sub[k], append(slices.Clip(path), key, k)); why != "" {
-					return why
-				}
-			}
-		}
-	}
-	return ""
-}
-
-// pyTuple writes path as Python writes a tuple of its strings: (),
-// ('a',), ('a', 'b'). An index of anyOf is written as the int it is.
-func pyTuple(path []string) string {
-	parts := make([]string, len(path))
-	for i, p := range path {
-		if _, err := strconv.Atoi(p); err == nil && i > 0 && path[i-1] == "anyOf" {
-			parts[i] = p
-		} else {
-			parts[i] = "'" + p + "'"
-		}
-	}
-	if len(parts) == 1 {
-		return "(" + parts[0] + ",)"
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }
