@@ -148,6 +148,12 @@ func object(props map[string]any) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
 }
 
+// synthesisSchema is the moderator's reply. It carries no range or count
+// keywords (minimum, maximum, maxItems): OpenAI's strict mode refuses them
+// for fine-tuned models and Anthropic's structured outputs for every
+// model, so the limits are in the prompt (and the score's in its
+// description), and Check enforces them (score 1 to 10, 2 to 5
+// contentions).
 func synthesisSchema() *llm.Schema {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	contention := object(map[string]any{"topic": str("e.g. Moat durability"), "bull": str("the bull's position"), "bear": str("the bear's position")})
@@ -159,11 +165,11 @@ func synthesisSchema() *llm.Schema {
 	b, _ := json.Marshal(object(map[string]any{
 		"bull_case":        strArr(),
 		"bear_case":        strArr(),
-		"contentions":      map[string]any{"type": "array", "items": contention, "maxItems": 5},
+		"contentions":      map[string]any{"type": "array", "items": contention},
 		"consensus":        map[string]any{"type": "boolean", "description": "true when the agents agree on the main points"},
 		"agreements":       strArr(),
 		"evidence_buckets": map[string]any{"type": "array", "items": bucket},
-		"score":            map[string]any{"type": "integer", "minimum": 1, "maximum": 10},
+		"score":            map[string]any{"type": "integer", "description": "1 to 10"},
 		"conviction":       str("X/10 because [reasoning]. Would be Y/10 if [condition]."),
 		"stance":           map[string]any{"type": "string", "enum": []string{"STRONG BEAR", "LEAN BEAR", "NEUTRAL", "LEAN BULL", "STRONG BULL"}},
 		"thesis_breaker":   str("Bull thesis breaks if: [specific condition]  OR  Bear thesis breaks if: [specific condition]"),

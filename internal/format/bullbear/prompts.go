@@ -314,7 +314,7 @@ func (p *Protocol) synthesisTurn(s *debate.State, v *view) debate.TurnSpec {
 - bull_case, bear_case: each side's 3-5 strongest points, with their citations
 - contentions: 2-5 key contentions (topic, the bull's position, the bear's position); if the agents agree on the main points, set consensus to true and list agreements
 - evidence_buckets: which evidence favours each side (bull, bear or split)
-- score and conviction: "X/10 because [reasoning]. Would be Y/10 if [condition]."
+- score (1 to 10) and conviction: "X/10 because [reasoning]. Would be Y/10 if [condition]."
 - stance: the label of the score
 - thesis_breaker: "Bull thesis breaks if: ..." or "Bear thesis breaks if: ..."
 - discrepancies: conflicting facts and the figure per the 10-K (empty if none)

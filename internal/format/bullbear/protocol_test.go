@@ -279,3 +279,27 @@ func TestModeratorTakesNoHints(t *testing.T) {
 		t.Errorf("unknown framework: %v", err)
 	}
 }
+
+// The schema carries no range for score and no item limit for contentions
+// (strict mode refuses them for fine-tuned OpenAI models): Check holds the
+// reply to them and the turn is repaired.
+func TestSynthesisLimitsOutsideTheSchema(t *testing.T) {
+	six := map[string]any{}
+	_ = json.Unmarshal(synthesisJSON(7, "STRONG BULL"), &six)
+	c := six["contentions"].([]any)
+	six["contentions"] = append(append(c, c...), c...) // 6
+	for _, tc := range []struct {
+		bad  json.RawMessage
+		want string
+	}{
+		{synthesisJSON(11, "STRONG BULL"), "score must be 1 to 10, got 11"},
+		{formattest.JSON(six), "(got 6)"},
+	} {
+		f := newFixture(t, nvdaOptions(t), script.Rule{Tag: "synthesis/moderator", Replies: []script.Reply{
+			{JSON: tc.bad}, {JSON: synthesisJSON(7, "STRONG BULL")}}})
+		tu := f.MustRun().Completed("synthesis/moderator")
+		if len(tu.Repairs) != 1 || !strings.Contains(tu.Repairs[0].Error, tc.want) {
+			t.Errorf("want a repair for %q; repairs = %+v", tc.want, tu.Repairs)
+		}
+	}
+}

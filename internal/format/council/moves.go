@@ -82,12 +82,16 @@ func tally(ps []Position) (goes, nogos int) {
 	return goes, nogos
 }
 
+// positionSchema is an agent's reply. confidence carries no minimum and
+// maximum: OpenAI's strict mode refuses them for fine-tuned models and
+// Anthropic's structured outputs for every model; the description and the
+// prompt say 0 to 1, and Parse enforces it.
 func positionSchema() *llm.Schema {
 	b, _ := json.Marshal(map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"position":     map[string]any{"type": "string", "enum": []string{GO, NOGO}},
-			"confidence":   map[string]any{"type": "number", "minimum": 0, "maximum": 1},
+			"confidence":   map[string]any{"type": "number", "description": "0 to 1"},
 			"rationale":    map[string]any{"type": "string"},
 			"challenges":   map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 			"persuaded_by": map[string]any{"type": "string", "description": "who and which argument changed your position; empty when it did not change"},

@@ -334,3 +334,17 @@ func TestResume(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 }
+
+// The schema carries no range for confidence (strict mode refuses one for
+// fine-tuned OpenAI models): Parse holds it to 0 to 1 and asks for a repair.
+func TestConfidenceOutOfRangeIsRepaired(t *testing.T) {
+	rules := analyses(three...)
+	rules = append(rules, round(1, []string{"search", "valuation"}, "GO", "GO")...)
+	rules = append(rules, script.Rule{Tag: "r1/sentiment", Replies: []script.Reply{pos("GO", 70, "GO at 70", ""), pos("GO", 0.7, "GO at 0.7", "")}})
+	f := newFixture(t, council.Options{MaxRounds: 1}, rules...)
+	s := f.MustRun()
+	tr := s.Turns["r1/sentiment"]
+	if len(tr.Repairs) != 1 || !strings.Contains(tr.Repairs[0].Error, "confidence must be between 0 and 1, got 70") || tr.Invalid != "" {
+		t.Fatalf("turn %+v", tr)
+	}
+}

@@ -1,0 +1,12 @@
+package bullbear
+
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/internal/format/formattest"
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+func TestSchemasStrict(t *testing.T) {
+	formattest.StrictSchemas(t, map[string]*llm.Schema{"synthesisSchema": synthesisSchema()})
+}
