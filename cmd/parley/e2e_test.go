@@ -96,10 +96,22 @@ func loadScript(t *testing.T, name string) *script.Script {
 // test-key, and returns it with a fresh working directory and the environment
 // that points parley's OpenAI client and database there. The server stops
 // when the test ends.
+//
+// The server checks strict schemas as OpenAI does, and the test fails if
+// it refused one: the provider would send the call again without strict
+// and the debate would pass, but a real OpenAI user would pay for a
+// refused request and lose the schema guarantee.
 func fakeOpenAI(t *testing.T, sc *script.Script, opts ...fakellm.Option) (*fakellm.Server, string, []string) {
 	t.Helper()
-	srv := fakellm.Start(sc, append([]fakellm.Option{fakellm.WithAPIKey("test-key")}, opts...)...)
+	srv := fakellm.Start(sc, append([]fakellm.Option{fakellm.WithAPIKey("test-key"), fakellm.WithStrictSchemaCheck()}, opts...)...)
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		for _, r := range srv.Requests() {
+			if r.StrictRefusal != "" {
+				t.Errorf("OpenAI's strict mode refuses a schema Parley sent (%s): %s", r.Header.Get(fakellm.TagHeader), r.StrictRefusal)
+			}
+		}
+	})
 	dir := t.TempDir()
 	return srv, dir, openaiEnv(srv, filepath.Join(dir, "parley.db"))
 }

@@ -57,6 +57,9 @@ type Request struct {
 	// requests CacheSystem is set, to model OpenAI's automatic prefix caching.
 	Parsed llm.Request
 	Rule   string // the rule that answered; "" when none did
+	// StrictRefusal is the message the server answered a strict schema
+	// with under WithStrictSchemaCheck; "" when it took the schema.
+	StrictRefusal string
 }
 
 // Option configures a Server.
@@ -438,6 +441,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.strictCheck && api.name() == "openai" {
 		if status, answer := strictSchemaError(body); status != 0 {
+			rec.StrictRefusal = answer["error"].(map[string]any)["message"].(string)
 			s.record(rec)
 			writeJSON(w, status, answer)
 			return

@@ -478,7 +478,7 @@ func rejectStrict(body []byte) (int, any) {
 //	     "type": "invalid_request_error", "param": "response_format", "code": null}}
 //
 // A fine-tuned model (an id "ft:...") is held to the narrower subset.
-func strictSchemaError(body []byte) (int, any) {
+func strictSchemaError(body []byte) (int, map[string]any) {
 	var req struct {
 		Model          string `json:"model"`
 		ResponseFormat struct {
