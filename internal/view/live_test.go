@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -310,7 +309,7 @@ func TestLiveResumingLine(t *testing.T) {
 // TestSpinnerFitsTheTerminal: the spinner's line is cut to the terminal's
 // width, or its first part would be left behind at every frame.
 func TestSpinnerFitsTheTerminal(t *testing.T) {
-	var buf syncBuffer
+	var buf bytes.Buffer // read after stop, which waits for the drawing goroutine
 	s := newSpinner(&buf, 24)
 	s.start("Dr. Amara Okonkwo-Lindqvist, Chief Risk Officer 風險 is thinking…")
 	s.stop() // the goroutine draws a frame before it looks at stop
@@ -332,22 +331,4 @@ func TestSpinnerFitsTheTerminal(t *testing.T) {
 	if drawn == 0 {
 		t.Fatal("no frame drawn")
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the spinner's goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
