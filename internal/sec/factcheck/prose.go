@@ -2511,13 +2511,8 @@ func marginBefore(whole Metric, low string, start int, metrics []span) Metric {
 	if whole != Revenue {
 		return ""
 	}
-	var prev span
-	for _, sp := range metrics {
-		if sp.end <= start && sp.start >= prev.start {
-			prev = sp
-		}
-	}
-	if prev.metric == "" || clauseBreak(low[prev.end:start]) {
+	prev, chained := lineBefore(low, start, metrics)
+	if prev.metric == "" || !chained && clauseBreak(low[prev.end:start]) {
 		return ""
 	}
 	if UnitOf(prev.metric) == Percent {
@@ -2545,17 +2540,52 @@ func fractionOfLine(low string, start, end int) bool {
 // partBefore is the line a share is stated of: the nearest metric before
 // the figure at start, in its clause.
 func partBefore(low string, start int, metrics []span) (span, bool) {
-	var prev span
-	for _, sp := range metrics {
-		if sp.end <= start && sp.start >= prev.start {
-			prev = sp
-		}
-	}
-	if prev.metric == "" || prev.metric == otherMetric || clauseBreak(low[prev.end:start]) {
+	prev, chained := lineBefore(low, start, metrics)
+	if prev.metric == "" || prev.metric == otherMetric || !chained && clauseBreak(low[prev.end:start]) {
 		return span{}, false
 	}
 	return prev, true
 }
+
+// lineBefore is the line named nearest before start, and whether it was
+// reached through an earlier share of the same part: in "dividends were
+// under 3% of revenue and about 6% of operating cash flow" the line
+// before "6%" is revenue, the whole of "3%", whose part (dividends) is the
+// part of "6%" too. Only a joining word and the figure's own qualifiers
+// may stand between the earlier whole and the figure.
+func lineBefore(low string, start int, metrics []span) (span, bool) {
+	chained := false
+	for {
+		var prev span
+		for _, sp := range metrics {
+			if sp.end <= start && sp.start >= prev.start {
+				prev = sp
+			}
+		}
+		if prev.metric == "" || !shareJoinRe().MatchString(low[prev.end:start]) {
+			return prev, chained
+		}
+		lead := low[max(0, prev.start-48):prev.start]
+		loc := earlierShareRe().FindStringIndex(lead)
+		if loc == nil {
+			return prev, chained
+		}
+		start, chained = prev.start-len(lead)+loc[0], true
+	}
+}
+
+var (
+	// earlierShareRe is a share's figure and "of" right before its whole:
+	// "3% of ", "a third of its ".
+	earlierShareRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:%|percent|half|thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|twelfths?|majority|most|bulk|all)\s+of\s+(?:(?:its|the|their|total|consolidated)\s+)*$`)
+	})
+	// shareJoinRe is what may stand between an earlier share's whole and
+	// the next share of the same part: "and about", ", or", "but only".
+	shareJoinRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*,?\s*(?:and|or|but|versus|vs\.?|while)?\s*(?:(?:only|just|about|roughly|around|approximately|nearly|almost|some|under|over|below|above|less\s+than|more\s+than|close\s+to|at\s+least|at\s+most|a\s+little|slightly)\s+)*$`)
+	})
+)
 
 // partAfterWholeRe joins a whole to the line spent from it: "half of its
 // operating cash flow on capex", "a third of revenue went to cost of
