@@ -222,6 +222,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 		f.Status, f.Reason = Unverified, "no metric of the filings could be read for this figure"
 		return f
 	}
+	if m.ToProfit {
+		return t.checkToProfit(m, f)
+	}
 	if m.LossChange {
 		return t.checkLossChange(m, f)
 	}
@@ -956,6 +959,47 @@ func (t *Table) levelMove(m Mention, cur Fact) (string, Fact, bool) {
 	}
 	return fmt.Sprintf("stated as having %s to %s, but %s %s from %s's %s", map[string]string{"rose": "risen", "fell": "fallen"}[said],
 		Display(cur.Metric, cur.Value), cur.Metric.Label(), was, p.Period, Display(p.Metric, p.Value)), p, true
+}
+
+// checkToProfit holds a return to profit stated without a figure
+// ("returned to profitability in 2024") to the sign of the line in the
+// period named and the one before: a profit after a loss. A loss in the
+// period named, or a profit in the period before too, makes it wrong.
+func (t *Table) checkToProfit(m Mention, f Finding) Finding {
+	for _, p := range t.candidates(m) {
+		cur, ok := t.Lookup(m.Metric, p)
+		if !ok {
+			continue
+		}
+		f.Period = p
+		label := m.Metric.Label()
+		if cur.Value <= 0 {
+			f.Status, f.Actual = Corrected, &cur
+			f.Reason = fmt.Sprintf("stated as a return to profit, but %s was %s in %s", label, Display(cur.Metric, cur.Value), p)
+			return f
+		}
+		var prior []Fact
+		for _, q := range priorPeriods(p) {
+			if g, ok := t.Lookup(m.Metric, q); ok {
+				prior = append(prior, g)
+			}
+		}
+		if len(prior) == 0 {
+			f.Status, f.Reason = Unverified, fmt.Sprintf("a return to profit: the filings Parley has give no %s for the period before %s", label, p)
+			return f
+		}
+		for _, g := range prior {
+			if g.Value < 0 {
+				f.Status = Verified
+				return f
+			}
+		}
+		f.Status, f.Actual = Corrected, &prior[0]
+		f.Reason = fmt.Sprintf("stated as a return to profit, but %s was positive in %s too (%s), not a loss", label, prior[0].Period, Display(prior[0].Metric, prior[0].Value))
+		return f
+	}
+	f.Status, f.Reason = Unverified, fmt.Sprintf("a return to profit: the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
+	return f
 }
 
 // lossLabels name the size of a loss of a metric, for the change of it.

@@ -28,4 +28,16 @@ func TestGaps2(t *testing.T) {
 			}
 		}
 	}
+	// A return to profit denied, or "positive" of no line, states no change
+	// of sign: no finding.
+	for _, text := range []string{
+		"The Other Bets segment has never returned to profitability since 2021.",
+		"Alphabet has not yet returned to profitability in its moonshots.",
+		"Investor sentiment turned positive in 2025.",
+		"Margins swung back to profit growth in 2025.",
+	} {
+		if fs := ts["GOOGL"].Check(text); len(fs) != 0 {
+			t.Errorf("%q → %s; want no finding", text, describe(fs))
+		}
+	}
 }

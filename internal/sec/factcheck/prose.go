@@ -62,6 +62,11 @@ type Mention struct {
 	// to": +1), held to the period before: a right level with the wrong
 	// direction is a wrong statement.
 	LevelMove int
+	// ToProfit marks a return to profit stated without a figure ("returned
+	// to profitability", "back in the black", "net income turned
+	// positive"): a change of the metric's sign from a loss in the period
+	// before to a profit in the period named.
+	ToProfit bool
 	// Swing is a level stated as a swing of its sign: -1 "swung to a loss
 	// of $130 million", +1 "swung to a profit of $2 billion". The period
 	// before must have had the other sign.
@@ -693,7 +698,14 @@ func findIn(sentence string, t *Table) []Mention {
 		if m.Hi == 0 && !m.Neg && m.Value > 0 && negWordRe().MatchString(pre) {
 			m.Value = -m.Value
 		}
+		want := m.Metric
 		attribute(&m, sentence, low, start, end, metrics, periods, t)
+		if m.ToProfit {
+			// The line and whose it is were read with the phrase; the
+			// rest of the attribution (period, condition) stands.
+			m.Metric, m.Other, m.Share, m.Market, m.Change, m.Points = want, "", false, false, false, false
+			m.LossChange, m.Annual, m.AnnualWord, m.Over, m.Sequential, m.Swing, m.LossMove, m.LevelMove = false, false, false, nil, false, 0, 0, 0
+		}
 		if m.bare && m.Unit == USD {
 			// "2.35 billion active devices": a count of something, not
 			// an amount of the nearest metric.
@@ -885,6 +897,7 @@ func findIn(sentence string, t *Table) []Mention {
 	}
 	findWordNumbers(low, metrics, add)
 	findFractionsOf(sentence, low, t, add)
+	findReturnsToProfit(sentence, low, metrics, t, add)
 	findBareRatios(low, metrics, add)
 	findBarePercents(sentence, low, metrics, add)
 	findScores(low, metrics, add)
@@ -2721,7 +2734,13 @@ func segmentSubject(sentence, low string, metric span, t *Table) bool {
 	if loc == nil {
 		return false
 	}
-	at := metric.start - len(pre) + loc[0]
+	return segmentNamedBefore(sentence, metric.start-len(pre)+loc[0], t)
+}
+
+// segmentNamedBefore reports whether the words right before at (the
+// subject of a verb) name a part of the company: "Google Cloud", "the
+// Other Bets segment".
+func segmentNamedBefore(sentence string, at int, t *Table) bool {
 	// The subject, without "segment", "unit", "division" or "business".
 	words := strings.Fields(sentence[max(0, at-40):at])
 	for len(words) > 0 {

@@ -675,3 +675,87 @@ func annualRate(low string, start, end int) bool {
 	}
 	return false
 }
+
+// toProfitRe is a return to profit stated without a figure: "returned to
+// profitability", "swung back to a profit", "back in the black", "turned
+// profitable", "net income turned positive".
+var toProfitRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:(?:returned|returning|returns|return|came\s+back|comes\s+back|swung(?:\s+back)?|swings(?:\s+back)?|` +
+		`turned(?:\s+back)?|flipped(?:\s+back)?|moved\s+back|got\s+back|went\s+back)\s+(?:to|into)\s+(?:profitability|profit|a\s+profit|the\s+black)|` +
+		`back\s+in(?:to)?\s+(?:the\s+black|profit|profitability)|` +
+		`(?:turned|turning|turns|became|becoming|becomes|swung|flipped)\s+(?:back\s+)?(positive|profitable))\b`)
+})
+
+// signLines are the lines whose sign a return to profit or "turned
+// positive" may state.
+var signLines = map[Metric]bool{NetIncome: true, OperatingIncome: true, OperatingCashFlow: true, FreeCashFlow: true,
+	EPSDiluted: true, EPSBasic: true}
+
+// findReturnsToProfit reads a return to profit stated without a figure: a
+// change of sign, from a loss in the period before to a profit in the
+// period named, of net income unless the clause names another line before
+// it ("operating income returned to profit", "free cash flow turned
+// positive"; "turned positive" only of a line). With a figure of the profit
+// right after it ("swung to a profit of $2 billion") it is that figure's
+// reading. A part of the company as its subject ("Google Cloud turned
+// profitable") is a segment's, which the filings' totals do not settle.
+func findReturnsToProfit(sentence, low string, metrics []span, t *Table, add func(start, end int, m Mention)) {
+	if !hasAny(low, "profit", "black", "positive") {
+		return
+	}
+	for _, loc := range toProfitRe().FindAllStringSubmatchIndex(low, -1) {
+		s, e := loc[0], loc[1]
+		rest := low[e:min(len(low), e+24)]
+		if ofFigureRe().MatchString(rest) || strings.HasPrefix(strings.TrimSpace(rest), "growth") ||
+			strings.HasPrefix(strings.TrimSpace(rest), "margin") {
+			continue
+		}
+		if negatedRe().MatchString(low[max(0, s-24):s]) {
+			continue // "has not yet returned to profitability": no change stated
+		}
+		var line span
+		for _, sp := range metrics {
+			if sp.end <= s && sp.start >= line.start && sp.metric != otherMetric {
+				line = sp
+			}
+		}
+		m := Mention{Unit: USD, ToProfit: true, Metric: NetIncome}
+		switch {
+		case line.metric != "" && signLines[line.metric] && !clauseBreak(low[line.end:s]) && s-line.end <= 40:
+			m.Metric = line.metric
+			m.Segment = segmentBefore(sentence, low, line, t)
+		case loc[2] >= 0 && low[loc[2]:loc[3]] == "positive":
+			continue // "sentiment turned positive": no line named
+		default:
+			m.Segment = segmentNamedBefore(sentence, subjectEnd(low, s), t)
+		}
+		add(s, e, m)
+	}
+}
+
+// negatedRe is a negation right before a verb: "has not", "never", "has
+// yet to", "failed to".
+var negatedRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:not|never|n't|yet\s+to|failed\s+to|no\s+longer|unable\s+to)\b(?:\s+\w+)?\s*$`)
+})
+
+// subjectEnd is where the subject of the verb at s ends: back over the
+// auxiliaries and adverbs between them ("Google Cloud has finally turned
+// profitable").
+func subjectEnd(low string, s int) int {
+	for {
+		head := strings.TrimRight(low[:s], " ")
+		i := strings.LastIndexByte(head, ' ') + 1
+		w := head[i:]
+		if w == "" || !(strings.HasSuffix(w, "ly") || w == "has" || w == "have" || w == "had" || w == "also" || w == "again" ||
+			w == "just" || w == "already" || w == "was" || w == "is" || w == "were" || w == "are" || w == "now" || w == "then") {
+			return s
+		}
+		s = i
+	}
+}
+
+// ofFigureRe is a figure right after "of": "of $2 billion", "of 1.2".
+var ofFigureRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s+of\s+(?:about\s+|roughly\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+)?[-$(\d]`)
+})
