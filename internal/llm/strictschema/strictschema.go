@@ -26,12 +26,17 @@
 //     enum of more than 250 values.
 //
 // The API names a refused keyword or object by its path from the root as
-// a Python tuple, for example (an answer quoted in liam-hq/liam#1162):
+// a Python tuple, for example (answers quoted in liam-hq/liam#1162,
+// 2025-04, and ai-dynamo/dynamo#15153):
 //
 //	Invalid schema for response_format 'review': In context=('properties', 'scores', 'items', 'properties', 'value'), 'minimum' is not permitted.
+//	Invalid schema for response_format 'choice': In context=('properties', 'data'), 'oneOf' is not permitted.
 //
-// Nothing here is stricter than the guide: keywords it does not name
-// (description, title, enum, const, $ref) pass.
+// Those two forms, and the additionalProperties and required ones, are the
+// API's words; the messages for a root that is not an object and for the
+// size limits are Parley's, since no answer of the API's for them was at
+// hand. Nothing here is stricter than the guide: keywords it does not
+// name (description, title, enum, const, $ref) pass.
 package strictschema
 
 import (
