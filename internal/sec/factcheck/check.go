@@ -556,6 +556,8 @@ func (t *Table) candidates(m Mention) []Period {
 		return nil
 	case !m.Explicit:
 		return []Period{{FY: t.LatestFY}, {FY: t.LatestFY, TTM: true}}
+	case m.FromQuarter && p.Q > 0:
+		return []Period{p, previousQuarter(Period{FY: p.FY + 1, Q: p.Q})}
 	}
 	return []Period{p}
 }

@@ -67,6 +67,10 @@ type Mention struct {
 	// positive"): a change of the metric's sign from a loss in the period
 	// before to a profit in the period named.
 	ToProfit bool
+	// FromQuarter marks the figure a quarter's level changed from ("rose
+	// from $35.1 billion to $57.0 billion in Q3"), its Period the quarter a
+	// year earlier: the quarter before is as right a base.
+	FromQuarter bool
 	// Swing is a level stated as a swing of its sign: -1 "swung to a loss
 	// of $130 million", +1 "swung to a profit of $2 billion". The period
 	// before must have had the other sign.
@@ -2116,6 +2120,15 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if fromBefore(low, start) && m.Explicit && !m.Relative && pbest.start > end &&
 		toAfterRe().MatchString(low[end:]) && !m.Period.TTM {
 		m.Period.FY--
+		m.FromQuarter = m.Period.Q > 0
+	}
+	// "rose to $402.8B from $350.0B in 2025": the figure changed from,
+	// named after the one changed to, is a year earlier too; it was held to
+	// 2025 and corrected as the right figure of the wrong period.
+	if fromBefore(low, start) && m.Explicit && !m.Relative && pbest.start > end && !m.Period.TTM &&
+		toFigureBeforeRe().MatchString(low[max(0, start-56):start]) {
+		m.Period.FY--
+		m.FromQuarter = m.Period.Q > 0
 	}
 	// Direction words near the figure, in its clause.
 	from := max(0, min(start, best.start)-8)
@@ -2433,6 +2446,11 @@ var (
 		return regexp.MustCompile(`\d\s?(?:%|percent)[^;\d]{0,24}$`)
 	})
 	// toAfterRe is "to <figure>" right after a "from <figure>".
+	// toFigureBeforeRe is the figure changed to, right before "from" and
+	// the figure changed from: "to $402.8 billion from ".
+	toFigureBeforeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|~|a\s+record\s+)?[-$(]?\d[\d.,]*\s*(?:trillion|billion|million|thousand|bn|mn|[tbmk])?\)?\s+from\s+(?:about\s+|roughly\s+|~)?$`)
+	})
 	toAfterRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*to\s+(?:about\s+|roughly\s+|~)?[-$+(]?\d`)
 	})
