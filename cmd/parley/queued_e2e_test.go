@@ -91,3 +91,41 @@ func TestListQueuedBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeOfferQueued: starting a bull vs. bear debate that asks what a
+// queued one asks does not offer to resume the queued one here (its worker
+// would contend with this process): it says the debate is queued for a
+// worker, and starts the new one.
+func TestResumeOfferQueued(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	batch := command(ctx, t, dir, env, "batch", "NVDA", "--offline", "--workers", "0", "--json")
+	errOut := &syncBuffer{}
+	batch.Stdout, batch.Stderr = &syncBuffer{}, errOut
+	if err := batch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(errOut.String(), "1 queued, 0 running"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the batch never queued its debate:\n%s", errOut.String())
+		}
+	}
+	_ = batch.Process.Kill()
+	_ = batch.Wait()
+	var l []struct{ ID, Status string }
+	if err := json.Unmarshal([]byte(mustParley(t, dir, env, "", "list", "--json").stdout), &l); err != nil || len(l) != 1 || l[0].Status != "queued" {
+		t.Fatalf("list --json: %+v, %v; want one queued debate", l, err)
+	}
+	queued := l[0].ID
+
+	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline")
+	want := "A debate on NVDA is queued for a worker (" + queued + "; 'parley show " + queued + "' shows how far it got); this starts a new one."
+	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "--resume "+queued) {
+		t.Errorf("stderr, want %q and no resume of the queued debate:\n%s", want, r.stderr)
+	}
+	if strings.Contains(r.stdout, queued) {
+		t.Errorf("the new debate ran as the queued one:\n%s", r.stdout)
+	}
+}

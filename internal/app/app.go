@@ -431,8 +431,34 @@ func (a *App) Find(ctx context.Context, p *Plan, which Earlier) (*debate.Summary
 // Unfinished finds the newest debate that has not ended and asks the
 // question p asks: the spec's resume flow offers to resume it rather than
 // start anew. It returns nil when there is none.
+//
+// The summary's Status is the one to show (debate.Summary.Shown): a
+// debate queued for a worker, or run by another process, is not one to
+// resume here; RunElsewhere says so.
 func (a *App) Unfinished(ctx context.Context, p *Plan) (*debate.Summary, error) {
-	return a.Find(ctx, p, Earlier{Unfinished: true})
+	found, err := a.Find(ctx, p, Earlier{Unfinished: true})
+	if err != nil || found == nil {
+		return found, err
+	}
+	found.Status = found.Shown(a.now(), debate.OwnerAlive)
+	return found, nil
+}
+
+// RunElsewhere says where a debate of the shown status s runs when
+// something other than this process runs it, in words that follow "is":
+// queued for a worker, running or waiting at a checkpoint under another
+// runner's live lease. ok is false for a debate nothing runs (paused,
+// interrupted, failed), which can be resumed here.
+func RunElsewhere(s debate.Status) (where string, ok bool) {
+	switch s {
+	case debate.StatusQueued:
+		return "queued for a worker", true
+	case debate.StatusRunning:
+		return "running in another process", true
+	case debate.StatusCheckpoint:
+		return "waiting at a checkpoint in another process", true
+	}
+	return "", false
 }
 
 // created reads what debate id was created with: its first event, not

@@ -270,6 +270,27 @@ func TestFindAndUnfinished(t *testing.T) {
 	if found, err := a.Find(ctx, pd, Earlier{Since: time.Now().Add(time.Hour)}); err != nil || found != nil {
 		t.Errorf("Since an hour from now found %v, %v", found, err)
 	}
+	// Queued for a worker, it is offered with the status to show, which
+	// says it runs elsewhere rather than that it can be resumed here.
+	e, err := debate.NewEvent(s.ID, time.Now(), debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Store.Append(ctx, s.ID, e); err != nil {
+		t.Fatal(err)
+	}
+	found, err := a.Unfinished(ctx, pd)
+	if err != nil || found == nil || found.Status != debate.StatusQueued {
+		t.Fatalf("the queued debate's resume offer: %+v, %v; want it, queued", found, err)
+	}
+	if where, ok := RunElsewhere(found.Status); !ok || where != "queued for a worker" {
+		t.Errorf("RunElsewhere(queued) = %q, %v", where, ok)
+	}
+	for _, st := range []debate.Status{debate.StatusPaused, debate.StatusInterrupted, debate.StatusFailed} {
+		if _, ok := RunElsewhere(st); ok {
+			t.Errorf("RunElsewhere(%s): a debate nothing runs is said to run elsewhere", st)
+		}
+	}
 	if _, err := s.Run(ctx, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
@@ -42,6 +43,13 @@ func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) erro
 	found, err := a.Unfinished(ctx, p)
 	if err != nil || found == nil {
 		return err
+	}
+	if where, ok := app.RunElsewhere(found.Status); ok {
+		// Resuming it here would contend with its runner: say where it
+		// is and start the new debate asked for.
+		fmt.Fprintf(f.IO.ErrOut, "A debate on %s is %s (%s; 'parley show %s' shows how far it got); this starts a new one.\n",
+			textsafe.Clean(found.Topic), where, found.ID, found.ID)
+		return nil
 	}
 	phase, err := a.ResumePhase(ctx, found.ID)
 	if err != nil {

@@ -323,9 +323,17 @@ func (m *Model) offerResume(req *DebateRequest) tea.Cmd {
 		if err != nil {
 			return startedMsg{err: err}
 		}
+		var note string
+		if found != nil {
+			if where, ok := app.RunElsewhere(found.Status); ok {
+				// Resuming it here would contend with its runner.
+				note = fmt.Sprintf("A debate on %s is %s (%s; /show %s shows how far it got); this starts a new one.", clean(found.Topic), where, found.ID, found.ID)
+				found = nil
+			}
+		}
 		if found == nil {
 			sess, err := a.StartPlan(ctx, p, nil)
-			return startedMsg{sess: sess, docs: req.Docs, err: err}
+			return startedMsg{sess: sess, docs: req.Docs, note: note, err: err}
 		}
 		phase, err := a.ResumePhase(ctx, found.ID)
 		if err != nil {

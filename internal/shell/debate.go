@@ -51,6 +51,7 @@ type (
 		sess    *app.Session
 		docs    app.Documents
 		resumed bool
+		note    string // said before the debate starts
 		err     error
 	}
 	eventMsg struct {
@@ -157,6 +158,9 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.fail(msg.err)
 		return m.afterRun()
+	}
+	if msg.note != "" {
+		m.say(dim, msg.note)
 	}
 	sess := msg.sess
 	v, err := m.view(sess.ID, sess.Format, sess.Describer(), msg.resumed)

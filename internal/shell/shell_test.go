@@ -258,6 +258,34 @@ func TestResumeQuestion(t *testing.T) {
 	}
 }
 
+// TestResumeQuestionQueued: /debate on a ticker whose unfinished debate is
+// queued for a worker does not offer to resume it here (the worker would
+// contend with the shell): it says where the debate is and starts a new one.
+func TestResumeQuestionQueued(t *testing.T) {
+	h := newHarness(t, widths[0], nil)
+	id := pausedBullbear(t, h)
+	e, err := debate.NewEvent(id, clock(), debate.Queued{Queue: "data", Reason: debate.QueuedResumed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.Append(context.Background(), id, e); err != nil {
+		t.Fatal(err)
+	}
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	tr := strings.Join(strings.Fields(h.transcript()), " ")
+	// The transcript numbers debates in order (DEB-00000001 is the first).
+	if want := "A debate on NVDA is queued for a worker (DEB-00000001; /show DEB-00000001 shows how far it got); this starts a new one."; !strings.Contains(tr, want) {
+		t.Errorf("transcript, want %q:\n%s", want, h.transcript())
+	}
+	if h.m.question != nil || strings.Contains(tr, "Resume debate from") {
+		t.Errorf("the queued debate was offered for resume here:\n%s", h.transcript())
+	}
+	if n := len(h.ids()); n != 2 {
+		t.Errorf("%d debates, want the queued one left and a new one", n)
+	}
+}
+
 // pausedBullbear stores a bullbear debate on NVDA that stopped after the
 // bull's opening, while the bear's was streaming.
 func pausedBullbear(t *testing.T, h *harness) string {
