@@ -15,10 +15,12 @@ import (
 
 // StrictSchemas holds every structured-output schema of the format package
 // in the working directory (a test's package) to OpenAI's strict mode, for
-// its models and for fine-tuned ones (see package strictschema): the
-// OpenAI provider sends each as a json_schema response format with strict
-// true, and one strict mode refuses costs every call a refused request
-// and a retry without the provider's guarantee.
+// its models and for fine-tuned ones, and to Anthropic's structured
+// outputs (see package strictschema): the OpenAI provider sends each as a
+// json_schema response format with strict true, and one strict mode
+// refuses costs every call a refused request and a retry without the
+// provider's guarantee; the Anthropic provider sends each as
+// output_config.format, and one the API refuses fails the call.
 //
 // schemas maps the name of each function of the package that takes no
 // argument and returns *llm.Schema to what it returns. The package's
@@ -45,6 +47,12 @@ func StrictSchemas(t *testing.T, schemas map[string]*llm.Schema) {
 				}
 				t.Errorf("%s: strict mode of %s refuses schema %q: %s", fn, model, s.Name, why)
 			}
+		}
+		why, err := strictschema.CheckAnthropic(s.JSON)
+		if err != nil {
+			t.Errorf("%s (%s): %v", fn, s.Name, err)
+		} else if why != "" {
+			t.Errorf("%s: Anthropic's structured outputs refuse schema %q: %s", fn, s.Name, why)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // Package strictschema checks a JSON Schema against the rules of OpenAI's
 // Structured Outputs strict mode (response_format json_schema with strict
-// true), and says what the API would refuse in its own words. The fake
+// true), and of Anthropic's structured outputs (CheckAnthropic, see
+// anthropic.go), and says what the API would refuse in its own words. The fake
 // server answers with it as the API does (fakellm.WithStrictSchemaCheck),
 // and the formats' tests hold every schema Parley sends to it.
 //
