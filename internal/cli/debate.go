@@ -158,7 +158,7 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.StringVar(&opts.Resume, "resume", "", "resume the unfinished debate with this `ID`")
 	fl.IntVar(&opts.Perspectives, "perspectives", 0, "number of debaters, 2-4 (default: the moderator decides)")
 	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, fmt.Sprintf("cap on rounds (perspectives: default %d; council: 1-5, default 3)", perspectives.DefaultMaxRounds))
-	fl.BoolVar(&opts.NoCheckpoints, "no-checkpoints", false, "run to the end without asking after each round")
+	fl.BoolVar(&opts.NoCheckpoints, "no-checkpoints", false, "run to the end without asking after each round (on --resume: answer every checkpoint \"continue\")")
 	fl.StringVar(&opts.Catalog, "catalog", "", "YAML `file` extending or overriding the perspective catalog")
 	fl.StringVar(&opts.Models.Provider, "provider", "", "model provider: anthropic, openai or ollama (default: detected from the environment)")
 	fl.StringVar(&opts.Models.Model, "model", "", "model `name` for every role")
@@ -334,6 +334,7 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, a *app.App, sess *app.Session) error {
 	id := sess.ID
 	human := newTerminalHuman(f.IO)
+	human.unattended = o.Resume != "" && o.NoCheckpoints
 	live := view.NewLive(f.IO, o.JSON, sess.Describer())
 	human.sync = live.Sync
 	human.hint = func(target, text string) error {
