@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/llm/strictschema"
 )
 
 // anthropicAPI speaks POST /v1/messages.
@@ -436,4 +437,34 @@ func rejectAnthropicParam(body []byte, fields []string) (int, any) {
 		}
 	}
 	return 0, nil
+}
+
+// anthropicSchemaError answers, as Anthropic's API does, a request whose
+// output_config.format schema its structured outputs do not take (see
+// strictschema.CheckAnthropic for the rules and their source), or returns
+// 0. The API names the field that carries the schema, then what it
+// refuses:
+//
+//	400 {"type": "error", "error": {"type": "invalid_request_error",
+//	     "message": "output_config.format.schema: For 'integer' type, property 'minimum' is not supported"}}
+//
+// A tool's input_schema is not checked: the API holds it to these rules
+// only with strict true, which Parley does not send.
+func anthropicSchemaError(body []byte) (int, map[string]any) {
+	var req struct {
+		OutputConfig struct {
+			Format struct {
+				Type   string          `json:"type"`
+				Schema json.RawMessage `json:"schema"`
+			} `json:"format"`
+		} `json:"output_config"`
+	}
+	if json.Unmarshal(body, &req) != nil || req.OutputConfig.Format.Type != "json_schema" || len(req.OutputConfig.Format.Schema) == 0 {
+		return 0, nil
+	}
+	why, err := strictschema.CheckAnthropic(req.OutputConfig.Format.Schema)
+	if err != nil || why == "" {
+		return 0, nil
+	}
+	return http.StatusBadRequest, antErrorBody(http.StatusBadRequest, "invalid_request_error", "output_config.format.schema: "+why)
 }

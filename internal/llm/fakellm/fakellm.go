@@ -57,8 +57,9 @@ type Request struct {
 	// requests CacheSystem is set, to model OpenAI's automatic prefix caching.
 	Parsed llm.Request
 	Rule   string // the rule that answered; "" when none did
-	// StrictRefusal is the message the server answered a strict schema
-	// with under WithStrictSchemaCheck; "" when it took the schema.
+	// StrictRefusal is the message the server answered a schema with
+	// under WithStrictSchemaCheck (an OpenAI strict schema, an Anthropic
+	// output_config.format); "" when it took the schema.
 	StrictRefusal string
 }
 
@@ -103,7 +104,11 @@ func WithRejectedParams(fields ...string) Option {
 // strictSchemaError and package strictschema, which has the rules: every
 // object sets additionalProperties false and lists every property in
 // required, no composition keywords, the root an object, the size limits,
-// and for a fine-tuned model no length, range or pattern keywords).
+// and for a fine-tuned model no length, range or pattern keywords). The
+// Anthropic endpoint checks the schema of output_config.format as
+// Anthropic's API does (see anthropicSchemaError and
+// strictschema.CheckAnthropic: every object sets additionalProperties
+// false, no range, length or item-count keywords, no oneOf).
 func WithStrictSchemaCheck() Option { return func(s *Server) { s.strictCheck = true } }
 
 // WithBOM makes the server start every response body with a UTF-8 byte
@@ -439,8 +444,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, answer)
 		return
 	}
-	if s.strictCheck && api.name() == "openai" {
-		if status, answer := strictSchemaError(body); status != 0 {
+	if s.strictCheck {
+		schemaError := strictSchemaError
+		if api.name() == "anthropic" {
+			schemaError = anthropicSchemaError
+		}
+		if status, answer := schemaError(body); status != 0 {
 			rec.StrictRefusal = answer["error"].(map[string]any)["message"].(string)
 			s.record(rec)
 			writeJSON(w, status, answer)

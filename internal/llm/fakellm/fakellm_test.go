@@ -259,3 +259,45 @@ func TestStrictSchemaError(t *testing.T) {
 		}
 	}
 }
+
+// The Anthropic endpoint's check answers a schema Anthropic's structured
+// outputs refuse as the API does, and takes one that follows its rules.
+func TestAnthropicSchemaError(t *testing.T) {
+	body := func(schema string) []byte {
+		return []byte(`{"model":"claude-sonnet-4-5","output_config":{"format":{"type":"json_schema","schema":` + schema + `}}}`)
+	}
+	ranged := `{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"],"additionalProperties":false}`
+	optional := `{"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string"}},"required":["n"],"additionalProperties":false}`
+	for _, tc := range []struct {
+		body []byte
+		want string
+	}{
+		{body(ranged), "output_config.format.schema: For 'integer' type, property 'minimum' is not supported"},
+		{body(`{"type":"object","properties":{}}`), "output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly set to false"},
+		// Anthropic takes optional properties, which OpenAI's strict mode refuses.
+		{body(optional), ""},
+		// A tool's input_schema is not held to the rules.
+		{[]byte(`{"model":"m","tools":[{"name":"t","input_schema":` + ranged + `}]}`), ""},
+	} {
+		status, answer := anthropicSchemaError(tc.body)
+		got := ""
+		if status != 0 {
+			b, _ := json.Marshal(answer)
+			var e struct {
+				Type  string `json:"type"`
+				Error struct {
+					Type    string `json:"type"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			_ = json.Unmarshal(b, &e)
+			got = e.Error.Message
+			if status != 400 || e.Type != "error" || e.Error.Type != "invalid_request_error" {
+				t.Errorf("%d %s", status, b)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+	}
+}
