@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -79,6 +81,17 @@ func (p *Provider) open(ctx context.Context, req llm.Request, opts []option.Requ
 		stream := p.client.Messages.NewStreaming(ctx, params, opts...)
 		next, key := sh, ""
 		var e *sdk.Error
+		if errors.As(stream.Err(), &e) && forced == "" && req.Schema != nil {
+			if msg, ok := schemaRefusal(e); ok {
+				// The server takes output_config but not this schema: a
+				// forced tool would not make the schema right, and
+				// current models refuse a forced tool_choice anyway.
+				_ = stream.Close()
+				return nil, "", &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: apierr.Hide(fmt.Sprintf(
+					"structured-output schema %q refused by the server: %s: the schema uses JSON Schema that the server's structured outputs do not take; remove it from the schema and check the value when the reply is parsed",
+					req.Schema.Name, apierr.Detail(msg)), e)}
+			}
+		}
 		if errors.As(stream.Err(), &e) && (e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity) {
 			switch apierr.RejectedField("", "", e.Message, e.RawJSON(), sentFields(params, forced, cacheMarked(req))) {
 			case fieldOutputConfig:
@@ -132,16 +145,45 @@ func outputLimit(e *sdk.Error, asked int) (limit int, perModel, ok bool) {
 	if e.StatusCode != http.StatusBadRequest {
 		return 0, false, false
 	}
+	return apierr.OutputLimit(apiMessage(e), asked)
+}
+
+// apiMessage is the error.message of an API error answer, or the SDK's
+// message when the body is not the API's JSON.
+func apiMessage(e *sdk.Error) string {
 	var body struct {
 		Error struct {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	msg := e.Message
 	if json.Unmarshal([]byte(e.RawJSON()), &body) == nil && body.Error.Message != "" {
-		msg = body.Error.Message
+		return body.Error.Message
 	}
-	return apierr.OutputLimit(msg, asked)
+	return e.Message
+}
+
+// schemaPaths are how the API names the structured-output schema when it
+// refuses something inside it ("output_config.format.schema: For
+// 'integer' type, property 'minimum' is not supported"; the beta's
+// output_format.schema in answers from before output_config, see
+// package strictschema): a member of output_config, not output_config
+// itself, which a server that does not know the field refuses as
+// "output_config: Extra inputs are not permitted".
+var schemaPaths = []string{"output_config.format.schema", "output_format.schema"}
+
+// schemaRefusal returns the API's message when a 400 answer refuses the
+// schema sent in output_config.format rather than the field.
+func schemaRefusal(e *sdk.Error) (string, bool) {
+	if e.StatusCode != http.StatusBadRequest {
+		return "", false
+	}
+	msg := apiMessage(e)
+	for _, p := range schemaPaths {
+		if strings.Contains(msg, p) {
+			return msg, true
+		}
+	}
+	return "", false
 }
 
 // logShape says what a call to model learned to send differently from
