@@ -41,6 +41,11 @@ type AskRequest struct {
 // ErrUnfinished is returned for a follow-up to a debate that has not ended.
 var ErrUnfinished = errors.New("the debate has not finished")
 
+// ErrNoAgent is wrapped by Ask's error when the request names no agent;
+// the error lists the debate's agents, so a front-end can say which
+// option or word names one.
+var ErrNoAgent = errors.New("no agent named")
+
 // MaxQuestionLen bounds a follow-up question.
 const MaxQuestionLen = 2000
 
@@ -83,6 +88,9 @@ func (a *App) Ask(ctx context.Context, req AskRequest) (*FollowUp, error) {
 	}
 	if st.Status != debate.StatusCompleted {
 		return nil, &setup.InputError{Err: fmt.Errorf("debate %s: %w (it is %s): follow-up questions come after it ends", st.ID, ErrUnfinished, st.Status)}
+	}
+	if strings.TrimSpace(req.Agent) == "" {
+		return nil, &setup.InputError{Err: fmt.Errorf("debate %s: %w: ask one of %s", st.ID, ErrNoAgent, strings.Join(Agents(st), ", "))}
 	}
 	var spec debate.TurnSpec
 	var note debate.Note

@@ -67,9 +67,6 @@ answer free questions; configure a model as for 'parley debate').`,
 }
 
 func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
-	if strings.TrimSpace(o.Agent) == "" {
-		return usageErrorf("--agent is required: name the agent to ask (bullbear: bull, bear or moderator; 'parley show ID' shows a debate's agents)")
-	}
 	if strings.TrimSpace(o.Question) == "" {
 		return usageErrorf("the question is empty: ask something, for example \"What would change your mind?\"")
 	}
@@ -83,6 +80,10 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 		return err
 	}
 	fu, err := a.Ask(ctx, app.AskRequest{ID: o.ID, Agent: o.Agent, Question: o.Question, Models: o.Models})
+	if errors.Is(err, app.ErrNoAgent) {
+		// The app names this debate's agents.
+		return usageErrorf("--agent is required: %w", err)
+	}
 	if errors.Is(err, app.ErrUnfinished) {
 		id, _ := resolveID(ctx, store, o.ID)
 		return usageErrorf("%w; finish it first: parley debate --resume %s", err, id)

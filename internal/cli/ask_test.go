@@ -48,7 +48,7 @@ func TestAskRefusals(t *testing.T) {
 		o    AskOptions
 		want string
 	}{
-		{AskOptions{ID: id, Question: "Why?"}, "--agent is required"},
+		{AskOptions{ID: id, Question: "Why?"}, "--agent is required: debate " + id + ": no agent named: ask one of bear, bull, moderator"},
 		{AskOptions{ID: id, Agent: "judge", Question: "Why?"}, "ask bull, bear or moderator"},
 		{AskOptions{ID: "DEB-none", Agent: "bull", Question: "Why?"}, "no debate DEB-none"},
 	} {
