@@ -159,8 +159,17 @@ var wantTurns = []string{
 func TestDebateEndToEnd(t *testing.T) {
 	for _, wire := range []string{"openai", "anthropic"} {
 		t.Run(wire, func(t *testing.T) {
-			srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"))
+			// The server checks each schema as the wire's API does
+			// (OpenAI's strict mode, Anthropic's structured outputs).
+			srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"), fakellm.WithStrictSchemaCheck())
 			defer srv.Close()
+			defer func() {
+				for _, r := range srv.Requests() {
+					if r.StrictRefusal != "" {
+						t.Errorf("the %s API refuses a schema Parley sent (%s): %s", wire, r.Header.Get(fakellm.TagHeader), r.StrictRefusal)
+					}
+				}
+			}()
 			dir := t.TempDir()
 			db := filepath.Join(dir, "parley.db")
 			env := openaiEnv(srv, db)
