@@ -120,6 +120,13 @@ func TestResumeOfferQueued(t *testing.T) {
 	}
 	queued := l[0].ID
 
+	// Resumed by hand, it would run here while its job waits for a worker:
+	// refused (exit 2), saying a worker runs it, before anything runs.
+	res := parley(t, dir, env, "", "debate", "--resume", queued)
+	if res.code != 2 || !strings.Contains(res.stderr, queued+" is queued for a worker") || !strings.Contains(res.stderr, "parley worker") || strings.Contains(res.stdout, "Phase") {
+		t.Errorf("debate --resume of the queued debate: exit %d, want 2 naming the worker\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+
 	r := mustParley(t, dir, env, "", "debate", "NVDA", "--offline")
 	want := "A debate on NVDA is queued for a worker (" + queued + "; 'parley show " + queued + "' shows how far it got); this starts a new one."
 	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "--resume "+queued) {

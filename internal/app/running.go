@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // RunningElsewhere returns a *debate.LeaseHeldError naming the runner when
@@ -12,6 +13,11 @@ import (
 // a second resume before it prints the cast or replays the transcript; the
 // runner checks again when it takes the lease, which is what decides. A
 // debate that is not found is left for Resume to report.
+//
+// A debate queued for a worker (debate.Summary.Shown) is refused too, with
+// an input error: its job waits in the queue, and a worker that takes it up
+// would contend with this runner, or go on with it after this one paused
+// it. A worker's own run resumes it through Resume, not through here.
 func (a *App) RunningElsewhere(ctx context.Context, id string) error {
 	sum, err := a.Store.Get(ctx, id)
 	if errors.Is(err, debate.ErrNotFound) {
@@ -20,9 +26,13 @@ func (a *App) RunningElsewhere(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	l := sum.LiveLease(a.now(), debate.OwnerAlive)
-	if l == nil || (a.Owner.ID != "" && l.Owner.ID == a.Owner.ID) {
-		return nil
+	now := a.now()
+	l := sum.LiveLease(now, debate.OwnerAlive)
+	if l != nil && (a.Owner.ID == "" || l.Owner.ID != a.Owner.ID) {
+		return &debate.LeaseHeldError{Debate: id, Lease: *l}
 	}
-	return &debate.LeaseHeldError{Debate: id, Lease: *l}
+	if l == nil && sum.Shown(now, debate.OwnerAlive) == debate.StatusQueued {
+		return setup.Inputf("debate %s is queued for a worker, which runs it: nothing to resume here; if no worker runs on this database, start one (parley worker)", id)
+	}
+	return nil
 }

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/setup"
+)
+
+// TestRunningElsewhereQueued: a debate queued for a worker is not resumed
+// by hand (its job would contend with that run, or go on with it after a
+// pause there); the refusal is an input error that says a worker runs it.
+// Once a runner appends, it is no longer queued and the check passes.
+func TestRunningElsewhereQueued(t *testing.T) {
+	ctx := context.Background()
+	a := testApp(t, nil)
+	req := request("bullbear", "NVDA")
+	req.Offline = true
+	p, err := a.Plan(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.StartPlan(ctx, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunningElsewhere(ctx, s.ID); err != nil {
+		t.Fatalf("a debate nothing runs or queues: %v", err)
+	}
+	e, err := debate.NewEvent(s.ID, time.Now(), debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Store.Append(ctx, s.ID, e); err != nil {
+		t.Fatal(err)
+	}
+	err = a.RunningElsewhere(ctx, s.ID)
+	var in *setup.InputError
+	if !errors.As(err, &in) || !strings.Contains(err.Error(), s.ID+" is queued for a worker") || !strings.Contains(err.Error(), "parley worker") {
+		t.Fatalf("RunningElsewhere of a queued debate = %v; want an input error saying a worker runs it", err)
+	}
+	if err := a.RunningElsewhere(ctx, "DEB-00000000"); err != nil {
+		t.Errorf("a debate not found is left for Resume: %v", err)
+	}
+}
