@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/setup"
@@ -31,8 +32,34 @@ func (a *App) RunningElsewhere(ctx context.Context, id string) error {
 	if l != nil && (a.Owner.ID == "" || l.Owner.ID != a.Owner.ID) {
 		return &debate.LeaseHeldError{Debate: id, Lease: *l}
 	}
-	if l == nil && sum.Shown(now, debate.OwnerAlive) == debate.StatusQueued {
-		return setup.Inputf("debate %s is queued for a worker, which runs it: nothing to resume here; if no worker runs on this database, start one (parley worker)", id)
+	if l == nil {
+		return queued(id, sum.Shown(now, debate.OwnerAlive))
 	}
 	return nil
+}
+
+// ErrQueued is a resume asked of a debate queued for a worker: its job
+// waits in the queue, so there is nothing to resume.
+var ErrQueued = errors.New("queued for a worker, which runs it")
+
+// NotQueued returns an input error wrapping ErrQueued when the debate is
+// queued for a worker (debate.Summary.Shown), for a front-end that resumes
+// through the job queue and must not queue it twice. A debate that is not
+// found is left for the resume to report.
+func (a *App) NotQueued(ctx context.Context, id string) error {
+	sum, err := a.Store.Get(ctx, id)
+	if errors.Is(err, debate.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return queued(id, sum.Shown(a.now(), debate.OwnerAlive))
+}
+
+func queued(id string, shown debate.Status) error {
+	if shown != debate.StatusQueued {
+		return nil
+	}
+	return &setup.InputError{Err: fmt.Errorf("debate %s is %w: nothing to resume here; if no worker runs on this database, start one (parley worker)", id, ErrQueued)}
 }

@@ -43,6 +43,12 @@ func TestRunningElsewhereQueued(t *testing.T) {
 	if !errors.As(err, &in) || !strings.Contains(err.Error(), s.ID+" is queued for a worker") || !strings.Contains(err.Error(), "parley worker") {
 		t.Fatalf("RunningElsewhere of a queued debate = %v; want an input error saying a worker runs it", err)
 	}
+	if !errors.Is(err, ErrQueued) {
+		t.Errorf("RunningElsewhere of a queued debate = %v; want it to wrap ErrQueued (a server answers 409)", err)
+	}
+	if err := a.NotQueued(ctx, s.ID); !errors.Is(err, ErrQueued) || !errors.As(err, &in) {
+		t.Errorf("NotQueued of a queued debate = %v; want an input error wrapping ErrQueued", err)
+	}
 	if err := a.RunningElsewhere(ctx, "DEB-00000000"); err != nil {
 		t.Errorf("a debate not found is left for Resume: %v", err)
 	}

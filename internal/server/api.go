@@ -456,6 +456,8 @@ func statusOf(err error) int {
 		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, debate.ErrNotFound):
 		return http.StatusNotFound
+	case errors.Is(err, app.ErrQueued):
+		return http.StatusConflict
 	case errors.As(err, &ie):
 		return http.StatusBadRequest
 	case errors.As(err, &ce):

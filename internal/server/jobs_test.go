@@ -199,8 +199,8 @@ func TestCheckpointHeldByATerminal(t *testing.T) {
 }
 
 // A debate queued for a worker that has not taken it up (none runs) shows
-// queued, not interrupted: there is nothing to resume; once a worker runs
-// it, it completes.
+// queued, not interrupted: there is nothing to resume (a resume is refused);
+// once a worker runs it, it completes.
 func TestQueuedDebateShowsQueued(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -235,6 +235,14 @@ func TestQueuedDebateShowsQueued(t *testing.T) {
 	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, `data-status="queued"`) || !strings.Contains(page, `id="queued"`) ||
 		strings.Contains(page, `id="resume"`) {
 		t.Errorf("the panel does not say queued, with what it waits for and no Resume button:\n%.600s", page)
+	}
+	// A resume asked of it anyway is refused (it said 202 "running" and
+	// queued a second job for the debate).
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/resume", ""); resp.StatusCode != 409 || !strings.Contains(out, "queued for a worker") {
+		t.Errorf("resume of the queued debate: %d %s; want 409 saying it is queued for a worker", resp.StatusCode, out)
+	}
+	if queued, err := q.Queued(ctx, id); err != nil || !queued[id] {
+		t.Errorf("its job: queued %v, %v", queued, err)
 	}
 	w, err := jobs.New(ctx, a, jobs.Config{Workers: 1})
 	if err != nil {

@@ -187,6 +187,11 @@ func (s *Server) resume(ctx context.Context, id string, preset *debate.Checkpoin
 		if preset != nil {
 			return q.Answer(ctx, id, *preset)
 		}
+		// A queued debate's job waits for a worker: a second one would
+		// run it twice over.
+		if err := s.app.NotQueued(ctx, id); err != nil {
+			return err
+		}
 		return q.Resume(ctx, id)
 	}
 	sess, err := s.app.Resume(ctx, app.ResumeRequest{ID: id})
