@@ -214,6 +214,10 @@ func New(ctx context.Context, a *app.App, cfg Config) (*Queue, error) {
 	return q, nil
 }
 
+// Works says whether this process runs debates of any queue (it has
+// workers); a server with none leaves its queued debates to 'parley worker'.
+func (q *Queue) Works() bool { return len(q.queues()) > 0 }
+
 // queues are the queues this process works, with their workers.
 func (q *Queue) queues() map[string]int {
 	if len(q.cfg.Queues) > 0 {

@@ -236,6 +236,11 @@ func TestQueuedDebateShowsQueued(t *testing.T) {
 		strings.Contains(page, `id="resume"`) {
 		t.Errorf("the panel does not say queued, with what it waits for and no Resume button:\n%.600s", page)
 	}
+	// This server has no workers: the page names 'parley worker', not this
+	// server's, as what takes it up.
+	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, "this server runs none") || strings.Contains(page, "this server&#39;s, or") {
+		t.Errorf("the panel of a server with no workers says it may run the debate:\n%.600s", page)
+	}
 	// A resume asked of it anyway is refused (it said 202 "running" and
 	// queued a second job for the debate).
 	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/resume", ""); resp.StatusCode != 409 || !strings.Contains(out, "queued for a worker") {

@@ -270,6 +270,10 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	}
 	if v.Status == debate.StatusQueued {
 		p.Waiting = "Queued: it waits for a worker to take it up (this server's, or a 'parley worker' on its database); nothing to resume."
+		if q := s.cfg.Jobs; q != nil && !q.Works() {
+			// Said otherwise, one waits in vain for this server to run it.
+			p.Waiting = "Queued: it waits for a 'parley worker' on this server's database to take it up (this server runs none: --workers 0); nothing to resume."
+		}
 	}
 	if l := v.LiveLease(s.now(), debate.OwnerAlive); l != nil && v.Status == debate.StatusCheckpoint && v.Checkpoint == nil {
 		p.HeldAt = fmt.Sprintf("Waits at its checkpoint for an answer in the process that runs it (pid %d on %s): answer it there, or pause the debate to answer it here.",
