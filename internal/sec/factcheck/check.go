@@ -893,12 +893,7 @@ func (t *Table) lossMove(m Mention, cur Fact) (string, Fact, bool) {
 	if m.Swing == 0 && m.LossMove == 0 {
 		return "", Fact{}, false
 	}
-	var prior []Fact
-	for _, p := range priorPeriods(cur.Period) {
-		if f, ok := t.Lookup(cur.Metric, p); ok {
-			prior = append(prior, f)
-		}
-	}
+	prior := t.priorFacts(cur)
 	if len(prior) == 0 {
 		return "", Fact{}, false
 	}
@@ -928,6 +923,18 @@ func (t *Table) lossMove(m Mention, cur Fact) (string, Fact, bool) {
 	return fmt.Sprintf("stated as a loss that %s, but the loss %s from %s's %s", word, map[int]string{-1: "widened", 1: "narrowed"}[m.LossMove], p.Period, Display(p.Metric, p.Value)), p, true
 }
 
+// priorFacts returns the figures of cur's line for the periods a change
+// to cur is measured from (priorPeriods), those the table holds.
+func (t *Table) priorFacts(cur Fact) []Fact {
+	var prior []Fact
+	for _, p := range priorPeriods(cur.Period) {
+		if f, ok := t.Lookup(cur.Metric, p); ok {
+			prior = append(prior, f)
+		}
+	}
+	return prior
+}
+
 // levelMove checks the way a right level of a line that is not a loss is
 // said to have moved ("revenue fell to $402.8 billion") against the
 // periods before it: wrong when none of them moved that way (a quarter may
@@ -937,12 +944,7 @@ func (t *Table) levelMove(m Mention, cur Fact) (string, Fact, bool) {
 	if m.LevelMove == 0 {
 		return "", Fact{}, false
 	}
-	var prior []Fact
-	for _, p := range priorPeriods(cur.Period) {
-		if f, ok := t.Lookup(cur.Metric, p); ok {
-			prior = append(prior, f)
-		}
-	}
+	prior := t.priorFacts(cur)
 	if len(prior) == 0 {
 		return "", Fact{}, false
 	}

@@ -467,17 +467,12 @@ func (f *Filter) mistral(s string) ([]llm.ToolCall, bool, error) {
 		if !meant {
 			return nil, false, fmt.Errorf("%.40q is not a tool offered", name)
 		}
-		dec := json.NewDecoder(strings.NewReader(rest))
-		var args json.RawMessage
-		if err := dec.Decode(&args); err != nil {
-			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
-		}
-		a, err := argsObject(args)
+		a, n, err := leadingArgs(name, rest)
 		if err != nil {
-			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
+			return nil, true, err
 		}
 		calls = append(calls, llm.ToolCall{Name: name, Args: a})
-		s = strings.TrimSpace(rest[dec.InputOffset():])
+		s = strings.TrimSpace(rest[n:])
 		if s == "" {
 			return calls, true, nil
 		}
@@ -487,6 +482,21 @@ func (f *Filter) mistral(s string) ([]llm.ToolCall, bool, error) {
 		}
 		s = strings.TrimSpace(next)
 	}
+}
+
+// leadingArgs reads the JSON value that s begins with as the arguments of
+// tool name (an object); n is how many bytes of s it took.
+func leadingArgs(name, s string) (args json.RawMessage, n int, err error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return nil, 0, fmt.Errorf("arguments of %s: %w", name, err)
+	}
+	a, err := argsObject(v)
+	if err != nil {
+		return nil, 0, fmt.Errorf("arguments of %s: %w", name, err)
+	}
+	return a, int(dec.InputOffset()), nil
 }
 
 // functions reads Llama 3.1's custom tool calls:
@@ -503,17 +513,12 @@ func (f *Filter) functions(s string) ([]llm.ToolCall, bool, error) {
 		if !ok || !f.tools[name] {
 			return nil, len(calls) > 0, fmt.Errorf("%.40q is not a tool offered", name)
 		}
-		dec := json.NewDecoder(strings.NewReader(rest))
-		var args json.RawMessage
-		if err := dec.Decode(&args); err != nil {
-			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
-		}
-		a, err := argsObject(args)
+		a, n, err := leadingArgs(name, rest)
 		if err != nil {
-			return nil, true, fmt.Errorf("arguments of %s: %w", name, err)
+			return nil, true, err
 		}
 		calls = append(calls, llm.ToolCall{Name: name, Args: a})
-		s = trimEnd(rest[dec.InputOffset():])
+		s = trimEnd(rest[n:])
 		if after, ok := strings.CutPrefix(s, funcClose); ok {
 			s = trimEnd(after)
 		} else if s != "" {
