@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
 // recordedCreated reads the debate.created payload of a debate.
@@ -272,13 +273,7 @@ func TestFindAndUnfinished(t *testing.T) {
 	}
 	// Queued for a worker, it is offered with the status to show, which
 	// says it runs elsewhere rather than that it can be resumed here.
-	e, err := debate.NewEvent(s.ID, time.Now(), debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Store.Append(ctx, s.ID, e); err != nil {
-		t.Fatal(err)
-	}
+	storetest.AppendPayloads(ctx, t, a.Store, s.ID, time.Now(), debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
 	found, err := a.Unfinished(ctx, pd)
 	if err != nil || found == nil || found.Status != debate.StatusQueued {
 		t.Fatalf("the queued debate's resume offer: %+v, %v; want it, queued", found, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
 // TestRunningElsewhereQueued: a debate queued for a worker is not resumed
@@ -31,13 +32,7 @@ func TestRunningElsewhereQueued(t *testing.T) {
 	if err := a.RunningElsewhere(ctx, s.ID); err != nil {
 		t.Fatalf("a debate nothing runs or queues: %v", err)
 	}
-	e, err := debate.NewEvent(s.ID, time.Now(), debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Store.Append(ctx, s.ID, e); err != nil {
-		t.Fatal(err)
-	}
+	storetest.AppendPayloads(ctx, t, a.Store, s.ID, time.Now(), debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
 	err = a.RunningElsewhere(ctx, s.ID)
 	var in *setup.InputError
 	if !errors.As(err, &in) || !strings.Contains(err.Error(), s.ID+" is queued for a worker") || !strings.Contains(err.Error(), "parley worker") {

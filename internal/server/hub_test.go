@@ -21,15 +21,7 @@ func TestFeedSurvivesAFailedRead(t *testing.T) {
 	defer mem.Close()
 	const id = "DEB-0000feed"
 	at := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
-	appendEvent := func(p debate.Payload) {
-		e, err := debate.NewEvent(id, at, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := mem.Append(ctx, id, e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendEvent := func(p debate.Payload) { storetest.AppendPayloads(ctx, t, mem, id, at, p) }
 	appendEvent(debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?", Limits: debate.DefaultLimits()})
 	h := &hub{store: &storetest.CutStore{Store: mem, FailAfter: 3}}
 	const total = 12

@@ -23,23 +23,22 @@ func TestResubscribe(t *testing.T) {
 	defer mem.Close()
 	const id = "DEB-0000feed"
 	at := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
-	add := func(p debate.Payload) {
-		e, err := debate.NewEvent(id, at, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := mem.Append(ctx, id, e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := func(p debate.Payload) { storetest.AppendPayloads(ctx, t, mem, id, at, p) }
 	add(debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?", Limits: debate.DefaultLimits()})
 	for i := 2; i <= 5; i++ {
 		add(debate.PhaseChanged{Phase: fmt.Sprintf("r%d", i)})
 	}
-	go func() {
+	go func() { // t.Fatal is for the test's goroutine: errors here are t.Error
 		for i := 6; i <= 12; i++ {
 			time.Sleep(5 * time.Millisecond)
-			add(debate.PhaseChanged{Phase: fmt.Sprintf("r%d", i)})
+			e, err := debate.NewEvent(id, at, debate.PhaseChanged{Phase: fmt.Sprintf("r%d", i)})
+			if err == nil {
+				_, err = mem.Append(ctx, id, e)
+			}
+			if err != nil {
+				t.Error(err)
+				return
+			}
 		}
 	}()
 	want := int64(1)
