@@ -317,3 +317,17 @@ func (s firstOnly) LoadN(ctx context.Context, id string, after int64, n int) ([]
 	}
 	return s.Store.LoadN(ctx, id, after, n)
 }
+
+// TestUnattended: a resume with --no-checkpoints answers "continue",
+// saying so, and refuses a checkpoint that does not offer it.
+func TestUnattended(t *testing.T) {
+	said := 0
+	u := Unattended{Said: func(debate.CheckpointReached) { said++ }}
+	ans, err := u.Checkpoint(context.Background(), nil, debate.CheckpointReached{ID: "c1", Options: []string{debate.ActionContinue, debate.ActionEnd}})
+	if err != nil || ans.ID != "c1" || ans.Action != debate.ActionContinue || said != 1 {
+		t.Errorf("answer %+v, %v, said %d times", ans, err, said)
+	}
+	if _, err := u.Checkpoint(context.Background(), nil, debate.CheckpointReached{ID: "c2", Options: []string{debate.ActionEnd}}); err == nil || said != 1 {
+		t.Errorf("a checkpoint without continue: %v, said %d times", err, said)
+	}
+}

@@ -334,7 +334,6 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.Store, a *app.App, sess *app.Session) error {
 	id := sess.ID
 	human := newTerminalHuman(f.IO)
-	human.unattended = o.Resume != "" && o.NoCheckpoints
 	live := view.NewLive(f.IO, o.JSON, sess.Describer())
 	human.sync = live.Sync
 	human.hint = func(target, text string) error {
@@ -358,7 +357,13 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 		}
 	}()
 
-	st, runErr := sess.Run(ctx, human)
+	var answers debate.Human = human
+	if o.Resume != "" && o.NoCheckpoints {
+		answers = app.Unattended{Said: func(debate.CheckpointReached) {
+			fmt.Fprintln(f.IO.ErrOut, "Checkpoint: continuing (--no-checkpoints)")
+		}}
+	}
+	st, runErr := sess.Run(ctx, answers)
 	// The documents are part of the debate: written and recorded before the
 	// view closes, so that --json streams every event, artifact.written too.
 	var written []debate.ArtifactWritten

@@ -31,12 +31,6 @@ type terminalHuman struct {
 	// hint queues a hint; targets lists the agents that take hints.
 	hint    func(target, text string) error
 	targets func() []string
-	// unattended answers every checkpoint "continue" without asking:
-	// --no-checkpoints on a resume. A new debate's --no-checkpoints is
-	// its format's option (no checkpoint is reached); a debate created
-	// with checkpoints keeps them, and one paused at a checkpoint waits
-	// for its answer, so a resume that is to run unattended answers them.
-	unattended bool
 }
 
 func newTerminalHuman(ios *iostreams.IOStreams) *terminalHuman {
@@ -110,10 +104,6 @@ func (h *terminalHuman) readLine(ctx context.Context) (string, error) {
 func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debate.CheckpointReached) (debate.CheckpointAnswered, error) {
 	if h.sync != nil {
 		h.sync(s.LastSeq)
-	}
-	if h.unattended && contains(c.Options, debate.ActionContinue) {
-		fmt.Fprintln(h.io.ErrOut, "Checkpoint: continuing (--no-checkpoints)")
-		return debate.CheckpointAnswered{ID: c.ID, Action: debate.ActionContinue}, nil
 	}
 	h.mu.Lock()
 	h.waiting = true

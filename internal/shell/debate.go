@@ -51,8 +51,11 @@ type (
 		sess    *app.Session
 		docs    app.Documents
 		resumed bool
-		note    string // said before the debate starts
-		err     error
+		// unattended answers the checkpoints "continue": a resume with
+		// --no-checkpoints (app.Unattended).
+		unattended bool
+		note       string // said before the debate starts
+		err        error
 	}
 	eventMsg struct {
 		id string
@@ -94,8 +97,10 @@ func (m *Model) resume(id string, req *DebateRequest) tea.Cmd {
 	a, ctx := m.app, m.ctx
 	rr := app.ResumeRequest{ID: id}
 	docs := app.Documents{}
+	unattended := false
 	if req != nil {
 		rr.Models, rr.Limits, rr.Offline, docs = req.Start.Models, req.Limits, req.Start.Offline, req.Docs
+		unattended = req.Start.NoCheckpoints
 	}
 	m.wait("Resuming " + id + "…")
 	return func() tea.Msg {
@@ -103,7 +108,7 @@ func (m *Model) resume(id string, req *DebateRequest) tea.Cmd {
 			return startedMsg{docs: docs, resumed: true, err: err}
 		}
 		sess, err := a.Resume(ctx, rr)
-		return startedMsg{sess: sess, docs: docs, resumed: true, err: err}
+		return startedMsg{sess: sess, docs: docs, resumed: true, unattended: unattended, err: err}
 	}
 }
 
@@ -193,6 +198,12 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 	r := &run{id: sess.ID, sess: sess, cancel: cancel, subCancel: subCancel, finished: make(chan struct{})}
 	m.run = r
 	send, store, a, docs := m.send, m.app.Store, m.app, msg.docs
+	var answers debate.Human = human{send: send}
+	if msg.unattended {
+		answers = app.Unattended{Said: func(debate.CheckpointReached) {
+			send(noticeMsg{text: "Checkpoint: continuing (--no-checkpoints)"})
+		}}
+	}
 	from := v.state.LastSeq
 	go func() {
 		// Resubscribe: a read of the log that fails (PostgreSQL restarting)
@@ -208,7 +219,7 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 	}()
 	go func() {
 		defer cancel()
-		st, err := sess.Run(runCtx, human{send: send})
+		st, err := sess.Run(runCtx, answers)
 		done := runDoneMsg{id: sess.ID, st: st, err: err}
 		if err == nil && st != nil {
 			done.written, done.werr = a.WriteArtifacts(context.WithoutCancel(runCtx), sess.Format, st, docs)

@@ -218,6 +218,7 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 	deep := fs.Bool("deep", false, "")
 	framework := fs.String("framework", "", "")
 	resume := fs.String("resume", "", "")
+	noCheckpoints := fs.Bool("no-checkpoints", false, "")
 	model := fs.String("model", "", "")
 	var topic []string
 	var flags []string
@@ -236,7 +237,9 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 		return nil, &setup.InputError{Err: err}
 	}
 	if *resume != "" {
-		return &DebateRequest{Resume: *resume}, nil
+		req := &DebateRequest{Resume: *resume}
+		req.Start.NoCheckpoints = *noCheckpoints
+		return req, nil
 	}
 	if len(topic) != 1 {
 		return nil, &setup.InputError{Err: errors.New("a topic is required: /debate \"Should we use Redis or PostgreSQL for caching?\"")}
@@ -255,7 +258,7 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 
 func isBool(flag string) bool {
 	switch strings.TrimLeft(flag, "-") {
-	case "offline", "snapshot", "deep":
+	case "offline", "snapshot", "deep", "no-checkpoints":
 		return true
 	}
 	return false

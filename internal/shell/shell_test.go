@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -352,6 +353,40 @@ func TestCheckpointInTheInputLine(t *testing.T) {
 	if g := st.Guidance(); len(g) != 1 || g[0] != "Weigh the on-call cost more." {
 		t.Errorf("guidance recorded: %q", g)
 	}
+}
+
+// TestResumeNoCheckpoints: /debate --resume ID --no-checkpoints of a
+// debate paused at its checkpoint answers that checkpoint and the later
+// ones "continue" (app.Unattended), saying so, and runs to the end.
+func TestResumeNoCheckpoints(t *testing.T) {
+	_, env := fakeServer(t, "perspectives.yaml")
+	h := newHarness(t, 100, env)
+	ctx := context.Background()
+	req := app.StartRequest{Request: setup.Request{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?", MaxRounds: 3},
+		Models: app.Models{Model: "test-model"}, Limits: debate.DefaultLimits()}
+	sess, err := h.m.app.Start(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Run(ctx, noAnswer{}); err == nil {
+		t.Fatal("the debate ran past a checkpoint nobody answered")
+	}
+	h.typeLine("/debate --resume " + sess.ID + " --no-checkpoints")
+	h.settle()
+	st, _, err := h.m.app.Load(ctx, sess.ID)
+	if err != nil || st.Status != debate.StatusCompleted {
+		t.Fatalf("after the resume: %v, %v\n%s", st.Status, err, h.transcript())
+	}
+	if !strings.Contains(h.transcript(), "Checkpoint: continuing (--no-checkpoints)") {
+		t.Errorf("the checkpoint is not said to be answered:\n%s", h.transcript())
+	}
+}
+
+// noAnswer is a person who does not answer checkpoints.
+type noAnswer struct{}
+
+func (noAnswer) Checkpoint(context.Context, *debate.State, debate.CheckpointReached) (debate.CheckpointAnswered, error) {
+	return debate.CheckpointAnswered{}, errors.New("no answer")
 }
 
 // TestCompletion completes commands, flags, formats, tickers, agents and
