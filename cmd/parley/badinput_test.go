@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -148,6 +149,35 @@ func TestProviderFailures(t *testing.T) {
 				t.Errorf("a document was written for a failed debate")
 			}
 		})
+	}
+}
+
+// TestWrongBaseURL: a base URL without the /v1 an OpenAI-compatible server
+// serves its API under pauses the debate on the server's 404 with what to
+// check (the variable, the /v1), not a generic "check --model". Correcting
+// the variable is not enough on its own (a resume keeps the recorded
+// server), and the resume says so; naming the model again moves the debate
+// to the corrected address, said and recorded, and it completes.
+func TestWrongBaseURL(t *testing.T) {
+	srv := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"))
+	defer srv.Close()
+	dir := t.TempDir()
+	db := "PARLEY_DB=" + filepath.Join(dir, "p.db")
+	wrong := []string{db, "OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=test-key"}
+	r := parley(t, dir, wrong, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model")
+	if r.code != 4 || !strings.Contains(r.stderr, srv.URL+" has no openai API at this path: check OPENAI_BASE_URL") ||
+		strings.Contains(r.stderr, "check --model") {
+		t.Fatalf("debate at the server's root: exit %d, want 4 naming OPENAI_BASE_URL; stderr:\n%s", r.code, r.stderr)
+	}
+	id := regexp.MustCompile(`DEB-[0-9a-f]+`).FindString(r.stderr)
+	right := []string{db, "OPENAI_BASE_URL=" + srv.OpenAIURL(), "OPENAI_API_KEY=test-key"}
+	r = parley(t, dir, right, "", "debate", "--resume", id, "--no-checkpoints")
+	if r.code != 4 || !strings.Contains(r.stderr, "OPENAI_BASE_URL names "+srv.OpenAIURL()+", but this debate's openai models answer at "+srv.URL) {
+		t.Fatalf("plain resume after the fix: exit %d, want 4 and a notice of the recorded address; stderr:\n%s", r.code, r.stderr)
+	}
+	r = parley(t, dir, right, "", "debate", "--resume", id, "--no-checkpoints", "--model", "test-model")
+	if r.code != 0 || !strings.Contains(r.stderr, "every role now answers with openai/test-model at "+srv.OpenAIURL()+", was openai/test-model at "+srv.URL) {
+		t.Fatalf("resume naming the model: exit %d, want 0 and the move said; stderr:\n%s", r.code, r.stderr)
 	}
 }
 

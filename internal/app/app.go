@@ -97,6 +97,10 @@ type Session struct {
 	DataOnly []string
 	// Changes are the cast changes a resume records.
 	Changes []debate.CastChanged
+	// Notices are what a resume's front-end says before it runs: each cast
+	// change, and each model server the environment now names that the
+	// debate does not use (a resume keeps the recorded one unless told).
+	Notices []string
 
 	app    *App
 	runner *debate.Runner
@@ -570,7 +574,7 @@ func (a *App) Resume(ctx context.Context, req ResumeRequest) (*Session, error) {
 	}
 	var changes []debate.CastChanged
 	if req.Models.Given() {
-		if changes, err = OverrideCast(req.Models, models, a.Env.Getenv); err != nil {
+		if changes, err = OverrideCast(req.Models, models, endpoints, a.Env.Getenv); err != nil {
 			return nil, &setup.ConfigError{Err: err}
 		}
 		for _, c := range changes {
@@ -599,6 +603,7 @@ func (a *App) Resume(ctx context.Context, req ResumeRequest) (*Session, error) {
 		return nil, err
 	}
 	s.ID, s.Models, s.Changes = id, models, changes
+	s.Notices = resumeNotices(changes, st.Endpoints, models, endpoints, a.Env.Getenv)
 	if req.Limits != nil {
 		l := st.Limits
 		req.Limits(&l)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
 	"github.com/parleyhq/parley/internal/setup"
@@ -156,5 +158,65 @@ func TestResumeKeepsRecordedCast(t *testing.T) {
 	}
 	if _, err := b.Resume(ctx, ResumeRequest{ID: "DEB-none"}); err == nil {
 		t.Fatal("resume of an unknown debate was accepted")
+	}
+}
+
+// TestResumeFollowsCorrectedBaseURL: a debate created against a wrong
+// address (a base URL without /v1) pauses on the server's 404. A plain resume
+// keeps the recorded address, saying the environment now names another; a
+// resume naming the same model again moves to the corrected address and
+// records the change.
+func TestResumeFollowsCorrectedBaseURL(t *testing.T) {
+	ctx := context.Background()
+	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", "perspectives.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(sc, fakellm.WithAPIKey("test-key"))
+	t.Cleanup(srv.Close)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "test-key"}
+	a := testApp(t, env)
+	req := request("perspectives", "Should we use Redis or PostgreSQL for caching?")
+	req.Models = Models{Model: "test-model"}
+	s, err := a.Start(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var le *llm.Error
+	if _, err := s.Run(ctx, nil); !errors.As(err, &le) || le.StatusCode != 404 || !strings.Contains(err.Error(), "check OPENAI_BASE_URL") {
+		t.Fatalf("run against the server's root: %v, want its 404 naming OPENAI_BASE_URL", err)
+	}
+
+	env["OPENAI_BASE_URL"] = srv.OpenAIURL()
+	r, err := a.Resume(ctx, ResumeRequest{ID: s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Changes) != 0 || len(r.Notices) != 1 || !strings.Contains(r.Notices[0], "OPENAI_BASE_URL names "+srv.OpenAIURL()) ||
+		!strings.Contains(r.Notices[0], "answer at "+srv.URL+",") {
+		t.Fatalf("plain resume: changes %v, notices %q; want none, and one notice naming both addresses", r.Changes, r.Notices)
+	}
+	if _, err := r.Run(ctx, nil); !errors.As(err, &le) || le.StatusCode != 404 {
+		t.Fatalf("plain resume ran against %v, want the recorded address's 404", err)
+	}
+
+	r, err = a.Resume(ctx, ResumeRequest{ID: s.ID, Models: Models{Model: "test-model"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []debate.CastChanged{{Role: "*", From: "openai/test-model", To: "openai/test-model", Endpoint: srv.OpenAIURL()}}
+	if !slices.Equal(r.Changes, want) || len(r.Notices) != 1 || !strings.Contains(r.Notices[0], "at "+srv.OpenAIURL()+", was openai/test-model at "+srv.URL) {
+		t.Fatalf("resume naming the model: changes %v, notices %q; want %v and a notice with both addresses", r.Changes, r.Notices, want)
+	}
+	var pe *debate.PausedError
+	if _, err := r.Run(ctx, nil); !errors.As(err, &pe) || pe.Reason == "error" {
+		t.Fatalf("resume at the corrected address: %v, want a pause at the first checkpoint", err)
+	}
+	st, _, err := a.Load(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Endpoints["openai"] != srv.OpenAIURL() {
+		t.Errorf("recorded endpoint %q, want %q", st.Endpoints["openai"], srv.OpenAIURL())
 	}
 }

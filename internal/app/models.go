@@ -135,11 +135,14 @@ func DescribeCast(models map[string]string, dataOnly []string) string {
 }
 
 // OverrideCast applies the model flags given on a resume to the recorded
-// cast: --provider or --model replace the default ("*"), --model-for one
-// role. It returns the changes to record; roles the flags do not name keep
-// their recorded model.
-func OverrideCast(mf Models, models map[string]string, env func(string) string) ([]debate.CastChanged, error) {
-	_, record, endpoints, err := ResolveCastEndpoints(mf, env)
+// cast (models, at the recorded endpoints): --provider or --model replace
+// the default ("*"), --model-for one role. It returns the changes to record;
+// roles the flags do not name keep their recorded model. A role named with
+// its recorded model changes when the environment now points its provider
+// at another server: naming the model is how a resume is told to follow a
+// corrected OPENAI_BASE_URL, which a plain resume does not.
+func OverrideCast(mf Models, models, endpoints map[string]string, env func(string) string) ([]debate.CastChanged, error) {
+	_, record, now, err := ResolveCastEndpoints(mf, env)
 	if err != nil {
 		return nil, err
 	}
@@ -154,13 +157,69 @@ func OverrideCast(mf Models, models map[string]string, env func(string) string) 
 	var changes []debate.CastChanged
 	for _, role := range roles {
 		to := record[role]
-		if to == models[role] {
+		p, _, _ := strings.Cut(to, "/")
+		if to == models[role] && (now[p] == "" || now[p] == endpoints[p]) {
 			continue
 		}
-		p, _, _ := strings.Cut(to, "/")
-		changes = append(changes, debate.CastChanged{Role: role, From: models[role], To: to, Endpoint: endpoints[p]})
+		changes = append(changes, debate.CastChanged{Role: role, From: models[role], To: to, Endpoint: now[p]})
 	}
 	return changes, nil
+}
+
+// resumeNotices says a resume's cast changes, with the servers when they
+// moved (before: the recorded endpoints, after: with the changes), and each
+// provider of the cast (models) that the environment points at another
+// server than the one the debate uses: a resume keeps the recorded one.
+func resumeNotices(changes []debate.CastChanged, before, models, after map[string]string, env func(string) string) []string {
+	var notes []string
+	changed := map[string]bool{}
+	for _, c := range changes {
+		pFrom, _, _ := strings.Cut(c.From, "/")
+		pTo, _, _ := strings.Cut(c.To, "/")
+		from, to := describeModel(c.From), describeModel(c.To)
+		if c.From != "" && c.To != "" && (pFrom != pTo || before[pFrom] != after[pTo]) && (before[pFrom] != "" || after[pTo] != "") {
+			from += " at " + describeServer(before[pFrom])
+			to += " at " + describeServer(after[pTo])
+		}
+		notes = append(notes, fmt.Sprintf("%s now answers with %s, was %s", RoleName(c.Role), to, from))
+		changed[pTo] = true
+	}
+	for _, p := range slices.Sorted(maps.Keys(providersOf(models))) {
+		v := baseURLVar[p]
+		if v == "" || changed[p] {
+			continue
+		}
+		if set := env(v); set != "" && strings.TrimRight(set, "/") != strings.TrimRight(after[p], "/") {
+			notes = append(notes, fmt.Sprintf("%s names %s, but this debate's %s models answer at %s, as recorded: to move them, resume naming the model again (--model or --model-for; the change is recorded)",
+				v, set, p, describeServer(after[p])))
+		}
+	}
+	return notes
+}
+
+// providersOf returns the providers a cast record uses.
+func providersOf(models map[string]string) map[string]bool {
+	ps := map[string]bool{}
+	for _, ref := range models {
+		if p, _, ok := strings.Cut(ref, "/"); ok {
+			ps[p] = true
+		}
+	}
+	return ps
+}
+
+func describeModel(ref string) string {
+	if ref == "" {
+		return "data-only agents"
+	}
+	return ref
+}
+
+func describeServer(url string) string {
+	if url == "" {
+		return "the provider's default address"
+	}
+	return url
 }
 
 // resolveCastFrom is ResolveCast's work: the cast and its record.

@@ -109,7 +109,10 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 		var le *llm.Error
 		switch {
 		case errors.As(err, &le) && (le.Kind == llm.ErrAuth || le.Kind == llm.ErrBadRequest):
-			return &ConfigError{Err: fmt.Errorf("follow-up to debate %s: %w (check the API key and --model)", id, err)}
+			// The provider's error says what to change (the key's variable,
+			// the model, the address, the context window): a fixed hint here
+			// named the key for a refused parameter.
+			return &ConfigError{Err: fmt.Errorf("follow-up to debate %s (nothing was saved): %w", id, err)}
 		case ctx.Err() != nil:
 			return fmt.Errorf("follow-up to debate %s interrupted; nothing was saved: %w", id, ctx.Err())
 		}

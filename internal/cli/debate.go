@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/setup"
 	pstore "github.com/parleyhq/parley/internal/store"
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/view"
 )
 
@@ -312,15 +313,8 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		if err != nil {
 			return err
 		}
-		for _, c := range sess.Changes {
-			from, to := c.From, c.To
-			if from == "" {
-				from = "data-only agents"
-			}
-			if to == "" {
-				to = "data-only agents"
-			}
-			fmt.Fprintf(f.IO.ErrOut, "%s now answers with %s, was %s\n", app.RoleName(c.Role), to, from)
+		for _, n := range sess.Notices {
+			fmt.Fprintln(f.IO.ErrOut, textsafe.Clean(n))
 		}
 	} else if sess, err = a.Start(ctx, o.startRequest()); err != nil {
 		return err
@@ -461,8 +455,13 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
 	// On a terminal the pause, with the provider's answer, was printed
 	// just above: the closing line points at it rather than say it again.
 	cause := err
-	if pauseShown {
+	switch {
+	case pauseShown:
 		cause = &shownAbove{err: err}
+	case errors.As(err, &pe) && pe.Detail != "":
+		// The closing line says the debate paused: its cause is the
+		// turn and the provider's answer, not "debate paused (error)" again.
+		cause = &pauseDetail{pe}
 	}
 	switch {
 	case errors.As(err, &held):
@@ -470,7 +469,14 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
 	case errors.As(err, &le) && le.Kind == llm.ErrAuth:
 		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then %s", id, cause, hint)}
 	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:
-		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider refused the request (%w): check --model; then %s", id, cause, hint)}
+		// The provider's error says what to change (the model, the address,
+		// a parameter, the context window); a resume can switch the model.
+		fix := "change what it names (a resume takes --model), then " + hint
+		if pauseShown {
+			return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider refused the request (%w); %s", id, cause, fix)}
+		}
+		// The answer may end in a hint of its own on a line of its own.
+		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider refused the request: %w\n%s", id, cause, fix)}
 	case errors.As(err, &pe) && pauseShown:
 		return &debate.PausedError{Reason: pe.Reason, Detail: hint, Err: pe.Err}
 	case errors.As(err, &pe):
@@ -480,6 +486,13 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
 	}
 	return fmt.Errorf("debate %s: %w; %s", id, err, hint)
 }
+
+// pauseDetail is a pause's cause as its detail says it (the turn and the
+// provider's answer), without the "debate paused" its line already says.
+type pauseDetail struct{ pe *debate.PausedError }
+
+func (e *pauseDetail) Error() string { return e.pe.Detail }
+func (e *pauseDetail) Unwrap() error { return e.pe }
 
 // shownAbove is an error already printed above the line that names it.
 type shownAbove struct{ err error }

@@ -134,8 +134,10 @@ func askError(err error) string {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return "stopped"
-	case errors.As(err, &le) && (le.Kind == llm.ErrAuth || le.Kind == llm.ErrBadRequest):
-		return err.Error() + " (check the API key and the model: /model)"
+	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:
+		// The provider's error says what to change; /model is where the
+		// shell changes it.
+		return err.Error() + " (/model switches the model)"
 	}
 	return err.Error()
 }

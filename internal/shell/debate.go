@@ -181,15 +181,8 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 		}
 		m.say(dim, fmt.Sprintf("Resuming %s (%s, %s), stopped at %s.", sess.ID, sess.Format.Name(), app.Truncate(clean(sess.Topic), 60), where))
 	}
-	for _, c := range sess.Changes {
-		from, to := c.From, c.To
-		if from == "" {
-			from = "data-only agents"
-		}
-		if to == "" {
-			to = "data-only agents"
-		}
-		m.say(dim, fmt.Sprintf("%s now answers with %s, was %s", app.RoleName(c.Role), to, from))
+	for _, n := range sess.Notices {
+		m.say(dim, clean(n))
 	}
 	m.say(dim, app.DescribeCast(sess.Models, sess.DataOnly))
 
@@ -309,7 +302,7 @@ func describeRunError(id string, err error) error {
 	case errors.As(err, &le) && le.Kind == llm.ErrAuth:
 		return fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then /resume %s", id, err, id)
 	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:
-		return fmt.Errorf("debate %s paused: the provider refused the request (%w): check the model (/model); then /resume %s", id, err, id)
+		return fmt.Errorf("debate %s paused: the provider refused the request (%w); change what it names (/model switches the model), then /resume %s", id, err, id)
 	}
 	return fmt.Errorf("debate %s: %w; /resume %s to go on", id, err, id)
 }

@@ -163,7 +163,7 @@ func New(cfg Config) (*Provider, error) {
 		ownAPI:    ownAPI(cfg.BaseURL),
 		textCalls: permodel.New(false),
 		log:       log,
-		errs:      apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, KeyEnv: "ANTHROPIC_API_KEY"},
+		errs:      apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }
 

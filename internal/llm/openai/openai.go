@@ -87,6 +87,15 @@ func OllamaConfig(host string) Config {
 	return Config{Name: "ollama", BaseURL: OllamaBaseURL(host), LegacyMaxTokens: true}
 }
 
+// baseURLEnv names the variable that sets the address of the provider
+// called name.
+func baseURLEnv(name string) string {
+	if name == "ollama" {
+		return "OLLAMA_HOST"
+	}
+	return "OPENAI_BASE_URL"
+}
+
 // OllamaBaseURL turns OLLAMA_HOST into the base URL of Ollama's
 // OpenAI-compatible API.
 func OllamaBaseURL(host string) string {
@@ -183,7 +192,7 @@ func New(cfg Config) (*Provider, error) {
 	return &Provider{
 		chat:       sdk.NewChatCompletionService(opts...),
 		cfg:        cfg,
-		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
+		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
 		shapes:     permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
 		thinks:     permodel.New(think.Unknown),
 		textCalls:  permodel.New(false),

@@ -48,8 +48,12 @@ func Detail(s string) string {
 type Mapper struct {
 	Provider string // "anthropic", "openai", "ollama"
 	BaseURL  string // shown when the server cannot be reached
-	KeyEnv   string // environment variable to name when the key is refused; "" for none
-	NoKey    bool   // no key is sent: a 401 means one is needed, not that it is wrong
+	// BaseURLEnv names the variable that points the provider at another
+	// server (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OLLAMA_HOST), for a 404
+	// that is a wrong address rather than an unknown model.
+	BaseURLEnv string
+	KeyEnv     string // environment variable to name when the key is refused; "" for none
+	NoKey      bool   // no key is sent: a 401 means one is needed, not that it is wrong
 }
 
 // Classified returns err's own *llm.Error, made this provider's, when a
@@ -112,8 +116,36 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 		// Retrying cannot help and the server's wording rarely says what to
 		// change on Parley's side.
 		e.Err = fmt.Errorf("%w\n%s", e.Err, ContextHint(model))
+	case status == http.StatusNotFound:
+		e.Err = fmt.Errorf("%w\n%s", e.Err, m.notFoundHint(model, msg))
 	}
 	return e
+}
+
+// notFoundHint says what a 404 asks the user to change. Every API answers an
+// unknown model with a 404 that names it ("model: claude-x", "The model
+// `gpt-x` does not exist", Ollama's "model \"x\" not found"); a 404 that
+// does not is the server's own page for a path it does not serve: a base URL
+// without the /v1 that OpenAI-compatible servers put their API under, or the
+// address of something else.
+func (m Mapper) notFoundHint(model, msg string) string {
+	if strings.Contains(strings.ToLower(msg), "model") {
+		return fmt.Sprintf("The server does not serve model %q: check the model name (--model, --model-for).", model)
+	}
+	where := m.BaseURL
+	if where == "" {
+		where = "the server"
+	}
+	hint := fmt.Sprintf("%s has no %s API at this path", where, m.Provider)
+	if m.BaseURLEnv != "" {
+		hint += ": check " + m.BaseURLEnv
+	}
+	if m.Provider == "anthropic" {
+		hint += " (the address without /v1, as in https://api.anthropic.com)"
+	} else {
+		hint += " (OpenAI-compatible servers serve it under /v1, as in http://localhost:8000/v1)"
+	}
+	return fmt.Sprintf("%s, and the model name %q.", hint, model)
 }
 
 // ContextExceeded reports whether an API's error message says the request

@@ -88,3 +88,34 @@ func TestOutputLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestNotFound: a 404 that names the model asks for the model's name; one
+// that does not (a server's page for a path it does not serve) asks for the
+// address, in the variable that sets it, with the /v1 an OpenAI-compatible
+// server wants and the Anthropic API does not.
+func TestNotFound(t *testing.T) {
+	openai := Mapper{Provider: "openai", BaseURL: "http://localhost:8000", BaseURLEnv: "OPENAI_BASE_URL", KeyEnv: "OPENAI_API_KEY"}
+	anthropic := Mapper{Provider: "anthropic", BaseURL: "http://localhost:4000/v1", BaseURLEnv: "ANTHROPIC_BASE_URL"}
+	cases := []struct {
+		m         Mapper
+		detail    string
+		want, not string
+	}{
+		{openai, "The model `gpt-9` does not exist or you do not have access to it.", `does not serve model "gpt-9"`, "BASE_URL"},
+		{openai, `model "llama9" not found, try pulling it first`, `does not serve model "gpt-9"`, "BASE_URL"},
+		{anthropic, "model: gpt-9", `does not serve model "gpt-9"`, "BASE_URL"},
+		{openai, "404 page not found", "http://localhost:8000 has no openai API at this path: check OPENAI_BASE_URL (OpenAI-compatible servers serve it under /v1", "does not serve"},
+		{openai, "", "check OPENAI_BASE_URL", "does not serve"},
+		{anthropic, "Not Found", "check ANTHROPIC_BASE_URL (the address without /v1", "does not serve"},
+	}
+	for _, c := range cases {
+		e := c.m.HTTP(404, nil, "gpt-9", c.detail, errors.New("404 Not Found"))
+		if e.Kind != llm.ErrBadRequest || !strings.Contains(e.Error(), c.want) || strings.Contains(e.Error(), c.not) {
+			t.Errorf("%s 404 %q: %v (kind %s), want a bad request containing %q, not %q", c.m.Provider, c.detail, e, e.Kind, c.want, c.not)
+		}
+	}
+	// Other refusals keep the API's own words alone.
+	if e := openai.HTTP(400, nil, "gpt-9", "Unsupported parameter: 'temperature'", errors.New("400")); strings.Contains(e.Error(), "BASE_URL") || strings.Contains(e.Error(), "does not serve") {
+		t.Errorf("400: %v, want no 404 hint", e)
+	}
+}
