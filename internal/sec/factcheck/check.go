@@ -945,6 +945,15 @@ func (t *Table) levelMove(m Mention, cur Fact) (string, Fact, bool) {
 		return "", Fact{}, false
 	}
 	prior := t.priorFacts(cur)
+	if m.MoveFrom != nil {
+		// The sentence names the period it moved from.
+		prior = nil
+		for _, p := range t.candidates(Mention{Period: *m.MoveFrom, Explicit: true}) {
+			if f, ok := t.Lookup(cur.Metric, p); ok && p != cur.Period {
+				prior = append(prior, f)
+			}
+		}
+	}
 	if len(prior) == 0 {
 		return "", Fact{}, false
 	}

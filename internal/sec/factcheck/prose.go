@@ -129,6 +129,15 @@ type Mention struct {
 	// fromLoss marks an amount made negative by the loss its metric's name
 	// states ("a net loss of $1.2 billion").
 	fromLoss bool
+	// MoveFrom is, for a level moved by a verb of size, the period of the
+	// figure the sentence says it moved from ("expanded to 32.0% in 2025
+	// from 27.4% in 2023"): the move is measured from it, not from the
+	// period before. Nil when the sentence names none.
+	MoveFrom *Period
+	// timesBase is, for a multiple of a line's figure of another year
+	// ("eight times fiscal 2023's"), where in the sentence that year is
+	// written: the growth is over the span from it. 0 for none.
+	timesBase int
 }
 
 var (
@@ -140,7 +149,8 @@ var (
 	scaledRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|bln|tn|trn|mln|mn)\b`)
 	})
-	percentRe = sync.OnceValue(func() *regexp.Regexp {
+	parenPercentRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\s*(\d+(?:\.\d+)?)\s*\)\s?%`) })
+	percentRe      = sync.OnceValue(func() *regexp.Regexp {
 		// Thousands separators too: "1,200 basis points" is not 200.
 		return regexp.MustCompile(`(?i)([-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b|ppts?\b|pts?\b|points?\b|bps?\b|basis points?\b)`)
 	})
@@ -284,6 +294,11 @@ var metricPhrases = []struct {
 	{"purchases of property and equipment", Capex, false},
 	{"free cash flow", FreeCashFlow, false}, {"fcf", FreeCashFlow, false}, {"free cash flow margin", FCFMargin, false}, {"fcf margin", FCFMargin, false},
 	{"research and development", RandD, false}, {"r&d", RandD, false}, {"r & d", RandD, false},
+	// The line with its noun ("R&D spending doubled"): the noun stood
+	// between the name and a multiple, which was then left unread.
+	{"r&d spending", RandD, false}, {"r&d spend", RandD, false}, {"r&d expense", RandD, false}, {"r&d expenses", RandD, false},
+	{"r&d costs", RandD, false}, {"research and development spending", RandD, false}, {"research and development expense", RandD, false},
+	{"research and development expenses", RandD, false}, {"capex spending", Capex, false}, {"capital expenditure spending", Capex, false},
 	{"dividends", Dividends, false}, {"dividend payments", Dividends, false}, {"dividends paid", Dividends, false},
 	{"share repurchases", Repurchases, false}, {"stock repurchases", Repurchases, false}, {"repurchases", Repurchases, false},
 	{"buybacks", Repurchases, false}, {"buyback", Repurchases, false}, {"share buybacks", Repurchases, false}, {"stock buybacks", Repurchases, false},
@@ -342,6 +357,9 @@ var otherPhrases = []string{
 	"buyback authorization", "remaining authorization",
 	// Buybacks and dividends together: no line of the filings.
 	"returned", "returning", "shareholder returns", "capital return", "capital returns", "capital returned",
+	// Debt beyond the long-term line: the current portion, commercial
+	// paper, the total; held to long-term debt, a right total was corrected.
+	"total debt", "gross debt", "short term debt", "current portion of long term debt", "commercial paper", "total borrowings",
 	"total assets", "total liabilities", "shareholders equity", "stockholders equity", "shareholders' equity", "stockholders' equity",
 	"book equity", "pretax income", "pre tax income", "income before taxes", "income before income taxes", "income tax",
 	"income taxes", "tax rate", "effective tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
@@ -401,6 +419,11 @@ var (
 	})
 	lastYrRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(last year|prior year|previous year|a year earlier|a year ago|year before|prior fiscal year|previous fiscal year|the year before)\b`)
+	})
+	// yearsBackRe is a year counted back more than one: "two years
+	// earlier", "three years ago", "2 years before".
+	yearsBackRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(two|three|four|[2-4])\s+(?:fiscal\s+)?years\s+(?:earlier|ago|before|prior)\b`)
 	})
 )
 
@@ -670,6 +693,9 @@ type span struct {
 	// month ends in: attribute gives it the year the sentence states.
 	bare  bool
 	month int
+	// back is how many years a relative year counts back ("two years
+	// earlier"): 0 for one.
+	back int
 	// name is the phrase of an otherMetric span.
 	name string
 }
@@ -704,6 +730,9 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		want := m.Metric
 		attribute(&m, sentence, low, start, end, metrics, periods, t)
+		if m.timesBase > 0 {
+			timesSpan(&m, periods, t)
+		}
 		if m.ToProfit {
 			// The line and whose it is were read with the phrase; the
 			// rest of the attribution (period, condition) stands.
@@ -780,6 +809,14 @@ func findIn(sentence string, t *Table) []Mention {
 			continue
 		}
 		add(loc[0], loc[1], Mention{Value: vLo, Hi: vHi, Unit: Percent, Step: max(step(lo, 1), step(hi, 1))})
+	}
+	// "(8.2)%": an accountant's negative with its sign outside the
+	// parentheses, which the percentage reader below does not see.
+	if strings.Contains(low, ")%") || strings.Contains(low, ") %") {
+		for _, loc := range parenPercentRe().FindAllStringSubmatchIndex(low, -1) {
+			num := low[loc[2]:loc[3]]
+			add(loc[0], loc[1], Mention{Value: -mustFloat(num), Unit: Percent, Step: step(num, 1)})
+		}
 	}
 	for _, loc := range percentRe().FindAllStringSubmatchIndex(low, -1) {
 		num := strings.ReplaceAll(strings.ReplaceAll(low[loc[2]:loc[3]], "−", "-"), ",", "")
@@ -897,7 +934,14 @@ func findIn(sentence string, t *Table) []Mention {
 	}
 	// "a current ratio of 1.2 times": a multiple without its "x".
 	for _, loc := range timesGenRe().FindAllStringSubmatchIndex(low, -1) {
-		add(loc[0], loc[1], Mention{Value: mustFloat(low[loc[2]:loc[3]]), Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
+		v := mustFloat(low[loc[2]:loc[3]])
+		if growthVerbRe().MatchString(low[max(0, loc[0]-24):loc[0]]) && v > 1 {
+			// "R&D grew 1.6 times": a growth, as "grew 1.6x" is; read as a
+			// ratio the check does not hold, it was never checked.
+			add(loc[0], loc[1], Mention{Value: 100 * (v - 1), Unit: Percent, Step: 100 * step(low[loc[2]:loc[3]], 1), Dir: 1})
+			continue
+		}
+		add(loc[0], loc[1], Mention{Value: v, Unit: Multiple, Step: step(low[loc[2]:loc[3]], 1)})
 	}
 	findWordNumbers(low, metrics, add)
 	findFractionsOf(sentence, low, t, add)
@@ -907,6 +951,7 @@ func findIn(sentence string, t *Table) []Mention {
 	findScores(low, metrics, add)
 	sort.SliceStable(mentions, func(i, j int) bool { return mentions[i].Start < mentions[j].Start })
 	pairLists(sentence, low, mentions, metrics, periods)
+	moveBases(low, mentions)
 	fromToRange(low, mentions, periods)
 	inheritMetric(low, mentions)
 	appositeAmounts(low, mentions)
@@ -1056,11 +1101,130 @@ func pairLists(sentence, low string, mentions []Mention, metrics, periods []span
 	}
 }
 
+// moveBases gives a level moved by a verb of size the period of the figure
+// it moved from, when one of the same line with a period stated follows it
+// after "from" in its clause: the move of "expanded to 32.0% in 2025 from
+// 27.4% in 2023" is from 2023, and held to the year before it a right
+// sentence was corrected.
+func moveBases(low string, mentions []Mention) {
+	for i := range mentions {
+		m := &mentions[i]
+		if m.LevelMove == 0 {
+			continue
+		}
+		for _, b := range mentions[i+1:] {
+			if strings.ContainsAny(low[m.End:b.Start], ";") {
+				break
+			}
+			if b.Metric == m.Metric && b.Explicit && fromBefore(low, b.Start) && b.Period != m.Period {
+				p := b.Period
+				m.MoveFrom = &p
+				break
+			}
+		}
+	}
+}
+
+// timesSpan gives a multiple of a line's figure of another year its span:
+// from the year after "times" to the period the sentence states apart from
+// it (the latest year if none), each year as candidates reads it.
+func timesSpan(m *Mention, periods []span, t *Table) {
+	var base, own *span
+	for i := range periods {
+		sp := &periods[i]
+		switch {
+		case sp.start == m.timesBase:
+			base = sp
+		case sp.relative || sp.period.TTM || sp.period.Q > 0:
+		case own == nil || dist(*sp, span{start: m.Start, end: m.End}) < dist(*own, span{start: m.Start, end: m.End}):
+			own = sp
+		}
+	}
+	if base == nil {
+		return
+	}
+	years := func(sp *span) []Period {
+		if sp == nil {
+			return []Period{{FY: t.LatestFY}}
+		}
+		p := sp.period
+		if sp.metric == "calendar" {
+			p.Q = -1
+		}
+		return t.candidates(Mention{Period: p, Explicit: true})
+	}
+	m.Over = nil
+	for _, a := range years(base) {
+		for _, b := range years(own) {
+			if a.FY < b.FY {
+				m.Over = append(m.Over, [2]Period{a, b})
+			}
+		}
+	}
+	if len(m.Over) > 0 {
+		m.Period, m.Explicit = m.Over[0][1], true
+	}
+}
+
+// periodsBefore is the list of periods right before a list of figures
+// ("in fiscal 2023, 2024 and 2025 was $383.3B, $391.0B and $416.2B"),
+// in order; nil when the periods before are not one list, or are apart
+// from the figures (another figure or a ";" between).
+func periodsBefore(low string, run []Mention, periods []span) []span {
+	first := run[0].Start
+	var before []span
+	for _, sp := range periods {
+		if sp.end <= first {
+			before = append(before, sp)
+		}
+	}
+	if len(before) == 0 {
+		return nil
+	}
+	last := before[len(before)-1]
+	if gap := low[last.end:first]; len(gap) > 40 || strings.ContainsAny(gap, ";") || figureRe().MatchString(gap) {
+		return nil
+	}
+	list := []span{last}
+	for k := len(before) - 2; k >= 0 && listGap(low[before[k].end:before[k+1].start]); k-- {
+		list = append([]span{before[k]}, list...)
+	}
+	for _, sp := range list {
+		if sp.relative || sp.period.TTM {
+			return nil
+		}
+	}
+	// "fiscal 2023, 2024 and 2025": the word fiscal is said once for all.
+	if list[0].metric != "calendar" && list[0].period.Q == 0 {
+		for k := range list {
+			if list[k].metric == "calendar" {
+				list[k].metric = ""
+			}
+		}
+	}
+	return list
+}
+
 // pairPeriods gives the figures of a list the periods of the list of
 // periods right after it, in order: "$215.9 billion and $130.5 billion in
-// fiscal 2026 and fiscal 2025".
+// fiscal 2026 and fiscal 2025"; or, with none after, of the list right
+// before it: "in fiscal 2023, 2024 and 2025 was $383.3B, $391.0B and
+// $416.2B" (each figure took the period nearest it, and the first two
+// were corrected as the right figures of the wrong years).
 func pairPeriods(low string, run []Mention, periods []span) {
 	end := run[len(run)-1].End
+	if next := nearestAfter(periods, end); next < 0 {
+		if list := periodsBefore(low, run, periods); len(list) == len(run) {
+			for k, sp := range list {
+				p := sp.period
+				if sp.metric == "calendar" {
+					p.Q = -1
+				}
+				run[k].Period, run[k].Explicit, run[k].Relative = p, true, false
+			}
+			return
+		}
+	}
 	var list []span
 	for _, sp := range periods {
 		if sp.start < end || sp.relative || sp.period.TTM {
@@ -1172,7 +1336,9 @@ var (
 		return regexp.MustCompile(`\b([0-9])(\s*/\s*9|\s+out\s+of\s+9|\s+of\s+9)\b`)
 	})
 	scoreNumRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*(?:(?:of|was|is|at|stands at|stood at|reached|rose to|fell to|to|=|:|\()\s*){0,2}(\d+(?:\.\d+)?)\b`)
+		// "debt-to-equity ratio fell to 1.70": the word "ratio" after the
+		// name and a verb of size before "to" too.
+		return regexp.MustCompile(`^\s*(?:ratio\s+)?(?:(?:of|was|is|at|stands at|stood at|reached|(?:rose|fell|declined|dropped|increased|decreased|climbed|slipped|improved|eased|rebounded) to|to|=|:|\()\s*){0,2}(\d+(?:\.\d+)?)\b`)
 	})
 )
 
@@ -1564,6 +1730,17 @@ func findPeriods(low string, t *Table) []span {
 	for _, loc := range lastYrRe().FindAllStringIndex(low, -1) {
 		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: t.LatestFY - 1}, relative: true})
 	}
+	// "two years earlier": unread, the figure took the year the sentence
+	// stated and a right figure of two years before was corrected.
+	if strings.Contains(low, "years") {
+		for _, loc := range yearsBackRe().FindAllStringSubmatchIndex(low, -1) {
+			n := map[string]int{"two": 2, "three": 3, "four": 4}[low[loc[2]:loc[3]]]
+			if n == 0 {
+				n = int(mustFloat(low[loc[2]:loc[3]]))
+			}
+			out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: t.LatestFY - n}, relative: true, back: n})
+		}
+	}
 	// A quarter takes the year written next to it ("Q3 FY2026", "third
 	// quarter of fiscal 2026", "Fourth-quarter 2025"), else the latest
 	// fiscal year; that year is then part of the quarter, not a period of
@@ -1900,7 +2077,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	}
 	// "rose $6.0 billion", "up $1.2 billion", "a $1.2 billion increase in":
 	// an amount of change, not a level.
-	if (m.Unit == USD || m.Unit == USDPerShare) && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Hi == 0 &&
+	if (m.Unit == USD || m.Unit == USDPerShare || m.Unit == SharesUnit) && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Hi == 0 &&
 		!(best.loss && lossVerb(low[best.start:best.end])) { // "lost $1.2 billion" is the loss itself
 		pre := low[max(0, start-24):start]
 		if changeVerbRe().MatchString(pre) || changeNounRe().MatchString(low[end:]) {
@@ -2069,10 +2246,10 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			case pbest.metric == "prior quarter":
 				m.Period = pbest.period
 			case a.metric == "calendar":
-				m.Period.FY--
+				m.Period.FY -= max(1, pbest.back)
 				m.Period.Q = -1
 			default:
-				m.Period.FY--
+				m.Period.FY -= max(1, pbest.back)
 			}
 		}
 	}
@@ -2080,7 +2257,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// "from" is the base of the change, which is for the year after it.
 	if _, growth := m.Metric.Base(); growth && pscore < 1<<30 && !pbest.period.TTM && pbest.start > end {
 		lead := strings.TrimSpace(low[max(0, pbest.start-16):pbest.start])
-		for _, w := range []string{"from", "over", "versus", "vs", "vs.", "compared with", "against", "on", "than"} {
+		for _, w := range []string{"from", "over", "versus", "vs", "vs.", "compared with", "against", "on", "than", "above", "below", "ahead of", "behind"} {
 			if strings.HasSuffix(lead, " "+w) || lead == w {
 				m.Period.FY++
 				break
@@ -2780,7 +2957,9 @@ func segmentNamedBefore(sentence string, at int, t *Table) bool {
 // "revenue from China", "revenue in Greater China", "operating income at
 // Google Cloud", "gross margin of the Services segment".
 var partAfterRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s+(?:from|in|at|of|for)\s+(?:the\s+|its\s+)?([A-Za-z][A-Za-z&'-]*)`)
+	// Digits are part of the word read ("in Q3 FY2024" names a quarter):
+	// read up to them, "Q" was taken for a capitalised part's name.
+	return regexp.MustCompile(`^\s+(?:from|in|at|of|for)\s+(?:the\s+|its\s+)?([A-Za-z][A-Za-z0-9&'-]*)`)
 })
 
 // segmentAfter reports whether the metric's name is followed by a part of

@@ -38,7 +38,8 @@ var (
 	// "tripled", "halved", "grew fourfold".
 	multipleWordRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(doubled|tripled|trebled|quadrupled|quintupled|sextupled|septupled|octupled|halved|` +
-			`(two|three|four|five|six|seven|eight|nine|ten|[2-9]|10)\s*fold)\b`)
+			`(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|` +
+			`nineteen|twenty|\d+(?:\.\d+)?)\s*fold)\b`)
 	})
 	// fractionRe is a change by a fraction: "rose by a third", "fell by
 	// half", "grew by two-thirds".
@@ -204,6 +205,25 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 			add(loc[0], loc[1], m)
 		}
 	}
+	if strings.Contains(low, "times") {
+		for _, loc := range timesPeriodRe().FindAllStringSubmatchIndex(low, -1) {
+			n := low[loc[2]:loc[3]]
+			k, st := mustFloat(n), step(n, 1)
+			if v, _, ok := wordValue(n); ok {
+				k, st = v, 0
+			}
+			if k <= 1 || !multipleOfMetric(low, loc[0], loc[1], metrics) && !multipleAfterMetric(low, loc[0], metrics) {
+				continue
+			}
+			// Written in words, a round figure as "doubled" is; in digits,
+			// to its last digit as "2.5x" is.
+			m := Mention{Unit: Percent, Value: 100 * (k - 1), Step: 100 * st, Dir: 1, timesBase: loc[4]}
+			if st == 0 {
+				m.Step = 12.5 * k
+			}
+			add(loc[0], loc[3]+len(" times"), m)
+		}
+	}
 	if strings.Contains(low, " by ") {
 		for _, loc := range fractionRe().FindAllStringSubmatchIndex(low, -1) {
 			f := fractionValue(low[loc[6]:loc[7]])
@@ -323,6 +343,34 @@ var subjectGapWords = map[string]bool{
 	"than": true, "over": true, "just": true, "approximately": true, "effectively": true, "all": true, "but": true,
 	"then": true, "again": true, "itself": true, "also": true, "already": true, "some": true, "close": true, "to": true,
 	"not": true, "quite": true, "well": true, "exactly": true,
+	// A verb of growth before the multiple: "net income grew nearly
+	// sevenfold", "revenue rose eightfold" (unread, a wrong one passed).
+	"grew": true, "grown": true, "rose": true, "risen": true, "increased": true, "jumped": true, "climbed": true,
+	"surged": true, "soared": true, "expanded": true, "been": true, "was": true,
+}
+
+// timesPeriodRe is a line stated as a multiple of its figure of another
+// year: "revenue was eight times fiscal 2023's", "2.5 times its 2022
+// level". The second group is where the year the multiple is of starts.
+var timesPeriodRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(\d+(?:\.\d+)?|` + numberWordAlt + `)\s+times\s+(?:(?:its|the|their|that\s+of|what\s+it\s+was\s+in|the\s+level\s+of)\s+)?` +
+		`((?:fiscal\s+(?:year\s+)?|fy\s*['’]?)(?:\d{4}|\d{2})|(?:19|20)\d{2})\b`)
+})
+
+// multipleAfterMetric reports whether a multiple at start is said of the
+// line named before it in its clause with a verb of being between
+// ("fiscal 2026 revenue was eight times fiscal 2023's").
+func multipleAfterMetric(low string, start int, metrics []span) bool {
+	for _, sp := range metrics {
+		if sp.end > start || start-sp.end > 24 || sp.metric == otherMetric || UnitOf(sp.metric) != USD && UnitOf(sp.metric) != USDPerShare {
+			continue
+		}
+		switch strings.TrimSpace(low[sp.end:start]) {
+		case "was", "is", "were", "are", "was about", "was roughly", "was nearly", "is now", "came to", "was almost":
+			return true
+		}
+	}
+	return false
 }
 
 // nearlyRe is a word that puts a multiple a little above what was reached.
