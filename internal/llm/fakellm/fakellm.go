@@ -123,6 +123,14 @@ func WithBOM() Option { return func(s *Server) { s.bom = true } }
 // SSE spec does not know, rather than a data: event.
 func WithErrorField() Option { return func(s *Server) { s.errorField = true } }
 
+// WithFinishReason makes the OpenAI endpoint stop every streamed reply
+// that is not a fault half way through its text, with finish_reason
+// reason: what a server sends when it gave up on a generation without an
+// error event. vLLM says "abort" (the engine aborted the request: a
+// preemption, a failed KV transfer, a shutdown), DeepSeek
+// "insufficient_system_resource" (its inference system ran short).
+func WithFinishReason(reason string) Option { return func(s *Server) { s.finishReason = reason } }
+
 // WithLineEnd makes the server end the lines of its event streams with
 // eol: "\r\n", as servers on .NET and some proxies do, or a lone "\r",
 // which the SSE spec allows as well. The default is "\n".
@@ -330,11 +338,13 @@ type Server struct {
 	bom         bool
 	eol         string
 	errorField  bool
-	think       ThinkForm
-	toolText    ToolTextForm
-	now         func() time.Time
-	ts          *httptest.Server
-	cache       promptCache
+	// finishReason ends OpenAI streams early (WithFinishReason).
+	finishReason string
+	think        ThinkForm
+	toolText     ToolTextForm
+	now          func() time.Time
+	ts           *httptest.Server
+	cache        promptCache
 
 	mu     sync.Mutex
 	reqs   []Request
@@ -511,7 +521,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		st.ToolCalls, st.StopReason = nil, llm.StopEnd
 		step = &st
 	}
-	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode}
+	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode, Finish: s.finishReason}
 	if !stream {
 		api.writeJSON(w, a)
 		return
@@ -595,6 +605,9 @@ type answer struct {
 	ID    int
 	Model string
 	Mode  structuredMode
+	// Finish, when set, ends an OpenAI stream half way with this
+	// finish_reason (WithFinishReason).
+	Finish string
 }
 
 // structuredMode holds the wire details of how a request wants its answer.

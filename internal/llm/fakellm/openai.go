@@ -302,6 +302,31 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 	if !sw.event("", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)) {
 		return
 	}
+	// end sends what follows the finish chunk: the usage, when asked
+	// for, in a last chunk with no choice.
+	end := func() bool {
+		return !a.Mode.includeUsage || sw.event("", map[string]any{
+			"id": fmt.Sprintf("chatcmpl-fake%d", a.ID), "object": "chat.completion.chunk", "created": created,
+			"model": a.Model, "system_fingerprint": nil, "choices": []any{}, "usage": oaUsage(a.Usage),
+		})
+	}
+	if a.Finish != "" && a.Fault == nil {
+		// The server gave up half way, and says so only in the
+		// finish_reason.
+		pieces := script.Split(a.Text)
+		for _, piece := range pieces[:len(pieces)/2] {
+			if !sw.event("", chunk(map[string]any{"content": piece}, nil)) {
+				return
+			}
+		}
+		if !sw.event("", chunk(map[string]any{}, a.Finish)) {
+			return
+		}
+		if end() {
+			sw.raw("", "[DONE]")
+		}
+		return
+	}
 	sent := 0
 	fault := func() bool {
 		f := a.Fault
@@ -365,15 +390,9 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 	if !sw.event("", chunk(map[string]any{}, oaFinish(a.StopReason))) {
 		return
 	}
-	if a.Mode.includeUsage {
-		if !sw.event("", map[string]any{
-			"id": fmt.Sprintf("chatcmpl-fake%d", a.ID), "object": "chat.completion.chunk", "created": created,
-			"model": a.Model, "system_fingerprint": nil, "choices": []any{}, "usage": oaUsage(a.Usage),
-		}) {
-			return
-		}
+	if end() {
+		sw.raw("", "[DONE]")
 	}
-	sw.raw("", "[DONE]")
 }
 
 // rejectParam returns the status and body a real server answers a request
