@@ -131,6 +131,27 @@ func WithErrorField() Option { return func(s *Server) { s.errorField = true } }
 // "insufficient_system_resource" (its inference system ran short).
 func WithFinishReason(reason string) Option { return func(s *Server) { s.finishReason = reason } }
 
+// UsageShape is how the OpenAI endpoint reports a reply's token counts.
+type UsageShape int
+
+const (
+	// UsageOpenAI is OpenAI's: prompt_tokens counts every input token,
+	// the cached ones also in prompt_tokens_details.cached_tokens, in a
+	// last chunk with no choice when the request asked for it.
+	UsageOpenAI UsageShape = iota
+	// UsageDeepSeek is DeepSeek's: the cached tokens in its own
+	// prompt_cache_hit_tokens (and the rest in prompt_cache_miss_tokens),
+	// with no prompt_tokens_details.
+	UsageDeepSeek
+	// UsageMoonshot is Moonshot's (Kimi): the counts inside the finish
+	// chunk's choice (choices[0].usage), not beside it, with the cached
+	// tokens in a cached_tokens of its own.
+	UsageMoonshot
+)
+
+// WithUsageShape makes the OpenAI endpoint report token counts in shape.
+func WithUsageShape(shape UsageShape) Option { return func(s *Server) { s.usageShape = shape } }
+
 // WithLineEnd makes the server end the lines of its event streams with
 // eol: "\r\n", as servers on .NET and some proxies do, or a lone "\r",
 // which the SSE spec allows as well. The default is "\n".
@@ -340,6 +361,7 @@ type Server struct {
 	errorField  bool
 	// finishReason ends OpenAI streams early (WithFinishReason).
 	finishReason string
+	usageShape   UsageShape
 	think        ThinkForm
 	toolText     ToolTextForm
 	now          func() time.Time
@@ -521,7 +543,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		st.ToolCalls, st.StopReason = nil, llm.StopEnd
 		step = &st
 	}
-	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode, Finish: s.finishReason}
+	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode, Finish: s.finishReason, UsageShape: s.usageShape}
 	if !stream {
 		api.writeJSON(w, a)
 		return
@@ -608,6 +630,8 @@ type answer struct {
 	// Finish, when set, ends an OpenAI stream half way with this
 	// finish_reason (WithFinishReason).
 	Finish string
+	// UsageShape is how the OpenAI endpoint reports the counts.
+	UsageShape UsageShape
 }
 
 // structuredMode holds the wire details of how a request wants its answer.

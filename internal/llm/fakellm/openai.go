@@ -219,16 +219,25 @@ func oaFinish(s string) string {
 	return "stop"
 }
 
-func oaUsage(u llm.Usage) map[string]any {
+func oaUsage(u llm.Usage, shape UsageShape) map[string]any {
 	// prompt_tokens counts every input token, cached or not.
 	prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
-	return map[string]any{
-		"prompt_tokens":             prompt,
-		"completion_tokens":         u.OutputTokens,
-		"total_tokens":              prompt + u.OutputTokens,
-		"prompt_tokens_details":     map[string]any{"cached_tokens": u.CacheReadTokens, "audio_tokens": 0},
-		"completion_tokens_details": map[string]any{"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+	out := map[string]any{
+		"prompt_tokens":     prompt,
+		"completion_tokens": u.OutputTokens,
+		"total_tokens":      prompt + u.OutputTokens,
 	}
+	switch shape {
+	case UsageDeepSeek:
+		out["prompt_cache_hit_tokens"] = u.CacheReadTokens
+		out["prompt_cache_miss_tokens"] = prompt - u.CacheReadTokens
+	case UsageMoonshot:
+		out["cached_tokens"] = u.CacheReadTokens
+	default:
+		out["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CacheReadTokens, "audio_tokens": 0}
+		out["completion_tokens_details"] = map[string]any{"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}
+	}
+	return out
 }
 
 func oaToolCalls(a answer) []map[string]any {
@@ -275,7 +284,7 @@ func (api openaiAPI) writeJSON(w http.ResponseWriter, a answer) {
 		"created": time.Now().Unix(),
 		"model":   a.Model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": oaFinish(a.StopReason)}},
-		"usage":   oaUsage(a.Usage),
+		"usage":   oaUsage(a.Usage, a.UsageShape),
 	})
 }
 
@@ -305,10 +314,19 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 	// end sends what follows the finish chunk: the usage, when asked
 	// for, in a last chunk with no choice.
 	end := func() bool {
-		return !a.Mode.includeUsage || sw.event("", map[string]any{
+		return !a.Mode.includeUsage || a.UsageShape == UsageMoonshot || sw.event("", map[string]any{
 			"id": fmt.Sprintf("chatcmpl-fake%d", a.ID), "object": "chat.completion.chunk", "created": created,
-			"model": a.Model, "system_fingerprint": nil, "choices": []any{}, "usage": oaUsage(a.Usage),
+			"model": a.Model, "system_fingerprint": nil, "choices": []any{}, "usage": oaUsage(a.Usage, a.UsageShape),
 		})
+	}
+	// finish is the chunk that ends the reply with reason: Moonshot's
+	// carries the counts in its choice, whether asked for or not.
+	finish := func(reason string) map[string]any {
+		c := chunk(map[string]any{}, reason)
+		if a.UsageShape == UsageMoonshot {
+			c["choices"].([]any)[0].(map[string]any)["usage"] = oaUsage(a.Usage, a.UsageShape)
+		}
+		return c
 	}
 	if a.Finish != "" && a.Fault == nil {
 		// The server gave up half way, and says so only in the
@@ -319,7 +337,7 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 				return
 			}
 		}
-		if !sw.event("", chunk(map[string]any{}, a.Finish)) {
+		if !sw.event("", finish(a.Finish)) {
 			return
 		}
 		if end() {
@@ -387,7 +405,7 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 			}
 		}
 	}
-	if !sw.event("", chunk(map[string]any{}, oaFinish(a.StopReason))) {
+	if !sw.event("", finish(oaFinish(a.StopReason))) {
 		return
 	}
 	if end() {

@@ -96,6 +96,12 @@ func TestStreamUsageShapes(t *testing.T) {
 			"data: \n\ndata: " + c1 + "\ndata:\ndata: " + c2 + "\ndata: " + stop + "\ndata: " + use + "\ndata: [DONE]",
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"no finish_reason, [DONE] without its newline", chunk(c1) + chunk(c2) + "data: [DONE]", llm.Usage{Unreported: true}},
+		{"usage inside the finish chunk's choice (Moonshot)", chunk(c1) + chunk(c2) +
+			chunk(`{"id":"c","object":"chat.completion.chunk","model":"kimi-k2.5","choices":[{"index":0,"delta":{},"finish_reason":"stop","usage":{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":4}}}]}`) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"cache hits in their own field (DeepSeek)", chunk(c1) + chunk(c2) + chunk(stop) +
+			chunk(`{"id":"c","object":"chat.completion.chunk","model":"deepseek-chat","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13,"prompt_cache_hit_tokens":4,"prompt_cache_miss_tokens":7}}`) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
 			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}

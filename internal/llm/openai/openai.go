@@ -271,6 +271,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if ch.Index != 0 {
 					continue // n > 1 is never requested
 				}
+				if u, ok := choiceUsage(ch.JSON.ExtraFields); ok && !chunk.JSON.Usage.Valid() {
+					// Moonshot (Kimi) sends the counts inside the finish
+					// chunk's choice rather than beside it.
+					usage = usageOf(u)
+				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see package think): they
 				// are the model's scratchpad, not its answer.
@@ -521,9 +526,21 @@ func reasoningText(extra map[string]respjson.Field) string {
 }
 
 // usageOf converts the API's counts to Parley's: prompt_tokens counts the
-// cached prefix, which llm.Usage counts apart.
+// cached prefix, which llm.Usage counts apart. Servers that do not fill
+// prompt_tokens_details name the cached tokens in their own fields:
+// DeepSeek's prompt_cache_hit_tokens (prompt_tokens being the hits and
+// the misses), Moonshot's cached_tokens. Read as input, a cached prefix
+// would be priced at up to ten times what it cost.
 func usageOf(u sdk.CompletionUsage) llm.Usage {
 	cached := int(u.PromptTokensDetails.CachedTokens)
+	if cached == 0 {
+		for _, k := range []string{"prompt_cache_hit_tokens", "cached_tokens"} {
+			if n, ok := extraCount(u.JSON.ExtraFields, k); ok && n > 0 {
+				cached = n
+				break
+			}
+		}
+	}
 	written := int(u.PromptTokensDetails.CacheWriteTokens)
 	return llm.Usage{
 		InputTokens:      max(int(u.PromptTokens)-cached-written, 0),
@@ -531,6 +548,34 @@ func usageOf(u sdk.CompletionUsage) llm.Usage {
 		CacheReadTokens:  cached,
 		CacheWriteTokens: written,
 	}
+}
+
+// extraCount reads a count a server sent in a field the SDK does not
+// know.
+func extraCount(extra map[string]respjson.Field, key string) (int, bool) {
+	f, ok := extra[key]
+	if !ok {
+		return 0, false
+	}
+	var n int
+	if json.Unmarshal([]byte(f.Raw()), &n) != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// choiceUsage reads the counts a server sent inside a choice (Moonshot's
+// "usage" in the finish chunk's choice), which the SDK does not know.
+func choiceUsage(extra map[string]respjson.Field) (sdk.CompletionUsage, bool) {
+	f, ok := extra["usage"]
+	if !ok {
+		return sdk.CompletionUsage{}, false
+	}
+	var u sdk.CompletionUsage
+	if json.Unmarshal([]byte(f.Raw()), &u) != nil || !u.JSON.PromptTokens.Valid() && !u.JSON.CompletionTokens.Valid() {
+		return sdk.CompletionUsage{}, false
+	}
+	return u, true
 }
 
 // contentText is the answer's text in a content delta. Mistral's reasoning

@@ -1,0 +1,54 @@
+package openai_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/openai"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// Servers that report token counts in their own fields are read as
+// OpenAI's are: DeepSeek's cached tokens in prompt_cache_hit_tokens,
+// Moonshot's counts inside the finish chunk's choice with its own
+// cached_tokens. The cached prefix is counted (and so priced) as a cache
+// read, not as input, and the counts are known, not unreported.
+func TestUsageShapes(t *testing.T) {
+	// Two calls that share a long system prompt: the second reads it
+	// from the server's (automatic) prompt cache.
+	calls := func(t *testing.T, shape fakellm.UsageShape) []llm.Usage {
+		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis, for its speed."}}), fakellm.WithUsageShape(shape))
+		defer srv.Close()
+		p, err := openai.New(openai.Config{Name: "deepseek", BaseURL: srv.OpenAIURL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []llm.Usage
+		for _, q := range []string{"Which cache?", "Which cache, again?"} {
+			r, err := llm.Collect(p.Stream(context.Background(), llm.Request{Model: "deepseek-chat", System: strings.Repeat("You judge databases. ", 400),
+				Messages: []llm.Message{{Role: llm.RoleUser, Text: q}}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r.Usage)
+		}
+		return out
+	}
+	want := calls(t, fakellm.UsageOpenAI)
+	if want[1].CacheReadTokens == 0 || want[1].Unreported {
+		t.Fatalf("OpenAI's shape: %+v, want the second call's prefix read from the cache", want)
+	}
+	for name, shape := range map[string]fakellm.UsageShape{"DeepSeek": fakellm.UsageDeepSeek, "Moonshot": fakellm.UsageMoonshot} {
+		t.Run(name, func(t *testing.T) {
+			got := calls(t, shape)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("call %d: %+v, want %+v as OpenAI's shape gives", i+1, got[i], want[i])
+				}
+			}
+		})
+	}
+}
