@@ -131,6 +131,13 @@ func WithErrorField() Option { return func(s *Server) { s.errorField = true } }
 // "insufficient_system_resource" (its inference system ran short).
 func WithFinishReason(reason string) Option { return func(s *Server) { s.finishReason = reason } }
 
+// WithRateLimitHeaders makes the OpenAI endpoint answer a 429 as OpenAI's
+// API does: with no Retry-After, but the state of the rate limits in
+// x-ratelimit-* headers, the request limit spent and its reset
+// ("x-ratelimit-reset-requests: 2s", a Go duration) being the fault's
+// RetryAfter seconds.
+func WithRateLimitHeaders() Option { return func(s *Server) { s.rateLimitHeaders = true } }
+
 // UsageShape is how the OpenAI endpoint reports a reply's token counts.
 type UsageShape int
 
@@ -362,11 +369,14 @@ type Server struct {
 	// finishReason ends OpenAI streams early (WithFinishReason).
 	finishReason string
 	usageShape   UsageShape
-	think        ThinkForm
-	toolText     ToolTextForm
-	now          func() time.Time
-	ts           *httptest.Server
-	cache        promptCache
+	// rateLimitHeaders sends OpenAI's x-ratelimit-* headers with a 429
+	// rather than Retry-After (WithRateLimitHeaders).
+	rateLimitHeaders bool
+	think            ThinkForm
+	toolText         ToolTextForm
+	now              func() time.Time
+	ts               *httptest.Server
+	cache            promptCache
 
 	mu     sync.Mutex
 	reqs   []Request
@@ -520,7 +530,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f := step.Fault; f != nil && f.Stream == "" {
-		if f.RetryAfter != "" {
+		switch {
+		case s.rateLimitHeaders && f.Status == http.StatusTooManyRequests && api.name() == "openai":
+			rateLimitHeaders(w.Header(), f.RetryAfter)
+		case f.RetryAfter != "":
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
 		api.writeError(w, f.Status, f.Type, faultMessage(f))

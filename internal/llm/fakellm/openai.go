@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -177,6 +178,23 @@ func oaErrorType(status int) (string, string) {
 		return "server_error", ""
 	}
 	return "invalid_request_error", ""
+}
+
+// rateLimitHeaders sets the headers with which OpenAI's API answers a
+// request over its request limit, which resets in retryAfter seconds:
+// each limit, what is left of it and when it is whole again, as a Go
+// duration ("1s", "6m0s"). The token limit is not spent.
+func rateLimitHeaders(h http.Header, retryAfter string) {
+	reset := "1s"
+	if secs, err := strconv.Atoi(retryAfter); err == nil && secs > 0 {
+		reset = (time.Duration(secs) * time.Second).String()
+	}
+	h.Set("X-Ratelimit-Limit-Requests", "500")
+	h.Set("X-Ratelimit-Remaining-Requests", "0")
+	h.Set("X-Ratelimit-Reset-Requests", reset)
+	h.Set("X-Ratelimit-Limit-Tokens", "30000")
+	h.Set("X-Ratelimit-Remaining-Tokens", "29000")
+	h.Set("X-Ratelimit-Reset-Tokens", "2ms")
 }
 
 func oaErrorBody(status int, errType, msg string) map[string]any {

@@ -82,6 +82,9 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 			// Retry-After.
 			e.RetryAfter = time.Duration(ms * float64(time.Millisecond))
 		}
+		if e.RetryAfter == 0 && status == http.StatusTooManyRequests {
+			e.RetryAfter = rateLimitReset(header)
+		}
 	}
 	// The message is the API's explanation, often the only hint of what to
 	// fix ("model: no such model"), or the status text. The SDK's own text
@@ -146,6 +149,36 @@ func (m Mapper) notFoundHint(model, msg string) string {
 		hint += " (OpenAI-compatible servers serve it under /v1, as in http://localhost:8000/v1)"
 	}
 	return fmt.Sprintf("%s, and the model name %q.", hint, model)
+}
+
+// rateLimitReset is how long a 429 without Retry-After asks to wait, read
+// from the x-ratelimit-* headers OpenAI's API (and Groq, Azure OpenAI)
+// sends instead: the reset of the limit that is spent (remaining 0), the
+// later one when both are; when neither is, the token limit's, since a
+// request is then refused for wanting more tokens than are left. A reset
+// is the time until the limit is whole again, a Go duration ("1s",
+// "6m0s", "12ms") or, on Azure, seconds. 0 when there is none.
+func rateLimitReset(h http.Header) time.Duration {
+	reset := func(limit string) time.Duration {
+		v := strings.TrimSpace(h.Get("X-Ratelimit-Reset-" + limit))
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			return d
+		}
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 {
+			return time.Duration(secs * float64(time.Second))
+		}
+		return 0
+	}
+	var wait time.Duration
+	for _, limit := range []string{"Requests", "Tokens"} {
+		if strings.TrimSpace(h.Get("X-Ratelimit-Remaining-"+limit)) == "0" {
+			wait = max(wait, reset(limit))
+		}
+	}
+	if wait == 0 {
+		wait = reset("Tokens")
+	}
+	return wait
 }
 
 // ContextExceeded reports whether an API's error message says the request

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/llm"
 )
@@ -55,6 +56,41 @@ func TestHTTP(t *testing.T) {
 	e = m.HTTP(401, nil, "m", "", errors.New("401"))
 	if e.Kind != llm.ErrAuth || !strings.Contains(e.Error(), "invalid API key: check P_KEY") {
 		t.Errorf("401: %v", e)
+	}
+}
+
+func TestRateLimitReset(t *testing.T) {
+	hdr := func(kv ...string) http.Header {
+		h := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	cases := []struct {
+		name string
+		h    http.Header
+		want time.Duration
+	}{
+		{"requests spent", hdr("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "1.5s",
+			"x-ratelimit-remaining-tokens", "9000", "x-ratelimit-reset-tokens", "12ms"), 1500 * time.Millisecond},
+		{"both spent: the later", hdr("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "20ms",
+			"x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", "6m0s"), 6 * time.Minute},
+		{"neither spent: more tokens asked than left", hdr("x-ratelimit-remaining-requests", "40", "x-ratelimit-reset-requests", "1s",
+			"x-ratelimit-remaining-tokens", "120", "x-ratelimit-reset-tokens", "8.4s"), 8400 * time.Millisecond},
+		{"Azure's seconds", hdr("x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", "17"), 17 * time.Second},
+		{"Azure's -1 and 0", hdr("x-ratelimit-remaining-tokens", "-1", "x-ratelimit-reset-tokens", "0"), 0},
+		{"Retry-After first", hdr("Retry-After", "3", "x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "1m"), 3 * time.Second},
+		{"none", hdr(), 0},
+	}
+	for _, c := range cases {
+		if e := (Mapper{}).HTTP(429, c.h, "m", "", errors.New("429")); e.RetryAfter != c.want {
+			t.Errorf("%s: %s, want %s", c.name, e.RetryAfter, c.want)
+		}
+	}
+	// Only a 429 asks to wait so.
+	if e := (Mapper{}).HTTP(503, hdr("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "1m"), "m", "", errors.New("503")); e.RetryAfter != 0 {
+		t.Errorf("503: %s", e.RetryAfter)
 	}
 }
 
