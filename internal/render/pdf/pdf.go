@@ -548,13 +548,13 @@ func (r *renderer) inline(n ast.Node) {
 		r.code--
 		r.setFont()
 	case *ast.Link:
-		r.link = string(n.Destination)
+		r.link = webLink(string(n.Destination))
 		r.setFont()
 		r.inlines(n)
 		r.link = ""
 		r.setFont()
 	case *ast.AutoLink:
-		r.link = string(n.URL(r.src))
+		r.link = webLink(string(n.URL(r.src)))
 		r.setFont()
 		r.write(string(n.Label(r.src)))
 		r.link = ""
@@ -573,6 +573,24 @@ func (r *renderer) inline(n ast.Node) {
 	default:
 		r.inlines(n)
 	}
+}
+
+// webLink is dest if it is a web or mail address (http, https, mailto),
+// else "": a PDF reader opens a link's destination when it is clicked, and
+// hands a javascript: one to its script engine, a file: one or a relative
+// one (resolved against the PDF's folder) to the file system. The
+// destinations come from model output; the other links' text is printed
+// unlinked.
+func webLink(dest string) string {
+	scheme, _, ok := strings.Cut(dest, ":")
+	if !ok {
+		return ""
+	}
+	switch strings.ToLower(scheme) {
+	case "http", "https", "mailto":
+		return dest
+	}
+	return ""
 }
 
 func (r *renderer) write(s string) {

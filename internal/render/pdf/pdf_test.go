@@ -211,3 +211,23 @@ func TestRenderCostIsLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestLinksOnlyToTheWeb: a PDF link opens what it names when clicked, and a
+// reader hands a javascript:, file: or relative destination to a script
+// engine or the file system (a relative one resolves against the PDF's own
+// folder). Only http, https and mailto destinations become links; the
+// other links' text is printed, unlinked.
+func TestLinksOnlyToTheWeb(t *testing.T) {
+	md := "See [js](javascript:alert(1)), [JS](  JaVaScRiPt:alert(2)), [file](file:///etc/passwd), [rel](../../secret.txt), " +
+		"[data](data:text/html,x), <file:///C:/Windows/calc.exe> and [web](https://example.com/a), <http://example.org/b>, [mail](mailto:a@example.com).\n"
+	doc := render(t, "Links", md)
+	var got []string
+	for _, m := range regexp.MustCompile(`/URI \(((?:[^)\\]|\\.)*)\)`).FindAllSubmatch(doc, -1) {
+		got = append(got, string(m[1]))
+	}
+	want := []string{"https://example.com/a", "http://example.org/b", "mailto:a@example.com"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the PDF links to %q, want only %q", got, want)
+	}
+	mustContain(t, pdfText(t, doc), "See js, JS, file, rel, data, file:///C:/Windows/calc.exe and web")
+}
