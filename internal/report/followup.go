@@ -72,7 +72,8 @@ func FollowUpSection(b *strings.Builder, s *debate.State, heading string, name f
 		if by == "" {
 			by = "unknown model"
 		}
-		fmt.Fprintf(b, "\n**%s answers Q%d** (%s):\n\n%s\n", name(fu.Agent), i+1, by, strings.TrimSpace(fu.Answer.Text))
+		// The answer is model text under the section's heading, as a turn is.
+		fmt.Fprintf(b, "\n**%s answers Q%d** (%s):\n\n%s\n", name(fu.Agent), i+1, by, Nested(strings.TrimSpace(fu.Answer.Text), 3))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/textsafe/mdsafe"
 )
 
 // AgentUsage is one agent's line of the token and cost report.
@@ -406,9 +407,17 @@ func Item(s string) string { return strings.Join(strings.Fields(s), " ") }
 // Prose is model text (or a topic) that is a paragraph or more of a
 // document, trimmed, with a "#" that would start a heading escaped: its
 // paragraphs stay, but it cannot open a section of the document's own.
+//
+// Like Nested, it leaves no code block open (mdsafe.Contained) and its
+// images and raw HTML are made text.
 func Prose(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+	lines := strings.Split(mdsafe.Contained(strings.TrimSpace(s)), "\n")
+	fence := ""
 	for i, l := range lines {
+		if f, in := fenceLine(l, fence); in || f != "" {
+			fence = f
+			continue
+		}
 		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "#") {
 			lines[i] = l[:len(l)-len(t)] + "\\" + t
 		} else if i > 0 && setextUnderline(l) && strings.TrimSpace(lines[i-1]) != "" {
@@ -433,26 +442,23 @@ func setextUnderline(l string) bool {
 // heading of level-1 with each of its own headings made at least level
 // deep: a turn that wrote "## Recommendation" opened a section of the whole
 // document (the dashboard's report folds the document at "## " headings)
-// rather than a part of the turn. Code blocks are left as written.
+// rather than a part of the turn. Code blocks are left as written, and one
+// the text leaves open is closed (mdsafe.Contained: it would make code of
+// the rest of the document); images and raw HTML are made text.
 func Nested(s string, level int) string {
+	s = mdsafe.Contained(s)
 	if !strings.ContainsAny(s, "#=-") {
 		return s
 	}
 	lines := strings.Split(s, "\n")
 	fence := ""
 	for i, l := range lines {
+		if f, in := fenceLine(l, fence); in || f != "" {
+			fence = f
+			continue
+		}
 		t := strings.TrimLeft(l, " ")
 		if len(l)-len(t) > 3 {
-			continue
-		}
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
 			continue
 		}
 		if i > 0 && setextUnderline(l) && paragraphLine(lines[i-1]) {
@@ -468,6 +474,35 @@ func Nested(s string, level int) string {
 		lines[i] = l[:len(l)-len(t)] + strings.Repeat("#", level) + t[n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// fenceLine reads line l of Markdown as CommonMark reads code fences at
+// the top level, fence being the fence of the code block l is in ("" for
+// none). It returns the fence of the block after l and whether l is part
+// of a code block (its opening or closing fence included). A fence is
+// three or more backticks or tildes after at most three spaces; a backtick
+// fence's info string holds no backtick ("```x`y" is text); a block closes
+// at a run of its own character at least as long, with nothing after it.
+func fenceLine(l, fence string) (string, bool) {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 {
+		return fence, fence != ""
+	}
+	if fence != "" {
+		run := len(t) - len(strings.TrimLeft(t, fence[:1]))
+		if run >= len(fence) && strings.TrimSpace(t[run:]) == "" {
+			return "", true
+		}
+		return fence, true
+	}
+	if t == "" || (t[0] != '`' && t[0] != '~') {
+		return "", false
+	}
+	run := len(t) - len(strings.TrimLeft(t, t[:1]))
+	if run < 3 || (t[0] == '`' && strings.Contains(t[run:], "`")) {
+		return "", false
+	}
+	return t[:run], true
 }
 
 // paragraphLine reports whether a line can be the last of a paragraph a

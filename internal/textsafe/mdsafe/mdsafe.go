@@ -1,0 +1,264 @@
+// Package mdsafe makes untrusted Markdown (model output, topics) safe to
+// place in a document Parley writes: the exports, the decision documents,
+// the dashboard's pages and the PDF.
+//
+// Inert keeps what Markdown a reader can see (emphasis, lists, links,
+// code) and makes two things plain text: images, which a Markdown viewer
+// (GitHub, an editor's preview, the dashboard) fetches as soon as the
+// document is opened, so that a model can report to a server of its choice
+// that, when and by whom it was read, with what it puts in the address
+// (what it read in the prompt); and raw HTML, which such viewers render
+// (an <img>, a <details> that hides text, a <!-- that swallows the rest of
+// the document). Contained also closes a code block the text leaves open,
+// which would swallow everything a document puts after the text.
+//
+// Both read Markdown as goldmark does (CommonMark with GitHub's tables,
+// strikethrough and task lists), the parser of every renderer of Parley's
+// documents, and check their result by parsing it again. This package links
+// goldmark; textsafe, which the solver's binary links, must not.
+package mdsafe
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/parleyhq/parley/internal/textsafe"
+)
+
+// newParser is goldmark's parser with the extensions Parley's renderers
+// enable (server, termmd, pdf): a table or a task list changes what is
+// code and what is not.
+func newParser() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList)).Parser()
+}
+
+// Inert returns src with its images and raw HTML made plain text, and its
+// nesting bounded (textsafe.Shallow: goldmark parses deep nesting in more
+// than linear time). An image "![alt](url)" reads as written and fetches
+// nothing ("!\[alt](url)"); "<img …>", "</div>", "<!--" are shown, not
+// rendered ("\<img …>"). Code spans and code blocks, where both are text
+// already, and autolinks ("<https://…>") are left as they are.
+func Inert(src string) string {
+	src = textsafe.Shallow(src)
+	if !mayBeActive(src) {
+		return src
+	}
+	p := newParser()
+	out := escape(src, skipped(p, src))
+	if active(p, out) {
+		// What is code changed with the escapes (raw HTML had hidden a
+		// backtick): escape everything, code included. Every candidate
+		// is escaped then, so nothing can be left.
+		out = escape(src, nil)
+	}
+	return out
+}
+
+// Contained is Inert(src) that leaves no code block open at its end: a
+// fence the text opens and does not close ("```" alone on its last lines)
+// would make code of everything a document writes after it, the sections
+// and turns that follow included. Such a fence is closed; a fence that
+// cannot be closed so is escaped.
+func Contained(src string) string {
+	s := Inert(src)
+	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
+		return s
+	}
+	p := newParser()
+	open := openFence(p, s)
+	if open == "" {
+		return s
+	}
+	closed := s
+	if !strings.HasSuffix(closed, "\n") {
+		closed += "\n"
+	}
+	closed += open
+	if openFence(p, closed) == "" {
+		return closed
+	}
+	return escapeFences(s)
+}
+
+// sentinel is a paragraph placed after a text to see whether the text
+// leaves a block open that would take it in.
+const sentinel = "mdsafe-sentinel-paragraph"
+
+// openFence is the closing fence the code block src leaves open needs
+// ("```", "~~~~"), "" when src leaves none open.
+func openFence(p parser.Parser, src string) string {
+	doc := []byte(src + "\n\n" + sentinel + "\n")
+	root := p.Parse(text.NewReader(doc))
+	last := root.LastChild()
+	if para, ok := last.(*ast.Paragraph); ok && para.Lines().Len() == 1 {
+		if seg := para.Lines().At(0); string(bytes.TrimSpace(seg.Value(doc))) == sentinel {
+			return ""
+		}
+	}
+	code, ok := last.(*ast.FencedCodeBlock)
+	if !ok || code.Lines().Len() == 0 {
+		return "```" // not a fence goldmark left open; escapeFences decides
+	}
+	// The opening fence is the line before the block's first line.
+	start := code.Lines().At(0).Start
+	lineStart := bytes.LastIndexByte(doc[:max(start-1, 0)], '\n') + 1
+	line := strings.TrimLeft(string(doc[lineStart:start]), " ")
+	if line == "" || (line[0] != '`' && line[0] != '~') {
+		return "```"
+	}
+	n := len(line) - len(strings.TrimLeft(line, line[:1]))
+	return strings.Repeat(line[:1], n)
+}
+
+// escapeFences escapes every line that could open or close a fenced code
+// block ("```", "~~~" after at most three spaces), which then reads as
+// text.
+func escapeFences(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if len(l)-len(t) <= 3 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			lines[i] = l[:len(l)-len(t)] + "\\" + t
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// mayBeActive reports whether src holds anything escape would change: an
+// image's "![" or a "<" that could start an HTML tag, comment or
+// declaration.
+func mayBeActive(src string) bool {
+	for i := 0; i < len(src)-1; i++ {
+		if (src[i] == '!' && src[i+1] == '[') || (src[i] == '<' && tagStart(src[i+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// tagStart reports whether c, after "<", may start raw HTML: a tag name, a
+// closing tag, a comment or declaration, a processing instruction.
+func tagStart(c byte) bool {
+	return isLetter(c) || c == '/' || c == '!' || c == '?'
+}
+
+// span is a byte range [start, end) of the source.
+type span struct{ start, end int }
+
+// skipped lists, in order, the ranges of src escape leaves alone: the text
+// of code spans and code blocks.
+func skipped(p parser.Parser, src string) []span {
+	var out []span
+	_ = ast.Walk(p.Parse(text.NewReader([]byte(src))), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.CodeSpan:
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, ok := c.(*ast.Text); ok {
+					out = append(out, span{t.Segment.Start, t.Segment.Stop})
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			lines := n.Lines()
+			for i := range lines.Len() {
+				seg := lines.At(i)
+				out = append(out, span{seg.Start, seg.Stop})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	slices.SortFunc(out, func(a, b span) int { return a.start - b.start })
+	return out
+}
+
+// escape writes src with a backslash before the "[" of every "![" and
+// before every "<" that may start raw HTML, outside the skipped ranges.
+// A backslash escape already there is copied as it is.
+func escape(src string, skip []span) string {
+	var b strings.Builder
+	b.Grow(len(src) + 16)
+	for i := 0; i < len(src); i++ {
+		for len(skip) > 0 && skip[0].end <= i {
+			skip = skip[1:]
+		}
+		if len(skip) > 0 && skip[0].start <= i {
+			b.WriteString(src[i:skip[0].end])
+			i = skip[0].end - 1
+			continue
+		}
+		c := src[i]
+		switch {
+		case c == '\\' && i+1 < len(src) && isPunct(src[i+1]):
+			b.WriteString(src[i : i+2])
+			i++
+			continue
+		case c == '!' && i+1 < len(src) && src[i+1] == '[':
+			b.WriteString(`!\[`)
+			i++
+			continue
+		case c == '<' && i+1 < len(src) && tagStart(src[i+1]):
+			if n := autolink(src[i:]); n > 0 {
+				b.WriteString(src[i : i+n])
+				i += n - 1
+				continue
+			}
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// autolink is the length of the URI autolink s starts with
+// ("<https://example.com>", as CommonMark defines it), 0 if none: a link,
+// which no viewer fetches, and the escape would show its brackets.
+func autolink(s string) int {
+	i := 1
+	for i < len(s) && i <= 33 && (isLetter(s[i]) || i > 1 && (s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '.' || s[i] == '-')) {
+		i++
+	}
+	if i < 3 || i > 33 || i >= len(s) || s[i] != ':' || !isLetter(s[1]) {
+		return 0
+	}
+	for i++; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '>':
+			return i + 1
+		case c <= ' ' || c == '<' || c == 0x7f:
+			return 0
+		}
+	}
+	return 0
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// isPunct reports the ASCII punctuation a backslash escapes in Markdown.
+func isPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+// active reports whether src, parsed, holds an image or raw HTML.
+func active(p parser.Parser, src string) bool {
+	found := false
+	_ = ast.Walk(p.Parse(text.NewReader([]byte(src))), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch n.(type) {
+		case *ast.Image, *ast.RawHTML, *ast.HTMLBlock:
+			found = true
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
+}
