@@ -13,7 +13,6 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/perspectives"
-	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // Documents says where a completed debate's documents go.
@@ -48,7 +47,7 @@ func (a *App) WriteArtifacts(ctx context.Context, format debate.Format, st *deba
 			return out, err
 		}
 		ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
-		if err := WriteFileAtomic(ipath, []byte(textsafe.Clean(draft))); err != nil {
+		if err := WriteFileAtomic(ipath, []byte(InertDoc(draft))); err != nil {
 			return out, fmt.Errorf("write the issue draft: %w", err)
 		}
 		if err := a.appendArtifact(ctx, st.ID, "issue-draft", ipath); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/textsafe/mdsafe"
 )
 
 // ExportedDebate is the JSON export of a debate.
@@ -120,11 +121,19 @@ func ExportJSON(st *debate.State, full bool) ExportedDebate {
 
 // RenderDoc renders a debate as Markdown for a terminal, a file or a PDF,
 // with every control character from topics and model output made inert:
-// every document Parley writes goes through it.
+// every document Parley writes goes through it (InertDoc).
 func RenderDoc(format debate.Format, st *debate.State, summary bool) (string, error) {
 	doc, err := format.Render(st, debate.RenderOptions{Summary: summary})
 	if err != nil {
 		return "", err
 	}
-	return textsafe.Clean(doc), nil
+	return InertDoc(doc), nil
 }
+
+// InertDoc is a Markdown document that holds topics and model output made
+// inert: control characters visible (textsafe.Clean), images and raw HTML
+// shown as text (mdsafe.Inert). An image in a decision document is fetched
+// by whoever opens it in a Markdown viewer, from an address a model chose
+// and may have filled with what it read; the formats' own Markdown has
+// neither.
+func InertDoc(doc string) string { return mdsafe.Inert(textsafe.Clean(doc)) }
