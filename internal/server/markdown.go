@@ -9,13 +9,17 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
 
-	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/textsafe/mdsafe"
 )
 
 // markdown renders untrusted Markdown (model output, topics) as HTML: raw
-// HTML is dropped (goldmark's default, without html.WithUnsafe) and so are
-// dangerous link destinations such as javascript: URLs; nesting is bounded
-// (textsafe.Shallow), which goldmark parses in more than linear time.
+// HTML and images are shown as text (mdsafe.Inert: an image is fetched
+// when the page shows it, and raw HTML that starts a reply, a <script> or
+// <!-- block, hid the whole reply), dangerous link destinations such as
+// javascript: URLs are dropped (goldmark's safe mode, without
+// html.WithUnsafe, would drop raw HTML too); nesting is bounded
+// (textsafe.Shallow, through Inert), which goldmark parses in more than
+// linear time.
 type markdown struct{ md goldmark.Markdown }
 
 func newMarkdown() markdown {
@@ -28,7 +32,7 @@ func newMarkdown() markdown {
 // HTML renders src; on a rendering error the text is shown escaped.
 func (m markdown) HTML(src string) template.HTML {
 	var b bytes.Buffer
-	if err := m.md.Convert([]byte(textsafe.Shallow(src)), &b); err != nil {
+	if err := m.md.Convert([]byte(mdsafe.Inert(src)), &b); err != nil {
 		return template.HTML("<pre>" + template.HTMLEscapeString(src) + "</pre>")
 	}
 	return template.HTML(b.String()) // goldmark in safe mode: no raw HTML, no dangerous URLs
