@@ -1004,7 +1004,7 @@ func (t *Table) checkToProfit(m Mention, f Finding) Finding {
 		for _, g := range prior {
 			if g.Value < 0 {
 				f.Status = Verified
-				return f
+				return t.checkHistory(m, p, f)
 			}
 		}
 		f.Status, f.Actual = Corrected, &prior[0]
@@ -1012,6 +1012,80 @@ func (t *Table) checkToProfit(m Mention, f Finding) Finding {
 		return f
 	}
 	f.Status, f.Reason = Unverified, fmt.Sprintf("a return to profit: the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
+	return f
+}
+
+// checkHistory holds what a right return to profit in p says of the years
+// before it (Mention.History: "after two years of losses", "after losses
+// in 2022 and 2023", "its first profit since 2021") to the line's sign in
+// each: corrected when a year had the other sign, unverified when a year
+// it names is not in the filings Parley has. A quarter's return is left
+// as it is: the history is stated in years.
+func (t *Table) checkHistory(m Mention, p Period, f Finding) Finding {
+	h := m.History
+	if h == nil || p.Q != 0 || p.TTM {
+		return f
+	}
+	// A bare year of the history is read as the year of the return was:
+	// for a filer whose year ends in January, "2024" may be fiscal 2025.
+	offset := 0
+	if m.Period.Q == -1 {
+		offset = p.FY - m.Period.FY
+	}
+	resolve := func(y Period) Period {
+		if y.Q == -1 {
+			return Period{FY: y.FY + offset}
+		}
+		return Period{FY: y.FY}
+	}
+	type sign struct {
+		p    Period
+		loss bool
+	}
+	var want []sign
+	for _, y := range h.Losses {
+		want = append(want, sign{resolve(y), true})
+	}
+	for _, y := range h.Profits {
+		want = append(want, sign{resolve(y), false})
+	}
+	if h.Run > 0 {
+		// A run of n loss years right before, and a profit before it.
+		for k := 1; k <= h.Run; k++ {
+			want = append(want, sign{Period{FY: p.FY - k}, true})
+		}
+		want = append(want, sign{Period{FY: p.FY - h.Run - 1}, false})
+	}
+	if h.Since != nil {
+		// The first profit since a year: losses in every year between.
+		since := resolve(*h.Since)
+		for y := since.FY + 1; y < p.FY; y++ {
+			want = append(want, sign{Period{FY: y}, true})
+		}
+		want = append(want, sign{since, false})
+	}
+	label := m.Metric.Label()
+	var missing []Period
+	for _, w := range want {
+		g, ok := t.Lookup(m.Metric, w.p)
+		if !ok {
+			missing = append(missing, w.p)
+			continue
+		}
+		if w.loss && g.Value >= 0 || !w.loss && g.Value <= 0 {
+			f.Status, f.Actual, f.Period = Corrected, &g, p
+			if w.loss {
+				f.Reason = fmt.Sprintf("stated as a return to profit after a loss in %s, but %s was %s in %s", w.p, label, Display(g.Metric, g.Value), w.p)
+			} else {
+				f.Reason = fmt.Sprintf("stated as a return to profit after a profit in %s, but %s was %s in %s", w.p, label, Display(g.Metric, g.Value), w.p)
+			}
+			return f
+		}
+	}
+	if len(missing) > 0 {
+		f.Status = Unverified
+		f.Reason = fmt.Sprintf("a return to profit in %s after the years it names: the filings Parley has give no %s for %s", p, label, missing[0])
+	}
 	return f
 }
 

@@ -67,6 +67,10 @@ type Mention struct {
 	// positive"): a change of the metric's sign from a loss in the period
 	// before to a profit in the period named.
 	ToProfit bool
+	// History is what a return to profit says of the years before it
+	// ("after two years of losses", "its first profit since 2021"), held
+	// to the line's sign in each; nil when it says nothing.
+	History *ProfitHistory
 	// FromQuarter marks the figure a quarter's level changed from ("rose
 	// from $35.1 billion to $57.0 billion in Q3"), its Period the quarter a
 	// year earlier: the quarter before is as right a base.
@@ -934,6 +938,9 @@ func findIn(sentence string, t *Table) []Mention {
 	}
 	// "a current ratio of 1.2 times": a multiple without its "x".
 	for _, loc := range timesGenRe().FindAllStringSubmatchIndex(low, -1) {
+		if l := timesPeriodRe().FindStringIndex(low[loc[0]:]); l != nil && l[0] == 0 {
+			continue // "3.7 times its 2021 level": a multiple of another year's figure, read with the words
+		}
 		v := mustFloat(low[loc[2]:loc[3]])
 		if growthVerbRe().MatchString(low[max(0, loc[0]-24):loc[0]]) && v > 1 {
 			// "R&D grew 1.6 times": a growth, as "grew 1.6x" is; read as a
@@ -1113,7 +1120,9 @@ func moveBases(low string, mentions []Mention) {
 			continue
 		}
 		for _, b := range mentions[i+1:] {
-			if strings.ContainsAny(low[m.End:b.Start], ";") {
+			// In its clause, near it: a run-on text read to its end for
+			// each moved level took time quadratic in it.
+			if b.Start-m.End > 160 || strings.ContainsAny(low[m.End:b.Start], ";") {
 				break
 			}
 			if b.Metric == m.Metric && b.Explicit && fromBefore(low, b.Start) && b.Period != m.Period {
@@ -1377,7 +1386,9 @@ func findScores(low string, metrics []span, add func(start, end int, m Mention))
 // changeVerbRe is a verb of change right before a figure: "rose 0.5% to
 // 46.2%" is a change and a level, not a range.
 var changeVerbRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(rose|risen|grew|grown|fell|fallen|declined|increased|decreased|jumped|climbed|dropped|expanded|contracted|improved|slipped|widened|narrowed|deteriorated|worsened|moved|went|up|down|gained|lost)\s+(?:by\s+|about\s+|roughly\s+|nearly\s+)?$`)
+	// "declined by about 123 million": "by" and a word of approximation
+	// together too.
+	return regexp.MustCompile(`(?i)\b(rose|risen|grew|grown|fell|fallen|declined|increased|decreased|jumped|climbed|dropped|expanded|contracted|improved|slipped|widened|narrowed|deteriorated|worsened|moved|went|up|down|gained|lost)\s+(?:by\s+)?(?:about\s+|roughly\s+|nearly\s+|around\s+|approximately\s+|some\s+|almost\s+)?$`)
 })
 
 // rangeJoin reports whether the two numbers of a range match (loc, with

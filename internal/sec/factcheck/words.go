@@ -362,16 +362,23 @@ var timesPeriodRe = sync.OnceValue(func() *regexp.Regexp {
 // ("fiscal 2026 revenue was eight times fiscal 2023's").
 func multipleAfterMetric(low string, start int, metrics []span) bool {
 	for _, sp := range metrics {
-		if sp.end > start || start-sp.end > 24 || sp.metric == otherMetric || UnitOf(sp.metric) != USD && UnitOf(sp.metric) != USDPerShare {
+		if sp.end > start || start-sp.end > 40 || sp.metric == otherMetric || UnitOf(sp.metric) != USD && UnitOf(sp.metric) != USDPerShare {
 			continue
 		}
-		switch strings.TrimSpace(low[sp.end:start]) {
-		case "was", "is", "were", "are", "was about", "was roughly", "was nearly", "is now", "came to", "was almost":
+		if beingGapRe().MatchString(low[sp.end:start]) {
 			return true
 		}
 	}
 	return false
 }
+
+// beingGapRe is what may stand between a line's name and a multiple of it
+// stated with a verb of being: its period and the verb ("revenue in fiscal
+// 2026 was roughly 20 times fiscal 2016's").
+var beingGapRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\s+(?:in|for)\s+(?:fiscal\s+(?:year\s+)?|fy\s*)?\d{2,4})?\s+(?:was|is|were|are|came\s+to|stood\s+at)` +
+		`(?:\s+(?:about|roughly|nearly|almost|now|around|approximately|some))?\s*$`)
+})
 
 // nearlyRe is a word that puts a multiple a little above what was reached.
 var nearlyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(nearly|almost|close to|not quite)\s*$`) })
@@ -751,7 +758,14 @@ func findReturnsToProfit(sentence, low string, metrics []span, t *Table, add fun
 	if !hasAny(low, "profit", "black", "positive") {
 		return
 	}
-	for _, loc := range toProfitRe().FindAllStringSubmatchIndex(low, -1) {
+	hist := profitHistoryOf(low)
+	locs := toProfitRe().FindAllStringSubmatchIndex(low, -1)
+	if len(locs) == 0 && hist.since != nil {
+		// "posted its first annual profit since 2021": a return to profit
+		// too, stated by the year it was last made.
+		locs = [][]int{{hist.sinceAt[0], hist.sinceAt[1], -1, -1}}
+	}
+	for _, loc := range locs {
 		s, e := loc[0], loc[1]
 		rest := low[e:min(len(low), e+24)]
 		if ofFigureRe().MatchString(rest) || strings.HasPrefix(strings.TrimSpace(rest), "growth") ||
@@ -767,7 +781,7 @@ func findReturnsToProfit(sentence, low string, metrics []span, t *Table, add fun
 				line = sp
 			}
 		}
-		m := Mention{Unit: USD, ToProfit: true, Metric: NetIncome}
+		m := Mention{Unit: USD, ToProfit: true, Metric: NetIncome, History: hist.history}
 		switch {
 		case line.metric != "" && signLines[line.metric] && !clauseBreak(low[line.end:s]) && s-line.end <= 40:
 			m.Metric = line.metric
@@ -779,6 +793,100 @@ func findReturnsToProfit(sentence, low string, metrics []span, t *Table, add fun
 		}
 		add(s, e, m)
 	}
+}
+
+// ProfitHistory is what a return to profit says of the years before it:
+// "after two years of losses", "after losses in 2022 and 2023", "its first
+// profit since 2021". Unread, only the year before was held to a loss, and
+// a wrong history passed with a right return.
+type ProfitHistory struct {
+	// Run is the number of loss years right before the year of the return
+	// ("after three years of losses"); 0 when not stated.
+	Run int
+	// Losses are the years stated as losses ("after losses in 2022 and
+	// 2023", "lost money in 2021, 2022 and 2023"), Profits those stated as
+	// profits ("was profitable in 2021").
+	Losses, Profits []Period
+	// Since is the year the profit was last made ("its first profit since
+	// 2021"): a profit, and every year after it until the return a loss.
+	Since *Period
+}
+
+type profitHistory struct {
+	history *ProfitHistory
+	since   *Period
+	sinceAt []int
+}
+
+var (
+	// lossRunRe is a run of loss years before a return: "after three
+	// years of losses", "after a single loss-making year", "following two
+	// consecutive years in the red" (hyphens read as spaces).
+	lossRunRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:after|following|ending|ended|ends)\s+(a\s+single|a|one|two|three|four|five|six|[1-6])\s+` +
+			`(?:consecutive\s+|straight\s+|successive\s+|full\s+)?(?:(?:fiscal\s+)?years?\s+of\s+(?:net\s+|operating\s+)?loss(?:es)?|` +
+			`loss\s*making\s+years?|unprofitable\s+years?|(?:fiscal\s+)?years?\s+in\s+the\s+red|(?:fiscal\s+)?years?\s+of\s+red\s+ink)\b`)
+	})
+	// yearListRe is a list of years: "2022 and 2023", "fiscal 2021, 2022
+	// and 2023".
+	yearList = `((?:fiscal\s+)?(?:19|20)\d{2}(?:(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+)(?:fiscal\s+)?(?:19|20)\d{2})*)`
+	// lossYearsRe states years as losses; profitYearsRe as profits.
+	lossYearsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:(?:after|following)\s+(?:net\s+|operating\s+)?loss(?:es)?|lost\s+money|posted\s+(?:net\s+)?losses|` +
+			`reported\s+(?:net\s+)?losses|ran\s+losses|(?:was|were)\s+unprofitable)\s+in\s+` + yearList)
+	})
+	profitYearsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:was|were|been|remained|stayed)\s+profitable\s+in\s+` + yearList)
+	})
+	// profitSinceRe is "its first (annual) profit since 2021".
+	profitSinceRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bfirst\s+(?:annual\s+|full\s+year\s+|yearly\s+)?(?:net\s+)?(?:profit|net\s+income|profitable\s+year)\s+since\s+((?:fiscal\s+)?(?:19|20)\d{2})\b`)
+	})
+)
+
+// profitHistoryOf reads what a sentence says of the years before a return
+// to profit; a nil history when it says nothing.
+func profitHistoryOf(low string) profitHistory {
+	var out profitHistory
+	if !hasAny(low, "loss", "lost", "red", "unprofitable", "profitable", "since") {
+		return out
+	}
+	h := &ProfitHistory{}
+	years := func(list string) []Period {
+		var ps []Period
+		fiscal := false
+		for _, y := range yearRe().FindAllStringIndex(list, -1) {
+			fiscal = fiscal || strings.HasSuffix(strings.TrimSpace(list[:y[0]]), "fiscal")
+			p := Period{FY: int(mustFloat(list[y[0]:y[1]])), Q: -1}
+			if fiscal {
+				p.Q = 0 // "fiscal 2021, 2022 and 2023": said once for all
+			}
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	if loc := lossRunRe().FindStringSubmatchIndex(low); loc != nil {
+		w := low[loc[2]:loc[3]]
+		h.Run = map[string]int{"a single": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}[w]
+		if h.Run == 0 {
+			h.Run = int(mustFloat(w))
+		}
+	}
+	for _, loc := range lossYearsRe().FindAllStringSubmatchIndex(low, -1) {
+		h.Losses = append(h.Losses, years(low[loc[2]:loc[3]])...)
+	}
+	for _, loc := range profitYearsRe().FindAllStringSubmatchIndex(low, -1) {
+		h.Profits = append(h.Profits, years(low[loc[2]:loc[3]])...)
+	}
+	if loc := profitSinceRe().FindStringSubmatchIndex(low); loc != nil {
+		if ps := years(low[loc[2]:loc[3]]); len(ps) == 1 {
+			h.Since, out.since, out.sinceAt = &ps[0], &ps[0], loc[:2]
+		}
+	}
+	if h.Run > 0 || len(h.Losses) > 0 || len(h.Profits) > 0 || h.Since != nil {
+		out.history = h
+	}
+	return out
 }
 
 // negatedRe is a negation right before a verb: "has not", "never", "has
