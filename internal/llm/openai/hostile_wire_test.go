@@ -102,6 +102,14 @@ func TestStreamUsageShapes(t *testing.T) {
 		{"cache hits in their own field (DeepSeek)", chunk(c1) + chunk(c2) + chunk(stop) +
 			chunk(`{"id":"c","object":"chat.completion.chunk","model":"deepseek-chat","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13,"prompt_cache_hit_tokens":4,"prompt_cache_miss_tokens":7}}`) + done,
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"event:, id: and retry: fields (proxies that name every event)", "retry: 3000\n\n" +
+			"event: message\nid: 1\n" + chunk(c1) + "event: message\nid: 2\n" + chunk(c2) + "event: message\nid: 3\n" + chunk(stop) +
+			"event: message\nid: 4\n" + chunk(use) + "event: message\n" + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"chunks with no choice anywhere (Azure's filter results, usage-only)", chunk(`{"choices":[],"prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`) +
+			chunk(c1) + chunk(`{"choices":[],"usage":null}`) + chunk(c2) + chunk(`{"choices":[{"index":0,"finish_reason":null,"content_filter_results":{"hate":{"filtered":false,"severity":"safe"}}}]}`) +
+			chunk(stop) + chunk(use) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
 			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}
@@ -248,6 +256,22 @@ func TestToolCallDeltas(t *testing.T) {
 				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"2}"}}]}}]}`) +
 				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
 			[]llm.ToolCall{{ID: "call_0", Name: "lookup", Args: []byte(`{"q":1}`)}, {ID: "call_0_1", Name: "lookup", Args: []byte(`{"q":2}`)}}},
+		{"arguments split inside an escape and inside a surrogate pair's escapes",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":"{\"q\": \"caf\\"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"u00e9 \\\"\\ud83d"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\\ude00\"}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q": "caf\u00e9 \"\ud83d\ude00"}`)}}},
+		{"multi-byte text split between deltas, as the SDK decodes each",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"lookup","arguments":"{\"q\": \"日"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"本\"}"}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "a", Name: "lookup", Args: []byte(`{"q": "日本"}`)}}},
+		{"empty and null arguments of a tool without parameters",
+			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"now","arguments":""}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","type":"function","function":{"name":"now","arguments":null}}]}}]}`) +
+				chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`) + done,
+			[]llm.ToolCall{{ID: "a", Name: "now", Args: []byte(`{}`)}, {ID: "b", Name: "now", Args: []byte(`{}`)}}},
 		{"two calls in one delta, no ids, same name, finish stop (local servers)",
 			chunk(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"lookup","arguments":"{}"}},{"index":1,"function":{"name":"lookup","arguments":"{\"q\":2}"}}]},"finish_reason":"stop"}]}`) + done,
 			nil},
