@@ -181,6 +181,13 @@ func TestHTTPErrors(t *testing.T) {
 		{"429 http-date", 429, map[string]string{"Retry-After": date}, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, llm.ErrRateLimited, 80 * time.Second, nil, nil},
 		{"502 html", 502, map[string]string{"Content-Type": "text/html"}, html, llm.ErrServer, 0, []string{"502"}, []string{"<p>", "\x1b"}},
 		{"400 prompt too long", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`, llm.ErrBadRequest, 0, []string{"prompt is too long", `"claude-x"`, "context window"}, nil},
+		// Compatible servers and the proxies in front of them answer in
+		// their own shapes: the message is read out of them, not quoted
+		// as JSON.
+		{"404 FastAPI detail", 404, nil, `{"detail":"Not Found"}`, llm.ErrBadRequest, 0, []string{"Not Found"}, []string{"{", "detail"}},
+		{"400 error as a string (Ollama)", 400, nil, `{"error":"model \"qwen9\" not found, try pulling it first"}`, llm.ErrBadRequest, 0, []string{`model "qwen9" not found`}, []string{"{"}},
+		{"500 OpenAI's shape (LiteLLM)", 500, nil, `{"error":{"message":"litellm.APIConnectionError: upstream reset","type":null,"param":null,"code":"500"}}`, llm.ErrServer, 0, []string{"litellm.APIConnectionError: upstream reset"}, []string{"{"}},
+		{"502 plain text (Envoy)", 502, map[string]string{"Content-Type": "text/plain"}, "upstream connect error or disconnect/reset before headers. reset reason: connection termination", llm.ErrServer, 0, []string{"upstream connect error"}, nil},
 		{"401", 401, nil, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`, llm.ErrAuth, 0, []string{"ANTHROPIC_API_KEY"}, nil},
 	}
 	for _, c := range cases {

@@ -261,9 +261,14 @@ type limited struct {
 var htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
 
 // BodyDetail is what is worth quoting from an error body that is not the
-// API's JSON: an HTML page's title, or a text's first line; cleaned and
-// bounded.
+// API's JSON: the message of another server's JSON ({"error": "text"}
+// from Ollama, {"detail": "text"} from a FastAPI server, a bare
+// {"message": ...}), an HTML page's title, or a text's first line;
+// cleaned and bounded.
 func BodyDetail(body []byte) string {
+	if msg := jsonMessage(body); msg != "" {
+		return Detail(msg)
+	}
 	if m := htmlTitle.FindSubmatch(body); m != nil {
 		return Detail(string(m[1]))
 	}
@@ -272,6 +277,28 @@ func BodyDetail(body []byte) string {
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(string(body[:min(len(body), 4*maxDetail)])), "\n")
 	return Detail(line)
+}
+
+// jsonMessage is the message of an error body in one of the JSON shapes
+// servers use, or "".
+func jsonMessage(body []byte) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(body), &top) != nil {
+		return ""
+	}
+	var s string
+	for _, k := range []string{"error", "message", "detail"} {
+		if json.Unmarshal(top[k], &s) == nil && s != "" {
+			return s
+		}
+	}
+	var inner struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(top["error"], &inner) == nil {
+		return inner.Message
+	}
+	return ""
 }
 
 // Transport classifies an error that carries no HTTP status: a failed dial, a
