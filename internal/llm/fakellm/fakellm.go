@@ -154,6 +154,12 @@ const (
 	// chunk's choice (choices[0].usage), not beside it, with the cached
 	// tokens in a cached_tokens of its own.
 	UsageMoonshot
+	// UsageGemini is a Gemini model's behind an OpenAI-compatible
+	// layer: its thinking (here half the output tokens) reported in
+	// completion_tokens_details.reasoning_tokens and in total_tokens but
+	// left out of completion_tokens, which counts the visible answer
+	// alone.
+	UsageGemini
 )
 
 // WithUsageShape makes the OpenAI endpoint report token counts in shape.

@@ -251,6 +251,11 @@ func oaUsage(u llm.Usage, shape UsageShape) map[string]any {
 		out["prompt_cache_miss_tokens"] = prompt - u.CacheReadTokens
 	case UsageMoonshot:
 		out["cached_tokens"] = u.CacheReadTokens
+	case UsageGemini:
+		thoughts := u.OutputTokens / 2
+		out["completion_tokens"] = u.OutputTokens - thoughts
+		out["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CacheReadTokens}
+		out["completion_tokens_details"] = map[string]any{"reasoning_tokens": thoughts}
 	default:
 		out["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CacheReadTokens, "audio_tokens": 0}
 		out["completion_tokens_details"] = map[string]any{"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}

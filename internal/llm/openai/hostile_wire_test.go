@@ -110,6 +110,12 @@ func TestStreamUsageShapes(t *testing.T) {
 			chunk(c1) + chunk(`{"choices":[],"usage":null}`) + chunk(c2) + chunk(`{"choices":[{"index":0,"finish_reason":null,"content_filter_results":{"hate":{"filtered":false,"severity":"safe"}}}]}`) +
 			chunk(stop) + chunk(use) + done,
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"reasoning left out of completion_tokens, counted in the total (layers in front of Gemini)", chunk(c1) + chunk(c2) + chunk(stop) +
+			chunk(`{"choices":[],"usage":{"prompt_tokens":11,"completion_tokens":0,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":2}}}`) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"reasoning counted in completion_tokens (OpenAI)", chunk(c1) + chunk(c2) + chunk(stop) +
+			chunk(`{"choices":[],"usage":{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":1}}}`) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
 			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}

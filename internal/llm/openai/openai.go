@@ -530,7 +530,8 @@ func reasoningText(extra map[string]respjson.Field) string {
 // prompt_tokens_details name the cached tokens in their own fields:
 // DeepSeek's prompt_cache_hit_tokens (prompt_tokens being the hits and
 // the misses), Moonshot's cached_tokens. Read as input, a cached prefix
-// would be priced at up to ten times what it cost.
+// would be priced at up to ten times what it cost. So the output tokens
+// are counted whole when a server leaves the reasoning out of them.
 func usageOf(u sdk.CompletionUsage) llm.Usage {
 	cached := int(u.PromptTokensDetails.CachedTokens)
 	if cached == 0 {
@@ -542,9 +543,16 @@ func usageOf(u sdk.CompletionUsage) llm.Usage {
 		}
 	}
 	written := int(u.PromptTokensDetails.CacheWriteTokens)
+	output := int(u.CompletionTokens)
+	if r := int(u.CompletionTokensDetails.ReasoningTokens); r > 0 && int(u.PromptTokens)+output+r == int(u.TotalTokens) {
+		// completion_tokens counts the reasoning tokens in OpenAI's
+		// API; layers in front of Gemini leave its thinking out of it,
+		// though their total_tokens, and the bill, count it.
+		output += r
+	}
 	return llm.Usage{
 		InputTokens:      max(int(u.PromptTokens)-cached-written, 0),
-		OutputTokens:     int(u.CompletionTokens),
+		OutputTokens:     output,
 		CacheReadTokens:  cached,
 		CacheWriteTokens: written,
 	}

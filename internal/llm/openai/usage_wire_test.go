@@ -14,8 +14,10 @@ import (
 // Servers that report token counts in their own fields are read as
 // OpenAI's are: DeepSeek's cached tokens in prompt_cache_hit_tokens,
 // Moonshot's counts inside the finish chunk's choice with its own
-// cached_tokens. The cached prefix is counted (and so priced) as a cache
-// read, not as input, and the counts are known, not unreported.
+// cached_tokens, a Gemini model's thinking left out of completion_tokens.
+// The cached prefix is counted (and so priced) as a cache read, not as
+// input; the thinking as output; and the counts are known, not
+// unreported.
 func TestUsageShapes(t *testing.T) {
 	// Two calls that share a long system prompt: the second reads it
 	// from the server's (automatic) prompt cache.
@@ -41,7 +43,7 @@ func TestUsageShapes(t *testing.T) {
 	if want[1].CacheReadTokens == 0 || want[1].Unreported {
 		t.Fatalf("OpenAI's shape: %+v, want the second call's prefix read from the cache", want)
 	}
-	for name, shape := range map[string]fakellm.UsageShape{"DeepSeek": fakellm.UsageDeepSeek, "Moonshot": fakellm.UsageMoonshot} {
+	for name, shape := range map[string]fakellm.UsageShape{"DeepSeek": fakellm.UsageDeepSeek, "Moonshot": fakellm.UsageMoonshot, "Gemini": fakellm.UsageGemini} {
 		t.Run(name, func(t *testing.T) {
 			got := calls(t, shape)
 			for i := range want {
