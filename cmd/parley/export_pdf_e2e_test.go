@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,6 +44,17 @@ func TestExportPDF(t *testing.T) {
 	summary := filepath.Join(dir, "summary.pdf")
 	if r := parley(t, dir, env, "", "export", id, "--as", "pdf", "--summary", "-o", summary); r.code != 0 {
 		t.Fatalf("export --as pdf --summary: exit %d\n%s", r.code, r.stderr)
+	}
+	// A file that exists is kept unless --force says to replace it.
+	before, _ := os.ReadFile(full)
+	if r := parley(t, dir, env, "", "export", id, "--as", "pdf", "--summary", "-o", full); r.code != 2 || !strings.Contains(r.stderr, full+" exists: give --force to replace it") {
+		t.Errorf("export over an existing file: exit %d, want 2 naming --force\n%s", r.code, r.stderr)
+	}
+	if after, _ := os.ReadFile(full); !bytes.Equal(before, after) {
+		t.Errorf("the refused export changed %s", full)
+	}
+	if r := parley(t, dir, env, "", "export", id, "--as", "pdf", "--summary", "-o", summary, "--force"); r.code != 0 {
+		t.Errorf("export --force over an existing file: exit %d\n%s", r.code, r.stderr)
 	}
 	// Standard output is a pipe here, so the PDF may go there.
 	piped := parley(t, dir, env, "", "export", id, "--as", "pdf")

@@ -95,6 +95,42 @@ func (a *App) appendArtifact(ctx context.Context, id, kind, path string) error {
 // document from the team that shares the repository), or keeps those of
 // the file it replaces.
 func WriteFileAtomic(path string, data []byte) error {
+	return writeThrough(path, data, func(tmp string) error { return os.Rename(tmp, path) })
+}
+
+// ErrFileExists is an export asked to write over a file without being told
+// it may (--force): the file may be anything the user keeps at that path,
+// a document of their own or a system file.
+var ErrFileExists = errors.New("the file exists")
+
+// WriteExport writes an exported document to path as WriteFileAtomic does,
+// but does not replace a file already there unless replace is set: the
+// error then wraps ErrFileExists. The new file is linked into place, which
+// fails if the name was taken meanwhile, rather than checked for and
+// renamed over.
+func WriteExport(path string, data []byte, replace bool) error {
+	if replace {
+		return WriteFileAtomic(path, data)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s: %w", path, ErrFileExists)
+	}
+	return writeThrough(path, data, func(tmp string) error {
+		switch err := os.Link(tmp, path); {
+		case errors.Is(err, fs.ErrExist):
+			return fmt.Errorf("%s: %w", path, ErrFileExists)
+		case err != nil:
+			// A file system without hard links: the check above stands.
+			return os.Rename(tmp, path)
+		}
+		return nil
+	})
+}
+
+// writeThrough writes data to a new temporary file beside path, synced,
+// with the mode of the file it replaces if any, and has place put it at
+// path; the temporary name is removed whatever place does.
+func writeThrough(path string, data []byte, place func(tmp string) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -121,7 +157,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return place(tmp.Name())
 }
 
 // createSibling creates a new file named prefix and a random suffix in dir,

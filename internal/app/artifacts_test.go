@@ -1,8 +1,10 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +53,42 @@ func TestWriteFileAtomicMode(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(dir, "docs", "decisions", ".*"))
 	if len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestWriteExport: an export does not replace a file that exists unless
+// told to, and leaves no temporary file either way.
+func TestWriteExport(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(mine, []byte("mine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteExport(mine, []byte("# Debate\n"), false); !errors.Is(err, ErrFileExists) {
+		t.Errorf("export over a file: %v, want ErrFileExists", err)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "mine\n" {
+		t.Errorf("the file holds %q after a refused export", b)
+	}
+	if err := WriteExport(mine, []byte("# Debate\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "# Debate\n" {
+		t.Errorf("replaced file holds %q", b)
+	}
+	fresh := filepath.Join(dir, "sub", "new.md")
+	if err := WriteExport(fresh, []byte("# New\n"), false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(fresh); string(b) != "# New\n" {
+		t.Errorf("new file holds %q", b)
+	}
+	for _, d := range []string{dir, filepath.Dir(fresh)} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				t.Errorf("temporary file %s left in %s", e.Name(), d)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -137,3 +138,24 @@ func RenderDoc(format debate.Format, st *debate.State, summary bool) (string, er
 // and may have filled with what it read; the formats' own Markdown has
 // neither.
 func InertDoc(doc string) string { return mdsafe.Inert(textsafe.Clean(doc)) }
+
+// Export renders a debate as a document to write to a file or standard
+// output: as is "md", "json" (indented, its controls escaped) or "pdf";
+// summary leaves the transcript out. The CLI and the shell export through
+// it, so that a document is the same bytes whichever front-end wrote it.
+func Export(format debate.Format, st *debate.State, as string, summary bool) ([]byte, error) {
+	switch as {
+	case "md":
+		doc, err := RenderDoc(format, st, summary)
+		return []byte(doc), err
+	case "json":
+		b, err := json.MarshalIndent(ExportJSON(st, !summary), "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("encode debate %s: %w", st.ID, err)
+		}
+		return append(textsafe.InertJSON(b), '\n'), nil
+	case "pdf":
+		return ExportPDF(st, format, summary)
+	}
+	return nil, fmt.Errorf("export as %q: choose md, json or pdf", as)
+}

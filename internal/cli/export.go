@@ -2,14 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/app"
-	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -20,6 +19,7 @@ type ExportOptions struct {
 	Full    bool
 	Summary bool
 	Output  string
+	Force   bool // replace the -o file if it exists
 	asSet   bool // --as was given
 }
 
@@ -32,7 +32,8 @@ func newExportCmd(f *Factory, run func(context.Context, *ExportOptions) error) *
 
 --full (the default) includes the transcript; --summary only the result.
 --as pdf writes a PDF document; give -o FILE (it goes to standard output only
-when that is not a terminal).`,
+when that is not a terminal). -o does not replace a file that exists unless
+--force is given.`,
 		Example: "  parley export DEB-1a2b3c4d\n  parley export DEB-1a2b3c4d --as json -o debate.json\n  parley export DEB-1a2b3c4d --summary -o decision.md\n  parley export DEB-1a2b3c4d --as pdf -o debate.pdf",
 		Args:    exactID,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,6 +56,7 @@ when that is not a terminal).`,
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output (a directory: the debate's ID.md, ID.json or ID.pdf in it)")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	return cmd
 }
 
@@ -113,24 +115,9 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	var out []byte
-	switch o.As {
-	case "md":
-		doc, err := app.RenderDoc(format, st, o.Summary)
-		if err != nil {
-			return err
-		}
-		out = []byte(doc)
-	case "json":
-		b, err := json.MarshalIndent(app.ExportJSON(st, !o.Summary), "", "  ")
-		if err != nil {
-			return fmt.Errorf("encode debate %s: %w", st.ID, err)
-		}
-		out = append(textsafe.InertJSON(b), '\n')
-	case "pdf":
-		if out, err = app.ExportPDF(st, format, o.Summary); err != nil {
-			return err
-		}
+	out, err := app.Export(format, st, o.As, o.Summary)
+	if err != nil {
+		return err
 	}
 	if o.Output == "" {
 		_, err := f.IO.Out.Write(out)
@@ -140,7 +127,9 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	if intoDir {
 		path = filepath.Join(o.Output, st.ID+"."+o.As)
 	}
-	if err := app.WriteFileAtomic(path, out); err != nil {
+	if err := app.WriteExport(path, out, o.Force); errors.Is(err, app.ErrFileExists) {
+		return usageErrorf("%s exists: give --force to replace it, or another -o", path)
+	} else if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	fmt.Fprintf(f.IO.ErrOut, "Wrote %s\n", path)

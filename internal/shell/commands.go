@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -24,7 +23,7 @@ var commands = []struct{ name, args, help string }{
 	{"resume", "[ID]", "resume a paused debate (the latest when no ID is given)"},
 	{"list", "", "list the debates, newest first"},
 	{"show", "ID", "show a debate's document"},
-	{"export", "ID --as md|json|pdf [-o FILE] [--summary]", "write a debate's document to a file"},
+	{"export", "ID --as md|json|pdf [-o FILE] [--summary] [--force]", "write a debate's document to a file (--force replaces one that exists)"},
 	{"ask", "AGENT QUESTION", "ask an agent of the debate a follow-up question"},
 	{"hint", "AGENT TEXT", "hint an agent of the shell's debate, wherever it runs (or type AGENT: TEXT)"},
 	{"cost", "[ID]", "what the debate cost, per agent"},
@@ -638,7 +637,7 @@ func (m *Model) outPath(out, name string) string {
 // cmdExport writes a debate's document to a file.
 func (m *Model) cmdExport(args []string) tea.Cmd {
 	var id, as, out string
-	summary := false
+	summary, force := false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -657,9 +656,11 @@ func (m *Model) cmdExport(args []string) tea.Cmd {
 			as = strings.TrimPrefix(a, "--as=")
 		case a == "--summary":
 			summary = true
+		case a == "--force":
+			force = true
 		case a == "--full":
 		case strings.HasPrefix(a, "-"):
-			m.fail(fmt.Errorf("/export: unknown flag %s; use --as md|json|pdf, -o FILE, --summary", a))
+			m.fail(fmt.Errorf("/export: unknown flag %s; use --as md|json|pdf, -o FILE, --summary, --force", a))
 			return nil
 		case id == "":
 			id = a
@@ -693,23 +694,12 @@ func (m *Model) cmdExport(args []string) tea.Cmd {
 	out = m.outPath(out, st.ID+"."+as)
 	m.wait("Writing " + out + "…")
 	return func() tea.Msg {
-		var data []byte
-		var err error
-		switch as {
-		case "md":
-			var doc string
-			if doc, err = app.RenderDoc(format, st, summary); err == nil {
-				data = []byte(doc)
-			}
-		case "json":
-			if data, err = json.MarshalIndent(app.ExportJSON(st, !summary), "", "  "); err == nil {
-				data = append(data, '\n')
-			}
-		case "pdf":
-			data, err = app.ExportPDF(st, format, summary)
-		}
+		data, err := app.Export(format, st, as, summary)
 		if err == nil {
-			err = app.WriteFileAtomic(out, data)
+			err = app.WriteExport(out, data, force)
+		}
+		if errors.Is(err, app.ErrFileExists) {
+			return doneMsg{err: fmt.Errorf("export %s: %s exists: add --force to replace it, or give another -o", st.ID, out)}
 		}
 		if err != nil {
 			return doneMsg{err: fmt.Errorf("export %s: %w", st.ID, err)}

@@ -98,7 +98,7 @@ func (m *Model) candidates(words []string, partial string) ([]string, string) {
 		case prev == "--as":
 			return []string{"md", "json", "pdf"}, " "
 		case strings.HasPrefix(partial, "-"):
-			return []string{"--as", "--summary", "-o"}, " "
+			return []string{"--as", "--force", "--summary", "-o"}, " "
 		case len(words) == 1:
 			return m.ids(partial), " "
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -996,6 +997,39 @@ func TestExportPath(t *testing.T) {
 	h.settle()
 	if _, err := os.Stat(filepath.Join(dir, id+".json")); err != nil {
 		t.Errorf("-o DIR: %v; the transcript:\n%s", err, h.transcript())
+	}
+}
+
+// TestExportKeepsAFile: /export -o never writes over a file that exists
+// unless told (--force): a path typed by mistake (a system file, a document
+// of the user's) is refused and kept; and its JSON is the CLI's, controls
+// escaped.
+func TestExportKeepsAFile(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	id := storedDebate(t, h)
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(mine, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.typeLine("/export " + id + " --as pdf -o " + mine)
+	h.settle()
+	if b, _ := os.ReadFile(mine); string(b) != "mine\n" || !strings.Contains(h.transcript(), mine+" exists: add --force to replace it") {
+		t.Errorf("/export over a file: it holds %q; the transcript:\n%s", b, h.transcript())
+	}
+	h.typeLine("/export " + id + " --as json --force -o " + mine)
+	h.settle()
+	b, _ := os.ReadFile(mine)
+	st, format, err := h.m.app.Load(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := app.Export(format, st, "json", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, want) {
+		t.Errorf("/export --force --as json wrote %.200q, want the CLI's export %.200q", b, want)
 	}
 }
 
