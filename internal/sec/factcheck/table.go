@@ -277,6 +277,21 @@ var concepts = []struct {
 // and the TTM.
 const Years = 4
 
+// HistoryYears is how many fiscal years back from the latest the Table
+// holds the annual flows of (historyMetrics), their margins and growth:
+// a change "over the past decade" or "since fiscal 2016" is held to them.
+// Without them such a span was always unverified, however wrong.
+const HistoryYears = 10
+
+// historyMetrics are the lines held for the years before the last Years +
+// 1: amounts of a year's flows, which later filings restate little. Per-
+// share figures and share counts change with every split (a 2019 EPS is
+// stated before and after a 4-for-1 split in the data), and balance-sheet
+// lines with their tags: left out, a figure of them for those years is
+// unverified.
+var historyMetrics = map[Metric]bool{Revenue: true, CostOfRevenue: true, GrossProfit: true, OperatingIncome: true, NetIncome: true,
+	OperatingCashFlow: true, Capex: true, RandD: true, Dividends: true, Repurchases: true}
+
 // BuildTable reads the reference facts of a company from its XBRL data:
 // for the latest fiscal year latestFY (0: the latest the data report) and
 // the Years before, every base metric, the derived ones (gross profit when
@@ -313,6 +328,9 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	t := &Table{Company: company, Name: cf.EntityName, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month), FYEndDay: cf.FiscalYearEnd.Day,
 		FYNamedForStart: cf.FiscalYearEnd.NamedForStart()}
 	var periods []Period
+	for fy := latestFY - HistoryYears; fy < latestFY-Years; fy++ {
+		periods = append(periods, Period{FY: fy})
+	}
 	for fy := latestFY - Years; fy <= latestFY; fy++ {
 		periods = append(periods, Period{FY: fy})
 		if fy >= latestFY-2 {
@@ -344,6 +362,9 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	for _, p := range periods {
 		vals := map[Metric]Fact{}
 		for _, c := range concepts {
+			if p.FY < latestFY-Years && !historyMetrics[c.m] {
+				continue
+			}
 			f, ok := get(c.m, p)
 			if !ok {
 				continue
