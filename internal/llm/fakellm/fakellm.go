@@ -138,6 +138,12 @@ func WithFinishReason(reason string) Option { return func(s *Server) { s.finishR
 // RetryAfter seconds.
 func WithRateLimitHeaders() Option { return func(s *Server) { s.rateLimitHeaders = true } }
 
+// WithKeepAlive makes the server open a stream at once and, while the
+// reply's Delay runs, send an SSE comment line (": keep-alive") every
+// interval, as DeepSeek and OpenRouter do while a request waits for the
+// model, on both endpoints.
+func WithKeepAlive(interval time.Duration) Option { return func(s *Server) { s.keepAlive = interval } }
+
 // UsageShape is how the OpenAI endpoint reports a reply's token counts.
 type UsageShape int
 
@@ -378,11 +384,14 @@ type Server struct {
 	// rateLimitHeaders sends OpenAI's x-ratelimit-* headers with a 429
 	// rather than Retry-After (WithRateLimitHeaders).
 	rateLimitHeaders bool
-	think            ThinkForm
-	toolText         ToolTextForm
-	now              func() time.Time
-	ts               *httptest.Server
-	cache            promptCache
+	// keepAlive is the interval of the comments sent while a stream
+	// waits for its reply (WithKeepAlive); 0 for none.
+	keepAlive time.Duration
+	think     ThinkForm
+	toolText  ToolTextForm
+	now       func() time.Time
+	ts        *httptest.Server
+	cache     promptCache
 
 	mu     sync.Mutex
 	reqs   []Request
@@ -532,7 +541,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		step = &st
 	}
 
-	if !sleep(r.Context(), step.Delay) {
+	started := false
+	if s.keepAlive > 0 && stream && (step.Fault == nil || step.Fault.Stream != "") {
+		// The stream opens at once and waits for the model with comment
+		// lines.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		started = true
+		if !keepAlive(r.Context(), w, step.Delay, s.keepAlive) {
+			return
+		}
+	} else if !sleep(r.Context(), step.Delay) {
 		return
 	}
 	if f := step.Fault; f != nil && f.Stream == "" {
@@ -567,9 +587,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		api.writeJSON(w, a)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+	if !started {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+	}
 	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField}
 	api.writeStream(sw, a)
 }
@@ -737,6 +759,27 @@ func (sw *sseWriter) cut() {
 		f.Flush()
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// keepAlive waits d, writing an SSE comment line every interval, and
+// reports whether the client is still there.
+func keepAlive(ctx context.Context, w http.ResponseWriter, d, interval time.Duration) bool {
+	end := time.Now().Add(d)
+	for {
+		if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+			return false
+		}
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		left := time.Until(end)
+		if left <= 0 {
+			return ctx.Err() == nil
+		}
+		if !sleep(ctx, min(interval, left)) {
+			return false
+		}
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
