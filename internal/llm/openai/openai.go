@@ -546,8 +546,8 @@ func usageOf(u sdk.CompletionUsage) llm.Usage {
 	output := int(u.CompletionTokens)
 	if r := int(u.CompletionTokensDetails.ReasoningTokens); r > 0 && int(u.PromptTokens)+output+r == int(u.TotalTokens) {
 		// completion_tokens counts the reasoning tokens in OpenAI's
-		// API; layers in front of Gemini leave its thinking out of it,
-		// though their total_tokens, and the bill, count it.
+		// API; xAI's, and layers in front of Gemini, leave them out of
+		// it, though their total_tokens, and the bill, count them.
 		output += r
 	}
 	return llm.Usage{
