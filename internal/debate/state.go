@@ -26,6 +26,9 @@ type State struct {
 	Updated   time.Time
 	Status    Status
 	LastSeq   int64
+	// Queue is the job queue of the latest run queued (see Queued), ""
+	// if none was.
+	Queue string
 
 	Phase PhaseChanged // the latest phase
 
@@ -146,6 +149,10 @@ func (s *State) Apply(e Event) error {
 		// run): one queued in a race with its completion stays completed.
 		if s.Status != StatusCompleted {
 			s.Status = StatusQueued
+		}
+		var q Queued
+		if err = e.Decode(&q); err == nil {
+			s.Queue = q.Queue
 		}
 	case TypeCreated:
 		var c Created

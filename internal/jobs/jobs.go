@@ -218,6 +218,15 @@ func New(ctx context.Context, a *app.App, cfg Config) (*Queue, error) {
 // workers); a server with none leaves its queued debates to 'parley worker'.
 func (q *Queue) Works() bool { return len(q.queues()) > 0 }
 
+// Serves says whether this process works the named queue; with queue ""
+// (not known), whether it works any.
+func (q *Queue) Serves(queue string) bool {
+	if queue == "" {
+		return q.Works()
+	}
+	return q.queues()[queue] > 0
+}
+
 // queues are the queues this process works, with their workers.
 func (q *Queue) queues() map[string]int {
 	if len(q.cfg.Queues) > 0 {

@@ -241,6 +241,22 @@ func TestQueuedDebateShowsQueued(t *testing.T) {
 	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, "this server runs none") || strings.Contains(page, "this server&#39;s, or") {
 		t.Errorf("the panel of a server with no workers says it may run the debate:\n%.600s", page)
 	}
+	// A server that works other queues (--queue openai=1) names the
+	// debate's queue as the one it waits in, not its own workers.
+	other, err := jobs.New(ctx, a, jobs.Config{Queues: map[string]int{"openai": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv2, err := New(ctx, Config{App: a, Jobs: other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs2 := httptest.NewServer(srv2.Handler())
+	defer hs2.Close()
+	ts2 := &testServer{Server: srv2, URL: hs2.URL, client: hs2.Client()}
+	if _, page := ts2.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, "Queued in the data queue, which this server does not work") || strings.Contains(page, "this server&#39;s, or") {
+		t.Errorf("the panel of a server working other queues says it may run the debate:\n%.600s", page)
+	}
 	// A resume asked of it anyway is refused (it said 202 "running" and
 	// queued a second job for the debate).
 	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/resume", ""); resp.StatusCode != 409 || !strings.Contains(out, "queued for a worker") {

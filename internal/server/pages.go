@@ -270,9 +270,14 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	}
 	if v.Status == debate.StatusQueued {
 		p.Waiting = "Queued: it waits for a worker to take it up (this server's, or a 'parley worker' on its database); nothing to resume."
-		if q := s.cfg.Jobs; q != nil && !q.Works() {
+		switch q := s.cfg.Jobs; {
+		case q == nil || q.Serves(st.Queue):
+		case !q.Works():
 			// Said otherwise, one waits in vain for this server to run it.
 			p.Waiting = "Queued: it waits for a 'parley worker' on this server's database to take it up (this server runs none: --workers 0); nothing to resume."
+		default:
+			p.Waiting = fmt.Sprintf("Queued in the %s queue, which this server does not work (--queue): it waits for a 'parley worker' on this server's database that does; nothing to resume.",
+				textsafe.Clean(st.Queue))
 		}
 	}
 	if l := v.LiveLease(s.now(), debate.OwnerAlive); l != nil && v.Status == debate.StatusCheckpoint && v.Checkpoint == nil {
