@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/ops"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // WorkerOptions are the `parley worker` flags, shared with `parley serve`'s
@@ -87,12 +88,27 @@ It logs one JSON object a line (--log-format text for people) with the debate's 
 	return cmd
 }
 
+// inertJSONWriter writes JSON documents, one a Write as slog's JSON
+// handler writes its records, with the characters a terminal acts on
+// escaped (textsafe.InertJSON).
+type inertJSONWriter struct{ w io.Writer }
+
+func (i inertJSONWriter) Write(p []byte) (int, error) {
+	if _, err := i.w.Write(textsafe.InertJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // workerLog is the structured log of a worker.
 func workerLog(w io.Writer, format string) (*slog.Logger, error) {
 	hopts := &slog.HandlerOptions{Level: slog.LevelInfo}
 	switch format {
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, hopts)), nil
+		// slog's JSON encoder leaves C1 controls, bidi overrides and DEL
+		// raw, and a worker logs what servers and models said; its text
+		// handler quotes them already.
+		return slog.New(slog.NewJSONHandler(inertJSONWriter{w}, hopts)), nil
 	case "text":
 		return slog.New(slog.NewTextHandler(w, hopts)), nil
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"strings"
 	"testing"
@@ -24,5 +25,31 @@ func TestWorkerMetricsAddrTakenFirst(t *testing.T) {
 	}
 	if log := f.IO.ErrOut.(interface{ String() string }).String(); strings.Contains(log, "workers started") {
 		t.Errorf("the worker started taking debates before it found its metrics address taken:\n%s", log)
+	}
+}
+
+// TestWorkerLogIsInert: a worker's log carries what servers and models
+// said (an error's text, a debate's topic): in either format, the
+// characters a terminal acts on that encoders leave raw (C1 controls such
+// as U+009B, which xterm reads as CSI, bidi overrides, DEL) are escaped,
+// and a JSON line still decodes to what was logged.
+func TestWorkerLogIsInert(t *testing.T) {
+	const said = "server said: \x1b]0;x\x07 \u009b2J \u202egnp.exe\x7f"
+	for _, format := range []string{"json", "text"} {
+		var b strings.Builder
+		log, err := workerLog(&b, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Warn("a turn failed", "err", said)
+		if strings.ContainsAny(b.String(), "\x1b\x07\u009b\u202e\x7f") {
+			t.Errorf("%s log: a character a terminal acts on is raw: %q", format, b.String())
+		}
+		if format == "json" {
+			var rec struct{ Err string }
+			if err := json.Unmarshal([]byte(b.String()), &rec); err != nil || rec.Err != said {
+				t.Errorf("the JSON line decodes to %q (%v), want %q", rec.Err, err, said)
+			}
+		}
 	}
 }
