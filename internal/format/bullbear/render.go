@@ -261,7 +261,7 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 		b.WriteString("\n### Phase 4: Fact Check\n\n")
 		for _, n := range s.Notes {
 			if n.Kind == noteFactCheck {
-				fmt.Fprintf(b, "%s\n", n.Text)
+				fmt.Fprintf(b, "%s\n", report.Item(n.Text))
 			}
 		}
 		for _, side := range sides {
@@ -271,7 +271,9 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 	if fus := FollowUps(s); len(fus) > 0 {
 		b.WriteString("\n### Follow-up Questions\n")
 		for i, fu := range fus {
-			fmt.Fprintf(b, "\n**Q%d (to the %s):** %s\n", i+1, fu.Agent, fu.Question)
+			// A question is typed by a person or sent in a request: on one
+			// line, it opens no section of the document.
+			fmt.Fprintf(b, "\n**Q%d (to the %s):** %s\n", i+1, report.Item(fu.Agent), report.Item(fu.Question))
 			section(fmt.Sprintf("%s answers Q%d", title(fu.Agent), i+1), fu.Answer)
 		}
 	}
@@ -282,7 +284,7 @@ func (p *Protocol) fullTranscript(b *strings.Builder, s *debate.State, v *view) 
 			if h.Applied != "" {
 				applied = "applied in " + h.Applied
 			}
-			fmt.Fprintf(b, "- To %s: %s (%s)\n", h.Target, h.Text, applied)
+			fmt.Fprintf(b, "- To %s: %s (%s)\n", report.Item(h.Target), report.Item(h.Text), applied)
 		}
 	}
 	var cites []string
@@ -439,29 +441,29 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 	if len(corrected) > 0 {
 		b.WriteString("\nCorrected:\n")
 		for _, f := range corrected {
-			fmt.Fprintf(b, "- %s said: %q. %s: %s", title(f.Agent), f.Said(), f.Text, f.Reason)
+			line := fmt.Sprintf("- %s said: %q. %s: %s", title(f.Agent), f.Said(), f.Text, f.Reason)
 			if per := f.Per(); per != "" {
-				b.WriteString("; " + per)
+				line += "; " + per
 			}
-			b.WriteString(".\n")
+			b.WriteString(report.Item(line) + ".\n")
 		}
 	}
 	if len(market) > 0 {
 		fmt.Fprintf(b, "\nVerified against the recorded market data%s:\n", repeated(marketRepeats))
 		for _, f := range market {
-			fmt.Fprintf(b, "- %s: %s, %s %s (%s)\n", title(f.Agent), f.Text, f.Market.Label, f.Market.Display, factcheck.MarketSource(*f.Market))
+			fmt.Fprintf(b, "%s\n", report.Item(fmt.Sprintf("- %s: %s, %s %s (%s)", title(f.Agent), f.Text, f.Market.Label, f.Market.Display, factcheck.MarketSource(*f.Market))))
 		}
 	}
 	if len(web) > 0 {
 		fmt.Fprintf(b, "\nFrom the web (%s)%s:\n", factcheck.WebLabel, repeated(webRepeats))
 		for _, f := range web {
-			fmt.Fprintf(b, "- %s: %s, from %s [%s]\n", title(f.Agent), f.Text, f.Web.Cite(), factcheck.WebLabel)
+			fmt.Fprintf(b, "%s\n", report.Item(fmt.Sprintf("- %s: %s, from %s [%s]", title(f.Agent), f.Text, f.Web.Cite(), factcheck.WebLabel)))
 		}
 	}
 	if len(unverified) > 0 {
 		fmt.Fprintf(b, "\nNot verified against the filings%s:\n", repeated(unverifiedRepeats))
 		for _, f := range unverified {
-			fmt.Fprintf(b, "- %s: %s (%s)\n", title(f.Agent), f.Text, f.Reason)
+			fmt.Fprintf(b, "%s\n", report.Item(fmt.Sprintf("- %s: %s (%s)", title(f.Agent), f.Text, f.Reason)))
 		}
 	}
 }

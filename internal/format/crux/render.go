@@ -60,13 +60,17 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 	if q == "" {
 		q = "(no question yet)"
 	}
-	fmt.Fprintf(&b, "# Crux: %s\n\n", q)
+	// The question, the positions, the falsifiers, the criteria and the
+	// stages' reasons are model output: each list item and the title are
+	// kept to one line (report.Item), so that none opens a section of the
+	// report or leaves a code block open.
+	fmt.Fprintf(&b, "# Crux: %s\n\n", report.Item(q))
 	head := []string{"**Topic:** " + oneLine(p.topic), "**Debate ID:** " + s.ID}
 	names := make([]string, len(th.agents))
 	for i, a := range th.agents {
 		names[i] = a.Name
 	}
-	head = append(head, "**Personas:** "+strings.Join(names, " vs "))
+	head = append(head, "**Personas:** "+report.Item(strings.Join(names, " vs ")))
 	if v.result == nil {
 		head = append(head, fmt.Sprintf("**Status:** %s, stage %s (the debate has not finished; this report is partial)", s.Status, th.stage))
 	} else {
@@ -79,7 +83,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 	}
 	for _, a := range th.agents {
 		if ps, ok := c.Positions[a.ID]; ok {
-			fmt.Fprintf(&b, "- **%s: %s** (confidence %.0f%%); top claim: %s [%s, %.0f%%]\n", a.Name, ps.Side, ps.Confidence*100, ps.TopClaim.Statement, ps.TopClaim.Side, ps.TopClaim.Confidence*100)
+			fmt.Fprintf(&b, "%s\n", report.Item(fmt.Sprintf("- **%s: %s** (confidence %.0f%%); top claim: %s [%s, %.0f%%]", a.Name, ps.Side, ps.Confidence*100, ps.TopClaim.Statement, ps.TopClaim.Side, ps.TopClaim.Confidence*100)))
 		}
 	}
 	b.WriteString("\n## Falsifiers\n\n")
@@ -87,14 +91,14 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		b.WriteString("None declared.\n")
 	}
 	for _, fl := range c.Falsifiers {
-		fmt.Fprintf(&b, "- %s: **%s** %s by %s", th.name(fl.Agent), fl.Metric, fl.Threshold, fl.Deadline)
+		line := fmt.Sprintf("- %s: **%s** %s by %s", th.name(fl.Agent), fl.Metric, fl.Threshold, fl.Deadline)
 		if fl.Reasoning != "" {
-			fmt.Fprintf(&b, " — %s", oneLine(fl.Reasoning))
+			line += " — " + fl.Reasoning
 		}
 		if fl.ProposedBy != "" {
-			fmt.Fprintf(&b, " (proposed by the %s)", fl.ProposedBy)
+			line += fmt.Sprintf(" (proposed by the %s)", fl.ProposedBy)
 		}
-		b.WriteString("\n")
+		b.WriteString(report.Item(line) + "\n")
 	}
 	if v.result != nil {
 		b.WriteString("\n## Counterfactual\n\n")
@@ -108,17 +112,17 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		}
 		b.WriteString("\n## Resolution Criteria\n\n")
 		for _, r := range c.ResolutionCriteria {
-			fmt.Fprintf(&b, "- %s\n", r)
+			fmt.Fprintf(&b, "- %s\n", report.Item(r))
 		}
 		if len(c.ResolutionCriteria) == 0 {
 			b.WriteString("None.\n")
 		}
 		b.WriteString("\n## Validation\n\n")
 		for _, x := range c.Validation {
-			fmt.Fprintf(&b, "- %s %s: %s\n", mark(x.Passed), x.Name, x.Detail)
+			fmt.Fprintf(&b, "- %s %s: %s\n", mark(x.Passed), x.Name, report.Item(x.Detail))
 		}
 		if c.Summary != "" {
-			fmt.Fprintf(&b, "\n## Summary\n\n%s\n", strings.TrimSpace(c.Summary))
+			fmt.Fprintf(&b, "\n## Summary\n\n%s\n", report.Prose(c.Summary))
 		}
 	}
 	if len(res.Concessions) > 0 {
@@ -134,21 +138,21 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 	b.WriteString("\n## Stages\n\n")
 	b.WriteString("- DISCOVERY from message 1\n")
 	for _, t := range th.transitions {
-		fmt.Fprintf(&b, "- %s → %s after message %d: %s\n", t.From, t.To, t.AtMessage, t.Reason)
+		fmt.Fprintf(&b, "- %s → %s after message %d: %s\n", t.From, t.To, t.AtMessage, report.Item(t.Reason))
 	}
 	if len(th.locks) > 0 {
 		b.WriteString("\n## Lock Attempts\n")
 		for _, l := range th.locks {
 			fmt.Fprintf(&b, "\n### Attempt %d (after message %d): %s\n\n", l.Attempt, l.AtMessage, map[bool]string{true: "locked", false: "failed"}[l.Passed])
 			for _, x := range l.Criteria {
-				fmt.Fprintf(&b, "- %s %s: %s\n", mark(x.Passed), x.Name, x.Detail)
+				fmt.Fprintf(&b, "- %s %s: %s\n", mark(x.Passed), x.Name, report.Item(x.Detail))
 			}
 		}
 	}
 	if len(th.interventions) > 0 {
 		b.WriteString("\n## Moderator Interventions\n\n")
 		for _, iv := range th.interventions {
-			fmt.Fprintf(&b, "- After attempt %d (%s): %s\n", iv.Attempt, iv.Kind, iv.Text)
+			fmt.Fprintf(&b, "- After attempt %d (%s): %s\n", iv.Attempt, iv.Kind, report.Item(iv.Text))
 		}
 	}
 	if opt.Summary {
@@ -165,7 +169,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 			fmt.Fprintf(&b, "\n**%d. %s** — refused: %s\n", m.N, th.name(m.Agent), oneLine(m.Refused))
 			continue
 		}
-		fmt.Fprintf(&b, "\n**%d. %s — %s**\n\n%s\n", m.N, th.name(m.Agent), describeMove(th, *m.Move), report.Nested(strings.TrimSpace(m.Move.Content), 4))
+		fmt.Fprintf(&b, "\n**%d. %s — %s**\n\n%s\n", m.N, th.name(m.Agent), report.Item(describeMove(th, *m.Move)), report.Nested(strings.TrimSpace(m.Move.Content), 4))
 	}
 	var notes []string
 	for _, n := range s.Notes {
