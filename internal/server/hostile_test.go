@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -32,6 +33,9 @@ func seedHostile(t *testing.T, store debate.Store) string {
 		debate.Created{Format: "perspectives", Topic: "Topic " + hostile, Options: []byte(`{"perspectives":2,"max_rounds":1,"checkpoints":false}`), Limits: debate.DefaultLimits()},
 		debate.PhaseChanged{Phase: "r1", Label: "Round 1 " + hostile},
 		debate.TurnStarted{Turn: debate.TurnRef{ID: "r1/argument/a", Agent: "a<b>", Role: "debater", Phase: "r1"}, Attempt: 1},
+		// A tool call's name and arguments are model output too; JSON
+		// allows bidi overrides and C1 controls raw in its strings.
+		debate.ToolCalled{Turn: "r1/argument/a", Call: llm.ToolCall{ID: "c1", Name: "search\u202e<b>", Args: []byte(`{"q":"x\u202egnp.exe \u009b2J <script>"}`)}},
 		debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1/argument/a", Agent: "a<b>", Role: "debater", Phase: "r1"}, Text: hostile, Model: "openai/x"},
 		debate.TurnStarted{Turn: debate.TurnRef{ID: "r1/argument/b", Agent: "b", Role: "debater", Phase: "r1"}, Attempt: 1},
 		debate.TurnDelta{Turn: "r1/argument/b", Text: hostile},
@@ -91,8 +95,8 @@ func TestHostileOutputIsInert(t *testing.T) {
 				t.Errorf("GET %s: a live %s from model output: %q", path, name, m)
 			}
 		}
-		if strings.ContainsAny(out, "\x1b\x07") {
-			t.Errorf("GET %s: terminal escapes reach the page", path)
+		if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") {
+			t.Errorf("GET %s: terminal escapes or bidi overrides reach the page: %q", path, out)
 		}
 	}
 	// A completed turn's card shows the reply as text: raw HTML that

@@ -324,7 +324,9 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 			tv.HTML = md.HTML(textsafe.Clean(t.Text))
 		}
 		for _, x := range t.Tools {
-			tw := toolView{Name: x.Call.Name, Args: app.Truncate(string(x.Call.Args), 200)}
+			// The name and the arguments are model output, and JSON keeps
+			// bidi overrides and C1 controls raw in its strings.
+			tw := toolView{Name: textsafe.Clean(x.Call.Name), Args: textsafe.Clean(app.Truncate(string(x.Call.Args), 200))}
 			if x.Result != nil {
 				tw.Result, tw.Error, tw.Cached = app.Truncate(textsafe.Clean(x.Result.Content), 300), x.Result.IsError, x.Result.Cached
 			}
