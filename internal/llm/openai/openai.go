@@ -709,15 +709,17 @@ func stopReason(s string) string {
 	switch s {
 	case "tool_calls", "function_call":
 		return llm.StopToolUse
-	case "length", "model_length", "max_tokens":
+	case "length", "model_length", "max_tokens", "model_context_window_exceeded":
 		// model_length (Mistral): cut at the context window rather than
-		// at max_tokens; incomplete either way.
+		// at max_tokens; incomplete either way. max_tokens and
+		// model_context_window_exceeded are Anthropic's, which proxies
+		// in front of it pass through.
 		return llm.StopMaxTokens
-	case "content_filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "image_safety":
+	case "content_filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "image_safety", "refusal":
 		// OpenAI's and Azure's filters withheld the rest of the reply:
 		// what came is not the answer, and the same request meets the
 		// same filter. The others are Gemini's filters, by the names
-		// proxies pass through.
+		// proxies pass through, and Anthropic's refusal.
 		return llm.StopRefusal
 	}
 	return llm.StopEnd
