@@ -194,6 +194,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// unknown, not zero.
 			counted bool
 			stop    string
+			rawStop string // the stop_reason as sent
 			done    bool
 			partial = map[int64]*toolBuf{}
 			cut     *llm.Error
@@ -311,7 +312,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					return
 				}
 			case "message_delta":
-				stop = stopReason(string(ev.Delta.StopReason), forced != "")
+				rawStop = string(ev.Delta.StopReason)
+				stop = stopReason(rawStop, forced != "")
 				// The final counts; fields left out of the event keep the
 				// message_start values.
 				u := ev.Usage
@@ -338,6 +340,13 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		if !done {
 			yield(llm.Chunk{}, p.errs.StreamCut())
+			return
+		}
+		if e := apierr.FailedFinish(rawStop); e != nil {
+			// A proxy passing an OpenAI-compatible server's finish
+			// reason through: the server gave up part way.
+			e.Provider = p.Name()
+			yield(llm.Chunk{}, e)
 			return
 		}
 		if stop == "" {

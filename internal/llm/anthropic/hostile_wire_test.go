@@ -118,6 +118,18 @@ func TestStreamEvents(t *testing.T) {
 	}
 }
 
+// A proxy that passes an OpenAI-compatible server's finish reason through
+// as the stop_reason may pass one that says the server gave up part way:
+// the call fails retryably, naming it, rather than the half reply stand.
+func TestStopReasonThatCutsTheReply(t *testing.T) {
+	for _, reason := range []string{"abort", "insufficient_system_resource", "error", "repetition"} {
+		r, err := ask(rawServer(t, sse(start+text+delta(reason)+stopEv)))
+		if !llm.IsRetryable(err) || !strings.Contains(err.Error(), reason) {
+			t.Errorf("%s: %+v %v, want a retryable error naming it", reason, r, err)
+		}
+	}
+}
+
 func TestErrorEventMidStream(t *testing.T) {
 	cases := []struct {
 		typ  string

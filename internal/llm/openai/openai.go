@@ -311,7 +311,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, p.errs.StreamCut())
 			return
 		}
-		if e := p.failedFinish(finish); e != nil {
+		if e := apierr.FailedFinish(finish); e != nil {
+			// The server gave up part way (vLLM's abort, DeepSeek's
+			// insufficient_system_resource, Mistral's error): what came
+			// is not the whole reply.
+			e.Provider = p.Name()
 			yield(llm.Chunk{}, e)
 			return
 		}
@@ -672,37 +676,6 @@ func (tb *toolBuf) complete(i int) (*llm.ToolCall, error) {
 		id = fmt.Sprintf("call_%d_%s", i, tb.name)
 	}
 	return &llm.ToolCall{ID: id, Name: tb.name, Args: json.RawMessage(s)}, nil
-}
-
-// failedFinish is the error for a finish_reason that says the server gave
-// up on the generation part way, so that what came is not the whole
-// reply, or nil. The same request may well work when tried again.
-func (p *Provider) failedFinish(finish string) *llm.Error {
-	var kind llm.ErrorKind
-	var why string
-	switch finish {
-	case "error", "malformed_function_call":
-		// Mistral's and vLLM's word for a generation that failed part
-		// way, and Gemini's for a tool call it could not parse.
-		kind, why = llm.ErrServer, "generation failed part way"
-	case "abort":
-		// vLLM's: the engine aborted the request (a preemption, a failed
-		// KV transfer, a shutdown) while the client still waited.
-		kind, why = llm.ErrServer, "the server aborted the generation part way"
-	case "insufficient_system_resource":
-		// DeepSeek's: "the request is interrupted due to insufficient
-		// resource of the inference system". Waiting clears it up, as
-		// it does an overloaded server.
-		kind, why = llm.ErrOverloaded, "the server ran out of resources part way"
-	case "repetition":
-		// vLLM's: it stopped a reply caught repeating itself. What came
-		// is a loop cut short; another sample may not loop.
-		kind, why = llm.ErrMalformed, "the server stopped a reply that repeated itself"
-	default:
-		return nil
-	}
-	return &llm.Error{Provider: p.Name(), Kind: kind,
-		Err: fmt.Errorf("the server ended the reply with finish_reason %q: %s; what came is not the whole reply", finish, why)}
 }
 
 func stopReason(s string) string {
