@@ -28,6 +28,9 @@ func (q *Queue) reclaimLoop(ctx context.Context) {
 		if _, err := q.reclaim(ctx); err != nil && ctx.Err() == nil {
 			q.log.Warn("look for jobs whose worker died", "err", err)
 		}
+		if _, err := q.unqueueOrphans(ctx); err != nil && ctx.Err() == nil {
+			q.log.Warn("look for queued debates whose job is gone", "err", err)
+		}
 	}
 }
 
@@ -118,4 +121,75 @@ func lastOf(s []string) string {
 		return ""
 	}
 	return s[len(s)-1]
+}
+
+// jobAlive are the states of a job that will still run, or runs.
+var jobAlive = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateScheduled,
+	rivertype.JobStateRetryable, rivertype.JobStateRunning}
+
+// unqueueOrphans pauses each debate whose log says queued but whose job is
+// no longer in River's table to run (deleted or cancelled by hand: a job
+// that fails for good pauses its debate itself), and returns how many it
+// paused. Such a debate would say queued for ever, and a resume refuses a
+// queued debate; paused, it says why and resumes (which queues it again).
+//
+// Its queued event and its job were stored in one transaction, so a debate
+// listed as queued had a job; one that finished since left the debate
+// running or ended, which the check made holding the debate's lease (no
+// runner appends meanwhile) sees.
+func (q *Queue) unqueueOrphans(ctx context.Context) (int, error) {
+	sums, err := q.store.List(ctx, debate.ListFilter{Status: debate.StatusQueued, Limit: 1000})
+	if err != nil || len(sums) == 0 {
+		return 0, err
+	}
+	ids := make([]string, len(sums))
+	for i, s := range sums {
+		ids[i] = s.ID
+	}
+	rows, err := q.db.list(ctx, river.NewJobListParams().Kinds(Kind).TagsAny(ids...).States(jobAlive...).First(10000))
+	if err != nil {
+		return 0, err
+	}
+	alive := map[string]bool{}
+	for _, r := range rows {
+		var a RunDebate
+		if json.Unmarshal(r.EncodedArgs, &a) == nil {
+			alive[a.ID] = true
+		}
+	}
+	n := 0
+	for _, s := range sums {
+		if alive[s.ID] {
+			continue
+		}
+		paused := false
+		err := q.withLease(ctx, s.ID, 0, func() error {
+			sum, err := q.store.Get(ctx, s.ID)
+			if err != nil || sum.Status != debate.StatusQueued || sum.LastSeq != s.LastSeq {
+				return err // it moved on: not an orphan
+			}
+			e, err := debate.NewEvent(s.ID, time.Now(), debate.Paused{Reason: debate.PauseError,
+				Detail: "its job is no longer in the job queue (deleted or cancelled by hand); resume it to queue it again"})
+			if err != nil {
+				return err
+			}
+			if _, err := q.store.Append(ctx, s.ID, e); err != nil {
+				return err
+			}
+			paused = true
+			return nil
+		})
+		if errors.Is(err, ErrRunning) {
+			continue // a runner has it: not an orphan
+		}
+		if err != nil {
+			q.log.Warn("pause a queued debate whose job is gone", "debate", s.ID, "err", err)
+			continue
+		}
+		if paused {
+			n++
+			q.log.Info("paused a queued debate whose job is gone", "debate", s.ID)
+		}
+	}
+	return n, nil
 }
