@@ -338,7 +338,7 @@ func (f *Framework) skeptical(ctx context.Context, sem Semantics, a int, want bo
 		// among them is that extension (it is preferred there), so it
 		// still lacks i.
 		sub, si := c.upTo(i)
-		yes, p, err := sub.skepticalPreferred(ctx, si, want)
+		yes, p, err := sub.skepticalPreferredByParts(ctx, si, want)
 		if err != nil || yes || !want {
 			return yes, nil, err
 		}

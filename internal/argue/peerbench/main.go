@@ -13,7 +13,8 @@
 // the same existence for SE-ST with Parley's extension checked to be
 // stable, and for SE-PR Parley's extension checked to be complete. With
 // -dense as well it runs randaf's dense frameworks (seconds a query, where
-// the SAT core's search policies decide) instead.
+// the SAT core's search policies decide) instead, or with -chains the
+// chains of small strongly connected components (randaf.Chains).
 //
 //	go build -o /tmp/x/parley-af ./cmd/parley-af
 //	go run ./internal/argue/peerbench -parley /tmp/x/parley-af -random /tmp/x/random
@@ -48,6 +49,7 @@ type config struct {
 	data         string        // directory of */*.answers.json and .af files
 	random       string        // if set: write randaf's instances here and run them instead of data
 	dense        bool          // with random: randaf.Dense instead of randaf.Instances
+	chains       bool          // with random: randaf.Chains instead of randaf.Instances
 	tasks        []string      // e.g. DC-CO; tasks the peer lacks are run by Parley only
 	runs         int           // timed runs per solver (minimum reported)
 	timeout      time.Duration // per process
@@ -99,13 +101,18 @@ func main() {
 	flag.StringVar(&cfg.data, "data", "internal/argue/testdata/iccma", "directory holding the instances and *.answers.json")
 	flag.StringVar(&cfg.random, "random", "", "write the random frameworks of internal/argue/randaf to this directory and run them instead of -data")
 	flag.BoolVar(&cfg.dense, "dense", false, "with -random: the dense frameworks (randaf.Dense: long single SAT searches, seconds a query) instead")
+	flag.BoolVar(&cfg.chains, "chains", false, "with -random: the chains of small strongly connected components (randaf.Chains) instead")
 	flag.StringVar(&tasks, "tasks", "", "comma-separated problems (default: "+strings.Join(defaultTasks(), ",")+"; with -random: "+strings.Join(goalTasks(), ",")+")")
 	flag.IntVar(&cfg.runs, "runs", 3, "timed runs per solver and case; the minimum is reported")
 	flag.DurationVar(&cfg.timeout, "timeout", 30*time.Second, "time limit per process")
 	flag.StringVar(&cfg.only, "only", "", "run only instances whose file name contains this")
 	flag.Parse()
-	if cfg.dense && cfg.random == "" {
-		fmt.Fprintln(os.Stderr, "peerbench: -dense needs -random DIR (the directory to write the dense frameworks to)")
+	if (cfg.dense || cfg.chains) && cfg.random == "" {
+		fmt.Fprintln(os.Stderr, "peerbench: -dense and -chains need -random DIR (the directory to write the frameworks to)")
+		os.Exit(2)
+	}
+	if cfg.dense && cfg.chains {
+		fmt.Fprintln(os.Stderr, "peerbench: -dense and -chains are two instance sets: pass one of them")
 		os.Exit(2)
 	}
 	switch {
@@ -152,8 +159,11 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 	files, err := filepath.Glob(filepath.Join(cfg.data, "*", "*.answers.json"))
 	if cfg.random != "" {
 		ins := randaf.Instances()
-		if cfg.dense {
+		switch {
+		case cfg.dense:
 			ins = randaf.Dense()
+		case cfg.chains:
+			ins = randaf.Chains()
 		}
 		if files, err = writeRandom(cfg.random, ins); err != nil {
 			return nil, small, err
@@ -335,8 +345,11 @@ func bad(v string) bool { return v == vWrong || v == vDisagree || v == vError ||
 func report(w io.Writer, cfg config, rows []row, small tally, floor *row) {
 	if cfg.random != "" {
 		set := "Instances"
-		if cfg.dense {
+		switch {
+		case cfg.dense:
 			set = "Dense"
+		case cfg.chains:
+			set = "Chains"
 		}
 		fmt.Fprintf(w, "Instances: the random frameworks of internal/argue/randaf (%s, fixed seeds), written to %s. Parley: %s.\n", set, cfg.random, filepath.Base(cfg.parley))
 	}

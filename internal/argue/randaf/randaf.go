@@ -224,6 +224,30 @@ func Dense() []Instance {
 	}
 }
 
+// Chains are chains of small strongly connected components (SCCChain):
+// parts of 2–5 arguments, about 100, 300 and 1,000 arguments in all, each
+// as bare cycles (p=0) and with attacks inside the parts (p=0.3). They
+// have exponentially many preferred and complete extensions, and the
+// status of the last parts depends on every part before them, which is
+// where SAT-based CEGAR searches go through extension after extension
+// (docs/benchmarks.md, "Chains of strongly connected components").
+// peerbench runs them with -chains.
+func Chains() []Instance {
+	var ins []Instance
+	for _, p := range []float64{0, 0.3} {
+		for _, size := range []int{2, 3, 4, 5} {
+			for _, n := range []int{100, 300, 1000} {
+				k := (n + size/2) / size
+				ins = append(ins, Instance{
+					Name: fmt.Sprintf("sccchain_n%d_c%d_p%g_s1", k*size, size, p),
+					AF:   SCCChain(k, size, p, 1),
+				})
+			}
+		}
+	}
+	return ins
+}
+
 // GoalTasks are the problems issue 13 sets its target on.
 func GoalTasks() []string { return []string{"DC-CO", "DS-PR", "SE-PR", "SE-ST", "DS-ST"} }
 
