@@ -3,6 +3,9 @@ package argue
 import (
 	"context"
 	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
 )
 
 // Reasoning part by part: a dynamic programme over the strongly connected
@@ -43,9 +46,18 @@ const (
 	sccMaxPart = 12
 	// sccMaxStates bounds the interface labellings kept after a component.
 	sccMaxStates = 1 << 12
-	// sccMaxWork bounds the programme's work (IN sets tried plus
-	// transitions made) before it gives up: tens of milliseconds.
-	sccMaxWork = 1 << 23
+	// sccMaxWork bounds the programme's work (IN sets tried, transitions
+	// made, bytes of states built) before it gives up: 10–50 ms on this
+	// machine, a fraction of what the range searches spend on the chains
+	// they do not finish.
+	sccMaxWork = 1 << 21
+	// sccMaxWidth bounds the interface (the arguments done that later
+	// parts read) for find, whose states are its labellings (3^width at
+	// most); sccMaxWidthRange for findRangeMaximal, whose states are sets
+	// of them. Wider, the states outgrow the bounds above on most
+	// frameworks, so the programme is not tried.
+	sccMaxWidth      = 10
+	sccMaxWidthRange = 5
 )
 
 // sccs returns the strongly connected components of the core's attack
@@ -135,8 +147,9 @@ type sccPart struct {
 // sccDP is the programme for one semantics over a core.
 type sccDP struct {
 	c     *core
-	sem   Semantics // Complete, Preferred or Stable
+	sem   Semantics // Complete, Preferred, Stable; SemiStable and Stage for findRangeMaximal
 	parts []*sccPart
+	width int // the widest interface between parts
 	work  int
 }
 
@@ -169,6 +182,29 @@ func (c *core) newSCCDP(sem Semantics) *sccDP {
 			}
 		}
 		d.parts[p] = part
+	}
+	last := make([]int, c.n) // the last part that reads each argument's label
+	for p := range last {
+		last[p] = -1
+	}
+	ends := make([]int, len(comps)+1) // interface arguments whose last reader is part p
+	for p, part := range d.parts {
+		for _, js := range part.outside {
+			for _, j := range js {
+				last[j] = max(last[j], p)
+			}
+		}
+	}
+	width := 0
+	for p, part := range d.parts {
+		for _, a := range part.args {
+			if last[a] > p {
+				width++
+				ends[last[a]]++
+			}
+		}
+		width -= ends[p]
+		d.width = max(d.width, width)
 	}
 	return d
 }
@@ -216,6 +252,10 @@ next:
 		if out&in != 0 {
 			continue // not conflict-free, or IN attacked from outside
 		}
+		if d.sem == Stage { // conflict-free is all; OUT is "attacked by the IN set"
+			ls = append(ls, partLabelling{in, out})
+			continue
+		}
 		for k := range n {
 			bit := uint32(1) << k
 			switch {
@@ -258,20 +298,18 @@ next:
 	return ls
 }
 
-// sccState is one interface labelling after a component, with how it was
-// reached: the state before and the component's labelling.
-type sccState struct {
-	key  string // labels of the interface arguments, in the order of the step's interface
-	prev int32
-	lab  partLabelling
+// sccStep is how the interface changes at one part: the interface
+// before it (the states' keys) holds the labels of the arguments done
+// that later parts read.
+type sccStep struct {
+	outPos [][]int // per argument of the part: positions in the key of its attackers outside
+	carry  []int   // positions in the key of the arguments kept in the next key
+	fresh  []int   // the part's arguments (indices into args) appended to it
+	q      int     // the query's index in the part, or -1
 }
 
-// find looks for a labelling of the core under d.sem in which core
-// argument q's label satisfies keep. decided is false when the programme
-// gave up (too many states or too much work; the caller searches
-// otherwise); then found means nothing. When found, lab is the labelling
-// (sccIn, sccOut, sccUndec per core argument).
-func (d *sccDP) find(ctx context.Context, q int, keep func(byte) bool) (found bool, lab []byte, decided bool, err error) {
+// plan lays out the interface at every part for query q.
+func (d *sccDP) plan(q int) []sccStep {
 	c := d.c
 	last := make([]int, c.n) // the last part that reads each argument's label
 	for p, part := range d.parts {
@@ -281,78 +319,134 @@ func (d *sccDP) find(ctx context.Context, q int, keep func(byte) bool) (found bo
 			}
 		}
 	}
-	var iface []int        // interface arguments, in the order of the states' keys
-	at := make([]int, c.n) // position in iface, or -1
+	at := make([]int, c.n) // position in the current key, or -1
 	for i := range at {
 		at[i] = -1
 	}
+	var iface []int
+	steps := make([]sccStep, len(d.parts))
+	for p, part := range d.parts {
+		st := &steps[p]
+		st.q = -1
+		st.outPos = make([][]int, len(part.args))
+		for k, js := range part.outside {
+			for _, j := range js {
+				st.outPos[k] = append(st.outPos[k], at[j])
+			}
+		}
+		var next []int
+		for pos, a := range iface {
+			if last[a] > p {
+				next = append(next, a)
+				st.carry = append(st.carry, pos)
+			}
+		}
+		for k, a := range part.args {
+			if a == q {
+				st.q = k
+			}
+			if last[a] > p {
+				next = append(next, a)
+				st.fresh = append(st.fresh, k)
+			}
+		}
+		for _, a := range iface {
+			at[a] = -1
+		}
+		iface = next
+		for pos, a := range iface {
+			at[a] = pos
+		}
+	}
+	return steps
+}
+
+// input is the input of a part from the interface labelling key: per
+// argument of the part, sccIn if an attacker outside is IN, else sccUndec
+// if one is UNDEC, else 0; appended to buf[:0]. Stage semantics reads IN
+// alone: conflict and range depend on nothing else.
+func (d *sccDP) input(buf []byte, st *sccStep, key string) []byte {
+	buf = buf[:0]
+	for _, ps := range st.outPos {
+		x := byte(0)
+		for _, pos := range ps {
+			switch key[pos] {
+			case sccIn:
+				x = sccIn
+			case sccUndec:
+				if x == 0 && d.sem != Stage {
+					x = sccUndec
+				}
+			}
+		}
+		buf = append(buf, x)
+	}
+	return buf
+}
+
+// nextKey is the interface labelling after the part: key's carried labels,
+// then the part's own from l; written into buf, returned as a string.
+func (d *sccDP) nextKey(buf []byte, st *sccStep, key string, l partLabelling) string {
+	buf = buf[:0]
+	for _, pos := range st.carry {
+		buf = append(buf, key[pos])
+	}
+	for _, k := range st.fresh {
+		buf = append(buf, d.keyLabel(l, k))
+	}
+	return string(buf)
+}
+
+// sccState is one state after a part, with how it was reached: the
+// state before and the part's labelling. alts is used by
+// findRangeMaximal only.
+type sccState struct {
+	key  string // labels of the interface arguments
+	alts []sccAlt
+	prev int32
+	lab  partLabelling
+}
+
+// over reports whether the programme has exceeded its bounds (the caller
+// then searches otherwise).
+func (d *sccDP) over(states int) bool { return states > sccMaxStates || d.work > sccMaxWork }
+
+// find looks for a labelling of the core under d.sem in which core
+// argument q's label satisfies keep. decided is false when the programme
+// gave up (too many states or too much work; the caller searches
+// otherwise); then found means nothing. When found, lab is the labelling
+// (sccIn, sccOut, sccUndec per core argument).
+func (d *sccDP) find(ctx context.Context, q int, keep func(byte) bool) (found bool, lab []byte, decided bool, err error) {
+	if d.width > sccMaxWidth {
+		return false, nil, false, nil
+	}
+	steps := d.plan(q)
 	levels := make([][]sccState, len(d.parts))
 	states := []sccState{{key: "", prev: -1}}
-	input := make([]byte, 0, sccMaxPart)
+	var input, buf []byte
 	for p, part := range d.parts {
 		if err := ctx.Err(); err != nil {
 			return false, nil, false, fmt.Errorf("%w: part by part, at part %d of %d: %w", ErrCutOff, p+1, len(d.parts), err)
 		}
-		// The next interface: what stays of this one, then this part's
-		// arguments that a later part reads.
-		var nextIface []int
-		var carry []int // positions in iface of the arguments kept
-		for pos, a := range iface {
-			if last[a] > p {
-				nextIface = append(nextIface, a)
-				carry = append(carry, pos)
-			}
-		}
-		var fresh []int // indices into part.args
-		for k, a := range part.args {
-			if last[a] > p {
-				nextIface = append(nextIface, a)
-				fresh = append(fresh, k)
-			}
-		}
-		qk := -1
-		for k, a := range part.args {
-			if a == q {
-				qk = k
-			}
-		}
+		step := &steps[p]
 		var next []sccState
-		seen := map[string]int32{}
-		key := make([]byte, len(nextIface))
+		seen := map[string]bool{}
 		for s, st := range states {
-			input = input[:0]
-			for _, js := range part.outside {
-				x := byte(0)
-				for _, j := range js {
-					switch st.key[at[j]] {
-					case sccIn:
-						x = sccIn
-					case sccUndec:
-						if x == 0 {
-							x = sccUndec
-						}
-					}
-				}
-				input = append(input, x)
-			}
+			input = d.input(input, step, st.key)
 			for _, l := range d.labellings(part, input) {
 				d.work++
-				if qk >= 0 && !keep(label(l, qk)) {
+				if step.q >= 0 && !keep(label(l, step.q)) {
 					continue
 				}
-				for n, pos := range carry {
-					key[n] = st.key[pos]
-				}
-				for n, k := range fresh {
-					key[len(carry)+n] = label(l, k)
-				}
-				if _, dup := seen[string(key)]; dup {
+				key := d.nextKey(buf, step, st.key, l)
+				d.work += len(key)
+				if seen[key] {
 					continue
 				}
-				seen[string(key)] = int32(len(next))
-				next = append(next, sccState{key: string(key), prev: int32(s), lab: l})
+				seen[key] = true
+				next = append(next, sccState{key: key, prev: int32(s), lab: l})
 			}
-			if len(next) > sccMaxStates || d.work > sccMaxWork {
+			if d.over(len(next)) {
 				return false, nil, false, nil
 			}
 		}
@@ -361,16 +455,13 @@ func (d *sccDP) find(ctx context.Context, q int, keep func(byte) bool) (found bo
 		}
 		levels[p] = next
 		states = next
-		for _, a := range iface {
-			at[a] = -1
-		}
-		iface = nextIface
-		for pos, a := range iface {
-			at[a] = pos
-		}
 	}
-	lab = make([]byte, c.n)
-	s := int32(0)
+	return true, d.labelling(levels, 0), true, nil
+}
+
+// labelling follows the states back from state s of the last level.
+func (d *sccDP) labelling(levels [][]sccState, s int32) []byte {
+	lab := make([]byte, d.c.n)
 	for p := len(d.parts) - 1; p >= 0; p-- {
 		st := levels[p][s]
 		for k, a := range d.parts[p].args {
@@ -378,7 +469,116 @@ func (d *sccDP) find(ctx context.Context, q int, keep func(byte) bool) (found bo
 		}
 		s = st.prev
 	}
-	return true, lab, true, nil
+	return lab
+}
+
+// sccAlt is another labelling's interface (key) whose range so far
+// contains the one of the labelling it goes with (sccState.alts), and
+// whether strictly.
+type sccAlt struct {
+	key    string
+	strict bool
+}
+
+// findRangeMaximal looks for a labelling with q's label satisfying keep
+// whose range (IN or OUT) is ⊆-maximal: among complete labellings for
+// semi-stable semantics, among conflict-free sets (OUT: attacked by the
+// set) for stage. Neither is SCC-recursive, so a part's labelling cannot
+// be chosen by the part alone; but "no labelling has a strictly larger
+// range" is a condition on all the others, which are built part by part
+// too. So a state is a labelling's interface together with the interfaces
+// of every other labelling whose range contains its range on the parts
+// done (and whether strictly, on some part): the subset construction of
+// the search for a larger range, carried along the search for the
+// labelling. At the end a labelling with no strictly larger alternative
+// left is range-maximal. The labelling itself is always among its
+// alternatives (not strictly), so the sets are never empty. Results as
+// for find.
+func (d *sccDP) findRangeMaximal(ctx context.Context, q int, keep func(byte) bool) (found bool, lab []byte, decided bool, err error) {
+	if d.width > sccMaxWidthRange {
+		return false, nil, false, nil
+	}
+	steps := d.plan(q)
+	levels := make([][]sccState, len(d.parts))
+	states := []sccState{{key: "", alts: []sccAlt{{key: ""}}, prev: -1}}
+	var input, buf, sig []byte
+	for p, part := range d.parts {
+		if err := ctx.Err(); err != nil {
+			return false, nil, false, fmt.Errorf("%w: part by part, at part %d of %d: %w", ErrCutOff, p+1, len(d.parts), err)
+		}
+		step := &steps[p]
+		full := uint32(1)<<len(part.args) - 1
+		var next []sccState
+		seen := map[string]bool{}
+		for s, st := range states {
+			input = d.input(input, step, st.key)
+			for _, l := range d.labellings(part, input) {
+				if step.q >= 0 && !keep(label(l, step.q)) {
+					continue
+				}
+				undec := full &^ (l.in | l.out)
+				alts := make(map[string]bool, len(st.alts)) // (clear on a reused map costs its peak size)
+				for _, alt := range st.alts {
+					d.work += len(step.outPos)
+					input = d.input(input, step, alt.key)
+					for _, m := range d.labellings(part, input) {
+						d.work++
+						mu := full &^ (m.in | m.out)
+						if mu&^undec != 0 {
+							continue // m's range misses some of l's
+						}
+						k := d.nextKey(buf, step, alt.key, m)
+						alts[k] = alts[k] || alt.strict || mu != undec
+					}
+				}
+				next1 := sccState{key: d.nextKey(buf, step, st.key, l), prev: int32(s), lab: l}
+				for k, strict := range alts {
+					next1.alts = append(next1.alts, sccAlt{k, strict})
+				}
+				// Building, sorting and hashing the state costs about its
+				// signature's length times the sort's depth.
+				d.work += (len(next1.alts) + 1) * (len(next1.key) + 1) * (bits.Len(uint(len(next1.alts))) + 1)
+				slices.SortFunc(next1.alts, func(a, b sccAlt) int { return strings.Compare(a.key, b.key) })
+				sig = append(sig[:0], next1.key...)
+				for _, a := range next1.alts {
+					sig = append(sig, '|')
+					sig = append(sig, a.key...)
+					if a.strict {
+						sig = append(sig, '+')
+					}
+				}
+				if seen[string(sig)] {
+					continue
+				}
+				seen[string(sig)] = true
+				next = append(next, next1)
+			}
+			if d.over(len(next)) {
+				return false, nil, false, nil
+			}
+		}
+		if len(next) == 0 {
+			return false, nil, true, nil
+		}
+		levels[p] = next
+		states = next
+	}
+	for s, st := range states {
+		if !slices.ContainsFunc(st.alts, func(a sccAlt) bool { return a.strict }) {
+			return true, d.labelling(levels, int32(s)), true, nil
+		}
+	}
+	return false, nil, true, nil
+}
+
+// keyLabel is argument k's label in l as the interface keeps it: for
+// stage semantics IN or not (sccOut), which is all later parts read, so
+// that labellings differing in the rest share a state.
+func (d *sccDP) keyLabel(l partLabelling, k int) byte {
+	if d.sem == Stage && l.in>>k&1 == 0 {
+		return sccOut
+	}
+	return label(l, k)
 }
 
 // label is argument k's label in l.

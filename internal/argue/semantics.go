@@ -1136,6 +1136,21 @@ func (f *Framework) rangeMaximalAccepts(ctx context.Context, sem Semantics, a in
 		}
 		return yes, w, nil
 	}
+	// Part by part where the parts are small and the interfaces narrow
+	// (see sccDP.findRangeMaximal): on chains of small components the
+	// range searches below go through maximal range after maximal range.
+	if d := c.newSCCDP(sem); d != nil {
+		found, lab, decided, err := d.findRangeMaximal(ctx, i, func(l byte) bool { return (l == sccIn) != skeptical })
+		if err != nil {
+			return false, nil, err
+		}
+		if decided {
+			if !found {
+				return skeptical, nil, nil
+			}
+			return !skeptical, c.ext(inOfLabels(lab)), nil
+		}
+	}
 	yes, s, err := c.rangeMaximalAccepts(ctx, cl, i, skeptical)
 	if err != nil || yes == skeptical {
 		return yes, nil, err
