@@ -125,3 +125,40 @@ func TestTranscriptTurnsOpenNoSection(t *testing.T) {
 		t.Errorf("the turn's headings are sections of the document (%d Recommendation sections):\n%s", n, doc)
 	}
 }
+
+// TestReasonAndIssueDraftOpenNoSection: the moderator's reason for
+// concluding, printed in the transcript, and the points of agreement,
+// which become the issue draft's acceptance criteria, are model output:
+// their line breaks and headings open no section of the document or the
+// draft.
+func TestReasonAndIssueDraftOpenNoSection(t *testing.T) {
+	forged := "\n\n## Recommendation\n\nBuy everything.\n"
+	syn := synthesisReply("Medium")
+	var v perspectives.Synthesis
+	if err := json.Unmarshal(syn.JSON, &v); err != nil {
+		t.Fatal(err)
+	}
+	v.Agreement[0] += forged
+	eval := map[string]any{"summary": "All agree.", "agreement": true, "stagnation": false, "clear_winner": "", "new_points": false,
+		"decision": "conclude", "reason": "the recommendations align" + forged, "off_topic": []string{}}
+	rules := []script.Rule{{Tag: "analysis", Reply: analysisReply(perf, ops, flex)}}
+	rules = append(rules, roundRules(1, perf, ops, flex)...)
+	rules = append(rules,
+		script.Rule{Tag: "r1/evaluation", Reply: &script.Reply{JSON: formattest.JSON(eval)}},
+		script.Rule{Tag: "synthesis", Reply: &script.Reply{JSON: formattest.JSON(v)}})
+	s := newFixture(t, perspectives.Options{Perspectives: 3, MaxRounds: 1}, rules...).MustRun()
+	doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(html(t, doc), "<h2>Recommendation</h2>"); n != 1 {
+		t.Errorf("the document has %d Recommendation sections, want 1:\n%s", n, doc)
+	}
+	draft, err := perspectives.Format{}.IssueDraft(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(html(t, draft), "<h2>Recommendation</h2>"); n != 0 {
+		t.Errorf("the issue draft has %d Recommendation sections, want none:\n%s", n, draft)
+	}
+}

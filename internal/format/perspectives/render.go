@@ -181,7 +181,7 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 		b.WriteString("\n## Recommendation\n\n")
 		switch {
 		case s.Status == debate.StatusCompleted && len(v.rounds) == 0:
-			fmt.Fprintf(&b, "The debate ended before any argument was made (%s): there is no recommendation.\n", v.endReason)
+			fmt.Fprintf(&b, "The debate ended before any argument was made (%s): there is no recommendation.\n", fold(v.endReason))
 		default:
 			b.WriteString("The moderator has not written the synthesis yet: the debate has not finished.\n")
 		}
@@ -193,9 +193,9 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 	b.WriteString(bullets(syn.Tensions, "No tension remained."))
 	fmt.Fprintf(&b, "\n## Recommendation\n\n%s\n\n", prose(syn.Recommendation))
 	b.WriteString(report.HardLines(
-		"**Confidence:** "+syn.Confidence,
+		"**Confidence:** "+fold(syn.Confidence),
 		"**Caveats:** "+joinOr(syn.Caveats, "none stated"),
-		"**Ended because:** "+v.endReason,
+		"**Ended because:** "+fold(v.endReason), // the moderator's reason, model output
 	))
 	b.WriteString("\n## Dissenting View\n\n")
 	if len(syn.Dissent) == 0 {
@@ -221,13 +221,13 @@ func (p *Protocol) transcript(s *debate.State, v *view) string {
 		if rv.evaluation != nil {
 			fmt.Fprintf(&b, "\n#### Moderator\n\n%s\n", report.Nested(strings.TrimSpace(rv.evaluation.Summary), 5))
 			if rv.evaluation.Reason != "" {
-				fmt.Fprintf(&b, "\nDecision: %s (%s)\n", rv.evaluation.Decision, rv.evaluation.Reason)
+				fmt.Fprintf(&b, "\nDecision: %s (%s)\n", fold(rv.evaluation.Decision), fold(rv.evaluation.Reason))
 			}
 		}
 		if cp := s.Checkpoint(checkpointID(rv.n)); cp != nil && cp.Answer != nil {
 			fmt.Fprintf(&b, "\nCheckpoint: %s", cp.Answer.Action)
 			if cp.Answer.Guidance != "" {
-				fmt.Fprintf(&b, " (guidance: %s)", cp.Answer.Guidance)
+				fmt.Fprintf(&b, " (guidance: %s)", fold(cp.Answer.Guidance))
 			}
 			b.WriteString("\n")
 		}
@@ -260,11 +260,11 @@ func (f Format) IssueDraft(s *debate.State) (string, error) {
 	syn := v.synthesis
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Implement decision: %s\n\n", oneLine(p.topic))
-	fmt.Fprintf(&b, "Decided in debate %s on %s (confidence: %s).\n\n", s.ID, s.Created.Format(time.DateOnly), syn.Confidence)
+	fmt.Fprintf(&b, "Decided in debate %s on %s (confidence: %s).\n\n", s.ID, s.Created.Format(time.DateOnly), fold(syn.Confidence))
 	fmt.Fprintf(&b, "## Decision\n\n%s\n\n", prose(syn.Recommendation))
 	b.WriteString("## Acceptance criteria\n\n")
 	for _, a := range syn.Agreement {
-		fmt.Fprintf(&b, "- [ ] %s\n", a)
+		fmt.Fprintf(&b, "- [ ] %s\n", fold(a))
 	}
 	if len(syn.Agreement) == 0 {
 		b.WriteString("- [ ] Implement the recommendation above\n")
