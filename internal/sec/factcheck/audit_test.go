@@ -114,9 +114,9 @@ func TestAuditHeldOut(t *testing.T) {
 }
 
 // TestAudit2: the audit's second round (testdata/audit2.tsv), written
-// after the first was fixed. The bounds are its record as written, before
-// the reader was changed for it: 22 of 23 wrong sentences caught, 4 of 21
-// right ones flagged, 1 of 7 unchecked ones read as checked.
+// after the first was fixed. As written, before the reader was changed for
+// it: 22 of 23 wrong sentences caught, 4 of 21 right ones flagged, 1 of 7
+// unchecked ones read as checked.
 func TestAudit2(t *testing.T) {
 	by, all := scoreForms(t, "audit2.tsv")
 	var forms []string
@@ -129,7 +129,7 @@ func TestAudit2(t *testing.T) {
 		fmt.Fprintf(&b, "\n  %-20s %s", f, by[f])
 	}
 	t.Logf("audit2: %s%s", all, b.String())
-	if all.caught < 22 || all.falsePos > 4 || all.checked > 1 {
+	if all.caught < all.wrong || all.falsePos > 0 || all.checked > 0 {
 		t.Errorf("audit2: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", all)
 	}
 }

@@ -402,13 +402,15 @@ var (
 	// "three months ended June 28, 2025".
 	monthQuarterRe = sync.OnceValue(func() *regexp.Regexp {
 		const month = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+		// "the quarter ended in October 2025", and a balance "as of June
+		// 28, 2025" (the quarter ending then; a flow's is unplaced).
 		return regexp.MustCompile(`\b` + month + `(?:\s+(\d{4}))?\s+quarter\b(?:\s+of\s+(fiscal\s+|calendar\s+)?(\d{4}))?` +
-			`|\b(?:quarter|three\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?` + month + `(?:\s+\d{1,2})?,?\s+(\d{4})`)
+			`|\b(?:(?:quarter|three\s+months)\s+end(?:ed|ing)\s+(?:on\s+|in\s+)?|as\s+of\s+)` + month + `(?:\s+\d{1,2})?,?\s+(\d{4})`)
 	})
 	// A half year, a year to date, or a quarter no reader could place:
 	// periods the table does not hold, or that the check cannot name.
 	unplacedRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:first|second)\s+half\b|\bh[12]\b|\b(?:six|nine|three)\s+months?\b|\b(?:6m|9m)\b|` +
+		return regexp.MustCompile(`\b(?:first|second)\s+half\b|\bh[12]\b|\b[12]h\b|\b(?:six|nine|three)\s+months?\b|\b(?:6m|9m)\b|` +
 			`\byear\s+to\s+date\b|\bytd\b|\bhalf\s+year\b|\bquarter(?:ly)?\b`)
 	})
 	yearRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(19[89]\d|20\d{2})\b`) })
@@ -700,6 +702,9 @@ type span struct {
 	// back is how many years a relative year counts back ("two years
 	// earlier"): 0 for one.
 	back int
+	// asOf marks a date a balance is stated at ("as of June 28, 2025"):
+	// the quarter ending then for a balance, no period of a flow's.
+	asOf bool
 	// name is the phrase of an otherMetric span.
 	name string
 }
@@ -959,6 +964,7 @@ func findIn(sentence string, t *Table) []Mention {
 	sort.SliceStable(mentions, func(i, j int) bool { return mentions[i].Start < mentions[j].Start })
 	pairLists(sentence, low, mentions, metrics, periods)
 	moveBases(low, mentions)
+	shareBases(low, mentions)
 	fromToRange(low, mentions, periods)
 	inheritMetric(low, mentions)
 	appositeAmounts(low, mentions)
@@ -1069,15 +1075,45 @@ func inheritMetric(low string, mentions []Mention) {
 	}
 }
 
+// shareBases gives the figure a share or a margin moved from ("R&D rose
+// to 8.3% of sales in fiscal 2025 from 8.0%") that share's metric: read
+// alone, it took the growth of the whole the share is of ("sales"), and a
+// right base was corrected as another metric's.
+func shareBases(low string, mentions []Mention) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		if prev.Unit != Percent || m.Unit != Percent || prev.Points || m.Points || m.Hypothetical || m.Market || prev.End > m.Start {
+			continue
+		}
+		if _, growth := prev.Metric.Base(); growth || prev.Metric == "" || UnitOf(prev.Metric) != Percent {
+			continue
+		}
+		if _, growth := m.Metric.Base(); !growth && m.Metric != "" {
+			continue
+		}
+		if between := low[prev.End:m.Start]; len(between) > 60 || strings.ContainsAny(between, ";") || !fromBefore(low, m.Start) {
+			continue
+		}
+		m.Metric, m.Over, m.Annual, m.Sequential, m.AnnualWord, m.Share = prev.Metric, nil, false, false, false, false
+	}
+}
+
 // listGap reports whether the words between two items join them in a list:
 // ",", "and", ", and", "&".
 func listGap(s string) bool {
 	switch strings.TrimSpace(s) {
-	case ",", "and", ", and", "&", ", &":
+	case ",", "and", ", and", "&", ", &", "vs", "vs.", "versus":
 		return true
 	}
 	return false
 }
+
+// comparedRe is the words between two lines compared ("operating income
+// grew faster than revenue", "net income outgrew revenue"), whose figures
+// follow as a pair ("8.0% vs 6.4%").
+var comparedRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[a-z]+\s+){0,3}(?:than|vs\.?|versus|compared\s+with|against|outgrew|outpaced|outran|outstripped|lagged|trailed)\s*$`)
+})
 
 // listSepRe separates the items of a list.
 var listSepRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,|\band\b|&`) })
@@ -1284,6 +1320,9 @@ func pairList(sentence, low string, run []Mention, metrics []span) {
 		}
 		list = []span{last}
 		for k := len(names) - 2; k >= 0 && listGap(low[names[k].end:names[k+1].start]); k-- {
+			list = append([]span{names[k]}, list...)
+		}
+		if k := len(names) - 2; len(run) == 2 && len(list) == 1 && k >= 0 && comparedRe().MatchString(low[names[k].end:names[k+1].start]) {
 			list = append([]span{names[k]}, list...)
 		}
 	}
@@ -1624,7 +1663,7 @@ func findPeriods(low string, t *Table) []span {
 		if !ok {
 			p = Period{Q: -3}
 		}
-		sp := span{start: loc[0], end: loc[1], period: p}
+		sp := span{start: loc[0], end: loc[1], period: p, asOf: strings.HasPrefix(low[loc[0]:], "as of")}
 		if year == 0 {
 			sp.bare, sp.month = true, monthNumber(month)
 		}
@@ -2230,6 +2269,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	}
 	if pscore < 1<<30 {
 		pbest = t.quarterOfYear(low, start, pbest, periods)
+	}
+	if b, _ := m.Metric.Base(); pscore < 1<<30 && pbest.asOf && !isInstant(b) {
+		// "as of June 28, 2025" of a flow: a year to date, most likely,
+		// not the quarter ending then.
+		pbest.period = Period{Q: -3}
 	}
 	m.Period = Period{FY: t.LatestFY}
 	if pscore < 1<<30 {
