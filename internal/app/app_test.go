@@ -118,17 +118,25 @@ func TestNoModelRefusedQuietly(t *testing.T) {
 	}
 }
 
-// TestResumeKeepsRecordedCast starts a debate on a fake server, pauses it
-// at its first checkpoint, and resumes it from an environment with no model:
-// the recorded model answers, nothing is substituted.
-func TestResumeKeepsRecordedCast(t *testing.T) {
-	ctx := context.Background()
+// perspectivesServer is a fake model server that answers the e2e tests'
+// perspectives debate, until the test ends.
+func perspectivesServer(t *testing.T) *fakellm.Server {
+	t.Helper()
 	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", "perspectives.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := fakellm.Start(sc, fakellm.WithAPIKey("test-key"))
 	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestResumeKeepsRecordedCast starts a debate on a fake server, pauses it
+// at its first checkpoint, and resumes it from an environment with no model:
+// the recorded model answers, nothing is substituted.
+func TestResumeKeepsRecordedCast(t *testing.T) {
+	ctx := context.Background()
+	srv := perspectivesServer(t)
 	a := testApp(t, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"})
 	s, err := a.Start(ctx, request("perspectives", "Should we use Redis or PostgreSQL for caching?"))
 	if err != nil {
@@ -168,12 +176,7 @@ func TestResumeKeepsRecordedCast(t *testing.T) {
 // records the change.
 func TestResumeFollowsCorrectedBaseURL(t *testing.T) {
 	ctx := context.Background()
-	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", "perspectives.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := fakellm.Start(sc, fakellm.WithAPIKey("test-key"))
-	t.Cleanup(srv.Close)
+	srv := perspectivesServer(t)
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "test-key"}
 	a := testApp(t, env)
 	req := request("perspectives", "Should we use Redis or PostgreSQL for caching?")

@@ -69,6 +69,18 @@ func newJobsServer(t *testing.T, env map[string]string, workers int) *testServer
 	return &testServer{Server: srv, URL: hs.URL, client: hs.Client()}
 }
 
+// serveQueue serves a's debates with q, until the test ends.
+func serveQueue(t *testing.T, a *app.App, q *jobs.Queue) *testServer {
+	t.Helper()
+	srv, err := New(context.Background(), Config{App: a, Jobs: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return &testServer{Server: srv, URL: hs.URL, client: hs.Client()}
+}
+
 func TestJobsBadRequests(t *testing.T) { testBadRequests(t, newJobsServer(t, nil, 1)) }
 
 // The checkpoint flow of TestCheckpointGuideHintPause with the debate on a
@@ -214,13 +226,7 @@ func TestQueuedDebateShowsQueued(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(ctx, Config{App: a, Jobs: q})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	ts := &testServer{Server: srv, URL: hs.URL, client: hs.Client()}
+	ts := serveQueue(t, a, q)
 	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
 	var v DebateView
 	if _, out := ts.do(t, "GET", "/api/debates/"+id, ""); json.Unmarshal([]byte(out), &v) != nil || v.Status != debate.StatusQueued || !v.Running {
@@ -247,14 +253,7 @@ func TestQueuedDebateShowsQueued(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv2, err := New(ctx, Config{App: a, Jobs: other})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs2 := httptest.NewServer(srv2.Handler())
-	defer hs2.Close()
-	ts2 := &testServer{Server: srv2, URL: hs2.URL, client: hs2.Client()}
-	if _, page := ts2.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, "Queued in the data queue, which this server does not work") || strings.Contains(page, "this server&#39;s, or") {
+	if _, page := serveQueue(t, a, other).do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, "Queued in the data queue, which this server does not work") || strings.Contains(page, "this server&#39;s, or") {
 		t.Errorf("the panel of a server working other queues says it may run the debate:\n%.600s", page)
 	}
 	// A resume asked of it anyway is refused (it said 202 "running" and
