@@ -116,6 +116,10 @@ func TestStreamUsageShapes(t *testing.T) {
 		{"reasoning counted in completion_tokens (OpenAI)", chunk(c1) + chunk(c2) + chunk(stop) +
 			chunk(`{"choices":[],"usage":{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":1}}}`) + done,
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"an event's data over several data lines, a part of it braced (SSE joins them)",
+			"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}\ndata: ]}\n\n" +
+				"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"}}],\"x\":{\"y\":1}\ndata: }\n\n" + chunk(stop) + chunk(use) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
 			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}

@@ -182,7 +182,10 @@ func (l *lines) fix(line []byte) []byte {
 	if l.data {
 		out = append([]byte("\n"), out...)
 	}
-	l.data = done || payload[0] == '{' && payload[len(payload)-1] == '}'
+	// Only a whole JSON document: an event's data may go on over
+	// several data lines, which the SSE spec joins, and a part of one
+	// can begin with "{" and end with "}".
+	l.data = done || payload[0] == '{' && payload[len(payload)-1] == '}' && json.Valid(payload)
 	return out
 }
 
