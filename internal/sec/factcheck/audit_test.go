@@ -133,3 +133,47 @@ func TestAudit2(t *testing.T) {
 		t.Errorf("audit2: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", all)
 	}
 }
+
+// TestTableUnits: a table of bare numbers whose unit its caption, its
+// corner, a row's label or a column's header states ("($B)", "(USD
+// millions)", "($ in billions)", "(%)", "($)") is read in that unit, and a
+// change column with no line of its own is the change of the column
+// before it. Unread, every figure of such a table passed, right or wrong.
+// Without a stated unit bare numbers stay unread: they may count anything.
+func TestTableUnits(t *testing.T) {
+	ts := tables(t)
+	for _, tc := range []struct {
+		name, ticker, text string
+		want               []Status
+	}{
+		{"row labels", "AAPL", "| Metric | FY2024 | FY2025 |\n|---|---|---|\n| Revenue ($B) | 391.0 | 416.2 |\n| Net income ($B) | 93.7 | 122.0 |",
+			[]Status{Verified, Verified, Verified, Corrected}},
+		{"caption", "AAPL", "Figures in $ billions:\n\n| | FY2024 | FY2025 |\n|---|---|---|\n| Revenue | 391.0 | 426.2 |\n| Free cash flow | 108.8 | 98.8 |",
+			[]Status{Verified, Corrected, Verified, Verified}},
+		{"caption in millions", "NVDA", "(USD millions)\n\n| Line | FY2025 | FY2026 |\n|---|---|---|\n| Revenue | 130,497 | 215,938 |\n| R&D | 12,914 | 16,497 |",
+			[]Status{Verified, Verified, Verified, Corrected}},
+		{"corner", "AAPL", "| ($ in billions) | FY2025 |\n|---|---|\n| Revenue | 416.2 |\n| Net income | (112.0) |",
+			[]Status{Verified, Corrected}},
+		{"percent and per share", "AAPL", "| Metric | FY2024 | FY2025 |\n|---|---|---|\n| Diluted EPS ($) | 6.08 | 7.46 |\n| Operating margin (%) | 31.5 | 33.0 |",
+			[]Status{Verified, Verified, Verified, Corrected}},
+		{"column header and its change", "GOOGL", "| Quarter | Revenue ($bn) | YoY |\n|---|---|---|\n| Q3 2025 | 102.3 | 16% |\n| Q4 2025 | 113.8 | 28% |",
+			[]Status{Verified, Verified, Verified, Corrected}},
+		// A change column is the later period's, whichever way the columns
+		// run; a bare number in it is no amount of the row's scale.
+		{"oldest first, change column", "AAPL", "| Metric | FY2024 | FY2025 | YoY |\n|---|---|---|---|\n| Revenue ($B) | 391.0 | 416.2 | 6.4 |\n| Net income ($B) | 93.7 | 112.0 | 19.5% |",
+			[]Status{Verified, Verified, Verified, Verified, Verified}},
+		{"oldest first, change column wrong", "AAPL", "| Metric | FY2024 | FY2025 | YoY |\n|---|---|---|---|\n| Net income | $93.7B | $112.0B | -3.4% |",
+			[]Status{Verified, Verified, Corrected}},
+		{"no unit stated", "GOOGL", "| Year | Employees | Revenue |\n|---|---|---|\n| 2024 | 183,323 | 350.0 |\n| 2025 | 190,167 | 402.8 |",
+			nil},
+	} {
+		fs := ts[tc.ticker].Check(tc.text)
+		var got []Status
+		for _, f := range fs {
+			got = append(got, f.Status)
+		}
+		if !equalStatuses(got, tc.want) {
+			t.Errorf("%s: %v, want %v\n%s", tc.name, got, tc.want, describe(fs))
+		}
+	}
+}

@@ -556,7 +556,18 @@ func tableSentences(text string, t *Table, rows map[string]string) string {
 			i++
 			continue
 		}
-		b.WriteString(tableText(lines[i:j], t, rows))
+		// A caption right before the table may give its cells' unit
+		// ("Figures in $ billions:").
+		caption := ""
+		for k := i - 1; k >= 0 && k >= i-2; k-- {
+			if l := strings.TrimSpace(lines[k]); l != "" {
+				if len(l) <= 100 {
+					caption = l
+				}
+				break
+			}
+		}
+		b.WriteString(tableText(lines[i:j], t, rows, cellUnit(caption)))
 		if j < len(lines) {
 			b.WriteByte('\n')
 		}
@@ -588,8 +599,84 @@ var (
 	})
 )
 
-// tableText is a table's rows as sentences: see tableSentences.
-func tableText(rows []string, t *Table, written map[string]string) string {
+// unitNoteRe is a unit stated for a table's numbers in its caption, a row's
+// label or a column's header: "($B)", "(in millions)", "($ in billions)",
+// "USD bn", "in $ billions", "(%)", "($)".
+var unitNoteRe = sync.OnceValue(func() *regexp.Regexp {
+	const scale = `(bn|bln|billions?|b|mn|mln|millions?|mm|m|tn|trillions?|thousands?|k)`
+	return regexp.MustCompile(`(?i)\(\s*(?:in\s+)?(?:us)?(?:\$|usd)?\s*(?:in\s+)?` + scale + `\s*\)|\bin\s+(?:us)?(?:\$|usd)?\s*` + scale + `\b|` +
+		`(?:^|\s)(?:us)?\$\s*` + scale + `\b|\busd\s*` + scale + `\b|(\(\s*%\s*\))|(\(\s*(?:us)?(?:\$|usd)\s*\))`)
+})
+
+// cellUnit is the unit a table's note states: a scale word ("billion"),
+// "%" or "$"; "" when none.
+func cellUnit(note string) string {
+	if note == "" || !strings.ContainsAny(note, "$%(") && !strings.Contains(strings.ToLower(note), "usd") && !strings.Contains(strings.ToLower(note), " in ") {
+		return ""
+	}
+	loc := unitNoteRe().FindStringSubmatchIndex(note)
+	if loc == nil {
+		return ""
+	}
+	switch {
+	case loc[10] >= 0:
+		return "%"
+	case loc[12] >= 0:
+		return "$"
+	}
+	for g := 2; g <= 8; g += 2 {
+		if loc[g] >= 0 {
+			w := strings.ToLower(note[loc[g]:loc[g+1]])
+			switch {
+			case strings.HasPrefix(w, "t") && w != "thousand" && w != "thousands":
+				return "trillion"
+			case strings.HasPrefix(w, "b"):
+				return "billion"
+			case strings.HasPrefix(w, "m"):
+				return "million"
+			default:
+				return "thousand"
+			}
+		}
+	}
+	return ""
+}
+
+// bareCellRe is a cell that is a bare number: "416.2", "(1.2)", "-0.5",
+// "1,234".
+var bareCellRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-−]?)(\()?(\d[\d,]*(?:\.\d+)?)(\))?$`) })
+
+// withUnit writes a bare number cell with the unit its table's notes state
+// ("416.2" in a "Revenue ($B)" row is "$416.2 billion"); other cells as
+// they are. Unread, a table of bare numbers under "($B)" was not checked.
+func withUnit(c, unit string) string {
+	loc := bareCellRe().FindStringSubmatch(strings.TrimSpace(c))
+	if loc == nil || unit == "" || (loc[2] == "") != (loc[4] == "") {
+		return c
+	}
+	num := loc[3]
+	neg := loc[1] != "" || loc[2] != ""
+	switch unit {
+	case "%":
+		if neg {
+			return "-" + num + "%"
+		}
+		return num + "%"
+	case "$":
+		if neg {
+			return "$(" + num + ")"
+		}
+		return "$" + num
+	}
+	if neg {
+		return "$(" + num + ") " + unit
+	}
+	return "$" + num + " " + unit
+}
+
+// tableText is a table's rows as sentences: see tableSentences. unit is
+// the unit the table's caption states for its numbers ("" for none).
+func tableText(rows []string, t *Table, written map[string]string, unit string) string {
 	var header []string
 	data := rows
 	if len(rows) >= 2 {
@@ -603,13 +690,29 @@ func tableText(rows []string, t *Table, written map[string]string) string {
 			header, data = cells(rows[0]), rows[2:]
 		}
 	}
+	// The corner cell may state the unit of the whole table ("($ in
+	// billions)"), as a caption does.
+	if len(header) > 0 {
+		if u := cellUnit(header[0]); u != "" {
+			unit = u
+		}
+	}
 	// The first column whose header names a period: the period of a change
 	// column ("YoY") that names none.
+	// A change is to the later period: the latest of the columns, whichever
+	// way they run ("FY2026 | FY2025 | YoY", "FY2024 | FY2025 | YoY"; the
+	// first was taken, and a right change of an oldest-first table was
+	// held to the year before).
 	firstPeriod := ""
+	var latest Period
 	for _, h := range header {
-		if len(findPeriods(lowerASCII(h), t)) > 0 {
-			firstPeriod = h
-			break
+		ps := findPeriods(lowerASCII(h), t)
+		if len(ps) == 0 {
+			continue
+		}
+		p := ps[0].period
+		if firstPeriod == "" || !ps[0].relative && (p.FY > latest.FY || p.FY == latest.FY && p.Q > latest.Q) {
+			firstPeriod, latest = h, p
 		}
 	}
 	var b strings.Builder
@@ -629,9 +732,31 @@ func tableText(rows []string, t *Table, written map[string]string) string {
 			if j < len(header) {
 				h = header[j]
 			}
+			// The unit of a bare number: its row's label's, else its
+			// column's, else the caption's.
+			u := cellUnit(label)
+			if u == "" {
+				u = cellUnit(h)
+			}
+			if u == "" {
+				u = unit
+			}
+			// A year is no amount; nor is a bare number in a change column
+			// ("YoY") an amount of the row's scale.
+			if yearRe().MatchString(c) && len(c) == 4 || u != "%" && changeHeaderRe().MatchString(h) {
+				u = ""
+			}
+			c = withUnit(c, u)
 			s := strings.TrimSpace(label + " " + h)
 			if firstPeriod != "" && h != firstPeriod && len(findPeriods(lowerASCII(h), t)) == 0 && changeHeaderRe().MatchString(h) {
 				s += " in " + firstPeriod
+			}
+			// "| Q3 2025 | 102.3 | 16% |" under "| Quarter | Revenue ($bn)
+			// | YoY |": a change column with no line of its own is the
+			// change of the line of the column before it.
+			if j >= 2 && j-1 < len(header) && changeHeaderRe().MatchString(h) && len(findMetrics(lowerASCII(h))) == 0 &&
+				len(findPeriods(lowerASCII(h), t)) == 0 && len(findMetrics(lowerASCII(label))) == 0 && len(findMetrics(lowerASCII(header[j-1]))) > 0 {
+				s = strings.TrimSpace(label + " " + header[j-1] + " " + h)
 			}
 			b.WriteString(s + ": " + c + ".\n\n")
 			written[s+": "+c+"."] = strings.TrimSpace(row)
