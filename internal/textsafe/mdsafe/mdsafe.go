@@ -58,15 +58,27 @@ func Inert(src string) string {
 	if !mayBeActive(src) {
 		return src
 	}
+	if !mayHoldCode(src) {
+		return escape(src, nil)
+	}
 	p := newParser()
-	out := escape(src, skipped(p, src))
-	if active(p, out) {
+	skip := skipped(p, src)
+	out := escape(src, skip)
+	if len(skip) > 0 && active(p, out) {
 		// What is code changed with the escapes (raw HTML had hidden a
 		// backtick): escape everything, code included. Every candidate
 		// is escaped then, so nothing can be left.
 		out = escape(src, nil)
 	}
 	return out
+}
+
+// mayHoldCode reports whether src may hold a code span or a code block:
+// a backtick, a tilde (a fence), a tab or four spaces in a row (an
+// indented block, within a list item or a quote too). Without any, the
+// escapes need no parse: none is in code, and every candidate is escaped.
+func mayHoldCode(src string) bool {
+	return strings.ContainsAny(src, "`~\t") || strings.Contains(src, "    ")
 }
 
 // Contained is Inert(src) that leaves no code block open at its end: a

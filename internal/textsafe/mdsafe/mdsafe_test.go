@@ -140,3 +140,20 @@ func TestInertEntities(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkInert: a reply at the turn limit (1 MB) full of what Inert
+// escapes, without code (no parse) and with code spans (two parses).
+func BenchmarkInert(b *testing.B) {
+	for name, unit := range map[string]string{
+		"nocode": "word ![i](https://e.example/x.png) <b>x</b> &#x202E; ",
+		"code":   "word ![i](https://e.example/x.png) <b>x</b> `code` ",
+	} {
+		src := strings.Repeat(unit, 1<<20/len(unit))
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				Inert(src)
+			}
+		})
+	}
+}
