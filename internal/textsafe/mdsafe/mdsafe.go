@@ -9,7 +9,9 @@
 // that, when and by whom it was read, with what it puts in the address
 // (what it read in the prompt); and raw HTML, which such viewers render
 // (an <img>, a <details> that hides text, a <!-- that swallows the rest of
-// the document). A character reference to a character that reorders or
+// the document). A link to javascript:, vbscript:, data: or file: reads
+// as text too: a viewer that keeps it runs script or opens a file when it
+// is clicked. A character reference to a character that reorders or
 // hides text ("&#x202E;") is shown as textsafe.Clean shows the character:
 // a renderer reads it as the character, which Clean never saw. Contained
 // also closes a code block the text leaves open,
@@ -27,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -164,6 +167,54 @@ func mayBeActive(src string) bool {
 				return true
 			}
 		}
+		if src[i] == ']' && (src[i+1] == '(' || src[i+1] == ':') && dangerousDest(src[i+2:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dangerousDest reports whether the link destination s starts with (after
+// the "(" of an inline link or the ":" of a definition, so after
+// whitespace and an optional "<") names a scheme that runs script or opens
+// a file when clicked: javascript:, vbscript:, data:, file:. It reads the
+// scheme as a viewer does: backslash escapes and character references
+// resolved ("&#106;avascript:"), the whitespace and controls a browser
+// drops ("java\tscript:") dropped, letters in any case.
+func dangerousDest(s string) bool {
+	s = strings.TrimLeft(s, " \t")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "\r"), "\n")
+	s = strings.TrimPrefix(strings.TrimLeft(s, " \t"), "<")
+	var scheme []byte
+	for i := 0; i < len(s) && len(scheme) < 16; i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			switch string(scheme) {
+			case "javascript", "vbscript", "data", "file":
+				return true
+			}
+			return false
+		case c == '\\' && i+1 < len(s) && isPunct(s[i+1]):
+			i++
+			c = s[i]
+		case c == '&':
+			if n, chars := entity(s[i:]); n > 0 {
+				for _, r := range chars {
+					switch {
+					case r >= utf8.RuneSelf:
+						scheme = append(scheme, 0xff) // in no scheme
+					case r > ' ' && r != 0x7f:
+						scheme = append(scheme, byte(unicode.ToLower(r)))
+					}
+				}
+				i += n - 1
+				continue
+			}
+		}
+		if c > ' ' && c != 0x7f {
+			scheme = append(scheme, byte(unicode.ToLower(rune(c))))
+		}
 	}
 	return false
 }
@@ -175,11 +226,24 @@ func mayBeActive(src string) bool {
 // reference, or none. Every renderer, a browser's page too, reads the
 // reference as the character, which Clean never saw.
 func hiddenEntity(s string) (n int, shown string) {
+	n, chars := entity(s)
+	if n == 0 {
+		return 0, ""
+	}
+	if c := textsafe.Clean(chars); c != chars {
+		return n, c
+	}
+	return 0, ""
+}
+
+// entity reads the character reference s starts with: its length and the
+// characters it stands for, as CommonMark reads them; 0 for none.
+func entity(s string) (n int, chars string) {
 	end := strings.IndexByte(s[:min(len(s), 40)], ';')
 	if end < 3 {
 		return 0, ""
 	}
-	ref, chars := s[1:end], ""
+	ref := s[1:end]
 	switch {
 	case ref[0] == '#':
 		hex := ref[1] == 'x' || ref[1] == 'X'
@@ -206,10 +270,7 @@ func hiddenEntity(s string) (n int, shown string) {
 		}
 		chars = string(e.Characters)
 	}
-	if c := textsafe.Clean(chars); c != chars {
-		return end + 1, c
-	}
-	return 0, ""
+	return end + 1, chars
 }
 
 // tagStart reports whether c, after "<", may start raw HTML: a tag name, a
@@ -284,8 +345,12 @@ func escape(src string, skip []span) string {
 			b.WriteString(`!\[`)
 			i++
 			continue
+		case c == ']' && i+1 < len(src) && (src[i+1] == '(' || src[i+1] == ':') && dangerousDest(src[i+2:]):
+			// "[text](javascript:…)" and "[ref]: javascript:…" read as
+			// text: the "]" escaped closes no link and makes no definition.
+			b.WriteByte('\\')
 		case c == '<' && i+1 < len(src) && tagStart(src[i+1]):
-			if n := autolink(src[i:]); n > 0 {
+			if n := autolink(src[i:]); n > 0 && !dangerousDest(src[i+1:]) {
 				b.WriteString(src[i : i+n])
 				i += n - 1
 				continue
@@ -326,13 +391,21 @@ func isPunct(c byte) bool {
 	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
 }
 
-// active reports whether src, parsed, holds an image or raw HTML.
+// active reports whether src, parsed, holds an image, raw HTML or a link
+// to a dangerous destination (dangerousDest).
 func active(p parser.Parser, src string) bool {
 	found := false
-	_ = ast.Walk(p.Parse(text.NewReader([]byte(src))), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		switch n.(type) {
+	b := []byte(src)
+	_ = ast.Walk(p.Parse(text.NewReader(b)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch n := n.(type) {
 		case *ast.Image, *ast.RawHTML, *ast.HTMLBlock:
 			found = true
+		case *ast.Link:
+			found = dangerousDest(string(n.Destination))
+		case *ast.AutoLink:
+			found = dangerousDest(string(n.URL(b)))
+		}
+		if found {
 			return ast.WalkStop, nil
 		}
 		return ast.WalkContinue, nil

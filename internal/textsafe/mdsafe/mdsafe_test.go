@@ -157,3 +157,35 @@ func BenchmarkInert(b *testing.B) {
 		})
 	}
 }
+
+// TestInertLinks: a link to javascript:, vbscript:, data: or file: runs
+// script or opens a file when a reader clicks it in a viewer that keeps it;
+// it reads as text, however its address is spelt. Web links stay links.
+func TestInertLinks(t *testing.T) {
+	for _, in := range []string{
+		"[click](javascript:alert(1))",
+		"[click]( JaVaScRiPt:alert(1) )",
+		"[click](<javascript:alert(1)>)",
+		"[click](&#106;avascript:alert(1))",
+		"[click](java&#x09;script:alert(1))",
+		"[click](vbscript:msgbox)",
+		"[click](data:text/html;base64,PHNjcmlwdD4=)",
+		"[click](file:///etc/passwd)",
+		"[click][r]\n\n[r]: javascript:alert(1)",
+		"[click][r]\n\n[r]:\n  <javascript:alert(1)>",
+		"<javascript:alert(1)>",
+		"[a [nested] text](javascript:alert(1))",
+		"`x` [click](javascript:alert(1))",
+	} {
+		out := Inert(in)
+		got := page(t, out)
+		if strings.Contains(got, "<a") {
+			t.Errorf("Inert(%q) = %q keeps a link: %s", in, out, got)
+		}
+	}
+	for _, s := range []string{"[web](https://example.com/a) and <https://example.com/b> [m](mailto:a@example.com) [rel](docs/x.md)", "`[c](javascript:x)` in code"} {
+		if o := Inert(s); o != s {
+			t.Errorf("Inert(%q) = %q, want it unchanged", s, o)
+		}
+	}
+}
