@@ -185,36 +185,41 @@ func dangerousDest(s string) bool {
 	s = strings.TrimLeft(s, " \t")
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "\r"), "\n")
 	s = strings.TrimPrefix(strings.TrimLeft(s, " \t"), "<")
-	var scheme []byte
-	for i := 0; i < len(s) && len(scheme) < 16; i++ {
-		c := s[i]
+	var scheme []byte // the destination's first characters, as a viewer reads them
+	add := func(r rune) {
 		switch {
-		case c == ':':
-			switch string(scheme) {
-			case "javascript", "vbscript", "data", "file":
-				return true
-			}
-			return false
+		case r >= utf8.RuneSelf:
+			scheme = append(scheme, 0xff) // in no scheme
+		case r > ' ' && r != 0x7f:
+			scheme = append(scheme, byte(unicode.ToLower(r)))
+		}
+	}
+	for i := 0; i < len(s) && len(scheme) < 16 && !bytes.Contains(scheme, []byte(":")); i++ {
+		switch c := s[i]; {
 		case c == '\\' && i+1 < len(s) && isPunct(s[i+1]):
 			i++
-			c = s[i]
+			add(rune(s[i]))
 		case c == '&':
-			if n, chars := entity(s[i:]); n > 0 {
-				for _, r := range chars {
-					switch {
-					case r >= utf8.RuneSelf:
-						scheme = append(scheme, 0xff) // in no scheme
-					case r > ' ' && r != 0x7f:
-						scheme = append(scheme, byte(unicode.ToLower(r)))
-					}
-				}
-				i += n - 1
+			n, chars := entity(s[i:])
+			if n == 0 {
+				add('&')
 				continue
 			}
+			for _, r := range chars {
+				add(r)
+			}
+			i += n - 1
+		default:
+			add(rune(c))
 		}
-		if c > ' ' && c != 0x7f {
-			scheme = append(scheme, byte(unicode.ToLower(rune(c))))
-		}
+	}
+	name, _, ok := bytes.Cut(scheme, []byte(":"))
+	if !ok {
+		return false
+	}
+	switch string(name) {
+	case "javascript", "vbscript", "data", "file":
+		return true
 	}
 	return false
 }
@@ -320,6 +325,7 @@ func skipped(p parser.Parser, src string) []span {
 func escape(src string, skip []span) string {
 	var b strings.Builder
 	b.Grow(len(src) + 16)
+	openers := dangerousOpeners(src, skip)
 	for i := 0; i < len(src); i++ {
 		for len(skip) > 0 && skip[0].end <= i {
 			skip = skip[1:]
@@ -347,7 +353,11 @@ func escape(src string, skip []span) string {
 			continue
 		case c == ']' && i+1 < len(src) && (src[i+1] == '(' || src[i+1] == ':') && dangerousDest(src[i+2:]):
 			// "[text](javascript:…)" and "[ref]: javascript:…" read as
-			// text: the "]" escaped closes no link and makes no definition.
+			// text: the "]" escaped closes no link and makes no
+			// definition, its "[" escaped opens none that a later "]("
+			// would close.
+			b.WriteByte('\\')
+		case c == '[' && openers[i]:
 			b.WriteByte('\\')
 		case c == '<' && i+1 < len(src) && tagStart(src[i+1]):
 			if n := autolink(src[i:]); n > 0 && !dangerousDest(src[i+1:]) {
@@ -385,6 +395,45 @@ func autolink(s string) int {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// dangerousOpeners is the set of the "[" that open a link or definition
+// to a dangerous destination (dangerousDest), outside the skipped ranges:
+// brackets paired as a stack pairs them, as CommonMark pairs a link's, an
+// image's "![" aside (escape makes it text).
+func dangerousOpeners(src string, skip []span) map[int]bool {
+	if !strings.Contains(src, "](") && !strings.Contains(src, "]:") {
+		return nil
+	}
+	var out map[int]bool
+	var open []int
+	for i := 0; i < len(src); i++ {
+		for len(skip) > 0 && skip[0].end <= i {
+			skip = skip[1:]
+		}
+		if len(skip) > 0 && skip[0].start <= i {
+			i = skip[0].end - 1
+			continue
+		}
+		switch c := src[i]; {
+		case c == '\\' && i+1 < len(src) && isPunct(src[i+1]):
+			i++
+		case c == '[' && (i == 0 || src[i-1] != '!'):
+			open = append(open, i)
+		case c == ']' && len(open) > 0:
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			if i+1 < len(src) && (src[i+1] == '(' || src[i+1] == ':') && dangerousDest(src[i+2:]) {
+				if out == nil {
+					out = map[int]bool{}
+				}
+				out[o] = true
+			}
+		case c == '\n' && i+1 < len(src) && src[i+1] == '\n':
+			open = open[:0] // a blank line ends the paragraph and its brackets
+		}
+	}
+	return out
+}
 
 // isPunct reports the ASCII punctuation a backslash escapes in Markdown.
 func isPunct(c byte) bool {

@@ -169,6 +169,8 @@ func TestInertLinks(t *testing.T) {
 		"[click](&#106;avascript:alert(1))",
 		"[click](java&#x09;script:alert(1))",
 		"[click](vbscript:msgbox)",
+		"[click](javascript\\:alert(1))",
+		"[click](javascript&#58;alert(1))",
 		"[click](data:text/html;base64,PHNjcmlwdD4=)",
 		"[click](file:///etc/passwd)",
 		"[click][r]\n\n[r]: javascript:alert(1)",
