@@ -74,7 +74,8 @@ type Config struct {
 	// Default DefaultBaseURL.
 	BaseURL string
 	// HTTPClient makes the requests. Default: a client without a timeout, since
-	// streams run long; bound calls with the context instead.
+	// streams run long (bound calls with the context instead), that does
+	// not follow a redirect to another server (see apierr.CheckRedirect).
 	HTTPClient *http.Client
 	// MaxTokens is used when a Request has no MaxTokens. Default DefaultMaxTokens.
 	MaxTokens int
@@ -139,7 +140,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = &http.Client{CheckRedirect: apierr.CheckRedirect}
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -153,7 +154,7 @@ func New(cfg Config) (*Provider, error) {
 		option.WithBaseURL(cfg.BaseURL+"/"),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
-		option.WithMiddleware(apierr.LimitErrorBody, apierr.RejectWebPage, repairStream),
+		option.WithMiddleware(apierr.RejectRedirect, apierr.LimitErrorBody, apierr.RejectWebPage, repairStream),
 	)
 	return &Provider{
 		client:    client,

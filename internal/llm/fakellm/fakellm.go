@@ -144,6 +144,14 @@ func WithRateLimitHeaders() Option { return func(s *Server) { s.rateLimitHeaders
 // model, on both endpoints.
 func WithKeepAlive(interval time.Duration) Option { return func(s *Server) { s.keepAlive = interval } }
 
+// WithRedirect makes the server answer every request with a redirect, of
+// status (301, 302, 307, 308), to the same path under base, as a server
+// does whose address moved, or that sends http:// to https://. Nothing
+// else is answered or recorded.
+func WithRedirect(status int, base string) Option {
+	return func(s *Server) { s.redirect, s.redirectTo = status, strings.TrimRight(base, "/") }
+}
+
 // UsageShape is how the OpenAI endpoint reports a reply's token counts.
 type UsageShape int
 
@@ -387,11 +395,15 @@ type Server struct {
 	// keepAlive is the interval of the comments sent while a stream
 	// waits for its reply (WithKeepAlive); 0 for none.
 	keepAlive time.Duration
-	think     ThinkForm
-	toolText  ToolTextForm
-	now       func() time.Time
-	ts        *httptest.Server
-	cache     promptCache
+	// redirect and redirectTo answer every request with a redirect
+	// (WithRedirect).
+	redirect   int
+	redirectTo string
+	think      ThinkForm
+	toolText   ToolTextForm
+	now        func() time.Time
+	ts         *httptest.Server
+	cache      promptCache
 
 	mu     sync.Mutex
 	reqs   []Request
@@ -453,6 +465,10 @@ func (s *Server) Active() int { return int(s.active.Load()) }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.active.Add(1)
 	defer s.active.Add(-1)
+	if s.redirect != 0 {
+		http.Redirect(w, r, s.redirectTo+r.URL.RequestURI(), s.redirect)
+		return
+	}
 	if s.bom {
 		w = &bomWriter{ResponseWriter: w}
 	}

@@ -62,7 +62,8 @@ type Config struct {
 	// header rather than as a Bearer token.
 	BaseURL string
 	// HTTPClient makes the requests. Default: a client without a timeout, since
-	// streams run long; bound calls with the context instead.
+	// streams run long (bound calls with the context instead), that does
+	// not follow a redirect to another server (see apierr.CheckRedirect).
 	HTTPClient *http.Client
 	// LegacyMaxTokens sends the limit as max_tokens instead of
 	// max_completion_tokens, for servers that only know the old field.
@@ -161,7 +162,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = &http.Client{CheckRedirect: apierr.CheckRedirect}
 	}
 	log := cfg.Logger
 	if log == nil {

@@ -35,11 +35,17 @@ const maxLine = apierr.MaxWholeReply
 //   - a stream whose last event lacks its closing blank line gets one, so
 //     that the SDK dispatches the event instead of dropping it;
 //   - a byte order mark before the body is dropped (see apierr.SkipBOM), and
-//     lines ended by a lone "\r" are ended by "\n" (see apierr.LineEnds).
+//     lines ended by a lone "\r" are ended by "\n" (see apierr.LineEnds);
+//   - a redirect the client did not follow (see apierr.CheckRedirect) fails
+//     the call naming where the server points (apierr.RedirectError).
 func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 	res, err := next(req)
 	if err != nil || res == nil || res.Body == nil {
 		return res, err
+	}
+	if e := apierr.RedirectError(req, res); e != nil {
+		_ = res.Body.Close()
+		return nil, e
 	}
 	if res.StatusCode >= 400 {
 		body, rerr := io.ReadAll(io.LimitReader(res.Body, apierr.MaxErrorBody))
