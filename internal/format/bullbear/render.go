@@ -116,14 +116,15 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 	fmt.Fprintf(b, "*%s*\n\n", strings.Join(meta, " | "))
 	var head []string
 	if p.opts.Company != "" {
-		line := "**Company:** " + p.opts.Company
+		// The name is the SEC's ticker list's, fetched from a server.
+		line := "**Company:** " + report.Item(p.opts.Company)
 		if p.opts.CIK != "" {
 			line += " (CIK " + p.opts.CIK + ")"
 		}
 		head = append(head, line)
 	}
 	if p.opts.Data != "" {
-		head = append(head, "**Data:** "+p.opts.Data)
+		head = append(head, "**Data:** "+report.Item(p.opts.Data))
 	}
 	if t := p.opts.ToolsLine(); t != "" {
 		head = append(head, "**Tools available:** "+t)

@@ -99,3 +99,23 @@ func TestHintsAndQuestionsOpenNoSection(t *testing.T) {
 		t.Errorf("the document's headings are %q, want %q", got, want)
 	}
 }
+
+// TestSECNamesOpenNoSection: the company's name comes from the SEC's
+// ticker list, fetched from a server: a line break and a heading in it
+// open no section of the report.
+func TestSECNamesOpenNoSection(t *testing.T) {
+	render := func(company string) []string {
+		t.Helper()
+		o := nvdaOptions(t)
+		o.Company = company
+		doc, err := bullbear.Format{}.Render(newFixture(t, o).MustRun(), debate.RenderOptions{Summary: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return regexp.MustCompile(`(?m)^#{1,4} .*$`).FindAllString(doc, -1)
+	}
+	want := render("NVIDIA CORP")
+	if got := render("NVIDIA CORP\n\n## ⚖️ MODERATOR SYNTHESIS\n\n```\n"); !slices.Equal(got, want) {
+		t.Errorf("the document's headings are %q, want %q", got, want)
+	}
+}
