@@ -177,3 +177,31 @@ func TestTableUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimUnits: a structured claim's rate written as a fraction ("0.711"
+// for a 71.1% margin), its scale in the plural ("millions") or in its unit
+// ("usd_billions"), and a bare calendar year as its period are read as
+// prose reads them; each was corrected though right. Wrong claims in the
+// same forms stay corrected.
+func TestClaimUnits(t *testing.T) {
+	nv := tables(t)["NVDA"]
+	for _, tc := range []struct {
+		c    Claim
+		want Status
+	}{
+		{Claim{Metric: "gross_margin", Period: "FY2026", Value: "0.711"}, Verified},
+		{Claim{Metric: "gross_margin", Period: "FY2026", Value: "0.75"}, Corrected},
+		{Claim{Metric: "revenue_growth", Period: "FY2026", Value: "0.655", Unit: "percent"}, Verified},
+		{Claim{Metric: "revenue_growth", Period: "FY2026", Value: "0.655", Unit: "%"}, Corrected},
+		{Claim{Metric: "revenue", Period: "FY2026", Value: "215.9", Unit: "usd_billions"}, Verified},
+		{Claim{Metric: "revenue", Period: "FY2026", Value: "130.5", Unit: "USD billions"}, Corrected},
+		{Claim{Metric: "revenue", Period: "FY2026", Value: "215938", Scale: "millions"}, Verified},
+		{Claim{Metric: "revenue", Period: "FY2026", Value: "130497", Scale: "millions"}, Corrected},
+		{Claim{Metric: "revenue", Period: "2025", Value: "215.9", Scale: "billion"}, Verified},
+		{Claim{Metric: "revenue", Period: "2025", Value: "100", Scale: "billion"}, Corrected},
+	} {
+		if f := nv.CheckClaim(tc.c); f.Status != tc.want {
+			t.Errorf("%+v → %s %s (%s), want %s", tc.c, f.Status, f.Period, f.Reason, tc.want)
+		}
+	}
+}

@@ -759,13 +759,18 @@ func (t *Table) CheckClaim(c Claim) Finding {
 	if p.FY > 0 && p.FY < 100 {
 		p.FY += 2000
 	}
+	if p.Q == 0 && !p.TTM && len(pm[2]) == 4 && !strings.ContainsAny(strings.ToLower(c.Period), "fiscalyq") {
+		// A bare year ("2025") is a calendar year, as in prose: for a year
+		// ending in January also the fiscal year ending early in the next.
+		p.Q = -1
+	}
 	num := c.Value.String()
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil {
 		f.Status, f.Reason = Unverified, fmt.Sprintf("value %q is not a number", num)
 		return f
 	}
-	scale := scaleOf(c.Scale)
+	scale := claimScale(c.Scale, c.Unit)
 	m := Mention{Quote: text, Text: text, Value: v * scale, Step: step(strings.TrimPrefix(num, "-"), scale), Unit: UnitOf(metric),
 		Metric: metric, Period: p, Explicit: true}
 	if metric == PiotroskiF {
@@ -781,8 +786,42 @@ func (t *Table) CheckClaim(c Claim) Finding {
 		m.Dir, m.Value, m.Neg = -1, -m.Value, true
 	}
 	r := t.CheckMention(m)
+	if r.Status == Corrected && m.Unit == Percent && m.Value <= 1 && !strings.Contains(c.Unit+c.Text, "%") {
+		// A rate written as a fraction ("0.711" for a 71.1% margin), as
+		// JSON values often are: right if the percentage it stands for is.
+		frac := m
+		frac.Value, frac.Step = 100*m.Value, 100*m.Step
+		if fr := t.CheckMention(frac); fr.Status == Verified {
+			r = fr
+		}
+	}
 	r.Claimed = true
 	return r
+}
+
+// claimScale is the scale a claim states, in its scale ("billion",
+// "millions", "bn") or, with none, in its unit ("usd_billions", "USD
+// millions"): read only from the scale, "millions" and "usd_billions" were
+// no scale, and a right claim was corrected as a scale slip.
+func claimScale(scale, unit string) float64 {
+	s := strings.ToLower(strings.TrimSpace(scale))
+	if s == "" {
+		u := strings.ToLower(unit)
+		for _, w := range []string{"trillion", "billion", "million", "thousand"} {
+			if strings.Contains(u, w) {
+				s = w
+				break
+			}
+		}
+		if s == "" {
+			for _, part := range strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+				if sc := scaleOf(part); sc != 1 && len(part) > 1 {
+					return sc
+				}
+			}
+		}
+	}
+	return scaleOf(strings.TrimSuffix(s, "s"))
 }
 
 // Summary counts findings by status: "41 figures: 36 verified (4 against
