@@ -106,6 +106,9 @@ func TestStreamUsageShapes(t *testing.T) {
 			"event: message\nid: 1\n" + chunk(c1) + "event: message\nid: 2\n" + chunk(c2) + "event: message\nid: 3\n" + chunk(stop) +
 			"event: message\nid: 4\n" + chunk(use) + "event: message\n" + done,
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"id: on every event and : ping frames mid-stream (Anthropic's OpenAI-compatible endpoint, gateways)",
+			"id: 1\n" + chunk(c1) + ": ping\n\n" + "id: 2\n" + chunk(c2) + ": ping\n\n: ping\n\n" + "id: 3\n" + chunk(stop) + "id: 4\n" + chunk(use) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"chunks with no choice anywhere (Azure's filter results, usage-only)", chunk(`{"choices":[],"prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`) +
 			chunk(c1) + chunk(`{"choices":[],"usage":null}`) + chunk(c2) + chunk(`{"choices":[{"index":0,"finish_reason":null,"content_filter_results":{"hate":{"filtered":false,"severity":"safe"}}}]}`) +
 			chunk(stop) + chunk(use) + done,
