@@ -159,8 +159,9 @@ func TestHostileMarkdownStaysInItsPlace(t *testing.T) {
 }
 
 // forgedMD is appended to the model's text in TestForgedRepliesKeepTheSections:
-// a section heading of its own and a fence it leaves open.
-const forgedMD = "\n\n## Forged Section\n\n```\n"
+// a section heading of its own, a fence it leaves open, and what would
+// retitle the window, clear the screen (C1 CSI) and reorder text.
+const forgedMD = "\n\n## Forged Section \x1b]0;pwned\x07 \u009b2J \u202e\n\n```\n"
 
 // forged returns v with forgedMD appended to every string longer than a
 // word or two (enums such as "conclude" or "YES" are left, so that the
@@ -190,7 +191,8 @@ func forged(v any, skip ...string) any {
 // every text and every string of every structured reply: the Markdown
 // export has the same sections (read by a CommonMark parser, as the
 // dashboard, the shell and the PDF read it), none of them forged, and the
-// token table still ends it. Crux checks its question and falsifiers
+// token table still ends it; the live view, show and the exports hold no
+// raw control character or bidi override. Crux checks its question and falsifiers
 // (they keep theirs) and takes another course with forged positions, so
 // only the forged heading and the last section are checked there.
 func TestForgedRepliesKeepTheSections(t *testing.T) {
@@ -240,9 +242,17 @@ func TestForgedRepliesKeepTheSections(t *testing.T) {
 					}
 				}
 				_, dir, env := fakeOpenAI(t, sc, fakellm.WithTokenDelay(0))
-				parley(t, dir, env, "", append(tc.args, "--model", "test-model")...)
+				r := parley(t, dir, env, "", append(tc.args, "--model", "test-model")...)
 				id := strings.Fields(strings.Split(mustParley(t, dir, env, "", "list").stdout, "\n")[1])[0]
-				docs[i] = sections(mustParley(t, dir, env, "", "export", id, "--as", "md", "--full").stdout)
+				md := mustParley(t, dir, env, "", "export", id, "--as", "md", "--full").stdout
+				docs[i] = sections(md)
+				// Every view of it is inert for a terminal.
+				for what, out := range map[string]string{"debate": r.stdout + r.stderr, "show": mustParley(t, dir, env, "", "show", id).stdout,
+					"export md": md, "export json": mustParley(t, dir, env, "", "export", id, "--as", "json", "--full").stdout} {
+					if strings.ContainsAny(out, "\x1b\x07\u009b\u202e") {
+						t.Errorf("%s: a character a terminal acts on is raw", what)
+					}
+				}
 			}
 			for _, h := range docs[1] {
 				if strings.Contains(h, "Forged") {
