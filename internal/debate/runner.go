@@ -986,6 +986,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 	toolsLeft := p.toolsLeft
 	res := attemptResult{model: p.model.String()}
 	var full strings.Builder
+	callBytes := 0 // tool calls' names and arguments, which count towards MaxReplyBytes
 	repaired := false
 	for {
 		req := llm.Request{
@@ -1003,7 +1004,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 			}
 			if c.Text != "" {
 				c.Text = modelText(c.Text)
-				if room := MaxReplyBytes - full.Len() - seg.Len(); len(c.Text) > room {
+				if room := MaxReplyBytes - full.Len() - seg.Len() - callBytes; len(c.Text) > room {
 					// Stop reading: breaking the loop closes the connection.
 					c.Text, oversize = strings.ToValidUTF8(c.Text[:max(room, 0)], ""), true
 				}
@@ -1016,6 +1017,12 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 				}
 			}
 			if c.ToolCall != nil {
+				// Calls are model output a server sends, as many and as
+				// large as it likes: their bytes count as the text's do.
+				if callBytes += len(c.ToolCall.Name) + len(c.ToolCall.Args); full.Len()+seg.Len()+callBytes > MaxReplyBytes {
+					oversize = true
+					break
+				}
 				calls = append(calls, *c.ToolCall)
 			}
 			if c.Usage != nil {
@@ -1043,6 +1050,19 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 			return res, nil
 		}
 
+		if len(calls) > 0 && tools == nil {
+			// Calls when no tool was offered (the calls are used up, or
+			// this is a repair) are not made, nor answered: a server that
+			// calls tools in every reply looped here for ever. The reply's
+			// text is the answer.
+			calls, stop = nil, ""
+		}
+		if len(calls) > toolsLeft+1 {
+			// One call past the limit is told so; the rest of a reply of
+			// a thousand calls is dropped from the exchange, not recorded
+			// and answered one by one.
+			calls = calls[:toolsLeft+1]
+		}
 		if len(calls) > 0 {
 			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: seg.String(), ToolCalls: calls})
 			results := make([]llm.ToolResult, 0, len(calls))
