@@ -207,9 +207,8 @@ func TestClaimUnits(t *testing.T) {
 }
 
 // TestAudit3: the audit's third round (testdata/audit3.tsv), written after
-// the second was fixed. The bounds are its record as written, before the
-// reader was changed for it: 16 of 20 wrong sentences caught, 2 of 21
-// right ones flagged.
+// the second was fixed. As written, before the reader was changed for it:
+// 16 of 20 wrong sentences caught, 2 of 21 right ones flagged.
 func TestAudit3(t *testing.T) {
 	by, all := scoreForms(t, "audit3.tsv")
 	var forms []string
@@ -222,7 +221,7 @@ func TestAudit3(t *testing.T) {
 		fmt.Fprintf(&b, "\n  %-20s %s", f, by[f])
 	}
 	t.Logf("audit3: %s%s", all, b.String())
-	if all.caught < 16 || all.falsePos > 2 || all.checked > 0 {
+	if all.caught < all.wrong || all.falsePos > 0 || all.checked > 0 {
 		t.Errorf("audit3: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", all)
 	}
 }

@@ -54,3 +54,14 @@ func BenchmarkCheckRunOnWords(b *testing.B) {
 		_ = tb.Check(text)
 	}
 }
+
+// BenchmarkCheckRunOnMoves is BenchmarkCheckRunOn with moves stated with
+// no figure ("revenue rose in 2024"), each read with the words after it.
+func BenchmarkCheckRunOnMoves(b *testing.B) {
+	tb := lossTable()
+	text := strings.Repeat("revenue rose in 2024 and net income hit a record in 2025 then ", 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = tb.Check(text)
+	}
+}

@@ -225,6 +225,12 @@ func (t *Table) CheckMention(m Mention) Finding {
 	if m.ToProfit {
 		return t.checkToProfit(m, f)
 	}
+	if m.DirOnly {
+		return t.checkDirection(m, f)
+	}
+	if m.Record {
+		return t.checkRecord(m, f)
+	}
 	if m.LossChange {
 		return t.checkLossChange(m, f)
 	}
@@ -1052,6 +1058,101 @@ func (t *Table) checkToProfit(m Mention, f Finding) Finding {
 	}
 	f.Status, f.Reason = Unverified, fmt.Sprintf("a return to profit: the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
 	return f
+}
+
+// checkDirection holds the move of a line stated with no figure ("revenue
+// declined in fiscal 2024") to the sign of its change from a year earlier
+// (for a margin, its change in points) in the period named and, for a
+// streak, the years before it: wrong when it moved the other way in any.
+func (t *Table) checkDirection(m Mention, f Finding) Finding {
+	change := Growth(m.Metric)
+	if c := changeOf[m.Metric]; c != "" {
+		change = c
+	}
+	words := map[int]string{1: "risen", -1: "fallen"}
+	for _, p := range t.candidates(m) {
+		if p.TTM {
+			continue
+		}
+		var moves []Fact
+		for k := 0; k < max(1, m.Streak); k++ {
+			g, ok := t.lookupOrChange(change, Period{FY: p.FY - k, Q: p.Q})
+			if !ok {
+				break
+			}
+			moves = append(moves, g)
+		}
+		if len(moves) == 0 {
+			continue
+		}
+		f.Period, f.Metric = p, change
+		for _, g := range moves {
+			if g.Value*float64(m.Dir) <= 0 {
+				g := g
+				f.Status, f.Actual = Corrected, &g
+				f.Reason = fmt.Sprintf("stated as having %s in %s, but %s %s", words[m.Dir], g.Period, m.Metric.Label(), moved(g))
+				if g.Period != p {
+					f.Reason = fmt.Sprintf("stated as having %s %d years in a row to %s, but %s %s in %s", words[m.Dir], m.Streak, p, m.Metric.Label(), moved(g), g.Period)
+				}
+				return f
+			}
+		}
+		if len(moves) < max(1, m.Streak) {
+			f.Status, f.Reason = Unverified, fmt.Sprintf("a move %d years in a row: the filings Parley has give no %s for the years before %s", m.Streak, change.Label(), moves[len(moves)-1].Period)
+			return f
+		}
+		f.Status = Verified
+		return f
+	}
+	f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s", change.Label(), periodText(m))
+	return f
+}
+
+// checkRecord holds a record stated with no figure to the line's figures
+// of the same kind of period (years, or the same quarter) before it: wrong
+// when one was higher; else unverified, since a year before those the
+// table holds may have been higher still.
+func (t *Table) checkRecord(m Mention, f Finding) Finding {
+	for _, p := range t.candidates(m) {
+		cur, ok := t.Lookup(m.Metric, p)
+		if !ok || p.TTM {
+			continue
+		}
+		f.Period = p
+		earliest := p
+		for _, g := range t.Of(m.Metric) {
+			if g.Period.TTM || g.Period.Q != p.Q || g.Period.FY >= p.FY {
+				continue
+			}
+			if g.Value > cur.Value {
+				g := g
+				f.Status, f.Actual = Corrected, &g
+				f.Reason = fmt.Sprintf("stated as a record in %s (%s), but %s was higher in %s (%s)", p, Display(cur.Metric, cur.Value),
+					m.Metric.Label(), g.Period, Display(g.Metric, g.Value))
+				return f
+			}
+			if g.Period.FY < earliest.FY {
+				earliest = g.Period
+			}
+		}
+		f.Status = Unverified
+		f.Reason = fmt.Sprintf("a record: %s in %s was the highest of the years the filings Parley has, back to %s; an earlier one may have been higher", m.Metric.Label(), p, earliest)
+		return f
+	}
+	f.Status, f.Reason = Unverified, fmt.Sprintf("a record: the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
+	return f
+}
+
+// moved says how a change went: "rose 2.0%", "fell 2.8 points".
+func moved(g Fact) string {
+	w := "rose"
+	if g.Value < 0 {
+		w = "fell"
+	}
+	if g.Value == 0 {
+		return "was unchanged"
+	}
+	return w + " " + strings.TrimPrefix(Display(g.Metric, g.Value), "-")
 }
 
 // checkHistory holds what a right return to profit in p says of the years

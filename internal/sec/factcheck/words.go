@@ -175,7 +175,8 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 			add(loc[0], loc[1], m)
 		}
 	}
-	if hasAny(low, "double", "triple", "treble", "tuple", "halved", "fold") {
+	// "quadrupled" holds no "tuple": left out, it was never read.
+	if hasAny(low, "double", "triple", "treble", "tuple", "quadrupl", "halved", "fold") {
 		for _, loc := range multipleWordRe().FindAllStringSubmatchIndex(low, -1) {
 			word := low[loc[2]:loc[3]]
 			k := map[string]float64{"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5, "sextupled": 6,
@@ -915,3 +916,146 @@ func subjectEnd(low string, s int) int {
 var ofFigureRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s+of\s+(?:about\s+|roughly\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+)?[-$(\d]`)
 })
+
+// directionVerbRe is a verb of a line's move with no figure: "revenue fell
+// in fiscal 2024", "net income fell for a second straight year in fiscal
+// 2024". The second group is the count of a streak.
+var directionVerbRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(rose|fell|grew|declined|increased|decreased|dropped|shrank|contracted|slipped|dipped|climbed|jumped|surged|slumped|rebounded|recovered|expanded)` +
+		`(?:\s+for\s+(?:a|the)\s+(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years?)?\s+(?:in|during)\s+`)
+})
+
+// directionGapWords may stand between a line's name and its verb.
+var directionGapWords = map[string]bool{"also": true, "again": true, "slightly": true, "sharply": true, "modestly": true, "only": true,
+	"even": true, "further": true, "then": true, "actually": true, "still": true, "steadily": true}
+
+// findDirections reads the move of a line stated with no figure ("Apple's
+// revenue declined in fiscal 2024", "net income fell for a second straight
+// year in fiscal 2024"): its direction, held to the sign of the line's
+// change in the period named (and the years before it, for a streak).
+// Unread, a wrong direction passed whenever no figure came with it. Only
+// the line right before the verb as its subject, a period right after it,
+// and no figure in the rest of the sentence (whose own reading holds it).
+func findDirections(sentence, low string, metrics []span, periods []span, add func(start, end int, m Mention)) {
+	if !hasAny(low, "rose", "fell", "grew", "declin", "increased", "decreased", "dropped", "shrank", "contracted", "slipped", "dipped",
+		"climbed", "jumped", "surged", "slumped", "rebounded", "recovered", "expanded") {
+		return
+	}
+	for _, loc := range directionVerbRe().FindAllStringSubmatchIndex(low, -1) {
+		s, e := loc[2], loc[3]
+		// The period right after "in".
+		var period *span
+		for i := range periods {
+			if periods[i].start == loc[1] || periods[i].start == loc[1]+len("the ") && strings.HasPrefix(low[loc[1]:], "the ") {
+				period = &periods[i]
+			}
+		}
+		if period == nil || period.relative {
+			continue
+		}
+		// The subject: a line of the filings right before the verb.
+		var line span
+		for _, sp := range metrics {
+			if sp.end <= s && s-sp.end <= 24 && sp.metric != otherMetric {
+				line = sp
+			}
+		}
+		if line.metric == "" || line.loss {
+			continue
+		}
+		ok := true
+		for _, w := range strings.Fields(low[line.end:s]) {
+			ok = ok && directionGapWords[w]
+		}
+		u := UnitOf(line.metric)
+		if !ok || u != USD && u != USDPerShare && marginOf[lineOf(line.metric)] != line.metric {
+			continue
+		}
+		if negatedRe().MatchString(low[max(0, line.start-24):s]) {
+			continue
+		}
+		// No figure in the rest of the sentence but periods.
+		// Near it: in a run-on text, read to its end for each verb, the
+		// rest took time quadratic in the text.
+		end := min(len(low), period.end+200)
+		if i := strings.IndexByte(low[period.end:end], ';'); i >= 0 {
+			end = period.end + i
+		}
+		rest := []byte(low[period.end:end])
+		for _, sp := range periods {
+			if sp.start >= period.end && sp.end <= end {
+				for i := sp.start; i < sp.end; i++ {
+					rest[i-period.end] = ' '
+				}
+			}
+		}
+		if strings.ContainsAny(string(rest), "0123456789$%") || strings.ContainsAny(low[max(0, line.start-40):s], "$%") {
+			continue
+		}
+		// A move from another base than a year earlier ("from the quarter
+		// before", "since 2021", "compared with fiscal 2023") is not the
+		// change the table holds for the period.
+		if hasAny(string(rest), " from ", " since ", "compared", " versus ", " vs", " than ", "relative to", "sequential", "quarter before",
+			"prior quarter", "previous quarter", "q/q", "qoq", " over the ") {
+			continue
+		}
+		dir := 1
+		if downRe().MatchString(low[s:e]) {
+			dir = -1
+		}
+		streak := 1
+		if loc[4] >= 0 {
+			streak = map[string]int{"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}[low[loc[4]:loc[5]]]
+		}
+		// The figure is the line and its verb: the period after it is
+		// then the nearest, as for any figure.
+		add(line.start, e, Mention{Unit: Percent, DirOnly: true, Dir: dir, Streak: streak, Metric: line.metric})
+	}
+}
+
+// recordRe is a record stated of a line with no figure: "net income hit a
+// record in fiscal 2023", "posted record revenue in fiscal 2025". The
+// first group is the line's name after "record", when it comes after.
+var recordRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:hit|reached|set|posted|reported|marked|achieved|delivered)\s+(?:a\s+|an\s+)?(?:new\s+|all\s+time\s+)?record(?:\s+high)?` +
+		`(?:\s+((?:net\s+|operating\s+|gross\s+|free\s+)?[a-z&]+(?:\s+[a-z&]+)?))?\s+(?:in|for)\s+`)
+})
+
+// findRecords reads a record stated of a line with no figure, held to the
+// line's figures of the years before: wrong when one of them was higher.
+// Higher than every year the table holds, it is unverified: an earlier
+// year may have been higher still.
+func findRecords(sentence, low string, metrics []span, periods []span, add func(start, end int, m Mention)) {
+	if !strings.Contains(low, "record") {
+		return
+	}
+	for _, loc := range recordRe().FindAllStringSubmatchIndex(low, -1) {
+		var period *span
+		for i := range periods {
+			if periods[i].start == loc[1] || periods[i].start == loc[1]+len("the ") && strings.HasPrefix(low[loc[1]:], "the ") {
+				period = &periods[i]
+			}
+		}
+		if period == nil || period.relative || period.period.TTM {
+			continue
+		}
+		var line span
+		for _, sp := range metrics {
+			switch {
+			case loc[2] >= 0 && sp.start >= loc[2] && sp.end <= loc[3]:
+				line = sp // "posted record revenue in"
+			case loc[2] < 0 && sp.end <= loc[0] && loc[0]-sp.end <= 24 && strings.TrimSpace(low[sp.end:loc[0]]) == "":
+				line = sp // "net income hit a record in"
+			}
+		}
+		if line.metric == "" || line.metric == otherMetric || line.loss || UnitOf(line.metric) != USD && UnitOf(line.metric) != USDPerShare {
+			continue
+		}
+		if negatedRe().MatchString(low[max(0, loc[0]-24):loc[0]]) || strings.ContainsAny(low[loc[1]:], "$%") {
+			continue
+		}
+		e := strings.TrimRight(low[:loc[1]], " ")
+		e = strings.TrimSuffix(strings.TrimSuffix(e, " in"), " for")
+		add(min(line.start, loc[0]), max(line.end, len(e)), Mention{Unit: USD, Record: true, Metric: line.metric})
+	}
+}
