@@ -236,11 +236,12 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 	fmt.Fprintf(f.IO.Out, "%s  %s  %s  created %s\n", cs.Bold(st.ID), st.Format, status, st.Created.Local().Format(time.DateTime))
 	switch {
 	case held != nil && st.Status == debate.StatusCheckpoint:
+		// The host is read from the database, which other machines write.
 		fmt.Fprintf(f.IO.Out, "Waiting at a checkpoint in process %d on host %s (since %s): answer it there\n",
-			held.Owner.PID, held.Owner.Host, held.Since.Local().Format("15:04"))
+			held.Owner.PID, textsafe.Clean(held.Owner.Host), held.Since.Local().Format("15:04"))
 	case held != nil:
 		fmt.Fprintf(f.IO.Out, "Running in process %d on host %s (since %s): 'parley show %s' again shows how far it got\n",
-			held.Owner.PID, held.Owner.Host, held.Since.Local().Format("15:04"), st.ID)
+			held.Owner.PID, textsafe.Clean(held.Owner.Host), held.Since.Local().Format("15:04"), st.ID)
 	case sd.Shown == debate.StatusQueued:
 		fmt.Fprintf(f.IO.Out, "Queued for a worker, which runs it: if none runs, start one: %s ('parley show %s' again shows how far it got)\n", f.workerCommand(), st.ID)
 	case st.Status != debate.StatusCompleted:
