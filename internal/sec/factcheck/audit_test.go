@@ -225,3 +225,25 @@ func TestAudit3(t *testing.T) {
 		t.Errorf("audit3: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", all)
 	}
 }
+
+// TestMovesOfCalendarYears: a move or a record stated of a bare year is
+// wrong only when both fiscal years it may name contradict it (NVIDIA's
+// calendar 2023 is mostly its fiscal 2024, whose net income rose though
+// fiscal 2023's fell).
+func TestMovesOfCalendarYears(t *testing.T) {
+	nv := tables(t)["NVDA"]
+	for _, tc := range []struct {
+		text string
+		want Status
+	}{
+		{"NVIDIA's net income rose in 2023.", Verified},
+		{"NVIDIA's net income fell in 2023.", Verified},
+		{"NVIDIA's net income fell in 2024.", Corrected},
+		{"NVIDIA's revenue hit a record in 2023.", Unverified},
+	} {
+		fs := nv.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}

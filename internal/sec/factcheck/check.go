@@ -1070,6 +1070,9 @@ func (t *Table) checkDirection(m Mention, f Finding) Finding {
 		change = c
 	}
 	words := map[int]string{1: "risen", -1: "fallen"}
+	// A calendar year may be either of two fiscal years: wrong only when
+	// every reading is, the first wrong one saying why.
+	var wrong *Finding
 	for _, p := range t.candidates(m) {
 		if p.TTM {
 			continue
@@ -1086,16 +1089,25 @@ func (t *Table) checkDirection(m Mention, f Finding) Finding {
 			continue
 		}
 		f.Period, f.Metric = p, change
+		contradicted := false
 		for _, g := range moves {
 			if g.Value*float64(m.Dir) <= 0 {
 				g := g
-				f.Status, f.Actual = Corrected, &g
-				f.Reason = fmt.Sprintf("stated as having %s in %s, but %s %s", words[m.Dir], g.Period, m.Metric.Label(), moved(g))
+				c := f
+				c.Status, c.Actual = Corrected, &g
+				c.Reason = fmt.Sprintf("stated as having %s in %s, but %s %s", words[m.Dir], g.Period, m.Metric.Label(), moved(g))
 				if g.Period != p {
-					f.Reason = fmt.Sprintf("stated as having %s %d years in a row to %s, but %s %s in %s", words[m.Dir], m.Streak, p, m.Metric.Label(), moved(g), g.Period)
+					c.Reason = fmt.Sprintf("stated as having %s %d years in a row to %s, but %s %s in %s", words[m.Dir], m.Streak, p, m.Metric.Label(), moved(g), g.Period)
 				}
-				return f
+				if wrong == nil {
+					wrong = &c
+				}
+				contradicted = true
+				break
 			}
+		}
+		if contradicted {
+			continue
 		}
 		if len(moves) < max(1, m.Streak) {
 			f.Status, f.Reason = Unverified, fmt.Sprintf("a move %d years in a row: the filings Parley has give no %s for the years before %s", m.Streak, change.Label(), moves[len(moves)-1].Period)
@@ -1103,6 +1115,9 @@ func (t *Table) checkDirection(m Mention, f Finding) Finding {
 		}
 		f.Status = Verified
 		return f
+	}
+	if wrong != nil {
+		return *wrong
 	}
 	f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s", change.Label(), periodText(m))
 	return f
@@ -1113,6 +1128,7 @@ func (t *Table) checkDirection(m Mention, f Finding) Finding {
 // when one was higher; else unverified, since a year before those the
 // table holds may have been higher still.
 func (t *Table) checkRecord(m Mention, f Finding) Finding {
+	var wrong *Finding
 	for _, p := range t.candidates(m) {
 		cur, ok := t.Lookup(m.Metric, p)
 		if !ok || p.TTM {
@@ -1120,24 +1136,37 @@ func (t *Table) checkRecord(m Mention, f Finding) Finding {
 		}
 		f.Period = p
 		earliest := p
+		var higher *Fact
 		for _, g := range t.Of(m.Metric) {
 			if g.Period.TTM || g.Period.Q != p.Q || g.Period.FY >= p.FY {
 				continue
 			}
-			if g.Value > cur.Value {
+			if g.Value > cur.Value && higher == nil {
 				g := g
-				f.Status, f.Actual = Corrected, &g
-				f.Reason = fmt.Sprintf("stated as a record in %s (%s), but %s was higher in %s (%s)", p, Display(cur.Metric, cur.Value),
-					m.Metric.Label(), g.Period, Display(g.Metric, g.Value))
-				return f
+				higher = &g
 			}
 			if g.Period.FY < earliest.FY {
 				earliest = g.Period
 			}
 		}
+		if higher != nil {
+			// A calendar year may be either of two fiscal years: wrong
+			// only when every reading is.
+			if wrong == nil {
+				c := f
+				c.Status, c.Actual = Corrected, higher
+				c.Reason = fmt.Sprintf("stated as a record in %s (%s), but %s was higher in %s (%s)", p, Display(cur.Metric, cur.Value),
+					m.Metric.Label(), higher.Period, Display(higher.Metric, higher.Value))
+				wrong = &c
+			}
+			continue
+		}
 		f.Status = Unverified
 		f.Reason = fmt.Sprintf("a record: %s in %s was the highest of the years the filings Parley has, back to %s; an earlier one may have been higher", m.Metric.Label(), p, earliest)
 		return f
+	}
+	if wrong != nil {
+		return *wrong
 	}
 	f.Status, f.Reason = Unverified, fmt.Sprintf("a record: the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
 	return f
