@@ -158,3 +158,23 @@ func TestDeepNestingIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestReportSectionsAreTheDocuments: the report page folds the document at
+// its "## " headings as a Markdown reader finds them: a "## " line in a
+// code block (a "~~~" fence, or one of four backticks holding "```") is
+// code, not a section, and a line that only looks like a fence ("```x`y")
+// hides no section after it.
+func TestReportSectionsAreTheDocuments(t *testing.T) {
+	doc := "# Title\n\nLead.\n\n## One\n\n~~~\n## Code, not a section\n~~~\n\n````\n```\n## Still code\n````\n\n```x`y\n\n## Two\n\ntext\n"
+	title, _, secs := newMarkdown().sections(doc)
+	var got []string
+	for _, s := range secs {
+		got = append(got, s.Title)
+	}
+	if title != "Title" || strings.Join(got, "|") != "One|Two" {
+		t.Errorf("title %q, sections %q; want Title and [One Two]", title, got)
+	}
+	if len(secs) == 2 && (!strings.Contains(string(secs[0].Body), "## Code, not a section") || !strings.Contains(string(secs[0].Body), "## Still code")) {
+		t.Errorf("the code blocks are not in the first section: %s", secs[0].Body)
+	}
+}
