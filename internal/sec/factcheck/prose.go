@@ -1390,12 +1390,15 @@ func periodsBefore(low string, run []Mention, periods []span) []span {
 	if len(before) == 0 {
 		return nil
 	}
+	// In the order written; periods read by different readers may overlap
+	// ("2000 fiscal00"), and the words between two that do are none.
+	sort.SliceStable(before, func(i, j int) bool { return before[i].start < before[j].start })
 	last := before[len(before)-1]
 	if gap := low[last.end:first]; len(gap) > 40 || strings.ContainsAny(gap, ";") || figureRe().MatchString(gap) {
 		return nil
 	}
 	list := []span{last}
-	for k := len(before) - 2; k >= 0 && listGap(low[before[k].end:before[k+1].start]); k-- {
+	for k := len(before) - 2; k >= 0 && before[k].end <= before[k+1].start && listGap(low[before[k].end:before[k+1].start]); k-- {
 		list = append([]span{before[k]}, list...)
 	}
 	for _, sp := range list {
