@@ -239,12 +239,19 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		return p, nil
 	}
 
-	name := strings.ToLower(strings.TrimSpace(mf.Provider))
+	// The refusal of an unknown name says where it came from: the user
+	// who set PARLEY_PROVIDER passed no --provider flag.
+	name, source := strings.ToLower(strings.TrimSpace(mf.Provider)), "--provider"
 	if name == "" {
-		name = strings.ToLower(env("PARLEY_PROVIDER"))
+		name, source = strings.ToLower(strings.TrimSpace(env("PARLEY_PROVIDER"))), "PARLEY_PROVIDER"
 	}
 	if name == "" {
 		name = detectProvider(env)
+	}
+	if name != "" {
+		if err := CheckProvider(source, name); err != nil {
+			return cast, nil, err
+		}
 	}
 	model := mf.Model
 	if model == "" {
@@ -288,6 +295,18 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		record[role] = cast.ByRole[role].String()
 	}
 	return cast, record, nil
+}
+
+// CheckProvider refuses a provider name Parley has no client for, naming
+// where the name came from (source: "--provider", "PARLEY_PROVIDER",
+// "provider" in the config file) and the providers there are.
+func CheckProvider(source, name string) error {
+	if knownProvider(name) {
+		return nil
+	}
+	known := []string{"anthropic", "openai", "ollama"}
+	sort.Strings(known)
+	return fmt.Errorf("%s %q: unknown provider; choose one of %s", source, name, strings.Join(known, ", "))
 }
 
 func knownProvider(name string) bool {
@@ -334,7 +353,5 @@ func newProvider(name string, env func(string) string) (llm.Provider, error) {
 	case "ollama":
 		return openai.New(openai.OllamaConfig(env("OLLAMA_HOST")))
 	}
-	known := []string{"anthropic", "openai", "ollama"}
-	sort.Strings(known)
-	return nil, fmt.Errorf("--provider %q: unknown provider; choose one of %s", name, strings.Join(known, ", "))
+	return nil, CheckProvider("--provider", name)
 }

@@ -113,6 +113,14 @@ func loadConfig(env func(string) string) (*Config, error) {
 	if _, err := shell.ParseTheme(c.Theme); err != nil {
 		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 	}
+	// Checked here, as the theme is: applied to a debate it read as a
+	// --provider flag the user never passed, and `parley config` showed it
+	// as a setting like any other.
+	if p := strings.ToLower(strings.TrimSpace(c.Provider)); p != "" {
+		if err := app.CheckProvider("provider", p); err != nil {
+			return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
+		}
+	}
 	return c, nil
 }
 
