@@ -84,9 +84,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // CheckBind refuses to listen beyond the loopback interface without a
 // token: the server will be exposed by someone.
 func CheckBind(addr, token string) error {
-	host, _, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--addr %q: write HOST:PORT, for example 127.0.0.1:7878: %w", addr, err)
+	}
+	// The port first: refused for exposure, ":99999" sent the user to set
+	// a token only to be refused again for its port.
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("--addr %q: the port %q cannot be listened on: give a port from 0 to 65535 (0 picks a free one), for example 127.0.0.1:7878", addr, port)
 	}
 	if token != "" {
 		return nil

@@ -321,6 +321,16 @@ func TestCheckBind(t *testing.T) {
 	if err := CheckBind("0.0.0.0:7878", "t"); err != nil {
 		t.Errorf("with a token: %v", err)
 	}
+	// A port no server can listen on is refused as such, token or not:
+	// ":99999" was told to add a token, then refused for its port.
+	for _, addr := range []string{":99999", "0.0.0.0:-1", "127.0.0.1:port"} {
+		for _, token := range []string{"", "t"} {
+			err := CheckBind(addr, token)
+			if err == nil || !strings.Contains(err.Error(), "give a port from 0 to 65535") || strings.Contains(err.Error(), "token") {
+				t.Errorf("CheckBind(%q, %q): %v, want the port refused", addr, token, err)
+			}
+		}
+	}
 }
 
 // sseEvents reads server-sent events until n have arrived or the stream
