@@ -41,6 +41,32 @@ type AskRequest struct {
 // ErrUnfinished is returned for a follow-up to a debate that has not ended.
 var ErrUnfinished = errors.New("the debate has not finished")
 
+// UnfinishedError is a follow-up to a debate that has not ended. Status is
+// where it stands as 'parley list' shows it (interrupted when its runner
+// is gone, queued for a worker), not its log's last word, which says
+// running for a debate whose process died.
+type UnfinishedError struct {
+	ID     string
+	Status debate.Status
+}
+
+func (e *UnfinishedError) Error() string {
+	msg := fmt.Sprintf("debate %s: %v (it is %s): follow-up questions come after it ends", e.ID, ErrUnfinished, e.Status)
+	if where, elsewhere := RunElsewhere(e.Status); elsewhere {
+		msg = fmt.Sprintf("debate %s: %v (it is %s): follow-up questions come after it ends; ask again when it has ended", e.ID, ErrUnfinished, where)
+	}
+	return msg
+}
+
+func (e *UnfinishedError) Unwrap() error { return ErrUnfinished }
+
+// Resumable says whether resuming the debate here would finish it: not
+// when a worker or another process runs it, which a resume is refused.
+func (e *UnfinishedError) Resumable() bool {
+	_, elsewhere := RunElsewhere(e.Status)
+	return !elsewhere
+}
+
 // ErrNoAgent is wrapped by Ask's error when the request names no agent;
 // the error lists the debate's agents, so a front-end can say which
 // option or word names one.
@@ -87,7 +113,7 @@ func (a *App) Ask(ctx context.Context, req AskRequest) (*FollowUp, error) {
 		return nil, err
 	}
 	if st.Status != debate.StatusCompleted {
-		return nil, &setup.InputError{Err: fmt.Errorf("debate %s: %w (it is %s): follow-up questions come after it ends", st.ID, ErrUnfinished, st.Status)}
+		return nil, &setup.InputError{Err: &UnfinishedError{ID: st.ID, Status: a.Standing(ctx, st).Shown}}
 	}
 	if strings.TrimSpace(req.Agent) == "" {
 		return nil, &setup.InputError{Err: fmt.Errorf("debate %s: %w: ask one of %s", st.ID, ErrNoAgent, strings.Join(Agents(st), ", "))}

@@ -84,9 +84,8 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 		// The app names this debate's agents.
 		return usageErrorf("--agent is required: %w", err)
 	}
-	if errors.Is(err, app.ErrUnfinished) {
-		id, _ := resolveID(ctx, store, o.ID)
-		return usageErrorf("%w; finish it first: parley debate --resume %s", err, id)
+	if ue := (*app.UnfinishedError)(nil); errors.As(err, &ue) && ue.Resumable() {
+		return usageErrorf("%w; finish it first: parley debate --resume %s", err, ue.ID)
 	}
 	if err != nil {
 		return err

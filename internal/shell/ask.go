@@ -70,7 +70,7 @@ func (m *Model) askReady(msg askReadyMsg) tea.Cmd {
 	if msg.err != nil {
 		m.ask.cancel()
 		m.ask = nil
-		if errors.Is(msg.err, app.ErrUnfinished) {
+		if ue := (*app.UnfinishedError)(nil); errors.As(msg.err, &ue) && ue.Resumable() {
 			m.fail(fmt.Errorf("%w; /resume it first", msg.err))
 		} else {
 			m.fail(msg.err)
