@@ -127,14 +127,21 @@ func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debat
 			menu = append(menu, "[E]nd early")
 		}
 	}
+	// unanswered ends the prompt's line, which no typed newline ended
+	// (input that ends, Ctrl+C), so that the pause is not written on after
+	// "> ", and says why the answer is missing.
+	unanswered := func(err error) (debate.CheckpointAnswered, error) {
+		fmt.Fprintln(w)
+		if errors.Is(err, io.EOF) {
+			err = fmt.Errorf("no answer: standard input ended (use --no-checkpoints to run unattended)")
+		}
+		return debate.CheckpointAnswered{}, err
+	}
 	for {
 		fmt.Fprintf(w, "%s\n%s ", cs.Bold(strings.Join(menu, "  ")), cs.Cyan(">"))
 		line, err := h.readLine(ctx)
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return debate.CheckpointAnswered{}, fmt.Errorf("no answer: standard input ended (use --no-checkpoints to run unattended)")
-			}
-			return debate.CheckpointAnswered{}, err
+			return unanswered(err)
 		}
 		action, ok := choices[strings.ToLower(line)]
 		if !ok || !contains(c.Options, action) {
@@ -146,7 +153,7 @@ func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debat
 			fmt.Fprintf(w, "Your guidance: ")
 			g, err := h.readLine(ctx)
 			if err != nil {
-				return debate.CheckpointAnswered{}, err
+				return unanswered(err)
 			}
 			if g == "" {
 				fmt.Fprintf(w, "No guidance given; continuing.\n")

@@ -98,3 +98,25 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestCheckpointInputEnds: standard input that ends at the checkpoint,
+// before the choice or before the guidance, pauses the debate saying so
+// (the guidance's end read "EOF"), and the prompt's line is ended, so that
+// what is written next does not run on after "> " or "Your guidance: ".
+func TestCheckpointInputEnds(t *testing.T) {
+	for _, typed := range []string{"", "x\n", "g\n"} {
+		ios, in, _, errOut := iostreams.Test()
+		in.WriteString(typed)
+		h := newTerminalHuman(ios)
+		h.hint = func(target, text string) error { return nil }
+		h.targets = func() []string { return nil }
+		h.listen()
+		_, err := h.Checkpoint(context.Background(), &debate.State{}, debate.CheckpointReached{ID: "r1", Options: []string{"continue", "guide", "end"}})
+		if err == nil || !strings.Contains(err.Error(), "standard input ended") || !strings.Contains(err.Error(), "--no-checkpoints") {
+			t.Errorf("input %q: error %v, want it to say standard input ended", typed, err)
+		}
+		if out := errOut.String(); !strings.HasSuffix(out, "\n") {
+			t.Errorf("input %q: the prompt's line is left open:\n%q", typed, out)
+		}
+	}
+}
