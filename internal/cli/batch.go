@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -93,6 +95,18 @@ debates them all anew.`,
 	return cmd
 }
 
+// stripComment drops a line's # comment: one that starts the line or
+// follows a space or a tab. A '#' inside a word is the topic's own ("Should
+// we port it to C#?" was cut to "...to C").
+func stripComment(line string) string {
+	for i, r := range line {
+		if r == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			return line[:i]
+		}
+	}
+	return line
+}
+
 // batchItems reads the items of a batch: the arguments, then the file's
 // lines; blank lines and # comments are skipped, repeats dropped.
 func batchItems(args []string, file string) ([]string, error) {
@@ -106,16 +120,16 @@ func batchItems(args []string, file string) ([]string, error) {
 	raw = append(raw, args...)
 	if file != "" {
 		fh, err := os.Open(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, usageErrorf("--file %s does not exist: give the path of a file listing one ticker or topic a line", file)
+		}
 		if err != nil {
 			return nil, usageErrorf("--file %s: %w", file, err)
 		}
 		defer fh.Close()
 		sc := bufio.NewScanner(fh)
 		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
-			if i := strings.Index(line, "#"); i >= 0 {
-				line = line[:i]
-			}
+			line := stripComment(sc.Text())
 			if !utf8.ValidString(line) {
 				return nil, usageErrorf("--file %s: line %d is not UTF-8 text", file, n)
 			}
@@ -134,6 +148,9 @@ func batchItems(args []string, file string) ([]string, error) {
 		}
 		seen[strings.ToUpper(it)] = true
 		items = append(items, it)
+	}
+	if len(items) == 0 && file != "" && len(args) == 0 {
+		return nil, usageErrorf("--file %s lists nothing to debate: write one ticker or topic a line (# starts a comment)", file)
 	}
 	if len(items) == 0 {
 		return nil, usageErrorf("nothing to debate: give tickers or topics (parley batch NVDA AAPL) or --file FILE")

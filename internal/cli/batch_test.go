@@ -24,8 +24,8 @@ func TestBatchItems(t *testing.T) {
 	if _, err := batchItems(nil, ""); err == nil || !strings.Contains(err.Error(), "nothing to debate") {
 		t.Fatalf("no items: %v", err)
 	}
-	if _, err := batchItems(nil, filepath.Join(t.TempDir(), "missing")); err == nil {
-		t.Fatal("a missing file was accepted")
+	if _, err := batchItems(nil, filepath.Join(t.TempDir(), "missing")); err == nil || !strings.Contains(err.Error(), "does not exist: give the path of a file") {
+		t.Fatalf("a missing file: %v", err)
 	}
 	// The file given as an item, as "parley batch watchlist.txt" does, is
 	// not debated as a ticker: the error names --file.
@@ -34,6 +34,31 @@ func TestBatchItems(t *testing.T) {
 	}
 	if got, err := batchItems([]string{"BRK.B", "list.txt"}, ""); err != nil || len(got) != 2 {
 		t.Fatalf("items that are not files here: %q, %v", got, err)
+	}
+}
+
+// TestBatchFileTopicsKeepTheirHash: in a file of topics a '#' inside a
+// word is part of the topic ("C#" was cut to "C"); a comment starts at the
+// line's start or after a space. A file that lists nothing says so, not
+// to give --file, which was given.
+func TestBatchFileTopicsKeepTheirHash(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "topics.txt")
+	if err := os.WriteFile(file, []byte("# questions\nShould we port the service to C#?\nF# or OCaml for the compiler?  # later\nNVDA\t# core\nissue#42 again\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := batchItems(nil, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Should we port the service to C#?|F# or OCaml for the compiler?|NVDA|issue#42 again"; strings.Join(got, "|") != want {
+		t.Errorf("items %q, want %q", got, want)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	if err := os.WriteFile(empty, []byte("# nothing yet\n\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := batchItems(nil, empty); err == nil || !strings.Contains(err.Error(), empty+" lists nothing to debate") {
+		t.Errorf("a file that lists nothing: %v", err)
 	}
 }
 
