@@ -610,6 +610,11 @@ func (a *App) Resume(ctx context.Context, req ResumeRequest) (*Session, error) {
 		if err := ValidateLimits(l); err != nil {
 			return nil, err
 		}
+		// A budget already spent would pause the debate again before its
+		// next turn, on the same advice to give a larger one.
+		if used := st.Usage.Total(); l.DebateBudget != st.Limits.DebateBudget && l.DebateBudget > 0 && l.DebateBudget <= used {
+			return nil, setup.Inputf("--debate-budget %d: debate %s has used %d tokens already; give more than %d, or 0 for no limit", l.DebateBudget, id, used, used)
+		}
 		s.runner.Limits = &l
 	}
 	for _, c := range changes {

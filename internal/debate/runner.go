@@ -510,7 +510,7 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 		case len(step.Turns) > 0:
 			if lim.DebateBudget > 0 && s.Usage.Total() >= lim.DebateBudget {
 				return s, r.pause(ctx, s, PauseBudget,
-					fmt.Sprintf("the debate used %d of its %d tokens; resume with a larger --debate-budget", s.Usage.Total(), lim.DebateBudget), nil)
+					fmt.Sprintf("the debate used %d of its %d tokens; resume with a --debate-budget above %d (0 = unlimited)", s.Usage.Total(), lim.DebateBudget, s.Usage.Total()), nil)
 			}
 			round := step.Turns[0].Round
 			// Round 0 holds the turns outside any round (an opening analysis,
