@@ -277,6 +277,15 @@ func (m *Model) finish() tea.Cmd {
 		if res.st != nil && res.st.Phase.Label != "" {
 			where = " at " + res.st.Phase.Label
 		}
+		if pe.Reason == debate.PauseBudget {
+			// A plain /resume keeps the budget, and so pauses again at once.
+			flag := "--debate-budget"
+			if strings.Contains(pe.Detail, "--turn-budget") {
+				flag = "--turn-budget"
+			}
+			m.say(warn, fmt.Sprintf("Debate %s paused%s. Type /debate --resume %s %s N to go on with a larger budget (as the pause says).", r.id, where, r.id, flag))
+			break
+		}
 		m.say(warn, fmt.Sprintf("Debate %s paused%s. Type /resume to go on.", r.id, where))
 	case res.err != nil:
 		m.fail(describeRunError(r.id, res.err))

@@ -220,6 +220,7 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 	resume := fs.String("resume", "", "")
 	noCheckpoints := fs.Bool("no-checkpoints", false, "")
 	model := fs.String("model", "", "")
+	budget := fs.Int("debate-budget", -1, "")
 	var topic []string
 	var flags []string
 	for i := 0; i < len(args); i++ {
@@ -239,6 +240,9 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 	if *resume != "" {
 		req := &DebateRequest{Resume: *resume}
 		req.Start.NoCheckpoints = *noCheckpoints
+		if *budget >= 0 {
+			req.Limits = func(l *debate.Limits) { l.DebateBudget = *budget }
+		}
 		return req, nil
 	}
 	if len(topic) != 1 {
@@ -253,7 +257,12 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 			req.Format = bullbear.Name
 		}
 	}
-	return &DebateRequest{Start: app.StartRequest{Request: req, Models: app.Models{Model: *model}, Limits: debate.DefaultLimits()}}, nil
+	req.NoCheckpoints = *noCheckpoints
+	limits := debate.DefaultLimits()
+	if *budget >= 0 {
+		limits.DebateBudget = *budget
+	}
+	return &DebateRequest{Start: app.StartRequest{Request: req, Models: app.Models{Model: *model}, Limits: limits}}, nil
 }
 
 func isBool(flag string) bool {
