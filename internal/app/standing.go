@@ -55,3 +55,18 @@ func (a *App) Standing(ctx context.Context, st *debate.State) Standing {
 	}
 	return out
 }
+
+// AsShown is the debate for a document or an export: its status the one
+// 'parley list' shows. The log's last word is "running" for a debate
+// whose runner died (interrupted) and "queued" for one a worker has taken
+// up; the documents said so while the list and show's header did not.
+// The copy shares the state's maps: it is for reading.
+func (a *App) AsShown(ctx context.Context, st *debate.State) *debate.State {
+	shown := a.Standing(ctx, st).Shown
+	if shown == "" || shown == st.Status {
+		return st
+	}
+	c := *st
+	c.Status = shown
+	return &c
+}

@@ -115,7 +115,11 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	out, err := app.Export(format, st, o.As, o.Summary)
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
+	out, err := app.Export(format, a.AsShown(ctx, st), o.As, o.Summary)
 	if err != nil {
 		return err
 	}

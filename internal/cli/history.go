@@ -251,7 +251,7 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 		fmt.Fprintf(f.IO.Out, "%s: %s\n", a.Kind, a.Path)
 	}
 	fmt.Fprintln(f.IO.Out)
-	doc, err := app.RenderDoc(format, st, o.Summary)
+	doc, err := app.RenderDoc(format, a.AsShown(ctx, st), o.Summary)
 	if err != nil {
 		return err
 	}

@@ -188,7 +188,7 @@ func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.S
 		return nil, nil, nil, err
 	}
 	sum.Status = sum.Shown(s.now(), debate.OwnerAlive)
-	v := &DebateView{Summary: sum, Debate: app.ExportJSON(st, false), Agents: st.Debaters()}
+	v := &DebateView{Summary: sum, Debate: app.ExportJSON(s.app.AsShown(ctx, st), false), Agents: st.Debaters()}
 	if v.Agents == nil {
 		v.Agents = []string{}
 	}
@@ -398,6 +398,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		writeAppError(w, err)
 		return
 	}
+	st = s.app.AsShown(r.Context(), st)
 	format, err := s.app.Formats.Get(st.Format)
 	if err != nil {
 		writeAppError(w, err)

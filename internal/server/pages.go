@@ -437,7 +437,7 @@ func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, err)
 		return
 	}
-	doc, err := app.RenderDoc(format, st, false)
+	doc, err := app.RenderDoc(format, s.app.AsShown(r.Context(), st), false)
 	if err != nil {
 		s.pageError(w, err)
 		return

@@ -573,7 +573,7 @@ func (m *Model) cmdShow(args []string) {
 		m.fail(err)
 		return
 	}
-	doc, err := app.RenderDoc(format, st, false)
+	doc, err := app.RenderDoc(format, m.app.AsShown(m.ctx, st), false)
 	if err != nil {
 		m.fail(err)
 		return
@@ -692,6 +692,7 @@ func (m *Model) cmdExport(args []string) tea.Cmd {
 		return nil
 	}
 	out = m.outPath(out, st.ID+"."+as)
+	st = m.app.AsShown(m.ctx, st)
 	m.wait("Writing " + out + "…")
 	return func() tea.Msg {
 		data, err := app.Export(format, st, as, summary)
