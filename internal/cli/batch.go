@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -231,8 +232,17 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	defer stop()
 
 	// The workers' own messages would scramble the table: only their
-	// warnings and errors are shown.
-	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// warnings and errors are shown, and above the live table, held until
+	// it is drawn again.
+	live := f.IO.IsTerminal() && !o.JSON && !o.CSV
+	var logOut io.Writer = f.IO.ErrOut
+	logs := &heldLog{}
+	if live {
+		logOut = logs
+	}
+	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// Whatever way the batch ends, nothing held is lost.
+	defer logs.release(f.IO.ErrOut)
 	a, err := f.App(store)
 	if err != nil {
 		return err
@@ -280,10 +290,9 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	})
 	defer stopWorkers()
 
-	live := f.IO.IsTerminal() && !o.JSON && !o.CSV
 	p := &progress{w: f.IO.ErrOut, live: live}
 	if live {
-		p.w = f.IO.Out
+		p.w, p.logs, p.errW = f.IO.Out, logs, f.IO.ErrOut
 	}
 	interrupted := false
 	for {
@@ -304,6 +313,7 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 		}
 	}
 	p.clear()
+	logs.release(f.IO.ErrOut)
 	if interrupted {
 		// The debates this process ran are handed back when its workers
 		// stop: the table says what they are then (queued again, or
@@ -537,6 +547,46 @@ type progress struct {
 	live  bool
 	lines int    // lines drawn last, to redraw over them
 	last  string // the counts line printed last
+	// logs holds the workers' log lines while the live table is drawn,
+	// printed to errW above its next drawing: written between two
+	// drawings they scrambled it (the redraw erased from the wrong line).
+	logs *heldLog
+	errW io.Writer
+}
+
+// heldLog is a log's output held back until it can be printed without
+// breaking a live table, or passed straight through once released.
+type heldLog struct {
+	mu   sync.Mutex
+	held bytes.Buffer
+	out  io.Writer // nil while held
+}
+
+func (h *heldLog) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.out != nil {
+		return h.out.Write(p)
+	}
+	return h.held.Write(p)
+}
+
+// flush writes the lines held so far to w.
+func (h *heldLog) flush(w io.Writer) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held.Len() > 0 {
+		_, _ = w.Write(h.held.Bytes())
+		h.held.Reset()
+	}
+}
+
+// release writes the lines held to w and passes later ones straight to it.
+func (h *heldLog) release(w io.Writer) {
+	h.flush(w)
+	h.mu.Lock()
+	h.out = w
+	h.mu.Unlock()
 }
 
 func counts(rows []*BatchRow) (queued, running, done, failed int, cost report.Spend) {
@@ -579,6 +629,9 @@ func (p *progress) show(rows []*BatchRow) {
 	tw.Flush()
 	b.WriteString(line + "\n")
 	p.clear()
+	if p.logs != nil {
+		p.logs.flush(p.errW)
+	}
 	fmt.Fprint(p.w, b.String())
 	p.lines = strings.Count(b.String(), "\n")
 }

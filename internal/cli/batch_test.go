@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,5 +206,35 @@ func TestBatchOutcome(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBatchLiveTableHoldsLogLines: the workers' warnings (a turn attempt
+// that failed, retried) written while the live table is on the terminal
+// are printed above the next drawing of the table, not into it: written
+// between two drawings, they left the cursor where the redraw's erase
+// missed them and the table's lines, which were drawn again under them.
+func TestBatchLiveTableHoldsLogLines(t *testing.T) {
+	var term bytes.Buffer
+	logs := &heldLog{}
+	p := &progress{w: &term, errW: &term, live: true, logs: logs}
+	rows := []*BatchRow{{Item: "NVDA", Status: batchRunning, ID: "DEB-1"}}
+	p.show(rows)
+	drawn := term.Len()
+	fmt.Fprintln(logs, `level=WARN msg="turn attempt failed" attempt=1`)
+	if term.Len() != drawn {
+		t.Fatalf("a log line reached the terminal between two drawings of the table:\n%q", term.String()[drawn:])
+	}
+	p.show(rows)
+	redraw := term.String()[drawn:]
+	erase, warn, table := strings.Index(redraw, "\x1b[J"), strings.Index(redraw, "turn attempt failed"), strings.Index(redraw, "ITEM")
+	if erase < 0 || warn < erase || table < warn {
+		t.Errorf("the redraw is not erase, then the held log line, then the table:\n%q", redraw)
+	}
+	// Once the table is gone for good, log lines go straight through.
+	logs.release(&term)
+	fmt.Fprintln(logs, "after")
+	if !strings.HasSuffix(term.String(), "after\n") {
+		t.Errorf("a log line after the release was held:\n%q", term.String())
 	}
 }
