@@ -45,6 +45,9 @@ type BatchOptions struct {
 	// Every is how often the progress is refreshed.
 	Every time.Duration
 	Jobs  WorkerOptions
+	// width is the terminal's, which the summary's lines are cut to; 0
+	// when it is not a terminal.
+	width int
 }
 
 // maxBatch bounds a batch: a watchlist, not a crawl.
@@ -326,6 +329,9 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 		if err != nil {
 			log.Warn("read the debates' status after stopping", "err", err)
 		}
+	}
+	if live {
+		o.width = f.IO.TerminalWidth()
 	}
 	if err := writeBatch(f.IO.Out, rows, format, o); err != nil {
 		return err
@@ -681,7 +687,15 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 		cw.Flush()
 		return cw.Error()
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	// On a terminal the lines are cut to its width, the free text first
+	// made narrower so that the id and the status stay in view: a
+	// failed item's reason ran on to the next line, between the rows.
+	out, text := w, 50
+	var table bytes.Buffer
+	if o.width > 0 {
+		out, text = &table, max(12, (o.width-40)/2)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	if format == bullbear.Name {
 		fmt.Fprintln(tw, "TICKER\tSTANCE\tCONVICTION\tCOST\tID\tSTATUS")
 	} else {
@@ -703,12 +717,22 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Item, 12), r.Stance, conv, r.spend().Cell(), r.ID, status)
 		} else {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(r.Item, 50), cell(r.Result, 50), r.spend().Cell(), r.ID, status)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(r.Item, text), cell(r.Result, text), r.spend().Cell(), r.ID, status)
 		}
 		total = total.Add(r.spend())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if o.width > 0 {
+		for _, l := range strings.SplitAfter(table.String(), "\n") {
+			if line := strings.TrimSuffix(l, "\n"); utf8.RuneCountInString(line) > o.width {
+				l = string([]rune(line)[:o.width-1]) + "…\n"
+			}
+			if _, err := io.WriteString(w, l); err != nil {
+				return err
+			}
+		}
 	}
 	_, err := fmt.Fprintf(w, "%d %s, %s\n", len(rows), plural(len(rows), "debate", "debates"), total.Text("total cost"))
 	return err

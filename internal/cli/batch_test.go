@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestBatchItems(t *testing.T) {
@@ -236,5 +237,36 @@ func TestBatchLiveTableHoldsLogLines(t *testing.T) {
 	fmt.Fprintln(logs, "after")
 	if !strings.HasSuffix(term.String(), "after\n") {
 		t.Errorf("a log line after the release was held:\n%q", term.String())
+	}
+}
+
+// TestBatchSummaryFitsTheTerminal: on a terminal the summary's lines are
+// cut to its width (a failed item's reason, the last column, ran on to
+// the next line at 120 columns); piped, nothing is cut.
+func TestBatchSummaryFitsTheTerminal(t *testing.T) {
+	rows := []*BatchRow{
+		{Item: "Should we port the billing service to C#?", ID: "DEB-3fa2e09a", Status: batchFailed, Error: "paused (error): turn analysis failed 4 times: anthropic: network: cannot reach https://api.anthropic.com"},
+		{Item: "Is Go better?", ID: "DEB-02a2d307", Status: batchDone, Result: "Go, for the team's experience"},
+	}
+	for _, width := range []int{80, 120} {
+		var b bytes.Buffer
+		if err := writeBatch(&b, rows, "perspectives", &BatchOptions{width: width}); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("width %d: a line of %d columns:\n%s", width, n, l)
+			}
+		}
+		if !strings.Contains(b.String(), "DEB-3fa2e09a  failed") {
+			t.Errorf("width %d: the id and status are cut:\n%s", width, b.String())
+		}
+	}
+	var b bytes.Buffer
+	if err := writeBatch(&b, rows, "perspectives", &BatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "anthropic: ne") {
+		t.Errorf("piped, the reason is cut:\n%s", b.String())
 	}
 }
