@@ -280,6 +280,23 @@ func (o *DebateOptions) limits() debate.Limits {
 	return l
 }
 
+// createOnly are the flags that shape a debate when it is created; a
+// resume goes on with the ones recorded. (The models, budgets, timeouts,
+// --no-checkpoints, --offline and the documents' flags apply to a resume.)
+var createOnly = []string{"format", "perspectives", "max-rounds", "catalog", "agents", "personas", "risk", "deep", "framework", "hint", "snapshot", "context", "rounds", "perspective"}
+
+// ignoredOnResume names the create-only flags given: '--resume ID --format
+// council' went on as the debate it was, without a word.
+func ignoredOnResume(set func(string) bool) []string {
+	var out []string
+	for _, name := range createOnly {
+		if set != nil && set(name) {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
+}
+
 func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	store, err := f.OpenStore(ctx)
 	if err != nil {
@@ -300,8 +317,12 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		if err != nil {
 			return err
 		}
-		if o.set != nil && (o.set("context") || o.set("rounds") || o.set("perspective")) {
-			fmt.Fprintln(f.IO.ErrOut, "note: --context, --rounds and --perspective are ignored on resume: the debate keeps the options and the shared context it was created with")
+		if ignored := ignoredOnResume(o.set); len(ignored) > 0 {
+			verb := "is"
+			if len(ignored) > 1 {
+				verb = "are"
+			}
+			fmt.Fprintf(f.IO.ErrOut, "note: %s %s ignored on resume: the debate keeps the options and the shared context it was created with (start a new debate to change them)\n", strings.Join(ignored, ", "), verb)
 		}
 		if err := a.RunningElsewhere(ctx, id); err != nil {
 			return err
