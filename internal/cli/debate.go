@@ -285,16 +285,24 @@ func (o *DebateOptions) limits() debate.Limits {
 // --no-checkpoints, --offline and the documents' flags apply to a resume.)
 var createOnly = []string{"format", "perspectives", "max-rounds", "catalog", "agents", "personas", "risk", "deep", "framework", "hint", "snapshot", "context", "rounds", "perspective"}
 
-// ignoredOnResume names the create-only flags given: '--resume ID --format
-// council' went on as the debate it was, without a word.
-func ignoredOnResume(set func(string) bool) []string {
-	var out []string
+// resumeNote names the create-only flags given with --resume, "" when
+// none is: '--resume ID --format council' went on as the debate it was,
+// without a word.
+func resumeNote(set func(string) bool) string {
+	var ignored []string
 	for _, name := range createOnly {
 		if set != nil && set(name) {
-			out = append(out, "--"+name)
+			ignored = append(ignored, "--"+name)
 		}
 	}
-	return out
+	if len(ignored) == 0 {
+		return ""
+	}
+	verb := "is"
+	if len(ignored) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("note: %s %s ignored on resume: the debate keeps the options and the shared context it was created with (start a new debate to change them)", strings.Join(ignored, ", "), verb)
 }
 
 func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
@@ -317,12 +325,8 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		if err != nil {
 			return err
 		}
-		if ignored := ignoredOnResume(o.set); len(ignored) > 0 {
-			verb := "is"
-			if len(ignored) > 1 {
-				verb = "are"
-			}
-			fmt.Fprintf(f.IO.ErrOut, "note: %s %s ignored on resume: the debate keeps the options and the shared context it was created with (start a new debate to change them)\n", strings.Join(ignored, ", "), verb)
+		if note := resumeNote(o.set); note != "" {
+			fmt.Fprintln(f.IO.ErrOut, note)
 		}
 		if err := a.RunningElsewhere(ctx, id); err != nil {
 			return err

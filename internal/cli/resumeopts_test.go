@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,18 @@ func TestResumeNamesIgnoredOptions(t *testing.T) {
 	}
 	if strings.Contains(note, "--no-checkpoints") {
 		t.Errorf("the note names --no-checkpoints, which a resume uses:\n%s", note)
+	}
+}
+
+// TestShellResumeNamesIgnoredOptions: the shell's '/debate --resume ID
+// --format council' carries the same note for the shell to say.
+func TestShellResumeNamesIgnoredOptions(t *testing.T) {
+	f := testFactory(t, "", false)
+	req, err := f.parseDebate(context.Background(), []string{"--resume", "DEB-1", "--format", "council", "--turn-budget", "5000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Notes) != 1 || !strings.Contains(req.Notes[0], "--format is ignored on resume") || strings.Contains(req.Notes[0], "--turn-budget") {
+		t.Errorf("notes %q, want --format named, not --turn-budget", req.Notes)
 	}
 }

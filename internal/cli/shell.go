@@ -133,7 +133,13 @@ func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.Debate
 		// The shell shows the debate; it has no event stream to write.
 		return nil, usageErrorf("--json is for scripts: 'parley debate --json …' writes the event stream as JSON lines; the shell shows the debate")
 	}
-	return &shell.DebateRequest{Start: got.startRequest(), Resume: got.Resume, Limits: got.limitOverrides(), Docs: got.documents()}, nil
+	req := &shell.DebateRequest{Start: got.startRequest(), Resume: got.Resume, Limits: got.limitOverrides(), Docs: got.documents()}
+	if got.Resume != "" {
+		if note := resumeNote(got.set); note != "" {
+			req.Notes = []string{note}
+		}
+	}
+	return req, nil
 }
 
 // startRequest is the request to the application layer for a new debate.

@@ -297,6 +297,9 @@ func (m *Model) cmdDebate(args []string) tea.Cmd {
 			m.fail(err)
 			return nil
 		}
+		for _, n := range req.Notes {
+			m.say(dim, n)
+		}
 		return m.resume(id, req)
 	}
 	return m.offerResume(req)

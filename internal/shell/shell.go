@@ -43,6 +43,9 @@ type DebateRequest struct {
 	Docs app.Documents
 	// Help is the usage text when --help was asked for; nothing runs.
 	Help string
+	// Notes are said before the debate runs: the options given with
+	// --resume that the resumed debate does not use.
+	Notes []string
 }
 
 // Options are what the shell needs from its host.
