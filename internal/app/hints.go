@@ -33,7 +33,7 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 		target = uniquePrefix(targets, target)
 	}
 	if !hasTarget || text == "" || (target != "all" && !slices.Contains(targets, target)) {
-		e := &HintError{Targets: targets}
+		e := &HintError{Targets: targets, Empty: hasTarget && text == ""}
 		if hasTarget && text != "" && given != "" && target != "all" && len(targets) > 0 {
 			e.Unknown = given
 			if len(e.Unknown) > 40 {
@@ -59,12 +59,17 @@ type HintError struct {
 	// Unknown is a target given with a text that names none of Targets
 	// (as given, cut to 40 bytes).
 	Unknown string
+	// Empty: a target was given, with no text. Said first: before anyone
+	// spoke, target "all" with no text was told to use target "all".
+	Empty bool
 }
 
 func (e *HintError) Error() string {
 	switch {
 	case e.Len > 0:
 		return e.tooLong()
+	case e.Empty && len(e.Targets) == 0:
+		return "the hint is empty: write all: TEXT (no agent has spoken yet)"
 	case len(e.Targets) == 0:
 		return "no agent has spoken yet: give a hint as AGENT: TEXT once the debate has started, or all: TEXT"
 	}
@@ -76,6 +81,8 @@ func (e *HintError) ForFields() string {
 	switch {
 	case e.Len > 0:
 		return e.tooLong()
+	case e.Empty:
+		return "a hint needs a non-empty text: what the agent should weigh in its next turn"
 	case len(e.Targets) == 0:
 		return `no agent has spoken yet: give the hint with target "all", or once the debate has started`
 	case e.Unknown != "":

@@ -23,6 +23,8 @@ func TestHintErrorWordings(t *testing.T) {
 		{"no target", targets, "", "x", false, "write AGENT: TEXT", "a hint needs a target ("},
 		{"empty text", targets, "bull", " ", true, "write AGENT: TEXT", "a non-empty text"},
 		{"nobody has spoken", nil, "bull", "x", true, "as AGENT: TEXT once the debate has started", `target "all"`},
+		// The text is what is wrong: the target "all" was told to use "all".
+		{"empty text before anyone spoke", nil, "all", " ", true, "the hint is empty", "a hint needs a non-empty text"},
 		{"too long", targets, "bull", strings.Repeat("x", MaxHintLen+1), true, "keep it under", "keep it under"},
 	} {
 		_, _, err := ResolveHint(tc.targets, tc.target, tc.text, tc.hasTarget)
