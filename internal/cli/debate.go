@@ -148,7 +148,7 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 			if run != nil {
 				return run(cmd.Context(), opts)
 			}
-			if err := offerBullbearResume(cmd.Context(), f, opts); err != nil {
+			if err := offerResume(cmd.Context(), f, opts); err != nil {
 				return err
 			}
 			return runDebate(cmd.Context(), f, opts)

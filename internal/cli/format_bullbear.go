@@ -1,78 +1,10 @@
 package cli
 
-import (
-	"bufio"
-	"context"
-	"fmt"
-	"strings"
-
-	"github.com/parleyhq/parley/internal/app"
-	"github.com/parleyhq/parley/internal/format/bullbear"
-	"github.com/parleyhq/parley/internal/textsafe"
-)
+import "github.com/parleyhq/parley/internal/format/bullbear"
 
 // impliesBullbear reports whether a debate started without --format is a
 // bull vs. bear debate: its topic is a ticker, or it uses the flags only that
 // format reads.
 func impliesBullbear(o *DebateOptions) bool {
 	return o.Resume == "" && bullbear.Implied(&o.Request)
-}
-
-// offerBullbearResume implements the spec's resume flow: starting a bull vs.
-// bear debate on a ticker that has an unfinished one asking the same
-// question (app.App.Unfinished: the same options and models) asks "Resume debate from
-// Phase 2 (Bear Opening)? [Y/n]" and, on yes, resumes it. Without a terminal
-// to ask on, it says how to resume and starts a new debate.
-func offerBullbearResume(ctx context.Context, f *Factory, o *DebateOptions) error {
-	if o.Resume != "" || o.Format != bullbear.Name {
-		return nil
-	}
-	store, err := f.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	a, err := f.App(store)
-	if err != nil {
-		return err
-	}
-	p, err := a.Plan(ctx, o.startRequest())
-	if err != nil {
-		return err
-	}
-	found, err := a.Unfinished(ctx, p)
-	if err != nil || found == nil {
-		return err
-	}
-	if where, ok := app.RunElsewhere(found.Status); ok {
-		// Resuming it here would contend with its runner: say where it
-		// is and start the new debate asked for.
-		fmt.Fprintf(f.IO.ErrOut, "A debate on %s is %s (%s; 'parley show %s' shows how far it got); this starts a new one.\n",
-			textsafe.Clean(found.Topic), where, found.ID, found.ID)
-		return nil
-	}
-	phase, err := a.ResumePhase(ctx, found.ID)
-	if err != nil {
-		return err
-	}
-	if !f.IO.IsInputTerminal() {
-		fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s (%s, stopped at %s) exists; this starts a new one. Resume it with: parley debate --resume %s\n",
-			textsafe.Clean(found.Topic), found.ID, phase, found.ID)
-		return nil
-	}
-	// Which debate the question is about, as the shell says it: the
-	// question alone does not say that one exists.
-	fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s exists (%s). Resume debate from %s? [Y/n] ", textsafe.Clean(found.Topic), found.ID, phase)
-	line, err := bufio.NewReader(f.IO.In).ReadString('\n')
-	if err != nil && line == "" {
-		return fmt.Errorf("no answer to the resume question: %w", err)
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "", "y", "yes":
-		o.Resume = found.ID
-	case "n", "no":
-	default:
-		return usageErrorf("answer y or n to \"Resume debate from %s?\"", phase)
-	}
-	return nil
 }

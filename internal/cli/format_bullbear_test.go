@@ -78,7 +78,7 @@ func TestBullbearResumePrompt(t *testing.T) {
 	f := testFactory(t, "\n", true)
 	id := pausedBullbear(t, f)
 	o := bullbearOptions("NVDA")
-	if err := offerBullbearResume(context.Background(), f, o); err != nil {
+	if err := offerResume(context.Background(), f, o); err != nil {
 		t.Fatal(err)
 	}
 	errOut := f.IO.ErrOut.(interface{ String() string }).String()
@@ -118,14 +118,14 @@ func TestBullbearResumeDeclinedOrUnattended(t *testing.T) {
 	f := testFactory(t, "n\n", true)
 	pausedBullbear(t, f)
 	o := bullbearOptions("NVDA")
-	if err := offerBullbearResume(context.Background(), f, o); err != nil || o.Resume != "" {
+	if err := offerResume(context.Background(), f, o); err != nil || o.Resume != "" {
 		t.Errorf("declined: resume %q, err %v", o.Resume, err)
 	}
 
 	f2 := testFactory(t, "", false)
 	id := pausedBullbear(t, f2)
 	o = bullbearOptions("nvda")
-	if err := offerBullbearResume(context.Background(), f2, o); err != nil || o.Resume != "" {
+	if err := offerResume(context.Background(), f2, o); err != nil || o.Resume != "" {
 		t.Errorf("unattended: resume %q, err %v", o.Resume, err)
 	}
 	if msg := f2.IO.ErrOut.(interface{ String() string }).String(); !strings.Contains(msg, "parley debate --resume "+id) {
@@ -151,7 +151,7 @@ func TestBullbearResumeOnlyTheSameQuestion(t *testing.T) {
 		return ""
 	}
 	for name, o := range map[string]*DebateOptions{"--deep": deep, "a model": withModel} {
-		if err := offerBullbearResume(context.Background(), f, o); err != nil || o.Resume != "" {
+		if err := offerResume(context.Background(), f, o); err != nil || o.Resume != "" {
 			t.Errorf("%s: resume %q, err %v; want no offer", name, o.Resume, err)
 		}
 	}

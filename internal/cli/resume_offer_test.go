@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
+)
+
+// TestResumeOfferEveryFormat: asking again the question of a perspectives
+// debate paused at its checkpoint offers to resume it, as a bull vs. bear
+// debate does and as the shell does for every format: on a terminal it
+// asks, piped it says how and starts anew.
+func TestResumeOfferEveryFormat(t *testing.T) {
+	ctx := context.Background()
+	sc, err := script.Load(filepath.Join("..", "..", "cmd", "parley", "testdata", "perspectives.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(sc, fakellm.WithAPIKey("test-key"))
+	t.Cleanup(srv.Close)
+	env := map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"}
+	db := filepath.Join(t.TempDir(), "parley.db")
+	factory := func(stdin string, terminal bool) *Factory {
+		ios, in, _, _ := iostreams.Test()
+		in.WriteString(stdin)
+		ios.SetTerminal(false, terminal, false)
+		return &Factory{IO: ios, Env: func(k string) string { return env[k] }, Now: time.Now, DBPath: db, Formats: app.DefaultFormats()}
+	}
+	options := func() *DebateOptions {
+		o := defaultDebateOptions()
+		o.Topic, o.Models.Model = "Should we use Redis or PostgreSQL for caching?", "test-model"
+		return o
+	}
+
+	f := factory("", false)
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.App(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.Start(ctx, options().startRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *debate.PausedError
+	if _, err := s.Run(ctx, nil); !errors.As(err, &pe) {
+		t.Fatalf("run: %v, want a pause at the first checkpoint", err)
+	}
+	store.Close()
+
+	o := options()
+	if err := offerResume(ctx, f, o); err != nil {
+		t.Fatal(err)
+	}
+	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); o.Resume != "" || !strings.Contains(errOut, "this starts a new one. Resume it with: parley debate --resume "+s.ID) {
+		t.Errorf("piped: Resume %q, stderr:\n%s", o.Resume, errOut)
+	}
+	f = factory("\n", true)
+	o = options()
+	if err := offerResume(ctx, f, o); err != nil {
+		t.Fatal(err)
+	}
+	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); o.Resume != s.ID || !strings.Contains(errOut, "An unfinished debate on Should we use Redis or PostgreSQL for caching? exists ("+s.ID+"). Resume debate from ") {
+		t.Errorf("on a terminal: Resume %q, want %s (Enter means yes); stderr:\n%s", o.Resume, s.ID, errOut)
+	}
+}
