@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,13 +97,16 @@ func TestRateLimit(t *testing.T) {
 	if len(seen) != n {
 		t.Fatalf("server saw %d requests, want %d", len(seen), n)
 	}
-	// Any MaxRequestsPerSecond+1 consecutive requests must span about a
-	// second; without the limiter they arrive within milliseconds. The slack
-	// absorbs scheduling jitter between the limiter and the server's clock.
+	// No secCeiling+1 consecutive requests (the SEC's own limit, which
+	// MaxRequestsPerSecond keeps under) may arrive within a second; without
+	// the limiter they arrive within milliseconds. Held to the ceiling, not
+	// to the limit, and with a slack: a request the busy machine delays
+	// arrives bunched with the next ones, which the headroom absorbs.
 	const slack = 100 * time.Millisecond
-	for i := 0; i+MaxRequestsPerSecond < len(seen); i++ {
-		if span := seen[i+MaxRequestsPerSecond].Sub(seen[i]); span < time.Second-slack {
-			t.Fatalf("requests %d..%d arrived within %v: more than %d per second", i, i+MaxRequestsPerSecond, span, MaxRequestsPerSecond)
+	slices.SortFunc(seen, func(x, y time.Time) int { return x.Compare(y) })
+	for i := 0; i+secCeiling < len(seen); i++ {
+		if span := seen[i+secCeiling].Sub(seen[i]); span < time.Second-slack {
+			t.Fatalf("requests %d..%d arrived within %v: more than %d per second (the limit %d, less the machine's jitter)", i, i+secCeiling, span, secCeiling, MaxRequestsPerSecond)
 		}
 	}
 }
