@@ -81,8 +81,8 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 				if err := l.Set(cmd.Context(), lim); err != nil {
 					return &UsageError{Err: err}
 				}
-				fmt.Fprintf(f.IO.ErrOut, "%s: at most %s calls at once, %s tokens a minute, for every worker on this database (they read it within seconds)\n",
-					lim.Provider, orUnlimited(lim.Concurrency), orUnlimited(lim.TokensPerMinute))
+				fmt.Fprintf(f.IO.ErrOut, "%s: %s calls at once, %s tokens a minute, for every worker on this database (they read it within seconds)\n",
+					lim.Provider, atMost(lim.Concurrency), atMost(lim.TokensPerMinute))
 				return nil
 			})
 		},
@@ -118,9 +118,11 @@ func orNone(n int) string {
 	return fmt.Sprint(n)
 }
 
-func orUnlimited(n int) string {
+// atMost words a limit before what it limits: "at most 2" or, for 0,
+// "no limit on" ("at most unlimited calls" was said).
+func atMost(n int) string {
 	if n == 0 {
-		return "unlimited"
+		return "no limit on"
 	}
-	return fmt.Sprint(n)
+	return fmt.Sprintf("at most %d", n)
 }

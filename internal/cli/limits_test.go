@@ -49,3 +49,32 @@ func TestLimitsSetAndShow(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsSetSays: what 'limits set' says reads as English whatever is
+// set: a limit cleared to 0 is "no limit", not "at most unlimited calls".
+func TestLimitsSetSays(t *testing.T) {
+	f := testFactory(t, "", false)
+	db := f.DBPath
+	errOut := f.IO.ErrOut.(interface {
+		String() string
+		Reset()
+	})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--concurrency", "2"}, "openai: at most 2 calls at once, no limit on tokens a minute"},
+		{[]string{"--tokens-per-minute", "400000"}, "openai: at most 2 calls at once, at most 400000 tokens a minute"},
+		{[]string{"--concurrency", "0", "--tokens-per-minute", "0"}, "openai: no limit on calls at once, no limit on tokens a minute"},
+	} {
+		errOut.Reset()
+		root := NewRootCmd(f)
+		root.SetArgs(append(append([]string{"limits", "set", "openai"}, c.args...), "--db", db))
+		if err := root.ExecuteContext(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := errOut.String(); !strings.HasPrefix(got, c.want) || strings.Contains(got, "unlimited") {
+			t.Errorf("limits set openai %v says:\n%s\nwant %q", c.args, got, c.want)
+		}
+	}
+}
