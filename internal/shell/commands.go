@@ -764,6 +764,11 @@ func (m *Model) cmdModel(args []string) {
 				m.fail(fmt.Errorf("/model %s: give PROVIDER/NAME (such as openai/gpt-4.1) or NAME alone", args[0]))
 				return
 			}
+			// Named here as /model's, not as a --provider flag.
+			if err := app.CheckProvider("provider", strings.ToLower(p)); err != nil {
+				m.fail(&setup.ConfigError{Err: fmt.Errorf("/model %s: %w", args[0], err)})
+				return
+			}
 			mf = app.Models{Provider: p, Model: name}
 		}
 		if _, _, err := app.ResolveCast(mf, m.app.Env.Getenv); err != nil {
