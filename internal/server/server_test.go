@@ -772,3 +772,18 @@ func TestUnknownPageAction(t *testing.T) {
 		t.Errorf("POST /debates/ID/bogus: %d, want 404 (no such page)", resp.StatusCode)
 	}
 }
+
+// TestHintRefusalExample: a hint without AGENT: is refused with an example
+// of a hint, not of the field: the flag named twice in the command line's
+// wording became `for example "hints" "bull: …"` in the API's.
+func TestHintRefusalExample(t *testing.T) {
+	ts := newTestServer(t, fakeModel(t, "perspectives.yaml"), "")
+	resp, out := ts.do(t, "POST", "/api/debates", `{"topic":"NVDA","offline":true,"hints":["no target here"]}`)
+	var e APIError
+	if err := json.Unmarshal([]byte(out), &e); err != nil || resp.StatusCode != 400 {
+		t.Fatalf("%d %s", resp.StatusCode, out)
+	}
+	if strings.Count(e.Error, `"hints"`) != 1 || !strings.Contains(e.Error, `for example "bull: mention their new AI chip"`) {
+		t.Errorf("the refusal's example is not a hint: %s", e.Error)
+	}
+}

@@ -167,7 +167,10 @@ func ParseHint(s string) ([]Hint, error) {
 	target = strings.ToLower(strings.TrimSpace(target))
 	text = strings.TrimSpace(text)
 	if !ok || text == "" {
-		return nil, fmt.Errorf("--hint %q: write AGENT: TEXT, for example --hint \"bull: mention their new AI chip\"", s)
+		// The example is a hint, not the flag again: the API and the
+		// dashboard name their field for the flag, and read "for example
+		// \"hints\" \"bull: …\"".
+		return nil, fmt.Errorf("--hint %q: write AGENT: TEXT, for example \"bull: mention their new AI chip\"", s)
 	}
 	switch target {
 	case AgentBull, AgentBear:
