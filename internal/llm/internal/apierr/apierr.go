@@ -319,6 +319,15 @@ func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
 	case isMalformed(err):
 		e.Kind = llm.ErrMalformed
 		e.Err = fmt.Errorf("unparsable reply from the server: %w", err)
+	case isDNS(err):
+		// No network, or a mistyped host: "is the server running?" would
+		// send the user to look at a server that was never asked.
+		e.Kind = llm.ErrNetwork
+		where := ""
+		if m.BaseURLEnv != "" {
+			where = ", which " + m.BaseURLEnv + " sets"
+		}
+		e.Err = fmt.Errorf("cannot reach %s: its host name does not resolve: check the network connection and the address%s: %w", m.BaseURL, where, err)
 	case isRefused(err):
 		e.Kind = llm.ErrNetwork
 		e.Err = fmt.Errorf("cannot reach %s: is the server running? %w", m.BaseURL, err)
@@ -343,6 +352,11 @@ func (m Mapper) StreamCut() *llm.Error {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+func isDNS(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns)
 }
 
 func isRefused(err error) bool {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,7 +18,7 @@ import (
 )
 
 func TestTransport(t *testing.T) {
-	m := Mapper{Provider: "p", BaseURL: "http://127.0.0.1:9", KeyEnv: "P_KEY"}
+	m := Mapper{Provider: "p", BaseURL: "http://127.0.0.1:9", BaseURLEnv: "P_BASE_URL", KeyEnv: "P_KEY"}
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
 	var syn json.SyntaxError
@@ -29,6 +30,8 @@ func TestTransport(t *testing.T) {
 		text string
 	}{
 		{"refused", context.Background(), &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, llm.ErrNetwork, "cannot reach http://127.0.0.1:9: is the server running?"},
+		{"dns", context.Background(), &url.Error{Op: "Post", URL: "http://api.example/v1", Err: &net.OpError{Op: "dial", Err: &net.DNSError{Err: "no such host", Name: "api.example", IsNotFound: true}}},
+			llm.ErrNetwork, "cannot reach http://127.0.0.1:9: its host name does not resolve: check the network connection and the address, which P_BASE_URL sets"},
 		{"reset", context.Background(), fmt.Errorf("read: %w", syscall.ECONNRESET), llm.ErrNetwork, "connection to"},
 		{"eof", context.Background(), io.ErrUnexpectedEOF, llm.ErrNetwork, "lost"},
 		{"canceled", canceled, errors.New("read: use of closed connection"), llm.ErrCanceled, "canceled"},
