@@ -331,7 +331,7 @@ func (m *Model) fail(err error) {
 	msg := err.Error()
 	var ce *setup.ConfigError
 	if errors.As(err, &ce) {
-		msg += "\n(/model NAME chooses a model for the shell's debates.)"
+		msg += "\n(/model NAME chooses the model of new debates and /ask; /debate --resume ID --model NAME switches a resumed debate's.)"
 	}
 	m.tr.add(&block{segs: []segment{{meta: true, class: failure, text: "✗ " + clean(msg)}}})
 }
