@@ -335,14 +335,16 @@ func newProvider(name string, env func(string) string) (llm.Provider, error) {
 	case "anthropic":
 		key := env("ANTHROPIC_API_KEY")
 		if key == "" {
-			return nil, fmt.Errorf("--provider anthropic: ANTHROPIC_API_KEY is not set; export it with your key from console.anthropic.com")
+			// Named as the provider: it may come from PARLEY_PROVIDER, the
+			// config file or a debate's record as well as --provider.
+			return nil, fmt.Errorf("anthropic: ANTHROPIC_API_KEY is not set; export it with your key from console.anthropic.com")
 		}
 		return anthropic.New(anthropic.Config{APIKey: key, BaseURL: env("ANTHROPIC_BASE_URL")})
 	case "openai":
 		base := env("OPENAI_BASE_URL")
 		key := env("OPENAI_API_KEY")
 		if key == "" && base == "" {
-			return nil, fmt.Errorf("--provider openai: OPENAI_API_KEY is not set; export it, or set OPENAI_BASE_URL for a local server")
+			return nil, fmt.Errorf("openai: OPENAI_API_KEY is not set; export it, or set OPENAI_BASE_URL for a local server")
 		}
 		if base != "" {
 			if _, err := url.ParseRequestURI(base); err != nil {

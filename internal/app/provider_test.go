@@ -32,3 +32,17 @@ func TestUnknownProviderNamesItsSource(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingKeyNamesNoFlag: a provider whose key is missing is named as
+// the provider, not as a --provider flag: the provider came from
+// PARLEY_PROVIDER, the config file, a key's detection or a debate's record
+// ("debate X was created with anthropic/…, and --provider anthropic:
+// ANTHROPIC_API_KEY is not set" on a plain resume).
+func TestMissingKeyNamesNoFlag(t *testing.T) {
+	for _, p := range []string{"anthropic", "openai"} {
+		_, _, err := ResolveCast(Models{}, func(k string) string { return map[string]string{"PARLEY_PROVIDER": p}[k] })
+		if err == nil || strings.Contains(err.Error(), "--provider") || !strings.Contains(err.Error(), "_API_KEY is not set") {
+			t.Errorf("PARLEY_PROVIDER=%s with no key: %v", p, err)
+		}
+	}
+}
