@@ -95,6 +95,13 @@ func TestExportPDFRefusals(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "choose md, json or pdf") {
 		t.Errorf("--as docx: exit %d\n%s", r.code, r.stderr)
 	}
+	// A file named for another format is refused before anything is
+	// read, not filled with Markdown; --as says what to write into it.
+	docx := filepath.Join(dir, "report.docx")
+	r = parley(t, dir, env, "", "export", "DEB-none", "-o", docx)
+	if _, err := os.Stat(docx); r.code != 2 || !strings.Contains(r.stderr, "Parley exports md, json or pdf, not docx") || err == nil {
+		t.Errorf("-o report.docx: exit %d (file made: %v)\n%s", r.code, err == nil, r.stderr)
+	}
 }
 
 // TestExportPDFPerspectives exports a perspectives debate (run against the

@@ -93,6 +93,10 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 		case want != o.As:
 			return usageErrorf("--as %s, but -o %s names a %s file: drop --as to write %s, or name the file .%s", o.As, o.Output, want, want, o.As)
 		}
+	} else if ext := filepath.Ext(o.Output); ext != "" && !intoDir && !o.asSet {
+		// -o report.docx wrote Markdown into a file its name says is a Word
+		// document; the shell's /export refuses it too.
+		return usageErrorf("-o %s: Parley exports md, json or pdf, not %s: name the file .md, .json or .pdf, or say which with --as", o.Output, strings.TrimPrefix(ext, "."))
 	}
 	switch o.As {
 	case "md", "json":
