@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,8 +19,8 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		return false
 	}
 	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes: shorten the topic, the guidance or the hint", MaxBody))
@@ -30,6 +31,18 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	}
 	if dec.More() {
 		writeError(w, http.StatusBadRequest, "the body holds more than one JSON value: send one object")
+		return false
+	}
+	if string(raw) == "null" {
+		// Decoding null into an object leaves it as it was: the request
+		// would be refused for its first missing field, not for being null.
+		writeError(w, http.StatusBadRequest, "the body is null, not an object: send one JSON object with the fields "+strings.Join(fieldNames(v), ", "))
+		return false
+	}
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	if err := strict.Decode(v); err != nil {
+		writeError(w, http.StatusBadRequest, bodyError(err, v))
 		return false
 	}
 	return true

@@ -194,6 +194,7 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"POST", "/api/debates", `{"topic":`, 400, "the body is not valid JSON (it ends too early): send one JSON object with the fields format, topic", nil},
 		{"POST", "/api/debates", ``, 400, "the body is empty: send one JSON object with the fields format, topic", nil},
 		{"POST", "/api/debates", `[]`, 400, "the body is an array, not an object", nil},
+		{"POST", "/api/debates", ` null `, 400, "the body is null, not an object: send one JSON object with the fields format, topic", nil},
 		{"POST", "/api/debates", `{"topic":5}`, 400, `\"topic\" is a number: give a string"`, nil},
 		{"POST", "/api/debates", `{"topic":"x","max_rounds":1e9}`, 400, `\"max_rounds\" is a number 1e9: give a whole number"`, nil},
 		{"POST", "/api/debates", `{"topic":"x","hints":"look at margins"}`, 400, `\"hints\" is a string: give an array of strings"`, nil},
