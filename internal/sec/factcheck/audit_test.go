@@ -2,7 +2,8 @@ package factcheck
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,22 +87,7 @@ func (s auditScore) String() string {
 // unchecked ones read as checked (four unchecked long spans were
 // relabelled by what the filings say when the table came to hold ten
 // years of annual flows).
-func TestAudit(t *testing.T) {
-	by, all := scoreForms(t, "audit.tsv")
-	var forms []string
-	for f := range by {
-		forms = append(forms, f)
-	}
-	sort.Strings(forms)
-	var b strings.Builder
-	for _, f := range forms {
-		fmt.Fprintf(&b, "\n  %-20s %s", f, by[f])
-	}
-	t.Logf("audit: %s%s", all, b.String())
-	if all.caught < all.wrong || all.falsePos > 0 || all.checked > 0 {
-		t.Errorf("audit: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", all)
-	}
-}
+func TestAudit(t *testing.T) { auditRound(t, "audit", "audit.tsv") }
 
 // TestAuditHeldOut: the same on sentences written after the reader was
 // changed for the audit (testdata/audit_heldout.tsv).
@@ -117,22 +103,7 @@ func TestAuditHeldOut(t *testing.T) {
 // after the first was fixed. As written, before the reader was changed for
 // it: 22 of 23 wrong sentences caught, 4 of 21 right ones flagged, 1 of 7
 // unchecked ones read as checked.
-func TestAudit2(t *testing.T) {
-	by, all := scoreForms(t, "audit2.tsv")
-	var forms []string
-	for f := range by {
-		forms = append(forms, f)
-	}
-	sort.Strings(forms)
-	var b strings.Builder
-	for _, f := range forms {
-		fmt.Fprintf(&b, "\n  %-20s %s", f, by[f])
-	}
-	t.Logf("audit2: %s%s", all, b.String())
-	if all.caught < all.wrong || all.falsePos > 0 || all.checked > 0 {
-		t.Errorf("audit2: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", all)
-	}
-}
+func TestAudit2(t *testing.T) { auditRound(t, "audit2", "audit2.tsv") }
 
 // TestTableUnits: a table of bare numbers whose unit its caption, its
 // corner, a row's label or a column's header states ("($B)", "(USD
@@ -209,22 +180,7 @@ func TestClaimUnits(t *testing.T) {
 // TestAudit3: the audit's third round (testdata/audit3.tsv), written after
 // the second was fixed. As written, before the reader was changed for it:
 // 16 of 20 wrong sentences caught, 2 of 21 right ones flagged.
-func TestAudit3(t *testing.T) {
-	by, all := scoreForms(t, "audit3.tsv")
-	var forms []string
-	for f := range by {
-		forms = append(forms, f)
-	}
-	sort.Strings(forms)
-	var b strings.Builder
-	for _, f := range forms {
-		fmt.Fprintf(&b, "\n  %-20s %s", f, by[f])
-	}
-	t.Logf("audit3: %s%s", all, b.String())
-	if all.caught < all.wrong || all.falsePos > 0 || all.checked > 0 {
-		t.Errorf("audit3: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", all)
-	}
-}
+func TestAudit3(t *testing.T) { auditRound(t, "audit3", "audit3.tsv") }
 
 // TestMovesOfCalendarYears: a move or a record stated of a bare year is
 // wrong only when both fiscal years it may name contradict it (NVIDIA's
@@ -245,5 +201,21 @@ func TestMovesOfCalendarYears(t *testing.T) {
 		if len(fs) != 1 || fs[0].Status != tc.want {
 			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
 		}
+	}
+}
+
+// auditRound scores one audit corpus form by form, logs the score of each
+// form and fails unless every wrong sentence is caught, no right one is
+// flagged and every unchecked one is left unverified.
+func auditRound(t *testing.T, name, file string) {
+	t.Helper()
+	by, all := scoreForms(t, file)
+	var b strings.Builder
+	for _, f := range slices.Sorted(maps.Keys(by)) {
+		fmt.Fprintf(&b, "\n  %-20s %s", f, by[f])
+	}
+	t.Logf("%s: %s%s", name, all, b.String())
+	if all.caught < all.wrong || all.falsePos > 0 || all.checked > 0 {
+		t.Errorf("%s: %s; want every wrong sentence caught, none right flagged, every unchecked one unverified", name, all)
 	}
 }
