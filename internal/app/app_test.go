@@ -28,11 +28,18 @@ func request(format, topic string) StartRequest {
 	return StartRequest{Request: setup.Request{Format: format, Topic: topic, MaxRounds: 3, Rounds: 2, Risk: "neutral"}, Limits: debate.DefaultLimits()}
 }
 
+// offlineBullbear is a bull vs. bear debate on ticker with no network: the
+// shipped SEC data and the data-only agents.
+func offlineBullbear(ticker string) StartRequest {
+	req := request("bullbear", ticker)
+	req.Offline = true
+	return req
+}
+
 func TestStartOfflineRunsToCompletion(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	s, err := a.Start(ctx, req)
 	if err != nil {
 		t.Fatal(err)

@@ -124,8 +124,7 @@ func TestAskCouncilAgent(t *testing.T) {
 func TestAskRefusals(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	s, err := a.Start(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -162,8 +161,7 @@ func finishedOffline(t *testing.T, srv *fakellm.Server) (*App, string) {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	a := testApp(t, map[string]string{"ANTHROPIC_BASE_URL": srv.AnthropicURL(), "ANTHROPIC_API_KEY": "test-key"})
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	s, err := a.Start(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

@@ -18,8 +18,7 @@ import (
 func TestAskUnfinishedSaysWhereItStands(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	s, err := a.Start(ctx, req)
 	if err != nil {
 		t.Fatal(err)

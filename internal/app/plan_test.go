@@ -32,8 +32,7 @@ func recordedCreated(t *testing.T, a *App, id string) debate.Created {
 func TestPlanSameQuestion(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, map[string]string{"OPENAI_API_KEY": "test-key"})
-	quick := request("bullbear", "NVDA")
-	quick.Offline = true
+	quick := offlineBullbear("NVDA")
 	want, err := a.Plan(ctx, quick)
 	if err != nil {
 		t.Fatal(err)
@@ -194,8 +193,7 @@ func TestSetupRunsOnce(t *testing.T) {
 	a := testApp(t, map[string]string{"OPENAI_API_KEY": "test-key"})
 	a.Formats = debate.NewFormats(countedBullbear{n: &bb}, countedPerspectives{n: &pp})
 
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	p, err := a.Plan(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -246,8 +244,7 @@ func TestSetupRunsOnce(t *testing.T) {
 func TestFindAndUnfinished(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
-	quick := request("bullbear", "NVDA")
-	quick.Offline = true
+	quick := offlineBullbear("NVDA")
 	deep := quick
 	deep.Deep = true
 	pq, err := a.Plan(ctx, quick)

@@ -19,8 +19,7 @@ import (
 func TestRunningElsewhereQueued(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	p, err := a.Plan(ctx, req)
 	if err != nil {
 		t.Fatal(err)

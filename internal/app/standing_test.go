@@ -16,8 +16,7 @@ func TestStanding(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
 	a.Owner = debate.ThisProcess()
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	s, err := a.Start(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -62,8 +61,7 @@ func TestStanding(t *testing.T) {
 func TestQueueHint(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
-	req := request("bullbear", "NVDA")
-	req.Offline = true
+	req := offlineBullbear("NVDA")
 	s, err := a.Start(ctx, req)
 	if err != nil {
 		t.Fatal(err)
