@@ -139,10 +139,7 @@ func TestTableUnits(t *testing.T) {
 			nil},
 	} {
 		fs := ts[tc.ticker].Check(tc.text)
-		var got []Status
-		for _, f := range fs {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(fs)
 		if !equalStatuses(got, tc.want) {
 			t.Errorf("%s: %v, want %v\n%s", tc.name, got, tc.want, describe(fs))
 		}

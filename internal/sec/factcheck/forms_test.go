@@ -161,10 +161,7 @@ func TestTwoFiguresNotARange(t *testing.T) {
 		{"Revenue was $391.0 billion in fiscal 2024, with fourth-quarter revenue of $91.0 billion.", []Status{Verified, Corrected}},
 		{"In fiscal 2024 fourth-quarter revenue was $95.0 billion.", []Status{Verified}},
 	} {
-		var got []Status
-		for _, f := range tb.Check(tc.text) {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(tb.Check(tc.text))
 		if !equalStatuses(got, tc.want) {
 			t.Errorf("%q → %v, want %v (%s)", tc.text, got, tc.want, describe(tb.Check(tc.text)))
 		}

@@ -53,14 +53,20 @@ func TestChangeFromBase(t *testing.T) {
 		{"Meanwhile revenue grew 65.5% in FY2026.", []Status{Verified}},
 	} {
 		fs := ts["NVDA"].Check(tc.text)
-		var got []Status
-		for _, f := range fs {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(fs)
 		if len(got) != len(tc.want) || !equalStatuses(got, tc.want) {
 			t.Errorf("%q → %s; want %v", tc.text, describe(fs), tc.want)
 		}
 	}
+}
+
+// statusesOf lists the findings' statuses in order.
+func statusesOf(fs []Finding) []Status {
+	var out []Status
+	for _, f := range fs {
+		out = append(out, f.Status)
+	}
+	return out
 }
 
 func equalStatuses(a, b []Status) bool {

@@ -316,10 +316,7 @@ func TestConditionsPastAsides(t *testing.T) {
 			[]Status{Corrected}},
 	} {
 		fs := tab.Check(tc.text)
-		var got []Status
-		for _, f := range fs {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(fs)
 		if !equalStatuses(got, tc.want) {
 			t.Errorf("%q → %s; want %v", tc.text, describe(fs), tc.want)
 		}
@@ -362,10 +359,7 @@ func TestFrameworkScores(t *testing.T) {
 			{fmt.Sprintf("Would be 8/10 if Piotroski F-score rises above 5/9 (now %d/9).", pio.Score), []Status{Unverified, Verified}, PiotroskiF},
 		} {
 			fs := tab.Check(tc.text)
-			var got []Status
-			for _, f := range fs {
-				got = append(got, f.Status)
-			}
+			got := statusesOf(fs)
 			if !equalStatuses(got, tc.want) || fs[len(fs)-1].Metric != tc.metric {
 				t.Errorf("%s %q → %s; want %v %s", tk, tc.text, describe(fs), tc.want, tc.metric)
 			}

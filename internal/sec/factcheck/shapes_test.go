@@ -106,10 +106,7 @@ func TestOtherShapes(t *testing.T) {
 		{"share count", "tiny_CIK0009000013.json", "Shares outstanding rose to 56 million in 2024.", []Status{Corrected}, ""},
 	} {
 		fs := syntheticTable(t, tc.file).Check(tc.text)
-		var got []Status
-		for _, f := range fs {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(fs)
 		if !equalStatuses(got, tc.want) || tc.reason != "" && !strings.Contains(fs[0].Reason, tc.reason) {
 			t.Errorf("%s: %s %q → %s; want %v (%s)", tc.cause, tc.file, tc.text, describe(fs), tc.want, tc.reason)
 		}
@@ -197,10 +194,7 @@ func TestChangesAndBases(t *testing.T) {
 		{"latest quarter", "Revenue was $17.5 billion last quarter.", []Status{Corrected}, "wrong period"},
 	} {
 		fs := tb.Check(tc.text)
-		var got []Status
-		for _, f := range fs {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(fs)
 		if !equalStatuses(got, tc.want) || tc.reason != "" && !strings.Contains(fs[len(fs)-1].Reason, tc.reason) {
 			t.Errorf("%s: %q → %s; want %v (%s)", tc.cause, tc.text, describe(fs), tc.want, tc.reason)
 		}
@@ -248,10 +242,7 @@ func TestListsOfFigures(t *testing.T) {
 		{"a loss of", "tiny_CIK0009000013.json", "The company posted a loss of $2.3 million in 2024.", []Status{Corrected}},
 	} {
 		fs := syntheticTable(t, tc.file).Check(tc.text)
-		var got []Status
-		for _, f := range fs {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(fs)
 		if !equalStatuses(got, tc.want) {
 			t.Errorf("%s: %q → %s; want %v", tc.cause, tc.text, describe(fs), tc.want)
 		}
@@ -390,10 +381,7 @@ The bull case rests on these.`, []Status{Verified, Verified, Verified, Verified,
 | Q2 2025 | $17.5B | $1.1B |`, []Status{Verified, Verified, Verified, Corrected}},
 	} {
 		fs := tc.tb.Check(tc.text)
-		var got []Status
-		for _, f := range fs {
-			got = append(got, f.Status)
-		}
+		got := statusesOf(fs)
 		if !equalStatuses(got, tc.want) {
 			t.Errorf("%s: %v, want %v\n%s", tc.name, got, tc.want, describe(fs))
 		}
