@@ -116,16 +116,22 @@ func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debat
 	cs := h.io.Colors()
 	w := h.io.ErrOut
 	choices := map[string]string{"c": debate.ActionContinue, "continue": debate.ActionContinue, "g": debate.ActionGuide, "guide": debate.ActionGuide, "e": debate.ActionEnd, "end": debate.ActionEnd}
-	var menu []string
+	// The menu and the retry line name only the answers this checkpoint
+	// offers, in its order.
+	var menu, keys []string
 	for _, o := range c.Options {
 		switch o {
 		case debate.ActionContinue:
-			menu = append(menu, "[C]ontinue")
+			menu, keys = append(menu, "[C]ontinue"), append(keys, "c")
 		case debate.ActionGuide:
-			menu = append(menu, "[G]uide")
+			menu, keys = append(menu, "[G]uide"), append(keys, "g")
 		case debate.ActionEnd:
-			menu = append(menu, "[E]nd early")
+			menu, keys = append(menu, "[E]nd early"), append(keys, "e")
 		}
+	}
+	retry := "Answer " + strings.Join(keys, ", ") + "."
+	if n := len(keys); n > 1 {
+		retry = "Answer " + strings.Join(keys[:n-1], ", ") + " or " + keys[n-1] + "."
 	}
 	// unanswered ends the prompt's line, which no typed newline ended
 	// (input that ends, Ctrl+C), so that the pause is not written on after
@@ -145,7 +151,7 @@ func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debat
 		}
 		action, ok := choices[strings.ToLower(line)]
 		if !ok || !contains(c.Options, action) {
-			fmt.Fprintf(w, "Answer c, g or e.\n")
+			fmt.Fprintln(w, retry)
 			continue
 		}
 		ans := debate.CheckpointAnswered{ID: c.ID, Action: action}

@@ -120,3 +120,34 @@ func TestCheckpointInputEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointRetryNamesItsOptions: an answer the checkpoint does not
+// offer is asked again naming only the answers it offers.
+func TestCheckpointRetryNamesItsOptions(t *testing.T) {
+	for _, tc := range []struct {
+		options []string
+		menu    string
+		retry   string
+	}{
+		{[]string{"continue", "guide", "end"}, "[C]ontinue  [G]uide  [E]nd early", "Answer c, g or e.\n"},
+		{[]string{"continue", "end"}, "[C]ontinue  [E]nd early", "Answer c or e.\n"},
+	} {
+		ios, in, _, errOut := iostreams.Test()
+		in.WriteString("x\ng\nc\n")
+		h := newTerminalHuman(ios)
+		h.hint = func(target, text string) error { return nil }
+		h.targets = func() []string { return nil }
+		h.listen()
+		ans, err := h.Checkpoint(context.Background(), &debate.State{}, debate.CheckpointReached{ID: "r1", Options: tc.options})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := errOut.String()
+		if want := map[int]string{2: debate.ActionContinue, 3: debate.ActionGuide}[len(tc.options)]; ans.Action != want {
+			t.Errorf("%v: answer %q, want %q", tc.options, ans.Action, want)
+		}
+		if !strings.Contains(out, tc.menu) || !strings.Contains(out, tc.retry) {
+			t.Errorf("%v: prompt\n%q\nwant menu %q and retry %q", tc.options, out, tc.menu, tc.retry)
+		}
+	}
+}
