@@ -473,15 +473,41 @@ func statusOf(err error) int {
 // errorMessage words err for a caller of the server, whose fix is a
 // request field or the server's environment, not a command-line flag.
 func errorMessage(err error) string {
+	return wordError(err, apiWording{})
+}
+
+// wording says a request's errors in the words of where it came from: the
+// API's JSON fields, or the new-debate form's labels.
+type wording interface {
+	// noModel is what to do when no model is configured.
+	noModel(*setup.ErrNoModelConfigured) string
+	// flag is what stands for a command-line flag ("max-rounds"), quoted,
+	// or "" to leave the flag as it is.
+	flag(name string) string
+}
+
+type apiWording struct{}
+
+func (apiWording) noModel(e *setup.ErrNoModelConfigured) string { return e.ForAPI() }
+
+func (apiWording) flag(name string) string {
+	if f := fieldOfFlag(name); f != "" {
+		return `"` + f + `"`
+	}
+	return ""
+}
+
+// wordError is err's message for a caller of the server, worded by w.
+func wordError(err error, w wording) string {
 	var nm *setup.ErrNoModelConfigured
 	if errors.As(err, &nm) {
-		return nm.ForAPI()
+		return w.noModel(nm)
 	}
 	// A request names no file: the personas are the built-in ones, with
 	// no --personas FILE to add to them.
 	var upe *crux.UnknownPersonaError
 	if errors.As(err, &upe) {
-		return fmt.Sprintf("\"agents\": no persona %q; known: %s", upe.ID, strings.Join(upe.Known, ", "))
+		return fmt.Sprintf("%s: no persona %q; known: %s", w.flag("agents"), upe.ID, strings.Join(upe.Known, ", "))
 	}
 	// A hint comes as fields, of the API's body or of the panel's form.
 	var he *app.HintError
@@ -494,7 +520,7 @@ func errorMessage(err error) string {
 	var ie *setup.InputError
 	var ce *setup.ConfigError
 	if errors.As(err, &ie) || errors.As(err, &ce) {
-		return flagsAsFields(err.Error())
+		return replaceFlags(err.Error(), w.flag)
 	}
 	return err.Error()
 }
@@ -522,15 +548,19 @@ var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(
 // flagsAsFields names, in msg, the request's fields for the flags that
 // stand for them ("--max-rounds" becomes "\"max_rounds\""); other flags
 // are left as they are.
-func flagsAsFields(msg string) string {
+func flagsAsFields(msg string) string { return replaceFlags(msg, apiWording{}.flag) }
+
+// replaceFlags replaces, in msg, each flag with what as says stands for
+// it; a flag as gives "" for is left as it is.
+func replaceFlags(msg string, as func(flag string) string) string {
 	re := flagRe()
 	return re.ReplaceAllStringFunc(msg, func(m string) string {
 		sub := re.FindStringSubmatch(m)
-		field := fieldOfFlag(sub[2])
-		if field == "" {
+		r := as(sub[2])
+		if r == "" {
 			return m
 		}
-		return sub[1] + `"` + field + `"`
+		return sub[1] + r
 	})
 }
 

@@ -15,6 +15,9 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/council"
+	"github.com/parleyhq/parley/internal/format/formal"
+	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
@@ -95,11 +98,31 @@ type newPage struct {
 	Format  string
 	Error   string
 	Form    map[string]string
+	// Rounds are the formats' round fields' defaults and maxima, the
+	// command line's, so that a debate started from the form runs as
+	// long as one started with the same flags left out.
+	Rounds roundLimits
+}
+
+// roundLimits are the default and largest number of rounds of the formats
+// whose form asks for it.
+type roundLimits struct {
+	Perspectives, PerspectivesMax int
+	Council, CouncilMax           int
+	Formal, FormalMax             int
+}
+
+func formRounds() roundLimits {
+	return roundLimits{
+		Perspectives: perspectives.DefaultMaxRounds, PerspectivesMax: perspectives.MaxMaxRounds,
+		Council: council.DefaultMaxRounds, CouncilMax: council.MaxMaxRounds,
+		Formal: formal.DefaultRounds, FormalMax: formal.MaxRounds,
+	}
 }
 
 func (s *Server) pageNew(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
-	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}})
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}, Rounds: formRounds()})
 }
 
 // createFromForm reads the new-debate form: the fields of the chosen
@@ -110,14 +133,14 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 	}
 	f := r.PostForm
 	c := CreateRequest{Format: f.Get("format"), Topic: f.Get("topic"), Provider: f.Get("provider"), Model: f.Get("model")}
-	num := func(name string) (int, error) {
+	num := func(name, flag string) (int, error) {
 		v := strings.TrimSpace(f.Get(name))
 		if v == "" {
 			return 0, nil
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, setup.Inputf("%s %q is not a number: give a whole number or leave it empty", strings.ReplaceAll(name, "_", " "), v)
+			return 0, setup.Inputf("%s %q is not a number: give a whole number or leave it empty", formWording{format: f.Get("format")}.flag(flag), v)
 		}
 		return n, nil
 	}
@@ -133,10 +156,10 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 	var err error
 	switch c.Format {
 	case "perspectives":
-		if c.Perspectives, err = num("perspectives"); err != nil {
+		if c.Perspectives, err = num("perspectives", "perspectives"); err != nil {
 			return c, err
 		}
-		if c.MaxRounds, err = num("max_rounds"); err != nil {
+		if c.MaxRounds, err = num("max_rounds", "max-rounds"); err != nil {
 			return c, err
 		}
 		c.NoCheckpoints = f.Get("no_checkpoints") == "on"
@@ -148,14 +171,14 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 		}
 	case "council":
 		c.Agents, c.Risk = list("council_agents"), f.Get("risk")
-		if c.MaxRounds, err = num("council_rounds"); err != nil {
+		if c.MaxRounds, err = num("council_rounds", "max-rounds"); err != nil {
 			return c, err
 		}
 		c.Snapshot = f.Get("council_snapshot") == "on"
 	case "crux":
 		c.Agents = list("personas")
 	case "formal":
-		if c.Rounds, err = num("rounds"); err != nil {
+		if c.Rounds, err = num("rounds", "rounds"); err != nil {
 			return c, err
 		}
 		c.Focus = f.Get("perspective")
@@ -177,7 +200,7 @@ func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 	for k := range r.PostForm {
 		form[k] = r.PostForm.Get(k)
 	}
-	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: errorMessage(err), Form: form})
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: wordError(err, formWording{format: c.Format}), Form: form, Rounds: formRounds()})
 }
 
 // readForm parses a page's form. What is wrong with one is the sender's:
@@ -497,4 +520,49 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: r.PostForm.Get("token"), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// formWording words a request's errors with the new-debate form's labels,
+// which a person filling it in sees, instead of the API's field names.
+type formWording struct{ format string }
+
+func (formWording) noModel(e *setup.ErrNoModelConfigured) string { return e.ForForm() }
+
+// flag is the label of the form's field for a flag, for the chosen format
+// (the council's --max-rounds is its "Rounds" slider, perspectives' its
+// "Max rounds").
+func (f formWording) flag(name string) string {
+	label := ""
+	switch name {
+	case "topic", "format", "framework", "hint", "provider", "model", "perspectives":
+		label = strings.ToUpper(name[:1]) + name[1:]
+	case "max-rounds":
+		label = "Max rounds"
+		if f.format == "council" {
+			label = "Rounds"
+		}
+	case "rounds":
+		label = "Rounds"
+	case "agents", "personas":
+		label = "Agents"
+		if f.format == "crux" {
+			label = "Personas"
+		}
+	case "risk":
+		label = "Risk tolerance"
+	case "perspective":
+		label = "Focus"
+	case "deep":
+		label = "Deep"
+	case "offline":
+		label = "Offline"
+	case "snapshot":
+		label = "SEC data shipped with Parley"
+	case "no-checkpoints":
+		label = "Run to the end without checkpoints"
+	}
+	if label == "" {
+		return ""
+	}
+	return "\u201c" + label + "\u201d"
 }

@@ -17,6 +17,9 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/format/council"
+	"github.com/parleyhq/parley/internal/format/formal"
+	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
@@ -430,29 +433,82 @@ func TestNewFormKeepsWhatWasEntered(t *testing.T) {
 // TestNoModelWordedForTheAPI: a debate that needs a model, asked of a
 // server with none, is refused in the API's terms (its request fields and
 // the server's environment), not the command line's flags; the
-// dashboard's form, whose fields have the same names, says the same.
+// dashboard's form in its own (its Model fields, which have no "model_for").
 func TestNoModelWordedForTheAPI(t *testing.T) {
 	ts := newTestServer(t, nil, "")
 	resp, out := ts.do(t, "POST", "/api/debates", `{"topic":"Redis or Postgres?"}`)
 	form := url.Values{"topic": {"Redis or Postgres?"}, "format": {"perspectives"}}
 	presp, page := ts.do(t, "POST", "/new", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	_, page, _ = strings.Cut(page, `<p class="error" role="alert">`)
+	page, _, _ = strings.Cut(page, "</p>")
 	for _, r := range []struct {
-		what string
-		code int
-		body string
-	}{{"API", resp.StatusCode, out}, {"form", presp.StatusCode, html.UnescapeString(page)}} {
+		what     string
+		code     int
+		body     string
+		want     []string
+		notNamed []string
+	}{
+		{"API", resp.StatusCode, out, []string{`"provider"`, `"model"`, `"model_for"`}, []string{"“Model”"}},
+		{"form", presp.StatusCode, html.UnescapeString(page), []string{"Choose a provider", "“Model”"}, []string{`"model_for"`, `"provider"`}},
+	} {
 		if r.code != http.StatusUnprocessableEntity {
 			t.Errorf("%s: %d, want 422", r.what, r.code)
 		}
-		for _, want := range []string{"perspectives format needs a language model", `"provider"`, `"model"`, `"model_for"`, "OLLAMA_HOST"} {
+		for _, want := range append([]string{"perspectives format needs a language model", "OLLAMA_HOST"}, r.want...) {
 			if !strings.Contains(strings.ReplaceAll(r.body, `\"`, `"`), want) {
 				t.Errorf("%s: the refusal lacks %s: %s", r.what, want, r.body)
 			}
 		}
-		for _, flag := range []string{"--provider", "--model", "--model-for"} {
-			if strings.Contains(r.body, flag) {
-				t.Errorf("%s: the refusal names the command-line flag %s: %s", r.what, flag, r.body)
+		for _, not := range append([]string{"--provider", "--model", "--model-for"}, r.notNamed...) {
+			if strings.Contains(strings.ReplaceAll(r.body, `\"`, `"`), not) {
+				t.Errorf("%s: the refusal names %s: %s", r.what, not, r.body)
 			}
+		}
+	}
+}
+
+// TestFormErrorsNameItsLabels: the new-debate form's refusals name the
+// field as the form labels it for the chosen format (the council's rounds
+// are its "Rounds" slider, named council_rounds in the form and
+// max_rounds in the API), never the API's field names or the flags.
+func TestFormErrorsNameItsLabels(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	for _, c := range []struct {
+		form url.Values
+		says string
+		not  string
+	}{
+		{url.Values{"format": {"council"}, "topic": {"Acme"}, "council_rounds": {"9"}}, "“Rounds” 9: the council debates 1 to 5 rounds", "max_rounds"},
+		{url.Values{"format": {"council"}, "topic": {"Acme"}, "council_agents": {"bob"}}, "“Agents”: the council needs", `"agents"`},
+		{url.Values{"format": {"crux"}, "topic": {"Is X?"}, "personas": {"zz,yy"}}, "“Personas”: no persona", `"agents"`},
+		{url.Values{"format": {"formal"}, "topic": {"Is X?"}, "rounds": {"99"}}, "“Rounds” 99: choose 1 to 10", `"rounds"`},
+		{url.Values{"format": {"bullbear"}, "topic": {"NVDA"}, "offline": {"on"}, "hint": {"nobody: x"}}, "“Hint” \"nobody: x\": unknown agent", `"hints"`},
+	} {
+		_, page := ts.do(t, "POST", "/new", c.form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+		_, msg, _ := strings.Cut(page, `<p class="error" role="alert">`)
+		msg, _, _ = strings.Cut(msg, "</p>")
+		msg = html.UnescapeString(msg)
+		if !strings.Contains(msg, c.says) || strings.Contains(msg, c.not) || strings.Contains(msg, "--") {
+			t.Errorf("form %v: the refusal %q does not say %q (or names %s or a flag)", c.form, msg, c.says, c.not)
+		}
+	}
+}
+
+// TestFormRoundsAreTheFormats: the form's round fields start at the
+// formats' defaults and go up to their maxima, so that a debate started
+// from the form with a field left as it is runs as long as one started
+// without the flag (perspectives' form used to start at 3 of the spec's 5
+// and stop at 10 of 20, formal's at 6 of 10).
+func TestFormRoundsAreTheFormats(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	_, page := ts.do(t, "GET", "/new", "")
+	for _, want := range []string{
+		fmt.Sprintf(`name="max_rounds" min="1" max="%d" value="%d"`, perspectives.MaxMaxRounds, perspectives.DefaultMaxRounds),
+		fmt.Sprintf(`name="council_rounds" id="council-rounds-input" min="1" max="%d" value="%d"`, council.MaxMaxRounds, council.DefaultMaxRounds),
+		fmt.Sprintf(`name="rounds" min="1" max="%d" value="%d"`, formal.MaxRounds, formal.DefaultRounds),
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the form lacks %s", want)
 		}
 	}
 }
@@ -678,8 +734,8 @@ func TestFormFaultsAreTheSenders(t *testing.T) {
 		code       int
 		says       string
 	}{
-		{"/new", url.Values{"format": {"perspectives"}, "topic": {"Redis or Postgres?"}, "max_rounds": {"abc"}}.Encode(), http.StatusBadRequest, `max rounds "abc" is not a number`},
-		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"two"}}.Encode(), http.StatusBadRequest, `rounds "two" is not a number`},
+		{"/new", url.Values{"format": {"perspectives"}, "topic": {"Redis or Postgres?"}, "max_rounds": {"abc"}}.Encode(), http.StatusBadRequest, `“Max rounds” "abc" is not a number`},
+		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"two"}}.Encode(), http.StatusBadRequest, `“Rounds” "two" is not a number`},
 		{"/new", "topic=%zz", http.StatusBadRequest, "the form could not be read"},
 		{"/new", big, http.StatusRequestEntityTooLarge, fmt.Sprintf("over %d bytes", MaxBody)},
 		{"/debates/DEB-00000000/hints", "target=all&text=%zz", http.StatusBadRequest, "the form could not be read"},

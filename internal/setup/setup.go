@@ -199,6 +199,12 @@ func (e *ErrNoModelConfigured) ForAPI() string {
 	return fmt.Sprintf("%s. %s", e.problem(), HowToConfigureAPI)
 }
 
+// ForForm is the error worded for a person filling in the dashboard's
+// new-debate form.
+func (e *ErrNoModelConfigured) ForForm() string {
+	return fmt.Sprintf("%s. %s", e.problem(), HowToConfigureForm)
+}
+
 func (e *ErrNoModelConfigured) problem() string {
 	return fmt.Sprintf("the %s format needs a language model, and none is configured", e.Format)
 }
@@ -216,6 +222,12 @@ const HowToConfigure = `Configure one of:
 // the request's fields, or the environment the server was started with.
 const HowToConfigureAPI = `Name one in the request's fields: "provider" (anthropic, openai or ollama) and "model", ` +
 	`and a model per role with "model_for" (["moderator=NAME"]); or start the server with ANTHROPIC_API_KEY, ` +
+	`OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST in its environment (anthropic and openai need their key there)`
+
+// HowToConfigureForm lists the ways a person filling in the dashboard's
+// form configures a model: its Provider and Model fields, or the server's
+// environment.
+const HowToConfigureForm = `Choose a provider and name a model under “Model” below; or start the server with ANTHROPIC_API_KEY, ` +
 	`OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST in its environment (anthropic and openai need their key there)`
 
 // NeedModel is the error of a format that cannot run without a model when

@@ -31,8 +31,10 @@ type Options struct {
 // Defaults from the spec.
 const (
 	DefaultMaxRounds = 5
-	MaxPerspectives  = 4
-	MinPerspectives  = 2
+	// MaxMaxRounds caps --max-rounds.
+	MaxMaxRounds    = 20
+	MaxPerspectives = 4
+	MinPerspectives = 2
 	// RepetitionThreshold is the share of an argument that may repeat the
 	// same debater's previous-round argument before it is flagged.
 	RepetitionThreshold = 0.6
@@ -43,8 +45,8 @@ func (o *Options) Validate() error {
 	if o.MaxRounds == 0 {
 		o.MaxRounds = DefaultMaxRounds
 	}
-	if o.MaxRounds < 1 || o.MaxRounds > 20 {
-		return fmt.Errorf("--max-rounds %d: choose 1 to 20", o.MaxRounds)
+	if o.MaxRounds < 1 || o.MaxRounds > MaxMaxRounds {
+		return fmt.Errorf("--max-rounds %d: choose 1 to %d", o.MaxRounds, MaxMaxRounds)
 	}
 	if o.Perspectives != 0 && (o.Perspectives < MinPerspectives || o.Perspectives > MaxPerspectives) {
 		return fmt.Errorf("--perspectives %d: choose %d to %d, or 0 to let the moderator decide", o.Perspectives, MinPerspectives, MaxPerspectives)
