@@ -625,7 +625,13 @@ func (m *Model) superseded(v *debateView, p debate.TurnSuperseded) {
 	b := v.blocks[p.Turn]
 	if b == nil || !slices.Contains(v.running, p.Turn) {
 		if p.Partial != "" {
-			m.say(dim, fmt.Sprintf("(The interrupted reply of %s is kept in the log; it runs again from its start.)", p.Turn))
+			// Named as its heading names it ("Bear · opening"), as the
+			// terminal view does, not by its id in the log.
+			name := p.Turn
+			if t := v.state.Turns[p.Turn]; t != nil {
+				name = label(t.TurnRef)
+			}
+			m.say(dim, fmt.Sprintf("(The interrupted reply of %s is kept in the log; it runs again from its start.)", name))
 		}
 		return
 	}

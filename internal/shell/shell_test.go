@@ -1299,3 +1299,39 @@ func TestQueuedDebate(t *testing.T) {
 		t.Errorf("/show of a queued debate:\n%s", h.transcript())
 	}
 }
+
+// TestResumeNamesTheInterruptedTurn: resuming a debate that stopped while a
+// turn streamed names that turn as its heading does ("Bear · opening"), as
+// 'parley debate --resume' does, not by its id in the log (opening/bear).
+func TestResumeNamesTheInterruptedTurn(t *testing.T) {
+	h := newHarness(t, widths[0], nil)
+	ctx := context.Background()
+	opts, err := bullbear.Format{}.Setup(ctx, setup.Env{Getenv: func(string) string { return "" }, Now: clock}, &setup.Request{Topic: "NVDA", Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "DEB-0a0b0c0e"
+	var evs []debate.Event
+	for _, p := range []debate.Payload{
+		debate.Created{Format: bullbear.Name, Topic: "NVDA", Options: opts, Limits: debate.DefaultLimits()},
+		debate.PhaseChanged{Phase: "research", Label: "Phase 1 (Research)"},
+		debate.TurnStarted{Turn: debate.TurnRef{ID: "research/bull", Agent: "bull", Role: "bull", Label: "Bull · research"}, Attempt: 1},
+		debate.TurnDelta{Turn: "research/bull", Text: "Research for the bull ca"},
+		debate.Paused{Reason: debate.PauseInterrupted},
+	} {
+		e, err := debate.NewEvent(id, clock(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	if _, err := h.store.Append(ctx, id, evs...); err != nil {
+		t.Fatal(err)
+	}
+	h.typeLine("/resume " + id)
+	h.settle()
+	tr := strings.Join(strings.Fields(h.transcript()), " ")
+	if want := "(The interrupted reply of Bull · research is kept in the log; it runs again from its start.)"; !strings.Contains(tr, want) {
+		t.Errorf("transcript, want %q:\n%s", want, h.transcript())
+	}
+}
