@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -12,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/anthropic"
 	"github.com/parleyhq/parley/internal/llm/openai"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // Models are the provider and model choices a user can make.
@@ -90,7 +93,7 @@ func CastFromRecord(id string, models, endpoints map[string]string, env func(str
 			}
 			var err error
 			if p, err = newProvider(pname, recorded); err != nil {
-				return cast, fmt.Errorf("debate %s was created with %s for %s, and %w; or resume with --provider/--model to choose another model explicitly (the change is recorded)", id, ref, RoleName(role), err)
+				return cast, &RecordedModelError{ID: id, Ref: ref, Role: role, Err: err}
 			}
 			providers[pname] = p
 		}
@@ -102,6 +105,49 @@ func CastFromRecord(id string, models, endpoints map[string]string, env func(str
 		}
 	}
 	return cast, nil
+}
+
+// RecordedModelError is a debate's recorded model that this environment
+// cannot set up (its key is not set, say). It is worded for the command
+// line; a front-end whose fix is another (the server's environment) words
+// it from its fields.
+type RecordedModelError struct {
+	ID   string // the debate
+	Ref  string // the recorded provider/model
+	Role string // the cast role ("*": every role)
+	Err  error  // what is missing
+}
+
+func (e *RecordedModelError) Error() string {
+	return fmt.Sprintf("debate %s was created with %s for %s, and %v; or resume with --provider/--model to choose another model explicitly (the change is recorded)", e.ID, e.Ref, RoleName(e.Role), e.Err)
+}
+
+func (e *RecordedModelError) Unwrap() error { return e.Err }
+
+// CheckRecordedModels reports whether this environment can run the rest of
+// a debate with the models it records, as Resume would: a
+// *setup.ConfigError wrapping a *RecordedModelError when it cannot. It is
+// nil for a debate Resume refuses for another reason (not found, completed),
+// which Resume says.
+func (a *App) CheckRecordedModels(ctx context.Context, id string) error {
+	events, err := a.Store.Load(ctx, id, 0)
+	if err != nil {
+		if errors.Is(err, debate.ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		return err
+	}
+	if st.Status == debate.StatusCompleted {
+		return nil
+	}
+	if _, err := CastFromRecord(id, st.Models, st.Endpoints, a.Env.Getenv); err != nil {
+		return &setup.ConfigError{Err: err}
+	}
+	return nil
 }
 
 // RoleName is how a cast role reads in a message.

@@ -248,6 +248,9 @@ func (s *Server) answer(ctx context.Context, id string, c CheckpointRequest) err
 	}
 	ans := debate.CheckpointAnswered{ID: c.ID, Action: c.Action, Guidance: strings.TrimSpace(c.Guidance)}
 	if q := s.cfg.Jobs; q != nil {
+		if err := s.modelsUsable(ctx, id); err != nil {
+			return err
+		}
 		return q.Answer(ctx, id, ans)
 	}
 	if run := s.runs.get(id); run != nil {
@@ -502,6 +505,13 @@ func wordError(err error, w wording) string {
 	var nm *setup.ErrNoModelConfigured
 	if errors.As(err, &nm) {
 		return w.noModel(nm)
+	}
+	// A resume takes no fields: its model is switched from the command
+	// line, or made usable in the server's environment.
+	var rm *app.RecordedModelError
+	if errors.As(err, &rm) {
+		return fmt.Sprintf("debate %s was created with %s for %s, and %v; start the server with it in its environment, or switch the debate's model from the command line: parley debate --resume %s --model NAME (the change is recorded)",
+			rm.ID, rm.Ref, app.RoleName(rm.Role), rm.Err, rm.ID)
 	}
 	// A request names no file: the personas are the built-in ones, with
 	// no --personas FILE to add to them.

@@ -278,3 +278,45 @@ func TestQueuedDebateShowsQueued(t *testing.T) {
 	}()
 	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
 }
+
+// A resume, or a checkpoint answer that resumes, of a debate whose recorded
+// model this server's environment cannot set up (no key) is refused with
+// 422 naming what is missing and how to switch the model, as a new debate
+// needing one is; it was queued (202), and its job's attempts failed for
+// hours while the debate showed queued.
+func TestJobsResumeWithoutTheRecordedModelsKey(t *testing.T) {
+	ts := newJobsServer(t, nil, 1)
+	ctx := context.Background()
+	paused := func(id string, more ...debate.Payload) {
+		t.Helper()
+		pl := append([]debate.Payload{debate.Created{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?",
+			Models: map[string]string{"*": "openai/gpt-4.1"}, Limits: debate.DefaultLimits()}}, more...)
+		var evs []debate.Event
+		for _, p := range pl {
+			e, err := debate.NewEvent(id, time.Now(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs = append(evs, e)
+		}
+		if _, err := ts.app.Store.Append(ctx, id, evs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paused("DEB-0000000a", debate.Paused{Reason: debate.PauseInterrupted})
+	paused("DEB-0000000b", debate.CheckpointReached{ID: "r1", Round: 1, Options: []string{debate.ActionContinue, debate.ActionEnd}},
+		debate.Paused{Reason: debate.PauseCheckpoint})
+	for _, c := range []struct{ id, path, body string }{
+		{"DEB-0000000a", "/resume", ""},
+		{"DEB-0000000b", "/checkpoint", `{"action":"continue"}`},
+	} {
+		resp, out := ts.do(t, "POST", "/api/debates/"+c.id+c.path, c.body)
+		want := "debate " + c.id + " was created with openai/gpt-4.1 for every role, and openai: OPENAI_API_KEY is not set"
+		if resp.StatusCode != 422 || !strings.Contains(out, want) || !strings.Contains(out, "parley debate --resume "+c.id+" --model NAME") {
+			t.Errorf("%s of %s: %d %s; want 422 saying %q and how to switch the model", c.path, c.id, resp.StatusCode, out, want)
+		}
+		if sum, err := ts.app.Store.Get(ctx, c.id); err != nil || sum.Status != debate.StatusPaused {
+			t.Errorf("%s after the refused %s: %s, %v; want it left paused", c.id, c.path, sum.Status, err)
+		}
+	}
+}

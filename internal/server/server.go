@@ -189,6 +189,9 @@ func (s *Server) Wait() { s.runs.wait() }
 // ahead when the debate waits at a checkpoint.
 func (s *Server) resume(ctx context.Context, id string, preset *debate.CheckpointAnswered) error {
 	if q := s.cfg.Jobs; q != nil {
+		if err := s.modelsUsable(ctx, id); err != nil {
+			return err
+		}
 		if preset != nil {
 			return q.Answer(ctx, id, *preset)
 		}
@@ -204,6 +207,18 @@ func (s *Server) resume(ctx context.Context, id string, preset *debate.Checkpoin
 		return err
 	}
 	return s.runs.start(s.ctx, s.log, sess, preset, s.finish)
+}
+
+// modelsUsable refuses to queue a run of a debate whose recorded models
+// this server's environment cannot set up (a key is not set), as a new
+// debate needing one is refused: a worker resumes it with those models, and
+// its job's attempts would fail for hours while the debate showed queued.
+// A debate a live runner holds is left to the queue, which says so.
+func (s *Server) modelsUsable(ctx context.Context, id string) error {
+	if sum, err := s.app.Store.Get(ctx, id); err == nil && sum.LiveLease(time.Now(), debate.OwnerAlive) != nil {
+		return nil
+	}
+	return s.app.CheckRecordedModels(ctx, id)
 }
 
 // finish writes a completed debate's documents.
