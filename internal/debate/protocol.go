@@ -167,3 +167,16 @@ func (r *Formats) Names() []string {
 	sort.Strings(names)
 	return names
 }
+
+// DecodeOptions reads a format's options as its log records them (the
+// debate.created event's JSON); none gives O's zero value, which the
+// format's constructor fills with defaults.
+func DecodeOptions[O any](format string, raw json.RawMessage) (O, error) {
+	var o O
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &o); err != nil {
+			return o, fmt.Errorf("%s options: %w", format, err)
+		}
+	}
+	return o, nil
+}

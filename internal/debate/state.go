@@ -450,6 +450,25 @@ func (s *State) PendingHints(agent string) []Hint {
 	return out
 }
 
+// HintPrompt renders agent's pending hints (PendingHints) for the prompt of
+// its next turn: heading, then each hint's text as line formats it (one
+// %s), and returns their ids, which the runner records as applied when the
+// turn completes; "" and nil when there are none.
+func (s *State) HintPrompt(agent, heading, line string) (string, []int) {
+	hs := s.PendingHints(agent)
+	if len(hs) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	ids := make([]int, 0, len(hs))
+	b.WriteString(heading)
+	for _, h := range hs {
+		fmt.Fprintf(&b, line, h.Text)
+		ids = append(ids, h.ID)
+	}
+	return b.String(), ids
+}
+
 // Guidance returns the guidance given at checkpoints, in order.
 func (s *State) Guidance() []string {
 	var out []string

@@ -111,3 +111,21 @@ func TestInterruptedSortedAndSuperseded(t *testing.T) {
 		t.Errorf("interrupted %v", ids)
 	}
 }
+
+// TestDecodeOptions: no options give the zero value for the format's
+// defaults; options that are not the format's JSON are refused naming the
+// format.
+func TestDecodeOptions(t *testing.T) {
+	type opts struct {
+		Rounds int `json:"rounds"`
+	}
+	if o, err := debate.DecodeOptions[opts]("formal", nil); err != nil || o.Rounds != 0 {
+		t.Errorf("no options: %+v, %v", o, err)
+	}
+	if o, err := debate.DecodeOptions[opts]("formal", json.RawMessage(`{"rounds":3}`)); err != nil || o.Rounds != 3 {
+		t.Errorf("rounds 3: %+v, %v", o, err)
+	}
+	if _, err := debate.DecodeOptions[opts]("formal", json.RawMessage(`{"rounds":"x"}`)); err == nil || !strings.HasPrefix(err.Error(), "formal options: ") {
+		t.Errorf("bad options: %v, want an error naming the format's options", err)
+	}
+}

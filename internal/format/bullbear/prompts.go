@@ -114,18 +114,7 @@ func (p *Protocol) who() string {
 // ("USER HINT: ...") and returns their ids, which the runner records as
 // applied when the turn completes.
 func hintsFor(s *debate.State, agent string) (string, []int) {
-	hs := s.PendingHints(agent)
-	if len(hs) == 0 {
-		return "", nil
-	}
-	var b strings.Builder
-	ids := make([]int, 0, len(hs))
-	b.WriteString("\n")
-	for _, h := range hs {
-		fmt.Fprintf(&b, "USER HINT: %s\n", h.Text)
-		ids = append(ids, h.ID)
-	}
-	return b.String(), ids
+	return s.HintPrompt(agent, "\n", "USER HINT: %s\n")
 }
 
 func (p *Protocol) dataLine() string {

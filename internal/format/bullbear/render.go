@@ -76,11 +76,9 @@ func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, 
 }
 
 func protocolFor(topic string, options json.RawMessage) (*Protocol, error) {
-	var o Options
-	if len(options) > 0 {
-		if err := json.Unmarshal(options, &o); err != nil {
-			return nil, fmt.Errorf("bullbear options: %w", err)
-		}
+	o, err := debate.DecodeOptions[Options](Name, options)
+	if err != nil {
+		return nil, err
 	}
 	if o.Ticker == "" {
 		o.Ticker = topic

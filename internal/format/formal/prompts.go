@@ -305,18 +305,7 @@ func premiseIDs(m *Move) []string {
 }
 
 func (p *Protocol) hintsFor(s *debate.State, agent string) (string, []int) {
-	hs := s.PendingHints(agent)
-	if len(hs) == 0 {
-		return "", nil
-	}
-	var b strings.Builder
-	ids := make([]int, 0, len(hs))
-	b.WriteString("\nGuidance from the human for you:\n")
-	for _, h := range hs {
-		fmt.Fprintf(&b, "- %s\n", h.Text)
-		ids = append(ids, h.ID)
-	}
-	return b.String(), ids
+	return s.HintPrompt(agent, "\nGuidance from the human for you:\n", "- %s\n")
 }
 
 // debaterTurn asks a debater for the moves of one turn.

@@ -175,18 +175,7 @@ func (p *Protocol) writeGuidance(b *strings.Builder, s *debate.State, round int)
 }
 
 func (p *Protocol) hintsFor(s *debate.State, agent string) (string, []int) {
-	hs := s.PendingHints(agent)
-	if len(hs) == 0 {
-		return "", nil
-	}
-	var b strings.Builder
-	ids := make([]int, 0, len(hs))
-	b.WriteString("\nGuidance from the human for you:\n")
-	for _, h := range hs {
-		fmt.Fprintf(&b, "- %s\n", h.Text)
-		ids = append(ids, h.ID)
-	}
-	return b.String(), ids
+	return s.HintPrompt(agent, "\nGuidance from the human for you:\n", "- %s\n")
 }
 
 func (p *Protocol) argumentTurn(s *debate.State, v *view, r int, d Perspective) debate.TurnSpec {

@@ -52,11 +52,9 @@ func (Format) Reads() []string {
 
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
-	var o Options
-	if len(options) > 0 {
-		if err := json.Unmarshal(options, &o); err != nil {
-			return nil, fmt.Errorf("perspectives options: %w", err)
-		}
+	o, err := debate.DecodeOptions[Options](Name, options)
+	if err != nil {
+		return nil, err
 	}
 	if len(o.Catalog) == 0 {
 		c, err := BuiltinCatalog()
