@@ -678,8 +678,19 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 			return "the scale is wrong (millions, billions or a misplaced digit)"
 		}
 	}
+	// Another line's figure, of the same kind: a bound holds of every
+	// larger line ("revenue of more than $80 billion" is no slip for total
+	// assets), and a rate is no growth ("an effective tax rate of 34%" is
+	// not capex's growth of 34%).
+	_, growth := m.Metric.Base()
 	for _, f := range t.Facts {
+		if m.Bound != 0 {
+			break
+		}
 		if f.Period != actual.Period || f.Metric == m.Metric || UnitOf(f.Metric) != UnitOf(m.Metric) {
+			continue
+		}
+		if _, g := f.Metric.Base(); g != growth {
 			continue
 		}
 		if ok, _ := matches(m, f.Value); ok {
@@ -716,6 +727,10 @@ var claimMetricAliases = map[string]Metric{
 	"net_profit": NetIncome, "net_earnings": NetIncome, "operating_profit": OperatingIncome,
 	"cogs": CostOfRevenue, "cost_of_sales": CostOfRevenue, "r&d": RandD, "rd": RandD, "r_and_d": RandD,
 	"capital_expenditure": Capex, "capital_expenditures": Capex, "ocf": OperatingCashFlow, "fcf": FreeCashFlow,
+	"assets": TotalAssets, "liabilities": TotalLiabilities, "equity": Equity, "shareholders_equity": Equity,
+	"total_equity": Equity, "total_stockholders_equity": Equity, "income_before_taxes": PretaxIncome,
+	"income_before_income_taxes": PretaxIncome, "income_tax_expense": IncomeTax, "provision_for_income_taxes": IncomeTax,
+	"tax_rate": EffectiveTaxRate, "dps": DividendsPerShare, "dividend_per_share": DividendsPerShare,
 	"dividends_paid": Dividends, "buybacks": Repurchases, "repurchases": Repurchases, "stock_repurchases": Repurchases, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
 }
 

@@ -317,6 +317,18 @@ var metricPhrases = []struct {
 	{"share repurchases", Repurchases, false}, {"stock repurchases", Repurchases, false}, {"repurchases", Repurchases, false},
 	{"buybacks", Repurchases, false}, {"buyback", Repurchases, false}, {"share buybacks", Repurchases, false}, {"stock buybacks", Repurchases, false},
 	{"bought back", Repurchases, false}, {"buying back", Repurchases, false}, {"repurchased", Repurchases, false}, {"repurchasing", Repurchases, false},
+	{"total assets", TotalAssets, false}, {"total liabilities", TotalLiabilities, false},
+	{"shareholders equity", Equity, false}, {"stockholders equity", Equity, false}, {"shareholders' equity", Equity, false},
+	{"stockholders' equity", Equity, false}, {"shareholders’ equity", Equity, false}, {"stockholders’ equity", Equity, false},
+	{"total equity", Equity, false}, {"book equity", Equity, false}, {"total shareholders equity", Equity, false},
+	{"total stockholders equity", Equity, false}, {"total shareholders' equity", Equity, false}, {"total stockholders' equity", Equity, false},
+	{"pretax income", PretaxIncome, false}, {"pre tax income", PretaxIncome, false}, {"income before taxes", PretaxIncome, false},
+	{"income before income taxes", PretaxIncome, false}, {"pretax earnings", PretaxIncome, false}, {"pre tax earnings", PretaxIncome, false},
+	{"pretax profit", PretaxIncome, false}, {"pre tax profit", PretaxIncome, false},
+	{"income tax expense", IncomeTax, false}, {"provision for income taxes", IncomeTax, false}, {"tax expense", IncomeTax, false},
+	{"tax provision", IncomeTax, false}, {"effective tax rate", EffectiveTaxRate, false}, {"effective rate", EffectiveTaxRate, false},
+	{"dividends per share", DividendsPerShare, false}, {"dividend per share", DividendsPerShare, false},
+	{"dividends declared per share", DividendsPerShare, false}, {"annual dividend per share", DividendsPerShare, false},
 	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false}, {"cash balance", Cash, false},
 	{"long term debt", LongTermDebt, false}, {"debt", LongTermDebt, false},
 	{"shares outstanding", Shares, false}, {"share count", Shares, false}, {"outstanding shares", Shares, false},
@@ -360,7 +372,7 @@ var otherPhrases = []string{
 	"non interest income", "noninterest expense", "non interest expense", "fee income", "provision for credit losses",
 	"credit loss provision", "loan loss provision", "net charge offs", "charge offs", "deposits", "total deposits", "loans",
 	"total loans", "cet1", "cet1 ratio", "tier 1 capital", "book value", "tangible book value", "book value per share",
-	"tangible book value per share", "dividend", "dividend per share", "dividends per share", "quarterly dividend",
+	"tangible book value per share", "dividend", "quarterly dividend", "dividend yield",
 	"payout ratio", "aum", "assets under management", "backlog", "bookings", "gross bookings", "remaining performance obligations",
 	"rpo", "arr", "annual recurring revenue", "annualized recurring revenue", "gmv", "gross merchandise volume", "gross merchandise value",
 	"same store sales", "comparable sales", "comparable store sales", "comp sales", "comps", "net revenue retention", "churn",
@@ -374,12 +386,12 @@ var otherPhrases = []string{
 	// Debt beyond the long-term line: the current portion, commercial
 	// paper, the total; held to long-term debt, a right total was corrected.
 	"total debt", "gross debt", "short term debt", "current portion of long term debt", "commercial paper", "total borrowings",
-	"total assets", "total liabilities", "shareholders equity", "stockholders equity", "shareholders' equity", "stockholders' equity",
-	"book equity", "pretax income", "pre tax income", "income before taxes", "income before income taxes", "income tax",
-	"income taxes", "tax rate", "effective tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
+	// Taxes paid in cash are not the expense, and a rate not named
+	// effective may be the statutory one ("the 21% federal rate").
+	"income tax", "income taxes", "taxes paid", "cash taxes", "tax rate", "statutory tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
 	"accounts receivable", "working capital", "net debt", "net cash", "cash burn", "burn rate", "operating expenses", "opex",
 	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
-	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin", "pretax earnings", "pre tax earnings",
+	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin",
 	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",
 	// A weighted diluted count is not the shares outstanding at a date.
 	"diluted share count", "diluted shares", "diluted shares outstanding", "weighted average shares", "weighted average diluted shares",
@@ -2254,7 +2266,12 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 				m.Metric = Growth(m.Metric)
 			}
 		}
-		if m.Unit == USDPerShare && UnitOf(m.Metric) != USDPerShare {
+		switch {
+		case m.Unit == USDPerShare && m.Metric == Dividends:
+			// "dividends of $0.98 per share": the dividend a share, not
+			// the total paid.
+			m.Metric = DividendsPerShare
+		case m.Unit == USDPerShare && UnitOf(m.Metric) != USDPerShare:
 			m.Metric = EPSDiluted
 		}
 	}
@@ -3373,8 +3390,9 @@ func compatible(u Unit, metric Metric, low string, start, end int, sp span) bool
 	case Percent:
 		return true // a margin, or the growth of any metric
 	case USDPerShare:
-		// "earned $4.90 per share", "net income of $4.90 a share": EPS.
-		return mu == USDPerShare || metric == NetIncome
+		// "earned $4.90 per share", "net income of $4.90 a share": EPS;
+		// "dividends of $0.98 per share": the dividend a share.
+		return mu == USDPerShare || metric == NetIncome || metric == Dividends
 	case SharesUnit:
 		return mu == SharesUnit
 	case USD:

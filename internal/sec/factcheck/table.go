@@ -52,6 +52,16 @@ const (
 	OperatingMargin   Metric = "operating_margin"
 	NetMargin         Metric = "net_margin"
 	FCFMargin         Metric = "fcf_margin"
+	// The balance sheet's totals, the tax line and the dividend a share:
+	// among the figures a debater states most (a bank's or an insurer's
+	// size is its total assets, its book its equity).
+	TotalAssets       Metric = "total_assets"
+	TotalLiabilities  Metric = "total_liabilities"
+	Equity            Metric = "stockholders_equity"
+	PretaxIncome      Metric = "pretax_income"
+	IncomeTax         Metric = "income_tax"
+	EffectiveTaxRate  Metric = "effective_tax_rate"
+	DividendsPerShare Metric = "dividends_per_share"
 )
 
 // The ratios the analysis computes (analysis.Ratios) beyond the margins
@@ -131,8 +141,10 @@ var labels = map[Metric]string{
 	Revenue: "revenue", CostOfRevenue: "cost of revenue", GrossProfit: "gross profit", OperatingIncome: "operating income",
 	NetIncome: "net income", EPSDiluted: "diluted EPS", EPSBasic: "basic EPS", OperatingCashFlow: "operating cash flow",
 	Capex: "capital expenditure", FreeCashFlow: "free cash flow", RandD: "R&D expense", Dividends: "dividends paid",
-	Repurchases: "share repurchases",
-	Cash:        "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
+	Repurchases: "share repurchases", TotalAssets: "total assets", TotalLiabilities: "total liabilities",
+	Equity: "stockholders' equity", PretaxIncome: "pretax income", IncomeTax: "income tax expense",
+	EffectiveTaxRate: "effective tax rate", DividendsPerShare: "dividends per share",
+	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
@@ -164,11 +176,11 @@ func UnitOf(m Metric) Unit {
 		return Percent
 	}
 	switch m {
-	case EPSDiluted, EPSBasic:
+	case EPSDiluted, EPSBasic, DividendsPerShare:
 		return USDPerShare
 	case Shares:
 		return SharesUnit
-	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, Leverage, RDIntensity:
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, Leverage, RDIntensity, EffectiveTaxRate:
 		return Percent
 	case DebtToEquity, CurrentRatio, CashConversion, AssetTurnover:
 		return Multiple
@@ -270,6 +282,8 @@ var concepts = []struct {
 	{EPSBasic, xbrl.EPSBasic}, {OperatingCashFlow, xbrl.OperatingCashFlow}, {Capex, xbrl.CapitalExpenditure},
 	{RandD, xbrl.ResearchAndDevelopment}, {Dividends, xbrl.DividendsPaid}, {Repurchases, xbrl.ShareRepurchases}, {Cash, xbrl.Cash},
 	{LongTermDebt, xbrl.LongTermDebt}, {Shares, xbrl.SharesOutstanding},
+	{TotalAssets, xbrl.TotalAssets}, {TotalLiabilities, xbrl.TotalLiabilities}, {Equity, xbrl.StockholdersEquity},
+	{PretaxIncome, xbrl.PretaxIncome}, {IncomeTax, xbrl.IncomeTax}, {DividendsPerShare, xbrl.DividendsPerShare},
 }
 
 // Years is how many fiscal years, back from the latest, a Table holds; the
@@ -413,7 +427,13 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	return t, nil
 }
 
-func isInstant(m Metric) bool { return m == Cash || m == LongTermDebt || m == Shares }
+func isInstant(m Metric) bool {
+	switch m {
+	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity:
+		return true
+	}
+	return false
+}
 
 // derive adds the metrics computed from others for one period.
 func derive(v map[Metric]Fact, p Period) {
@@ -427,6 +447,14 @@ func derive(v map[Metric]Fact, p Period) {
 	if ocf, ok := v[OperatingCashFlow]; ok {
 		if cx, ok := v[Capex]; ok {
 			v[FreeCashFlow] = Fact{Metric: FreeCashFlow, Period: p, Value: ocf.Value - cx.Value, Source: both(ocf, cx)}
+		}
+	}
+	// The effective rate is the tax expense over pretax income, as the
+	// tax note states it; on a pretax loss it has no meaning a figure
+	// could be held to.
+	if pre, ok := v[PretaxIncome]; ok && pre.Value > 0 {
+		if tax, ok := v[IncomeTax]; ok {
+			v[EffectiveTaxRate] = Fact{Metric: EffectiveTaxRate, Period: p, Value: 100 * tax.Value / pre.Value, Source: both(tax, pre)}
 		}
 	}
 	if !okRev || rev.Value == 0 {

@@ -19,6 +19,7 @@ const (
 	NetIncome                Concept = "NetIncome"
 	EPSDiluted               Concept = "EPSDiluted"
 	EPSBasic                 Concept = "EPSBasic"
+	DividendsPerShare        Concept = "DividendsPerShare"
 	DividendsPaid            Concept = "DividendsPaid"
 	ShareRepurchases         Concept = "ShareRepurchases"
 	OperatingCashFlow        Concept = "OperatingCashFlow"
@@ -170,6 +171,15 @@ func Definition(c Concept) (ConceptDef, bool) {
 		d.Unit = "USD/shares"
 		d.Tags = append(gaap("EarningsPerShareBasic", "EarningsPerShareBasicAndDiluted"),
 			ifrs("BasicEarningsLossPerShare", "BasicAndDilutedEarningsLossPerShare")...)
+	case DividendsPerShare:
+		// What a debater states as "dividends of $0.98 per share": the
+		// dividends declared a share in the period (as a split restates
+		// EPS, it restates these); the amount paid a share only where
+		// no declared amount is reported.
+		d.Label = "Dividends declared per share"
+		d.Unit = "USD/shares"
+		d.Tags = append(gaap("CommonStockDividendsPerShareDeclared"), ifrs("DividendsRecognisedAsDistributionsToOwnersPerShare")...)
+		d.Fallback = gaap("CommonStockDividendsPerShareCashPaid")
 	case DividendsPaid:
 		d.Label = "Dividends paid"
 		d.Tags = append(gaap("PaymentsOfDividends", "PaymentsOfDividendsCommonStock"),
@@ -263,7 +273,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 func Concepts() []Concept {
 	return []Concept{
 		Revenue, CostOfRevenue, GrossProfit, ResearchAndDevelopment, OperatingIncome, EBIT,
-		InterestExpense, PretaxIncome, IncomeTax, NetIncome, EPSDiluted, EPSBasic, DividendsPaid, ShareRepurchases,
+		InterestExpense, PretaxIncome, IncomeTax, NetIncome, EPSDiluted, EPSBasic, DividendsPerShare, DividendsPaid, ShareRepurchases,
 		OperatingCashFlow, CapitalExpenditure, DepreciationAmortization,
 		Cash, CurrentAssets, TotalAssets, CurrentLiabilities, TotalLiabilities,
 		LongTermDebt, LongTermDebtCurrent, StockholdersEquity, RetainedEarnings,

@@ -1,0 +1,65 @@
+package factcheck
+
+import "testing"
+
+// TestBalanceTaxAndDividendLines: total assets, total liabilities,
+// stockholders' equity, pretax income, the tax expense, the effective tax
+// rate and the dividend a share are held to the filings. Each was a line
+// the check did not read, so a wrong one passed unverified. A figure of
+// taxes paid or of a rate not named effective (the statutory 21%) stays
+// unverified: it is not the expense or the effective rate. Apple fiscal
+// 2024: total assets $365.0B, liabilities $308.0B, equity $57.0B, pretax
+// income $123.5B, tax $29.7B (24.1%, fiscal 2023 14.7%), dividends
+// declared $0.98 a share (fiscal 2025 $1.02).
+func TestBalanceTaxAndDividendLines(t *testing.T) {
+	ts := tables(t)
+	for _, tc := range []struct {
+		ticker, text string
+		want         []Status
+	}{
+		{"AAPL", "Apple's total assets were $364.98 billion at the end of fiscal 2024.", []Status{Verified}},
+		{"AAPL", "Apple's total assets were $464.98 billion at the end of fiscal 2024.", []Status{Corrected}},
+		{"AAPL", "Total liabilities were $308.03 billion at the end of fiscal 2024.", []Status{Verified}},
+		{"AAPL", "Total liabilities were $208.03 billion at the end of fiscal 2024.", []Status{Corrected}},
+		{"AAPL", "Shareholders' equity was $56.95 billion at the end of fiscal 2024.", []Status{Verified}},
+		{"AAPL", "Shareholders' equity was $66.95 billion at the end of fiscal 2024.", []Status{Corrected}},
+		{"AAPL", "Total assets rose to $359.2 billion in fiscal 2025.", []Status{Corrected}},
+		{"AAPL", "Apple's pretax income was $123.5 billion in fiscal 2024.", []Status{Verified}},
+		{"AAPL", "Apple's pretax income was $113.5 billion in fiscal 2024.", []Status{Corrected}},
+		{"AAPL", "Apple's provision for income taxes was $29.7 billion in fiscal 2024.", []Status{Verified}},
+		{"AAPL", "Apple's provision for income taxes was $19.7 billion in fiscal 2024.", []Status{Corrected}},
+		{"AAPL", "The effective tax rate was 24.1% in fiscal 2024.", []Status{Verified}},
+		{"AAPL", "The effective tax rate was 14.7% in fiscal 2024.", []Status{Corrected}},
+		{"NVDA", "NVIDIA's effective tax rate was 13.3% in fiscal 2025.", []Status{Verified}},
+		{"AAPL", "Apple paid dividends of $0.98 per share in fiscal 2024.", []Status{Verified}},
+		{"AAPL", "Apple paid dividends of $1.98 per share in fiscal 2024.", []Status{Corrected}},
+		{"AAPL", "Apple's dividend per share rose to $1.12 in fiscal 2025.", []Status{Corrected}},
+		{"AAPL", "Dividends per share rose 4% to $1.02 in fiscal 2025.", []Status{Verified, Verified}},
+		{"AAPL", "Dividends per share rose 14% to $1.02 in fiscal 2025.", []Status{Corrected, Verified}},
+		{"AAPL", "Apple paid $15.2 billion in dividends in fiscal 2024.", []Status{Verified}},
+		{"AAPL", "Apple paid $26.1 billion in income taxes in fiscal 2024.", []Status{Unverified}},
+		{"AAPL", "The statutory tax rate of 21% applied in fiscal 2024.", []Status{Unverified}},
+		{"AAPL", "Apple pays a quarterly dividend of $0.26 per share.", []Status{Unverified}},
+	} {
+		if got := statusesOf(ts[tc.ticker].Check(tc.text)); !equalStatuses(got, tc.want) {
+			t.Errorf("%s %q → %s, want %v", tc.ticker, tc.text, describe(ts[tc.ticker].Check(tc.text)), tc.want)
+		}
+	}
+	aapl := ts["AAPL"]
+	for _, tc := range []struct {
+		c    Claim
+		want Status
+	}{
+		{Claim{Metric: "total_assets", Period: "FY2024", Value: "364.98", Scale: "billion"}, Verified},
+		{Claim{Metric: "assets", Period: "FY2024", Value: "464.98", Scale: "billion"}, Corrected},
+		{Claim{Metric: "shareholders_equity", Period: "FY2024", Value: "56.95", Scale: "billion"}, Verified},
+		{Claim{Metric: "effective_tax_rate", Period: "FY2024", Value: "24.1", Unit: "percent"}, Verified},
+		{Claim{Metric: "tax_rate", Period: "FY2024", Value: "14.7", Unit: "percent"}, Corrected},
+		{Claim{Metric: "dividends_per_share", Period: "FY2025", Value: "1.02", Unit: "usd_per_share"}, Verified},
+		{Claim{Metric: "dps", Period: "FY2025", Value: "0.98", Unit: "usd_per_share"}, Corrected},
+	} {
+		if f := aapl.CheckClaim(tc.c); f.Status != tc.want {
+			t.Errorf("%+v → %s %s (%s), want %s", tc.c, f.Status, f.Period, f.Reason, tc.want)
+		}
+	}
+}
