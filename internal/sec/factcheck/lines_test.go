@@ -63,3 +63,26 @@ func TestBalanceTaxAndDividendLines(t *testing.T) {
 		}
 	}
 }
+
+// TestPerShareChanges: the change written after a per-share figure is
+// the per-share figure's, though the word before them names the line
+// ("earned", "dividends"): Apple's diluted EPS rose 23% in fiscal 2025
+// (net income 19.5%), its dividend a share 4% (dividends paid 1%).
+func TestPerShareChanges(t *testing.T) {
+	aapl := tables(t)["AAPL"]
+	for _, tc := range []struct {
+		text string
+		want []Status
+	}{
+		{"Apple earned $7.46 per share in fiscal 2025, up 23% from $6.08.", []Status{Verified, Verified, Verified}},
+		{"Apple earned $7.46 per share in fiscal 2025, up 33% from $6.08.", []Status{Verified, Corrected, Verified}},
+		{"Apple declared dividends of $1.02 per share in fiscal 2025, up 4%.", []Status{Verified, Verified}},
+		{"Apple declared dividends of $1.02 per share in fiscal 2025, up 14%.", []Status{Verified, Corrected}},
+		// A line named between them is the change's.
+		{"Apple earned $7.46 per share in fiscal 2025 while net income rose 19.5%.", []Status{Verified, Verified}},
+	} {
+		if got := statusesOf(aapl.Check(tc.text)); !equalStatuses(got, tc.want) {
+			t.Errorf("%q → %s, want %v", tc.text, describe(aapl.Check(tc.text)), tc.want)
+		}
+	}
+}

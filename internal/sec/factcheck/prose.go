@@ -1117,6 +1117,7 @@ func findIn(sentence string, t *Table) []Mention {
 	pairLists(sentence, low, mentions, metrics, periods)
 	moveBases(low, mentions)
 	shareBases(low, mentions)
+	perShareChanges(low, mentions)
 	fromToRange(low, mentions, periods)
 	inheritMetric(low, mentions)
 	appositeAmounts(low, mentions)
@@ -1271,6 +1272,33 @@ func shareBases(low string, mentions []Mention) {
 			continue
 		}
 		m.Metric, m.Over, m.Annual, m.Sequential, m.AnnualWord, m.Share = prev.Metric, nil, false, false, false, false
+	}
+}
+
+// perShareOf is the per-share figure a line's word stands for when its
+// amount is written a share ("earned $7.46 per share", "dividends of $1.02
+// per share"), as attribute reads it.
+var perShareOf = map[Metric]Metric{NetIncome: EPSDiluted, Dividends: DividendsPerShare}
+
+// perShareChanges gives the change written after a per-share figure of a
+// line ("earned $7.46 per share in fiscal 2025, up 23% from $6.08") the
+// per-share figure's growth: the line's word before them both ("earned",
+// "dividends") took the change as the total's growth, and a right EPS
+// growth was corrected as net income's.
+func perShareChanges(low string, mentions []Mention) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		if prev.Unit != USDPerShare || m.Unit != Percent || m.Points || m.Share || m.Hypothetical || m.Market || prev.End > m.Start {
+			continue
+		}
+		base, growth := m.Metric.Base()
+		if !growth || perShareOf[base] == "" || perShareOf[base] != prev.Metric {
+			continue
+		}
+		if between := low[prev.End:m.Start]; len(between) > 60 || strings.ContainsAny(between, ";:") || len(findMetrics(between)) > 0 {
+			continue
+		}
+		m.Metric = Growth(prev.Metric)
 	}
 }
 
