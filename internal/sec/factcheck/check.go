@@ -293,6 +293,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	f.Period = known[0].Period
 	for _, fact := range known {
+		m.slack = fact.Slack
 		if ok, _ := matches(m, fact.Value); ok {
 			f.Status, f.Period = Verified, fact.Period
 			if why, before, wrong := t.lossMove(m, fact); wrong {
@@ -313,6 +314,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	actual := known[0]
 	f.Status, f.Actual = Corrected, &actual
+	m.slack = actual.Slack
 	if _, why := matches(m, actual.Value); why != "" {
 		f.Reason = why
 		return f
@@ -625,7 +627,7 @@ func matches(m Mention, actual float64) (bool, string) {
 	if m.Approx {
 		tol = math.Max(tol, 0.03*math.Abs(actual))
 	}
-	tol += 1e-9 * math.Max(1, math.Abs(actual))
+	tol += m.slack + 1e-9*math.Max(1, math.Abs(actual))
 	if m.Hi > m.Value {
 		// A range: the filing's figure lies within it, its ends read to
 		// the precision they were written with.

@@ -11,21 +11,21 @@ import (
 // Prose forms are tested against it without any one filer's figures.
 func lossTable() *Table {
 	return &Table{Company: "LOSS", Name: "LOSS MAKER INC", LatestFY: 2024, FYEndMonth: 9, Facts: []Fact{
-		{Revenue, Period{FY: 2024}, 391035e6, "10-K a"},
-		{Revenue, Period{FY: 2023}, 383285e6, "10-K b"},
-		{Revenue, Period{FY: 2024, Q: 4}, 95.0e9, "10-K a"},
-		{Revenue, Period{FY: 2025, Q: 1}, 100.1e9, "10-Q c"},
-		{NetIncome, Period{FY: 2024}, -1.2e9, "10-K a"},
-		{NetIncome, Period{FY: 2023}, 0.5e9, "10-K b"},
-		{OperatingIncome, Period{FY: 2024}, -0.8e9, "10-K a"},
-		{EPSDiluted, Period{FY: 2024}, -0.52, "10-K a"},
-		{EPSDiluted, Period{FY: 2023}, 6.11, "10-K b"},
-		{Growth(Revenue), Period{FY: 2024}, 2.0, "10-K a; 10-K b"},
-		{Growth(OperatingIncome), Period{FY: 2024}, -12.0, "10-K a; 10-K b"},
-		{GrossMargin, Period{FY: 2024}, 46.2, "10-K a"},
-		{NetMargin, Period{FY: 2024}, -0.3, "10-K a"},
-		{CurrentRatio, Period{FY: 2024}, 1.2, "10-K a"},
-		{GrossMarginChange, Period{FY: 2024}, -0.5, "10-K a; 10-K b"},
+		{Metric: Revenue, Period: Period{FY: 2024}, Value: 391035e6, Source: "10-K a"},
+		{Metric: Revenue, Period: Period{FY: 2023}, Value: 383285e6, Source: "10-K b"},
+		{Metric: Revenue, Period: Period{FY: 2024, Q: 4}, Value: 95.0e9, Source: "10-K a"},
+		{Metric: Revenue, Period: Period{FY: 2025, Q: 1}, Value: 100.1e9, Source: "10-Q c"},
+		{Metric: NetIncome, Period: Period{FY: 2024}, Value: -1.2e9, Source: "10-K a"},
+		{Metric: NetIncome, Period: Period{FY: 2023}, Value: 0.5e9, Source: "10-K b"},
+		{Metric: OperatingIncome, Period: Period{FY: 2024}, Value: -0.8e9, Source: "10-K a"},
+		{Metric: EPSDiluted, Period: Period{FY: 2024}, Value: -0.52, Source: "10-K a"},
+		{Metric: EPSDiluted, Period: Period{FY: 2023}, Value: 6.11, Source: "10-K b"},
+		{Metric: Growth(Revenue), Period: Period{FY: 2024}, Value: 2.0, Source: "10-K a; 10-K b"},
+		{Metric: Growth(OperatingIncome), Period: Period{FY: 2024}, Value: -12.0, Source: "10-K a; 10-K b"},
+		{Metric: GrossMargin, Period: Period{FY: 2024}, Value: 46.2, Source: "10-K a"},
+		{Metric: NetMargin, Period: Period{FY: 2024}, Value: -0.3, Source: "10-K a"},
+		{Metric: CurrentRatio, Period: Period{FY: 2024}, Value: 1.2, Source: "10-K a"},
+		{Metric: GrossMarginChange, Period: Period{FY: 2024}, Value: -0.5, Source: "10-K a; 10-K b"},
 	}}
 }
 

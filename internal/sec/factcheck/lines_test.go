@@ -86,3 +86,29 @@ func TestPerShareChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedPerShareQuarters: a fourth quarter's EPS is the year's less
+// nine months', each rounded to the cent and over shares weighted for
+// other spans, so the quarter's EPS as the company reports it may differ
+// by a cent or two: the synthetic filer's fourth quarter computes to
+// $1.08 ($3.60 less $2.52), and its own $1.07 was corrected. A figure
+// further off still is.
+func TestDerivedPerShareQuarters(t *testing.T) {
+	tb := syntheticTable(t, "split_CIK0009000017.json")
+	for _, tc := range []struct {
+		text string
+		want Status
+	}{
+		{"Diluted EPS was $1.08 in Q4 FY2025.", Verified},
+		{"Diluted EPS was $1.07 in Q4 FY2025.", Verified},
+		{"Diluted EPS was $1.05 in Q4 FY2025.", Corrected},
+		{"Diluted EPS was $0.98 in Q3 FY2025.", Corrected},
+		// A reported quarter's EPS has no slack.
+		{"Diluted EPS was $0.88 in Q3 FY2025.", Corrected},
+		{"Diluted EPS was $0.89 in Q3 FY2025.", Verified},
+	} {
+		if fs := tb.Check(tc.text); len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}

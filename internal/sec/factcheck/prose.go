@@ -12,14 +12,17 @@ import (
 // Mention is a financial figure found in prose: a number with its unit and
 // the metric, period and direction the sentence gives it.
 type Mention struct {
-	Quote    string  // the sentence, as written
-	Text     string  // the figure, as written: "$130.5 billion", "65%"
-	Value    float64 // in the unit: dollars, percent, dollars a share, shares
-	Unit     Unit
-	Step     float64 // the value of one unit of its last stated digit
-	Approx   bool    // "about", "roughly", "~", "nearly"
-	Bound    int     // +1 "more than", -1 "less than", 0 exact
-	Metric   Metric  // "" when none could be read
+	Quote  string  // the sentence, as written
+	Text   string  // the figure, as written: "$130.5 billion", "65%"
+	Value  float64 // in the unit: dollars, percent, dollars a share, shares
+	Unit   Unit
+	Step   float64 // the value of one unit of its last stated digit
+	Approx bool    // "about", "roughly", "~", "nearly"
+	// slack widens the tolerance by the filing's figure's own
+	// imprecision (Fact.Slack), set while it is compared with one.
+	slack    float64
+	Bound    int    // +1 "more than", -1 "less than", 0 exact
+	Metric   Metric // "" when none could be read
 	Period   Period
 	Explicit bool // the period was stated (not the default)
 	Relative bool // the period was stated relative to the latest ("last year")

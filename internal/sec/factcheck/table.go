@@ -218,6 +218,12 @@ type Fact struct {
 	// Source names the filing: "10-K 0001045810-26-000021", or the
 	// filings a derived value was computed from.
 	Source string `json:"source"`
+	// Slack is how far the company's own figure may lie from Value: a
+	// per-share figure computed from others (a fourth quarter's EPS as the
+	// year's less nine months', a TTM as four quarters' sum) adds figures
+	// each rounded to the cent, and shares weighted over other spans, so
+	// the quarter's EPS as reported may differ by a cent or two.
+	Slack float64 `json:"slack,omitempty"`
 }
 
 // Table is the reference facts of one company.
@@ -386,7 +392,13 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 			if p.TTM && isInstant(c.m) {
 				continue
 			}
-			vals[c.m] = Fact{Metric: c.m, Period: p, Value: f.Value, Source: source(f.Sources)}
+			fact := Fact{Metric: c.m, Period: p, Value: f.Value, Source: source(f.Sources)}
+			if f.Derived() && UnitOf(c.m) == USDPerShare {
+				// Half a cent for each figure rounded to the cent, and a
+				// cent for the shares weighted over other spans.
+				fact.Slack = 0.005*float64(len(f.Sources)) + 0.01
+			}
+			vals[c.m] = fact
 		}
 		derive(vals, p)
 		for _, f := range vals {
