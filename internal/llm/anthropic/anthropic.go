@@ -239,6 +239,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			ev := stream.Current()
 			switch ev.Type {
 			case "message_start":
+				if r := string(ev.Message.StopReason); r != "" {
+					// Not the API's (its message_start has a null
+					// stop_reason) but a final word all the same.
+					rawStop = r
+					stop = stopReason(rawStop, forced != "")
+				}
 				u := ev.Message.Usage
 				counted = u.JSON.InputTokens.Valid() || u.JSON.OutputTokens.Valid()
 				usage = llm.Usage{
@@ -313,8 +319,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					return
 				}
 			case "message_delta":
-				rawStop = string(ev.Delta.StopReason)
-				stop = stopReason(rawStop, forced != "")
+				if r := string(ev.Delta.StopReason); r != "" {
+					rawStop = r
+					stop = stopReason(rawStop, forced != "")
+				}
 				// The final counts; fields left out of the event keep the
 				// message_start values.
 				u := ev.Usage
@@ -343,15 +351,23 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, p.errs.StreamCut())
 			return
 		}
+		if rawStop == "" {
+			// The API always says why a message ended. vLLM's
+			// /v1/messages sends a null stop_reason, or no message_delta
+			// at all, when the engine aborted the generation (its
+			// finish_reason "abort" has no Anthropic word): what came
+			// is then not the whole reply, and read as one it would be a
+			// silently short turn.
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrServer,
+				Err: errors.New("the server ended the message without a stop_reason (as vLLM does when it aborted the generation); what came is not the whole reply")})
+			return
+		}
 		if e := apierr.FailedFinish(rawStop); e != nil {
 			// A proxy passing an OpenAI-compatible server's finish
 			// reason through: the server gave up part way.
 			e.Provider = p.Name()
 			yield(llm.Chunk{}, e)
 			return
-		}
-		if stop == "" {
-			stop = llm.StopEnd
 		}
 		if cut != nil && stop != llm.StopMaxTokens {
 			yield(llm.Chunk{}, cut)

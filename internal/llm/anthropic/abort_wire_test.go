@@ -1,0 +1,43 @@
+package anthropic_test
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// vLLM's /v1/messages maps its finish reasons to stop reasons with a table
+// that has no word for "abort": a generation the engine aborted ends with
+// a null stop_reason, or, when the abort comes before the usage chunk, with
+// no message_delta at all. Either way what came is not the whole reply,
+// and must not stand as a short turn.
+func TestNoStopReasonIsAnIncompleteReply(t *testing.T) {
+	nullStop := ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":null},"usage":{"input_tokens":10,"output_tokens":3}}`)
+	whole := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"Hel"}],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":3}}`))
+	}
+	for name, h := range map[string]http.HandlerFunc{
+		"null stop_reason":                sse(start + text + nullStop + stopEv),
+		"no message_delta":                sse(start + text + stopEv),
+		"data lines, null stop_reason":    sse(dataOnly(start + text + nullStop + stopEv)),
+		"whole message, null stop_reason": whole,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, err := ask(rawServer(t, h))
+			var e *llm.Error
+			if !errors.As(err, &e) || !e.Retryable() || !strings.Contains(err.Error(), "stop_reason") {
+				t.Fatalf("got %+v, %v; want a retryable error saying the reply is incomplete", r, err)
+			}
+		})
+	}
+	// A stop reason after a null one (a proxy that sends the counts
+	// first) is the end.
+	r, err := ask(rawServer(t, sse(start+text+nullStop+delta("end_turn")+stopEv)))
+	if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
