@@ -116,8 +116,21 @@ type Provider struct {
 	// textCalls remembers the models whose tool calls came as text and
 	// were read, so that it is said once per model.
 	textCalls *permodel.Map[bool]
-	log       *slog.Logger
+	// cacheCounts remembers, per model, what a compatible server's
+	// counts showed of its input_tokens (see checkCacheCounts).
+	cacheCounts *permodel.Map[cacheReading]
+	log         *slog.Logger
 }
+
+// cacheReading is what a model's replies showed of how its server counts
+// input_tokens.
+type cacheReading int
+
+const (
+	cacheUnknown   cacheReading = iota
+	cacheApart                  // input_tokens below the cached tokens: Anthropic's meaning
+	cacheAmbiguous              // counts that fit both meanings, said once
+)
 
 // New returns a Provider for cfg.
 func New(cfg Config) (*Provider, error) {
@@ -157,14 +170,15 @@ func New(cfg Config) (*Provider, error) {
 		option.WithMiddleware(apierr.RejectRedirect, apierr.LimitErrorBody, apierr.RejectWebPage, repairStream),
 	)
 	return &Provider{
-		client:    client,
-		cfg:       cfg,
-		shapes:    permodel.New(shape{structured: cfg.Structured}),
-		thinks:    permodel.New(think.Unknown),
-		ownAPI:    ownAPI(cfg.BaseURL),
-		textCalls: permodel.New(false),
-		log:       log,
-		errs:      apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY"},
+		client:      client,
+		cfg:         cfg,
+		shapes:      permodel.New(shape{structured: cfg.Structured}),
+		thinks:      permodel.New(think.Unknown),
+		ownAPI:      ownAPI(cfg.BaseURL),
+		textCalls:   permodel.New(false),
+		cacheCounts: permodel.New(cacheUnknown),
+		log:         log,
+		errs:        apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY"},
 	}, nil
 }
 
@@ -420,6 +434,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 		}
 		usage.Unreported = !counted
+		if counted && !p.ownAPI {
+			p.checkCacheCounts(ctx, req.Model, usage)
+		}
 		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
 	}
 }
@@ -431,6 +448,35 @@ func (p *Provider) learnThink(ctx context.Context, model string, mode think.Mode
 	if level, msg, ok := think.Change(old, mode); ok {
 		p.log.LogAttrs(ctx, level, msg, slog.String("provider", p.Name()), slog.String("model", model))
 	}
+}
+
+// checkCacheCounts says, once per model, when a compatible server's
+// counts do not tell which meaning its input_tokens has. The API's
+// input_tokens leaves out the tokens read from and written to the cache;
+// some compatible servers (converting an OpenAI-compatible engine's
+// prompt_tokens, which holds the cached ones) count them in it too, and
+// read the API's way they would be counted twice, in the usage and in the
+// cost. Counts with input_tokens below the cached tokens have the API's
+// meaning (the other would have input_tokens hold them); counts with
+// input_tokens at or above them fit both, since a new message may well
+// be longer than the cached prefix. Parley keeps the API's meaning,
+// which the server says it speaks, rather than guess, and says so.
+func (p *Provider) checkCacheCounts(ctx context.Context, model string, u llm.Usage) {
+	cached := u.CacheReadTokens + u.CacheWriteTokens
+	switch {
+	case cached == 0:
+		return
+	case u.InputTokens < cached:
+		p.cacheCounts.Set(model, cacheApart, nil)
+		return
+	}
+	if p.cacheCounts.Get(model) != cacheUnknown || p.cacheCounts.Set(model, cacheAmbiguous, nil) != cacheUnknown {
+		return
+	}
+	p.log.LogAttrs(ctx, slog.LevelWarn, "the server's input_tokens is not below its cached tokens: they are read as the Anthropic API defines them, input_tokens without the cache reads and writes; "+
+		"if this server counts the cached tokens in input_tokens too, as some compatible servers do, they are counted twice in the usage and the cost",
+		slog.String("provider", p.Name()), slog.String("model", model), slog.Int("input_tokens", u.InputTokens),
+		slog.Int("cache_read_input_tokens", u.CacheReadTokens), slog.Int("cache_creation_input_tokens", u.CacheWriteTokens))
 }
 
 // ownAPI reports whether baseURL is Anthropic's own API.
