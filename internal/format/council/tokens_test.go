@@ -6,15 +6,34 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/format/council"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
 var roundWords = []string{"one", "two", "three", "four", "five"}
 
-// argument is the prose of a rationale: n sentences without a figure.
+// argument is the prose of a rationale: n sentences without a figure, of
+// about ten words each, that differ from round to round and agent to agent
+// as real agents' do (repeated text would make the new words each request
+// carries look fewer than they are); argument(r, id, k) starts
+// argument(r, id, n) for k < n.
 func argument(r int, id string, n int) string {
-	return strings.Repeat(fmt.Sprintf("in round %s the evidence from %s weighs on the thesis. ", roundWords[r-1], id), n)
+	var b strings.Builder
+	for k := range n {
+		b.WriteString(sentence(fmt.Sprintf("%s %s %s", roundWords[r-1], id, letters(k)), 6))
+	}
+	return b.String()
+}
+
+// letters names k without a digit (a sentence with a figure is one that
+// condensed rounds keep).
+func letters(k int) string { return string(rune('a'+k/26)) + string(rune('a'+k%26)) }
+
+// sentence is n words of prose after id, ending with a full stop.
+func sentence(id string, n int) string {
+	return formattest.Prose(id, n, strings.Fields("churn pricing demand supplier margin sentiment search traffic valuation multiple "+
+		"competitor launch retention backlog forecast guidance downside upside moat")...) + ". "
 }
 
 // TestTokensSharePrefixes runs the longest council debate (five rounds, no
@@ -42,7 +61,11 @@ func argument(r int, id string, n int) string {
 func TestTokensSharePrefixes(t *testing.T) {
 	var rules []script.Rule
 	for _, id := range three {
-		rules = append(rules, script.Rule{Tag: "analysis/" + id, Reply: &script.Reply{Text: strings.Repeat("Phase 1 analysis by "+id+": the evidence in my domain is mixed. ", 50)}})
+		var analysis strings.Builder
+		for k := range 50 {
+			analysis.WriteString(sentence(fmt.Sprintf("analysis %s %s", id, letters(k)), 5))
+		}
+		rules = append(rules, script.Rule{Tag: "analysis/" + id, Reply: &script.Reply{Text: analysis.String()}})
 	}
 	for r := 1; r <= council.MaxMaxRounds; r++ {
 		for i, id := range three {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/format/crux"
+	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
@@ -26,7 +27,8 @@ func TestTokensSharePrefixes(t *testing.T) {
 	opts.EvidenceBudget = crux.DefaultEvidenceBudget
 	for i := range crux.DefaultEvidenceBudget {
 		n, who := 11+i, []string{"saylor", "hayes"}[i%2]
-		content := fmt.Sprintf("Evidence %d: ", n) + strings.Repeat(fmt.Sprintf("in drawdown %d the ETF flows and the funding rates moved together. ", n), 8)
+		content := fmt.Sprintf("Evidence %d: ", n) + formattest.Prose(fmt.Sprintf("in drawdown %d", n), 70, strings.Fields("ETF flows funding rates "+
+			"moved together halving miners reserve treasury inflation hedge liquidity leverage custody volatility drawdown")...) + "."
 		rules = append(rules, rule(fmt.Sprintf("m%02d/%s", n, who), mv(map[string]any{"move": "PROVIDE_EVIDENCE", "content": content})))
 	}
 	f := newFixture(t, opts, rules...)
