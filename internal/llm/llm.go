@@ -121,10 +121,27 @@ type Usage struct {
 	// OpenAI-compatible server that ignores stream_options.include_usage):
 	// the counts are then not zero but unknown, and so is the cost.
 	Unreported bool `json:"unreported,omitempty"`
+	// ServerCostUSD is what the server said the call cost, in USD
+	// (OpenRouter's usage.cost), when ServerCost is ServerCostReported:
+	// the cost of a model without a price (see pricing.Table.CostFor).
+	ServerCostUSD float64    `json:"server_cost_usd,omitempty"`
+	ServerCost    ServerCost `json:"server_cost,omitempty"`
 }
 
+// ServerCost says whether a Usage carries a cost the server reported.
+type ServerCost string
+
+const (
+	// ServerCostReported: ServerCostUSD is what the calls cost.
+	ServerCostReported ServerCost = "reported"
+	// ServerCostPartial: some of the calls summed had a cost reported and
+	// some did not, so ServerCostUSD is a part of the cost, not the cost.
+	ServerCostPartial ServerCost = "partial"
+)
+
 // Add returns the sum of two usages; it is Unreported when either is, since
-// a sum with an unknown part is a lower bound.
+// a sum with an unknown part is a lower bound, and likewise its server
+// cost is partial when one call had one and another did not.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:      u.InputTokens + v.InputTokens,
@@ -132,7 +149,34 @@ func (u Usage) Add(v Usage) Usage {
 		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
 		Unreported:       u.Unreported || v.Unreported,
+		ServerCostUSD:    u.ServerCostUSD + v.ServerCostUSD,
+		ServerCost:       addServerCost(u, v),
 	}
+}
+
+// addServerCost is whether the sum of u and v has a server cost: both
+// have one, or one has and the other is no call at all (the zero Usage a
+// sum starts from).
+func addServerCost(u, v Usage) ServerCost {
+	called := func(w Usage) bool { return w.Unreported || w.Total() > 0 || w.ServerCost != "" }
+	switch {
+	case u.ServerCost == v.ServerCost:
+		return u.ServerCost
+	case u.ServerCost == ServerCostPartial || v.ServerCost == ServerCostPartial:
+		return ServerCostPartial
+	case u.ServerCost == ServerCostReported && !called(v), v.ServerCost == ServerCostReported && !called(u):
+		return ServerCostReported
+	}
+	return ServerCostPartial
+}
+
+// ReportedCost returns the cost the server reported for u's calls, and
+// whether it reported one for each.
+func (u Usage) ReportedCost() (usd float64, ok bool) {
+	if u.ServerCost != ServerCostReported {
+		return 0, false
+	}
+	return u.ServerCostUSD, true
 }
 
 // Total is all tokens counted against a budget: every token the model read,

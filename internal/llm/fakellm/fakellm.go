@@ -174,7 +174,18 @@ const (
 	// left out of completion_tokens, which counts the visible answer
 	// alone.
 	UsageGemini
+	// UsageOpenRouter is OpenRouter's: OpenAI's counts plus what the call
+	// cost in USD (usage.cost, here OpenRouterCost of the counts), with
+	// is_byok false and cost_details.
+	UsageOpenRouter
 )
+
+// OpenRouterCost is the cost UsageOpenRouter reports for u: a made-up
+// rate of $1 per million input tokens, $0.10 per million cached and $4
+// per million output, so that tests can tell it from any real price.
+func OpenRouterCost(u llm.Usage) float64 {
+	return (float64(u.InputTokens+u.CacheWriteTokens)*1 + float64(u.CacheReadTokens)*0.1 + float64(u.OutputTokens)*4) / 1e6
+}
 
 // WithUsageShape makes the OpenAI endpoint report token counts in shape.
 func WithUsageShape(shape UsageShape) Option { return func(s *Server) { s.usageShape = shape } }

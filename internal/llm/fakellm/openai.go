@@ -256,6 +256,12 @@ func oaUsage(u llm.Usage, shape UsageShape) map[string]any {
 		out["completion_tokens"] = u.OutputTokens - thoughts
 		out["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CacheReadTokens}
 		out["completion_tokens_details"] = map[string]any{"reasoning_tokens": thoughts}
+	case UsageOpenRouter:
+		out["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CacheReadTokens}
+		out["completion_tokens_details"] = map[string]any{"reasoning_tokens": 0}
+		out["cost"] = OpenRouterCost(u)
+		out["is_byok"] = false
+		out["cost_details"] = map[string]any{"upstream_inference_cost": nil}
 	default:
 		out["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CacheReadTokens, "audio_tokens": 0}
 		out["completion_tokens_details"] = map[string]any{"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}

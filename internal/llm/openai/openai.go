@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -555,12 +556,56 @@ func usageOf(u sdk.CompletionUsage) llm.Usage {
 		// it, though their total_tokens, and the bill, count them.
 		output += r
 	}
-	return llm.Usage{
+	out := llm.Usage{
 		InputTokens:      max(int(u.PromptTokens)-cached-written, 0),
 		OutputTokens:     output,
 		CacheReadTokens:  cached,
 		CacheWriteTokens: written,
 	}
+	if usd, ok := reportedCost(u.JSON.ExtraFields); ok {
+		out.ServerCostUSD, out.ServerCost = usd, llm.ServerCostReported
+	}
+	return out
+}
+
+// reportedCost reads what a server said a call cost, in USD: OpenRouter's
+// usage.cost (its credits are dollars). With the user's own provider key
+// (is_byok) that is only OpenRouter's fee, the provider's charge being
+// cost_details.upstream_inference_cost: the cost is both, and unknown
+// without the second. A value that is not a finite amount of 0 or more
+// is not a cost.
+func reportedCost(extra map[string]respjson.Field) (float64, bool) {
+	amount := func(raw string) (float64, bool) {
+		var v *float64 // null is no amount
+		if json.Unmarshal([]byte(raw), &v) != nil || v == nil || *v < 0 || math.IsInf(*v, 0) {
+			return 0, false
+		}
+		return *v, true
+	}
+	f, ok := extra["cost"]
+	if !ok {
+		return 0, false
+	}
+	usd, ok := amount(f.Raw())
+	if !ok {
+		return 0, false
+	}
+	var byok bool
+	if f, ok := extra["is_byok"]; ok && json.Unmarshal([]byte(f.Raw()), &byok) == nil && byok {
+		var details struct {
+			Upstream json.RawMessage `json:"upstream_inference_cost"`
+		}
+		f, ok := extra["cost_details"]
+		if !ok || json.Unmarshal([]byte(f.Raw()), &details) != nil {
+			return 0, false
+		}
+		upstream, ok := amount(string(details.Upstream))
+		if !ok {
+			return 0, false
+		}
+		usd += upstream
+	}
+	return usd, true
 }
 
 // extraCount reads a count a server sent in a field the SDK does not

@@ -285,11 +285,17 @@ func (t Table) Cost(model string, u llm.Usage) (usd float64, known bool) {
 // for "provider/model" comes first (a gateway's name for a model, or one
 // provider's negotiated price); then every model of a free provider costs
 // 0; then the model's own price.
+//
+// A model without a price costs what the server said the call cost
+// (llm.Usage.ReportedCost: OpenRouter's usage.cost), when it said so for
+// every call; a price given wins, since it is what the user chose to
+// count.
 func (t Table) CostFor(provider, model string, u llm.Usage) (usd float64, known bool) {
 	if u.Unreported && !t.free[strings.ToLower(provider)] {
 		// The server sent no token counts: whatever the price, the cost
-		// is unknown, not the $0 the zero counts would give.
-		return 0, false
+		// is unknown, not the $0 the zero counts would give, unless
+		// the server said what the call cost.
+		return u.ReportedCost()
 	}
 	if provider != "" && t.qualified {
 		if p, ok := t.exact(provider + "/" + model); ok {
@@ -299,7 +305,10 @@ func (t Table) CostFor(provider, model string, u llm.Usage) (usd float64, known 
 	if t.free[strings.ToLower(provider)] {
 		return 0, true
 	}
-	return t.Cost(model, u)
+	if usd, known := t.Cost(model, u); known {
+		return usd, true
+	}
+	return u.ReportedCost()
 }
 
 // exact looks up a name as given or without its date suffix, without the

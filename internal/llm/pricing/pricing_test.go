@@ -156,3 +156,30 @@ func TestPriceString(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
+
+// A model without a price costs what the server reported for the call
+// (OpenRouter's usage.cost); a price, or a free provider, comes first; a
+// cost reported for only some of the calls summed is no cost.
+func TestCostForReportedCost(t *testing.T) {
+	reported := llm.Usage{InputTokens: 1_000_000, ServerCostUSD: 0.42, ServerCost: llm.ServerCostReported}
+	cases := []struct {
+		name            string
+		provider, model string
+		u               llm.Usage
+		want            float64
+		known           bool
+	}{
+		{"no price", "openai", "qwen/qwen3-235b", reported, 0.42, true},
+		{"no price, no counts", "openai", "qwen/qwen3-235b", llm.Usage{Unreported: true, ServerCostUSD: 0.42, ServerCost: llm.ServerCostReported}, 0.42, true},
+		{"partial", "openai", "qwen/qwen3-235b", llm.Usage{InputTokens: 1_000_000, ServerCostUSD: 0.42, ServerCost: llm.ServerCostPartial}, 0, false},
+		{"not reported", "openai", "qwen/qwen3-235b", llm.Usage{InputTokens: 1_000_000}, 0, false},
+		{"a price", "openai", "gpt-4o", reported, 2.5, true},
+		{"free", "ollama", "qwen3", reported, 0, true},
+	}
+	for _, c := range cases {
+		got, known := Default().CostFor(c.provider, c.model, c.u)
+		if known != c.known || !near(got, c.want) {
+			t.Errorf("%s: CostFor(%s, %s, %+v) = %v, %v; want %v, %v", c.name, c.provider, c.model, c.u, got, known, c.want, c.known)
+		}
+	}
+}
