@@ -288,3 +288,21 @@ func TestBatchInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchWithoutTheModelItsFormatNeeds: a batch of topics with no model
+// configured stops before anything runs, with the model configuration's
+// exit code (4) and the whole message on how to configure one, as 'parley
+// debate' does; each item failed with the message cut at 60 characters
+// ("…needs a language model, and none is…") and the batch exited 1.
+func TestBatchWithoutTheModelItsFormatNeeds(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	r := parley(t, dir, env, "", "batch", "Redis or PostgreSQL?", "Kafka or NATS?", "--format", "perspectives")
+	if r.code != 4 || !strings.Contains(r.stderr, "the perspectives format needs a language model, and none is configured") ||
+		!strings.Contains(r.stderr, "export OPENAI_API_KEY=") {
+		t.Errorf("batch with no model: exit %d, want 4 and how to configure one\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if l := parley(t, dir, env, "", "list", "--json"); strings.Contains(l.stdout, "DEB-") {
+		t.Errorf("debates were created:\n%s", l.stdout)
+	}
+}

@@ -278,6 +278,15 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	for i, it := range items {
 		rows[i] = &BatchRow{Item: it, Status: batchQueued}
 		if err := startItem(ctx, a, q, base, rows[i], today, o.Force); err != nil {
+			// A model the format needs and the environment lacks is the
+			// batch's problem, not the item's: every item would fail on
+			// it. It is said once, whole, with the model configuration's
+			// exit code, before anything runs (an item refused for its
+			// own input, an unknown ticker, is checked before the model).
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				return err
+			}
 			rows[i].Status, rows[i].Error = batchFailed, err.Error()
 		}
 	}
