@@ -108,8 +108,10 @@ func TestBatchOfflineSQLite(t *testing.T) {
 		t.Errorf("batch with an unknown ticker: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	// Running it again cannot help an item that never started: the closing
-	// line says to fix it, and promises no resume.
-	if !strings.Contains(r.stderr, "1 of 2 debates failed: 1 could not start (the table says why): fix or remove that item") || strings.Contains(r.stderr, "resumes") {
+	// line says to fix it, and promises no resume. Its reason is given
+	// whole, the fix it ends with included, which the table cuts off.
+	if !strings.Contains(r.stderr, "1 of 2 debates failed: 1 could not start: fix or remove that item") || strings.Contains(r.stderr, "resumes") ||
+		!strings.Contains(r.stderr, "\n  cannot debate MSFT: not in the offline snapshot") || !strings.Contains(r.stderr, "to debate MSFT, go online with SEC_USER_AGENT set") {
 		t.Errorf("batch with an unknown ticker: the closing line should ask for a fix, not a rerun:\n%s", r.stderr)
 	}
 	// Data-only debates have no model cost: not $0.0000 as if a model had

@@ -366,8 +366,13 @@ func (batchInterrupted) Unwrap() error { return context.Canceled }
 // provider that kept failing) is resumed by running the batch again; an
 // item refused before its debate started (an unknown ticker, a topic the
 // format cannot debate) fails the same way again until it is fixed.
+//
+// A refused item's reason is given whole here: the table cuts it to its
+// column (and a terminal's width), where the fix it ends with ("to debate
+// MSFT, go online with SEC_USER_AGENT set") was lost.
 func batchOutcome(rows []*BatchRow) error {
 	var stopped, refused int
+	var reasons []string
 	for _, r := range rows {
 		switch {
 		case r.Status != batchFailed:
@@ -375,6 +380,11 @@ func batchOutcome(rows []*BatchRow) error {
 			stopped++
 		default:
 			refused++
+			reason := textsafe.Clean(r.Error)
+			if !strings.Contains(reason, r.Item) {
+				reason = textsafe.Clean(r.Item) + ": " + reason
+			}
+			reasons = append(reasons, "  "+reason)
 		}
 	}
 	if stopped+refused == 0 {
@@ -385,7 +395,7 @@ func batchOutcome(rows []*BatchRow) error {
 		parts = append(parts, fmt.Sprintf("%d stopped (see the table): running the batch again resumes %s", stopped, plural(stopped, "it", "them")))
 	}
 	if refused > 0 {
-		parts = append(parts, fmt.Sprintf("%d could not start (the table says why): fix or remove %s, as running the batch unchanged fails the same way", refused, plural(refused, "that item", "those items")))
+		parts = append(parts, fmt.Sprintf("%d could not start: fix or remove %s, as running the batch unchanged fails the same way:\n%s", refused, plural(refused, "that item", "those items"), strings.Join(reasons, "\n")))
 	}
 	return fmt.Errorf("%d of %d debates failed: %s", stopped+refused, len(rows), strings.Join(parts, "; "))
 }

@@ -174,10 +174,13 @@ func TestBatchProgressRedraws(t *testing.T) {
 }
 
 // TestBatchOutcome: the closing line promises a resume only for debates that
-// started and stopped, and asks for a fix for items refused before starting.
+// started and stopped, and asks for a fix for items refused before starting,
+// giving each one's reason whole (the table cuts it to its column).
 func TestBatchOutcome(t *testing.T) {
 	stopped := &BatchRow{Item: "NVDA", ID: "DEB-00000001", Status: batchFailed, Error: "paused (budget)"}
 	refused := &BatchRow{Item: "ZZZZ", Status: batchFailed, Error: "ZZZZ is not a known ticker"}
+	// A reason that does not name its item is given with it.
+	named := &BatchRow{Item: `""`, Status: batchFailed, Error: "the topic is empty: ask a question"}
 	done := &BatchRow{Item: "AAPL", ID: "DEB-00000002", Status: batchDone}
 	for _, tc := range []struct {
 		name     string
@@ -187,8 +190,8 @@ func TestBatchOutcome(t *testing.T) {
 	}{
 		{"all done", []*BatchRow{done}, "", nil},
 		{"stopped", []*BatchRow{done, stopped}, "1 of 2 debates failed: 1 stopped (see the table): running the batch again resumes it", []string{"fix"}},
-		{"refused", []*BatchRow{done, refused, refused}, "2 of 3 debates failed: 2 could not start (the table says why): fix or remove those items", []string{"resumes"}},
-		{"both", []*BatchRow{stopped, refused}, "2 of 2 debates failed: 1 stopped (see the table): running the batch again resumes it; 1 could not start (the table says why): fix or remove that item", nil},
+		{"refused", []*BatchRow{done, refused, named}, "2 of 3 debates failed: 2 could not start: fix or remove those items, as running the batch unchanged fails the same way:\n  ZZZZ is not a known ticker\n  \"\": the topic is empty: ask a question", []string{"resumes"}},
+		{"both", []*BatchRow{stopped, refused}, "2 of 2 debates failed: 1 stopped (see the table): running the batch again resumes it; 1 could not start: fix or remove that item, as running the batch unchanged fails the same way:\n  ZZZZ is not a known ticker", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := batchOutcome(tc.rows)
