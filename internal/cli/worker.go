@@ -108,7 +108,17 @@ func workerLog(w io.Writer, format string) (*slog.Logger, error) {
 		// slog's JSON encoder leaves C1 controls, bidi overrides and DEL
 		// raw, and a worker logs what servers and models said; its text
 		// handler quotes them already.
-		return slog.New(slog.NewJSONHandler(inertJSONWriter{w}, hopts)), nil
+		// Durations are written as the text format and the flags write
+		// them ("1.5s", "2m0s"): slog's JSON encoder writes nanoseconds
+		// with no unit ("took":198000000, "stop_timeout":120000000000).
+		jopts := *hopts
+		jopts.ReplaceAttr = func(_ []string, a slog.Attr) slog.Attr {
+			if a.Value.Kind() == slog.KindDuration {
+				a.Value = slog.StringValue(a.Value.Duration().String())
+			}
+			return a
+		}
+		return slog.New(slog.NewJSONHandler(inertJSONWriter{w}, &jopts)), nil
 	case "text":
 		return slog.New(slog.NewTextHandler(w, hopts)), nil
 	}

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A worker whose --metrics-addr cannot be served stops with a usage error
@@ -51,5 +53,24 @@ func TestWorkerLogIsInert(t *testing.T) {
 				t.Errorf("the JSON line decodes to %q (%v), want %q", rec.Err, err, said)
 			}
 		}
+	}
+}
+
+// TestWorkerLogDurations: a JSON log line gives a duration as the text
+// format and the flags do ("198ms"), not as nanoseconds with no unit
+// ("took":198000000).
+func TestWorkerLogDurations(t *testing.T) {
+	var b strings.Builder
+	log, err := workerLog(&b, "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Info("completed", "took", 198*time.Millisecond, slog.Group("stop", "timeout", 2*time.Minute))
+	var rec struct {
+		Took string
+		Stop struct{ Timeout string }
+	}
+	if err := json.Unmarshal([]byte(b.String()), &rec); err != nil || rec.Took != "198ms" || rec.Stop.Timeout != "2m0s" {
+		t.Errorf("the JSON line %s decodes to %+v (%v), want took 198ms and stop.timeout 2m0s", b.String(), rec, err)
 	}
 }
