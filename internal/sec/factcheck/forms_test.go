@@ -67,6 +67,13 @@ func TestWrittenForms(t *testing.T) {
 		{"Gross margin (46.2%) held in FY2024.", Verified, GrossMargin, "46.2%", ""},
 		{"Net margin was (0.3%) in FY2024.", Verified, NetMargin, "(0.3%)", ""},
 		{"Net margin was 0.3% in FY2024.", Corrected, NetMargin, "0.3%", ""},
+		// An accountant's negative without a currency sign: it was not
+		// read at all, right or wrong.
+		{"Net income was (1.2) billion in FY2024.", Verified, NetIncome, "(1.2) billion", ""},
+		{"Net income came in at (1,200) million dollars in FY2024.", Verified, NetIncome, "(1,200) million", ""},
+		{"Net income was (2.2) billion in FY2024.", Corrected, NetIncome, "(2.2) billion", ""},
+		{"Net income was (0.5) billion in FY2023.", Corrected, NetIncome, "(0.5) billion", "sign"},
+		{"Revenue (391 billion) rose in FY2024.", Verified, Revenue, "391 billion", ""},
 		// Ranges hold the filing's figure between their ends.
 		{"Revenue was $390-395B in FY2024.", Verified, Revenue, "$390-395B", ""},
 		{"Revenue was $390–395 billion in FY2024.", Verified, Revenue, "$390–395 billion", ""},

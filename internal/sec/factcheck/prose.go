@@ -160,9 +160,10 @@ var (
 		// The sign may follow the dollar sign: "$-1.2B", "$(0.52)".
 		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
 	})
-	// scaled numbers without a currency sign: "130.5 billion", "4.1bn".
+	// scaled numbers without a currency sign: "130.5 billion", "4.1bn",
+	// and an accountant's negative "(0.87) billion".
 	scaledRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(trillion|billion|million|bn|bln|tn|trn|mln|mn)\b`)
+		return regexp.MustCompile(`(?i)(\(\s*)?\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s*\))?\s*(trillion|billion|million|bn|bln|tn|trn|mln|mn)\b`)
 	})
 	parenPercentRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\s*(\d+(?:\.\d+)?)\s*\)\s?%`) })
 	percentRe      = sync.OnceValue(func() *regexp.Regexp {
@@ -1052,13 +1053,23 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 	}
 	for _, loc := range scaledRe().FindAllStringSubmatchIndex(low, -1) {
-		num := strings.ReplaceAll(low[loc[2]:loc[3]], ",", "")
+		num := strings.ReplaceAll(low[loc[4]:loc[5]], ",", "")
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
 			continue
 		}
-		scale := scaleOf(low[loc[4]:loc[5]])
+		scale := scaleOf(low[loc[8]:loc[9]])
 		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale), bare: true}
+		if open, closed := loc[2] >= 0, loc[6] >= 0; open != closed || open && !accountingNegative(low, loc[2]) {
+			// Half a pair, or an aside ("revenue (130.5 billion)"): the
+			// number alone, as before.
+			loc = []int{loc[4], loc[1], -1, -1, loc[4], loc[5], -1, -1, loc[8], loc[9]}
+			if closed {
+				continue // "(fiscal 2025: 0.87) billion" is no amount read here
+			}
+		} else if open {
+			m.Neg = true // "was (0.87) billion", "came in at (120) million"
+		}
 		if strings.HasPrefix(strings.TrimSpace(low[loc[1]:min(len(low), loc[1]+20)]), "shares") || strings.HasPrefix(strings.TrimSpace(low[loc[1]:min(len(low), loc[1]+20)]), "diluted shares") {
 			m.Unit = SharesUnit
 		}
