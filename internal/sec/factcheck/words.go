@@ -941,6 +941,10 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 		"climbed", "jumped", "surged", "slumped", "rebounded", "recovered", "expanded") {
 		return
 	}
+	// The line of the move before, which a move joined to it ("revenue
+	// grew in 2023 but fell in 2024") shares as its subject.
+	var prev span
+	prevEnd := -1
 	for _, loc := range directionVerbRe().FindAllStringSubmatchIndex(low, -1) {
 		s, e := loc[2], loc[3]
 		// The period right after "in".
@@ -960,12 +964,16 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 				line = sp
 			}
 		}
+		shared := false
+		if (line.metric == "" || line.end <= prevEnd) && prev.metric != "" && prevEnd >= 0 && prevEnd <= s && sharedSubjectRe().MatchString(low[prevEnd:s]) {
+			line, shared = prev, true
+		}
 		if line.metric == "" || line.loss {
 			continue
 		}
 		ok := true
 		for _, w := range strings.Fields(low[line.end:s]) {
-			ok = ok && directionGapWords[w]
+			ok = ok && (shared || directionGapWords[w])
 		}
 		u := UnitOf(line.metric)
 		if !ok || u != USD && u != USDPerShare && marginOf[lineOf(line.metric)] != line.metric {
@@ -1009,9 +1017,21 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 		}
 		// The figure is the line and its verb: the period after it is
 		// then the nearest, as for any figure.
-		add(line.start, e, Mention{Unit: Percent, DirOnly: true, Dir: dir, Streak: streak, Metric: line.metric})
+		start := line.start
+		if shared {
+			start = s
+		}
+		add(start, e, Mention{Unit: Percent, DirOnly: true, Dir: dir, Streak: streak, Metric: line.metric})
+		prev, prevEnd = line, period.end
 	}
 }
+
+// sharedSubjectRe is what joins a second move to the first, whose line it
+// shares: "grew in 2023 but fell in 2024", "rose in 2023 and again in
+// 2024", ", then declined in".
+var sharedSubjectRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*,?\s*(?:but|and|then|before|only\s+to|yet)(?:\s+(?:then|it|again|also|sharply|slightly))?\s+$`)
+})
 
 // recordRe is a record stated of a line with no figure: "net income hit a
 // record in fiscal 2023", "posted record revenue in fiscal 2025". The
