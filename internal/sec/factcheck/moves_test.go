@@ -28,3 +28,44 @@ func TestMovesSharingASubject(t *testing.T) {
 		}
 	}
 }
+
+// TestStreaksOverSpans: a move stated of every year of a span with no
+// figure ("has grown every year since 2022", "in each of the last three
+// years", "for two consecutive years through 2024", "every year from 2022
+// to 2024") is held to the line's change in each year of the span, ending
+// in the year named, else the latest the table holds. Unread, each passed
+// though revenue fell in a year of it. Apple's revenue fell in fiscal 2023
+// and rose in 2024 and 2025; the split filer's rose every year from 2021.
+func TestStreaksOverSpans(t *testing.T) {
+	ifrs := syntheticTable(t, "ifrsusd_CIK0009000014.json")
+	split := syntheticTable(t, "split_CIK0009000017.json")
+	aapl := tables(t)["AAPL"]
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want Status
+	}{
+		{ifrs, "Revenue has grown every year since 2022.", Corrected},
+		{ifrs, "Revenue rose for two consecutive years through 2024.", Corrected},
+		{ifrs, "Revenue has increased every year from 2022 to 2024.", Corrected},
+		{ifrs, "Revenue has increased every year from 2022 to 2023.", Verified},
+		{split, "Revenue has grown every year since fiscal 2021.", Verified},
+		{split, "Revenue rose in each of the last four years.", Verified},
+		{split, "Net income increased for four consecutive years through fiscal 2025.", Verified},
+		{split, "EPS has risen every year since fiscal 2022.", Verified},
+		// Years before the table's: unverified, never verified.
+		{split, "Revenue rose in each of the last five years.", Unverified},
+		{aapl, "Apple's revenue has grown every year since fiscal 2022.", Corrected},
+		{aapl, "Apple's revenue has grown in each of the last two years.", Verified},
+		{aapl, "Apple's revenue has grown in each of the last three years.", Corrected},
+		{aapl, "Apple's revenue declined for two straight years through fiscal 2024.", Corrected},
+	} {
+		if fs := tc.tb.Check(tc.text); len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
+		}
+	}
+	// A rate over the years and a denied streak are not streaks.
+	if fs := aapl.Check("Apple's revenue has not grown every year since fiscal 2022."); len(fs) != 0 {
+		t.Errorf("denied streak → %s, want no finding", describe(fs))
+	}
+}

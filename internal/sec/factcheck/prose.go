@@ -18,6 +18,9 @@ type Mention struct {
 	Unit   Unit
 	Step   float64 // the value of one unit of its last stated digit
 	Approx bool    // "about", "roughly", "~", "nearly"
+	// pinned is the period a streak over years ends in, which the
+	// attribution of the nearest period must not replace.
+	pinned *Period
 	// slack widens the tolerance by the filing's figure's own
 	// imprecision (Fact.Slack), set while it is compared with one.
 	slack    float64
@@ -902,6 +905,9 @@ func findIn(sentence string, t *Table) []Mention {
 		if m.DirOnly {
 			m.Dir, m.Neg, m.Value = dir, false, 0
 		}
+		if m.pinned != nil {
+			m.Period, m.Explicit, m.Relative = *m.pinned, true, false
+		}
 		if m.bare && m.Unit == USD {
 			// "2.35 billion active devices": a count of something, not
 			// an amount of the nearest metric.
@@ -1123,6 +1129,7 @@ func findIn(sentence string, t *Table) []Mention {
 	findFractionsOf(sentence, low, t, add)
 	findReturnsToProfit(sentence, low, metrics, t, add)
 	findDirections(sentence, low, metrics, periods, add)
+	findStreaks(low, metrics, periods, t, add)
 	findRecords(sentence, low, metrics, periods, add)
 	findBareRatios(low, metrics, add)
 	findBarePercents(sentence, low, metrics, add)

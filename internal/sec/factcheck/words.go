@@ -1026,6 +1026,144 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 	}
 }
 
+// streakRe is a move stated of every year of a span, with no figure:
+// "has grown every year since 2021", "rose in each year from fiscal 2022
+// to fiscal 2025", "declined in each of the last three years", "fell for
+// three consecutive years (through fiscal 2024)". Groups: the verb; the
+// word that opens a span of years (since, from, between); a count of
+// years; a count of consecutive years and the word before the year they
+// end in.
+var streakRe = sync.OnceValue(func() *regexp.Regexp {
+	const verb = `(rose|risen|grew|grown|increased|climbed|expanded|fell|fallen|declined|decreased|dropped|shrunk|shrank|contracted)`
+	const n = `(two|three|four|five|2|3|4|5)`
+	return regexp.MustCompile(`\b` + verb + `\s+(?:(?:in\s+)?(?:every|each)\s+(?:single\s+)?(?:fiscal\s+)?year\s+(since|from|between)\s+` +
+		`|(?:in\s+)?each\s+of\s+the\s+(?:last|past)\s+` + n + `\s+(?:fiscal\s+)?years\b` +
+		`|for\s+` + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b(?:\s+(through|to|in|ending\s+in|into)\s+)?)`)
+})
+
+// spanJoinRe joins the two ends of a span of years.
+var spanJoinRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(?:to|through|and|until|till)\s+`) })
+
+// streakGapWords may stand between a line's name and the verb of a streak.
+var streakGapWords = map[string]bool{"has": true, "have": true, "had": true, "steadily": true, "consistently": true, "also": true}
+
+// findStreaks reads a move stated of every year of a span with no figure
+// (streakRe), held as a streak: the line's change in each year of the span
+// has the sign stated, the span ending in the year named, else in the
+// latest year the table holds. Unread, "revenue has grown every year
+// since 2022" passed though it fell in 2024.
+func findStreaks(low string, metrics []span, periods []span, t *Table, add func(start, end int, m Mention)) {
+	if t == nil || !hasAny(low, " every ", " each ", "consecutive", "straight", "successive") {
+		return
+	}
+	at := func(pos int) *span {
+		for i := range periods {
+			if periods[i].start == pos || periods[i].start == pos+len("the ") && strings.HasPrefix(low[pos:], "the ") {
+				return &periods[i]
+			}
+		}
+		return nil
+	}
+	count := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+	fyOf := func(sp *span) (Period, int) {
+		p := sp.period
+		fy := p.FY
+		if sp.metric == "calendar" {
+			p.Q = -1
+			// A calendar year mostly in the next fiscal year (a year to
+			// January): the span's years are counted from that one.
+			if t.FYEndMonth <= 6 && !t.FYNamedForStart {
+				fy++
+			}
+		}
+		return p, fy
+	}
+	for _, loc := range streakRe().FindAllStringSubmatchIndex(low, -1) {
+		s, e := loc[2], loc[3]
+		end := Period{FY: t.LatestFY}
+		streak, phraseEnd := 0, loc[1]
+		switch {
+		case loc[4] >= 0: // since, from, between
+			first := at(loc[1])
+			if first == nil || first.relative || first.period.Q != 0 {
+				continue
+			}
+			_, startFY := fyOf(first)
+			phraseEnd = first.end
+			if w := low[loc[4]:loc[5]]; w != "since" {
+				join := spanJoinRe().FindStringIndex(low[first.end:])
+				if join == nil {
+					continue
+				}
+				last := at(first.end + join[1])
+				if last == nil || last.relative || last.period.Q != 0 {
+					continue
+				}
+				var lastFY int
+				end, lastFY = fyOf(last)
+				startFY += lastFY - last.period.FY // both read alike
+				phraseEnd = last.end
+			}
+			streak = end.FY - startFY
+			if end.Q == -1 {
+				_, endFY := fyOf(&span{period: Period{FY: end.FY}, metric: "calendar"})
+				streak = endFY - startFY
+			}
+		case loc[6] >= 0: // each of the last N years
+			streak = count[low[loc[6]:loc[7]]]
+		case loc[8] >= 0: // for N consecutive years
+			streak = count[low[loc[8]:loc[9]]]
+			if loc[10] >= 0 {
+				last := at(loc[1])
+				if last == nil || last.relative || last.period.Q != 0 {
+					continue
+				}
+				end, _ = fyOf(last)
+				phraseEnd = last.end
+			}
+		}
+		if streak < 1 {
+			continue
+		}
+		// The subject: a line of the filings right before the verb.
+		var line span
+		for _, sp := range metrics {
+			if sp.end <= s && s-sp.end <= 24 && sp.metric != otherMetric {
+				line = sp
+			}
+		}
+		if line.metric == "" || line.loss {
+			continue
+		}
+		ok := true
+		for _, w := range strings.Fields(low[line.end:s]) {
+			ok = ok && (directionGapWords[w] || streakGapWords[w])
+		}
+		u := UnitOf(line.metric)
+		if !ok || u != USD && u != USDPerShare && marginOf[lineOf(line.metric)] != line.metric {
+			continue
+		}
+		if negatedRe().MatchString(low[max(0, line.start-24):s]) {
+			continue
+		}
+		// No figure in its clause: "grew 12% every year since 2021" is a
+		// rate, read as one.
+		clause := low[line.start:]
+		if i := strings.IndexAny(clause, ";"); i >= 0 {
+			clause = clause[:i]
+		}
+		if strings.ContainsAny(clause, "$%") {
+			continue
+		}
+		dir := 1
+		if downRe().MatchString(low[s:e]) {
+			dir = -1
+		}
+		p := end
+		add(line.start, phraseEnd, Mention{Unit: Percent, DirOnly: true, Dir: dir, Streak: streak, Metric: line.metric, pinned: &p})
+	}
+}
+
 // sharedSubjectRe is what joins a second move to the first, whose line it
 // shares: "grew in 2023 but fell in 2024", "rose in 2023 and again in
 // 2024", ", then declined in".
