@@ -24,6 +24,13 @@ func TestBalanceTaxAndDividendLines(t *testing.T) {
 		{"AAPL", "Shareholders' equity was $56.95 billion at the end of fiscal 2024.", []Status{Verified}},
 		{"AAPL", "Shareholders' equity was $66.95 billion at the end of fiscal 2024.", []Status{Corrected}},
 		{"AAPL", "Total assets rose to $359.2 billion in fiscal 2025.", []Status{Corrected}},
+		// Equity named alone is the balance sheet's; a stake, an offering
+		// or investments are not.
+		{"AAPL", "Apple's equity was $73.7 billion at the end of fiscal 2025.", []Status{Verified}},
+		{"AAPL", "Apple's equity was $83.7 billion at the end of fiscal 2025.", []Status{Corrected}},
+		{"AAPL", "Apple raised $5 billion in an equity offering in fiscal 2025.", []Status{Unverified}},
+		{"GOOGL", "Alphabet's equity investments were worth $37.9 billion at the end of 2025.", []Status{Unverified}},
+		{"AAPL", "Return on equity was 151.9% in fiscal 2025.", []Status{Verified}},
 		{"AAPL", "Apple's pretax income was $123.5 billion in fiscal 2024.", []Status{Verified}},
 		{"AAPL", "Apple's pretax income was $113.5 billion in fiscal 2024.", []Status{Corrected}},
 		{"AAPL", "Apple's provision for income taxes was $29.7 billion in fiscal 2024.", []Status{Verified}},

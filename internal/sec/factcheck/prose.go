@@ -327,7 +327,8 @@ var metricPhrases = []struct {
 	{"total assets", TotalAssets, false}, {"total liabilities", TotalLiabilities, false},
 	{"shareholders equity", Equity, false}, {"stockholders equity", Equity, false}, {"shareholders' equity", Equity, false},
 	{"stockholders' equity", Equity, false}, {"shareholders’ equity", Equity, false}, {"stockholders’ equity", Equity, false},
-	{"total equity", Equity, false}, {"book equity", Equity, false}, {"total shareholders equity", Equity, false},
+	{"total equity", Equity, false}, {"book equity", Equity, false}, {"equity", Equity, false}, {"common equity", Equity, false},
+	{"shareholder equity", Equity, false}, {"stockholder equity", Equity, false}, {"total shareholders equity", Equity, false},
 	{"total stockholders equity", Equity, false}, {"total shareholders' equity", Equity, false}, {"total stockholders' equity", Equity, false},
 	{"pretax income", PretaxIncome, false}, {"pre tax income", PretaxIncome, false}, {"income before taxes", PretaxIncome, false},
 	{"income before income taxes", PretaxIncome, false}, {"pretax earnings", PretaxIncome, false}, {"pre tax earnings", PretaxIncome, false},
@@ -400,6 +401,13 @@ var otherPhrases = []string{
 	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin",
 	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",
+	// Equity that is not the balance sheet's: a stake, an investment, a
+	// raise, awards, the market's value of the shares.
+	"equity stake", "equity stakes", "equity investment", "equity investments", "equity securities", "equity method",
+	"equity method investments", "private equity", "equity offering", "equity raise", "equity financing", "equity issuance",
+	"equity awards", "equity compensation", "equity value", "equity market", "equity markets", "home equity", "equity risk premium",
+	"negative equity", "tangible equity", "tangible common equity", "return on tangible equity", "return on tangible common equity",
+	"return on average equity", "return on average common equity", "return on common equity",
 	// A weighted diluted count is not the shares outstanding at a date.
 	"diluted share count", "diluted shares", "diluted shares outstanding", "weighted average shares", "weighted average diluted shares",
 	"diluted weighted average shares", "weighted average shares outstanding", "basic shares",
