@@ -226,8 +226,25 @@ func (l *lines) line() ([]byte, error) {
 
 func (l *lines) Close() error { return l.c.Close() }
 
-// fixLine drops a top-level "error": null from a data line.
+// bareError reports whether data is an error object sent without an
+// "error" around it: vLLM's {"object":"error","message":...,"code":404}.
+func bareError(data []byte) bool {
+	var obj struct {
+		Object  string          `json:"object"`
+		Message json.RawMessage `json:"message"`
+	}
+	return json.Unmarshal(data, &obj) == nil && obj.Object == "error" && len(obj.Message) > 0
+}
+
+// fixLine drops a top-level "error": null from a data line, and puts an
+// error object sent bare (see bareError) inside {"error": ...}, as the
+// SDK reads an error event.
 func fixLine(line []byte) []byte {
+	if bytes.HasPrefix(line, []byte("data:")) && bytes.Contains(line, []byte(`"object"`)) && bytes.Contains(line, []byte(`"error"`)) {
+		if data := bytes.TrimSpace(line[len("data:"):]); bareError(data) {
+			return errorEvent(data)
+		}
+	}
 	if !bytes.HasPrefix(line, []byte("data:")) || !bytes.Contains(line, []byte(`"error"`)) || !bytes.Contains(line, []byte("null")) {
 		return line
 	}
@@ -266,6 +283,14 @@ func wholeToStream(body []byte) []byte {
 	}
 	if err := json.Unmarshal(body, &whole); err != nil || whole.Choices == nil {
 		out.WriteString("data: ")
+		if bareError(body) {
+			// vLLM's error object, sent bare: without "error" around
+			// it the SDK takes it for a chunk with no choice, and the
+			// reply would look cut and be retried in vain.
+			out.Write(errorBody(body))
+			out.WriteString("\n\n")
+			return out.Bytes()
+		}
 		out.Write(bytes.ReplaceAll(body, []byte("\n"), nil))
 		out.WriteString("\n\n")
 		return out.Bytes()
