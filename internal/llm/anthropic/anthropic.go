@@ -393,6 +393,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if out := textCalls.Feed(thinking.Flush(stop == llm.StopMaxTokens)); out != "" && !yield(llm.Chunk{Text: out}, nil) {
 			return
 		}
+		if stop == llm.StopEnd && !answered && thinking.Unclosed() && !thinking.Passed() && strings.TrimSpace(reasoning.String()) == "" {
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.UnclosedError(req.Model)})
+			return
+		}
 		outcome, held, inText, form, why := textCalls.Finish(stop == llm.StopMaxTokens)
 		switch {
 		case outcome == textcall.Garbled:

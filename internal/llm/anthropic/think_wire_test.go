@@ -87,3 +87,26 @@ func TestAnswerOnlyInThinking(t *testing.T) {
 		t.Errorf("with text: %+v %v", r, err)
 	}
 }
+
+// A compatible server's reply that ends normally inside the <think> block
+// it opened has no answer: the call fails retryably rather than yield an
+// empty turn.
+func TestUnclosedThink(t *testing.T) {
+	block := func(s string) string {
+		b, _ := json.Marshal(s)
+		return ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
+			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+string(b)+`}}`) +
+			ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	}
+	r, err := ask(rawServer(t, sse(start+block("<think>The user asks about caches.")+delta("end_turn")+stopEv)))
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Kind != llm.ErrMalformed || !strings.Contains(err.Error(), "<think>") {
+		t.Fatalf("unclosed, ended: %+v %v; want a retryable error saying the reply has no answer", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(start+block("<think>The user asks")+delta("max_tokens")+stopEv))); err != nil || r.StopReason != llm.StopMaxTokens {
+		t.Errorf("unclosed, cut: %+v %v", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(start+block("<think>hmm</think>Hello")+delta("end_turn")+stopEv))); err != nil || r.Text != "Hello" {
+		t.Errorf("closed: %+v %v", r, err)
+	}
+}

@@ -329,6 +329,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if text := textCalls.Feed(thinking.Flush(cut)); text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
 		}
+		if stop == llm.StopEnd && thinking.Unclosed() && !thinking.Passed() && len(calls.bufs) == 0 && refusal.Len() == 0 && strings.TrimSpace(reasoning.String()) == "" {
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.UnclosedError(req.Model)})
+			return
+		}
 		outcome, text, inText, form, why := textCalls.Finish(cut)
 		switch {
 		case outcome == textcall.Garbled:

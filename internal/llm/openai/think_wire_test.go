@@ -2,6 +2,7 @@ package openai_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -35,5 +36,33 @@ func TestThinkInTextFake(t *testing.T) {
 				t.Errorf("form %d, call %d: %q %v", form, i+1, r.Text, err)
 			}
 		}
+	}
+}
+
+// A reply that ends normally inside the <think> block it opened has
+// reasoning and no answer: taken as the answer it was an empty turn. The
+// call fails retryably, saying so; cut at the limit it is a cut reply, and
+// a block that closes, or one in the middle of an answer, is as it was.
+func TestUnclosedThink(t *testing.T) {
+	content := func(s string) string {
+		b, _ := json.Marshal(s)
+		return chunk(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":` + string(b) + `},"finish_reason":null}]}`)
+	}
+	finish := func(reason string) string {
+		return chunk(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"`+reason+`"}]}`) + done
+	}
+	r, err := ask(rawServer(t, sse(content("<think>The user asks")+content(" about caches. Redis is")+finish("stop"))))
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Kind != llm.ErrMalformed || !strings.Contains(err.Error(), "<think>") {
+		t.Fatalf("unclosed, ended: %+v %v; want a retryable error saying the reply has no answer", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(content("<think>The user asks")+finish("length")))); err != nil || r.StopReason != llm.StopMaxTokens || r.Text != "" {
+		t.Errorf("unclosed, cut: %+v %v", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(content("<think>hmm</thi")+content("nk>Redis.")+finish("stop")))); err != nil || r.Text != "Redis." {
+		t.Errorf("closed: %+v %v", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(content("Redis. <think>aside")+finish("stop")))); err != nil || r.Text != "Redis. <think>aside" {
+		t.Errorf("in the middle: %+v %v", r, err)
 	}
 }

@@ -242,6 +242,19 @@ func Change(from, to Mode) (level slog.Level, msg string, ok bool) {
 	return 0, "", false
 }
 
+// Unclosed reports whether the reply ended inside a <think> block it
+// opened itself. Ended normally so, it has no answer at all, only the
+// start of its reasoning: a degenerate sample (an end-of-text token
+// inside the block), which read as the answer would be an empty turn.
+func (f *Filter) Unclosed() bool { return f.state == thinkInside && f.opened }
+
+// UnclosedError says why a reply that ended normally inside the <think>
+// block it opened failed. Another sample of the same call may well close
+// it.
+func UnclosedError(model string) error {
+	return fmt.Errorf("model %q ended its reply inside the <think> block it opened, without closing it: the reply has reasoning and no answer", model)
+}
+
 // Mode is the mode the filter was made for.
 func (f *Filter) Mode() Mode { return f.mode }
 
