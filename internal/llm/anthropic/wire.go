@@ -132,7 +132,7 @@ func messageToEvents(body []byte) []byte {
 		fmt.Fprintf(&out, "event: %s\ndata: %s\n\n", name, b)
 	}
 	if json.Unmarshal(body, &msg) != nil || msg.Type != "message" {
-		fmt.Fprintf(&out, "event: error\ndata: %s\n\n", bytes.ReplaceAll(body, []byte("\n"), nil))
+		fmt.Fprintf(&out, "event: error\ndata: %s\n\n", errorEvent(body))
 		return out.Bytes()
 	}
 	var full map[string]any
@@ -171,4 +171,71 @@ func messageToEvents(body []byte) []byte {
 	event("message_delta", delta)
 	event("message_stop", map[string]any{"type": "message_stop"})
 	return out.Bytes()
+}
+
+// errorEvent is the data of the API's error event for body, something
+// other than a Message sent with a 200: the API's own error object as it
+// is; another server's ({"error": "text"} from Ollama, vLLM's bare
+// {"object":"error","message":...,"code":404}) in the API's shape, typed
+// by its numeric code, so that the SDK reads its message (it read none
+// from them) and the provider classifies it.
+func errorEvent(body []byte) []byte {
+	var own struct {
+		Type  string          `json:"type"`
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &own) == nil && own.Type == "error" && bytes.HasPrefix(own.Error, []byte("{")) {
+		return bytes.ReplaceAll(body, []byte("\n"), nil)
+	}
+	var other struct {
+		Code  json.RawMessage `json:"code"`
+		Error json.RawMessage `json:"error"`
+	}
+	_ = json.Unmarshal(body, &other)
+	var inner struct {
+		Code json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(other.Error, &inner) == nil && len(inner.Code) > 0 {
+		other.Code = inner.Code
+	}
+	msg := apierr.BodyDetail(body)
+	if msg == "" {
+		msg = "the server answered with something other than a message: " + apierr.Detail(string(body))
+	}
+	out, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": errorType(other.Code), "message": msg}})
+	return out
+}
+
+// errorType is the API's error type for an HTTP status code sent as a
+// number or a numeric string; "api_error" for anything else.
+func errorType(code json.RawMessage) string {
+	var n int
+	if json.Unmarshal(code, &n) != nil {
+		var s string
+		if json.Unmarshal(code, &s) != nil {
+			return "api_error"
+		}
+		if _, err := fmt.Sscanf(s, "%d", &n); err != nil {
+			return "api_error"
+		}
+	}
+	switch {
+	case n == http.StatusUnauthorized:
+		return "authentication_error"
+	case n == http.StatusForbidden:
+		return "permission_error"
+	case n == http.StatusNotFound:
+		return "not_found_error"
+	case n == http.StatusRequestEntityTooLarge:
+		return "request_too_large"
+	case n == http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case n == 529 || n == http.StatusServiceUnavailable:
+		return "overloaded_error"
+	case n == http.StatusGatewayTimeout || n == http.StatusRequestTimeout:
+		return "timeout_error"
+	case n >= 400 && n < 500:
+		return "invalid_request_error"
+	}
+	return "api_error"
 }
