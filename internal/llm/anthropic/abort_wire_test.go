@@ -41,3 +41,12 @@ func TestNoStopReasonIsAnIncompleteReply(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 }
+
+// Events after message_stop (a proxy that sends the message twice, or
+// anything else) are not part of the reply.
+func TestEventsAfterMessageStop(t *testing.T) {
+	r, err := ask(rawServer(t, sse(start+text+delta("end_turn")+stopEv+text+delta("max_tokens")+"data: garbage\n\n")))
+	if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd {
+		t.Fatalf("%+v %v", r, err)
+	}
+}

@@ -356,6 +356,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			case "message_stop":
 				done = true
 			}
+			if done {
+				// The message is over: what a server sends after it
+				// (a second message, garbage) is not part of it.
+				break
+			}
 		}
 		if err := stream.Err(); err != nil {
 			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
