@@ -483,9 +483,9 @@ func TestCtrlDPausesTheDebate(t *testing.T) {
 	}
 }
 
-// TestWrap: lines break at spaces below the width; a line exactly as wide
-// as the window is one line, with no blank line after it; a word longer
-// than a line is broken.
+// TestWrap: lines break at spaces below the width, not at hyphens; a line
+// exactly as wide as the window is one line, with no blank line after it; a
+// word longer than a line is broken.
 func TestWrap(t *testing.T) {
 	exact := strings.Repeat("abcd ", 15) + "abcd" // 79 columns
 	for _, c := range []struct {
@@ -498,6 +498,9 @@ func TestWrap(t *testing.T) {
 		{"short words here", 10, []string{"short", "words here"}},
 		{strings.Repeat("x", 25), 10, []string{"xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"}},
 		{"🐂 Bull · research", 12, []string{"🐂 Bull ·", "research"}},
+		// Commands and ids are broken at spaces, never at their hyphens.
+		{"switches it: /debate --resume ID --model NAME", 35, []string{"switches it: /debate --resume ID", "--model NAME"}},
+		{"Debate DEB-31eb031f: 7 turns", 14, []string{"Debate", "DEB-31eb031f:", "7 turns"}},
 	} {
 		got := wrapLines(c.text, c.width)
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {

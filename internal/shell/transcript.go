@@ -258,12 +258,31 @@ func (t *transcript) markdown(text string, width int) []string {
 // breaking a word only when it is longer than a line. A line that fills
 // the width exactly is one line: the renderer places every line, so no
 // blank line follows it.
+//
+// Hyphens are held while the text is wrapped, as termmd holds them:
+// lipgloss.Wrap breaks after every hyphen, which split the commands and
+// ids the shell's messages give to be typed or copied ("--\nmodel NAME",
+// "DEB-\n1a2b3c4d").
 func wrapLines(text string, width int) []string {
 	if width <= 0 {
 		return strings.Split(text, "\n")
 	}
-	return strings.Split(lipgloss.Wrap(text, width, ""), "\n")
+	held := strings.Contains(text, "-") && !strings.ContainsRune(text, heldHyphen)
+	if held {
+		text = strings.ReplaceAll(text, "-", string(heldHyphen))
+	}
+	lines := strings.Split(lipgloss.Wrap(text, width, ""), "\n")
+	if held {
+		for i, l := range lines {
+			lines[i] = strings.ReplaceAll(l, string(heldHyphen), "-")
+		}
+	}
+	return lines
 }
+
+// heldHyphen stands for a hyphen while text is wrapped: a private-use
+// character, one column wide, that no breakpoint matches.
+const heldHyphen = '\uE000'
 
 // clean makes untrusted text (topics, model output) inert for the terminal;
 // tabs become spaces, whose width every terminal agrees on.
