@@ -225,23 +225,10 @@ func trimSpaces(b *strings.Builder) {
 	b.WriteString(out)
 }
 
-// visibleLen counts the runes of s that take a column, skipping ANSI escapes.
-func visibleLen(s string) int {
-	n, esc := 0, false
-	for _, r := range s {
-		switch {
-		case esc:
-			if r >= '@' && r <= '~' && r != '[' {
-				esc = false
-			}
-		case r == 0x1b:
-			esc = true
-		default:
-			n++
-		}
-	}
-	return n
-}
+// visibleLen is the number of terminal columns s takes, skipping ANSI
+// escapes: a wide character (CJK, most emoji) takes two. Counted as one,
+// lines of Japanese or Chinese words ran past the terminal's edge.
+func visibleLen(s string) int { return ansi.StringWidth(s) }
 
 func (l *Live) newline() {
 	if !l.atLineStart {

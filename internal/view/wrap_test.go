@@ -3,6 +3,8 @@ package view
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestWrap(t *testing.T) {
@@ -41,5 +43,26 @@ func TestCompactSources(t *testing.T) {
 	}
 	if got := CompactSources("Revenue of $215.9B (10-K 0001045810-26-000021)"); got != "Revenue of $215.9B (10-K 0001045810-26-000021)" {
 		t.Errorf("a single source changed: %q", got)
+	}
+}
+
+// TestWrapWideCharacters: a wide character (CJK, most emoji) takes two
+// columns; counted as one, lines of Japanese or Chinese words ran past the
+// terminal's edge, which folded them mid-word.
+func TestWrapWideCharacters(t *testing.T) {
+	const width = 20
+	text := strings.Repeat("日本語の要件 ", 8) + "🐂 bull 🐻 bear " + strings.Repeat("需求 ", 6)
+	out, col := Wrap(text, 0, width)
+	lines := strings.Split(out, "\n")
+	for _, line := range lines {
+		if n := ansi.StringWidth(line); n >= width {
+			t.Errorf("line %q is %d columns: it must stay below %d", line, n, width)
+		}
+	}
+	if last := lines[len(lines)-1]; col != ansi.StringWidth(last) {
+		t.Errorf("Wrap ends at column %d, the last line %q is %d columns", col, last, ansi.StringWidth(last))
+	}
+	if strings.Join(strings.Fields(out), " ") != strings.Join(strings.Fields(text), " ") {
+		t.Errorf("words changed:\n%s", out)
 	}
 }
