@@ -69,3 +69,32 @@ func TestStreaksOverSpans(t *testing.T) {
 		t.Errorf("denied streak → %s, want no finding", describe(fs))
 	}
 }
+
+// TestLevelsFrom: a level moved from another level of the line written
+// after it ("$1.1 billion in Q3 2025, up from $1.4 billion a year
+// earlier") is held to the move the filings show between the two periods;
+// both levels were verified whichever way the move was stated. The
+// insurer's net income was $1.4B in Q3 2024 and $1.1B in Q3 2025; Apple's
+// revenue $394.3B in fiscal 2022 and $383.3B in fiscal 2023.
+func TestLevelsFrom(t *testing.T) {
+	ins := syntheticTable(t, "insurer_CIK0009000011.json")
+	aapl := tables(t)["AAPL"]
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{ins, "Net income was $1.1 billion in Q3 2025, down from $1.4 billion a year earlier.", []Status{Verified, Verified}},
+		{ins, "Net income was $1.1 billion in Q3 2025, up from $1.4 billion a year earlier.", []Status{Corrected, Verified}},
+		{aapl, "Revenue was $383.3 billion in fiscal 2023, up from $394.3 billion a year earlier.", []Status{Corrected, Verified}},
+		{aapl, "Revenue was $383.3 billion in fiscal 2023, down from $394.3 billion a year earlier.", []Status{Verified, Verified}},
+		{aapl, "Revenue was $416.2 billion in fiscal 2025, up from $391.0 billion in fiscal 2024.", []Status{Verified, Verified}},
+		{aapl, "Diluted EPS was $7.46 in fiscal 2025 (up from $6.08).", []Status{Verified, Verified}},
+		// Compared without a direction: each level on its own.
+		{aapl, "Revenue was $383.3 billion in fiscal 2023, compared with $394.3 billion a year earlier.", []Status{Verified, Verified}},
+	} {
+		if got := statusesOf(tc.tb.Check(tc.text)); !equalStatuses(got, tc.want) {
+			t.Errorf("%q → %s, want %v", tc.text, describe(tc.tb.Check(tc.text)), tc.want)
+		}
+	}
+}

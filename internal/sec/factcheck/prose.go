@@ -1144,6 +1144,7 @@ func findIn(sentence string, t *Table) []Mention {
 	findScores(low, metrics, add)
 	sort.SliceStable(mentions, func(i, j int) bool { return mentions[i].Start < mentions[j].Start })
 	pairLists(sentence, low, mentions, metrics, periods)
+	levelsFrom(low, mentions)
 	moveBases(low, mentions)
 	shareBases(low, mentions)
 	perShareChanges(low, mentions)
@@ -1301,6 +1302,37 @@ func shareBases(low string, mentions []Mention) {
 			continue
 		}
 		m.Metric, m.Over, m.Annual, m.Sequential, m.AnnualWord, m.Share = prev.Metric, nil, false, false, false, false
+	}
+}
+
+// levelFromRe is the move from one level to the next written between
+// them: "$1.1 billion in Q3 2025, up from $1.4 billion a year earlier".
+var levelFromRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[^;$%]{0,40}?[,(—–]\s*(up|down|higher|lower|rising|falling|increasing|decreasing|growing|declining)\s+from\s+(?:about\s+|roughly\s+|approximately\s+|~)?$`)
+})
+
+// levelsFrom reads a level moved from another level of the same line
+// written after it ("net income was $1.1 billion in Q3 2025, up from $1.4
+// billion a year earlier"): the first level's move from the second's
+// period, which the filings settle. Both levels were verified however the
+// move was stated, so "up" between a fall's two right figures passed.
+func levelsFrom(low string, mentions []Mention) {
+	for k := 0; k+1 < len(mentions); k++ {
+		m, b := &mentions[k], mentions[k+1]
+		if m.LevelMove != 0 || m.Change || m.Neg || b.Neg || m.Metric == "" || b.Metric != m.Metric || b.Unit != m.Unit ||
+			!levelMetric(m.Metric) || UnitOf(m.Metric) != m.Unit || m.End > b.Start || b.Period == m.Period || b.Hi != 0 || m.Hi != 0 {
+			continue
+		}
+		loc := levelFromRe().FindStringSubmatchIndex(low[m.End:b.Start])
+		if loc == nil {
+			continue
+		}
+		p := b.Period
+		m.MoveFrom = &p
+		m.LevelMove = 1
+		if downRe().MatchString(low[m.End+loc[2] : m.End+loc[3]]) {
+			m.LevelMove = -1
+		}
 	}
 }
 
