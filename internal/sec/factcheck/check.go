@@ -312,6 +312,10 @@ func (t *Table) CheckMention(m Mention) Finding {
 			}
 		}
 	}
+	if why, ok := t.quarterlyDividend(m, known); ok {
+		f.Status, f.Reason = Unverified, why
+		return f
+	}
 	actual := known[0]
 	f.Status, f.Actual = Corrected, &actual
 	m.slack = actual.Slack
@@ -325,6 +329,39 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	f.Reason = t.diagnose(m, actual)
 	return f
+}
+
+// quarterlyDividend reports whether a dividend a share stated for a year,
+// wrong for the year, is one quarter's dividend: most companies pay
+// quarterly and state the dividend as the quarter's ("a dividend of $0.26
+// per share"), so the figure may be right of a quarter though not of the
+// year, and the check cannot tell which was meant. It is one when it is a
+// quarter's of the year the filings hold, or, with no quarter's held,
+// about a quarter of the year's.
+func (t *Table) quarterlyDividend(m Mention, known []Fact) (string, bool) {
+	if m.Metric != DividendsPerShare || m.Bound != 0 || m.Hi != 0 {
+		return "", false
+	}
+	for _, y := range known {
+		if y.Period.Q != 0 || y.Period.TTM {
+			continue
+		}
+		held := false
+		for q := 1; q <= 4; q++ {
+			if qf, ok := t.Lookup(DividendsPerShare, Period{FY: y.Period.FY, Q: q}); ok {
+				held = true
+				if ok, _ := matches(m, qf.Value); ok {
+					return fmt.Sprintf("%s is %s's dividend a share, not %s's (%s): stated without \"quarterly\", the check cannot tell which is meant",
+						m.Text, qf.Period, y.Period, Display(DividendsPerShare, y.Value)), true
+				}
+			}
+		}
+		if q := 4 * m.Value; !held && math.Abs(q-y.Value) <= 0.1*y.Value {
+			return fmt.Sprintf("%s is about a quarter of %s's dividend a share of %s: stated without \"quarterly\", it may be one quarter's, which the filings Parley has do not give",
+				m.Text, y.Period, Display(DividendsPerShare, y.Value)), true
+		}
+	}
+	return "", false
 }
 
 // checkSequential holds a growth rate from the quarter before to the

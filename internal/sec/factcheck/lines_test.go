@@ -119,3 +119,32 @@ func TestDerivedPerShareQuarters(t *testing.T) {
 		}
 	}
 }
+
+// TestQuarterlyDividendAsTheYears: a dividend a share stated for a year
+// that is one quarter's ("NVIDIA paid dividends of $0.01 per share in
+// fiscal 2026", its quarterly rate; the year's is $0.04) may be right of
+// the quarter, which is how companies state their dividend: unverified,
+// saying so, not corrected. A figure neither the year's nor a quarter's
+// is corrected.
+func TestQuarterlyDividendAsTheYears(t *testing.T) {
+	ts := tables(t)
+	split := syntheticTable(t, "split_CIK0009000017.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want Status
+	}{
+		{ts["NVDA"], "NVIDIA paid dividends of $0.01 per share in fiscal 2026.", Unverified},
+		{ts["NVDA"], "NVIDIA's dividend per share was $0.04 in fiscal 2026.", Verified},
+		{ts["NVDA"], "NVIDIA's dividend per share was $0.40 in fiscal 2026.", Corrected},
+		{ts["AAPL"], "Apple's dividend per share was $0.26 in fiscal 2025.", Unverified},
+		{ts["AAPL"], "Apple paid dividends of $0.50 per share in fiscal 2025.", Corrected},
+		// No quarter held: about a quarter of the year's is one.
+		{split, "The company paid dividends of $0.12 per share in fiscal 2025.", Unverified},
+		{split, "The company paid dividends of $0.20 per share in fiscal 2025.", Corrected},
+	} {
+		if fs := tc.tb.Check(tc.text); len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}
