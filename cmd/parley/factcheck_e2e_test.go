@@ -67,3 +67,25 @@ func TestFollowUpAnswerChecked(t *testing.T) {
 		t.Errorf("follow-up answer not checked:\n%s", r.stderr)
 	}
 }
+
+// TestBalanceAndTaxFiguresCheckedEndToEnd: total assets and the effective
+// tax rate an agent states are held to the filings through the binary,
+// as every other line: a wrong total is corrected with the filing's, a
+// right rate verified. Both were once left unverified however wrong.
+func TestBalanceAndTaxFiguresCheckedEndToEnd(t *testing.T) {
+	base := loadScript(t, "bullbear.yaml")
+	sc, err := script.New(append(base.Rules,
+		script.Rule{TagRegexp: `^ask/\d/bull$`, Reply: &script.Reply{Text: "NVIDIA's total assets were $250.0 billion at the end of fiscal 2026, and its effective tax rate was 15.1% in fiscal 2026."}})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dir, env := fakeOpenAI(t, sc)
+	mustParley(t, dir, env, "", "debate", "NVDA", "--snapshot", "--model", "test-model")
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	r := mustParley(t, dir, env, "", "ask", id, "--agent", "bull", "--model", "test-model", "How strong is the balance sheet?")
+	for _, want := range []string{"Fact check of the answer: 2 figures: 1 verified, 1 corrected", "per the filing, total assets FY2026 was $206.8B"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the answer's check lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
