@@ -294,6 +294,12 @@ const (
 	PauseError        = "error"
 )
 
+// PauseCheckpointUnanswered is a checkpoint left without an answer before
+// any timeout: no one is there to answer (a worker's or a server's run), or
+// the answer could not be read (standard input ended). Such a pause said
+// "checkpoint timeout" where nothing had timed out.
+const PauseCheckpointUnanswered = "checkpoint unanswered"
+
 // PauseRequest asks the runner of a debate to pause it, wherever that
 // runner is: a front-end in another process (the server, with the debate on
 // a worker) appends it, and the runner, which watches its log for events it

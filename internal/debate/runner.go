@@ -581,7 +581,7 @@ func (r *Runner) checkpoint(ctx context.Context, s *State, c CheckpointReached, 
 		}
 	}
 	if r.Human == nil {
-		return r.pause(ctx, s, PauseCheckpoint, "no one is here to answer; resume the debate to answer the checkpoint", nil)
+		return r.pause(ctx, s, PauseCheckpointUnanswered, "no one is here to answer; resume the debate to answer the checkpoint", nil)
 	}
 	hctx := ctx
 	if lim.CheckpointTimeout > 0 {
@@ -597,13 +597,13 @@ func (r *Runner) checkpoint(ctx context.Context, s *State, c CheckpointReached, 
 		if hctx.Err() != nil {
 			return r.pause(ctx, s, PauseCheckpoint, fmt.Sprintf("no answer within %s", lim.CheckpointTimeout), err)
 		}
-		return r.pause(ctx, s, PauseCheckpoint, err.Error(), err)
+		return r.pause(ctx, s, PauseCheckpointUnanswered, err.Error(), err)
 	}
 	ans.ID = c.ID
 	switch ans.Action {
 	case ActionContinue, ActionGuide, ActionEnd:
 	default:
-		return r.pause(ctx, s, PauseCheckpoint, fmt.Sprintf("checkpoint answer %q: want continue, guide or end", ans.Action), nil)
+		return r.pause(ctx, s, PauseCheckpointUnanswered, fmt.Sprintf("checkpoint answer %q: want continue, guide or end", ans.Action), nil)
 	}
 	return r.append(ctx, s, ans)
 }

@@ -614,7 +614,8 @@ func TestCheckpoint(t *testing.T) {
 		e := newEnv(t, rules...)
 		e.create("d", testLimits())
 		_, err := e.runner.Run(context.Background(), "d", checkpointProto())
-		pausedErr(t, err, debate.PauseCheckpoint)
+		// Unanswered, not timed out: no timeout passed.
+		pausedErr(t, err, debate.PauseCheckpointUnanswered)
 		s := e.fold("d")
 		if s.Status != debate.StatusPaused || len(s.Checkpoints) != 1 || s.Checkpoints[0].Answer != nil {
 			t.Fatalf("status %s checkpoints %+v", s.Status, s.Checkpoints)
@@ -696,6 +697,21 @@ func TestCheckpoint(t *testing.T) {
 			}
 		})
 	}
+	t.Run("answer not read", func(t *testing.T) {
+		// A terminal whose standard input ended cannot answer: the pause
+		// says the checkpoint went unanswered and why, not that a timeout
+		// passed.
+		e := newEnv(t, rules...)
+		e.create("d", testLimits())
+		e.runner.Human = humanFunc(func(context.Context, *debate.State, debate.CheckpointReached) (debate.CheckpointAnswered, error) {
+			return debate.CheckpointAnswered{}, errors.New("no answer: standard input ended")
+		})
+		_, err := e.runner.Run(context.Background(), "d", checkpointProto())
+		pe := pausedErr(t, err, debate.PauseCheckpointUnanswered)
+		if pe.Detail != "no answer: standard input ended" || !strings.Contains(err.Error(), "debate paused (checkpoint unanswered): no answer: standard input ended") {
+			t.Errorf("detail %q, error %q", pe.Detail, err)
+		}
+	})
 	t.Run("bad answer", func(t *testing.T) {
 		e := newEnv(t, rules...)
 		e.create("d", testLimits())

@@ -400,7 +400,7 @@ func TestCheckpointWithoutHumanPausesAndResumes(t *testing.T) {
 	f.Runner.Cast.Default.Provider = f.Prov
 	_, err := f.Run()
 	var pe *debate.PausedError
-	if !errors.As(err, &pe) || pe.Reason != debate.PauseCheckpoint {
+	if !errors.As(err, &pe) || pe.Reason != debate.PauseCheckpointUnanswered {
 		t.Fatalf("err = %v", err)
 	}
 	n := len(f.Prov.Requests())
