@@ -320,3 +320,21 @@ func TestJobsResumeWithoutTheRecordedModelsKey(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsCheckpointPage: a debate on a worker stops at each checkpoint
+// with no one to answer; its page shows the checkpoint's form, which is
+// what to do, not "Paused: checkpoint timeout: … resume the debate", which
+// said a timeout passed where none had, nor a Resume button, which ran the
+// debate back to the same checkpoint.
+func TestJobsCheckpointPage(t *testing.T) {
+	ts := newJobsServer(t, fakeModel(t, "perspectives.yaml"), 1)
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?"}`)
+	ts.waitFor(t, id, "at its checkpoint", func(v DebateView) bool { return v.Checkpoint != nil && !v.Running })
+	resp, page := ts.do(t, "GET", "/debates/"+id, "")
+	if resp.StatusCode != 200 || !strings.Contains(page, `id="checkpoint"`) {
+		t.Fatalf("the debate's page at its checkpoint: %d, no checkpoint form:\n%s", resp.StatusCode, page)
+	}
+	if strings.Contains(page, "Paused: ") || strings.Contains(page, "timeout") || strings.Contains(page, `id="resume"`) {
+		t.Errorf("the page at the checkpoint says it paused, or offers a resume:\n%s", page)
+	}
+}

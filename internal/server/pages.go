@@ -285,7 +285,13 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 		v.Agents[i] = textsafe.Clean(a)
 	}
 	p.Cost = report.Total(report.Usage(st)).Spend().Text("cost")
-	if n := len(st.Pauses); n > 0 && v.Status == debate.StatusPaused {
+	// A debate that waits at its checkpoint with no one to answer (every
+	// run on a worker stops there) is shown with the checkpoint's form,
+	// which is what to do: not as "Paused: … resume the debate".
+	atCheckpoint := func(p debate.Paused) bool {
+		return v.Checkpoint != nil && p.Reason == debate.PauseCheckpointUnanswered
+	}
+	if n := len(st.Pauses); n > 0 && v.Status == debate.StatusPaused && !atCheckpoint(st.Pauses[n-1]) {
 		p.PauseWhy = st.Pauses[n-1].Reason
 		if d := st.Pauses[n-1].Detail; d != "" {
 			p.PauseWhy += ": " + d
