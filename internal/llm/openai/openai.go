@@ -470,6 +470,11 @@ func (p *Provider) open(ctx context.Context, req llm.Request) (*ssestream.Stream
 			}
 		}
 		if !ok || tried[key] {
+			if schemaRefused(stream.Err(), params) {
+				err := stream.Err()
+				_ = stream.Close()
+				return nil, p.noSchema(req.Model, err)
+			}
 			if adapted && stream.Err() == nil {
 				if !keepCap {
 					sh.maxCap = learnedCap
@@ -496,6 +501,37 @@ func (p *Provider) learnThink(ctx context.Context, model string, mode think.Mode
 	if level, msg, ok := think.Change(old, mode); ok {
 		p.log.LogAttrs(ctx, level, msg, slog.String("provider", p.Name()), slog.String("model", model))
 	}
+}
+
+// schemaRefused reports whether err is a 400 or 422 that names the
+// json_schema response_format params carries in words not read as a
+// field refused (see rejectedField): llama.cpp before its json_schema
+// support answers "response_format type must be one of "text" or
+// "json_object", but got: json_schema".
+func schemaRefused(err error, params sdk.ChatCompletionNewParams) bool {
+	var apiErr *sdk.Error
+	if params.ResponseFormat.OfJSONSchema == nil || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest && apiErr.StatusCode != http.StatusUnprocessableEntity {
+		return false
+	}
+	msg := strings.ToLower(apiErr.Message + " " + apiErr.RawJSON())
+	if strings.HasPrefix(strings.ToLower(apiErr.Message), "invalid schema for") {
+		// OpenAI's refusal of the schema itself (see strictRefused):
+		// the server has the field; the schema is the caller's to fix.
+		return false
+	}
+	return strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema")
+}
+
+// noSchema is the error for a server that refuses the json_schema
+// response format in words that do not say the field is unknown: the call
+// fails saying what to change, rather than quote the server alone.
+func (p *Provider) noSchema(model string, err error) *llm.Error {
+	e := p.mapErr(context.Background(), model, err)
+	e.Kind = llm.ErrBadRequest
+	e.Err = fmt.Errorf("%w\nthe server refused the json_schema response_format that model %q is asked for structured replies with: "+
+		"update the server to a version with JSON-schema structured output (llama.cpp with json_schema support, Ollama 0.5 or later), "+
+		"or give this role a model on a server that has it (--model-for ROLE=MODEL)", e.Err, model)
+	return e
 }
 
 // noTools is the error for a model or server that refuses tool calling,
