@@ -40,3 +40,28 @@ func TestBareErrorObject(t *testing.T) {
 		})
 	}
 }
+
+// An event named "error" whose data is the error itself, without an
+// "error" member (generic SSE servers: sse-starlette's event="error"), is
+// an error event saying its message, not a chunk with no choice that left
+// the stream looking cut.
+func TestNamedErrorEvent(t *testing.T) {
+	for name, data := range map[string]string{
+		"object": `{"message":"CUDA out of memory","code":503}`,
+		"text":   `CUDA out of memory`,
+	} {
+		r, err := ask(rawServer(t, sse(chunk(c1)+"event: error\n"+chunk(data))))
+		var e *llm.Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), "CUDA out of memory") || strings.Contains(err.Error(), "ended before") {
+			t.Errorf("%s: got %+v, %v; want an error saying the server's message", name, r, err)
+		}
+	}
+	// An event named so whose data has its "error" member, and events of
+	// other names, are read as they were.
+	if r, err := ask(rawServer(t, sse("event: message\n"+chunk(c1)+"event: message\n"+chunk(c2)+chunk(stop)+done))); err != nil || r.Text != "Hello" {
+		t.Errorf("named chunks: %+v %v", r, err)
+	}
+	if _, err := ask(rawServer(t, sse(chunk(c1)+"event: error\n"+chunk(`{"error":{"message":"boom","code":500}}`)))); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("error member: %v", err)
+	}
+}

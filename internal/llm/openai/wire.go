@@ -118,8 +118,10 @@ type lines struct {
 	// data is set when the current event has a data line that is a whole
 	// JSON object (or [DONE]).
 	data bool
-	buf  []byte
-	err  error
+	// errorEvent is set when the current event was named "error".
+	errorEvent bool
+	buf        []byte
+	err        error
 }
 
 func (l *lines) Read(p []byte) (int, error) {
@@ -157,8 +159,23 @@ func (l *lines) Read(p []byte) (int, error) {
 func (l *lines) fix(line []byte) []byte {
 	t := bytes.TrimRight(line, "\r\n")
 	if len(t) == 0 {
-		l.data = false
+		l.data, l.errorEvent = false, false
 		return line
+	}
+	if name, ok := bytes.CutPrefix(t, []byte("event:")); ok {
+		l.errorEvent = string(bytes.TrimSpace(name)) == "error"
+		return line
+	}
+	if e, ok := bytes.CutPrefix(t, []byte("data:")); ok && l.errorEvent && !l.data {
+		// An event named "error" whose data is the error itself
+		// ({"message": ...}, or text), as generic SSE servers send it:
+		// the SDK reads errors by an "error" member and would take it
+		// for a chunk with no choice, the stream then looking cut.
+		var obj map[string]json.RawMessage
+		if e = bytes.TrimSpace(e); len(e) > 0 && (json.Unmarshal(e, &obj) != nil || obj["error"] == nil) {
+			l.data = true
+			return errorEvent(e)
+		}
 	}
 	if e, ok := bytes.CutPrefix(t, []byte("error:")); ok {
 		// llama.cpp's server sends an error inside a stream on an
