@@ -53,6 +53,7 @@ type namedEvents struct {
 	r     *bufio.Reader
 	c     io.Closer
 	named bool // the current event has its event: line
+	error bool // the current event is named "error"
 	buf   []byte
 	err   error
 }
@@ -96,16 +97,36 @@ func (n *namedEvents) fix(line []byte) []byte {
 	t := bytes.TrimRight(line, "\r\n")
 	switch {
 	case len(t) == 0:
-		n.named = false
+		n.named, n.error = false, false
 	case bytes.HasPrefix(t, []byte("event:")):
-		n.named = true
-	case bytes.HasPrefix(t, []byte("data:")) && !n.named:
-		var ev struct {
-			Type string `json:"type"`
+		n.named, n.error = true, string(bytes.TrimSpace(t[len("event:"):])) == "error"
+	case bytes.HasPrefix(t, []byte("data:")) && n.error:
+		// An error event in another server's shape ({"message": ...},
+		// OpenAI's {"error": {...}}, vLLM's bare object, text): in the
+		// API's, so that the SDK reads its message (it read none).
+		if data := bytes.TrimSpace(t[len("data:"):]); len(data) > 0 {
+			return append(append([]byte("data: "), errorEvent(data)...), '\n')
 		}
-		if json.Unmarshal(bytes.TrimSpace(t[len("data:"):]), &ev) == nil && ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n") {
+	case bytes.HasPrefix(t, []byte("data:")) && !n.named:
+		data := bytes.TrimSpace(t[len("data:"):])
+		var ev struct {
+			Type   string          `json:"type"`
+			Object string          `json:"object"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(data, &ev) != nil {
+			break
+		}
+		switch {
+		case ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n"):
 			n.named = true
 			return append([]byte("event: "+ev.Type+"\n"), line...)
+		case len(ev.Error) > 0 && string(ev.Error) != "null" || ev.Object == "error":
+			// An OpenAI-compatible server's error, passed on by a
+			// proxy with neither event name nor type: without one
+			// the SDK skipped it and the stream looked cut.
+			n.named, n.error = true, true
+			return append(append([]byte("event: error\ndata: "), errorEvent(data)...), '\n')
 		}
 	}
 	return line
