@@ -44,6 +44,10 @@ type DebateOptions struct {
 	CheckpointTimeout time.Duration
 
 	set func(name string) bool // whether a flag was given (for resume overrides)
+	// plan is the new debate offerResume planned when it found none to
+	// resume: the debate starts from it, so that the format's setup (a
+	// formal debate's shared context, gathered from --context) runs once.
+	plan *app.Plan
 
 	// From the config file.
 	maxRoundsFromConfig bool
@@ -340,6 +344,10 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		}
 		for _, n := range sess.Notices {
 			fmt.Fprintln(f.IO.ErrOut, textsafe.Clean(n))
+		}
+	} else if o.plan != nil {
+		if sess, err = a.StartPlan(ctx, o.plan, nil); err != nil {
+			return err
 		}
 	} else if sess, err = a.Start(ctx, o.startRequest()); err != nil {
 		return err

@@ -34,14 +34,19 @@ func offerResume(ctx context.Context, f *Factory, o *DebateOptions) error {
 		return err
 	}
 	found, err := a.Unfinished(ctx, p)
-	if err != nil || found == nil {
+	if err != nil {
 		return err
+	}
+	if found == nil {
+		o.plan = p
+		return nil
 	}
 	if where, ok := app.RunElsewhere(found.Status); ok {
 		// Resuming it here would contend with its runner: say where it
 		// is and start the new debate asked for.
 		fmt.Fprintf(f.IO.ErrOut, "A debate on %s is %s (%s; 'parley show %s' shows how far it got); this starts a new one.\n",
 			textsafe.Clean(found.Topic), where, found.ID, found.ID)
+		o.plan = p
 		return nil
 	}
 	phase, err := a.ResumePhase(ctx, found.ID)
@@ -51,6 +56,7 @@ func offerResume(ctx context.Context, f *Factory, o *DebateOptions) error {
 	if !f.IO.IsInputTerminal() {
 		fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s (%s, stopped at %s) exists; this starts a new one. Resume it with: parley debate --resume %s\n",
 			textsafe.Clean(found.Topic), found.ID, phase, found.ID)
+		o.plan = p
 		return nil
 	}
 	// Which debate the question is about, as the shell says it: the
@@ -64,6 +70,7 @@ func offerResume(ctx context.Context, f *Factory, o *DebateOptions) error {
 	case "", "y", "yes":
 		o.Resume = found.ID
 	case "n", "no":
+		o.plan = p
 	default:
 		return usageErrorf("answer y or n to \"Resume debate from %s?\"", phase)
 	}
