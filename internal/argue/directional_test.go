@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestDirectional checks DC and DS under admissible, complete and
@@ -77,5 +78,44 @@ func TestDirectional(t *testing.T) {
 	}
 	if restricted < 300 {
 		t.Errorf("the ancestors were a part of the core for only %d queries: the restriction is hardly exercised", restricted)
+	}
+}
+
+// TestSkepticalPreferredManyAdmissible: DS-PR of an argument i that every
+// preferred extension contains because each of k mutual pairs x↔y
+// attacks i's only attacker b from both sides. Every choice of one side per
+// pair is a maximal admissible set without i (2^k of them, each refuted
+// one by one when the search went over admissible sets), and the only
+// maximal complete extension without i is the empty one (a complete set
+// with either side of a pair defends i). With k = 40 the search must answer
+// from the complete extensions; over admissible sets it would not finish.
+func TestSkepticalPreferredManyAdmissible(t *testing.T) {
+	const k = 40
+	f := NewNumbered(2*k + 2)
+	i, b := 2*k, 2*k+1
+	for j := range k {
+		x, y := 2*j, 2*j+1
+		_ = f.AddAttack(x, y)
+		_ = f.AddAttack(y, x)
+		_ = f.AddAttack(x, b)
+		_ = f.AddAttack(y, b)
+	}
+	_ = f.AddAttack(b, i)
+	c := f.core(true)
+	if c.local(i) < 0 {
+		t.Fatal("i was decided by the grounded labelling: the framework does not test the search")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	yes, without, err := c.skepticalPreferred(ctx, c.local(i), true)
+	if err != nil {
+		t.Fatalf("DS-PR %d: %v", i, err)
+	}
+	if !yes || without != nil {
+		t.Fatalf("DS-PR %d: NO with %v, want YES (every preferred extension takes one side of each pair, so defends it)", i, c.ext(without))
+	}
+	// The same through the public entry, which may decide by parts first.
+	if yes, err := f.Skeptical(ctx, Preferred, i); err != nil || !yes {
+		t.Fatalf("Skeptical(PR, %d) = %v, %v; want true", i, yes, err)
 	}
 }

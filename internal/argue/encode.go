@@ -110,7 +110,12 @@ func (c *core) admissible() [][]int {
 // complete adds the converse rules to admissible: an argument whose
 // attackers are all OUT is IN, and one with an IN attacker is OUT.
 func (c *core) complete() [][]int {
-	cl := c.admissible()
+	return append(c.admissible(), c.completeOnly()...)
+}
+
+// completeOnly is what complete adds to admissible.
+func (c *core) completeOnly() [][]int {
+	var cl [][]int
 	for i := range c.n {
 		allOut := []int{c.in(i)}
 		for _, j := range c.attackers[i] {
