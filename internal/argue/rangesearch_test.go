@@ -135,3 +135,35 @@ func TestPortfolio(t *testing.T) {
 		t.Errorf("cut-off search: error %v, want ErrCutOff", err)
 	}
 }
+
+// TestQueryRangesGrowth: byQueryRanges grows a range among the models with
+// the literal, and with phase saving alone each step took in only what the
+// new clause forced. On 200 disjoint mutual attacks a↔b that is one pair a
+// step, 200 SAT calls to reach the stable range (on a 2,722-argument
+// framework, 850 steps and no DC-STG answer in 15 s). Trying IN first takes
+// in every pair that still fits at once.
+func TestQueryRangesGrowth(t *testing.T) {
+	const pairs = 200
+	f := NewNumbered(2 * pairs)
+	for j := range pairs {
+		_ = f.AddAttack(2*j, 2*j+1)
+		_ = f.AddAttack(2*j+1, 2*j)
+	}
+	c := f.stageCore()
+	i := c.local(0)
+	if i < 0 {
+		t.Fatal("argument 0 decided without search: the framework does not test it")
+	}
+	rs := c.newRangeSearch(c.conflictFree())
+	found, s, err := rs.byQueryRanges(context.Background(), c.in(i))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.ext(s)
+	if !found || !e.Contains(0) || !f.IsStable(e) {
+		t.Fatalf("DC-STG 0: %v with %v, want YES with a stable extension containing 0", found, e)
+	}
+	if rs.calls > 10 {
+		t.Errorf("%d SAT calls to grow the range over %d independent pairs: the growth steps take in one pair at a time", rs.calls, pairs)
+	}
+}
