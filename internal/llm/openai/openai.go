@@ -596,8 +596,17 @@ func usageOf(u sdk.CompletionUsage) llm.Usage {
 		// it, though their total_tokens, and the bill, count them.
 		output += r
 	}
+	input := int(u.PromptTokens) - cached - written
+	if input < 0 {
+		// More cached tokens than prompt tokens cannot be OpenAI's
+		// counts, in which prompt_tokens holds the cached ones: the
+		// server (a proxy in front of Anthropic's API, which counts the
+		// cache apart) sent the uncached input alone. Read so, the
+		// uncached input is not lost to a clamp at 0.
+		input = int(u.PromptTokens)
+	}
 	out := llm.Usage{
-		InputTokens:      max(int(u.PromptTokens)-cached-written, 0),
+		InputTokens:      input,
 		OutputTokens:     output,
 		CacheReadTokens:  cached,
 		CacheWriteTokens: written,

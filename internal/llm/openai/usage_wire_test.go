@@ -54,3 +54,26 @@ func TestUsageShapes(t *testing.T) {
 		})
 	}
 }
+
+// Counts with more cached tokens than prompt tokens cannot be OpenAI's, in
+// which prompt_tokens holds the cached ones: a proxy in front of
+// Anthropic's API passed its uncached input_tokens on as prompt_tokens.
+// They are read so, rather than the input clamped to 0.
+func TestPromptTokensWithoutTheCache(t *testing.T) {
+	body := func(usage string) string {
+		return chunk(c1) + chunk(c2) + chunk(stop) + chunk(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[],"usage":`+usage+`}`) + done
+	}
+	for name, c := range map[string]struct {
+		usage string
+		want  llm.Usage
+	}{
+		"cache apart":    {`{"prompt_tokens":40,"completion_tokens":2,"total_tokens":42,"prompt_tokens_details":{"cached_tokens":3000}}`, llm.Usage{InputTokens: 40, CacheReadTokens: 3000, OutputTokens: 2}},
+		"OpenAI's":       {`{"prompt_tokens":3040,"completion_tokens":2,"total_tokens":3042,"prompt_tokens_details":{"cached_tokens":3000}}`, llm.Usage{InputTokens: 40, CacheReadTokens: 3000, OutputTokens: 2}},
+		"all of it read": {`{"prompt_tokens":3000,"completion_tokens":2,"total_tokens":3002,"prompt_tokens_details":{"cached_tokens":3000}}`, llm.Usage{CacheReadTokens: 3000, OutputTokens: 2}},
+	} {
+		r, err := ask(rawServer(t, sse(body(c.usage))))
+		if err != nil || r.Usage != c.want {
+			t.Errorf("%s: %+v %v, want %+v", name, r.Usage, err, c.want)
+		}
+	}
+}
