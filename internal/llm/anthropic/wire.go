@@ -43,6 +43,10 @@ func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response
 	if b, _ := br.Peek(1); len(b) == 1 && b[0] == '{' {
 		return apierr.WholeAsStream(res, br, messageToEvents)
 	}
+	if e := apierr.NotEventStream(br); e != nil {
+		_ = res.Body.Close()
+		return nil, e
+	}
 	res.Body = &namedEvents{r: br, c: res.Body}
 	return res, nil
 }

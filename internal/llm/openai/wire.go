@@ -75,6 +75,10 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 	if first == '{' {
 		return apierr.WholeAsStream(res, br, wholeToStream)
 	}
+	if e := apierr.NotEventStream(br); e != nil {
+		_ = res.Body.Close()
+		return nil, e
+	}
 	end, _ := req.Context().Value(streamEndKey{}).(*streamEnd)
 	res.Body = &lines{r: br, c: res.Body, end: end}
 	return res, nil
