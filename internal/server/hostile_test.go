@@ -133,18 +133,29 @@ func TestHostileOutputIsInert(t *testing.T) {
 }
 
 // TestDeepNestingIsBounded: a reply that nests lists or block quotes
-// deeper and deeper on one line ("1. 1. 1. …") makes a page nested no
-// deeper than textsafe.MaxNesting. goldmark parses such nesting in more
-// than linear time (a reply a few hundred kilobytes long took seconds for
-// every view of the page) and a browser lays out a DOM that deep slowly,
-// if at all.
+// deeper and deeper on one line ("1. 1. 1. …"), or line after line, each
+// indented more, makes a page nested no deeper than textsafe.Shallow
+// allows. goldmark parses such nesting in more than linear time (a reply
+// a few hundred kilobytes long took seconds for every view of the page)
+// and a browser lays out a DOM that deep slowly, if at all.
 func TestDeepNestingIsBounded(t *testing.T) {
 	m := newMarkdown()
 	tag := regexp.MustCompile(`</?(ol|ul|blockquote)>`)
-	for name, unit := range map[string]string{"quotes": "> ", "ordered": "1. ", "mixed": "> - "} {
+	// Each line indented two columns more than the one before opens a
+	// list in the one before (400 lines took goldmark two seconds for each
+	// parse, a megabyte eight).
+	var indented strings.Builder
+	for i := range 400 {
+		indented.WriteString(strings.Repeat("  ", i) + "- deep\n")
+	}
+	// A line opens MaxNesting lists, and indentation one for each two of
+	// its MaxIndent columns, and one more at the left margin.
+	limit := textsafe.MaxNesting + textsafe.MaxIndent/2 + 1
+	for name, src := range map[string]string{"quotes": strings.Repeat("> ", 5000) + "deep", "ordered": strings.Repeat("1. ", 5000) + "deep",
+		"mixed": strings.Repeat("> - ", 5000) + "deep", "indented": indented.String(), "indented then inline": indented.String() + strings.Repeat(" ", 400) + strings.Repeat("- ", 5000) + "deep"} {
 		t.Run(name, func(t *testing.T) {
 			depth, deepest := 0, 0
-			for _, m := range tag.FindAllString(string(m.HTML(strings.Repeat(unit, 5000)+"deep")), -1) {
+			for _, m := range tag.FindAllString(string(m.HTML(src)), -1) {
 				if strings.HasPrefix(m, "</") {
 					depth--
 				} else {
@@ -152,8 +163,8 @@ func TestDeepNestingIsBounded(t *testing.T) {
 				}
 				deepest = max(deepest, depth)
 			}
-			if deepest > textsafe.MaxNesting {
-				t.Errorf("the page nests %d lists and quotes, want at most %d", deepest, textsafe.MaxNesting)
+			if deepest > limit {
+				t.Errorf("the page nests %d lists and quotes, want at most %d", deepest, limit)
 			}
 		})
 	}

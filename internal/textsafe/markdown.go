@@ -6,15 +6,26 @@ import "strings"
 // untrusted Markdown may open (see Shallow).
 const MaxNesting = 32
 
+// MaxIndent is how many columns of white space (a tab counted as four) the
+// block quote and list markers that start a line of untrusted Markdown may
+// stand behind, in all (see Shallow).
+const MaxIndent = 4 * MaxNesting
+
 // Shallow returns Markdown src with the block quote and list markers that
 // start a line ("> ", "- ", "* ", "+ ", "1. ", "1) ") beyond the first
-// MaxNesting dropped, the rest of the line kept. Each marker opens a block
-// quote or a list inside the one before, and goldmark, and every renderer
+// MaxNesting dropped, the rest of the line kept, and the white space in
+// front of those markers cut to MaxIndent columns in all. Each marker opens
+// a block quote or a list inside the one before, and so does a list item
+// indented under the one on the line before; goldmark, and every renderer
 // that walks its tree, pay for nesting more than in proportion: a reply of
 // "1. 1. 1. …" a few hundred kilobytes long took goldmark minutes to parse
 // and overflowed the stack of the walk that drew it, which kills the
-// process. No document a reader can follow nests so deep; what such a line
-// says is kept, less deeply nested.
+// process, and a reply of a megabyte whose list items were each indented
+// two columns more than the one before took goldmark eight seconds to
+// parse, for every view of a page and every renderer. No document a reader
+// can follow nests so deep; what such a line says is kept, less deeply
+// nested. White space not followed by a marker (an indented code line) is
+// left as it is: it opens nothing.
 func Shallow(src string) string {
 	var b strings.Builder
 	done := 0 // src[:done] is in b
@@ -23,12 +34,13 @@ func Shallow(src string) string {
 		if i := strings.IndexByte(src[start:], '\n'); i >= 0 {
 			end = start + i + 1
 		}
-		if cut, rest, ok := tooDeep(src[start:end]); ok {
+		if line, ok := shallowLine(src[start:end]); ok {
 			if done == 0 {
 				b.Grow(len(src))
 			}
-			b.WriteString(src[done : start+cut])
-			done = start + rest
+			b.WriteString(src[done:start])
+			b.WriteString(line)
+			done = end
 		}
 		start = end
 	}
@@ -39,14 +51,24 @@ func Shallow(src string) string {
 	return b.String()
 }
 
-// tooDeep reports whether line starts with more than MaxNesting container
-// markers, and if so where the first marker past them starts (cut) and
-// where the text after the last one starts (rest).
-func tooDeep(line string) (cut, rest int, ok bool) {
-	n, i := 0, 0
+// shallowLine returns line with the container markers that start it past
+// MaxNesting dropped, with the white space before them, and the white
+// space before the others cut to MaxIndent columns in all; ok reports
+// whether anything was.
+func shallowLine(line string) (out string, ok bool) {
+	if !strings.ContainsAny(line, ">-*+.)") {
+		return line, false
+	}
+	var b strings.Builder
+	n, indent, i := 0, 0, 0
 	for {
-		j := i
+		j, cols := i, 0
 		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			if line[j] == '\t' {
+				cols += 4
+			} else {
+				cols++
+			}
 			j++
 		}
 		k := markerEnd(line, j)
@@ -54,15 +76,26 @@ func tooDeep(line string) (cut, rest int, ok bool) {
 			break
 		}
 		n++
-		if n == MaxNesting+1 {
-			cut = j
+		switch {
+		case n > MaxNesting:
+			ok = true
+		case indent+cols > MaxIndent:
+			keep := max(MaxIndent-indent, 0)
+			b.WriteString(strings.Repeat(" ", keep))
+			b.WriteString(line[j:k])
+			indent += keep
+			ok = true
+		default:
+			b.WriteString(line[i:k])
+			indent += cols
 		}
 		i = k
 	}
-	if n <= MaxNesting {
-		return 0, 0, false
+	if !ok {
+		return line, false
 	}
-	return cut, i, true
+	b.WriteString(line[i:])
+	return b.String(), true
 }
 
 // markerEnd is where the block quote or list marker at line[i] ends, with

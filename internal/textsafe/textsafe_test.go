@@ -64,8 +64,9 @@ func TestStyled(t *testing.T) {
 	}
 }
 
-// TestShallow: a line may open MaxNesting block quotes and lists; markers
-// past them are dropped, the text after them kept, and lines that nest no
+// TestShallow: a line may open MaxNesting block quotes and lists, behind
+// at most MaxIndent columns of indentation; markers past them are dropped
+// and the indentation cut, the text after them kept, and lines that nest no
 // deeper are left as they are.
 func TestShallow(t *testing.T) {
 	deep := strings.Repeat("1. ", MaxNesting)
@@ -77,6 +78,13 @@ func TestShallow(t *testing.T) {
 		{strings.Repeat("> - ", 40) + "end", strings.Repeat("> - ", 16) + "end"},
 		{strings.Repeat("-", 80), strings.Repeat("-", 80)}, // a rule, not markers
 		{strings.Repeat("1.5 ", 40), strings.Repeat("1.5 ", 40)},
+		// Indentation in front of markers is cut to MaxIndent columns in
+		// all; indentation before text (code) is not.
+		{"a\n" + strings.Repeat(" ", 200) + "- deep\n", "a\n" + strings.Repeat(" ", MaxIndent) + "- deep\n"},
+		{"> " + strings.Repeat(" ", 100) + "> " + strings.Repeat(" ", 100) + "1. x", "> " + strings.Repeat(" ", 100) + "> " + strings.Repeat(" ", MaxIndent-100) + "1. x"},
+		{strings.Repeat("\t", 40) + "* x", strings.Repeat(" ", MaxIndent) + "* x"}, // a tab counts four
+		{strings.Repeat(" ", 200) + "code", strings.Repeat(" ", 200) + "code"},
+		{strings.Repeat(" ", MaxIndent) + "- x", strings.Repeat(" ", MaxIndent) + "- x"},
 	} {
 		if got := Shallow(tc.in); got != tc.want {
 			t.Errorf("Shallow(%.60q…) = %.80q…, want %.80q…", tc.in, got, tc.want)
