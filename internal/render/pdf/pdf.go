@@ -5,8 +5,12 @@
 //
 // Markdown is parsed with goldmark (CommonMark plus GitHub tables) and laid
 // out with fpdf. The fonts are DejaVu, embedded in the binary, so that any
-// text in the Basic Multilingual Plane that DejaVu covers prints as written;
-// emoji (outside the fonts) are dropped rather than printed as boxes.
+// text in the Basic Multilingual Plane that DejaVu covers prints as written.
+// A character outside the fonts (emoji, Chinese, Japanese and Korean
+// script) is printed as its code point, "⟨U+1F44D⟩", and a note at the end
+// says so: fpdf draws it as a blank box, and a verdict given as an emoji, or
+// a debate in Chinese, said nothing. Emoji in headings are dropped: they
+// decorate them ("## 🐂 BULL CASE").
 package pdf
 
 import (
@@ -16,6 +20,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-pdf/fpdf"
@@ -90,6 +95,14 @@ func RenderDocument(w io.Writer, doc Document) error {
 	f.AddUTF8FontFromBytes(sans, "B", fontBold)
 	f.AddUTF8FontFromBytes(sans, "I", fontItalic)
 	f.AddUTF8FontFromBytes(mono, "", fontMono)
+	fonts := map[string]*glyphs{}
+	for key, font := range map[string][]byte{sans: fontRegular, sans + "B": fontBold, sans + "I": fontItalic, mono: fontMono} {
+		g, err := readGlyphs(font)
+		if err != nil {
+			return fmt.Errorf("read the characters of the PDF font %s: %w", key, err)
+		}
+		fonts[key] = g
+	}
 	title := clean(strings.TrimSpace(doc.Title))
 	f.SetTitle(title, true)
 	f.SetCreator("Parley", true)
@@ -102,7 +115,8 @@ func RenderDocument(w io.Writer, doc Document) error {
 	f.SetModificationDate(created)
 	f.AliasNbPages("{nb}")
 
-	r := &renderer{f: f, src: src, title: title}
+	r := &renderer{f: f, src: src, title: title, fonts: fonts}
+	r.headerTitle = r.shown(title, sans, "")
 	pageW, _ := f.GetPageSize()
 	r.width = pageW - 2*marginX
 	f.SetHeaderFunc(r.header)
@@ -122,6 +136,12 @@ func RenderDocument(w io.Writer, doc Document) error {
 		}
 		r.block(n, 0)
 	}
+	if r.missing != 0 {
+		r.space(2)
+		r.grey = true
+		r.italic++
+		r.plainParagraph(fmt.Sprintf("Characters outside this PDF's fonts (such as emoji, or Chinese, Japanese and Korean script) are shown by their code points, as %s; the Markdown export has them as written.", codePoint(r.missing)))
+	}
 	if err := f.Error(); err != nil {
 		return fmt.Errorf("lay out the PDF: %w", err)
 	}
@@ -137,6 +157,13 @@ type renderer struct {
 	src   []byte
 	title string
 	width float64 // text width between the page margins
+	// fonts are the characters each font has glyphs for, by family and
+	// style; family and style are those of the font in use (setFont).
+	fonts         map[string]*glyphs
+	family, style string
+	headerTitle   string // the title as printed in the running header
+	missing       rune   // the first character printed as its code point, or 0
+	inHeading     bool   // a heading is being written: its emoji are dropped
 
 	indent float64 // left indentation of the current block
 	bold   int
@@ -155,7 +182,7 @@ func (r *renderer) header() {
 	r.f.SetFont(sans, "", 8)
 	r.f.SetTextColor(120, 120, 120)
 	r.f.SetXY(marginX, 10)
-	r.f.CellFormat(r.width, 4, r.title, "", 0, "L", false, 0, "")
+	r.f.CellFormat(r.width, 4, r.headerTitle, "", 0, "L", false, 0, "")
 	r.f.SetDrawColor(200, 200, 200)
 	r.f.SetLineWidth(0.2)
 	r.f.Line(marginX, 15, marginX+r.width, 15)
@@ -186,14 +213,14 @@ func (r *renderer) titleBlock(meta []string) {
 	if r.title != "" {
 		f.SetFont(sans, "B", 20)
 		f.SetTextColor(20, 20, 20)
-		f.MultiCell(r.width, 9, r.title, "", "L", false)
+		f.MultiCell(r.width, 9, r.shown(r.title, sans, "B"), "", "L", false)
 	}
 	if len(meta) > 0 {
 		f.Ln(1)
 		f.SetFont(sans, "", 9)
 		f.SetTextColor(100, 100, 100)
 		for _, m := range meta {
-			f.MultiCell(r.width, 4.5, clean(m), "", "L", false)
+			f.MultiCell(r.width, 4.5, r.shown(clean(m), sans, ""), "", "L", false)
 		}
 	}
 	if r.title != "" || len(meta) > 0 {
@@ -224,6 +251,7 @@ func (r *renderer) setFont() {
 		size = size * 0.92
 	}
 	r.f.SetFont(family, style, size)
+	r.family, r.style = family, style
 	switch {
 	case r.link != "":
 		r.f.SetTextColor(30, 80, 170)
@@ -319,7 +347,9 @@ func (r *renderer) heading(h *ast.Heading) {
 	r.setFont()
 	r.f.SetLeftMargin(r.left())
 	r.f.SetX(r.left())
+	r.inHeading = true
 	r.inlines(h)
+	r.inHeading = false
 	r.bold--
 	r.f.Ln(lineH)
 	if h.Level <= 2 {
@@ -346,7 +376,7 @@ func (r *renderer) plainParagraph(s string) {
 	r.f.SetLeftMargin(r.left())
 	r.f.SetX(r.left())
 	r.setFont()
-	r.f.Write(r.lineH, clean(strings.TrimSpace(s)))
+	r.f.Write(r.lineH, r.shown(clean(strings.TrimSpace(s)), r.family, r.style))
 	r.f.Ln(r.lineH + 2)
 }
 
@@ -452,7 +482,7 @@ func (r *renderer) codeBlock(lines *text.Segments) {
 		seg := lines.At(i)
 		b.Write(seg.Value(r.src))
 	}
-	body := strings.TrimRight(clean(b.String()), "\n")
+	body := strings.TrimRight(r.shown(clean(b.String()), mono, ""), "\n")
 	r.space(1)
 	r.f.SetFont(mono, "", codeSize)
 	r.f.SetTextColor(30, 30, 30)
@@ -594,7 +624,7 @@ func webLink(dest string) string {
 }
 
 func (r *renderer) write(s string) {
-	s = clean(s)
+	s = r.shown(clean(s), r.family, r.style)
 	if math.Abs(r.f.GetX()-r.left()) < 0.01 {
 		// At the start of a line, as after an emoji that began a heading.
 		s = strings.TrimLeft(s, " ")
@@ -669,9 +699,10 @@ func (r *renderer) plain(n ast.Node) string {
 	return clean(b.String())
 }
 
-// clean drops what the fonts cannot print: emoji and the joiners and
-// variation selectors that go with them, control characters and invalid
-// UTF-8. Tabs become spaces.
+// clean drops what prints nothing of its own: the joiners, variation
+// selectors, skin tones and tags that go with emoji (the emoji themselves
+// are kept, for shown), control characters and invalid UTF-8. Tabs become
+// spaces.
 func clean(s string) string {
 	if !strings.ContainsFunc(s, needsCleaning) && utf8.ValidString(s) {
 		return s
@@ -693,7 +724,9 @@ func clean(s string) string {
 
 func needsCleaning(c rune) bool {
 	switch {
-	case c == utf8.RuneError, c > 0xFFFF:
+	case c == utf8.RuneError:
+		return true
+	case c >= 0x1F3FB && c <= 0x1F3FF, c >= 0xE0000 && c <= 0xE007F: // skin tones, tags
 		return true
 	case c < 0x20 && c != '\n':
 		return true
@@ -702,3 +735,36 @@ func needsCleaning(c rune) bool {
 	}
 	return false
 }
+
+// shown returns s with each character the font of family and style has
+// no glyph for written as its code point, as textsafe writes the
+// characters it shows ("⟨U+4E2D⟩"), and notes the first such character
+// for the note at the end of the document. In a heading, emoji are dropped
+// instead (see the package comment).
+func (r *renderer) shown(s, family, style string) string {
+	g := r.fonts[family+style]
+	if g == nil {
+		g = r.fonts[family]
+	}
+	if g == nil || !strings.ContainsFunc(s, func(c rune) bool { return c > 0x7E && !g.has(c) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, c := range s {
+		if c > 0x7E && !g.has(c) {
+			if r.inHeading && c > 0xFFFF && unicode.IsSymbol(c) {
+				continue
+			}
+			if r.missing == 0 {
+				r.missing = c
+			}
+			b.WriteString(codePoint(c))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// codePoint is how shown writes c.
+func codePoint(c rune) string { return fmt.Sprintf("⟨U+%04X⟩", c) }

@@ -231,3 +231,30 @@ func TestLinksOnlyToTheWeb(t *testing.T) {
 	}
 	mustContain(t, pdfText(t, doc), "See js, JS, file, rel, data, file:///C:/Windows/calc.exe and web")
 }
+
+// TestRenderShowsWhatTheFontsLack: characters the fonts have no glyph for
+// (Chinese, Korean, emoji) are printed as their code points, in the title,
+// text, tables and code, and a note at the end says so; fpdf drew blank
+// boxes for them, and emoji were dropped, so that a verdict given as 👎
+// left an empty cell. What the fonts have (Greek, Cyrillic, ✓)
+// prints as written, and the emoji that decorate headings are dropped.
+func TestRenderShowsWhatTheFontsLack(t *testing.T) {
+	md := "## 🐂 Bull case\n\nVerdict: 👍 采用 PostgreSQL, Ελληνικά Русский ✓\n\n한국어 and `代码`.\n\n" +
+		"| Option | Vote |\n| --- | --- |\n| Redis | 👎 |\n\n```\n数据 = 1\n```\n"
+	text := squash(pdfText(t, render(t, "市场 Title", md)))
+	mustContain(t, text,
+		"⟨U+5E02⟩⟨U+573A⟩ Title",
+		"Verdict: ⟨U+1F44D⟩ ⟨U+91C7⟩⟨U+7528⟩ PostgreSQL, Ελληνικά Русский ✓",
+		"⟨U+D55C⟩⟨U+AD6D⟩⟨U+C5B4⟩ and ⟨U+4EE3⟩⟨U+7801⟩.",
+		"Redis ⟨U+1F44E⟩",
+		"⟨U+6570⟩⟨U+636E⟩ = 1",
+		"are shown by their code points, as ⟨U+5E02⟩;",
+	)
+	if !strings.Contains(text, "Bull case") || strings.Contains(text, "U+1F402") {
+		t.Errorf("the heading's emoji is not dropped, or the heading is lost:\n%s", text)
+	}
+	// Without such characters there is no note.
+	if plain := pdfText(t, render(t, "Title", "## 🐂 Bull case\n\nΕλληνικά ✓\n")); strings.Contains(plain, "code points") {
+		t.Errorf("a note about characters outside the fonts, with none:\n%s", plain)
+	}
+}

@@ -25,10 +25,16 @@ func (r *renderer) table(t *east.Table) {
 		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
 			cells = append(cells, cell{text: strings.TrimSpace(r.plain(c)), bold: isBold(c)})
 		}
-		if _, ok := row.(*east.TableHeader); ok {
-			for i := range cells {
-				cells[i].bold = true
+		_, head := row.(*east.TableHeader)
+		for i := range cells {
+			cells[i].bold = cells[i].bold || head
+			style := ""
+			if cells[i].bold {
+				style = "B"
 			}
+			cells[i].text = r.shown(cells[i].text, sans, style)
+		}
+		if head {
 			header = cells
 			continue
 		}
