@@ -408,7 +408,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 		var p debate.TurnDelta
 		if e.Decode(&p) == nil && p.Turn == v.live {
 			if t := s.Turns[p.Turn]; t != nil && !hidden(t) {
-				v.blocks[p.Turn].setText(prose(t.Text))
+				v.blocks[p.Turn].stream(t.Text)
 			}
 		}
 	case debate.TypeTurnCompleted:
@@ -562,7 +562,7 @@ func (m *Model) goLive(v *debateView, id string) {
 	}
 	v.live = id
 	if !hidden(t) && t.Text != "" {
-		b.setText(prose(t.Text))
+		b.stream(t.Text)
 	}
 	m.tr.setLive(b)
 }

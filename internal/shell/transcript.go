@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -49,19 +51,66 @@ type block struct {
 
 	cacheW int
 	cache  []string
+
+	// above is how many bytes of a streaming turn's text come before the
+	// text the block holds (see stream).
+	above int
+	// grow holds the last text segment while streamed text is appended to
+	// it: appending to a string copied all of it with every delta.
+	grow *strings.Builder
 }
 
 // write adds streamed text to the block.
 func (b *block) write(text string) {
 	if n := len(b.segs); n > 0 && !b.segs[n-1].meta {
-		b.segs[n-1].text += text
+		if b.grow == nil {
+			b.grow = &strings.Builder{}
+			b.grow.WriteString(b.segs[n-1].text)
+		}
+		b.grow.WriteString(text)
+		b.segs[n-1].text = b.grow.String()
 		return
 	}
+	b.grow = nil
 	b.segs = append(b.segs, segment{text: text})
+}
+
+// stream replaces the block's text with the text a turn has streamed so
+// far, of which it keeps the last liveTail bytes or so (see tail).
+func (b *block) stream(text string) {
+	text, above := tail(text)
+	b.setText(prose(text))
+	b.above = above
+}
+
+// liveTail bounds the streamed text of the live block that is laid out
+// again with each delta. Each delta made the screen clean, mark and wrap
+// all of a turn's text so far: a reply of a megabyte took half a second
+// for each, the shell answered no key while it streamed, and /ask, which
+// gets every token as a delta, fell behind for an hour. The whole text is
+// laid out once, when the turn ends.
+const liveTail = 32 << 10
+
+// tail is the end of s that a streaming block shows: all of it up to
+// liveTail bytes, else about the last liveTail bytes, from the start of a
+// line where one is near; above is the length of what it leaves out.
+func tail(s string) (t string, above int) {
+	if len(s) <= liveTail {
+		return s, 0
+	}
+	cut := len(s) - liveTail
+	if i := strings.IndexByte(s[cut:], '\n'); i >= 0 && i < liveTail/2 {
+		cut += i + 1
+	}
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return s[cut:], cut
 }
 
 // setText replaces the block's text with a turn's whole text.
 func (b *block) setText(text string) {
+	b.grow, b.above = nil, 0
 	segs := b.segs[:0]
 	for _, s := range b.segs {
 		if s.meta {
@@ -73,6 +122,7 @@ func (b *block) setText(text string) {
 
 // line adds a line about the turn.
 func (b *block) line(c class, text string) {
+	b.grow = nil
 	b.segs = append(b.segs, segment{meta: true, class: c, text: text})
 }
 
@@ -193,6 +243,19 @@ func (t *transcript) render(b *block) []string {
 		}
 	}
 	for _, s := range b.segs {
+		if !s.meta {
+			above := b.above
+			if !b.done {
+				var cut int
+				s.text, cut = tail(s.text)
+				above += cut
+			}
+			if above > 0 {
+				for _, l := range wrapLines(fmt.Sprintf("… %d KB of the turn before this (all of it once the turn ends; /show has it)", (above+1023)/1024), w) {
+					out = append(out, t.st.dim.Render(l))
+				}
+			}
+		}
 		switch {
 		case s.meta:
 			st := t.classStyle(s.class)
