@@ -8,8 +8,9 @@
 // control pictures ("\x1b" → "␛", "\r" → "␍"), C1 controls and the
 // bidirectional overrides that can reorder what a reader sees become
 // "⟨U+009B⟩", and so do the invisible characters that can hide text from a
-// reader (zero-width space, word joiner, byte order mark, fillers, and the
-// tag characters that smuggle ASCII unseen), but for those that join
+// reader (zero-width space, soft hyphen, word joiner, byte order mark,
+// fillers, the other default-ignorable format characters, and the tag
+// characters that smuggle ASCII unseen), but for those that join
 // letters and emoji (ZWJ, ZWNJ) or mark direction in right-to-left text
 // (LRM, RLM, ALM). JSON output needs none of this for its C0 controls: its
 // encoder escapes them already (see InertJSON for the rest).
@@ -20,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -87,13 +89,18 @@ func coded(r rune) bool { return (r >= 0x80 && r <= 0x9f) || bidi(r) || invisibl
 func invisible(r rune) bool {
 	switch r {
 	case 0x200b, // zero-width space
-		0x180e,         // Mongolian vowel separator
-		0xfeff,         // byte order mark, zero-width no-break space
-		0x3164, 0xffa0: // Hangul fillers
+		0x00ad,                         // soft hyphen, shown only where a line breaks
+		0x034f,                         // combining grapheme joiner
+		0x180e,                         // Mongolian vowel separator
+		0xfeff,                         // byte order mark, zero-width no-break space
+		0x115f, 0x1160, 0x3164, 0xffa0, // Hangul fillers
+		0x17b4, 0x17b5: // Khmer inherent vowels, not to be written
 		return true
 	}
-	return (r >= 0x2060 && r <= 0x2064) || // word joiner, invisible operators
-		(r >= 0xfff9 && r <= 0xfffb) // interlinear annotation
+	return (r >= 0x2060 && r <= 0x206f) || // word joiner, invisible operators, deprecated format characters (and the bidi isolates)
+		(r >= 0xfff0 && r <= 0xfffb) || // unassigned ignorables, interlinear annotation
+		(r >= 0x1bca0 && r <= 0x1bca3) || // shorthand format controls
+		(r >= 0x1d173 && r <= 0x1d17a) // musical formatting controls
 }
 
 // tag reports the tag characters (U+E0000 to U+E007F): invisible copies of
@@ -179,11 +186,12 @@ func cleanValue(v any) any {
 // InertJSON returns an encoded JSON document with the characters a terminal
 // may act on that JSON encoders write raw (DEL, the C1 controls such as
 // U+009B, which xterm reads as CSI, the bidirectional formatting
-// characters and the invisible ones Clean shows) written as \u escapes
-// instead: the same document to any JSON
-// reader, inert where it is printed (curl, parley export --as json, the
-// --json streams). In valid JSON they can stand only inside strings, where
-// an escape means the same character.
+// characters, and the invisible ones Clean shows, tag characters included,
+// flags' too) written as \u escapes instead (a surrogate pair beyond the
+// Basic Multilingual Plane): the same document to any JSON reader, inert
+// where it is printed (curl, parley export --as json, the --json streams).
+// In valid JSON they can stand only inside strings, where an escape means
+// the same character.
 func InertJSON(b []byte) []byte {
 	i := firstActive(b)
 	if i < 0 {
@@ -204,9 +212,13 @@ func InertJSON(b []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if coded(r) && size > 1 {
+		switch {
+		case size > 1 && r > 0xffff && (coded(r) || tag(r)):
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		case size > 1 && coded(r):
 			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
+		default:
 			out = append(out, b[i:i+size]...)
 		}
 		i += size
@@ -214,17 +226,19 @@ func InertJSON(b []byte) []byte {
 	return out
 }
 
-// firstActive is the index in b of the first DEL, C1 control or
-// bidirectional formatting character, or -1.
+// firstActive is the index in b of the first DEL, C1 control,
+// bidirectional formatting, invisible or tag character, or -1.
 func firstActive(b []byte) int {
 	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case 0x7f:
+		switch c := b[i]; {
+		case c == 0x7f:
 			return i
-		case 0xc2, 0xe1, 0xe2, 0xe3, 0xef:
-			if r, size := utf8.DecodeRune(b[i:]); size > 1 && coded(r) {
+		case c >= 0xc2:
+			r, size := utf8.DecodeRune(b[i:])
+			if size > 1 && (coded(r) || tag(r)) {
 				return i
 			}
+			i += size - 1
 		}
 	}
 	return -1

@@ -22,6 +22,10 @@ func TestClean(t *testing.T) {
 		// emoji and letters or mark direction are kept.
 		{"pay\u200bpal \ufeffx\u2060y\u3164", "pay⟨U+200B⟩pal ⟨U+FEFF⟩x⟨U+2060⟩y⟨U+3164⟩"},
 		{"ok\U000E0069\U000E0067\U000E006Enore", "ok⟨U+E0069⟩⟨U+E0067⟩⟨U+E006E⟩nore"},
+		// The other default-ignorable characters that show nothing, but the
+		// variation selectors (emoji, CJK) and Mongolian's.
+		{"pay\u00adpal a\u034fb \u115f\u1160\u17b4\u206a\ufff0\U0001BCA0\U0001D173x", "pay⟨U+00AD⟩pal a⟨U+034F⟩b ⟨U+115F⟩⟨U+1160⟩⟨U+17B4⟩⟨U+206A⟩⟨U+FFF0⟩⟨U+1BCA0⟩⟨U+1D173⟩x"},
+		{"☺\ufe0f 葛\U000E0100 ᠠ\u180b", "☺\ufe0f 葛\U000E0100 ᠠ\u180b"},
 		{"👨\u200d👩\u200d👧 می\u200cخواهم \u05d0\u200f1", "👨\u200d👩\u200d👧 می\u200cخواهم \u05d0\u200f1"},
 		{"flag 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F!", "flag 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F!"},
 	} {
@@ -92,8 +96,9 @@ func TestShallow(t *testing.T) {
 	}
 }
 
-// TestInertJSON: DEL, C1 controls and bidi overrides, which encoders leave
-// raw, are escaped; the document decodes to the same value.
+// TestInertJSON: DEL, C1 controls, bidi overrides, invisible and tag
+// characters, which encoders leave raw, are escaped; the document decodes
+// to the same value.
 func TestInertJSON(t *testing.T) {
 	v := map[string]string{"text": "csi\u009b31m del\x7f bidi\u202egnp.exe\u2066 naïve → ok \u2028"}
 	in, err := json.Marshal(v)
@@ -108,6 +113,20 @@ func TestInertJSON(t *testing.T) {
 		t.Errorf("InertJSON(%s) = %s", in, out)
 	}
 	var back map[string]string
+	if err := json.Unmarshal(out, &back); err != nil || back["text"] != v["text"] {
+		t.Errorf("the escaped document decodes to %q (%v), want %q", back["text"], err, v["text"])
+	}
+	// Invisible characters, those beyond the Basic Multilingual Plane as
+	// surrogate pairs, and tag characters, which carry ASCII unseen (a
+	// flag's too: JSON is read by programs).
+	v = map[string]string{"text": "pay\u00adpal a\u034fb \U0001D173 hidden:\U000E0041\U000E0042 flag 🏴\U000E0067\U000E007F"}
+	if in, err = json.Marshal(v); err != nil {
+		t.Fatal(err)
+	}
+	out = InertJSON(in)
+	if want := `pay\u00adpal a\u034fb \ud834\udd73 hidden:\udb40\udc41\udb40\udc42 flag 🏴\udb40\udc67\udb40\udc7f`; !strings.Contains(string(out), want) {
+		t.Errorf("InertJSON(%s) = %s, want %s in it", in, out, want)
+	}
 	if err := json.Unmarshal(out, &back); err != nil || back["text"] != v["text"] {
 		t.Errorf("the escaped document decodes to %q (%v), want %q", back["text"], err, v["text"])
 	}
