@@ -308,7 +308,7 @@ func TestBrowserStreamIsInert(t *testing.T) {
 	}
 	waitJS(t, ctx, "the streaming turn", `!!document.querySelector('article[data-turn="r1/argument/b"] pre.stream')`)
 	time.Sleep(300 * time.Millisecond) // the event stream is open
-	e, err := debate.NewEvent(id, time.Now(), debate.TurnDelta{Turn: "r1/argument/b", Text: " streamed:\u202egnp.exe\u009b2J\x1b[2Jpay\u200bpal\U000E0041 end"})
+	e, err := debate.NewEvent(id, time.Now(), debate.TurnDelta{Turn: "r1/argument/b", Text: " streamed:\u202egnp.exe\u009b2J\x1b[2Jpay\u200bpal\U000E0041 soft\u00adhy\U0001D173 end"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestBrowserStreamIsInert(t *testing.T) {
 	waitJS(t, ctx, "the streamed text", sel+`.includes("streamed:")`)
 	got := eval[string](t, ctx, sel)
 	got = got[strings.Index(got, "streamed:"):]
-	if want := "streamed:⟨U+202E⟩gnp.exe⟨U+009B⟩2J␛[2Jpay⟨U+200B⟩pal⟨U+E0041⟩ end"; got != want {
+	if want := "streamed:⟨U+202E⟩gnp.exe⟨U+009B⟩2J␛[2Jpay⟨U+200B⟩pal⟨U+E0041⟩ soft⟨U+00AD⟩hy⟨U+1D173⟩ end"; got != want {
 		t.Errorf("the page streamed %q, want %q", got, want)
 	}
 }

@@ -36,7 +36,8 @@
   // subdivision flag kept), so that a reply cannot reorder or hide text
   // while it streams, before the panel is drawn again.
   var controls = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-  var coded = /(\ud83c\udff4(?:\udb40[\udc20-\udc7e])+\udb40\udc7f)|[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u200b\u2060-\u2064\ufeff\u180e\u3164\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+  // The same characters as textsafe.Clean's (coded, tag).
+  var coded = /(\ud83c\udff4(?:\udb40[\udc20-\udc7e])+\udb40\udc7f)|[\u0080-\u009f\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|\udb40[\udc00-\udc7f]/g;
   function inert(s) {
     return s.replace(/\r\n/g, "\n").replace(controls, function (c) {
       return c === "\u007f" ? "\u2421" : String.fromCharCode(0x2400 + c.charCodeAt(0));
