@@ -181,20 +181,28 @@ func Wrap(s string, col, width int) (string, int) {
 		return s, col
 	}
 	var b strings.Builder
+	b.Grow(len(s) + len(s)/width + 1)
+	// Spaces are written when a word follows them on the same line, so
+	// that a line broken after them does not end with them. (Trimming
+	// them from what was written copied all of it at each break: a reply
+	// of a megabyte took four seconds.)
+	spaces := 0
 	for i := 0; i < len(s); {
 		switch c := s[i]; {
 		case c == '\n':
+			b.WriteString(strings.Repeat(" ", spaces))
+			spaces = 0
 			b.WriteByte(c)
 			col = 0
 			i++
 		case c == ' ':
 			if col+1 >= width {
 				// A space at the edge ends the line instead.
-				trimSpaces(&b)
+				spaces = 0
 				b.WriteByte('\n')
 				col = 0
 			} else {
-				b.WriteByte(c)
+				spaces++
 				col++
 			}
 			i++
@@ -206,23 +214,19 @@ func Wrap(s string, col, width int) (string, int) {
 			word := s[i:j]
 			n := visibleLen(word)
 			if col > 0 && col+n >= width {
-				trimSpaces(&b)
+				spaces = 0
 				b.WriteByte('\n')
 				col = 0
 			}
+			b.WriteString(strings.Repeat(" ", spaces))
+			spaces = 0
 			b.WriteString(word)
 			col += n
 			i = j
 		}
 	}
+	b.WriteString(strings.Repeat(" ", spaces))
 	return b.String(), col
-}
-
-// trimSpaces drops the spaces that ended the line so far.
-func trimSpaces(b *strings.Builder) {
-	out := strings.TrimRight(b.String(), " ")
-	b.Reset()
-	b.WriteString(out)
 }
 
 // visibleLen is the number of terminal columns s takes, skipping ANSI

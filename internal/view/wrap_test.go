@@ -1,6 +1,7 @@
 package view
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -64,5 +65,24 @@ func TestWrapWideCharacters(t *testing.T) {
 	}
 	if strings.Join(strings.Fields(out), " ") != strings.Join(strings.Fields(text), " ") {
 		t.Errorf("words changed:\n%s", out)
+	}
+}
+
+// TestWrapCostIsLinear: wrapping four times the text allocates about four
+// times as much, not sixteen: each line break copied all that was wrapped
+// before it (a reply of a megabyte, printed whole by the live view, took
+// four seconds). The memory allocated stands for the cost.
+func TestWrapCostIsLinear(t *testing.T) {
+	allocated := func(n int) uint64 {
+		s := strings.Repeat("Cash conversion of 0.86x means earnings outrun cash.  ", n/54)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		Wrap(s, 0, 80)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := allocated(64<<10), allocated(256<<10)
+	if large > 6*small {
+		t.Errorf("wrapping 4 times the text allocates %.1f times as much (%d KB, was %d KB): the cost grows faster than the text", float64(large)/float64(small), large>>10, small>>10)
 	}
 }
