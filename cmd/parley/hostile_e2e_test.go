@@ -16,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // hostile is what a compromised or prompt-injected model might send: a
@@ -275,4 +276,64 @@ func ptrs(rs []script.Reply) []*script.Reply {
 		out[i] = &rs[i]
 	}
 	return out
+}
+
+// TestHostileRepliesKeepTheirMeaning: a reply nested a thousand lists deep
+// by indentation, written in Chinese with a verdict given as an emoji, and
+// hiding text in a soft hyphen and in tag characters (invisible copies of
+// ASCII). The Markdown export nests no deeper than textsafe.Shallow allows
+// (goldmark took seconds over each view of such a reply), the PDF prints
+// what its fonts lack as code points (it printed blank boxes, and nothing
+// for the emoji), and no export, JSON included, carries the invisible
+// characters raw.
+func TestHostileRepliesKeepTheirMeaning(t *testing.T) {
+	var deep strings.Builder
+	for i := range 1000 {
+		deep.WriteString(strings.Repeat("  ", i) + "- 深\n")
+	}
+	reply := "结论: 采用 PostgreSQL. Verdict: 👎 for Redis. pay\u00adpal hidden:\U000E0041\U000E0042\n\n" + deep.String()
+	base := loadScript(t, "perspectives.yaml")
+	rules := append([]script.Rule{{Tag: "r1/argument/performance-advocate", Reply: &script.Reply{Text: reply}}}, base.Rules...)
+	sc, err := script.New(rules...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dir, env := fakeOpenAI(t, sc, fakellm.WithTokenDelay(0))
+	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--turn-budget", "0")
+	id := strings.Fields(strings.Split(mustParley(t, dir, env, "", "list").stdout, "\n")[1])[0]
+	md := mustParley(t, dir, env, "", "export", id, "--as", "md", "--full").stdout
+	js := mustParley(t, dir, env, "", "export", id, "--as", "json", "--full").stdout
+	show := mustParley(t, dir, env, "", "show", id).stdout
+	for what, out := range map[string]string{"export md": md, "export json": js, "show": show} {
+		if strings.ContainsAny(out, "\u00ad\U000E0041") {
+			t.Errorf("%s carries the soft hyphen or the tag characters raw", what)
+		}
+	}
+	if !strings.Contains(js, `pay\u00adpal hidden:\udb40\udc41\udb40\udc42`) {
+		t.Errorf("the JSON export does not keep the hidden text, escaped")
+	}
+	depth, deepest := 0, 0
+	root := goldmark.New().Parser().Parse(text.NewReader([]byte(md)))
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if n.Kind() == ast.KindList {
+			if entering {
+				depth++
+			} else {
+				depth--
+			}
+			deepest = max(deepest, depth)
+		}
+		return ast.WalkContinue, nil
+	})
+	if limit := textsafe.MaxNesting + textsafe.MaxIndent/2 + 4; deepest > limit {
+		t.Errorf("the Markdown export nests %d lists, want at most %d", deepest, limit)
+	}
+	pdf := filepath.Join(dir, "d.pdf")
+	mustParley(t, dir, env, "", "export", id, "--as", "pdf", "--full", "-o", pdf)
+	txt := pdfToText(t, pdf)
+	for _, want := range []string{"⟨U+7ED3⟩⟨U+8BBA⟩: ⟨U+91C7⟩⟨U+7528⟩ PostgreSQL", "Verdict: ⟨U+1F44E⟩ for Redis", "shown by their code points"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("the PDF lacks %q", want)
+		}
+	}
 }
