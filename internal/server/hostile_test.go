@@ -170,6 +170,21 @@ func TestDeepNestingIsBounded(t *testing.T) {
 	}
 }
 
+// TestWideTablesAreBounded: a table's rows are filled to the header's
+// columns, so a header of a thousand columns over a thousand one-cell rows
+// (8 KB of reply) made a million cells; such a table is shown as text, and
+// a table whose rows hold their cells is kept.
+func TestWideTablesAreBounded(t *testing.T) {
+	m := newMarkdown()
+	wide := "|" + strings.Repeat("a|", 1000) + "\n|" + strings.Repeat("-|", 1000) + "\n" + strings.Repeat("|b|\n", 1000)
+	if n := strings.Count(string(m.HTML(wide)), "<td"); n > textsafe.MaxCells+len(wide) {
+		t.Errorf("the page holds %d table cells for a reply of %d bytes", n, len(wide))
+	}
+	if n := strings.Count(string(m.HTML("| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n")), "<td"); n != 4 {
+		t.Errorf("a table of two rows of two cells shows %d cells", n)
+	}
+}
+
 // TestReportSectionsAreTheDocuments: the report page folds the document at
 // its "## " headings as a Markdown reader finds them: a "## " line in a
 // code block (a "~~~" fence, or one of four backticks holding "```") is

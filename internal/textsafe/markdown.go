@@ -26,15 +26,33 @@ const MaxIndent = 4 * MaxNesting
 // can follow nests so deep; what such a line says is kept, less deeply
 // nested. White space not followed by a marker (an indented code line) is
 // left as it is: it opens nothing.
+//
+// A table whose rows would hold more cells than they have bytes (and more
+// than MaxCells) is shown as text: its delimiter row ("|---|---|") is
+// escaped. A row with fewer cells than the header is filled with empty
+// ones, so a header of thousands of columns over thousands of one-cell
+// rows made a reply of 20 KB four million cells, 11 s and 670 MB to
+// parse, and a few hundred kilobytes more memory than any machine has.
 func Shallow(src string) string {
 	var b strings.Builder
-	done := 0 // src[:done] is in b
+	done := 0      // src[:done] is in b
+	tableEnd := -1 // the end of the last table checked: its rows start none
 	for start := 0; start < len(src); {
 		end := len(src)
 		if i := strings.IndexByte(src[start:], '\n'); i >= 0 {
 			end = start + i + 1
 		}
-		if line, ok := shallowLine(src[start:end]); ok {
+		line, changed := shallowLine(src[start:end])
+		if start >= tableEnd {
+			if at, cols := delimiterRow(line); cols > 0 {
+				rows, size, stop := tableRows(src, end)
+				tableEnd = stop
+				if rows*cols > max(MaxCells, size) {
+					line, changed = line[:at]+"\\"+line[at:], true
+				}
+			}
+		}
+		if changed {
 			if done == 0 {
 				b.Grow(len(src))
 			}
@@ -49,6 +67,55 @@ func Shallow(src string) string {
 	}
 	b.WriteString(src[done:])
 	return b.String()
+}
+
+// MaxCells is how many cells a table may have beyond one for each byte of
+// its rows (see Shallow).
+const MaxCells = 4096
+
+// delimiterRow reports whether line is a table's delimiter row ("|---|:-:|"),
+// where it starts after any indentation and block quote markers, and how
+// many columns it gives the table; cols is 0 when it is none.
+func delimiterRow(line string) (at, cols int) {
+	at = strings.IndexFunc(line, func(r rune) bool { return r != ' ' && r != '\t' && r != '>' })
+	if at < 0 || !strings.ContainsRune(line, '|') {
+		return 0, 0
+	}
+	inCell := false
+	for _, c := range []byte(strings.TrimRight(line[at:], " \t\r\n")) {
+		switch c {
+		case '-', ':':
+			if !inCell {
+				cols++
+				inCell = true
+			}
+		case '|':
+			inCell = false
+		case ' ', '\t':
+		default:
+			return 0, 0
+		}
+	}
+	return at, cols
+}
+
+// tableRows counts the lines from src[start:] to the next blank one (block
+// quote markers aside), the rows of a table whose delimiter row ends at
+// start, and their bytes; stop is where they end.
+func tableRows(src string, start int) (rows, size, stop int) {
+	for stop = start; stop < len(src); {
+		end := len(src)
+		if i := strings.IndexByte(src[stop:], '\n'); i >= 0 {
+			end = stop + i + 1
+		}
+		if strings.TrimLeft(src[stop:end], " \t>\r\n") == "" {
+			break
+		}
+		rows++
+		size += end - stop
+		stop = end
+	}
+	return rows, size, stop
 }
 
 // shallowLine returns line with the container markers that start it past

@@ -71,9 +71,11 @@ func TestStyled(t *testing.T) {
 // TestShallow: a line may open MaxNesting block quotes and lists, behind
 // at most MaxIndent columns of indentation; markers past them are dropped
 // and the indentation cut, the text after them kept, and lines that nest no
-// deeper are left as they are.
+// deeper are left as they are. A table may have a cell for each byte of
+// its rows, or MaxCells.
 func TestShallow(t *testing.T) {
 	deep := strings.Repeat("1. ", MaxNesting)
+	wide := "> |" + strings.Repeat("a|", 5000)
 	for _, tc := range []struct{ in, want string }{
 		{"plain\n> quote\n- a\n  - b\n", "plain\n> quote\n- a\n  - b\n"},
 		{deep + "x", deep + "x"},
@@ -89,6 +91,11 @@ func TestShallow(t *testing.T) {
 		{strings.Repeat("\t", 40) + "* x", strings.Repeat(" ", MaxIndent) + "* x"}, // a tab counts four
 		{strings.Repeat(" ", 200) + "code", strings.Repeat(" ", 200) + "code"},
 		{strings.Repeat(" ", MaxIndent) + "- x", strings.Repeat(" ", MaxIndent) + "- x"},
+		// A table whose rows would hold more cells than they have bytes is
+		// text: its delimiter row is escaped. Others are kept.
+		{wide + "\n" + "> |" + strings.Repeat("-|", 5000) + "\n" + strings.Repeat("> |b|\n", 10), wide + "\n" + "> \\|" + strings.Repeat("-|", 5000) + "\n" + strings.Repeat("> |b|\n", 10)},
+		{"| a | b |\n|---|:-:|\n| 1 | 2 |\n\ntext", "| a | b |\n|---|:-:|\n| 1 | 2 |\n\ntext"},
+		{"|" + strings.Repeat(" a |", 100) + "\n|" + strings.Repeat("---|", 100) + "\n" + strings.Repeat("| x |\n", 40), "|" + strings.Repeat(" a |", 100) + "\n|" + strings.Repeat("---|", 100) + "\n" + strings.Repeat("| x |\n", 40)},
 	} {
 		if got := Shallow(tc.in); got != tc.want {
 			t.Errorf("Shallow(%.60q…) = %.80q…, want %.80q…", tc.in, got, tc.want)
