@@ -121,7 +121,13 @@ func (a *App) Ask(ctx context.Context, req AskRequest) (*FollowUp, error) {
 	var spec debate.TurnSpec
 	var note debate.Note
 	if asker, ok := format.(Asker); ok {
-		spec, note, err = asker.Ask(st, req.Agent, question)
+		// The agent is named as in every format, by a unique prefix
+		// too ("mod"), before the format's own follow-ups take it.
+		agent := req.Agent
+		if m := MatchAgent(Agents(st), agent); m != "" {
+			agent = m
+		}
+		spec, note, err = asker.Ask(st, agent, question)
 	} else {
 		spec, note, err = GenericAsk(st, req.Agent, question)
 	}

@@ -143,6 +143,10 @@ func TestAskRefusals(t *testing.T) {
 	}{
 		{AskRequest{ID: s.ID, Agent: "bear", Question: "Why?"}, true, "data-only agents"},
 		{AskRequest{ID: s.ID, Agent: "judge", Question: "Why?"}, false, "ask bull, bear or moderator"},
+		// A unique prefix names the agent in every format ('parley ask
+		// --help' says so): "mod" is the moderator, past the agent check
+		// to the model's.
+		{AskRequest{ID: s.ID, Agent: "mod", Question: "Why?"}, true, "none is configured for the moderator"},
 		{AskRequest{ID: s.ID, Agent: "bear", Question: "  "}, false, "the question is empty"},
 		{AskRequest{ID: "DEB-none", Agent: "bear", Question: "Why?"}, false, "no debate DEB-none"},
 	} {
