@@ -38,6 +38,9 @@ func TestBalanceTaxAndDividendLines(t *testing.T) {
 		{"AAPL", "The effective tax rate was 24.1% in fiscal 2024.", []Status{Verified}},
 		{"AAPL", "The effective tax rate was 14.7% in fiscal 2024.", []Status{Corrected}},
 		{"NVDA", "NVIDIA's effective tax rate was 13.3% in fiscal 2025.", []Status{Verified}},
+		// The rate's level moved, as a margin's: from fiscal 2024's 24.1%.
+		{"AAPL", "Apple's effective tax rate dropped to 15.6% in fiscal 2025 from 24.1%.", []Status{Verified, Verified}},
+		{"AAPL", "Apple's effective tax rate rose to 15.6% in fiscal 2025.", []Status{Corrected}},
 		{"AAPL", "Apple paid dividends of $0.98 per share in fiscal 2024.", []Status{Verified}},
 		{"AAPL", "Apple paid dividends of $1.98 per share in fiscal 2024.", []Status{Corrected}},
 		{"AAPL", "Apple's dividend per share rose to $1.12 in fiscal 2025.", []Status{Corrected}},

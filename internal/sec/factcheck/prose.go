@@ -2769,7 +2769,9 @@ func levelMetric(m Metric) bool {
 		return true
 	}
 	switch m {
-	case GrossMargin, OperatingMargin, NetMargin, FCFMargin:
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, EffectiveTaxRate:
+		// A rate of the year, whose level the year before's settles
+		// ("the effective tax rate rose to 15.6% from 24.1%").
 		return true
 	}
 	return false
