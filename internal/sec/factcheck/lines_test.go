@@ -151,3 +151,24 @@ func TestQuarterlyDividendAsTheYears(t *testing.T) {
 		}
 	}
 }
+
+// TestNewLinesInTables: a Markdown table's rows of the new lines are read
+// as prose's are.
+func TestNewLinesInTables(t *testing.T) {
+	split := syntheticTable(t, "split_CIK0009000017.json")
+	for _, tc := range []struct {
+		text string
+		want []Status
+	}{
+		{"| Metric | FY2024 | FY2025 |\n|---|---|---|\n| Total assets ($B) | 97 | 105 |\n| Equity ($B) | 51 | 57 |",
+			[]Status{Verified, Verified, Verified, Verified}},
+		{"| Metric | FY2024 | FY2025 |\n|---|---|---|\n| Total assets ($B) | 97 | 115 |\n| Equity ($B) | 51 | 57 |",
+			[]Status{Verified, Corrected, Verified, Verified}},
+		{"| Metric | FY2024 | FY2025 |\n|---|---|---|\n| Effective tax rate | 19.0% | 21.0% |\n| Dividends per share | $0.44 | $0.48 |",
+			[]Status{Verified, Corrected, Verified, Verified}},
+	} {
+		if got := statusesOf(split.Check(tc.text)); !equalStatuses(got, tc.want) {
+			t.Errorf("%q → %s, want %v", tc.text, describe(split.Check(tc.text)), tc.want)
+		}
+	}
+}
