@@ -2,11 +2,15 @@ package anthropic_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/anthropic"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
 )
 
 // vLLM's /v1/messages maps its finish reasons to stop reasons with a table
@@ -48,5 +52,21 @@ func TestEventsAfterMessageStop(t *testing.T) {
 	r, err := ask(rawServer(t, sse(start+text+delta("end_turn")+stopEv+text+delta("max_tokens")+"data: garbage\n\n")))
 	if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd {
 		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+// The same through the fake server, as vLLM's /v1/messages sends an
+// aborted generation.
+func TestAbortedGenerationFake(t *testing.T) {
+	srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "The cache should live in Redis because it is fast."}}),
+		fakellm.WithAPIKey("k"), fakellm.WithFinishReason("abort"))
+	defer srv.Close()
+	p, err := anthropic.New(anthropic.Config{APIKey: "k", BaseURL: srv.AnthropicURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ask(p)
+	if !llm.IsRetryable(err) || !strings.Contains(fmt.Sprint(err), "stop_reason") {
+		t.Fatalf("got %+v, %v; want a retryable error saying the reply is incomplete", r, err)
 	}
 }

@@ -323,6 +323,34 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 	}
 	index := 0
 	forced := a.Mode.forcedTool != "" && a.Text != ""
+	if a.Finish != "" && a.Fault == nil && a.Text != "" && !forced {
+		// The server gave up half way (WithFinishReason), as vLLM's
+		// /v1/messages says so: the stop reason its table has for the
+		// finish reason, null for the words it has none for ("abort").
+		pieces := script.Split(a.Text)
+		if !sw.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}}) {
+			return
+		}
+		for _, piece := range pieces[:len(pieces)/2] {
+			if !sw.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": piece}}) {
+				return
+			}
+		}
+		var stop any
+		switch a.Finish {
+		case "stop":
+			stop = "end_turn"
+		case "length":
+			stop = "max_tokens"
+		case "tool_calls":
+			stop = "tool_use"
+		}
+		if sw.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0}) &&
+			sw.event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": antUsage(a.Usage)}) {
+			sw.event("message_stop", map[string]any{"type": "message_stop"})
+		}
+		return
+	}
 	if a.Text != "" && !forced {
 		if !sw.event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": map[string]any{"type": "text", "text": ""}}) {
 			return

@@ -128,7 +128,10 @@ func WithErrorField() Option { return func(s *Server) { s.errorField = true } }
 // reason: what a server sends when it gave up on a generation without an
 // error event. vLLM says "abort" (the engine aborted the request: a
 // preemption, a failed KV transfer, a shutdown), DeepSeek
-// "insufficient_system_resource" (its inference system ran short).
+// "insufficient_system_resource" (its inference system ran short). The
+// Anthropic endpoint stops a streamed text reply so too, as vLLM's
+// /v1/messages does: with the stop_reason its table maps reason to, null
+// for the words it has none for ("abort").
 func WithFinishReason(reason string) Option { return func(s *Server) { s.finishReason = reason } }
 
 // WithRateLimitHeaders makes the OpenAI endpoint answer a 429 as OpenAI's
