@@ -43,6 +43,9 @@ func Shallow(src string) string {
 			end = start + i + 1
 		}
 		line, changed := shallowLine(src[start:end])
+		if l, ok := unlinked(line); ok {
+			line, changed = l, true
+		}
 		if start >= tableEnd {
 			if at, cols := delimiterRow(line); cols > 0 {
 				rows, size, stop := tableRows(src, end)
@@ -67,6 +70,54 @@ func Shallow(src string) string {
 	}
 	b.WriteString(src[done:])
 	return b.String()
+}
+
+// MaxRun is how long a run of text without white space may be before the
+// link openings in it past the first, "](", are escaped (see unlinked).
+const MaxRun = 1 << 10
+
+// unlinked returns line with "](" escaped as "]\(" after the first in each
+// run of more than MaxRun bytes without white space; ok reports whether it
+// changed. goldmark reads each "](" as a link's destination and looks for
+// its end up to the next white space, so a reply of "[a](b" repeated for
+// 64 KB took 11 s to parse, and a megabyte some forty minutes, in every
+// renderer and every view of a dashboard page. A link's address has no
+// white space in it, but a run that long holds one link at most.
+func unlinked(line string) (string, bool) {
+	if len(line) <= MaxRun || strings.Count(line, "](") < 2 {
+		return line, false
+	}
+	var b strings.Builder
+	done, changed := 0, false
+	for start := 0; start < len(line); {
+		end := strings.IndexAny(line[start:], " \t\r\n")
+		if end < 0 {
+			end = len(line)
+		} else {
+			end += start
+		}
+		if run := line[start:end]; len(run) > MaxRun {
+			if first := strings.Index(run, "]("); first >= 0 {
+				for i := first + 2; ; {
+					j := strings.Index(run[i:], "](")
+					if j < 0 {
+						break
+					}
+					at := start + i + j + 1 // the "(" after "]"
+					b.WriteString(line[done:at])
+					b.WriteByte('\\')
+					done, changed = at, true
+					i += j + 2
+				}
+			}
+		}
+		start = end + 1
+	}
+	if !changed {
+		return line, false
+	}
+	b.WriteString(line[done:])
+	return b.String(), true
 }
 
 // MaxCells is how many cells a table may have beyond one for each byte of

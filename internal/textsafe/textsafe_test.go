@@ -72,7 +72,7 @@ func TestStyled(t *testing.T) {
 // at most MaxIndent columns of indentation; markers past them are dropped
 // and the indentation cut, the text after them kept, and lines that nest no
 // deeper are left as they are. A table may have a cell for each byte of
-// its rows, or MaxCells.
+// its rows, or MaxCells. A long run without white space opens one link.
 func TestShallow(t *testing.T) {
 	deep := strings.Repeat("1. ", MaxNesting)
 	wide := "> |" + strings.Repeat("a|", 5000)
@@ -95,6 +95,12 @@ func TestShallow(t *testing.T) {
 		// text: its delimiter row is escaped. Others are kept.
 		{wide + "\n" + "> |" + strings.Repeat("-|", 5000) + "\n" + strings.Repeat("> |b|\n", 10), wide + "\n" + "> \\|" + strings.Repeat("-|", 5000) + "\n" + strings.Repeat("> |b|\n", 10)},
 		{"| a | b |\n|---|:-:|\n| 1 | 2 |\n\ntext", "| a | b |\n|---|:-:|\n| 1 | 2 |\n\ntext"},
+		// In a run of over MaxRun bytes without white space, the link
+		// openings after the first are escaped; shorter runs, and a long
+		// address, are left.
+		{"x " + strings.Repeat("[a](b", 300) + " [c](d) [e](f)", "x [a](b" + strings.Repeat("[a]\\(b", 299) + " [c](d) [e](f)"},
+		{strings.Repeat("[a](b) ", 300), strings.Repeat("[a](b) ", 300)},
+		{"[long](https://example.com/?q=" + strings.Repeat("x", 2000) + ")", "[long](https://example.com/?q=" + strings.Repeat("x", 2000) + ")"},
 		{"|" + strings.Repeat(" a |", 100) + "\n|" + strings.Repeat("---|", 100) + "\n" + strings.Repeat("| x |\n", 40), "|" + strings.Repeat(" a |", 100) + "\n|" + strings.Repeat("---|", 100) + "\n" + strings.Repeat("| x |\n", 40)},
 	} {
 		if got := Shallow(tc.in); got != tc.want {
