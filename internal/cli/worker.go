@@ -52,6 +52,12 @@ func (o *WorkerOptions) config(log *slog.Logger, finish func(context.Context, *a
 	if o.Workers < 0 {
 		return jobs.Config{}, usageErrorf("--workers %d: give 0 or more", o.Workers)
 	}
+	// The queue reads 0 or less as its default of 2 minutes, while this
+	// process waited 30 s more than the value given for its workers to
+	// stop: refused, rather than taken as something else.
+	if o.StopTimeout <= 0 {
+		return jobs.Config{}, usageErrorf("--stop-timeout %s: give how long the turns running may take to finish when stopping, above 0 (default %s)", o.StopTimeout, jobs.DefaultStopTimeout)
+	}
 	queues, err := jobs.ParseQueues(o.Queues)
 	if err != nil {
 		return jobs.Config{}, &UsageError{Err: err}

@@ -74,3 +74,18 @@ func TestWorkerLogDurations(t *testing.T) {
 		t.Errorf("the JSON line %s decodes to %+v (%v), want took 198ms and stop.timeout 2m0s", b.String(), rec, err)
 	}
 }
+
+// TestStopTimeoutAboveZero: --stop-timeout 0 or less (of worker, serve and
+// batch) is refused: the queue took it as its default of 2 minutes, while
+// the log said stop_timeout=-1s and the process waited 29 s for its workers.
+func TestStopTimeoutAboveZero(t *testing.T) {
+	for _, d := range []time.Duration{0, -time.Second} {
+		_, err := (&WorkerOptions{Workers: 1, StopTimeout: d}).config(nil, nil)
+		if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--stop-timeout "+d.String()+": give how long the turns running may take to finish") {
+			t.Errorf("--stop-timeout %s: %v, want a usage error naming it", d, err)
+		}
+	}
+	if _, err := (&WorkerOptions{Workers: 1, StopTimeout: time.Second}).config(nil, nil); err != nil {
+		t.Errorf("--stop-timeout 1s: %v", err)
+	}
+}
