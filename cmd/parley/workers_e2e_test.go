@@ -151,8 +151,10 @@ func TestWorkersKillOne(t *testing.T) {
 
 	// Every turn of every debate completed once, none started again after it
 	// completed; the fake server was asked for each turn once per attempt the
-	// logs record (an attempt the kill cut off is superseded and run again).
-	attempts := map[string]int{}
+	// logs record, but for attempts the kill cut off (superseded and run
+	// again), which it may or may not have been asked for: the worker records
+	// an attempt before it sends its request, and may die in between.
+	attempts, superseded := map[string]int{}, map[string]int{}
 	cut := 0
 	for _, id := range ids {
 		e := exportJSON(t, dir, env, id)
@@ -180,6 +182,9 @@ func TestWorkersKillOne(t *testing.T) {
 				_ = ev.Decode(&tc)
 				completed[tc.Turn.ID] = true
 			case debate.TypeTurnSuperseded:
+				var su debate.TurnSuperseded
+				_ = ev.Decode(&su)
+				superseded[su.Turn]++
 				cut++
 			}
 		}
@@ -192,8 +197,8 @@ func TestWorkersKillOne(t *testing.T) {
 		asked[r.Parsed.Tag]++
 	}
 	for tag, w := range attempts {
-		if asked[tag] != w {
-			t.Errorf("turn %s asked %d times over %d debates, whose logs record %d attempts", tag, asked[tag], n, w)
+		if asked[tag] > w || asked[tag] < w-superseded[tag] {
+			t.Errorf("turn %s asked %d times over %d debates, whose logs record %d attempts, %d of them cut off", tag, asked[tag], n, w, superseded[tag])
 		}
 	}
 	tookOver := func(log string) bool {
