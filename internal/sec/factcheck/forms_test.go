@@ -100,6 +100,12 @@ func TestWrittenForms(t *testing.T) {
 		{"Loss per share was $0.52 in FY2024.", Verified, EPSDiluted, "$0.52", ""},
 		{"EPS was -$0.52 in FY2024.", Verified, EPSDiluted, "-$0.52", ""},
 		{"EPS was $(0.52) in FY2024.", Verified, EPSDiluted, "$(0.52)", ""},
+		// The parenthesis around the sign: the same negative. Its closing
+		// one was taken for the figure's and the opening one missed, and
+		// a right loss a share was corrected as of the wrong sign.
+		{"EPS was ($0.52) in FY2024.", Verified, EPSDiluted, "($0.52)", ""},
+		{"EPS was ($0.62) in FY2024.", Corrected, EPSDiluted, "($0.62)", ""},
+		{"EPS fell in FY2024 (to $6.11).", Corrected, EPSDiluted, "$6.11", ""},
 		{"EPS was $0.52 in FY2024.", Corrected, EPSDiluted, "$0.52", "sign"},
 		// A change in a loss needs a loss in both years: FY2023 was a profit.
 		{"The net loss narrowed 20% in FY2024.", Corrected, NetIncome, "20%", "not a loss in FY2023"},

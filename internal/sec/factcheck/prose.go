@@ -1033,6 +1033,12 @@ func findIn(sentence string, t *Table) []Mention {
 			scale = scaleOf(low[loc[8]:loc[9]])
 		}
 		start, end := loc[0], loc[1]
+		if loc[6] >= 0 && !strings.HasSuffix(sentence[loc[0]:loc[4]], "(") && loc[8] < 0 {
+			// A closing parenthesis not opened after the dollar sign is
+			// the text's ("($0.62)", "(up from $6.08)"): not the figure's,
+			// and an accountant's negative opened before the sign.
+			end = loc[6]
+		}
 		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale)}
 		// The sign as written: low has turned hyphens into spaces.
 		switch sign := sentence[loc[0]:loc[4]]; {
