@@ -1,15 +1,14 @@
 package postgres
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
 func benchEvent(b *testing.B, id string, i int, delta bool) debate.Event {
@@ -134,58 +133,14 @@ func BenchmarkCrossStoreWake(b *testing.B) {
 // BenchmarkList measures listing 500 debates of 20 completed turns each
 // (half data-only, a model without a price among the others; texts of 4 KB,
 // as a turn's argument runs): all of them, and the 20 newest as parley list
-// shows them. The same debates as the sqlite store's BenchmarkList.
+// shows them. storetest writes and lists the same debates for the sqlite
+// store's BenchmarkList, so that the two compare.
 func BenchmarkList(b *testing.B) {
-	const debates, turns = 500, 20
 	s := openAt(b, pgtest.URL(b))
-	ctx := context.Background()
-	text := strings.Repeat("An argument of some length. ", 150)
-	for d := range debates {
-		id := fmt.Sprintf("DEB-%04d", d)
-		at := time.Unix(1700000000+int64(d), 0)
-		evs := []debate.Event{}
-		add := func(p debate.Payload) {
-			e, err := debate.NewEvent(id, at, p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			evs = append(evs, e)
-		}
-		add(debate.Created{Format: "bullbear", Topic: "bench"})
-		for i := range turns {
-			ref := debate.TurnRef{ID: fmt.Sprintf("t%d", i), Agent: "bull", Round: 1}
-			switch {
-			case i%2 == 0:
-				add(debate.TurnCompleted{Turn: ref, Text: text, NoLLM: true, Model: debate.DataOnlyModel})
-			case i%5 == 1:
-				add(debate.TurnCompleted{Turn: ref, Text: text, Model: "openai/my-finetune"})
-			default:
-				add(debate.TurnCompleted{Turn: ref, Text: text, Model: "anthropic/claude-sonnet-4-5", CostUSD: 0.01})
-			}
-		}
-		if _, err := s.Append(ctx, id, evs...); err != nil {
-			b.Fatal(err)
-		}
-	}
+	n := storetest.SeedList(b, s)
 	// Statistics as autovacuum would have them on a table this size.
-	if _, err := s.pool.Exec(ctx, `ANALYZE`); err != nil {
+	if _, err := s.pool.Exec(context.Background(), `ANALYZE`); err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct {
-		name  string
-		limit int
-	}{{"all", 0}, {"newest20", 20}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				sums, err := s.List(ctx, debate.ListFilter{Limit: c.limit})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if want := cmp.Or(c.limit, debates); len(sums) != want {
-					b.Fatalf("listed %d debates, want %d", len(sums), want)
-				}
-			}
-		})
-	}
+	storetest.BenchList(b, s, n)
 }

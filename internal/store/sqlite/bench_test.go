@@ -1,15 +1,14 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
 func benchEvent(b *testing.B, id string, i int) debate.Event {
@@ -94,54 +93,9 @@ func BenchmarkLoad10k(b *testing.B) {
 // BenchmarkList measures listing 500 debates of 20 completed turns each
 // (half data-only, a model without a price among the others; texts of 4 KB,
 // as a turn's argument runs): all of them, and the 20 newest as parley
-// list shows them.
+// list shows them. storetest writes and lists the same debates for the
+// postgres store's BenchmarkList, so that the two compare.
 func BenchmarkList(b *testing.B) {
-	const debates, turns = 500, 20
 	s := openAt(b, filepath.Join(b.TempDir(), "parley.db"))
-	ctx := context.Background()
-	text := strings.Repeat("An argument of some length. ", 150)
-	for d := range debates {
-		id := fmt.Sprintf("DEB-%04d", d)
-		at := time.Unix(1700000000+int64(d), 0)
-		evs := []debate.Event{}
-		add := func(p debate.Payload) {
-			e, err := debate.NewEvent(id, at, p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			evs = append(evs, e)
-		}
-		add(debate.Created{Format: "bullbear", Topic: "bench"})
-		for i := range turns {
-			ref := debate.TurnRef{ID: fmt.Sprintf("t%d", i), Agent: "bull", Round: 1}
-			switch {
-			case i%2 == 0:
-				add(debate.TurnCompleted{Turn: ref, Text: text, NoLLM: true, Model: debate.DataOnlyModel})
-			case i%5 == 1:
-				add(debate.TurnCompleted{Turn: ref, Text: text, Model: "openai/my-finetune"})
-			default:
-				add(debate.TurnCompleted{Turn: ref, Text: text, Model: "anthropic/claude-sonnet-4-5", CostUSD: 0.01})
-			}
-		}
-		if _, err := s.Append(ctx, id, evs...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, c := range []struct {
-		name  string
-		limit int
-	}{{"all", 0}, {"newest20", 20}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				sums, err := s.List(ctx, debate.ListFilter{Limit: c.limit})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if want := cmp.Or(c.limit, debates); len(sums) != want {
-					b.Fatalf("listed %d debates, want %d", len(sums), want)
-				}
-			}
-		})
-	}
+	storetest.BenchList(b, s, storetest.SeedList(b, s))
 }

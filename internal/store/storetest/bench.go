@@ -1,0 +1,108 @@
+package storetest
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// The benchmarks here are the bodies the SQL stores' benchmarks share, so
+// that their figures measure the same work and can be compared store
+// against store; each store's benchmark opens the store (with its own
+// settings) and calls one of them.
+
+// turnText is a completed turn's text in the benchmarks: 4 KB, as a turn's
+// argument runs.
+var turnText = strings.Repeat("An argument of some length. ", 150)
+
+// BenchAppendTurn measures appending one completed turn (4 KB of text) to
+// debate "d", which s must already hold: the event, the turns row and its
+// indexes, and the summary row. The models cycle through a priced one, one
+// without a price and the data-only one, so that each projection's path is
+// taken.
+func BenchAppendTurn(b *testing.B, s debate.Store) {
+	ctx := context.Background()
+	models := []string{"anthropic/claude-sonnet-4-5", "openai/my-finetune", debate.DataOnlyModel}
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		tc := debate.TurnCompleted{Turn: debate.TurnRef{ID: fmt.Sprintf("t%d", i), Agent: "bull", Round: 1}, Text: turnText, Model: models[i%3]}
+		if tc.Model == debate.DataOnlyModel {
+			tc.NoLLM = true
+		}
+		e, err := debate.NewEvent("d", time.Unix(1700000000, int64(i)), tc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Append(ctx, "d", e); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// SeedList writes to the empty store s the debates BenchList lists: 500
+// debates of 20 completed turns each (half data-only, a model without a
+// price among the others; texts of 4 KB). It returns how many debates it
+// wrote.
+func SeedList(b *testing.B, s debate.Store) (debates int) {
+	const n, turns = 500, 20
+	ctx := context.Background()
+	for d := range n {
+		id := fmt.Sprintf("DEB-%04d", d)
+		at := time.Unix(1700000000+int64(d), 0)
+		evs := []debate.Event{}
+		add := func(p debate.Payload) {
+			e, err := debate.NewEvent(id, at, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			evs = append(evs, e)
+		}
+		add(debate.Created{Format: "bullbear", Topic: "bench"})
+		for i := range turns {
+			ref := debate.TurnRef{ID: fmt.Sprintf("t%d", i), Agent: "bull", Round: 1}
+			switch {
+			case i%2 == 0:
+				add(debate.TurnCompleted{Turn: ref, Text: turnText, NoLLM: true, Model: debate.DataOnlyModel})
+			case i%5 == 1:
+				add(debate.TurnCompleted{Turn: ref, Text: turnText, Model: "openai/my-finetune"})
+			default:
+				add(debate.TurnCompleted{Turn: ref, Text: turnText, Model: "anthropic/claude-sonnet-4-5", CostUSD: 0.01})
+			}
+		}
+		if _, err := s.Append(ctx, id, evs...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return n
+}
+
+// BenchList measures listing the debates SeedList wrote to s (debates is
+// what it returned): all of them, and the 20 newest as parley list shows
+// them.
+func BenchList(b *testing.B, s debate.Store, debates int) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		limit int
+	}{{"all", 0}, {"newest20", 20}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sums, err := s.List(ctx, debate.ListFilter{Limit: c.limit})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if want := cmp.Or(c.limit, debates); len(sums) != want {
+					b.Fatalf("listed %d debates, want %d", len(sums), want)
+				}
+			}
+		})
+	}
+}
