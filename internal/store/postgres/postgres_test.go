@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -22,7 +21,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
 	"github.com/parleyhq/parley/internal/store/storetest"
 )
@@ -128,52 +126,9 @@ func mustEvent(t *testing.T, id string, at time.Time, p debate.Payload) debate.E
 	return e
 }
 
+// TestTurnsProjection runs the turns projection's test the SQL stores share.
 func TestTurnsProjection(t *testing.T) {
-	ctx := t.Context()
-	s := openAt(t, pgtest.URL(t))
-	t0 := time.Date(2025, 5, 6, 7, 8, 9, 10_000, time.UTC)
-	bull := debate.TurnCompleted{
-		Turn: debate.TurnRef{ID: "r1-bull", Agent: "bull", Role: "advocate", Label: "Bull opening", Phase: "opening", Round: 1},
-		Text: "Cheap.", Move: json.RawMessage(`{"claim": "cheap"}`), Model: "openai/gpt",
-		Usage: llm.Usage{InputTokens: 10, OutputTokens: 20, CacheReadTokens: 30, CacheWriteTokens: 40}, CostUSD: 1.5,
-	}
-	bear := debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bear", Agent: "bear", Round: 1}, Text: "Dear.", Invalid: "missing verdict"}
-	if _, err := s.Turns(ctx, "d"); !errors.Is(err, debate.ErrNotFound) {
-		t.Fatalf("Turns of an unknown debate: err = %v, want ErrNotFound", err)
-	}
-	if _, err := s.Append(ctx, "d",
-		mustEvent(t, "d", t0, debate.Created{Format: "bullbear", Topic: "t"}),
-		mustEvent(t, "d", t0.Add(time.Microsecond), debate.TurnStarted{Turn: bull.Turn}),
-		mustEvent(t, "d", t0.Add(2*time.Microsecond), bull),
-	); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0.Add(3*time.Microsecond), debate.TurnDelta{Turn: "r1-bear", Text: "De"}),
-		mustEvent(t, "d", t0.Add(4*time.Microsecond), bear)); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Turns(ctx, "d")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Turn{
-		// The move is compact: encoding the event compacted it.
-		{Debate: "d", Seq: 3, Time: t0.Add(2 * time.Microsecond), Ref: bull.Turn, Text: bull.Text, Move: json.RawMessage(`{"claim":"cheap"}`), Model: bull.Model, Usage: bull.Usage, CostUSD: bull.CostUSD},
-		{Debate: "d", Seq: 5, Time: t0.Add(4 * time.Microsecond), Ref: bear.Turn, Text: bear.Text, Invalid: bear.Invalid},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("turns (-want +got):\n%s", diff)
-	}
-	if sum, err := s.Get(ctx, "d"); err != nil || sum.CostUSD != 1.5 || sum.Turns != 2 {
-		t.Errorf("summary after two turns: %+v (%v), want cost 1.5 and 2 turns", sum, err)
-	}
-	// A failed append leaves no turn row behind.
-	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0.Add(5*time.Microsecond), bear), debate.Event{Type: "x", Time: t0, Data: json.RawMessage(`{`)}); err == nil {
-		t.Fatal("append with invalid data succeeded")
-	}
-	if got, err := s.Turns(ctx, "d"); err != nil || len(got) != 2 {
-		t.Fatalf("after a failed append: %d turns, err %v; want 2", len(got), err)
-	}
+	storetest.TurnsProjection(t, openAt(t, pgtest.URL(t)), time.Microsecond)
 }
 
 // TestReopenKeepsEverything: what one store wrote, a store opened later on

@@ -52,7 +52,6 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/store"
 	"github.com/parleyhq/parley/internal/store/internal/sqlsum"
 )
@@ -902,18 +901,8 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 }
 
 // Turn is one row of the turns projection: a completed turn of a debate.
-type Turn struct {
-	Debate  string
-	Seq     int64 // of its turn.completed event
-	Time    time.Time
-	Ref     debate.TurnRef
-	Text    string
-	Move    json.RawMessage // nil when the turn has no parsed move
-	Invalid string
-	Model   string
-	Usage   llm.Usage
-	CostUSD float64
-}
+// Both SQL stores keep the same columns, so the row is one type, sqlsum's.
+type Turn = sqlsum.Turn
 
 // Turns returns the completed turns of a debate in log order, from the turns
 // projection. An unknown debate is debate.ErrNotFound.

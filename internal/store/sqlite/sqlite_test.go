@@ -200,48 +200,9 @@ func TestReopenKeepsEverything(t *testing.T) {
 	}
 }
 
+// TestTurnsProjection runs the turns projection's test the SQL stores share.
 func TestTurnsProjection(t *testing.T) {
-	ctx := t.Context()
-	s := openAt(t, filepath.Join(t.TempDir(), "parley.db"))
-	t0 := time.Date(2025, 5, 6, 7, 8, 9, 10, time.UTC)
-	bull := debate.TurnCompleted{
-		Turn: debate.TurnRef{ID: "r1-bull", Agent: "bull", Role: "advocate", Label: "Bull opening", Phase: "opening", Round: 1},
-		Text: "Cheap.", Move: json.RawMessage(`{"claim": "cheap"}`), Model: "openai/gpt",
-		Usage: llm.Usage{InputTokens: 10, OutputTokens: 20, CacheReadTokens: 30, CacheWriteTokens: 40}, CostUSD: 1.5,
-	}
-	bear := debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bear", Agent: "bear", Round: 1}, Text: "Dear.", Invalid: "missing verdict"}
-	if _, err := s.Turns(ctx, "d"); !errors.Is(err, debate.ErrNotFound) {
-		t.Fatalf("Turns of an unknown debate: err = %v, want ErrNotFound", err)
-	}
-	if _, err := s.Append(ctx, "d",
-		mustEvent(t, "d", t0, debate.Created{Format: "bullbear", Topic: "t"}),
-		mustEvent(t, "d", t0.Add(1), debate.TurnStarted{Turn: bull.Turn}),
-		mustEvent(t, "d", t0.Add(2), bull),
-	); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0.Add(3), debate.TurnDelta{Turn: "r1-bear", Text: "De"}), mustEvent(t, "d", t0.Add(4), bear)); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Turns(ctx, "d")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Turn{
-		// The move is compact: encoding the event compacted it.
-		{Debate: "d", Seq: 3, Time: t0.Add(2), Ref: bull.Turn, Text: bull.Text, Move: json.RawMessage(`{"claim":"cheap"}`), Model: bull.Model, Usage: bull.Usage, CostUSD: bull.CostUSD},
-		{Debate: "d", Seq: 5, Time: t0.Add(4), Ref: bear.Turn, Text: bear.Text, Invalid: bear.Invalid},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("turns (-want +got):\n%s", diff)
-	}
-	// A failed append leaves no turn row behind.
-	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0.Add(5), bear), debate.Event{Type: "x", Time: t0, Data: json.RawMessage(`{`)}); err == nil {
-		t.Fatal("append with invalid data succeeded")
-	}
-	if got, err := s.Turns(ctx, "d"); err != nil || len(got) != 2 {
-		t.Fatalf("after a failed append: %d turns, err %v; want 2", len(got), err)
-	}
+	storetest.TurnsProjection(t, openAt(t, filepath.Join(t.TempDir(), "parley.db")), 1)
 }
 
 func schemaVersion(t *testing.T, s *Store) (version int64, rows int) {

@@ -2,7 +2,8 @@
 // their debates table, the debate.Summary projection: its columns, the
 // upsert an append ends with, the encoding of the models without a price,
 // the list query's clauses, and the backfill of the spend columns from the
-// turns projection when a database is migrated to them.
+// turns projection when a database is migrated to them; and the row type of
+// that turns projection, Turn, which both stores' Turns return.
 //
 // The SQL here is the subset both dialects read alike; what differs (time
 // types, parameter markers, the lease's columns) stays in each store.
@@ -13,8 +14,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
 )
 
 // Columns are the debates table's columns, in the order each store scans
@@ -131,4 +134,18 @@ func Spends(ctx context.Context, q interface {
 		return nil, fmt.Errorf("read the turns' models and costs: %w", err)
 	}
 	return out, nil
+}
+
+// Turn is one row of the turns projection: a completed turn of a debate.
+type Turn struct {
+	Debate  string
+	Seq     int64 // of its turn.completed event
+	Time    time.Time
+	Ref     debate.TurnRef
+	Text    string
+	Move    json.RawMessage // nil when the turn has no parsed move
+	Invalid string
+	Model   string
+	Usage   llm.Usage
+	CostUSD float64
 }
