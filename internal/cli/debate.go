@@ -410,7 +410,7 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	if runErr != nil {
 		// On a terminal the view has just shown the pause and why
 		// ("Paused: …"); the error adds how to go on, not the why again.
-		return describeRunError(f, id, runErr, f.IO.IsTerminal() && !o.JSON)
+		return describeRunError(f, id, runErr, f.IO.IsTerminal() && !o.JSON, st)
 	}
 	if finishErr != nil {
 		return finishErr
@@ -480,11 +480,16 @@ func artifactName(kind string) string {
 	return kind
 }
 
-func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
+func describeRunError(f *Factory, id string, err error, pauseShown bool, st *debate.State) error {
 	var pe *debate.PausedError
 	var le *llm.Error
 	var held *debate.LeaseHeldError
 	hint := fmt.Sprintf("resume with: parley debate --resume %s", id)
+	if errors.As(err, &pe) && pe.Reason == debate.PauseBudget {
+		if h := budgetHint(id, st); h != "" {
+			hint = h
+		}
+	}
 	// On a terminal the pause, with the provider's answer, was printed
 	// just above: the closing line points at it rather than say it again.
 	cause := err
@@ -518,6 +523,21 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool) error {
 		return &ConfigError{Err: err}
 	}
 	return fmt.Errorf("debate %s: %w; %s", id, err, hint)
+}
+
+// budgetHint is how to resume a debate paused on a budget: with a larger
+// one. The plain 'parley debate --resume ID' the closing line gave paused it
+// again before its next turn, on the same advice.
+func budgetHint(id string, st *debate.State) string {
+	switch {
+	case st == nil:
+		return ""
+	case st.Limits.DebateBudget > 0 && st.Usage.Total() >= st.Limits.DebateBudget:
+		return fmt.Sprintf("resume with a larger budget: parley debate --resume %s --debate-budget N (N above %d, or 0 for no limit)", id, st.Usage.Total())
+	case st.Limits.TurnBudget > 0:
+		return fmt.Sprintf("resume with a larger budget: parley debate --resume %s --turn-budget N (N above %d, or 0 for no limit)", id, st.Limits.TurnBudget)
+	}
+	return ""
 }
 
 // pauseDetail is a pause's cause as its detail says it (the turn and the

@@ -21,7 +21,7 @@ func TestRunErrorSaysTheCauseOnce(t *testing.T) {
 		cause := &llm.Error{Provider: "ollama", Kind: kind, Err: errors.New(answer)}
 		paused := &debate.PausedError{Reason: "error", Detail: "turn research/bull: " + cause.Error(), Err: cause}
 		for _, shown := range []bool{true, false} {
-			err := describeRunError(nil, "DEB-1", fmt.Errorf("run: %w", paused), shown)
+			err := describeRunError(nil, "DEB-1", fmt.Errorf("run: %w", paused), shown, nil)
 			var ce *ConfigError
 			if !errors.As(err, &ce) || ExitCode(err) != ExitConfig {
 				t.Errorf("%s, shown %v: %T %v, want a configuration error", kind, shown, err, err)
@@ -31,6 +31,29 @@ func TestRunErrorSaysTheCauseOnce(t *testing.T) {
 			}
 			if got := strings.Contains(err.Error(), answer); got == shown {
 				t.Errorf("%s, shown %v: the provider's answer in the closing line: %v, want %v:\n%v", kind, shown, got, !shown, err)
+			}
+		}
+	}
+}
+
+// TestRunErrorOnABudget: a debate paused on its budget ends with the resume
+// that goes on, with a larger budget of the kind it spent; the plain resume
+// the closing line gave paused it again before its next turn.
+func TestRunErrorOnABudget(t *testing.T) {
+	for _, c := range []struct {
+		st   *debate.State
+		want string
+	}{
+		{&debate.State{Limits: debate.Limits{DebateBudget: 3000, TurnBudget: 2000}, Usage: llm.Usage{InputTokens: 3500, OutputTokens: 221}},
+			"parley debate --resume DEB-1 --debate-budget N (N above 3721, or 0 for no limit)"},
+		{&debate.State{Limits: debate.Limits{DebateBudget: 50000, TurnBudget: 2000}, Usage: llm.Usage{InputTokens: 3500, OutputTokens: 221}},
+			"parley debate --resume DEB-1 --turn-budget N (N above 2000, or 0 for no limit)"},
+	} {
+		paused := &debate.PausedError{Reason: debate.PauseBudget, Detail: "the budget"}
+		for _, shown := range []bool{true, false} {
+			err := describeRunError(nil, "DEB-1", fmt.Errorf("run: %w", paused), shown, c.st)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("shown %v: %v, want %q", shown, err, c.want)
 			}
 		}
 	}
