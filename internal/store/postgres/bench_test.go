@@ -11,27 +11,23 @@ import (
 	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
+// benchEvent is a note, or a streamed delta as storetest's benchmarks
+// append (a microsecond apart: what timestamptz keeps).
 func benchEvent(b *testing.B, id string, i int, delta bool) debate.Event {
-	var p debate.Payload = debate.Note{Kind: "bench", Text: fmt.Sprintf("note %d", i)}
 	if delta {
-		p = debate.TurnDelta{Turn: "r1-bull", Text: fmt.Sprintf("token %d ", i)}
+		return storetest.BenchDelta(b, id, i, time.Microsecond)
 	}
-	e, err := debate.NewEvent(id, time.Unix(1700000000, int64(i)*1000), p)
+	e, err := debate.NewEvent(id, time.Unix(1700000000, int64(i)*1000), debate.Note{Kind: "bench", Text: fmt.Sprintf("note %d", i)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return e
 }
 
+// benchStore opens a store on url, with debate "d" created.
 func benchStore(b *testing.B, url string) *Store {
 	s := openAt(b, url)
-	e, err := debate.NewEvent("d", time.Unix(1700000000, 0), debate.Created{Format: "bullbear", Topic: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := s.Append(context.Background(), "d", e); err != nil {
-		b.Fatal(err)
-	}
+	storetest.BenchDebate(b, s)
 	return s
 }
 
@@ -69,29 +65,7 @@ func BenchmarkAppend(b *testing.B) {
 
 // BenchmarkLoad10k measures replaying a debate of 10,000 events.
 func BenchmarkLoad10k(b *testing.B) {
-	const n = 10_000
-	s := benchStore(b, pgtest.URL(b))
-	ctx := context.Background()
-	batch := make([]debate.Event, 0, 500)
-	for i := 1; i < n; i++ {
-		batch = append(batch, benchEvent(b, "d", i, true))
-		if len(batch) == cap(batch) || i == n-1 {
-			if _, err := s.Append(ctx, "d", batch...); err != nil {
-				b.Fatal(err)
-			}
-			batch = batch[:0]
-		}
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		evs, err := s.Load(ctx, "d", 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(evs) != n {
-			b.Fatalf("loaded %d events, want %d", len(evs), n)
-		}
-	}
+	storetest.BenchLoad10k(b, benchStore(b, pgtest.URL(b)), time.Microsecond)
 }
 
 // BenchmarkCrossStoreWake measures from an append through one store to its

@@ -635,7 +635,7 @@ func scanLeased(row pgx.Row) (debate.Summary, error) {
 		owner          []byte
 		since, expires *time.Time
 	)
-	sum, err := scanSummary(scanFunc(func(dest ...any) error {
+	sum, err := scanSummary(sqlsum.ScanFunc(func(dest ...any) error {
 		return row.Scan(append(dest, &owner, &since, &expires)...)
 	}))
 	if err != nil {
@@ -658,10 +658,6 @@ func lease(owner []byte, since, expires time.Time) (debate.Lease, error) {
 	}
 	return l, nil
 }
-
-type scanFunc func(dest ...any) error
-
-func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
 // List implements debate.Store.
 func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary, error) {

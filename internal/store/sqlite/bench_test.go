@@ -2,32 +2,17 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
-func benchEvent(b *testing.B, id string, i int) debate.Event {
-	e, err := debate.NewEvent(id, time.Unix(1700000000, int64(i)), debate.TurnDelta{Turn: "r1-bull", Text: fmt.Sprintf("token %d ", i)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return e
-}
-
+// benchStore opens a store on a new database, with debate "d" created.
 func benchStore(b *testing.B, opts ...Option) *Store {
 	s := openAt(b, filepath.Join(b.TempDir(), "parley.db"), opts...)
-	e, err := debate.NewEvent("d", time.Unix(1700000000, 0), debate.Created{Format: "bullbear", Topic: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := s.Append(context.Background(), "d", e); err != nil {
-		b.Fatal(err)
-	}
+	storetest.BenchDebate(b, s)
 	return s
 }
 
@@ -50,7 +35,7 @@ func BenchmarkAppend(b *testing.B) {
 			ctx := context.Background()
 			evs := make([]debate.Event, c.batch)
 			for i := range evs {
-				evs[i] = benchEvent(b, "d", i)
+				evs[i] = storetest.BenchDelta(b, "d", i, 1)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -65,29 +50,7 @@ func BenchmarkAppend(b *testing.B) {
 
 // BenchmarkLoad10k measures replaying a debate of 10,000 events.
 func BenchmarkLoad10k(b *testing.B) {
-	const n = 10_000
-	s := benchStore(b)
-	ctx := context.Background()
-	batch := make([]debate.Event, 0, 500)
-	for i := 1; i < n; i++ {
-		batch = append(batch, benchEvent(b, "d", i))
-		if len(batch) == cap(batch) || i == n-1 {
-			if _, err := s.Append(ctx, "d", batch...); err != nil {
-				b.Fatal(err)
-			}
-			batch = batch[:0]
-		}
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		evs, err := s.Load(ctx, "d", 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(evs) != n {
-			b.Fatalf("loaded %d events, want %d", len(evs), n)
-		}
-	}
+	storetest.BenchLoad10k(b, benchStore(b), 1)
 }
 
 // BenchmarkList measures listing 500 debates of 20 completed turns each

@@ -744,7 +744,7 @@ func (s *Store) legacySpend(ctx context.Context, sums []debate.Summary) error {
 // scanLeased scans summaryColumns and a lease column that may be NULL.
 func scanLeased(sc interface{ Scan(...any) error }) (debate.Summary, error) {
 	var lease sql.NullString
-	sum, err := scanSummary(scanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease)...) }))
+	sum, err := scanSummary(sqlsum.ScanFunc(func(dest ...any) error { return sc.Scan(append(dest, &lease)...) }))
 	if err != nil {
 		return sum, err
 	}
@@ -757,10 +757,6 @@ func scanLeased(sc interface{ Scan(...any) error }) (debate.Summary, error) {
 	}
 	return sum, nil
 }
-
-type scanFunc func(dest ...any) error
-
-func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
 // AcquireLease implements debate.Store.
 func (s *Store) AcquireLease(ctx context.Context, debateID string, owner debate.LeaseOwner, ttl time.Duration, steal string) (debate.Lease, error) {

@@ -21,7 +21,7 @@ import (
 var turnText = strings.Repeat("An argument of some length. ", 150)
 
 // BenchAppendTurn measures appending one completed turn (4 KB of text) to
-// debate "d", which s must already hold: the event, the turns row and its
+// debate "d", which BenchDebate created in s: the event, the turns row and its
 // indexes, and the summary row. The models cycle through a priced one, one
 // without a price and the data-only one, so that each projection's path is
 // taken.
@@ -104,5 +104,57 @@ func BenchList(b *testing.B, s debate.Store, debates int) {
 				}
 			}
 		})
+	}
+}
+
+// BenchDebate creates debate "d" in s, which the other benchmarks here (but
+// SeedList's) append to or read.
+func BenchDebate(b *testing.B, s debate.Store) {
+	e, err := debate.NewEvent("d", time.Unix(1700000000, 0), debate.Created{Format: "bullbear", Topic: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Append(context.Background(), "d", e); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchDelta is the ith streamed delta of a turn of debate id in the
+// benchmarks, at i steps after the benchmarks' epoch: step is the store's
+// time precision (see TimePrecision; 1 for nanoseconds), so that each
+// event keeps a time of its own.
+func BenchDelta(b *testing.B, id string, i int, step time.Duration) debate.Event {
+	e, err := debate.NewEvent(id, time.Unix(1700000000, 0).Add(time.Duration(i)*step), debate.TurnDelta{Turn: "r1-bull", Text: fmt.Sprintf("token %d ", i)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchLoad10k measures replaying a debate of 10,000 events: debate "d",
+// which BenchDebate created in s, with 9,999 streamed deltas appended in
+// batches of 500. step is as for BenchDelta.
+func BenchLoad10k(b *testing.B, s debate.Store, step time.Duration) {
+	const n = 10_000
+	ctx := context.Background()
+	batch := make([]debate.Event, 0, 500)
+	for i := 1; i < n; i++ {
+		batch = append(batch, BenchDelta(b, "d", i, step))
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := s.Append(ctx, "d", batch...); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		evs, err := s.Load(ctx, "d", 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(evs) != n {
+			b.Fatalf("loaded %d events, want %d", len(evs), n)
+		}
 	}
 }

@@ -149,3 +149,11 @@ type Turn struct {
 	Usage   llm.Usage
 	CostUSD float64
 }
+
+// ScanFunc is a function as a row to scan: each store's scanLeased hands
+// its scanSummary a ScanFunc that appends the lease's columns to the
+// summary's, so that one Scan reads both.
+type ScanFunc func(dest ...any) error
+
+// Scan calls f.
+func (f ScanFunc) Scan(dest ...any) error { return f(dest...) }
