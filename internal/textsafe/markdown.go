@@ -34,6 +34,84 @@ const MaxIndent = 4 * MaxNesting
 // rows made a reply of 20 KB four million cells, 11 s and 670 MB to
 // parse, and a few hundred kilobytes more memory than any machine has.
 func Shallow(src string) string {
+	return unnested(shallowLines(src))
+}
+
+// unnested returns src with each "[" that opens a bracket more than
+// MaxNesting deep in its paragraph escaped ("\\["): goldmark checks, at
+// every "]" that closes a link's text, that the text holds no link, by
+// walking all it holds, so brackets nested by the thousand, on one line or
+// many, cost the square of their depth ("[\n" twelve thousand times, then
+// as many "\n]", took 4 s to parse, and twice that 20 s). Brackets so deep
+// make no link a reader can follow; the text is kept, its deepest
+// brackets shown as written. A paragraph ends at a blank line, where
+// links do; a backslash-escaped bracket opens nothing, and brackets in a
+// fenced code block are left as they are (code spans are not told apart:
+// a span holding brackets more than MaxNesting deep shows the escapes).
+func unnested(src string) string {
+	if strings.Count(src, "[") <= MaxNesting {
+		return src
+	}
+	var b strings.Builder
+	done, depth := 0, 0
+	for start := 0; start < len(src); {
+		end := len(src)
+		if i := strings.IndexByte(src[start:], '\n'); i >= 0 {
+			end = start + i + 1
+		}
+		line := src[start:end]
+		switch t := strings.TrimLeft(line, " \t"); {
+		case strings.TrimSpace(t) == "":
+			depth = 0
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			// A fenced code block's brackets are text: skip to its end (or
+			// the document's, where an unclosed fence ends).
+			fence := t[:3]
+			for start = end; start < len(src); {
+				end = len(src)
+				if i := strings.IndexByte(src[start:], '\n'); i >= 0 {
+					end = start + i + 1
+				}
+				closed := strings.HasPrefix(strings.TrimLeft(src[start:end], " \t"), fence)
+				start = end
+				if closed {
+					break
+				}
+			}
+			depth = 0
+			continue
+		default:
+			for i := 0; i < len(line); i++ {
+				switch line[i] {
+				case '\\':
+					i++ // the escaped character opens and closes nothing
+				case '[':
+					if depth < MaxNesting {
+						depth++
+						continue
+					}
+					if done == 0 {
+						b.Grow(len(src) + 64)
+					}
+					b.WriteString(src[done : start+i])
+					b.WriteByte('\\')
+					done = start + i
+				case ']':
+					depth = max(depth-1, 0)
+				}
+			}
+		}
+		start = end
+	}
+	if done == 0 {
+		return src
+	}
+	b.WriteString(src[done:])
+	return b.String()
+}
+
+// shallowLines is Shallow but for the brackets (unnested).
+func shallowLines(src string) string {
 	var b strings.Builder
 	done := 0      // src[:done] is in b
 	tableEnd := -1 // the end of the last table checked: its rows start none

@@ -102,6 +102,15 @@ func TestShallow(t *testing.T) {
 		{strings.Repeat("[a](b) ", 300), strings.Repeat("[a](b) ", 300)},
 		{"[long](https://example.com/?q=" + strings.Repeat("x", 2000) + ")", "[long](https://example.com/?q=" + strings.Repeat("x", 2000) + ")"},
 		{"|" + strings.Repeat(" a |", 100) + "\n|" + strings.Repeat("---|", 100) + "\n" + strings.Repeat("| x |\n", 40), "|" + strings.Repeat(" a |", 100) + "\n|" + strings.Repeat("---|", 100) + "\n" + strings.Repeat("| x |\n", 40)},
+		// A bracket opened more than MaxNesting deep in its paragraph is
+		// escaped, on one line or over many; brackets closed again, escaped
+		// ones and those of another paragraph open nothing deeper.
+		{strings.Repeat("[", 40) + "a" + strings.Repeat("]", 40), strings.Repeat("[", MaxNesting) + strings.Repeat("\\[", 40-MaxNesting) + "a" + strings.Repeat("]", 40)},
+		{strings.Repeat("[\n", 40) + "a", strings.Repeat("[\n", MaxNesting) + strings.Repeat("\\[\n", 40-MaxNesting) + "a"},
+		{strings.Repeat("[", 30) + "\n \n" + strings.Repeat("[", 30) + "x", strings.Repeat("[", 30) + "\n \n" + strings.Repeat("[", 30) + "x"},
+		{strings.Repeat("\\[", 40) + "a", strings.Repeat("\\[", 40) + "a"},
+		{strings.Repeat("[a] ", 100) + strings.Repeat("[[b]] ", 100), strings.Repeat("[a] ", 100) + strings.Repeat("[[b]] ", 100)},
+		{"```json\n" + strings.Repeat("[", 40) + "\n```\n" + strings.Repeat("[", 40), "```json\n" + strings.Repeat("[", 40) + "\n```\n" + strings.Repeat("[", MaxNesting) + strings.Repeat("\\[", 40-MaxNesting)},
 	} {
 		if got := Shallow(tc.in); got != tc.want {
 			t.Errorf("Shallow(%.60q…) = %.80q…, want %.80q…", tc.in, got, tc.want)
