@@ -47,18 +47,11 @@ func BenchmarkAppend(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			s := benchStore(b, pgtest.URL(b))
-			ctx := context.Background()
 			evs := make([]debate.Event, c.batch)
 			for i := range evs {
 				evs[i] = benchEvent(b, "d", i, c.delta)
 			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := s.Append(ctx, "d", evs...); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*c.batch), "ns/event")
+			storetest.BenchAppend(b, s, evs)
 		})
 	}
 }

@@ -117,15 +117,6 @@ func seedAt(t *testing.T, url string, version int64, debates ...[]debate.Event) 
 	}
 }
 
-func mustEvent(t *testing.T, id string, at time.Time, p debate.Payload) debate.Event {
-	t.Helper()
-	e, err := debate.NewEvent(id, at, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
 // TestTurnsProjection runs the turns projection's test the SQL stores share.
 func TestTurnsProjection(t *testing.T) {
 	storetest.TurnsProjection(t, openAt(t, pgtest.URL(t)), time.Microsecond)
@@ -139,9 +130,9 @@ func TestReopenKeepsEverything(t *testing.T) {
 	s := openAt(t, url)
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 6000, time.UTC)
 	evs := []debate.Event{
-		mustEvent(t, "one", t0, debate.Created{Format: "bullbear", Topic: "Is it cheap?"}),
-		mustEvent(t, "one", t0.Add(time.Second), debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bull", Agent: "bull", Round: 1}, Text: "Yes.", CostUSD: 0.25}),
-		mustEvent(t, "one", t0.Add(2*time.Second), debate.Completed{}),
+		storetest.Event(t, "one", t0, debate.Created{Format: "bullbear", Topic: "Is it cheap?"}),
+		storetest.Event(t, "one", t0.Add(time.Second), debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bull", Agent: "bull", Round: 1}, Text: "Yes.", CostUSD: 0.25}),
+		storetest.Event(t, "one", t0.Add(2*time.Second), debate.Completed{}),
 	}
 	if _, err := s.Append(ctx, "one", evs...); err != nil {
 		t.Fatal(err)
@@ -417,16 +408,16 @@ func TestNotifyPerAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := s.Append(ctx, "a", mustEvent(t, "a", t0, debate.Created{Format: "f", Topic: "t"}), mustEvent(t, "a", t0, debate.Note{Kind: "k"})); err != nil {
+	if _, err := s.Append(ctx, "a", storetest.Event(t, "a", t0, debate.Created{Format: "f", Topic: "t"}), storetest.Event(t, "a", t0, debate.Note{Kind: "k"})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Append(ctx, "a", mustEvent(t, "a", t0, debate.Created{Format: "f", Topic: "t"})); !errors.Is(err, debate.ErrExists) {
+	if _, err := s.Append(ctx, "a", storetest.Event(t, "a", t0, debate.Created{Format: "f", Topic: "t"})); !errors.Is(err, debate.ErrExists) {
 		t.Fatalf("second created: %v", err)
 	}
-	if _, err := s.Append(ctx, "b", mustEvent(t, "b", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
+	if _, err := s.Append(ctx, "b", storetest.Event(t, "b", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Append(ctx, "a", mustEvent(t, "a", t0, debate.TurnDelta{Turn: "x", Text: "y"})); err != nil {
+	if _, err := s.Append(ctx, "a", storetest.Event(t, "a", t0, debate.TurnDelta{Turn: "x", Text: "y"})); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -457,7 +448,7 @@ func TestCrossStoreWake(t *testing.T) {
 	url := pgtest.URL(t)
 	a, b := openAt(t, url), openAt(t, url)
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := a.Append(ctx, "d", mustEvent(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
+	if _, err := a.Append(ctx, "d", storetest.Event(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
 		t.Fatal(err)
 	}
 	sctx, cancel := context.WithCancel(ctx)
@@ -467,7 +458,7 @@ func TestCrossStoreWake(t *testing.T) {
 		t.Fatalf("replay: %+v %v", e, err)
 	}
 	for i := 2; i <= 20; i++ {
-		if _, err := a.Append(ctx, "d", mustEvent(t, "d", t0, debate.Note{Kind: "k", Text: fmt.Sprint(i)})); err != nil {
+		if _, err := a.Append(ctx, "d", storetest.Event(t, "d", t0, debate.Note{Kind: "k", Text: fmt.Sprint(i)})); err != nil {
 			t.Fatal(err)
 		}
 		e, err := next()
@@ -485,7 +476,7 @@ func TestListenerReconnects(t *testing.T) {
 	url := pgtest.URL(t)
 	a, b := openAt(t, url), openAt(t, url)
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := a.Append(ctx, "d", mustEvent(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
+	if _, err := a.Append(ctx, "d", storetest.Event(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
 		t.Fatal(err)
 	}
 	sctx, cancel := context.WithCancel(ctx)
@@ -504,7 +495,7 @@ func TestListenerReconnects(t *testing.T) {
 		t.Fatalf("terminated %d listener connections, want 1", killed)
 	}
 	for i := 2; i <= 4; i++ {
-		if _, err := a.Append(ctx, "d", mustEvent(t, "d", t0, debate.Note{Kind: "k"})); err != nil {
+		if _, err := a.Append(ctx, "d", storetest.Event(t, "d", t0, debate.Note{Kind: "k"})); err != nil {
 			t.Fatal(err)
 		}
 		if e, err := next(); err != nil || e.Seq != int64(i) {
@@ -525,7 +516,7 @@ func TestAppendTx(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
+	if _, err := s.Append(ctx, "d", storetest.Event(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
 		t.Fatal(err)
 	}
 	sctx, cancel := context.WithCancel(ctx)
@@ -539,7 +530,7 @@ func TestAppendTx(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer tx.Rollback(ctx)
-		last, err := s.AppendTx(ctx, tx, "d", mustEvent(t, "d", t0, debate.CheckpointAnswered{ID: "c1", Action: debate.ActionContinue}))
+		last, err := s.AppendTx(ctx, tx, "d", storetest.Event(t, "d", t0, debate.CheckpointAnswered{ID: "c1", Action: debate.ActionContinue}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -582,7 +573,7 @@ func TestAppendTx(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := s.AppendTx(ctx, tx, "nope", mustEvent(t, "nope", t0, debate.Note{Kind: "k"})); !errors.Is(err, debate.ErrNotFound) {
+	if _, err := s.AppendTx(ctx, tx, "nope", storetest.Event(t, "nope", t0, debate.Note{Kind: "k"})); !errors.Is(err, debate.ErrNotFound) {
 		t.Errorf("AppendTx to an unknown debate: %v, want ErrNotFound", err)
 	}
 }
@@ -593,7 +584,7 @@ func TestLeaseUsesDatabaseClock(t *testing.T) {
 	ctx := t.Context()
 	s := openAt(t, pgtest.URL(t))
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := s.Append(ctx, "d", mustEvent(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
+	if _, err := s.Append(ctx, "d", storetest.Event(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
 		t.Fatal(err)
 	}
 	// Shift this session's view of time? PostgreSQL has no such knob, so
@@ -675,8 +666,8 @@ func TestSpendBackfillBatches(t *testing.T) {
 	for i := range debates {
 		id := fmt.Sprintf("d%04d", i)
 		debates[i] = []debate.Event{
-			mustEvent(t, id, time.Unix(int64(i), 0), debate.Created{Format: "perspectives", Topic: "t"}),
-			mustEvent(t, id, time.Unix(int64(i), 1000), debate.TurnCompleted{Turn: debate.TurnRef{ID: "a", Agent: "pro"}, Text: "a", Model: fmt.Sprintf("vendor/m-%d", i)}),
+			storetest.Event(t, id, time.Unix(int64(i), 0), debate.Created{Format: "perspectives", Topic: "t"}),
+			storetest.Event(t, id, time.Unix(int64(i), 1000), debate.TurnCompleted{Turn: debate.TurnRef{ID: "a", Agent: "pro"}, Text: "a", Model: fmt.Sprintf("vendor/m-%d", i)}),
 		}
 		for j := range debates[i] {
 			debates[i][j].Seq = int64(j + 1)
@@ -775,7 +766,7 @@ func TestListenerLossReportedToTheDefaultOfTheMoment(t *testing.T) {
 	a, b := openAt(t, url), openAt(t, url)
 	slog.SetDefault(slog.New(slog.NewTextHandler(&got, nil)))
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := a.Append(ctx, "d", mustEvent(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
+	if _, err := a.Append(ctx, "d", storetest.Event(t, "d", t0, debate.Created{Format: "f", Topic: "t"})); err != nil {
 		t.Fatal(err)
 	}
 	sctx, cancel := context.WithCancel(ctx)

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -32,18 +31,11 @@ func BenchmarkAppend(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			s := benchStore(b, c.opts...)
-			ctx := context.Background()
 			evs := make([]debate.Event, c.batch)
 			for i := range evs {
 				evs[i] = storetest.BenchDelta(b, "d", i, 1)
 			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := s.Append(ctx, "d", evs...); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*c.batch), "ns/event")
+			storetest.BenchAppend(b, s, evs)
 		})
 	}
 }

@@ -113,15 +113,6 @@ func seedAt(t *testing.T, path string, version int64, debates ...[]debate.Event)
 	}
 }
 
-func mustEvent(t *testing.T, id string, at time.Time, p debate.Payload) debate.Event {
-	t.Helper()
-	e, err := debate.NewEvent(id, at, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
 func TestReopenKeepsEverything(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "nested", "dirs", "parley.db") // Open creates the parents
@@ -134,14 +125,14 @@ func TestReopenKeepsEverything(t *testing.T) {
 	}
 	evs := map[string][]debate.Event{
 		"one": {
-			mustEvent(t, "one", t0, debate.Created{Format: "bullbear", Topic: "Is it cheap?"}),
-			mustEvent(t, "one", t0.Add(time.Second), debate.TurnStarted{Turn: turn.Turn, Attempt: 1}),
-			mustEvent(t, "one", t0.Add(2*time.Second), turn),
-			mustEvent(t, "one", t0.Add(3*time.Second), debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bear", Agent: "bear", Round: 1}, Text: "No.", Invalid: "no JSON"}),
+			storetest.Event(t, "one", t0, debate.Created{Format: "bullbear", Topic: "Is it cheap?"}),
+			storetest.Event(t, "one", t0.Add(time.Second), debate.TurnStarted{Turn: turn.Turn, Attempt: 1}),
+			storetest.Event(t, "one", t0.Add(2*time.Second), turn),
+			storetest.Event(t, "one", t0.Add(3*time.Second), debate.TurnCompleted{Turn: debate.TurnRef{ID: "r1-bear", Agent: "bear", Round: 1}, Text: "No.", Invalid: "no JSON"}),
 		},
 		"two": {
-			mustEvent(t, "two", t0.Add(time.Minute), debate.Created{Format: "council", Topic: "Other"}),
-			mustEvent(t, "two", t0.Add(2*time.Minute), debate.Completed{}),
+			storetest.Event(t, "two", t0.Add(time.Minute), debate.Created{Format: "council", Topic: "Other"}),
+			storetest.Event(t, "two", t0.Add(2*time.Minute), debate.Completed{}),
 		},
 	}
 	for id, e := range evs {
@@ -331,7 +322,7 @@ func TestOddFileNames(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), name)
 			s := openAt(t, path)
-			if _, err := s.Append(t.Context(), "d", mustEvent(t, "d", time.Now(), debate.Created{Format: "f", Topic: "t"})); err != nil {
+			if _, err := s.Append(t.Context(), "d", storetest.Event(t, "d", time.Now(), debate.Created{Format: "f", Topic: "t"})); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(path); err != nil {
@@ -404,9 +395,9 @@ func TestOldSchemaReadOnly(t *testing.T) {
 	}
 	u := llm.Usage{InputTokens: 10, OutputTokens: 5}
 	evs := []debate.Event{
-		mustEvent(t, id, time.Unix(1, 0), debate.Created{Format: "perspectives", Topic: "t"}),
-		mustEvent(t, id, time.Unix(2, 0), debate.TurnCompleted{Turn: ref("a"), Text: "a", Usage: u, Model: "openai/my-model"}),
-		mustEvent(t, id, time.Unix(3, 0), debate.TurnCompleted{Turn: ref("d"), Text: "d", NoLLM: true, Model: debate.DataOnlyModel}),
+		storetest.Event(t, id, time.Unix(1, 0), debate.Created{Format: "perspectives", Topic: "t"}),
+		storetest.Event(t, id, time.Unix(2, 0), debate.TurnCompleted{Turn: ref("a"), Text: "a", Usage: u, Model: "openai/my-model"}),
+		storetest.Event(t, id, time.Unix(3, 0), debate.TurnCompleted{Turn: ref("d"), Text: "d", NoLLM: true, Model: debate.DataOnlyModel}),
 	}
 	for i := range evs {
 		evs[i].Seq = int64(i + 1)
@@ -429,7 +420,7 @@ func TestOldSchemaReadOnly(t *testing.T) {
 	if v, _ := schemaVersion(t, w); v != latestMigration(t) {
 		t.Fatalf("schema version %d after a writable open, want %d", v, latestMigration(t))
 	}
-	if _, err := w.Append(ctx, id, mustEvent(t, id, time.Unix(4, 0),
+	if _, err := w.Append(ctx, id, storetest.Event(t, id, time.Unix(4, 0),
 		debate.TurnCompleted{Turn: ref("b"), Text: "b", Usage: u, Priced: true, Model: "gateway/free"})); err != nil {
 		t.Fatal(err)
 	}

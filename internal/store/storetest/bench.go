@@ -158,3 +158,17 @@ func BenchLoad10k(b *testing.B, s debate.Store, step time.Duration) {
 		}
 	}
 }
+
+// BenchAppend measures appending evs to debate "d" in s (which BenchDebate
+// created) as one batch, again and again; besides ns/op it reports
+// ns/event, so that batches of different sizes compare.
+func BenchAppend(b *testing.B, s debate.Store, evs []debate.Event) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Append(ctx, "d", evs...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+}

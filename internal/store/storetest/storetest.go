@@ -136,21 +136,24 @@ var base = time.Date(2025, 3, 4, 5, 6, 7, 123456789, time.UTC)
 
 func at(i int) time.Time { return base.Add(time.Duration(i) * time.Second) }
 
-func event(t *testing.T, id string, when time.Time, p debate.Payload) debate.Event {
-	t.Helper()
+// Event is the event of payload p in debate id at time when, failing tb
+// if p does not encode: the set-up of this suite's tests and of the
+// stores' own.
+func Event(tb testing.TB, id string, when time.Time, p debate.Payload) debate.Event {
+	tb.Helper()
 	e, err := debate.NewEvent(id, when, p)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return e
 }
 
 func created(t *testing.T, id, format, topic string, when time.Time) debate.Event {
-	return event(t, id, when, debate.Created{Format: format, Topic: topic, Limits: debate.DefaultLimits()})
+	return Event(t, id, when, debate.Created{Format: format, Topic: topic, Limits: debate.DefaultLimits()})
 }
 
 func note(t *testing.T, id string, when time.Time, text string) debate.Event {
-	return event(t, id, when, debate.Note{Kind: "test", Text: text})
+	return Event(t, id, when, debate.Note{Kind: "test", Text: text})
 }
 
 func mustAppend(t *testing.T, s debate.Store, id string, events ...debate.Event) int64 {
@@ -330,7 +333,7 @@ func (s suite) testAtomicAppend(t *testing.T) {
 
 	bad := note(t, id, at(2), "bad")
 	bad.Data = json.RawMessage(`{"kind":`)
-	_, err = st.Append(ctx, id, note(t, id, at(2), "a"), event(t, id, at(2), debate.TurnCompleted{Text: "lost"}), bad)
+	_, err = st.Append(ctx, id, note(t, id, at(2), "a"), Event(t, id, at(2), debate.TurnCompleted{Text: "lost"}), bad)
 	if err == nil {
 		t.Fatal("Append of a batch whose last event is not JSON succeeded")
 	}
@@ -796,22 +799,22 @@ func (s suite) testGet(t *testing.T) {
 		{created(t, id, "bullbear", "Is the stock cheap?", at(0)), debate.StatusRunning, 0, 0},
 		// Queued in the job queue, until a runner appends: a hint is no
 		// runner's.
-		{event(t, id, at(0), debate.Queued{Queue: "data", Reason: debate.QueuedCreated}), debate.StatusQueued, 0, 0},
-		{event(t, id, at(0), debate.HintQueued{ID: 1, Target: "bull", Text: "cite"}), debate.StatusQueued, 0, 0},
-		{event(t, id, at(1), debate.PhaseChanged{Phase: "opening", Label: "Phase 1 (Opening)", Round: 1}), debate.StatusRunning, 1, 0},
-		{event(t, id, at(2), debate.TurnStarted{Turn: ref(1, "t1"), Attempt: 1}), debate.StatusRunning, 1, 0},
-		{event(t, id, at(3), debate.TurnCompleted{Turn: ref(1, "t1"), Text: "cheap", Usage: llm.Usage{InputTokens: 10, OutputTokens: 20}, CostUSD: 0.01}), debate.StatusRunning, 1, 1},
-		{event(t, id, at(4), debate.TurnStarted{Turn: ref(2, "t2"), Attempt: 1}), debate.StatusRunning, 2, 1},
-		{event(t, id, at(5), debate.TurnCompleted{Turn: ref(2, "t2"), Text: "still cheap"}), debate.StatusRunning, 2, 2},
-		{event(t, id, at(6), debate.CheckpointReached{ID: "c1", Round: 2, Options: []string{debate.ActionContinue}}), debate.StatusCheckpoint, 2, 2},
-		{event(t, id, at(7), debate.CheckpointAnswered{ID: "c1", Action: debate.ActionContinue}), debate.StatusRunning, 2, 2},
-		{event(t, id, at(8), debate.Paused{Reason: debate.PauseInterrupted}), debate.StatusPaused, 2, 2},
-		{event(t, id, at(8), debate.Queued{Queue: "data", Reason: debate.QueuedResumed}), debate.StatusQueued, 2, 2},
-		{event(t, id, at(9), debate.Resumed{FromSeq: 9}), debate.StatusRunning, 2, 2},
-		{event(t, id, at(10), debate.Failed{Error: "boom"}), debate.StatusFailed, 2, 2},
-		{event(t, id, at(11), debate.Resumed{FromSeq: 11}), debate.StatusRunning, 2, 2},
-		{event(t, id, at(12), debate.PhaseChanged{Phase: "closing", Label: "Phase 3 (Closing)"}), debate.StatusRunning, 2, 2},
-		{event(t, id, at(13), debate.Completed{Reason: "done"}), debate.StatusCompleted, 2, 2},
+		{Event(t, id, at(0), debate.Queued{Queue: "data", Reason: debate.QueuedCreated}), debate.StatusQueued, 0, 0},
+		{Event(t, id, at(0), debate.HintQueued{ID: 1, Target: "bull", Text: "cite"}), debate.StatusQueued, 0, 0},
+		{Event(t, id, at(1), debate.PhaseChanged{Phase: "opening", Label: "Phase 1 (Opening)", Round: 1}), debate.StatusRunning, 1, 0},
+		{Event(t, id, at(2), debate.TurnStarted{Turn: ref(1, "t1"), Attempt: 1}), debate.StatusRunning, 1, 0},
+		{Event(t, id, at(3), debate.TurnCompleted{Turn: ref(1, "t1"), Text: "cheap", Usage: llm.Usage{InputTokens: 10, OutputTokens: 20}, CostUSD: 0.01}), debate.StatusRunning, 1, 1},
+		{Event(t, id, at(4), debate.TurnStarted{Turn: ref(2, "t2"), Attempt: 1}), debate.StatusRunning, 2, 1},
+		{Event(t, id, at(5), debate.TurnCompleted{Turn: ref(2, "t2"), Text: "still cheap"}), debate.StatusRunning, 2, 2},
+		{Event(t, id, at(6), debate.CheckpointReached{ID: "c1", Round: 2, Options: []string{debate.ActionContinue}}), debate.StatusCheckpoint, 2, 2},
+		{Event(t, id, at(7), debate.CheckpointAnswered{ID: "c1", Action: debate.ActionContinue}), debate.StatusRunning, 2, 2},
+		{Event(t, id, at(8), debate.Paused{Reason: debate.PauseInterrupted}), debate.StatusPaused, 2, 2},
+		{Event(t, id, at(8), debate.Queued{Queue: "data", Reason: debate.QueuedResumed}), debate.StatusQueued, 2, 2},
+		{Event(t, id, at(9), debate.Resumed{FromSeq: 9}), debate.StatusRunning, 2, 2},
+		{Event(t, id, at(10), debate.Failed{Error: "boom"}), debate.StatusFailed, 2, 2},
+		{Event(t, id, at(11), debate.Resumed{FromSeq: 11}), debate.StatusRunning, 2, 2},
+		{Event(t, id, at(12), debate.PhaseChanged{Phase: "closing", Label: "Phase 3 (Closing)"}), debate.StatusRunning, 2, 2},
+		{Event(t, id, at(13), debate.Completed{Reason: "done"}), debate.StatusCompleted, 2, 2},
 	}
 	var done []debate.Event
 	for i, step := range steps {
@@ -873,7 +876,7 @@ func (s suite) testSpend(t *testing.T) {
 	done := []debate.Event{created(t, id, "bullbear", "NVDA", at(0))}
 	mustAppend(t, st, id, done[0])
 	for i, step := range steps {
-		e := event(t, id, at(i+1), step.p)
+		e := Event(t, id, at(i+1), step.p)
 		mustAppend(t, st, id, e)
 		done = append(done, stored(e, id, int64(i+2)))
 		got, err := st.Get(t.Context(), id)
@@ -928,7 +931,7 @@ func spendDebates(t *testing.T) [][]debate.Event {
 	} {
 		evs := []debate.Event{stored(created(t, d.id, "perspectives", "spend "+d.id, at(len(out))), d.id, 1)}
 		for i, c := range d.turns {
-			evs = append(evs, stored(event(t, d.id, at(len(out)+i+1), c), d.id, int64(i+2)))
+			evs = append(evs, stored(Event(t, d.id, at(len(out)+i+1), c), d.id, int64(i+2)))
 		}
 		out = append(out, evs)
 	}
@@ -996,7 +999,7 @@ func (s suite) testSpendUpgraded(t *testing.T) {
 	s.checkSpendSummaries(t, st, debates)
 
 	mixed := debates[0]
-	e := event(t, "mixed", at(20), debate.TurnCompleted{Turn: debate.TurnRef{ID: "z", Agent: "con", Round: 2},
+	e := Event(t, "mixed", at(20), debate.TurnCompleted{Turn: debate.TurnRef{ID: "z", Agent: "con", Round: 2},
 		Text: "later", Usage: llm.Usage{InputTokens: 1}, Model: "vendor/y-2"})
 	mustAppend(t, st, "mixed", e)
 	debates[0] = append(mixed, stored(e, "mixed", int64(len(mixed)+1)))
@@ -1014,7 +1017,7 @@ func (s suite) testList(t *testing.T) {
 	mk := func(id, format, topic string, createdAt int, more ...debate.Payload) {
 		evs := []debate.Event{created(t, id, format, topic, at(createdAt))}
 		for i, p := range more {
-			evs = append(evs, event(t, id, at(createdAt+i+1), p))
+			evs = append(evs, Event(t, id, at(createdAt+i+1), p))
 		}
 		mustAppend(t, st, id, evs...)
 	}
@@ -1023,7 +1026,7 @@ func (s suite) testList(t *testing.T) {
 	mk("c", "bullbear", "Other", 20, debate.Paused{Reason: debate.PauseBudget})
 	mk("d", "formal", "Other", 40)
 	mk("e", "council", "Queued", 5, debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
-	mustAppend(t, st, "a", event(t, "a", at(100), debate.Completed{}))
+	mustAppend(t, st, "a", Event(t, "a", at(100), debate.Completed{}))
 
 	want := map[string]debate.Summary{}
 	for _, id := range []string{"a", "b", "c", "d", "e"} {

@@ -42,14 +42,14 @@ func TurnsProjection(t *testing.T, s TurnsStore, step time.Duration) {
 		t.Fatalf("Turns of an unknown debate: err = %v, want ErrNotFound", err)
 	}
 	if _, err := s.Append(ctx, "d",
-		event(t, "d", t0, debate.Created{Format: "bullbear", Topic: "t"}),
-		event(t, "d", t0.Add(step), debate.TurnStarted{Turn: bull.Turn}),
-		event(t, "d", t0.Add(2*step), bull),
+		Event(t, "d", t0, debate.Created{Format: "bullbear", Topic: "t"}),
+		Event(t, "d", t0.Add(step), debate.TurnStarted{Turn: bull.Turn}),
+		Event(t, "d", t0.Add(2*step), bull),
 	); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Append(ctx, "d", event(t, "d", t0.Add(3*step), debate.TurnDelta{Turn: "r1-bear", Text: "De"}),
-		event(t, "d", t0.Add(4*step), bear)); err != nil {
+	if _, err := s.Append(ctx, "d", Event(t, "d", t0.Add(3*step), debate.TurnDelta{Turn: "r1-bear", Text: "De"}),
+		Event(t, "d", t0.Add(4*step), bear)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Turns(ctx, "d")
@@ -68,7 +68,7 @@ func TurnsProjection(t *testing.T, s TurnsStore, step time.Duration) {
 		t.Errorf("summary after two turns: %+v (%v), want cost 1.5 and 2 turns", sum, err)
 	}
 	// A failed append leaves no turn row behind.
-	if _, err := s.Append(ctx, "d", event(t, "d", t0.Add(5*step), bear), debate.Event{Type: "x", Time: t0, Data: json.RawMessage(`{`)}); err == nil {
+	if _, err := s.Append(ctx, "d", Event(t, "d", t0.Add(5*step), bear), debate.Event{Type: "x", Time: t0, Data: json.RawMessage(`{`)}); err == nil {
 		t.Fatal("append with invalid data succeeded")
 	}
 	if got, err := s.Turns(ctx, "d"); err != nil || len(got) != 2 {
