@@ -304,6 +304,13 @@ func (t *Table) CheckMention(m Mention) Finding {
 			}
 			return f
 		}
+		// A return is also computed on the year's average balance.
+		if avg, ok := t.averageReturn(fact); ok {
+			if ok, _ := matches(m, avg); ok {
+				f.Status, f.Period = Verified, fact.Period
+				return f
+			}
+		}
 		// "Gross margin expanded 2%" may be 2% of the margin.
 		if rel, ok := t.relativeChange(fact); ok && m.MarginPercent {
 			if ok, _ := matches(m, rel); ok {
@@ -439,6 +446,27 @@ func (t *Table) lookupOrChange(m Metric, p Period) (Fact, bool) {
 		return Fact{}, false
 	}
 	return Fact{Metric: m, Period: p, Value: cur.Value - was.Value, Source: cur.Source + "; " + was.Source}, true
+}
+
+// averageReturn is a year's return on equity or on assets computed, as
+// analysts and many filers compute it, on the average of the balance at
+// the year's start and end, where the table holds the return on the
+// year-end balance (the analysis's definition). Both are returns of that
+// year: a figure right by either is right (Apple's fiscal 2025 return on
+// equity is 151.9% on year-end equity, 171% on average equity), and a
+// figure right by neither is corrected against the table's.
+func (t *Table) averageReturn(r Fact) (float64, bool) {
+	balance, ok := map[Metric]Metric{ROE: Equity, ROA: TotalAssets}[r.Metric]
+	if !ok || r.Period.Q != 0 || r.Period.TTM {
+		return 0, false
+	}
+	ni, ok1 := t.Lookup(NetIncome, r.Period)
+	end, ok2 := t.Lookup(balance, r.Period)
+	start, ok3 := t.Lookup(balance, Period{FY: r.Period.FY - 1})
+	if !ok1 || !ok2 || !ok3 || end.Value <= 0 || start.Value <= 0 {
+		return 0, false
+	}
+	return 100 * ni.Value / ((start.Value + end.Value) / 2), true
 }
 
 // relativeChange is a margin's change as a percentage of the margin a year

@@ -1,6 +1,9 @@
 package factcheck
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestBalanceTaxAndDividendLines: total assets, total liabilities,
 // stockholders' equity, pretax income, the tax expense, the effective tax
@@ -169,6 +172,41 @@ func TestNewLinesInTables(t *testing.T) {
 	} {
 		if got := statusesOf(split.Check(tc.text)); !equalStatuses(got, tc.want) {
 			t.Errorf("%q → %s, want %v", tc.text, describe(split.Check(tc.text)), tc.want)
+		}
+	}
+}
+
+// TestReturnsOnAverageBalances: a return on equity or on assets is right
+// computed on the year-end balance (the table's) or on the average of the
+// year's opening and closing balances, as analysts and many filers state
+// it; a figure right by neither is corrected. Apple fiscal 2025: net
+// income $112.0B, equity $73.7B at its end and $57.0B at its start (151.9%
+// on year-end equity, 171.4% on the average).
+func TestReturnsOnAverageBalances(t *testing.T) {
+	aapl := tables(t)["AAPL"]
+	p := Period{FY: 2025}
+	ni, ok1 := aapl.Lookup(NetIncome, p)
+	e1, ok2 := aapl.Lookup(Equity, p)
+	e0, ok3 := aapl.Lookup(Equity, Period{FY: 2024})
+	a1, ok4 := aapl.Lookup(TotalAssets, p)
+	a0, ok5 := aapl.Lookup(TotalAssets, Period{FY: 2024})
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+		t.Fatal("the table lacks Apple's fiscal 2025 net income or its balances")
+	}
+	roe := 100 * ni.Value / ((e0.Value + e1.Value) / 2)
+	roa := 100 * ni.Value / ((a0.Value + a1.Value) / 2)
+	for _, tc := range []struct {
+		text string
+		want Status
+	}{
+		{"Return on equity was 151.9% in fiscal 2025.", Verified},
+		{fmt.Sprintf("Apple's ROE was about %.0f%% in fiscal 2025.", roe), Verified},
+		{fmt.Sprintf("Return on equity was %.1f%% in fiscal 2025.", roe+12), Corrected},
+		{fmt.Sprintf("Return on assets was %.1f%% in fiscal 2025.", roa), Verified},
+		{fmt.Sprintf("Return on assets was %.1f%% in fiscal 2025.", roa+6), Corrected},
+	} {
+		if got := aapl.Check(tc.text); len(got) != 1 || got[0].Status != tc.want {
+			t.Errorf("%q → %s, want %s", tc.text, describe(got), tc.want)
 		}
 	}
 }
