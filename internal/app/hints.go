@@ -39,6 +39,11 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 			if len(e.Unknown) > 40 {
 				e.Unknown = strings.ToValidUTF8(e.Unknown[:40], "") + "…"
 			}
+			for _, t := range targets {
+				if strings.HasPrefix(t, strings.ToLower(given)) {
+					e.Matches = append(e.Matches, t)
+				}
+			}
 		}
 		return "", "", e
 	}
@@ -59,6 +64,9 @@ type HintError struct {
 	// Unknown is a target given with a text that names none of Targets
 	// (as given, cut to 40 bytes).
 	Unknown string
+	// Matches are the Targets an Unknown target begins, when it begins
+	// more than one ("b": bear, bull).
+	Matches []string
 	// Empty: a target was given, with no text. Said first: before anyone
 	// spoke, target "all" with no text was told to use target "all".
 	Empty bool
@@ -72,6 +80,12 @@ func (e *HintError) Error() string {
 		return "the hint is empty: write all: TEXT (no agent has spoken yet)"
 	case len(e.Targets) == 0:
 		return "no agent has spoken yet: give a hint as AGENT: TEXT once the debate has started, or all: TEXT"
+	case len(e.Matches) > 1:
+		// Said as what is wrong with the hint typed: it was told how
+		// to write a hint, which it had.
+		return fmt.Sprintf("%q could be %s: write more of the agent's name (AGENT: TEXT)", e.Unknown, strings.Join(e.Matches, " or "))
+	case e.Unknown != "":
+		return fmt.Sprintf("no agent %q in this debate: write AGENT: TEXT with one of %s, or all", e.Unknown, strings.Join(e.Targets, ", "))
 	}
 	return fmt.Sprintf("to give a hint, write AGENT: TEXT (agents: %s, or all)", strings.Join(e.Targets, ", "))
 }
@@ -85,6 +99,8 @@ func (e *HintError) ForFields() string {
 		return "a hint needs a non-empty text: what the agent should weigh in its next turn"
 	case len(e.Targets) == 0:
 		return `no agent has spoken yet: give the hint with target "all", or once the debate has started`
+	case len(e.Matches) > 1:
+		return fmt.Sprintf("target %q could be %s: give more of the agent's name", e.Unknown, strings.Join(e.Matches, " or "))
 	case e.Unknown != "":
 		return fmt.Sprintf("no agent %q in this debate: the target is one of %s, or all", e.Unknown, strings.Join(e.Targets, ", "))
 	}

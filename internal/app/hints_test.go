@@ -18,7 +18,10 @@ func TestHintErrorWordings(t *testing.T) {
 		hasTarget     bool
 		typed, fields string
 	}{
-		{"unknown target", targets, "Nobody", "x", true, "write AGENT: TEXT (agents: bull, bear, or all)", `no agent "Nobody" in this debate: the target is one of bull, bear, or all`},
+		// A typed line names the agent it could not find, not only how to
+		// write a hint, which it had.
+		{"unknown target", targets, "Nobody", "x", true, `no agent "Nobody" in this debate: write AGENT: TEXT with one of bull, bear, or all`, `no agent "Nobody" in this debate: the target is one of bull, bear, or all`},
+		{"ambiguous target", targets, "B", "x", true, `"B" could be bull or bear: write more of the agent's name (AGENT: TEXT)`, `target "B" could be bull or bear: give more of the agent's name`},
 		{"long unknown target", targets, strings.Repeat("é", 30), "x", true, "write AGENT: TEXT", `no agent "` + strings.Repeat("é", 20) + `…"`},
 		{"no target", targets, "", "x", false, "write AGENT: TEXT", "a hint needs a target ("},
 		{"empty text", targets, "bull", " ", true, "write AGENT: TEXT", "a non-empty text"},

@@ -36,7 +36,7 @@ func TestTypedHintsThenCheckpoint(t *testing.T) {
 		mu.Lock()
 		n := len(got)
 		mu.Unlock()
-		if n == 2 && strings.Count(errOut.String(), "To give a hint") == 3 || time.Now().After(deadline) {
+		if n == 2 && strings.Count(errOut.String(), "\n") == 3 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -44,8 +44,17 @@ func TestTypedHintsThenCheckpoint(t *testing.T) {
 	if len(got) != 2 || got[0] != "bull=look at margins" || got[1] != "performance-advocate=cite latency numbers" {
 		t.Errorf("hints = %v", got)
 	}
-	if !strings.Contains(errOut.String(), "agents: bear, bull, performance-advocate, or all") {
-		t.Errorf("stderr = %q", errOut.String())
+	// Each refusal says what is wrong with the line typed: an agent no one
+	// is, a name that begins two, no AGENT: at all. (An unknown agent and
+	// an ambiguous one were told how to write a hint, which they had.)
+	for _, want := range []string{
+		`No agent "nobody" in this debate: write AGENT: TEXT with one of bear, bull, performance-advocate, or all`,
+		"To give a hint, write AGENT: TEXT (agents: bear, bull, performance-advocate, or all)",
+		`"b" could be bear or bull: write more of the agent's name (AGENT: TEXT)`,
+	} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr = %q, want %q", errOut.String(), want)
+		}
 	}
 	// Once a checkpoint waits, lines answer it instead.
 	done := make(chan debate.CheckpointAnswered)
