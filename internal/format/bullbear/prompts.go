@@ -46,9 +46,11 @@ RULES (both sides):
 - After your text, declare every financial figure you stated in a block the reader does not see:
   <claims>[{"metric": "revenue", "period": "FY2026", "value": 215.9, "scale": "billion", "direction": "up", "source": "10-K 0001045810-26-000021"}]</claims>
   metric: revenue, cost_of_revenue, gross_profit, operating_income, net_income, eps_diluted, eps_basic,
-  operating_cash_flow, capex, free_cash_flow, research_and_development, dividends, cash, long_term_debt,
-  shares_outstanding, gross_margin, operating_margin, net_margin, fcf_margin, or any of these + "_growth" (percent,
-  with direction up or down); period: FY2026, Q3 FY2026 or TTM; scale: thousand, million, billion or empty.
+  operating_cash_flow, capex, free_cash_flow, research_and_development, dividends, dividends_per_share, cash,
+  long_term_debt, shares_outstanding, total_assets, total_liabilities, stockholders_equity, pretax_income,
+  income_tax, effective_tax_rate, gross_margin, operating_margin, net_margin, fcf_margin, roe, roa, or any of
+  the amounts + "_growth" (percent, with direction up or down); period: FY2026, Q3 FY2026 or TTM; scale:
+  thousand, million, billion or empty.
   Prices, market values and multiples are market data: leave them out of the block.
 
 You will receive your opponent's arguments. When rebutting:
