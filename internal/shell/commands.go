@@ -787,7 +787,9 @@ func (m *Model) cmdModel(args []string) {
 	case len(record) == 0:
 		m.say(plain, "New debates: no model is configured; bullbear debates run with Parley's data-only agents. /model [PROVIDER/]NAME chooses one (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST give the provider).")
 	default:
-		m.say(plain, "New debates: "+app.DescribeCast(record, nil))
+		// DescribeCast says "Models: …", which after "New debates:" would
+		// name the list twice.
+		m.say(plain, "New debates: "+strings.TrimPrefix(app.DescribeCast(record, nil), "Models: "))
 	}
 	if v := m.views[m.current]; v != nil && v.state.ID != "" {
 		m.say(dim, v.state.ID+": "+app.DescribeCast(v.state.Models, nil))

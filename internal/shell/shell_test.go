@@ -1081,6 +1081,7 @@ func TestCommandWhileAQuestionWaits(t *testing.T) {
 	if strings.Contains(tr, "Nothing started") || !strings.Contains(tr, "openai/gpt-4.1") {
 		t.Errorf("/model while the question waited was not run:\n%s", tr)
 	}
+
 	if h.m.question != nil {
 		t.Error("the question still waits after a /command")
 	}
@@ -1336,5 +1337,17 @@ func TestResumeNamesTheInterruptedTurn(t *testing.T) {
 	tr := strings.Join(strings.Fields(h.transcript()), " ")
 	if want := "(The interrupted reply of Bull · research is kept in the log; it runs again from its start.)"; !strings.Contains(tr, want) {
 		t.Errorf("transcript, want %q:\n%s", want, h.transcript())
+	}
+}
+
+// TestModelNamesNewDebatesModelsOnce: /model with a model configured says
+// which models new debates get, naming the list once ("New debates:
+// every role → …", not "New debates: Models: …").
+func TestModelNamesNewDebatesModelsOnce(t *testing.T) {
+	h := newHarness(t, 120, map[string]string{"OPENAI_API_KEY": "sk-test"})
+	h.typeLine("/model openai/gpt-4.1")
+	h.settle()
+	if tr := h.transcript(); !strings.Contains(tr, "New debates: every role → openai/gpt-4.1") || strings.Contains(tr, "New debates: Models") {
+		t.Errorf("/model does not say the new debates' models once:\n%s", tr)
 	}
 }
