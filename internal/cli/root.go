@@ -301,6 +301,25 @@ with nothing lost.`,
 // an example: pflag's own words end in the parser's ('time: invalid
 // duration "abc"'), which name neither the flag's kind nor a valid value.
 func flagValueError(err error) error {
+	// A flag given without its value: say what the value is, in the
+	// words of the flag's help ("--resume needs its ID: resume the
+	// unfinished debate with this ID"), not only that one is missing.
+	var vre *pflag.ValueRequiredError
+	if errors.As(err, &vre) && vre.GetFlag() != nil {
+		fl := vre.GetFlag()
+		name, usage := pflag.UnquoteUsage(fl)
+		switch name {
+		case "", "string", "strings", "stringArray":
+			name = "value"
+		case "int", "int64", "int32", "uint", "uint64", "float64", "float32":
+			name = "number"
+		}
+		flag := "--" + fl.Name
+		if vre.GetSpecifiedShortnames() != "" {
+			flag = "-" + fl.Shorthand
+		}
+		return fmt.Errorf("%s needs its %s: %s", flag, name, usage)
+	}
 	var ive *pflag.InvalidValueError
 	if !errors.As(err, &ive) {
 		return err
