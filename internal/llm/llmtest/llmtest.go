@@ -76,6 +76,8 @@ func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) ll
 		}
 	})
 
+	t.Run("KeepAliveAndStall", func(t *testing.T) { keepAliveAndStall(t, newProvider, opts) })
+
 	t.Run("Unreachable", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -94,6 +96,54 @@ func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) ll
 			t.Errorf("error %q does not say the server cannot be reached", err)
 		}
 	})
+}
+
+// keepAliveAndStall: a stream that waits for its model with keep-alive
+// comments (DeepSeek, OpenRouter, Anthropic's pings) yields the reply when
+// it comes; one that waits past the caller's deadline, with keep-alives
+// or in silence after its first event, ends at the deadline as a
+// retryable timeout, rather than hang or be taken for a reply.
+func keepAliveAndStall(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) llm.Provider, opts Options) {
+	sc := script.MustNew(
+		script.Rule{Tag: "soon", Reply: &script.Reply{Text: "Redis, for its speed.", Delay: script.Duration(150 * time.Millisecond)}},
+		script.Rule{Tag: "never", Reply: &script.Reply{Text: "late", Delay: script.Duration(time.Minute)}},
+	)
+	start := func(o fakellm.Option) *fakellm.Server {
+		srvOpts := []fakellm.Option{o}
+		if opts.APIKey != "" {
+			srvOpts = append(srvOpts, fakellm.WithAPIKey(opts.APIKey))
+		}
+		srv := fakellm.Start(sc, srvOpts...)
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	call := func(srv *fakellm.Server, tag string, deadline time.Duration) (llm.Reply, time.Duration, error) {
+		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey)
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		req := simpleRequest(tag, "hi")
+		req.MaxTokens = 100
+		begin := time.Now()
+		r, err := llm.Collect(p.Stream(ctx, req))
+		return r, time.Since(begin), err
+	}
+	timedOut := func(took time.Duration, err error) {
+		t.Helper()
+		wantKind(t, err, llm.ErrTimeout, true)
+		if took > 3*time.Second {
+			t.Errorf("took %s to end a call with a short deadline", took)
+		}
+	}
+	srv := start(fakellm.WithKeepAlive(10 * time.Millisecond))
+	if r, _, err := call(srv, "soon", 10*time.Second); err != nil || r.Text != "Redis, for its speed." || r.StopReason != llm.StopEnd {
+		t.Errorf("keep-alives, then the reply: %+v %v", r, err)
+	}
+	_, took, err := call(srv, "never", 100*time.Millisecond)
+	timedOut(took, err)
+	// Silence after the first event.
+	stalled := start(fakellm.WithTokenDelay(time.Minute))
+	_, took, err = call(stalled, "soon", 300*time.Millisecond)
+	timedOut(took, err)
 }
 
 // RunScripted checks a provider that plays a Script in process: every case
