@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,7 @@ func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) ll
 	})
 
 	t.Run("KeepAliveAndStall", func(t *testing.T) { keepAliveAndStall(t, newProvider, opts) })
+	t.Run("RedirectToAnotherServer", func(t *testing.T) { redirectToAnotherServer(t, newProvider, opts) })
 
 	t.Run("Unreachable", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -144,6 +146,33 @@ func keepAliveAndStall(t *testing.T, newProvider func(t *testing.T, baseURL, api
 	stalled := start(fakellm.WithTokenDelay(time.Minute))
 	_, took, err = call(stalled, "soon", 300*time.Millisecond)
 	timedOut(took, err)
+}
+
+// redirectToAnotherServer: a base URL whose server redirects to another
+// (http:// sent to https://, a moved host) fails the call as a bad request
+// naming where it points, not retried, and nothing, the key included, is
+// sent there. The SDKs refused a redirect as a network error and retried
+// in vain, a 301 or 302 turned the POST into a GET, and a 307 carried
+// Anthropic's x-api-key (which Go's client does not drop) to the other
+// server.
+func redirectToAnotherServer(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) llm.Provider, opts Options) {
+	target := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis."}}))
+	t.Cleanup(target.Close)
+	path := map[Wire]string{OpenAI: "/v1/chat/completions", Anthropic: "/v1/messages"}[opts.Wire]
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "never"}}), fakellm.WithRedirect(status, target.URL))
+		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey)
+		req := simpleRequest("x", "hi")
+		req.MaxTokens = 100
+		_, err := llm.Collect(p.Stream(context.Background(), req))
+		srv.Close()
+		if e := wantKind(t, err, llm.ErrBadRequest, false); e != nil && (!strings.Contains(err.Error(), target.URL+path) || !strings.Contains(err.Error(), "set the base URL")) {
+			t.Errorf("%d: %v, want a bad request naming %s", status, err, target.URL+path)
+		}
+	}
+	if n := len(target.Requests()); n != 0 {
+		t.Errorf("the server redirected to got %d requests, want none", n)
+	}
 }
 
 // RunScripted checks a provider that plays a Script in process: every case
