@@ -469,7 +469,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 		if e.Decode(&p) == nil {
 			b := &block{gap: true}
 			if p.Round > 0 {
-				b.line(phase, fmt.Sprintf("═══ Round %d complete ═══", p.Round))
+				b.line(phase, fmt.Sprintf("═══ Round %d Complete ═══", p.Round))
 			}
 			b.segs = append(b.segs, segment{text: p.Summary})
 			b.markdown = true

@@ -331,9 +331,9 @@ func TestCheckpointInTheInputLine(t *testing.T) {
 	h := newHarness(t, 100, env)
 	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
 	h.until("the checkpoint", func() bool {
-		return h.m.check != nil && strings.Contains(h.view(), "Round 1 complete")
+		return h.m.check != nil && strings.Contains(h.view(), "Round 1 Complete")
 	})
-	if v := h.view(); !strings.Contains(v, "Checkpoint: [C]ontinue, [G]uide or [E]nd early?") || !strings.Contains(v, "═══ Round 1 complete ═══") {
+	if v := h.view(); !strings.Contains(v, "Checkpoint: [C]ontinue, [G]uide or [E]nd early?") || !strings.Contains(v, "═══ Round 1 Complete ═══") {
 		t.Errorf("checkpoint view:\n%s", v)
 	}
 	h.typeLine("x")
