@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -288,21 +289,44 @@ func TestResumeQuestionQueued(t *testing.T) {
 	}
 }
 
+// storeEvents appends payloads to debate id's log in the harness's store,
+// at the harness's clock.
+func storeEvents(t *testing.T, h *harness, id string, payloads ...debate.Payload) {
+	t.Helper()
+	evs := make([]debate.Event, 0, len(payloads))
+	for _, p := range payloads {
+		e, err := debate.NewEvent(id, clock(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	if _, err := h.store.Append(context.Background(), id, evs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// offlineNVDAOptions are the options bullbear's setup records for an
+// offline debate on NVDA.
+func offlineNVDAOptions(t *testing.T) json.RawMessage {
+	t.Helper()
+	opts, err := bullbear.Format{}.Setup(context.Background(), setup.Env{Getenv: func(string) string { return "" }, Now: clock}, &setup.Request{Topic: "NVDA", Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts
+}
+
 // pausedBullbear stores a bullbear debate on NVDA that stopped after the
 // bull's opening, while the bear's was streaming.
 func pausedBullbear(t *testing.T, h *harness) string {
 	t.Helper()
-	ctx := context.Background()
-	opts, err := bullbear.Format{}.Setup(ctx, setup.Env{Getenv: func(string) string { return "" }, Now: clock}, &setup.Request{Topic: "NVDA", Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts := offlineNVDAOptions(t)
 	id := "DEB-0a0b0c0d"
 	turn := func(tid, agent, text string) debate.Payload {
 		return debate.TurnCompleted{Turn: debate.TurnRef{ID: tid, Agent: agent, Role: agent}, Text: text, NoLLM: true, Model: "data-only"}
 	}
-	var evs []debate.Event
-	for _, p := range []debate.Payload{
+	storeEvents(t, h, id, []debate.Payload{
 		debate.Created{Format: bullbear.Name, Topic: "NVDA", Options: opts, Limits: debate.DefaultLimits()},
 		debate.PhaseChanged{Phase: "research", Label: "Phase 1 (Research)"},
 		turn("research/bull", "bull", "Bull research."), turn("research/bear", "bear", "Bear research."),
@@ -311,16 +335,7 @@ func pausedBullbear(t *testing.T, h *harness) string {
 		debate.TurnStarted{Turn: debate.TurnRef{ID: "opening/bear", Agent: "bear", Role: "bear"}, Attempt: 1},
 		debate.TurnDelta{Turn: "opening/bear", Text: "- Piotroski F-sc"},
 		debate.Paused{Reason: debate.PauseInterrupted},
-	} {
-		e, err := debate.NewEvent(id, clock(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, e)
-	}
-	if _, err := h.store.Append(ctx, id, evs...); err != nil {
-		t.Fatal(err)
-	}
+	}...)
 	return id
 }
 
@@ -1267,18 +1282,10 @@ func TestQueuedDebate(t *testing.T) {
 	h := newHarness(t, 120, nil)
 	const id = "DEB-0a0b0c0f"
 	const shown = "DEB-00000001" // as the harness normalizes it
-	for _, p := range []debate.Payload{
+	storeEvents(t, h, id, []debate.Payload{
 		debate.Created{Format: "bullbear", Topic: "NVDA", Limits: debate.DefaultLimits()},
 		debate.Queued{Queue: "data", Reason: debate.QueuedCreated},
-	} {
-		e, err := debate.NewEvent(id, clock(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := h.store.Append(context.Background(), id, e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}...)
 	h.typeLine("/list")
 	tr := h.transcript()
 	row := ""
@@ -1309,29 +1316,15 @@ func TestQueuedDebate(t *testing.T) {
 // 'parley debate --resume' does, not by its id in the log (opening/bear).
 func TestResumeNamesTheInterruptedTurn(t *testing.T) {
 	h := newHarness(t, widths[0], nil)
-	ctx := context.Background()
-	opts, err := bullbear.Format{}.Setup(ctx, setup.Env{Getenv: func(string) string { return "" }, Now: clock}, &setup.Request{Topic: "NVDA", Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts := offlineNVDAOptions(t)
 	const id = "DEB-0a0b0c0e"
-	var evs []debate.Event
-	for _, p := range []debate.Payload{
+	storeEvents(t, h, id, []debate.Payload{
 		debate.Created{Format: bullbear.Name, Topic: "NVDA", Options: opts, Limits: debate.DefaultLimits()},
 		debate.PhaseChanged{Phase: "research", Label: "Phase 1 (Research)"},
 		debate.TurnStarted{Turn: debate.TurnRef{ID: "research/bull", Agent: "bull", Role: "bull", Label: "Bull · research"}, Attempt: 1},
 		debate.TurnDelta{Turn: "research/bull", Text: "Research for the bull ca"},
 		debate.Paused{Reason: debate.PauseInterrupted},
-	} {
-		e, err := debate.NewEvent(id, clock(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, e)
-	}
-	if _, err := h.store.Append(ctx, id, evs...); err != nil {
-		t.Fatal(err)
-	}
+	}...)
 	h.typeLine("/resume " + id)
 	h.settle()
 	tr := strings.Join(strings.Fields(h.transcript()), " ")
