@@ -221,14 +221,17 @@ const HowToConfigure = `Configure one of:
 // HowToConfigureAPI lists the ways an HTTP API caller configures a model:
 // the request's fields, or the environment the server was started with.
 const HowToConfigureAPI = `Name one in the request's fields: "provider" (anthropic, openai or ollama) and "model", ` +
-	`and a model per role with "model_for" (["moderator=NAME"]); or start the server with ANTHROPIC_API_KEY, ` +
-	`OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST in its environment (anthropic and openai need their key there)`
+	`and a model per role with "model_for" (["moderator=NAME"]); or ` + serverEnvironment
 
 // HowToConfigureForm lists the ways a person filling in the dashboard's
 // form configures a model: its Provider and Model fields, or the server's
 // environment.
-const HowToConfigureForm = `Choose a provider and name a model under “Model” below; or start the server with ANTHROPIC_API_KEY, ` +
-	`OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST in its environment (anthropic and openai need their key there)`
+const HowToConfigureForm = `Choose a provider and name a model under “Model” below; or ` + serverEnvironment
+
+// serverEnvironment is how the server's own environment gives a model, for
+// a request or a form that names none.
+const serverEnvironment = `start the server with ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL or OLLAMA_HOST ` +
+	`in its environment (anthropic and openai need their key there)`
 
 // NeedModel is the error of a format that cannot run without a model when
 // the cast has none.
