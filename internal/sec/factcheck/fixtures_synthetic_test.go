@@ -54,6 +54,15 @@ func TestOtherFilers(t *testing.T) {
 		{"bank_CIK0009000001.json", "Revenue was $12.0 billion in 2024.", Verified},
 		{"bank_CIK0009000001.json", "Revenue was $19.0 billion in 2024.", Corrected},
 		{"smallbank_CIK0009000002.json", "Revenue was $455 million in 2024.", Verified},
+		// A bank tagging no revenue at all (net interest and noninterest
+		// income only): its profit and EPS are checked, its revenue and
+		// the lines the check does not hold are unverified. The check
+		// refused the whole filer for want of revenue.
+		{"norevbank_CIK0009000019.json", "Net income was $1.7 billion in 2024.", Verified},
+		{"norevbank_CIK0009000019.json", "Net income was $2.7 billion in 2024.", Corrected},
+		{"norevbank_CIK0009000019.json", "Diluted EPS was $3.75 in 2024.", Corrected},
+		{"norevbank_CIK0009000019.json", "Revenue was $7.3 billion in 2024.", Unverified},
+		{"norevbank_CIK0009000019.json", "Net interest income was $5.1 billion in 2024.", Unverified},
 		// Losses and negative equity.
 		{"loss_CIK0009000006.json", "The net loss was $120 million in 2024.", Verified},
 		{"loss_CIK0009000006.json", "Net income was $120 million in 2024.", Corrected},
@@ -78,6 +87,30 @@ func TestOtherFilers(t *testing.T) {
 		}
 		if strings.Contains(tc.text, "fell 100%") && (len(fs) != 1 || !strings.Contains(fs[0].Reason, "FY2023's net income of -$60.0M is not meaningful")) {
 			t.Errorf("%q: reason %s", tc.text, describe(fs))
+		}
+	}
+}
+
+// TestFilersInOtherCurrencies: a filer reporting in euros, under IFRS or
+// US GAAP, has no table: the check says why (its currency) rather than
+// hold a figure in dollars or in euros to figures it cannot read as
+// dollars.
+func TestFilersInOtherCurrencies(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"ifrseur_CIK0009000020.json", "reports under IFRS (ifrs-full) in EUR"},
+		{"eur_CIK0009000008.json", "in EUR, not US dollars"},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "xbrl", "testdata", "synthetic", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cf, err := xbrl.ParseBytes(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, err := BuildTable(cf, "X", 0, 0)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: BuildTable = %v, %v; want an error saying %q", tc.file, tb, err, tc.want)
 		}
 	}
 }

@@ -329,19 +329,26 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 			series[c.m] = s
 		}
 	}
-	rev := series[Revenue]
-	if rev == nil {
+	// The years are revenue's, else net income's: a bank that tags no
+	// revenue total (only net interest and noninterest income) still
+	// reports its profit, EPS and balance sheet, which the check holds
+	// as the analysis does; its revenue stays unverified.
+	anchor := series[Revenue]
+	if anchor == nil {
+		anchor = series[NetIncome]
+	}
+	if anchor == nil {
 		if why := cf.Unavailable(); why != "" {
 			// Say why (another currency, IFRS in another currency, no
 			// statements) rather than only that revenue is missing.
 			return nil, fmt.Errorf("factcheck: %s: %s", company, why)
 		}
-		return nil, fmt.Errorf("factcheck: %s reports no revenue in XBRL", company)
+		return nil, fmt.Errorf("factcheck: %s reports neither revenue nor net income in US dollars in XBRL, so no figure of it can be checked", company)
 	}
 	if latestFY == 0 {
-		f, ok := rev.LatestAnnual()
+		f, ok := anchor.LatestAnnual()
 		if !ok {
-			return nil, fmt.Errorf("factcheck: %s reports no annual revenue", company)
+			return nil, fmt.Errorf("factcheck: %s reports no annual revenue or net income (no 10-K or 20-F figures), so no figure of it can be checked", company)
 		}
 		latestFY = f.Period.FiscalYear
 	}

@@ -172,6 +172,8 @@ func TestUnavailable(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
 		{"ifrs_CIK0009000007.json", "reports under IFRS (ifrs-full) in TWD"},
 		{"eur_CIK0009000008.json", "in EUR, not US dollars"},
+		{"ifrseur_CIK0009000020.json", "reports under IFRS (ifrs-full) in EUR"},
+		{"norevbank_CIK0009000019.json", ""},
 		{"nofacts_CIK0009000009.json", "no financial-statement facts"},
 		{"empty_CIK0009000010.json", "no financial-statement facts"},
 		{"loss_CIK0009000006.json", ""},
