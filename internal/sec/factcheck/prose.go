@@ -1155,6 +1155,7 @@ func findIn(sentence string, t *Table) []Mention {
 	shareBases(low, mentions)
 	perShareChanges(low, mentions)
 	fromToRange(low, mentions, periods)
+	movesFromTo(low, mentions)
 	inheritMetric(low, mentions)
 	appositeAmounts(low, mentions)
 	return mentions
@@ -1339,6 +1340,49 @@ func levelsFrom(low string, mentions []Mention) {
 		if downRe().MatchString(low[m.End+loc[2] : m.End+loc[3]]) {
 			m.LevelMove = -1
 		}
+	}
+}
+
+// verbFromRe is a verb of a level's move and "from" right before the
+// level it moved from: "fell from", "rose sharply from".
+var verbFromRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b([a-z]+)\s+(?:[a-z]+ly\s+)?from\s+(?:about\s+|roughly\s+|approximately\s+|~)?$`)
+})
+
+// movesFromTo reads a move stated from one level to another of the same
+// line ("diluted EPS fell from $6.08 to $7.46 in fiscal 2025", "net
+// income rose from $97.0 billion in fiscal 2023 to $93.7 billion in
+// fiscal 2024"): the level moved to is held to the move from the period
+// of the level moved from, which the filings settle. Each level was
+// verified however the verb said they moved.
+func movesFromTo(low string, mentions []Mention) {
+	for k := 0; k+1 < len(mentions); k++ {
+		a, b := mentions[k], &mentions[k+1]
+		if b.LevelMove != 0 || a.Neg || b.Neg || a.Change || b.Change || a.Hi != 0 || b.Hi != 0 || b.Metric == "" || a.Metric != b.Metric ||
+			a.Unit != b.Unit || !levelMetric(b.Metric) || UnitOf(b.Metric) != b.Unit || a.End > b.Start || a.Period == b.Period {
+			continue
+		}
+		between := strings.TrimRight(low[a.End:b.Start], " ~")
+		for _, w := range []string{"about", "roughly", "approximately"} {
+			between = strings.TrimRight(strings.TrimSuffix(between, w), " ")
+		}
+		if !strings.HasSuffix(between, " to") || !moveGapRe().MatchString(strings.TrimSuffix(between, "to")) {
+			continue
+		}
+		loc := verbFromRe().FindStringSubmatchIndex(low[max(0, a.Start-40):a.Start])
+		if loc == nil {
+			continue
+		}
+		w := low[max(0, a.Start-40)+loc[2] : max(0, a.Start-40)+loc[3]]
+		d := sizeVerbs[w]
+		if d == 0 {
+			d = actVerbs[w]
+		}
+		if d == 0 {
+			continue
+		}
+		p := a.Period
+		b.LevelMove, b.MoveFrom = d, &p
 	}
 }
 
@@ -2338,7 +2382,13 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			best, bestScore = sp, d
 		}
 	}
-	if best.metric == otherMetric && bestScore < 120 {
+	if best.metric == otherMetric && bestScore < 120 && m.Unit == USDPerShare && (best.name == "dividend" || best.name == "annual dividend") {
+		// "raised its dividend to $1.02 a share": the dividend a share,
+		// as "dividends of $1.02 per share" is; a quarter's stated for a
+		// year is told apart when it is checked (quarterlyDividend).
+		m.Metric = DividendsPerShare
+		best.metric = DividendsPerShare
+	} else if best.metric == otherMetric && bestScore < 120 {
 		m.Other = sentence[best.start:best.end]
 	} else if best.metric != "" && bestScore < 120 {
 		m.Metric = best.metric
@@ -2714,6 +2764,13 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+	// "dividends per share were cut in fiscal 2025 to $1.02", "Apple
+	// raised its dividend to $1.02 a share", "R&D was lowered to": a verb
+	// of size apart from "to" by the period, or a verb of an act on the
+	// line before it. Unread, a right level moved the wrong way passed.
+	if m.LevelMove == 0 && !best.loss && !m.Neg && !m.Change && best.end <= start && m.Metric != "" && levelMetric(m.Metric) {
+		m.LevelMove = moveVerbBefore(low, best, start)
+	}
 	// "swung to a net loss of $130 million", "turned to a profit of $2
 	// billion": the sign changed from the period before.
 	if (m.Unit == USD || m.Unit == USDPerShare) && !m.Change && best.metric != "" && best.end <= start && lossMetrics[m.Metric] {
@@ -2764,6 +2821,84 @@ var sizeVerbs = map[string]int{
 	"fell": -1, "declined": -1, "decreased": -1, "dropped": -1, "shrank": -1, "shrunk": -1, "contracted": -1, "slumped": -1,
 	"slid": -1, "plunged": -1, "tumbled": -1, "eroded": -1, "compressed": -1, "slipped": -1, "dipped": -1, "eased": -1,
 	"softened": -1, "retreated": -1, "fallen": -1, "falling": -1, "declining": -1,
+}
+
+// actVerbs are the verbs of an act on a line that move its level ("cut
+// the dividend to", "raised its dividend to", "R&D was lowered to"), with
+// the verbs of size: a word of quality ("improved") is not one.
+var actVerbs = map[string]int{
+	"cut": -1, "cuts": -1, "reduced": -1, "reduces": -1, "lowered": -1, "lowers": -1, "slashed": -1, "slashes": -1,
+	"trimmed": -1, "trims": -1, "halved": -1, "halves": -1, "decreased": -1, "decreases": -1,
+	"raised": 1, "raises": 1, "lifted": 1, "lifts": 1, "boosted": 1, "boosts": 1, "hiked": 1, "hikes": 1,
+	"increased": 1, "increases": 1, "upped": 1, "doubled": 1, "doubles": 1,
+}
+
+// moveGapRe is what may stand between a verb of a level's move and "to":
+// a period ("in fiscal 2025", "during the year", "for Q3 FY2025") and
+// adverbs, no figure and no other clause.
+var moveGapRe = sync.OnceValue(func() *regexp.Regexp {
+	const w = `(?:in|during|for|over|the|fiscal|full|year|quarter|calendar|fy|fy\d{2,4}|q[1-4]|h[12]|(?:19|20)\d\d|'\d\d|first|second|third|fourth|` +
+		`again|further|sharply|slightly|modestly|significantly|substantially|steadily|materially|by|board|company|management|it|all|way)`
+	return regexp.MustCompile(`^(?:\s+` + w + `)*\s+$`)
+})
+
+// toLeadRe is "to" right before a figure: "to $1.02", "to about 46%".
+var toLeadRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|approximately\s+|nearly\s+|~)?$`)
+})
+
+// actGapRe is what may stand between a verb of an act and the line it
+// acts on: "cut its dividend", "raised the quarterly dividend".
+var actGapRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s+(?:(?:its|the|their|our|a|an)\s+)?(?:(?:annual|regular|common|total|company's)\s+)?$`)
+})
+
+// moveVerbBefore is the direction a verb states of the level whose figure
+// starts at start after "to", the line named by metric before it: the
+// verb after the line with only a period between it and "to" ("were cut
+// in fiscal 2025 to"), or a verb of an act right before the line with
+// nothing but "to" after it ("cut its dividend to"). 0 when none.
+func moveVerbBefore(low string, metric span, start int) int {
+	to := toLeadRe().FindStringIndex(low[max(0, start-24):start])
+	if to == nil {
+		return 0
+	}
+	toAt := max(0, start-24) + to[0]
+	if toAt < metric.end {
+		return 0
+	}
+	// A verb after the line: the last word of size or act before "to",
+	// with only a period between them.
+	words := low[metric.end:toAt]
+	for i := len(words); i > 0; {
+		j := strings.LastIndexByte(words[:i], ' ')
+		w := strings.Trim(words[j+1:i], ",")
+		d := sizeVerbs[w]
+		if d == 0 {
+			d = actVerbs[w]
+		}
+		if d != 0 {
+			if moveGapRe().MatchString(words[i:]) && !strings.ContainsAny(words[:j+1], ",;$%") {
+				return d
+			}
+			return 0
+		}
+		if j < 0 {
+			break
+		}
+		i = j
+	}
+	// A verb of an act before the line, the line right before "to".
+	if strings.TrimSpace(words) != "" {
+		return 0
+	}
+	head := low[max(0, metric.start-40):metric.start]
+	for w, d := range actVerbs {
+		if k := strings.LastIndex(head, w); k >= 0 && (k == 0 || !isWordByte(head[k-1])) && actGapRe().MatchString(head[k+len(w):]) {
+			return d
+		}
+	}
+	return 0
 }
 
 // levelMetric reports whether m is a level whose move a verb can state: an

@@ -1,0 +1,51 @@
+package factcheck
+
+import "testing"
+
+// TestLevelMoveVerbs: a level's move stated with its verb apart from "to"
+// ("were cut in fiscal 2025 to $1.02"), with a verb of an act on the line
+// ("cut its dividend to", "raised the dividend to", "lowered its R&D
+// spending to") or from one level to another ("fell from $6.08 to $7.46")
+// is held to the filings' move: each right level was verified however the
+// verb said it moved. A verb of another clause or of a rate says nothing
+// of the level.
+func TestLevelMoveVerbs(t *testing.T) {
+	ts := tables(t)
+	split := syntheticTable(t, "split_CIK0009000017.json")
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{ts["AAPL"], "Dividends per share were cut in fiscal 2025 to $1.02.", []Status{Corrected}},
+		{ts["AAPL"], "Dividends per share were raised in fiscal 2025 to $1.02.", []Status{Verified}},
+		{ts["AAPL"], "Apple cut its dividend per share to $1.02 in fiscal 2025.", []Status{Corrected}},
+		{ts["AAPL"], "Apple raised its dividend to $1.02 per share in fiscal 2025.", []Status{Verified}},
+		{ts["AAPL"], "Apple's dividends per share were reduced to $0.98 in fiscal 2024.", []Status{Corrected}},
+		{ts["AAPL"], "Apple lowered its R&D spending to $34.6 billion in fiscal 2025.", []Status{Corrected}},
+		{ts["AAPL"], "Apple raised its R&D spending to $34.6 billion in fiscal 2025.", []Status{Verified}},
+		{split, "The board cut the dividend to $0.48 a share in fiscal 2025.", []Status{Corrected}},
+		{split, "The board raised the dividend to $0.48 a share in fiscal 2025.", []Status{Verified}},
+		{sl, "The company cut its dividend to $0.24 a share in fiscal 2025.", []Status{Verified}},
+		{sl, "The company raised its dividend per share to $0.24 in fiscal 2025.", []Status{Corrected}},
+		// From one level to another.
+		{ts["AAPL"], "Diluted EPS fell from $6.08 to $7.46 in fiscal 2025.", []Status{Verified, Corrected}},
+		{ts["AAPL"], "Diluted EPS rose from $6.08 to $7.46 in fiscal 2025.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Net income rose from $97.0 billion in fiscal 2023 to $93.7 billion in fiscal 2024.", []Status{Verified, Corrected}},
+		{ts["AAPL"], "Net income declined from $97.0 billion in fiscal 2023 to $93.7 billion in fiscal 2024.", []Status{Verified, Verified}},
+		{sl, "Revenue rose from $10.5 billion to $9.8 billion in fiscal 2025.", []Status{Verified, Corrected}},
+		// A verb of another clause, of another line, or a change stated in
+		// percent says nothing of the level's move.
+		{ts["AAPL"], "Apple cut costs, and revenue rose to $416.2 billion in fiscal 2025.", []Status{Verified}},
+		{ts["AAPL"], "Apple cut its workforce while net income rose to $112.0 billion in fiscal 2025.", []Status{Verified}},
+		{ts["AAPL"], "Revenue rose 6% in fiscal 2025 to $416.2 billion.", []Status{Verified, Verified}},
+		// A quarter's dividend stated for the year stays unverified.
+		{ts["AAPL"], "Apple raised its dividend to $0.26 per share in fiscal 2025.", []Status{Unverified}},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+	}
+}
