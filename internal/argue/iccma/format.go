@@ -463,8 +463,8 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 		if ln == 1 {
 			line = strings.TrimPrefix(line, "\uFEFF") // an editor's byte order mark
 		}
-		text := strings.TrimSpace(line)
-		if text == "" || strings.HasPrefix(text, "#") {
+		text := uncomment(line)
+		if text == "" {
 			continue
 		}
 		fields := strings.Fields(text)
@@ -487,7 +487,7 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 			if len(fields) > 0 && fields[0] == "p" {
 				return nil, fmt.Errorf("iccma: i23 line %d: a second header %q (the first is on line %d): a file holds one framework", ln, text, headerLine)
 			}
-			return nil, fmt.Errorf("iccma: i23 line %d: expected an attack \"i j\", found %q (comments are whole lines starting with #)", ln, text)
+			return nil, fmt.Errorf("iccma: i23 line %d: expected an attack \"i j\", found %q (comments start with #)", ln, text)
 		}
 		from, err1 := strconv.Atoi(fields[0])
 		to, err2 := strconv.Atoi(fields[1])
@@ -505,6 +505,18 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 		return nil, fmt.Errorf("iccma: i23: missing header \"p af N\" (the input has no line but comments and blank ones): start the file with \"p af N\", N the number of arguments")
 	}
 	return af, nil
+}
+
+// uncomment is an i23 line without its comment and surrounding blanks. The
+// format's comments are lines starting with #; a # after a header or an
+// attack ("1 2 # why") is taken as a comment too, as μ-toksia and other
+// solvers' stream readers take it, rather than refusing a framework whose
+// meaning is plain.
+func uncomment(line string) string {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	return strings.TrimSpace(line)
 }
 
 // otherFormat says which other format line looks like, for an error
@@ -575,6 +587,10 @@ func sniff(head []byte) (f Format, ok bool) {
 	for line := range strings.Lines(strings.TrimPrefix(string(head), "\uFEFF")) {
 		line = strings.TrimSpace(line)
 		fields := strings.Fields(line)
+		if !strings.HasPrefix(line, "#") {
+			// An i23 header with a comment after it, "p af 3 # ...".
+			fields = strings.Fields(uncomment(line))
+		}
 		switch {
 		case line == "" || strings.HasPrefix(line, "%"):
 			continue // blank, or an apx comment

@@ -220,7 +220,7 @@ func TestParseErrors(t *testing.T) {
 		{I23, "p af 2\n1 3\n", "raise N there or fix the attack"},
 		{I23, "p af 2\n1 b\n", "whole numbers"},
 		{I23, "p af 2\np af 3\n", "a second header"},
-		{I23, "p af 2\n1 2 # why\n", "comments are whole lines"},
+		{I23, "p af 2\n1 2 3 # why\n", "expected an attack \"i j\", found \"1 2 3\" (comments start with #)"},
 		{I23, "P AF 2\n", "lower case"},
 		{I23, "p af 2\r1 2\r", "bare carriage return"},
 		{I23, "", "start the file with"},
@@ -369,12 +369,13 @@ func TestFormatFromContents(t *testing.T) {
 		"spaced.txt":  "\uFEFFp  af\t3 \n1 2\n2 3\n",          // a header i23 reads: a BOM, blanks
 		"hashed.txt":  "#\n# comments\n#\np af 3\n1 2\n2 3\n", // "#" lines are i23 comments before a header
 		"nodes.dat":   "a\nb\nc\n#\n",
+		"noted.txt":   "p af 3 # a chain\n1 2\n2 3\n", // a header with a comment after it
 		// Contents that only one format has decide over the extension.
 		"aspartix.af": "arg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\n",
 		"numeric.apx": "p af 3\n1 2\n2 3\n",
 		"numeric.tgf": "# c\np af 3\n1 2\n2 3\n", // tgf without attacks
 	}
-	want := map[string]string{"numeric.txt": "w 1 3\n", "aspartix.in": "[a,c]\n", "trivial.dat": "[a,c]\n", "spaced.txt": "w 1 3\n", "hashed.txt": "w 1 3\n", "nodes.dat": "[a,b,c]\n",
+	want := map[string]string{"numeric.txt": "w 1 3\n", "aspartix.in": "[a,c]\n", "trivial.dat": "[a,c]\n", "spaced.txt": "w 1 3\n", "hashed.txt": "w 1 3\n", "noted.txt": "w 1 3\n", "nodes.dat": "[a,b,c]\n",
 		"aspartix.af": "[a,c]\n", "numeric.apx": "w 1 3\n", "numeric.tgf": "w 1 3\n"}
 	for name, body := range files {
 		path := filepath.Join(dir, name)
@@ -416,6 +417,11 @@ func TestQueryArgument(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("-a %q: %v, want an error mentioning %q", arg, err, msg)
 		}
+	}
+	// One argument is said as one, not as "1 arguments, numbered 1..1".
+	one := Options{Problem: "DS-PR", File: "-", Format: "i23", Arg: "2", Input: strings.NewReader("p af 1\n")}
+	if err := Run(context.Background(), one, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "(1 argument, numbered 1)") {
+		t.Errorf("-a 2 on one argument: %v, want it to say \"(1 argument, numbered 1)\"", err)
 	}
 	// Names are not numbers: "01" is not "1" in apx.
 	apx := Options{Problem: "DC-CO", File: "-", Format: "apx", Arg: "01", Input: strings.NewReader("arg(1).\n")}
@@ -476,6 +482,7 @@ func TestI23Variants(t *testing.T) {
 		"\uFEFFp af 4\n1 2\n2 3\n4 4\n",                    // byte order mark
 		"  p  af\t4  \n 1\t2 \n2 3\n4 4\n1 2\n4 4\n",       // whitespace, repeated attacks
 		"p af 4\n  # an indented comment\n1 2\n2 3\n4 4\n", // indented comment
+		"p af 4 # four\n1 2 # why\n2 3#\n4 4\t# self\n",    // comments after a header or an attack
 	} {
 		got, err := ParseI23(strings.NewReader(in))
 		if err != nil {

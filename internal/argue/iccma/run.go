@@ -274,6 +274,10 @@ func argHint(af *argue.Framework, format Format) string {
 	switch {
 	case af.Len() == 0:
 		return "the framework has no arguments, so no query can be asked"
+	case af.Len() == 1 && format == I23:
+		return "1 argument, numbered 1"
+	case af.Len() == 1:
+		return fmt.Sprintf("1 argument, %q", af.Name(0))
 	case format == I23:
 		return fmt.Sprintf("%d arguments, numbered 1..%d", af.Len(), af.Len())
 	}
