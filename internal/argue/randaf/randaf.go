@@ -171,6 +171,199 @@ func SCCChain(k, size int, p float64, seed uint64) *argue.Framework {
 	return af
 }
 
+// BAMutual is Barabási–Albert preferential attachment (BA) in which each
+// attack is made mutual with probability pMutual: hubs in many 2-cycles,
+// so that the grounded labelling decides little and preferred reasoning
+// meets many maximal admissible sets (the DS-PR loop over admissible sets
+// went one set at a time here, docs/benchmarks.md "New generator
+// families").
+func BAMutual(n, k int, pMutual float64, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0xb2))
+	af := argue.NewNumbered(n)
+	var ends []int // each argument once per attack it takes part in
+	for i := 1; i < n; i++ {
+		picked := map[int]bool{}
+		for len(picked) < min(k, i) {
+			j := r.IntN(i)
+			if len(ends) > 0 && r.IntN(4) != 0 {
+				j = ends[r.IntN(len(ends))]
+			}
+			if picked[j] {
+				continue
+			}
+			picked[j] = true
+			a, b := i, j
+			if r.IntN(2) == 0 {
+				a, b = j, i
+			}
+			attack(af, a, b)
+			if r.Float64() < pMutual {
+				attack(af, b, a)
+			}
+			ends = append(ends, i, j)
+		}
+	}
+	return af
+}
+
+// BigSCC is one strongly connected component of n arguments: a cycle
+// through them in a random order, plus round(n·d) attacks between uniform
+// arguments (self-attacks among them). No decomposition into parts helps
+// there; every query is one search over the whole framework.
+func BigSCC(n int, d float64, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0xb5))
+	af := argue.NewNumbered(n)
+	order := r.Perm(n)
+	for i, a := range order {
+		if n > 1 {
+			attack(af, a, order[(i+1)%n])
+		}
+	}
+	for range int(float64(n)*d + 0.5) {
+		attack(af, r.IntN(n), r.IntN(n))
+	}
+	return af
+}
+
+// FarAhead is SCCChain with long-range attacks: k parts of size arguments,
+// each a cycle with attacks inside it with probability p, 1–3 attacks into
+// the next part, and 1–far attacks from each part into any later part. The
+// interfaces between parts are then wide, which makes the part-by-part
+// programme give up and leaves chains of components to the SAT searches.
+func FarAhead(k, size int, p float64, far int, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0xfa))
+	af := argue.NewNumbered(k * size)
+	for b := range k {
+		off := b * size
+		for i := range size {
+			attack(af, off+i, off+(i+1)%size)
+			for j := range size {
+				if r.Float64() < p {
+					attack(af, off+i, off+j)
+				}
+			}
+		}
+		if b+1 >= k {
+			continue
+		}
+		for range 1 + r.IntN(3) {
+			attack(af, off+r.IntN(size), off+size+r.IntN(size))
+		}
+		for range 1 + r.IntN(max(far, 1)) {
+			later := b + 1 + r.IntN(k-b-1)
+			attack(af, off+r.IntN(size), later*size+r.IntN(size))
+		}
+	}
+	return af
+}
+
+// DenseSelf attacks each ordered pair of distinct arguments with
+// probability density and each argument itself with probability pSelf:
+// dense frameworks (density 0.3–0.7) where most arguments attack
+// themselves, so that stable extensions are rare, the range-maximal
+// searches of semi-stable and stage semantics decide, and conflict-free
+// sets are small.
+func DenseSelf(n int, density, pSelf float64, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0xd5))
+	af := argue.NewNumbered(n)
+	for a := range n {
+		if r.Float64() < pSelf {
+			attack(af, a, a)
+		}
+		for b := range n {
+			if a != b && r.Float64() < density {
+				attack(af, a, b)
+			}
+		}
+	}
+	return af
+}
+
+// Isolated is ER(m, d) over a random subset of m = n·(1−pIsolated)
+// arguments (numbered among the others), the rest in no attack: arguments
+// every complete extension holds, interleaved with a hard core, so that
+// answers and certificates must carry them and renumbering around them
+// must be right.
+func Isolated(n int, d, pIsolated float64, seed uint64) *argue.Framework {
+	r := rand.New(rand.NewPCG(seed, 0x15))
+	af := argue.NewNumbered(n)
+	m := int(float64(n)*(1-pIsolated) + 0.5)
+	if m == 0 {
+		return af
+	}
+	in := r.Perm(n)[:m]
+	seen := map[[2]int]bool{}
+	for want := min(int(float64(m)*d+0.5), m*m); len(seen) < want; {
+		e := [2]int{in[r.IntN(m)], in[r.IntN(m)]}
+		if !seen[e] {
+			seen[e] = true
+			attack(af, e[0], e[1])
+		}
+	}
+	return af
+}
+
+// Family is one generator of the families beyond Instances, Dense and
+// Chains, at a size: Families and the tests draw from it at any size
+// and seed.
+type Family struct {
+	Name string // the family, e.g. ba_recip; an instance is named <Name>_n<N>_s<seed>
+	Gen  func(n int, seed uint64) *argue.Framework
+}
+
+// FamilyGens are the generator families, with the parameters drawn from the
+// seed where a family spans a range (as the differential run that found
+// the DS-PR and DC/DS-STG cut-offs drew them, docs/benchmarks.md "New
+// generator families").
+func FamilyGens() []Family {
+	pick := func(seed uint64, salt uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, salt)) }
+	return []Family{
+		{"ba_recip", func(n int, seed uint64) *argue.Framework {
+			return BAMutual(n, 1+pick(seed, 1).IntN(3), 0.4, seed)
+		}},
+		{"ws", func(n int, seed uint64) *argue.Framework {
+			r := pick(seed, 2)
+			return WattsStrogatz(n, 2+2*r.IntN(3), 0.05+0.45*r.Float64(), seed)
+		}},
+		{"bigscc", func(n int, seed uint64) *argue.Framework {
+			return BigSCC(n, 0.5+2.5*pick(seed, 3).Float64(), seed)
+		}},
+		{"farahead", func(n int, seed uint64) *argue.Framework {
+			r := pick(seed, 4)
+			size := 2 + r.IntN(4)
+			return FarAhead(max((n+size/2)/size, 1), size, 0.3*r.Float64(), 2, seed)
+		}},
+		{"dense_self", func(n int, seed uint64) *argue.Framework {
+			r := pick(seed, 5)
+			return DenseSelf(n, 0.3+0.4*r.Float64(), 0.3+0.6*r.Float64(), seed)
+		}},
+		{"isolated", func(n int, seed uint64) *argue.Framework {
+			return Isolated(n, 1.5+2*pick(seed, 6).Float64(), 0.5, seed)
+		}},
+	}
+}
+
+// Families are instances of each family of FamilyGens at a size where
+// queries take milliseconds to seconds for both solvers (dense_self
+// smaller: its attacks grow with the square of its size), two seeds each.
+// peerbench runs them with -families.
+func Families() []Instance {
+	var ins []Instance
+	for _, f := range FamilyGens() {
+		n := 600
+		switch f.Name {
+		case "dense_self":
+			n = 150
+		case "bigscc":
+			n = 300
+		}
+		for seed := uint64(1); seed <= 2; seed++ {
+			ins = append(ins, Instance{Name: fmt.Sprintf("%s_n%d_s%d", f.Name, n, seed), AF: f.Gen(n, seed)})
+		}
+	}
+	return ins
+}
+
 // attack adds a→b. The generators draw both ends below the framework's
 // size, so an error here is a bug in the generator, not a condition a
 // caller could handle.

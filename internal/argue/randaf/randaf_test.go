@@ -75,12 +75,125 @@ func TestShapes(t *testing.T) {
 		"SelfAttacks":   func(s uint64) *argue.Framework { return SelfAttacks(300, 3, 0.5, s) },
 		"WattsStrogatz": func(s uint64) *argue.Framework { return WattsStrogatz(300, 4, 0.2, s) },
 		"SCCChain":      func(s uint64) *argue.Framework { return SCCChain(50, 4, 0.2, s) },
+		"BAMutual":      func(s uint64) *argue.Framework { return BAMutual(300, 2, 0.4, s) },
+		"BigSCC":        func(s uint64) *argue.Framework { return BigSCC(300, 1, s) },
+		"FarAhead":      func(s uint64) *argue.Framework { return FarAhead(50, 4, 0.2, 2, s) },
+		"DenseSelf":     func(s uint64) *argue.Framework { return DenseSelf(60, 0.5, 0.5, s) },
+		"Isolated":      func(s uint64) *argue.Framework { return Isolated(300, 2, 0.5, s) },
 	} {
 		if !slices.Equal(attacks(gen(1)), attacks(gen(1))) {
 			t.Errorf("%s: the same seed gave different frameworks", name)
 		}
 		if slices.Equal(attacks(gen(1)), attacks(gen(2))) {
 			t.Errorf("%s: seeds 1 and 2 gave the same framework", name)
+		}
+	}
+}
+
+// reaches reports whether every argument is reachable from argument 0
+// along attacks (forward) or against them (backward).
+func reaches(af *argue.Framework, backward bool) bool {
+	seen := make([]bool, af.Len())
+	seen[0] = true
+	stack, count := []int{0}, 1
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		next := af.Attacks(a)
+		if backward {
+			next = af.Attackers(a)
+		}
+		for _, b := range next {
+			if !seen[b] {
+				seen[b] = true
+				count++
+				stack = append(stack, b)
+			}
+		}
+	}
+	return count == af.Len()
+}
+
+// TestFamilies checks what each generator of the families promises:
+// BAMutual's mutual share and connectedness, BigSCC's single strongly
+// connected component, FarAhead's attacks going forward only and some of
+// them past the next part, DenseSelf's densities, Isolated's arguments in
+// no attack; and that Families' names are unique among all instance sets
+// and say each framework's size.
+func TestFamilies(t *testing.T) {
+	ba := BAMutual(400, 2, 0.4, 3)
+	mutual := 0
+	for _, e := range attacks(ba) {
+		if ba.Attacked(e[1], e[0]) {
+			mutual++
+		}
+	}
+	// 797 links (k=2 from the third argument on), 40% of them both ways.
+	if share := float64(mutual) / 2 / float64(ba.NumAttacks()-mutual/2); share < 0.3 || share > 0.5 {
+		t.Errorf("BAMutual(400, 2, 0.4): %.2f of the links mutual, want about 0.4", share)
+	}
+	for a := 1; a < ba.Len(); a++ {
+		if len(ba.Attacks(a))+len(ba.Attackers(a)) == 0 {
+			t.Errorf("BAMutual: argument %d takes part in no attack", a)
+		}
+	}
+	for _, n := range []int{1, 2, 50} {
+		if g := BigSCC(n, 1, 3); !reaches(g, false) || !reaches(g, true) {
+			t.Errorf("BigSCC(%d): not one strongly connected component", n)
+		}
+	}
+	fa := FarAhead(40, 4, 0.2, 2, 3)
+	far := 0
+	for _, e := range attacks(fa) {
+		switch from, to := e[0]/4, e[1]/4; {
+		case to < from:
+			t.Errorf("FarAhead: attack %v goes back from part %d to part %d", e, from, to)
+		case to > from+1:
+			far++
+		}
+	}
+	if far < 20 {
+		t.Errorf("FarAhead(40 parts): %d attacks past the next part, want at least one a part for most", far)
+	}
+	ds := DenseSelf(100, 0.5, 0.6, 3)
+	self := 0
+	for a := range ds.Len() {
+		if ds.Attacked(a, a) {
+			self++
+		}
+	}
+	if other := ds.NumAttacks() - self; other < 4500 || other > 5400 || self < 45 || self > 75 {
+		t.Errorf("DenseSelf(100, 0.5, 0.6): %d attacks between distinct arguments (want about 4950), %d self-attacks (about 60)", other, self)
+	}
+	iso := Isolated(400, 2, 0.5, 3)
+	alone := 0
+	for a := range iso.Len() {
+		if len(iso.Attacks(a))+len(iso.Attackers(a)) == 0 {
+			alone++
+		}
+	}
+	if alone < 200 || alone > 260 {
+		t.Errorf("Isolated(400, 2, 0.5): %d arguments in no attack, want 200 and a few the attacks missed", alone)
+	}
+	if got := Isolated(5, 2, 1, 3); got.NumAttacks() != 0 {
+		t.Errorf("Isolated(5, 2, 1): %d attacks, want none", got.NumAttacks())
+	}
+	seen := map[string]bool{}
+	for _, in := range slices.Concat(Instances(), Dense(), Chains()) {
+		seen[in.Name] = true
+	}
+	for _, in := range Families() {
+		if seen[in.Name] {
+			t.Errorf("instance name %s twice", in.Name)
+		}
+		seen[in.Name] = true
+		var n int
+		if i := strings.Index(in.Name, "_n"); i < 0 || func() bool { _, err := fmt.Sscanf(in.Name[i:], "_n%d_", &n); return err != nil }() {
+			t.Errorf("%s: name does not say the size as _nN_", in.Name)
+			continue
+		}
+		if got := in.AF.Len(); got < n-3 || got > n+3 {
+			t.Errorf("%s: %d arguments, the name says %d", in.Name, got, n)
 		}
 	}
 }
