@@ -29,3 +29,7 @@ func RangeIsMaximal(ctx context.Context, f *Framework, sem Semantics, e Extensio
 	larger, err := rs.sv.solve(ctx, decided...)
 	return !larger, err
 }
+
+// BruteForce is bruteForce for the external tests: the extensions of sem
+// from the definitions over all subsets of f's arguments.
+func BruteForce(f *Framework, sem Semantics) []Extension { return bruteForce(f, sem) }
