@@ -13,8 +13,11 @@
 // the same existence for SE-ST with Parley's extension checked to be
 // stable, and for SE-PR Parley's extension checked to be complete. With
 // -dense as well it runs randaf's dense frameworks (seconds a query, where
-// the SAT core's search policies decide) instead, or with -chains the
-// chains of small strongly connected components (randaf.Chains).
+// the SAT core's search policies decide) instead, with -chains the
+// chains of small strongly connected components (randaf.Chains), or with
+// -families the generator families (randaf.Families: Barabási–Albert with
+// mutual attacks, Watts–Strogatz, one large component, long-range attacks,
+// dense self-attacks, isolated arguments).
 //
 //	go build -o /tmp/x/parley-af ./cmd/parley-af
 //	go run ./internal/argue/peerbench -parley /tmp/x/parley-af -random /tmp/x/random
@@ -50,6 +53,7 @@ type config struct {
 	random       string        // if set: write randaf's instances here and run them instead of data
 	dense        bool          // with random: randaf.Dense instead of randaf.Instances
 	chains       bool          // with random: randaf.Chains instead of randaf.Instances
+	families     bool          // with random: randaf.Families instead of randaf.Instances
 	tasks        []string      // e.g. DC-CO; tasks the peer lacks are run by Parley only
 	runs         int           // timed runs per solver (minimum reported)
 	timeout      time.Duration // per process
@@ -102,17 +106,24 @@ func main() {
 	flag.StringVar(&cfg.random, "random", "", "write the random frameworks of internal/argue/randaf to this directory and run them instead of -data")
 	flag.BoolVar(&cfg.dense, "dense", false, "with -random: the dense frameworks (randaf.Dense: long single SAT searches, seconds a query) instead")
 	flag.BoolVar(&cfg.chains, "chains", false, "with -random: the chains of small strongly connected components (randaf.Chains) instead")
+	flag.BoolVar(&cfg.families, "families", false, "with -random: the generator families (randaf.Families: ba_recip, ws, bigscc, farahead, dense_self, isolated) instead")
 	flag.StringVar(&tasks, "tasks", "", "comma-separated problems (default: "+strings.Join(defaultTasks(), ",")+"; with -random: "+strings.Join(goalTasks(), ",")+")")
 	flag.IntVar(&cfg.runs, "runs", 3, "timed runs per solver and case; the minimum is reported")
 	flag.DurationVar(&cfg.timeout, "timeout", 30*time.Second, "time limit per process")
 	flag.StringVar(&cfg.only, "only", "", "run only instances whose file name contains this")
 	flag.Parse()
-	if (cfg.dense || cfg.chains) && cfg.random == "" {
-		fmt.Fprintln(os.Stderr, "peerbench: -dense and -chains need -random DIR (the directory to write the frameworks to)")
+	sets := 0
+	for _, on := range []bool{cfg.dense, cfg.chains, cfg.families} {
+		if on {
+			sets++
+		}
+	}
+	if sets > 0 && cfg.random == "" {
+		fmt.Fprintln(os.Stderr, "peerbench: -dense, -chains and -families need -random DIR (the directory to write the frameworks to)")
 		os.Exit(2)
 	}
-	if cfg.dense && cfg.chains {
-		fmt.Fprintln(os.Stderr, "peerbench: -dense and -chains are two instance sets: pass one of them")
+	if sets > 1 {
+		fmt.Fprintln(os.Stderr, "peerbench: -dense, -chains and -families are instance sets: pass one of them")
 		os.Exit(2)
 	}
 	switch {
@@ -164,6 +175,8 @@ func run(ctx context.Context, cfg config, w io.Writer) ([]row, tally, error) {
 			ins = randaf.Dense()
 		case cfg.chains:
 			ins = randaf.Chains()
+		case cfg.families:
+			ins = randaf.Families()
 		}
 		if files, err = writeRandom(cfg.random, ins); err != nil {
 			return nil, small, err
