@@ -49,3 +49,34 @@ func TestLevelMoveVerbs(t *testing.T) {
 		}
 	}
 }
+
+// TestStreakObjects: a streak whose line follows its verb ("has grown
+// revenue for five straight years", "increased its net income in each of
+// the last 3 years") is held to the line's change in each year, as one
+// whose line is its subject; it was not read at all. A measure the check
+// does not hold as the object, or a negated verb, is no streak read.
+func TestStreakObjects(t *testing.T) {
+	ts := tables(t)
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{ts["AAPL"], "Apple has grown revenue for five straight years.", []Status{Corrected}},
+		{ts["AAPL"], "Apple has grown revenue for two straight years.", []Status{Verified}},
+		{ts["AAPL"], "Apple increased its net income in each of the last 3 years.", []Status{Corrected}},
+		{ts["NVDA"], "NVIDIA increased its net income in each of the last 3 years.", []Status{Verified}},
+		{ts["NVDA"], "NVIDIA has grown its net income in each of the last four years.", []Status{Corrected}},
+		{ts["NVDA"], "NVIDIA has grown revenue every year since fiscal 2022.", []Status{Verified}},
+		{sl, "The company has grown revenue for three consecutive years.", []Status{Corrected}},
+		{sl, "The company has cut costs, and revenue has declined for four straight years.", []Status{Verified}},
+		{ts["AAPL"], "Apple has grown market share for five straight years.", nil},
+		{ts["AAPL"], "Apple has not grown revenue for five straight years.", nil},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+	}
+}

@@ -1035,8 +1035,11 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 // end in.
 var streakRe = sync.OnceValue(func() *regexp.Regexp {
 	const verb = `(rose|risen|grew|grown|increased|climbed|expanded|fell|fallen|declined|decreased|dropped|shrunk|shrank|contracted)`
-	const n = `(two|three|four|five|2|3|4|5)`
-	return regexp.MustCompile(`\b` + verb + `\s+(?:(?:in\s+)?(?:every|each)\s+(?:single\s+)?(?:fiscal\s+)?year\s+(since|from|between)\s+` +
+	const n = `(two|three|four|five|six|seven|eight|nine|2|3|4|5|6|7|8|9)`
+	// The line may follow the verb as its object: "has grown revenue for
+	// five straight years", "increased its net income in each of".
+	const object = `(?:\s+(?:(?:its|the|their)\s+)?([a-z&][a-z&' ]{0,40}?))??`
+	return regexp.MustCompile(`\b` + verb + object + `\s+(?:(?:in\s+)?(?:every|each)\s+(?:single\s+)?(?:fiscal\s+)?year\s+(since|from|between)\s+` +
 		`|(?:in\s+)?each\s+of\s+the\s+(?:last|past)\s+` + n + `\s+(?:fiscal\s+)?years\b` +
 		`|for\s+` + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b(?:\s+(through|to|in|ending\s+in|into)\s+)?)`)
 })
@@ -1064,7 +1067,8 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 		}
 		return nil
 	}
-	count := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+	count := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+		"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9}
 	fyOf := func(sp *span) (Period, int) {
 		p := sp.period
 		fy := p.FY
@@ -1083,14 +1087,14 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 		end := Period{FY: t.LatestFY}
 		streak, phraseEnd := 0, loc[1]
 		switch {
-		case loc[4] >= 0: // since, from, between
+		case loc[6] >= 0: // since, from, between
 			first := at(loc[1])
 			if first == nil || first.relative || first.period.Q != 0 {
 				continue
 			}
 			_, startFY := fyOf(first)
 			phraseEnd = first.end
-			if w := low[loc[4]:loc[5]]; w != "since" {
+			if w := low[loc[6]:loc[7]]; w != "since" {
 				join := spanJoinRe().FindStringIndex(low[first.end:])
 				if join == nil {
 					continue
@@ -1109,11 +1113,11 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 				_, endFY := fyOf(&span{period: Period{FY: end.FY}, metric: "calendar"})
 				streak = endFY - startFY
 			}
-		case loc[6] >= 0: // each of the last N years
-			streak = count[low[loc[6]:loc[7]]]
-		case loc[8] >= 0: // for N consecutive years
+		case loc[8] >= 0: // each of the last N years
 			streak = count[low[loc[8]:loc[9]]]
-			if loc[10] >= 0 {
+		case loc[10] >= 0: // for N consecutive years
+			streak = count[low[loc[10]:loc[11]]]
+			if loc[12] >= 0 {
 				last := at(loc[1])
 				if last == nil || last.relative || last.period.Q != 0 {
 					continue
@@ -1125,30 +1129,43 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 		if streak < 1 {
 			continue
 		}
-		// The subject: a line of the filings right before the verb.
+		// The subject: a line of the filings right before the verb; or
+		// its object, the whole of the words after it.
 		var line span
-		for _, sp := range metrics {
-			if sp.end <= s && s-sp.end <= 24 && sp.metric != otherMetric {
-				line = sp
-			}
-		}
-		if line.metric == "" || line.loss {
-			continue
-		}
 		ok := true
-		for _, w := range strings.Fields(low[line.end:s]) {
-			ok = ok && (directionGapWords[w] || streakGapWords[w])
+		if loc[4] >= 0 {
+			for _, sp := range metrics {
+				if sp.start == loc[4] && sp.end == loc[5] && sp.metric != otherMetric {
+					line = sp
+				}
+			}
+			if line.metric == "" || line.loss || negatedRe().MatchString(low[max(0, s-24):s]) {
+				continue
+			}
+		} else {
+			for _, sp := range metrics {
+				if sp.end <= s && s-sp.end <= 24 && sp.metric != otherMetric {
+					line = sp
+				}
+			}
+			if line.metric == "" || line.loss {
+				continue
+			}
+			for _, w := range strings.Fields(low[line.end:s]) {
+				ok = ok && (directionGapWords[w] || streakGapWords[w])
+			}
 		}
 		u := UnitOf(line.metric)
 		if !ok || u != USD && u != USDPerShare && marginOf[lineOf(line.metric)] != line.metric {
 			continue
 		}
-		if negatedRe().MatchString(low[max(0, line.start-24):s]) {
+		first := min(line.start, s)
+		if negatedRe().MatchString(low[max(0, first-24):s]) {
 			continue
 		}
 		// No figure in its clause: "grew 12% every year since 2021" is a
 		// rate, read as one.
-		clause := low[line.start:]
+		clause := low[first:]
 		if i := strings.IndexAny(clause, ";"); i >= 0 {
 			clause = clause[:i]
 		}
@@ -1160,7 +1177,7 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 			dir = -1
 		}
 		p := end
-		add(line.start, phraseEnd, Mention{Unit: Percent, DirOnly: true, Dir: dir, Streak: streak, Metric: line.metric, pinned: &p})
+		add(first, phraseEnd, Mention{Unit: Percent, DirOnly: true, Dir: dir, Streak: streak, Metric: line.metric, pinned: &p})
 	}
 }
 
