@@ -305,8 +305,8 @@ func (t *Table) CheckMention(m Mention) Finding {
 			return f
 		}
 		// A return is also computed on the year's average balance.
-		if avg, ok := t.averageReturn(fact); ok {
-			if ok, _ := matches(m, avg); ok {
+		if avg, ok := t.Lookup(averageOf[fact.Metric], fact.Period); ok && averageOf[fact.Metric] != "" {
+			if ok, _ := matches(m, avg.Value); ok {
 				f.Status, f.Period = Verified, fact.Period
 				return f
 			}
@@ -448,26 +448,33 @@ func (t *Table) lookupOrChange(m Metric, p Period) (Fact, bool) {
 	return Fact{Metric: m, Period: p, Value: cur.Value - was.Value, Source: cur.Source + "; " + was.Source}, true
 }
 
-// averageReturn is a year's return on equity or on assets computed, as
-// analysts and many filers compute it, on the average of the balance at
-// the year's start and end, where the table holds the return on the
-// year-end balance (the analysis's definition). Both are returns of that
-// year: a figure right by either is right (Apple's fiscal 2025 return on
-// equity is 151.9% on year-end equity, 171% on average equity), and a
-// figure right by neither is corrected against the table's.
-func (t *Table) averageReturn(r Fact) (float64, bool) {
-	balance, ok := map[Metric]Metric{ROE: Equity, ROA: TotalAssets}[r.Metric]
-	if !ok || r.Period.Q != 0 || r.Period.TTM {
-		return 0, false
+// averageReturn is a year's return on equity (ROAE) or on assets (ROAA)
+// computed, as analysts and many filers compute it, on the average of the
+// balance at the year's start and end, where the analysis's ROE and ROA
+// are on the year-end balance. False when either balance is missing or
+// not positive: a return on a negative book is no return.
+func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
+	balance, ok := map[Metric]Metric{ROAE: Equity, ROAA: TotalAssets}[m]
+	if !ok {
+		return Fact{}, false
 	}
-	ni, ok1 := t.Lookup(NetIncome, r.Period)
-	end, ok2 := t.Lookup(balance, r.Period)
-	start, ok3 := t.Lookup(balance, Period{FY: r.Period.FY - 1})
+	p := Period{FY: fy}
+	ni, ok1 := t.Lookup(NetIncome, p)
+	end, ok2 := t.Lookup(balance, p)
+	start, ok3 := t.Lookup(balance, Period{FY: fy - 1})
 	if !ok1 || !ok2 || !ok3 || end.Value <= 0 || start.Value <= 0 {
-		return 0, false
+		return Fact{}, false
 	}
-	return 100 * ni.Value / ((start.Value + end.Value) / 2), true
+	return Fact{Metric: m, Period: p, Value: 100 * ni.Value / ((start.Value + end.Value) / 2),
+		Source: ni.Source + "; " + end.Source + "; " + start.Source}, true
 }
+
+// averageOf is the return on the average balance of the year-end return
+// r: both are returns of that year, so a figure stated as "return on
+// equity" right by either is right (Apple's fiscal 2025 return on equity
+// is 151.9% on year-end equity, 171% on average equity), and a figure
+// right by neither is corrected against the table's.
+var averageOf = map[Metric]Metric{ROE: ROAE, ROA: ROAA}
 
 // relativeChange is a margin's change as a percentage of the margin a year
 // earlier, for a change in points.

@@ -345,6 +345,10 @@ var metricPhrases = []struct {
 	// income) of 0.86x"), and their common short forms.
 	{"return on equity", ROE, false}, {"roe", ROE, false}, {"return on shareholders equity", ROE, false}, {"return on stockholders equity", ROE, false},
 	{"return on assets", ROA, false}, {"roa", ROA, false}, {"return on total assets", ROA, false},
+	{"return on average equity", ROAE, false}, {"roae", ROAE, false}, {"return on average shareholders equity", ROAE, false},
+	{"return on average shareholders' equity", ROAE, false}, {"return on average stockholders equity", ROAE, false},
+	{"return on average stockholders' equity", ROAE, false}, {"return on average assets", ROAA, false}, {"roaa", ROAA, false},
+	{"return on average total assets", ROAA, false},
 	{"debt to equity", DebtToEquity, false}, {"debt/equity", DebtToEquity, false}, {"d/e", DebtToEquity, false},
 	{"liabilities to assets", Leverage, false}, {"liabilities to total assets", Leverage, false},
 	{"current ratio", CurrentRatio, false}, {"cash conversion", CashConversion, false},
@@ -407,7 +411,8 @@ var otherPhrases = []string{
 	"equity method investments", "private equity", "equity offering", "equity raise", "equity financing", "equity issuance",
 	"equity awards", "equity compensation", "equity value", "equity market", "equity markets", "home equity", "equity risk premium",
 	"negative equity", "tangible equity", "tangible common equity", "return on tangible equity", "return on tangible common equity",
-	"return on average equity", "return on average common equity", "return on common equity",
+	// Common equity leaves out preferred stock, which a bank may have.
+	"return on average common equity", "return on common equity",
 	// A weighted diluted count is not the shares outstanding at a date.
 	"diluted share count", "diluted shares", "diluted shares outstanding", "weighted average shares", "weighted average diluted shares",
 	"diluted weighted average shares", "weighted average shares outstanding", "basic shares",

@@ -84,6 +84,11 @@ const (
 	// (a quarter's), from the margins of the two periods.
 	NetMarginChange Metric = "net_margin_change"
 	FCFMarginChange Metric = "fcf_margin_change"
+	// The returns on the year's average balance (of its start and end),
+	// as analysts and many filers state "return on average equity": the
+	// analysis's ROE and ROA are on the year-end balance.
+	ROAE Metric = "roe_average"
+	ROAA Metric = "roa_average"
 )
 
 // The scores of the analysis's frameworks. AltmanZ is the score of the
@@ -150,6 +155,7 @@ var labels = map[Metric]string{
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
 	AssetTurnover: "asset turnover", GrossMarginChange: "gross margin change", OperatingMarginChange: "operating margin change",
 	NetMarginChange: "net margin change", FCFMarginChange: "free cash flow margin change",
+	ROAE: "return on average equity", ROAA: "return on average assets",
 	PiotroskiF: "Piotroski F-score", AltmanZ: "Altman score", AltmanZDoublePrime: "Altman Z'' score",
 }
 
@@ -180,7 +186,7 @@ func UnitOf(m Metric) Unit {
 		return USDPerShare
 	case Shares:
 		return SharesUnit
-	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, Leverage, RDIntensity, EffectiveTaxRate:
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, ROAE, ROAA, Leverage, RDIntensity, EffectiveTaxRate:
 		return Percent
 	case DebtToEquity, CurrentRatio, CashConversion, AssetTurnover:
 		return Multiple
@@ -432,6 +438,13 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	t.Facts = append(t.Facts, growth...)
 	if err := t.addAnalysis(cf, latestFY, sic); err != nil {
 		return nil, err
+	}
+	for fy := latestFY - Years + 1; fy <= latestFY; fy++ {
+		for _, m := range []Metric{ROAE, ROAA} {
+			if f, ok := t.averageReturn(m, fy); ok {
+				t.Facts = append(t.Facts, f)
+			}
+		}
 	}
 	sort.SliceStable(t.Facts, func(i, j int) bool {
 		a, b := t.Facts[i], t.Facts[j]
