@@ -114,3 +114,32 @@ func TestAverageReturns(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnualRateInOneYear: a rate a year in the one year a sentence names
+// ("grew 16% a year in fiscal 2025") is that year's growth, held to it;
+// it was unverified as a rate over years not named. With no year, or a
+// year the rate runs to, it stays unverified unless it is the latest
+// year's growth.
+func TestAnnualRateInOneYear(t *testing.T) {
+	ts := tables(t)
+	split := syntheticTable(t, "split_CIK0009000017.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want Status
+	}{
+		{ts["AAPL"], "Apple's revenue grew 16% a year in fiscal 2025.", Corrected},
+		{ts["AAPL"], "Apple's revenue grew 2% a year in fiscal 2024.", Verified},
+		{split, "Revenue grew at an annual rate of 20% in fiscal 2025.", Corrected},
+		{split, "Revenue grew at an annual rate of 12.5% in fiscal 2025.", Verified},
+		{ts["NVDA"], "NVIDIA's revenue grew 95% a year.", Unverified},
+		{ts["AAPL"], "Apple's revenue grew 16% a year through fiscal 2025.", Unverified},
+		{ts["NVDA"], "NVIDIA's annual revenue growth of 95% shows demand.", Unverified},
+		{ts["NVDA"], "NVIDIA's annual revenue growth of 65% shows demand.", Verified},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}

@@ -2646,6 +2646,23 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+	// "grew 16% a year in fiscal 2025", "an annual rate of 12.5% in
+	// fiscal 2025": a rate a year in the one year the sentence names is
+	// that year's growth, held to it; left as a rate over years it does
+	// not name, a wrong one was unverified. A year the rate runs to or
+	// through ("a year through 2025") ends a span it does not state.
+	if m.Annual && len(m.Over) == 0 && pscore < 1<<30 && !pbest.relative && !pbest.period.TTM && pbest.period.Q <= 0 && pbest.period.Q != -3 {
+		lead := strings.Fields(strings.TrimSuffix(strings.TrimSpace(low[max(0, pbest.start-16):pbest.start]), " the"))
+		years := 0
+		for _, sp := range periods {
+			if !sp.relative && sp.period.Q <= 0 {
+				years++
+			}
+		}
+		if n := len(lead); years == 1 && n > 0 && (lead[n-1] == "in" || lead[n-1] == "during" || lead[n-1] == "for") {
+			m.Annual = false
+		}
+	}
 	// "up 74% from 2024", "grew 15% over fiscal 2024": the year after
 	// "from" is the base of the change, which is for the year after it.
 	if _, growth := m.Metric.Base(); growth && pscore < 1<<30 && !pbest.period.TTM && pbest.start > end {
