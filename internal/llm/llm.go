@@ -205,7 +205,8 @@ type Chunk struct {
 // ErrorKind classifies provider failures.
 type ErrorKind string
 
-// Error kinds. RateLimited, Overloaded, Server, Timeout and Network are retryable.
+// Error kinds. RateLimited, Overloaded, Server, Timeout, Network and Malformed
+// are retryable.
 const (
 	ErrRateLimited ErrorKind = "rate_limited" // 429
 	ErrOverloaded  ErrorKind = "overloaded"   // 529 / 503
@@ -216,6 +217,15 @@ const (
 	ErrBadRequest  ErrorKind = "bad_request" // 400 / 404 / 422: fix the request or model name
 	ErrMalformed   ErrorKind = "malformed"   // the server sent something we cannot parse
 	ErrCanceled    ErrorKind = "canceled"
+	// ErrUnreachable: the base URL's host name does not exist (the DNS
+	// answer is "no such host"). Waiting will not make it exist: the
+	// address is to be fixed.
+	ErrUnreachable ErrorKind = "unreachable"
+	// ErrTooLarge: the server sent more in one piece (a line of a stream,
+	// a whole reply) than any model reply can be: a broken server, or
+	// something other than the API at the base URL. Asked again, it sends
+	// the same.
+	ErrTooLarge ErrorKind = "too_large"
 )
 
 // Error is a classified provider failure.

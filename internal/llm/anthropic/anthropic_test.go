@@ -1,6 +1,7 @@
 package anthropic_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/llm"
@@ -11,8 +12,8 @@ import (
 func TestConformance(t *testing.T) {
 	for _, mode := range []anthropic.StructuredMode{anthropic.StructuredOutputFormat, anthropic.StructuredForcedTool} {
 		t.Run(string(mode), func(t *testing.T) {
-			llmtest.Run(t, func(t *testing.T, baseURL, key string) llm.Provider {
-				p, err := anthropic.New(anthropic.Config{APIKey: key, BaseURL: baseURL, Structured: mode})
+			llmtest.Run(t, func(t *testing.T, baseURL, key string, hc *http.Client) llm.Provider {
+				p, err := anthropic.New(anthropic.Config{APIKey: key, BaseURL: baseURL, Structured: mode, HTTPClient: hc})
 				if err != nil {
 					t.Fatal(err)
 				}

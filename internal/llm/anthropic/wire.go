@@ -17,11 +17,6 @@ import (
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
-// maxLine bounds one line of a stream: far above any reply a debate turn
-// asks for, so that a broken or hostile server cannot make Parley hold
-// unbounded memory.
-const maxLine = apierr.MaxWholeReply
-
 // repairStream is a middleware that turns what Anthropic-compatible servers
 // and proxies send into what the SDK's stream decoder reads:
 //
@@ -91,8 +86,8 @@ func (n *namedEvents) line() ([]byte, error) {
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
 		}
-		if len(line) > maxLine {
-			return nil, fmt.Errorf("the server sent an event line of more than %d MB", maxLine>>20)
+		if len(line) > apierr.MaxLine {
+			return nil, apierr.LineTooLarge()
 		}
 	}
 }

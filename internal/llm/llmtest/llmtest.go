@@ -42,9 +42,13 @@ type Options struct {
 	TokenDelay time.Duration
 }
 
-// Run checks a wire provider. newProvider builds the provider for the given
-// base URL (the fake server's, or an unreachable one) and API key.
-func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) llm.Provider, opts Options) {
+// NewProvider builds the provider under test for a base URL (the fake
+// server's, or an unreachable one) and an API key, making its requests
+// with hc, or with the provider's default client when hc is nil.
+type NewProvider func(t *testing.T, baseURL, apiKey string, hc *http.Client) llm.Provider
+
+// Run checks a wire provider.
+func Run(t *testing.T, newProvider NewProvider, opts Options) {
 	if opts.TokenDelay == 0 {
 		opts.TokenDelay = time.Millisecond
 	}
@@ -56,7 +60,7 @@ func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) ll
 		}
 		srv := fakellm.Start(sc, srvOpts...)
 		t.Cleanup(srv.Close)
-		return newProvider(t, baseURL(srv, opts.Wire), opts.APIKey), srv
+		return newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil), srv
 	}
 	h.run(t)
 
@@ -66,7 +70,7 @@ func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) ll
 		}
 		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "never"}}), fakellm.WithAPIKey(opts.APIKey+"-other"))
 		t.Cleanup(srv.Close)
-		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey)
+		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
 		_, err := llm.Collect(p.Stream(context.Background(), simpleRequest("x", "hello")))
 		e := wantKind(t, err, llm.ErrAuth, false)
 		if e != nil && e.StatusCode != 401 {
@@ -91,13 +95,66 @@ func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) ll
 		if opts.Wire == OpenAI {
 			url += "/v1"
 		}
-		p := newProvider(t, url, opts.APIKey)
+		p := newProvider(t, url, opts.APIKey, nil)
 		_, err = llm.Collect(p.Stream(context.Background(), simpleRequest("x", "hello")))
 		wantKind(t, err, llm.ErrNetwork, true)
 		if err != nil && !strings.Contains(err.Error(), "cannot reach") {
 			t.Errorf("error %q does not say the server cannot be reached", err)
 		}
 	})
+
+	t.Run("UnknownHost", func(t *testing.T) { unknownHost(t, newProvider, opts) })
+	t.Run("LineTooLarge", func(t *testing.T) { lineTooLarge(t, newProvider, opts) })
+}
+
+// unknownHost: a base URL whose host name does not exist (the name
+// server's answer is NXDOMAIN, "no such host": a typo, a host that was
+// renamed) fails the call at once, naming the host and what sets it; asked
+// again it would not exist either. A name server that failed to answer
+// (SERVFAIL: its upstream is down, the network is coming up) is a network
+// failure, tried again.
+func unknownHost(t *testing.T, newProvider NewProvider, opts Options) {
+	url := "http://llm.parley-test.example:8000"
+	if opts.Wire == OpenAI {
+		url += "/v1"
+	}
+	req := simpleRequest("x", "hello")
+	p := newProvider(t, url, opts.APIKey, resolverClient(t, rcodeNXDomain))
+	_, err := llm.Collect(p.Stream(context.Background(), req))
+	wantKind(t, err, llm.ErrUnreachable, false)
+	if err != nil {
+		for _, s := range []string{`"llm.parley-test.example" does not exist`, "_BASE_URL"} {
+			if !strings.Contains(err.Error(), s) && !(s == "_BASE_URL" && strings.Contains(err.Error(), "OLLAMA_HOST")) {
+				t.Errorf("error %q does not say %q", err, s)
+			}
+		}
+	}
+	p = newProvider(t, url, opts.APIKey, resolverClient(t, rcodeServFail))
+	_, err = llm.Collect(p.Stream(context.Background(), req))
+	wantKind(t, err, llm.ErrNetwork, true)
+}
+
+// oversizedLine is a stream line longer than either SDK's decoder reads
+// (bufio.MaxScanTokenSize<<9, 32 MB), and than Parley's own bound.
+const oversizedLine = 33 << 20
+
+// lineTooLarge: a stream line longer than any reply (a broken server, or
+// something else than the API at the base URL) fails the call saying so,
+// not retried: it was read, it was not cut, and asked again the server
+// sends the same. It was reported as a network failure and tried again.
+func lineTooLarge(t *testing.T, newProvider NewProvider, opts Options) {
+	sc := script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis " + strings.Repeat("x", oversizedLine)}})
+	srv := fakellm.Start(sc, fakellm.WithAPIKey(opts.APIKey))
+	t.Cleanup(srv.Close)
+	p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
+	r, err := llm.Collect(p.Stream(context.Background(), simpleRequest("x", "hello")))
+	wantKind(t, err, llm.ErrTooLarge, false)
+	if err != nil && !strings.Contains(err.Error(), "stream line of more than") {
+		t.Errorf("error %q does not say a line was too large", err)
+	}
+	if len(r.Text) > len("Redis ") {
+		t.Errorf("%d bytes of text passed on from the oversized line", len(r.Text))
+	}
 }
 
 // keepAliveAndStall: a stream that waits for its model with keep-alive
@@ -105,7 +162,7 @@ func Run(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) ll
 // it comes; one that waits past the caller's deadline, with keep-alives
 // or in silence after its first event, ends at the deadline as a
 // retryable timeout, rather than hang or be taken for a reply.
-func keepAliveAndStall(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) llm.Provider, opts Options) {
+func keepAliveAndStall(t *testing.T, newProvider NewProvider, opts Options) {
 	sc := script.MustNew(
 		script.Rule{Tag: "soon", Reply: &script.Reply{Text: "Redis, for its speed.", Delay: script.Duration(150 * time.Millisecond)}},
 		script.Rule{Tag: "never", Reply: &script.Reply{Text: "late", Delay: script.Duration(time.Minute)}},
@@ -120,7 +177,7 @@ func keepAliveAndStall(t *testing.T, newProvider func(t *testing.T, baseURL, api
 		return srv
 	}
 	call := func(srv *fakellm.Server, tag string, deadline time.Duration) (llm.Reply, time.Duration, error) {
-		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey)
+		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		defer cancel()
 		req := simpleRequest(tag, "hi")
@@ -155,13 +212,13 @@ func keepAliveAndStall(t *testing.T, newProvider func(t *testing.T, baseURL, api
 // in vain, a 301 or 302 turned the POST into a GET, and a 307 carried
 // Anthropic's x-api-key (which Go's client does not drop) to the other
 // server.
-func redirectToAnotherServer(t *testing.T, newProvider func(t *testing.T, baseURL, apiKey string) llm.Provider, opts Options) {
+func redirectToAnotherServer(t *testing.T, newProvider NewProvider, opts Options) {
 	target := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis."}}))
 	t.Cleanup(target.Close)
 	path := map[Wire]string{OpenAI: "/v1/chat/completions", Anthropic: "/v1/messages"}[opts.Wire]
 	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
 		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "never"}}), fakellm.WithRedirect(status, target.URL))
-		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey)
+		p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
 		req := simpleRequest("x", "hi")
 		req.MaxTokens = 100
 		_, err := llm.Collect(p.Stream(context.Background(), req))

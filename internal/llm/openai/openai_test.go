@@ -1,6 +1,7 @@
 package openai_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/llm"
@@ -9,8 +10,8 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	llmtest.Run(t, func(t *testing.T, baseURL, key string) llm.Provider {
-		p, err := openai.New(openai.Config{APIKey: key, BaseURL: baseURL})
+	llmtest.Run(t, func(t *testing.T, baseURL, key string, hc *http.Client) llm.Provider {
+		p, err := openai.New(openai.Config{APIKey: key, BaseURL: baseURL, HTTPClient: hc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -20,8 +21,8 @@ func TestConformance(t *testing.T) {
 
 // A local server (Ollama, llama.cpp) takes no key.
 func TestConformanceWithoutKey(t *testing.T) {
-	llmtest.Run(t, func(t *testing.T, baseURL, _ string) llm.Provider {
-		p, err := openai.New(openai.Config{Name: "ollama", BaseURL: baseURL, LegacyMaxTokens: true})
+	llmtest.Run(t, func(t *testing.T, baseURL, _ string, hc *http.Client) llm.Provider {
+		p, err := openai.New(openai.Config{Name: "ollama", BaseURL: baseURL, LegacyMaxTokens: true, HTTPClient: hc})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,10 +17,6 @@ import (
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
-// maxLine bounds one line of a stream, so that a broken or hostile server
-// cannot make Parley hold unbounded memory.
-const maxLine = apierr.MaxWholeReply
-
 // normalize is a middleware that turns what OpenAI-compatible servers
 // actually send into what the SDK's stream decoder reads:
 //
@@ -112,9 +108,9 @@ func firstByte(br *bufio.Reader) (byte, error) {
 // lines passes a stream on line by line, with repairs: a stream that ends
 // cleanly gets a closing blank line, which dispatches a last event sent
 // without one (an extra blank line is ignored); and each line is mended by
-// fix. A line longer than maxLine
-// fails the stream, as the SDK's own decoder would at its larger limit. A
-// stream that fails keeps its error.
+// fix. A line longer than apierr.MaxLine fails the stream
+// (apierr.LineTooLarge), as the SDK's own decoder would at its larger
+// limit, but saying why. A stream that fails keeps its error.
 type lines struct {
 	r   *bufio.Reader
 	c   io.Closer
@@ -239,8 +235,8 @@ func (l *lines) line() ([]byte, error) {
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
 		}
-		if len(line) > maxLine {
-			return nil, fmt.Errorf("the server sent an event line of more than %d MB", maxLine>>20)
+		if len(line) > apierr.MaxLine {
+			return nil, apierr.LineTooLarge()
 		}
 	}
 }

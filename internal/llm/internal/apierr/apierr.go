@@ -319,16 +319,30 @@ func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
 	case isMalformed(err):
 		e.Kind = llm.ErrMalformed
 		e.Err = fmt.Errorf("unparsable reply from the server: %w", err)
+	case notFoundHost(err) != nil:
+		// The name server says the host does not exist (NXDOMAIN): a
+		// mistyped or renamed host. Asked again it answers the same (the
+		// resolver's own cache aside), so the call fails at once, saying
+		// what to correct, rather than be retried while the user waits.
+		// The SDK's text ("Post URL: dial tcp: lookup HOST on SERVER: no
+		// such host") says the same again; it stays reachable.
+		e.Kind = llm.ErrUnreachable
+		e.Err = Hide(fmt.Sprintf("cannot reach %s: host %q does not exist (the name server answers \"no such host\"): correct the address%s, or check the network's name server",
+			m.BaseURL, notFoundHost(err).Name, m.setBy()), err)
 	case isDNS(err):
-		// No network, or a mistyped host: "is the server running?" would
-		// send the user to look at a server that was never asked.
+		// The name server did not answer (no network yet, a resolver that
+		// timed out or failed): the same call may well work in a moment.
+		// "is the server running?" would send the user to look at a
+		// server that was never asked.
 		e.Kind = llm.ErrNetwork
-		where := ""
-		if m.BaseURLEnv != "" {
-			where = ", which " + m.BaseURLEnv + " sets"
-		}
-		e.Err = fmt.Errorf("cannot reach %s: its host name does not resolve: check the network connection and the address%s: %w", m.BaseURL, where, err)
+		e.Err = fmt.Errorf("cannot reach %s: its host name does not resolve: check the network connection and the address%s: %w", m.BaseURL, m.setBy(), err)
 	case isRefused(err):
+		// Retried, on localhost too: a local server that is starting
+		// refuses connections until it is up (vLLM and llama.cpp open
+		// their port only once the model is loaded, Ollama and LM Studio
+		// after a restart), and a remote one while it is redeployed.
+		// The runner's few tries with backoff are short enough that a
+		// server that is not there at all is soon reported so.
 		e.Kind = llm.ErrNetwork
 		e.Err = fmt.Errorf("cannot reach %s: is the server running? %w", m.BaseURL, err)
 	default:
@@ -352,6 +366,25 @@ func (m Mapper) StreamCut() *llm.Error {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// setBy says which variable sets the base URL, for a message that asks to
+// correct it: ", which OPENAI_BASE_URL sets", or "".
+func (m Mapper) setBy() string {
+	if m.BaseURLEnv == "" {
+		return ""
+	}
+	return ", which " + m.BaseURLEnv + " sets"
+}
+
+// notFoundHost returns err's DNS error when it says the host does not
+// exist, nil otherwise.
+func notFoundHost(err error) *net.DNSError {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return dns
+	}
+	return nil
 }
 
 func isDNS(err error) bool {
@@ -388,6 +421,27 @@ func isMalformed(err error) bool {
 // make Parley hold unbounded memory.
 const MaxWholeReply = 16 << 20
 
+// TooLarge is the error for a server that sent what (a line of a stream,
+// a whole reply) larger than any model reply: a broken server, or
+// something other than the model API at the base URL. It is not retried:
+// it was read whole, not cut, and asked again the server sends the same.
+// The provider's mapper names the provider (see Mapper.Classified).
+func TooLarge(what string) *llm.Error {
+	return &llm.Error{Kind: llm.ErrTooLarge, Err: fmt.Errorf(
+		"the server sent %s, more than any model reply: it is broken, or the base URL is not its model API", what)}
+}
+
+// MaxLine bounds one line of a stream the providers read, far above any
+// reply a debate turn asks for, and below the SDKs' own decoders' bound
+// (32 MB), which they report as an unclassified read error: a broken or
+// hostile server cannot make Parley hold unbounded memory.
+const MaxLine = MaxWholeReply
+
+// LineTooLarge is the error for a stream line longer than MaxLine.
+func LineTooLarge() *llm.Error {
+	return TooLarge(fmt.Sprintf("a stream line of more than %d MB", MaxLine>>20))
+}
+
 // WholeAsStream answers res, whose body (read through br) is a reply sent
 // whole instead of a stream, with the events toEvents makes of it, so that
 // the SDK's stream decoder reads the same reply. res's body is closed.
@@ -398,7 +452,7 @@ func WholeAsStream(res *http.Response, br io.Reader, toEvents func(whole []byte)
 		return nil, err
 	}
 	if len(whole) > MaxWholeReply {
-		return nil, fmt.Errorf("the server sent a reply of more than %d MB instead of a stream", MaxWholeReply>>20)
+		return nil, TooLarge(fmt.Sprintf("a reply of more than %d MB instead of a stream", MaxWholeReply>>20))
 	}
 	res.Body = io.NopCloser(bytes.NewReader(toEvents(whole)))
 	res.Header.Set("Content-Type", "text/event-stream")
