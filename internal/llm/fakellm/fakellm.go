@@ -155,6 +155,14 @@ func WithRedirect(status int, base string) Option {
 	return func(s *Server) { s.redirect, s.redirectTo = status, strings.TrimRight(base, "/") }
 }
 
+// WithoutStreaming makes the server answer every request whole (a
+// chat.completion object, an Anthropic Message), with Content-Type
+// application/json, whether or not it asked for a stream: what servers
+// and proxies that ignore "stream": true send (LiteLLM routes and
+// gateways that buffer, llama.cpp's server for some requests, DeepSeek's
+// compatible proxies).
+func WithoutStreaming() Option { return func(s *Server) { s.noStreaming = true } }
+
 // UsageShape is how the OpenAI endpoint reports a reply's token counts.
 type UsageShape int
 
@@ -395,6 +403,7 @@ type Server struct {
 	apiKey      string
 	tokenDelay  time.Duration
 	noUsage     bool
+	noStreaming bool
 	rejected    []string
 	strictCheck bool
 	bom         bool
@@ -544,12 +553,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	parsed, mode, stream, err := api.parse(r.Header, body)
+	asked := stream
+	stream = stream && !s.noStreaming
 	if deployment != "" {
 		// The deployment decides which model answers, whatever the body
 		// names.
 		parsed.Model = deployment
 	}
-	rec.Parsed, rec.Stream = parsed, stream
+	rec.Parsed, rec.Stream = parsed, asked
 	if err != nil {
 		s.record(rec)
 		api.writeError(w, http.StatusBadRequest, "", err.Error())
