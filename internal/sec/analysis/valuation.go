@@ -170,42 +170,15 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 		}
 	}
 	var netDebt float64
-	haveDebt := false
 	if ok {
-		d := cash.End
-		v.Inputs = append(v.Inputs, input("cash", "Cash and cash equivalents", cash, "instant"))
-		netDebt -= cash.Value
-		if inv, ok := firstAt(cf, d, "CashCashEquivalentsAndShortTermInvestments"); ok && inv.Value >= cash.Value {
-			// A combined line replaces cash alone.
-			netDebt += cash.Value
-			v.Inputs[len(v.Inputs)-1] = input("cash", "Cash, cash equivalents and short-term investments", inv, "instant")
-			netDebt -= inv.Value
-		} else if inv, ok := firstAt(cf, d, "MarketableSecuritiesCurrent", "ShortTermInvestments", "AvailableForSaleSecuritiesDebtSecuritiesCurrent"); ok {
-			v.Inputs = append(v.Inputs, input("short_term_investments", "Short-term investments / marketable securities", inv, "instant"))
-			netDebt -= inv.Value
-		}
-		if ltd, ok := firstAt(cf, d, "LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations"); ok {
-			v.Inputs = append(v.Inputs, input("long_term_debt", "Long-term debt (non-current)", ltd, "instant"))
-			netDebt += ltd.Value
-			haveDebt = true
-			if cur, ok := firstAt(cf, d, "LongTermDebtCurrent", "DebtCurrent"); ok {
-				v.Inputs = append(v.Inputs, input("current_debt", "Current portion of debt", cur, "instant"))
-				netDebt += cur.Value
-			}
-		} else if ltd, ok := firstAt(cf, d, "LongTermDebt"); ok {
-			v.Inputs = append(v.Inputs, input("long_term_debt", "Long-term debt (including current portion)", ltd, "instant"))
-			netDebt += ltd.Value
-			haveDebt = true
-		}
-		if cp, ok := firstAt(cf, d, "CommercialPaper", "ShortTermBorrowings"); ok && cp.Value > 0 {
-			v.Inputs = append(v.Inputs, input("short_term_borrowings", "Commercial paper / short-term borrowings", cp, "instant"))
-			netDebt += cp.Value
-		}
-		if !haveDebt {
-			v.Notes = append(v.Notes, "No debt is reported at "+d.String()+"; net debt counts cash and investments only.")
+		nd := netDebtAt(cf, cash)
+		netDebt = nd.Value
+		v.Inputs = append(v.Inputs, nd.Inputs...)
+		if !nd.HaveDebt {
+			v.Notes = append(v.Notes, "No debt is reported at "+cash.End.String()+"; net debt counts cash and investments only.")
 		}
 		v.Inputs = append(v.Inputs, ValueInput{Name: "net_debt", Label: "Net debt (debt less cash and short-term investments)", Value: netDebt,
-			Unit: "USD", Date: d.String(), Period: "instant", Source: "sum of the balance-sheet inputs above"})
+			Unit: "USD", Date: cash.End.String(), Period: "instant", Source: "sum of the balance-sheet inputs above"})
 	} else {
 		v.Notes = append(v.Notes, "No cash balance is reported: enterprise value is not computed.")
 	}
@@ -297,6 +270,58 @@ func cmpSuffix(u string) string {
 func input(name, label string, s xbrl.Source, period string) ValueInput {
 	return ValueInput{Name: name, Label: label, Value: s.Value, Unit: s.Unit, Date: s.End.String(), Period: period,
 		Source: fmt.Sprintf("%s:%s, %s %s filed %s", s.Taxonomy, s.Tag, s.Form, s.Accession, s.Filed), Accession: s.Accession}
+}
+
+// NetDebt is net debt at a balance-sheet date, as the valuation computes
+// it: Value with the inputs it sums; HaveDebt false when no debt is
+// reported then (net debt is then minus the cash and investments).
+type NetDebt struct {
+	Value    float64
+	Inputs   []ValueInput
+	HaveDebt bool
+}
+
+// NetDebtAt is net debt at the balance-sheet date of the cash balance
+// cash (a fact of us-gaap:CashAndCashEquivalentsAtCarryingValue or the
+// Cash concept's): debt (long-term debt, its current portion, commercial
+// paper or short-term borrowings) less cash and short-term investments,
+// each as reported at that date. The valuation uses it at the latest
+// date; the fact check at each fiscal year end, so that a debater's net
+// debt is held to the very definition the valuation tool states it with.
+func NetDebtAt(cf *xbrl.CompanyFacts, cash xbrl.Source) NetDebt { return netDebtAt(cf, cash) }
+
+func netDebtAt(cf *xbrl.CompanyFacts, cash xbrl.Source) NetDebt {
+	var nd NetDebt
+	d := cash.End
+	nd.Inputs = append(nd.Inputs, input("cash", "Cash and cash equivalents", cash, "instant"))
+	nd.Value -= cash.Value
+	if inv, ok := firstAt(cf, d, "CashCashEquivalentsAndShortTermInvestments"); ok && inv.Value >= cash.Value {
+		// A combined line replaces cash alone.
+		nd.Value += cash.Value
+		nd.Inputs[len(nd.Inputs)-1] = input("cash", "Cash, cash equivalents and short-term investments", inv, "instant")
+		nd.Value -= inv.Value
+	} else if inv, ok := firstAt(cf, d, "MarketableSecuritiesCurrent", "ShortTermInvestments", "AvailableForSaleSecuritiesDebtSecuritiesCurrent"); ok {
+		nd.Inputs = append(nd.Inputs, input("short_term_investments", "Short-term investments / marketable securities", inv, "instant"))
+		nd.Value -= inv.Value
+	}
+	if ltd, ok := firstAt(cf, d, "LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations"); ok {
+		nd.Inputs = append(nd.Inputs, input("long_term_debt", "Long-term debt (non-current)", ltd, "instant"))
+		nd.Value += ltd.Value
+		nd.HaveDebt = true
+		if cur, ok := firstAt(cf, d, "LongTermDebtCurrent", "DebtCurrent"); ok {
+			nd.Inputs = append(nd.Inputs, input("current_debt", "Current portion of debt", cur, "instant"))
+			nd.Value += cur.Value
+		}
+	} else if ltd, ok := firstAt(cf, d, "LongTermDebt"); ok {
+		nd.Inputs = append(nd.Inputs, input("long_term_debt", "Long-term debt (including current portion)", ltd, "instant"))
+		nd.Value += ltd.Value
+		nd.HaveDebt = true
+	}
+	if cp, ok := firstAt(cf, d, "CommercialPaper", "ShortTermBorrowings"); ok && cp.Value > 0 {
+		nd.Inputs = append(nd.Inputs, input("short_term_borrowings", "Commercial paper / short-term borrowings", cp, "instant"))
+		nd.Value += cp.Value
+	}
+	return nd
 }
 
 // latest returns the fact with the latest end date (then the latest filing).

@@ -1,8 +1,11 @@
 package analysis
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/sec/xbrl"
 )
 
 // TestValueFromPublicFloat checks the valuation arithmetic on NVIDIA's
@@ -59,5 +62,35 @@ func TestValueWithPriceAndNoShares(t *testing.T) {
 	}
 	if usdShort(-2.5e9) != "-$2.5B" || usdShort(8.12e8) != "$812.0M" {
 		t.Error("usdShort")
+	}
+}
+
+// TestNetDebtAt: net debt at any balance-sheet date, as the valuation
+// computes it at the latest: the September loss-maker's fiscal 2025 year
+// end (long-term debt $6.6B less cash $1.1B), and a bank with no debt
+// reported has none.
+func TestNetDebtAt(t *testing.T) {
+	cf := fixtureFacts(t, "septloss_CIK0009000018.json")
+	var cash []xbrl.Source
+	for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, "CashAndCashEquivalentsAtCarryingValue", "USD") {
+		if s.End.String() == "2025-09-27" {
+			cash = append(cash, s)
+		}
+	}
+	if len(cash) == 0 {
+		t.Fatal("no cash at 2025-09-27")
+	}
+	nd := NetDebtAt(cf, cash[0])
+	if !nd.HaveDebt || math.Abs(nd.Value-5.5e9) > 1 {
+		t.Errorf("net debt at 2025-09-27 = %+v, want 5.5e9 with debt", nd)
+	}
+	v, err := Value(cf, &Price{Symbol: "X", Value: 10, Currency: "USD", Date: "2025-11-20", Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range v.Inputs {
+		if in.Name == "net_debt" && math.Abs(in.Value-5.5e9) > 1 {
+			t.Errorf("the valuation's net debt %v, want NetDebtAt's 5.5e9", in.Value)
+		}
 	}
 }

@@ -474,7 +474,10 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 // equity" right by either is right (Apple's fiscal 2025 return on equity
 // is 151.9% on year-end equity, 171% on average equity), and a figure
 // right by neither is corrected against the table's.
-var averageOf = map[Metric]Metric{ROE: ROAE, ROA: ROAA}
+// Net debt is stated less cash and short-term investments (as the
+// valuation computes it) or less cash alone: a figure right by either is
+// right.
+var averageOf = map[Metric]Metric{ROE: ROAE, ROA: ROAA, NetDebt: netDebtOfCash}
 
 // relativeChange is a margin's change as a percentage of the margin a year
 // earlier, for a change in points.
@@ -634,6 +637,14 @@ func (t *Table) candidates(m Mention) []Period {
 			return []Period{{FY: p.FY}}
 		}
 		return nil
+	case !m.Explicit && m.Metric == NetDebt:
+		// Net debt with no date is the valuation's, at the latest balance
+		// sheet (a 10-Q's after the 10-K), or the latest year end's.
+		out := []Period{{FY: t.LatestFY}}
+		if q, ok := t.latestQuarterOf(NetDebt); ok && q.FY > t.LatestFY {
+			out = append(out, q)
+		}
+		return out
 	case !m.Explicit:
 		return []Period{{FY: t.LatestFY}, {FY: t.LatestFY, TTM: true}}
 	case m.FromQuarter && p.Q > 0:

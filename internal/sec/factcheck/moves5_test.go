@@ -143,3 +143,35 @@ func TestAnnualRateInOneYear(t *testing.T) {
 		}
 	}
 }
+
+// TestNetDebt: net debt is held to the valuation's (debt less cash and
+// short-term investments) at the date stated, or debt less cash alone;
+// with no date, to the latest year end's or the latest balance sheet's
+// (the valuation tool's). It was never checked. A filer with no debt
+// reported, and net cash, stay unverified.
+func TestNetDebt(t *testing.T) {
+	ts := tables(t)
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	bank := syntheticTable(t, "norevbank_CIK0009000019.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{sl, "Net debt was $5.5 billion at the end of fiscal 2025.", []Status{Verified}},
+		{sl, "Net debt was $3.5 billion at the end of fiscal 2025.", []Status{Corrected}},
+		{sl, "Net debt rose to $5.5 billion in fiscal 2025 from $4.5 billion.", []Status{Verified, Verified}},
+		{sl, "Net debt fell to $5.5 billion in fiscal 2025.", []Status{Corrected}},
+		{ts["AAPL"], "Apple's net debt is about $23.6 billion.", []Status{Verified}},
+		{ts["AAPL"], "Apple's net debt is about $44 billion.", []Status{Verified}},
+		{ts["AAPL"], "Apple's net debt was $62.7 billion at the end of fiscal 2025.", []Status{Verified}},
+		{ts["AAPL"], "Apple's net debt was $90 billion at the end of fiscal 2025.", []Status{Corrected}},
+		{bank, "Net debt was $5 billion in 2024.", []Status{Unverified}},
+		{ts["NVDA"], "NVIDIA has net cash of $34.7 billion.", []Status{Unverified}},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+	}
+}

@@ -349,6 +349,7 @@ var metricPhrases = []struct {
 	{"return on average shareholders' equity", ROAE, false}, {"return on average stockholders equity", ROAE, false},
 	{"return on average stockholders' equity", ROAE, false}, {"return on average assets", ROAA, false}, {"roaa", ROAA, false},
 	{"return on average total assets", ROAA, false},
+	{"net debt", NetDebt, false}, {"net debt position", NetDebt, false},
 	{"debt to equity", DebtToEquity, false}, {"debt/equity", DebtToEquity, false}, {"d/e", DebtToEquity, false},
 	{"liabilities to assets", Leverage, false}, {"liabilities to total assets", Leverage, false},
 	{"current ratio", CurrentRatio, false}, {"cash conversion", CashConversion, false},
@@ -401,7 +402,7 @@ var otherPhrases = []string{
 	// Taxes paid in cash are not the expense, and a rate not named
 	// effective may be the statutory one ("the 21% federal rate").
 	"income tax", "income taxes", "taxes paid", "cash taxes", "tax rate", "statutory tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
-	"accounts receivable", "working capital", "net debt", "net cash", "cash burn", "burn rate", "operating expenses", "opex",
+	"accounts receivable", "working capital", "net cash", "cash burn", "burn rate", "operating expenses", "opex",
 	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin",
 	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",

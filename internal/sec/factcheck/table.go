@@ -62,6 +62,12 @@ const (
 	IncomeTax         Metric = "income_tax"
 	EffectiveTaxRate  Metric = "effective_tax_rate"
 	DividendsPerShare Metric = "dividends_per_share"
+	// NetDebt is net debt at a balance-sheet date as the valuation
+	// computes it (analysis.NetDebtAt): debt less cash and short-term
+	// investments. netDebtOfCash is debt less cash alone, which a debater
+	// may state as net debt as well.
+	NetDebt       Metric = "net_debt"
+	netDebtOfCash Metric = "net_debt_of_cash"
 )
 
 // The ratios the analysis computes (analysis.Ratios) beyond the margins
@@ -149,6 +155,7 @@ var labels = map[Metric]string{
 	Repurchases: "share repurchases", TotalAssets: "total assets", TotalLiabilities: "total liabilities",
 	Equity: "stockholders' equity", PretaxIncome: "pretax income", IncomeTax: "income tax expense",
 	EffectiveTaxRate: "effective tax rate", DividendsPerShare: "dividends per share",
+	NetDebt: "net debt", netDebtOfCash: "net debt (debt less cash)",
 	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
@@ -414,6 +421,11 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 			vals[c.m] = fact
 		}
 		derive(vals, p)
+		if !p.TTM {
+			if c, ok := get(Cash, p); ok && !c.Derived() && len(c.Sources) == 1 {
+				addNetDebt(cf, vals, p, c.Sources[0])
+			}
+		}
 		for _, f := range vals {
 			t.Facts = append(t.Facts, f)
 		}
@@ -422,7 +434,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	// growth of a ratio is not a figure the filings or the analysis state.
 	var growth []Fact
 	for _, f := range t.Facts {
-		if u := UnitOf(f.Metric); u == Percent || u == Multiple || u == Points || u == Score || f.Period.TTM {
+		if u := UnitOf(f.Metric); u == Percent || u == Multiple || u == Points || u == Score || f.Period.TTM || f.Metric == netDebtOfCash {
 			continue
 		}
 		prev := f.Period
@@ -459,9 +471,32 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	return t, nil
 }
 
+// addNetDebt adds net debt at the date of the cash balance cash, as the
+// valuation computes it, and debt less cash alone; neither when no debt is
+// reported then (a bank's deposits are no debt the check can read).
+func addNetDebt(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl.Source) {
+	nd := analysis.NetDebtAt(cf, cash)
+	if !nd.HaveDebt {
+		return
+	}
+	var srcs []string
+	ofCash := nd.Value
+	for _, in := range nd.Inputs {
+		srcs = append(srcs, in.Name+" "+in.Source)
+		if in.Name == "short_term_investments" {
+			ofCash += in.Value
+		}
+	}
+	src := "net debt from " + strings.Join(srcs, "; ")
+	vals[NetDebt] = Fact{Metric: NetDebt, Period: p, Value: nd.Value, Source: src}
+	if ofCash != nd.Value {
+		vals[netDebtOfCash] = Fact{Metric: netDebtOfCash, Period: p, Value: ofCash, Source: src}
+	}
+}
+
 func isInstant(m Metric) bool {
 	switch m {
-	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity:
+	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity, NetDebt, netDebtOfCash:
 		return true
 	}
 	return false
