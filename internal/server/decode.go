@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 )
 
 // decodeJSON reads a JSON body strictly: unknown fields and trailing data
@@ -37,6 +38,19 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		// Decoding null into an object leaves it as it was: the request
 		// would be refused for its first missing field, not for being null.
 		writeError(w, http.StatusBadRequest, "the body is null, not an object: send one JSON object with the fields "+strings.Join(fieldNames(v), ", "))
+		return false
+	}
+	if i := invalidUTF8(raw); i >= 0 {
+		// The decoder would store U+FFFD in place of the bytes without
+		// a word: a topic would not be the one sent.
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the body is not valid UTF-8 (at byte %d): send text as UTF-8", i+1))
+		return false
+	}
+	if name := duplicateKey(raw); name != "" {
+		// Decoders disagree on which of two values counts (Go's takes the
+		// last, others the first), so what a proxy or a log checked
+		// need not be what is run.
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q is given twice: give each field once", name))
 		return false
 	}
 	strict := json.NewDecoder(bytes.NewReader(raw))
@@ -127,4 +141,74 @@ func fieldNames(v any) []string {
 		names = append(names, name)
 	}
 	return names
+}
+
+// invalidUTF8 is the index of the first byte of b that is not valid UTF-8,
+// or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// duplicateKey is the path ("model_for[0].a") of the first key that an
+// object in the valid JSON document raw holds twice, or "".
+func duplicateKey(raw []byte) string {
+	// level is an object (keys set) or an array being read.
+	type level struct {
+		path    string
+		keys    map[string]bool
+		index   int  // an array's next element
+		wantKey bool // an object's next token is a key
+	}
+	var stack []*level
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	next := "" // the path of the value the next token starts
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "" // the end, or an error the decoding reports
+		}
+		if len(stack) > 0 {
+			top := stack[len(stack)-1]
+			switch {
+			case top.keys != nil && top.wantKey:
+				key, _ := tok.(string)
+				next = key
+				if top.path != "" {
+					next = top.path + "." + key
+				}
+				if top.keys[key] {
+					return next
+				}
+				top.keys[key], top.wantKey = true, false
+				continue
+			case top.keys == nil && tok != json.Delim(']'):
+				next = fmt.Sprintf("%s[%d]", top.path, top.index)
+				top.index++
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &level{path: next, keys: map[string]bool{}, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &level{path: next})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value ended: an object's next token is a key.
+		if len(stack) > 0 && stack[len(stack)-1].keys != nil {
+			stack[len(stack)-1].wantKey = true
+		}
+	}
 }

@@ -202,6 +202,14 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"POST", "/api/debates", `{"topic":"x","max_rounds":1e9}`, 400, `\"max_rounds\" is a number 1e9: give a whole number"`, nil},
 		{"POST", "/api/debates", `{"topic":"x","hints":"look at margins"}`, 400, `\"hints\" is a string: give an array of strings"`, nil},
 		{"POST", "/api/debates", `{"topic":"x","deep":"yes"}`, 400, `\"deep\" is a string: give true or false"`, nil},
+		// A field given twice is refused: decoders disagree on which one
+		// counts (Go's takes the last, others the first or refuse), so a
+		// proxy that checked one value may pass the other.
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true,"topic":"x"}`, 400, `\"topic\" is given twice: give each field once`, nil},
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true,"model_for":[{"a":1,"a":2}]}`, 400, `\"model_for[0].a\" is given twice`, nil},
+		// Invalid UTF-8 would be stored as U+FFFD without a word.
+		{"POST", "/api/debates", "{\"topic\":\"NVDA \xff\xfe\",\"offline\":true}", 400, "the body is not valid UTF-8 (at byte 16): send text as UTF-8", nil},
+		{"POST", "/api/debates", `{"topic":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, 400, "the body is not valid JSON (at byte 10009: invalid character '[' exceeded max depth)", nil},
 		{"POST", "/api/debates/" + id + "/hints", ``, 400, "the body is empty: send one JSON object with the fields target, text", nil},
 		{"POST", "/api/debates", big, 413, "bytes", nil},
 		{"POST", "/api/debates", `{"topic":"x"}`, 415, "JSON", []string{"Content-Type", "text/plain"}},
