@@ -443,3 +443,28 @@ func TestDeepNestingCostIsLinear(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRenderHostile renders replies a model may send to make every
+// Markdown view slow, at 1, 10 and 100 KB: the time per byte should not
+// grow with the size. Emphasis runs ("*a **a "), a "[a]" on every line of
+// one paragraph (goldmark walked the paragraph's lines back at each), and
+// link destinations in angle brackets never closed ("[a]( <b": goldmark
+// looked for the ">" to the line's end at each) are among them.
+func BenchmarkRenderHostile(b *testing.B) {
+	r := New(Plain())
+	for _, c := range []struct{ name, unit string }{
+		{"emphasis", "*a **a "}, {"emphasis-lines", "*a\n**a\n"}, {"delimiters", "a**b c* "},
+		{"bracket-lines", "[a]\n"}, {"angle-destinations", "[a]( <b"}, {"angle-lines", "[a](<b\n"},
+		{"titles", "[a](b \"x\n"}, {"definitions", "[a]: u\n"},
+	} {
+		for _, size := range []int{1 << 10, 10 << 10, 100 << 10} {
+			src := strings.Repeat(c.unit, size/len(c.unit))
+			b.Run(fmt.Sprintf("%s/%dk", c.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				for b.Loop() {
+					r.Render(src, 80)
+				}
+			})
+		}
+	}
+}

@@ -37,6 +37,14 @@ func Shallow(src string) string {
 	return unnested(shallowLines(src))
 }
 
+// MaxBracketWork and BracketWorkPerByte bound the steps goldmark may take
+// for a document's brackets (see unnested): the larger of MaxBracketWork
+// and BracketWorkPerByte for each byte of the document.
+const (
+	MaxBracketWork     = 1 << 20
+	BracketWorkPerByte = 16
+)
+
 // unnested returns src with each "[" that opens a bracket more than
 // MaxNesting deep in its paragraph escaped ("\\["): goldmark checks, at
 // every "]" that closes a link's text, that the text holds no link, by
@@ -48,18 +56,33 @@ func Shallow(src string) string {
 // links do; a backslash-escaped bracket opens nothing, and brackets in a
 // fenced code block are left as they are (code spans are not told apart:
 // a span holding brackets more than MaxNesting deep shows the escapes).
+//
+// A "[" is escaped too once the document's brackets would cost goldmark
+// more steps than its budget (MaxBracketWork, BracketWorkPerByte): at each
+// "]" that closes a bracket and makes no inline link, goldmark finds the
+// bracket's line by walking back from its paragraph's last line, so a
+// reply with "[a]" on each of its lines cost the square of its lines (a
+// quarter of a megabyte, 1.7 s for each parse; a megabyte, half a minute).
+// A bracket is charged the lines after its own in its paragraph, as far as
+// a line can tell (see blockStart); a paragraph of a few dozen lines, or a
+// list of links, each item its own paragraph, stays far within the budget.
 func unnested(src string) string {
-	if strings.Count(src, "[") <= MaxNesting {
+	if strings.Count(src, "[") <= MaxNesting && strings.Count(src, "[") <= 1+MaxBracketWork/max(strings.Count(src, "\n"), 1) {
 		return src
 	}
+	budget := max(MaxBracketWork, BracketWorkPerByte*len(src))
 	var b strings.Builder
 	done, depth := 0, 0
+	left := 0 // lines of the paragraph from this one to its end
 	for start := 0; start < len(src); {
 		end := len(src)
 		if i := strings.IndexByte(src[start:], '\n'); i >= 0 {
 			end = start + i + 1
 		}
 		line := src[start:end]
+		if left == 0 || blockStart(line) {
+			left = paragraphLines(src[start:])
+		}
 		switch t := strings.TrimLeft(line, " \t"); {
 		case strings.TrimSpace(t) == "":
 			depth = 0
@@ -78,7 +101,7 @@ func unnested(src string) string {
 					break
 				}
 			}
-			depth = 0
+			depth, left = 0, 0
 			continue
 		default:
 			for i := 0; i < len(line); i++ {
@@ -86,8 +109,9 @@ func unnested(src string) string {
 				case '\\':
 					i++ // the escaped character opens and closes nothing
 				case '[':
-					if depth < MaxNesting {
+					if depth < MaxNesting && budget >= left {
 						depth++
+						budget -= left
 						continue
 					}
 					if done == 0 {
@@ -101,6 +125,7 @@ func unnested(src string) string {
 				}
 			}
 		}
+		left = max(left-1, 0)
 		start = end
 	}
 	if done == 0 {
@@ -108,6 +133,73 @@ func unnested(src string) string {
 	}
 	b.WriteString(src[done:])
 	return b.String()
+}
+
+// paragraphLines is how many lines of src, from its first, a paragraph
+// that starts there may hold: up to a blank line (block quote markers
+// aside), a fence, or a line that starts a block (blockStart). It counts
+// more when a line it cannot tell continues another block; never less.
+func paragraphLines(src string) int {
+	n := 0
+	for start := 0; start < len(src); n++ {
+		end := len(src)
+		if i := strings.IndexByte(src[start:], '\n'); i >= 0 {
+			end = start + i + 1
+		}
+		line := src[start:end]
+		t := strings.TrimLeft(line, " \t")
+		if strings.TrimLeft(line, " \t>\r\n") == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || n > 0 && blockStart(line) {
+			return max(n, 1)
+		}
+		start = end
+	}
+	return max(n, 1)
+}
+
+// blockStart reports whether line, after its block quote markers, starts a
+// block that ends any paragraph before it: an ATX heading, a bullet or an
+// ordered item numbered 1 with text, a thematic break or a setext
+// underline, behind at most three spaces. An ordered item numbered
+// otherwise continues a paragraph, and so does a line indented four
+// columns or more.
+func blockStart(line string) bool {
+	i := 0
+	for {
+		sp := 0
+		for i < len(line) && line[i] == ' ' && sp < 4 {
+			i++
+			sp++
+		}
+		if sp > 3 || i < len(line) && line[i] == '\t' {
+			return false
+		}
+		if i < len(line) && line[i] == '>' {
+			i++
+			continue
+		}
+		break
+	}
+	rest := strings.TrimRight(line[i:], " \t\r\n")
+	if rest == "" {
+		return false
+	}
+	switch c := rest[0]; {
+	case c == '#':
+		h := strings.TrimLeft(rest, "#")
+		return len(rest)-len(h) <= 6 && (h == "" || h[0] == ' ' || h[0] == '\t')
+	case c == '=' || c == '-' || c == '*' || c == '_':
+		if strings.Trim(rest, string(c)+" \t") == "" {
+			return true // a rule or an underline
+		}
+		if c != '=' && c != '_' && len(rest) > 2 && (rest[1] == ' ' || rest[1] == '\t') {
+			return true // a bullet with text
+		}
+	case c == '+':
+		return len(rest) > 2 && (rest[1] == ' ' || rest[1] == '\t')
+	case c == '1':
+		return len(rest) > 3 && (rest[1] == '.' || rest[1] == ')') && (rest[2] == ' ' || rest[2] == '\t')
+	}
+	return false
 }
 
 // shallowLines is Shallow but for the brackets (unnested).
@@ -154,20 +246,26 @@ func shallowLines(src string) string {
 // link openings in it past the first, "](", are escaped (see unlinked).
 const MaxRun = 1 << 10
 
-// unlinked returns line with "](" escaped as "]\(" after the first in each
-// run of more than MaxRun bytes without white space; ok reports whether it
-// changed. goldmark reads each "](" as a link's destination and looks for
-// its end up to the next white space, so a reply of "[a](b" repeated for
-// 64 KB took 11 s to parse, and a megabyte some forty minutes, in every
-// renderer and every view of a dashboard page. A link's address has no
-// white space in it, but a run that long holds one link at most.
+// unlinked returns line with "](" escaped as "]\\(" after the first in each
+// run of more than MaxRun bytes without white space, and wherever a
+// destination in angle brackets follows ("](<", spaces allowed) whose ">"
+// is not within MaxRun bytes (or not on the line: then it opens nothing
+// anyway), on a line longer than MaxRun; ok reports
+// whether it changed. goldmark reads each "](" as a link's destination and
+// looks for its end up to the next white space, or for a "<" up to the
+// next ">" on the line, so a reply of "[a](b" repeated for 64 KB took 11 s
+// to parse, and a megabyte some forty minutes, and "[a]( <b" repeated for
+// 64 KB 1.2 s, in every renderer and every view of a dashboard page. A
+// link's address has no white space in it, but a run that long holds one
+// link at most; an address in angle brackets a kilobyte long is no link a
+// reader follows.
 func unlinked(line string) (string, bool) {
-	if len(line) <= MaxRun || strings.Count(line, "](") < 2 {
+	if len(line) <= MaxRun || !strings.Contains(line, "](") {
 		return line, false
 	}
-	var b strings.Builder
-	done, changed := 0, false
-	for start := 0; start < len(line); {
+	var at []int // the "(" to escape, in order
+	runs := strings.Count(line, "](") >= 2
+	for start := 0; runs && start < len(line); {
 		end := strings.IndexAny(line[start:], " \t\r\n")
 		if end < 0 {
 			end = len(line)
@@ -181,21 +279,74 @@ func unlinked(line string) (string, bool) {
 					if j < 0 {
 						break
 					}
-					at := start + i + j + 1 // the "(" after "]"
-					b.WriteString(line[done:at])
-					b.WriteByte('\\')
-					done, changed = at, true
+					at = append(at, start+i+j+1)
 					i += j + 2
 				}
 			}
 		}
 		start = end + 1
 	}
-	if !changed {
+	gt := -1 // the next ">" no backslash escapes, from where it was looked for
+	var pointed []int
+	for i := 0; ; {
+		j := strings.Index(line[i:], "](")
+		if j < 0 {
+			break
+		}
+		open := i + j + 1
+		k := open + 1
+		for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+			k++
+		}
+		if k < len(line) && line[k] == '<' {
+			if gt <= k {
+				gt = k + 1
+				for gt < len(line) && (line[gt] != '>' || line[gt-1] == '\\') {
+					gt++
+				}
+			}
+			if gt-k > MaxRun || gt == len(line) {
+				// No ">" near, or none at all: no link either way.
+				pointed = append(pointed, open)
+			}
+		}
+		i = open + 1
+	}
+	at = mergeSorted(at, pointed)
+	if len(at) == 0 {
 		return line, false
+	}
+	var b strings.Builder
+	b.Grow(len(line) + len(at))
+	done := 0
+	for _, i := range at {
+		b.WriteString(line[done:i])
+		b.WriteByte('\\')
+		done = i
 	}
 	b.WriteString(line[done:])
 	return b.String(), true
+}
+
+// mergeSorted merges two ascending lists, each value once.
+func mergeSorted(a, b []int) []int {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var v int
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] <= b[0]:
+			v, a = a[0], a[1:]
+		default:
+			v, b = b[0], b[1:]
+		}
+		if len(out) == 0 || out[len(out)-1] != v {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // MaxCells is how many cells a table may have beyond one for each byte of

@@ -111,6 +111,12 @@ func TestShallow(t *testing.T) {
 		{strings.Repeat("\\[", 40) + "a", strings.Repeat("\\[", 40) + "a"},
 		{strings.Repeat("[a] ", 100) + strings.Repeat("[[b]] ", 100), strings.Repeat("[a] ", 100) + strings.Repeat("[[b]] ", 100)},
 		{"```json\n" + strings.Repeat("[", 40) + "\n```\n" + strings.Repeat("[", 40), "```json\n" + strings.Repeat("[", 40) + "\n```\n" + strings.Repeat("[", MaxNesting) + strings.Repeat("\\[", 40-MaxNesting)},
+		// On a line of over MaxRun bytes, a link destination in angle
+		// brackets whose ">" is not within MaxRun bytes is escaped: goldmark
+		// looks for it up to the line's end at every "](", spaces or not.
+		{"x " + strings.Repeat("[a]( <b ", 300), "x " + strings.Repeat("[a]\\( <b ", 300)},
+		{strings.Repeat("[a]( <b> ) ", 300), strings.Repeat("[a]( <b> ) ", 300)},
+		{strings.Repeat("[a](<b\\>", 300), strings.Repeat("[a]\\(<b\\>", 300)},
 	} {
 		if got := Shallow(tc.in); got != tc.want {
 			t.Errorf("Shallow(%.60q…) = %.80q…, want %.80q…", tc.in, got, tc.want)
@@ -154,5 +160,58 @@ func TestInertJSON(t *testing.T) {
 	}
 	if plain := []byte(`{"a":"naïve → ok"}`); &InertJSON(plain)[0] != &plain[0] {
 		t.Error("a document with nothing to escape was copied")
+	}
+}
+
+// TestShallowBracketWork: goldmark pays, for each bracket a paragraph's
+// "]" closes, one step for each line of the paragraph after the bracket's
+// (it finds the bracket's line from the paragraph's last), so a reply of
+// "[a]" on each of its lines cost the square of its lines. Brackets are
+// escaped once a document's steps would pass its budget (MaxBracketWork,
+// or BracketWorkPerByte for each of its bytes); a document whose
+// paragraphs are short, or a long list of links (each item its own
+// paragraph), is left as it is.
+func TestShallowBracketWork(t *testing.T) {
+	for _, in := range []string{
+		strings.Repeat("see [a] and [b](c)\n", 30) + "\n" + strings.Repeat("see [a] and [b](c)\n", 30),
+		strings.Repeat("- [a link](https://example.com/)\n", 5000),
+		strings.Repeat("1. [a link](https://example.com/)\n", 5000),
+		strings.Repeat("> - [a link](https://example.com/)\n", 5000),
+		strings.Repeat("# [a]\n[b]\n", 5000),
+	} {
+		if got := Shallow(in); got != in {
+			t.Errorf("Shallow changed %.60q…", in)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		in   string
+	}{
+		{"one per line", strings.Repeat("[a]\n", 100_000)},
+		{"after a list", strings.Repeat("- x\n", 10) + strings.Repeat("[a] [b]\n", 50_000)},
+		{"continued as 2.", "a\n" + strings.Repeat("2. [a]\n", 50_000)},
+		{"quoted", strings.Repeat("> [a]\n", 50_000)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Shallow(tc.in)
+			// The paragraph is the whole text (after the list): its
+			// steps are those of the brackets left open to goldmark.
+			lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+			start := 0
+			for start < len(lines) && strings.HasPrefix(lines[start], "- ") {
+				start++
+			}
+			lines = lines[start:]
+			steps := 0
+			for i, l := range lines {
+				steps += (len(lines) - i) * (strings.Count(l, "[") - strings.Count(l, "\\["))
+			}
+			if budget := max(MaxBracketWork, BracketWorkPerByte*len(tc.in)); steps > budget {
+				t.Errorf("goldmark would take %d steps for the brackets, over the budget of %d", steps, budget)
+			}
+			if strings.ReplaceAll(got, "\\[", "[") != tc.in {
+				t.Errorf("Shallow changed more than brackets: %.80q", got)
+			}
+		})
 	}
 }
