@@ -361,6 +361,15 @@ func (t *Table) quarterlyDividend(m Mention, known []Fact) (string, bool) {
 					return fmt.Sprintf("%s is %s's dividend a share, not %s's (%s): stated without \"quarterly\", the check cannot tell which is meant",
 						m.Text, qf.Period, y.Period, Display(DividendsPerShare, y.Value)), true
 				}
+				// "raised its dividend to $0.84 a share", "its dividend
+				// is $0.84 a share": the annual rate of a quarter's
+				// dividend (4 × $0.21), not the year's declared total
+				// ($0.83 when the raise came after its first quarter);
+				// "paid $0.80 a share in dividends" is the year's.
+				if ok, _ := matches(m, 4*qf.Value); ok && (m.dividendRate || m.LevelMove != 0) {
+					return fmt.Sprintf("%s is the annual rate of %s's dividend a share (4 × %s), not %s's declared total (%s): the check cannot tell which is meant",
+						m.Text, qf.Period, Display(DividendsPerShare, qf.Value), y.Period, Display(DividendsPerShare, y.Value)), true
+				}
 			}
 		}
 		if q := 4 * m.Value; !held && math.Abs(q-y.Value) <= 0.1*y.Value {

@@ -175,3 +175,57 @@ func TestNetDebt(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnualRateWords: "at a 5.7% annual rate", "a 12% annual growth
+// rate" from one year to another are rates a year over the span: read as
+// the total change over it, a right one was corrected. With no years, "an
+// annual growth rate of 65%" stays a growth called annual, right as the
+// latest year's.
+func TestAnnualRateWords(t *testing.T) {
+	ts := tables(t)
+	split := syntheticTable(t, "split_CIK0009000017.json")
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want Status
+	}{
+		{sl, "Revenue declined at a 5.7% annual rate from fiscal 2021 to fiscal 2025.", Verified},
+		{sl, "Revenue declined at a 9% annual rate from fiscal 2021 to fiscal 2025.", Corrected},
+		{split, "Revenue grew at a 12% annual growth rate from fiscal 2021 to fiscal 2025.", Verified},
+		{split, "Revenue grew at a 20% annual growth rate from fiscal 2021 to fiscal 2025.", Corrected},
+		{ts["NVDA"], "NVIDIA's annual revenue growth rate of 65% shows demand.", Verified},
+		{ts["NVDA"], "Revenue grew at a 95% annual rate.", Unverified},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}
+
+// TestDividendRates: "raised its dividend to $0.84 a share" may state the
+// annual rate of a quarter's dividend (4 × $0.21), not the year's declared
+// total ($0.83): unverified, saying so; it was corrected. The year's total
+// stated as paid stays held to the year's.
+func TestDividendRates(t *testing.T) {
+	ts := tables(t)
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want Status
+	}{
+		{ts["GOOGL"], "Alphabet raised its dividend to $0.84 per share in 2025.", Unverified},
+		{ts["GOOGL"], "Alphabet raised its dividend to $0.83 per share in 2025.", Verified},
+		{ts["GOOGL"], "Alphabet raised its dividend to $0.94 per share in 2025.", Corrected},
+		{ts["GOOGL"], "Alphabet paid $0.80 per share in dividends in 2025.", Corrected},
+		{ts["AAPL"], "Apple raised its dividend to $1.04 per share in fiscal 2025.", Unverified},
+		{ts["AAPL"], "Dividends per share were raised to $1.04 in fiscal 2025.", Unverified},
+		{ts["AAPL"], "Apple's dividends per share were $1.04 in fiscal 2025.", Corrected},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}

@@ -152,6 +152,10 @@ type Mention struct {
 	// from 27.4% in 2023"): the move is measured from it, not from the
 	// period before. Nil when the sentence names none.
 	MoveFrom *Period
+	// dividendRate marks a dividend a share named as "the dividend"
+	// ("raised its dividend to $1.04 a share"): a rate, which may be the
+	// annual rate of a quarter's dividend.
+	dividendRate bool
 	// timesBase is, for a multiple of a line's figure of another year
 	// ("eight times fiscal 2023's"), where in the sentence that year is
 	// written: the growth is over the span from it. 0 for none.
@@ -2392,7 +2396,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		// "raised its dividend to $1.02 a share": the dividend a share,
 		// as "dividends of $1.02 per share" is; a quarter's stated for a
 		// year is told apart when it is checked (quarterlyDividend).
-		m.Metric = DividendsPerShare
+		m.Metric, m.dividendRate = DividendsPerShare, true
 		best.metric = DividendsPerShare
 	} else if best.metric == otherMetric && bestScore < 120 {
 		m.Other = sentence[best.start:best.end]
@@ -2505,6 +2509,12 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			// "from $257.6 billion in 2021 to $402.8 billion in 2025,
 			// about 12% a year": the years the sentence names.
 			m.Over = t.yearsNamed(low, periods)
+		}
+		if m.Annual && len(m.Over) == 0 && annualWordRe().MatchString(low[max(0, start-48):start]) {
+			// "an annual growth rate of 65%" with no years: a growth
+			// called annual (AnnualWord, below), which may be the
+			// latest year's.
+			m.Annual = false
 		}
 	}
 	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points && sequential(low, start, end) {

@@ -681,7 +681,7 @@ var segmentWords = map[string]bool{
 // annualRateRe names a rate a year over several years: "CAGR", "compound
 // annual", "compounded", "annualized", "per year", "annually", "a year".
 var annualRateRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(cagr|compound(?:ed|ing)?|annuali[sz]ed|per\s+year|per\s+annum|annually|each\s+year|every\s+year|a\s+year|on\s+average|average\s+annual)\b`)
+	return regexp.MustCompile(`\b(cagr|compound(?:ed|ing)?|annuali[sz]ed|per\s+year|per\s+annum|annually|each\s+year|every\s+year|a\s+year|on\s+average|average\s+annual|annual\s+(?:growth\s+)?(?:rate|pace|clip)|yearly\s+(?:rate|pace))\b`)
 })
 
 // spanLeadRe starts the years a rate a year is over, after "a year over"
