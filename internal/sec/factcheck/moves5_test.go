@@ -1,6 +1,9 @@
 package factcheck
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestLevelMoveVerbs: a level's move stated with its verb apart from "to"
 // ("were cut in fiscal 2025 to $1.02"), with a verb of an act on the line
@@ -226,6 +229,44 @@ func TestDividendRates(t *testing.T) {
 		fs := tc.tb.Check(tc.text)
 		if len(fs) != 1 || fs[0].Status != tc.want {
 			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}
+
+// TestOtherFilersForms: amounts as models write them for other filers: a
+// currency code before the amount ("revenue of USD 9.8 bn" was read as a
+// part named "USD" and left unverified), a decimal comma ("$9,8 billion"
+// was read as $9 and 8 billion, and a right figure corrected), "bil.", a
+// prior year's figure in an aside ("$9.8B (FY24: $10.5B)": the aside's
+// year was taken for the first figure's, and it corrected). A euro amount
+// stays unverified.
+func TestOtherFilersForms(t *testing.T) {
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	for _, tc := range []struct {
+		text string
+		want []Status
+	}{
+		{"Revenue of USD 9.8 bn in FY2025 was down 6.7% year on year.", []Status{Verified, Verified}},
+		{"Revenue of USD 9.8 bn in FY2025 was up 6.7% year on year.", []Status{Verified, Corrected}},
+		{"Revenue was $9,8 billion in fiscal 2025.", []Status{Verified}},
+		{"Revenue was USD 8,9 bn in fiscal 2025.", []Status{Corrected}},
+		{"Operating margin was -9,2% in fiscal 2025.", []Status{Verified}},
+		{"Revenue of 9,800 mn USD in FY2025.", []Status{Verified}},
+		{"Revenue was $9.8 bil. in fiscal 2025.", []Status{Verified}},
+		{"Revenue was $9.8B (FY24: $10.5B).", []Status{Verified, Verified}},
+		{"Revenue was $9.8B (FY24: $11.5B).", []Status{Verified, Corrected}},
+		{"Revenue was $9.8B (fiscal 2025).", []Status{Verified}},
+		{"Revenue was €9,8 Mrd in fiscal 2025.", []Status{Unverified}},
+		{"Revenue of EUR 9.8 bn in FY2025.", []Status{Unverified}},
+	} {
+		fs := sl.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+		for _, f := range fs {
+			if f.Quote != tc.text || !strings.Contains(tc.text, f.Text) {
+				t.Errorf("%q: quote %q, figure %q: not as written", tc.text, f.Quote, f.Text)
+			}
 		}
 	}
 }

@@ -165,12 +165,12 @@ type Mention struct {
 var (
 	moneyRe = sync.OnceValue(func() *regexp.Regexp {
 		// The sign may follow the dollar sign: "$-1.2B", "$(0.52)".
-		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
+		return regexp.MustCompile(`(?i)(?:(?:US)?\$|\bUSD\s?)\s?([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|bln|bil|tn|trn|mln|mn|mil|mm|[tbmk])\b)?`)
 	})
 	// scaled numbers without a currency sign: "130.5 billion", "4.1bn",
 	// and an accountant's negative "(0.87) billion".
 	scaledRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(\(\s*)?\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s*\))?\s*(trillion|billion|million|bn|bln|tn|trn|mln|mn)\b`)
+		return regexp.MustCompile(`(?i)(\(\s*)?\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s*\))?\s*(trillion|billion|million|bn|bln|bil|tn|trn|mln|mn)\b`)
 	})
 	parenPercentRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\s*(\d+(?:\.\d+)?)\s*\)\s?%`) })
 	percentRe      = sync.OnceValue(func() *regexp.Regexp {
@@ -194,6 +194,11 @@ var (
 	foreignRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar)\b)\s?` +
 			`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(?:trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
+	})
+	// foreignCodeRe is an ISO code of a currency other than the dollar,
+	// as foreignRe reads one before an amount.
+	foreignCodeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar)$`)
 	})
 	foreignNameRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(?:trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm)\s*)?` +
@@ -839,6 +844,9 @@ func Sentences(text string) []string {
 			if c == '.' && abbrevBefore(text[:i]) {
 				continue
 			}
+			if c == '.' && scaleAbbrevBefore(text[:i]) && i+2 < len(text) && text[i+1] == ' ' && text[i+2] >= 'a' && text[i+2] <= 'z' {
+				continue // "$9.8 bil. in fiscal 2025": the scale's abbreviation, the sentence goes on
+			}
 			if i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n' || text[i+1] == '"' || text[i+1] == ')' {
 				emit(i + 1)
 			}
@@ -846,6 +854,19 @@ func Sentences(text string) []string {
 	}
 	emit(len(text))
 	return out
+}
+
+// scaleAbbrevBefore reports whether s ends with a scale written short
+// after a number: "9.8 bil", "120 mil", "1.2bn".
+func scaleAbbrevBefore(s string) bool {
+	low := strings.ToLower(s)
+	for _, a := range []string{"bil", "mil", "bn", "mn", "bln", "mln"} {
+		if rest, ok := strings.CutSuffix(low, a); ok {
+			rest = strings.TrimRight(rest, " ")
+			return rest != "" && rest[len(rest)-1] >= '0' && rest[len(rest)-1] <= '9'
+		}
+	}
+	return false
 }
 
 func abbrevBefore(s string) bool {
@@ -882,6 +903,13 @@ type span struct {
 }
 
 func findIn(sentence string, t *Table) []Mention {
+	// The figures are read with a decimal comma as a point ("$9,8
+	// billion", "2,5%"); the quote and the figures' text stay as written.
+	// Of the same length, the two strings share every offset.
+	written := sentence
+	if strings.IndexByte(sentence, ',') >= 0 {
+		sentence = decimalCommaRe().ReplaceAllString(sentence, "$1.$2$3")
+	}
 	low := lowerASCII(sentence)
 	metrics := findMetrics(low)
 	periods := findPeriods(blankSequential(low), t)
@@ -896,7 +924,7 @@ func findIn(sentence string, t *Table) []Mention {
 		for i := start; i < end; i++ {
 			used[i] = true
 		}
-		m.Quote, m.Text, m.Start, m.End = sentence, strings.TrimSpace(sentence[start:end]), start, end
+		m.Quote, m.Text, m.Start, m.End = written, strings.TrimSpace(written[start:end]), start, end
 		pre := low[max(0, start-24):start]
 		m.Approx = approxRe().MatchString(pre)
 		switch {
@@ -1851,9 +1879,9 @@ func scaleOf(s string) float64 {
 	switch strings.ToLower(s) {
 	case "trillion", "tn", "trn", "t":
 		return 1e12
-	case "billion", "bn", "bln", "b":
+	case "billion", "bn", "bln", "bil", "b":
 		return 1e9
-	case "million", "mm", "mln", "mn", "m":
+	case "million", "mm", "mln", "mn", "mil", "m":
 		return 1e6
 	case "thousand", "k":
 		return 1e3
@@ -2612,6 +2640,12 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		if sp.relative && sp.start > end && figureRe().MatchString(between) {
 			continue
 		}
+		// "revenue was $9.8B (FY24: $10.5B)": a period that opens an
+		// aside holding its own figure labels that figure, not the one
+		// before the aside.
+		if sp.start > end && labelsAside(low, end, sp) {
+			continue
+		}
 		if d < pscore {
 			pbest, pscore = sp, d
 		}
@@ -2843,6 +2877,31 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
+}
+
+// decimalCommaRe is a decimal comma as Europeans write it, before a scale
+// or a percent sign: "9,8 billion", "2,5%", "1,2 bn". A comma before three
+// digits groups thousands and is left alone; one before one or two digits
+// groups none.
+var decimalCommaRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\d),(\d{1,2})(\s?(?:%|(?i:percent|trillion|billion|million|thousand|bn|bln|mn|mln|mrd|tn)\b|[BMK]\b))`)
+})
+
+// labelsAside reports whether the period sp, after a figure ending at
+// end, opens a parenthetical aside that holds a figure of its own after
+// it: "(FY24: $10.5B)", "(fiscal 2024: 46.2%)".
+func labelsAside(low string, end int, sp span) bool {
+	open := strings.LastIndexByte(low[end:sp.start], '(')
+	if open < 0 || strings.TrimSpace(low[end+open+1:sp.start]) != "" {
+		return false
+	}
+	rest := low[sp.end:]
+	if i := strings.IndexByte(rest, ')'); i >= 0 {
+		rest = rest[:i]
+	} else {
+		return false
+	}
+	return figureRe().MatchString(rest)
 }
 
 // sizeVerbs are the verbs that move a level up or down ("rose to", "fell
@@ -3489,6 +3548,11 @@ func segmentAfter(sentence string, metric span, t *Table) bool {
 	}
 	if totalWords[lw] || functionWords[lw] || companyWord(lw, t) || periodWord(lw) || strings.HasPrefix(lw, "fy") || strings.HasPrefix(lw, "cy") ||
 		lw[0] == 'q' && len(lw) > 1 && lw[1] >= '1' && lw[1] <= '4' || strings.ContainsAny(lw, "0123456789") {
+		return false
+	}
+	if lw == "usd" || lw == "us" || lw == "u" || lw == "dollars" || currencyCodes[lw] != "" || foreignCodeRe().MatchString(lw) {
+		// "revenue of USD 9.8 billion", "of EUR 2.3bn": the amount's
+		// currency, not a part's name.
 		return false
 	}
 	return word[0] >= 'A' && word[0] <= 'Z' || strings.ContainsAny(word[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || segmentWords[lw]
