@@ -228,6 +228,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	if m.DirOnly {
 		return t.checkDirection(m, f)
 	}
+	if m.SignStreak != 0 {
+		return t.checkSignStreak(m, f)
+	}
 	if m.Record {
 		return t.checkRecord(m, f)
 	}
@@ -1454,4 +1457,29 @@ func (t *Table) checkLossChange(m Mention, f Finding) Finding {
 		return f
 	}
 	return *first
+}
+
+// checkSignStreak holds a result's sign stated of every year of a span
+// ("has lost money in each of the last three years") to the line's sign in
+// each year to the one it ends in: a year of the other sign corrects it, a
+// year the table does not hold leaves it unverified.
+func (t *Table) checkSignStreak(m Mention, f Finding) Finding {
+	end := m.Period
+	f.Period = end
+	said := map[int]string{-1: "a loss", 1: "a profit"}[m.SignStreak]
+	for k := 0; k < m.Streak; k++ {
+		p := Period{FY: end.FY - k}
+		g, ok := t.Lookup(m.Metric, p)
+		if !ok {
+			f.Status, f.Reason = Unverified, fmt.Sprintf("%s %d years in a row: the filings Parley has give no %s for %s", said, m.Streak, m.Metric.Label(), p)
+			return f
+		}
+		if g.Value*float64(m.SignStreak) <= 0 {
+			f.Status, f.Actual = Corrected, &g
+			f.Reason = fmt.Sprintf("stated as %s in each of %d years to %s, but %s was %s in %s", said, m.Streak, end, m.Metric.Label(), Display(m.Metric, g.Value), p)
+			return f
+		}
+	}
+	f.Status = Verified
+	return f
 }

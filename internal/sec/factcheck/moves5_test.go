@@ -270,3 +270,57 @@ func TestOtherFilersForms(t *testing.T) {
 		}
 	}
 }
+
+// TestSignStreaks: a result's sign stated of every year to the latest
+// ("has lost money in each of the last three years", "profitable for two
+// straight years") is held to net income's sign in each; unread, a wrong
+// one passed. A span ending earlier ("before returning to profit in
+// 2024"), a part's result and a negated one are not read as such.
+func TestSignStreaks(t *testing.T) {
+	ts := tables(t)
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	tiny := syntheticTable(t, "tiny_CIK0009000013.json")
+	turn := syntheticTable(t, "turnaround_CIK0009000016.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{tiny, "The company has lost money in each of the last three years.", []Status{Verified}},
+		{sl, "The company has lost money in each of the last three years.", []Status{Verified}},
+		{sl, "The company has posted losses for four consecutive years.", []Status{Corrected}},
+		{sl, "The company has been profitable for two straight years.", []Status{Corrected}},
+		{ts["AAPL"], "Apple has been profitable for five straight years.", []Status{Verified}},
+		{ts["GOOGL"], "Other Bets has lost money for three straight years.", []Status{Unverified}},
+		{turn, "The company posted losses for two consecutive years before returning to profit in 2024.", []Status{Verified}},
+		{ts["AAPL"], "Apple has not lost money in each of the last three years.", nil},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+	}
+}
+
+// TestActStreaks: a streak of an act on a line ("has raised its dividend
+// for three consecutive years", "has cut its long-term debt for four
+// straight years") is held as a streak of its move.
+func TestActStreaks(t *testing.T) {
+	ts := tables(t)
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{sl, "The company has raised its dividend for three consecutive years.", []Status{Corrected}},
+		{ts["AAPL"], "Apple has raised its dividend every year since fiscal 2021.", []Status{Verified}},
+		{ts["AAPL"], "Apple has cut its long-term debt for four straight years.", []Status{Verified}},
+		{ts["AAPL"], "Apple has increased its long-term debt for four straight years.", []Status{Corrected}},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+	}
+}

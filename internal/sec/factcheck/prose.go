@@ -78,6 +78,10 @@ type Mention struct {
 	// is said to have moved so in a row ("for a second straight year": 2).
 	DirOnly bool
 	Streak  int
+	// SignStreak is a result's sign stated of every year of a span, with
+	// Streak the years ("has lost money in each of the last three years":
+	// -1, 3; "profitable for five straight years": +1, 5).
+	SignStreak int
 	// Record marks a record stated of a line with no figure ("net income
 	// hit a record in fiscal 2023"): no year before it higher.
 	Record bool
@@ -942,7 +946,7 @@ func findIn(sentence string, t *Table) []Mention {
 		if m.timesBase > 0 {
 			timesSpan(&m, periods, t)
 		}
-		if m.ToProfit || m.DirOnly || m.Record {
+		if m.ToProfit || m.DirOnly || m.Record || m.SignStreak != 0 {
 			// The line and whose it is were read with the phrase; the
 			// rest of the attribution (period, condition) stands.
 			m.Metric, m.Other, m.Share, m.Market, m.Change, m.Points = want, "", false, false, false, false
@@ -1182,6 +1186,7 @@ func findIn(sentence string, t *Table) []Mention {
 	findReturnsToProfit(sentence, low, metrics, t, add)
 	findDirections(sentence, low, metrics, periods, add)
 	findStreaks(low, metrics, periods, t, add)
+	findSignStreaks(sentence, low, t, add)
 	findRecords(sentence, low, metrics, periods, add)
 	findBareRatios(low, metrics, add)
 	findBarePercents(sentence, low, metrics, add)

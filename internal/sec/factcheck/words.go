@@ -1034,7 +1034,8 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 // years; a count of consecutive years and the word before the year they
 // end in.
 var streakRe = sync.OnceValue(func() *regexp.Regexp {
-	const verb = `(rose|risen|grew|grown|increased|climbed|expanded|fell|fallen|declined|decreased|dropped|shrunk|shrank|contracted)`
+	const verb = `(rose|risen|grew|grown|increased|climbed|expanded|fell|fallen|declined|decreased|dropped|shrunk|shrank|contracted|` +
+		`raised|lifted|boosted|hiked|cut|reduced|lowered|trimmed)`
 	const n = `(two|three|four|five|six|seven|eight|nine|2|3|4|5|6|7|8|9)`
 	// The line may follow the verb as its object: "has grown revenue for
 	// five straight years", "increased its net income in each of".
@@ -1138,6 +1139,11 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 				if sp.start == loc[4] && sp.end == loc[5] && sp.metric != otherMetric {
 					line = sp
 				}
+				if sp.start == loc[4] && sp.end == loc[5] && sp.name == "dividend" {
+					// "has raised its dividend for three consecutive
+					// years": the dividend a share.
+					line, line.metric = sp, DividendsPerShare
+				}
 			}
 			if line.metric == "" || line.loss || negatedRe().MatchString(low[max(0, s-24):s]) {
 				continue
@@ -1173,7 +1179,7 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 			continue
 		}
 		dir := 1
-		if downRe().MatchString(low[s:e]) {
+		if downRe().MatchString(low[s:e]) || actVerbs[low[s:e]] < 0 {
 			dir = -1
 		}
 		p := end
@@ -1232,5 +1238,61 @@ func findRecords(sentence, low string, metrics []span, periods []span, add func(
 		e := strings.TrimRight(low[:loc[1]], " ")
 		e = strings.TrimSuffix(strings.TrimSuffix(e, " in"), " for")
 		add(min(line.start, loc[0]), max(line.end, len(e)), Mention{Unit: USD, Record: true, Metric: line.metric})
+	}
+}
+
+// signStreakRe is a result's sign stated of every year of a span: "has
+// lost money in each of the last three years", "posted losses for three
+// consecutive years", "has been profitable for five straight years". The
+// first group is a loss's words, the second a profit's, the third and
+// fourth the count of years.
+var signStreakRe = sync.OnceValue(func() *regexp.Regexp {
+	const n = `(two|three|four|five|six|seven|eight|nine|2|3|4|5|6|7|8|9)`
+	return regexp.MustCompile(`\b(?:(lost\s+money|posted\s+(?:net\s+|annual\s+)?losses|reported\s+(?:net\s+|annual\s+)?losses|been\s+unprofitable|been\s+loss\s+making|operated\s+at\s+a\s+loss|run\s+at\s+a\s+loss)|` +
+		`(been\s+profitable|posted\s+(?:net\s+|annual\s+)?profits|reported\s+(?:net\s+|annual\s+)?profits|made\s+money|turned\s+a\s+profit|earned\s+a\s+profit))\s+` +
+		`(?:in\s+each\s+of\s+the\s+(?:last|past)\s+` + n + `\s+(?:fiscal\s+)?years\b|for\s+` + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b)`)
+})
+
+// findSignStreaks reads a result's sign stated of every year of a span
+// (signStreakRe), held to net income's sign in each of the span's years
+// to the latest: unread, "has lost money in each of the last three years"
+// passed though one of them was a profit. A part's result (a segment
+// named as the subject) is no company total; a negated one states none.
+func findSignStreaks(sentence, low string, t *Table, add func(start, end int, m Mention)) {
+	if t == nil || !hasAny(low, "consecutive", "straight", "successive", "each of") {
+		return
+	}
+	count := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+		"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9}
+	for _, loc := range signStreakRe().FindAllStringSubmatchIndex(low, -1) {
+		s, e := loc[0], loc[1]
+		if negatedRe().MatchString(low[max(0, s-24):s]) || strings.ContainsAny(low[s:], "$%") {
+			continue
+		}
+		// Only a span to the latest year: "for two consecutive years
+		// before returning to profit in 2024", "after posting losses for
+		// three straight years" end earlier, in a year they may not name.
+		rest := low[e:]
+		if i := strings.IndexAny(rest, ";."); i >= 0 {
+			rest = rest[:i]
+		}
+		if strings.ContainsAny(rest, "0123456789") || hasAny(rest, "before", "until", "till", "through", "prior", "then", "ended", "ending", "to ", "since", "between") ||
+			hasAny(low[max(0, s-40):s], "after", "following", "before", "until", "prior", "earlier", "previously", "had ") {
+			continue
+		}
+		n := 0
+		for _, g := range []int{6, 8} {
+			if loc[g] >= 0 {
+				n = count[low[loc[g]:loc[g+1]]]
+			}
+		}
+		sign := -1
+		if loc[4] >= 0 {
+			sign = 1
+		}
+		p := Period{FY: t.LatestFY}
+		m := Mention{Unit: USD, Metric: NetIncome, SignStreak: sign, Streak: n, pinned: &p}
+		m.Segment = segmentNamedBefore(sentence, subjectEnd(low, s), t)
+		add(s, e, m)
 	}
 }
