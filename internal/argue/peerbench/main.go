@@ -363,6 +363,8 @@ func report(w io.Writer, cfg config, rows []row, small tally, floor *row) {
 			set = "Dense"
 		case cfg.chains:
 			set = "Chains"
+		case cfg.families:
+			set = "Families"
 		}
 		fmt.Fprintf(w, "Instances: the random frameworks of internal/argue/randaf (%s, fixed seeds), written to %s. Parley: %s.\n", set, cfg.random, filepath.Base(cfg.parley))
 	}
