@@ -124,6 +124,10 @@ func TestFamiliesAgainstMuToksia(t *testing.T) {
 	const bound = 20 * time.Second
 	dir := t.TempDir()
 	sems := []argue.Semantics{argue.Admissible, argue.Complete, argue.Stable, argue.Preferred, argue.SemiStable, argue.Stage, argue.Ideal}
+	var agreed, certified, cutOff int
+	defer func() {
+		t.Logf("%d answers as μ-toksia's, %d certificates checked, %d queries cut off in both", agreed, certified, cutOff)
+	}()
 	for _, fam := range randaf.FamilyGens() {
 		n := n
 		if fam.Name == "dense_self" {
@@ -158,6 +162,7 @@ func TestFamiliesAgainstMuToksia(t *testing.T) {
 								t.Errorf("%s: Parley cut off at %s, μ-toksia answers %s", where, bound, want)
 							} else {
 								t.Logf("%s: cut off at %s in both solvers", where, bound)
+								cutOff++
 							}
 							continue
 						}
@@ -170,6 +175,8 @@ func TestFamiliesAgainstMuToksia(t *testing.T) {
 						} else if got != want {
 							t.Errorf("%s: Parley %s, μ-toksia %s", where, got, want)
 							continue
+						} else {
+							agreed++
 						}
 						if yes != (task == "DC") {
 							continue // no certificate
@@ -184,6 +191,7 @@ func TestFamiliesAgainstMuToksia(t *testing.T) {
 						if why := certificateFault(t, bin, dir, in, sem, w, ideal); why != "" {
 							t.Errorf("%s: certificate %v %s", where, w, why)
 						}
+						certified++
 					}
 				}
 			}
