@@ -35,6 +35,7 @@ func TestAFStartsBeforeTheRest(t *testing.T) {
 	}{
 		{[]string{"af", "-p", "SE-GR", "-f", af}, true},
 		{[]string{"af", "-p", "DC-PR", "-f", af, "-a", "1"}, true},
+		{[]string{"af", "-p", "SE-PR", "-f", af, "-a", "1"}, true}, // the query ignored, with a note
 		{[]string{"af", "-p", "EE-ST", "-fo", "i23", "-f", af}, true},
 		{[]string{"af", "--problems"}, true},
 		{[]string{"af", "-p", "SE-XX", "-f", af}, true},

@@ -98,6 +98,11 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
+	if o.Arg != "" && !iccma.TakesArg(o.Problem) {
+		// Not an error: ICCMA harnesses may pass an instance's query with
+		// every task, and the answer does not depend on it.
+		fmt.Fprintf(ios.ErrOut, "note: %s takes no query argument; -a %q is ignored\n", strings.ToUpper(o.Problem), o.Arg)
+	}
 	err := iccma.Run(ctx, iccma.Options{Problem: o.Problem, File: o.File, Format: o.Format, Arg: o.Arg, Input: ios.In}, ios.Out)
 	switch {
 	case err == nil:

@@ -125,7 +125,6 @@ func TestRunErrors(t *testing.T) {
 		{Options{Problem: "SE-PR", File: ex1 + ".apx.EE-CO"}, "cannot tell the format"},
 		{Options{Problem: "DC-PR", File: ex1 + ".af"}, "needs a query argument"},
 		{Options{Problem: "DC-PR", File: ex1 + ".af", Arg: "a1"}, "numbered 1..5"},
-		{Options{Problem: "SE-PR", File: ex1 + ".af", Arg: "1"}, "takes no query argument"},
 		{Options{Problem: "SE-PR", File: ex1 + ".af", Format: "apx"}, "apx line 1"},
 		{Options{Problem: "SE-PR", File: "missing.af"}, "missing.af does not exist: check the path given to -f"},
 		// A name without a known extension is sniffed: a missing file must
@@ -416,6 +415,16 @@ func TestQueryArgument(t *testing.T) {
 		err := Run(context.Background(), in(arg), &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("-a %q: %v, want an error mentioning %q", arg, err, msg)
+		}
+	}
+	// SE takes no query; one given is not read (afrun notes it).
+	se := Options{Problem: "SE-GR", File: "-", Format: "i23", Arg: "7", Input: strings.NewReader(chain)}
+	if got := run(t, se); got != "w 1 3\n" {
+		t.Errorf("SE-GR -a 7: %q, want the grounded extension", got)
+	}
+	for problem, want := range map[string]bool{"DC-PR": true, "ds-st": true, "SE-PR": false, "EE-CO": false, "CE-ST": false, "XX-PR": false} {
+		if TakesArg(problem) != want {
+			t.Errorf("TakesArg(%s) = %v, want %v", problem, !want, want)
 		}
 	}
 	// One argument is said as one, not as "1 arguments, numbered 1..1".

@@ -86,9 +86,10 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 		if arg, ok = queryIndex(af, format, opts.Arg); !ok {
 			return fmt.Errorf("iccma: query argument %q is not an argument of %s (%s)", opts.Arg, name, argHint(af, format))
 		}
-	} else if opts.Arg != "" {
-		return fmt.Errorf("iccma: problem %s takes no query argument, got %q", opts.Problem, opts.Arg)
 	}
+	// A query given to SE, EE or CE is left unread: a harness that passes
+	// every instance's .arg file along with every task still gets the
+	// answer (μ-toksia ignores it too); afrun says so on standard error.
 	out := bufio.NewWriter(stdout)
 	p := printer{af: af, numeric: format == I23, w: out}
 	switch task {
@@ -144,6 +145,14 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 		return fmt.Errorf("iccma: write answer: %w", err)
 	}
 	return nil
+}
+
+// TakesArg reports whether problem (e.g. "DC-PR") asks about a query
+// argument: DC and DS do; SE, EE and CE ignore one given. It is false for
+// a problem that is not one of Problems.
+func TakesArg(problem string) bool {
+	task, _, err := parseProblem(problem)
+	return err == nil && (task == "DC" || task == "DS")
 }
 
 func parseProblem(problem string) (task string, sem argue.Semantics, err error) {
