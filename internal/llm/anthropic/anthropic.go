@@ -442,7 +442,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				return
 			}
 		}
-		usage.Unreported = !counted
+		// Every call sends a prompt: counts with no input at all were
+		// never filled in (a gateway's relay that sends zeros), and are
+		// unknown as counts never sent are, not a free call.
+		usage.Unreported = !counted || usage.InputTokens+usage.CacheReadTokens+usage.CacheWriteTokens == 0
 		if counted && !p.ownAPI {
 			p.checkCacheCounts(ctx, req.Model, usage)
 		}

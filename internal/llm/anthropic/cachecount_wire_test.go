@@ -9,7 +9,9 @@ import (
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/anthropic"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/llmtest"
+	"github.com/parleyhq/parley/internal/llm/script"
 )
 
 // The API's input_tokens leaves the cached tokens out; a compatible server
@@ -54,5 +56,35 @@ func TestCacheCountsThatFitBothReadings(t *testing.T) {
 	call("model-b", bodies["both"], both)
 	if n := logs.Count("WARN", "input_tokens", "counted twice", "model=model-a", "input_tokens=1200", "cache_read_input_tokens=1000"); n != 1 || len(logs.Lines()) != 1 {
 		t.Errorf("logged %q, want one warning for model-a", logs.Lines())
+	}
+}
+
+// Counts that are all 0 (a gateway's /v1/messages that never fills them
+// in, as one-api's relays do) are unknown, as counts never sent are, not
+// a free call; the same reply with real counts keeps them.
+func TestZeroCountsAreUnreported(t *testing.T) {
+	call := func(t *testing.T, opts ...fakellm.Option) llm.Usage {
+		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis, for its speed."}}), opts...)
+		defer srv.Close()
+		p, err := anthropic.New(anthropic.Config{APIKey: "k", BaseURL: srv.AnthropicURL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := llm.Collect(p.Stream(context.Background(), llm.Request{Model: "claude-x", Messages: []llm.Message{{Role: llm.RoleUser, Text: "Which cache?"}}}))
+		if err != nil || r.Text != "Redis, for its speed." {
+			t.Fatalf("%+v %v", r, err)
+		}
+		return r.Usage
+	}
+	for name, opts := range map[string][]fakellm.Option{
+		"streamed":   {fakellm.WithUsageShape(fakellm.UsageZeros)},
+		"sent whole": {fakellm.WithUsageShape(fakellm.UsageZeros), fakellm.WithoutStreaming()},
+	} {
+		if got := call(t, opts...); got != (llm.Usage{Unreported: true}) {
+			t.Errorf("%s: %+v, want the counts unknown", name, got)
+		}
+	}
+	if got := call(t); got.Unreported || got.InputTokens == 0 || got.OutputTokens == 0 {
+		t.Errorf("real counts: %+v", got)
 	}
 }

@@ -189,6 +189,12 @@ const (
 	// cost in USD (usage.cost, here OpenRouterCost of the counts), with
 	// is_byok false and cost_details.
 	UsageOpenRouter
+	// UsageZeros is a usage object whose counts are all 0, as LocalAI
+	// sends for a request with tools and gateways (one-api and its
+	// forks) send for every stream they relay: counts that were never
+	// filled in, not a free call. The Anthropic endpoint sends its
+	// counts all 0 too, as such a gateway's /v1/messages does.
+	UsageZeros
 )
 
 // OpenRouterCost is the cost UsageOpenRouter reports for u: a made-up
@@ -579,6 +585,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// the prompt cache simulated (see usage.go).
 		st := *step
 		st.Usage = s.cache.usage(parsed, api.cacheMode(), s.now(), outputTokens(st.Text, st.ToolCalls))
+		if s.usageShape == UsageZeros {
+			st.Usage = llm.Usage{}
+		}
 		step = &st
 	}
 

@@ -246,6 +246,8 @@ func oaUsage(u llm.Usage, shape UsageShape) map[string]any {
 		"total_tokens":      prompt + u.OutputTokens,
 	}
 	switch shape {
+	case UsageZeros:
+		return map[string]any{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
 	case UsageDeepSeek:
 		out["prompt_cache_hit_tokens"] = u.CacheReadTokens
 		out["prompt_cache_miss_tokens"] = prompt - u.CacheReadTokens

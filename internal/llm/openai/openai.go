@@ -610,6 +610,11 @@ func usageOf(u sdk.CompletionUsage) llm.Usage {
 		OutputTokens:     output,
 		CacheReadTokens:  cached,
 		CacheWriteTokens: written,
+		// Every call sends a prompt: a count of no prompt tokens was
+		// never filled in (LocalAI's usage for a request with tools,
+		// one-api's for every stream it relays, all zeros). The counts
+		// are then unknown, as when none are sent, not a free call.
+		Unreported: input+cached+written == 0,
 	}
 	if usd, ok := reportedCost(u.JSON.ExtraFields); ok {
 		out.ServerCostUSD, out.ServerCost = usd, llm.ServerCostReported

@@ -77,3 +77,36 @@ func TestPromptTokensWithoutTheCache(t *testing.T) {
 		}
 	}
 }
+
+// A usage object whose counts are all 0 (LocalAI's for a request with
+// tools, one-api's for every stream it relays) was never filled in: no
+// call reads no prompt. The counts are unknown, as when none are sent,
+// not a free call that budgets and costs would take at its word; the
+// same reply with real counts keeps them.
+func TestZeroCountsAreUnreported(t *testing.T) {
+	call := func(t *testing.T, opts ...fakellm.Option) llm.Usage {
+		srv := fakellm.Start(script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis, for its speed."}}), opts...)
+		defer srv.Close()
+		p, err := openai.New(openai.Config{Name: "localai", BaseURL: srv.OpenAIURL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := llm.Collect(p.Stream(context.Background(), llm.Request{Model: "qwen3", Messages: []llm.Message{{Role: llm.RoleUser, Text: "Which cache?"}}}))
+		if err != nil || r.Text != "Redis, for its speed." {
+			t.Fatalf("%+v %v", r, err)
+		}
+		return r.Usage
+	}
+	for name, opts := range map[string][]fakellm.Option{
+		"streamed":      {fakellm.WithUsageShape(fakellm.UsageZeros)},
+		"sent whole":    {fakellm.WithUsageShape(fakellm.UsageZeros), fakellm.WithoutStreaming()},
+		"no usage sent": {fakellm.WithoutUsage()},
+	} {
+		if got := call(t, opts...); got != (llm.Usage{Unreported: true}) {
+			t.Errorf("%s: %+v, want the counts unknown", name, got)
+		}
+	}
+	if got := call(t); got.Unreported || got.InputTokens == 0 || got.OutputTokens == 0 {
+		t.Errorf("real counts: %+v", got)
+	}
+}
