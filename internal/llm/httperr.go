@@ -14,9 +14,11 @@ func KindForStatus(code int) ErrorKind {
 	switch {
 	case code == http.StatusTooManyRequests:
 		return ErrRateLimited
-	case code == 529 || code == http.StatusServiceUnavailable:
+	case code == 529 || code == http.StatusServiceUnavailable || code == 498:
 		// 529 is Anthropic's "overloaded"; 503 is what proxies and local
-		// servers send when they shed load. Both clear up by waiting.
+		// servers send when they shed load; 498 is Groq's flex tier at
+		// capacity ("capacity_exceeded"), which its docs say to retry
+		// with backoff. They clear up by waiting.
 		return ErrOverloaded
 	case code == http.StatusGatewayTimeout || code == http.StatusRequestTimeout:
 		return ErrTimeout

@@ -629,6 +629,9 @@ func (h harness) run(t *testing.T) {
 		{name: "ServerError", fault: script.Fault{Status: 500}, kind: llm.ErrServer, retryable: true, status: 500},
 		{name: "Overloaded529", fault: script.Fault{Status: 529}, kind: llm.ErrOverloaded, retryable: true, status: 529},
 		{name: "Unavailable503", fault: script.Fault{Status: 503}, kind: llm.ErrOverloaded, retryable: true, status: 503},
+		// Groq's flex tier at capacity: its own status, to be retried
+		// with backoff as its docs say.
+		{name: "FlexCapacity498", fault: script.Fault{Status: 498, Message: "Flex tier capacity exceeded. This is a temporary condition; please retry."}, kind: llm.ErrOverloaded, retryable: true, status: 498},
 		{name: "Forbidden", fault: script.Fault{Status: 403}, kind: llm.ErrAuth, status: 403},
 		{name: "BadRequest", fault: script.Fault{Status: 400, Message: "max_tokens: too large"}, kind: llm.ErrBadRequest, status: 400},
 		{name: "NotFound", fault: script.Fault{Status: 404, Message: "model: no-such-model"}, kind: llm.ErrBadRequest, status: 404},
