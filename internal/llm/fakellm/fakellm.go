@@ -26,6 +26,7 @@ package fakellm
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -162,6 +163,72 @@ func WithRedirect(status int, base string) Option {
 // gateways that buffer, llama.cpp's server for some requests, DeepSeek's
 // compatible proxies).
 func WithoutStreaming() Option { return func(s *Server) { s.noStreaming = true } }
+
+// WithGzip makes the server compress every response body with gzip
+// (Content-Encoding: gzip) for a client that accepts it, as proxies and
+// gateways in front of model servers (nginx with gzip on, Cloudflare) do,
+// flushing the compressor after each event so that a stream still
+// arrives as it is written.
+func WithGzip() Option { return func(s *Server) { s.gzip = true } }
+
+// acceptsGzip reports whether a request's Accept-Encoding takes gzip.
+func acceptsGzip(h http.Header) bool {
+	for _, v := range h.Values("Accept-Encoding") {
+		for part := range strings.SplitSeq(v, ",") {
+			name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.ReplaceAll(q, " ", "") != "q=0" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gzipWriter compresses a response body with gzip.
+type gzipWriter struct {
+	http.ResponseWriter
+	zw      *gzip.Writer
+	started bool
+}
+
+func (g *gzipWriter) WriteHeader(status int) {
+	if !g.started {
+		g.started = true
+		g.Header().Set("Content-Encoding", "gzip")
+		g.Header().Del("Content-Length")
+	}
+	g.ResponseWriter.WriteHeader(status)
+}
+
+func (g *gzipWriter) Write(p []byte) (int, error) {
+	if !g.started {
+		g.WriteHeader(http.StatusOK)
+	}
+	return g.zw.Write(p)
+}
+
+// Flush sends what was written so far: the compressor's pending bytes
+// (a sync flush), then the connection's.
+func (g *gzipWriter) Flush() {
+	_ = g.zw.Flush()
+	if f, ok := g.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// close ends the gzip stream of a response that wrote one.
+func (g *gzipWriter) close() {
+	if g.started {
+		_ = g.zw.Close()
+	}
+}
+
+// WithHeldOpen makes the server keep a stream open after its last event,
+// until the client goes, rather than end the body: on the OpenAI
+// endpoint without "data: [DONE]", as proxies that do not pass the end of
+// the upstream stream on do (the finish_reason, and the usage when asked
+// for, having come); on the Anthropic one after message_stop.
+func WithHeldOpen() Option { return func(s *Server) { s.holdOpen = true } }
 
 // UsageShape is how the OpenAI endpoint reports a reply's token counts.
 type UsageShape int
@@ -410,6 +477,8 @@ type Server struct {
 	tokenDelay  time.Duration
 	noUsage     bool
 	noStreaming bool
+	gzip        bool
+	holdOpen    bool
 	rejected    []string
 	strictCheck bool
 	bom         bool
@@ -497,6 +566,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.redirect != 0 {
 		http.Redirect(w, r, s.redirectTo+r.URL.RequestURI(), s.redirect)
 		return
+	}
+	if s.gzip && acceptsGzip(r.Header) {
+		gw := &gzipWriter{ResponseWriter: w, zw: gzip.NewWriter(w)}
+		defer gw.close()
+		w = gw
 	}
 	if s.bom {
 		w = &bomWriter{ResponseWriter: w}
@@ -642,8 +716,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 	}
-	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField}
+	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField, holdOpen: s.holdOpen}
 	api.writeStream(sw, a)
+	if s.holdOpen && !sw.dead {
+		<-r.Context().Done()
+	}
 }
 
 // azureDeployment returns the deployment an Azure OpenAI chat
@@ -752,8 +829,19 @@ type sseWriter struct {
 	// errorField sends OpenAI stream errors on an "error:" line
 	// (WithErrorField).
 	errorField bool
-	n          int
-	dead       bool
+	// holdOpen leaves out the OpenAI stream's "data: [DONE]"
+	// (WithHeldOpen).
+	holdOpen bool
+	n        int
+	dead     bool
+}
+
+// done ends an OpenAI stream with "data: [DONE]", unless it is held
+// open.
+func (sw *sseWriter) done() {
+	if !sw.holdOpen {
+		sw.raw("", "[DONE]")
+	}
 }
 
 // event writes one event (name may be empty) and reports whether the client is

@@ -372,7 +372,7 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 			return
 		}
 		if end() {
-			sw.raw("", "[DONE]")
+			sw.done()
 		}
 		return
 	}
@@ -440,7 +440,7 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 		return
 	}
 	if end() {
-		sw.raw("", "[DONE]")
+		sw.done()
 	}
 }
 

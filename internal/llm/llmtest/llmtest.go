@@ -103,6 +103,8 @@ func Run(t *testing.T, newProvider NewProvider, opts Options) {
 		}
 	})
 
+	t.Run("Gzip", func(t *testing.T) { gzipped(t, newProvider, opts) })
+	t.Run("HeldOpen", func(t *testing.T) { heldOpen(t, newProvider, opts) })
 	t.Run("UnknownHost", func(t *testing.T) { unknownHost(t, newProvider, opts) })
 	t.Run("LineTooLarge", func(t *testing.T) { lineTooLarge(t, newProvider, opts) })
 }
@@ -132,6 +134,75 @@ func unknownHost(t *testing.T, newProvider NewProvider, opts Options) {
 	p = newProvider(t, url, opts.APIKey, resolverClient(t, rcodeServFail))
 	_, err = llm.Collect(p.Stream(context.Background(), req))
 	wantKind(t, err, llm.ErrNetwork, true)
+}
+
+// gzipped: a proxy that compresses what it passes on (Content-Encoding:
+// gzip, for a client that accepts it) delivers the same reply, tool
+// calls and usage, and the same classified error with its message and
+// Retry-After, as the server behind it sends.
+func gzipped(t *testing.T, newProvider NewProvider, opts Options) {
+	sc := script.MustNew(
+		script.Rule{Tag: "text", Reply: &script.Reply{Text: "Redis, for its speed: sub-millisecond reads."}},
+		script.Rule{Tag: "tool", Reply: &script.Reply{ToolCalls: []script.ToolCall{{ID: "call_1", Name: "lookup", Args: json.RawMessage(`{"q":"redis latency"}`)}}}},
+		script.Rule{Tag: "limit", Reply: &script.Reply{Fault: &script.Fault{Status: 429, RetryAfter: "3", Message: "slow down, please"}}},
+	)
+	srvOpts := []fakellm.Option{fakellm.WithGzip(), fakellm.WithTokenDelay(opts.TokenDelay)}
+	if opts.APIKey != "" {
+		srvOpts = append(srvOpts, fakellm.WithAPIKey(opts.APIKey))
+	}
+	srv := fakellm.Start(sc, srvOpts...)
+	t.Cleanup(srv.Close)
+	p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
+	r, err := llm.Collect(p.Stream(context.Background(), simpleRequest("text", "hi")))
+	if err != nil || r.Text != "Redis, for its speed: sub-millisecond reads." || r.StopReason != llm.StopEnd || r.Usage.Unreported || r.Usage.OutputTokens == 0 {
+		t.Errorf("text: %+v %v", r, err)
+	}
+	req := simpleRequest("tool", "look it up")
+	req.Tools = []llm.ToolSpec{{Name: "lookup", Description: "Look up", Schema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}}
+	r, err = llm.Collect(p.Stream(context.Background(), req))
+	if err != nil || len(r.ToolCalls) != 1 || !jsonEqual(r.ToolCalls[0].Args, json.RawMessage(`{"q":"redis latency"}`)) {
+		t.Errorf("tool call: %+v %v", r, err)
+	}
+	_, err = llm.Collect(p.Stream(context.Background(), simpleRequest("limit", "hi")))
+	if e := wantKind(t, err, llm.ErrRateLimited, true); e != nil && (e.RetryAfter != 3*time.Second || !strings.Contains(err.Error(), "slow down, please")) {
+		t.Errorf("429: %v (Retry-After %s)", err, e.RetryAfter)
+	}
+	for _, rq := range srv.Requests() {
+		if !strings.Contains(rq.Header.Get("Accept-Encoding"), "gzip") {
+			t.Fatalf("the client did not accept gzip (Accept-Encoding %q): nothing was compressed", rq.Header.Get("Accept-Encoding"))
+		}
+	}
+}
+
+// heldOpen: a stream whose reply is over (the finish_reason and the
+// usage came; message_stop) but whose body is held open, without the
+// OpenAI stream's "data: [DONE]" (a proxy that does not pass the end of
+// the upstream stream on), yields the reply and ends, rather than wait
+// for the caller's deadline and fail as a timeout, the reply retried. So
+// does one from a server that sends no usage, where only the
+// finish_reason says the reply is over.
+func heldOpen(t *testing.T, newProvider NewProvider, opts Options) {
+	for name, extra := range map[string][]fakellm.Option{"with usage": nil, "without usage": {fakellm.WithoutUsage()}} {
+		t.Run(name, func(t *testing.T) {
+			sc := script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis, for its speed."}})
+			srvOpts := append([]fakellm.Option{fakellm.WithHeldOpen()}, extra...)
+			if opts.APIKey != "" {
+				srvOpts = append(srvOpts, fakellm.WithAPIKey(opts.APIKey))
+			}
+			srv := fakellm.Start(sc, srvOpts...)
+			t.Cleanup(srv.Close)
+			p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			r, err := llm.Collect(p.Stream(ctx, simpleRequest("x", "hi")))
+			if err != nil || r.Text != "Redis, for its speed." || r.StopReason != llm.StopEnd {
+				t.Fatalf("%+v %v", r, err)
+			}
+			if wantCounts := extra == nil || opts.Wire == Anthropic; r.Usage.Unreported == wantCounts {
+				t.Errorf("usage %+v: the counts sent were lost, or counts not sent were made up", r.Usage)
+			}
+		})
+	}
 }
 
 // oversizedLine is a stream line longer than either SDK's decoder reads

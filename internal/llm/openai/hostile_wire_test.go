@@ -123,6 +123,10 @@ func TestStreamUsageShapes(t *testing.T) {
 			"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}\ndata: ]}\n\n" +
 				"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"}}],\"x\":{\"y\":1}\ndata: }\n\n" + chunk(stop) + chunk(use) + done,
 			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
+		{"finish_reason and usage on every chunk (a broken server): the text is not cut at the first",
+			chunk(`{"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":1,"total_tokens":10}}`) +
+				chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}`) + done,
+			llm.Usage{InputTokens: 9, OutputTokens: 2}},
 		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
 			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}

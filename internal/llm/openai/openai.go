@@ -28,6 +28,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -120,6 +122,26 @@ func OllamaBaseURL(host string) string {
 	}
 	return (&url.URL{Scheme: scheme, Host: net.JoinHostPort(h, port), Path: "/v1"}).String()
 }
+
+// carries reports whether a chunk carries any part of the reply: text,
+// reasoning, a refusal or a tool call's delta.
+func carries(chunk sdk.ChatCompletionChunk) bool {
+	for _, ch := range chunk.Choices {
+		d := ch.Delta
+		if d.Content != "" || d.Refusal != "" || len(d.ToolCalls) > 0 || reasoningText(d.JSON.ExtraFields) != "" ||
+			strings.HasPrefix(d.JSON.Content.Raw(), "[") {
+			return true
+		}
+	}
+	return false
+}
+
+// afterFinish is how long a stream may go on after its finish_reason
+// without its counts before its reply is taken as over: servers send the
+// usage chunk and "data: [DONE]" at once after the finish chunk, and a
+// proxy that holds the body open after them would otherwise have the call
+// wait for its deadline and fail as a timeout, its reply lost.
+const afterFinish = 2 * time.Second
 
 // Provider streams Chat Completions calls. It is safe for concurrent use.
 type Provider struct {
@@ -228,13 +250,28 @@ func (p *Provider) Caps() llm.Caps { return llm.Caps{Tools: true, JSONSchema: tr
 func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
 		end := &streamEnd{}
-		stream, err := p.open(context.WithValue(ctx, streamEndKey{}, end), req)
+		// The stream's own context, to end a stream whose reply is over
+		// but whose body is held open (see afterFinish).
+		streamCtx, stopStream := context.WithCancel(ctx)
+		defer stopStream()
+		stream, err := p.open(context.WithValue(streamCtx, streamEndKey{}, end), req)
 		if err != nil {
 			yield(llm.Chunk{}, err)
 			return
 		}
 		// Closing releases the connection when the caller breaks early.
 		defer stream.Close()
+		var (
+			// over is set when the stream was ended after its
+			// finish_reason, by the timer grace.
+			over  atomic.Bool
+			grace *time.Timer
+		)
+		defer func() {
+			if grace != nil {
+				grace.Stop()
+			}
+		}()
 
 		var (
 			// Servers that ignore stream_options.include_usage send no
@@ -304,8 +341,28 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					finish, finished = strings.ToLower(ch.FinishReason), true
 				}
 			}
+			// The reply is over once it has its finish_reason and its
+			// counts, in a chunk that carries nothing else: nothing but
+			// "data: [DONE]" follows, which a proxy that holds the body
+			// open never sends. (A chunk that carries text is not taken
+			// for the last, whatever its finish_reason says.) Without
+			// counts (a server that ignores include_usage sends none)
+			// they may still come, so the stream is given afterFinish of
+			// silence to end by itself.
+			if finished && !usage.Unreported && !carries(chunk) {
+				break
+			}
+			switch {
+			case finished && grace == nil:
+				grace = time.AfterFunc(afterFinish, func() {
+					over.Store(true)
+					stopStream()
+				})
+			case grace != nil:
+				grace.Reset(afterFinish)
+			}
 		}
-		if err := stream.Err(); err != nil {
+		if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
 			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
 			return
 		}
