@@ -263,6 +263,12 @@ with nothing lost.`,
 			if f.IO.IsInputTerminal() && f.IO.IsTerminal() {
 				return runShell(cmd.Context(), f, pace, theme, cmd.Flags().Changed("theme"))
 			}
+			// The shell's flags are checked whether or not it opens, so
+			// that a script's 'parley --theme purple' fails here as it
+			// would on a terminal, rather than pass with the help.
+			if err := checkShellFlags(pace, theme, cmd.Flags().Changed("theme")); err != nil {
+				return err
+			}
 			if f.IO.IsTerminal() && !f.IO.IsInputTerminal() {
 				// Shell commands piped in ("echo /list | parley") are not
 				// read: said, rather than the help shown as if nothing had

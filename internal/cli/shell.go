@@ -50,11 +50,25 @@ func shellFlags(fl *pflag.FlagSet, pace *time.Duration, theme *string) {
 	fl.StringVar(theme, "theme", "", "`auto|dark|light`: colours for a dark or light terminal background; auto asks the terminal which it has (default: $PARLEY_THEME, the config file's theme, else auto)")
 }
 
+// checkShellFlags refuses a --pace or a given --theme the shell could not
+// use, as bad input naming the value.
+func checkShellFlags(pace time.Duration, theme string, themeGiven bool) error {
+	if pace < 0 {
+		return usageErrorf("--pace %s: give 0 or a positive duration such as 30ms", pace)
+	}
+	if themeGiven {
+		if _, err := shell.ParseTheme(theme); err != nil {
+			return usageErrorf("flag --theme: %w", err)
+		}
+	}
+	return nil
+}
+
 // runShell opens the shell on the terminal; theme is the --theme flag,
 // given or not.
 func runShell(ctx context.Context, f *Factory, pace time.Duration, theme string, themeGiven bool) error {
-	if pace < 0 {
-		return usageErrorf("--pace %s: give 0 or a positive duration such as 30ms", pace)
+	if err := checkShellFlags(pace, theme, themeGiven); err != nil {
+		return err
 	}
 	cfg, err := loadConfig(f.Env)
 	if err != nil {

@@ -113,17 +113,19 @@ func TestShellOptionsColorFGBG(t *testing.T) {
 
 // `parley` with no command opens the shell on a terminal and takes its
 // flags, as `parley shell` does: a bad --theme or --pace is bad input, read
-// before the shell starts; piped, it prints the help.
+// before the shell starts, and piped too, where a good one prints the help.
 func TestRootTakesTheShellFlags(t *testing.T) {
 	for _, args := range [][]string{{"--theme", "purple"}, {"--pace", "-1s"}} {
-		f := testFactory(t, "", true)
-		f.IO.SetTerminal(true, true, false)
-		root := NewRootCmd(f)
-		root.SetArgs(args)
-		err := root.ExecuteContext(context.Background())
-		var ue *UsageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), args[1]) || strings.Contains(err.Error(), "unknown flag") {
-			t.Errorf("parley %s on a terminal: %v, want a usage error naming the value", strings.Join(args, " "), err)
+		for _, terminal := range []bool{true, false} {
+			f := testFactory(t, "", terminal)
+			f.IO.SetTerminal(terminal, terminal, false)
+			root := NewRootCmd(f)
+			root.SetArgs(args)
+			err := root.ExecuteContext(context.Background())
+			var ue *UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), args[1]) || strings.Contains(err.Error(), "unknown flag") {
+				t.Errorf("parley %s (terminal %t): %v, want a usage error naming the value", strings.Join(args, " "), terminal, err)
+			}
 		}
 	}
 	f := testFactory(t, "", false)
