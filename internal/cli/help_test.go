@@ -76,3 +76,37 @@ func TestShellFlagGivenToACommand(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownCommandSuggests: a mistyped command suggests the commands it
+// was probably meant to be (a swap of two letters is one edit, and help is
+// one of them), and a word near none says how to debate it; bad input, exit
+// 2, either way.
+func TestUnknownCommandSuggests(t *testing.T) {
+	for _, c := range []struct {
+		typed     string
+		want, not []string
+	}{
+		{"hepl", []string{"Did you mean this?\n\thelp"}, []string{"shell"}},
+		{"lsit", []string{"\tlist"}, []string{"limits"}},
+		{"de", []string{"\tdebate", "\tdelete"}, []string{"\taf"}},
+		{"Shwo", []string{"\tshow"}, nil},
+		{"Should we use Redis?", []string{`parley debate "Should we use Redis?"`, "'parley --help' lists the commands"}, []string{"Did you mean"}},
+		{"xx", []string{"parley debate \"xx\""}, []string{"Did you mean"}},
+	} {
+		ios, _, _, errOut := iostreams.Test()
+		if code := Main(context.Background(), []string{c.typed}, ios); code != ExitUsage {
+			t.Errorf("parley %s: exit %d, want %d", c.typed, code, ExitUsage)
+		}
+		s := errOut.String()
+		for _, w := range c.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("parley %s: %q lacks %q", c.typed, s, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(s, n) {
+				t.Errorf("parley %s: %q has %q", c.typed, s, n)
+			}
+		}
+	}
+}

@@ -257,6 +257,7 @@ Every debate is an append-only event log: interrupt it at any moment (Ctrl+C) an
 with nothing lost.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          unknownCommand,
 		// With no command, a terminal opens the shell; anything else (a
 		// pipe, a script) gets the help, as before the shell existed.
 		RunE: func(cmd *cobra.Command, args []string) error {
