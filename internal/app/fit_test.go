@@ -10,7 +10,7 @@ import (
 
 func TestFitTable(t *testing.T) {
 	rows := [][]string{
-		{"ID", "FORMAT", "STATUS", "ROUND", "COST", "UPDATED", "TOPIC"},
+		{"ID", "FORMAT", "STATUS", "ROUND", "COST", "CREATED", "TOPIC"},
 		{"DEB-6efb15e7", "perspectives", "completed", "2", "$0.0364", "2026-11-25 20:25", "Should we use Redis or PostgreSQL for caching?"},
 		{"DEB-0d695366", "bullbear", "paused", "1", "no model", "2026-11-25 20:23", "NVDA"},
 	}

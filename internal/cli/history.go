@@ -32,6 +32,7 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 	cmd := &cobra.Command{
 		Use:     "list",
 		Short:   "List debates, newest first",
+		Long:    "List debates, newest first: by when each was created (the CREATED column), so that a debate\nresumed later keeps its place. 'list --json' gives each one's created and updated times.",
 		Example: "  parley list\n  parley list --status paused\n  parley list --format perspectives --limit 5 --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -108,15 +109,15 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "No debates match %s. 'parley list' shows them all.\n", strings.Join(what, " "))
 		return nil
 	}
-	rows := [][]string{{"ID", "FORMAT", "STATUS", "ROUND", "COST", "UPDATED", "TOPIC"}}
+	rows := [][]string{{"ID", "FORMAT", "STATUS", "ROUND", "COST", "CREATED", "TOPIC"}}
 	var spent report.Spend
 	for _, s := range list {
 		sp := report.SummarySpend(s)
 		spent = spent.Add(sp)
-		rows = append(rows, []string{s.ID, s.Format, string(s.Status), strconv.Itoa(s.Round), sp.Cell(), s.Updated.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60)})
+		rows = append(rows, []string{s.ID, s.Format, string(s.Status), strconv.Itoa(s.Round), sp.Cell(), s.Created.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60)})
 	}
 	// On a terminal the rows fit its width, rather than wrap each row over
-	// two or three lines: fewer columns (UPDATED, ROUND, FORMAT, COST, in that
+	// two or three lines: fewer columns (CREATED, ROUND, FORMAT, COST, in that
 	// order), then a shorter topic. A pipe gets every column.
 	const gap = 2
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, gap, ' ', 0)

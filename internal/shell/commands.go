@@ -454,13 +454,15 @@ func (m *Model) cmdList(args []string) {
 		m.say(plain, "No debates yet. Start one: /debate NVDA --offline, or \"Give me both sides of NVDA\".")
 		return
 	}
-	rows := [][]string{{"ID", "FORMAT", "STATUS", "COST", "UPDATED", "TOPIC"}}
+	// Newest first, by creation, as the time column shows (see 'parley
+	// list').
+	rows := [][]string{{"ID", "FORMAT", "STATUS", "COST", "CREATED", "TOPIC"}}
 	var spent report.Spend
 	for _, s := range sums {
 		sp := report.SummarySpend(s)
 		spent = spent.Add(sp)
 		rows = append(rows, []string{s.ID, s.Format, string(s.Status), sp.Cell(),
-			s.Updated.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
+			s.Created.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
 	}
 	// A window too narrow for every column with room for the topic
 	// leaves out the time, then the cost, then the format: the id, the

@@ -859,7 +859,7 @@ func TestListFitsANarrowWindow(t *testing.T) {
 					t.Errorf("/list at %d columns: the row lacks %q: %q", w, want, rows[1])
 				}
 			}
-			if w >= 120 && !strings.Contains(rows[0], "UPDATED") {
+			if w >= 120 && !strings.Contains(rows[0], "CREATED") {
 				t.Errorf("/list at %d columns left out a column with room for it: %q", w, rows[0])
 			}
 		})

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+)
+
+// TestListOrderAndColumnAgree: 'parley list' lists the newest debates
+// first, by when each was created, and its time column shows that time:
+// a debate resumed lately keeps its place and its date, rather than
+// read as out of order.
+func TestListOrderAndColumnAgree(t *testing.T) {
+	ctx := context.Background()
+	f := testFactory(t, "", false)
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Truncate(time.Minute)
+	appendAt := func(id string, at time.Time, p debate.Payload) {
+		t.Helper()
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendAt("DEB-0000old0", now.Add(-48*time.Hour), debate.Created{Format: "bullbear", Topic: "AAPL"})
+	appendAt("DEB-0000new0", now.Add(-24*time.Hour), debate.Created{Format: "bullbear", Topic: "NVDA"})
+	// The older debate went on today.
+	appendAt("DEB-0000old0", now, debate.PhaseChanged{Phase: "opening", Label: "Opening"})
+	st.Close()
+
+	db := f.DBPath // NewRootCmd sets it to the --db flag's
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"list", "--db", db})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := f.IO.Out.(interface{ String() string }).String()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "DEB-0000new0") || !strings.HasPrefix(lines[2], "DEB-0000old0") {
+		t.Fatalf("parley list, want the newer debate first:\n%s", out)
+	}
+	if !strings.Contains(lines[0], "CREATED") || strings.Contains(lines[0], "UPDATED") {
+		t.Errorf("parley list: header %q, want a CREATED column, the order's", lines[0])
+	}
+	if created := now.Add(-48 * time.Hour).Local().Format("2006-01-02 15:04"); !strings.Contains(lines[2], created) {
+		t.Errorf("parley list: the older debate's row %q lacks its creation time %s", lines[2], created)
+	}
+}
