@@ -571,6 +571,18 @@ func TestSplitArgs(t *testing.T) {
 	if _, err := splitArgs(`debate "open`); err == nil {
 		t.Error("an open quote was accepted")
 	}
+	// An apostrophe inside a word is one, not a quote: a question typed
+	// as it is read ("/ask bear What's next?") keeps it.
+	for line, want := range map[string][]string{
+		`ask bear What's the case? Isn't it 'priced in'?`: {"ask", "bear", "What's", "the", "case?", "Isn't", "it", "priced in?"},
+		`debate Tesla's 2025 margins --format council`:    {"debate", "Tesla's", "2025", "margins", "--format", "council"},
+		`hint bear don't forget`:                          {"hint", "bear", "don't", "forget"},
+	} {
+		got, err := splitArgs(line)
+		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("splitArgs(%q) = %q, %v; want %q", line, got, err, want)
+		}
+	}
 }
 
 // TestNoColor: with NO_COLOR the screen carries no colour, only bold and
