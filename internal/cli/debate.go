@@ -116,8 +116,10 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.Topic = args[0]
+			// One argument on the command line (Args); in the shell, the
+			// words of an unquoted topic (see parseDebate).
+			if len(args) > 0 {
+				opts.Topic = strings.Join(args, " ")
 			}
 			opts.set = func(name string) bool {
 				if name == "out-dir" || name == "decisions-dir" {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -128,6 +130,19 @@ func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.Debate
 	cmd.SetArgs(args)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	cmd.Use = "/debate TOPIC|TICKER"
+	// The shell takes a topic of several words unquoted, as typed
+	// ("/debate Should we use Redis? --format council"), when they stand
+	// together: words split by a flag might be a flag's, or two topics.
+	oneTopic := cmd.Args
+	cmd.Args = func(c *cobra.Command, topic []string) error {
+		if len(topic) < 2 {
+			return oneTopic(c, topic)
+		}
+		if !standTogether(args, topic) {
+			return usageErrorf("the topic's words are split by a flag (%s): put the flags after the topic, or the topic in quotes", app.Truncate(strings.Join(topic, " "), 60))
+		}
+		return oneTopic(c, topic[:1])
+	}
 	// Worded as 'parley debate' words them (the root's flag error function
 	// does not reach a command run on its own).
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
@@ -154,6 +169,17 @@ func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.Debate
 		}
 	}
 	return req, nil
+}
+
+// standTogether reports whether words are a run of line's, in order, with
+// nothing between them.
+func standTogether(line, words []string) bool {
+	for i := range line {
+		if len(line)-i >= len(words) && slices.Equal(line[i:i+len(words)], words) {
+			return true
+		}
+	}
+	return false
 }
 
 // startRequest is the request to the application layer for a new debate.

@@ -45,12 +45,26 @@ func TestParseDebateForTheShell(t *testing.T) {
 	if _, err := f.parseDebate(ctx, []string{"NVDA", "--offline", "--json"}); err == nil || !strings.Contains(err.Error(), "--json is for scripts") {
 		t.Errorf("--json in the shell: %v, want it refused", err)
 	}
-	for _, bad := range [][]string{{"NVDA", "--bogus"}, {}, {"a", "b"}} {
+	// A topic of several words, unquoted as typed: the words are the
+	// topic when they stand together, before, after or between flags.
+	for _, line := range [][]string{
+		{"Should", "we", "use", "Redis?", "--format", "council"},
+		{"--format", "council", "Should", "we", "use", "Redis?"},
+	} {
+		req, err := f.parseDebate(ctx, line)
+		if err != nil || req.Start.Topic != "Should we use Redis?" || req.Start.Format != "council" {
+			t.Errorf("/debate %s: %+v, %v", strings.Join(line, " "), req, err)
+		}
+	}
+	for _, bad := range [][]string{{"NVDA", "--bogus"}, {}, {"Redis", "--format", "council", "Postgres"}, {"--resume", "DEB-1a2b", "and", "more"}} {
 		_, err := f.parseDebate(ctx, bad)
 		var ue *UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%q: %v, want a usage error", bad, err)
 		}
+	}
+	if _, err := f.parseDebate(ctx, []string{"Redis", "--format", "council", "Postgres"}); err == nil || !strings.Contains(err.Error(), "split by a flag") {
+		t.Errorf("a topic split by a flag: %v, want it said", err)
 	}
 	// The shell's example is its own command, not the command line's.
 	if _, err := f.parseDebate(ctx, nil); err == nil || !strings.Contains(err.Error(), `/debate "Should`) || strings.Contains(err.Error(), "parley debate") {
