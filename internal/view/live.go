@@ -42,7 +42,11 @@ type Live struct {
 	// later holds the notices (a refused reply, a failed attempt) of turns
 	// that are not the one streaming, printed under their own heading when
 	// their turn is shown.
-	later       map[string][]string
+	later map[string][]string
+	// held are lines (a hint's acknowledgement) that arrived while the
+	// live turn was in the middle of a line: printed where that line
+	// ends, so that they do not cut a reply's sentence in two.
+	held        []string
 	atLineStart bool
 	col         int // the cursor's column, for word wrapping
 	spin        *spinner
@@ -85,6 +89,7 @@ func (l *Live) Close() {
 	if l.spin != nil {
 		l.spin.stop()
 	}
+	l.flushHeld()
 }
 
 // Handle renders one event. Events must arrive in log order.
@@ -110,6 +115,9 @@ func (l *Live) Handle(e debate.Event) {
 		l.spin.pause()
 	}
 	l.render(e)
+	if l.atLineStart {
+		l.flushHeld()
+	}
 	l.spinFor()
 }
 
@@ -272,7 +280,13 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeTurnDelta:
 		var p debate.TurnDelta
 		if e.Decode(&p) == nil && p.Turn == l.live && !l.structured(p.Turn) {
-			l.printf("%s", CompactSources(p.Text))
+			text := CompactSources(p.Text)
+			if i := strings.LastIndexByte(text, '\n'); i >= 0 && len(l.held) > 0 {
+				l.printf("%s", text[:i+1])
+				l.flushHeld()
+				text = text[i+1:]
+			}
+			l.printf("%s", text)
 		}
 	case debate.TypeTurnCompleted:
 		var p debate.TurnCompleted
@@ -343,8 +357,13 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeHintQueued:
 		var p debate.HintQueued
 		if e.Decode(&p) == nil {
+			line := l.cs.Cyan(hintLine(l.state, p))
+			if l.live != "" && !l.atLineStart {
+				l.held = append(l.held, line)
+				return
+			}
 			l.newline()
-			l.printf("%s\n", l.cs.Cyan(hintLine(l.state, p)))
+			l.printf("%s\n", line)
 		}
 	case debate.TypeBudgetWarning:
 		var p debate.BudgetWarning
@@ -430,6 +449,15 @@ func (l *Live) notice(turn, line string) {
 	}
 	l.newline()
 	l.printf("%s\n", line)
+}
+
+// flushHeld prints the lines held until the live turn's line ended.
+func (l *Live) flushHeld() {
+	for _, line := range l.held {
+		l.newline()
+		l.printf("%s\n", line)
+	}
+	l.held = nil
 }
 
 // flushLater prints the notices kept for a turn, under its heading.

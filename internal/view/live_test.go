@@ -288,6 +288,39 @@ func TestLiveHintLine(t *testing.T) {
 	}
 }
 
+// TestLiveHintDoesNotCutALine: a hint queued while the live turn is in the
+// middle of a line is acknowledged on a line of its own where the reply's
+// line ends, not between two of its words.
+func TestLiveHintDoesNotCutALine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		deltas []string
+		want   string
+	}{
+		{"the reply goes on to a new line", []string{"Margins are ", "high.\nAnd rising", "."}, "Bear · argument (round 1) ──\nMargins are high.\n💡 Hint queued for Bear: mind the cycle\nAnd rising.\n"},
+		{"the reply ends", []string{"Margins are ", "high."}, "Bear · argument (round 1) ──\nMargins are high.\n💡 Hint queued for Bear: mind the cycle\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ios, _, out, _ := iostreams.Test()
+			l := NewLive(ios, false, nil)
+			f := &feed{t: t, l: l}
+			bear := ref("r1/bear", "bear", "Bear · argument", 1)
+			f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+			f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
+			f.send(debate.TurnDelta{Turn: bear.ID, Text: tc.deltas[0]})
+			f.send(debate.HintQueued{ID: 1, Target: "bear", Text: "mind the cycle"})
+			for _, d := range tc.deltas[1:] {
+				f.send(debate.TurnDelta{Turn: bear.ID, Text: d})
+			}
+			f.send(debate.TurnCompleted{Turn: bear, Text: strings.Join(tc.deltas, "")})
+			l.Close()
+			if !strings.Contains(out.String(), tc.want) {
+				t.Errorf("output lacks %q:\n%s", tc.want, out.String())
+			}
+		})
+	}
+}
+
 // TestLiveResumingLine: a resumed debate says where it goes on, in the
 // transcript's words, not at which event of the log.
 func TestLiveResumingLine(t *testing.T) {
