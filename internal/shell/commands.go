@@ -274,7 +274,15 @@ func (m *Model) command(line string) tea.Cmd {
 	case "help":
 		m.cmdHelp(rest)
 	default:
-		m.fail(fmt.Errorf("unknown command /%s: /help lists the commands", name))
+		var names []string
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		if s := app.Suggest(name, names); len(s) > 0 {
+			m.fail(fmt.Errorf("unknown command /%s: did you mean /%s? /help lists the commands", clean(app.Truncate(name, 40)), strings.Join(s, ", /")))
+			return nil
+		}
+		m.fail(fmt.Errorf("unknown command /%s: /help lists the commands", clean(app.Truncate(name, 40))))
 	}
 	return nil
 }

@@ -37,6 +37,14 @@ func TestHelpModelAndOtherText(t *testing.T) {
 		if !strings.Contains(h.view(), "unknown command /frobnicate: /help lists the commands") {
 			t.Errorf("unknown command:\n%s", h.view())
 		}
+		// A typo suggests the command it is nearest to, a swap of two
+		// letters being one edit.
+		for typed, want := range map[string]string{"/hepl": "/help", "/lsit": "/list", "/debat": "/debate", "/re": "/resume"} {
+			h.typeLine(typed)
+			if !strings.Contains(h.view(), "unknown command "+typed+": did you mean "+want+"? /help lists the commands") {
+				t.Errorf("%s, want %s suggested:\n%s", typed, want, h.view())
+			}
+		}
 		for _, half := range []string{"openai/", "/gpt-4.1"} {
 			h.typeLine("/model " + half)
 			if tr := h.transcript(); !strings.Contains(tr, "/model "+half+": give PROVIDER/NAME") {
