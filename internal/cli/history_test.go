@@ -55,3 +55,41 @@ func TestListOrderAndColumnAgree(t *testing.T) {
 		t.Errorf("parley list: the older debate's row %q lacks its creation time %s", lines[2], created)
 	}
 }
+
+// TestShowSaysWhyItPaused: 'parley show' of a debate paused by a failure
+// says what failed, control characters made visible, before the resume
+// it offers: the status alone ("paused (error)") does not say what to fix.
+func TestShowSaysWhyItPaused(t *testing.T) {
+	ctx := context.Background()
+	f := testFactory(t, "", false)
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	for _, p := range []debate.Payload{
+		debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"},
+		debate.Paused{Reason: debate.PauseError, Detail: "turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY\x1b[2J"},
+	} {
+		at = at.Add(time.Second)
+		e, err := debate.NewEvent("DEB-00000ab1", at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	db := f.DBPath
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"show", "DEB-00000ab1", "--db", db})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := f.IO.Out.(interface{ String() string }).String()
+	want := "Paused because: turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY␛[2J\nResume with: parley debate --resume DEB-00000ab1\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("parley show lacks %q:\n%s", want, out)
+	}
+}
