@@ -62,17 +62,25 @@ func offerResume(ctx context.Context, f *Factory, o *DebateOptions) error {
 	// Which debate the question is about, as the shell says it: the
 	// question alone does not say that one exists.
 	fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s exists (%s). Resume debate from %s? [Y/n] ", textsafe.Clean(found.Topic), found.ID, phase)
-	line, err := bufio.NewReader(f.IO.In).ReadString('\n')
-	if err != nil && line == "" {
-		return fmt.Errorf("no answer to the resume question: %w", err)
+	in := bufio.NewReader(f.IO.In)
+	// A typo at the question asks it again: ending the command there
+	// would make the user type the whole command line again.
+	for tries := 1; ; tries++ {
+		line, err := in.ReadString('\n')
+		if err != nil && line == "" {
+			return fmt.Errorf("no answer to the resume question: %w", err)
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "", "y", "yes":
+			o.Resume = found.ID
+			return nil
+		case "n", "no":
+			o.plan = p
+			return nil
+		}
+		if tries == 3 {
+			return usageErrorf("answer y or n to \"Resume debate from %s?\"", phase)
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Answer y (resume %s) or n (start a new debate). Resume debate from %s? [Y/n] ", found.ID, phase)
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "", "y", "yes":
-		o.Resume = found.ID
-	case "n", "no":
-		o.plan = p
-	default:
-		return usageErrorf("answer y or n to \"Resume debate from %s?\"", phase)
-	}
-	return nil
 }

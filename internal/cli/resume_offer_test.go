@@ -75,4 +75,18 @@ func TestResumeOfferEveryFormat(t *testing.T) {
 	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); o.Resume != s.ID || !strings.Contains(errOut, "An unfinished debate on Should we use Redis or PostgreSQL for caching? exists ("+s.ID+"). Resume debate from ") {
 		t.Errorf("on a terminal: Resume %q, want %s (Enter means yes); stderr:\n%s", o.Resume, s.ID, errOut)
 	}
+	// An answer that is neither asks again, rather than end the command;
+	// three of them are bad input.
+	f = factory("maybe\nno\n", true)
+	o = options()
+	if err := offerResume(ctx, f, o); err != nil || o.Resume != "" {
+		t.Errorf("maybe, then no: %v, Resume %q; want a new debate", err, o.Resume)
+	}
+	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); strings.Count(errOut, "[Y/n]") != 2 || !strings.Contains(errOut, "Answer y (resume "+s.ID+") or n (start a new debate)") {
+		t.Errorf("maybe, then no: want the question asked again, saying what the answers do:\n%s", errOut)
+	}
+	f = factory("maybe\nperhaps\nwhat?\ny\n", true)
+	if err := offerResume(ctx, f, options()); ExitCode(err) != ExitUsage {
+		t.Errorf("three answers that are not y or n: %v (exit %d), want bad input", err, ExitCode(err))
+	}
 }
