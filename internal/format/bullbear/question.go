@@ -98,8 +98,9 @@ func requested(req *setup.Request) (Options, error) {
 			if len(by) == 1 {
 				verb = "runs"
 			}
-			return Options{}, setup.Inputf("%s %s a bull vs. bear debate of a stock: give a ticker such as NVDA (got %q); a question needs another format, such as --format perspectives, and a model",
-				strings.Join(by, " and "), verb, given)
+			// The way out drops them too: perspectives refuses each.
+			return Options{}, setup.Inputf("%s %s a bull vs. bear debate of a stock: give a ticker such as NVDA (got %q); a question needs another format, such as --format perspectives, without %s, and a model",
+				strings.Join(by, " and "), verb, given, strings.Join(by, " or "))
 		}
 		return Options{}, setup.Inputf("bullbear debates one stock: give its ticker, such as NVDA (got %q); use another format for questions", given)
 	}
