@@ -630,7 +630,7 @@ func (r *renderer) write(s string) {
 		s = strings.TrimLeft(s, " ")
 	}
 	for s != "" {
-		n := pieceLen(s, maxWrite)
+		n := pieceLen(s)
 		if r.link != "" {
 			r.f.WriteLinkString(r.lineH, s[:n], r.link)
 		} else {
@@ -640,26 +640,39 @@ func (r *renderer) write(s string) {
 	}
 }
 
-// maxWrite bounds the bytes of text given to one fpdf Write call. fpdf
-// converts the whole string to runes again for every character it lays out
-// ([]rune(s)[i]), so one call costs the square of its length: a model's
-// reply of a megabyte in one paragraph took hours. Pieces of this size keep
-// the cost linear, and fpdf's wrapping goes on across calls from where the
-// last one stopped.
-const maxWrite = 512
+// maxWrite and maxWord bound the bytes of text given to one fpdf Write
+// call. fpdf converts the whole string to runes again for every character
+// it lays out ([]rune(s)[i]), so one call costs the square of its length: a
+// model's reply of a megabyte in one paragraph took hours, and pieces of
+// 512 bytes still a second for each 256 KB (and 2.5 KB of garbage for each
+// character). Pieces of maxWrite bytes, cut after a space, keep the cost
+// low; a word is kept whole up to maxWord bytes, and fpdf's wrapping goes
+// on across calls from where the last one stopped, so the lines are those
+// one call would lay out.
+const (
+	maxWrite = 64
+	maxWord  = 512
+)
 
 // pieceLen is the length of the first piece of s to write: all of s when it
-// is at most max bytes, else up to and including the last line break or
-// space within max bytes, so that words stay whole; a word longer than
-// max is cut at a character boundary.
-func pieceLen(s string, max int) int {
-	if len(s) <= max {
+// is at most maxWrite bytes, else up to and including the last line break
+// or space within maxWrite bytes, or the first within maxWord bytes, so
+// that words stay whole; a word longer than maxWord is cut at a character
+// boundary.
+func pieceLen(s string) int {
+	if len(s) <= maxWrite {
 		return len(s)
 	}
-	if i := strings.LastIndexAny(s[:max], " \n"); i > 0 {
+	if i := strings.LastIndexAny(s[:maxWrite], " \n"); i > 0 {
 		return i + 1
 	}
-	n := max
+	if i := strings.IndexAny(s[:min(len(s), maxWord)], " \n"); i > 0 {
+		return i + 1
+	}
+	if len(s) <= maxWord {
+		return len(s)
+	}
+	n := maxWord
 	for n > 1 && !utf8.RuneStart(s[n]) {
 		n--
 	}
