@@ -376,7 +376,7 @@ func (r *renderer) plainParagraph(s string) {
 	r.f.SetLeftMargin(r.left())
 	r.f.SetX(r.left())
 	r.setFont()
-	r.f.Write(r.lineH, r.shown(clean(strings.TrimSpace(s)), r.family, r.style))
+	r.pieces(r.shown(clean(strings.TrimSpace(s)), r.family, r.style))
 	r.f.Ln(r.lineH + 2)
 }
 
@@ -629,6 +629,12 @@ func (r *renderer) write(s string) {
 		// At the start of a line, as after an emoji that began a heading.
 		s = strings.TrimLeft(s, " ")
 	}
+	r.pieces(s)
+}
+
+// pieces writes s, shown already, in pieces of at most maxWrite bytes (see
+// there), as a link when the renderer is in one.
+func (r *renderer) pieces(s string) {
 	for s != "" {
 		n := pieceLen(s)
 		if r.link != "" {
