@@ -214,3 +214,36 @@ func peakRSS() int64 {
 	}
 	return 0
 }
+
+// BenchmarkPanel draws the panel of a debate of 24 completed turns of
+// 4 KB of Markdown each: the page fetches it again after every event but
+// a streamed delta, for every reader.
+func BenchmarkPanel(b *testing.B) {
+	srv, _, store := benchServer(b, nil)
+	id := "DEB-0000bench"
+	at := time.Now()
+	var turn strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&turn, "## Point %d\n\nThe **margin** rose to *73%%* as [data centre](https://example.com/dc) demand grew; `capex` follows.\n\n- first, with a [link](https://example.com/a)\n- second, **bold** and ~~gone~~\n\n| Metric | FY25 | FY26 |\n|---|--:|--:|\n| Revenue | 130.5 | 216.0 |\n\n> A quoted line.\n\n", i)
+	}
+	evs := []debate.Payload{debate.Created{Format: "perspectives", Topic: "bench", Limits: debate.DefaultLimits()}}
+	for i := range 24 {
+		ref := debate.TurnRef{ID: fmt.Sprintf("r1/argument/%d", i), Agent: fmt.Sprintf("agent-%d", i%4), Role: "debater", Phase: "r1"}
+		evs = append(evs, debate.TurnStarted{Turn: ref, Attempt: 1}, debate.TurnCompleted{Turn: ref, Text: turn.String(), Model: "openai/x"})
+	}
+	for _, p := range evs {
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := store.Append(context.Background(), id, e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := srv.buildPanel(context.Background(), id); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

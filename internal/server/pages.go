@@ -23,8 +23,7 @@ import (
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
-func parsePages() (*template.Template, error) {
-	md := newMarkdown()
+func parsePages(md markdown) (*template.Template, error) {
 	funcs := template.FuncMap{
 		"markdown": md.HTML,
 		"clean":    textsafe.Clean,
@@ -277,7 +276,7 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	if err != nil {
 		return nil, nil, err
 	}
-	md := newMarkdown()
+	md := s.md
 	p := &panel{V: v, Seq: st.LastSeq, Done: st.Status == debate.StatusCompleted || st.Status == debate.StatusFailed, Failure: st.Failure,
 		Hints: st.Hints, Tokens: report.Thousands(st.Usage.Total())}
 	v.Phase, v.Topic = textsafe.Clean(v.Phase), textsafe.Clean(v.Topic)
@@ -471,7 +470,7 @@ func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, err)
 		return
 	}
-	title, lead, secs := newMarkdown().sections(linkFilings(st, doc))
+	title, lead, secs := s.md.sections(linkFilings(st, doc))
 	if title == "" {
 		title = textsafe.Clean(st.Topic)
 	}

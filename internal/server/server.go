@@ -59,6 +59,7 @@ type Server struct {
 	log   *slog.Logger
 	runs  runs
 	pages *template.Template
+	md    markdown // renders model output, with a cache
 	hub   *hub
 	ctx   context.Context // the server's lifetime: runs stop with it
 	// started is when the server was made, for /metrics.
@@ -74,11 +75,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	pages, err := parsePages()
+	md := newCachedMarkdown(markdownCacheBytes)
+	pages, err := parsePages(md)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now()}, nil
+	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now()}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a
