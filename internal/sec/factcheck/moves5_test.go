@@ -324,3 +324,32 @@ func TestActStreaks(t *testing.T) {
 		}
 	}
 }
+
+// TestComparedLevels: two levels of a line compared ("the net loss of $1.2
+// billion in fiscal 2025 was narrower than the $0.8 billion loss of fiscal
+// 2024", "lower than the $93.7 billion in fiscal 2024") are held to the
+// filings' move between their periods; both were verified however they
+// were compared. The period of the figure compared with is not the first
+// figure's ("$416.2 billion was more than the $391.0 billion of fiscal
+// 2024" was corrected as fiscal 2024's).
+func TestComparedLevels(t *testing.T) {
+	ts := tables(t)
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{sl, "The net loss of $1.2 billion in fiscal 2025 was narrower than the $0.8 billion loss of fiscal 2024.", []Status{Corrected, Verified}},
+		{sl, "The net loss of $1.2 billion in fiscal 2025 was wider than the $0.8 billion loss of fiscal 2024.", []Status{Verified, Verified}},
+		{sl, "Revenue of $9.8 billion in fiscal 2025 was higher than the $10.5 billion of fiscal 2024.", []Status{Corrected, Verified}},
+		{sl, "Revenue of $9.8 billion in fiscal 2025 was lower than the $10.5 billion of fiscal 2024.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Net income in fiscal 2025 was $112.0 billion, lower than the $93.7 billion in fiscal 2024.", []Status{Corrected, Verified}},
+		{ts["AAPL"], "Revenue of $416.2 billion was more than the $391.0 billion of fiscal 2024.", []Status{Verified, Verified}},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+	}
+}

@@ -3,6 +3,7 @@ package factcheck
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1194,6 +1195,7 @@ func findIn(sentence string, t *Table) []Mention {
 	sort.SliceStable(mentions, func(i, j int) bool { return mentions[i].Start < mentions[j].Start })
 	pairLists(sentence, low, mentions, metrics, periods)
 	levelsFrom(low, mentions)
+	comparedLevels(low, mentions)
 	moveBases(low, mentions)
 	shareBases(low, mentions)
 	perShareChanges(low, mentions)
@@ -1426,6 +1428,54 @@ func movesFromTo(low string, mentions []Mention) {
 		}
 		p := a.Period
 		b.LevelMove, b.MoveFrom = d, &p
+	}
+}
+
+// comparedRe is two levels of a line compared between them: "was
+// narrower than the", "higher than", "below".
+var comparedLevelRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(narrower|smaller|lower|less|wider|larger|bigger|deeper|greater|higher|more)\s+than\s+(?:the\s+|its\s+|a\s+)?(?:prior\s+year's\s+|previous\s+year's\s+|year\s+earlier\s+)?(?:about\s+|roughly\s+|~)?$`)
+})
+
+// comparedLevels reads two levels of one line compared ("the net loss of
+// $1.2 billion in fiscal 2025 was narrower than the $0.8 billion loss of
+// fiscal 2024", "revenue of $9.8 billion was higher than the $10.5
+// billion of fiscal 2024"): the first is held to the move from the
+// second's period, a loss's as a loss's size. Both levels were verified
+// however they were compared.
+func comparedLevels(low string, mentions []Mention) {
+	for k := 0; k+1 < len(mentions); k++ {
+		a, b := &mentions[k], mentions[k+1]
+		if a.LevelMove != 0 || a.LossMove != 0 || a.Change || b.Change || a.Metric == "" || b.Metric != a.Metric || b.Unit != a.Unit ||
+			!levelMetric(a.Metric) || UnitOf(a.Metric) != a.Unit || a.End > b.Start || a.Period == b.Period || a.Hi != 0 || b.Hi != 0 || a.Neg != b.Neg {
+			continue
+		}
+		between := low[a.End:b.Start]
+		if len(between) > 80 || strings.ContainsAny(between, ";") {
+			continue
+		}
+		loc := comparedLevelRe().FindStringSubmatchIndex(between)
+		if loc == nil {
+			continue
+		}
+		d := 1
+		switch between[loc[2]:loc[3]] {
+		case "narrower", "smaller", "lower", "less":
+			d = -1
+		}
+		if a.fromLoss && b.fromLoss {
+			// A loss's size: "narrower", "smaller" say it fell.
+			if !slices.Contains(priorPeriods(a.Period), b.Period) {
+				continue
+			}
+			a.LossMove = d
+			continue
+		}
+		if a.Neg {
+			continue
+		}
+		p := b.Period
+		a.LevelMove, a.MoveFrom = d, &p
 	}
 }
 
@@ -2650,6 +2700,14 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		// before the aside.
 		if sp.start > end && labelsAside(low, end, sp) {
 			continue
+		}
+		// "revenue of $416.2 billion was more than the $391.0 billion of
+		// fiscal 2024": a period after the figure compared with is that
+		// figure's.
+		if sp.start > end {
+			if i := strings.Index(between, " than "); i >= 0 && figureRe().MatchString(between[i:]) {
+				continue
+			}
 		}
 		if d < pscore {
 			pbest, pscore = sp, d
