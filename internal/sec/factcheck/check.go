@@ -829,6 +829,7 @@ var claimMetricAliases = map[string]Metric{
 	"income_before_income_taxes": PretaxIncome, "income_tax_expense": IncomeTax, "provision_for_income_taxes": IncomeTax,
 	"tax_rate": EffectiveTaxRate, "dps": DividendsPerShare, "dividend_per_share": DividendsPerShare,
 	"dividends_paid": Dividends, "buybacks": Repurchases, "repurchases": Repurchases, "stock_repurchases": Repurchases, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
+	"roae": ROAE, "return_on_average_equity": ROAE, "roaa": ROAA, "return_on_average_assets": ROAA,
 }
 
 // CheckClaim verifies a structured claim. A claim with an unknown metric or

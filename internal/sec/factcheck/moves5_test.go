@@ -353,3 +353,27 @@ func TestComparedLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimsOfNewLines: structured claims of the lines the fifth round
+// added (net debt, returns on average balances, by their names and the
+// short forms models use) and of a loss-maker's negative figures.
+func TestClaimsOfNewLines(t *testing.T) {
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	ap := tables(t)["AAPL"]
+	for _, tc := range []struct {
+		tb   *Table
+		c    Claim
+		want Status
+	}{
+		{sl, Claim{Metric: "net_debt", Period: "FY2025", Value: "5.5", Unit: "usd_billions"}, Verified},
+		{sl, Claim{Metric: "net_debt", Period: "FY2025", Value: "3.5", Unit: "usd_billions"}, Corrected},
+		{ap, Claim{Metric: "roae", Period: "FY2025", Value: "171", Unit: "%"}, Verified},
+		{ap, Claim{Metric: "return_on_average_equity", Period: "FY2025", Value: "151.9", Unit: "%"}, Corrected},
+		{sl, Claim{Metric: "net_income", Period: "FY2025", Value: "-1.2", Scale: "billion"}, Verified},
+		{sl, Claim{Metric: "eps", Period: "FY2025", Value: "0.45"}, Corrected},
+	} {
+		if f := tc.tb.CheckClaim(tc.c); f.Status != tc.want {
+			t.Errorf("%+v → %s %s (%s), want %s", tc.c, f.Status, f.Period, f.Reason, tc.want)
+		}
+	}
+}
