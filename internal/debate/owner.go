@@ -40,13 +40,20 @@ func JobOwner(jobID int64) LeaseOwner {
 
 // IsJob reports whether the owner runs a job (JobOwner).
 func (o LeaseOwner) IsJob() bool {
+	_, ok := o.Job()
+	return ok
+}
+
+// Job is the id of the job the owner runs (JobOwner), and whether it runs
+// one.
+func (o LeaseOwner) Job() (int64, bool) {
 	rest, ok := strings.CutPrefix(o.ID, jobOwnerPrefix)
 	if !ok {
-		return false
+		return 0, false
 	}
 	n, _, ok := strings.Cut(rest, "-")
-	_, err := strconv.ParseInt(n, 10, 64)
-	return ok && err == nil
+	id, err := strconv.ParseInt(n, 10, 64)
+	return id, ok && err == nil
 }
 
 // OwnerAlive reports whether a lease's owner may still be running: false

@@ -125,7 +125,7 @@ func (q *Queue) work(ctx context.Context, jobID int64, attempt int, args RunDeba
 	// and that a lease left by a worker that died says a job will go on
 	// (debate.Summary.Shown).
 	owner := debate.JobOwner(jobID)
-	if _, err := acquire(ctx, q.store, id, owner, q.cfg.LeaseTTL, log); err != nil {
+	if _, err := acquireForJob(ctx, q.store, id, owner, jobID, q.cfg.LeaseTTL, log); err != nil {
 		var held *debate.LeaseHeldError
 		if errors.As(err, &held) {
 			// Another runner is on it (a terminal, a job still ending): look
@@ -225,6 +225,31 @@ func acquire(ctx context.Context, store debate.Store, id string, owner debate.Le
 		log.Info("take over the lease of a dead runner", "pid", held.Lease.Owner.PID)
 		l, err = store.AcquireLease(ctx, id, owner, ttl, held.Lease.Owner.ID)
 	}
+	if err != nil && !errors.As(err, &held) {
+		return l, fmt.Errorf("take the lease of debate %s: %w", id, err)
+	}
+	return l, err
+}
+
+// acquireForJob is acquire for the run of job jobID, which also takes the
+// lease over from an earlier attempt of the same job. That attempt has
+// ended: River starts an attempt only once the one before returned (or,
+// rescuing a stuck job, long after its timeout cancelled it). Its lease is
+// left when its release failed, as when the database restarted under the
+// run: the attempt fails, its release fails too, and without this the
+// retry (on this worker or another) would wait for the lease to expire,
+// saying the debate runs elsewhere, while nothing runs it.
+func acquireForJob(ctx context.Context, store debate.Store, id string, owner debate.LeaseOwner, jobID int64, ttl time.Duration, log *slog.Logger) (debate.Lease, error) {
+	l, err := acquire(ctx, store, id, owner, ttl, log)
+	var held *debate.LeaseHeldError
+	if !errors.As(err, &held) {
+		return l, err
+	}
+	if n, ok := held.Lease.Owner.Job(); !ok || n != jobID || held.Lease.Owner.ID == owner.ID {
+		return l, err
+	}
+	log.Info("take over the lease an earlier attempt of this job left", "holder", held.Lease.Owner.ID, "host", held.Lease.Owner.Host)
+	l, err = store.AcquireLease(ctx, id, owner, ttl, held.Lease.Owner.ID)
 	if err != nil && !errors.As(err, &held) {
 		return l, fmt.Errorf("take the lease of debate %s: %w", id, err)
 	}
