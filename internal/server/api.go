@@ -119,21 +119,44 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiList(w http.ResponseWriter, r *http.Request) {
-	sums, err := s.list(r)
+	sums, more, err := s.list(r, 0)
 	if err != nil {
 		writeAppError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"debates": sums})
+	writeJSON(w, http.StatusOK, map[string]any{"debates": sums, "more": more})
 }
 
 // list lists the debates, filtered by ?status= and ?format=, each with the
-// status to show (a running debate whose runner is gone shows interrupted).
+// status to show (a running debate whose runner is gone shows interrupted),
+// the newest ?limit= of them (defaultLimit when not given; 0: all), and
+// whether more match.
 //
 // A filter value that names no status or format is refused (400): it
 // would match nothing, and a typo ("complete") would read as "there is no
 // such debate".
-func (s *Server) list(r *http.Request) ([]debate.Summary, error) {
+func (s *Server) list(r *http.Request, defaultLimit int) ([]debate.Summary, bool, error) {
+	limit := defaultLimit
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, false, setup.Inputf("limit=%q: give how many debates to list, the newest first (1 or more), or leave it out", v)
+		}
+		limit = n
+	}
+	sums, err := s.listAll(r, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	// One more than the limit is asked for, to tell whether more match.
+	if limit > 0 && len(sums) > limit {
+		return sums[:limit], true, nil
+	}
+	return sums, false, nil
+}
+
+// listAll is list of at most limit+1 debates (all when limit is 0).
+func (s *Server) listAll(r *http.Request, limit int) ([]debate.Summary, error) {
 	format, want := r.URL.Query().Get("format"), r.URL.Query().Get("status")
 	if format != "" && !slices.Contains(s.app.Formats.Names(), format) {
 		return nil, setup.Inputf("format=%q: filter by one of %s, or leave it out", format, strings.Join(s.app.Formats.Names(), ", "))
@@ -145,7 +168,10 @@ func (s *Server) list(r *http.Request) ([]debate.Summary, error) {
 		}
 		return nil, setup.Inputf("status=%q: filter by one of %s, or leave it out", want, strings.Join(names, ", "))
 	}
-	out, err := s.app.List(r.Context(), app.ListFilter{Format: format, Status: debate.Status(want)})
+	if limit > 0 {
+		limit++
+	}
+	out, err := s.app.List(r.Context(), app.ListFilter{Format: format, Status: debate.Status(want), Limit: limit})
 	if err != nil {
 		return nil, err
 	}

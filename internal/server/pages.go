@@ -73,13 +73,27 @@ type listPage struct {
 	// CostNote names the models without a price once, under the table:
 	// the cost cells say "unknown" or "≥" without them.
 	CostNote string
+	// More is the link to a longer list when more debates match than the
+	// page shows; "" when it shows them all.
+	More string
 }
 
+// pageListLimit is how many debates the list page shows unless asked for
+// more: a database of a busy cluster holds tens of thousands, and a page
+// of them all (megabytes of HTML, seconds to render) helps nobody.
+const pageListLimit = 200
+
 func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
-	sums, err := s.list(r)
+	sums, more, err := s.list(r, pageListLimit)
 	if err != nil {
 		s.pageError(w, err)
 		return
+	}
+	var moreURL string
+	if more {
+		q := r.URL.Query()
+		q.Set("limit", strconv.Itoa(4*len(sums)))
+		moreURL = "/?" + q.Encode()
 	}
 	var spent report.Spend
 	for _, sum := range sums {
@@ -88,7 +102,7 @@ func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "list.html", listPage{Title: "Debates", Debates: sums, Status: r.URL.Query().Get("status"), Format: r.URL.Query().Get("format"),
 		Formats:  s.app.Formats.Names(),
 		Statuses: []string{"queued", "running", "paused", "interrupted", "completed", "failed"},
-		CostNote: spent.UnpricedNote()})
+		CostNote: spent.UnpricedNote(), More: moreURL})
 }
 
 type newPage struct {

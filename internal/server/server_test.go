@@ -852,3 +852,57 @@ func TestHintRefusalExample(t *testing.T) {
 		t.Errorf("the refusal's example is not a hint: %s", e.Error)
 	}
 }
+
+// TestListIsLimited: the dashboard's list shows the newest pageListLimit
+// debates and links to more, rather than every debate of a busy database
+// (tens of thousands: megabytes of HTML); the API lists them all unless
+// given a limit, and then says whether more match.
+func TestListIsLimited(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	ctx := t.Context()
+	n := pageListLimit + 5
+	for i := range n {
+		id := fmt.Sprintf("DEB-%08x", i+1)
+		e, err := debate.NewEvent(id, time.Unix(int64(1000+i), 0), debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ts.app.Store.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	newest, oldest := fmt.Sprintf("DEB-%08x", n), "DEB-00000001"
+	_, page := ts.do(t, "GET", "/?format=perspectives", "")
+	if got := strings.Count(page, `<a href="/debates/DEB-`); got != pageListLimit || !strings.Contains(page, newest) || strings.Contains(page, oldest) {
+		t.Errorf("the list page shows %d debates (newest %v, oldest %v), want the %d newest", got, strings.Contains(page, newest), strings.Contains(page, oldest), pageListLimit)
+	}
+	more := fmt.Sprintf(`<a href="/?format=perspectives&amp;limit=%d">Show more</a>`, 4*pageListLimit)
+	if !strings.Contains(page, more) {
+		t.Errorf("the list page does not link to more (%s):\n%s", more, page[strings.LastIndex(page, "</table>"):])
+	}
+	if _, page := ts.do(t, "GET", "/?limit=1000", ""); strings.Count(page, `<a href="/debates/DEB-`) != n || strings.Contains(page, "Show more") {
+		t.Errorf("the list page with limit=1000 does not show all %d debates, or links to more", n)
+	}
+	for _, c := range []struct {
+		query string
+		count int
+		more  bool
+	}{{"", n, false}, {"limit=3", 3, true}, {fmt.Sprintf("limit=%d", n), n, false}} {
+		var got struct {
+			Debates []debate.Summary
+			More    bool
+		}
+		resp, out := ts.do(t, "GET", "/api/debates?"+c.query, "")
+		if err := json.Unmarshal([]byte(out), &got); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /api/debates?%s: %d %v %.200s", c.query, resp.StatusCode, err, out)
+		}
+		if len(got.Debates) != c.count || got.More != c.more || got.Debates[0].ID != newest {
+			t.Errorf("GET /api/debates?%s: %d debates, more %v, first %s; want %d, %v, %s", c.query, len(got.Debates), got.More, got.Debates[0].ID, c.count, c.more, newest)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "ten"} {
+		if resp, out := ts.do(t, "GET", "/api/debates?limit="+bad, ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, "limit=") {
+			t.Errorf("GET /api/debates?limit=%s: %d %s, want 400 naming the limit", bad, resp.StatusCode, out)
+		}
+	}
+}
