@@ -24,17 +24,20 @@ const heartbeat = 15 * time.Second
 // ends after the debate completes or fails.
 func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	after := int64(0)
-	for _, v := range []string{r.Header.Get("Last-Event-ID"), r.URL.Query().Get("after")} {
+	after, from := int64(0), "after"
+	// The error names what the client sent: an EventSource sends the
+	// header by itself, a script the parameter.
+	for _, p := range [][2]string{{"Last-Event-ID", r.Header.Get("Last-Event-ID")}, {"after", r.URL.Query().Get("after")}} {
+		name, v := p[0], p[1]
 		if v == "" {
 			continue
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("after %q: give the sequence number of the last event received", v))
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("%s %q: give the sequence number of the last event received", name, v))
 			return
 		}
-		after = n
+		after, from = n, name
 		break
 	}
 	sum, err := s.app.Store.Get(r.Context(), id)
@@ -51,7 +54,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	// append updates the summary with it): a stream from there would skip
 	// the events up to it without a word, or wait for ever.
 	if after > sum.LastSeq {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("after %d: debate %s has %d events so far; give the sequence number of the last event received (0 for all)", after, id, sum.LastSeq))
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%s %d: debate %s has %d events so far; give the sequence number of the last event received (0 for all)", from, after, id, sum.LastSeq))
 		return
 	}
 	ended := sum.Status == debate.StatusCompleted || sum.Status == debate.StatusFailed
