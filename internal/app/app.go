@@ -7,6 +7,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -68,6 +69,12 @@ type StartRequest struct {
 	// Such a debate is run by the queue's worker: the Session returned is
 	// prepared only to check it, and its Run refuses.
 	Create func(ctx context.Context, created debate.Event) error
+	// Idempotency, when set, names the request: the debate's id is
+	// KeyedID(Idempotency.Key), so that the request sent twice (a client
+	// retrying after a timeout, a form submitted twice) creates one debate,
+	// the second start failing with debate.ErrExists on every store and
+	// across processes; Keyed finds the debate.
+	Idempotency *debate.Idempotency
 }
 
 // ResumeRequest is a request to resume a debate.
@@ -115,6 +122,39 @@ func NewID() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	return "DEB-" + hex.EncodeToString(b[:])
+}
+
+// KeyedID is the id of the debate a request with an idempotency key
+// creates: a hash of the key, in the form of NewID's ids.
+func KeyedID(key string) string {
+	h := sha256.Sum256([]byte("parley idempotency key\x00" + key))
+	return "DEB-" + hex.EncodeToString(h[:4])
+}
+
+// ErrKeyCollision is Keyed's answer for a key whose id (KeyedID) another
+// debate has: one created without that key.
+var ErrKeyCollision = errors.New("the idempotency key's debate id is taken by another debate")
+
+// ErrKeyReused is Keyed's answer for a key a request that asked
+// something else gave.
+var ErrKeyReused = errors.New("the idempotency key was given with another request")
+
+// Keyed returns the id of the debate that a start request with this
+// idempotency key created, or debate.ErrNotFound when there is none. A
+// debate created by another request with that key is ErrKeyReused; one
+// created without it, whose id the key's happens to be, ErrKeyCollision.
+func (a *App) Keyed(ctx context.Context, idem debate.Idempotency) (string, error) {
+	id := KeyedID(idem.Key)
+	c, err := a.created(ctx, id)
+	switch {
+	case err != nil:
+		return id, err
+	case c.Idempotency == nil || c.Idempotency.Key != idem.Key:
+		return id, fmt.Errorf("debate %s: %w; send the request with another key", id, ErrKeyCollision)
+	case c.Idempotency.Request != idem.Request:
+		return id, fmt.Errorf("debate %s (%s on %q) was created with this key: %w; give each new debate a key of its own", id, c.Format, c.Topic, ErrKeyReused)
+	}
+	return id, nil
 }
 
 // ValidateTopic checks a topic as every front-end must: not empty, valid
@@ -281,7 +321,8 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 		req.Topic = n.NormalizeTopic(req.Topic)
 	}
 	p := &Plan{req: req, format: format, starter: starter, cast: cast,
-		created: debate.Created{Format: format.Name(), Topic: req.Topic, Limits: req.Limits, Models: models, Endpoints: endpoints}}
+		created: debate.Created{Format: format.Name(), Topic: req.Topic, Limits: req.Limits, Models: models, Endpoints: endpoints,
+			Idempotency: req.Idempotency}}
 	if !req.Offline && !runsOffline(format) {
 		if err := setup.NeedModel(format.Name(), &cast); err != nil {
 			return nil, noModel(ctx, a.Env, p, err)
@@ -344,6 +385,9 @@ func (a *App) StartPlan(ctx context.Context, p *Plan, create func(ctx context.Co
 	s.queued = queued
 	a.noteDataOnly(p.req.Offline, s.DataOnly)
 	s.ID, s.Models = NewID(), created.Models
+	if created.Idempotency != nil {
+		s.ID = KeyedID(created.Idempotency.Key)
+	}
 	if create != nil {
 		e, err := debate.NewEvent(s.ID, a.now(), created)
 		if err != nil {

@@ -88,6 +88,19 @@ type Created struct {
 	// Endpoints are the base URLs the cast's providers were reached at,
 	// provider → URL, when not the provider's default (a local server).
 	Endpoints map[string]string `json:"endpoints,omitempty"`
+	// Idempotency names the request that created the debate when it gave
+	// an idempotency key (the API's Idempotency-Key header), which the
+	// debate's id derives from: the request sent again with that key is
+	// answered with this debate.
+	Idempotency *Idempotency `json:"idempotency,omitempty"`
+}
+
+// Idempotency is a request's idempotency key and a digest of what it asked
+// (its front-end's), which tells the request sent again from another one
+// sent with the same key.
+type Idempotency struct {
+	Key     string `json:"key"`
+	Request string `json:"request"`
 }
 
 // CastChanged records that a resume switched a role to another model, as the

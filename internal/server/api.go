@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,15 +88,17 @@ func (c CreateRequest) startRequest() app.StartRequest {
 }
 
 // create starts a debate and runs it in this process.
-func (s *Server) create(ctx context.Context, c CreateRequest) (string, error) {
+func (s *Server) create(ctx context.Context, c CreateRequest, idem *debate.Idempotency) (string, error) {
+	req := c.startRequest()
+	req.Idempotency = idem
 	if q := s.cfg.Jobs; q != nil {
-		sess, err := q.StartDebate(ctx, c.startRequest())
+		sess, err := q.StartDebate(ctx, req)
 		if err != nil {
 			return "", err
 		}
 		return sess.ID, nil
 	}
-	sess, err := s.app.Start(ctx, c.startRequest())
+	sess, err := s.app.Start(ctx, req)
 	if err != nil {
 		return "", err
 	}
@@ -109,13 +113,75 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &c) {
 		return
 	}
-	id, err := s.create(r.Context(), c)
+	idem, err := idempotency(r, c)
 	if err != nil {
 		writeAppError(w, err)
 		return
 	}
+	id, again, err := s.createOnce(r.Context(), c, idem)
+	if err != nil {
+		writeAppError(w, err)
+		return
+	}
+	code := http.StatusCreated
+	if again {
+		code = http.StatusOK
+	}
 	w.Header().Set("Location", "/api/debates/"+id)
-	writeJSON(w, http.StatusCreated, map[string]string{"id": id, "events": "/api/debates/" + id + "/events", "page": "/debates/" + id})
+	writeJSON(w, code, map[string]string{"id": id, "events": "/api/debates/" + id + "/events", "page": "/debates/" + id})
+}
+
+// createOnce is create for a request with an idempotency key (or none:
+// nil): the request sent again is answered with the debate it created
+// (again), before its checks run again, which may answer otherwise now (a
+// key unset since).
+func (s *Server) createOnce(ctx context.Context, c CreateRequest, idem *debate.Idempotency) (id string, again bool, err error) {
+	if idem == nil {
+		id, err = s.create(ctx, c, nil)
+		return id, false, err
+	}
+	if id, err = s.app.Keyed(ctx, *idem); !errors.Is(err, debate.ErrNotFound) {
+		return id, err == nil, err
+	}
+	id, err = s.create(ctx, c, idem)
+	if errors.Is(err, debate.ErrExists) {
+		// Sent twice at once: the other request created it.
+		id, err = s.app.Keyed(ctx, *idem)
+		return id, err == nil, err
+	}
+	return id, false, err
+}
+
+// maxIdempotencyKey bounds an Idempotency-Key: a UUID is 36 characters.
+const maxIdempotencyKey = 255
+
+// idempotency reads a create request's Idempotency-Key header: nil when
+// it has none. The request's digest is of the body as decoded, so that the
+// same request sent with other spacing or field order is the same request.
+func idempotency(r *http.Request, c CreateRequest) (*debate.Idempotency, error) {
+	key, ok := r.Header["Idempotency-Key"]
+	if !ok {
+		return nil, nil
+	}
+	return requestKey(strings.Join(key, ","), c)
+}
+
+// requestKey is a create request's idempotency: its key and its digest.
+func requestKey(key string, c CreateRequest) (*debate.Idempotency, error) {
+	k := strings.TrimSpace(key)
+	if k == "" || len(k) > maxIdempotencyKey || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
+		shown := k
+		if len(shown) > 64 {
+			shown = shown[:64] + "…"
+		}
+		return nil, setup.Inputf("Idempotency-Key %q: give 1 to %d printable ASCII characters (a UUID, say), a new one for each new debate", shown, maxIdempotencyKey)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("digest the request: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return &debate.Idempotency{Key: k, Request: hex.EncodeToString(sum[:])}, nil
 }
 
 func (s *Server) apiList(w http.ResponseWriter, r *http.Request) {
@@ -490,8 +556,10 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errors.As(err, &ie):
 		return http.StatusBadRequest
-	case errors.As(err, &ce):
+	case errors.As(err, &ce), errors.Is(err, app.ErrKeyReused):
 		return http.StatusUnprocessableEntity
+	case errors.Is(err, app.ErrKeyCollision):
+		return http.StatusConflict
 	case errors.As(err, &conflict), errors.As(err, &held), errors.Is(err, errRunning), errors.Is(err, app.ErrCompleted),
 		errors.Is(err, jobs.ErrRunning), errors.Is(err, jobs.ErrNotRunning), errors.Is(err, jobs.ErrNoCheckpoint):
 		return http.StatusConflict

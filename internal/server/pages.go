@@ -3,6 +3,8 @@ package server
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -115,6 +117,16 @@ type newPage struct {
 	// command line's, so that a debate started from the form runs as
 	// long as one started with the same flags left out.
 	Rounds roundLimits
+	// Key is the form's idempotency key (newRequestKey), new with each
+	// page.
+	Key string
+}
+
+// newRequestKey is a new-debate form's idempotency key.
+func newRequestKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // roundLimits are the default and largest number of rounds of the formats
@@ -135,7 +147,8 @@ func formRounds() roundLimits {
 
 func (s *Server) pageNew(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
-	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}, Rounds: formRounds()})
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}, Rounds: formRounds(),
+		Key: newRequestKey()})
 }
 
 // createFromForm reads the new-debate form: the fields of the chosen
@@ -202,8 +215,22 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 	c, err := createFromForm(r)
 	if err == nil {
+		// The form's key makes a double click, or the form sent again
+		// as it was, open the debate it started rather than start another.
+		// The form changed and sent again with its key (after Back) is a
+		// new debate.
+		var idem *debate.Idempotency
+		if k := r.PostForm.Get("request_key"); k != "" {
+			idem, err = requestKey(k, c)
+		}
 		var id string
-		if id, err = s.create(r.Context(), c); err == nil {
+		if err == nil {
+			id, _, err = s.createOnce(r.Context(), c, idem)
+		}
+		if errors.Is(err, app.ErrKeyReused) {
+			id, err = s.create(r.Context(), c, nil)
+		}
+		if err == nil {
 			http.Redirect(w, r, "/debates/"+id, http.StatusSeeOther)
 			return
 		}
@@ -213,7 +240,8 @@ func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 	for k := range r.PostForm {
 		form[k] = r.PostForm.Get(k)
 	}
-	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: wordError(err, formWording{format: c.Format}), Form: form, Rounds: formRounds()})
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: wordError(err, formWording{format: c.Format}), Form: form, Rounds: formRounds(),
+		Key: newRequestKey()})
 }
 
 // readForm parses a page's form. What is wrong with one is the sender's:

@@ -11,7 +11,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -905,5 +907,98 @@ func TestListIsLimited(t *testing.T) {
 		if resp, out := ts.do(t, "GET", "/api/debates?limit="+bad, ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, "limit=") {
 			t.Errorf("GET /api/debates?limit=%s: %d %s, want 400 naming the limit", bad, resp.StatusCode, out)
 		}
+	}
+}
+
+// TestIdempotencyKey: a create request sent again with its Idempotency-Key
+// (a client retrying after a timeout, or sending twice at once) is answered
+// with the debate the first created (200), not a second debate; the key
+// given with another request is refused (422), a malformed key too (400).
+func TestIdempotencyKey(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	const body = `{"topic":"NVDA","offline":true}`
+	const key = "5b0c1f3e-retry-me"
+	var wg sync.WaitGroup
+	codes, ids := make([]int, 8), make([]string, 8)
+	for i := range codes {
+		wg.Go(func() {
+			req, _ := http.NewRequest("POST", ts.URL+"/api/debates", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Idempotency-Key", key)
+			resp, err := ts.client.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer resp.Body.Close()
+			var c struct{ ID string }
+			_ = json.NewDecoder(resp.Body).Decode(&c)
+			codes[i], ids[i] = resp.StatusCode, c.ID
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i, code := range codes {
+		if code == http.StatusCreated {
+			created++
+		} else if code != http.StatusOK {
+			t.Errorf("request %d with the key: %d", i, code)
+		}
+		if ids[i] != ids[0] || ids[i] == "" {
+			t.Errorf("requests with one key answered with debates %v", ids)
+			break
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d requests created a debate, want 1 (the others answered 200 with it): %v", created, codes)
+	}
+	ts.waitFor(t, ids[0], "completed", func(v DebateView) bool { return v.Status == "completed" })
+	// Sent again after the run: the same debate, whatever the spacing.
+	if resp, out := ts.do(t, "POST", "/api/debates", `{ "offline": true, "topic": "NVDA" }`, "Idempotency-Key", key); resp.StatusCode != http.StatusOK || !strings.Contains(out, ids[0]) {
+		t.Errorf("sent again: %d %s, want 200 with %s", resp.StatusCode, out, ids[0])
+	}
+	for _, c := range []struct {
+		body, key string
+		code      int
+		says      string
+	}{
+		{`{"topic":"AAPL","offline":true}`, key, http.StatusUnprocessableEntity, "was created with this key"},
+		{body, " ", http.StatusBadRequest, "Idempotency-Key"},
+		{body, strings.Repeat("k", 256), http.StatusBadRequest, "1 to 255 printable ASCII characters"},
+		{body, "clé", http.StatusBadRequest, "Idempotency-Key"},
+	} {
+		if resp, out := ts.do(t, "POST", "/api/debates", c.body, "Idempotency-Key", c.key); resp.StatusCode != c.code || !strings.Contains(out, c.says) {
+			t.Errorf("key %.20q with %s: %d %s, want %d saying %q", c.key, c.body, resp.StatusCode, out, c.code, c.says)
+		}
+	}
+	// Without a key each request is a debate of its own.
+	a, b := ts.create(t, body), ts.create(t, body)
+	if a == b || a == ids[0] {
+		t.Errorf("requests without a key: %s, %s (keyed %s)", a, b, ids[0])
+	}
+	// The dashboard's form carries a key of its own: sent twice, it opens
+	// the debate it started; changed and sent again with it (after Back),
+	// it starts another.
+	_, page := ts.do(t, "GET", "/new", "")
+	m := regexp.MustCompile(`name="request_key" value="([0-9a-f]{32})"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("the new-debate form has no request key:\n%s", page)
+	}
+	post := func(topic string) string {
+		form := url.Values{"topic": {topic}, "format": {"bullbear"}, "offline": {"on"}, "request_key": {m[1]}}
+		resp, _ := ts.do(t, "POST", "/new", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Request.URL.Path, "/debates/DEB-") {
+			t.Fatalf("the form sent: %d at %s", resp.StatusCode, resp.Request.URL)
+		}
+		return resp.Request.URL.Path
+	}
+	first, twice, changed := post("GOOGL"), post("GOOGL"), post("AAPL")
+	if first != twice || changed == first {
+		t.Errorf("the form sent twice opened %s and %s; changed, %s", first, twice, changed)
+	}
+	var list struct{ Debates []debate.Summary }
+	_, out := ts.do(t, "GET", "/api/debates", "")
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Debates) != 5 {
+		t.Errorf("debates: %d, %v; want 5 (one keyed, two not, two from the form)", len(list.Debates), err)
 	}
 }
