@@ -320,6 +320,8 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, f, stopWatch := watchOutput(ctx, f)
+	defer stopWatch()
 
 	a, err := f.App(store)
 	if err != nil {
