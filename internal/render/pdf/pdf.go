@@ -142,6 +142,12 @@ func RenderDocument(w io.Writer, doc Document) error {
 		r.italic++
 		r.plainParagraph(fmt.Sprintf("Characters outside this PDF's fonts (such as emoji, or Chinese, Japanese and Korean script) are shown by their code points, as %s; the Markdown export has them as written.", codePoint(r.missing)))
 	}
+	if r.rtl {
+		r.space(2)
+		r.grey = true
+		r.italic++
+		r.plainParagraph("Right-to-left text (such as Hebrew or Arabic) is printed left to right, in the order it is stored, and Arabic letters unjoined: this PDF's layout has no bidirectional algorithm. The Markdown export has it as written.")
+	}
 	if err := f.Error(); err != nil {
 		return fmt.Errorf("lay out the PDF: %w", err)
 	}
@@ -164,6 +170,11 @@ type renderer struct {
 	headerTitle   string // the title as printed in the running header
 	missing       rune   // the first character printed as its code point, or 0
 	inHeading     bool   // a heading is being written: its emoji are dropped
+	// rtl is set once right-to-left text is printed: fpdf lays it out left
+	// to right as stored, Arabic unjoined, which reads backwards. Reordering
+	// it before fpdf breaks the lines would put a paragraph's last words on
+	// its first line; a note at the end says so instead.
+	rtl bool
 
 	indent float64 // left indentation of the current block
 	bold   int
@@ -761,6 +772,9 @@ func needsCleaning(c rune) bool {
 // for the note at the end of the document. In a heading, emoji are dropped
 // instead (see the package comment).
 func (r *renderer) shown(s, family, style string) string {
+	if !r.rtl && strings.ContainsFunc(s, rightToLeft) {
+		r.rtl = true
+	}
 	g := r.fonts[family+style]
 	if g == nil {
 		g = r.fonts[family]
@@ -783,6 +797,14 @@ func (r *renderer) shown(s, family, style string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// rightToLeft reports the letters of the scripts written right to left
+// that the fonts have glyphs for, or may: fpdf lays them out left to right,
+// unshaped (see renderer.rtl).
+func rightToLeft(c rune) bool {
+	return c >= 0x0590 && c <= 0x08ff && unicode.In(c, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko, unicode.Samaritan, unicode.Mandaic) ||
+		c >= 0xfb1d && c <= 0xfefc && unicode.In(c, unicode.Hebrew, unicode.Arabic)
 }
 
 // codePoint is how shown writes c.

@@ -202,6 +202,7 @@ func TestRenderCostIsLinear(t *testing.T) {
 		"words":       func(n int) string { return strings.Repeat("word ", n/5) },
 		"one word":    func(n int) string { return strings.Repeat("x", n) },
 		"with a link": func(n int) string { return "[" + strings.Repeat("link ", n/5) + "](https://example.com)" },
+		"raw HTML":    func(n int) string { return strings.Repeat("<div>\n", n/6) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			small, large := allocated(t, doc(16<<10)), allocated(t, doc(64<<10))
@@ -256,5 +257,20 @@ func TestRenderShowsWhatTheFontsLack(t *testing.T) {
 	// Without such characters there is no note.
 	if plain := pdfText(t, render(t, "Title", "## 🐂 Bull case\n\nΕλληνικά ✓\n")); strings.Contains(plain, "code points") {
 		t.Errorf("a note about characters outside the fonts, with none:\n%s", plain)
+	}
+}
+
+// TestRenderSaysRightToLeftIsNotReordered: fpdf has no bidirectional
+// algorithm nor Arabic shaping, so right-to-left text is printed left to
+// right in the order it is stored, its letters unjoined, which reads
+// backwards; a note at the end says so and points to the Markdown export,
+// as for the characters the fonts lack. Other text gets no note.
+func TestRenderSaysRightToLeftIsNotReordered(t *testing.T) {
+	for _, md := range []string{"Verdict: שלום עולם\n", "| a |\n|---|\n| مرحبا |\n", "```\nx = \"שלום\"\n```\n"} {
+		text := squash(pdfText(t, render(t, "Title", md)))
+		mustContain(t, text, "Right-to-left text (such as Hebrew or Arabic) is printed left to right")
+	}
+	if text := squash(pdfText(t, render(t, "Title", "Ελληνικά Русский ✓ e\u0301\n"))); strings.Contains(text, "Right-to-left") {
+		t.Errorf("a note about right-to-left text, with none:\n%s", text)
 	}
 }
