@@ -10,9 +10,10 @@
 // "⟨U+009B⟩", and so do the invisible characters that can hide text from a
 // reader (zero-width space, soft hyphen, word joiner, byte order mark,
 // fillers, the other default-ignorable format characters, and the tag
-// characters that smuggle ASCII unseen), but for those that join
-// letters and emoji (ZWJ, ZWNJ) or mark direction in right-to-left text
-// (LRM, RLM, ALM). JSON output needs none of this for its C0 controls: its
+// characters that smuggle ASCII unseen, and a variation selector that
+// follows another, as a run of them smuggles bytes), but for those that
+// join letters and emoji (ZWJ, ZWNJ) or mark direction in right-to-left
+// text (LRM, RLM, ALM). JSON output needs none of this for its C0 controls: its
 // encoder escapes them already (see InertJSON for the rest).
 package textsafe
 
@@ -35,7 +36,7 @@ func Clean(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	flag := false
+	flag, prev := false, rune(0)
 	for _, r := range s {
 		switch {
 		case r == '\n' || r == '\t':
@@ -44,12 +45,12 @@ func Clean(s string) string {
 			b.WriteRune(0x2400 + r) // ␀ … ␟
 		case r == 0x7f:
 			b.WriteRune('␡')
-		case coded(r) || tag(r) && !flag:
+		case coded(r) || tag(r) && !flag || smuggled(prev, r):
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 		default:
 			b.WriteRune(r) // includes utf8.RuneError for invalid bytes
 		}
-		flag = inFlag(flag, r)
+		flag, prev = inFlag(flag, r), r
 	}
 	return b.String()
 }
@@ -59,22 +60,34 @@ func Clean(s string) string {
 // already styled with 7-bit ANSI sequences (ESC [ …), which Clean would
 // make visible too.
 func Styled(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return coded(r) || tag(r) }) {
+	if !strings.ContainsFunc(s, func(r rune) bool { return coded(r) || tag(r) || variation(r) }) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	flag := false
+	flag, prev := false, rune(0)
 	for _, r := range s {
-		if coded(r) || tag(r) && !flag {
+		if coded(r) || tag(r) && !flag || smuggled(prev, r) {
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 		} else {
 			b.WriteRune(r)
 		}
-		flag = inFlag(flag, r)
+		flag, prev = inFlag(flag, r), r
 	}
 	return b.String()
 }
+
+// variation reports the variation selectors, which choose the glyph of the
+// character before them (an emoji's or a text presentation, a CJK
+// ideograph's form).
+func variation(r rune) bool {
+	return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef
+}
+
+// smuggled reports a variation selector r that follows another, prev: it
+// chooses nothing, and a run of them carries bytes no reader sees, one for
+// each selector ("emoji smuggling"). The first after a character is kept.
+func smuggled(prev, r rune) bool { return variation(r) && variation(prev) }
 
 // coded reports the characters shown by their code point ("⟨U+202E⟩"):
 // C1 controls, the bidirectional formatting characters and the invisible
@@ -118,6 +131,7 @@ func inFlag(flag bool, r rune) bool {
 // safe reports whether s needs no change: valid UTF-8 with no control
 // character but newline and tab, and no bidirectional override.
 func safe(s string) bool {
+	prev := rune(0)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -125,13 +139,15 @@ func safe(s string) bool {
 				return false
 			}
 			i++
+			prev = rune(c)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r <= 0x9f || coded(r) || tag(r) {
+		if r == utf8.RuneError && size == 1 || r <= 0x9f || coded(r) || tag(r) || smuggled(prev, r) {
 			return false
 		}
 		i += size
+		prev = r
 	}
 	return true
 }
@@ -199,29 +215,37 @@ func InertJSON(b []byte) []byte {
 	}
 	out := make([]byte, 0, len(b)+32)
 	out = append(out, b[:i]...)
+	prev := rune(0)
+	if i > 0 {
+		prev, _ = utf8.DecodeLastRune(b[:i])
+	}
 	for i < len(b) {
 		c := b[i]
 		if c == 0x7f {
 			out = append(out, `\u007f`...)
 			i++
+			prev = rune(c)
 			continue
 		}
 		if c < utf8.RuneSelf {
 			out = append(out, c)
 			i++
+			prev = rune(c)
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
+		active := size > 1 && (coded(r) || tag(r) || smuggled(prev, r))
 		switch {
-		case size > 1 && r > 0xffff && (coded(r) || tag(r)):
+		case active && r > 0xffff:
 			hi, lo := utf16.EncodeRune(r)
 			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
-		case size > 1 && coded(r):
+		case active:
 			out = fmt.Appendf(out, `\u%04x`, r)
 		default:
 			out = append(out, b[i:i+size]...)
 		}
 		i += size
+		prev = r
 	}
 	return out
 }
@@ -229,16 +253,20 @@ func InertJSON(b []byte) []byte {
 // firstActive is the index in b of the first DEL, C1 control,
 // bidirectional formatting, invisible or tag character, or -1.
 func firstActive(b []byte) int {
+	prev := rune(0)
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == 0x7f:
 			return i
 		case c >= 0xc2:
 			r, size := utf8.DecodeRune(b[i:])
-			if size > 1 && (coded(r) || tag(r)) {
+			if size > 1 && (coded(r) || tag(r) || smuggled(prev, r)) {
 				return i
 			}
 			i += size - 1
+			prev = r
+		default:
+			prev = rune(c)
 		}
 	}
 	return -1

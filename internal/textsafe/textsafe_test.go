@@ -26,6 +26,12 @@ func TestClean(t *testing.T) {
 		// variation selectors (emoji, CJK) and Mongolian's.
 		{"pay\u00adpal a\u034fb \u115f\u1160\u17b4\u206a\ufff0\U0001BCA0\U0001D173x", "pay⟨U+00AD⟩pal a⟨U+034F⟩b ⟨U+115F⟩⟨U+1160⟩⟨U+17B4⟩⟨U+206A⟩⟨U+FFF0⟩⟨U+1BCA0⟩⟨U+1D173⟩x"},
 		{"☺\ufe0f 葛\U000E0100 ᠠ\u180b", "☺\ufe0f 葛\U000E0100 ᠠ\u180b"},
+		// A variation selector chooses the glyph of the character before
+		// it; one that follows another chooses nothing, and a run of them
+		// carries bytes unseen (one for each: "emoji smuggling"). Those
+		// after the first are shown.
+		{"hi😀\ufe00\ufe01\U000E0100\U000E01EF!", "hi😀\ufe00⟨U+FE01⟩⟨U+E0100⟩⟨U+E01EF⟩!"},
+		{"👁\ufe0f\u200d🗨\ufe0f #\ufe0f\u20e3", "👁\ufe0f\u200d🗨\ufe0f #\ufe0f\u20e3"},
 		{"👨\u200d👩\u200d👧 می\u200cخواهم \u05d0\u200f1", "👨\u200d👩\u200d👧 می\u200cخواهم \u05d0\u200f1"},
 		{"flag 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F!", "flag 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F!"},
 	} {
@@ -59,8 +65,8 @@ func TestJSON(t *testing.T) {
 // TestStyled: Styled escapes bidi and C1 controls but keeps the 7-bit ANSI
 // styling a widget added.
 func TestStyled(t *testing.T) {
-	in := "\x1b[1mabc\u202edef\u0085\x1b[0m"
-	if got, want := Styled(in), "\x1b[1mabc⟨U+202E⟩def⟨U+0085⟩\x1b[0m"; got != want {
+	in := "\x1b[1mabc\u202edef\u0085\x1b[0m😀\ufe0f\ufe0f"
+	if got, want := Styled(in), "\x1b[1mabc⟨U+202E⟩def⟨U+0085⟩\x1b[0m😀\ufe0f⟨U+FE0F⟩"; got != want {
 		t.Errorf("Styled(%q) = %q, want %q", in, got, want)
 	}
 	if s := "\x1b[7m plain \x1b[0m"; Styled(s) != s {
@@ -128,7 +134,7 @@ func TestShallow(t *testing.T) {
 // characters, which encoders leave raw, are escaped; the document decodes
 // to the same value.
 func TestInertJSON(t *testing.T) {
-	v := map[string]string{"text": "csi\u009b31m del\x7f bidi\u202egnp.exe\u2066 naïve → ok \u2028"}
+	v := map[string]string{"text": "csi\u009b31m del\x7f bidi\u202egnp.exe\u2066 naïve → ok \u2028 😀\ufe0f\U000E0101"}
 	in, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +143,7 @@ func TestInertJSON(t *testing.T) {
 	if strings.ContainsAny(string(out), "\u009b\x7f\u202e\u2066") {
 		t.Errorf("InertJSON left an active character raw: %q", out)
 	}
-	if !strings.Contains(string(out), `csi\u009b31m del\u007f bidi\u202egnp.exe\u2066 naïve → ok`) {
+	if !strings.Contains(string(out), `csi\u009b31m del\u007f bidi\u202egnp.exe\u2066 naïve → ok`) || !strings.Contains(string(out), "😀\ufe0f\\udb40\\udd01") {
 		t.Errorf("InertJSON(%s) = %s", in, out)
 	}
 	var back map[string]string

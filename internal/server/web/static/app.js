@@ -38,12 +38,22 @@
   var controls = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
   // The same characters as textsafe.Clean's (coded, tag).
   var coded = /(\ud83c\udff4(?:\udb40[\udc20-\udc7e])+\udb40\udc7f)|[\u0080-\u009f\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|\udb40[\udc00-\udc7f]/g;
+  // A variation selector after another chooses nothing, and a run of them
+  // carries bytes unseen (textsafe's smuggled): those after the first show.
+  // (A run split between two deltas shows when the panel is drawn again.)
+  var selector = /[\ufe00-\ufe0f]|\udb40[\udd00-\uddef]/g;
+  var selectors = /((?:[\ufe00-\ufe0f]|\udb40[\udd00-\uddef]))((?:[\ufe00-\ufe0f]|\udb40[\udd00-\uddef])+)/g;
+  function codePoint(c) {
+    return "\u27e8U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") + "\u27e9";
+  }
   function inert(s) {
     return s.replace(/\r\n/g, "\n").replace(controls, function (c) {
       return c === "\u007f" ? "\u2421" : String.fromCharCode(0x2400 + c.charCodeAt(0));
     }).replace(coded, function (c, flag) {
       if (flag) return flag;
-      return "\u27e8U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") + "\u27e9";
+      return codePoint(c);
+    }).replace(selectors, function (m, first, rest) {
+      return first + rest.replace(selector, codePoint);
     });
   }
 
