@@ -184,6 +184,7 @@ func gzipped(t *testing.T, newProvider NewProvider, opts Options) {
 func heldOpen(t *testing.T, newProvider NewProvider, opts Options) {
 	for name, extra := range map[string][]fakellm.Option{"with usage": nil, "without usage": {fakellm.WithoutUsage()}} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // the wait without counts overlaps the rest
 			sc := script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis, for its speed."}})
 			srvOpts := append([]fakellm.Option{fakellm.WithHeldOpen()}, extra...)
 			if opts.APIKey != "" {

@@ -127,6 +127,10 @@ func TestStreamUsageShapes(t *testing.T) {
 			chunk(`{"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":1,"total_tokens":10}}`) +
 				chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}`) + done,
 			llm.Usage{InputTokens: 9, OutputTokens: 2}},
+		{"the prompt's counts in the first chunk, the whole counts after the finish (proxies in front of Anthropic's API)",
+			chunk(`{"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}],"usage":{"prompt_tokens":11,"completion_tokens":0,"total_tokens":11}}`) +
+				chunk(c2) + chunk(stop) + chunk(use) + done,
+			llm.Usage{InputTokens: 7, CacheReadTokens: 4, OutputTokens: 2}},
 		{"keep-alive comments (OpenRouter), data: without a space", ": keep-alive\n\n" + chunk(c1) + ": OPENROUTER PROCESSING\n\n" +
 			"data:" + c2 + "\n\n" + chunk(stop) + "data:[DONE]\n\n", llm.Usage{Unreported: true}},
 	}

@@ -290,12 +290,16 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// has nothing else (see below).
 			reasoning strings.Builder
 		)
+		// n numbers the chunks; usageAt and finishAt are those that
+		// last carried the counts and the finish_reason.
+		var n, usageAt, finishAt int
 		for stream.Next() {
+			n++
 			chunk := stream.Current()
 			if chunk.JSON.Usage.Valid() {
 				// Servers that send usage with every chunk (vLLM's
 				// continuous_usage_stats) send running totals: the last wins.
-				usage = usageOf(chunk.Usage)
+				usage, usageAt = usageOf(chunk.Usage), n
 			} else if g, ok := chunk.JSON.ExtraFields["x_groq"]; ok {
 				// Groq, asked without stream_options (which it refused
 				// for long), counts in x_groq.usage of the last chunk.
@@ -303,7 +307,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					Usage *sdk.CompletionUsage `json:"usage"`
 				}
 				if json.Unmarshal([]byte(g.Raw()), &xg) == nil && xg.Usage != nil && xg.Usage.JSON.CompletionTokens.Valid() {
-					usage = usageOf(*xg.Usage)
+					usage, usageAt = usageOf(*xg.Usage), n
 				}
 			}
 			for _, ch := range chunk.Choices {
@@ -313,7 +317,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if u, ok := choiceUsage(ch.JSON.ExtraFields); ok && !chunk.JSON.Usage.Valid() {
 					// Moonshot (Kimi) sends the counts inside the finish
 					// chunk's choice rather than beside it.
-					usage = usageOf(u)
+					usage, usageAt = usageOf(u), n
 				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see package think): they
@@ -338,18 +342,20 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if ch.FinishReason != "" {
 					// Proxies in front of Gemini or Vertex pass its own
 					// upper-case reasons (MAX_TOKENS, SAFETY) through.
-					finish, finished = strings.ToLower(ch.FinishReason), true
+					finish, finished, finishAt = strings.ToLower(ch.FinishReason), true, n
 				}
 			}
-			// The reply is over once it has its finish_reason and its
-			// counts, in a chunk that carries nothing else: nothing but
-			// "data: [DONE]" follows, which a proxy that holds the body
-			// open never sends. (A chunk that carries text is not taken
-			// for the last, whatever its finish_reason says.) Without
-			// counts (a server that ignores include_usage sends none)
-			// they may still come, so the stream is given afterFinish of
-			// silence to end by itself.
-			if finished && !usage.Unreported && !carries(chunk) {
+			// The reply is over once it has its finish_reason and then
+			// its counts, in a chunk that carries nothing else: nothing
+			// but "data: [DONE]" follows, which a proxy that holds the
+			// body open never sends. (Counts sent before the finish are
+			// not the last: proxies in front of Anthropic's API send the
+			// prompt's first. A chunk that carries text is not taken for
+			// the last, whatever its finish_reason says.) Without counts
+			// (a server that ignores include_usage sends none) they may
+			// still come, so the stream is given afterFinish of silence
+			// to end by itself.
+			if finished && !usage.Unreported && usageAt >= finishAt && !carries(chunk) {
 				break
 			}
 			switch {
