@@ -344,7 +344,7 @@ func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
 		// The runner's few tries with backoff are short enough that a
 		// server that is not there at all is soon reported so.
 		e.Kind = llm.ErrNetwork
-		e.Err = fmt.Errorf("cannot reach %s: is the server running? %w", m.BaseURL, err)
+		e.Err = fmt.Errorf("cannot reach %s: is the server running? Start it, or correct the address%s: %w", m.BaseURL, m.setBy(), err)
 	default:
 		// Resets, EOFs in the middle of a body and unknown transport failures:
 		// the same call may well work on a fresh connection.

@@ -29,7 +29,7 @@ func TestTransport(t *testing.T) {
 		kind llm.ErrorKind
 		text string
 	}{
-		{"refused", context.Background(), &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, llm.ErrNetwork, "cannot reach http://127.0.0.1:9: is the server running?"},
+		{"refused", context.Background(), &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, llm.ErrNetwork, "cannot reach http://127.0.0.1:9: is the server running? Start it, or correct the address, which P_BASE_URL sets"},
 		{"dns", context.Background(), &url.Error{Op: "Post", URL: "http://api.example/v1", Err: &net.OpError{Op: "dial", Err: &net.DNSError{Err: "no such host", Name: "api.example", IsNotFound: true}}},
 			llm.ErrUnreachable, `cannot reach http://127.0.0.1:9: host "api.example" does not exist (the name server answers "no such host"): correct the address, which P_BASE_URL sets`},
 		{"dns failed", context.Background(), &url.Error{Op: "Post", URL: "http://api.example/v1", Err: &net.OpError{Op: "dial", Err: &net.DNSError{Err: "server misbehaving", Name: "api.example", IsTemporary: true}}},
