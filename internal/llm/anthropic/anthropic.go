@@ -25,8 +25,10 @@ import (
 	"io"
 	"iter"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -249,6 +251,56 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			out = textCalls.Feed(out)
 			return out == "" || yield(llm.Chunk{Text: out}, nil)
 		}
+		// endBlock ends the tool block at index, if one is open: its
+		// call (or a forced tool's document) is yielded whole. It
+		// reports whether to go on.
+		endBlock := func(index int64) bool {
+			tb := partial[index]
+			if tb == nil {
+				// A text block, or a second stop for one block (LiteLLM
+				// has sent two): nothing to end.
+				return true
+			}
+			delete(partial, index)
+			args, err := tb.complete()
+			if err != nil {
+				// Reported at the end: if max_tokens cut the input, the
+				// reply is incomplete, which the stop reason says.
+				if cut == nil {
+					cut = &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err}
+				}
+				return true
+			}
+			id := tb.id
+			if id == "" || ids[id] {
+				// Some compatible servers send no ID, or one for
+				// every call: the runner pairs each result with its
+				// call by ID, unique within the reply.
+				id = fmt.Sprintf("toolu_%d_%s", index, tb.name)
+			}
+			ids[id] = true
+			c := llm.Chunk{ToolCall: &llm.ToolCall{ID: id, Name: tb.name, Args: args}}
+			if forced != "" && tb.name == forced {
+				// Structured output through a forced tool: the caller asked
+				// for a document, not a tool call.
+				c = llm.Chunk{Text: string(args)}
+			}
+			answered = true
+			return yield(c, nil)
+		}
+		// endOpenBlocks ends, in order, the tool blocks still open when
+		// the message is over: a compatible server or proxy that sends
+		// no content_block_stop ends them with the message. (Not when
+		// the next block starts: some proxies interleave the deltas of
+		// blocks open at once, each ended by its own stop.)
+		endOpenBlocks := func() bool {
+			for _, i := range slices.Sorted(maps.Keys(partial)) {
+				if !endBlock(i) {
+					return false
+				}
+			}
+			return true
+		}
 		for stream.Next() {
 			ev := stream.Current()
 			switch ev.Type {
@@ -300,36 +352,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					}
 				}
 			case "content_block_stop":
-				tb := partial[ev.Index]
-				if tb == nil {
-					continue
-				}
-				delete(partial, ev.Index)
-				args, err := tb.complete()
-				if err != nil {
-					// Reported at the end: if max_tokens cut the input, the
-					// reply is incomplete, which the stop reason says.
-					if cut == nil {
-						cut = &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err}
-					}
-					continue
-				}
-				id := tb.id
-				if id == "" || ids[id] {
-					// Some compatible servers send no ID, or one for
-					// every call: the runner pairs each result with its
-					// call by ID, unique within the reply.
-					id = fmt.Sprintf("toolu_%d_%s", ev.Index, tb.name)
-				}
-				ids[id] = true
-				c := llm.Chunk{ToolCall: &llm.ToolCall{ID: id, Name: tb.name, Args: args}}
-				if forced != "" && tb.name == forced {
-					// Structured output through a forced tool: the caller asked
-					// for a document, not a tool call.
-					c = llm.Chunk{Text: string(args)}
-				}
-				answered = true
-				if !yield(c, nil) {
+				if !endBlock(ev.Index) {
 					return
 				}
 			case "message_delta":
@@ -368,6 +391,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		if !done {
 			yield(llm.Chunk{}, p.errs.StreamCut())
+			return
+		}
+		if !endOpenBlocks() {
 			return
 		}
 		if rawStop == "" {

@@ -345,7 +345,7 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 		case "tool_calls":
 			stop = "tool_use"
 		}
-		if sw.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0}) &&
+		if sw.blockStop(0) &&
 			sw.event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": antUsage(a.Usage)}) {
 			sw.event("message_stop", map[string]any{"type": "message_stop"})
 		}
@@ -364,7 +364,7 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 			}
 			sent++
 		}
-		if !sw.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index}) {
+		if !sw.blockStop(index) {
 			return
 		}
 		index++
@@ -397,7 +397,7 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 				return
 			}
 		}
-		if !sw.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index}) {
+		if !sw.blockStop(index) {
 			return
 		}
 		index++
@@ -410,6 +410,16 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 		return
 	}
 	sw.event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// blockStop ends content block index with content_block_stop, unless
+// the server sends none (WithoutBlockStops), and reports whether the
+// client is still there.
+func (sw *sseWriter) blockStop(index int) bool {
+	if sw.noBlockStops {
+		return !sw.dead
+	}
+	return sw.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -230,6 +230,12 @@ func (g *gzipWriter) close() {
 // for, having come); on the Anthropic one after message_stop.
 func WithHeldOpen() Option { return func(s *Server) { s.holdOpen = true } }
 
+// WithoutBlockStops makes the Anthropic endpoint send no
+// content_block_stop events: a block's last delta is followed by the
+// next block's start or by message_delta, as compatible servers and
+// proxies that translate another API's stream into this one send it.
+func WithoutBlockStops() Option { return func(s *Server) { s.noStops = true } }
+
 // UsageShape is how the OpenAI endpoint reports a reply's token counts.
 type UsageShape int
 
@@ -479,6 +485,7 @@ type Server struct {
 	noStreaming bool
 	gzip        bool
 	holdOpen    bool
+	noStops     bool
 	rejected    []string
 	strictCheck bool
 	bom         bool
@@ -716,7 +723,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 	}
-	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField, holdOpen: s.holdOpen}
+	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField, holdOpen: s.holdOpen, noBlockStops: s.noStops}
 	api.writeStream(sw, a)
 	if s.holdOpen && !sw.dead {
 		<-r.Context().Done()
@@ -832,8 +839,11 @@ type sseWriter struct {
 	// holdOpen leaves out the OpenAI stream's "data: [DONE]"
 	// (WithHeldOpen).
 	holdOpen bool
-	n        int
-	dead     bool
+	// noBlockStops leaves out the Anthropic stream's content_block_stop
+	// events (WithoutBlockStops).
+	noBlockStops bool
+	n            int
+	dead         bool
 }
 
 // done ends an OpenAI stream with "data: [DONE]", unless it is held
