@@ -38,7 +38,7 @@ var errTooSlow = errors.New("the client fell behind the debate; reconnect to cat
 // behind (errTooSlow).
 func (h *hub) follow(ctx context.Context, id string, afterSeq int64) iter.Seq2[debate.Event, error] {
 	return func(yield func(debate.Event, error) bool) {
-		ch, err := h.attach(id)
+		ch, err := h.attach(ctx, id)
 		if err != nil {
 			yield(debate.Event{}, err)
 			return
@@ -82,7 +82,23 @@ func (h *hub) follow(ctx context.Context, id string, afterSeq int64) iter.Seq2[d
 
 // attach adds a follower, starting the debate's feed from the end of its
 // log if it has none.
-func (h *hub) attach(id string) (chan debate.Event, error) {
+//
+// The end of the log is read without the hub's lock, with the follower's
+// context: every feed's events go out under that lock, so a read held up
+// (a database that stopped answering) would stop every stream of every
+// debate, and would outlive the client that asked. Read before the feed
+// starts, the end is no later than the follower's own read of the log,
+// which follow does after attaching; a feed another follower started
+// meanwhile started no later either.
+func (h *hub) attach(ctx context.Context, id string) (chan debate.Event, error) {
+	ch := make(chan debate.Event, followerBuffer)
+	if h.join(id, ch) {
+		return ch, nil
+	}
+	sum, err := h.store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.feeds == nil {
@@ -90,18 +106,24 @@ func (h *hub) attach(id string) (chan debate.Event, error) {
 	}
 	f, ok := h.feeds[id]
 	if !ok {
-		sum, err := h.store.Get(context.Background(), id)
-		if err != nil {
-			return nil, err
-		}
-		ctx, cancel := context.WithCancel(context.Background())
+		fctx, cancel := context.WithCancel(context.Background())
 		f = &feed{cancel: cancel, followers: map[chan debate.Event]struct{}{}}
 		h.feeds[id] = f
-		go h.run(ctx, id, sum.LastSeq, f)
+		go h.run(fctx, id, sum.LastSeq, f)
 	}
-	ch := make(chan debate.Event, followerBuffer)
 	f.followers[ch] = struct{}{}
 	return ch, nil
+}
+
+// join adds a follower to the debate's feed if it has one.
+func (h *hub) join(id string, ch chan debate.Event) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f, ok := h.feeds[id]
+	if ok {
+		f.followers[ch] = struct{}{}
+	}
+	return ok
 }
 
 // detach removes a follower; the last one stops the feed.

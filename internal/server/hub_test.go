@@ -57,3 +57,76 @@ func TestFeedSurvivesAFailedRead(t *testing.T) {
 		want++
 	}
 }
+
+// stuckGet is a store whose Get of one debate waits until its context
+// ends: a database that stopped answering.
+type stuckGet struct {
+	debate.Store
+	id      string
+	waiting chan struct{}
+}
+
+func (s *stuckGet) Get(ctx context.Context, id string) (debate.Summary, error) {
+	if id == s.id {
+		close(s.waiting)
+		<-ctx.Done()
+		return debate.Summary{}, ctx.Err()
+	}
+	return s.Store.Get(ctx, id)
+}
+
+// A follower whose first read of a debate is held up (the database stopped
+// answering) holds up no other stream: the followers of another debate
+// get its events meanwhile, and the held-up one ends with its client.
+func TestStuckFollowerHoldsNoOtherStream(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	mem := memstore.New()
+	defer mem.Close()
+	const live, stuck = "DEB-00001ive", "DEB-0000stuc"
+	at := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
+	for _, id := range []string{live, stuck} {
+		storetest.AppendPayloads(ctx, t, mem, id, at, debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?", Limits: debate.DefaultLimits()})
+	}
+	st := &stuckGet{Store: mem, id: stuck, waiting: make(chan struct{})}
+	h := &hub{store: st}
+	got := make(chan int64, 8)
+	go func() {
+		for e, err := range h.follow(ctx, live, 0) {
+			if err != nil {
+				return
+			}
+			got <- e.Seq
+		}
+	}()
+	if seq := <-got; seq != 1 {
+		t.Fatalf("first event %d", seq)
+	}
+	sctx, scancel := context.WithCancel(ctx)
+	ended := make(chan error, 1)
+	go func() {
+		for _, err := range h.follow(sctx, stuck, 0) {
+			ended <- err
+			return
+		}
+	}()
+	<-st.waiting
+	storetest.AppendPayloads(ctx, t, mem, live, at, debate.PhaseChanged{Phase: "r1", Label: "Round 1"})
+	select {
+	case seq := <-got:
+		if seq != 2 {
+			t.Fatalf("event %d, want 2", seq)
+		}
+	case <-ctx.Done():
+		t.Fatal("a follower held up reading one debate held up the stream of another")
+	}
+	scancel()
+	select {
+	case err := <-ended:
+		if err == nil {
+			t.Fatal("the held-up follower got an event")
+		}
+	case <-ctx.Done():
+		t.Fatal("the held-up follower did not end with its client")
+	}
+}
