@@ -912,7 +912,7 @@ func findIn(sentence string, t *Table) []Mention {
 	// billion", "2,5%"); the quote and the figures' text stay as written.
 	// Of the same length, the two strings share every offset.
 	written := sentence
-	if strings.IndexByte(sentence, ',') >= 0 {
+	if strings.IndexByte(sentence, ',') >= 0 && decimalCommaRe().MatchString(sentence) {
 		sentence = decimalCommaRe().ReplaceAllString(sentence, "$1.$2$3")
 	}
 	low := lowerASCII(sentence)
