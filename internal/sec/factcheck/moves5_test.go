@@ -377,3 +377,20 @@ func TestClaimsOfNewLines(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecialDividends: a special or one-time dividend a share is no
+// regular dividend the filings' declared figure is sure to count: it is
+// unverified, not held to the year's dividend a share.
+func TestSpecialDividends(t *testing.T) {
+	ap := tables(t)["AAPL"]
+	for _, text := range []string{
+		"Apple paid a special dividend of $1.02 per share in fiscal 2025.",
+		"Apple paid a special dividend of $3.00 per share in fiscal 2025.",
+		"Apple declared a one-time dividend of $3.00 per share in fiscal 2025.",
+	} {
+		fs := ap.Check(text)
+		if len(fs) != 1 || fs[0].Status != Unverified {
+			t.Errorf("%q → %s, want one unverified", text, describe(fs))
+		}
+	}
+}

@@ -400,6 +400,10 @@ var otherPhrases = []string{
 	"credit loss provision", "loan loss provision", "net charge offs", "charge offs", "deposits", "total deposits", "loans",
 	"total loans", "cet1", "cet1 ratio", "tier 1 capital", "book value", "tangible book value", "book value per share",
 	"tangible book value per share", "dividend", "quarterly dividend", "dividend yield",
+	// A dividend outside the regular one: the filings' dividends declared
+	// a share may or may not count it.
+	"special dividend", "special dividends", "special cash dividend", "one time dividend", "one off dividend", "stock dividend",
+	"supplemental dividend", "variable dividend", "extra dividend",
 	"payout ratio", "aum", "assets under management", "backlog", "bookings", "gross bookings", "remaining performance obligations",
 	"rpo", "arr", "annual recurring revenue", "annualized recurring revenue", "gmv", "gross merchandise volume", "gross merchandise value",
 	"same store sales", "comparable sales", "comparable store sales", "comp sales", "comps", "net revenue retention", "churn",
