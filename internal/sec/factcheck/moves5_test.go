@@ -394,3 +394,26 @@ func TestSpecialDividends(t *testing.T) {
 		}
 	}
 }
+
+// TestMovesOfOtherThings: a verb moves the line only with auxiliaries or
+// adverbs between them ("revenue estimates were cut to $416.2 billion"
+// moves the estimates), and a ratio per employee or per user is no line
+// of the filings: neither is held to the line's figure or move.
+func TestMovesOfOtherThings(t *testing.T) {
+	ap := tables(t)["AAPL"]
+	for _, tc := range []struct {
+		text string
+		want Status
+	}{
+		{"Revenue estimates were cut to $416.2 billion for fiscal 2025.", Verified},
+		{"Revenue consensus was lowered to $416.2 billion in fiscal 2025.", Verified},
+		{"Revenue per employee was raised to $2.4 million in fiscal 2025.", Unverified},
+		{"Dividends per share have also been raised to $1.02 in fiscal 2025.", Verified},
+		{"Dividends per share have also been cut to $1.02 in fiscal 2025.", Corrected},
+	} {
+		fs := ap.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}

@@ -402,6 +402,8 @@ var otherPhrases = []string{
 	"tangible book value per share", "dividend", "quarterly dividend", "dividend yield",
 	// A dividend outside the regular one: the filings' dividends declared
 	// a share may or may not count it.
+	"revenue per employee", "sales per employee", "revenue per user", "average revenue per user", "arpu", "revenue per square foot",
+	"sales per square foot", "revenue per store", "revenue per share", "sales per share",
 	"special dividend", "special dividends", "special cash dividend", "one time dividend", "one off dividend", "stock dividend",
 	"supplemental dividend", "variable dividend", "extra dividend",
 	"payout ratio", "aum", "assets under management", "backlog", "bookings", "gross bookings", "remaining performance obligations",
@@ -3006,6 +3008,11 @@ var toLeadRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\bto\s+(?:about\s+|roughly\s+|approximately\s+|nearly\s+|~)?$`)
 })
 
+// moveAuxWords may stand between a line and the verb of its move:
+// "dividends per share were cut", "R&D has been raised".
+var moveAuxWords = map[string]bool{"was": true, "were": true, "is": true, "are": true, "has": true, "have": true, "had": true,
+	"been": true, "be": true, "being": true, "got": true, "also": true, "again": true, "further": true, "then": true, "all": true}
+
 // actGapRe is what may stand between a verb of an act and the line it
 // acts on: "cut its dividend", "raised the quarterly dividend".
 var actGapRe = sync.OnceValue(func() *regexp.Regexp {
@@ -3037,7 +3044,14 @@ func moveVerbBefore(low string, metric span, start int) int {
 			d = actVerbs[w]
 		}
 		if d != 0 {
-			if moveGapRe().MatchString(words[i:]) && !strings.ContainsAny(words[:j+1], ",;$%") {
+			// Only auxiliaries and adverbs between the line and its verb:
+			// "revenue estimates were cut to" moves the estimates.
+			for _, g := range strings.Fields(words[:j+1]) {
+				if !moveAuxWords[g] && !strings.HasSuffix(g, "ly") {
+					return 0
+				}
+			}
+			if moveGapRe().MatchString(words[i:]) {
 				return d
 			}
 			return 0
