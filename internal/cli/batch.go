@@ -82,7 +82,7 @@ debates them all anew.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Format, "format", "", "debate `format` of every item (default: bullbear when every item is a ticker, else perspectives)")
+	nameVar(fl, &o.Format, "format", "", "debate `format` of every item (default: bullbear when every item is a ticker, else perspectives)")
 	fl.StringVar(&o.File, "file", "", "read the items from `FILE`, one a line (# starts a comment)")
 	fl.BoolVar(&o.Offline, "offline", false, "no network and no model: data-only agents on the SEC data shipped with Parley (bullbear)")
 	fl.BoolVar(&o.Snapshot, "snapshot", false, "the SEC data shipped with Parley instead of EDGAR, with your model (bullbear)")

@@ -161,7 +161,7 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", ")+" (default: bullbear for a ticker, else perspectives)")
+	nameVar(fl, &opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", ")+" (default: bullbear for a ticker, else perspectives)")
 	fl.StringVar(&opts.Resume, "resume", "", "resume the unfinished debate with this `ID`")
 	fl.IntVar(&opts.Perspectives, "perspectives", 0, "number of debaters, 2-4 (default: the moderator decides)")
 	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, fmt.Sprintf("cap on rounds (perspectives: default %d; council: 1-5, default 3)", perspectives.DefaultMaxRounds))

@@ -42,8 +42,8 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 			return runList(cmd.Context(), f, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Format, "format", "", "only debates of this `format`")
-	cmd.Flags().StringVar(&opts.Status, "status", "", "only debates in this `status`: "+statusNames(", "))
+	nameVar(cmd.Flags(), &opts.Format, "format", "", "only debates of this `format`")
+	nameVar(cmd.Flags(), &opts.Status, "status", "", "only debates in this `status`: "+statusNames(", "))
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many (0 = all)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd

@@ -93,3 +93,29 @@ func TestShowSaysWhyItPaused(t *testing.T) {
 		t.Errorf("parley show lacks %q:\n%s", want, out)
 	}
 }
+
+// TestNamesInAnyCase: a format or a status typed in capitals is the one
+// named, as a provider, a framework or an export format is, rather than
+// refused by an error that lists it.
+func TestNamesInAnyCase(t *testing.T) {
+	ctx := context.Background()
+	f := testFactory(t, "", false)
+	req, err := f.parseDebate(ctx, []string{"Kafka or RabbitMQ?", "--format", "Council"})
+	if err != nil || req.Start.Format != "council" {
+		t.Errorf("/debate --format Council: %+v, %v", req, err)
+	}
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db := f.DBPath
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"list", "--status", "PAUSED", "--format", "Perspectives", "--db", db})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatalf("list --status PAUSED --format Perspectives: %v", err)
+	}
+	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); !strings.Contains(errOut, "No debates match --format perspectives --status paused") {
+		t.Errorf("list --status PAUSED --format Perspectives: %q", errOut)
+	}
+}
