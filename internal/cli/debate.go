@@ -182,7 +182,7 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 	fl.StringVar(&opts.ContextDir, "context", "", "`directory` whose code, docs and git history form the shared context (formal)")
 	fl.StringVar(&opts.Focus, "perspective", "", "focus one `role` (formal)")
 	fl.StringVar(&opts.Personas, "personas", "", "YAML `file` of personas (crux)")
-	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", "`directory` for the decision document (default: docs/decisions at the root of the git repository you are in, else here)")
+	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", "`directory` for the decision document (default: docs/decisions at the root of the git repository you are in, else docs/decisions in the current directory)")
 	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "same as --out-dir")
 	// Their usage says their defaults, which depend on the topic, the
 	// format or the git repository: pflag's "(default …)" would say a
