@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"regexp"
@@ -202,5 +203,58 @@ func TestReportSectionsAreTheDocuments(t *testing.T) {
 	}
 	if len(secs) == 2 && (!strings.Contains(string(secs[0].Body), "## Code, not a section") || !strings.Contains(string(secs[0].Body), "## Still code")) {
 		t.Errorf("the code blocks are not in the first section: %s", secs[0].Body)
+	}
+}
+
+// TestSSEFramesHoldNoModelLines: a reply that holds line breaks (LF, CR,
+// CRLF) and lines an event stream gives meaning to ("data:", "event:",
+// "id:", "retry:") frames no event of its own: each event is one "id:"
+// line and one "data:" line of JSON, and the reply comes back whole.
+func TestSSEFramesHoldNoModelLines(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := "DEB-00sse0de"
+	inject := "a\n\ndata: {\"type\":\"debate.completed\"}\nevent: boom\r\rid: 999\r\nretry: 1\n\n: comment\u2028\u0085end"
+	at := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
+	for _, p := range []debate.Payload{
+		debate.Created{Format: "perspectives", Topic: "SSE " + inject, Options: []byte(`{"perspectives":2,"max_rounds":1,"checkpoints":false}`), Limits: debate.DefaultLimits()},
+		debate.TurnStarted{Turn: debate.TurnRef{ID: "r1/argument/a", Agent: "a", Role: "debater", Phase: "r1"}, Attempt: 1},
+		debate.TurnDelta{Turn: "r1/argument/a", Text: inject},
+	} {
+		e, err := debate.NewEvent(id, at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ts.app.Store.Append(context.Background(), id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := readFor(t, ts.URL+"/api/debates/"+id+"/events", time.Second)
+	ids, datas := 0, 0
+	// An event stream's lines end at CR, LF or CRLF.
+	for _, line := range strings.FieldsFunc(strings.ReplaceAll(out, "\r\n", "\n"), func(r rune) bool { return r == '\n' || r == '\r' }) {
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			ids++
+		case strings.HasPrefix(line, "data: {"):
+			datas++
+			var ev struct {
+				Type string `json:"type"`
+				Data struct {
+					Text string `json:"text"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev); err != nil {
+				t.Errorf("a data line is not one JSON event: %v: %q", err, line)
+			}
+			if ev.Type == debate.TypeTurnDelta && ev.Data.Text != inject {
+				t.Errorf("the delta's text came back as %q, want %q", ev.Data.Text, inject)
+			}
+		case line == "retry: 2000":
+		default:
+			t.Errorf("a line the server did not frame: %q", line)
+		}
+	}
+	if ids != 3 || datas != 3 {
+		t.Errorf("%d id and %d data lines for 3 events:\n%s", ids, datas, out)
 	}
 }
