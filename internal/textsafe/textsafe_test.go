@@ -17,6 +17,12 @@ func TestClean(t *testing.T) {
 		{"csi\u009b31m", "csi⟨U+009B⟩31m"},
 		{"bidi \u202egnp.exe", "bidi ⟨U+202E⟩gnp.exe"},
 		{"bad \xff byte", "bad \uFFFD byte"},
+		// A hyperlink (OSC 8), the clipboard (OSC 52), a device control
+		// string, a raw 8-bit CSI byte, NUL, the bidi isolates.
+		{"\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\", "␛]8;;https://evil.example␛\\click␛]8;;␛\\"},
+		{"\x1b]52;c;cm0gLXJmIH4=\x07 \x1bP+q544e\x1b\\", "␛]52;c;cm0gLXJmIH4=␇ ␛P+q544e␛\\"},
+		{"raw \x9b2J nul\x00", "raw \uFFFD2J nul␀"},
+		{"\u2066a\u2067b\u2068c\u2069", "⟨U+2066⟩a⟨U+2067⟩b⟨U+2068⟩c⟨U+2069⟩"},
 		{"naïve café — ok", "naïve café — ok"},
 		// Invisible characters that hide text are shown; those that join
 		// emoji and letters or mark direction are kept.
