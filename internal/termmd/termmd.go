@@ -217,6 +217,7 @@ func (r *Renderer) Render(src string, width int) string {
 	}
 	source := []byte(textsafe.Shallow(src))
 	doc := r.md.Parse(text.NewReader(source))
+	flatten(doc, maxNesting)
 	w := &walker{st: r.st, src: source}
 	lines := w.blocks(doc, width, false)
 	for i, l := range lines {
@@ -253,6 +254,74 @@ type walker struct {
 // the cost grew with the square of the depth, and the text was cut at the
 // width anyway.
 const maxNesting = 32
+
+// flatten replaces the emphasis and strikethrough spans of doc nested more
+// than max deep by what they hold, without recursion. Delimiters match in
+// pairs however deep ("*a **a *a … b … a* a** a*"), and the walker
+// recursed once for each span, a few kilobytes of stack each: a reply of a
+// megabyte of them (150,000 deep) overflowed the goroutine's stack, which
+// kills the process. Spans so deep show as they would at max: the same
+// emphasis, and bold, as the ones around them.
+func flatten(doc ast.Node, max int) {
+	span := func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.Emphasis, *east.Strikethrough:
+			return true
+		}
+		return false
+	}
+	depth := 0 // the spans enclosing n
+	n := doc.FirstChild()
+	for n != nil {
+		var done ast.Node // a node whose subtree is walked
+		switch {
+		case span(n) && depth >= max:
+			// Its children take its place; the walk goes on at the first.
+			parent, next := n.Parent(), n.FirstChild()
+			for c := n.FirstChild(); c != nil; {
+				after := c.NextSibling()
+				parent.InsertBefore(parent, n, c)
+				c = after
+			}
+			if next == nil {
+				next = n.NextSibling()
+			}
+			parent.RemoveChild(parent, n)
+			if next != nil {
+				n = next
+				continue
+			}
+			// Nothing after it: its parent is done.
+			if parent == doc {
+				return
+			}
+			if span(parent) {
+				depth--
+			}
+			done = parent
+		case n.FirstChild() != nil:
+			if span(n) {
+				depth++
+			}
+			n = n.FirstChild()
+			continue
+		default:
+			done = n
+		}
+		// Go on at the next sibling of done, or of the first of its
+		// parents that has one, leaving the spans on the way.
+		for done.NextSibling() == nil {
+			done = done.Parent()
+			if done == doc {
+				return
+			}
+			if span(done) {
+				depth--
+			}
+		}
+		n = done.NextSibling()
+	}
+}
 
 // blocks lays out the block children of n, a blank line between them; in
 // a tight list item there is none.

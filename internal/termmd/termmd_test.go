@@ -15,6 +15,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 func plain(src string, width int) string { return New(Plain()).Render(src, width) }
@@ -467,4 +470,60 @@ func BenchmarkRenderHostile(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestFlattenBoundsSpans: emphasis and strikethrough spans nested deeper
+// than maxNesting are replaced by what they hold, their text kept in
+// order. The walker recursed once for each span with kilobytes of stack:
+// a megabyte of "*a **a " … " a** a*" (150,000 deep) overflowed the stack,
+// a fatal error that ended the shell.
+func TestFlattenBoundsSpans(t *testing.T) {
+	for name, src := range map[string]string{
+		"emphasis": strings.Repeat("*a **a ", 3000) + "b" + strings.Repeat(" a** a*", 3000),
+		"strike":   strings.Repeat("~~a *a ", 3000) + "b" + strings.Repeat(" a* a~~", 3000),
+		"in lists": "- " + strings.Repeat("**x *y ", 500) + "z" + strings.Repeat(" y* x**", 500) + "\n- " + strings.Repeat("_a ", 100) + "end" + strings.Repeat(" a_", 100) + "\n",
+		"shallow":  "*a **b ~~c~~ b** a* and **more**",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := New(Plain())
+			source := []byte(src)
+			doc := r.md.Parse(text.NewReader(source))
+			before := texts(doc, source)
+			deepest := spanDepth(doc)
+			flatten(doc, maxNesting)
+			if d := spanDepth(doc); d > maxNesting || (deepest <= maxNesting && d != deepest) {
+				t.Errorf("spans %d deep after flatten (%d before), want at most %d, and as before when within it", d, deepest, maxNesting)
+			}
+			if after := texts(doc, source); after != before {
+				t.Errorf("the text changed:\n%.200q\nwant\n%.200q", after, before)
+			}
+		})
+	}
+}
+
+// spanDepth is how deep emphasis and strikethrough spans nest in n.
+func spanDepth(n ast.Node) int {
+	deepest := 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		d := spanDepth(c)
+		switch c.(type) {
+		case *ast.Emphasis, *east.Strikethrough:
+			d++
+		}
+		deepest = max(deepest, d)
+	}
+	return deepest
+}
+
+// texts is the text of n's Text nodes, in order.
+func texts(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := n.(*ast.Text); ok && entering {
+			b.Write(t.Segment.Value(src))
+			b.WriteByte('|')
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
 }
