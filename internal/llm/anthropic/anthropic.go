@@ -30,6 +30,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -197,13 +199,30 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if req.Tag != "" {
 			opts = append(opts, option.WithHeader(TagHeader, req.Tag))
 		}
-		stream, forced, err := p.open(ctx, req, opts)
+		// The stream's own context, to end a stream whose message is
+		// over but whose body is held open (see afterStop).
+		streamCtx, stopStream := context.WithCancel(ctx)
+		defer stopStream()
+		stream, forced, err := p.open(streamCtx, req, opts)
 		if err != nil {
 			yield(llm.Chunk{}, err)
 			return
 		}
 		// Closing releases the connection when the caller breaks early.
 		defer stream.Close()
+		var (
+			// stopped is set by a message_delta with a stop_reason:
+			// the message's content is whole (see afterStop).
+			stopped bool
+			// over is set when the stream was ended afterStop.
+			over  atomic.Bool
+			grace *time.Timer
+		)
+		defer func() {
+			if grace != nil {
+				grace.Stop()
+			}
+		}()
 
 		var (
 			usage llm.Usage
@@ -359,6 +378,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if r := string(ev.Delta.StopReason); r != "" {
 					rawStop = r
 					stop = stopReason(rawStop, forced != "")
+					stopped = true
 				}
 				// The final counts; fields left out of the event keep the
 				// message_start values.
@@ -384,12 +404,28 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// (a second message, garbage) is not part of it.
 				break
 			}
+			// After the stop_reason only message_stop is due (and, from
+			// some proxies, a message_delta with the counts): a stream
+			// held open without it is given afterStop of silence.
+			switch {
+			case stopped && grace == nil:
+				grace = time.AfterFunc(afterStop, func() {
+					over.Store(true)
+					stopStream()
+				})
+			case grace != nil:
+				grace.Reset(afterStop)
+			}
 		}
-		if err := stream.Err(); err != nil {
+		if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
 			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
 			return
 		}
-		if !done {
+		if !done && !stopped {
+			// A stream that ends after the message_delta with the
+			// stop_reason is whole without message_stop, which compatible
+			// servers and proxies leave out; one that ends before it was
+			// cut.
 			yield(llm.Chunk{}, p.errs.StreamCut())
 			return
 		}
@@ -516,6 +552,13 @@ func (p *Provider) checkCacheCounts(ctx context.Context, model string, u llm.Usa
 		slog.String("provider", p.Name()), slog.String("model", model), slog.Int("input_tokens", u.InputTokens),
 		slog.Int("cache_read_input_tokens", u.CacheReadTokens), slog.Int("cache_creation_input_tokens", u.CacheWriteTokens))
 }
+
+// afterStop is how long a stream may go on, silent, after the
+// message_delta that gives its stop_reason, before its message is taken
+// as over: message_stop comes at once after it, and a proxy that holds
+// the body open without it would otherwise have the call wait for its
+// deadline and fail as a timeout, its reply lost.
+const afterStop = 2 * time.Second
 
 // ownAPI reports whether baseURL is Anthropic's own API.
 func ownAPI(baseURL string) bool {

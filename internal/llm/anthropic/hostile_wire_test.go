@@ -163,7 +163,8 @@ func TestStreamCut(t *testing.T) {
 				conn.Close()
 			}
 		},
-		"clean EOF before message_stop": sse(start + text + delta("end_turn")),
+		"clean EOF before message_delta": sse(start + text),
+		"clean EOF inside a block":       sse(start + strings.SplitAfter(text, "\n\n")[1]),
 	}
 	for name, h := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -172,6 +173,17 @@ func TestStreamCut(t *testing.T) {
 				t.Fatalf("got %q, %v; want a retryable error, not a truncated turn", r.Text, err)
 			}
 		})
+	}
+}
+
+// A stream that ends after the message_delta that gives its stop_reason,
+// without message_stop (compatible servers and proxies that leave it
+// out), is whole: message_stop carries nothing. It was retried as cut,
+// every time, by a server that always ends so.
+func TestNoMessageStop(t *testing.T) {
+	r, err := ask(rawServer(t, sse(start+text+delta("end_turn"))))
+	if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd || r.Usage.OutputTokens != 42 {
+		t.Fatalf("%+v %v", r, err)
 	}
 }
 

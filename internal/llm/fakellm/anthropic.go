@@ -347,7 +347,7 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 		}
 		if sw.blockStop(0) &&
 			sw.event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": antUsage(a.Usage)}) {
-			sw.event("message_stop", map[string]any{"type": "message_stop"})
+			sw.done()
 		}
 		return
 	}
@@ -409,7 +409,7 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 	}) {
 		return
 	}
-	sw.event("message_stop", map[string]any{"type": "message_stop"})
+	sw.done()
 }
 
 // blockStop ends content block index with content_block_stop, unless

@@ -224,10 +224,12 @@ func (g *gzipWriter) close() {
 }
 
 // WithHeldOpen makes the server keep a stream open after its last event,
-// until the client goes, rather than end the body: on the OpenAI
-// endpoint without "data: [DONE]", as proxies that do not pass the end of
-// the upstream stream on do (the finish_reason, and the usage when asked
-// for, having come); on the Anthropic one after message_stop.
+// until the client goes, rather than end the body, and leave out the
+// event that ends the stream, as proxies that do not pass the end of the
+// upstream stream on do: on the OpenAI endpoint "data: [DONE]" (the
+// finish_reason, and the usage when asked for, having come), on the
+// Anthropic one message_stop (message_delta, with the stop_reason and
+// the counts, having come).
 func WithHeldOpen() Option { return func(s *Server) { s.holdOpen = true } }
 
 // WithoutBlockStops makes the Anthropic endpoint send no
@@ -723,7 +725,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 	}
-	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField, holdOpen: s.holdOpen, noBlockStops: s.noStops}
+	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField, holdOpen: s.holdOpen, noBlockStops: s.noStops,
+		anthropic: api.name() == "anthropic"}
 	api.writeStream(sw, a)
 	if s.holdOpen && !sw.dead {
 		<-r.Context().Done()
@@ -836,9 +839,10 @@ type sseWriter struct {
 	// errorField sends OpenAI stream errors on an "error:" line
 	// (WithErrorField).
 	errorField bool
-	// holdOpen leaves out the OpenAI stream's "data: [DONE]"
-	// (WithHeldOpen).
+	// holdOpen leaves out the event that ends a stream (WithHeldOpen).
 	holdOpen bool
+	// anthropic is set for a stream of the Anthropic endpoint.
+	anthropic bool
 	// noBlockStops leaves out the Anthropic stream's content_block_stop
 	// events (WithoutBlockStops).
 	noBlockStops bool
@@ -846,10 +850,14 @@ type sseWriter struct {
 	dead         bool
 }
 
-// done ends an OpenAI stream with "data: [DONE]", unless it is held
-// open.
+// done ends a stream with its last event, "data: [DONE]" (OpenAI) or
+// message_stop (Anthropic), unless it is held open.
 func (sw *sseWriter) done() {
-	if !sw.holdOpen {
+	switch {
+	case sw.holdOpen:
+	case sw.anthropic:
+		sw.event("message_stop", map[string]any{"type": "message_stop"})
+	default:
 		sw.raw("", "[DONE]")
 	}
 }

@@ -175,12 +175,13 @@ func gzipped(t *testing.T, newProvider NewProvider, opts Options) {
 }
 
 // heldOpen: a stream whose reply is over (the finish_reason and the
-// usage came; message_stop) but whose body is held open, without the
-// OpenAI stream's "data: [DONE]" (a proxy that does not pass the end of
-// the upstream stream on), yields the reply and ends, rather than wait
-// for the caller's deadline and fail as a timeout, the reply retried. So
-// does one from a server that sends no usage, where only the
-// finish_reason says the reply is over.
+// usage came; the message_delta with the stop_reason) but whose body is
+// held open, without the event that ends it ("data: [DONE]",
+// message_stop), as a proxy that does not pass the end of the upstream
+// stream on sends it, yields the reply and ends, rather than wait for the
+// caller's deadline and fail as a timeout, the reply retried. So does one
+// from a server that sends no usage, where only the finish_reason says
+// the reply is over.
 func heldOpen(t *testing.T, newProvider NewProvider, opts Options) {
 	for name, extra := range map[string][]fakellm.Option{"with usage": nil, "without usage": {fakellm.WithoutUsage()}} {
 		t.Run(name, func(t *testing.T) {
