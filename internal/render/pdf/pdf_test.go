@@ -203,6 +203,11 @@ func TestRenderCostIsLinear(t *testing.T) {
 		"one word":    func(n int) string { return strings.Repeat("x", n) },
 		"with a link": func(n int) string { return "[" + strings.Repeat("link ", n/5) + "](https://example.com)" },
 		"raw HTML":    func(n int) string { return strings.Repeat("<div>\n", n/6) },
+		// Scripts the fonts lack (printed as code points), right-to-left
+		// text, and letters under stacks of combining marks.
+		"CJK and emoji": func(n int) string { return strings.Repeat("中文字符 👍🏽 ", n/20) },
+		"right to left": func(n int) string { return strings.Repeat("שלום مرحبا ", n/20) },
+		"combining":     func(n int) string { return strings.Repeat("Z\u0336\u0337\u0338\u0489e\u0301 ", n/13) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			small, large := allocated(t, doc(16<<10)), allocated(t, doc(64<<10))
