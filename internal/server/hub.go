@@ -30,6 +30,9 @@ type feed struct {
 // and catches up from the log.
 const followerBuffer = 1024
 
+// replayPage is how many events of the log a stream reads at a time.
+const replayPage = 256
+
 // errTooSlow ends the stream of a follower that fell behind.
 var errTooSlow = errors.New("the client fell behind the debate; reconnect to catch up from the log")
 
@@ -46,17 +49,25 @@ func (h *hub) follow(ctx context.Context, id string, afterSeq int64) iter.Seq2[d
 		defer h.detach(id, ch)
 		// Attached first, then the log: the feed started no later than
 		// this load, so the two together hold every event; seq dedupes.
-		events, err := h.store.Load(ctx, id, afterSeq)
-		if err != nil {
-			yield(debate.Event{}, err)
-			return
-		}
+		// The log is read a page at a time: a whole one held per stream
+		// (megabytes for a long debate's streamed text) is hundreds of
+		// megabytes when a few hundred browsers reconnect at once.
 		last := afterSeq
-		for _, e := range events {
-			if !yield(e, nil) {
+		for {
+			events, err := h.store.LoadN(ctx, id, last, replayPage)
+			if err != nil {
+				yield(debate.Event{}, err)
 				return
 			}
-			last = e.Seq
+			for _, e := range events {
+				if !yield(e, nil) {
+					return
+				}
+				last = e.Seq
+			}
+			if len(events) < replayPage {
+				break
+			}
 		}
 		for {
 			select {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -128,5 +129,73 @@ func TestStuckFollowerHoldsNoOtherStream(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("the held-up follower did not end with its client")
+	}
+}
+
+// pagedLoads records the most events one read of a log returned.
+type pagedLoads struct {
+	debate.Store
+	most atomic.Int64
+}
+
+func (s *pagedLoads) Load(ctx context.Context, id string, after int64) ([]debate.Event, error) {
+	return s.LoadN(ctx, id, after, 0)
+}
+
+func (s *pagedLoads) LoadN(ctx context.Context, id string, after int64, n int) ([]debate.Event, error) {
+	evs, err := s.Store.LoadN(ctx, id, after, n)
+	for m := s.most.Load(); int64(len(evs)) > m && !s.most.CompareAndSwap(m, int64(len(evs))); m = s.most.Load() {
+	}
+	return evs, err
+}
+
+// A stream replays a long log a page at a time, not whole (a few hundred
+// streams of a long debate held megabytes each), and still gets every
+// event once, in order, from wherever it starts, then the live ones.
+func TestReplayReadsPages(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	mem := memstore.New()
+	defer mem.Close()
+	const id = "DEB-0000page"
+	at := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
+	ps := []debate.Payload{debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?", Limits: debate.DefaultLimits()}}
+	for i := range 2*replayPage + 2 {
+		ps = append(ps, debate.TurnDelta{Turn: "r1/argument/a", Text: fmt.Sprintf("token %d ", i)})
+	}
+	storetest.AppendPayloads(ctx, t, mem, id, at, ps...)
+	logged := int64(len(ps))
+	st := &pagedLoads{Store: mem}
+	h := &hub{store: st}
+	for _, after := range []int64{0, replayPage, logged - 1} {
+		fctx, fcancel := context.WithCancel(ctx)
+		want := after + 1
+		live := false
+		for e, err := range h.follow(fctx, id, after) {
+			if err != nil {
+				t.Fatalf("after %d: %v", after, err)
+			}
+			if e.Seq != want {
+				t.Fatalf("after %d: event %d, want %d", after, e.Seq, want)
+			}
+			want++
+			if e.Seq == logged && !live {
+				// The log replayed: one more, appended now, comes live.
+				live = true
+				storetest.AppendPayloads(ctx, t, mem, id, at, debate.PhaseChanged{Phase: "r2", Label: "Round 2"})
+			}
+			if e.Seq == logged+1 {
+				logged++
+				fcancel()
+				break
+			}
+		}
+		fcancel()
+		if !live {
+			t.Fatalf("after %d: the stream ended before the log's end", after)
+		}
+	}
+	if most := st.most.Load(); most > replayPage {
+		t.Errorf("a read of the log returned %d events, more than a page (%d)", most, replayPage)
 	}
 }
