@@ -1194,6 +1194,13 @@ func (t *Table) checkDirection(m Mention, f Finding) Finding {
 		for k := 0; k < max(1, m.Streak); k++ {
 			g, ok := t.lookupOrChange(change, Period{FY: p.FY - k, Q: p.Q})
 			if !ok {
+				// Growth from a loss is not meaningful, but which way the
+				// line moved is: the difference of its two figures
+				// ("operating income improved for three straight years"
+				// of a loss widening was unverified).
+				g, ok = t.levelChange(m.Metric, Period{FY: p.FY - k, Q: p.Q})
+			}
+			if !ok {
 				break
 			}
 			moves = append(moves, g)
@@ -1483,4 +1490,19 @@ func (t *Table) checkSignStreak(m Mention, f Finding) Finding {
 	}
 	f.Status = Verified
 	return f
+}
+
+// levelChange is the change of a line's level from the same period a
+// year earlier, as an amount of the line: which way it moved where its
+// growth, from a loss or from nothing, is not meaningful.
+func (t *Table) levelChange(m Metric, p Period) (Fact, bool) {
+	if UnitOf(m) != USD && UnitOf(m) != USDPerShare || p.TTM {
+		return Fact{}, false
+	}
+	cur, ok1 := t.Lookup(m, p)
+	was, ok2 := t.Lookup(m, Period{FY: p.FY - 1, Q: p.Q})
+	if !ok1 || !ok2 {
+		return Fact{}, false
+	}
+	return Fact{Metric: m, Period: p, Value: cur.Value - was.Value, Source: cur.Source + "; " + was.Source}, true
 }

@@ -417,3 +417,32 @@ func TestMovesOfOtherThings(t *testing.T) {
 		}
 	}
 }
+
+// TestLossActsAndImprovement: an act on a loss moves its size ("trimmed
+// its net loss to $1.2 billion" says it narrowed), a result's or a
+// margin's streak of improvement is a streak of its rise (a cost's is
+// not read), and a line's move from a loss is read from the difference of
+// its figures where its growth is not meaningful.
+func TestLossActsAndImprovement(t *testing.T) {
+	sl := syntheticTable(t, "septloss_CIK0009000018.json")
+	loss := syntheticTable(t, "loss_CIK0009000006.json")
+	for _, tc := range []struct {
+		tb   *Table
+		text string
+		want []Status
+	}{
+		{sl, "The company trimmed its net loss to $1.2 billion in fiscal 2025.", []Status{Corrected}},
+		{sl, "The net loss was cut in fiscal 2025 to $1.2 billion.", []Status{Corrected}},
+		{sl, "The net loss grew to $1.2 billion in fiscal 2025 from $0.8 billion.", []Status{Verified, Verified}},
+		{sl, "Operating income has improved for three straight years.", []Status{Corrected}},
+		{sl, "Operating income has worsened for three straight years.", []Status{Verified}},
+		{sl, "Capex has improved for two straight years.", nil},
+		{loss, "Net income fell in 2024.", []Status{Verified}},
+		{loss, "Net income rose in 2024.", []Status{Corrected}},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
+			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
+		}
+	}
+}

@@ -2907,6 +2907,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	if m.LevelMove == 0 && !best.loss && !m.Neg && !m.Change && best.end <= start && m.Metric != "" && levelMetric(m.Metric) {
 		m.LevelMove = moveVerbBefore(low, best, start)
 	}
+	// "trimmed its net loss to $1.2 billion", "the net loss was cut in
+	// fiscal 2025 to": the loss's size moved, as "narrowed to" says.
+	if m.LossMove == 0 && best.loss && !lossVerb(low[best.start:best.end]) && (m.Unit == USD || m.Unit == USDPerShare) && !m.Change && best.end <= start {
+		m.LossMove = moveVerbBefore(low, best, start)
+	}
 	// "swung to a net loss of $130 million", "turned to a profit of $2
 	// billion": the sign changed from the period before.
 	if (m.Unit == USD || m.Unit == USDPerShare) && !m.Change && best.metric != "" && best.end <= start && lossMetrics[m.Metric] {

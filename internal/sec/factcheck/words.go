@@ -1035,7 +1035,7 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 // end in.
 var streakRe = sync.OnceValue(func() *regexp.Regexp {
 	const verb = `(rose|risen|grew|grown|increased|climbed|expanded|fell|fallen|declined|decreased|dropped|shrunk|shrank|contracted|` +
-		`raised|lifted|boosted|hiked|cut|reduced|lowered|trimmed)`
+		`raised|lifted|boosted|hiked|cut|reduced|lowered|trimmed|improved|worsened|deteriorated)`
 	const n = `(two|three|four|five|six|seven|eight|nine|2|3|4|5|6|7|8|9)`
 	// The line may follow the verb as its object: "has grown revenue for
 	// five straight years", "increased its net income in each of".
@@ -1164,6 +1164,9 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 		u := UnitOf(line.metric)
 		if !ok || u != USD && u != USDPerShare && marginOf[lineOf(line.metric)] != line.metric {
 			continue
+		}
+		if v := low[s:e]; (v == "improved" || v == "worsened" || v == "deteriorated") && !signLines[line.metric] && marginOf[lineOf(line.metric)] != line.metric {
+			continue // a cost that "improved" may have fallen: only a result or a margin is better higher
 		}
 		first := min(line.start, s)
 		if negatedRe().MatchString(low[max(0, first-24):s]) {
