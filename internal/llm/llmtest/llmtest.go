@@ -216,17 +216,30 @@ const oversizedLine = 33 << 20
 // not retried: it was read, it was not cut, and asked again the server
 // sends the same. It was reported as a network failure and tried again.
 func lineTooLarge(t *testing.T, newProvider NewProvider, opts Options) {
-	sc := script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis " + strings.Repeat("x", oversizedLine)}})
-	srv := fakellm.Start(sc, fakellm.WithAPIKey(opts.APIKey))
-	t.Cleanup(srv.Close)
-	p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
-	r, err := llm.Collect(p.Stream(context.Background(), simpleRequest("x", "hello")))
-	wantKind(t, err, llm.ErrTooLarge, false)
-	if err != nil && !strings.Contains(err.Error(), "stream line of more than") {
-		t.Errorf("error %q does not say a line was too large", err)
-	}
-	if len(r.Text) > len("Redis ") {
-		t.Errorf("%d bytes of text passed on from the oversized line", len(r.Text))
+	for _, c := range []struct {
+		name, says string
+		size       int
+		opts       []fakellm.Option
+	}{
+		{"streamed", "stream line of more than", oversizedLine, nil},
+		// A server that ignores "stream": true sends the reply whole,
+		// read up to 16 MB.
+		{"sent whole", "reply of more than", 17 << 20, []fakellm.Option{fakellm.WithoutStreaming()}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis " + strings.Repeat("x", c.size)}})
+			srv := fakellm.Start(sc, append([]fakellm.Option{fakellm.WithAPIKey(opts.APIKey)}, c.opts...)...)
+			t.Cleanup(srv.Close)
+			p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
+			r, err := llm.Collect(p.Stream(context.Background(), simpleRequest("x", "hello")))
+			wantKind(t, err, llm.ErrTooLarge, false)
+			if err != nil && !strings.Contains(err.Error(), c.says) {
+				t.Errorf("error %q does not say %q", err, c.says)
+			}
+			if len(r.Text) > len("Redis ") {
+				t.Errorf("%d bytes of text passed on from the oversized line", len(r.Text))
+			}
+		})
 	}
 }
 
