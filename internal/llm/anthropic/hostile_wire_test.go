@@ -202,6 +202,8 @@ func TestHTTPErrors(t *testing.T) {
 	}{
 		{"529 overloaded", 529, nil, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, llm.ErrOverloaded, 0, []string{"Overloaded"}, nil},
 		{"429 seconds", 429, map[string]string{"Retry-After": "12"}, `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`, llm.ErrRateLimited, 12 * time.Second, []string{"rate limit"}, nil},
+		{"429 plain text (nginx limit_req, a gateway)", 429, map[string]string{"Content-Type": "text/plain", "Retry-After": "2"}, "Too Many Requests\n", llm.ErrRateLimited, 2 * time.Second, []string{"Too Many Requests"}, nil},
+		{"429 html without Retry-After", 429, map[string]string{"Content-Type": "text/html"}, "<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center></body></html>", llm.ErrRateLimited, 0, []string{"429 Too Many Requests"}, []string{"<h1>"}},
 		{"429 http-date", 429, map[string]string{"Retry-After": date}, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, llm.ErrRateLimited, 80 * time.Second, nil, nil},
 		{"502 html", 502, map[string]string{"Content-Type": "text/html"}, html, llm.ErrServer, 0, []string{"502"}, []string{"<p>", "\x1b"}},
 		{"400 prompt too long", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`, llm.ErrBadRequest, 0, []string{"prompt is too long", `"claude-x"`, "context window"}, nil},

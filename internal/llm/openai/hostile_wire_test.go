@@ -358,6 +358,8 @@ func TestHTTPErrors(t *testing.T) {
 		{"429 seconds", 429, map[string]string{"Retry-After": "7"}, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, llm.ErrRateLimited, 7 * time.Second, []string{"Rate limit reached"}, nil},
 		{"429 retry-after-ms (Azure)", 429, map[string]string{"Retry-After-Ms": "1500"}, `{"error":{"code":"429","message":"Requests to the ChatCompletions_Create Operation have exceeded call rate limit."}}`, llm.ErrRateLimited, 1500 * time.Millisecond, []string{"exceeded call rate limit"}, nil},
 		{"429 insufficient_quota is not retried", 429, nil, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`, llm.ErrBadRequest, 0, []string{"quota"}, nil},
+		{"429 plain text (nginx limit_req, a gateway)", 429, map[string]string{"Content-Type": "text/plain", "Retry-After": "2"}, "Too Many Requests\n", llm.ErrRateLimited, 2 * time.Second, []string{"Too Many Requests"}, nil},
+		{"429 html without Retry-After", 429, map[string]string{"Content-Type": "text/html"}, "<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center></body></html>", llm.ErrRateLimited, 0, []string{"429 Too Many Requests"}, []string{"<h1>"}},
 		{"429 http-date", 429, map[string]string{"Retry-After": date}, `{"error":{"message":"slow down"}}`, llm.ErrRateLimited, 80 * time.Second, nil, nil},
 		{"502 html", 502, map[string]string{"Content-Type": "text/html"}, html, llm.ErrServer, 0, []string{"502"}, []string{"<p>", "\x1b"}},
 		{"503 html", 503, map[string]string{"Content-Type": "text/html"}, html, llm.ErrOverloaded, 0, []string{"503"}, []string{"<p>", "\x1b"}},
