@@ -1269,16 +1269,18 @@ func findSignStreaks(sentence, low string, t *Table, add func(start, end int, m 
 		"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9}
 	for _, loc := range signStreakRe().FindAllStringSubmatchIndex(low, -1) {
 		s, e := loc[0], loc[1]
-		if negatedRe().MatchString(low[max(0, s-24):s]) || strings.ContainsAny(low[s:], "$%") {
+		// Its clause, near it: in a run-on text, read to its end for each
+		// phrase, the rest took time quadratic in the text.
+		rest := low[e:min(len(low), e+200)]
+		if i := strings.IndexAny(rest, ";."); i >= 0 {
+			rest = rest[:i]
+		}
+		if negatedRe().MatchString(low[max(0, s-24):s]) || strings.ContainsAny(rest, "$%") {
 			continue
 		}
 		// Only a span to the latest year: "for two consecutive years
 		// before returning to profit in 2024", "after posting losses for
 		// three straight years" end earlier, in a year they may not name.
-		rest := low[e:]
-		if i := strings.IndexAny(rest, ";."); i >= 0 {
-			rest = rest[:i]
-		}
 		if strings.ContainsAny(rest, "0123456789") || hasAny(rest, "before", "until", "till", "through", "prior", "then", "ended", "ending", "to ", "since", "between") ||
 			hasAny(low[max(0, s-40):s], "after", "following", "before", "until", "prior", "earlier", "previously", "had ") {
 			continue
