@@ -251,6 +251,8 @@ func TestOtherFilersForms(t *testing.T) {
 		{"Revenue was $9,8 billion in fiscal 2025.", []Status{Verified}},
 		{"Revenue was USD 8,9 bn in fiscal 2025.", []Status{Corrected}},
 		{"Operating margin was -9,2% in fiscal 2025.", []Status{Verified}},
+		{"Free cash flow was USD (0,2) bn in fiscal 2025.", []Status{Verified}},
+		{"Free cash flow was USD 0,2 bn in fiscal 2025.", []Status{Corrected}},
 		{"Revenue of 9,800 mn USD in FY2025.", []Status{Verified}},
 		{"Revenue was $9.8 bil. in fiscal 2025.", []Status{Verified}},
 		{"Revenue was $9.8B (FY24: $10.5B).", []Status{Verified, Verified}},

@@ -2954,11 +2954,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 }
 
 // decimalCommaRe is a decimal comma as Europeans write it, before a scale
-// or a percent sign: "9,8 billion", "2,5%", "1,2 bn". A comma before three
+// or a percent sign: "9,8 billion", "2,5%", "1,2 bn", "(0,2) bn". A comma before three
 // digits groups thousands and is left alone; one before one or two digits
 // groups none.
 var decimalCommaRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(\d),(\d{1,2})(\s?(?:%|(?i:percent|trillion|billion|million|thousand|bn|bln|mn|mln|mrd|tn)\b|[BMK]\b))`)
+	return regexp.MustCompile(`(\d),(\d{1,2})(\)?\s?(?:%|(?i:percent|trillion|billion|million|thousand|bn|bln|mn|mln|mrd|tn)\b|[BMK]\b))`)
 })
 
 // labelsAside reports whether the period sp, after a figure ending at
