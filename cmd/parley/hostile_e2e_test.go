@@ -22,8 +22,11 @@ import (
 // hostile is what a compromised or prompt-injected model might send: a
 // window-title change, a screen clear, a cursor move, a carriage return and
 // backspaces that would overwrite what was printed, C1 controls (U+009B is
-// CSI to xterm) and a bidi override that reorders what a reader sees.
-const hostile = "Redis wins.\x1b]0;pwned\x07\x1b[2J\x1b[1;1H\rPostgreSQL wins\x08\x08\x08\x08 \u009b2J \u202egnp.exe\x7f"
+// CSI to xterm) and a bidi override that reorders what a reader sees; then
+// a hyperlink (OSC 8), a clipboard write (OSC 52), a device control string,
+// bidi isolates and a run of variation selectors that hides bytes.
+const hostile = "Redis wins.\x1b]0;pwned\x07\x1b[2J\x1b[1;1H\rPostgreSQL wins\x08\x08\x08\x08 \u009b2J \u202egnp.exe\x7f" +
+	" \x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ \x1b]52;c;cm0gLXJm\x07 \x1bP+q\x1b\\ \u2066iso\u2069 \U0001F600\ufe00\ufe01\U000E0100"
 
 // TestHostileTextStaysInert: terminal escape sequences in a topic and in
 // model replies reach neither the terminal (debate, list, show, export md)
@@ -44,7 +47,7 @@ func TestHostileTextStaysInert(t *testing.T) {
 	r := mustParley(t, dir, env, "", "debate", topic, "--no-checkpoints", "--model", "test-model")
 	inert := func(what, s string) {
 		t.Helper()
-		for _, c := range []string{"\x1b", "\x07", "\x08", "\r", "\u009b", "\u202e", "\x7f"} {
+		for _, c := range []string{"\x1b", "\x07", "\x08", "\r", "\u009b", "\u202e", "\x7f", "\u2066", "\ufe01", "\U000E0100"} {
 			if strings.Contains(s, c) {
 				t.Errorf("%s contains the control character %q", what, c)
 			}
