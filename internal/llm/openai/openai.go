@@ -123,24 +123,13 @@ func OllamaBaseURL(host string) string {
 	return (&url.URL{Scheme: scheme, Host: net.JoinHostPort(h, port), Path: "/v1"}).String()
 }
 
-// carries reports whether a chunk carries any part of the reply: text,
-// reasoning, a refusal or a tool call's delta.
-func carries(chunk sdk.ChatCompletionChunk) bool {
-	for _, ch := range chunk.Choices {
-		d := ch.Delta
-		if d.Content != "" || d.Refusal != "" || len(d.ToolCalls) > 0 || reasoningText(d.JSON.ExtraFields) != "" ||
-			strings.HasPrefix(d.JSON.Content.Raw(), "[") {
-			return true
-		}
-	}
-	return false
-}
-
-// afterFinish is how long a stream may go on after its finish_reason
-// without its counts before its reply is taken as over: servers send the
-// usage chunk and "data: [DONE]" at once after the finish chunk, and a
-// proxy that holds the body open after them would otherwise have the call
-// wait for its deadline and fail as a timeout, its reply lost.
+// afterFinish is how long a stream may go on, silent, after its
+// finish_reason before its reply is taken as over: servers send the usage
+// chunk and "data: [DONE]" at once after the finish chunk, and a proxy
+// that holds the body open after them would otherwise have the call wait
+// for its deadline and fail as a timeout, its reply lost. Any chunk that
+// comes starts the wait again, so that a server that puts a finish_reason
+// on every chunk is not cut short.
 const afterFinish = 2 * time.Second
 
 // Provider streams Chat Completions calls. It is safe for concurrent use.
@@ -262,8 +251,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		// Closing releases the connection when the caller breaks early.
 		defer stream.Close()
 		var (
-			// over is set when the stream was ended after its
-			// finish_reason, by the timer grace.
+			// over is set when the stream was ended afterFinish.
 			over  atomic.Bool
 			grace *time.Timer
 		)
@@ -290,16 +278,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// has nothing else (see below).
 			reasoning strings.Builder
 		)
-		// n numbers the chunks; usageAt and finishAt are those that
-		// last carried the counts and the finish_reason.
-		var n, usageAt, finishAt int
 		for stream.Next() {
-			n++
 			chunk := stream.Current()
 			if chunk.JSON.Usage.Valid() {
 				// Servers that send usage with every chunk (vLLM's
 				// continuous_usage_stats) send running totals: the last wins.
-				usage, usageAt = usageOf(chunk.Usage), n
+				usage = usageOf(chunk.Usage)
 			} else if g, ok := chunk.JSON.ExtraFields["x_groq"]; ok {
 				// Groq, asked without stream_options (which it refused
 				// for long), counts in x_groq.usage of the last chunk.
@@ -307,7 +291,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					Usage *sdk.CompletionUsage `json:"usage"`
 				}
 				if json.Unmarshal([]byte(g.Raw()), &xg) == nil && xg.Usage != nil && xg.Usage.JSON.CompletionTokens.Valid() {
-					usage, usageAt = usageOf(*xg.Usage), n
+					usage = usageOf(*xg.Usage)
 				}
 			}
 			for _, ch := range chunk.Choices {
@@ -317,7 +301,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if u, ok := choiceUsage(ch.JSON.ExtraFields); ok && !chunk.JSON.Usage.Valid() {
 					// Moonshot (Kimi) sends the counts inside the finish
 					// chunk's choice rather than beside it.
-					usage, usageAt = usageOf(u), n
+					usage = usageOf(u)
 				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see package think): they
@@ -342,22 +326,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if ch.FinishReason != "" {
 					// Proxies in front of Gemini or Vertex pass its own
 					// upper-case reasons (MAX_TOKENS, SAFETY) through.
-					finish, finished, finishAt = strings.ToLower(ch.FinishReason), true, n
+					finish, finished = strings.ToLower(ch.FinishReason), true
 				}
 			}
-			// The reply is over once it has its finish_reason and then
-			// its counts, in a chunk that carries nothing else: nothing
-			// but "data: [DONE]" follows, which a proxy that holds the
-			// body open never sends. (Counts sent before the finish are
-			// not the last: proxies in front of Anthropic's API send the
-			// prompt's first. A chunk that carries text is not taken for
-			// the last, whatever its finish_reason says.) Without counts
-			// (a server that ignores include_usage sends none) they may
-			// still come, so the stream is given afterFinish of silence
-			// to end by itself.
-			if finished && !usage.Unreported && usageAt >= finishAt && !carries(chunk) {
-				break
-			}
+			// After the finish_reason only the counts and "data: [DONE]"
+			// are due, at once, which a proxy that holds the body open
+			// never sends: the stream is given afterFinish of silence to
+			// end by itself. (It is read to its end when it does, so that
+			// the connection is kept for the next call.)
 			switch {
 			case finished && grace == nil:
 				grace = time.AfterFunc(afterFinish, func() {
