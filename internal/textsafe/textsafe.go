@@ -80,7 +80,11 @@ func Styled(s string) string {
 // variation reports the variation selectors, which choose the glyph of the
 // character before them (an emoji's or a text presentation, a CJK
 // ideograph's form).
-func variation(r rune) bool {
+func variation(r rune) bool { return VariationSelector(r) }
+
+// VariationSelector reports whether r is a variation selector (U+FE00 to
+// U+FE0F, U+E0100 to U+E01EF), which Clean shows when it follows another.
+func VariationSelector(r rune) bool {
 	return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef
 }
 

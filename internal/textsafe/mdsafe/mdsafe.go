@@ -25,6 +25,7 @@ package mdsafe
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -237,6 +238,12 @@ func hiddenEntity(s string) (n int, shown string) {
 	}
 	if c := textsafe.Clean(chars); c != chars {
 		return n, c
+	}
+	// A variation selector written as a reference may follow another,
+	// which Clean shows (a run of them hides bytes); no reader needs one
+	// written so.
+	if r, size := utf8.DecodeRuneInString(chars); size == len(chars) && textsafe.VariationSelector(r) {
+		return n, fmt.Sprintf("⟨U+%04X⟩", r)
 	}
 	return 0, ""
 }
