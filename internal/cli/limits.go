@@ -25,7 +25,7 @@ N calls at once, and an optional cap of tokens per minute. They are kept in the 
 they hold across every 'parley worker', 'parley serve' and 'parley batch' on it, on any machine.
 The SEC's fair-access limit (8 requests a second) always holds across them.`,
 		Example: "  parley limits\n  parley limits set openai --concurrency 4 --tokens-per-minute 400000\n  parley limits set anthropic --concurrency 0   # no limit",
-		Args:    noArgs,
+		Args:    subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withLimits(cmd.Context(), f, func(l *jobs.Limits) error {
 				lims, err := l.List(cmd.Context())
@@ -58,7 +58,13 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 	set := &cobra.Command{
 		Use:   "set PROVIDER",
 		Short: "Set a provider's limits for every worker (0 = none)",
-		Args:  cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			// cobra's ExactArgs says "accepts 1 arg(s)", exit 1.
+			if len(args) != 1 {
+				return usageErrorf("%s takes one provider, %s (got %d arguments)", cmd.CommandPath(), strings.Join(jobs.AllQueues()[1:], ", "), len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim.Provider = args[0]
 			if !slices.Contains(jobs.AllQueues()[1:], lim.Provider) {

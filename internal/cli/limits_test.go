@@ -43,7 +43,17 @@ func TestLimitsSetAndShow(t *testing.T) {
 	if _, err := run("limits", "set", "gemini", "--concurrency", "1"); err == nil || !strings.Contains(err.Error(), `no provider "gemini": the providers are anthropic, openai, ollama`) {
 		t.Errorf("limits set for an unknown provider: %v, want it to list the providers", err)
 	}
-	for _, bad := range [][]string{{"limits", "set", "gemini", "--concurrency", "1"}, {"limits", "set", "openai"}, {"limits", "set", "openai", "--concurrency", "-1"}} {
+	// No provider, or two, is bad input that names the providers; a
+	// subcommand mistyped is suggested.
+	for _, args := range [][]string{{"limits", "set", "--concurrency", "1"}, {"limits", "set", "openai", "anthropic", "--concurrency", "1"}} {
+		if _, err := run(args...); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "takes one provider, anthropic, openai, ollama") {
+			t.Errorf("%v: %v (exit %d), want a usage error naming the providers", args, err, ExitCode(err))
+		}
+	}
+	if _, err := run("limits", "sett", "openai"); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "Did you mean this?\n\tset") {
+		t.Errorf("limits sett: %v, want set suggested", err)
+	}
+	for _, bad := range [][]string{{"limits", "set", "gemini", "--concurrency", "1"}, {"limits", "set", "openai"}, {"limits", "set", "openai", "--concurrency", "-1"}, {"limits", "bogus"}} {
 		if _, err := run(bad...); ExitCode(err) != ExitUsage {
 			t.Errorf("%v: %v, want a usage error", bad, err)
 		}

@@ -43,3 +43,17 @@ func suggestCommands(cmd *cobra.Command, typed string) []string {
 	}
 	return app.Suggest(typed, names)
 }
+
+// subcommandArgs is the Args of a command that runs alone and has
+// subcommands ('parley limits', 'parley limits set'): an argument is a
+// mistyped subcommand when it is near one, else one the command does not
+// take.
+func subcommandArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if s := suggestCommands(cmd, args[0]); len(s) > 0 {
+		return usageErrorf("unknown command %q for %q\n\nDid you mean this?\n\t%s", args[0], cmd.CommandPath(), strings.Join(s, "\n\t"))
+	}
+	return noArgs(cmd, args)
+}
