@@ -54,8 +54,10 @@ func runDelete(ctx context.Context, f *Factory, o *DeleteOptions) error {
 	if err != nil {
 		return err
 	}
-	if sum.Shown(f.Now(), debate.OwnerAlive) == debate.StatusRunning && sum.Lease != nil {
-		return &debate.LeaseHeldError{Debate: id, Lease: *sum.Lease}
+	// Refused before asking, so nobody confirms a delete that app.Delete
+	// then refuses; it checks again, which is what decides.
+	if l := sum.LiveLease(f.Now(), debate.OwnerAlive); l != nil {
+		return &debate.LeaseHeldError{Debate: id, Lease: *l}
 	}
 	what := fmt.Sprintf("%s (%s, %s: %s)", id, sum.Format, sum.Shown(f.Now(), debate.OwnerAlive), app.Truncate(textsafe.Clean(sum.Topic), 60))
 	if !o.Yes {
@@ -69,7 +71,11 @@ func runDelete(ctx context.Context, f *Factory, o *DeleteOptions) error {
 			return nil
 		}
 	}
-	if err := store.Delete(ctx, id); err != nil {
+	a, err := f.App(store)
+	if err != nil {
+		return err
+	}
+	if _, err := a.Delete(ctx, id); err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.ErrOut, "Deleted debate %s.\n", what)

@@ -317,6 +317,21 @@ func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
+// apiDelete deletes a debate for good (app.Delete): 204, or 409 while a
+// runner holds it, saying to pause it first.
+func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if _, err := s.app.Delete(r.Context(), id); err != nil {
+		var held *debate.LeaseHeldError
+		if errors.As(err, &held) {
+			err = &conflictError{fmt.Errorf("%w: pause it first (POST /api/debates/%s/pause), then delete it", err, id)}
+		}
+		writeAppError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
 // CheckpointRequest answers a checkpoint: continue, guide (with guidance)
 // or end.
 type CheckpointRequest struct {

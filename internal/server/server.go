@@ -123,6 +123,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/debates", s.apiList)
 	mux.HandleFunc("POST /api/debates", s.apiCreate)
 	mux.HandleFunc("GET /api/debates/{id}", s.apiGet)
+	mux.HandleFunc("DELETE /api/debates/{id}", s.apiDelete)
 	mux.HandleFunc("POST /api/debates/{id}/checkpoint", s.apiCheckpoint)
 	mux.HandleFunc("POST /api/debates/{id}/hints", s.apiHint)
 	mux.HandleFunc("POST /api/debates/{id}/pause", s.apiPause)

@@ -1002,3 +1002,31 @@ func TestIdempotencyKey(t *testing.T) {
 		t.Errorf("debates: %d, %v; want 5 (one keyed, two not, two from the form)", len(list.Debates), err)
 	}
 }
+
+// TestDeleteDebate: DELETE refuses a debate this server runs (409, saying
+// to pause it first), deletes it once paused (204, then 404 for it and for
+// a second DELETE), and the list no longer has it.
+func TestDeleteDebate(t *testing.T) {
+	ts := newTestServer(t, fakeModel(t, "perspectives.yaml"), "")
+	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?"}`)
+	ts.waitFor(t, id, "at its checkpoint", func(v DebateView) bool { return v.Checkpoint != nil })
+	if resp, out := ts.do(t, "DELETE", "/api/debates/"+id, ""); resp.StatusCode != http.StatusConflict ||
+		!strings.Contains(out, "pause it first (POST /api/debates/"+id+"/pause)") {
+		t.Fatalf("DELETE of a running debate: %d %s; want 409 saying to pause it first", resp.StatusCode, out)
+	}
+	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/pause", ""); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("pause: %d %s", resp.StatusCode, out)
+	}
+	ts.waitFor(t, id, "paused", func(v DebateView) bool { return v.Status == debate.StatusPaused })
+	if resp, out := ts.do(t, "DELETE", "/api/debates/"+id, ""); resp.StatusCode != http.StatusNoContent || out != "" {
+		t.Fatalf("DELETE of a paused debate: %d %q; want 204", resp.StatusCode, out)
+	}
+	for _, m := range []string{"GET", "DELETE"} {
+		if resp, out := ts.do(t, m, "/api/debates/"+id, ""); resp.StatusCode != http.StatusNotFound || !strings.Contains(out, "no such debate") {
+			t.Errorf("%s after the delete: %d %s; want 404", m, resp.StatusCode, out)
+		}
+	}
+	if _, out := ts.do(t, "GET", "/api/debates", ""); strings.Contains(out, id) {
+		t.Errorf("the deleted debate is still listed: %s", out)
+	}
+}
