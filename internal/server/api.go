@@ -317,19 +317,24 @@ func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// apiDelete deletes a debate for good (app.Delete): 204, or 409 while a
-// runner holds it, saying to pause it first.
+// apiDelete deletes a debate for good: 204, or 409 while a runner holds it.
 func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if _, err := s.app.Delete(r.Context(), id); err != nil {
-		var held *debate.LeaseHeldError
-		if errors.As(err, &held) {
-			err = &conflictError{fmt.Errorf("%w: pause it first (POST /api/debates/%s/pause), then delete it", err, id)}
-		}
+	if err := s.delete(r.Context(), r.PathValue("id")); err != nil {
 		writeAppError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// delete deletes a debate for good (app.Delete); one a runner holds is a
+// conflict that says to pause it first.
+func (s *Server) delete(ctx context.Context, id string) error {
+	_, err := s.app.Delete(ctx, id)
+	var held *debate.LeaseHeldError
+	if errors.As(err, &held) {
+		return &conflictError{fmt.Errorf("%w: pause it first, then delete it", err)}
+	}
+	return err
 }
 
 // CheckpointRequest answers a checkpoint: continue, guide (with guidance)

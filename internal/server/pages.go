@@ -525,7 +525,7 @@ func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 func (s *Server) action(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	switch r.PathValue("action") {
-	case "checkpoint", "hints", "pause", "resume":
+	case "checkpoint", "hints", "pause", "resume", "delete":
 	default:
 		// No such page: not a request that does not fit the debate's
 		// state (409).
@@ -547,6 +547,17 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request) {
 		err = s.pause(r.Context(), id)
 	case "resume":
 		err = s.resume(r.Context(), id, nil)
+	case "delete":
+		// The form's box must be ticked (the browser asks for it, with no
+		// script): a log deleted cannot be recovered.
+		if f.Get("confirm") != "yes" {
+			err = &setup.InputError{Err: errors.New("nothing deleted: tick the box that says the log cannot be recovered, then press Delete")}
+			break
+		}
+		if err = s.delete(r.Context(), id); err == nil {
+			http.Redirect(w, r, "/", http.StatusSeeOther)
+			return
+		}
 	}
 	if err != nil {
 		s.pageError(w, err)

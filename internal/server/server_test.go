@@ -1011,7 +1011,7 @@ func TestDeleteDebate(t *testing.T) {
 	id := ts.create(t, `{"topic":"Should we use Redis or PostgreSQL for caching?"}`)
 	ts.waitFor(t, id, "at its checkpoint", func(v DebateView) bool { return v.Checkpoint != nil })
 	if resp, out := ts.do(t, "DELETE", "/api/debates/"+id, ""); resp.StatusCode != http.StatusConflict ||
-		!strings.Contains(out, "pause it first (POST /api/debates/"+id+"/pause)") {
+		!strings.Contains(out, "pause it first, then delete it") {
 		t.Fatalf("DELETE of a running debate: %d %s; want 409 saying to pause it first", resp.StatusCode, out)
 	}
 	if resp, out := ts.do(t, "POST", "/api/debates/"+id+"/pause", ""); resp.StatusCode != http.StatusAccepted {
@@ -1028,5 +1028,32 @@ func TestDeleteDebate(t *testing.T) {
 	}
 	if _, out := ts.do(t, "GET", "/api/debates", ""); strings.Contains(out, id) {
 		t.Errorf("the deleted debate is still listed: %s", out)
+	}
+}
+
+// TestDeleteFromThePanel: a finished debate's panel offers Delete behind a
+// box to tick; the form without it deletes nothing (400, saying to tick
+// it), with it deletes the debate and goes back to the list.
+func TestDeleteFromThePanel(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	if _, page := ts.do(t, "GET", "/debates/"+id+"/panel", ""); !strings.Contains(page, `action="/debates/`+id+`/delete"`) ||
+		!strings.Contains(page, `name="confirm" value="yes" required`) {
+		t.Fatalf("a finished debate's panel has no Delete form behind a box to tick:\n%s", page)
+	}
+	form := []string{"Content-Type", "application/x-www-form-urlencoded"}
+	if resp, page := ts.do(t, "POST", "/debates/"+id+"/delete", "x=1", form...); resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, "tick the box") {
+		t.Fatalf("Delete without the box ticked: %d\n%s", resp.StatusCode, page)
+	}
+	if resp, _ := ts.do(t, "GET", "/api/debates/"+id, ""); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the debate went without the box ticked: %d", resp.StatusCode)
+	}
+	resp, _ := ts.do(t, "POST", "/debates/"+id+"/delete", "confirm=yes", form...)
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/" {
+		t.Fatalf("Delete with the box ticked: %d at %s; want the list", resp.StatusCode, resp.Request.URL)
+	}
+	if resp, _ := ts.do(t, "GET", "/api/debates/"+id, ""); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET after the delete: %d, want 404", resp.StatusCode)
 	}
 }
