@@ -16,11 +16,7 @@ func TestLevelMoveVerbs(t *testing.T) {
 	ts := tables(t)
 	split := syntheticTable(t, "split_CIK0009000017.json")
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want []Status
-	}{
+	checkStatuses(t, []statusCase{
 		{ts["AAPL"], "Dividends per share were cut in fiscal 2025 to $1.02.", []Status{Corrected}},
 		{ts["AAPL"], "Dividends per share were raised in fiscal 2025 to $1.02.", []Status{Verified}},
 		{ts["AAPL"], "Apple cut its dividend per share to $1.02 in fiscal 2025.", []Status{Corrected}},
@@ -45,12 +41,7 @@ func TestLevelMoveVerbs(t *testing.T) {
 		{ts["AAPL"], "Revenue rose 6% in fiscal 2025 to $416.2 billion.", []Status{Verified, Verified}},
 		// A quarter's dividend stated for the year stays unverified.
 		{ts["AAPL"], "Apple raised its dividend to $0.26 per share in fiscal 2025.", []Status{Unverified}},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
-			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
-		}
-	}
+	})
 }
 
 // TestStreakObjects: a streak whose line follows its verb ("has grown
@@ -61,11 +52,7 @@ func TestLevelMoveVerbs(t *testing.T) {
 func TestStreakObjects(t *testing.T) {
 	ts := tables(t)
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want []Status
-	}{
+	checkStatuses(t, []statusCase{
 		{ts["AAPL"], "Apple has grown revenue for five straight years.", []Status{Corrected}},
 		{ts["AAPL"], "Apple has grown revenue for two straight years.", []Status{Verified}},
 		{ts["AAPL"], "Apple increased its net income in each of the last 3 years.", []Status{Corrected}},
@@ -76,12 +63,7 @@ func TestStreakObjects(t *testing.T) {
 		{sl, "The company has cut costs, and revenue has declined for four straight years.", []Status{Verified}},
 		{ts["AAPL"], "Apple has grown market share for five straight years.", nil},
 		{ts["AAPL"], "Apple has not grown revenue for five straight years.", nil},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
-			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
-		}
-	}
+	})
 }
 
 // TestAverageReturns: a return on average equity or assets is held to the
@@ -156,11 +138,7 @@ func TestNetDebt(t *testing.T) {
 	ts := tables(t)
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
 	bank := syntheticTable(t, "norevbank_CIK0009000019.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want []Status
-	}{
+	checkStatuses(t, []statusCase{
 		{sl, "Net debt was $5.5 billion at the end of fiscal 2025.", []Status{Verified}},
 		{sl, "Net debt was $3.5 billion at the end of fiscal 2025.", []Status{Corrected}},
 		{sl, "Net debt rose to $5.5 billion in fiscal 2025 from $4.5 billion.", []Status{Verified, Verified}},
@@ -171,12 +149,7 @@ func TestNetDebt(t *testing.T) {
 		{ts["AAPL"], "Apple's net debt was $90 billion at the end of fiscal 2025.", []Status{Corrected}},
 		{bank, "Net debt was $5 billion in 2024.", []Status{Unverified}},
 		{ts["NVDA"], "NVIDIA has net cash of $34.7 billion.", []Status{Unverified}},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
-			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
-		}
-	}
+	})
 }
 
 // TestAnnualRateWords: "at a 5.7% annual rate", "a 12% annual growth
@@ -283,11 +256,7 @@ func TestSignStreaks(t *testing.T) {
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
 	tiny := syntheticTable(t, "tiny_CIK0009000013.json")
 	turn := syntheticTable(t, "turnaround_CIK0009000016.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want []Status
-	}{
+	checkStatuses(t, []statusCase{
 		{tiny, "The company has lost money in each of the last three years.", []Status{Verified}},
 		{sl, "The company has lost money in each of the last three years.", []Status{Verified}},
 		{sl, "The company has posted losses for four consecutive years.", []Status{Corrected}},
@@ -296,12 +265,7 @@ func TestSignStreaks(t *testing.T) {
 		{ts["GOOGL"], "Other Bets has lost money for three straight years.", []Status{Unverified}},
 		{turn, "The company posted losses for two consecutive years before returning to profit in 2024.", []Status{Verified}},
 		{ts["AAPL"], "Apple has not lost money in each of the last three years.", nil},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
-			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
-		}
-	}
+	})
 }
 
 // TestActStreaks: a streak of an act on a line ("has raised its dividend
@@ -310,21 +274,12 @@ func TestSignStreaks(t *testing.T) {
 func TestActStreaks(t *testing.T) {
 	ts := tables(t)
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want []Status
-	}{
+	checkStatuses(t, []statusCase{
 		{sl, "The company has raised its dividend for three consecutive years.", []Status{Corrected}},
 		{ts["AAPL"], "Apple has raised its dividend every year since fiscal 2021.", []Status{Verified}},
 		{ts["AAPL"], "Apple has cut its long-term debt for four straight years.", []Status{Verified}},
 		{ts["AAPL"], "Apple has increased its long-term debt for four straight years.", []Status{Corrected}},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
-			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
-		}
-	}
+	})
 }
 
 // TestComparedLevels: two levels of a line compared ("the net loss of $1.2
@@ -337,23 +292,14 @@ func TestActStreaks(t *testing.T) {
 func TestComparedLevels(t *testing.T) {
 	ts := tables(t)
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want []Status
-	}{
+	checkStatuses(t, []statusCase{
 		{sl, "The net loss of $1.2 billion in fiscal 2025 was narrower than the $0.8 billion loss of fiscal 2024.", []Status{Corrected, Verified}},
 		{sl, "The net loss of $1.2 billion in fiscal 2025 was wider than the $0.8 billion loss of fiscal 2024.", []Status{Verified, Verified}},
 		{sl, "Revenue of $9.8 billion in fiscal 2025 was higher than the $10.5 billion of fiscal 2024.", []Status{Corrected, Verified}},
 		{sl, "Revenue of $9.8 billion in fiscal 2025 was lower than the $10.5 billion of fiscal 2024.", []Status{Verified, Verified}},
 		{ts["AAPL"], "Net income in fiscal 2025 was $112.0 billion, lower than the $93.7 billion in fiscal 2024.", []Status{Corrected, Verified}},
 		{ts["AAPL"], "Revenue of $416.2 billion was more than the $391.0 billion of fiscal 2024.", []Status{Verified, Verified}},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
-			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
-		}
-	}
+	})
 }
 
 // TestClaimsOfNewLines: structured claims of the lines the fifth round
@@ -428,11 +374,7 @@ func TestMovesOfOtherThings(t *testing.T) {
 func TestLossActsAndImprovement(t *testing.T) {
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
 	loss := syntheticTable(t, "loss_CIK0009000006.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want []Status
-	}{
+	checkStatuses(t, []statusCase{
 		{sl, "The company trimmed its net loss to $1.2 billion in fiscal 2025.", []Status{Corrected}},
 		{sl, "The net loss was cut in fiscal 2025 to $1.2 billion.", []Status{Corrected}},
 		{sl, "The net loss grew to $1.2 billion in fiscal 2025 from $0.8 billion.", []Status{Verified, Verified}},
@@ -441,7 +383,20 @@ func TestLossActsAndImprovement(t *testing.T) {
 		{sl, "Capex has improved for two straight years.", nil},
 		{loss, "Net income fell in 2024.", []Status{Verified}},
 		{loss, "Net income rose in 2024.", []Status{Corrected}},
-	} {
+	})
+}
+
+// statusCase is a sentence checked against a table, with the statuses its
+// findings must have, in order.
+type statusCase struct {
+	tb   *Table
+	text string
+	want []Status
+}
+
+func checkStatuses(t *testing.T, cases []statusCase) {
+	t.Helper()
+	for _, tc := range cases {
 		fs := tc.tb.Check(tc.text)
 		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
 			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
