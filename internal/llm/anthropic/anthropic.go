@@ -182,7 +182,7 @@ func New(cfg Config) (*Provider, error) {
 		textCalls:   permodel.New(false),
 		cacheCounts: permodel.New(cacheUnknown),
 		log:         log,
-		errs:        apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY"},
+		errs:        apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY", Public: ownAPI(cfg.BaseURL)},
 	}, nil
 }
 

@@ -205,7 +205,7 @@ func New(cfg Config) (*Provider, error) {
 	return &Provider{
 		chat:       sdk.NewChatCompletionService(opts...),
 		cfg:        cfg,
-		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == ""},
+		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
 		shapes:     permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
 		thinks:     permodel.New(think.Unknown),
 		textCalls:  permodel.New(false),
@@ -934,4 +934,10 @@ func (p *Provider) streamError(model string, data []byte) *llm.Error {
 		e.Err = fmt.Errorf("%w\n%s", e.Err, apierr.ContextHint(model))
 	}
 	return e
+}
+
+// openAIsOwn reports whether baseURL is OpenAI's own API.
+func openAIsOwn(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
 }

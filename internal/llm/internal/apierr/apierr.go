@@ -53,7 +53,12 @@ type Mapper struct {
 	// that is a wrong address rather than an unknown model.
 	BaseURLEnv string
 	KeyEnv     string // environment variable to name when the key is refused; "" for none
-	NoKey      bool   // no key is sent: a 401 means one is needed, not that it is wrong
+	// Public says BaseURL is the provider's own public API (its default),
+	// a host that exists: a name server that says it does not is this
+	// machine's network's doing (offline, a filtering resolver), not an
+	// address to correct.
+	Public bool
+	NoKey  bool // no key is sent: a 401 means one is needed, not that it is wrong
 }
 
 // Classified returns err's own *llm.Error, made this provider's, when a
@@ -327,6 +332,12 @@ func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
 		// The SDK's text ("Post URL: dial tcp: lookup HOST on SERVER: no
 		// such host") says the same again; it stays reachable.
 		e.Kind = llm.ErrUnreachable
+		if m.Public {
+			e.Err = Hide(fmt.Sprintf("cannot reach %s: this machine's name server says its host %q does not exist (\"no such host\"), "+
+				"though it is the provider's public address: check the network connection (offline, or a proxy or firewall that filters names)",
+				m.BaseURL, notFoundHost(err).Name), err)
+			break
+		}
 		e.Err = Hide(fmt.Sprintf("cannot reach %s: host %q does not exist (the name server answers \"no such host\"): correct the address%s, or check the network's name server",
 			m.BaseURL, notFoundHost(err).Name, m.setBy()), err)
 	case isDNS(err):

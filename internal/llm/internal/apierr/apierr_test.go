@@ -46,6 +46,14 @@ func TestTransport(t *testing.T) {
 			t.Errorf("%s: %v (kind %s), want %s containing %q", c.name, e, e.Kind, c.kind, c.text)
 		}
 	}
+	// The provider's own public host said not to exist is the network's
+	// doing: no address of the user's to correct.
+	pub := Mapper{Provider: "p", BaseURL: "https://api.p.example", BaseURLEnv: "P_BASE_URL", Public: true}
+	nx := &url.Error{Op: "Post", URL: "https://api.p.example", Err: &net.OpError{Op: "dial", Err: &net.DNSError{Err: "no such host", Name: "api.p.example", IsNotFound: true}}}
+	if e := pub.Transport(context.Background(), nx); e.Kind != llm.ErrUnreachable || strings.Contains(e.Error(), "correct the address") ||
+		!strings.Contains(e.Error(), "check the network connection") {
+		t.Errorf("no such host for the public API: %v (kind %s); want unreachable, saying to check the network, not the address", e, e.Kind)
+	}
 	if e := m.Transport(canceled, errors.New("x")); !errors.Is(e, context.Canceled) {
 		t.Errorf("canceled error does not wrap context.Canceled: %v", e)
 	}
