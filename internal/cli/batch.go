@@ -753,7 +753,19 @@ func writeBatch(w io.Writer, rows []*BatchRow, format string, o *BatchOptions) e
 			}
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d %s, %s\n", len(rows), plural(len(rows), "debate", "debates"), total.Text("total cost"))
+	// An item that could not start (an unknown ticker) has no debate: it
+	// is counted apart, not as a debate.
+	started := 0
+	for _, r := range rows {
+		if r.ID != "" {
+			started++
+		}
+	}
+	counted := fmt.Sprintf("%d %s", started, plural(started, "debate", "debates"))
+	if n := len(rows) - started; n > 0 {
+		counted += fmt.Sprintf(" (%d %s could not start)", n, plural(n, "item", "items"))
+	}
+	_, err := fmt.Fprintf(w, "%s, %s\n", counted, total.Text("total cost"))
 	return err
 }
 

@@ -129,6 +129,14 @@ func TestBatchCosts(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
+	// An item that could not start has no debate to count.
+	b.Reset()
+	if err := writeBatch(&b, append(rows[:1:1], &BatchRow{Item: "ZZZZ", Status: batchFailed, Error: "unknown ticker"}), "bullbear", &BatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.HasSuffix(got, "1 debate (1 item could not start), no cost (no model used)\n") {
+		t.Errorf("a batch with an item that could not start:\n%s", got)
+	}
 	if n := strings.Count(out, "openai/my-model"); n != 1 {
 		t.Errorf("the unpriced model is named %d times, want once:\n%s", n, out)
 	}
