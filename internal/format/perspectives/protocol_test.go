@@ -154,6 +154,21 @@ func TestIssueDraftNeedsSynthesis(t *testing.T) {
 	}
 }
 
+// TestRenderBeforeAnalysis: a debate stopped before the moderator's
+// analysis (a refused key) says its perspectives are not chosen yet, where
+// it printed an empty "Perspectives:" line and an empty section.
+func TestRenderBeforeAnalysis(t *testing.T) {
+	f := newFixture(t, perspectives.Options{}, script.Rule{Tag: "nothing-asks-this", Reply: evalReply("conclude", "unused")}) // no rule for the analysis: it fails
+	s, _ := f.Run()
+	doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{Summary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc, "**Perspectives:** not chosen yet") || !strings.Contains(doc, "## Perspectives Considered\n\nNone yet:") {
+		t.Errorf("render before the analysis:\n%s", doc)
+	}
+}
+
 func TestAgreeImmediately(t *testing.T) {
 	rules := append([]script.Rule{{Tag: "analysis", Reply: analysisReply(perf, ops, flex)}}, roundRules(1, perf, ops, flex)...)
 	rules = append(rules,

@@ -1,6 +1,7 @@
 package perspectives
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -143,7 +144,7 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 		"**Date:** " + s.Created.Format(time.DateOnly),
 		"**Debate ID:** " + s.ID,
 		fmt.Sprintf("**Rounds:** %d", res.Rounds),
-		"**Perspectives:** " + strings.Join(names(v.debaters), ", "),
+		"**Perspectives:** " + cmp.Or(strings.Join(names(v.debaters), ", "), "not chosen yet"),
 	}
 	if s.Status != debate.StatusCompleted {
 		meta = append(meta, fmt.Sprintf("**Status:** %s (the debate has not finished; this document is partial)", s.Status))
@@ -155,6 +156,10 @@ func (p *Protocol) decision(s *debate.State, v *view) string {
 	}
 	syn := v.synthesis
 	b.WriteString("\n## Perspectives Considered\n")
+	if len(v.debaters) == 0 {
+		// Paused before the moderator's analysis chose them.
+		b.WriteString("\nNone yet: the moderator chooses them when it analyses the question.\n")
+	}
 	for _, d := range v.debaters {
 		fmt.Fprintf(&b, "\n### %s\n", d.Name)
 		var ps *PerspectiveSummary
