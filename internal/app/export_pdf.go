@@ -10,13 +10,24 @@ import (
 	"github.com/parleyhq/parley/internal/render/pdf"
 )
 
-// ExportPDF lays out the debate's Markdown rendering as a PDF. The title is
-// the document's own "# " heading (the format names it), the metadata line
-// says which debate it is and how complete the document is.
+// ExportPDF lays out the debate's Markdown rendering as a PDF
+// (PDFDocument, then RenderPDF).
 func ExportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, error) {
-	doc, err := RenderDoc(format, st, summary)
+	d, err := PDFDocument(st, format, summary)
 	if err != nil {
 		return nil, err
+	}
+	return RenderPDF(st.ID, d)
+}
+
+// PDFDocument is what ExportPDF lays out. The title is the document's own
+// "# " heading (the format names it), the metadata line says which debate
+// it is and how complete the document is. It costs a fraction of laying it
+// out, so a server can key a cache of PDFs by it.
+func PDFDocument(st *debate.State, format debate.Format, summary bool) (pdf.Document, error) {
+	doc, err := RenderDoc(format, st, summary)
+	if err != nil {
+		return pdf.Document{}, err
 	}
 	title := firstHeading(doc)
 	if title == "" {
@@ -34,13 +45,18 @@ func ExportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, er
 		fmt.Sprintf("Debate %s · %s · %s · %s", st.ID, st.Format, status, scope),
 		fmt.Sprintf("Created %s · last event %s", st.Created.UTC().Format("2006-01-02 15:04 UTC"), st.Updated.UTC().Format("2006-01-02 15:04 UTC")),
 	}
-	var buf bytes.Buffer
 	created := st.Updated
 	if created.IsZero() {
 		created = time.Now()
 	}
-	if err := pdf.RenderDocument(&buf, pdf.Document{Title: title, Meta: meta, Markdown: doc, Created: created}); err != nil {
-		return nil, fmt.Errorf("export debate %s as PDF: %w", st.ID, err)
+	return pdf.Document{Title: title, Meta: meta, Markdown: doc, Created: created}, nil
+}
+
+// RenderPDF lays out d, the PDF of debate id.
+func RenderPDF(id string, d pdf.Document) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := pdf.RenderDocument(&buf, d); err != nil {
+		return nil, fmt.Errorf("export debate %s as PDF: %w", id, err)
 	}
 	return buf.Bytes(), nil
 }

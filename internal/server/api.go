@@ -534,7 +534,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		writeJSON(w, http.StatusOK, app.ExportJSON(st, !summary))
 	case "pdf":
-		pdf, err := app.ExportPDF(st, format, summary)
+		pdf, err := s.exportPDF(st, format, summary)
 		if err != nil {
 			writeAppError(w, err)
 			return
@@ -545,6 +545,38 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", as))
 	}
+}
+
+// pdfCacheBytes bounds the server's cache of exported PDFs: a few dozen
+// documents of a long debate.
+const pdfCacheBytes = 64 << 20
+
+// exportPDF is app.ExportPDF through the server's cache, keyed by the
+// document it lays out (title, metadata, Markdown, date), which says all
+// that the PDF holds: a debate that moved on, or shows another status, is
+// another document.
+func (s *Server) exportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, error) {
+	d, err := app.PDFDocument(st, format, summary)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	for _, part := range append([]string{d.Title, d.Markdown, d.Created.UTC().Format(time.RFC3339Nano)}, d.Meta...) {
+		// Each part with its length: no two documents hash alike by
+		// moving bytes from one part to the next.
+		fmt.Fprintf(h, "%d:%s", len(part), part)
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	if v, ok := s.pdfs.get(key); ok {
+		return v.([]byte), nil
+	}
+	b, err := app.RenderPDF(st.ID, d)
+	if err != nil {
+		return nil, err
+	}
+	s.pdfs.put(key, b, len(b))
+	return b, nil
 }
 
 // tooLargeError is a request body over the limit.

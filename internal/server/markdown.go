@@ -47,7 +47,7 @@ func newMarkdown() markdown {
 // sources and their HTML.
 func newCachedMarkdown(max int) markdown {
 	m := newMarkdown()
-	m.cache = &renderCache{max: max, order: list.New(), byKey: map[[sha256.Size]byte]*list.Element{}}
+	m.cache = newRenderCache(max)
 	return m
 }
 
@@ -188,6 +188,10 @@ type renderCache struct {
 	order   *list.List // of *cacheEntry, the most recently used first
 	byKey   map[[sha256.Size]byte]*list.Element
 	renders int // puts, for tests
+}
+
+func newRenderCache(max int) *renderCache {
+	return &renderCache{max: max, order: list.New(), byKey: map[[sha256.Size]byte]*list.Element{}}
 }
 
 type cacheEntry struct {

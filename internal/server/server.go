@@ -60,8 +60,12 @@ type Server struct {
 	runs  runs
 	pages *template.Template
 	md    markdown // renders model output, with a cache
-	hub   *hub
-	ctx   context.Context // the server's lifetime: runs stop with it
+	// pdfs keeps the PDFs exported lately, by their document
+	// (app.PDFDocument): laying out a long debate takes seconds of CPU,
+	// which a reader asking again, or many asking at once, paid each time.
+	pdfs *renderCache
+	hub  *hub
+	ctx  context.Context // the server's lifetime: runs stop with it
 	// started is when the server was made, for /metrics.
 	started time.Time
 }
@@ -80,7 +84,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now()}, nil
+	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now()}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a

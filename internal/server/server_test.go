@@ -1057,3 +1057,25 @@ func TestDeleteFromThePanel(t *testing.T) {
 		t.Errorf("GET after the delete: %d, want 404", resp.StatusCode)
 	}
 }
+
+// TestPDFExportIsCached: the same document asked again is served from the
+// cache, byte for byte; another document (the summary) is laid out anew.
+func TestPDFExportIsCached(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	get := func(q string) string {
+		resp, out := ts.do(t, "GET", "/api/debates/"+id+"/export?as=pdf"+q, "")
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(out, "%PDF-") {
+			t.Fatalf("export as pdf%s: %d %.100q", q, resp.StatusCode, out)
+		}
+		return out
+	}
+	first, again := get(""), get("")
+	if first != again || ts.pdfs.renders != 1 {
+		t.Errorf("the same PDF asked twice: laid out %d times, same bytes %v; want once", ts.pdfs.renders, first == again)
+	}
+	if summary := get("&summary=true"); summary == first || ts.pdfs.renders != 2 {
+		t.Errorf("the summary's PDF: laid out %d times in all, want 2, and another document", ts.pdfs.renders)
+	}
+}
