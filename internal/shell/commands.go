@@ -24,6 +24,7 @@ var commands = []struct{ name, args, help string }{
 	{"list", "", "list the debates, newest first"},
 	{"show", "ID", "show a debate's document"},
 	{"export", "ID --as md|json|pdf [-o FILE] [--summary] [--force]", "write a debate's document to a file (--force replaces one that exists)"},
+	{"delete", "ID", "delete a debate and its log, after asking (not one that is running)"},
 	{"ask", "AGENT QUESTION", "ask an agent of the debate a follow-up question"},
 	{"hint", "AGENT TEXT", "hint an agent of the shell's debate, wherever it runs (or type AGENT: TEXT)"},
 	{"cost", "[ID]", "what the debate cost, per agent"},
@@ -265,6 +266,8 @@ func (m *Model) command(line string) tea.Cmd {
 		m.cmdShow(rest)
 	case "export":
 		return m.cmdExport(rest)
+	case "delete":
+		m.cmdDelete(rest)
 	case "ask":
 		return m.cmdAsk(rest)
 	case "cost":
@@ -443,6 +446,47 @@ func (m *Model) load(typed string) (*debate.State, debate.Format, error) {
 		return nil, nil, err
 	}
 	return m.app.Load(m.ctx, id)
+}
+
+// cmdDelete deletes a debate after asking, through app.Delete as 'parley
+// delete' does: the shell's own running debate is refused here (Ctrl+C
+// pauses it), one another runner holds by app.Delete.
+func (m *Model) cmdDelete(args []string) {
+	if len(args) != 1 {
+		m.fail(errors.New("/delete ID: give one debate ID (/list shows them)"))
+		return
+	}
+	id, err := m.resolveID(args[0])
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	if m.run != nil && m.run.id == id {
+		m.fail(fmt.Errorf("/delete %s: the shell is running it; pause it first (Ctrl+C), then delete it", id))
+		return
+	}
+	sum, err := m.app.Store.Get(m.ctx, id)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	what := fmt.Sprintf("%s (%s, %s: %s)", id, sum.Format, sum.Shown(m.now(), debate.OwnerAlive), clean(app.Truncate(sum.Topic, 60)))
+	m.askUser(fmt.Sprintf("Delete debate %s? Its log cannot be recovered. [y/N]", what), "y (delete) or n", func(line string) tea.Cmd {
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			m.say(dim, "Nothing deleted.")
+			return nil
+		}
+		if _, err := m.app.Delete(m.ctx, id); err != nil {
+			m.fail(err)
+			return nil
+		}
+		delete(m.views, id)
+		if m.current == id {
+			m.current = ""
+		}
+		m.say(plain, "Deleted debate "+what+".")
+		return nil
+	})
 }
 
 // cmdList lists the debates.

@@ -89,7 +89,7 @@ func (m *Model) candidates(words []string, partial string) ([]string, string) {
 		if len(words) == 1 && partial != "" {
 			return m.tickerCandidates(partial), " "
 		}
-	case "resume", "show", "cost":
+	case "resume", "show", "cost", "delete":
 		if len(words) == 1 {
 			return m.ids(partial), " "
 		}

@@ -1364,3 +1364,41 @@ func TestModelNamesNewDebatesModelsOnce(t *testing.T) {
 		t.Errorf("/model does not say the new debates' models once:\n%s", tr)
 	}
 }
+
+// TestDelete: /delete asks first; no (or an empty line) deletes nothing,
+// y deletes the debate, which /list then lacks; an unknown ID says so.
+func TestDelete(t *testing.T) {
+	h := newHarness(t, 120, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	sums, err := h.store.List(context.Background(), debate.ListFilter{})
+	if err != nil || len(sums) != 1 {
+		t.Fatalf("debates: %v, %v", sums, err)
+	}
+	id := sums[0].ID
+	h.typeLine("/delete " + id)
+	// view and transcript show ids normalized: the only debate is DEB-00000001.
+	if v := h.view(); !strings.Contains(v, "Delete debate DEB-00000001 (bullbear, completed: NVDA)? Its log cannot be recovered. [y/N]") {
+		t.Fatalf("/delete does not ask first:\n%s", v)
+	}
+	h.typeLine("n")
+	if _, err := h.store.Get(context.Background(), id); err != nil || !strings.Contains(h.transcript(), "Nothing deleted.") {
+		t.Fatalf("answered n, the debate is gone (%v) or nothing is said:\n%s", err, h.transcript())
+	}
+	h.typeLine("/delete " + id)
+	h.typeLine("y")
+	if _, err := h.store.Get(context.Background(), id); !errors.Is(err, debate.ErrNotFound) {
+		t.Fatalf("answered y, the debate is still there: %v", err)
+	}
+	if tr := h.transcript(); !strings.Contains(tr, "Deleted debate DEB-00000001") {
+		t.Errorf("the delete is not said:\n%s", tr)
+	}
+	h.typeLine("/list")
+	if v := h.view(); !strings.Contains(v, "No debates yet.") {
+		t.Errorf("/list still lists the deleted debate:\n%s", v)
+	}
+	h.typeLine("/delete " + id)
+	if tr := h.transcript(); !strings.Contains(tr, "/list shows the debates") {
+		t.Errorf("/delete of an unknown ID does not say /list shows the debates:\n%s", tr)
+	}
+}
