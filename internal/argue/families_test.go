@@ -261,28 +261,4 @@ func peerWithin(bin, task, path string, a int, d time.Duration) (string, bool) {
 // BenchmarkFamilies measures the goal tasks on randaf.Families in process,
 // as BenchmarkRandom does on randaf.Instances (runs cut off after 5 s are
 // skipped).
-func BenchmarkFamilies(b *testing.B) {
-	for _, in := range randaf.Families() {
-		for _, t := range goalTasks() {
-			for _, a := range randaf.QueryArgs(in.AF.Len(), t.name) {
-				name := t.name + "/" + in.Name
-				if a >= 0 {
-					name += "/a" + strconv.Itoa(a+1)
-				}
-				b.Run(name, func(b *testing.B) {
-					b.ReportAllocs()
-					for b.Loop() {
-						ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-						_, err := t.run(ctx, in.AF, max(a, 0))
-						cancel()
-						if errors.Is(err, argue.ErrCutOff) {
-							b.Skipf("cut off: %v", err)
-						} else if err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-			}
-		}
-	}
-}
+func BenchmarkFamilies(b *testing.B) { benchGoalTasks(b, randaf.Families()) }

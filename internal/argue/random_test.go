@@ -67,8 +67,12 @@ func goalTasks() []goalTask {
 // BenchmarkRandom measures the goal tasks on the random frameworks in
 // process (generation and start-up excluded). Runs cut off after 5 s are
 // skipped.
-func BenchmarkRandom(b *testing.B) {
-	for _, in := range randaf.Instances() {
+func BenchmarkRandom(b *testing.B) { benchGoalTasks(b, randaf.Instances()) }
+
+// benchGoalTasks measures the goal tasks on each instance, each query
+// argument a sub-benchmark; runs cut off after 5 s are skipped.
+func benchGoalTasks(b *testing.B, instances []randaf.Instance) {
+	for _, in := range instances {
 		for _, t := range goalTasks() {
 			for _, a := range randaf.QueryArgs(in.AF.Len(), t.name) {
 				name := t.name + "/" + in.Name
