@@ -135,11 +135,7 @@ func TestDerivedPerShareQuarters(t *testing.T) {
 func TestQuarterlyDividendAsTheYears(t *testing.T) {
 	ts := tables(t)
 	split := syntheticTable(t, "split_CIK0009000017.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want Status
-	}{
+	checkOne(t, []oneCase{
 		{ts["NVDA"], "NVIDIA paid dividends of $0.01 per share in fiscal 2026.", Unverified},
 		{ts["NVDA"], "NVIDIA's dividend per share was $0.04 in fiscal 2026.", Verified},
 		{ts["NVDA"], "NVIDIA's dividend per share was $0.40 in fiscal 2026.", Corrected},
@@ -148,11 +144,7 @@ func TestQuarterlyDividendAsTheYears(t *testing.T) {
 		// No quarter held: about a quarter of the year's is one.
 		{split, "The company paid dividends of $0.12 per share in fiscal 2025.", Unverified},
 		{split, "The company paid dividends of $0.20 per share in fiscal 2025.", Corrected},
-	} {
-		if fs := tc.tb.Check(tc.text); len(fs) != 1 || fs[0].Status != tc.want {
-			t.Errorf("%q → %s, want %s", tc.text, describe(fs), tc.want)
-		}
-	}
+	})
 }
 
 // TestNewLinesInTables: a Markdown table's rows of the new lines are read

@@ -75,11 +75,7 @@ func TestAverageReturns(t *testing.T) {
 	split := syntheticTable(t, "split_CIK0009000017.json")
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
 	loss := syntheticTable(t, "loss_CIK0009000006.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want Status
-	}{
+	checkOne(t, []oneCase{
 		{ts["AAPL"], "Apple's return on average equity was 171% in fiscal 2025.", Verified},
 		{ts["AAPL"], "Apple's return on average equity was 151.9% in fiscal 2025.", Corrected},
 		{ts["AAPL"], "Apple's return on average equity was 120% in fiscal 2025.", Corrected},
@@ -92,12 +88,7 @@ func TestAverageReturns(t *testing.T) {
 		{sl, "Return on average equity was -17.9% in fiscal 2025.", Verified},
 		{loss, "Return on average equity was 40% in 2024.", Unverified},
 		{ts["AAPL"], "Apple's return on average common equity was 120% in fiscal 2025.", Unverified},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if len(fs) != 1 || fs[0].Status != tc.want {
-			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
-		}
-	}
+	})
 }
 
 // TestAnnualRateInOneYear: a rate a year in the one year a sentence names
@@ -108,11 +99,7 @@ func TestAverageReturns(t *testing.T) {
 func TestAnnualRateInOneYear(t *testing.T) {
 	ts := tables(t)
 	split := syntheticTable(t, "split_CIK0009000017.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want Status
-	}{
+	checkOne(t, []oneCase{
 		{ts["AAPL"], "Apple's revenue grew 16% a year in fiscal 2025.", Corrected},
 		{ts["AAPL"], "Apple's revenue grew 2% a year in fiscal 2024.", Verified},
 		{split, "Revenue grew at an annual rate of 20% in fiscal 2025.", Corrected},
@@ -121,12 +108,7 @@ func TestAnnualRateInOneYear(t *testing.T) {
 		{ts["AAPL"], "Apple's revenue grew 16% a year through fiscal 2025.", Unverified},
 		{ts["NVDA"], "NVIDIA's annual revenue growth of 95% shows demand.", Unverified},
 		{ts["NVDA"], "NVIDIA's annual revenue growth of 65% shows demand.", Verified},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if len(fs) != 1 || fs[0].Status != tc.want {
-			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
-		}
-	}
+	})
 }
 
 // TestNetDebt: net debt is held to the valuation's (debt less cash and
@@ -161,23 +143,14 @@ func TestAnnualRateWords(t *testing.T) {
 	ts := tables(t)
 	split := syntheticTable(t, "split_CIK0009000017.json")
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want Status
-	}{
+	checkOne(t, []oneCase{
 		{sl, "Revenue declined at a 5.7% annual rate from fiscal 2021 to fiscal 2025.", Verified},
 		{sl, "Revenue declined at a 9% annual rate from fiscal 2021 to fiscal 2025.", Corrected},
 		{split, "Revenue grew at a 12% annual growth rate from fiscal 2021 to fiscal 2025.", Verified},
 		{split, "Revenue grew at a 20% annual growth rate from fiscal 2021 to fiscal 2025.", Corrected},
 		{ts["NVDA"], "NVIDIA's annual revenue growth rate of 65% shows demand.", Verified},
 		{ts["NVDA"], "Revenue grew at a 95% annual rate.", Unverified},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if len(fs) != 1 || fs[0].Status != tc.want {
-			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
-		}
-	}
+	})
 }
 
 // TestDividendRates: "raised its dividend to $0.84 a share" may state the
@@ -186,11 +159,7 @@ func TestAnnualRateWords(t *testing.T) {
 // stated as paid stays held to the year's.
 func TestDividendRates(t *testing.T) {
 	ts := tables(t)
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want Status
-	}{
+	checkOne(t, []oneCase{
 		{ts["GOOGL"], "Alphabet raised its dividend to $0.84 per share in 2025.", Unverified},
 		{ts["GOOGL"], "Alphabet raised its dividend to $0.83 per share in 2025.", Verified},
 		{ts["GOOGL"], "Alphabet raised its dividend to $0.94 per share in 2025.", Corrected},
@@ -198,12 +167,7 @@ func TestDividendRates(t *testing.T) {
 		{ts["AAPL"], "Apple raised its dividend to $1.04 per share in fiscal 2025.", Unverified},
 		{ts["AAPL"], "Dividends per share were raised to $1.04 in fiscal 2025.", Unverified},
 		{ts["AAPL"], "Apple's dividends per share were $1.04 in fiscal 2025.", Corrected},
-	} {
-		fs := tc.tb.Check(tc.text)
-		if len(fs) != 1 || fs[0].Status != tc.want {
-			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
-		}
-	}
+	})
 }
 
 // TestOtherFilersForms: amounts as models write them for other filers: a
@@ -384,22 +348,4 @@ func TestLossActsAndImprovement(t *testing.T) {
 		{loss, "Net income fell in 2024.", []Status{Verified}},
 		{loss, "Net income rose in 2024.", []Status{Corrected}},
 	})
-}
-
-// statusCase is a sentence checked against a table, with the statuses its
-// findings must have, in order.
-type statusCase struct {
-	tb   *Table
-	text string
-	want []Status
-}
-
-func checkStatuses(t *testing.T, cases []statusCase) {
-	t.Helper()
-	for _, tc := range cases {
-		fs := tc.tb.Check(tc.text)
-		if got := statusesOf(fs); !equalStatuses(got, tc.want) {
-			t.Errorf("%q: %v, want %v\n%s", tc.text, got, tc.want, describe(fs))
-		}
-	}
 }

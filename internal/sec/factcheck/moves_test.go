@@ -40,11 +40,7 @@ func TestStreaksOverSpans(t *testing.T) {
 	ifrs := syntheticTable(t, "ifrsusd_CIK0009000014.json")
 	split := syntheticTable(t, "split_CIK0009000017.json")
 	aapl := tables(t)["AAPL"]
-	for _, tc := range []struct {
-		tb   *Table
-		text string
-		want Status
-	}{
+	checkOne(t, []oneCase{
 		{ifrs, "Revenue has grown every year since 2022.", Corrected},
 		{ifrs, "Revenue rose for two consecutive years through 2024.", Corrected},
 		{ifrs, "Revenue has increased every year from 2022 to 2024.", Corrected},
@@ -59,11 +55,7 @@ func TestStreaksOverSpans(t *testing.T) {
 		{aapl, "Apple's revenue has grown in each of the last two years.", Verified},
 		{aapl, "Apple's revenue has grown in each of the last three years.", Corrected},
 		{aapl, "Apple's revenue declined for two straight years through fiscal 2024.", Corrected},
-	} {
-		if fs := tc.tb.Check(tc.text); len(fs) != 1 || fs[0].Status != tc.want {
-			t.Errorf("%q → %s, want one %s", tc.text, describe(fs), tc.want)
-		}
-	}
+	})
 	// A rate over the years and a denied streak are not streaks.
 	if fs := aapl.Check("Apple's revenue has not grown every year since fiscal 2022."); len(fs) != 0 {
 		t.Errorf("denied streak → %s, want no finding", describe(fs))
