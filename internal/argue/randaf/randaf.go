@@ -154,21 +154,33 @@ func SCCChain(k, size int, p float64, seed uint64) *argue.Framework {
 	af := argue.NewNumbered(k * size)
 	for b := range k {
 		off := b * size
-		for i := range size {
-			attack(af, off+i, off+(i+1)%size)
-			for j := range size {
-				if r.Float64() < p {
-					attack(af, off+i, off+j)
-				}
-			}
-		}
+		cycleBlock(af, r, off, size, p)
 		if b+1 < k {
-			for range 1 + r.IntN(3) {
-				attack(af, off+r.IntN(size), off+size+r.IntN(size))
-			}
+			intoNext(af, r, off, size)
 		}
 	}
 	return af
+}
+
+// cycleBlock makes the size arguments from off a cycle, with each ordered
+// pair (self-attacks included) attacking with probability p: one block of
+// SCCChain and FarAhead.
+func cycleBlock(af *argue.Framework, r *rand.Rand, off, size int, p float64) {
+	for i := range size {
+		attack(af, off+i, off+(i+1)%size)
+		for j := range size {
+			if r.Float64() < p {
+				attack(af, off+i, off+j)
+			}
+		}
+	}
+}
+
+// intoNext adds 1–3 attacks from the block at off into the next one.
+func intoNext(af *argue.Framework, r *rand.Rand, off, size int) {
+	for range 1 + r.IntN(3) {
+		attack(af, off+r.IntN(size), off+size+r.IntN(size))
+	}
 }
 
 // BAMutual is Barabási–Albert preferential attachment (BA) in which each
@@ -235,20 +247,11 @@ func FarAhead(k, size int, p float64, far int, seed uint64) *argue.Framework {
 	af := argue.NewNumbered(k * size)
 	for b := range k {
 		off := b * size
-		for i := range size {
-			attack(af, off+i, off+(i+1)%size)
-			for j := range size {
-				if r.Float64() < p {
-					attack(af, off+i, off+j)
-				}
-			}
-		}
+		cycleBlock(af, r, off, size, p)
 		if b+1 >= k {
 			continue
 		}
-		for range 1 + r.IntN(3) {
-			attack(af, off+r.IntN(size), off+size+r.IntN(size))
-		}
+		intoNext(af, r, off, size)
 		for range 1 + r.IntN(max(far, 1)) {
 			later := b + 1 + r.IntN(k-b-1)
 			attack(af, off+r.IntN(size), later*size+r.IntN(size))
