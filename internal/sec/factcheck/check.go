@@ -452,12 +452,7 @@ func (t *Table) lookupOrChange(m Metric, p Period) (Fact, bool) {
 	if !ok || p.TTM {
 		return Fact{}, false
 	}
-	cur, ok1 := t.Lookup(margin, p)
-	was, ok2 := t.Lookup(margin, Period{FY: p.FY - 1, Q: p.Q})
-	if !ok1 || !ok2 {
-		return Fact{}, false
-	}
-	return Fact{Metric: m, Period: p, Value: cur.Value - was.Value, Source: cur.Source + "; " + was.Source}, true
+	return t.yearOnYear(m, margin, p)
 }
 
 // averageReturn is a year's return on equity (ROAE) or on assets (ROAA)
@@ -1499,8 +1494,14 @@ func (t *Table) levelChange(m Metric, p Period) (Fact, bool) {
 	if UnitOf(m) != USD && UnitOf(m) != USDPerShare || p.TTM {
 		return Fact{}, false
 	}
-	cur, ok1 := t.Lookup(m, p)
-	was, ok2 := t.Lookup(m, Period{FY: p.FY - 1, Q: p.Q})
+	return t.yearOnYear(m, m, p)
+}
+
+// yearOnYear is line of at p less its value in the same period a year
+// earlier, as metric m, sourced from both.
+func (t *Table) yearOnYear(m, of Metric, p Period) (Fact, bool) {
+	cur, ok1 := t.Lookup(of, p)
+	was, ok2 := t.Lookup(of, Period{FY: p.FY - 1, Q: p.Q})
 	if !ok1 || !ok2 {
 		return Fact{}, false
 	}
