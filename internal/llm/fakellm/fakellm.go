@@ -223,6 +223,15 @@ func (g *gzipWriter) close() {
 	}
 }
 
+// WithNDJSON makes the OpenAI endpoint frame a streamed reply as
+// line-delimited JSON rather than server-sent events: each chunk object on
+// a line of its own, with no "data:" field and no closing "data: [DONE]",
+// under Content-Type application/x-ndjson, as gateways that re-frame a
+// stream and servers that speak their own line-delimited format do when
+// asked for "stream": true. An error in the stream is a line of its own
+// ({"error": {...}}).
+func WithNDJSON() Option { return func(s *Server) { s.ndjson = true } }
+
 // WithHeldOpen makes the server keep a stream open after its last event,
 // until the client goes, rather than end the body, and leave out the
 // event that ends the stream, as proxies that do not pass the end of the
@@ -488,6 +497,7 @@ type Server struct {
 	gzip        bool
 	holdOpen    bool
 	noStops     bool
+	ndjson      bool
 	rejected    []string
 	strictCheck bool
 	bom         bool
@@ -720,13 +730,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		api.writeJSON(w, a)
 		return
 	}
+	ndjson := s.ndjson && api.name() == "openai"
 	if !started {
 		w.Header().Set("Content-Type", "text/event-stream")
+		if ndjson {
+			w.Header().Set("Content-Type", "application/x-ndjson")
+		}
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 	}
 	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField, holdOpen: s.holdOpen, noBlockStops: s.noStops,
-		anthropic: api.name() == "anthropic"}
+		anthropic: api.name() == "anthropic", ndjson: ndjson}
 	api.writeStream(sw, a)
 	if s.holdOpen && !sw.dead {
 		<-r.Context().Done()
@@ -846,8 +860,10 @@ type sseWriter struct {
 	// noBlockStops leaves out the Anthropic stream's content_block_stop
 	// events (WithoutBlockStops).
 	noBlockStops bool
-	n            int
-	dead         bool
+	// ndjson writes each event's data as a line of its own (WithNDJSON).
+	ndjson bool
+	n      int
+	dead   bool
 }
 
 // done ends a stream with its last event, "data: [DONE]" (OpenAI) or
@@ -857,6 +873,8 @@ func (sw *sseWriter) done() {
 	case sw.holdOpen:
 	case sw.anthropic:
 		sw.event("message_stop", map[string]any{"type": "message_stop"})
+	case sw.ndjson:
+		// Line-delimited JSON has no end marker: the body ends.
 	default:
 		sw.raw("", "[DONE]")
 	}
@@ -892,13 +910,22 @@ func (sw *sseWriter) write(field, name, data string) bool {
 		eol = "\n"
 	}
 	var buf bytes.Buffer
-	if name != "" {
-		buf.WriteString("event: " + name + eol)
+	switch {
+	case sw.ndjson && field == "":
+		buf.WriteString(data + eol)
+	case sw.ndjson:
+		// An error sent on a field of its own (WithErrorField) is a
+		// line of its own.
+		buf.WriteString(`{"error":` + data + `}` + eol)
+	default:
+		if name != "" {
+			buf.WriteString("event: " + name + eol)
+		}
+		if field == "" {
+			field = "data"
+		}
+		buf.WriteString(field + ": " + data + eol + eol)
 	}
-	if field == "" {
-		field = "data"
-	}
-	buf.WriteString(field + ": " + data + eol + eol)
 	if _, err := sw.w.Write(buf.Bytes()); err != nil {
 		sw.dead = true
 		return false

@@ -69,7 +69,18 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return nil, e
 	}
 	if first == '{' {
-		return apierr.WholeAsStream(res, br, wholeToStream)
+		// A reply sent whole, or a stream of line-delimited JSON: which
+		// one, the first line says.
+		line, err := firstLine(br)
+		if err != nil {
+			_ = res.Body.Close()
+			return nil, err
+		}
+		rest := bufio.NewReader(io.MultiReader(bytes.NewReader(line), br))
+		if !chunkLine(line) {
+			return apierr.WholeAsStream(res, rest, wholeToStream)
+		}
+		br = rest
 	}
 	if e := apierr.NotEventStream(br); e != nil {
 		_ = res.Body.Close()
@@ -88,6 +99,51 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 type streamEnd struct{ done atomic.Bool }
 
 type streamEndKey struct{}
+
+// firstLine reads the body's first line, or its first apierr.MaxLine
+// bytes when the line is longer: no chunk is, and a reply sent whole
+// longer still fails as one (see apierr.WholeAsStream). A reply sent
+// whole on one line is read whole, as it would be anyway.
+func firstLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		line = append(line, part...)
+		if len(line) > apierr.MaxLine {
+			return line, nil
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		return line, nil
+	}
+}
+
+// chunkLine reports whether line, a body's first line, is by itself a
+// whole chat.completion.chunk object: the body is then a stream framed as
+// line-delimited JSON, a chunk a line, which gateways that re-frame a
+// stream and servers that speak their own line-delimited format send for
+// "stream": true. Read as one reply sent whole it does not parse, and the
+// call failed as malformed, again on every try; read line by line it is
+// the stream it is, as it arrives (see lines.fix).
+func chunkLine(line []byte) bool {
+	var obj struct {
+		Object  string `json:"object"`
+		Choices []struct {
+			Delta json.RawMessage `json:"delta"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(line), &obj) != nil {
+		return false
+	}
+	if obj.Object == "chat.completion.chunk" {
+		return true
+	}
+	return len(obj.Choices) > 0 && len(obj.Choices[0].Delta) > 0
+}
 
 // firstByte peeks at the first byte that is not white space.
 func firstByte(br *bufio.Reader) (byte, error) {
@@ -154,6 +210,8 @@ func (l *lines) Read(p []byte) (int, error) {
 //     a new event, rather than be joined to the last one in a document that
 //     does not parse;
 //   - "data: [DONE]" is recorded (see streamEnd);
+//   - a line of line-delimited JSON (a chunk object, [DONE]) is a data
+//     line;
 //   - an "error:" line (llama.cpp) becomes an {"error": ...} data event;
 //   - a top-level "error": null is dropped (fixLine).
 func (l *lines) fix(line []byte) []byte {
@@ -161,6 +219,13 @@ func (l *lines) fix(line []byte) []byte {
 	if len(t) == 0 {
 		l.data, l.errorEvent = false, false
 		return line
+	}
+	if t[0] == '{' || string(t) == "[DONE]" {
+		// A line of line-delimited JSON (see chunkLine): no SSE line
+		// starts so, and the spec would have it ignored as a field of
+		// that name. It is the data of an event.
+		line = append([]byte("data: "), line...)
+		t = bytes.TrimRight(line, "\r\n")
 	}
 	if name, ok := bytes.CutPrefix(t, []byte("event:")); ok {
 		l.errorEvent = string(bytes.TrimSpace(name)) == "error"
