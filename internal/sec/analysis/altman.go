@@ -113,6 +113,12 @@ func Altman(f *Financials) AltmanResult {
 	if s := f.Series(xbrl.PublicFloat); s != nil {
 		float, haveFloat = s.InFiscalYear(t, xbrl.Instant)
 	}
+	floatElsewhere := ""
+	if haveFloat && Currency(float.Unit) != f.Currency && f.Currency != "" {
+		// A market value in dollars over liabilities in euros is no
+		// ratio, and Parley does not convert currencies.
+		floatElsewhere, haveFloat = Currency(float.Unit), false
+	}
 	switch {
 	case isFinancial(f.SIC):
 		res.Missing = true
@@ -124,6 +130,9 @@ func Altman(f *Financials) AltmanResult {
 	case manufacturer && haveFloat:
 		res.Variant = AltmanZ
 		res.Why = fmt.Sprintf("SIC %d is manufacturing (2000-3999), so the original Z for public manufacturers applies.", f.SIC)
+	case manufacturer && floatElsewhere != "":
+		res.Why = fmt.Sprintf("SIC %d is manufacturing, but the public float is in %s and the statements in %s (Parley does not convert currencies), so Z'' (book equity) is used.",
+			f.SIC, floatElsewhere, f.Currency)
 	case manufacturer:
 		res.Why = fmt.Sprintf("SIC %d is manufacturing, but no public float was reported for FY%d, so Z'' (book equity) is used.", f.SIC, t)
 	default:

@@ -32,7 +32,14 @@ type Financials struct {
 	CIK        int64
 	FiscalYear int
 	SIC        int
-	series     map[xbrl.Concept]*xbrl.Series
+	// Currency is the ISO code of the currency the filer's amounts are in
+	// ("USD", "EUR", "TWD"): every amount of the analysis is in it, and
+	// no amount in another currency is combined with them.
+	Currency string
+	// CurrencyNote says which currency was read for a filer that reports
+	// in several, and that the others' figures are left out; "" otherwise.
+	CurrencyNote string
+	series       map[xbrl.Concept]*xbrl.Series
 }
 
 // ErrThinData is wrapped when a company has too little reported data to
@@ -44,7 +51,8 @@ func Load(cf *xbrl.CompanyFacts, opts Options) (*Financials, error) {
 	if cf == nil {
 		return nil, errors.New("analysis: nil company facts")
 	}
-	f := &Financials{Company: cf.EntityName, CIK: cf.CIK, SIC: opts.SIC, series: make(map[xbrl.Concept]*xbrl.Series)}
+	f := &Financials{Company: cf.EntityName, CIK: cf.CIK, SIC: opts.SIC, Currency: cf.Currency(), CurrencyNote: cf.CurrencyNote(),
+		series: make(map[xbrl.Concept]*xbrl.Series)}
 	for _, c := range xbrl.Concepts() {
 		s, err := cf.Series(c)
 		if errors.Is(err, xbrl.ErrNoData) {

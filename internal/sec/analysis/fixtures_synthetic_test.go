@@ -159,12 +159,10 @@ func TestPriceInAnotherCurrency(t *testing.T) {
 	}
 }
 
-// TestUnreadableFilers: a filer under IFRS, in another currency, or with no
-// financial facts is thin data that says why, never figures in dollars.
+// TestUnreadableFilers: a filer with no financial facts is thin data that
+// says why.
 func TestUnreadableFilers(t *testing.T) {
 	for file, want := range map[string]string{
-		"ifrs_CIK0009000007.json":    "IFRS (ifrs-full) in TWD",
-		"eur_CIK0009000008.json":     "in EUR, not US dollars",
 		"nofacts_CIK0009000009.json": "no financial-statement facts",
 		"empty_CIK0009000010.json":   "no financial-statement facts",
 	} {
@@ -172,6 +170,104 @@ func TestUnreadableFilers(t *testing.T) {
 		if !errors.Is(err, ErrThinData) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want ErrThinData saying %q", file, err, want)
 		}
+	}
+}
+
+// TestForeignCurrencyAnalysis: a filer reporting in euros or Taiwan
+// dollars, under IFRS or US GAAP, is analysed in its own currency: ratios
+// are the same arithmetic, amounts are written in its currency (never with
+// a dollar sign), and the scores are computed.
+func TestForeignCurrencyAnalysis(t *testing.T) {
+	for _, tc := range []struct {
+		file, currency string
+		fy             int
+		ratios         map[string]float64
+		fcf            string // the free cash flow as displayed
+		money          string // an amount of the Piotroski summary
+	}{
+		{"ifrslitho_CIK0009000021.json", "EUR", 2024, map[string]float64{
+			"revenue_growth": 28.263/27.559 - 1, "net_margin": 7.572 / 28.263, "gross_margin": 14.493 / 28.263,
+			"roe": 7.572 / 17.7, "current_ratio": 31.0 / 23.0, "debt_to_equity": 3.7 / 17.7,
+		}, "€9.1B", "€11,167M"},
+		{"ifrstwd_CIK0009000022.json", "TWD", 2024, map[string]float64{
+			"revenue_growth": 2.8943/2.1617 - 1, "net_margin": 1.1733 / 2.8943, "roe": 1.1733 / 4.5010, "operating_margin": 1.3220 / 2.8943,
+		}, "NT$870.1B", "NT$1,826,200M"},
+		{"eur_CIK0009000008.json", "EUR", 2024, map[string]float64{"net_margin": 7.6 / 28.3}, "", ""},
+	} {
+		rep, err := Analyze(fixtureFacts(t, tc.file), Options{SIC: 3674})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if rep.Financials.Currency != tc.currency || rep.Financials.FiscalYear != tc.fy {
+			t.Errorf("%s: currency %q FY%d, want %s FY%d", tc.file, rep.Financials.Currency, rep.Financials.FiscalYear, tc.currency, tc.fy)
+		}
+		for name, want := range tc.ratios {
+			if r, ok := rep.Ratio(name); !ok || math.Abs(r.Value-want) > 1e-9 {
+				t.Errorf("%s: %s = %v, want %v", tc.file, name, r.Value, want)
+			}
+		}
+		if tc.fcf == "" {
+			continue
+		}
+		if r, ok := rep.Ratio("free_cash_flow"); !ok || r.Display() != tc.fcf {
+			t.Errorf("%s: free cash flow %q, want %q", tc.file, r.Display(), tc.fcf)
+		}
+		sum := rep.Piotroski.Summary()
+		if !strings.Contains(sum, tc.money) || strings.Contains(sum, "$1") && tc.currency == "EUR" {
+			t.Errorf("%s: Piotroski summary lacks %s or has dollars:\n%s", tc.file, tc.money, sum)
+		}
+		if rep.Piotroski.Evaluated != 9 || rep.Altman.Missing {
+			t.Errorf("%s: Piotroski %d/9 evaluated, Altman missing %v (%s)", tc.file, rep.Piotroski.Evaluated, rep.Altman.Missing, rep.Altman.Note)
+		}
+	}
+}
+
+// TestForeignCurrencyValuation: a euro filer's valuation is in euros with a
+// price in euros; an ADR's dollar price is not multiplied into euros (nor
+// a Taiwan dollar filer's), and the valuation says why instead of
+// mixing currencies.
+func TestForeignCurrencyValuation(t *testing.T) {
+	cf := fixtureFacts(t, "ifrslitho_CIK0009000021.json")
+	v, err := Value(cf, &Price{Symbol: "LITHO.AS", Value: 651, Currency: "EUR", Date: "2025-06-02", Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, ok := v.Figure("market_cap")
+	if !ok || mc.Unit != "EUR" || math.Abs(mc.Value-651*393.0e6) > 1 || mc.Display != "€255.8B" {
+		t.Errorf("market cap %+v, want €255.8B", mc)
+	}
+	ev, _ := v.Figure("enterprise_value")
+	if ev.Unit != "EUR" || math.Abs(ev.Value-(651*393.0e6+3.7e9-12.741e9)) > 1 {
+		t.Errorf("enterprise value %+v, want market cap + IFRS borrowings - cash", ev)
+	}
+	if pe, ok := v.Figure("pe_ttm"); !ok || math.Abs(pe.Value-651*393.0e6/7.572e9) > 1e-9 {
+		t.Errorf("P/E %+v", pe)
+	}
+	for _, in := range v.Inputs {
+		if in.Name != "price" && in.Name != "shares_outstanding" && in.Unit != "EUR" {
+			t.Errorf("input %s in %s, want EUR", in.Name, in.Unit)
+		}
+	}
+	for _, tc := range []struct {
+		file  string
+		price Price
+		want  string
+	}{
+		{"ifrslitho_CIK0009000021.json", Price{Symbol: "LITHO", Value: 700, Currency: "USD"}, "the price of LITHO is in USD, not EUR"},
+		{"ifrstwd_CIK0009000022.json", Price{Symbol: "FNDY", Value: 200, Currency: "USD"}, "the price of FNDY is in USD, not TWD"},
+		{"ifrstwd_CIK0009000022.json", Price{Symbol: "FNDY", Value: 200}, "the price of FNDY is in USD, not TWD"},
+	} {
+		v, err := Value(fixtureFacts(t, tc.file), &tc.price)
+		if !errors.Is(err, ErrNoMarketValue) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Value = %+v, %v; want no market value because %q", tc.file, v, err, tc.want)
+		}
+	}
+	tw, err := Value(fixtureFacts(t, "ifrstwd_CIK0009000022.json"), &Price{Symbol: "2330.TW", Value: 1085, Currency: "TWD", Date: "2025-06-02", Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mc, _ := tw.Figure("market_cap"); mc.Display != "NT$28.14T" || mc.Unit != "TWD" {
+		t.Errorf("market cap %+v, want NT$28.14T", mc)
 	}
 }
 

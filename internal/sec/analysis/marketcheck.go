@@ -42,6 +42,10 @@ type MarketMention struct {
 	// -1 "less than", 0 exact.
 	Approx bool
 	Bound  int
+	// Currency is the ISO code of a market value or a price written in a
+	// currency other than the dollar ("EUR" for "€250 billion"); "" for
+	// dollars. It is held only to a recorded figure in that currency.
+	Currency string
 }
 
 // marketCues name the valuation figure a phrase cites, most specific first
@@ -108,6 +112,9 @@ func CheckMarket(figs []ValueFigure, price *Price, m MarketMention) (MarketCheck
 			return MarketCheck{}, false
 		}
 		cur := strings.ToUpper(cmpOr(price.Currency, "USD"))
+		if cur != cmpOr(m.Currency, "USD") {
+			return MarketCheck{}, false // Parley does not convert currencies
+		}
 		f := ValueFigure{Name: "price", Label: "Share price (" + price.Symbol + ")", Value: price.Value, Unit: cur,
 			Display: priceDisplay(price.Value, cur), Date: price.Date, Source: price.Source + " close " + price.Date}
 		return MarketCheck{Figure: f, Match: m.agrees(price.Value)}, true
@@ -116,6 +123,11 @@ func CheckMarket(figs []ValueFigure, price *Price, m MarketMention) (MarketCheck
 		for _, f := range figs {
 			if f.Name != name {
 				continue
+			}
+			if cue.unit == UnitUSD && !strings.EqualFold(f.Unit, cmpOr(m.Currency, "USD")) {
+				// A market value in euros is not held to one in
+				// dollars: Parley does not convert currencies.
+				return MarketCheck{}, false
 			}
 			want := f.Value
 			if f.Unit == "ratio" {
@@ -139,10 +151,7 @@ func gap(s1, e1, s2, e2 int) int {
 }
 
 func priceDisplay(v float64, currency string) string {
-	if currency == "USD" {
-		return fmt.Sprintf("$%.2f", v)
-	}
-	return fmt.Sprintf("%.2f %s", v, currency)
+	return fmt.Sprintf("%s%.2f", CurrencyPrefix(currency), v)
 }
 
 // agrees compares the cited value with the recorded one: within half a

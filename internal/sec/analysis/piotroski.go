@@ -71,7 +71,7 @@ func (p PiotroskiResult) Summary() string {
 // figure writes a compared value: a ratio to four significant digits; an
 // amount the criterion compares as reported (operating cash flow, net
 // income, shares outstanding) in millions of its unit, as the reports'
-// key figures are written ("$102,718M", "24,300M shares"), where %g wrote
+// key figures are written ("$102,718M", "€11,167M", "24,300M shares"), where %g wrote
 // "1.027e+11" for the reader and the agents to decode.
 func (c Criterion) figure(v float64) string {
 	unit := ""
@@ -82,7 +82,8 @@ func (c Criterion) figure(v float64) string {
 		}
 		unit = in.Unit
 	}
-	if math.Abs(v) < 1e6 || (unit != "USD" && unit != "shares") {
+	cur := Currency(unit)
+	if math.Abs(v) < 1e6 || (cur == "" && unit != "shares") {
 		return fmt.Sprintf("%.4g", v)
 	}
 	m := math.Round(v / 1e6)
@@ -94,8 +95,8 @@ func (c Criterion) figure(v float64) string {
 	for i := len(digits) - 3; i > 0; i -= 3 {
 		digits = digits[:i] + "," + digits[i:]
 	}
-	if unit == "USD" {
-		return sign + "$" + digits + "M"
+	if cur != "" {
+		return sign + CurrencyPrefix(cur) + digits + "M"
 	}
 	return sign + digits + "M shares"
 }

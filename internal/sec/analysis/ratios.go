@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/sec/xbrl"
@@ -19,7 +18,10 @@ const (
 	Points
 	// Multiple is a ratio shown as "1.23x".
 	Multiple
-	// USD is an amount of dollars.
+	// USD is an amount of money, in the currency of the filer's figures
+	// (the unit of the inputs: dollars for most filers, euros for a filer
+	// reporting in euros); FormatValue writes it in dollars, Ratio.Display
+	// in the currency of its inputs.
 	USD
 	// Number is a plain score.
 	Number
@@ -35,18 +37,7 @@ func FormatValue(v float64, f Format) string {
 	case Multiple:
 		return fmt.Sprintf("%.2fx", v)
 	case USD:
-		a := math.Abs(v)
-		sign := ""
-		if v < 0 {
-			sign = "-"
-		}
-		switch {
-		case a >= 1e9:
-			return fmt.Sprintf("%s$%.1fB", sign, a/1e9)
-		case a >= 1e6:
-			return fmt.Sprintf("%s$%.1fM", sign, a/1e6)
-		}
-		return fmt.Sprintf("%s$%.0f", sign, a)
+		return FormatMoney(v, "USD")
 	}
 	return fmt.Sprintf("%.2f", v)
 }
@@ -67,8 +58,14 @@ type Ratio struct {
 	Note string
 }
 
-// Display renders the value.
-func (r Ratio) Display() string { return FormatValue(r.Value, r.Format) }
+// Display renders the value; an amount in the currency of its inputs
+// ("€10.1B" for a filer reporting in euros).
+func (r Ratio) Display() string {
+	if r.Format == USD && len(r.Inputs) > 0 {
+		return FormatMoney(r.Value, Currency(r.Inputs[0].Unit))
+	}
+	return FormatValue(r.Value, r.Format)
+}
 
 // Citations flattens the sources of all inputs.
 func (r Ratio) Citations() []xbrl.Source {
@@ -144,7 +141,7 @@ func quotient(f *Financials, name, label string, format Format, fy int, num, den
 		return r, err
 	}
 	if in[1].Value <= 0 {
-		return r, fmt.Errorf("%s FY%d is %s, not positive, so %s is not meaningful", den, fy, FormatValue(in[1].Value, USD), lowerFirst(label))
+		return r, fmt.Errorf("%s FY%d is %s, not positive, so %s is not meaningful", den, fy, FormatMoney(in[1].Value, Currency(in[1].Unit)), lowerFirst(label))
 	}
 	r.Value, r.Inputs = in[0].Value/in[1].Value, in
 	return r, nil
@@ -162,7 +159,7 @@ func growth(f *Financials, name, label string, c xbrl.Concept, fy int) (Ratio, e
 		return r, err
 	}
 	if prev[0].Value <= 0 {
-		return r, fmt.Errorf("%s FY%d is %s; growth from a non-positive base is undefined", c, fy-1, FormatValue(prev[0].Value, USD))
+		return r, fmt.Errorf("%s FY%d is %s; growth from a non-positive base is undefined", c, fy-1, FormatMoney(prev[0].Value, Currency(prev[0].Unit)))
 	}
 	r.Value = cur[0].Value/prev[0].Value - 1
 	r.Inputs = []xbrl.Fact{cur[0], prev[0]}
@@ -196,7 +193,7 @@ func debtToEquity(f *Financials, fy int) (Ratio, error) {
 		return r, err
 	}
 	if in[1].Value <= 0 {
-		return r, fmt.Errorf("StockholdersEquity FY%d is %s; debt to equity is undefined for non-positive equity", fy, FormatValue(in[1].Value, USD))
+		return r, fmt.Errorf("StockholdersEquity FY%d is %s; debt to equity is undefined for non-positive equity", fy, FormatMoney(in[1].Value, Currency(in[1].Unit)))
 	}
 	debt := in[0].Value
 	r.Inputs = in

@@ -54,7 +54,7 @@ type ValueFigure struct {
 	Name    string  `json:"name"`
 	Label   string  `json:"label"`
 	Value   float64 `json:"value"`
-	Unit    string  `json:"unit"` // "USD", "times", "ratio"
+	Unit    string  `json:"unit"` // a currency ("USD", "EUR"), "times", "ratio"
 	Display string  `json:"display"`
 	Formula string  `json:"formula"`
 	// Date is the date of the price (or public float) the figure rests on.
@@ -104,16 +104,20 @@ var ErrNoMarketValue = errors.New("no market value")
 // less cash and short-term investments, all at the latest balance-sheet date
 // that reports cash. Flows are the trailing twelve months to the latest
 // quarter (the latest fiscal year when quarters do not add up).
+//
+// Every amount is in the filer's reporting currency (cf.Currency). A price
+// or public float in another currency (an ADR's dollar price against a
+// euro filer's statements) is set aside with a note saying so: a market
+// value in one currency over flows in another is no multiple at all, and
+// Parley does not convert currencies.
 func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 	v := &Valuation{Company: cf.EntityName}
+	cur := cmpOr(cf.Currency(), "USD")
 	var mcap float64
 	var mdate, msrc string
 	noPrice := "no price source is configured"
-	if price != nil && price.Value > 0 && price.Currency != "" && !strings.EqualFold(price.Currency, "USD") {
-		// A market value in one currency over flows in another is no
-		// multiple at all, and Parley does not convert currencies: the
-		// price is set aside, and the public float (in dollars) used.
-		noPrice = fmt.Sprintf("the price of %s is in %s, not US dollars like the filings' figures (Parley does not convert currencies)", price.Symbol, price.Currency)
+	if price != nil && price.Value > 0 && !strings.EqualFold(cmpOr(price.Currency, "USD"), cur) {
+		noPrice = fmt.Sprintf("the price of %s is in %s, not %s like the filings' figures (Parley does not convert currencies)", price.Symbol, cmpOr(price.Currency, "USD"), currencyName(cur))
 		v.Notes = append(v.Notes, "The market price is not used: "+noPrice+".")
 		price = nil
 	}
@@ -139,11 +143,17 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 			ValueInput{Name: "price", Label: "Share price (" + price.Symbol + ")", Value: price.Value, Unit: cmpOr(price.Currency, "USD"),
 				Date: price.Date, Source: price.Source + cmpSuffix(price.URL), Note: "market data, not from a filing"},
 			input("shares_outstanding", label, shares, "instant"))
-		v.Figures = append(v.Figures, ValueFigure{Name: "market_cap", Label: "Market capitalisation", Value: mcap, Unit: "USD",
-			Display: usdShort(mcap), Formula: "price × shares outstanding", Date: mdate, Source: msrc})
+		v.Figures = append(v.Figures, ValueFigure{Name: "market_cap", Label: "Market capitalisation", Value: mcap, Unit: cur,
+			Display: moneyShort(mcap, cur), Formula: "price × shares outstanding", Date: mdate, Source: msrc})
 	} else {
-		pf, ok := latest(cf, xbrl.TaxonomyDEI, "EntityPublicFloat", "USD")
+		pf, ok := latest(cf, xbrl.TaxonomyDEI, "EntityPublicFloat", cur)
 		if !ok {
+			for _, u := range cf.UnitsOf(xbrl.TaxonomyDEI, "EntityPublicFloat") {
+				if u != cur {
+					return nil, fmt.Errorf("%w: %s, and the filer's public float (dei:EntityPublicFloat) is in %s while its statements are in %s (Parley does not convert currencies)",
+						ErrNoMarketValue, noPrice, u, cur)
+				}
+			}
 			return nil, fmt.Errorf("%w: %s and the filer reports no dei:EntityPublicFloat", ErrNoMarketValue, noPrice)
 		}
 		v.Basis = BasisPublicFloat
@@ -151,17 +161,17 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 		mdate = pf.End.String()
 		msrc = fmt.Sprintf("public float, %s %s", pf.Form, pf.Accession)
 		v.Inputs = append(v.Inputs, input("public_float", "Public float (market value held by non-affiliates)", pf, "instant"))
-		v.Figures = append(v.Figures, ValueFigure{Name: "market_value", Label: "Market value (public float)", Value: mcap, Unit: "USD",
-			Display: usdShort(mcap), Formula: "dei:EntityPublicFloat", Date: mdate, Source: msrc,
+		v.Figures = append(v.Figures, ValueFigure{Name: "market_value", Label: "Market value (public float)", Value: mcap, Unit: cur,
+			Display: moneyShort(mcap, cur), Formula: "dei:EntityPublicFloat", Date: mdate, Source: msrc,
 			Note: "not a market price: the non-affiliates' market value at " + mdate + " as the filer reported it"})
 		v.Notes = append(v.Notes, fmt.Sprintf("No market price source is configured: every multiple uses the public float of %s as of %s "+
 			"(dei:EntityPublicFloat, the market value of shares held by non-affiliates at the end of the second fiscal quarter, from the cover of %s %s filed %s). "+
 			"It is not today's market capitalisation and leaves out affiliates' shares.",
-			usdShort(pf.Value), mdate, pf.Form, pf.Accession, pf.Filed))
+			moneyShort(pf.Value, cur), mdate, pf.Form, pf.Accession, pf.Filed))
 	}
 
 	// Balance sheet: net debt at the latest date with cash.
-	cash, ok := latest(cf, xbrl.TaxonomyUSGAAP, "CashAndCashEquivalentsAtCarryingValue", "USD")
+	cash, ok := latest(cf, xbrl.TaxonomyUSGAAP, "CashAndCashEquivalentsAtCarryingValue", cur)
 	if !ok {
 		if s, err := cf.Series(xbrl.Cash); err == nil {
 			if f, ok2 := s.Latest(); ok2 && len(f.Sources) > 0 {
@@ -178,7 +188,7 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 			v.Notes = append(v.Notes, "No debt is reported at "+cash.End.String()+"; net debt counts cash and investments only.")
 		}
 		v.Inputs = append(v.Inputs, ValueInput{Name: "net_debt", Label: "Net debt (debt less cash and short-term investments)", Value: netDebt,
-			Unit: "USD", Date: cash.End.String(), Period: "instant", Source: "sum of the balance-sheet inputs above"})
+			Unit: cur, Date: cash.End.String(), Period: "instant", Source: "sum of the balance-sheet inputs above"})
 	} else {
 		v.Notes = append(v.Notes, "No cash balance is reported: enterprise value is not computed.")
 	}
@@ -236,13 +246,13 @@ func Value(cf *xbrl.CompanyFacts, price *Price) (*Valuation, error) {
 	add("ps_ttm", "P/S (TTM)", "times", mcName+" ÷ revenue (TTM)", mcap, rev.Value, true, okRev, "revenue (TTM) is not positive")
 	if ok {
 		ev := mcap + netDebt
-		v.Figures = append(v.Figures, ValueFigure{Name: "enterprise_value", Label: "Enterprise value", Value: ev, Unit: "USD",
-			Display: usdShort(ev), Formula: mcName + " + net debt", Date: mdate, Source: msrc, Note: basisNote})
+		v.Figures = append(v.Figures, ValueFigure{Name: "enterprise_value", Label: "Enterprise value", Value: ev, Unit: cur,
+			Display: moneyShort(ev, cur), Formula: mcName + " + net debt", Date: mdate, Source: msrc, Note: basisNote})
 		add("ev_ebit_ttm", "EV/EBIT (TTM)", "times", "enterprise value ÷ EBIT (TTM)", ev, ebit.Value, true, okEBIT, "EBIT (TTM) is not positive")
 	}
 	if okOCF && okCapex {
 		fcf := ocf.Value - math.Abs(capex.Value)
-		v.Inputs = append(v.Inputs, ValueInput{Name: "free_cash_flow_ttm", Label: "Free cash flow", Value: fcf, Unit: "USD", Date: ocf.Date,
+		v.Inputs = append(v.Inputs, ValueInput{Name: "free_cash_flow_ttm", Label: "Free cash flow", Value: fcf, Unit: cur, Date: ocf.Date,
 			Period: ocf.Period, Source: "operating cash flow − capital expenditure"})
 		if mcap > 0 {
 			y := fcf / mcap
@@ -295,29 +305,29 @@ func netDebtAt(cf *xbrl.CompanyFacts, cash xbrl.Source) NetDebt {
 	d := cash.End
 	nd.Inputs = append(nd.Inputs, input("cash", "Cash and cash equivalents", cash, "instant"))
 	nd.Value -= cash.Value
-	if inv, ok := firstAt(cf, d, "CashCashEquivalentsAndShortTermInvestments"); ok && inv.Value >= cash.Value {
+	if inv, ok := firstAt(cf, d, cash.Unit, "CashCashEquivalentsAndShortTermInvestments"); ok && inv.Value >= cash.Value {
 		// A combined line replaces cash alone.
 		nd.Value += cash.Value
 		nd.Inputs[len(nd.Inputs)-1] = input("cash", "Cash, cash equivalents and short-term investments", inv, "instant")
 		nd.Value -= inv.Value
-	} else if inv, ok := firstAt(cf, d, "MarketableSecuritiesCurrent", "ShortTermInvestments", "AvailableForSaleSecuritiesDebtSecuritiesCurrent"); ok {
+	} else if inv, ok := firstAt(cf, d, cash.Unit, "MarketableSecuritiesCurrent", "ShortTermInvestments", "AvailableForSaleSecuritiesDebtSecuritiesCurrent"); ok {
 		nd.Inputs = append(nd.Inputs, input("short_term_investments", "Short-term investments / marketable securities", inv, "instant"))
 		nd.Value -= inv.Value
 	}
-	if ltd, ok := firstAt(cf, d, "LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations"); ok {
+	if ltd, ok := firstAt(cf, d, cash.Unit, "LongTermDebtNoncurrent", "LongTermDebtAndCapitalLeaseObligations", "NoncurrentPortionOfNoncurrentBorrowings", "LongtermBorrowings"); ok {
 		nd.Inputs = append(nd.Inputs, input("long_term_debt", "Long-term debt (non-current)", ltd, "instant"))
 		nd.Value += ltd.Value
 		nd.HaveDebt = true
-		if cur, ok := firstAt(cf, d, "LongTermDebtCurrent", "DebtCurrent"); ok {
+		if cur, ok := firstAt(cf, d, cash.Unit, "LongTermDebtCurrent", "DebtCurrent", "CurrentPortionOfNoncurrentBorrowings"); ok {
 			nd.Inputs = append(nd.Inputs, input("current_debt", "Current portion of debt", cur, "instant"))
 			nd.Value += cur.Value
 		}
-	} else if ltd, ok := firstAt(cf, d, "LongTermDebt"); ok {
+	} else if ltd, ok := firstAt(cf, d, cash.Unit, "LongTermDebt"); ok {
 		nd.Inputs = append(nd.Inputs, input("long_term_debt", "Long-term debt (including current portion)", ltd, "instant"))
 		nd.Value += ltd.Value
 		nd.HaveDebt = true
 	}
-	if cp, ok := firstAt(cf, d, "CommercialPaper", "ShortTermBorrowings"); ok && cp.Value > 0 {
+	if cp, ok := firstAt(cf, d, cash.Unit, "CommercialPaper", "ShortTermBorrowings", "ShorttermBorrowings"); ok && cp.Value > 0 {
 		nd.Inputs = append(nd.Inputs, input("short_term_borrowings", "Commercial paper / short-term borrowings", cp, "instant"))
 		nd.Value += cp.Value
 	}
@@ -336,15 +346,18 @@ func latest(cf *xbrl.CompanyFacts, taxonomy, tag, unit string) (xbrl.Source, boo
 	return best, found
 }
 
-// firstAt returns the first of the us-gaap USD tags reported at date d, the
-// latest filing's value.
-func firstAt(cf *xbrl.CompanyFacts, d xbrl.Date, tags ...string) (xbrl.Source, bool) {
+// firstAt returns the first of the tags reported at date d in unit, the
+// latest filing's value. A tag is looked for in us-gaap and in ifrs-full
+// (their names differ, so a list can hold both).
+func firstAt(cf *xbrl.CompanyFacts, d xbrl.Date, unit string, tags ...string) (xbrl.Source, bool) {
 	for _, tag := range tags {
 		var best xbrl.Source
 		found := false
-		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, "USD") {
-			if s.End == d && s.Start == 0 && (!found || s.Filed > best.Filed) {
-				best, found = s, true
+		for _, taxonomy := range []string{xbrl.TaxonomyUSGAAP, xbrl.TaxonomyIFRS} {
+			for _, s := range cf.Reported(taxonomy, tag, unit) {
+				if s.End == d && s.Start == 0 && (!found || s.Filed > best.Filed) {
+					best, found = s, true
+				}
 			}
 		}
 		if found {
@@ -400,18 +413,28 @@ func Age(date string, now time.Time) int {
 	return int(now.Sub(t).Hours() / 24)
 }
 
-// usdShort shows a market value the way valuations are quoted: "$4.00T",
-// "$253.5B", "$812.0M".
-func usdShort(v float64) string {
+// moneyShort shows a market value the way valuations are quoted: "$4.00T",
+// "$253.5B", "$812.0M", "€253.5B".
+func moneyShort(v float64, currency string) string {
 	a, sign := math.Abs(v), ""
 	if v < 0 {
 		sign = "-"
 	}
+	p := CurrencyPrefix(currency)
 	switch {
 	case a >= 1e12:
-		return fmt.Sprintf("%s$%.2fT", sign, a/1e12)
+		return fmt.Sprintf("%s%s%.2fT", sign, p, a/1e12)
 	case a >= 1e9:
-		return fmt.Sprintf("%s$%.1fB", sign, a/1e9)
+		return fmt.Sprintf("%s%s%.1fB", sign, p, a/1e9)
 	}
-	return fmt.Sprintf("%s$%.1fM", sign, a/1e6)
+	return fmt.Sprintf("%s%s%.1fM", sign, p, a/1e6)
+}
+
+// currencyName names a currency in a sentence: "US dollars" for USD, the
+// ISO code otherwise.
+func currencyName(code string) string {
+	if code == "USD" {
+		return "US dollars"
+	}
+	return code
 }

@@ -60,8 +60,8 @@ func TestValueWithPriceAndNoShares(t *testing.T) {
 	if mc.Value != 200*12_116_000_000 || !strings.Contains(strings.Join(v.Notes, " "), "us-gaap:CommonStockSharesOutstanding") {
 		t.Errorf("market cap %+v notes %q", mc, v.Notes)
 	}
-	if usdShort(-2.5e9) != "-$2.5B" || usdShort(8.12e8) != "$812.0M" {
-		t.Error("usdShort")
+	if moneyShort(-2.5e9, "USD") != "-$2.5B" || moneyShort(8.12e8, "USD") != "$812.0M" || moneyShort(2.5e11, "EUR") != "€250.0B" {
+		t.Error("moneyShort")
 	}
 }
 

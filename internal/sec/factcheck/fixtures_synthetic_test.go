@@ -97,8 +97,8 @@ func TestOtherFilers(t *testing.T) {
 // dollars.
 func TestFilersInOtherCurrencies(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
-		{"ifrseur_CIK0009000020.json", "reports under IFRS (ifrs-full) in EUR"},
-		{"eur_CIK0009000008.json", "in EUR, not US dollars"},
+		{"ifrseur_CIK0009000020.json", "reports its figures in EUR"},
+		{"eur_CIK0009000008.json", "reports its figures in EUR"},
 	} {
 		b, err := os.ReadFile(filepath.Join("..", "xbrl", "testdata", "synthetic", tc.file))
 		if err != nil {

@@ -335,6 +335,9 @@ var historyMetrics = map[Metric]bool{Revenue: true, CostOfRevenue: true, GrossPr
 // the Piotroski and Altman scores (sic, the filer's industry code, 0 when
 // unknown, picks the Altman variant as it does for the analysis).
 func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Table, error) {
+	if cur := cf.Currency(); cur != "" && cur != "USD" {
+		return nil, fmt.Errorf("factcheck: %s reports its figures in %s, and the check holds figures in US dollars only", company, cur)
+	}
 	series := map[Metric]*xbrl.Series{}
 	for _, c := range concepts {
 		s, err := cf.Series(c.c)

@@ -53,6 +53,9 @@ type ConceptDef struct {
 	// Label is a human-readable name.
 	Label string
 	// Unit is the companyfacts unit key ("USD", "shares", "USD/shares").
+	// A monetary unit stands for the filer's reporting currency:
+	// CompanyFacts.Resolve reads "USD" as "EUR" and "USD/shares" as
+	// "EUR/shares" for a filer reporting in euros (see Currency).
 	Unit string
 	// Instant is true for balances (measured at a date) and false for flows
 	// (measured over a period).
@@ -77,9 +80,9 @@ type ConceptDef struct {
 const TaxonomyIFRS = "ifrs-full"
 
 // ifrs lists IFRS tags. They follow a concept's us-gaap tags: a filer
-// reports one taxonomy or the other, and its figures are read in US
-// dollars either way (an IFRS filer reporting in US dollars has them; one
-// reporting in euros or Taiwan dollars has none, see Unavailable).
+// reports one taxonomy or the other, and its figures are read in its
+// reporting currency either way (dollars, euros, Taiwan dollars: see
+// CompanyFacts.Currency).
 func ifrs(names ...string) []Tag {
 	tags := make([]Tag, len(names))
 	for i, n := range names {

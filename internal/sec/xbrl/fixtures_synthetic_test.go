@@ -167,12 +167,12 @@ func TestRestatementsAndLosses(t *testing.T) {
 }
 
 // TestUnavailable: a filer whose figures Parley cannot read says why, and
-// one it can read says nothing.
+// one it can read, in whatever currency, says nothing.
 func TestUnavailable(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
-		{"ifrs_CIK0009000007.json", "reports under IFRS (ifrs-full) in TWD"},
-		{"eur_CIK0009000008.json", "in EUR, not US dollars"},
-		{"ifrseur_CIK0009000020.json", "reports under IFRS (ifrs-full) in EUR"},
+		{"ifrs_CIK0009000007.json", ""},
+		{"eur_CIK0009000008.json", ""},
+		{"ifrseur_CIK0009000020.json", ""},
 		{"norevbank_CIK0009000019.json", ""},
 		{"nofacts_CIK0009000009.json", "no financial-statement facts"},
 		{"empty_CIK0009000010.json", "no financial-statement facts"},
@@ -188,6 +188,82 @@ func TestUnavailable(t *testing.T) {
 			t.Errorf("%s: revenue read from a document Parley cannot read", tc.file)
 		}
 	}
+}
+
+// TestReportingCurrency: figures are read in the currency the filer
+// reports its statements in, under ifrs-full or us-gaap, and every amount
+// carries it: euros are never labelled as dollars, nor a per-share figure
+// in euros as one in dollars. Cover-page market values stay in the unit
+// they are reported in.
+func TestReportingCurrency(t *testing.T) {
+	for _, tc := range []struct {
+		file, currency string
+		concept        Concept
+		fy             int
+		val            float64
+		unit, tag      string
+	}{
+		{"ifrslitho_CIK0009000021.json", "EUR", Revenue, 2023, 27.559e9, "EUR", "Revenue"},
+		{"ifrslitho_CIK0009000021.json", "EUR", NetIncome, 2024, 7.572e9, "EUR", "ProfitLossAttributableToOwnersOfParent"},
+		{"ifrslitho_CIK0009000021.json", "EUR", EPSDiluted, 2023, 19.89, "EUR/shares", "DilutedEarningsLossPerShare"},
+		{"ifrslitho_CIK0009000021.json", "EUR", DividendsPerShare, 2024, 6.40, "EUR/shares", "DividendsRecognisedAsDistributionsToOwnersPerShare"},
+		{"ifrslitho_CIK0009000021.json", "EUR", StockholdersEquity, 2024, 17.7e9, "EUR", "EquityAttributableToOwnersOfParent"},
+		{"ifrslitho_CIK0009000021.json", "EUR", OperatingCashFlow, 2022, 8.486e9, "EUR", "CashFlowsFromUsedInOperatingActivities"},
+		{"ifrslitho_CIK0009000021.json", "EUR", DilutedSharesWeighted, 2024, 393e6, "shares", "AdjustedWeightedAverageShares"},
+		{"ifrstwd_CIK0009000022.json", "TWD", Revenue, 2024, 2.8943e12, "TWD", "Revenue"},
+		// Profit attributable to the parent's owners, not the total with
+		// noncontrolling interests.
+		{"ifrstwd_CIK0009000022.json", "TWD", NetIncome, 2024, 1.1733e12, "TWD", "ProfitLossAttributableToOwnersOfParent"},
+		{"ifrstwd_CIK0009000022.json", "TWD", EPSBasic, 2024, 45.25, "TWD/shares", "BasicEarningsLossPerShare"},
+		{"ifrstwd_CIK0009000022.json", "TWD", Cash, 2023, 1.4654e12, "TWD", "CashAndCashEquivalents"},
+		{"ifrs_CIK0009000007.json", "TWD", NetIncome, 2024, 1173.3e9, "TWD", "ProfitLoss"},
+		{"eur_CIK0009000008.json", "EUR", Revenue, 2024, 28.3e9, "EUR", "Revenues"},
+		{"ifrsusd_CIK0009000014.json", "USD", Revenue, 2024, 2.31e9, "USD", "Revenue"},
+		{"loss_CIK0009000006.json", "USD", NetIncome, 2024, -120e6, "USD", "NetIncomeLoss"},
+	} {
+		cf := synthetic(t, tc.file)
+		if cf.Currency() != tc.currency || cf.CurrencyNote() != "" {
+			t.Errorf("%s: Currency() = %q (note %q), want %s", tc.file, cf.Currency(), cf.CurrencyNote(), tc.currency)
+		}
+		s := mustSeries(t, cf, tc.concept)
+		f, ok := s.Annual(tc.fy)
+		if !ok || math.Abs(f.Value-tc.val) > 1e-6*math.Abs(tc.val) || f.Unit != tc.unit || f.Sources[0].Unit != tc.unit || f.Sources[0].Tag != tc.tag {
+			t.Errorf("%s: %s FY%d = %v, want %v %s from %s", tc.file, tc.concept, tc.fy, f, tc.val, tc.unit, tc.tag)
+		}
+		if ok && f.Period.End.String() != fmt.Sprintf("%d-12-31", tc.fy) {
+			t.Errorf("%s: %s FY%d ends %s, want the December year", tc.file, tc.concept, tc.fy, f.Period.End)
+		}
+	}
+	// A foreign filer's half year, tagged in a 6-K, is no fiscal year and
+	// no quarter.
+	cf := synthetic(t, "ifrslitho_CIK0009000021.json")
+	if f, ok := mustSeries(t, cf, Revenue).LatestAnnual(); !ok || f.Period.FiscalYear != 2024 || f.Sources[0].Form != "20-F" {
+		t.Errorf("latest annual revenue %v, want FY2024 from the 20-F", f)
+	}
+	if f, ok := mustSeries(t, cf, Revenue).Quarter(2025, 2); ok {
+		t.Errorf("Q2 FY2025 = %v from a half year alone", f)
+	}
+}
+
+// TestSeveralCurrencies: a filer that tags a dollar convenience
+// translation of its latest year beside its statements in yuan is read in
+// yuan, and says that its dollar figures are left out; its yuan years are
+// not mixed with the dollar one.
+func TestSeveralCurrencies(t *testing.T) {
+	cf := synthetic(t, "twocur_CIK0009000023.json")
+	if cf.Currency() != "CNY" {
+		t.Fatalf("Currency() = %q, want CNY", cf.Currency())
+	}
+	if note := cf.CurrencyNote(); !strings.Contains(note, "in USD as well as in CNY") || !strings.Contains(note, "leaves out those in USD") {
+		t.Errorf("CurrencyNote() = %q", note)
+	}
+	s := mustSeries(t, cf, Revenue)
+	for _, f := range s.Facts() {
+		if f.Unit != "CNY" {
+			t.Errorf("revenue %v not in yuan", f)
+		}
+	}
+	checkSeries(t, s, []want{{2024, 0, 121e9, "Revenues", "20-F", "2024-12-31"}, {2022, 0, 100e9, "Revenues", "20-F", "2022-12-31"}})
 }
 
 // TestEPSBasicAndDiluted: a filer that reports one EPS for both, after

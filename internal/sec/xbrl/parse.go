@@ -60,8 +60,11 @@ type CompanyFacts struct {
 	// taxonomies holds, per taxonomy, per tag, the tag's JSON, decoded the
 	// first time the tag is used: an analysis reads a few dozen of the
 	// hundreds of tags a filer reports. Every taxonomy is indexed; figures
-	// are read from us-gaap, ifrs-full (in US dollars) and dei.
+	// are read from us-gaap, ifrs-full and dei.
 	taxonomies map[string]map[string]*lazyTag
+	// currency and currencyNote are Currency and CurrencyNote, decided by
+	// Parse.
+	currency, currencyNote string
 }
 
 // unitNames lists the units taxonomy:tag is reported in ("USD", "EUR",
@@ -78,47 +81,137 @@ func (cf *CompanyFacts) unitNames(taxonomy, tag string) []string {
 	return out
 }
 
-// Unavailable says why no financial figure can be read from the document,
-// or "" when revenue or net income is reported in US dollars (in us-gaap,
-// or in ifrs-full by a foreign filer reporting in dollars). Figures are read
-// in US dollars only: a filer reporting in its home currency, under either
-// taxonomy, has none, and must be told so rather than have euros or Taiwan
-// dollars labelled as dollars.
-func (cf *CompanyFacts) Unavailable() string {
-	var currencies []string
-	for _, c := range []Concept{Revenue, NetIncome} {
+// Currency is the ISO 4217 code of the currency the filer's figures are
+// read in ("USD", "EUR", "TWD"): the currency its revenue, net income and
+// total assets are reported in (see reportingCurrency); "" when it reports
+// none of them in any currency. Every monetary Fact of Series carries it as
+// its Unit, and per-share figures carry it over "shares" ("EUR/shares"):
+// Parley never converts currencies, so a euro figure is never labelled as a
+// dollar one.
+func (cf *CompanyFacts) Currency() string { return cf.currency }
+
+// CurrencyNote says, for the rare filer that reports its headline figures
+// in more than one currency (a convenience translation tagged beside the
+// statements, or a change of reporting currency), which one Parley reads
+// and why, and that figures in the other are left out; "" for a filer
+// reporting in one currency.
+func (cf *CompanyFacts) CurrencyNote() string { return cf.currencyNote }
+
+// isCurrency reports whether a companyfacts unit names a currency: an ISO
+// 4217 code, three capital letters ("USD", "EUR"), as opposed to "shares",
+// "pure" or a ratio unit ("USD/shares").
+func isCurrency(unit string) bool {
+	if len(unit) != 3 {
+		return false
+	}
+	for i := range 3 {
+		if unit[i] < 'A' || unit[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// reportingCurrency decides the currency of the filer's financial
+// statements from the facts of revenue, net income and total assets (every
+// filer's statements report at least one of them): the currency of the
+// latest period any of them reports on a periodic form (10-K, 10-Q, 20-F,
+// 40-F), and among currencies reporting that period, the one with the most
+// facts. A filer that reports in one currency has it and no note. One that
+// also tags another (a convenience translation into dollars, or the
+// currency it reported in before a change) has the note say which is read
+// and that the other's figures are left out, rather than have two
+// currencies' figures mixed in one series.
+func (cf *CompanyFacts) reportingCurrency() (string, string) {
+	type tally struct {
+		latest Date
+		n      int
+	}
+	seen := map[string]*tally{}
+	var order []string
+	for _, c := range []Concept{Revenue, NetIncome, TotalAssets} {
 		def, _ := Definition(c)
 		for _, t := range append(def.Tags, def.Fallback...) {
-			for _, u := range cf.unitNames(t.Taxonomy, t.Name) {
-				if u == "USD" {
-					return ""
+			units, _ := cf.units(t.Taxonomy, t.Name)
+			for u, facts := range units {
+				if !isCurrency(u) || len(facts) == 0 {
+					continue
 				}
-				if !slices.Contains(currencies, u) {
-					currencies = append(currencies, u)
+				tl := seen[u]
+				if tl == nil {
+					tl = &tally{}
+					seen[u] = tl
+					order = append(order, u)
+				}
+				for i := range facts {
+					if facts[i].Form.periodic() {
+						tl.latest = max(tl.latest, facts[i].End)
+					}
+					tl.n++
 				}
 			}
 		}
 	}
-	const tail = "Parley reads financial figures (US GAAP or IFRS) in US dollars only, so its financial figures are not available"
-	if len(cf.taxonomies["ifrs-full"]) > 0 {
-		var units []string
-		for _, tag := range []string{"Revenue", "ProfitLoss", "Assets"} {
-			for _, u := range cf.unitNames("ifrs-full", tag) {
-				if !slices.Contains(units, u) {
-					units = append(units, u)
-				}
-			}
-		}
-		in := ""
-		if len(units) > 0 {
-			in = " in " + strings.Join(units, ", ")
-		}
-		return fmt.Sprintf("%s reports under IFRS (ifrs-full)%s; %s", cf.name(), in, tail)
+	if len(order) == 0 {
+		return "", ""
 	}
-	if len(currencies) > 0 {
-		return fmt.Sprintf("%s reports its us-gaap revenue and net income in %s, not US dollars; %s", cf.name(), strings.Join(currencies, ", "), tail)
+	slices.Sort(order)
+	best := order[0]
+	for _, u := range order[1:] {
+		a, b := seen[u], seen[best]
+		if a.latest > b.latest || a.latest == b.latest && a.n > b.n {
+			best = u
+		}
 	}
-	if len(cf.taxonomies[TaxonomyUSGAAP]) == 0 {
+	if len(order) == 1 {
+		return best, ""
+	}
+	others := slices.DeleteFunc(slices.Clone(order), func(u string) bool { return u == best })
+	return best, fmt.Sprintf("%s reports its revenue, net income or total assets in %s as well as in %s; Parley reads its figures in %s, "+
+		"the currency of its latest financial statements, leaves out those in %s and does not convert currencies",
+		cf.name(), strings.Join(others, ", "), best, best, strings.Join(others, ", "))
+}
+
+// inCurrency is the unit to read a definition's unit in for this filer:
+// Definition states monetary units in dollars ("USD", "USD/shares"), which
+// stand for the filer's reporting currency. Cover-page (dei) values, such
+// as the public float, keep the unit asked: they are market values,
+// reported in dollars by filers whose statements are in another currency.
+func (cf *CompanyFacts) inCurrency(def ConceptDef) string {
+	if cf.currency == "" || cf.currency == "USD" {
+		return def.Unit
+	}
+	onlyDEI := len(def.Tags)+len(def.Fallback) > 0
+	for _, t := range append(slices.Clone(def.Tags), def.Fallback...) {
+		if t.Taxonomy != TaxonomyDEI {
+			onlyDEI = false
+		}
+	}
+	if onlyDEI {
+		return def.Unit
+	}
+	switch def.Unit {
+	case "USD":
+		return cf.currency
+	case "USD/shares":
+		return cf.currency + "/shares"
+	}
+	return def.Unit
+}
+
+// UnitsOf lists the units taxonomy:tag is reported in ("USD", "EUR",
+// "shares"), sorted; none for an unknown or damaged tag.
+func (cf *CompanyFacts) UnitsOf(taxonomy, tag string) []string { return cf.unitNames(taxonomy, tag) }
+
+// Unavailable says why no financial figure can be read from the document,
+// or "" when revenue, net income or total assets is reported in a currency
+// (whichever: figures are read in the filer's reporting currency, see
+// Currency).
+func (cf *CompanyFacts) Unavailable() string {
+	if cf.currency != "" {
+		return ""
+	}
+	if len(cf.taxonomies[TaxonomyUSGAAP]) == 0 && len(cf.taxonomies[TaxonomyIFRS]) == 0 {
 		return fmt.Sprintf("%s reports no financial-statement facts in XBRL (only cover-page data); its financial figures are not available", cf.name())
 	}
 	return ""
@@ -252,6 +345,7 @@ func ParseBytes(data []byte) (*CompanyFacts, error) {
 		return nil, err
 	}
 	cf.FiscalYearEnd = fye
+	cf.currency, cf.currencyNote = cf.reportingCurrency()
 	return cf, nil
 }
 

@@ -109,7 +109,12 @@ func (cf *CompanyFacts) Series(c Concept) (*Series, error) {
 //
 // Within a tag, the value from the latest filing wins (restatements and
 // recasts), with the larger accession number breaking same-day ties.
+//
+// A monetary def.Unit ("USD", "USD/shares") is read in the filer's
+// reporting currency (Currency): a euro filer's revenue series holds euros,
+// its Unit "EUR", never dollars.
 func (cf *CompanyFacts) Resolve(def ConceptDef) (*Series, error) {
+	def.Unit = cf.inCurrency(def)
 	type candidate struct {
 		tag    Tag
 		facts  []rawFact
