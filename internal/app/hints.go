@@ -13,7 +13,8 @@ import (
 func HintTargets(st *debate.State) []string { return st.Debaters() }
 
 // ParseHint reads a hint typed as "AGENT: TEXT" (every front-end's rule):
-// AGENT is one of targets, a unique prefix of one ("perf" for
+// AGENT is one of targets as MatchAgent reads it (as the transcript shows
+// it, "Performance Advocate", or a unique prefix, "perf", for
 // performance-advocate), or "all". The error says how to write one.
 func ParseHint(targets []string, line string) (target, text string, err error) {
 	target, text, ok := strings.Cut(strings.TrimSpace(line), ":")
@@ -30,7 +31,9 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 		target = "all"
 	}
 	if hasTarget && target != "all" && !slices.Contains(targets, target) {
-		target = uniquePrefix(targets, target)
+		// Read as 'parley ask --agent' reads an agent: the name the
+		// transcript shows was refused, naming the very agent typed.
+		target = MatchAgent(targets, target)
 	}
 	if !hasTarget || text == "" || (target != "all" && !slices.Contains(targets, target)) {
 		e := &HintError{Targets: targets, Empty: hasTarget && text == ""}
@@ -40,7 +43,7 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 				e.Unknown = strings.ToValidUTF8(e.Unknown[:40], "") + "…"
 			}
 			for _, t := range targets {
-				if strings.HasPrefix(t, strings.ToLower(given)) {
+				if key := agentKey(given); key != "" && strings.HasPrefix(agentKey(t), key) {
 					e.Matches = append(e.Matches, t)
 				}
 			}
@@ -113,17 +116,3 @@ func (e *HintError) tooLong() string {
 
 // MaxHintLen bounds a hint: guidance, not a document.
 const MaxHintLen = 4000
-
-// uniquePrefix returns the one name that starts with prefix, or "".
-func uniquePrefix(names []string, prefix string) string {
-	found := ""
-	for _, n := range names {
-		if prefix != "" && strings.HasPrefix(n, prefix) {
-			if found != "" {
-				return ""
-			}
-			found = n
-		}
-	}
-	return found
-}

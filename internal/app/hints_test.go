@@ -46,3 +46,21 @@ func TestHintErrorWordings(t *testing.T) {
 		t.Errorf("a unique prefix: %q %q %v", target, text, err)
 	}
 }
+
+// TestHintTargetAsShown: an agent is named in a hint as the transcript shows
+// it ("Performance Advocate" for performance-advocate), as 'parley ask
+// --agent' takes it; the shown name was refused as no agent of the debate.
+func TestHintTargetAsShown(t *testing.T) {
+	targets := []string{"future-flexibility", "operational-simplicity", "performance-advocate"}
+	for _, line := range []string{"Performance Advocate: think about cost", "performance advocate: think about cost",
+		"Performance_Advocate: think about cost", "Performance Adv: think about cost", "perf: think about cost"} {
+		target, text, err := ParseHint(targets, line)
+		if err != nil || target != "performance-advocate" || text != "think about cost" {
+			t.Errorf("%q: %q %q %v, want performance-advocate", line, target, text, err)
+		}
+	}
+	var he *HintError
+	if _, _, err := ParseHint(targets, "Operational Flexibility: x"); !errors.As(err, &he) || he.Unknown != "Operational Flexibility" {
+		t.Errorf("a name no agent has: %v, want it named as unknown", err)
+	}
+}

@@ -730,12 +730,18 @@ func hintTargets(v *debateView) []string {
 
 // parseHint reads a hint typed while a debate runs, in the spec's forms:
 // "bull: mention their new AI chip", "Bull, mention their new AI chip",
-// "both: …" or "all: …" for every agent; the agent may be a unique prefix
-// of its name. ok is false for a line that is no hint at all; err says
+// "both: …" or "all: …" for every agent; the agent may be named as the
+// transcript shows it, or by a unique prefix of its name. ok is false for a line that is no hint at all; err says
 // what is wrong with one that is meant as a hint.
 func parseHint(line string, targets []string) (target, text string, ok bool, err error) {
 	i := strings.IndexAny(line, ":,")
-	if i <= 0 || strings.Contains(strings.TrimSpace(line[:i]), " ") {
+	if i <= 0 {
+		return "", "", false, nil
+	}
+	// Words before the colon are a hint only when they name an agent as
+	// the transcript shows it ("Performance Advocate: …"); otherwise they
+	// are a sentence ("What about margins: …"), not a hint.
+	if strings.Contains(strings.TrimSpace(line[:i]), " ") && app.MatchAgent(targets, line[:i]) == "" {
 		return "", "", false, nil
 	}
 	target, text, err = app.ResolveHint(targets, line[:i], line[i+1:], true)

@@ -570,6 +570,24 @@ func TestParseHint(t *testing.T) {
 	}
 }
 
+// TestParseHintShownName: an agent is hinted by the name the transcript
+// shows ("Performance Advocate: …"), as 'parley ask --agent' takes it; the
+// shown name was read as no hint at all. A sentence with a colon is still
+// no hint.
+func TestParseHintShownName(t *testing.T) {
+	targets := []string{"future-flexibility", "operational-simplicity", "performance-advocate"}
+	for line, want := range map[string]string{
+		"Performance Advocate: think about cost":   "performance-advocate",
+		"operational simplicity, think about cost": "operational-simplicity",
+		"What about cost: is it high":              "",
+	} {
+		target, _, ok, err := parseHint(line, targets)
+		if target != want || ok != (want != "") || err != nil {
+			t.Errorf("parseHint(%q) = %q, %v, %v; want %q", line, target, ok, err, want)
+		}
+	}
+}
+
 func TestSplitArgs(t *testing.T) {
 	got, err := splitArgs(`debate "Kafka or RabbitMQ?" --format council --hint "bull: it's" 'a "b"' c\ d`)
 	want := []string{"debate", "Kafka or RabbitMQ?", "--format", "council", "--hint", "bull: it's", `a "b"`, "c d"}
