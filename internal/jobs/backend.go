@@ -129,7 +129,7 @@ func newSQLite(ctx context.Context, st *sqlite.Store, cfg *river.Config, log *sl
 	db := st.DB()
 	driver := riversqlite.New(db)
 	if err := migrateDB(ctx, driver, "", log); err != nil {
-		return nil, fmt.Errorf("migrate River's tables in %s: %w", st.Path(), err)
+		return nil, fmt.Errorf("migrate River's tables in %s: %w", st.Path(), st.Explain(err))
 	}
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {

@@ -204,6 +204,12 @@ var ErrReadOnly = errors.New("the database cannot be written there")
 // database is full. Nothing of the append was stored.
 var ErrDiskFull = errors.New("the disk holding the database is full")
 
+// Explain names the cause of a failed write to the database that SQLite
+// reports by code (a full disk, a read-only file) and says what to do; other
+// errors are returned as they are. It is for the writes the store does not
+// make itself, such as a job queue's in the same file.
+func (s *Store) Explain(err error) error { return s.explain(err) }
+
 // explain names the cause of a failed write that SQLite reports by code.
 func (s *Store) explain(err error) error {
 	var se *sqlitedrv.Error
@@ -844,11 +850,14 @@ func (s *Store) leaseTx(ctx context.Context, debateID string, fn func(tx *sql.Tx
 			return fmt.Errorf("lease of debate %q: read lease: %w", debateID, err)
 		}
 	}
+	// A full disk or a read-only file is said as an append says it: with
+	// what to do. SQLite's "database or disk is full (13)" alone says not
+	// where, nor that a resume goes on once space is freed.
 	if err := fn(tx, held); err != nil {
-		return err
+		return s.explain(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("lease of debate %q: commit: %w", debateID, err)
+		return s.explain(fmt.Errorf("lease of debate %q: commit: %w", debateID, err))
 	}
 	return nil
 }

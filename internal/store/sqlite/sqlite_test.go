@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -454,5 +455,36 @@ func TestSpendMigrationDown(t *testing.T) {
 	}
 	if _, err := p.Up(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLeaseOnFullDisk: a lease that cannot be written because the disk is
+// full says so, with where and what to do, as an append does: a resume on a
+// full disk ended in SQLite's "database or disk is full (13)" alone.
+// max_page_count stands in for the full disk: SQLite answers SQLITE_FULL.
+func TestLeaseOnFullDisk(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "parley.db")
+	s := openAt(t, path)
+	defer s.Close()
+	id := "DEB-full"
+	if _, err := s.Append(ctx, id, storetest.Event(t, id, time.Unix(1, 0), debate.Created{Format: "council", Topic: "Full?"})); err != nil {
+		t.Fatal(err)
+	}
+	// One connection, so that the pragma holds for the lease's
+	// transaction; the file may not grow by a page.
+	s.DB().SetMaxOpenConns(1)
+	var pages int
+	if err := s.DB().QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
+		t.Fatal(err)
+	}
+	// A lease too large for the pages the file has.
+	owner := debate.LeaseOwner{ID: strings.Repeat("x", 16<<10), Host: "h", PID: 1, Started: time.Unix(1, 0)}
+	_, err := s.AcquireLease(ctx, id, owner, time.Minute, "")
+	if !errors.Is(err, ErrDiskFull) || !strings.Contains(err.Error(), filepath.Dir(path)) || !strings.Contains(err.Error(), "free some space") {
+		t.Fatalf("AcquireLease on a full disk: %v; want ErrDiskFull naming %s and what to do", err, filepath.Dir(path))
 	}
 }
