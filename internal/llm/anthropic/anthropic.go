@@ -3,7 +3,9 @@
 //
 // It streams replies, assembles tool calls from input_json_delta events, asks
 // for structured output (see StructuredMode), marks cache breakpoints with
-// cache_control, and reports cache read and write tokens. The SDK's own retries
+// cache_control, and reports cache read and write tokens. A turn the API
+// pauses (stop_reason pause_turn) is continued within the call, its
+// paused content sent back as the API asks (see stopPauseTurn). The SDK's own retries
 // are off: the runner owns retries, so that every provider retries the same way.
 //
 // A compatible server in front of a reasoning model without a reasoning
@@ -200,23 +202,30 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			opts = append(opts, option.WithHeader(TagHeader, req.Tag))
 		}
 		// The stream's own context, to end a stream whose message is
-		// over but whose body is held open (see afterStop).
+		// over but whose body is held open (see afterStop). Each message
+		// of a paused turn (see stopPauseTurn) has its own.
 		streamCtx, stopStream := context.WithCancel(ctx)
-		defer stopStream()
-		stream, forced, err := p.open(streamCtx, req, opts)
+		defer func() { stopStream() }()
+		stream, forced, err := p.open(streamCtx, req, nil, opts)
 		if err != nil {
 			yield(llm.Chunk{}, err)
 			return
 		}
 		// Closing releases the connection when the caller breaks early.
-		defer stream.Close()
+		defer func() { stream.Close() }()
 		var (
 			// stopped is set by a message_delta with a stop_reason:
 			// the message's content is whole (see afterStop).
 			stopped bool
 			// over is set when the stream was ended afterStop.
-			over  atomic.Bool
+			over  = new(atomic.Bool)
 			grace *time.Timer
+			// sent is what the messages of a paused turn sent so far,
+			// sent back to continue it; spent is what they cost.
+			sent   content
+			cont   []sdk.ContentBlockParamUnion
+			pauses int
+			spent  llm.Usage
 		)
 		defer func() {
 			if grace != nil {
@@ -320,118 +329,164 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 			return true
 		}
-		for stream.Next() {
-			ev := stream.Current()
-			switch ev.Type {
-			case "message_start":
-				if r := string(ev.Message.StopReason); r != "" {
-					// Not the API's (its message_start has a null
-					// stop_reason) but a final word all the same.
-					rawStop = r
-					stop = stopReason(rawStop, forced != "")
-				}
-				u := ev.Message.Usage
-				counted = u.JSON.InputTokens.Valid() || u.JSON.OutputTokens.Valid()
-				usage = llm.Usage{
-					InputTokens:      int(u.InputTokens),
-					OutputTokens:     int(u.OutputTokens),
-					CacheReadTokens:  int(u.CacheReadInputTokens),
-					CacheWriteTokens: int(u.CacheCreationInputTokens),
-				}
-			case "content_block_start":
-				switch cb := ev.ContentBlock; cb.Type {
-				case "tool_use":
-					tb := &toolBuf{id: cb.ID, name: cb.Name}
-					// The API starts every tool block with an empty input
-					// and streams it; some compatible servers send it
-					// whole here and stream nothing.
-					if in, ok := cb.Input.(map[string]any); ok && len(in) > 0 {
-						tb.start, _ = json.Marshal(in)
+		// One message, or each message of a paused turn in turn.
+		for {
+			for stream.Next() {
+				ev := stream.Current()
+				sent.add(ev)
+				switch ev.Type {
+				case "message_start":
+					if r := string(ev.Message.StopReason); r != "" {
+						// Not the API's (its message_start has a null
+						// stop_reason) but a final word all the same.
+						rawStop = r
+						stop = stopReason(rawStop, forced != "")
 					}
-					partial[ev.Index] = tb
-				case "text":
-					// Likewise some send the first text here.
-					if cb.Text != "" && !text(cb.Text) {
+					u := ev.Message.Usage
+					counted = counted || u.JSON.InputTokens.Valid() || u.JSON.OutputTokens.Valid()
+					usage = llm.Usage{
+						InputTokens:      int(u.InputTokens),
+						OutputTokens:     int(u.OutputTokens),
+						CacheReadTokens:  int(u.CacheReadInputTokens),
+						CacheWriteTokens: int(u.CacheCreationInputTokens),
+					}
+				case "content_block_start":
+					switch cb := ev.ContentBlock; cb.Type {
+					case "tool_use":
+						tb := &toolBuf{id: cb.ID, name: cb.Name}
+						// The API starts every tool block with an empty input
+						// and streams it; some compatible servers send it
+						// whole here and stream nothing.
+						if in, ok := cb.Input.(map[string]any); ok && len(in) > 0 {
+							tb.start, _ = json.Marshal(in)
+						}
+						partial[ev.Index] = tb
+					case "text":
+						// Likewise some send the first text here.
+						if cb.Text != "" && !text(cb.Text) {
+							return
+						}
+					}
+				case "content_block_delta":
+					switch ev.Delta.Type {
+					case "text_delta":
+						if ev.Delta.Text != "" && !text(ev.Delta.Text) {
+							return
+						}
+					case "input_json_delta":
+						if tb := partial[ev.Index]; tb != nil {
+							tb.args.WriteString(ev.Delta.PartialJSON)
+						}
+					case "thinking_delta":
+						if !p.ownAPI && reasoning.Len()+len(ev.Delta.Thinking) <= think.MaxHeld {
+							reasoning.WriteString(ev.Delta.Thinking)
+						}
+					}
+				case "content_block_stop":
+					if !endBlock(ev.Index) {
 						return
 					}
+				case "message_delta":
+					if r := string(ev.Delta.StopReason); r != "" {
+						rawStop = r
+						stop = stopReason(rawStop, forced != "")
+						stopped = true
+					}
+					// The final counts; fields left out of the event keep the
+					// message_start values.
+					u := ev.Usage
+					counted = counted || u.JSON.OutputTokens.Valid() || u.JSON.InputTokens.Valid()
+					if u.JSON.OutputTokens.Valid() {
+						usage.OutputTokens = int(u.OutputTokens)
+					}
+					if u.JSON.InputTokens.Valid() && u.InputTokens > 0 {
+						usage.InputTokens = int(u.InputTokens)
+					}
+					if u.JSON.CacheReadInputTokens.Valid() && u.CacheReadInputTokens > 0 {
+						usage.CacheReadTokens = int(u.CacheReadInputTokens)
+					}
+					if u.JSON.CacheCreationInputTokens.Valid() && u.CacheCreationInputTokens > 0 {
+						usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
+					}
+				case "message_stop":
+					done = true
 				}
-			case "content_block_delta":
-				switch ev.Delta.Type {
-				case "text_delta":
-					if ev.Delta.Text != "" && !text(ev.Delta.Text) {
-						return
-					}
-				case "input_json_delta":
-					if tb := partial[ev.Index]; tb != nil {
-						tb.args.WriteString(ev.Delta.PartialJSON)
-					}
-				case "thinking_delta":
-					if !p.ownAPI && reasoning.Len()+len(ev.Delta.Thinking) <= think.MaxHeld {
-						reasoning.WriteString(ev.Delta.Thinking)
-					}
+				if done {
+					// The message is over: what a server sends after it
+					// (a second message, garbage) is not part of it.
+					break
 				}
-			case "content_block_stop":
-				if !endBlock(ev.Index) {
+				// After the stop_reason only message_stop is due (and, from
+				// some proxies, a message_delta with the counts): a stream
+				// held open without it is given afterStop of silence.
+				switch {
+				case stopped && grace == nil:
+					over, stop := over, stopStream
+					grace = time.AfterFunc(afterStop, func() {
+						over.Store(true)
+						stop()
+					})
+				case grace != nil:
+					grace.Reset(afterStop)
+				}
+			}
+			if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
+				yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
+				return
+			}
+			if !done && !stopped {
+				// A stream that ends after the message_delta with the
+				// stop_reason is whole without message_stop, which compatible
+				// servers and proxies leave out; one that ends before it was
+				// cut.
+				yield(llm.Chunk{}, p.errs.StreamCut())
+				return
+			}
+			if !endOpenBlocks() {
+				return
+			}
+			if rawStop == stopPauseTurn {
+				// The API paused a long turn: it goes on when what it sent
+				// is sent back, as the last message of the same request.
+				// The text already passed on stays; the next message's is
+				// its continuation.
+				more, err := sent.blocks()
+				if err == nil && pauses == maxPauses {
+					err = fmt.Errorf("it paused %d times", pauses+1)
+				}
+				if err != nil {
+					yield(llm.Chunk{}, p.pauseError(err))
 					return
 				}
-			case "message_delta":
-				if r := string(ev.Delta.StopReason); r != "" {
-					rawStop = r
-					stop = stopReason(rawStop, forced != "")
-					stopped = true
+				pauses++
+				if n := len(cont); n > 0 && cont[n-1].OfText != nil && more[0].OfText != nil {
+					// One text, cut by the pause: one block.
+					cont[n-1].OfText.Text += more[0].OfText.Text
+					more = more[1:]
 				}
-				// The final counts; fields left out of the event keep the
-				// message_start values.
-				u := ev.Usage
-				counted = counted || u.JSON.OutputTokens.Valid() || u.JSON.InputTokens.Valid()
-				if u.JSON.OutputTokens.Valid() {
-					usage.OutputTokens = int(u.OutputTokens)
+				cont = append(cont, more...)
+				spent = spent.Add(usage)
+				if grace != nil {
+					grace.Stop()
+					grace = nil
 				}
-				if u.JSON.InputTokens.Valid() && u.InputTokens > 0 {
-					usage.InputTokens = int(u.InputTokens)
+				stream.Close()
+				stopStream()
+				next, cancel := context.WithCancel(ctx)
+				defer cancel() // one for each pause, at most maxPauses
+				stopStream = cancel
+				stream, _, err = p.open(next, req, cont, opts)
+				if err != nil {
+					yield(llm.Chunk{}, err)
+					return
 				}
-				if u.JSON.CacheReadInputTokens.Valid() && u.CacheReadInputTokens > 0 {
-					usage.CacheReadTokens = int(u.CacheReadInputTokens)
-				}
-				if u.JSON.CacheCreationInputTokens.Valid() && u.CacheCreationInputTokens > 0 {
-					usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
-				}
-			case "message_stop":
-				done = true
+				sent, usage = content{}, llm.Usage{}
+				stopped, done, over, rawStop, stop = false, false, new(atomic.Bool), "", ""
+				continue
 			}
-			if done {
-				// The message is over: what a server sends after it
-				// (a second message, garbage) is not part of it.
-				break
-			}
-			// After the stop_reason only message_stop is due (and, from
-			// some proxies, a message_delta with the counts): a stream
-			// held open without it is given afterStop of silence.
-			switch {
-			case stopped && grace == nil:
-				grace = time.AfterFunc(afterStop, func() {
-					over.Store(true)
-					stopStream()
-				})
-			case grace != nil:
-				grace.Reset(afterStop)
-			}
+			break
 		}
-		if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
-			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
-			return
-		}
-		if !done && !stopped {
-			// A stream that ends after the message_delta with the
-			// stop_reason is whole without message_stop, which compatible
-			// servers and proxies leave out; one that ends before it was
-			// cut.
-			yield(llm.Chunk{}, p.errs.StreamCut())
-			return
-		}
-		if !endOpenBlocks() {
-			return
-		}
+		usage = spent.Add(usage)
 		if rawStop == "" {
 			// The API always says why a message ended. vLLM's
 			// /v1/messages sends a null stop_reason, or no message_delta

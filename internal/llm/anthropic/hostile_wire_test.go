@@ -90,7 +90,6 @@ func TestStreamEvents(t *testing.T) {
 		{"max_tokens", start + text + delta("max_tokens") + stopEv, llm.StopMaxTokens},
 		{"context window exceeded", start + text + delta("model_context_window_exceeded") + stopEv, llm.StopMaxTokens},
 		{"refusal", start + text + delta("refusal") + stopEv, llm.StopRefusal},
-		{"pause_turn", start + text + delta("pause_turn") + stopEv, llm.StopEnd},
 		// Proxies that translate an OpenAI-compatible server's reply.
 		{"length", start + text + delta("length") + stopEv, llm.StopMaxTokens},
 		{"content_filter", start + text + delta("content_filter") + stopEv, llm.StopRefusal},

@@ -66,7 +66,10 @@ func sentFields(params sdk.MessageNewParams, forced string, cached bool) []strin
 // remembered; nothing else changes between the tries. forced is the name
 // of the tool that carries structured output, "" when none does. The
 // stream returned may still hold an error, which reading it reports.
-func (p *Provider) open(ctx context.Context, req llm.Request, opts []option.RequestOption) (stream *ssestream.Stream[sdk.MessageStreamEventUnion], forced string, err error) {
+//
+// cont, when set, is the content of a paused turn, sent as the last,
+// assistant, message (see stopPauseTurn).
+func (p *Provider) open(ctx context.Context, req llm.Request, cont []sdk.ContentBlockParamUnion, opts []option.RequestOption) (stream *ssestream.Stream[sdk.MessageStreamEventUnion], forced string, err error) {
 	sh := p.shapes.Get(req.Model)
 	adapted, keepCap, learnedCap := false, true, sh.maxCap
 	tried := map[string]bool{}
@@ -74,6 +77,9 @@ func (p *Provider) open(ctx context.Context, req llm.Request, opts []option.Requ
 		params, forced, err := p.params(req, sh)
 		if err != nil {
 			return nil, "", &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: err}
+		}
+		if len(cont) > 0 {
+			params.Messages = append(params.Messages, sdk.NewAssistantMessage(cont...))
 		}
 		if sh.maxCap > 0 && params.MaxTokens > int64(sh.maxCap) {
 			params.MaxTokens = int64(sh.maxCap)

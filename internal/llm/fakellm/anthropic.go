@@ -219,6 +219,8 @@ func antStop(s string) string {
 		return "max_tokens"
 	case llm.StopRefusal:
 		return "refusal"
+	case stopPauseTurn:
+		return stopPauseTurn
 	}
 	return "end_turn"
 }

@@ -223,6 +223,15 @@ func (g *gzipWriter) close() {
 	}
 }
 
+// WithPauseTurn makes the Anthropic endpoint pause every text reply
+// pauses times, as the API pauses a long turn (a server tool's loop): a
+// part of the text, then stop_reason "pause_turn". A request that sends
+// the paused content back as its last, assistant, message, as the API
+// asks, is answered with the next part, the last with the reply's own
+// stop reason (and its tool calls); one whose last message is not the
+// paused content gets a 400 naming what came.
+func WithPauseTurn(pauses int) Option { return func(s *Server) { s.pauses = pauses } }
+
 // WithNDJSON makes the OpenAI endpoint frame a streamed reply as
 // line-delimited JSON rather than server-sent events: each chunk object on
 // a line of its own, with no "data:" field and no closing "data: [DONE]",
@@ -498,6 +507,7 @@ type Server struct {
 	holdOpen    bool
 	noStops     bool
 	ndjson      bool
+	pauses      int
 	rejected    []string
 	strictCheck bool
 	bom         bool
@@ -673,6 +683,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec.Rule = step.Rule
 	s.record(rec)
+	if s.pauses > 0 && api.name() == "anthropic" && step.Fault == nil && mode.forcedTool == "" && step.Text != "" {
+		st, err := pausedPart(step, parsed, s.pauses)
+		if err != nil {
+			api.writeError(w, http.StatusBadRequest, "invalid_request_error", "fakellm: "+err.Error())
+			return
+		}
+		step = st
+	}
 	if !step.UsageGiven && step.Fault == nil {
 		// Report usage as the provider would: every input part counted, and
 		// the prompt cache simulated (see usage.go).
@@ -746,6 +764,52 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	}
 }
+
+// pausedPart is the part of step's reply that answers req under
+// WithPauseTurn: the first when req's last message is the user's, the
+// next after the paused content req sends back as its last message. The
+// text is cut before a space, so that no part but the last ends with
+// white space, which the API refuses at the end of an assistant message.
+func pausedPart(step *script.Step, req llm.Request, pauses int) (*script.Step, error) {
+	var parts []string
+	words := script.Split(step.Text)
+	per := max(len(words)/(pauses+1), 1)
+	for i := 0; i < len(words); i += per {
+		if len(parts) == pauses {
+			parts = append(parts, strings.Join(words[i:], ""))
+			break
+		}
+		parts = append(parts, strings.Join(words[i:min(i+per, len(words))], ""))
+	}
+	// Move each part's trailing white space to the start of the next.
+	for i := 0; i < len(parts)-1; i++ {
+		t := strings.TrimRight(parts[i], " \t\n")
+		parts[i+1] = parts[i][len(t):] + parts[i+1]
+		parts[i] = t
+	}
+	sent := ""
+	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == llm.RoleAssistant {
+		sent = req.Messages[n-1].Text
+	}
+	k, done := 0, 0
+	for k < len(parts)-1 && done < len(sent) {
+		done += len(parts[k])
+		k++
+	}
+	if done != len(sent) || step.Text[:done] != sent {
+		return nil, fmt.Errorf("the last message is not the paused turn's content: got %q, want one of the reply's paused parts", sent)
+	}
+	st := *step
+	st.Text = parts[k]
+	if k < len(parts)-1 {
+		st.ToolCalls, st.StopReason = nil, stopPauseTurn
+	}
+	return &st, nil
+}
+
+// stopPauseTurn is the Anthropic stop_reason of a paused turn, which has
+// no llm word: a Step's StopReason holds it for the encoder.
+const stopPauseTurn = "pause_turn"
 
 // azureDeployment returns the deployment an Azure OpenAI chat
 // completions path names: /openai/deployments/NAME/chat/completions.
