@@ -310,7 +310,10 @@ func netDebtAt(cf *xbrl.CompanyFacts, cash xbrl.Source) NetDebt {
 		nd.Value += cash.Value
 		nd.Inputs[len(nd.Inputs)-1] = input("cash", "Cash, cash equivalents and short-term investments", inv, "instant")
 		nd.Value -= inv.Value
-	} else if inv, ok := firstAt(cf, d, cash.Unit, "MarketableSecuritiesCurrent", "ShortTermInvestments", "AvailableForSaleSecuritiesDebtSecuritiesCurrent"); ok {
+	} else if inv, ok := firstAt(cf, d, cash.Unit, "MarketableSecuritiesCurrent", "ShortTermInvestments", "AvailableForSaleSecuritiesDebtSecuritiesCurrent",
+		// The newer tag for current debt securities (NVIDIA's 10-Qs from
+		// fiscal 2027): unread, its net debt counted cash alone.
+		"DebtSecuritiesCurrent"); ok {
 		nd.Inputs = append(nd.Inputs, input("short_term_investments", "Short-term investments / marketable securities", inv, "instant"))
 		nd.Value -= inv.Value
 	}

@@ -29,7 +29,8 @@ func TestValueFromPublicFloat(t *testing.T) {
 		in["cash"].Value != 13_237_000_000 || in["long_term_debt"].Value != 7_470_000_000 || in["current_debt"].Value != 1e9 {
 		t.Errorf("inputs = %+v", in)
 	}
-	if got, want := in["net_debt"].Value, 7_470_000_000+1e9-13_237_000_000; got != want {
+	// Less the current debt securities, tagged DebtSecuritiesCurrent.
+	if got, want := in["net_debt"].Value, 7_470_000_000+1e9-13_237_000_000-37_098_000_000; got != want || in["short_term_investments"].Value != 37_098_000_000 {
 		t.Errorf("net debt = %v, want %v", got, want)
 	}
 	pe, _ := v.Figure("pe_ttm")
@@ -37,7 +38,7 @@ func TestValueFromPublicFloat(t *testing.T) {
 		t.Errorf("P/E = %+v, want %v", pe, want)
 	}
 	ev, _ := v.Figure("enterprise_value")
-	if ev.Value != 4e12+in["net_debt"].Value || ev.Display != "$4.00T" {
+	if ev.Value != 4e12+in["net_debt"].Value || ev.Display != "$3.96T" {
 		t.Errorf("EV = %+v", ev)
 	}
 	fcf, _ := v.Figure("fcf_yield_ttm")
