@@ -307,11 +307,14 @@ func (t *Table) CheckMention(m Mention) Finding {
 			}
 			return f
 		}
-		// A return is also computed on the year's average balance.
-		if avg, ok := t.Lookup(averageOf[fact.Metric], fact.Period); ok && averageOf[fact.Metric] != "" {
-			if ok, _ := matches(m, avg.Value); ok {
-				f.Status, f.Period = Verified, fact.Period
-				return f
+		// A return is also computed on the year's average balance, net
+		// debt and net cash on other lines of cash.
+		for _, alt := range alternatesOf[fact.Metric] {
+			if avg, ok := t.Lookup(alt, fact.Period); ok {
+				if ok, _ := matches(m, avg.Value); ok {
+					f.Status, f.Period = Verified, fact.Period
+					return f
+				}
 			}
 		}
 		// "Gross margin expanded 2%" may be 2% of the margin.
@@ -476,15 +479,16 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 		Source: ni.Source + "; " + end.Source + "; " + start.Source}, true
 }
 
-// averageOf is the return on the average balance of the year-end return
-// r: both are returns of that year, so a figure stated as "return on
-// equity" right by either is right (Apple's fiscal 2025 return on equity
-// is 151.9% on year-end equity, 171% on average equity), and a figure
-// right by neither is corrected against the table's.
-// Net debt is stated less cash and short-term investments (as the
-// valuation computes it) or less cash alone: a figure right by either is
-// right.
-var averageOf = map[Metric]Metric{ROE: ROAE, ROA: ROAA, NetDebt: netDebtOfCash}
+// alternatesOf are the other readings of a metric a figure right by any
+// of is right, and one right by none is corrected against the metric's.
+// A return on equity or assets is also stated on the year's average
+// balance (Apple's fiscal 2025 return on equity is 151.9% on year-end
+// equity, 171% on average equity). Net debt is stated less cash and
+// short-term investments (as the valuation computes it) or less cash
+// alone; net cash, its opposite, either way or counting the marketable
+// securities held past a year as well (Apple's own "net cash").
+var alternatesOf = map[Metric][]Metric{ROE: {ROAE}, ROA: {ROAA}, NetDebt: {netDebtOfCash},
+	NetCash: {netCashOfCash, netCashWithSecurities}}
 
 // relativeChange is a margin's change as a percentage of the margin a year
 // earlier, for a change in points.
@@ -644,11 +648,11 @@ func (t *Table) candidates(m Mention) []Period {
 			return []Period{{FY: p.FY}}
 		}
 		return nil
-	case !m.Explicit && m.Metric == NetDebt:
+	case !m.Explicit && (m.Metric == NetDebt || m.Metric == NetCash):
 		// Net debt with no date is the valuation's, at the latest balance
 		// sheet (a 10-Q's after the 10-K), or the latest year end's.
 		out := []Period{{FY: t.LatestFY}}
-		if q, ok := t.latestQuarterOf(NetDebt); ok && q.FY > t.LatestFY {
+		if q, ok := t.latestQuarterOf(m.Metric); ok && q.FY > t.LatestFY {
 			out = append(out, q)
 		}
 		return out
@@ -746,7 +750,12 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 		mm := m
 		mm.Neg = !m.Neg
 		if ok, _ := matches(mm, actual.Value); ok {
-			if actual.Value < 0 {
+			switch {
+			case m.Metric == NetCash && actual.Value < 0:
+				return "the sign is wrong: the filing's debt exceeds its cash, a net debt, not net cash"
+			case m.Metric == NetDebt && actual.Value < 0:
+				return "the sign is wrong: the filing's cash exceeds its debt, a net cash position, not net debt"
+			case actual.Value < 0:
 				return "the sign is wrong: the filing reports a negative figure (a loss), not a positive one"
 			}
 			return "the sign is wrong: the filing reports a positive figure, not a negative one (a loss)"
@@ -779,7 +788,7 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 		if m.Bound != 0 {
 			break
 		}
-		if f.Period != actual.Period || f.Metric == m.Metric || UnitOf(f.Metric) != UnitOf(m.Metric) {
+		if f.Period != actual.Period || f.Metric == m.Metric || alternate[f.Metric] || UnitOf(f.Metric) != UnitOf(m.Metric) {
 			continue
 		}
 		if _, g := f.Metric.Base(); g != growth {

@@ -115,7 +115,7 @@ func TestAnnualRateInOneYear(t *testing.T) {
 // short-term investments) at the date stated, or debt less cash alone;
 // with no date, to the latest year end's or the latest balance sheet's
 // (the valuation tool's). It was never checked. A filer with no debt
-// reported, and net cash, stay unverified.
+// reported stays unverified.
 func TestNetDebt(t *testing.T) {
 	ts := tables(t)
 	sl := syntheticTable(t, "septloss_CIK0009000018.json")
@@ -130,7 +130,34 @@ func TestNetDebt(t *testing.T) {
 		{ts["AAPL"], "Apple's net debt was $62.7 billion at the end of fiscal 2025.", []Status{Verified}},
 		{ts["AAPL"], "Apple's net debt was $90 billion at the end of fiscal 2025.", []Status{Corrected}},
 		{bank, "Net debt was $5 billion in 2024.", []Status{Unverified}},
-		{ts["NVDA"], "NVIDIA has net cash of $34.7 billion.", []Status{Unverified}},
+	})
+}
+
+// TestNetCash: net cash, net debt's opposite, is held to the filings'
+// cash and short-term investments less debt (NVIDIA $34.7B at the end of
+// fiscal 2025: $8.6B cash and $34.6B securities less $8.5B debt), less
+// cash alone, or counting the securities held past a year too (Apple's
+// own: $35.9B cash, $18.8B current and $77.7B non-current securities less
+// $98.7B debt and commercial paper, $33.8B at the end of fiscal 2025).
+// With no date it is the latest balance sheet's. It was unverified
+// whatever it said; the lines of the cash flow statement that open with
+// "net cash" are not it.
+func TestNetCash(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["NVDA"], "NVIDIA had net cash of $34.7 billion at the end of fiscal 2025.", []Status{Verified}},
+		{ts["NVDA"], "NVIDIA had a net cash position of $30 billion at the end of fiscal 2025.", []Status{Corrected}},
+		// Fiscal 2025's, said of today.
+		{ts["NVDA"], "NVIDIA has net cash of $34.7 billion.", []Status{Corrected}},
+		{ts["NVDA"], "NVIDIA has net cash of about $41 billion.", []Status{Verified}},
+		{ts["AAPL"], "Apple ended fiscal 2025 with net cash of about $34 billion.", []Status{Verified}},
+		{ts["AAPL"], "Apple ended fiscal 2025 with net cash of $30 billion.", []Status{Corrected}},
+		// Its net debt, called net cash.
+		{ts["AAPL"], "Apple ended fiscal 2025 with net cash of $44 billion.", []Status{Corrected}},
+		{ts["GOOGL"], "Alphabet had net cash of $81.5 billion at the end of 2024.", []Status{Verified}},
+		{ts["GOOGL"], "Alphabet had net cash of $95.7 billion at the end of 2024.", []Status{Corrected}},
+		{ts["AAPL"], "Net cash provided by operating activities was $111.5 billion in fiscal 2025.", []Status{Verified}},
+		{ts["AAPL"], "Net cash used in investing activities was $15 billion in fiscal 2025.", []Status{Unverified}},
 	})
 }
 

@@ -68,6 +68,14 @@ const (
 	// may state as net debt as well.
 	NetDebt       Metric = "net_debt"
 	netDebtOfCash Metric = "net_debt_of_cash"
+	// NetCash is net debt's opposite ("net cash of $34 billion", "a net
+	// cash position"): cash and short-term investments less debt. Stated
+	// less cash alone (netCashOfCash), or counting the marketable
+	// securities held past a year too (netCashWithSecurities, as Apple
+	// states its own net cash), it is right by either.
+	NetCash               Metric = "net_cash"
+	netCashOfCash         Metric = "net_cash_of_cash"
+	netCashWithSecurities Metric = "net_cash_with_securities"
 )
 
 // The ratios the analysis computes (analysis.Ratios) beyond the margins
@@ -156,6 +164,7 @@ var labels = map[Metric]string{
 	Equity: "stockholders' equity", PretaxIncome: "pretax income", IncomeTax: "income tax expense",
 	EffectiveTaxRate: "effective tax rate", DividendsPerShare: "dividends per share",
 	NetDebt: "net debt", netDebtOfCash: "net debt (debt less cash)",
+	NetCash: "net cash", netCashOfCash: "net cash (cash less debt)", netCashWithSecurities: "net cash (cash and all marketable securities less debt)",
 	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
@@ -437,7 +446,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	// growth of a ratio is not a figure the filings or the analysis state.
 	var growth []Fact
 	for _, f := range t.Facts {
-		if u := UnitOf(f.Metric); u == Percent || u == Multiple || u == Points || u == Score || f.Period.TTM || f.Metric == netDebtOfCash {
+		if u := UnitOf(f.Metric); u == Percent || u == Multiple || u == Points || u == Score || f.Period.TTM || alternate[f.Metric] {
 			continue
 		}
 		prev := f.Period
@@ -492,14 +501,42 @@ func addNetDebt(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl
 	}
 	src := "net debt from " + strings.Join(srcs, "; ")
 	vals[NetDebt] = Fact{Metric: NetDebt, Period: p, Value: nd.Value, Source: src}
+	vals[NetCash] = Fact{Metric: NetCash, Period: p, Value: -nd.Value, Source: strings.Replace(src, "net debt", "net cash", 1)}
 	if ofCash != nd.Value {
 		vals[netDebtOfCash] = Fact{Metric: netDebtOfCash, Period: p, Value: ofCash, Source: src}
+		vals[netCashOfCash] = Fact{Metric: netCashOfCash, Period: p, Value: -ofCash, Source: strings.Replace(src, "net debt", "net cash", 1)}
 	}
+	if lt, ok := instantAt(cf, cash.End, "MarketableSecuritiesNoncurrent", "AvailableForSaleSecuritiesDebtSecuritiesNoncurrent"); ok && lt.Value > 0 {
+		vals[netCashWithSecurities] = Fact{Metric: netCashWithSecurities, Period: p, Value: lt.Value - nd.Value,
+			Source: strings.Replace(src, "net debt", "net cash", 1) + "; long_term_marketable_securities " + lt.String()}
+	}
+}
+
+// alternate marks the other definitions of a line (alternatesOf's): no
+// growth is computed of them, and no figure is read as one.
+var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true}
+
+// instantAt is the first of the us-gaap USD tags reported at date d, as
+// the latest filing states it.
+func instantAt(cf *xbrl.CompanyFacts, d xbrl.Date, tags ...string) (xbrl.Source, bool) {
+	for _, tag := range tags {
+		var best xbrl.Source
+		found := false
+		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, "USD") {
+			if s.End == d && s.Start == 0 && (!found || s.Filed > best.Filed) {
+				best, found = s, true
+			}
+		}
+		if found {
+			return best, true
+		}
+	}
+	return xbrl.Source{}, false
 }
 
 func isInstant(m Metric) bool {
 	switch m {
-	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity, NetDebt, netDebtOfCash:
+	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity, NetDebt, netDebtOfCash, NetCash, netCashOfCash, netCashWithSecurities:
 		return true
 	}
 	return false
