@@ -487,7 +487,7 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 // short-term investments (as the valuation computes it) or less cash
 // alone; net cash, its opposite, either way or counting the marketable
 // securities held past a year as well (Apple's own "net cash").
-var alternatesOf = map[Metric][]Metric{ROE: {ROAE}, ROA: {ROAA}, NetDebt: {netDebtOfCash},
+var alternatesOf = map[Metric][]Metric{ROE: {ROAE}, ROA: {ROAA}, ROCE: {ROACE}, NetDebt: {netDebtOfCash},
 	NetCash: {netCashOfCash, netCashWithSecurities}}
 
 // relativeChange is a margin's change as a percentage of the margin a year

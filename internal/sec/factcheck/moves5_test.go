@@ -1,8 +1,13 @@
 package factcheck
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/sec/xbrl"
 )
 
 // TestLevelMoveVerbs: a level's move stated with its verb apart from "to"
@@ -87,7 +92,8 @@ func TestAverageReturns(t *testing.T) {
 		{split, "ROAE was 31.9% in fiscal 2025.", Corrected},
 		{sl, "Return on average equity was -17.9% in fiscal 2025.", Verified},
 		{loss, "Return on average equity was 40% in 2024.", Unverified},
-		{ts["AAPL"], "Apple's return on average common equity was 120% in fiscal 2025.", Unverified},
+		// Apple has no preferred stock: its common equity is all of it.
+		{ts["AAPL"], "Apple's return on average common equity was 120% in fiscal 2025.", Corrected},
 	})
 }
 
@@ -374,5 +380,51 @@ func TestLossActsAndImprovement(t *testing.T) {
 		{sl, "Capex has improved for two straight years.", nil},
 		{loss, "Net income fell in 2024.", []Status{Verified}},
 		{loss, "Net income rose in 2024.", []Status{Corrected}},
+	})
+}
+
+// TestReturnOnCommonEquity: the return on (average) common equity is the
+// return on (average) equity for a filer with no preferred stock (Apple
+// fiscal 2025: 151.9% on year-end, 171% on average equity) and was
+// unverified whatever it said; for a filer with preferred stock it stays
+// unverified, since its common equity is less than the whole.
+func TestReturnOnCommonEquity(t *testing.T) {
+	ts := tables(t)
+	bank := syntheticTable(t, "norevbank_CIK0009000019.json")
+	b, err := os.ReadFile(filepath.Join("..", "xbrl", "testdata", "synthetic", "norevbank_CIK0009000019.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	gaap := raw["facts"].(map[string]any)["us-gaap"].(map[string]any)
+	gaap["PreferredStockValue"] = map[string]any{"label": "PreferredStockValue", "units": map[string]any{"USD": []any{
+		map[string]any{"end": "2024-12-31", "val": 2e9, "accn": "0009000019-25-000102", "fy": 2024, "fp": "FY", "form": "10-K", "filed": "2025-02-25"}}}}
+	b, err = json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := xbrl.ParseBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pref, err := BuildTable(cf, "X", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOne(t, []oneCase{
+		{ts["AAPL"], "Apple's return on average common equity was 171% in fiscal 2025.", Verified},
+		{ts["AAPL"], "Apple's ROACE was 150% in fiscal 2025.", Corrected},
+		{ts["AAPL"], "Apple's return on common equity was 151.9% in fiscal 2025.", Verified},
+		{ts["AAPL"], "Apple's return on common equity was 140% in fiscal 2025.", Corrected},
+		{ts["NVDA"], "NVIDIA's return on average shareholders’ equity was 101.5% in fiscal 2026.", Verified},
+		{bank, "The bank's return on average common equity was 11.7% in 2024.", Verified},
+		{bank, "The bank's return on average common equity was 14% in 2024.", Corrected},
+		{pref, "The bank's return on average equity was 11.7% in 2024.", Verified},
+		{pref, "The bank's return on average common equity was 11.7% in 2024.", Unverified},
+		{pref, "The bank's return on average common equity was 14% in 2024.", Unverified},
+		{bank, "The bank's return on average tangible common equity was 14% in 2024.", Unverified},
 	})
 }

@@ -362,7 +362,13 @@ var metricPhrases = []struct {
 	{"return on average equity", ROAE, false}, {"roae", ROAE, false}, {"return on average shareholders equity", ROAE, false},
 	{"return on average shareholders' equity", ROAE, false}, {"return on average stockholders equity", ROAE, false},
 	{"return on average stockholders' equity", ROAE, false}, {"return on average assets", ROAA, false}, {"roaa", ROAA, false},
-	{"return on average total assets", ROAA, false},
+	{"return on average total assets", ROAA, false}, {"return on average shareholders’ equity", ROAE, false},
+	{"return on average stockholders’ equity", ROAE, false}, {"return on average total equity", ROAE, false},
+	{"return on common equity", ROCE, false}, {"return on common shareholders equity", ROCE, false},
+	{"return on common shareholders' equity", ROCE, false}, {"return on common shareholders’ equity", ROCE, false},
+	{"return on average common equity", ROACE, false}, {"roace", ROACE, false}, {"return on average common shareholders equity", ROACE, false},
+	{"return on average common shareholders' equity", ROACE, false}, {"return on average common shareholders’ equity", ROACE, false},
+	{"return on average common stockholders equity", ROACE, false}, {"return on average common stockholders' equity", ROACE, false},
 	{"net debt", NetDebt, false}, {"net debt position", NetDebt, false},
 	// Net debt's opposite; "net cash" also opens a line of the cash flow
 	// statement ("net cash provided by operating activities"), named
@@ -442,8 +448,7 @@ var otherPhrases = []string{
 	"equity method investments", "private equity", "equity offering", "equity raise", "equity financing", "equity issuance",
 	"equity awards", "equity compensation", "equity value", "equity market", "equity markets", "home equity", "equity risk premium",
 	"negative equity", "tangible equity", "tangible common equity", "return on tangible equity", "return on tangible common equity",
-	// Common equity leaves out preferred stock, which a bank may have.
-	"return on average common equity", "return on common equity",
+	"return on average tangible common equity", "rotce", "roatce", "return on tangible assets",
 	// A weighted diluted count is not the shares outstanding at a date.
 	"diluted share count", "diluted shares", "diluted shares outstanding", "weighted average shares", "weighted average diluted shares",
 	"diluted weighted average shares", "weighted average shares outstanding", "basic shares",

@@ -103,6 +103,12 @@ const (
 	// analysis's ROE and ROA are on the year-end balance.
 	ROAE Metric = "roe_average"
 	ROAA Metric = "roa_average"
+	// The returns on common equity, on the year-end and on the average
+	// balance: the same as on all equity for a filer with no preferred
+	// stock, and held only for one (preferredStock), since the check
+	// does not read what a preferred share's claim is worth.
+	ROCE  Metric = "roe_common"
+	ROACE Metric = "roe_average_common"
 )
 
 // The scores of the analysis's frameworks. AltmanZ is the score of the
@@ -172,6 +178,7 @@ var labels = map[Metric]string{
 	AssetTurnover: "asset turnover", GrossMarginChange: "gross margin change", OperatingMarginChange: "operating margin change",
 	NetMarginChange: "net margin change", FCFMarginChange: "free cash flow margin change",
 	ROAE: "return on average equity", ROAA: "return on average assets",
+	ROCE: "return on common equity", ROACE: "return on average common equity",
 	PiotroskiF: "Piotroski F-score", AltmanZ: "Altman score", AltmanZDoublePrime: "Altman Z'' score",
 }
 
@@ -202,7 +209,7 @@ func UnitOf(m Metric) Unit {
 		return USDPerShare
 	case Shares:
 		return SharesUnit
-	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, ROAE, ROAA, Leverage, RDIntensity, EffectiveTaxRate:
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, ROAE, ROAA, ROCE, ROACE, Leverage, RDIntensity, EffectiveTaxRate:
 		return Percent
 	case DebtToEquity, CurrentRatio, CashConversion, AssetTurnover:
 		return Multiple
@@ -470,6 +477,15 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 			}
 		}
 	}
+	if !preferredStock(cf) {
+		// No preferred stock: common equity is all the equity.
+		for _, f := range t.Facts {
+			if c, ok := map[Metric]Metric{ROE: ROCE, ROAE: ROACE}[f.Metric]; ok {
+				f.Metric = c
+				t.Facts = append(t.Facts, f)
+			}
+		}
+	}
 	sort.SliceStable(t.Facts, func(i, j int) bool {
 		a, b := t.Facts[i], t.Facts[j]
 		if a.Metric != b.Metric {
@@ -510,6 +526,22 @@ func addNetDebt(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl
 		vals[netCashWithSecurities] = Fact{Metric: netCashWithSecurities, Period: p, Value: lt.Value - nd.Value,
 			Source: strings.Replace(src, "net debt", "net cash", 1) + "; long_term_marketable_securities " + lt.String()}
 	}
+}
+
+// preferredStock reports whether the filer reports preferred stock
+// outstanding, or preferred dividends, in any period: its common equity
+// and the income common holders earn are then less than the totals.
+func preferredStock(cf *xbrl.CompanyFacts) bool {
+	for _, tag := range []string{"PreferredStockValue", "PreferredStockValueOutstanding", "PreferredStockIncludingAdditionalPaidInCapital",
+		"PreferredStockIncludingAdditionalPaidInCapitalNetOfDiscount", "PreferredStockDividendsIncomeStatementImpact", "DividendsPreferredStock",
+		"PreferredStockDividendsAndOtherAdjustments", "TemporaryEquityCarryingAmountAttributableToParent"} {
+		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, "USD") {
+			if s.Value > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // alternate marks the other definitions of a line (alternatesOf's): no
