@@ -522,7 +522,7 @@ func addNetDebt(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl
 		vals[netDebtOfCash] = Fact{Metric: netDebtOfCash, Period: p, Value: ofCash, Source: src}
 		vals[netCashOfCash] = Fact{Metric: netCashOfCash, Period: p, Value: -ofCash, Source: strings.Replace(src, "net debt", "net cash", 1)}
 	}
-	if lt, ok := instantAt(cf, cash.End, "MarketableSecuritiesNoncurrent", "AvailableForSaleSecuritiesDebtSecuritiesNoncurrent"); ok && lt.Value > 0 {
+	if lt, ok := instantAt(cf, cash.End, cash.Unit, "MarketableSecuritiesNoncurrent", "AvailableForSaleSecuritiesDebtSecuritiesNoncurrent"); ok && lt.Value > 0 {
 		vals[netCashWithSecurities] = Fact{Metric: netCashWithSecurities, Period: p, Value: lt.Value - nd.Value,
 			Source: strings.Replace(src, "net debt", "net cash", 1) + "; long_term_marketable_securities " + lt.String()}
 	}
@@ -532,10 +532,14 @@ func addNetDebt(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl
 // outstanding, or preferred dividends, in any period: its common equity
 // and the income common holders earn are then less than the totals.
 func preferredStock(cf *xbrl.CompanyFacts) bool {
+	unit := cf.Currency()
+	if unit == "" {
+		unit = "USD"
+	}
 	for _, tag := range []string{"PreferredStockValue", "PreferredStockValueOutstanding", "PreferredStockIncludingAdditionalPaidInCapital",
 		"PreferredStockIncludingAdditionalPaidInCapitalNetOfDiscount", "PreferredStockDividendsIncomeStatementImpact", "DividendsPreferredStock",
 		"PreferredStockDividendsAndOtherAdjustments", "TemporaryEquityCarryingAmountAttributableToParent"} {
-		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, "USD") {
+		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, unit) {
 			if s.Value > 0 {
 				return true
 			}
@@ -548,13 +552,13 @@ func preferredStock(cf *xbrl.CompanyFacts) bool {
 // growth is computed of them, and no figure is read as one.
 var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true}
 
-// instantAt is the first of the us-gaap USD tags reported at date d, as
-// the latest filing states it.
-func instantAt(cf *xbrl.CompanyFacts, d xbrl.Date, tags ...string) (xbrl.Source, bool) {
+// instantAt is the first of the us-gaap tags reported in unit at date d,
+// as the latest filing states it.
+func instantAt(cf *xbrl.CompanyFacts, d xbrl.Date, unit string, tags ...string) (xbrl.Source, bool) {
 	for _, tag := range tags {
 		var best xbrl.Source
 		found := false
-		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, "USD") {
+		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, unit) {
 			if s.End == d && s.Start == 0 && (!found || s.Filed > best.Filed) {
 				best, found = s, true
 			}
