@@ -157,7 +157,7 @@ func discrepancyOf(f factcheck.Finding) Discrepancy {
 		Label: f.Metric.Label() + " (" + f.Period.String() + ")"}
 	switch {
 	case f.Actual != nil:
-		d.Actual = fmt.Sprintf("%s in %s; %s", factcheck.Display(f.Metric, f.Actual.Value), f.Actual.Period, f.Reason)
+		d.Actual = fmt.Sprintf("%s in %s; %s", factcheck.DisplayIn(f.Metric, f.Actual.Value, f.Currency), f.Actual.Period, f.Reason)
 		d.Source = f.Actual.Source
 	case f.Market != nil:
 		d.Figure, d.Label, d.Per = f.Market.Name, f.Market.Label, "the recorded market data"

@@ -55,6 +55,9 @@ type Finding struct {
 	Market *analysis.ValueFigure `json:"market,omitempty"`
 	// Web is the web search result the figure was taken from.
 	Web *WebSource `json:"web,omitempty"`
+	// Currency is the ISO code of the currency the filer's amounts (and
+	// so Actual) are in, when it is not the US dollar ("EUR").
+	Currency string `json:"currency,omitempty"`
 }
 
 // Per says what the reference says for a corrected figure, with its source:
@@ -68,7 +71,7 @@ func (f Finding) Per() string {
 		if f.Actual.Metric != f.Metric {
 			label = f.Actual.Metric.Label() // an amount of change, a change over years
 		}
-		return fmt.Sprintf("per the filing, %s %s was %s (%s)", label, f.Actual.Period, Display(f.Metric, f.Actual.Value), f.Actual.Source)
+		return fmt.Sprintf("per the filing, %s %s was %s (%s)", label, f.Actual.Period, DisplayIn(f.Metric, f.Actual.Value, f.Currency), f.Actual.Source)
 	case f.Market != nil:
 		return fmt.Sprintf("per the recorded market data, %s was %s (%s)", f.Market.Label, f.Market.Display, MarketSource(*f.Market))
 	}
@@ -109,17 +112,27 @@ func (f Finding) Correction() string {
 	return fmt.Sprintf("%q (%s): %s; %s.", f.Said(), f.Text, f.Reason, per)
 }
 
-// Display writes a value in its metric's unit: "$215.9B" ($215,938M for
-// precision when small), "65.5%", "$4.90".
-func Display(m Metric, v float64) string {
+// Display writes a value in its metric's unit, amounts in US dollars:
+// "$215.9B" ($215,938M for precision when small), "65.5%", "$4.90".
+func Display(m Metric, v float64) string { return DisplayIn(m, v, "") }
+
+// Display writes a value in its metric's unit, amounts in the table's
+// currency: "€27.6B", "NT$45.25" for filers reporting in euros and Taiwan
+// dollars.
+func (t *Table) Display(m Metric, v float64) string { return DisplayIn(m, v, t.Currency) }
+
+// DisplayIn writes a value in its metric's unit, amounts in currency (an
+// ISO code; "" or "USD" for dollars): "€27.6B", "DKK 290.0B", "$4.90".
+func DisplayIn(m Metric, v float64, currency string) string {
+	cur := analysis.CurrencyPrefix(currency)
 	switch UnitOf(m) {
 	case Percent:
 		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
 	case USDPerShare:
 		if v < 0 {
-			return "-$" + strconv.FormatFloat(-v, 'f', 2, 64)
+			return "-" + cur + strconv.FormatFloat(-v, 'f', 2, 64)
 		}
-		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+		return cur + strconv.FormatFloat(v, 'f', 2, 64)
 	case SharesUnit:
 		return strconv.FormatFloat(v/1e9, 'f', 3, 64) + "B shares"
 	case Multiple:
@@ -138,18 +151,50 @@ func Display(m Metric, v float64) string {
 	}
 	switch {
 	case v >= 1e12:
-		return sign + "$" + strconv.FormatFloat(v/1e12, 'f', 3, 64) + "T"
+		return sign + cur + strconv.FormatFloat(v/1e12, 'f', 3, 64) + "T"
 	case v >= 1e9:
-		return sign + "$" + strconv.FormatFloat(v/1e9, 'f', 1, 64) + "B"
+		return sign + cur + strconv.FormatFloat(v/1e9, 'f', 1, 64) + "B"
 	case v >= 1e8:
-		return sign + "$" + strconv.FormatFloat(v/1e6, 'f', 0, 64) + "M"
+		return sign + cur + strconv.FormatFloat(v/1e6, 'f', 0, 64) + "M"
 	case v >= 1e6:
 		// A small filer's figures: "$12.3M", not "$12M", which would
 		// not show a reader why "$12.9 million" was corrected.
-		return sign + "$" + strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
+		return sign + cur + strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
 	}
-	// Under a million: in dollars ("$452,300"), not "$0M".
-	return sign + "$" + commas(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+	// Under a million: in units ("$452,300"), not "$0M".
+	return sign + cur + commas(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+}
+
+// otherCurrency says why amount m cannot be checked when it is in a
+// currency other than the filer's: a euro amount for a filer reporting in
+// dollars, a dollar amount ("$27.6 billion", "USD 27.6bn") for one
+// reporting in euros. "" when m is in the filer's currency, is no amount,
+// or states none (an amount without a currency is read in the filer's).
+func (t *Table) otherCurrency(m Mention) string {
+	if m.Unit != USD && m.Unit != USDPerShare {
+		return ""
+	}
+	filer := t.Currency
+	if filer == "" {
+		filer = "USD"
+	}
+	said := m.Currency
+	if said == "" {
+		if !m.dollar {
+			return "" // no currency stated: the filer's
+		}
+		said = "USD"
+	}
+	if said == filer || said == "JPY or CNY" && (filer == "JPY" || filer == "CNY") {
+		return ""
+	}
+	name := func(c string) string {
+		if c == "USD" {
+			return "US dollars"
+		}
+		return c
+	}
+	return fmt.Sprintf("an amount in %s: the filer reports its figures in %s, and the check does not convert currencies", name(said), name(filer))
 }
 
 // commas groups the digits of a whole number in thousands.
@@ -176,11 +221,15 @@ func (t *Table) Check(text string) []Finding {
 // CheckMention compares one figure with the filings.
 func (t *Table) CheckMention(m Mention) Finding {
 	f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period, Row: m.Row}
+	if t.Currency != "" && t.Currency != "USD" {
+		f.Currency = t.Currency
+	}
 	switch {
-	case m.Currency != "":
-		// Never compared with dollar figures: a euro amount that happens
-		// to equal the dollar figure is not the filing's figure.
-		f.Status, f.Reason = Unverified, fmt.Sprintf("an amount in %s: the filings' figures Parley holds are in US dollars, and the check does not convert currencies", m.Currency)
+	case !m.Market && t.otherCurrency(m) != "":
+		// Never compared with the filer's figures: a euro amount that
+		// happens to equal a dollar figure is not the filing's figure,
+		// and the check does not convert currencies.
+		f.Status, f.Reason = Unverified, t.otherCurrency(m)
 		return f
 	case m.Hi > m.Value && !m.Fraction && (m.Unit == Percent && m.Hi-m.Value > 5 || m.Unit != Percent && m.Hi > 1.25*m.Value):
 		// "between $100 billion and $900 billion" is true of nearly any
@@ -257,7 +306,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 		}
 		f.Status, f.Reason = Unverified, "an annual rate with no year named: not the latest year's growth, and possibly a rate a year over years the text does not name"
 		if ok {
-			f.Reason = fmt.Sprintf("an annual rate with no year named: not the latest year's growth (%s in %s), and possibly a rate a year over years the text does not name", Display(m.Metric, g.Value), g.Period)
+			f.Reason = fmt.Sprintf("an annual rate with no year named: not the latest year's growth (%s in %s), and possibly a rate a year over years the text does not name", t.Display(m.Metric, g.Value), g.Period)
 		}
 		return f
 	}
@@ -288,7 +337,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 			for _, p := range stated {
 				prev := Period{FY: p.FY - 1, Q: p.Q}
 				if g, ok := t.Lookup(base, prev); ok && g.Value <= 0 && !p.TTM {
-					f.Reason = fmt.Sprintf("growth from %s's %s of %s is not meaningful", prev, base.Label(), Display(base, g.Value))
+					f.Reason = fmt.Sprintf("growth from %s's %s of %s is not meaningful", prev, base.Label(), t.Display(base, g.Value))
 				}
 			}
 		}
@@ -337,7 +386,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 		return f
 	}
 	if m.Fraction {
-		f.Reason = fmt.Sprintf("the filing's share is %s, not %s", Display(m.Metric, actual.Value), m.Text)
+		f.Reason = fmt.Sprintf("the filing's share is %s, not %s", t.Display(m.Metric, actual.Value), m.Text)
 		return f
 	}
 	f.Reason = t.diagnose(m, actual)
@@ -365,7 +414,7 @@ func (t *Table) quarterlyDividend(m Mention, known []Fact) (string, bool) {
 				held = true
 				if ok, _ := matches(m, qf.Value); ok {
 					return fmt.Sprintf("%s is %s's dividend a share, not %s's (%s): stated without \"quarterly\", the check cannot tell which is meant",
-						m.Text, qf.Period, y.Period, Display(DividendsPerShare, y.Value)), true
+						m.Text, qf.Period, y.Period, t.Display(DividendsPerShare, y.Value)), true
 				}
 				// "raised its dividend to $0.84 a share", "its dividend
 				// is $0.84 a share": the annual rate of a quarter's
@@ -374,13 +423,13 @@ func (t *Table) quarterlyDividend(m Mention, known []Fact) (string, bool) {
 				// "paid $0.80 a share in dividends" is the year's.
 				if ok, _ := matches(m, 4*qf.Value); ok && (m.dividendRate || m.LevelMove != 0) {
 					return fmt.Sprintf("%s is the annual rate of %s's dividend a share (4 × %s), not %s's declared total (%s): the check cannot tell which is meant",
-						m.Text, qf.Period, Display(DividendsPerShare, qf.Value), y.Period, Display(DividendsPerShare, y.Value)), true
+						m.Text, qf.Period, t.Display(DividendsPerShare, qf.Value), y.Period, t.Display(DividendsPerShare, y.Value)), true
 				}
 			}
 		}
 		if q := 4 * m.Value; !held && math.Abs(q-y.Value) <= 0.1*y.Value {
 			return fmt.Sprintf("%s is about a quarter of %s's dividend a share of %s: stated without \"quarterly\", it may be one quarter's, which the filings Parley has do not give",
-				m.Text, y.Period, Display(DividendsPerShare, y.Value)), true
+				m.Text, y.Period, t.Display(DividendsPerShare, y.Value)), true
 		}
 	}
 	return "", false
@@ -413,7 +462,7 @@ func (t *Table) checkSequential(m Mention, f Finding) Finding {
 		f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s and %s", base.Label(), p, prev)
 		return f
 	case was.Value <= 0:
-		f.Status, f.Reason = Unverified, fmt.Sprintf("growth from %s's %s of %s is not meaningful", prev, base.Label(), Display(base, was.Value))
+		f.Status, f.Reason = Unverified, fmt.Sprintf("growth from %s's %s of %s is not meaningful", prev, base.Label(), t.Display(base, was.Value))
 		return f
 	}
 	actual := Fact{Metric: m.Metric, Period: p, Value: 100 * (cur.Value - was.Value) / was.Value,
@@ -550,14 +599,14 @@ func (t *Table) checkChange(m Mention, f Finding) Finding {
 		tol += 1e-9 * math.Max(1, size)
 		switch {
 		case m.Dir < 0 && diff > 0:
-			f.Reason = fmt.Sprintf("stated as a decline, but %s rose %s from %s", m.Metric.Label(), Display(m.Metric, diff), Period{FY: p.FY - 1, Q: p.Q})
+			f.Reason = fmt.Sprintf("stated as a decline, but %s rose %s from %s", m.Metric.Label(), t.Display(m.Metric, diff), Period{FY: p.FY - 1, Q: p.Q})
 		case m.Dir > 0 && diff < 0:
-			f.Reason = fmt.Sprintf("stated as a rise, but %s fell %s from %s", m.Metric.Label(), Display(m.Metric, -diff), Period{FY: p.FY - 1, Q: p.Q})
+			f.Reason = fmt.Sprintf("stated as a rise, but %s fell %s from %s", m.Metric.Label(), t.Display(m.Metric, -diff), Period{FY: p.FY - 1, Q: p.Q})
 		case math.Abs(m.Value-size) <= tol:
 			f.Status = Verified
 			return f
 		default:
-			f.Reason = fmt.Sprintf("the change from %s does not match: %s changed by %s", Period{FY: p.FY - 1, Q: p.Q}, m.Metric.Label(), Display(m.Metric, diff))
+			f.Reason = fmt.Sprintf("the change from %s does not match: %s changed by %s", Period{FY: p.FY - 1, Q: p.Q}, m.Metric.Label(), t.Display(m.Metric, diff))
 		}
 		f.Status, f.Actual = Corrected, &actual
 		return f
@@ -1082,7 +1131,7 @@ func (t *Table) lossMove(m Mention, cur Fact) (string, Fact, bool) {
 	if p.Value >= 0 {
 		return fmt.Sprintf("stated as a loss that %s, but %s was not a loss in %s", word, label, p.Period), p, true
 	}
-	return fmt.Sprintf("stated as a loss that %s, but the loss %s from %s's %s", word, map[int]string{-1: "widened", 1: "narrowed"}[m.LossMove], p.Period, Display(p.Metric, p.Value)), p, true
+	return fmt.Sprintf("stated as a loss that %s, but the loss %s from %s's %s", word, map[int]string{-1: "widened", 1: "narrowed"}[m.LossMove], p.Period, t.Display(p.Metric, p.Value)), p, true
 }
 
 // priorFacts returns the figures of cur's line for the periods a change
@@ -1133,7 +1182,7 @@ func (t *Table) levelMove(m Mention, cur Fact) (string, Fact, bool) {
 		was = "was unchanged"
 	}
 	return fmt.Sprintf("stated as having %s to %s, but %s %s from %s's %s", map[string]string{"rose": "risen", "fell": "fallen"}[said],
-		Display(cur.Metric, cur.Value), cur.Metric.Label(), was, p.Period, Display(p.Metric, p.Value)), p, true
+		t.Display(cur.Metric, cur.Value), cur.Metric.Label(), was, p.Period, t.Display(p.Metric, p.Value)), p, true
 }
 
 // checkToProfit holds a return to profit stated without a figure
@@ -1150,7 +1199,7 @@ func (t *Table) checkToProfit(m Mention, f Finding) Finding {
 		label := m.Metric.Label()
 		if cur.Value <= 0 {
 			f.Status, f.Actual = Corrected, &cur
-			f.Reason = fmt.Sprintf("stated as a return to profit, but %s was %s in %s", label, Display(cur.Metric, cur.Value), p)
+			f.Reason = fmt.Sprintf("stated as a return to profit, but %s was %s in %s", label, t.Display(cur.Metric, cur.Value), p)
 			return f
 		}
 		var prior []Fact
@@ -1170,7 +1219,7 @@ func (t *Table) checkToProfit(m Mention, f Finding) Finding {
 			}
 		}
 		f.Status, f.Actual = Corrected, &prior[0]
-		f.Reason = fmt.Sprintf("stated as a return to profit, but %s was positive in %s too (%s), not a loss", label, prior[0].Period, Display(prior[0].Metric, prior[0].Value))
+		f.Reason = fmt.Sprintf("stated as a return to profit, but %s was positive in %s too (%s), not a loss", label, prior[0].Period, t.Display(prior[0].Metric, prior[0].Value))
 		return f
 	}
 	f.Status, f.Reason = Unverified, fmt.Sprintf("a return to profit: the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
@@ -1279,8 +1328,8 @@ func (t *Table) checkRecord(m Mention, f Finding) Finding {
 			if wrong == nil {
 				c := f
 				c.Status, c.Actual = Corrected, higher
-				c.Reason = fmt.Sprintf("stated as a record in %s (%s), but %s was higher in %s (%s)", p, Display(cur.Metric, cur.Value),
-					m.Metric.Label(), higher.Period, Display(higher.Metric, higher.Value))
+				c.Reason = fmt.Sprintf("stated as a record in %s (%s), but %s was higher in %s (%s)", p, t.Display(cur.Metric, cur.Value),
+					m.Metric.Label(), higher.Period, t.Display(higher.Metric, higher.Value))
 				wrong = &c
 			}
 			continue
@@ -1368,9 +1417,9 @@ func (t *Table) checkHistory(m Mention, p Period, f Finding) Finding {
 		if w.loss && g.Value >= 0 || !w.loss && g.Value <= 0 {
 			f.Status, f.Actual, f.Period = Corrected, &g, p
 			if w.loss {
-				f.Reason = fmt.Sprintf("stated as a return to profit after a loss in %s, but %s was %s in %s", w.p, label, Display(g.Metric, g.Value), w.p)
+				f.Reason = fmt.Sprintf("stated as a return to profit after a loss in %s, but %s was %s in %s", w.p, label, t.Display(g.Metric, g.Value), w.p)
 			} else {
-				f.Reason = fmt.Sprintf("stated as a return to profit after a profit in %s, but %s was %s in %s", w.p, label, Display(g.Metric, g.Value), w.p)
+				f.Reason = fmt.Sprintf("stated as a return to profit after a profit in %s, but %s was %s in %s", w.p, label, t.Display(g.Metric, g.Value), w.p)
 			}
 			return f
 		}
@@ -1420,7 +1469,7 @@ func (t *Table) checkLossChange(m Mention, f Finding) Finding {
 			}
 		}
 	}
-	size := func(v float64) string { return strings.TrimPrefix(Display(base, -v), "-") }
+	size := func(v float64) string { return strings.TrimPrefix(t.Display(base, -v), "-") }
 	var first *Finding
 	for _, pair := range pairs {
 		was, ok1 := t.Lookup(base, pair[0])
@@ -1488,7 +1537,7 @@ func (t *Table) checkSignStreak(m Mention, f Finding) Finding {
 		}
 		if g.Value*float64(m.SignStreak) <= 0 {
 			f.Status, f.Actual = Corrected, &g
-			f.Reason = fmt.Sprintf("stated as %s in each of %d years to %s, but %s was %s in %s", said, m.Streak, end, m.Metric.Label(), Display(m.Metric, g.Value), p)
+			f.Reason = fmt.Sprintf("stated as %s in each of %d years to %s, but %s was %s in %s", said, m.Streak, end, m.Metric.Label(), t.Display(m.Metric, g.Value), p)
 			return f
 		}
 	}

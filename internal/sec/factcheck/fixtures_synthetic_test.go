@@ -90,27 +90,3 @@ func TestOtherFilers(t *testing.T) {
 		}
 	}
 }
-
-// TestFilersInOtherCurrencies: a filer reporting in euros, under IFRS or
-// US GAAP, has no table: the check says why (its currency) rather than
-// hold a figure in dollars or in euros to figures it cannot read as
-// dollars.
-func TestFilersInOtherCurrencies(t *testing.T) {
-	for _, tc := range []struct{ file, want string }{
-		{"ifrseur_CIK0009000020.json", "reports its figures in EUR"},
-		{"eur_CIK0009000008.json", "reports its figures in EUR"},
-	} {
-		b, err := os.ReadFile(filepath.Join("..", "xbrl", "testdata", "synthetic", tc.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cf, err := xbrl.ParseBytes(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tb, err := BuildTable(cf, "X", 0, 0)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: BuildTable = %v, %v; want an error saying %q", tc.file, tb, err, tc.want)
-		}
-	}
-}

@@ -51,9 +51,13 @@ type Mention struct {
 	// figure's size.
 	Neg bool
 	// Currency is the ISO code of a currency other than the US dollar the
-	// figure is in ("EUR" for "€391B"): the filings Parley checks against
-	// are in dollars, so such a figure is never compared with them.
+	// figure is in ("EUR" for "€391B"): it is compared with the filer's
+	// figures only when the filer reports in that currency (Table.Currency).
 	Currency string
+	// dollar marks an amount stated in US dollars ("$27.6 billion", "USD
+	// 27.6bn", "27.6 billion dollars"), as opposed to one stated with no
+	// currency ("27.6 billion"), which is read in the filer's currency.
+	dollar bool
 	// LossChange marks a percentage change of a loss ("the net loss
 	// narrowed 20%", "the operating loss doubled"): a change of the loss's
 	// size, with Dir the direction of the size (+1 widened, -1 narrowed),
@@ -196,18 +200,21 @@ var (
 	// An amount in a currency other than the US dollar, by symbol or code
 	// before the number ("€391B", "NT$2.9 trillion", "EUR 4.1bn") or by
 	// name after it ("391 billion euros").
+	// The sign may follow the marker ("€-1.2B", "€(0.52)"), and the
+	// scale is read as the dollar reader reads it.
 	foreignRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar)\b)\s?` +
-			`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(?:trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
+		return regexp.MustCompile(`(?i)(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:` + foreignCodes + `)\b)\s?` +
+			`([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|bln|bil|tn|trn|mln|mn|mil|mm|[tbmk])\b)?`)
 	})
 	// foreignCodeRe is an ISO code of a currency other than the dollar,
 	// as foreignRe reads one before an amount.
 	foreignCodeRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar)$`)
+		return regexp.MustCompile(`^(?:` + foreignCodes + `)$`)
 	})
 	foreignNameRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(?:trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm)\s*)?` +
-			`(euros?|pounds sterling|yen|yuan|renminbi|won|rupees|(?:new )?taiwan dollars|canadian dollars|australian dollars|hong kong dollars|swiss francs)\b`)
+		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm)\s*)?` +
+			`(euros?|pounds sterling|yen|yuan|renminbi|won|rupees|(?:new )?taiwan dollars|nt dollars|canadian dollars|australian dollars|hong kong dollars|swiss francs|` +
+			`danish kroner|danish krone|swedish kronor|norwegian kroner)\b`)
 	})
 	// Ranges: "$90-95B", "$390B–$395B", "between $390 billion and $395
 	// billion", "12-15%", "between 12% and 15%". Read on the sentence as
@@ -216,10 +223,21 @@ var (
 		return regexp.MustCompile(`(?i)(\bbetween\s+)?(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?` +
 			`\s*(-|–|—|\bto\b|\band\b)\s*(?:(?:US)?\$|USD\s?)?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
 	})
+	// dollarsAfterRe is the currency after an amount that says it is in
+	// US dollars: "27.6 billion dollars", "27.6bn USD".
+	dollarsAfterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(?:(?:us|u\.s\.)\s*)?(?:dollars?\b|usd\b)`)
+	})
 	percentRangeRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(\bbetween\s+)?(\d+(?:\.\d+)?)\s*(?:%|percent\b)?\s*(-|–|—|\bto\b|\band\b)\s*(\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b|pct\b)`)
 	})
 )
+
+// foreignCodes are the ISO codes of currencies other than the dollar that
+// foreignRe reads before an amount ("EUR 27.6bn", "DKK 290 billion"): those
+// foreign filers report in most. Codes that are English words ("try",
+// "pen") are left out.
+const foreignCodes = `eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar|ils|clp|cop|idr|thb|pln|nzd|huf|czk|myr|php`
 
 // currencyCodes names the currencies foreignRe and foreignNameRe read.
 var currencyCodes = map[string]string{
@@ -227,7 +245,8 @@ var currencyCodes = map[string]string{
 	"s$": "SGD", "r$": "BRL", "mx$": "MXN", "nz$": "NZD", "ntd": "TWD", "rmb": "CNY",
 	"euro": "EUR", "euros": "EUR", "pounds sterling": "GBP", "yen": "JPY", "yuan": "CNY", "renminbi": "CNY", "won": "KRW",
 	"rupees": "INR", "taiwan dollars": "TWD", "new taiwan dollars": "TWD", "canadian dollars": "CAD", "australian dollars": "AUD",
-	"hong kong dollars": "HKD", "swiss francs": "CHF",
+	"hong kong dollars": "HKD", "swiss francs": "CHF", "nt dollars": "TWD", "danish kroner": "DKK", "danish krone": "DKK",
+	"swedish kronor": "SEK", "norwegian kroner": "NOK",
 }
 
 func currencyCode(marker string) string {
@@ -991,21 +1010,53 @@ func findIn(sentence string, t *Table) []Mention {
 	}
 	// Amounts in another currency first, so that the dollar readers do not
 	// take "NT$391 billion" or "391 billion euros" for dollars.
+	// Each is read as a dollar amount is (scale, sign, a share's amount),
+	// with its currency, which decides whether it is held to the filer's
+	// figures (Table.otherCurrency).
 	for _, re := range []*regexp.Regexp{foreignRe(), foreignNameRe()} {
 		for _, loc := range re.FindAllStringSubmatchIndex(low, -1) {
-			marker, num := low[loc[2]:loc[3]], low[loc[4]:loc[5]]
+			var marker, num, scaleWord, sign string
+			start, end := loc[0], loc[1]
+			closed := false
 			if re == foreignNameRe() {
-				marker, num = low[loc[4]:loc[5]], low[loc[2]:loc[3]]
+				marker, num = low[loc[6]:loc[7]], low[loc[2]:loc[3]]
+				if loc[4] >= 0 {
+					scaleWord = low[loc[4]:loc[5]]
+				}
+			} else {
+				marker, num, sign, closed = low[loc[2]:loc[3]], low[loc[6]:loc[7]], sentence[loc[0]:loc[6]], loc[8] >= 0
+				if loc[10] >= 0 {
+					scaleWord = low[loc[10]:loc[11]]
+				}
+				if closed && !strings.HasSuffix(sign, "(") && scaleWord == "" {
+					end = loc[8] // the text's closing parenthesis, not the figure's
+				}
 			}
 			v, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
 			if err != nil {
 				continue
 			}
-			m := Mention{Value: v, Unit: USD, Currency: currencyCode(marker)}
-			if perShare(low[loc[1]:min(len(low), loc[1]+16)]) {
+			scale := 1.0
+			if scaleWord != "" {
+				scale = scaleOf(scaleWord)
+			}
+			m := Mention{Value: v * scale, Unit: USD, Step: step(strings.ReplaceAll(num, ",", ""), scale), Currency: currencyCode(marker)}
+			switch {
+			case strings.HasSuffix(sign, "(") && closed:
+				m.Neg = true // "€(0.52)"
+			case strings.ContainsAny(sign, "-−"):
+				m.Neg = true // "€-1.2B"
+			case negativeBefore(sentence, start):
+				m.Neg = true // "-€1.2B"
+				start -= len(sentence[:start]) - len(strings.TrimRight(sentence[:start], "-−–"))
+			case start > 0 && low[start-1] == '(' && end < len(low) && low[end] == ')' && accountingNegative(low, start-1):
+				m.Neg = true // "(€1.2B)"
+				start, end = start-1, end+1
+			}
+			if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (scale == 1 && v < 1000 && re == foreignRe()) {
 				m.Unit = USDPerShare
 			}
-			add(loc[0], loc[1], m)
+			add(start, end, m)
 		}
 	}
 	// Ranges next: one figure, held to both ends.
@@ -1031,7 +1082,7 @@ func findIn(sentence string, t *Table) []Mention {
 		if vLo <= 0 || vHi <= vLo || vHi > 10*vLo {
 			continue // not a range of one quantity: "$5 to 2025", "$1B-$2"
 		}
-		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi))}
+		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi)), dollar: true}
 		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (sHi == 1 && vHi < 1000) {
 			m.Unit = USDPerShare
 		}
@@ -1103,7 +1154,7 @@ func findIn(sentence string, t *Table) []Mention {
 			// and an accountant's negative opened before the sign.
 			end = loc[6]
 		}
-		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale)}
+		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale), dollar: true}
 		// The sign as written: low has turned hyphens into spaces.
 		switch sign := sentence[loc[0]:loc[4]]; {
 		case strings.HasSuffix(sign, "(") && loc[6] >= 0:
@@ -1144,6 +1195,8 @@ func findIn(sentence string, t *Table) []Mention {
 		}
 		scale := scaleOf(low[loc[8]:loc[9]])
 		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale), bare: true}
+		// "27.6 billion dollars", "27.6 billion USD": dollars, stated.
+		m.dollar = dollarsAfterRe().MatchString(low[loc[1]:min(len(low), loc[1]+16)])
 		if open, closed := loc[2] >= 0, loc[6] >= 0; open != closed || open && !accountingNegative(low, loc[2]) {
 			// Half a pair, or an aside ("revenue (130.5 billion)"): the
 			// number alone, as before.
@@ -1340,7 +1393,7 @@ func fromToRange(low string, mentions []Mention, periods []span) {
 func inheritMetric(low string, mentions []Mention) {
 	for k := 1; k < len(mentions); k++ {
 		m, prev := &mentions[k], mentions[k-1]
-		if m.Metric != "" || m.Other != "" || m.Market || m.Share || m.Hypothetical || m.Currency != "" ||
+		if m.Metric != "" || m.Other != "" || m.Market || m.Share || m.Hypothetical || m.Currency != prev.Currency ||
 			prev.Metric == "" || prev.Unit != m.Unit || prev.End > m.Start || prev.Points != m.Points {
 			continue
 		}

@@ -86,6 +86,11 @@ func (t *Table) CheckMentionWith(m Mention, rec *Recorded) Finding {
 	if rec == nil || f.Status != MarketData && f.Status != Unverified {
 		return f
 	}
+	if m.Currency == "" && !m.dollar && t.Currency != "" {
+		// A market value or price stated with no currency is read in the
+		// filer's, as its other amounts are.
+		m.Currency = t.Currency
+	}
 	if f.Status == MarketData && rec.checkMarket(&f, m) {
 		return f
 	}
@@ -103,7 +108,7 @@ func (r *Recorded) checkMarket(f *Finding, m Mention) bool {
 		// statement of the figure.
 		return false
 	}
-	mm := analysis.MarketMention{Sentence: m.Quote, Start: m.Start, End: m.End, Value: m.Value, Step: m.Step, Approx: m.Approx, Bound: m.Bound}
+	mm := analysis.MarketMention{Sentence: m.Quote, Start: m.Start, End: m.End, Value: m.Value, Step: m.Step, Approx: m.Approx, Bound: m.Bound, Currency: m.Currency}
 	switch m.Unit {
 	case "multiple":
 		mm.Unit = analysis.UnitTimes

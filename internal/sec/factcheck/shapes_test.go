@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/parleyhq/parley/internal/sec/xbrl"
 )
 
 // TestOtherShapes: figures of filers and phrasings unlike the shipped
@@ -198,22 +196,6 @@ func TestChangesAndBases(t *testing.T) {
 		if !equalStatuses(got, tc.want) || tc.reason != "" && !strings.Contains(fs[len(fs)-1].Reason, tc.reason) {
 			t.Errorf("%s: %q → %s; want %v (%s)", tc.cause, tc.text, describe(fs), tc.want, tc.reason)
 		}
-	}
-}
-
-// TestNoTableSaysWhy: a filer whose figures cannot be read (IFRS in Taiwan
-// dollars) gets no table, and the error says why.
-func TestNoTableSaysWhy(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "xbrl", "testdata", "synthetic", "ifrs_CIK0009000007.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf, err := xbrl.ParseBytes(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := BuildTable(cf, "TSMX", 0, 0); err == nil || !strings.Contains(err.Error(), "in TWD") {
-		t.Errorf("BuildTable: %v, want why (IFRS in TWD)", err)
 	}
 }
 

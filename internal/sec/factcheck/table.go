@@ -187,8 +187,12 @@ type Unit string
 
 // Units.
 const (
-	USD         Unit = "usd"           // dollars
-	USDPerShare Unit = "usd_per_share" // dollars a share
+	// USD is an amount of money and USDPerShare an amount a share, in the
+	// filer's reporting currency (Table.Currency): dollars for most
+	// filers, euros for one reporting in euros. The names stay for the
+	// recorded debates and claims that use them.
+	USD         Unit = "usd"
+	USDPerShare Unit = "usd_per_share"
 	SharesUnit  Unit = "shares"
 	Percent     Unit = "percent"  // margins and growth, in percent (65.5)
 	Multiple    Unit = "multiple" // a ratio of two amounts (0.86 for 0.86x)
@@ -275,7 +279,13 @@ type Table struct {
 	// to the Saturday nearest 31 December that ended on 3 January): a year
 	// ending in a month's first week is, for its quarters' months, a year
 	// ending the month before ("the December quarter"). 0 when unknown.
-	FYEndDay int    `json:"fy_end_day,omitempty"`
+	FYEndDay int `json:"fy_end_day,omitempty"`
+	// Currency is the ISO code of the currency the filer reports its
+	// amounts in, when it is not the US dollar ("EUR", "TWD"): every
+	// amount of Facts is in it, and a figure stated in another currency is
+	// not held to them. "" for dollars (and for tables recorded before
+	// Parley read other currencies, which were all in dollars).
+	Currency string `json:"currency,omitempty"`
 	Facts    []Fact `json:"facts"`
 }
 
@@ -351,9 +361,6 @@ var historyMetrics = map[Metric]bool{Revenue: true, CostOfRevenue: true, GrossPr
 // the Piotroski and Altman scores (sic, the filer's industry code, 0 when
 // unknown, picks the Altman variant as it does for the analysis).
 func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Table, error) {
-	if cur := cf.Currency(); cur != "" && cur != "USD" {
-		return nil, fmt.Errorf("factcheck: %s reports its figures in %s, and the check holds figures in US dollars only", company, cur)
-	}
 	series := map[Metric]*xbrl.Series{}
 	for _, c := range concepts {
 		s, err := cf.Series(c.c)
@@ -375,7 +382,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 			// statements) rather than only that revenue is missing.
 			return nil, fmt.Errorf("factcheck: %s: %s", company, why)
 		}
-		return nil, fmt.Errorf("factcheck: %s reports neither revenue nor net income in US dollars in XBRL, so no figure of it can be checked", company)
+		return nil, fmt.Errorf("factcheck: %s reports neither revenue nor net income in XBRL, so no figure of it can be checked", company)
 	}
 	if latestFY == 0 {
 		f, ok := anchor.LatestAnnual()
@@ -386,6 +393,9 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	}
 	t := &Table{Company: company, Name: cf.EntityName, LatestFY: latestFY, FYEndMonth: int(cf.FiscalYearEnd.Month), FYEndDay: cf.FiscalYearEnd.Day,
 		FYNamedForStart: cf.FiscalYearEnd.NamedForStart()}
+	if cur := cf.Currency(); cur != "USD" {
+		t.Currency = cur
+	}
 	var periods []Period
 	for fy := latestFY - HistoryYears; fy < latestFY-Years; fy++ {
 		periods = append(periods, Period{FY: fy})

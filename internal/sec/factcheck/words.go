@@ -143,8 +143,9 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 				sc := scaleOf(unit)
 				m.Value, m.Step, m.Unit = v*sc, st*sc, USD
 				m.bare = loc[6] < 0 // "twelve billion" may count shares
+				m.dollar = !m.bare
 			case "dollars":
-				m.Unit = USD
+				m.Unit, m.dollar = USD, true
 				if loc[8] >= 0 {
 					c, cst, ok := wordValue(low[loc[8]:loc[9]])
 					if !ok || c >= 100 {
