@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/script"
@@ -209,6 +211,27 @@ func (anthropicAPI) writeError(w http.ResponseWriter, status int, errType, msg s
 
 func (a anthropicAPI) writeAuthError(w http.ResponseWriter, _ http.Header) {
 	a.writeError(w, http.StatusUnauthorized, "authentication_error", "invalid x-api-key")
+}
+
+// anthropicRateLimitHeaders sets the anthropic-ratelimit-* headers of a
+// 429 whose request limit is spent until retryAfter seconds (1 when it
+// is not a number) after now; the token limits are not spent and reset
+// sooner.
+func anthropicRateLimitHeaders(h http.Header, retryAfter string, now time.Time) {
+	secs, err := strconv.Atoi(retryAfter)
+	if err != nil || secs <= 0 {
+		secs = 1
+	}
+	at := func(d time.Duration) string { return now.Add(d).UTC().Format(time.RFC3339) }
+	h.Set("Anthropic-Ratelimit-Requests-Limit", "50")
+	h.Set("Anthropic-Ratelimit-Requests-Remaining", "0")
+	h.Set("Anthropic-Ratelimit-Requests-Reset", at(time.Duration(secs)*time.Second))
+	h.Set("Anthropic-Ratelimit-Input-Tokens-Limit", "30000")
+	h.Set("Anthropic-Ratelimit-Input-Tokens-Remaining", "29000")
+	h.Set("Anthropic-Ratelimit-Input-Tokens-Reset", at(time.Second))
+	h.Set("Anthropic-Ratelimit-Output-Tokens-Limit", "8000")
+	h.Set("Anthropic-Ratelimit-Output-Tokens-Remaining", "7000")
+	h.Set("Anthropic-Ratelimit-Output-Tokens-Reset", at(time.Second))
 }
 
 func antStop(s string) string {

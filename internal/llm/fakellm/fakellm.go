@@ -135,11 +135,14 @@ func WithErrorField() Option { return func(s *Server) { s.errorField = true } }
 // for the words it has none for ("abort").
 func WithFinishReason(reason string) Option { return func(s *Server) { s.finishReason = reason } }
 
-// WithRateLimitHeaders makes the OpenAI endpoint answer a 429 as OpenAI's
-// API does: with no Retry-After, but the state of the rate limits in
-// x-ratelimit-* headers, the request limit spent and its reset
-// ("x-ratelimit-reset-requests: 2s", a Go duration) being the fault's
-// RetryAfter seconds.
+// WithRateLimitHeaders makes the server answer a 429 with no Retry-After
+// but the state of the rate limits in headers, the request limit spent
+// and its reset the fault's RetryAfter seconds away: the OpenAI endpoint
+// in x-ratelimit-* headers, as OpenAI's API does
+// ("x-ratelimit-reset-requests: 2s", a Go duration), the Anthropic one in
+// anthropic-ratelimit-* headers, as Anthropic's API describes them
+// ("anthropic-ratelimit-requests-reset", an RFC 3339 time), as a
+// compatible gateway that passes them on without Retry-After sends them.
 func WithRateLimitHeaders() Option { return func(s *Server) { s.rateLimitHeaders = true } }
 
 // WithKeepAlive makes the server open a stream at once and, while the
@@ -720,6 +723,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case s.rateLimitHeaders && f.Status == http.StatusTooManyRequests && api.name() == "openai":
 			rateLimitHeaders(w.Header(), f.RetryAfter)
+		case s.rateLimitHeaders && f.Status == http.StatusTooManyRequests:
+			anthropicRateLimitHeaders(w.Header(), f.RetryAfter, s.now())
 		case f.RetryAfter != "":
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}

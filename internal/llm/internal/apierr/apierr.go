@@ -90,6 +90,9 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 		if e.RetryAfter == 0 && status == http.StatusTooManyRequests {
 			e.RetryAfter = rateLimitReset(header)
 		}
+		if e.RetryAfter == 0 && status == http.StatusTooManyRequests {
+			e.RetryAfter = anthropicReset(header, time.Now())
+		}
 	}
 	// The message is the API's explanation, often the only hint of what to
 	// fix ("model: no such model"), or the status text. The SDK's own text
@@ -182,6 +185,35 @@ func rateLimitReset(h http.Header) time.Duration {
 	}
 	if wait == 0 {
 		wait = reset("Tokens")
+	}
+	return wait
+}
+
+// anthropicReset is how long a 429 without Retry-After asks to wait,
+// read from the anthropic-ratelimit-* headers Anthropic's API (and
+// compatible gateways that pass them on) sends: the reset of the limit
+// that is spent (remaining 0), the latest when several are; when none is,
+// the latest of the token limits' resets. A reset is the time (RFC 3339)
+// at which the limit is whole again. 0 when there is none, or it is past.
+func anthropicReset(h http.Header, now time.Time) time.Duration {
+	reset := func(limit string) time.Duration {
+		t, err := time.Parse(time.RFC3339, strings.TrimSpace(h.Get("Anthropic-Ratelimit-"+limit+"-Reset")))
+		if err != nil {
+			return 0
+		}
+		return max(t.Sub(now), 0)
+	}
+	limits := []string{"Requests", "Tokens", "Input-Tokens", "Output-Tokens"}
+	var wait time.Duration
+	for _, limit := range limits {
+		if strings.TrimSpace(h.Get("Anthropic-Ratelimit-"+limit+"-Remaining")) == "0" {
+			wait = max(wait, reset(limit))
+		}
+	}
+	if wait == 0 {
+		for _, limit := range limits[1:] {
+			wait = max(wait, reset(limit))
+		}
 	}
 	return wait
 }
