@@ -714,12 +714,15 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 
 // summarySelect selects summaryColumns and the debate's lease (NULL when
 // none) from debates. A schema older than some columns, opened read-only
-// and so not migrated, reads them as their migration's default; see
+// and so not migrated, reads them as their migration would fill them; see
 // legacySpend for llm_turns and unpriced_models.
 func (s *Store) summarySelect() string {
 	cols := summaryColumns
 	if s.noCost {
-		cols = strings.Replace(cols, "cost_usd", "0", 1)
+		// As the migration that adds the column fills it: the sum of
+		// the costs the turns recorded. Read as 0, a debate that cost
+		// dollars was listed as $0.0000.
+		cols = strings.Replace(cols, "cost_usd", "COALESCE((SELECT SUM(t.cost_usd) FROM turns t WHERE t.debate_id = debates.id), 0)", 1)
 	}
 	if s.noSpend {
 		cols = strings.Replace(cols, "llm_turns, unpriced_models", "0, '[]'", 1)

@@ -431,6 +431,40 @@ func TestOldSchemaReadOnly(t *testing.T) {
 	}
 }
 
+// TestOldSchemaReadOnlyCost: a database from before the debates' cost
+// column (version 2), read without migrating it, lists each debate at the
+// cost its turns recorded, as the migration fills the column; it was read
+// as 0, and 'parley list' showed a debate that cost dollars as $0.0000.
+func TestOldSchemaReadOnlyCost(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "parley.db")
+	const id = "old"
+	ref := func(turn string) debate.TurnRef {
+		return debate.TurnRef{ID: turn, Agent: "pro", Role: "advocate", Round: 1}
+	}
+	u := llm.Usage{InputTokens: 10, OutputTokens: 5}
+	evs := []debate.Event{
+		storetest.Event(t, id, time.Unix(1, 0), debate.Created{Format: "perspectives", Topic: "t"}),
+		storetest.Event(t, id, time.Unix(2, 0), debate.TurnCompleted{Turn: ref("a"), Text: "a", Usage: u, Model: "openai/gpt-4.1", CostUSD: 0.25}),
+		storetest.Event(t, id, time.Unix(3, 0), debate.TurnCompleted{Turn: ref("b"), Text: "b", Usage: u, Model: "openai/gpt-4.1", CostUSD: 0.5}),
+	}
+	for i := range evs {
+		evs[i].Seq = int64(i + 1)
+	}
+	seedAt(t, path, 2, evs)
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if list, err := ro.List(ctx, debate.ListFilter{}); err != nil || len(list) != 1 || list[0].CostUSD != 0.75 {
+		t.Errorf("read-only list of version 2: %+v, %v; want a cost of 0.75", list, err)
+	}
+	if got, err := ro.Get(ctx, id); err != nil || got.CostUSD != 0.75 {
+		t.Errorf("read-only get of version 2: %+v, %v; want a cost of 0.75", got, err)
+	}
+}
+
 // TestSpendMigrationDown: schema version 6 undone leaves version 5's
 // schema, turns_spend index included, which migrates up again.
 func TestSpendMigrationDown(t *testing.T) {
