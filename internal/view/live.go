@@ -82,7 +82,7 @@ func redrawable(w io.Writer) bool {
 	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
-// Close stops the spinner.
+// Close stops the spinner and ends the line the view left open.
 func (l *Live) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -90,6 +90,12 @@ func (l *Live) Close() {
 		l.spin.stop()
 	}
 	l.flushHeld()
+	// What is printed after the view (an error, the closing line) starts
+	// a line of its own: a run that stopped mid-reply without a pause
+	// to show (its lease taken by another process) left "Round error: …".
+	if !l.json {
+		l.newline()
+	}
 }
 
 // Handle renders one event. Events must arrive in log order.

@@ -365,3 +365,27 @@ func TestSpinnerFitsTheTerminal(t *testing.T) {
 		t.Fatal("no frame drawn")
 	}
 }
+
+// TestLiveCloseEndsTheLine: a view closed in the middle of a reply's line
+// (the run stopped without a pause to show: another process took its
+// lease) ends the line, so that the error printed next starts a line of its
+// own rather than after the reply's last word.
+func TestLiveCloseEndsTheLine(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	a := ref("r1/a", "alpha", "Alpha · argument", 1)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: a.ID, Text: "Round"})
+	l.Close()
+	if !strings.HasSuffix(out.String(), "Round\n") {
+		t.Errorf("output after Close ends %q, want the line ended", out.String()[max(0, out.Len()-20):])
+	}
+	// A view at the start of a line adds no blank line.
+	n := out.Len()
+	l.Close()
+	if out.Len() != n {
+		t.Errorf("a second Close wrote %q", out.String()[n:])
+	}
+}
