@@ -200,8 +200,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 // ErrReadOnly reports a database that cannot be written where it is.
 var ErrReadOnly = errors.New("the database cannot be written there")
 
-// ErrDiskFull reports an append that failed because the disk holding the
-// database is full. Nothing of the append was stored.
+// ErrDiskFull reports an append, or the opening of the database, that
+// failed because the disk holding the database is full. Nothing of the
+// append was stored.
 var ErrDiskFull = errors.New("the disk holding the database is full")
 
 // Explain names the cause of a failed write to the database that SQLite
@@ -230,10 +231,25 @@ var ErrNoDatabase = errors.New("no database")
 // openError explains a failure to open the database file, naming a
 // read-only location rather than SQLite's "unable to open database file".
 func openError(abs string, err error) error {
+	if full := fullDisk(abs, err); full != nil {
+		return full
+	}
 	if ro := readOnlyPlace(abs); ro != "" {
 		return fmt.Errorf("open parley database %s: %s is read-only: %w; choose a writable location with --db or PARLEY_DB", abs, ro, ErrReadOnly)
 	}
 	return fmt.Errorf("open parley database %s: %w (choose another location with --db)", abs, err)
+}
+
+// fullDisk explains a failure to open the database at abs as a full disk
+// when the file system holding it has no space left, nil otherwise: SQLite
+// answers "disk I/O error (4874)" when it cannot grow the shared-memory
+// file (-shm) that a database in WAL mode needs, even to be read.
+func fullDisk(abs string, err error) error {
+	dir := filepath.Dir(abs)
+	if !noSpace(dir) {
+		return nil
+	}
+	return fmt.Errorf("open parley database %s: %w (%s): free some space and run the command again; %w", abs, ErrDiskFull, dir, err)
 }
 
 // readOnlyPlace names the database file or its directory when the process
@@ -277,6 +293,9 @@ func OpenReadOnly(ctx context.Context, path string, opts ...Option) (*Store, err
 	var tables int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'debates'`).Scan(&tables); err != nil {
 		db.Close()
+		if full := fullDisk(abs, err); full != nil {
+			return nil, full
+		}
 		return nil, fmt.Errorf("open parley database %s: %w", abs, err)
 	}
 	if tables == 0 {
