@@ -1262,6 +1262,7 @@ func findIn(sentence string, t *Table) []Mention {
 	findDirections(sentence, low, metrics, periods, add)
 	findStreaks(low, metrics, periods, t, add)
 	findSignStreaks(sentence, low, t, add)
+	findStreakNouns(low, metrics, t, add)
 	findRecords(sentence, low, metrics, periods, add)
 	findBareRatios(low, metrics, add)
 	findBarePercents(sentence, low, metrics, add)

@@ -3,6 +3,7 @@ package factcheck
 import (
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -1037,14 +1038,52 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 var streakRe = sync.OnceValue(func() *regexp.Regexp {
 	const verb = `(rose|risen|grew|grown|increased|climbed|expanded|fell|fallen|declined|decreased|dropped|shrunk|shrank|contracted|` +
 		`raised|lifted|boosted|hiked|cut|reduced|lowered|trimmed|improved|worsened|deteriorated)`
-	const n = `(two|three|four|five|six|seven|eight|nine|2|3|4|5|6|7|8|9)`
+	n := `(` + streakCountAlt + `)`
 	// The line may follow the verb as its object: "has grown revenue for
 	// five straight years", "increased its net income in each of".
 	const object = `(?:\s+(?:(?:its|the|their)\s+)?([a-z&][a-z&' ]{0,40}?))??`
+	// Groups 7 and 8 (after the through of group 6) are the counts of
+	// "12 years in a row", "for a decade straight" and of "every year
+	// for the past ten years", "each year over the last decade".
 	return regexp.MustCompile(`\b` + verb + object + `\s+(?:(?:in\s+)?(?:every|each)\s+(?:single\s+)?(?:fiscal\s+)?year\s+(since|from|between)\s+` +
-		`|(?:in\s+)?each\s+of\s+the\s+(?:last|past)\s+` + n + `\s+(?:fiscal\s+)?years\b` +
-		`|for\s+` + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b(?:\s+(through|to|in|ending\s+in|into)\s+)?)`)
+		`|(?:in\s+)?each\s+of\s+the\s+(?:last|past)\s+` + streakBound + n + `\s+(?:fiscal\s+)?years\b` +
+		`|(?:for\s+)?` + streakBound + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b(?:\s+(through|to|in|ending\s+in|into)\s+)?` +
+		`|(?:for\s+)?` + streakBound + `(` + streakCountAlt + `\s+(?:fiscal\s+)?years|a\s+(?:full\s+)?decade)\s+(?:straight|running|in\s+a\s+row)\b` +
+		`|(?:in\s+)?(?:every|each)\s+(?:single\s+)?(?:fiscal\s+)?year\s+(?:for|over|in|during|of)\s+` + streakBound +
+		`(?:the\s+(?:last|past|previous)\s+|a\s+(?:full\s+)?)` + streakBound + `(` + streakCountAlt + `\s+(?:fiscal\s+)?years|decade)\b)`)
 })
+
+// streakCountAlt is a count of years of a streak, in words or digits:
+// two to twenty, or 2 to 99.
+const streakCountAlt = `two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|` +
+	`eighteen|nineteen|twenty|[2-9]|[1-9][0-9]`
+
+// streakBound is a bound before a streak's count: "for more than ten
+// straight years" holds at least of the ten, "nearly a decade" of nine.
+const streakBound = `(?:(?:more\s+than|over|at\s+least|nearly|almost|close\s+to)\s+)?`
+
+// streakCount is the count of years of a streak's words ("twelve", "12
+// fiscal years", "a full decade"), one less after "nearly" or "almost"
+// (before); 0 when none.
+func streakCount(words, before string) int {
+	n := 0
+	w := strings.Fields(words)
+	switch {
+	case len(w) == 0:
+	case strings.Contains(words, "decade"):
+		n = 10
+	default:
+		if v, ok := numberWords[w[0]]; ok && v >= 2 {
+			n = int(v)
+		} else if v, err := strconv.Atoi(w[0]); err == nil {
+			n = v
+		}
+	}
+	if b := strings.TrimSpace(before); strings.HasSuffix(b, "nearly") || strings.HasSuffix(b, "almost") || strings.HasSuffix(b, "close to") {
+		n--
+	}
+	return n
+}
 
 // spanJoinRe joins the two ends of a span of years.
 var spanJoinRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(?:to|through|and|until|till)\s+`) })
@@ -1058,7 +1097,7 @@ var streakGapWords = map[string]bool{"has": true, "have": true, "had": true, "st
 // latest year the table holds. Unread, "revenue has grown every year
 // since 2022" passed though it fell in 2024.
 func findStreaks(low string, metrics []span, periods []span, t *Table, add func(start, end int, m Mention)) {
-	if t == nil || !hasAny(low, " every ", " each ", "consecutive", "straight", "successive") {
+	if t == nil || !hasAny(low, " every ", " each ", "consecutive", "straight", "successive", "in a row", "running") {
 		return
 	}
 	at := func(pos int) *span {
@@ -1069,8 +1108,6 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 		}
 		return nil
 	}
-	count := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-		"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9}
 	fyOf := func(sp *span) (Period, int) {
 		p := sp.period
 		fy := p.FY
@@ -1116,9 +1153,13 @@ func findStreaks(low string, metrics []span, periods []span, t *Table, add func(
 				streak = endFY - startFY
 			}
 		case loc[8] >= 0: // each of the last N years
-			streak = count[low[loc[8]:loc[9]]]
+			streak = streakCount(low[loc[8]:loc[9]], low[:loc[8]])
+		case loc[14] >= 0: // N years in a row
+			streak = streakCount(low[loc[14]:loc[15]], low[:loc[14]])
+		case loc[16] >= 0: // every year for the past N years
+			streak = streakCount(low[loc[16]:loc[17]], low[:loc[16]])
 		case loc[10] >= 0: // for N consecutive years
-			streak = count[low[loc[10]:loc[11]]]
+			streak = streakCount(low[loc[10]:loc[11]], low[:loc[10]])
 			if loc[12] >= 0 {
 				last := at(loc[1])
 				if last == nil || last.relative || last.period.Q != 0 {
@@ -1251,10 +1292,11 @@ func findRecords(sentence, low string, metrics []span, periods []span, add func(
 // first group is a loss's words, the second a profit's, the third and
 // fourth the count of years.
 var signStreakRe = sync.OnceValue(func() *regexp.Regexp {
-	const n = `(two|three|four|five|six|seven|eight|nine|2|3|4|5|6|7|8|9)`
+	n := `(` + streakCountAlt + `)`
 	return regexp.MustCompile(`\b(?:(lost\s+money|posted\s+(?:net\s+|annual\s+)?losses|reported\s+(?:net\s+|annual\s+)?losses|been\s+unprofitable|been\s+loss\s+making|operated\s+at\s+a\s+loss|run\s+at\s+a\s+loss)|` +
 		`(been\s+profitable|posted\s+(?:net\s+|annual\s+)?profits|reported\s+(?:net\s+|annual\s+)?profits|made\s+money|turned\s+a\s+profit|earned\s+a\s+profit))\s+` +
-		`(?:in\s+each\s+of\s+the\s+(?:last|past)\s+` + n + `\s+(?:fiscal\s+)?years\b|for\s+` + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b)`)
+		`(?:in\s+each\s+of\s+the\s+(?:last|past)\s+` + streakBound + n + `\s+(?:fiscal\s+)?years\b|for\s+` + streakBound + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b` +
+		`|(?:for\s+)?` + streakBound + `(` + streakCountAlt + `\s+(?:fiscal\s+)?years|a\s+(?:full\s+)?decade)\s+(?:straight|running|in\s+a\s+row)\b)`)
 })
 
 // findSignStreaks reads a result's sign stated of every year of a span
@@ -1263,11 +1305,9 @@ var signStreakRe = sync.OnceValue(func() *regexp.Regexp {
 // passed though one of them was a profit. A part's result (a segment
 // named as the subject) is no company total; a negated one states none.
 func findSignStreaks(sentence, low string, t *Table, add func(start, end int, m Mention)) {
-	if t == nil || !hasAny(low, "consecutive", "straight", "successive", "each of") {
+	if t == nil || !hasAny(low, "consecutive", "straight", "successive", "each of", "in a row", "running") {
 		return
 	}
-	count := map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-		"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9}
 	for _, loc := range signStreakRe().FindAllStringSubmatchIndex(low, -1) {
 		s, e := loc[0], loc[1]
 		// Its clause, near it: in a run-on text, read to its end for each
@@ -1287,9 +1327,9 @@ func findSignStreaks(sentence, low string, t *Table, add func(start, end int, m 
 			continue
 		}
 		n := 0
-		for _, g := range []int{6, 8} {
+		for _, g := range []int{6, 8, 10} {
 			if loc[g] >= 0 {
-				n = count[low[loc[g]:loc[g+1]]]
+				n = streakCount(low[loc[g]:loc[g+1]], low[:loc[g]])
 			}
 		}
 		sign := -1
@@ -1300,5 +1340,91 @@ func findSignStreaks(sentence, low string, t *Table, add func(start, end int, m 
 		m := Mention{Unit: USD, Metric: NetIncome, SignStreak: sign, Streak: n, pinned: &p}
 		m.Segment = segmentNamedBefore(sentence, subjectEnd(low, s), t)
 		add(s, e, m)
+	}
+}
+
+// streakNounRe is a streak named as a noun: "12 consecutive years of
+// revenue growth", "a decade of dividend increases", "ten straight
+// annual dividend hikes". Groups: the count (of years, or of yearly
+// moves), the line's words, the noun of the move.
+var streakNounRe = sync.OnceValue(func() *regexp.Regexp {
+	const moves = `(growth|increases|increase|gains|rises|hikes|raises|expansion|declines|decline|decreases|cuts|contraction|drops)`
+	const line = `((?:(?:consecutive|straight|successive|uninterrupted|unbroken|annual|yearly)\s+)*[a-z&][a-z&' ]{0,40}?)`
+	return regexp.MustCompile(`\b` + streakBound + `(?:(` + streakCountAlt + `|a\s+(?:full\s+)?decade)\s+(?:(?:straight|consecutive|successive|uninterrupted|unbroken)\s+)?` +
+		`(?:(?:fiscal\s+)?years?\s+)?of\s+|(` + streakCountAlt + `)\s+(?:straight|consecutive|successive|uninterrupted|unbroken)\s+(?:annual|yearly)\s+)` +
+		line + `\s+` + moves + `\b`)
+})
+
+// findStreakNouns reads a streak named as a noun (streakNounRe), held as
+// the streak of its verb is: the line moved the way the noun says in each
+// of the years counted, to the latest. A count of years must say so
+// ("years of", "a decade of") or count yearly moves ("annual hikes"):
+// "three quarters of revenue growth" is none.
+func findStreakNouns(low string, metrics []span, t *Table, add func(start, end int, m Mention)) {
+	if t == nil || !hasAny(low, "years of", "decade of", "annual", "yearly") {
+		return
+	}
+	for _, loc := range streakNounRe().FindAllStringSubmatchIndex(low, -1) {
+		var n int
+		switch {
+		case loc[2] >= 0:
+			// "12 consecutive years of": the years must be named, or the
+			// count be a decade's.
+			if w := low[loc[2]:loc[3]]; !strings.Contains(w, "decade") && !strings.Contains(low[loc[3]:loc[6]], "year") {
+				continue
+			}
+			n = streakCount(low[loc[2]:loc[3]], low[:loc[2]])
+		case loc[4] >= 0:
+			n = streakCount(low[loc[4]:loc[5]], low[:loc[4]])
+		}
+		if n < 2 {
+			continue
+		}
+		var line span
+		for _, sp := range metrics {
+			if sp.start >= loc[6] && sp.end <= loc[7] {
+				switch {
+				case sp.name == "dividend" || sp.name == "dividends" || sp.metric == Dividends:
+					// "dividend increases": the dividend a share.
+					line, line.metric = sp, DividendsPerShare
+				case sp.metric != otherMetric && !sp.loss:
+					line = sp
+				}
+			}
+		}
+		if line.metric == "" {
+			continue
+		}
+		// The line's words are the line's and the streak's: "years of
+		// revenue growth", not "years of growth in a segment's revenue".
+		for _, w := range strings.Fields(low[loc[6]:line.start] + " " + low[line.end:loc[7]]) {
+			if !map[string]bool{"consecutive": true, "straight": true, "successive": true, "uninterrupted": true, "unbroken": true,
+				"annual": true, "yearly": true, "its": true, "the": true, "their": true, "per": true, "share": true}[w] {
+				line.metric = ""
+			}
+		}
+		u := UnitOf(line.metric)
+		if line.metric == "" || u != USD && u != USDPerShare && marginOf[lineOf(line.metric)] != line.metric {
+			continue
+		}
+		if negatedRe().MatchString(low[max(0, loc[0]-24):loc[0]]) {
+			continue
+		}
+		// An end other than the latest year ("through 2019", "until
+		// 2022", "before") is one the words do not pin here.
+		rest := low[loc[1]:min(len(low), loc[1]+40)]
+		if i := strings.IndexAny(rest, ".;"); i >= 0 {
+			rest = rest[:i]
+		}
+		if strings.ContainsAny(rest, "0123456789$%") || hasAny(rest, "through", "until", "till", "ended", "ending", "before", "prior") ||
+			hasAny(low[max(0, loc[0]-30):loc[0]], "after", "following", "ended", "snapped", "broke", "before") {
+			continue
+		}
+		dir := 1
+		if hasAny(low[loc[8]:loc[9]], "decline", "decrease", "cuts", "contraction", "drops") {
+			dir = -1
+		}
+		p := Period{FY: t.LatestFY}
+		add(loc[0], loc[1], Mention{Unit: Percent, DirOnly: true, Dir: dir, Streak: n, Metric: line.metric, pinned: &p})
 	}
 }
