@@ -1099,11 +1099,13 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 		}
 
 		final := seg.String()
-		if stop == llm.StopMaxTokens || stop == llm.StopRefusal {
+		if llm.Incomplete(stop) || stop == llm.StopRefusal {
 			// A reply cut at the token limit is not an answer, even when
 			// what came parses; one the model declined to give is not one
-			// either. A cut reply is asked for again, shorter, once.
-			why := stopProblem(stop, p.maxTokens)
+			// either. A cut reply is asked for again, shorter, once; not
+			// one cut at the end of the context window, which the prompt
+			// with the cut reply in it no longer fits.
+			why := stopProblem(stop, p.maxTokens, p.model.Name)
 			if stop == llm.StopMaxTokens && !repaired {
 				repaired = true
 				if err := r.append(ctx, s, TurnRepair{Turn: p.spec.ID, Text: final, Error: why}); err != nil {
@@ -1166,9 +1168,13 @@ func modelText(s string) string {
 }
 
 // stopProblem says why a reply that stopped for stop is not an answer.
-func stopProblem(stop string, maxTokens int) string {
-	if stop == llm.StopRefusal {
+func stopProblem(stop string, maxTokens int, model string) string {
+	switch stop {
+	case llm.StopRefusal:
 		return "the model declined to answer (refusal)"
+	case llm.StopContextWindow:
+		return fmt.Sprintf("cut off at the end of the context window of model %q before it was complete: the prompt leaves too little room for the reply; "+
+			"use a model with a larger context window, give the server a larger one (vLLM --max-model-len, llama.cpp -c, Ollama num_ctx), or run fewer rounds (--max-rounds)", model)
 	}
 	if maxTokens > 0 {
 		return fmt.Sprintf("cut off at the %d-token limit before it was complete", maxTokens)

@@ -51,6 +51,25 @@ func TestMaxTokensIsNotAnAnswer(t *testing.T) {
 			t.Errorf("%d requests, want 2", n)
 		}
 	})
+	t.Run("cut at the context window", func(t *testing.T) {
+		// Asked again, the prompt with the cut reply in it would not fit
+		// the window the reply filled: the turn is invalid at once,
+		// saying what to change.
+		e := newEnv(t, script.Rule{Tag: "a", Replies: []script.Reply{{Text: "The answer is", StopReason: llm.StopContextWindow}, {Text: "Short answer."}}})
+		e.create("d", testLimits())
+		s, err := e.runner.Run(context.Background(), "d", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := s.Turns["a"]
+		if a.Status != debate.TurnDone || a.Move != nil || a.Text != "The answer is" || len(a.Repairs) != 0 ||
+			!strings.Contains(a.Invalid, "context window") || !strings.Contains(a.Invalid, "--max-rounds") || strings.Contains(a.Invalid, "token limit") {
+			t.Errorf("turn a = status %s move %s text %q invalid %q repairs %+v", a.Status, a.Move, a.Text, a.Invalid, a.Repairs)
+		}
+		if n := len(e.requests("a")); n != 1 {
+			t.Errorf("%d requests, want 1", n)
+		}
+	})
 	t.Run("empty cut reply", func(t *testing.T) {
 		// A reasoning model can spend the whole limit thinking and send no
 		// text: the repair must not send an empty assistant message, which

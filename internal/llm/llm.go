@@ -191,7 +191,17 @@ const (
 	StopToolUse   = "tool_use"
 	StopMaxTokens = "max_tokens" // cut at the token limit: the reply is incomplete
 	StopRefusal   = "refusal"    // the model declined; the text, if any, says why
+	// StopContextWindow: the reply filled what the model's context window
+	// left after the prompt (Anthropic's model_context_window_exceeded,
+	// Mistral's model_length). It is incomplete, as at StopMaxTokens, but
+	// a higher max_tokens does not help, nor does asking again with the
+	// cut reply in the prompt, which no longer fits.
+	StopContextWindow = "context_window"
 )
+
+// Incomplete reports whether a reply that stopped for stop was cut before
+// its end: at the token limit or at the end of the context window.
+func Incomplete(stop string) bool { return stop == StopMaxTokens || stop == StopContextWindow }
 
 // Chunk is one element of a stream: a text delta, a complete tool call, or the
 // final usage.

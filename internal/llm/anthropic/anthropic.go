@@ -505,21 +505,21 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, e)
 			return
 		}
-		if cut != nil && stop != llm.StopMaxTokens {
+		if cut != nil && !llm.Incomplete(stop) {
 			yield(llm.Chunk{}, cut)
 			return
 		}
-		if mode := thinking.Learned(stop == llm.StopMaxTokens); mode != thinking.Mode() && !p.ownAPI {
+		if mode := thinking.Learned(llm.Incomplete(stop)); mode != thinking.Mode() && !p.ownAPI {
 			p.learnThink(ctx, req.Model, mode)
 		}
-		if out := textCalls.Feed(thinking.Flush(stop == llm.StopMaxTokens)); out != "" && !yield(llm.Chunk{Text: out}, nil) {
+		if out := textCalls.Feed(thinking.Flush(llm.Incomplete(stop))); out != "" && !yield(llm.Chunk{Text: out}, nil) {
 			return
 		}
 		if stop == llm.StopEnd && !answered && thinking.Unclosed() && !thinking.Passed() && strings.TrimSpace(reasoning.String()) == "" {
 			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.UnclosedError(req.Model)})
 			return
 		}
-		outcome, held, inText, form, why := textCalls.Finish(stop == llm.StopMaxTokens)
+		outcome, held, inText, form, why := textCalls.Finish(llm.Incomplete(stop))
 		switch {
 		case outcome == textcall.Garbled:
 			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrBadRequest, Err: textcall.GarbledError(req.Model, form, why)})
@@ -655,8 +655,10 @@ func stopReason(s string, forced bool) string {
 			return llm.StopEnd
 		}
 		return llm.StopToolUse
-	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded, "length":
+	case sdk.StopReasonMaxTokens, "length":
 		return llm.StopMaxTokens
+	case sdk.StopReasonModelContextWindowExceeded, "model_length":
+		return llm.StopContextWindow
 	case sdk.StopReasonRefusal, "content_filter":
 		return llm.StopRefusal
 	}

@@ -88,7 +88,7 @@ func TestStreamEvents(t *testing.T) {
 		{"redacted thinking", start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"abc"}}`) +
 			ev("content_block_stop", `{"type":"content_block_stop","index":0}`) + text + delta("end_turn") + stopEv, llm.StopEnd},
 		{"max_tokens", start + text + delta("max_tokens") + stopEv, llm.StopMaxTokens},
-		{"context window exceeded", start + text + delta("model_context_window_exceeded") + stopEv, llm.StopMaxTokens},
+		{"context window exceeded", start + text + delta("model_context_window_exceeded") + stopEv, llm.StopContextWindow},
 		{"refusal", start + text + delta("refusal") + stopEv, llm.StopRefusal},
 		// Proxies that translate an OpenAI-compatible server's reply.
 		{"length", start + text + delta("length") + stopEv, llm.StopMaxTokens},

@@ -240,6 +240,8 @@ func antStop(s string) string {
 		return "tool_use"
 	case llm.StopMaxTokens:
 		return "max_tokens"
+	case llm.StopContextWindow:
+		return "model_context_window_exceeded"
 	case llm.StopRefusal:
 		return "refusal"
 	case stopPauseTurn:

@@ -233,6 +233,9 @@ func oaFinish(s string) string {
 		return "tool_calls"
 	case llm.StopMaxTokens:
 		return "length"
+	case llm.StopContextWindow:
+		// Mistral's word; OpenAI's API says "length" for both.
+		return "model_length"
 	}
 	return "stop"
 }

@@ -574,10 +574,10 @@ func TestOrphanThinkClose(t *testing.T) {
 // context window) and error (generation failed), the content filter's, and
 // Gemini's upper-case ones and Anthropic's that proxies pass through.
 func TestFinishReasons(t *testing.T) {
-	for finish, want := range map[string]string{"model_length": llm.StopMaxTokens, "content_filter": llm.StopRefusal, "eos_token": llm.StopEnd, "eos": llm.StopEnd,
+	for finish, want := range map[string]string{"model_length": llm.StopContextWindow, "content_filter": llm.StopRefusal, "eos_token": llm.StopEnd, "eos": llm.StopEnd,
 		"end_turn": llm.StopEnd, "MAX_TOKENS": llm.StopMaxTokens, "SAFETY": llm.StopRefusal, "STOP": llm.StopEnd,
 		// Anthropic's own words, passed through by proxies in front of it.
-		"refusal": llm.StopRefusal, "model_context_window_exceeded": llm.StopMaxTokens} {
+		"refusal": llm.StopRefusal, "model_context_window_exceeded": llm.StopContextWindow} {
 		body := chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"`+finish+`"}]}`) + done
 		if r, err := ask(rawServer(t, sse(body))); err != nil || r.StopReason != want {
 			t.Errorf("%s: %+v %v, want stop %s", finish, r, err, want)

@@ -361,7 +361,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			return
 		}
 		stop := stopReason(finish)
-		cut := stop == llm.StopMaxTokens
+		cut := llm.Incomplete(stop)
 		if mode := thinking.Learned(cut); mode != thinking.Mode() {
 			p.learnThink(ctx, req.Model, mode)
 		}
@@ -408,7 +408,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		ids := map[string]bool{}
 		for i, tb := range calls.bufs {
 			tc, err := tb.complete(i)
-			if err != nil && stop == llm.StopMaxTokens {
+			if err != nil && llm.Incomplete(stop) {
 				// The limit cut the call's arguments: the reply is
 				// incomplete, which the stop reason says; the partial
 				// call is not one.
@@ -821,12 +821,14 @@ func stopReason(s string) string {
 	switch s {
 	case "tool_calls", "function_call":
 		return llm.StopToolUse
-	case "length", "model_length", "max_tokens", "model_context_window_exceeded":
-		// model_length (Mistral): cut at the context window rather than
-		// at max_tokens; incomplete either way. max_tokens and
-		// model_context_window_exceeded are Anthropic's, which proxies
-		// in front of it pass through.
+	case "length", "max_tokens":
+		// max_tokens is Anthropic's, which proxies in front of it pass
+		// through.
 		return llm.StopMaxTokens
+	case "model_length", "model_context_window_exceeded":
+		// Cut at the end of the context window rather than at
+		// max_tokens: Mistral's word, and Anthropic's passed through.
+		return llm.StopContextWindow
 	case "content_filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "image_safety", "refusal":
 		// OpenAI's and Azure's filters withheld the rest of the reply:
 		// what came is not the answer, and the same request meets the

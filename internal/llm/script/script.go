@@ -103,8 +103,9 @@ type Reply struct {
 	// JSON is the reply document for structured-output requests; it is sent as
 	// the reply text (or, over the Anthropic tool mode, as the forced tool's input).
 	JSON json.RawMessage `json:"json,omitempty"`
-	// StopReason overrides the stop reason: "end", "max_tokens", "tool_use"
-	// or "refusal" (Text is then the model's reason for declining).
+	// StopReason overrides the stop reason: "end", "max_tokens",
+	// "context_window", "tool_use" or "refusal" (Text is then the model's
+	// reason for declining).
 	StopReason string `json:"stop_reason,omitempty"`
 	// Usage overrides the estimated token counts.
 	Usage *llm.Usage `json:"usage,omitempty"`
@@ -318,9 +319,9 @@ func (rep Reply) validate() error {
 		return errors.New("json is not valid JSON")
 	}
 	switch rep.StopReason {
-	case "", llm.StopEnd, llm.StopMaxTokens, llm.StopToolUse, llm.StopRefusal:
+	case "", llm.StopEnd, llm.StopMaxTokens, llm.StopContextWindow, llm.StopToolUse, llm.StopRefusal:
 	default:
-		return fmt.Errorf("stop_reason %q: want end, max_tokens, tool_use or refusal", rep.StopReason)
+		return fmt.Errorf("stop_reason %q: want end, max_tokens, context_window, tool_use or refusal", rep.StopReason)
 	}
 	if f := rep.Fault; f != nil {
 		switch f.Stream {
