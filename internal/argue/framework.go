@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // ErrCutOff is wrapped by every error returned because a search was stopped
@@ -102,7 +103,7 @@ func (f *Framework) AddArgument(name string) (int, error) {
 		return 0, errors.New("argue: argument name is empty")
 	}
 	if _, dup := f.index[name]; dup {
-		return 0, fmt.Errorf("argue: argument %q declared twice", name)
+		return 0, fmt.Errorf("argue: argument %s declared twice", Quote(name))
 	}
 	i := len(f.names)
 	f.names = append(f.names, name)
@@ -191,11 +192,11 @@ func buildRows(n int, pairs []int32, key int) (off, adj []int32) {
 func (f *Framework) AddAttackNames(from, to string) error {
 	a, ok := f.Index(from)
 	if !ok {
-		return fmt.Errorf("argue: attack %q -> %q: unknown argument %q", from, to, from)
+		return fmt.Errorf("argue: attack %s -> %s: unknown argument %s", Quote(from), Quote(to), Quote(from))
 	}
 	b, ok := f.Index(to)
 	if !ok {
-		return fmt.Errorf("argue: attack %q -> %q: unknown argument %q", from, to, to)
+		return fmt.Errorf("argue: attack %s -> %s: unknown argument %s", Quote(from), Quote(to), Quote(to))
 	}
 	return f.AddAttack(a, b)
 }
@@ -355,4 +356,24 @@ func (f *Framework) rangeMarks(e Extension) []bool {
 		}
 	}
 	return attacked
+}
+
+// quoteMax is how many bytes of a name or a line from an input file an
+// error quotes. Files may hold names or lines of megabytes (a name is
+// any token, a corrupt file one line), and an error repeating one in full
+// buries what is wrong under it: a 1 MB name made 3 MB of standard error.
+const quoteMax = 64
+
+// Quote quotes s for an error message as %q does (control characters
+// escaped, so a name cannot drive the terminal), cut after quoteMax bytes
+// at a character boundary with its full length said.
+func Quote(s string) string {
+	if len(s) <= quoteMax {
+		return strconv.Quote(s)
+	}
+	cut := quoteMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", s[:cut], len(s))
 }

@@ -137,7 +137,7 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 			if h := otherFormat(p.snippet(), APX); h != "" {
 				hint = h
 			}
-			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %q%s", line, p.snippet(), hint)
+			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %s%s", line, argue.Quote(p.snippet()), hint)
 		}
 		// so far is the statement read so far, for errors; it is built only
 		// for one, as building it for every statement costs a third of the
@@ -151,7 +151,7 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 			return nil, err
 		}
 		if a == "" {
-			return nil, fmt.Errorf("iccma: apx line %d: missing argument name in %s(...), found %q", p.line, kw, p.snippet())
+			return nil, fmt.Errorf("iccma: apx line %d: missing argument name in %s(...), found %s", p.line, kw, argue.Quote(p.snippet()))
 		}
 		var b string
 		if kw == "att" {
@@ -162,7 +162,7 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 				return nil, err
 			}
 			if b == "" {
-				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in %q, found %q", p.line, "att("+a+",...)", p.snippet())
+				return nil, fmt.Errorf("iccma: apx line %d: missing second argument in %s, found %s", p.line, argue.Quote("att("+a+",...)"), argue.Quote(p.snippet()))
 			}
 		}
 		stmt := func() string {
@@ -193,7 +193,7 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 	for _, l := range late {
 		for _, name := range []string{l.from, l.to} {
 			if _, ok := af.Index(name); !ok {
-				return nil, fmt.Errorf("iccma: apx line %d: %q names %q, which no arg(...) declares: add %q or fix the attack", l.line, "att("+l.from+","+l.to+").", name, "arg("+name+").")
+				return nil, fmt.Errorf("iccma: apx line %d: %s names %s, which no arg(...) declares: add %s or fix the attack", l.line, argue.Quote("att("+l.from+","+l.to+")."), argue.Quote(name), argue.Quote("arg("+name+")."))
 			}
 		}
 		if err := af.AddAttackNames(l.from, l.to); err != nil {
@@ -259,7 +259,7 @@ func (p *apxParser) name() (string, error) {
 			}
 		}
 		p.pos = start
-		return "", fmt.Errorf("iccma: apx line %d: quoted name %q is not closed on its line: end it with \"", p.line, p.snippet())
+		return "", fmt.Errorf("iccma: apx line %d: quoted name %s is not closed on its line: end it with \"", p.line, argue.Quote(p.snippet()))
 	}
 	for p.pos < len(p.src) && !strings.ContainsRune(apxDelims, rune(p.src[p.pos])) {
 		p.pos++
@@ -293,7 +293,7 @@ func (p *apxParser) expected(c byte, what string) error {
 		fix = "end each statement with '.'"
 	}
 	// what holds names from the file: quoted, as every name in an error.
-	return fmt.Errorf("iccma: apx line %d: expected %q after %q, found %q: %s", p.line, c, what, p.snippet(), fix)
+	return fmt.Errorf("iccma: apx line %d: expected %q after %s, found %s: %s", p.line, c, argue.Quote(what), argue.Quote(p.snippet()), fix)
 }
 
 // apxQuoted reports whether name is one quoted string as ParseAPX reads it,
@@ -322,7 +322,7 @@ func WriteAPX(w io.Writer, af *argue.Framework) error {
 	for i := range af.Len() {
 		name := af.Name(i)
 		if strings.ContainsAny(name, apxDelims) && !apxQuoted(name) {
-			return fmt.Errorf("iccma: argument name %q cannot be written in apx (it contains one of %q and is not a quoted string)", name, apxDelims)
+			return fmt.Errorf("iccma: argument name %s cannot be written in apx (it contains one of %q and is not a quoted string)", argue.Quote(name), apxDelims)
 		}
 		fmt.Fprintf(bw, "arg(%s).\n", name)
 	}
@@ -371,7 +371,7 @@ func ParseTGF(r io.Reader) (*argue.Framework, error) {
 			edges = true
 		case !edges:
 			if strings.HasPrefix(fields[0], "#") {
-				return nil, fmt.Errorf("iccma: tgf line %d: found %q where an argument's name belongs: names do not start with #, and the line parting arguments from attacks is \"#\" alone", ln, strings.TrimSpace(text))
+				return nil, fmt.Errorf("iccma: tgf line %d: found %s where an argument's name belongs: names do not start with #, and the line parting arguments from attacks is \"#\" alone", ln, argue.Quote(strings.TrimSpace(text)))
 			}
 			if len(fields) > 1 && labelled == 0 {
 				labelled, labelledText = ln, strings.TrimSpace(text)
@@ -384,7 +384,7 @@ func ParseTGF(r io.Reader) (*argue.Framework, error) {
 			}
 		default:
 			if len(fields) < 2 {
-				return nil, fmt.Errorf("iccma: tgf line %d: expected an attack \"from to\", found %q", ln, strings.TrimSpace(text))
+				return nil, fmt.Errorf("iccma: tgf line %d: expected an attack \"from to\", found %s", ln, argue.Quote(strings.TrimSpace(text)))
 			}
 			if err := af.AddAttackNames(fields[0], fields[1]); err != nil {
 				return nil, fmt.Errorf("iccma: tgf line %d: %w: list every argument before the \"#\" line", ln, err)
@@ -397,10 +397,10 @@ func ParseTGF(r io.Reader) (*argue.Framework, error) {
 	if h := otherFormat(first, TGF); !edges && h != "" {
 		// An apx file has no "#" line and one word a line: read as tgf it
 		// would be a framework of arguments named "arg(a).".
-		return nil, fmt.Errorf("iccma: tgf: the file has no \"#\" line and starts %q%s", first, h)
+		return nil, fmt.Errorf("iccma: tgf: the file has no \"#\" line and starts %s%s", argue.Quote(first), h)
 	}
 	if !edges && labelled > 0 {
-		return nil, fmt.Errorf("iccma: tgf line %d: %q is an argument with a label or an attack, and the file has no \"#\" line: put a line \"#\" between the arguments and the attacks (after the arguments if there are none)", labelled, labelledText)
+		return nil, fmt.Errorf("iccma: tgf line %d: %s is an argument with a label or an attack, and the file has no \"#\" line: put a line \"#\" between the arguments and the attacks (after the arguments if there are none)", labelled, argue.Quote(labelledText))
 	}
 	return af, nil
 }
@@ -422,7 +422,7 @@ func WriteTGF(w io.Writer, af *argue.Framework) error {
 	for i := range af.Len() {
 		name := af.Name(i)
 		if len(strings.Fields(name)) != 1 || strings.Fields(name)[0] != name || strings.HasPrefix(name, "#") {
-			return fmt.Errorf("iccma: argument name %q cannot be written in tgf (whitespace or leading #)", name)
+			return fmt.Errorf("iccma: argument name %s cannot be written in tgf (whitespace or leading #)", argue.Quote(name))
 		}
 		fmt.Fprintln(bw, name)
 	}
@@ -474,25 +474,25 @@ func ParseI23(r io.Reader) (*argue.Framework, error) {
 				if h := otherFormat(text, I23); h != "" {
 					hint = h
 				}
-				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %q%s", ln, text, hint)
+				return nil, fmt.Errorf("iccma: i23 line %d: expected header \"p af N\", found %s%s", ln, argue.Quote(text), hint)
 			}
 			n, err := strconv.Atoi(fields[2])
 			if err != nil || n < 0 || n > maxI23Args {
-				return nil, fmt.Errorf("iccma: i23 line %d: bad argument count %q in the header: want a number of arguments from 0 to %d (is the header corrupt?)", ln, fields[2], maxI23Args)
+				return nil, fmt.Errorf("iccma: i23 line %d: bad argument count %s in the header: want a number of arguments from 0 to %d (is the header corrupt?)", ln, argue.Quote(fields[2]), maxI23Args)
 			}
 			af, headerLine = argue.NewNumbered(n), ln
 			continue
 		}
 		if len(fields) != 2 {
 			if len(fields) > 0 && fields[0] == "p" {
-				return nil, fmt.Errorf("iccma: i23 line %d: a second header %q (the first is on line %d): a file holds one framework", ln, text, headerLine)
+				return nil, fmt.Errorf("iccma: i23 line %d: a second header %s (the first is on line %d): a file holds one framework", ln, argue.Quote(text), headerLine)
 			}
-			return nil, fmt.Errorf("iccma: i23 line %d: expected an attack \"i j\", found %q (comments start with #)", ln, text)
+			return nil, fmt.Errorf("iccma: i23 line %d: expected an attack \"i j\", found %s (comments start with #)", ln, argue.Quote(text))
 		}
 		from, err1 := strconv.Atoi(fields[0])
 		to, err2 := strconv.Atoi(fields[1])
 		if err1 != nil || err2 != nil || from < 1 || to < 1 || from > af.Len() || to > af.Len() {
-			return nil, fmt.Errorf("iccma: i23 line %d: attack %q must be two argument numbers in 1..%d%s", ln, text, af.Len(), attackHint(fields, err1, err2, af.Len(), headerLine))
+			return nil, fmt.Errorf("iccma: i23 line %d: attack %s must be two argument numbers in 1..%d%s", ln, argue.Quote(text), af.Len(), attackHint(fields, err1, err2, af.Len(), headerLine))
 		}
 		if err := af.AddAttack(from-1, to-1); err != nil {
 			return nil, fmt.Errorf("iccma: i23 line %d: %w", ln, err)

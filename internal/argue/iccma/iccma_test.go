@@ -520,6 +520,44 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+// TestHugeNamesInErrors: a name or line of megabytes from the input is
+// quoted in an error cut short, with its size, so that the error stays one
+// readable line (each of these repeated the whole text: 1 to 3 MB on
+// standard error).
+func TestHugeNamesInErrors(t *testing.T) {
+	huge := strings.Repeat("y", 1<<20)
+	for _, tt := range []struct {
+		format Format
+		in     string
+		want   string
+	}{
+		{APX, "arg(a).\natt(a," + huge + ").\n", "which no arg(...) declares"},
+		{TGF, "a\n#\na " + huge + "\n", "unknown argument"},
+		{TGF, "a\n#\n" + huge + "\n", "expected an attack"},
+		{TGF, "#" + huge + "\n#\n", "where an argument's name belongs"},
+		{TGF, huge + " x\nb\n" + huge + " b\n", "has no \"#\" line"},
+		{I23, "p af 2\n1 " + huge + "\n", "must be two argument numbers"},
+		{I23, "p af " + huge + "\n", "bad argument count"},
+		{I23, huge + "\n", "expected header"},
+		{I23, "p af 2\n1 2 " + huge + "\n", "expected an attack"},
+		{I23, "p af 2\np af 2 " + huge + "\n", "a second header"},
+	} {
+		_, err := Parse(strings.NewReader(tt.in), tt.format)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %.200v, want it to mention %q", tt.format, err, tt.want)
+			continue
+		}
+		if len(err.Error()) > 400 || !strings.Contains(err.Error(), "bytes)") {
+			t.Errorf("%s %q: error of %d bytes (%.200s…), want the name cut short with its size", tt.format, tt.want, len(err.Error()), err)
+		}
+	}
+	var out strings.Builder
+	err := Run(context.Background(), Options{Problem: "DC-CO", Arg: "z" + huge, Format: string(APX), Input: strings.NewReader("arg(" + huge + ").")}, &out)
+	if err == nil || !strings.Contains(err.Error(), "is not an argument") || len(err.Error()) > 400 {
+		t.Errorf("query not in the framework: error of %d bytes (%.200v), want one short line", len(fmt.Sprint(err)), err)
+	}
+}
+
 // TestFormatVariants: apx and tgf files as other tools write them read as
 // the plain file does. apx is a set of ASP facts (clingo's comments,
 // statements in any order and layout, a declaration repeated); tgf lines

@@ -84,7 +84,7 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 		}
 		var ok bool
 		if arg, ok = queryIndex(af, format, opts.Arg); !ok {
-			return fmt.Errorf("iccma: query argument %q is not an argument of %s (%s)", opts.Arg, name, argHint(af, format))
+			return fmt.Errorf("iccma: query argument %s is not an argument of %s (%s)", argue.Quote(opts.Arg), name, argHint(af, format))
 		}
 	}
 	// A query given to SE, EE or CE is left unread: a harness that passes
@@ -286,11 +286,11 @@ func argHint(af *argue.Framework, format Format) string {
 	case af.Len() == 1 && format == I23:
 		return "1 argument, numbered 1"
 	case af.Len() == 1:
-		return fmt.Sprintf("1 argument, %q", af.Name(0))
+		return fmt.Sprintf("1 argument, %s", argue.Quote(af.Name(0)))
 	case format == I23:
 		return fmt.Sprintf("%d arguments, numbered 1..%d", af.Len(), af.Len())
 	}
-	return fmt.Sprintf("%d arguments, e.g. %q", af.Len(), af.Name(0))
+	return fmt.Sprintf("%d arguments, e.g. %s", af.Len(), argue.Quote(af.Name(0)))
 }
 
 type printer struct {
