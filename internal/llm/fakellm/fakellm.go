@@ -235,6 +235,13 @@ func (g *gzipWriter) close() {
 // paused content gets a 400 naming what came.
 func WithPauseTurn(pauses int) Option { return func(s *Server) { s.pauses = pauses } }
 
+// WithFunctionCall makes the OpenAI endpoint send a streamed reply's tool
+// call in the deprecated function_call delta (its name, then its
+// arguments in pieces) with finish_reason "function_call", as servers
+// from before tool_calls and older Azure API versions do: one call a
+// reply, without an ID; a reply with more sends the first.
+func WithFunctionCall() Option { return func(s *Server) { s.functionCall = true } }
+
 // WithNDJSON makes the OpenAI endpoint frame a streamed reply as
 // line-delimited JSON rather than server-sent events: each chunk object on
 // a line of its own, with no "data:" field and no closing "data: [DONE]",
@@ -511,11 +518,14 @@ type Server struct {
 	noStops     bool
 	ndjson      bool
 	pauses      int
-	rejected    []string
-	strictCheck bool
-	bom         bool
-	eol         string
-	errorField  bool
+	// functionCall sends OpenAI tool calls as function_call deltas
+	// (WithFunctionCall).
+	functionCall bool
+	rejected     []string
+	strictCheck  bool
+	bom          bool
+	eol          string
+	errorField   bool
 	// finishReason ends OpenAI streams early (WithFinishReason).
 	finishReason string
 	usageShape   UsageShape
@@ -748,7 +758,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		st.ToolCalls, st.StopReason = nil, llm.StopEnd
 		step = &st
 	}
-	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode, Finish: s.finishReason, UsageShape: s.usageShape}
+	a := answer{Step: step, ID: s.nextID(), Model: parsed.Model, Mode: mode, Finish: s.finishReason, UsageShape: s.usageShape, FunctionCall: s.functionCall}
 	if !stream {
 		api.writeJSON(w, a)
 		return
@@ -893,6 +903,9 @@ type answer struct {
 	Finish string
 	// UsageShape is how the OpenAI endpoint reports the counts.
 	UsageShape UsageShape
+	// FunctionCall sends a tool call as a function_call delta
+	// (WithFunctionCall).
+	FunctionCall bool
 }
 
 // structuredMode holds the wire details of how a request wants its answer.

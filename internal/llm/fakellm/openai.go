@@ -426,6 +426,21 @@ func (api openaiAPI) writeStream(sw *sseWriter, a answer) {
 		fault()
 		return
 	}
+	if a.FunctionCall && len(a.ToolCalls) > 0 {
+		tc := a.ToolCalls[0]
+		if !sw.event("", chunk(map[string]any{"function_call": map[string]any{"name": tc.Name, "arguments": ""}}, nil)) {
+			return
+		}
+		for _, piece := range splitJSON(string(tc.Args)) {
+			if !sw.event("", chunk(map[string]any{"function_call": map[string]any{"arguments": piece}}, nil)) {
+				return
+			}
+		}
+		if sw.event("", finish("function_call")) && end() {
+			sw.done()
+		}
+		return
+	}
 	for i, tc := range a.ToolCalls {
 		first := map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": tc.ID, "type": "function",
 			"function": map[string]any{"name": tc.Name, "arguments": ""}}}}

@@ -323,6 +323,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				for _, d := range ch.Delta.ToolCalls {
 					calls.add(d.Index, d.ID, d.Function.Name, d.Function.Arguments)
 				}
+				//lint:ignore SA1019 the deprecated field is what such servers send.
+				if fc := ch.Delta.FunctionCall; fc.Name != "" || fc.Arguments != "" {
+					// The call in the deprecated function_call delta, one
+					// per reply, as servers from before tool_calls (and
+					// older Azure API versions) send it: it was dropped,
+					// and the reply ended with a call it did not make.
+					calls.add(legacyCall, "", fc.Name, fc.Arguments)
+				}
 				if ch.FinishReason != "" {
 					// Proxies in front of Gemini or Vertex pass its own
 					// upper-case reasons (MAX_TOKENS, SAFETY) through.
@@ -764,6 +772,10 @@ type toolCalls struct {
 	bufs []*toolBuf
 	at   map[int64]*toolBuf
 }
+
+// legacyCall is the index of the call sent in a function_call delta,
+// apart from the indexes of tool_calls.
+const legacyCall = -1
 
 func (tc *toolCalls) add(index int64, id, name, args string) {
 	tb := tc.at[index]
