@@ -948,6 +948,7 @@ func (t *Table) CheckClaim(c Claim) Finding {
 	if metric == PiotroskiF {
 		m.Step = 0 // a count of criteria: exact
 	}
+	m.Currency = claimCurrency(c.Unit)
 	switch strings.ToLower(c.Direction) {
 	case "down", "decline", "fell", "decrease", "negative":
 		m.Dir = -1
@@ -969,6 +970,24 @@ func (t *Table) CheckClaim(c Claim) Finding {
 	}
 	r.Claimed = true
 	return r
+}
+
+// claimCurrency is the currency other than the dollar a claim's unit names
+// ("eur_billions", "EUR", "€bn"), by its ISO code; "" for none. A unit of
+// "usd" or "usd_per_share" is the claim's kind of value, as the claim
+// format names it, not a statement that the amount is in dollars: such an
+// amount is read in the filer's currency.
+func claimCurrency(unit string) string {
+	u := strings.ToLower(unit)
+	for _, part := range strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == ' ' || r == '-' || r == '/' }) {
+		if foreignCodeRe().MatchString(part) {
+			return currencyCode(part)
+		}
+	}
+	if strings.Contains(u, "€") {
+		return "EUR"
+	}
+	return ""
 }
 
 // claimScale is the scale a claim states, in its scale ("billion",

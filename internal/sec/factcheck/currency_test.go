@@ -146,3 +146,43 @@ func TestMarketFiguresInOtherCurrencies(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimsInOtherCurrencies: a structured claim's amount is in the
+// currency its unit names, else in the filer's ("usd" is the claim
+// format's kind of value, an amount, which agents write for any filer).
+func TestClaimsInOtherCurrencies(t *testing.T) {
+	tb := syntheticTable(t, "ifrslitho_CIK0009000021.json")
+	for _, tc := range []struct {
+		unit string
+		want Status
+	}{
+		{"eur_billions", Verified},
+		{"EUR", Verified},
+		{"", Verified},
+		{"usd_billions", Verified},
+		{"usd", Verified},
+		{"twd", Unverified},
+		{"TWD billions", Unverified},
+	} {
+		c := Claim{Metric: "revenue", Period: "FY2023", Value: "27.6", Scale: "billion", Unit: tc.unit}
+		if f := tb.CheckClaim(c); f.Status != tc.want {
+			t.Errorf("unit %q: %s (%s), want %s", tc.unit, f.Status, f.Reason, tc.want)
+		}
+	}
+}
+
+// TestTablesInOtherCurrencies: a Markdown table's bare numbers are amounts
+// in the currency its notes state ("(€B)", "(NT$ trillions)", "(EUR)"),
+// else in the filer's ("(in billions)"); a table in dollars for a euro
+// filer is unverified, not held to its euros.
+func TestTablesInOtherCurrencies(t *testing.T) {
+	litho := syntheticTable(t, "ifrslitho_CIK0009000021.json")
+	twd := syntheticTable(t, "ifrstwd_CIK0009000022.json")
+	checkStatuses(t, []statusCase{
+		{litho, "| | FY2024 | FY2023 |\n|---|---|---|\n| Revenue (€B) | 28.3 | 27.6 |\n| Net income (€B) | 7.6 | 9.9 |\n", []Status{Verified, Verified, Verified, Corrected}},
+		{litho, "| | FY2024 | FY2023 |\n|---|---|---|\n| Revenue (in billions) | 28.3 | 27.6 |\n", []Status{Verified, Verified}},
+		{litho, "| | FY2024 | FY2023 |\n|---|---|---|\n| Revenue (EUR bn) | 28.3 | 27.6 |\n| Diluted EPS (€) | 19.25 | 19.89 |\n", []Status{Verified, Verified, Verified, Verified}},
+		{litho, "| | FY2024 | FY2023 |\n|---|---|---|\n| Revenue ($B) | 28.3 | 27.6 |\n", []Status{Unverified, Unverified}},
+		{twd, "| | FY2024 | FY2023 |\n|---|---|---|\n| Revenue (NT$ trillions) | 2.89 | 2.16 |\n", []Status{Verified, Verified}},
+	})
+}

@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/internal/sec/analysis"
 )
 
 // Mention is a financial figure found in prose: a number with its unit and
@@ -664,7 +667,7 @@ func tableSentences(text string, t *Table, rows map[string]string) string {
 				break
 			}
 		}
-		b.WriteString(tableText(lines[i:j], t, rows, cellUnit(caption)))
+		b.WriteString(tableText(lines[i:j], t, rows, cellUnit(caption), caption))
 		if j < len(lines) {
 			b.WriteByte('\n')
 		}
@@ -701,14 +704,41 @@ var (
 // "USD bn", "in $ billions", "(%)", "($)".
 var unitNoteRe = sync.OnceValue(func() *regexp.Regexp {
 	const scale = `(bn|bln|billions?|b|mn|mln|millions?|mm|m|tn|trillions?|thousands?|k)`
-	return regexp.MustCompile(`(?i)\(\s*(?:in\s+)?(?:us)?(?:\$|usd)?\s*(?:in\s+)?` + scale + `\s*\)|\bin\s+(?:us)?(?:\$|usd)?\s*` + scale + `\b|` +
-		`(?:^|\s)(?:us)?\$\s*` + scale + `\b|\busd\s*` + scale + `\b|(\(\s*%\s*\))|(\(\s*(?:us)?(?:\$|usd)\s*\))`)
+	// A currency may stand where the dollar does: "(€B)", "(EUR bn)",
+	// "in NT$ billions" (see noteCurrency).
+	const cur = `(?:(?:us|nt|hk|c|a)?\$|usd|€|£|¥|(?:` + foreignCodes + `)\b)`
+	return regexp.MustCompile(`(?i)\(\s*(?:in\s+)?` + cur + `?\s*(?:in\s+)?` + scale + `\s*\)|\bin\s+` + cur + `?\s*` + scale + `\b|` +
+		`(?:^|\s)(?:(?:us|nt|hk|c|a)?\$|€|£|¥)\s*` + scale + `\b|\b(?:usd|` + foreignCodes + `)\s*` + scale + `\b|(\(\s*%\s*\))|(\(\s*(?:(?:us|nt)?\$|usd|€|£|¥|eur|twd|dkk)\s*\))`)
+})
+
+// noteCurrency is the currency a table's note states for its amounts:
+// "USD" for dollars ("($B)", "USD bn"), the ISO code of another currency
+// ("(€B)" "EUR", "in NT$ billions" "TWD"), "" when it names none ("(in
+// billions)"), whose amounts are in the filer's currency.
+func noteCurrency(note string) string {
+	low := strings.ToLower(note)
+	if loc := foreignMarkerRe().FindStringSubmatchIndex(low); loc != nil {
+		return currencyCode(low[loc[2]:loc[3]])
+	}
+	if strings.Contains(low, "$") || usdWordRe().MatchString(low) {
+		return "USD"
+	}
+	return ""
+}
+
+var usdWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\busd\b`) })
+
+// foreignMarkerRe is a currency other than the dollar named in a note, as
+// foreignRe reads one before an amount.
+var foreignMarkerRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:` + foreignCodes + `)\b)`)
 })
 
 // cellUnit is the unit a table's note states: a scale word ("billion"),
 // "%" or "$"; "" when none.
 func cellUnit(note string) string {
-	if note == "" || !strings.ContainsAny(note, "$%(") && !strings.Contains(strings.ToLower(note), "usd") && !strings.Contains(strings.ToLower(note), " in ") {
+	if note == "" || !strings.ContainsAny(note, "$%(€£¥") && !strings.Contains(strings.ToLower(note), "usd") && !strings.Contains(strings.ToLower(note), " in ") &&
+		noteCurrency(note) == "" {
 		return ""
 	}
 	loc := unitNoteRe().FindStringSubmatchIndex(note)
@@ -744,9 +774,10 @@ func cellUnit(note string) string {
 var bareCellRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-−]?)(\()?(\d[\d,]*(?:\.\d+)?)(\))?$`) })
 
 // withUnit writes a bare number cell with the unit its table's notes state
-// ("416.2" in a "Revenue ($B)" row is "$416.2 billion"); other cells as
+// ("416.2" in a "Revenue ($B)" row is "$416.2 billion"), an amount after
+// cur, the sign of its currency ("$", "€", "NT$", "DKK "); other cells as
 // they are. Unread, a table of bare numbers under "($B)" was not checked.
-func withUnit(c, unit string) string {
+func withUnit(c, unit, cur string) string {
 	loc := bareCellRe().FindStringSubmatch(strings.TrimSpace(c))
 	if loc == nil || unit == "" || (loc[2] == "") != (loc[4] == "") {
 		return c
@@ -761,19 +792,19 @@ func withUnit(c, unit string) string {
 		return num + "%"
 	case "$":
 		if neg {
-			return "$(" + num + ")"
+			return cur + "(" + num + ")"
 		}
-		return "$" + num
+		return cur + num
 	}
 	if neg {
-		return "$(" + num + ") " + unit
+		return cur + "(" + num + ") " + unit
 	}
-	return "$" + num + " " + unit
+	return cur + num + " " + unit
 }
 
 // tableText is a table's rows as sentences: see tableSentences. unit is
 // the unit the table's caption states for its numbers ("" for none).
-func tableText(rows []string, t *Table, written map[string]string, unit string) string {
+func tableText(rows []string, t *Table, written map[string]string, unit, caption string) string {
 	var header []string
 	data := rows
 	if len(rows) >= 2 {
@@ -789,7 +820,9 @@ func tableText(rows []string, t *Table, written map[string]string, unit string) 
 	}
 	// The corner cell may state the unit of the whole table ("($ in
 	// billions)"), as a caption does.
+	corner := ""
 	if len(header) > 0 {
+		corner = header[0]
 		if u := cellUnit(header[0]); u != "" {
 			unit = u
 		}
@@ -843,7 +876,10 @@ func tableText(rows []string, t *Table, written map[string]string, unit string) 
 			if yearRe().MatchString(c) && len(c) == 4 || u != "%" && changeHeaderRe().MatchString(h) {
 				u = ""
 			}
-			c = withUnit(c, u)
+			// The currency likewise: its row's, its column's, the
+			// caption's, else the filer's.
+			cur := cmp.Or(noteCurrency(label), noteCurrency(h), noteCurrency(corner), noteCurrency(caption), t.Currency, "USD")
+			c = withUnit(c, u, analysis.CurrencyPrefix(cur))
 			s := strings.TrimSpace(label + " " + h)
 			if firstPeriod != "" && h != firstPeriod && len(findPeriods(lowerASCII(h), t)) == 0 && changeHeaderRe().MatchString(h) {
 				s += " in " + firstPeriod
