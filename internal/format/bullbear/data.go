@@ -1,6 +1,7 @@
 package bullbear
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -116,8 +117,11 @@ func (a *Analyzer) Facts(ctx context.Context, companyfacts []byte, q sectools.Fa
 
 func (a *Analyzer) series(cf *xbrl.CompanyFacts, name string) (*xbrl.Series, error) {
 	tag := strings.TrimSpace(name)
-	if t, ok := strings.CutPrefix(tag, xbrl.TaxonomyUSGAAP+":"); ok {
-		tag = t
+	taxonomies := []string{xbrl.TaxonomyUSGAAP, xbrl.TaxonomyIFRS}
+	for _, tx := range taxonomies {
+		if t, ok := strings.CutPrefix(tag, tx+":"); ok {
+			tag, taxonomies = t, []string{tx}
+		}
 	}
 	for _, c := range xbrl.Concepts() {
 		if strings.EqualFold(string(c), tag) {
@@ -128,24 +132,26 @@ func (a *Analyzer) series(cf *xbrl.CompanyFacts, name string) (*xbrl.Series, err
 			return s, nil
 		}
 	}
-	for _, unit := range []string{"USD", "USD/shares", "shares", "pure"} {
-		if len(cf.Reported(xbrl.TaxonomyUSGAAP, tag, unit)) == 0 {
-			continue
+	// Amounts in the filer's reporting currency (Resolve reads "USD" so).
+	cur := cmp.Or(cf.Currency(), "USD")
+	for _, tx := range taxonomies {
+		for _, unit := range []string{cur, cur + "/shares", "shares", "pure"} {
+			reported := cf.Reported(tx, tag, unit)
+			if len(reported) == 0 {
+				continue
+			}
+			def := xbrl.ConceptDef{Concept: xbrl.Concept(tag), Label: tag, Unit: unit,
+				Tags: []xbrl.Tag{{Taxonomy: tx, Name: tag}}}
+			// A tag reported at instants (balances) is resolved as an instant.
+			def.Instant = reported[0].Start == 0
+			s, err := cf.Resolve(def)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", tool.ErrBadArgs, name, err)
+			}
+			return s, nil
 		}
-		def := xbrl.ConceptDef{Concept: xbrl.Concept(tag), Label: tag, Unit: unit,
-			Tags: []xbrl.Tag{{Taxonomy: xbrl.TaxonomyUSGAAP, Name: tag}}}
-		// A tag reported at instants (balances) is resolved as an instant.
-		for _, src := range cf.Reported(xbrl.TaxonomyUSGAAP, tag, unit) {
-			def.Instant = src.Start == 0
-			break
-		}
-		s, err := cf.Resolve(def)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", tool.ErrBadArgs, name, err)
-		}
-		return s, nil
 	}
-	return nil, fmt.Errorf("%w: the company reported no us-gaap %q; try Revenues, NetIncomeLoss, OperatingIncomeLoss, Assets, or one of Parley's concepts: %v",
+	return nil, fmt.Errorf("%w: the company reported no us-gaap or ifrs-full %q; try Revenues, NetIncomeLoss, OperatingIncomeLoss, Assets, or one of Parley's concepts: %v",
 		tool.ErrBadArgs, name, xbrl.Concepts())
 }
 
@@ -185,7 +191,7 @@ func (a *Analyzer) Ratios(ctx context.Context, companyfacts []byte, fiscalYear i
 		case analysis.Multiple:
 			tr.Unit = "times"
 		case analysis.USD:
-			tr.Unit = "USD"
+			tr.Unit = cmp.Or(r.Financials.Currency, "USD")
 		}
 		tr.Note = strings.TrimPrefix(x.Label+" = "+x.Display()+"; "+tr.Note, "; ")
 		tr.Note = strings.TrimSuffix(tr.Note, "; ")
@@ -266,7 +272,11 @@ func (a *Analyzer) Score(ctx context.Context, companyfacts []byte, fw sectools.F
 }
 
 // USDMillions formats dollars as the 10-K tables do: "$215,938M".
-func USDMillions(v float64) string {
+func USDMillions(v float64) string { return MillionsIn(v, "USD") }
+
+// MillionsIn formats an amount in currency (an ISO code) as the annual
+// reports' tables do: "$215,938M", "€28,263M", "NT$2,894,300M".
+func MillionsIn(v float64, currency string) string {
 	m := int64(math.Round(math.Abs(v) / 1e6))
 	s := fmt.Sprintf("%d", m)
 	var b strings.Builder
@@ -280,7 +290,7 @@ func USDMillions(v float64) string {
 	if v < 0 {
 		sign = "-"
 	}
-	return sign + "$" + b.String() + "M"
+	return sign + analysis.CurrencyPrefix(currency) + b.String() + "M"
 }
 
 func citation(srcs []xbrl.Source) string {
@@ -299,6 +309,10 @@ func citation(srcs []xbrl.Source) string {
 // year and the year before, and the percentage and multiple ratios of both.
 func Figures(r *analysis.Report) []Figure {
 	f := r.Financials
+	cur := ""
+	if f.Currency != "USD" {
+		cur = f.Currency
+	}
 	var out []Figure
 	lines := []struct {
 		name string
@@ -315,7 +329,7 @@ func Figures(r *analysis.Report) []Figure {
 			}
 			def, _ := xbrl.Definition(l.c)
 			out = append(out, Figure{Name: l.name, Label: def.Label, Kind: KindUSD, FiscalYear: fy, Value: fact.Value,
-				Display: USDMillions(fact.Value), Citation: citation(fact.Sources)})
+				Display: MillionsIn(fact.Value, f.Currency), Citation: citation(fact.Sources), Currency: cur})
 		}
 		ratios := r.Ratios
 		if fy != f.FiscalYear {
@@ -331,7 +345,7 @@ func Figures(r *analysis.Report) []Figure {
 			case analysis.Multiple:
 				fig.Kind = KindMultiple
 			case analysis.USD:
-				fig.Kind, fig.Display = KindUSD, USDMillions(x.Value)
+				fig.Kind, fig.Display, fig.Currency = KindUSD, MillionsIn(x.Value, f.Currency), cur
 			default:
 				continue
 			}

@@ -33,6 +33,9 @@ type Figure struct {
 	Display    string  `json:"display"`
 	// Citation names the filing(s): "10-K 0001045810-26-000021".
 	Citation string `json:"citation"`
+	// Currency is the ISO code of an amount's currency when it is not the
+	// US dollar ("EUR"): Display writes it ("€28,263M").
+	Currency string `json:"currency,omitempty"`
 }
 
 // Discrepancy is a number an agent cited that matches no reported value of
@@ -339,6 +342,12 @@ func (p *Protocol) factCheck(s *debate.State, v *view) FactCheck {
 func (p *Protocol) figures(name string) []Figure {
 	var out []Figure
 	for _, f := range p.opts.Figures {
+		if f.Kind == KindUSD && f.Currency != "" {
+			// This check reads dollar amounts ("$215.9B") only: an
+			// amount in another currency is not held to them, nor a
+			// dollar amount to euros (Parley does not convert).
+			continue
+		}
 		if f.Name == name {
 			out = append(out, f)
 		}

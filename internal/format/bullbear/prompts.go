@@ -123,7 +123,13 @@ func (p *Protocol) dataLine() string {
 	if p.opts.Data == "" {
 		return ""
 	}
-	return fmt.Sprintf("SEC data for this debate: %s.\n", p.opts.Data)
+	s := fmt.Sprintf("SEC data for this debate: %s.\n", p.opts.Data)
+	if p.opts.Currency != "" {
+		s += fmt.Sprintf("The company reports in %s: state its amounts in %s, as its filings and the research tools give them (in claims, unit %q); "+
+			"Parley does not convert currencies, and an amount stated in US dollars is not checked against its filings.\n",
+			p.opts.Currency, p.opts.Currency, strings.ToLower(p.opts.Currency))
+	}
+	return s
 }
 
 func (p *Protocol) researchTurn(s *debate.State, side string) debate.TurnSpec {

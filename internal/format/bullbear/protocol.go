@@ -11,6 +11,7 @@
 package bullbear
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -80,6 +81,12 @@ type Options struct {
 	// fact check holds every figure of every text to; debates created before
 	// they existed are checked against Figures alone.
 	Facts *factcheck.Table `json:"facts,omitempty"`
+	// Currency is the ISO code of the currency the filer reports in, when
+	// it is not the US dollar ("EUR", "TWD"): its figures are read, shown
+	// and checked in it, never converted. CurrencyNote says, for a filer
+	// reporting in several, which is read and that the others are left out.
+	Currency     string `json:"currency,omitempty"`
+	CurrencyNote string `json:"currency_note,omitempty"`
 	// Data labels where the figures came from and when ("offline snapshot
 	// recorded 2026-07-09").
 	Data string `json:"data,omitempty"`
@@ -108,6 +115,21 @@ type Options struct {
 	// MarketPrice is the closing price the valuation used, with its
 	// provider, URL and trading day: verified market data (nil when off).
 	MarketPrice *analysis.Price `json:"market_price,omitempty"`
+}
+
+// CurrencyLine says, for a filer reporting in a currency other than the US
+// dollar, that its figures are in it and not converted; "" for dollars.
+func (o *Options) CurrencyLine() string {
+	if o.Currency == "" {
+		return ""
+	}
+	s := fmt.Sprintf("%s reports in %s: its figures are read, shown and checked in %s (%s), as its filings state them; "+
+		"Parley does not convert currencies, so an amount stated in another currency (US dollars included) is not checked against them",
+		cmp.Or(o.Ticker, o.Company), o.Currency, o.Currency, strings.TrimSpace(analysis.CurrencyPrefix(o.Currency)))
+	if o.CurrencyNote != "" {
+		s += ". " + o.CurrencyNote
+	}
+	return s
 }
 
 // ToolsLine says which research tools the agents had, for the report.

@@ -18,6 +18,7 @@ type Result struct {
 	Mode          string        `json:"mode"` // quick | deep
 	Framework     string        `json:"framework,omitempty"`
 	Data          string        `json:"data,omitempty"`
+	Currency      string        `json:"currency,omitempty"` // the filer's reporting currency, when not USD
 	NoLLM         bool          `json:"no_llm,omitempty"`
 	Synthesis     *Synthesis    `json:"synthesis,omitempty"`
 	Invalid       string        `json:"invalid,omitempty"` // why the synthesis could not be used
@@ -33,7 +34,7 @@ func (p *Protocol) mode() string {
 
 func (p *Protocol) result(s *debate.State, v *view) Result {
 	r := Result{Ticker: p.opts.Ticker, Company: p.opts.Company, Mode: p.mode(), Framework: p.opts.Framework,
-		Data: p.opts.Data, NoLLM: allNoLLM(s), Synthesis: v.synthesis}
+		Data: p.opts.Data, Currency: p.opts.Currency, NoLLM: allNoLLM(s), Synthesis: v.synthesis}
 	if v.synTurn != nil && v.synthesis == nil {
 		r.Invalid = v.synTurn.Invalid
 	}
@@ -124,6 +125,9 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 	if p.opts.Data != "" {
 		head = append(head, "**Data:** "+report.Item(p.opts.Data))
 	}
+	if c := p.opts.CurrencyLine(); c != "" {
+		head = append(head, "**Currency:** "+report.Item(c))
+	}
 	if t := p.opts.ToolsLine(); t != "" {
 		head = append(head, "**Tools available:** "+t)
 	}
@@ -205,13 +209,18 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 // the fact check holds the agents to.
 func (p *Protocol) keyFigures(b *strings.Builder) {
 	var lines []string
+	form := "10-K"
 	for _, f := range p.opts.Figures {
 		if f.FiscalYear == p.opts.FiscalYear && f.Kind == KindUSD {
 			lines = append(lines, fmt.Sprintf("%s: %s in FY%d (%s)", f.Label, f.Display, f.FiscalYear, f.Citation))
+			// A foreign private issuer's annual report is its 20-F or 40-F.
+			if fs := strings.Fields(f.Citation); len(fs) > 0 && (strings.HasPrefix(fs[0], "20-F") || strings.HasPrefix(fs[0], "40-F")) {
+				form = fs[0]
+			}
 		}
 	}
 	if len(lines) > 0 {
-		fmt.Fprintf(b, "\n## 📄 KEY FIGURES (per the 10-K)\n\n%s", bullets(lines, ""))
+		fmt.Fprintf(b, "\n## 📄 KEY FIGURES (per the %s)\n\n%s", form, bullets(lines, ""))
 	}
 }
 

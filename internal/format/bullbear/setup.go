@@ -106,6 +106,10 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 	}
 	bo.CIK = company.CIK.String()
 	bo.FiscalYear = rep.Financials.FiscalYear
+	if cur := rep.Financials.Currency; cur != "USD" {
+		bo.Currency = cur
+	}
+	bo.CurrencyNote = rep.Financials.CurrencyNote
 	bo.Figures = Figures(rep)
 	if cf, err := a.Parse(raw.Body); err == nil {
 		// The fact check's reference facts, frozen with the debate so that

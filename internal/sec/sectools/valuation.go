@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/sec/analysis"
@@ -63,12 +62,10 @@ func (s *Set) Valuation(ctx context.Context) (*analysis.Valuation, ProvenanceLab
 	}
 	var price *analysis.Price
 	if s.cfg.Prices != nil && s.cfg.Company.Ticker != "" {
+		// A price in another currency than the filings' figures (an ADR's
+		// dollar price for a euro filer) is set aside by analysis.Value,
+		// which says so: Parley does not convert currencies.
 		p, err := s.cfg.Prices.Price(ctx, s.cfg.Company.Ticker)
-		if err == nil && p.Currency != "" && !strings.EqualFold(p.Currency, "USD") {
-			// The XBRL figures are in dollars; a price in another currency
-			// would make every multiple wrong.
-			err = fmt.Errorf("%s quotes %s in %s, and the filings report USD", p.Source, p.Symbol, p.Currency)
-		}
 		if err != nil {
 			// A price provider that fails must not silently become the
 			// public float: say why in the notes.
