@@ -9,7 +9,8 @@ import (
 )
 
 // ErrNoAnnualReport marks the refusal to debate a company that has filed no
-// 10-K (the spec's "thin data" edge case). Test with errors.Is.
+// annual report, neither a 10-K nor a foreign private issuer's 20-F or 40-F
+// (the spec's "thin data" edge case). Test with errors.Is.
 var ErrNoAnnualReport = errors.New("no 10-K filings")
 
 // IsAnnualReport reports whether a form is an annual report (10-K or 10-K/A).
@@ -26,30 +27,27 @@ func foreignAnnualForm(form string) string {
 	return ""
 }
 
-// HasAnnualReport reports whether any page of the submissions holds a 10-K
-// or 10-K/A.
+// HasAnnualReport reports whether any page of the submissions holds an
+// annual report: a 10-K, or the 20-F or 40-F a foreign private issuer files
+// instead (or an amendment of one). A foreign issuer's figures, under IFRS
+// or US GAAP, are read in its reporting currency (xbrl.CompanyFacts.Currency).
 func HasAnnualReport(s *Submissions) bool {
 	for _, f := range s.Filings {
-		if IsAnnualReport(f.Form) {
+		if IsAnnualReport(f.Form) || foreignAnnualForm(f.Form) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// NoAnnualReportError is the refusal to debate a company without a 10-K. Its
-// message is the one the user sees.
+// NoAnnualReportError is the refusal to debate a company without an annual
+// report. Its message is the one the user sees.
 type NoAnnualReportError struct {
 	// Name is what the user asked for: the ticker, or the company name.
 	Name string
 	// MissingPages lists pages of the filing history that could not be
 	// checked (offline snapshot), so the refusal can say it is provisional.
 	MissingPages []string
-	// ForeignForm is the annual report a foreign private issuer files
-	// instead ("20-F", "40-F"), when it files one: the refusal then says
-	// why there is no 10-K, and that its figures (often IFRS, in its home
-	// currency) are not available.
-	ForeignForm string
 }
 
 // RefusalMessage is the spec's thin-data refusal text for a ticker.
@@ -59,10 +57,6 @@ func RefusalMessage(ticker string) string {
 
 func (e *NoAnnualReportError) Error() string {
 	msg := RefusalMessage(e.Name)
-	if e.ForeignForm != "" {
-		msg += fmt.Sprintf(" %s files %s annual reports as a foreign private issuer, often under IFRS and in its home currency; "+
-			"Parley reads 10-K figures in US GAAP and US dollars, so its figures are not available.", e.Name, e.ForeignForm)
-	}
 	if len(e.MissingPages) > 0 {
 		msg += fmt.Sprintf(" (Only recent filings were checked: older pages %s are not in the offline snapshot.)",
 			strings.Join(e.MissingPages, ", "))
@@ -74,19 +68,12 @@ func (e *NoAnnualReportError) Error() string {
 func (e *NoAnnualReportError) Is(target error) bool { return target == ErrNoAnnualReport }
 
 // RequireAnnualReport returns a *NoAnnualReportError, naming the company as
-// name, when the submissions hold no 10-K or 10-K/A.
+// name, when the submissions hold no annual report (see HasAnnualReport).
 func RequireAnnualReport(s *Submissions, name string) error {
 	if HasAnnualReport(s) {
 		return nil
 	}
-	e := &NoAnnualReportError{Name: name, MissingPages: s.MissingPages}
-	for _, f := range s.Filings {
-		if base := foreignAnnualForm(f.Form); base != "" {
-			e.ForeignForm = base
-			break
-		}
-	}
-	return e
+	return &NoAnnualReportError{Name: name, MissingPages: s.MissingPages}
 }
 
 // CheckAnnualReport is the pre-debate thin-data check for a company. It uses
@@ -113,20 +100,20 @@ func CheckAnnualReport(ctx context.Context, src Source, c Company) error {
 	if ferr != nil {
 		return fmt.Errorf("check %s for 10-K filings: %w", name, errors.Join(err, ferr))
 	}
-	ok, foreign, perr := factsFromAnnualReport(facts.Body)
+	ok, perr := factsFromAnnualReport(facts.Body)
 	if perr != nil {
 		return fmt.Errorf("check %s for 10-K filings: %w", name, perr)
 	}
 	if !ok {
-		return &NoAnnualReportError{Name: name, ForeignForm: foreign}
+		return &NoAnnualReportError{Name: name}
 	}
 	return nil
 }
 
-// factsFromAnnualReport reports whether any fact in a companyfacts document was
-// reported on a 10-K or 10-K/A, and else the foreign annual report ("20-F",
-// "40-F") any was reported on. It decodes only the "form" field of each fact.
-func factsFromAnnualReport(companyfacts []byte) (bool, string, error) {
+// factsFromAnnualReport reports whether any fact in a companyfacts document
+// was reported on an annual report (10-K, 20-F, 40-F or an amendment). It
+// decodes only the "form" field of each fact.
+func factsFromAnnualReport(companyfacts []byte) (bool, error) {
 	var doc struct {
 		Facts map[string]map[string]struct {
 			Units map[string][]struct {
@@ -135,22 +122,18 @@ func factsFromAnnualReport(companyfacts []byte) (bool, string, error) {
 		} `json:"facts"`
 	}
 	if err := json.Unmarshal(companyfacts, &doc); err != nil {
-		return false, "", fmt.Errorf("parse companyfacts: %w", err)
+		return false, fmt.Errorf("parse companyfacts: %w", err)
 	}
-	foreign := ""
 	for _, concepts := range doc.Facts {
 		for _, c := range concepts {
 			for _, facts := range c.Units {
 				for _, f := range facts {
-					if IsAnnualReport(f.Form) {
-						return true, "", nil
-					}
-					if base := foreignAnnualForm(f.Form); base != "" {
-						foreign = base
+					if IsAnnualReport(f.Form) || foreignAnnualForm(f.Form) != "" {
+						return true, nil
 					}
 				}
 			}
 		}
 	}
-	return false, foreign, nil
+	return false, nil
 }
