@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -245,5 +246,100 @@ func BenchmarkPanel(b *testing.B) {
 		if _, _, err := srv.buildPanel(context.Background(), id); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// manyDebates is how many debates BenchmarkManyDebates seeds: a busy
+// team's database after a year or two.
+const manyDebates = 50_000
+
+// seedMany writes n small debates to s in transactions of 1,000 (one
+// durable commit each, not one per debate): nine in ten completed, the
+// rest failed, paused, running without a runner (interrupted), queued, and
+// 20 running with a live lease, over all five formats.
+func seedMany(b *testing.B, s *sqlite.Store, n int) {
+	b.Helper()
+	ctx := context.Background()
+	formats := []string{"bullbear", "council", "crux", "formal", "perspectives"}
+	start := time.Now().Add(-time.Duration(n) * time.Minute)
+	var tx *sql.Tx
+	for i := range n {
+		if i%1000 == 0 {
+			if tx != nil {
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var err error
+			if tx, err = s.DB().BeginTx(ctx, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		id := fmt.Sprintf("DEB-%08d", i)
+		at := start.Add(time.Duration(i) * time.Minute)
+		ps := []debate.Payload{debate.Created{Format: formats[i%len(formats)], Topic: fmt.Sprintf("Topic %d", i), Limits: debate.DefaultLimits()}}
+		for t := range 2 {
+			ps = append(ps, debate.TurnCompleted{Turn: debate.TurnRef{ID: fmt.Sprintf("t%d", t), Agent: "bull", Round: 1}, Text: "An argument.", Model: "openai/gpt-4o", CostUSD: 0.01})
+		}
+		switch {
+		case i%100 == 1:
+			ps = append(ps, debate.Failed{Error: "bench"})
+		case i%100 == 2:
+			ps = append(ps, debate.Paused{Reason: debate.PauseBudget})
+		case i%100 == 3, i >= n-20: // interrupted, or running below
+		case i%100 == 4:
+			ps = append(ps, debate.Queued{Queue: "data", Reason: debate.QueuedCreated})
+		default:
+			ps = append(ps, debate.Completed{})
+		}
+		evs := make([]debate.Event, len(ps))
+		for k, p := range ps {
+			e, err := debate.NewEvent(id, at, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			evs[k] = e
+		}
+		if _, err := s.AppendTx(ctx, tx, id, evs...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	owner := debate.LeaseOwner{ID: "bench-runner", Host: "elsewhere", PID: 1, Started: time.Now()}
+	for i := n - 20; i < n; i++ {
+		if _, err := s.AcquireLease(ctx, fmt.Sprintf("DEB-%08d", i), owner, time.Hour, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkManyDebates serves GET /metrics and the list API, filtered by
+// status and not, from a SQLite database of 50,000 debates: what a
+// Prometheus scrape every 15 s, and a dashboard's filtered list, cost at
+// that size.
+func BenchmarkManyDebates(b *testing.B) {
+	srv, _, st := benchServer(b, nil)
+	seedMany(b, st.(*sqlite.Store), manyDebates)
+	h := srv.Handler()
+	for _, c := range []struct{ name, path string }{
+		{"metrics", "/metrics"},
+		{"list/newest20", "/api/debates?limit=20"},
+		{"list/completed20", "/api/debates?status=completed&limit=20"},
+		{"list/failed20", "/api/debates?status=failed&limit=20"},
+		{"list/interrupted20", "/api/debates?status=interrupted&limit=20"},
+		{"list/running20", "/api/debates?status=running&limit=20"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest("GET", c.path, nil))
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s: %d %s", c.path, rec.Code, rec.Body)
+				}
+			}
+		})
 	}
 }
