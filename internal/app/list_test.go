@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,5 +97,73 @@ func TestListShownStatuses(t *testing.T) {
 	}
 	if sd := a.Standing(ctx, st); sd.Shown != debate.StatusRunning || sd.Status != "running" || sd.Held == nil {
 		t.Errorf("standing of a queued debate a worker has taken up: %+v", sd)
+	}
+}
+
+// A list filtered by a status the lease decides is walked in pages with
+// cursors, past batches of debates that do not show it: 300 running
+// debates newer than the 10 interrupted ones, over listBatch.
+func TestListPagesByShownStatus(t *testing.T) {
+	ctx := context.Background()
+	a := testApp(t, nil)
+	at := time.Now().Add(-time.Hour)
+	owner := debate.LeaseOwner{ID: "far", Host: "elsewhere", PID: 1, Started: at}
+	var interrupted []string
+	for i := range 310 {
+		id := fmt.Sprintf("int-%03d", i)
+		if i >= 10 {
+			id = fmt.Sprintf("run-%03d", i)
+		}
+		e, _ := debate.NewEvent(id, at.Add(time.Duration(i)*time.Second), debate.Created{Format: "bullbear", Topic: id})
+		if _, err := a.Store.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+		if i >= 10 {
+			if _, err := a.Store.AcquireLease(ctx, id, owner, time.Hour, ""); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			interrupted = append([]string{id}, interrupted...)
+		}
+	}
+	for _, limit := range []int{1, 3, 4, 10, 11} {
+		var walked []string
+		f := ListFilter{Status: debate.StatusInterrupted, Limit: limit}
+		for range 12 {
+			page, err := a.List(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range page {
+				walked = append(walked, s.ID)
+			}
+			if len(page) < limit {
+				break
+			}
+			// Through the cursor's text, as a client passes it back.
+			if f.After, err = ParseCursor(Cursor(page[len(page)-1])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(walked, interrupted) {
+			t.Errorf("interrupted debates in pages of %d: %v, want %v", limit, walked, interrupted)
+		}
+	}
+	if got, err := a.List(ctx, ListFilter{Status: debate.StatusRunning, Limit: 250}); err != nil || len(got) != 250 || got[0].ID != "run-309" || got[249].ID != "run-060" {
+		t.Errorf("the 250 newest running: %d, %v", len(got), err)
+	}
+}
+
+func TestParseCursor(t *testing.T) {
+	s := debate.Summary{ID: "DEB-00000001", Created: time.Date(2026, 1, 2, 3, 4, 5, 6789, time.FixedZone("x", 3600))}
+	p, err := ParseCursor(Cursor(s))
+	if err != nil || p.ID != s.ID || !p.Created.Equal(s.Created) {
+		t.Errorf("ParseCursor(Cursor(s)) = %+v, %v", p, err)
+	}
+	for _, c := range []string{"", "%%%", "bm9wZQ", base64.RawURLEncoding.EncodeToString([]byte("2026-01-02T03:04:05Z ")),
+		base64.RawURLEncoding.EncodeToString([]byte("yesterday DEB-1")), strings.Repeat("A", 1000)} {
+		if _, err := ParseCursor(c); err == nil || !strings.Contains(err.Error(), "is not one this server gave") {
+			t.Errorf("ParseCursor(%.20q) = %v, want an error saying what to pass", c, err)
+		}
 	}
 }

@@ -33,9 +33,20 @@ import (
 //   - Subscribe yields the events with Seq > afterSeq, then each new event as
 //     it is appended (by this process or another), until ctx ends; it then
 //     yields ctx.Err() once.
-//   - Get and List read the projection; List is newest first. Both fill
-//     Summary.Lease with the debate's lease while one is held (expired or
-//     not: the reader judges with Lease.Live).
+//   - Get and List read the projection; List is newest first (by Created,
+//     then by ID in byte order, descending). Both fill Summary.Lease with
+//     the debate's lease while one is held (expired or not: the reader
+//     judges with Lease.Live). ListFilter.After continues a list where an
+//     earlier page ended: only the debates that sort after that position,
+//     whether or not a debate is still there, so that pages neither repeat
+//     nor skip a debate however the others change meanwhile (a debate
+//     created since sorts first, before any page after the first). List
+//     answers a status filter from an index, not by reading every summary.
+//   - Count groups every debate by stored Status and Format: how many, and
+//     the sums of their Turns and CostUSD, the groups in order of status
+//     then format, none empty. The store answers it with one aggregate,
+//     without reading each summary into memory, so that a scrape of
+//     /metrics stays cheap at tens of thousands of debates.
 //   - All methods are safe for concurrent use.
 //
 // The lease makes one runner per debate, in every mode (a terminal, the
@@ -63,6 +74,7 @@ type Store interface {
 	Subscribe(ctx context.Context, debateID string, afterSeq int64) iter.Seq2[Event, error]
 	Get(ctx context.Context, debateID string) (Summary, error)
 	List(ctx context.Context, f ListFilter) ([]Summary, error)
+	Count(ctx context.Context) ([]Count, error)
 	AcquireLease(ctx context.Context, debateID string, owner LeaseOwner, ttl time.Duration, steal string) (Lease, error)
 	RenewLease(ctx context.Context, debateID, ownerID string, ttl time.Duration) (Lease, error)
 	ReleaseLease(ctx context.Context, debateID, ownerID string) error
@@ -234,8 +246,44 @@ func (s Summary) LiveLease(now time.Time, alive func(LeaseOwner) bool) *Lease {
 type ListFilter struct {
 	Format string // "" = all
 	Status Status // "" = all
-	Topic  string // exact topic, "" = all (used to find an unfinished debate to resume)
-	Limit  int    // 0 = no limit
+	// Statuses, when not empty, keeps the debates whose stored status is
+	// any of these (with Status too, both must hold): the stored statuses
+	// a status to show (Summary.Shown) may come from.
+	Statuses []Status
+	Topic    string // exact topic, "" = all (used to find an unfinished debate to resume)
+	Limit    int    // 0 = no limit
+	// After, when not nil, keeps the debates that sort after it in a
+	// List: older, or as old with a smaller ID. It is the position of the
+	// last debate of the page before (PositionOf).
+	After *ListPosition
+}
+
+// ListPosition is a place in List's order: a debate's Created and ID.
+type ListPosition struct {
+	Created time.Time
+	ID      string
+}
+
+// PositionOf is where s sorts in a List.
+func PositionOf(s Summary) ListPosition { return ListPosition{Created: s.Created, ID: s.ID} }
+
+// Before reports whether s sorts after p in a List (is older, or as old
+// with a smaller ID): whether a list continued after p holds it.
+func (p ListPosition) Before(s Summary) bool {
+	if !s.Created.Equal(p.Created) {
+		return s.Created.Before(p.Created)
+	}
+	return s.ID < p.ID
+}
+
+// Count is one group of Store.Count: the debates of one stored status and
+// format, with the sums of their completed turns and cost.
+type Count struct {
+	Status  Status  `json:"status"`
+	Format  string  `json:"format"`
+	Debates int     `json:"debates"`
+	Turns   int     `json:"turns"`
+	CostUSD float64 `json:"cost_usd"`
 }
 
 // Status is where a debate stands.

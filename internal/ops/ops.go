@@ -61,24 +61,46 @@ func (h *Handler) Metrics(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, b.String())
 }
 
+// activeStatuses are the stored statuses whose status to show depends on
+// the debate's lease (debate.Summary.Shown): few debates at a time, read
+// whole; the others are counted by the store.
+func activeStatuses() []debate.Status {
+	return []debate.Status{debate.StatusQueued, debate.StatusRunning, debate.StatusCheckpoint}
+}
+
 func (h *Handler) write(ctx context.Context, b *strings.Builder) error {
-	sums, err := h.Store.List(ctx, debate.ListFilter{})
+	// Store.Count is one aggregate, not a read of every summary: a scrape
+	// of a database of 50,000 debates read them all, 0.3 s of the
+	// database's and this process's time every 15 s.
+	counts, err := h.Store.Count(ctx)
 	if err != nil {
 		return err
 	}
-	now := time.Now()
+	active, err := h.Store.List(ctx, debate.ListFilter{Statuses: activeStatuses()})
+	if err != nil {
+		return err
+	}
 	byStatus := map[debate.Status]int{}
 	byFormat := map[string]int{}
 	turns, cost := 0, 0.0
-	for _, s := range sums {
-		byStatus[s.Shown(now, debate.OwnerAlive)]++
-		byFormat[s.Format]++
-		turns += s.Turns
-		cost += s.CostUSD
+	for _, c := range counts {
+		if !slices.Contains(activeStatuses(), c.Status) {
+			byStatus[c.Status] += c.Debates
+		}
+		byFormat[c.Format] += c.Debates
+		turns += c.Turns
+		cost += c.CostUSD
 	}
-	gauge(b, "parley_debates", "Debates in the database by the status to show (queued: waiting for a worker; interrupted: running, but its runner is gone).", "status",
-		map[string]float64{"queued": float64(byStatus[debate.StatusQueued]), "running": float64(byStatus[debate.StatusRunning]), "paused": float64(byStatus[debate.StatusPaused]),
-			"interrupted": float64(byStatus[debate.StatusInterrupted]), "completed": float64(byStatus[debate.StatusCompleted]), "failed": float64(byStatus[debate.StatusFailed])})
+	now := time.Now()
+	for _, s := range active {
+		byStatus[s.Shown(now, debate.OwnerAlive)]++
+	}
+	shown := map[string]float64{}
+	for _, st := range []debate.Status{debate.StatusQueued, debate.StatusRunning, debate.StatusCheckpoint, debate.StatusPaused,
+		debate.StatusInterrupted, debate.StatusCompleted, debate.StatusFailed} {
+		shown[string(st)] = float64(byStatus[st])
+	}
+	gauge(b, "parley_debates", "Debates in the database by the status to show (queued: waiting for a worker; checkpoint: waiting for a person's answer; interrupted: running, but its runner is gone).", "status", shown)
 	formats := map[string]float64{}
 	for f, n := range byFormat {
 		formats[f] = float64(n)

@@ -43,6 +43,28 @@ func TestMetrics(t *testing.T) {
 	if _, err := store.Append(context.Background(), "DEB-00000001", e); err != nil {
 		t.Fatal(err)
 	}
+	// A completed debate, counted by the store, and one waiting at a
+	// checkpoint with its runner alive, read with its lease.
+	for _, d := range []struct {
+		id string
+		ps []debate.Payload
+	}{
+		{"DEB-00000002", []debate.Payload{debate.Created{Format: "bullbear", Topic: "t", Limits: debate.DefaultLimits()},
+			debate.TurnCompleted{Turn: debate.TurnRef{ID: "t1", Agent: "bull"}, Text: "x", Model: "openai/gpt-4o", CostUSD: 0.5, Priced: true},
+			debate.Completed{}}},
+		{"DEB-00000003", []debate.Payload{debate.Created{Format: "crux", Topic: "t", Limits: debate.DefaultLimits()},
+			debate.CheckpointReached{ID: "c1", Round: 1, Options: []string{debate.ActionContinue}}}},
+	} {
+		for _, p := range d.ps {
+			e, _ := debate.NewEvent(d.id, time.Now(), p)
+			if _, err := store.Append(context.Background(), d.id, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := store.AcquireLease(context.Background(), "DEB-00000003", debate.LeaseOwner{ID: "r", Host: "elsewhere", PID: 1}, time.Hour, ""); err != nil {
+		t.Fatal(err)
+	}
 	calls := &Calls{}
 	drain(calls.Wrap(provider{}))
 	drain(calls.Wrap(provider{}))
@@ -53,7 +75,13 @@ func TestMetrics(t *testing.T) {
 	out := w.Body.String()
 	for _, want := range []string{
 		`parley_debates{status="interrupted"} 1`, // running in its log, no runner holds it
-		`parley_debates_by_format{format="crux"} 1`,
+		`parley_debates{status="checkpoint"} 1`,
+		`parley_debates{status="completed"} 1`,
+		`parley_debates{status="queued"} 0`,
+		`parley_debates_by_format{format="crux"} 2`,
+		`parley_debates_by_format{format="bullbear"} 1`,
+		"parley_turns_completed_total 1\n",
+		"parley_cost_usd_total 0.5\n",
 		`parley_provider_calls_total{provider="openai"} 3`,
 		`parley_provider_tokens_total{provider="openai",kind="input"} 200`,
 		`parley_provider_tokens_total{provider="openai",kind="output"} 14`,

@@ -170,7 +170,9 @@ func (s *Server) Resume(ctx context.Context) {
 	if s.cfg.Jobs != nil {
 		return // their jobs are in the queue; a dead worker's are taken over
 	}
-	sums, err := s.app.Store.List(ctx, debate.ListFilter{})
+	// Only running debates and those at a checkpoint can show interrupted:
+	// read from the status index, not every debate.
+	sums, err := s.app.Store.List(ctx, debate.ListFilter{Statuses: []debate.Status{debate.StatusRunning, debate.StatusCheckpoint}})
 	if err != nil {
 		s.log.Warn("list debates to resume", "err", err)
 		return

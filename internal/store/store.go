@@ -23,9 +23,11 @@
 package store
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/parleyhq/parley/internal/debate"
 )
@@ -133,7 +135,37 @@ func Prepare(debateID string, lastSeq int64, events []debate.Event) []debate.Eve
 func MatchFilter(s debate.Summary, f debate.ListFilter) bool {
 	return (f.Format == "" || s.Format == f.Format) &&
 		(f.Status == "" || s.Status == f.Status) &&
-		(f.Topic == "" || s.Topic == f.Topic)
+		(len(f.Statuses) == 0 || slices.Contains(f.Statuses, s.Status)) &&
+		(f.Topic == "" || s.Topic == f.Topic) &&
+		(f.After == nil || f.After.Before(s))
+}
+
+// Tally groups summaries as Store.Count does, for stores that count in Go.
+func Tally(sums []debate.Summary) []debate.Count {
+	type key struct {
+		status debate.Status
+		format string
+	}
+	groups := map[key]*debate.Count{}
+	for _, s := range sums {
+		k := key{s.Status, s.Format}
+		c := groups[k]
+		if c == nil {
+			c = &debate.Count{Status: s.Status, Format: s.Format}
+			groups[k] = c
+		}
+		c.Debates++
+		c.Turns += s.Turns
+		c.CostUSD += s.CostUSD
+	}
+	out := make([]debate.Count, 0, len(groups))
+	for _, c := range groups {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b debate.Count) int {
+		return cmp.Or(cmp.Compare(a.Status, b.Status), cmp.Compare(a.Format, b.Format))
+	})
+	return out
 }
 
 // Newer reports whether a sorts before b in a List: newest Created first, and

@@ -171,6 +171,23 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	return out, nil
 }
 
+// Count implements debate.Store.
+func (s *Store) Count(ctx context.Context) ([]debate.Count, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("count debates: %w", err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, fmt.Errorf("count debates: %w", store.ErrClosed)
+	}
+	sums := make([]debate.Summary, 0, len(s.debates))
+	for _, d := range s.debates {
+		sums = append(sums, d.summary)
+	}
+	return store.Tally(sums), nil
+}
+
 // lease runs fn on a debate's entry under the store's lock.
 func (s *Store) lease(ctx context.Context, debateID string, fn func(d *entry) error) error {
 	if err := ctx.Err(); err != nil {

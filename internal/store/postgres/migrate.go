@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -57,7 +58,7 @@ func (s *Store) migrate(ctx context.Context, create bool) error {
 		return fmt.Errorf("migrate parley database %s: %w", s.loc, err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended('parley migrate ' || current_schema(), 0))`); err != nil {
+	if err := lockSchema(ctx, conn); err != nil {
 		return fmt.Errorf("migrate parley database %s: wait for another process migrating it: %w", s.loc, err)
 	}
 	current, _, err := p.GetVersions(ctx)
@@ -71,6 +72,33 @@ func (s *Store) migrate(ctx context.Context, create bool) error {
 		return fmt.Errorf("migrate parley database %s from schema version %d to %d: %w", s.loc, current, target, err)
 	}
 	return nil
+}
+
+// lockPoll is how often a process waiting for another's migration tries
+// the lock again.
+const lockPoll = 100 * time.Millisecond
+
+// lockSchema takes the schema's migration lock on conn, trying again every
+// lockPoll until it is free. Not pg_advisory_lock, which waits inside one
+// statement: that statement's snapshot is older than the migrating
+// process's CREATE INDEX CONCURRENTLY, which waits for every such snapshot
+// to end, while the waiter waits for it (a deadlock). Between tries the
+// waiter holds no snapshot.
+func lockSchema(ctx context.Context, conn *pgx.Conn) error {
+	for {
+		var got bool
+		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended('parley migrate ' || current_schema(), 0))`).Scan(&got); err != nil {
+			return err
+		}
+		if got {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(lockPoll):
+		}
+	}
 }
 
 // migrator is the goose provider of the schema's migrations: the SQL files

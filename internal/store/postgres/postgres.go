@@ -667,7 +667,8 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	// Ties broken by id in byte order, as store.Newer and the sqlite store
 	// do, whatever the database's collation (the debates_created index's
 	// order).
-	clauses, args := sqlsum.ListClauses(f, func(n int) string { return "$" + strconv.Itoa(n) }, `id COLLATE "C"`)
+	clauses, args := sqlsum.ListClauses(f, func(n int) string { return "$" + strconv.Itoa(n) }, `id COLLATE "C"`,
+		func(t time.Time) any { return t })
 	rows, err := s.pool.Query(ctx, summarySelect+clauses, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
@@ -685,6 +686,20 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 		return nil, fmt.Errorf("list debates: %w", err)
 	}
 	return out, nil
+}
+
+// Count implements debate.Store, the groups in byte order whatever the
+// database's collation.
+func (s *Store) Count(ctx context.Context) ([]debate.Count, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, fmt.Errorf("count debates: %w", err)
+	}
+	rows, err := s.pool.Query(ctx, sqlsum.CountQuery(`status COLLATE "C"`, `format COLLATE "C"`))
+	if err != nil {
+		return nil, fmt.Errorf("count debates: %w", err)
+	}
+	defer rows.Close()
+	return sqlsum.ScanCounts(rows.Next, rows.Scan, rows.Err)
 }
 
 // AcquireLease implements debate.Store.

@@ -902,7 +902,8 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
 	}
-	clauses, args := sqlsum.ListClauses(f, func(int) string { return "?" }, "id")
+	clauses, args := sqlsum.ListClauses(f, func(int) string { return "?" }, "id",
+		func(t time.Time) any { return t.UTC().Format(timeLayout) })
 	rows, err := s.db.QueryContext(ctx, s.summarySelect()+clauses, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list debates: %w", err)
@@ -925,6 +926,24 @@ func (s *Store) List(ctx context.Context, f debate.ListFilter) ([]debate.Summary
 		}
 	}
 	return out, nil
+}
+
+// Count implements debate.Store. Text compares in byte order in SQLite
+// (the BINARY collation), as the contract orders the groups.
+func (s *Store) Count(ctx context.Context) ([]debate.Count, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, fmt.Errorf("count debates: %w", err)
+	}
+	q := sqlsum.CountQuery("status", "format")
+	if s.noCost {
+		q = strings.Replace(q, "sum(cost_usd)", "sum(0.0)", 1)
+	}
+	rows, err := s.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("count debates: %w", err)
+	}
+	defer rows.Close()
+	return sqlsum.ScanCounts(rows.Next, rows.Scan, rows.Err)
 }
 
 // Turn is one row of the turns projection: a completed turn of a debate.

@@ -63,8 +63,11 @@ func DecodeUnpriced(b []byte) ([]string, error) {
 // ListClauses returns what follows a List query's FROM: the filter, the
 // order (newest first, then by id, whose ordering expression byID gives)
 // and the limit, with the arguments; param(n) writes the nth parameter
-// marker of the store's dialect.
-func ListClauses(f debate.ListFilter, param func(n int) string, byID string) (string, []any) {
+// marker of the store's dialect, and timeArg is a time as the store's
+// created column holds it. ListFilter.After is a row comparison, which
+// both databases answer from the index on (created, id) by starting the
+// scan at the position, not by reading the pages before it.
+func ListClauses(f debate.ListFilter, param func(n int) string, byID string, timeArg func(time.Time) any) (string, []any) {
 	q := ` WHERE true`
 	var args []any
 	for _, c := range []struct {
@@ -75,12 +78,51 @@ func ListClauses(f debate.ListFilter, param func(n int) string, byID string) (st
 			q += ` AND ` + c.column + ` = ` + param(len(args))
 		}
 	}
+	if len(f.Statuses) > 0 {
+		q += ` AND status IN (`
+		for i, st := range f.Statuses {
+			args = append(args, string(st))
+			if i > 0 {
+				q += `, `
+			}
+			q += param(len(args))
+		}
+		q += `)`
+	}
+	if f.After != nil {
+		args = append(args, timeArg(f.After.Created), f.After.ID)
+		q += ` AND (created, ` + byID + `) < (` + param(len(args)-1) + `, ` + param(len(args)) + `)`
+	}
 	q += ` ORDER BY created DESC, ` + byID + ` DESC`
 	if f.Limit > 0 {
 		args = append(args, f.Limit)
 		q += ` LIMIT ` + param(len(args))
 	}
 	return q, args
+}
+
+// CountQuery is Store.Count's query: one aggregate over the debates table,
+// in the order the contract gives (byStatus and byFormat are the columns'
+// ordering expressions, in byte order).
+func CountQuery(byStatus, byFormat string) string {
+	return `SELECT status, format, count(*), COALESCE(sum(turns), 0), COALESCE(sum(cost_usd), 0) FROM debates
+		GROUP BY status, format ORDER BY ` + byStatus + `, ` + byFormat
+}
+
+// ScanCounts reads the rows of CountQuery.
+func ScanCounts(next func() bool, scan func(dest ...any) error, rowsErr func() error) ([]debate.Count, error) {
+	var out []debate.Count
+	for next() {
+		var c debate.Count
+		if err := scan(&c.Status, &c.Format, &c.Debates, &c.Turns, &c.CostUSD); err != nil {
+			return nil, fmt.Errorf("count debates: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rowsErr(); err != nil {
+		return nil, fmt.Errorf("count debates: %w", err)
+	}
+	return out, nil
 }
 
 // Spend is a debate's llm_turns and unpriced_models.
