@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,6 +21,8 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/postgres"
+	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
 	"github.com/parleyhq/parley/internal/store/sqlite"
 )
 
@@ -253,28 +254,53 @@ func BenchmarkPanel(b *testing.B) {
 // team's database after a year or two.
 const manyDebates = 50_000
 
+// batchAppender appends the debates of a batch in one transaction: the
+// SQL stores' AppendTx.
+type batchAppender func(ctx context.Context, batch map[string][]debate.Event) error
+
+func sqliteBatches(s *sqlite.Store) batchAppender {
+	return func(ctx context.Context, batch map[string][]debate.Event) error {
+		tx, err := s.DB().BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		for id, evs := range batch {
+			if _, err := s.AppendTx(ctx, tx, id, evs...); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	}
+}
+
+func postgresBatches(s *postgres.Store) batchAppender {
+	return func(ctx context.Context, batch map[string][]debate.Event) error {
+		tx, err := s.Pool().Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(context.WithoutCancel(ctx))
+		for id, evs := range batch {
+			if _, err := s.AppendTx(ctx, tx, id, evs...); err != nil {
+				return err
+			}
+		}
+		return tx.Commit(ctx)
+	}
+}
+
 // seedMany writes n small debates to s in transactions of 1,000 (one
 // durable commit each, not one per debate): nine in ten completed, the
 // rest failed, paused, running without a runner (interrupted), queued, and
 // 20 running with a live lease, over all five formats.
-func seedMany(b *testing.B, s *sqlite.Store, n int) {
+func seedMany(b *testing.B, s debate.Store, appendBatch batchAppender, n int) {
 	b.Helper()
 	ctx := context.Background()
 	formats := []string{"bullbear", "council", "crux", "formal", "perspectives"}
-	start := time.Now().Add(-time.Duration(n) * time.Minute)
-	var tx *sql.Tx
+	start := time.Now().Add(-time.Duration(n) * time.Minute).Truncate(time.Second)
+	batch := map[string][]debate.Event{}
 	for i := range n {
-		if i%1000 == 0 {
-			if tx != nil {
-				if err := tx.Commit(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			var err error
-			if tx, err = s.DB().BeginTx(ctx, nil); err != nil {
-				b.Fatal(err)
-			}
-		}
 		id := fmt.Sprintf("DEB-%08d", i)
 		at := start.Add(time.Duration(i) * time.Minute)
 		ps := []debate.Payload{debate.Created{Format: formats[i%len(formats)], Topic: fmt.Sprintf("Topic %d", i), Limits: debate.DefaultLimits()}}
@@ -300,12 +326,13 @@ func seedMany(b *testing.B, s *sqlite.Store, n int) {
 			}
 			evs[k] = e
 		}
-		if _, err := s.AppendTx(ctx, tx, id, evs...); err != nil {
-			b.Fatal(err)
+		batch[id] = evs
+		if len(batch) == 1000 || i == n-1 {
+			if err := appendBatch(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+			clear(batch)
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		b.Fatal(err)
 	}
 	owner := debate.LeaseOwner{ID: "bench-runner", Host: "elsewhere", PID: 1, Started: time.Now()}
 	for i := n - 20; i < n; i++ {
@@ -316,13 +343,37 @@ func seedMany(b *testing.B, s *sqlite.Store, n int) {
 }
 
 // BenchmarkManyDebates serves GET /metrics and the list API, filtered by
-// status and not, from a SQLite database of 50,000 debates: what a
-// Prometheus scrape every 15 s, and a dashboard's filtered list, cost at
-// that size.
+// status and not, from a database of 50,000 debates, SQLite and (with
+// PARLEY_TEST_POSTGRES) PostgreSQL: what a Prometheus scrape every 15 s,
+// and a dashboard's filtered list, cost at that size.
 func BenchmarkManyDebates(b *testing.B) {
-	srv, _, st := benchServer(b, nil)
-	seedMany(b, st.(*sqlite.Store), manyDebates)
-	h := srv.Handler()
+	b.Run("sqlite", func(b *testing.B) {
+		srv, _, st := benchServer(b, nil)
+		seedMany(b, st, sqliteBatches(st.(*sqlite.Store)), manyDebates)
+		benchMany(b, srv.Handler())
+	})
+	b.Run("postgres", func(b *testing.B) {
+		st, err := postgres.Open(context.Background(), pgtest.URL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		seedMany(b, st, postgresBatches(st), manyDebates)
+		// Statistics as autovacuum would have them on a table this size.
+		if _, err := st.Pool().Exec(context.Background(), `VACUUM ANALYZE debates`); err != nil {
+			b.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		srv, err := New(ctx, Config{App: &app.App{Store: st, Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(string) string { return "" }, Now: time.Now, Notice: io.Discard}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchMany(b, srv.Handler())
+	})
+}
+
+func benchMany(b *testing.B, h http.Handler) {
 	for _, c := range []struct{ name, path string }{
 		{"metrics", "/metrics"},
 		{"list/newest20", "/api/debates?limit=20"},
