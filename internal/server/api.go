@@ -185,44 +185,74 @@ func requestKey(key string, c CreateRequest) (*debate.Idempotency, error) {
 }
 
 func (s *Server) apiList(w http.ResponseWriter, r *http.Request) {
-	sums, more, err := s.list(r, 0)
+	page, err := s.list(r, 0)
 	if err != nil {
 		writeAppError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"debates": sums, "more": more})
+	body := map[string]any{"debates": page.debates, "more": page.next != ""}
+	if page.next != "" {
+		body["next"] = page.next
+		w.Header().Set("Link", "<"+nextURL(r, page.next)+`>; rel="next"`)
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// nextURL is the request's URL for the page after, with cursor next and
+// the same filters and limit.
+func nextURL(r *http.Request, next string) string {
+	q := r.URL.Query()
+	q.Set("cursor", next)
+	return r.URL.Path + "?" + q.Encode()
+}
+
+// listed is a page of the list: its debates, and the cursor of the page
+// after ("" when no more match).
+type listed struct {
+	debates []debate.Summary
+	next    string
 }
 
 // list lists the debates, filtered by ?status= and ?format=, each with the
 // status to show (a running debate whose runner is gone shows interrupted),
-// the newest ?limit= of them (defaultLimit when not given; 0: all), and
-// whether more match.
+// the newest ?limit= of them (defaultLimit when not given; 0: all) after
+// ?cursor= (the next of the page before), and the cursor of the page after
+// when more match.
 //
 // A filter value that names no status or format is refused (400): it
 // would match nothing, and a typo ("complete") would read as "there is no
-// such debate".
-func (s *Server) list(r *http.Request, defaultLimit int) ([]debate.Summary, bool, error) {
+// such debate". So is a cursor this server did not give.
+func (s *Server) list(r *http.Request, defaultLimit int) (listed, error) {
 	limit := defaultLimit
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return nil, false, setup.Inputf("limit=%q: give how many debates to list, the newest first (1 or more), or leave it out", v)
+			return listed{}, setup.Inputf("limit=%q: give how many debates to list, the newest first (1 or more), or leave it out", v)
 		}
 		limit = n
 	}
-	sums, err := s.listAll(r, limit)
+	var after *debate.ListPosition
+	if c, ok := r.URL.Query()["cursor"]; ok {
+		var err error
+		if after, err = app.ParseCursor(c[0]); err != nil {
+			return listed{}, err
+		}
+	}
+	sums, err := s.listAll(r, limit, after)
 	if err != nil {
-		return nil, false, err
+		return listed{}, err
 	}
 	// One more than the limit is asked for, to tell whether more match.
 	if limit > 0 && len(sums) > limit {
-		return sums[:limit], true, nil
+		sums = sums[:limit]
+		return listed{debates: sums, next: app.Cursor(sums[limit-1])}, nil
 	}
-	return sums, false, nil
+	return listed{debates: sums}, nil
 }
 
-// listAll is list of at most limit+1 debates (all when limit is 0).
-func (s *Server) listAll(r *http.Request, limit int) ([]debate.Summary, error) {
+// listAll is list of at most limit+1 debates (all when limit is 0) after
+// a position (nil: from the newest).
+func (s *Server) listAll(r *http.Request, limit int, after *debate.ListPosition) ([]debate.Summary, error) {
 	format, want := r.URL.Query().Get("format"), r.URL.Query().Get("status")
 	if format != "" && !slices.Contains(s.app.Formats.Names(), format) {
 		return nil, setup.Inputf("format=%q: filter by one of %s, or leave it out", format, strings.Join(s.app.Formats.Names(), ", "))
@@ -237,7 +267,7 @@ func (s *Server) listAll(r *http.Request, limit int) ([]debate.Summary, error) {
 	if limit > 0 {
 		limit++
 	}
-	out, err := s.app.List(r.Context(), app.ListFilter{Format: format, Status: debate.Status(want), Limit: limit})
+	out, err := s.app.List(r.Context(), app.ListFilter{Format: format, Status: debate.Status(want), Limit: limit, After: after})
 	if err != nil {
 		return nil, err
 	}

@@ -385,3 +385,50 @@ func TestBrowserHintTargetSurvivesRefresh(t *testing.T) {
 		t.Errorf("the hint queued: %q, want it for all", got)
 	}
 }
+
+// TestBrowserListMore: the list's "Show more" appends the older debates to
+// the table in place (the page's script), the last page with no "Show
+// more" of its own, every debate once.
+func TestBrowserListMore(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	n := 2*pageListLimit + 7
+	for i := range n {
+		id := fmt.Sprintf("DEB-%08x", i+1)
+		e, err := debate.NewEvent(id, time.Unix(int64(1000+i/2), 0), debate.Created{Format: "perspectives", Topic: fmt.Sprint("Topic ", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ts.app.Store.Append(t.Context(), id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, dialogs := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`#list-more a`))); err != nil {
+		t.Fatal(err)
+	}
+	rows := `document.querySelectorAll("#debate-rows tr").length`
+	if got := eval[int](t, ctx, rows); got != pageListLimit {
+		t.Fatalf("the list shows %d debates, want %d", got, pageListLimit)
+	}
+	for _, want := range []int{2 * pageListLimit, n} {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#list-more a`))); err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, fmt.Sprint(want, " rows"), fmt.Sprintf(`%s === %d`, rows, want))
+	}
+	waitJS(t, ctx, "no more to show", `!document.getElementById("list-more")`)
+	ids := eval[[]string](t, ctx, `[...document.querySelectorAll("#debate-rows tr a")].map(a => a.textContent)`)
+	seen := map[string]bool{}
+	for i, id := range ids {
+		if want := fmt.Sprintf("DEB-%08x", n-i); id != want || seen[id] {
+			t.Fatalf("row %d is %s, want %s (newest first, each once)", i, id, want)
+		}
+		seen[id] = true
+	}
+	if url := eval[string](t, ctx, `location.pathname + location.search`); url != "/" {
+		t.Errorf("the page went to %s; more rows should come in place", url)
+	}
+	if dialogs.Load() != 0 {
+		t.Error("the page opened a dialog")
+	}
+}

@@ -75,9 +75,13 @@ type listPage struct {
 	// CostNote names the models without a price once, under the table:
 	// the cost cells say "unknown" or "≥" without them.
 	CostNote string
-	// More is the link to a longer list when more debates match than the
-	// page shows; "" when it shows them all.
+	// More is the link to the page of older debates when more match than
+	// the page shows; "" when it shows the last of them. The page's script
+	// appends that page's rows to the table instead of leaving the page.
 	More string
+	// Newest is the link to the first page, on a page after it ("" on the
+	// first).
+	Newest string
 }
 
 // pageListLimit is how many debates the list page shows unless asked for
@@ -86,16 +90,20 @@ type listPage struct {
 const pageListLimit = 200
 
 func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
-	sums, more, err := s.list(r, pageListLimit)
+	page, err := s.list(r, pageListLimit)
 	if err != nil {
 		s.pageError(w, err)
 		return
 	}
-	var moreURL string
-	if more {
+	sums := page.debates
+	var moreURL, newestURL string
+	if page.next != "" {
+		moreURL = nextURL(r, page.next)
+	}
+	if r.URL.Query().Has("cursor") {
 		q := r.URL.Query()
-		q.Set("limit", strconv.Itoa(4*len(sums)))
-		moreURL = "/?" + q.Encode()
+		q.Del("cursor")
+		newestURL = "/?" + q.Encode()
 	}
 	var spent report.Spend
 	for _, sum := range sums {
@@ -104,7 +112,7 @@ func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "list.html", listPage{Title: "Debates", Debates: sums, Status: r.URL.Query().Get("status"), Format: r.URL.Query().Get("format"),
 		Formats:  s.app.Formats.Names(),
 		Statuses: []string{"queued", "running", "paused", "interrupted", "completed", "failed"},
-		CostNote: spent.UnpricedNote(), More: moreURL})
+		CostNote: spent.UnpricedNote(), More: moreURL, Newest: newestURL})
 }
 
 type newPage struct {

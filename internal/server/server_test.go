@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -879,9 +880,16 @@ func TestListIsLimited(t *testing.T) {
 	if got := strings.Count(page, `<a href="/debates/DEB-`); got != pageListLimit || !strings.Contains(page, newest) || strings.Contains(page, oldest) {
 		t.Errorf("the list page shows %d debates (newest %v, oldest %v), want the %d newest", got, strings.Contains(page, newest), strings.Contains(page, oldest), pageListLimit)
 	}
-	more := fmt.Sprintf(`<a href="/?format=perspectives&amp;limit=%d">Show more</a>`, 4*pageListLimit)
+	// The page after goes on from the last debate shown: the 5 oldest,
+	// with a link back to the newest and none to more.
+	cursor := app.Cursor(debate.Summary{ID: fmt.Sprintf("DEB-%08x", n-pageListLimit+1), Created: time.Unix(int64(1000+n-pageListLimit), 0)})
+	more := `<a href="/?cursor=` + cursor + `&amp;format=perspectives" data-more>Show more</a>`
 	if !strings.Contains(page, more) {
 		t.Errorf("the list page does not link to more (%s):\n%s", more, page[strings.LastIndex(page, "</table>"):])
+	}
+	if _, page := ts.do(t, "GET", "/?cursor="+cursor+"&format=perspectives", ""); strings.Count(page, `<a href="/debates/DEB-`) != 5 || !strings.Contains(page, oldest) ||
+		strings.Contains(page, "Show more") || !strings.Contains(page, `<a href="/?format=perspectives">Back to the newest</a>`) {
+		t.Errorf("the page after the first does not show the 5 oldest, or links to more, or not to the newest:\n%s", page[strings.Index(page, "<main>"):])
 	}
 	if _, page := ts.do(t, "GET", "/?limit=1000", ""); strings.Count(page, `<a href="/debates/DEB-`) != n || strings.Contains(page, "Show more") {
 		t.Errorf("the list page with limit=1000 does not show all %d debates, or links to more", n)
@@ -907,6 +915,83 @@ func TestListIsLimited(t *testing.T) {
 		if resp, out := ts.do(t, "GET", "/api/debates?limit="+bad, ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, "limit=") {
 			t.Errorf("GET /api/debates?limit=%s: %d %s, want 400 naming the limit", bad, resp.StatusCode, out)
 		}
+	}
+}
+
+// TestListPages: the API's list is walked page by page with its next
+// cursor (in the body and the Link header), filters kept, every debate
+// once, newest first, ties in creation time by id; a debate created
+// meanwhile does not shift the pages; a cursor the server did not give is
+// refused (400), on the dashboard too.
+func TestListPages(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	ctx := t.Context()
+	var want []string // newest first
+	for i := range 23 {
+		id := fmt.Sprintf("DEB-%08x", i+1)
+		format := "perspectives"
+		if i%4 == 0 {
+			format = "council"
+		}
+		// Three debates to a second: ties broken by id.
+		e, err := debate.NewEvent(id, time.Unix(int64(1000+i/3), 0), debate.Created{Format: format, Topic: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ts.app.Store.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+		if format == "perspectives" {
+			want = append([]string{id}, want...)
+		}
+	}
+	type page struct {
+		Debates []debate.Summary
+		More    bool
+		Next    string
+	}
+	var got []string
+	path := "/api/debates?format=perspectives&limit=5"
+	for i := 0; path != ""; i++ {
+		if i == 10 {
+			t.Fatalf("more than 10 pages: %v", got)
+		}
+		resp, out := ts.do(t, "GET", path, "")
+		var p page
+		if err := json.Unmarshal([]byte(out), &p); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v %.200s", path, resp.StatusCode, err, out)
+		}
+		for _, d := range p.Debates {
+			got = append(got, d.ID)
+		}
+		if i == 0 {
+			e, _ := debate.NewEvent("DEB-ffffffff", time.Unix(5000, 0), debate.Created{Format: "perspectives", Topic: "new"})
+			if _, err := ts.app.Store.Append(ctx, "DEB-ffffffff", e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		link := resp.Header.Get("Link")
+		if p.More != (p.Next != "") || (p.Next == "") != (link == "") {
+			t.Fatalf("GET %s: more %v, next %q, Link %q: want all three or none", path, p.More, p.Next, link)
+		}
+		path = ""
+		if p.Next != "" {
+			if want := "</api/debates?cursor=" + p.Next + `&format=perspectives&limit=5>; rel="next"`; link != want {
+				t.Errorf("Link %s, want %s", link, want)
+			}
+			path = strings.TrimSuffix(strings.TrimPrefix(link, "<"), `>; rel="next"`)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the pages list %v, want %v", got, want)
+	}
+	for _, bad := range []string{"", "x", "bm9wZQ", strings.Repeat("A", 600)} {
+		if resp, out := ts.do(t, "GET", "/api/debates?cursor="+bad, ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, "not one this server gave") {
+			t.Errorf("GET /api/debates?cursor=%.20s: %d %s, want 400 saying what to pass", bad, resp.StatusCode, out)
+		}
+	}
+	if resp, page := ts.do(t, "GET", "/?cursor=x", ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, "not one this server gave") {
+		t.Errorf("the list page with a bad cursor: %d, want 400 saying so", resp.StatusCode)
 	}
 }
 

@@ -23,6 +23,37 @@
     });
   }
 
+  // The list's "Show more": the page after is fetched and its rows (the
+  // server's HTML, as if the link were followed) are appended to the
+  // table, its own "Show more" replacing this one; the reader keeps their
+  // place. Without the script the link opens that page.
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest ? ev.target.closest("#list-more a[data-more]") : null;
+    if (!a || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    ev.preventDefault();
+    if (a.dataset.loading) return;
+    a.dataset.loading = "1";
+    a.setAttribute("aria-busy", "true");
+    fetch(a.href, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("status " + r.status);
+      return r.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var rows = doc.getElementById("debate-rows");
+      var tbody = document.getElementById("debate-rows");
+      if (!rows || !tbody) throw new Error("no rows");
+      Array.prototype.slice.call(rows.children).forEach(function (tr) {
+        tbody.appendChild(document.adoptNode(tr));
+      });
+      var next = doc.getElementById("list-more");
+      var here = document.getElementById("list-more");
+      if (next) here.replaceWith(document.adoptNode(next));
+      else here.remove();
+    }).catch(function () {
+      window.location.href = a.href; // the page itself says what went wrong
+    });
+  });
+
   var root = document.getElementById("debate");
   if (!root) return;
   var id = root.dataset.id;
