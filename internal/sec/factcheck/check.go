@@ -537,7 +537,7 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 // alone; net cash, its opposite, either way or counting the marketable
 // securities held past a year as well (Apple's own "net cash").
 var alternatesOf = map[Metric][]Metric{ROE: {ROAE}, ROA: {ROAA}, ROCE: {ROACE}, NetDebt: {netDebtOfCash},
-	NetCash: {netCashOfCash, netCashWithSecurities}}
+	NetCash: {netCashOfCash, netCashWithSecurities}, CashAndInvestments: {cashWithLongTermSecurities}}
 
 // relativeChange is a margin's change as a percentage of the margin a year
 // earlier, for a change in points.
@@ -697,7 +697,7 @@ func (t *Table) candidates(m Mention) []Period {
 			return []Period{{FY: p.FY}}
 		}
 		return nil
-	case !m.Explicit && (m.Metric == NetDebt || m.Metric == NetCash):
+	case !m.Explicit && (m.Metric == NetDebt || m.Metric == NetCash || m.Metric == CashAndInvestments):
 		// Net debt with no date is the valuation's, at the latest balance
 		// sheet (a 10-Q's after the 10-K), or the latest year end's.
 		out := []Period{{FY: t.LatestFY}}

@@ -373,6 +373,12 @@ var metricPhrases = []struct {
 	{"tax provision", IncomeTax, false}, {"effective tax rate", EffectiveTaxRate, false}, {"effective rate", EffectiveTaxRate, false},
 	{"dividends per share", DividendsPerShare, false}, {"dividend per share", DividendsPerShare, false},
 	{"dividends declared per share", DividendsPerShare, false}, {"annual dividend per share", DividendsPerShare, false},
+	// Cash with securities: its own line, not the cash line.
+	{"cash and marketable securities", CashAndInvestments, false}, {"cash, cash equivalents and marketable securities", CashAndInvestments, false},
+	{"cash, cash equivalents, and marketable securities", CashAndInvestments, false}, {"cash and cash equivalents and marketable securities", CashAndInvestments, false},
+	{"cash, equivalents and marketable securities", CashAndInvestments, false}, {"cash and equivalents and marketable securities", CashAndInvestments, false},
+	{"cash and short term investments", CashAndInvestments, false}, {"cash, cash equivalents and short term investments", CashAndInvestments, false},
+	{"cash, cash equivalents, and short term investments", CashAndInvestments, false}, {"cash and securities", CashAndInvestments, false},
 	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false}, {"cash balance", Cash, false},
 	{"long term debt", LongTermDebt, false}, {"debt", LongTermDebt, false},
 	{"shares outstanding", Shares, false}, {"share count", Shares, false}, {"outstanding shares", Shares, false},

@@ -76,6 +76,12 @@ const (
 	NetCash               Metric = "net_cash"
 	netCashOfCash         Metric = "net_cash_of_cash"
 	netCashWithSecurities Metric = "net_cash_with_securities"
+	// CashAndInvestments is cash with the short-term investments the
+	// valuation counts against debt ("cash and marketable securities");
+	// cashWithLongTermSecurities counts those held past a year too, as
+	// Apple states its own.
+	CashAndInvestments         Metric = "cash_and_investments"
+	cashWithLongTermSecurities Metric = "cash_and_investments_with_noncurrent"
 )
 
 // The ratios the analysis computes (analysis.Ratios) beyond the margins
@@ -170,6 +176,7 @@ var labels = map[Metric]string{
 	Equity: "stockholders' equity", PretaxIncome: "pretax income", IncomeTax: "income tax expense",
 	EffectiveTaxRate: "effective tax rate", DividendsPerShare: "dividends per share",
 	NetDebt: "net debt", netDebtOfCash: "net debt (debt less cash)",
+	CashAndInvestments: "cash and short-term investments", cashWithLongTermSecurities: "cash and all marketable securities",
 	NetCash: "net cash", netCashOfCash: "net cash (cash less debt)", netCashWithSecurities: "net cash (cash and all marketable securities less debt)",
 	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
@@ -514,6 +521,31 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 // reported then (a bank's deposits are no debt the check can read).
 func addNetDebt(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl.Source) {
 	nd := analysis.NetDebtAt(cf, cash)
+	lt, haveLT := instantAt(cf, cash.End, cash.Unit, "MarketableSecuritiesNoncurrent", "AvailableForSaleSecuritiesDebtSecuritiesNoncurrent")
+	haveLT = haveLT && lt.Value > 0
+	// Cash with the securities the valuation counts against debt, when it
+	// counts any ("cash and marketable securities of $132 billion"), and
+	// with those held past a year too.
+	var liquid float64
+	var liquidSrcs []string
+	withSecurities := false
+	for _, in := range nd.Inputs {
+		if in.Name == "cash" || in.Name == "short_term_investments" {
+			liquid += in.Value
+			liquidSrcs = append(liquidSrcs, in.Name+" "+in.Source)
+			// A combined line (cash, equivalents and short-term
+			// investments) is named so in its label.
+			withSecurities = withSecurities || in.Name == "short_term_investments" || strings.Contains(in.Label, "short-term investments")
+		}
+	}
+	if withSecurities {
+		src := "cash and short-term investments from " + strings.Join(liquidSrcs, "; ")
+		vals[CashAndInvestments] = Fact{Metric: CashAndInvestments, Period: p, Value: liquid, Source: src}
+		if haveLT {
+			vals[cashWithLongTermSecurities] = Fact{Metric: cashWithLongTermSecurities, Period: p, Value: liquid + lt.Value,
+				Source: src + "; long_term_marketable_securities " + lt.String()}
+		}
+	}
 	if !nd.HaveDebt {
 		return
 	}
@@ -532,7 +564,7 @@ func addNetDebt(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl
 		vals[netDebtOfCash] = Fact{Metric: netDebtOfCash, Period: p, Value: ofCash, Source: src}
 		vals[netCashOfCash] = Fact{Metric: netCashOfCash, Period: p, Value: -ofCash, Source: strings.Replace(src, "net debt", "net cash", 1)}
 	}
-	if lt, ok := instantAt(cf, cash.End, cash.Unit, "MarketableSecuritiesNoncurrent", "AvailableForSaleSecuritiesDebtSecuritiesNoncurrent"); ok && lt.Value > 0 {
+	if haveLT {
 		vals[netCashWithSecurities] = Fact{Metric: netCashWithSecurities, Period: p, Value: lt.Value - nd.Value,
 			Source: strings.Replace(src, "net debt", "net cash", 1) + "; long_term_marketable_securities " + lt.String()}
 	}
@@ -560,7 +592,7 @@ func preferredStock(cf *xbrl.CompanyFacts) bool {
 
 // alternate marks the other definitions of a line (alternatesOf's): no
 // growth is computed of them, and no figure is read as one.
-var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true}
+var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true, cashWithLongTermSecurities: true}
 
 // instantAt is the first of the us-gaap tags reported in unit at date d,
 // as the latest filing states it.
@@ -582,7 +614,8 @@ func instantAt(cf *xbrl.CompanyFacts, d xbrl.Date, unit string, tags ...string) 
 
 func isInstant(m Metric) bool {
 	switch m {
-	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity, NetDebt, netDebtOfCash, NetCash, netCashOfCash, netCashWithSecurities:
+	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity, NetDebt, netDebtOfCash, NetCash, netCashOfCash, netCashWithSecurities,
+		CashAndInvestments, cashWithLongTermSecurities:
 		return true
 	}
 	return false
