@@ -247,3 +247,11 @@ func TestAudit5(t *testing.T) { auditRound(t, "audit5", "audit5.tsv") }
 // round's fixes (testdata/audit5_heldout.tsv). As written: 20 of 22 wrong
 // caught, 0 of 21 right flagged, 0 of 4 unchecked read as checked.
 func TestAudit5HeldOut(t *testing.T) { auditRound(t, "audit5 held out", "audit5_heldout.tsv") }
+
+// TestAudit6HeldOut: a held-out audit of the three shipped filers
+// (testdata/audit6_heldout.tsv): right and wrong figures in the forms
+// analysts write them (a wrong year, scale or base, a quarter or TTM
+// called the year, basis points, "USD 3.4B", "1,234 million", ranges,
+// bounds, net cash, returns, streaks), its truth computed from the
+// companyfacts JSON apart from the checker.
+func TestAudit6HeldOut(t *testing.T) { auditRound(t, "audit6 held out", "audit6_heldout.tsv") }
