@@ -63,6 +63,12 @@ func TestSolverAlone(t *testing.T) {
 		{args: []string{"-p", "SE-GR", "-f", "-", "-fo", "tgf"}, stdin: "arg(a).\n", code: 2, err: "pass -fo apx"},
 		{args: []string{"-p", "SE-GR", "-f", "-", "-fo", "i23"}, stdin: "\x1f\x8b\x08\x00", code: 2, err: "gzip-compressed"},
 		{args: []string{"extra"}, code: 2, err: "takes no arguments"},
+		// Text from the command line is quoted cut short in errors, as
+		// names from files are (it was repeated whole: 100 kB each).
+		{args: []string{"-p", "SE-GR", "-f", af, strings.Repeat("y", 100_000)}, code: 2, err: "… (100000 bytes) (see"},
+		{args: []string{"-p", strings.Repeat("y", 100_000), "-f", af}, code: 2, err: "… (100000 bytes) (valid:"},
+		{args: []string{"-p", "SE-GR", "-f", af, "-fo", strings.Repeat("y", 100_000)}, code: 2, err: "… (100000 bytes) (valid:"},
+		{args: []string{"-p", "DC-CO", "-f", af, "-a", strings.Repeat("y", 100_000)}, code: 2, err: "… (100000 bytes) is not an argument"},
 	}
 	for _, c := range cases {
 		cmd := exec.Command(bin, c.args...)

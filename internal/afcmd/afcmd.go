@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/afrun"
+	"github.com/parleyhq/parley/internal/argue"
 	"github.com/parleyhq/parley/internal/argue/iccma"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/version"
@@ -44,7 +45,7 @@ YES or NO alone).`,
 		Example: fmt.Sprintf("  %[1]s -p SE-GR -f framework.af\n  %[1]s -p DC-PR -f framework.apx -a a3\n  %[1]s --problems", typed),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return afrun.UsageErrorf("%s takes no arguments, got %q (see '%s --help')", cmd.CommandPath(), strings.Join(args, " "), cmd.CommandPath())
+				return afrun.UsageErrorf("%s takes no arguments, got %s (see '%s --help')", cmd.CommandPath(), argue.Quote(strings.Join(args, " ")), cmd.CommandPath())
 			}
 			return nil
 		},

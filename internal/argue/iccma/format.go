@@ -43,7 +43,7 @@ func ParseFormat(s string) (Format, error) {
 	case "i23", "af", "iccma23":
 		return I23, nil
 	}
-	return "", fmt.Errorf("iccma: unknown format %q (valid: %s)", s, strings.Join(Formats(), ", "))
+	return "", fmt.Errorf("iccma: unknown format %s (valid: %s)", argue.Quote(s), strings.Join(Formats(), ", "))
 }
 
 // FormatOf guesses the format from a file name's extension.
@@ -78,7 +78,7 @@ func Parse(r io.Reader, f Format) (*argue.Framework, error) {
 	case I23:
 		return ParseI23(r)
 	}
-	return nil, fmt.Errorf("iccma: unknown format %q (valid: %s)", f, strings.Join(Formats(), ", "))
+	return nil, fmt.Errorf("iccma: unknown format %s (valid: %s)", argue.Quote(string(f)), strings.Join(Formats(), ", "))
 }
 
 // Write writes a framework in the given format.
@@ -91,7 +91,7 @@ func Write(w io.Writer, af *argue.Framework, f Format) error {
 	case I23:
 		return WriteI23(w, af)
 	}
-	return fmt.Errorf("iccma: unknown format %q (valid: %s)", f, strings.Join(Formats(), ", "))
+	return fmt.Errorf("iccma: unknown format %s (valid: %s)", argue.Quote(string(f)), strings.Join(Formats(), ", "))
 }
 
 // apxDelims cannot occur in an unquoted ASPARTIX name because they

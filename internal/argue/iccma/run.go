@@ -162,7 +162,7 @@ func parseProblem(problem string) (task string, sem argue.Semantics, err error) 
 			return t, sem, nil
 		}
 	}
-	return "", "", fmt.Errorf("iccma: unknown problem %q (valid: %s)", problem, strings.Join(Problems(), ", "))
+	return "", "", fmt.Errorf("iccma: unknown problem %s (valid: %s)", argue.Quote(problem), strings.Join(Problems(), ", "))
 }
 
 // stdin reports whether opts reads standard input (opts.Input): no file, or "-".
