@@ -995,7 +995,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 		}
 		var seg strings.Builder
 		var calls []llm.ToolCall
-		stop := ""
+		stop, detail := "", ""
 		oversize := false
 		for c, err := range p.model.Provider.Stream(ctx, req) {
 			if err != nil {
@@ -1029,7 +1029,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 				res.usage = res.usage.Add(*c.Usage)
 			}
 			if c.StopReason != "" {
-				stop = c.StopReason
+				stop, detail = c.StopReason, c.StopDetail
 			}
 		}
 		if err := w.flush(); err != nil {
@@ -1105,7 +1105,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 			// either. A cut reply is asked for again, shorter, once; not
 			// one cut at the end of the context window, which the prompt
 			// with the cut reply in it no longer fits.
-			why := stopProblem(stop, p.maxTokens, p.model.Name)
+			why := stopProblem(stop, detail, p.maxTokens, p.model.Name)
 			if stop == llm.StopMaxTokens && !repaired {
 				repaired = true
 				if err := r.append(ctx, s, TurnRepair{Turn: p.spec.ID, Text: final, Error: why}); err != nil {
@@ -1168,10 +1168,15 @@ func modelText(s string) string {
 }
 
 // stopProblem says why a reply that stopped for stop is not an answer.
-func stopProblem(stop string, maxTokens int, model string) string {
+// detail is what the server said of it (see llm.Chunk.StopDetail).
+func stopProblem(stop, detail string, maxTokens int, model string) string {
 	switch stop {
 	case llm.StopRefusal:
-		return "the model declined to answer (refusal)"
+		why := "refusal"
+		if detail != "" {
+			why += ", " + detail
+		}
+		return fmt.Sprintf("the model declined to answer (%s): the same request meets the same refusal; rephrase the topic, or give this role another model (--model-for ROLE=MODEL)", why)
 	case llm.StopContextWindow:
 		return fmt.Sprintf("cut off at the end of the context window of model %q before it was complete: the prompt leaves too little room for the reply; "+
 			"use a model with a larger context window, give the server a larger one (vLLM --max-model-len, llama.cpp -c, Ollama num_ctx), or run fewer rounds (--max-rounds)", model)

@@ -123,6 +123,32 @@ func TestRefusalIsNotAnAnswer(t *testing.T) {
 	if n := len(e.requests("a")); n != 1 {
 		t.Errorf("%d requests, want 1", n)
 	}
+	// What the server said of the refusal is said with it, and what to
+	// change.
+	e = newEnv(t, script.Rule{Tag: "a", Reply: text("unused")})
+	e.runner.Cast.Default.Provider = refusing{Provider: e.prov, detail: "category cyber: This request was declined."}
+	e.create("d", testLimits())
+	s, err = e.runner.Run(context.Background(), "d", &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := s.Turns["a"]; !strings.Contains(a.Invalid, "category cyber: This request was declined.") || !strings.Contains(a.Invalid, "--model-for") {
+		t.Errorf("turn a invalid %q, want the refusal's detail and what to change", a.Invalid)
+	}
+}
+
+// refusing declines every call, with detail.
+type refusing struct {
+	llm.Provider
+	detail string
+}
+
+func (p refusing) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		if yield(llm.Chunk{Text: "I can't help with that."}, nil) {
+			yield(llm.Chunk{Usage: &llm.Usage{InputTokens: 5, OutputTokens: 7}, StopReason: llm.StopRefusal, StopDetail: p.detail}, nil)
+		}
+	}
 }
 
 // endless streams text for ever, counting what it sent, and reports whether

@@ -210,6 +210,11 @@ type Chunk struct {
 	ToolCall   *ToolCall `json:"tool_call,omitempty"`
 	Usage      *Usage    `json:"usage,omitempty"`
 	StopReason string    `json:"stop_reason,omitempty"`
+	// StopDetail is what the server said of why the reply stopped, beyond
+	// the reason (a refusal's policy category and explanation, from
+	// Anthropic's stop_details), cleaned and bounded; "" when nothing. It
+	// is carried with the StopReason.
+	StopDetail string `json:"stop_detail,omitempty"`
 }
 
 // ErrorKind classifies provider failures.
@@ -302,6 +307,9 @@ func Collect(seq iter.Seq2[Chunk, error]) (Reply, error) {
 		if c.StopReason != "" {
 			r.StopReason = c.StopReason
 		}
+		if c.StopDetail != "" {
+			r.StopDetail = c.StopDetail
+		}
 	}
 	return r, nil
 }
@@ -312,4 +320,5 @@ type Reply struct {
 	ToolCalls  []ToolCall
 	Usage      Usage
 	StopReason string
+	StopDetail string
 }

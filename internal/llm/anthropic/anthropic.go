@@ -240,6 +240,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			counted bool
 			stop    string
 			rawStop string // the stop_reason as sent
+			// detail is what stop_details says of a refusal.
+			detail  string
 			done    bool
 			partial = map[int64]*toolBuf{}
 			cut     *llm.Error
@@ -391,6 +393,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						rawStop = r
 						stop = stopReason(rawStop, forced != "")
 						stopped = true
+					}
+					if d := stopDetail(ev.Delta.StopDetails); d != "" {
+						detail = d
 					}
 					// The final counts; fields left out of the event keep the
 					// message_start values.
@@ -566,8 +571,24 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if counted && !p.ownAPI {
 			p.checkCacheCounts(ctx, req.Model, usage)
 		}
-		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
+		if stop != llm.StopRefusal {
+			detail = ""
+		}
+		yield(llm.Chunk{Usage: &usage, StopReason: stop, StopDetail: detail}, nil)
 	}
+}
+
+// stopDetail says what a refusal's stop_details say: its policy category
+// and its explanation, either of which may be null, cleaned and bounded.
+func stopDetail(d sdk.RefusalStopDetails) string {
+	var parts []string
+	if c := apierr.Detail(string(d.Category)); c != "" {
+		parts = append(parts, "category "+c)
+	}
+	if e := apierr.Detail(d.Explanation); e != "" {
+		parts = append(parts, e)
+	}
+	return strings.Join(parts, ": ")
 }
 
 // learnThink remembers how model's text carries reasoning, and says so

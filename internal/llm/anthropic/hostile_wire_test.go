@@ -263,6 +263,20 @@ func TestFakeRefusal(t *testing.T) {
 	if err != nil || r.Text != "I won't." || r.StopReason != llm.StopRefusal {
 		t.Fatalf("%+v %v", r, err)
 	}
+	// The refusal's stop_details say why: its category and explanation
+	// go with the stop reason, for the user to see.
+	if !strings.Contains(r.StopDetail, "category cyber") || !strings.Contains(r.StopDetail, "malicious code") {
+		t.Errorf("stop detail %q, want the refusal's category and explanation", r.StopDetail)
+	}
+	// Sent by a server or proxy, the explanation is cleaned of control
+	// sequences; a reply that is not a refusal has no detail.
+	hostile := ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"refusal","stop_sequence":null,"stop_details":{"type":"refusal","category":null,"explanation":"no\u001b[2J way"}},"usage":{"output_tokens":42}}`)
+	if r, err := ask(rawServer(t, sse(start+text+hostile+stopEv))); err != nil || r.StopReason != llm.StopRefusal || strings.ContainsRune(r.StopDetail, 0x1b) || !strings.Contains(r.StopDetail, "way") {
+		t.Errorf("hostile detail: %+v %v", r, err)
+	}
+	if r, err := ask(rawServer(t, sse(start+text+delta("end_turn")+stopEv))); err != nil || r.StopDetail != "" {
+		t.Errorf("end_turn: %+v %v", r, err)
+	}
 }
 
 func TestToolInputCutAtMaxTokens(t *testing.T) {

@@ -138,10 +138,11 @@ func (n *namedEvents) Close() error { return n.c.Close() }
 // 200) is passed on as an error event, which the SDK reports.
 func messageToEvents(body []byte) []byte {
 	var msg struct {
-		Type       string            `json:"type"`
-		Content    []json.RawMessage `json:"content"`
-		StopReason *string           `json:"stop_reason"`
-		Usage      json.RawMessage   `json:"usage"`
+		Type        string            `json:"type"`
+		Content     []json.RawMessage `json:"content"`
+		StopReason  *string           `json:"stop_reason"`
+		StopDetails json.RawMessage   `json:"stop_details"`
+		Usage       json.RawMessage   `json:"usage"`
 	}
 	var out bytes.Buffer
 	event := func(name string, v any) {
@@ -184,7 +185,11 @@ func messageToEvents(body []byte) []byte {
 		}
 		event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
-	delta := map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil}}
+	d := map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil}
+	if len(msg.StopDetails) > 0 && string(msg.StopDetails) != "null" {
+		d["stop_details"] = msg.StopDetails
+	}
+	delta := map[string]any{"type": "message_delta", "delta": d}
 	if len(msg.Usage) > 0 && string(msg.Usage) != "null" {
 		delta["usage"] = msg.Usage
 	}

@@ -234,6 +234,23 @@ func anthropicRateLimitHeaders(h http.Header, retryAfter string, now time.Time) 
 	h.Set("Anthropic-Ratelimit-Output-Tokens-Reset", at(time.Second))
 }
 
+// refusalCategory and refusalExplanation are the stop_details of every
+// refusal the fake server sends, as the API words them: a policy category
+// and an explanation meant for the user.
+const (
+	refusalCategory    = "cyber"
+	refusalExplanation = "This request was declined because it asks for help with malicious code."
+)
+
+// stopDetails is the stop_details of a message that stopped for stop: a
+// refusal's category and explanation, null for the other reasons.
+func stopDetails(stop string) any {
+	if stop != "refusal" {
+		return nil
+	}
+	return map[string]any{"type": "refusal", "category": refusalCategory, "explanation": refusalExplanation}
+}
+
 func antStop(s string) string {
 	switch s {
 	case llm.StopToolUse:
@@ -313,6 +330,7 @@ func (api anthropicAPI) writeJSON(w http.ResponseWriter, a answer) {
 		"content":       api.blocks(a),
 		"stop_reason":   api.stop(a),
 		"stop_sequence": nil,
+		"stop_details":  stopDetails(api.stop(a)),
 		"usage":         antUsage(a.Usage),
 	})
 }
@@ -431,7 +449,7 @@ func (api anthropicAPI) writeStream(sw *sseWriter, a answer) {
 	}
 	if !sw.event("message_delta", map[string]any{
 		"type":  "message_delta",
-		"delta": map[string]any{"stop_reason": api.stop(a), "stop_sequence": nil},
+		"delta": map[string]any{"stop_reason": api.stop(a), "stop_sequence": nil, "stop_details": stopDetails(api.stop(a))},
 		"usage": antUsage(a.Usage),
 	}) {
 		return
