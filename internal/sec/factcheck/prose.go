@@ -1320,7 +1320,36 @@ func findIn(sentence string, t *Table) []Mention {
 	movesFromTo(low, mentions)
 	inheritMetric(low, mentions)
 	appositeAmounts(low, mentions)
+	parentheticalChanges(low, mentions)
 	return mentions
+}
+
+// parentheticalChangeRe is what sets a change in parentheses right after
+// an amount: "$416.2B (+6%", "$7.46 (up 23%".
+var parentheticalChangeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*\(\s*(?:up\s+|down\s+)?$`)
+})
+
+// parentheticalChanges gives a change in parentheses right after an
+// amount ("revenue $416.2B (+6%), diluted EPS $7.46 (+23%)", as notes
+// and tables of figures write them) the growth of that amount's line in
+// its period: read by the nearest name, the revenue's growth was taken
+// for the EPS's named after it, and a right figure was corrected.
+func parentheticalChanges(low string, mentions []Mention) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		if m.Unit != Percent || prev.End > m.Start || !parentheticalChangeRe().MatchString(low[prev.End:m.Start]) {
+			continue
+		}
+		if u := UnitOf(prev.Metric); u != USD && u != USDPerShare || alternate[prev.Metric] || prev.Segment || prev.NonGAAP || prev.Change {
+			continue
+		}
+		// Only a change: "(46.9% gross margin)" names its own line.
+		if _, growth := m.Metric.Base(); m.Metric != "" && !growth {
+			continue
+		}
+		m.Metric, m.Period, m.Explicit = Growth(prev.Metric), prev.Period, prev.Explicit
+	}
 }
 
 // appositeRe is the whole of a share and the comma, parenthesis or dash
