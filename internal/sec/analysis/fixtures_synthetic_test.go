@@ -269,6 +269,11 @@ func TestForeignCurrencyValuation(t *testing.T) {
 	if mc, _ := tw.Figure("market_cap"); mc.Display != "NT$28.14T" || mc.Unit != "TWD" {
 		t.Errorf("market cap %+v, want NT$28.14T", mc)
 	}
+	for _, in := range tw.Inputs {
+		if in.Name == "net_income_ttm" && in.Period != "FY2024 (the filer reports annual figures only)" {
+			t.Errorf("net income of an annual-only filer: %+v", in)
+		}
+	}
 }
 
 // TestUnscoredSayWhy: every rule is either scored or unscored with its own

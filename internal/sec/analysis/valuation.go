@@ -387,6 +387,10 @@ func ttm(cf *xbrl.CompanyFacts, c xbrl.Concept) (ValueInput, string, bool) {
 			return ValueInput{}, "no quarterly or annual figures", false
 		}
 		period = fmt.Sprintf("FY%d (quarters do not add up to a TTM)", f.Period.FiscalYear)
+		if !hasQuarters(s) {
+			// A foreign private issuer's 20-F gives years only.
+			period = fmt.Sprintf("FY%d (the filer reports annual figures only)", f.Period.FiscalYear)
+		}
 	}
 	var accs []string
 	for _, src := range f.Sources {
@@ -405,6 +409,17 @@ func ttm(cf *xbrl.CompanyFacts, c xbrl.Concept) (ValueInput, string, bool) {
 		in.Accession = f.Sources[len(f.Sources)-1].Accession
 	}
 	return in, "", true
+}
+
+// hasQuarters reports whether a flow's series holds any figure shorter
+// than a year.
+func hasQuarters(s *xbrl.Series) bool {
+	for _, f := range s.Facts() {
+		if f.Period.Kind == xbrl.Quarter || f.Period.Kind == xbrl.HalfYear || f.Period.Kind == xbrl.NineMonths {
+			return true
+		}
+	}
+	return false
 }
 
 // Age is how old a dated figure is on day now, in days (0 for a bad date).

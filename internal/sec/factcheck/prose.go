@@ -202,11 +202,13 @@ var (
 	})
 	// An amount in a currency other than the US dollar, by symbol or code
 	// before the number ("€391B", "NT$2.9 trillion", "EUR 4.1bn") or by
-	// name after it ("391 billion euros").
+	// name or code after it ("391 billion euros", "290 billion DKK").
 	// The sign may follow the marker ("€-1.2B", "€(0.52)"), and the
 	// scale is read as the dollar reader reads it.
 	foreignRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:` + foreignCodes + `)\b)\s?` +
+		// No word boundary after a code: "EUR27.6bn" is written so; the
+		// number that must follow keeps "euro" and "dkkx" out.
+		return regexp.MustCompile(`(?i)(€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:` + foreignCodes + `))\s?` +
 			`([-−]\s?|\()?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\))?(?:\s*(trillion|billion|million|thousand|bn|bln|bil|tn|trn|mln|mn|mil|mm|[tbmk])\b)?`)
 	})
 	// foreignCodeRe is an ISO code of a currency other than the dollar,
@@ -217,7 +219,7 @@ var (
 	foreignNameRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm)\s*)?` +
 			`(euros?|pounds sterling|yen|yuan|renminbi|won|rupees|(?:new )?taiwan dollars|nt dollars|canadian dollars|australian dollars|hong kong dollars|swiss francs|` +
-			`danish kroner|danish krone|swedish kronor|norwegian kroner)\b`)
+			`danish kroner|danish krone|swedish kronor|norwegian kroner|` + foreignCodes + `)\b`)
 	})
 	// Ranges: "$90-95B", "$390B–$395B", "between $390 billion and $395
 	// billion", "12-15%", "between 12% and 15%". Read on the sentence as

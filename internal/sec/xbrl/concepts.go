@@ -145,6 +145,9 @@ func Definition(c Concept) (ConceptDef, bool) {
 	case InterestExpense:
 		d.Label = "Interest expense"
 		d.Tags = append(gaap("InterestExpense", "InterestExpenseNonoperating", "InterestExpenseDebt"), ifrs("InterestExpense")...)
+		// IFRS finance costs include more than interest (lease interest,
+		// unwinding of discounts): read only where no interest is tagged.
+		d.Fallback = ifrs("FinanceCosts")
 	case PretaxIncome:
 		d.Label = "Income before income taxes"
 		d.Tags = gaap("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest",
@@ -209,7 +212,9 @@ func Definition(c Concept) (ConceptDef, bool) {
 		d.Label = "Depreciation and amortization"
 		d.Tags = gaap("DepreciationDepletionAndAmortization", "DepreciationAmortizationAndAccretionNet",
 			"DepreciationAndAmortization")
-		d.Tags = append(d.Tags, ifrs("DepreciationAndAmortisationExpense")...)
+		// IFRS filers often tag it only as the cash flow statement's
+		// adjustment: the same amount.
+		d.Tags = append(d.Tags, ifrs("DepreciationAndAmortisationExpense", "AdjustmentsForDepreciationAndAmortisationExpense")...)
 	case Cash:
 		d.Label = "Cash and cash equivalents"
 		d.Instant = true

@@ -343,3 +343,21 @@ func TestIFRSInDollars(t *testing.T) {
 		t.Errorf("Q2 FY2024 = %v from a filer with annual reports only", f)
 	}
 }
+
+// TestConvenienceTranslationTie: a filer tagging a dollar translation of
+// every period it reports in rand (as many facts in each) is read in rand,
+// its statements' currency, not in the translation's dollars (whatever the
+// codes' order).
+func TestConvenienceTranslationTie(t *testing.T) {
+	fact := func(y int, v float64) string {
+		return fmt.Sprintf(`{"start":"%d-01-01","end":"%d-12-31","val":%.0f,"accn":"0000000001-25-000001","fy":2024,"fp":"FY","form":"20-F","filed":"2025-04-20"}`, y, y, v)
+	}
+	cf, err := ParseBytes([]byte(`{"cik":1,"entityName":"TIE CO","facts":{"us-gaap":{"Revenues":{"units":{` +
+		`"USD":[` + fact(2023, 15e9) + `,` + fact(2024, 16.6e9) + `],"ZAR":[` + fact(2023, 270e9) + `,` + fact(2024, 298e9) + `]}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf.Currency() != "ZAR" || !strings.Contains(cf.CurrencyNote(), "leaves out those in USD") {
+		t.Errorf("Currency() = %q, note %q; want ZAR, the dollars left out", cf.Currency(), cf.CurrencyNote())
+	}
+}

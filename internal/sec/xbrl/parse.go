@@ -159,7 +159,9 @@ func (cf *CompanyFacts) reportingCurrency() (string, string) {
 	best := order[0]
 	for _, u := range order[1:] {
 		a, b := seen[u], seen[best]
-		if a.latest > b.latest || a.latest == b.latest && a.n > b.n {
+		// On a tie, not the dollar: a convenience translation, tagged
+		// beside the statements for the same periods, is into dollars.
+		if a.latest > b.latest || a.latest == b.latest && (a.n > b.n || a.n == b.n && best == "USD") {
 			best = u
 		}
 	}
