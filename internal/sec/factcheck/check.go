@@ -165,6 +165,10 @@ func DisplayIn(m Metric, v float64, currency string) string {
 	return sign + cur + commas(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
 }
 
+// dollarNamed are the currencies besides the US dollar that are written
+// "$" where they are used.
+var dollarNamed = map[string]bool{"CAD": true, "AUD": true, "NZD": true, "HKD": true, "SGD": true, "TWD": true, "MXN": true}
+
 // otherCurrency says why amount m cannot be checked when it is in a
 // currency other than the filer's: a euro amount for a filer reporting in
 // dollars, a dollar amount ("$27.6 billion", "USD 27.6bn") for one
@@ -223,6 +227,20 @@ func (t *Table) CheckMention(m Mention) Finding {
 	f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period, Row: m.Row}
 	if t.Currency != "" && t.Currency != "USD" {
 		f.Currency = t.Currency
+	}
+	if m.dollar && !m.usd && !m.Market && dollarNamed[t.Currency] {
+		// "$" for a filer reporting in Canadian or Taiwan dollars may be
+		// its own currency or the US dollar: right in its own, it is
+		// verified; otherwise nothing says which dollar it is.
+		own := m
+		own.dollar = false
+		g := t.CheckMention(own)
+		if g.Status == Corrected {
+			g.Status, g.Actual = Unverified, nil
+			g.Reason = fmt.Sprintf("an amount in \"$\", which may be US dollars or the filer's %s: it does not match the filing's figure in %s, "+
+				"and the check does not convert currencies", t.Currency, t.Currency)
+		}
+		return g
 	}
 	switch {
 	case !m.Market && t.otherCurrency(m) != "":

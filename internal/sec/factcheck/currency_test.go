@@ -87,7 +87,13 @@ func TestFilersInOtherCurrencies(t *testing.T) {
 		{twd, "Revenue was NT$3.2 trillion in 2024.", Corrected, "", "NT$2.894T"},
 		{twd, "Net income was NT$1.17 trillion in 2024.", Verified, "", ""},
 		{twd, "Diluted EPS was NT$45.25 in 2024.", Verified, "", ""},
-		{twd, "Revenue was $90 billion in 2024.", Unverified, "an amount in US dollars: the filer reports its figures in TWD", ""},
+		// "$" may be the Taiwan dollar: right in it, verified; else
+		// unverified, not corrected. "US$" and "USD" are US dollars.
+		{twd, "Revenue was $90 billion in 2024.", Unverified, "may be US dollars or the filer's TWD", ""},
+		{twd, "Revenue was $2.89 trillion in 2024.", Verified, "", ""},
+		{twd, "Revenue was US$2.89 trillion in 2024.", Unverified, "an amount in US dollars: the filer reports its figures in TWD", ""},
+		{twd, "Revenue was USD 90bn in 2024.", Unverified, "an amount in US dollars: the filer reports its figures in TWD", ""},
+		{twd, "Revenue was 2.89 trillion US dollars in 2024.", Unverified, "an amount in US dollars", ""},
 		{twd, "Revenue was €2.89 trillion in 2024.", Unverified, noConversion, ""},
 		{twd, "Net margin was 40.5% in 2024.", Verified, "", ""},
 		{eurGAAP, "Revenue was €28.3 billion in 2024.", Verified, "", ""},

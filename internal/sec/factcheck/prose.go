@@ -59,8 +59,10 @@ type Mention struct {
 	Currency string
 	// dollar marks an amount stated in US dollars ("$27.6 billion", "USD
 	// 27.6bn", "27.6 billion dollars"), as opposed to one stated with no
-	// currency ("27.6 billion"), which is read in the filer's currency.
-	dollar bool
+	// currency ("27.6 billion"), which is read in the filer's currency;
+	// usd that it says US dollars ("US$", "USD", "US dollars"), not only
+	// "$", which a filer reporting in Canadian or Taiwan dollars may mean.
+	dollar, usd bool
 	// LossChange marks a percentage change of a loss ("the net loss
 	// narrowed 20%", "the operating loss doubled"): a change of the loss's
 	// size, with Dir the direction of the size (+1 widened, -1 narrowed),
@@ -1126,7 +1128,8 @@ func findIn(sentence string, t *Table) []Mention {
 		if vLo <= 0 || vHi <= vLo || vHi > 10*vLo {
 			continue // not a range of one quantity: "$5 to 2025", "$1B-$2"
 		}
-		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi)), dollar: true}
+		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi)), dollar: true,
+			usd: strings.Contains(low[loc[0]:loc[4]], "us")}
 		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (sHi == 1 && vHi < 1000) {
 			m.Unit = USDPerShare
 		}
@@ -1198,7 +1201,7 @@ func findIn(sentence string, t *Table) []Mention {
 			// and an accountant's negative opened before the sign.
 			end = loc[6]
 		}
-		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale), dollar: true}
+		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale), dollar: true, usd: strings.Contains(low[loc[0]:loc[4]], "us")}
 		// The sign as written: low has turned hyphens into spaces.
 		switch sign := sentence[loc[0]:loc[4]]; {
 		case strings.HasSuffix(sign, "(") && loc[6] >= 0:
@@ -1240,7 +1243,9 @@ func findIn(sentence string, t *Table) []Mention {
 		scale := scaleOf(low[loc[8]:loc[9]])
 		m := Mention{Value: v * scale, Unit: USD, Step: step(num, scale), bare: true}
 		// "27.6 billion dollars", "27.6 billion USD": dollars, stated.
-		m.dollar = dollarsAfterRe().MatchString(low[loc[1]:min(len(low), loc[1]+16)])
+		if d := dollarsAfterRe().FindString(low[loc[1]:min(len(low), loc[1]+16)]); d != "" {
+			m.dollar, m.usd = true, strings.Contains(d, "us") || strings.Contains(d, "u.s.")
+		}
 		if open, closed := loc[2] >= 0, loc[6] >= 0; open != closed || open && !accountingNegative(low, loc[2]) {
 			// Half a pair, or an aside ("revenue (130.5 billion)"): the
 			// number alone, as before.
