@@ -110,9 +110,7 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		// Requests end with the server: open event streams close at once.
-		BaseContext: func(net.Listener) context.Context { return ctx }}
+	hs := server.NewHTTPServer(ctx, srv.Handler(), server.DefaultConnLimits())
 	if !o.NoResume {
 		srv.Resume(ctx)
 	}

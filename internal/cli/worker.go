@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/ops"
+	"github.com/parleyhq/parley/internal/server"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -202,7 +203,7 @@ func serveOps(ctx context.Context, ln net.Listener, h *ops.Handler, log *slog.Lo
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", h.Healthz)
 	mux.HandleFunc("GET /metrics", h.Metrics)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := server.NewHTTPServer(ctx, mux, server.DefaultConnLimits())
 	go func() { _ = hs.Serve(ln) }()
 	go func() {
 		<-ctx.Done()

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
@@ -170,11 +171,7 @@ func idempotency(r *http.Request, c CreateRequest) (*debate.Idempotency, error) 
 func requestKey(key string, c CreateRequest) (*debate.Idempotency, error) {
 	k := strings.TrimSpace(key)
 	if k == "" || len(k) > maxIdempotencyKey || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
-		shown := k
-		if len(shown) > 64 {
-			shown = shown[:64] + "…"
-		}
-		return nil, setup.Inputf("Idempotency-Key %q: give 1 to %d printable ASCII characters (a UUID, say), a new one for each new debate", shown, maxIdempotencyKey)
+		return nil, setup.Inputf("Idempotency-Key %q: give 1 to %d printable ASCII characters (a UUID, say), a new one for each new debate", clip(k), maxIdempotencyKey)
 	}
 	b, err := json.Marshal(c)
 	if err != nil {
@@ -227,7 +224,7 @@ func (s *Server) list(r *http.Request, defaultLimit int) (listed, error) {
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return listed{}, setup.Inputf("limit=%q: give how many debates to list, the newest first (1 or more), or leave it out", v)
+			return listed{}, setup.Inputf("limit=%q: give how many debates to list, the newest first (1 or more), or leave it out", clip(v))
 		}
 		limit = n
 	}
@@ -255,14 +252,14 @@ func (s *Server) list(r *http.Request, defaultLimit int) (listed, error) {
 func (s *Server) listAll(r *http.Request, limit int, after *debate.ListPosition) ([]debate.Summary, error) {
 	format, want := r.URL.Query().Get("format"), r.URL.Query().Get("status")
 	if format != "" && !slices.Contains(s.app.Formats.Names(), format) {
-		return nil, setup.Inputf("format=%q: filter by one of %s, or leave it out", format, strings.Join(s.app.Formats.Names(), ", "))
+		return nil, setup.Inputf("format=%q: filter by one of %s, or leave it out", clip(format), strings.Join(s.app.Formats.Names(), ", "))
 	}
 	if want != "" && !slices.Contains(app.Statuses(), debate.Status(want)) {
 		var names []string
 		for _, st := range app.Statuses() {
 			names = append(names, string(st))
 		}
-		return nil, setup.Inputf("status=%q: filter by one of %s, or leave it out", want, strings.Join(names, ", "))
+		return nil, setup.Inputf("status=%q: filter by one of %s, or leave it out", clip(want), strings.Join(names, ", "))
 	}
 	if limit > 0 {
 		limit++
@@ -386,7 +383,7 @@ func (s *Server) answer(ctx context.Context, id string, c CheckpointRequest) err
 			return setup.Inputf("the guidance is %d bytes; keep it under %d", len(c.Guidance), app.MaxHintLen)
 		}
 	default:
-		return setup.Inputf("action %q: answer continue, guide or end", c.Action)
+		return setup.Inputf("action %q: answer continue, guide or end", clip(c.Action))
 	}
 	ans := debate.CheckpointAnswered{ID: c.ID, Action: c.Action, Guidance: strings.TrimSpace(c.Guidance)}
 	if q := s.cfg.Jobs; q != nil {
@@ -533,7 +530,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	if v, ok := r.URL.Query()["summary"]; ok {
 		b, err := strconv.ParseBool(v[0])
 		if err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("summary=%q: give summary=true for the summary, summary=false (or leave it out) for the whole document", v[0]))
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("summary=%q: give summary=true for the summary, summary=false (or leave it out) for the whole document", clip(v[0])))
 			return
 		}
 		summary = b
@@ -573,7 +570,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		_, _ = w.Write(pdf)
 	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", as))
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", clip(as)))
 	}
 }
 
@@ -757,6 +754,23 @@ func writeAppError(w http.ResponseWriter, err error) {
 		msg = "no such debate: GET /api/debates lists them"
 	}
 	writeError(w, code, msg)
+}
+
+// clipLen is how much of a value a client sent an error quotes back.
+const clipLen = 64
+
+// clip is v as an error quotes it: its first clipLen bytes (whole
+// characters), then "…". A query string may be 64 KiB: an answer that
+// quoted it whole would send it back, and fill a log with it.
+func clip(v string) string {
+	if len(v) <= clipLen {
+		return v
+	}
+	cut := clipLen
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + "…"
 }
 
 // APIError is the body of every error response.

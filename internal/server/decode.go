@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"os"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -15,9 +17,14 @@ import (
 // decodeJSON reads a JSON body strictly: unknown fields and trailing data
 // are errors naming what is wrong.
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
-		return false
+	// The media type itself, not a prefix: "application/jsonp" or
+	// "application/json-seq" is not JSON. Its parameters (charset) may be
+	// anything; a body is read as UTF-8 whatever they say.
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
+			return false
+		}
 	}
 	dec := json.NewDecoder(r.Body)
 	var raw json.RawMessage
@@ -25,6 +32,12 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes: shorten the topic, the guidance or the hint", MaxBody))
+			return false
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The body's deadline (ConnLimits.Body) passed.
+			w.Header().Set("Connection", "close")
+			writeError(w, http.StatusRequestTimeout, "the body did not arrive in time: send it whole, at once")
 			return false
 		}
 		writeError(w, http.StatusBadRequest, bodyError(err, v))

@@ -174,7 +174,7 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, setup.Inputf("%s %q is not a number: give a whole number or leave it empty", formWording{format: f.Get("format")}.flag(flag), v)
+			return 0, setup.Inputf("%s %q is not a number: give a whole number or leave it empty", formWording{format: f.Get("format")}.flag(flag), clip(v))
 		}
 		return n, nil
 	}
@@ -579,7 +579,20 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || s.cfg.Token == "" || !s.tokenOK(r.PostForm.Get("token")) {
+	if err := r.ParseForm(); err != nil {
+		// A form over MaxBody (or not a form): a token is never that
+		// long, and "not this server's" would send the user to check a
+		// token they never got to send.
+		code, msg := http.StatusBadRequest, "The form could not be read: sign in from this page."
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			code, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("The form is over %d bytes: paste the server's token alone.", MaxBody)
+		}
+		w.WriteHeader(code)
+		s.render(w, "login.html", map[string]any{"Title": "Sign in", "Error": msg})
+		return
+	}
+	if s.cfg.Token == "" || !s.tokenOK(r.PostForm.Get("token")) {
 		w.WriteHeader(http.StatusUnauthorized)
 		s.render(w, "login.html", map[string]any{"Title": "Sign in", "Error": "That token is not this server's."})
 		return

@@ -50,6 +50,10 @@ type Config struct {
 	// Calls counts the model calls of the debates this process runs, for
 	// /metrics; nil for none.
 	Calls *ops.Calls
+	// Conn are the limits of a client's connection (zero fields: the
+	// defaults): the server's event streams take StreamWrite from it, and
+	// NewHTTPServer should be given the same.
+	Conn ConnLimits
 }
 
 // Server serves the API and the dashboard.
@@ -68,6 +72,7 @@ type Server struct {
 	ctx  context.Context // the server's lifetime: runs stop with it
 	// started is when the server was made, for /metrics.
 	started time.Time
+	conn    ConnLimits
 }
 
 // New returns a server whose debates run until ctx ends.
@@ -84,7 +89,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now()}, nil
+	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault()}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a

@@ -34,7 +34,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("%s %q: give the sequence number of the last event received", name, v))
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("%s %q: give the sequence number of the last event received", name, clip(v)))
 			return
 		}
 		after, from = n, name
@@ -77,6 +77,11 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	write := func(b []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
+		// Each write has its own deadline, not the stream as a whole: a
+		// client that stops reading (its buffers full) is cut after
+		// StreamWrite, instead of holding this goroutine, its heartbeat's
+		// and its connection for as long as it stays connected.
+		_ = rc.SetWriteDeadline(time.Now().Add(s.conn.StreamWrite))
 		if _, err := w.Write(b); err != nil {
 			return err
 		}
