@@ -22,6 +22,11 @@ func KindForStatus(code int) ErrorKind {
 		return ErrOverloaded
 	case code == http.StatusGatewayTimeout || code == http.StatusRequestTimeout:
 		return ErrTimeout
+	case code == http.StatusConflict:
+		// The request met a lock on the server's side (OpenAI's "another
+		// request is being processed"): both official SDKs retry it, as
+		// it clears up by waiting. It is not the request's to fix.
+		return ErrServer
 	case code >= 500:
 		return ErrServer
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
