@@ -72,6 +72,8 @@ func TestBadInput(t *testing.T) {
 		{"db url not postgres", good, []string{"--db", "sqlite://x.db", "list"}, 2, `--db "sqlite://x.db" is a sqlite:// URL: give a SQLite file (such as parley.db) or a postgres:// URL`},
 		{"PARLEY_DB url not postgres", []string{"PARLEY_DB=mysql://u:secret@h/db"}, []string{"debate", "NVDA", "--offline"}, 2, `PARLEY_DB "mysql://u:xxxxx@h/db" is a mysql:// URL`},
 		{"empty resume", good, []string{"debate", "--resume", ""}, 2, "--resume needs the ID of the debate to resume"},
+		{"out-dir is a file", good, []string{"debate", "Redis or Postgres?", "--no-checkpoints", "--out-dir", malformed}, 2, "--out-dir " + malformed + " is a file, not a directory"},
+		{"out-dir under a file", good, []string{"debate", "Redis or Postgres?", "--no-checkpoints", "--out-dir", filepath.Join(malformed, "decisions")}, 2, malformed + " is a file, not a directory"},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose queued, running, checkpoint, paused, interrupted, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -150,6 +151,13 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 				if root := gitRoot(); root != "" {
 					opts.DecisionsDir = filepath.Join(root, "docs", "decisions")
 				}
+			}
+			given := "--out-dir"
+			if !opts.set("out-dir") {
+				given = "decisions_dir (the config file)"
+			}
+			if err := checkOutDir(given, opts.DecisionsDir); err != nil {
+				return err
 			}
 			if run != nil {
 				return run(cmd.Context(), opts)
@@ -309,6 +317,30 @@ func resumeNote(set func(string) bool) string {
 		verb = "are"
 	}
 	return fmt.Sprintf("note: %s %s ignored on resume: the debate keeps the options and the shared context it was created with (start a new debate to change them)", strings.Join(ignored, ", "), verb)
+}
+
+// checkOutDir refuses a directory for the decision documents that cannot
+// be one, a file or a path through a file, before the debate runs: found
+// when the document was written, it came after every turn had run (and been
+// paid for). given is how the user named it (--out-dir, the config file's
+// decisions_dir).
+func checkOutDir(given, dir string) error {
+	clean := filepath.Clean(dir)
+	for p := clean; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil && p == clean:
+			return usageErrorf("%s %s is a file, not a directory: give the directory for the decision document", given, dir)
+		case err == nil:
+			return usageErrorf("%s %s: %s is a file, not a directory: give the directory for the decision document", given, dir, p)
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR), filepath.Dir(p) == p:
+			// Another failure is said when the document is written.
+			return nil
+		}
+		// Missing: Parley creates it, if what holds it is a directory.
+	}
 }
 
 func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
