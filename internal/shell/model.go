@@ -461,10 +461,7 @@ func (m *Model) View() tea.View {
 	// other text the shell shows is (the widget has styled the line, so
 	// only those, not its ANSI sequences), and keep the line to the width.
 	b.WriteString(ansi.Truncate(textsafe.Styled(m.input.View()), m.width, "…"))
-	below := m.below
-	if len(below) > belowLines {
-		below = below[len(below)-belowLines:]
-	}
+	below := m.belowRows()
 	for i := range belowLines {
 		b.WriteString("\n")
 		if i < len(below) {
@@ -484,6 +481,26 @@ func (m *Model) View() tea.View {
 		v.Cursor = c
 	}
 	return v
+}
+
+// belowRows are the rows under the input line: the lines below wrapped to
+// the width when they fit in belowLines rows that way (a question ends in
+// its "[y/N]", which a cut line hid), else the last belowLines lines, each
+// cut to the width.
+func (m *Model) belowRows() []belowLine {
+	var rows []belowLine
+	for _, l := range m.below {
+		for _, r := range strings.Split(ansi.Wrap(l.text, max(1, m.width-1), ""), "\n") {
+			rows = append(rows, belowLine{l.class, r})
+		}
+	}
+	if m.width > 1 && len(rows) <= belowLines {
+		return rows
+	}
+	if len(m.below) > belowLines {
+		return m.below[len(m.below)-belowLines:]
+	}
+	return m.below
 }
 
 // statusLine shows the format, where the debate is and what it cost, and

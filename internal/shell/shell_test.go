@@ -1383,6 +1383,29 @@ func TestModelNamesNewDebatesModelsOnce(t *testing.T) {
 	}
 }
 
+// TestQuestionWiderThanTheWindow: a question under the input line wider
+// than the window wraps, so that its end, "[y/N]", shows; it was cut to
+// the width with "…".
+func TestQuestionWiderThanTheWindow(t *testing.T) {
+	h := newHarness(t, 60, nil)
+	h.typeLine("/debate NVDA --offline")
+	h.settle()
+	sums, err := h.store.List(context.Background(), debate.ListFilter{})
+	if err != nil || len(sums) != 1 {
+		t.Fatalf("debates: %v, %v", sums, err)
+	}
+	h.typeLine("/delete " + sums[0].ID)
+	v := h.view()
+	if !strings.Contains(v, "[y/N]") {
+		t.Fatalf("the question's end is not shown:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("a line %d wide in a window 60 wide: %q", w, l)
+		}
+	}
+}
+
 // TestDelete: /delete asks first; no (or an empty line) deletes nothing,
 // y deletes the debate, which /list then lacks; an unknown ID says so.
 func TestDelete(t *testing.T) {
