@@ -25,3 +25,27 @@ func TestCashAndSecurities(t *testing.T) {
 		{ts["GOOGL"], "Alphabet ended 2025 with $95.7 billion in cash and marketable securities.", Corrected},
 	})
 }
+
+// TestClaimsOfCashAndCommonReturns: a structured claim of net cash, cash with
+// marketable securities or a return on average common equity, by the
+// metric names a debater would use, is held as its prose is; each was an
+// unknown metric.
+func TestClaimsOfCashAndCommonReturns(t *testing.T) {
+	ts := tables(t)
+	for _, tc := range []struct {
+		tb   *Table
+		c    Claim
+		want Status
+	}{
+		{ts["NVDA"], Claim{Metric: "net_cash", Period: "FY2025", Value: "34.7", Scale: "billion", Unit: "usd"}, Verified},
+		{ts["NVDA"], Claim{Metric: "net cash position", Period: "FY2025", Value: "44.7", Scale: "billion", Unit: "usd"}, Corrected},
+		{ts["AAPL"], Claim{Metric: "cash_and_marketable_securities", Period: "FY2025", Value: "132.4", Scale: "billion", Unit: "usd"}, Verified},
+		{ts["AAPL"], Claim{Metric: "cash_and_marketable_securities", Period: "FY2025", Value: "35.9", Scale: "billion", Unit: "usd"}, Corrected},
+		{ts["AAPL"], Claim{Metric: "roace", Period: "FY2025", Value: "171", Unit: "percent"}, Verified},
+		{ts["AAPL"], Claim{Metric: "return_on_average_common_equity", Period: "FY2025", Value: "151.9", Unit: "percent"}, Corrected},
+	} {
+		if f := tc.tb.CheckClaim(tc.c); f.Status != tc.want {
+			t.Errorf("%+v → %s %s, want %s", tc.c, f.Status, f.Reason, tc.want)
+		}
+	}
+}

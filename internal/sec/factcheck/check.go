@@ -828,12 +828,26 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 			return "the sign is wrong: the filing reports a positive figure, not a negative one (a loss)"
 		}
 	}
-	for _, f := range t.Of(m.Metric) {
-		if f.Period == actual.Period {
-			continue
+	// A related line's of the period: a return on year-end equity stated
+	// as one on the average, cash and securities stated as net cash.
+	for _, r := range relatedOf[m.Metric] {
+		if f, ok := t.Lookup(r, actual.Period); ok && m.Bound == 0 {
+			if ok, _ := matches(m, f.Value); ok {
+				return fmt.Sprintf("that is the filing's %s, not its %s", r.Label(), m.Metric.Label())
+			}
 		}
-		if ok, _ := matches(m, f.Value); ok {
-			return fmt.Sprintf("right figure, wrong period: it is %s's, not %s's", f.Period, actual.Period)
+	}
+	// A period of the same fiscal year first: a quarter's figure called
+	// the year's, or the year's called its last quarter's, is the likelier
+	// slip than a figure of years before that happens to match.
+	for _, sameYear := range []bool{true, false} {
+		for _, f := range t.Of(m.Metric) {
+			if f.Period == actual.Period || (f.Period.FY == actual.Period.FY) != sameYear {
+				continue
+			}
+			if ok, _ := matches(m, f.Value); ok {
+				return fmt.Sprintf("right figure, wrong period: it is %s's, not %s's", f.Period, actual.Period)
+			}
 		}
 	}
 	for _, k := range []float64{1e3, 1e-3, 1e6, 1e-6, 10, 0.1} {
@@ -868,6 +882,11 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 	return "the figure does not match the filing"
 }
 
+// relatedOf are the lines a figure of a metric is most likely another's
+// of, named first when it matches one.
+var relatedOf = map[Metric][]Metric{ROAE: {ROE}, ROACE: {ROCE}, ROAA: {ROA}, NetCash: {CashAndInvestments, Cash},
+	NetDebt: {LongTermDebt}, CashAndInvestments: {Cash}}
+
 // Claim is a figure a debater declares alongside its prose.
 type Claim struct {
 	Metric    string      `json:"metric"`
@@ -901,6 +920,9 @@ var claimMetricAliases = map[string]Metric{
 	"tax_rate": EffectiveTaxRate, "dps": DividendsPerShare, "dividend_per_share": DividendsPerShare,
 	"dividends_paid": Dividends, "buybacks": Repurchases, "repurchases": Repurchases, "stock_repurchases": Repurchases, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
 	"roae": ROAE, "return_on_average_equity": ROAE, "roaa": ROAA, "return_on_average_assets": ROAA,
+	"roace": ROACE, "return_on_average_common_equity": ROACE, "return_on_common_equity": ROCE,
+	"net_cash_position": NetCash, "cash_net_of_debt": NetCash, "cash_and_marketable_securities": CashAndInvestments,
+	"cash_and_short_term_investments": CashAndInvestments,
 }
 
 // CheckClaim verifies a structured claim. A claim with an unknown metric or

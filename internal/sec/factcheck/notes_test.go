@@ -1,6 +1,9 @@
 package factcheck
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestParentheticalChanges: a change in parentheses right after an amount
 // ("revenue $416.2B (+6%), diluted EPS $7.46 (+23%)", as analysts' notes
@@ -16,4 +19,26 @@ func TestParentheticalChanges(t *testing.T) {
 		{ts["GOOGL"], "Alphabet 2025: revenue $402.8B (up 32%), net income $132.2B (up 15%).", []Status{Verified, Corrected, Verified, Corrected}},
 		{ts["NVDA"], "NVIDIA fiscal 2026: revenue $215.9B (71.1% gross margin), net income $120.1B.", []Status{Verified, Verified, Verified}},
 	})
+}
+
+// TestCorrectionReasons: a wrong figure that is a related line's of the
+// period (year-end equity's return stated as the average's, cash and
+// securities stated as net cash) or a figure of the same fiscal year (the
+// year's margin called its fourth quarter's) is said to be that, not a
+// figure of some year long before that happens to match.
+func TestCorrectionReasons(t *testing.T) {
+	ts := tables(t)
+	for _, tc := range []struct {
+		tb         *Table
+		text, want string
+	}{
+		{ts["NVDA"], "NVIDIA's return on average equity was 76% in fiscal 2026.", "the filing's return on equity, not its return on average equity"},
+		{ts["GOOGL"], "Alphabet ended 2025 with net cash of roughly $127 billion.", "the filing's cash and short-term investments, not its net cash"},
+		{ts["NVDA"], "NVIDIA's Q4 FY26 gross margin was 71%.", "it is FY2026's, not Q4 FY2026's"},
+	} {
+		fs := tc.tb.Check(tc.text)
+		if len(fs) != 1 || fs[0].Status != Corrected || !strings.Contains(fs[0].Reason, tc.want) {
+			t.Errorf("%q → %s, want corrected: %s", tc.text, describe(fs), tc.want)
+		}
+	}
 }
