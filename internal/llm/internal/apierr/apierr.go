@@ -129,6 +129,11 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 		e.Err = fmt.Errorf("%w\n%s", e.Err, ContextHint(model))
 	case status == http.StatusNotFound:
 		e.Err = fmt.Errorf("%w\n%s", e.Err, m.notFoundHint(model, msg))
+	case status == http.StatusRequestEntityTooLarge:
+		// The body, not the prompt's tokens: the API's own limit (32 MB
+		// for Anthropic's Messages API) or, far more often, a proxy's
+		// (nginx's client_max_body_size is 1 MB by default).
+		e.Err = fmt.Errorf("%w\n%s", e.Err, tooLargeHint)
 	}
 	return e
 }
@@ -217,6 +222,11 @@ func anthropicReset(h http.Header, now time.Time) time.Duration {
 	}
 	return wait
 }
+
+// tooLargeHint says what to do about a request whose body is larger than
+// the server or a proxy takes.
+const tooLargeHint = "The request is larger than the server (or a proxy in front of it) accepts: send less (fewer rounds with --max-rounds, " +
+	"a smaller --context directory), or raise the proxy's limit on request bodies (nginx: client_max_body_size)."
 
 // ContextExceeded reports whether an API's error message says the request
 // does not fit the model's context window, in the words OpenAI, vLLM,
