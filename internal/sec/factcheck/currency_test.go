@@ -61,6 +61,12 @@ func TestFilersInOtherCurrencies(t *testing.T) {
 		{litho, "Revenue was € 27,559 million in fiscal 2023.", Verified, "", ""},
 		{litho, "Revenue was 27.6 billion in 2023.", Verified, "", ""},
 		{litho, "Revenue was €28.3 billion in 2023.", Corrected, "", "€27.6B"},
+		// Ranges, as dollar ranges are read.
+		{litho, "Revenue was €27-28 billion in 2023.", Verified, "", ""},
+		{litho, "Revenue was between €27 billion and €28 billion in 2023.", Verified, "", ""},
+		{litho, "Revenue was EUR 27.5-27.7bn in 2023.", Verified, "", ""},
+		{litho, "Revenue was €29-30 billion in 2023.", Corrected, "", "€27.6B"},
+		{twd, "Revenue was between NT$2.8 trillion and NT$2.9 trillion in 2024.", Verified, "", ""},
 		{litho, "Revenue was $27.6 billion in 2023.", Unverified, "an amount in US dollars: the filer reports its figures in EUR", ""},
 		{litho, "Revenue was USD 27.6bn in 2023.", Unverified, noConversion, ""},
 		{litho, "Revenue was US$30.1 billion in 2023.", Unverified, noConversion, ""},

@@ -230,6 +230,16 @@ var (
 		return regexp.MustCompile(`(?i)(\bbetween\s+)?(?:(?:US)?\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?` +
 			`\s*(-|–|—|\bto\b|\band\b)\s*(?:(?:US)?\$|USD\s?)?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`)
 	})
+	// foreignRangeRe is a range in a currency other than the dollar, as
+	// moneyRangeRe reads one in dollars: "€27-28 billion", "EUR 27.5-27.7bn",
+	// "between NT$2.8 trillion and NT$2.9 trillion".
+	foreignRangeRe = sync.OnceValue(func() *regexp.Regexp {
+		const num = `(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`
+		const scale = `(?:\s*(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm|[tbmk])\b)?`
+		const marker = `€|£|¥|₹|₩|\b(?:nt|c|a|hk|s|r|mx|nz)\$|\b(?:` + foreignCodes + `)`
+		return regexp.MustCompile(`(?i)(\bbetween\s+)?(` + marker + `)\s?` + num + scale +
+			`\s*(-|–|—|\bto\b|\band\b)\s*(?:(?:` + marker + `)\s?)?` + num + scale)
+	})
 	// dollarsAfterRe is the currency after an amount that says it is in
 	// US dollars: "27.6 billion dollars", "27.6bn USD".
 	dollarsAfterRe = sync.OnceValue(func() *regexp.Regexp {
@@ -1056,6 +1066,35 @@ func findIn(sentence string, t *Table) []Mention {
 	}
 	// Amounts in another currency first, so that the dollar readers do not
 	// take "NT$391 billion" or "391 billion euros" for dollars.
+	// Their ranges first: one figure, held to both ends, as a dollar range.
+	for _, loc := range foreignRangeRe().FindAllStringSubmatchIndex(sentence, -1) {
+		if !rangeJoin(low, loc, loc[2] >= 0, low[loc[10]:loc[11]]) {
+			continue
+		}
+		lo, hi := strings.ReplaceAll(low[loc[6]:loc[7]], ",", ""), strings.ReplaceAll(low[loc[12]:loc[13]], ",", "")
+		sLo, sHi := 1.0, 1.0
+		if loc[8] >= 0 {
+			sLo = scaleOf(low[loc[8]:loc[9]])
+		}
+		if loc[14] >= 0 {
+			sHi = scaleOf(low[loc[14]:loc[15]])
+		}
+		if loc[8] < 0 {
+			sLo = sHi // "€27-28 billion": the scale written once, at the end
+		}
+		if loc[14] < 0 {
+			sHi = sLo
+		}
+		vLo, vHi := mustFloat(lo)*sLo, mustFloat(hi)*sHi
+		if vLo <= 0 || vHi <= vLo || vHi > 10*vLo {
+			continue // not a range of one quantity
+		}
+		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi)), Currency: currencyCode(low[loc[4]:loc[5]])}
+		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (sHi == 1 && vHi < 1000) {
+			m.Unit = USDPerShare
+		}
+		add(loc[0], loc[1], m)
+	}
 	// Each is read as a dollar amount is (scale, sign, a share's amount),
 	// with its currency, which decides whether it is held to the filer's
 	// figures (Table.otherCurrency).
