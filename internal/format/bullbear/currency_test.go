@@ -100,6 +100,12 @@ func TestForeignFilerDebate(t *testing.T) {
 	if n := strings.Count(doc, "$"); n != strings.Count(doc, "$30.5") {
 		t.Errorf("report writes %d dollar signs, %d of them the bear's:\n%s", n, strings.Count(doc, "$30.5"), doc)
 	}
+	if strings.Contains(doc, "per the 10-K") || !strings.Contains(doc, "per the 20-F, the figure is €7.6B") {
+		t.Errorf("a 20-F filer's report cites the 10-K:\n%s", doc)
+	}
+	if syn := f.Prompt("synthesis/moderator"); !strings.Contains(syn, "FACT CHECK (by Parley, against the 20-F)") {
+		t.Errorf("the moderator is not told the figures are the 20-F's:\n%s", syn)
+	}
 	prompt := f.Prompt("opening/bull")
 	if !strings.Contains(prompt, "The company reports in EUR: state its amounts in EUR") {
 		t.Errorf("the bull is not told the currency:\n%s", prompt)

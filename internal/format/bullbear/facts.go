@@ -162,6 +162,9 @@ func discrepancyOf(f factcheck.Finding) Discrepancy {
 	case f.Actual != nil:
 		d.Actual = fmt.Sprintf("%s in %s; %s", factcheck.DisplayIn(f.Metric, f.Actual.Value, f.Currency), f.Actual.Period, f.Reason)
 		d.Source = f.Actual.Source
+		if form := foreignForm(d.Source); form != "" {
+			d.Per = "the " + form
+		}
 	case f.Market != nil:
 		d.Figure, d.Label, d.Per = f.Market.Name, f.Market.Label, "the recorded market data"
 		d.Actual = f.Market.Display + " as of " + f.Market.Date

@@ -124,9 +124,9 @@ func (p *Protocol) record(v *view) string {
 	b.WriteString(transcript(v, p.Rounds()+1, ""))
 	if v.check != nil {
 		if len(v.check.Discrepancies) > 0 {
-			fmt.Fprintf(&b, "FACT CHECK (by Parley, against the 10-K):\n%s\n", factLines(v.check))
+			fmt.Fprintf(&b, "FACT CHECK (by Parley, against the %s):\n%s\n", p.annualForm(), factLines(v.check))
 		} else {
-			fmt.Fprintf(&b, "FACT CHECK (by Parley, against the 10-K): %d cited figure(s) checked, no discrepancy.\n\n", v.check.Checked)
+			fmt.Fprintf(&b, "FACT CHECK (by Parley, against the %s): %d cited figure(s) checked, no discrepancy.\n\n", p.annualForm(), v.check.Checked)
 		}
 	}
 	for _, side := range sides {

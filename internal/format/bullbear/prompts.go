@@ -278,8 +278,8 @@ func factLines(fc *FactCheck) string {
 func (p *Protocol) reconcileTurn(s *debate.State, v *view, side string) debate.TurnSpec {
 	var b strings.Builder
 	b.WriteString(p.roleLine(side))
-	fmt.Fprintf(&b, "The moderator found conflicting facts. Parley checked the cited figures against the 10-K:\n%s\n", factLines(v.check))
-	fmt.Fprintf(&b, "Reconcile: in a few sentences, correct any figure of yours listed above to the 10-K figure, say whether the corrected figure changes your %s case, and say nothing new otherwise.\n", side)
+	fmt.Fprintf(&b, "The moderator found conflicting facts. Parley checked the cited figures against the %s:\n%s\n", p.annualForm(), factLines(v.check))
+	fmt.Fprintf(&b, "Reconcile: in a few sentences, correct any figure of yours listed above to the %s figure, say whether the corrected figure changes your %s case, and say nothing new otherwise.\n", p.annualForm(), side)
 	hints, ids := hintsFor(s, side)
 	b.WriteString(hints)
 	return debate.TurnSpec{
@@ -294,16 +294,16 @@ func (p *Protocol) synthesisTurn(s *debate.State, v *view) debate.TurnSpec {
 	var b strings.Builder
 	b.WriteString(transcript(v, p.Rounds()+1, ""))
 	if v.check != nil && len(v.check.Discrepancies) > 0 {
-		b.WriteString("FACT CHECK (by Parley, against the 10-K):\n")
+		fmt.Fprintf(&b, "FACT CHECK (by Parley, against the %s):\n", p.annualForm())
 		b.WriteString(factLines(v.check))
 		for _, side := range sides {
 			if t := v.reconcile[side]; t != nil {
 				fmt.Fprintf(&b, "\n%s RECONCILIATION:\n%s\n", strings.ToUpper(side), strings.TrimSpace(t.Text))
 			}
 		}
-		b.WriteString("\nUse the figures per the 10-K; list each discrepancy in discrepancies as \"X cited A; per the 10-K, the figure is B.\"\n\n")
+		fmt.Fprintf(&b, "\nUse the figures per the %s; list each discrepancy in discrepancies as \"X cited A; per the %s, the figure is B.\"\n\n", p.annualForm(), p.annualForm())
 	} else if v.check != nil {
-		fmt.Fprintf(&b, "FACT CHECK (by Parley, against the 10-K): %d cited figure(s) checked, no discrepancy.\n\n", v.check.Checked)
+		fmt.Fprintf(&b, "FACT CHECK (by Parley, against the %s): %d cited figure(s) checked, no discrepancy.\n\n", p.annualForm(), v.check.Checked)
 	}
 	// The moderator judges the arguments presented, not the raw data: the
 	// framework's figures reach it only through the agents.

@@ -205,22 +205,42 @@ func (p *Protocol) summary(b *strings.Builder, s *debate.State, v *view) {
 	factCheckSection(b, v.check, v.synCheck)
 }
 
+// annualForm is the annual report the figures come from: "10-K", or the
+// "20-F" or "40-F" of a foreign private issuer.
+func (p *Protocol) annualForm() string {
+	for _, f := range p.opts.Figures {
+		if form := foreignForm(f.Citation); form != "" {
+			return form
+		}
+	}
+	return "10-K"
+}
+
+// foreignForm is the foreign private issuer's annual form ("20-F", "40-F")
+// a citation ("20-F 0009000021-25-000010; …") starts with, or "".
+func foreignForm(citation string) string {
+	fs := strings.Fields(citation)
+	if len(fs) == 0 {
+		return ""
+	}
+	form := strings.TrimSuffix(fs[0], "/A")
+	if form == "20-F" || form == "40-F" {
+		return form
+	}
+	return ""
+}
+
 // keyFigures lists the reported lines of the latest fiscal year: the figures
 // the fact check holds the agents to.
 func (p *Protocol) keyFigures(b *strings.Builder) {
 	var lines []string
-	form := "10-K"
 	for _, f := range p.opts.Figures {
 		if f.FiscalYear == p.opts.FiscalYear && f.Kind == KindUSD {
 			lines = append(lines, fmt.Sprintf("%s: %s in FY%d (%s)", f.Label, f.Display, f.FiscalYear, f.Citation))
-			// A foreign private issuer's annual report is its 20-F or 40-F.
-			if fs := strings.Fields(f.Citation); len(fs) > 0 && (strings.HasPrefix(fs[0], "20-F") || strings.HasPrefix(fs[0], "40-F")) {
-				form = fs[0]
-			}
 		}
 	}
 	if len(lines) > 0 {
-		fmt.Fprintf(b, "\n## 📄 KEY FIGURES (per the %s)\n\n%s", form, bullets(lines, ""))
+		fmt.Fprintf(b, "\n## 📄 KEY FIGURES (per the %s)\n\n%s", p.annualForm(), bullets(lines, ""))
 	}
 }
 
