@@ -99,6 +99,21 @@ func TestStreamEvents(t *testing.T) {
 		{"CRLF line ends, no event lines", strings.ReplaceAll(dataOnly(start+text+delta("end_turn")+stopEv), "\n", "\r\n"), llm.StopEnd},
 		{"message_delta with output_tokens only, keep-alive comments", start + ": keep-alive\n\n" + text + ": keep-alive\n\n" +
 			ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":42}}`) + stopEv, llm.StopEnd},
+		// Citations (documents or search results cited) come as deltas of
+		// their own between the text's: the text is the reply.
+		{"citations_delta", start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"","citations":[]}}`) +
+			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}`) +
+			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"char_location","cited_text":"x","document_index":0,"document_title":"d","start_char_index":0,"end_char_index":1}}}`) +
+			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}`) +
+			ev("content_block_stop", `{"type":"content_block_stop","index":0}`) + delta("end_turn") + stopEv, llm.StopEnd},
+		// A message_delta with the counts alone, before or after the one
+		// with the stop reason (proxies that split them).
+		{"usage-only message_delta before the stop", start + text + ev("message_delta", `{"type":"message_delta","delta":{},"usage":{"output_tokens":7}}`) + delta("end_turn") + stopEv, llm.StopEnd},
+		{"usage-only message_delta after the stop", start + text + ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}`) +
+			ev("message_delta", `{"type":"message_delta","delta":{},"usage":{"output_tokens":42}}`) + stopEv, llm.StopEnd},
+		// A stop sequence (a server's own, since Parley sends none) ends
+		// the reply as end_turn does.
+		{"stop_sequence", start + text + ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"stop_sequence","stop_sequence":"###"},"usage":{"output_tokens":42}}`) + stopEv, llm.StopEnd},
 		// Compatible servers that send the first text in the block's start.
 		{"text in content_block_start", start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hel"}}`) +
 			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}`) +
