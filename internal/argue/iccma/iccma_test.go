@@ -630,6 +630,7 @@ func FuzzRun(f *testing.F) {
 	for _, s := range []string{"p af 2\n1 2\n", "arg(a).\natt(a,a).\n", "a\nb\n#\na b\n", "\uFEFFp  af 1\n", "\x1f\x8b", "\xff\xfe", "%* x *%\narg(a).", ""} {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte("arg(a).\natt(a," + strings.Repeat("y", 700) + ").\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if regexp.MustCompile(`p\s+af\s+\+?\d{5}`).Match(b) {
 			t.Skip() // valid, and slow to solve: see FuzzParseI23
@@ -639,6 +640,11 @@ func FuzzRun(f *testing.F) {
 		if err != nil {
 			if !strings.Contains(err.Error(), "standard input") {
 				t.Fatalf("%q: error %v does not name the input", b, err)
+			}
+			// Text from the input is quoted cut short (argue.Quote): an
+			// error is one line however long the names and lines are.
+			if len(err.Error()) > 600 || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error of %d bytes: %.300v", b, len(err.Error()), err)
 			}
 			return
 		}
