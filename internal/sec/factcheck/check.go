@@ -331,6 +331,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	if len(m.Over) > 0 {
 		return t.checkOver(m, f)
 	}
+	if len(m.Total) > 0 {
+		return t.checkTotal(m, f)
+	}
 	if m.Change {
 		return t.checkChange(m, f)
 	}
@@ -1083,6 +1086,44 @@ func Summary(fs []Finding) string {
 		s += fmt.Sprintf(", %d from the web (%s)", n[Web], WebLabel)
 	}
 	return s
+}
+
+// checkTotal holds a flow's amount stated over a span of years to its sum
+// over the span's years, counting the first year named or not ("over
+// fiscal 2023 through fiscal 2025" is three years; "over the past three
+// years" the three to the latest): right as either, it is verified.
+// Unverified when the filings Parley has lack one of the years.
+func (t *Table) checkTotal(m Mention, f Finding) Finding {
+	var first *Fact
+	for _, pair := range m.Total {
+		for _, from := range []int{pair[0].FY, pair[0].FY + 1} {
+			sum, ok := 0.0, from < pair[1].FY
+			var srcs []string
+			for y := from; y <= pair[1].FY && ok; y++ {
+				g, found := t.Lookup(m.Metric, Period{FY: y})
+				sum, ok = sum+g.Value, found
+				srcs = append(srcs, g.Source)
+			}
+			if !ok {
+				continue
+			}
+			if same, _ := matches(m, sum); same {
+				f.Status, f.Period = Verified, pair[1]
+				return f
+			}
+			if first == nil {
+				first = &Fact{Metric: Metric(fmt.Sprintf("%s_total_FY%d_FY%d", m.Metric, from, pair[1].FY)), Period: pair[1],
+					Value: sum, Source: strings.Join(srcs, "; ")}
+			}
+		}
+	}
+	if first == nil {
+		f.Status, f.Reason = Unverified, fmt.Sprintf("a total over several years: the filings Parley has give no %s for each of them", m.Metric.Label())
+		return f
+	}
+	f.Status, f.Period, f.Actual = Corrected, first.Period, first
+	f.Reason = "the total over the years stated does not match"
+	return f
 }
 
 // checkOver holds a growth stated over several years to the change of its

@@ -42,3 +42,24 @@ func TestCorrectionReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestTotalsOverYears: a flow's amount stated over a span of years is its
+// total over them (Apple's buybacks $77.6B + $94.9B + $90.7B = $263.2B over
+// fiscal 2023-2025; Alphabet's free cash flow $69.5B + $72.8B + $73.3B =
+// $215.5B over 2023-2025), the first year counted or not; it was held to
+// the span's first year and a right total corrected. A level a line moved
+// from or to over a span stays a level; a noun of change before an amount
+// ("an increase of $1.38") makes it a change, as "rose $1.38" does.
+func TestTotalsOverYears(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["AAPL"], "Apple spent about $263 billion on buybacks over fiscal 2023 through fiscal 2025.", []Status{Verified}},
+		{ts["AAPL"], "Apple spent about $300 billion on buybacks over fiscal 2023 through fiscal 2025.", []Status{Corrected}},
+		{ts["GOOGL"], "Alphabet generated about $215 billion of free cash flow in total over 2023-2025.", []Status{Verified}},
+		{ts["GOOGL"], "Alphabet generated about $215 billion of free cash flow over the past three years.", []Status{Verified}},
+		{ts["GOOGL"], "Alphabet generated about $245 billion of free cash flow over the past three years.", []Status{Corrected}},
+		{ts["GOOGL"], "Over 2023-2025 Alphabet's revenue grew from $307.4 billion to $402.8 billion.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Apple's diluted EPS was $7.46 in fiscal 2025, an increase of $1.38.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Apple's diluted EPS was $7.46 in fiscal 2025, an increase of $1.83.", []Status{Verified, Corrected}},
+	})
+}

@@ -134,6 +134,12 @@ type Mention struct {
 	// where a year is ambiguous, its readings. Held to one year's growth, a
 	// right figure was corrected.
 	Over [][2]Period
+	// Total holds, for an amount of a year's flow stated over several
+	// years ("$263 billion on buybacks over fiscal 2023 through fiscal
+	// 2025", "$215 billion of free cash flow over 2023-2025"), the spans
+	// of years (from, to) it may be the sum over, read as Over's are:
+	// held to one of its years, a right total was corrected.
+	Total [][2]Period
 	// Annual marks a growth stated as a rate a year over several years
 	// ("a 12.5% CAGR", "compounded at 12.5% a year"): held to the compound
 	// (or average) annual rate between the years of Over, unverified when
@@ -2743,8 +2749,8 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			}
 		}
 	}
-	// "rose $6.0 billion", "up $1.2 billion", "a $1.2 billion increase in":
-	// an amount of change, not a level.
+	// "rose $6.0 billion", "up $1.2 billion", "a $1.2 billion increase in",
+	// "an increase of $1.38": an amount of change, not a level.
 	if (m.Unit == USD || m.Unit == USDPerShare || m.Unit == SharesUnit) && m.Metric != "" && UnitOf(m.Metric) == m.Unit && m.Hi == 0 &&
 		!(best.loss && lossVerb(low[best.start:best.end])) { // "lost $1.2 billion" is the loss itself
 		pre := low[max(0, start-24):start]
@@ -2756,6 +2762,25 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 					m.Dir = -1
 				}
 			}
+		} else if loc := changeOfRe().FindStringSubmatch(low[max(0, start-40):start]); loc != nil {
+			m.Change, m.Dir = true, 1
+			if downRe().MatchString(loc[1]) || strings.HasPrefix(loc[1], "reduction") {
+				m.Dir = -1
+			}
+		}
+	}
+	// "$263 billion on buybacks over fiscal 2023 through fiscal 2025": a
+	// flow's amount over a span of years is its total over them.
+	// Not a level the line moved from or to ("over 2022-2024 revenue grew
+	// from $55.0 billion to $66.0 billion"): a total is stated with no
+	// word of a move in its clause.
+	if m.Unit == USD && UnitOf(m.Metric) == USD && !isInstant(m.Metric) && !alternate[m.Metric] && !m.Change && m.Hi == 0 {
+		clause := clauseAround(low, start, end)
+		if _, growth := m.Metric.Base(); !growth && !upRe().MatchString(clause) && !downRe().MatchString(clause) &&
+			!multipleWordRe().MatchString(clause) && !fromToAmountRe().MatchString(clause) {
+			// "in total over 2023-2025" is no comparison ("the most in
+			// over three years"), as yearsOver reads "in" before a span.
+			m.Total = t.yearsOver(sentence, strings.ReplaceAll(low, "in total ", "         "), start, end)
 		}
 	}
 	// "an 8% margin on $66B of revenue": the margin of the profit line
@@ -3497,6 +3522,18 @@ var (
 	// billion increase in net income".
 	changeNounRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*(increase|decrease|rise|gain|decline|drop|jump|improvement|reduction|fall)\b`)
+	})
+	// fromToAmountRe is an amount a line moved from or to: "from $55.0
+	// billion", "to $130.5 billion".
+	fromToAmountRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:from|to)\s+(?:about\s+|roughly\s+|nearly\s+|around\s+|some\s+|almost\s+)?` +
+			`(?:-?\$|\d[\d.,]*\s*(?:trillion|billion|million|bn|mn|b|m)\b)`)
+	})
+	// changeOfRe is a noun of change before its amount: "an increase of
+	// $1.38", "a decline of about $2 billion".
+	changeOfRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:an?\s+)(increase|decrease|rise|gain|decline|drop|jump|improvement|reduction|fall)\s+of\s+` +
+			`(?:about\s+|roughly\s+|nearly\s+|around\s+|approximately\s+|some\s+|almost\s+|more\s+than\s+)?[-$]*$`)
 	})
 	bareMarginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*margins?\b`) })
 	centsRe      = sync.OnceValue(func() *regexp.Regexp {
