@@ -147,6 +147,11 @@ func New(cfg Config) (*Provider, error) {
 		cfg.BaseURL = DefaultBaseURL
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	// "localhost:8080" parses as a URL, with "localhost" as its scheme:
+	// every call then failed, retried, with "unsupported protocol scheme".
+	if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("anthropic: base URL %q is not an http:// or https:// address: correct ANTHROPIC_BASE_URL, for example https://api.anthropic.com", cfg.BaseURL)
+	}
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}

@@ -163,6 +163,11 @@ func New(cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: base URL %q: %w", cfg.Name, cfg.BaseURL, err)
 	}
+	// "localhost:8000/v1" parses, with "localhost" as its scheme: every
+	// call then failed, retried, with "unsupported protocol scheme".
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s: base URL %q is not an http:// or https:// address: correct %s, for example http://localhost:8000/v1", cfg.Name, cfg.BaseURL, baseURLEnv(cfg.Name))
+	}
 	// The query goes with every call, and the path before it is where
 	// calls go; the SDK would otherwise put their paths inside the query.
 	query := u.Query()
