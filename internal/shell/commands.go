@@ -246,6 +246,11 @@ func (m *Model) command(line string) tea.Cmd {
 			return nil
 		}
 	}
+	if busy && !slices.ContainsFunc(commands, func(c struct{ name, args, help string }) bool { return c.name == name }) {
+		// A mistyped command does not wait for the debate: it is none.
+		m.setBelow(unknownCommand(name))
+		return nil
+	}
 	if busy {
 		what := "a debate is running (Ctrl+C pauses it)"
 		if m.run == nil {
@@ -277,17 +282,21 @@ func (m *Model) command(line string) tea.Cmd {
 	case "help":
 		m.cmdHelp(rest)
 	default:
-		var names []string
-		for _, c := range commands {
-			names = append(names, c.name)
-		}
-		if s := app.Suggest(name, names); len(s) > 0 {
-			m.fail(fmt.Errorf("unknown command /%s: did you mean /%s? /help lists the commands", clean(app.Truncate(name, 40)), strings.Join(s, ", /")))
-			return nil
-		}
-		m.fail(fmt.Errorf("unknown command /%s: /help lists the commands", clean(app.Truncate(name, 40))))
+		m.fail(errors.New(unknownCommand(name)))
 	}
 	return nil
+}
+
+// unknownCommand says that /name is no command, suggesting the one meant.
+func unknownCommand(name string) string {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	if s := app.Suggest(name, names); len(s) > 0 {
+		return fmt.Sprintf("unknown command /%s: did you mean /%s? /help lists the commands", clean(app.Truncate(name, 40)), strings.Join(s, ", /"))
+	}
+	return fmt.Sprintf("unknown command /%s: /help lists the commands", clean(app.Truncate(name, 40)))
 }
 
 // cmdDebate starts a debate with the command line's flags, offering to

@@ -1406,6 +1406,23 @@ func TestQuestionWiderThanTheWindow(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandWhileRunning: a mistyped command while a debate runs
+// is said to be unknown, with the command meant, as when none runs; it was
+// told it "waits" for the debate, as if it would run after it.
+func TestUnknownCommandWhileRunning(t *testing.T) {
+	h := newHarness(t, 120, nil, func(o *Options) { o.Pace = time.Hour })
+	h.typeLine("/debate NVDA --offline")
+	h.until("the debate to run", func() bool { return h.m.run != nil })
+	h.typeLine("/lsit")
+	if b := h.belowText(); !strings.Contains(b, "unknown command /lsit: did you mean /list?") {
+		t.Errorf("a mistyped command while a debate runs: below the input line %q", b)
+	}
+	h.typeLine("/list")
+	if b := h.belowText(); !strings.Contains(b, "/list waits: a debate is running") {
+		t.Errorf("a command while a debate runs: below the input line %q", b)
+	}
+}
+
 // TestDelete: /delete asks first; no (or an empty line) deletes nothing,
 // y deletes the debate, which /list then lacks; an unknown ID says so.
 func TestDelete(t *testing.T) {
