@@ -56,6 +56,7 @@ func TestFilersInOtherCurrencies(t *testing.T) {
 		{litho, "Revenue was EUR 27.6bn in 2023.", Verified, "", ""},
 		{litho, "Revenue was 27.6 billion euros in 2023.", Verified, "", ""},
 		{litho, "Revenue was EUR27.6bn in 2023.", Verified, "", ""},
+		{litho, "Net income was seven point six billion euros in 2024.", Verified, "", ""},
 		{litho, "Revenue was 27.6 billion EUR in 2023.", Verified, "", ""},
 		{litho, "Revenue was EUR 30.6bn in 2023.", Corrected, "", "€27.6B"},
 		{litho, "Revenue was € 27,559 million in fiscal 2023.", Verified, "", ""},
@@ -128,7 +129,8 @@ func TestFilersInOtherCurrencies(t *testing.T) {
 // amount in another currency is unverified, not compared, and says why.
 func TestDollarFilerForeignAmounts(t *testing.T) {
 	tb := syntheticTable(t, "loss_CIK0009000006.json")
-	for _, text := range []string{"The net loss was €120 million in 2024.", "The net loss was EUR 120m in 2024.", "The net loss was 120 million euros in 2024."} {
+	for _, text := range []string{"The net loss was €120 million in 2024.", "The net loss was EUR 120m in 2024.", "The net loss was 120 million euros in 2024.",
+		"The net loss was one hundred twenty million euros in 2024."} {
 		fs := tb.Check(text)
 		if len(fs) != 1 || fs[0].Status != Unverified || !strings.Contains(fs[0].Reason, "an amount in EUR: the filer reports its figures in US dollars") {
 			t.Errorf("%q → %s", text, describe(fs))

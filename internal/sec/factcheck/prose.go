@@ -226,8 +226,12 @@ var (
 	})
 	foreignNameRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:(trillion|billion|million|thousand|bn|bln|tn|trn|mln|mn|mm)\s*)?` +
-			`(euros?|pounds sterling|yen|yuan|renminbi|won|rupees|(?:new )?taiwan dollars|nt dollars|canadian dollars|australian dollars|hong kong dollars|swiss francs|` +
-			`danish kroner|danish krone|swedish kronor|norwegian kroner|` + foreignCodes + `)\b`)
+			`(` + foreignNames + `|` + foreignCodes + `)\b`)
+	})
+	// foreignAfterRe is a currency named right after an amount written in
+	// words ("twenty-eight billion euros").
+	foreignAfterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(` + foreignNames + `|` + foreignCodes + `)\b`)
 	})
 	// Ranges: "$90-95B", "$390B–$395B", "between $390 billion and $395
 	// billion", "12-15%", "between 12% and 15%". Read on the sentence as
@@ -261,6 +265,11 @@ var (
 // foreign filers report in most. Codes that are English words ("try",
 // "pen") are left out.
 const foreignCodes = `eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar|ils|clp|cop|idr|thb|pln|nzd|huf|czk|myr|php`
+
+// foreignNames are the names of currencies other than the US dollar that
+// are read after an amount ("391 billion euros").
+const foreignNames = `euros?|pounds sterling|yen|yuan|renminbi|won|rupees|(?:new )?taiwan dollars|nt dollars|canadian dollars|australian dollars|` +
+	`hong kong dollars|swiss francs|danish kroner|danish krone|swedish kronor|norwegian kroner`
 
 // currencyCodes names the currencies foreignRe and foreignNameRe read.
 var currencyCodes = map[string]string{

@@ -145,6 +145,10 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 				m.Value, m.Step, m.Unit = v*sc, st*sc, USD
 				m.bare = loc[6] < 0 // "twelve billion" may count shares
 				m.dollar = !m.bare
+				if cur := foreignAfterRe().FindStringSubmatch(low[loc[1]:min(len(low), loc[1]+24)]); m.bare && cur != nil {
+					// "twenty-eight billion euros": an amount in euros.
+					m.Currency, m.bare = currencyCode(cur[1]), false
+				}
 			case "dollars":
 				m.Unit, m.dollar = USD, true
 				if loc[8] >= 0 {
