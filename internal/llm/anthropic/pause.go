@@ -32,6 +32,10 @@ type content struct {
 	// msg: the SDK's accumulator adds each delta to a string, which is
 	// quadratic in the length of a long reply.
 	deltas map[int64]*strings.Builder
+	// at is where the block a server numbered so is in msg: the API
+	// numbers blocks 0, 1, 2…, as the SDK's accumulator demands, and
+	// compatible servers may not (a first block numbered 1).
+	at map[int64]int64
 }
 
 // add reads one event of the stream.
@@ -39,11 +43,22 @@ func (c *content) add(ev sdk.MessageStreamEventUnion) {
 	if c.err != nil {
 		return
 	}
-	if ev.Type == "content_block_delta" && (ev.Delta.Type == "text_delta" || ev.Delta.Type == "thinking_delta") {
-		if ev.Index < 0 || ev.Index >= int64(len(c.msg.Content)) {
-			c.err = fmt.Errorf("a %s for content block %d, which did not start", ev.Delta.Type, ev.Index)
+	switch ev.Type {
+	case "content_block_start":
+		if c.at == nil {
+			c.at = map[int64]int64{}
+		}
+		c.at[ev.Index] = int64(len(c.msg.Content))
+		ev.Index = c.at[ev.Index]
+	case "content_block_delta", "content_block_stop":
+		at, ok := c.at[ev.Index]
+		if !ok {
+			c.err = fmt.Errorf("a %s for content block %d, which did not start", ev.Type, ev.Index)
 			return
 		}
+		ev.Index = at
+	}
+	if ev.Type == "content_block_delta" && (ev.Delta.Type == "text_delta" || ev.Delta.Type == "thinking_delta") {
 		if c.deltas == nil {
 			c.deltas = map[int64]*strings.Builder{}
 		}

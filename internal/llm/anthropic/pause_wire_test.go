@@ -162,3 +162,77 @@ func TestPausedTurnSendsContentBack(t *testing.T) {
 		t.Errorf("blocks not sent back whole:\n%s", all)
 	}
 }
+
+// A server that sends the paused message whole, not streamed, has its
+// content sent back as well: the server tool's blocks and the thinking
+// with its signature are not dropped on the way.
+func TestPausedTurnSentWhole(t *testing.T) {
+	var (
+		mu     sync.Mutex
+		bodies [][]byte
+	)
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, b)
+		n := len(bodies)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if n == 1 {
+			_, _ = w.Write([]byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[` +
+				`{"type":"thinking","thinking":"Search first.","signature":"EqQBsig"},` +
+				`{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"acme margins"}},` +
+				`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://example.com","title":"Acme","encrypted_content":"enc","page_age":null}]},` +
+				`{"type":"text","text":"Hel"}],"stop_reason":"pause_turn","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":5}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"id":"msg_2","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"lo"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":30,"output_tokens":2}}`))
+	})
+	r, err := ask(p)
+	if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd || r.Usage.InputTokens != 40 || r.Usage.OutputTokens != 7 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if len(bodies) != 2 {
+		t.Fatalf("%d requests, want 2", len(bodies))
+	}
+	for _, want := range []string{`"signature":"EqQBsig"`, `"id":"srvtoolu_1"`, `"encrypted_content":"enc"`, `"text":"Hel"`} {
+		if !strings.Contains(string(bodies[1]), want) {
+			t.Errorf("continuation does not send back %s:\n%s", want, bodies[1])
+		}
+	}
+}
+
+// A compatible server that numbers its blocks from 1 (or with gaps) has
+// its paused content sent back all the same.
+func TestPausedTurnBlocksNumberedFromOne(t *testing.T) {
+	var (
+		mu     sync.Mutex
+		bodies [][]byte
+	)
+	rest := start +
+		ev("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"lo"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":1}`) + delta("end_turn") + stopEv
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, b)
+		n := len(bodies)
+		mu.Unlock()
+		if n == 1 {
+			// text numbers its one block 1.
+			sse(start+text+ev("content_block_start", `{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}`)+
+				ev("content_block_delta", `{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":" and"}}`)+
+				ev("content_block_stop", `{"type":"content_block_stop","index":3}`)+delta("pause_turn")+stopEv)(w, r)
+			return
+		}
+		sse(rest)(w, r)
+	})
+	r, err := ask(p)
+	if err != nil || r.Text != "Hello andlo" || r.StopReason != llm.StopEnd {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if len(bodies) != 2 || !strings.Contains(string(bodies[1]), `"text":"Hello"`) || !strings.Contains(string(bodies[1]), `"text":" and"`) {
+		t.Errorf("continuation:\n%s", bodies[len(bodies)-1])
+	}
+}

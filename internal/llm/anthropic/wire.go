@@ -179,9 +179,21 @@ func messageToEvents(body []byte) []byte {
 			event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
 				"content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})
 			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		case "thinking":
+			// Not the answer, but the content a paused turn sends back
+			// (with its signature), and a compatible server's answer when
+			// it sent nothing else, as in a stream.
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}})
+			if s, _ := block["thinking"].(string); s != "" {
+				event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "thinking_delta", "thinking": s}})
+			}
+			if s, _ := block["signature"].(string); s != "" {
+				event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "signature_delta", "signature": s}})
+			}
 		default:
-			// Thinking and the rest: not the answer, nothing to stream.
-			continue
+			// Server tool blocks, redacted thinking: not the answer, but
+			// the content a paused turn sends back as it came.
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": block})
 		}
 		event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
