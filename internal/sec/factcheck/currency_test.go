@@ -139,6 +139,12 @@ func TestDollarFilerForeignAmounts(t *testing.T) {
 	if fs := tb.Check("The net loss was $120 million in 2024."); len(fs) != 1 || fs[0].Status != Verified {
 		t.Errorf("dollars → %s", describe(fs))
 	}
+	// A ticker or a year after a code is no amount in another currency.
+	for _, text := range []string{"COP 2024 results: the net loss was $120 million.", "For EUR 2024 planning, the net loss was $120 million in 2024."} {
+		if fs := tb.Check(text); len(fs) != 1 || fs[0].Status != Verified {
+			t.Errorf("%q → %s", text, describe(fs))
+		}
+	}
 }
 
 // TestMarketFiguresInOtherCurrencies: a market value stated in the filer's

@@ -264,7 +264,10 @@ var (
 // foreignRe reads before an amount ("EUR 27.6bn", "DKK 290 billion"): those
 // foreign filers report in most. Codes that are English words ("try",
 // "pen") are left out.
-const foreignCodes = `eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar|ils|clp|cop|idr|thb|pln|nzd|huf|czk|myr|php`
+//
+// Nor are codes that are common tickers or words in filings' prose (COP,
+// PHP).
+const foreignCodes = `eur|gbp|jpy|twd|ntd|cad|aud|hkd|chf|cny|rmb|krw|inr|sek|nok|dkk|brl|mxn|sgd|zar|ils|clp|idr|thb|pln|nzd|huf|czk|myr`
 
 // foreignNames are the names of currencies other than the US dollar that
 // are read after an amount ("391 billion euros").
@@ -1135,6 +1138,9 @@ func findIn(sentence string, t *Table) []Mention {
 			v, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
 			if err != nil {
 				continue
+			}
+			if scaleWord == "" && yearRe().MatchString(num) && len(num) == 4 && foreignCodeRe().MatchString(marker) {
+				continue // "EUR 2024 revenue": a year after a code, no amount
 			}
 			scale := 1.0
 			if scaleWord != "" {
