@@ -63,3 +63,19 @@ func TestTotalsOverYears(t *testing.T) {
 		{ts["AAPL"], "Apple's diluted EPS was $7.46 in fiscal 2025, an increase of $1.83.", []Status{Verified, Corrected}},
 	})
 }
+
+// TestDirectionAdverbsAndShares: a move with an adverb of degree between
+// its verb and its year ("fell slightly in 2025") and the share count's
+// move are read as other moves with no figure are; each gave no finding,
+// right or wrong (Alphabet's free cash flow rose 0.7% in 2025; NVIDIA's
+// shares outstanding fell from 24.477B to 24.304B in fiscal 2026).
+func TestDirectionAdverbsAndShares(t *testing.T) {
+	ts := tables(t)
+	checkOne(t, []oneCase{
+		{ts["GOOGL"], "Alphabet's free cash flow fell slightly in 2025 despite higher operating cash flow.", Corrected},
+		{ts["GOOGL"], "Alphabet's free cash flow rose slightly in 2025.", Verified},
+		{ts["GOOGL"], "Alphabet's revenue rose sharply in 2025.", Verified},
+		{ts["NVDA"], "NVIDIA's share count fell in fiscal 2026.", Verified},
+		{ts["NVDA"], "NVIDIA's shares outstanding rose in fiscal 2026.", Corrected},
+	})
+}

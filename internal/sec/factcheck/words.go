@@ -927,7 +927,10 @@ var ofFigureRe = sync.OnceValue(func() *regexp.Regexp {
 // in fiscal 2024", "net income fell for a second straight year in fiscal
 // 2024". The second group is the count of a streak.
 var directionVerbRe = sync.OnceValue(func() *regexp.Regexp {
+	// An adverb of degree may stand between the verb and the year: "fell
+	// slightly in 2025".
 	return regexp.MustCompile(`\b(rose|fell|grew|declined|increased|decreased|dropped|shrank|contracted|slipped|dipped|climbed|jumped|surged|slumped|rebounded|recovered|expanded)` +
+		`(?:\s+(?:slightly|sharply|modestly|marginally|significantly|substantially|steeply|strongly|somewhat|again|further))?` +
 		`(?:\s+for\s+(?:a|the)\s+(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years?)?\s+(?:in|during)\s+`)
 })
 
@@ -981,8 +984,9 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 		for _, w := range strings.Fields(low[line.end:s]) {
 			ok = ok && (shared || directionGapWords[w])
 		}
+		// The share count too: "the share count fell in fiscal 2026".
 		u := UnitOf(line.metric)
-		if !ok || u != USD && u != USDPerShare && marginOf[lineOf(line.metric)] != line.metric {
+		if !ok || u != USD && u != USDPerShare && u != SharesUnit && marginOf[lineOf(line.metric)] != line.metric {
 			continue
 		}
 		if negatedRe().MatchString(low[max(0, line.start-24):s]) {
