@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/llm"
@@ -52,5 +53,21 @@ func TestLineDelimitedJSON(t *testing.T) {
 	}
 	if srv.Requests()[0].Stream != true {
 		t.Error("the request did not ask for a stream")
+	}
+}
+
+// A line-delimited stream whose first chunk has no choice and no object
+// name (Azure's filter results first) is a stream too.
+func TestLineDelimitedJSONFirstChunkWithoutChoice(t *testing.T) {
+	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		for _, l := range []string{`{"choices":[],"prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`, c1, c2, stop, use} {
+			_, _ = w.Write([]byte(l + "\n"))
+			w.(http.Flusher).Flush()
+		}
+	})
+	r, err := ask(p)
+	if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd || r.Usage.InputTokens != 7 {
+		t.Fatalf("%+v %v", r, err)
 	}
 }

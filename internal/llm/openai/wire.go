@@ -132,17 +132,22 @@ func firstLine(br *bufio.Reader) ([]byte, error) {
 func chunkLine(line []byte) bool {
 	var obj struct {
 		Object  string `json:"object"`
-		Choices []struct {
+		Choices *[]struct {
 			Delta json.RawMessage `json:"delta"`
 		} `json:"choices"`
 	}
-	if json.Unmarshal(bytes.TrimSpace(line), &obj) != nil {
+	if json.Unmarshal(bytes.TrimSpace(line), &obj) != nil || obj.Choices == nil {
 		return false
 	}
-	if obj.Object == "chat.completion.chunk" {
+	switch {
+	case obj.Object == "chat.completion.chunk":
+		return true
+	case len(*obj.Choices) == 0:
+		// A chunk with no choice (Azure's filter results, the counts):
+		// a whole reply has one.
 		return true
 	}
-	return len(obj.Choices) > 0 && len(obj.Choices[0].Delta) > 0
+	return len((*obj.Choices)[0].Delta) > 0
 }
 
 // firstByte peeks at the first byte that is not white space.
