@@ -593,6 +593,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.Token == "" || !s.tokenOK(r.PostForm.Get("token")) {
+		if !s.guesses.Allow() {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			s.render(w, "login.html", map[string]any{"Title": "Sign in", "Error": "Too many wrong tokens were sent: wait a moment, then sign in with the server's token."})
+			return
+		}
 		w.WriteHeader(http.StatusUnauthorized)
 		s.render(w, "login.html", map[string]any{"Title": "Sign in", "Error": "That token is not this server's."})
 		return

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/jobs"
@@ -73,7 +75,19 @@ type Server struct {
 	// started is when the server was made, for /metrics.
 	started time.Time
 	conn    ConnLimits
+	// guesses paces requests with a wrong token, every client together:
+	// the comparison is constant-time, but nothing else stopped a
+	// dictionary of tokens being tried at the network's speed. A request
+	// with the right token never waits for it.
+	guesses *rate.Limiter
 }
+
+// Wrong tokens the server answers, over every client: guessRate a second,
+// after a burst of guessBurst; beyond that, 429.
+const (
+	guessRate  = 5
+	guessBurst = 20
+)
 
 // New returns a server whose debates run until ctx ends.
 func New(ctx context.Context, cfg Config) (*Server, error) {
@@ -89,7 +103,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault()}, nil
+	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault(),
+		guesses: rate.NewLimiter(guessRate, guessBurst)}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a
@@ -272,6 +287,11 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		_, cookieErr := r.Cookie(cookieName)
+		if (bearer || cookieErr == nil) && !s.guesses.Allow() {
+			tooManyGuesses(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/metrics" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
 			if bearer {
@@ -283,6 +303,17 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		}
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 	})
+}
+
+// tooManyGuesses answers a wrong token beyond the server's pace of them.
+func tooManyGuesses(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", "1")
+	const msg = "too many requests with a wrong token: wait a second, and send the server's token (--token or PARLEY_TOKEN)"
+	if isAPI(r) || r.URL.Path == "/metrics" {
+		writeError(w, http.StatusTooManyRequests, msg)
+		return
+	}
+	http.Error(w, msg, http.StatusTooManyRequests)
 }
 
 // tokenOK reports whether a token typed in the login form is the server's.

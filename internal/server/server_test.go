@@ -262,6 +262,42 @@ func testBadRequests(t *testing.T, ts *testServer) {
 	}
 }
 
+// TestWrongTokensArePaced: wrong tokens beyond a burst are answered 429
+// with Retry-After (a dictionary is not tried at the network's speed),
+// on the API and the sign-in form alike, while the right token is served
+// all along.
+func TestWrongTokensArePaced(t *testing.T) {
+	ts := newTestServer(t, nil, "s3cret-token")
+	limited := 0
+	for i := range 3 * guessBurst {
+		resp, out := ts.do(t, "GET", "/api/debates", "", "Authorization", fmt.Sprint("Bearer guess-", i))
+		switch resp.StatusCode {
+		case http.StatusUnauthorized:
+		case http.StatusTooManyRequests:
+			limited++
+			if resp.Header.Get("Retry-After") == "" || !strings.Contains(out, "wrong token") {
+				t.Fatalf("429 without Retry-After or a word of why: %v %s", resp.Header, out)
+			}
+		default:
+			t.Fatalf("guess %d: %d %s", i, resp.StatusCode, out)
+		}
+		if resp, _ := ts.do(t, "GET", "/api/debates", "", "Authorization", "Bearer s3cret-token"); resp.StatusCode != http.StatusOK {
+			t.Fatalf("the right token after %d guesses: %d, want 200", i+1, resp.StatusCode)
+		}
+	}
+	if limited < guessBurst {
+		t.Errorf("%d of %d wrong tokens sent at once were paced, want at least %d", limited, 3*guessBurst, guessBurst)
+	}
+	resp, err := ts.client.PostForm(ts.URL+"/login", url.Values{"token": {"guess"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("a wrong token at the sign-in form after the burst: %d, want 429", resp.StatusCode)
+	}
+}
+
 func TestTokenRequired(t *testing.T) {
 	ts := newTestServer(t, nil, "s3cret-token")
 	for _, tc := range []struct {
