@@ -46,11 +46,6 @@ func storedFor(status debate.Status) []debate.Status {
 	return []debate.Status{status}
 }
 
-// listBatch is how many summaries List reads at a time when what it shows
-// is filtered after the store's filter: enough for a page of the newest
-// in one read when most match.
-const listBatch = 200
-
 // List lists debates, newest first, each with the status to show
 // (debate.Summary.Shown) in Status, filtered by that status: every
 // front-end (list, the shell's /list, the server's API and pages) lists
@@ -59,9 +54,9 @@ const listBatch = 200
 // queue's tables, which a read-only command cannot see.
 //
 // The store filters by the stored statuses a status to show may come from
-// (from its index); those whose lease decides are then filtered here, read
-// in batches continued after the last, so that a page of them reads about
-// as many summaries as it shows, not every debate.
+// (from its index); those whose lease decides are then filtered here: a
+// page's worth first, then, if too few of those show the status, the rest
+// of the debates under way, never the finished ones.
 func (a *App) List(ctx context.Context, f ListFilter) ([]debate.Summary, error) {
 	if f.Status != "" && !slices.Contains(Statuses(), f.Status) {
 		return []debate.Summary{}, nil
@@ -73,13 +68,13 @@ func (a *App) List(ctx context.Context, f ListFilter) ([]debate.Summary, error) 
 	case debate.StatusQueued, debate.StatusRunning, debate.StatusCheckpoint, debate.StatusInterrupted:
 		stored.Statuses, byLease = storedFor(f.Status), true
 		if f.Limit > 0 {
-			stored.Limit = max(f.Limit+1, listBatch)
+			stored.Limit = f.Limit + 1
 		}
 	default:
 		stored.Status = f.Status
 	}
 	now := a.now()
-	out := make([]debate.Summary, 0, min(max(f.Limit, 0), listBatch))
+	out := make([]debate.Summary, 0, min(max(f.Limit, 0), 1000))
 	for {
 		sums, err := a.Store.List(ctx, stored)
 		if err != nil {
@@ -98,8 +93,13 @@ func (a *App) List(ctx context.Context, f ListFilter) ([]debate.Summary, error) 
 		if stored.Limit == 0 || len(sums) < stored.Limit {
 			return out, nil
 		}
+		// The rest in one read: these stored statuses are those of the
+		// debates under way, few beside the others, which the store reads
+		// from its status index at once; pages of them read in turn each
+		// sought their start again (PostgreSQL scanned the newest debates
+		// of every status for each).
 		pos := debate.PositionOf(sums[len(sums)-1])
-		stored.After = &pos
+		stored.After, stored.Limit = &pos, 0
 	}
 }
 

@@ -102,7 +102,7 @@ func TestListShownStatuses(t *testing.T) {
 
 // A list filtered by a status the lease decides is walked in pages with
 // cursors, past batches of debates that do not show it: 300 running
-// debates newer than the 10 interrupted ones, over listBatch.
+// debates newer than the 10 interrupted ones.
 func TestListPagesByShownStatus(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
