@@ -389,11 +389,15 @@ func (th *thread) ids() []string {
 // Result is the verdict of a crux debate: the spec's crux document and how
 // the debate reached it.
 type Result struct {
-	Crux          Crux           `json:"crux"`
-	Topic         string         `json:"topic"`
-	Personas      []Persona      `json:"personas"`
-	Stages        []Transition   `json:"stages"`
-	LockAttempts  []LockResult   `json:"lock_attempts"`
+	Crux         Crux         `json:"crux"`
+	Topic        string       `json:"topic"`
+	Personas     []Persona    `json:"personas"`
+	Stages       []Transition `json:"stages"`
+	LockAttempts []LockResult `json:"lock_attempts"`
+	// Steelmans are the steelman pairs (each persona of its opponent) with
+	// their last grade and attempts: the spec's LockedCrux carries them
+	// beside the commitments and the falsifiers.
+	Steelmans     []Steelman     `json:"steelmans"`
 	Interventions []Intervention `json:"interventions,omitempty"`
 	Concessions   []Concession   `json:"concessions,omitempty"`
 	Messages      int            `json:"messages"`
@@ -501,7 +505,24 @@ func (p *Protocol) result(th *thread, v *view) Result {
 	if res.LockAttempts == nil {
 		res.LockAttempts = []LockResult{}
 	}
+	res.Steelmans = th.steelmanPairs()
 	return res
+}
+
+// steelmanPairs lists, in persona order, each persona's steelman of its
+// opponent; a pair never attempted is listed with no attempts, so that the
+// report shows who did not steelman.
+func (th *thread) steelmanPairs() []Steelman {
+	out := []Steelman{}
+	for _, a := range th.agents {
+		o := th.opponent(a.ID)
+		if sm := th.steelmans[[2]string{a.ID, o}]; sm != nil {
+			out = append(out, *sm)
+		} else {
+			out = append(out, Steelman{From: a.ID, To: o})
+		}
+	}
+	return out
 }
 
 func lockDetail(th *thread) string {

@@ -171,6 +171,9 @@ func TestLockedCrux(t *testing.T) {
 		len(c.Falsifiers) != 2 || len(c.ResolutionCriteria) != 2 || !c.Counterfactual["hayes"].WouldFlip {
 		t.Errorf("crux %+v", c)
 	}
+	if sm := res.Steelmans; len(sm) != 2 || sm[0].From != "saylor" || sm[0].Grade != crux.Accurate || sm[1].From != "hayes" || sm[1].Grade != crux.Accurate || sm[1].Attempts != 1 {
+		t.Errorf("steelmans %+v", sm)
+	}
 	if len(res.Stages) != 3 || res.Stages[0].To != crux.CruxLock || res.Stages[1].To != crux.Evidence || res.Stages[2].To != crux.Converged || res.Messages != 13 ||
 		len(res.Concessions) != 1 || !res.Concessions[0].Cheap || res.Concessions[0].Agent != "saylor" {
 		t.Errorf("result %+v", res)
@@ -192,7 +195,7 @@ func TestLockedCrux(t *testing.T) {
 		t.Fatal(err)
 	}
 	formattest.Golden(t, "testdata/locked_crux.full.md", doc)
-	for _, w := range []string{"# Crux: " + question, "**Validated:** yes", "- **Saylor: NO** (confidence 80%)", "✓ steelmans_accurate", "### CRUX_LOCK", "**5. Saylor — STEELMAN → Hayes**", "- Saylor (message 13, cheap: the top claim is unchanged)"} {
+	for _, w := range []string{"# Crux: " + question, "**Validated:** yes", "- **Saylor: NO** (confidence 80%)", "✓ steelmans_accurate", "## Steelmans\n\n- Saylor → Hayes: **ACCURATE** after 1 attempt", "### CRUX_LOCK", "**5. Saylor — STEELMAN → Hayes**", "- Saylor (message 13, cheap: the top claim is unchanged)"} {
 		if !strings.Contains(doc, w) {
 			t.Errorf("report lacks %q:\n%s", w, doc)
 		}
@@ -259,6 +262,12 @@ func TestLockFailures(t *testing.T) {
 	}
 	if len(c.Falsifiers) != 2 || c.Falsifiers[0].ProposedBy != "moderator" {
 		t.Errorf("falsifiers %+v", c.Falsifiers)
+	}
+	// The spec's locked crux carries the steelmans beside commitments and
+	// falsifiers: here Saylor's was graded INCOMPLETE and Hayes never tried.
+	if sm := res.Steelmans; len(sm) != 2 || sm[0].From != "saylor" || sm[0].To != "hayes" || sm[0].Grade != crux.Incomplete || sm[0].Attempts != 1 ||
+		sm[1].From != "hayes" || sm[1].Attempts != 0 || sm[1].Grade != "" {
+		t.Errorf("steelmans %+v", sm)
 	}
 	doc, err := crux.Format{}.Render(s, debate.RenderOptions{Summary: true})
 	if err != nil {

@@ -98,6 +98,10 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		}
 		b.WriteString(report.Item(line) + "\n")
 	}
+	b.WriteString("\n## Steelmans\n\n")
+	for _, sm := range res.Steelmans {
+		b.WriteString(report.Item(steelmanLine(th, sm)) + "\n")
+	}
 	if v.result != nil {
 		b.WriteString("\n## Counterfactual\n\n")
 		for _, a := range th.agents {
@@ -268,3 +272,20 @@ func orDash(s string) string {
 // Roles lists the roles this format's turns take: the names --model-for
 // accepts.
 func (Format) Roles() []string { return []string{roleDebater, roleModerator} }
+
+// steelmanLine is one steelman pair's status: its grade (or that it awaits
+// one, or was never attempted), the attempts and the grader's reason.
+func steelmanLine(th *thread, sm Steelman) string {
+	status := sm.Grade
+	switch {
+	case sm.Attempts == 0:
+		return fmt.Sprintf("- %s → %s: not attempted", th.name(sm.From), th.name(sm.To))
+	case sm.Pending:
+		status = "awaiting grade"
+	}
+	line := fmt.Sprintf("- %s → %s: **%s** after %s", th.name(sm.From), th.name(sm.To), status, counted(sm.Attempts, "attempt"))
+	if !sm.Pending && sm.Reason != "" {
+		line += fmt.Sprintf(" — %s: %s", th.name(sm.To), oneLine(sm.Reason))
+	}
+	return line
+}
