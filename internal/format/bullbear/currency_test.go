@@ -150,3 +150,23 @@ func TestForeignFilerDataOnly(t *testing.T) {
 		t.Errorf("the data-only agents' figures are corrected, or written in dollars:\n%s", doc)
 	}
 }
+
+// TestCurrencyLine: the report's head names a foreign filer's currency,
+// says which is read for a filer tagging two (a dollar filer's included),
+// and says nothing for a filer in dollars alone.
+func TestCurrencyLine(t *testing.T) {
+	note := "X CO reports its revenue, net income or total assets in EUR as well as in USD; Parley reads its figures in USD"
+	for _, tc := range []struct {
+		o    bullbear.Options
+		want string
+	}{
+		{bullbear.Options{Ticker: "X", Currency: "DKK"}, "X reports in DKK: its figures are read, shown and checked in DKK (DKK)"},
+		{bullbear.Options{Ticker: "X", Currency: "CNY", CurrencyNote: note}, "checked in CNY (CNY), as its filings state them; Parley does not convert currencies, so an amount stated in another currency (US dollars included) is not checked against them. " + note},
+		{bullbear.Options{Ticker: "X", CurrencyNote: note}, note},
+		{bullbear.Options{Ticker: "X"}, ""},
+	} {
+		if got := tc.o.CurrencyLine(); tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%+v: %q, want %q", tc.o, got, tc.want)
+		}
+	}
+}

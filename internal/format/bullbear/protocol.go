@@ -118,10 +118,12 @@ type Options struct {
 }
 
 // CurrencyLine says, for a filer reporting in a currency other than the US
-// dollar, that its figures are in it and not converted; "" for dollars.
+// dollar, that its figures are in it and not converted, and for one that
+// tags several currencies which is read; "" for a filer in dollars alone.
 func (o *Options) CurrencyLine() string {
 	if o.Currency == "" {
-		return ""
+		// A dollar filer that also tags another currency: which is read.
+		return o.CurrencyNote
 	}
 	s := fmt.Sprintf("%s reports in %s: its figures are read, shown and checked in %s (%s), as its filings state them; "+
 		"Parley does not convert currencies, so an amount stated in another currency (US dollars included) is not checked against them",
