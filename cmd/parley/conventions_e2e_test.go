@@ -59,6 +59,16 @@ func TestCLIConventions(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(into, id+".json")); err != nil || !strings.HasPrefix(string(b), "{") {
 		t.Errorf("-o DIR did not write %s.json in it (%v)", id, err)
 	}
+	// A directory that does not exist yet, named as one ("new/"), is
+	// made and gets the file in it; it was made, then refused as a file
+	// that exists.
+	fresh := filepath.Join(dir, "new", "exports") + string(filepath.Separator)
+	if r := parley(t, dir, env, "", "export", prefix, "-o", fresh); r.code != 0 || !strings.Contains(r.stderr, "Wrote "+filepath.Join(fresh, id+".md")) {
+		t.Errorf("-o NEWDIR/: exit %d\n%s", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(fresh, id+".md")); err != nil || !strings.HasPrefix(string(b), "# ") {
+		t.Errorf("-o NEWDIR/ did not write %s.md in it (%v)", id, err)
+	}
 	if r := parley(t, dir, env, "", "debate", "Is Bitcoin digital gold?", "--format", "crux", "--agents", "saylor,hayes", "--model-for", "debater=x"); r.code != 2 || !strings.Contains(r.stderr, "roles are persona, moderator") {
 		t.Errorf("an unknown role: exit %d\n%s", r.code, r.stderr)
 	}

@@ -172,3 +172,19 @@ func createSibling(dir, prefix string) (*os.File, error) {
 	}
 	return nil, fmt.Errorf("create a temporary file in %s: every name tried exists; remove the stale files named %s* there", dir, prefix)
 }
+
+// NamesDir reports whether an export's output path names a directory, for
+// the debate's file in it (ID.md, ID.json, ID.pdf): a directory that
+// exists, or a path that ends in a separator ("exports/"), which is created.
+// Read as a file name, "exports/" was made a directory and then refused as
+// a file that exists.
+func NamesDir(path string) bool {
+	if path == "" {
+		return false
+	}
+	if os.IsPathSeparator(path[len(path)-1]) {
+		return true
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -80,12 +79,7 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	// -o naming a directory means the debate's file in it (ID.md, ID.json,
 	// ID.pdf), as the shell's /export reads it; a rename over the directory
 	// would fail with "file exists". Its name says nothing of the format.
-	intoDir := false
-	if o.Output != "" {
-		if fi, err := os.Stat(o.Output); err == nil && fi.IsDir() {
-			intoDir = true
-		}
-	}
+	intoDir := app.NamesDir(o.Output)
 	if want := formatOfFile(o.Output); want != "" && !intoDir {
 		switch {
 		case !o.asSet:

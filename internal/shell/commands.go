@@ -676,12 +676,16 @@ func describer(format debate.Format) func(*debate.Turn) string {
 
 // outPath is where /export writes: -o as a shell would read it, with ~
 // for the home directory (the shell's words reach no other shell to expand
-// it, and a directory named "~" would be made), and a directory meaning
-// the file name in it; name, in the current directory, without -o.
+// it, and a directory named "~" would be made), and a directory (one that
+// exists, or "exports/") meaning the file name in it; name, in the current
+// directory, without -o.
 func (m *Model) outPath(out, name string) string {
 	if out == "" {
 		return name
 	}
+	// Read before ~ is expanded: the join drops a trailing separator,
+	// which names a directory that does not exist yet ("exports/").
+	dir := app.NamesDir(out)
 	if out == "~" || strings.HasPrefix(out, "~/") {
 		home := ""
 		if m.app.Env.Getenv != nil {
@@ -694,7 +698,7 @@ func (m *Model) outPath(out, name string) string {
 			out = filepath.Join(home, strings.TrimPrefix(out, "~"))
 		}
 	}
-	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+	if dir || app.NamesDir(out) {
 		out = filepath.Join(out, name)
 	}
 	return out

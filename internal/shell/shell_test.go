@@ -1460,3 +1460,23 @@ func TestDelete(t *testing.T) {
 		t.Errorf("/delete of an unknown ID does not say /list shows the debates:\n%s", tr)
 	}
 }
+
+// TestOutPathNewDirectory: /export -o names a directory that does not exist
+// yet by a trailing separator ("exports/", "~/exports/"): the file goes in
+// it, as for a directory that exists; the separator was dropped and the
+// document written to a file named "exports".
+func TestOutPathNewDirectory(t *testing.T) {
+	home := t.TempDir()
+	h := newHarness(t, 80, map[string]string{"HOME": home})
+	sep := string(filepath.Separator)
+	for out, want := range map[string]string{
+		"exports" + sep:             filepath.Join("exports", "DEB-1.md"),
+		"~" + sep + "exports" + sep: filepath.Join(home, "exports", "DEB-1.md"),
+		"~":                         filepath.Join(home, "DEB-1.md"),
+		"notes.md":                  "notes.md",
+	} {
+		if got := h.m.outPath(out, "DEB-1.md"); got != want {
+			t.Errorf("outPath(%q) = %q, want %q", out, got, want)
+		}
+	}
+}
