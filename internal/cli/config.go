@@ -335,6 +335,11 @@ Precedence: flags > environment > config file > defaults.`,
 			}
 			settings = append(settings, theme)
 			settings = detectModel(settings, o.Models, f.Env)
+			db, err := f.databaseSetting()
+			if err != nil {
+				return err
+			}
+			settings = append(settings, db)
 			state := "not found"
 			if _, err := os.Stat(c.path); err == nil {
 				state = "read"

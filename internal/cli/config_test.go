@@ -210,3 +210,43 @@ func TestConfigShowsTheBaseURL(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigShowsTheDatabase: 'parley config' names the database the
+// commands use and what chose it (a flag, the environment, the default),
+// without a URL's password; where the debates were kept was shown nowhere.
+func TestConfigShowsTheDatabase(t *testing.T) {
+	for _, c := range []struct {
+		args          []string
+		env           map[string]string
+		value, source string
+		withheld      string
+	}{
+		{[]string{"--db", "/tmp/x/p.db", "config"}, nil, "/tmp/x/p.db", "flag --db", ""},
+		{[]string{"config"}, map[string]string{"PARLEY_DB": "/tmp/y.db"}, "/tmp/y.db", "environment PARLEY_DB", ""},
+		{[]string{"config"}, map[string]string{"PARLEY_DATABASE_URL": "postgres://u:s3cret@db:5432/p"}, "@db:5432/p", "environment PARLEY_DATABASE_URL", "s3cret"},
+		{[]string{"config"}, nil, "parley.db", "default", ""},
+	} {
+		f := testFactory(t, "", false)
+		env := map[string]string{"PARLEY_CONFIG": os.DevNull}
+		for k, v := range c.env {
+			env[k] = v
+		}
+		f.Env = func(k string) string { return env[k] }
+		root := NewRootCmd(f)
+		root.SetArgs(c.args)
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		out := f.IO.Out.(interface{ String() string }).String()
+		var row string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "database ") {
+				row = l
+			}
+		}
+		if f := strings.Fields(row); len(f) != len(strings.Fields(c.source))+2 || !strings.HasSuffix(f[1], c.value) || strings.Join(f[2:], " ") != c.source ||
+			(c.withheld != "" && strings.Contains(out, c.withheld)) {
+			t.Errorf("%v %v: database row %q, want %q from %s (and no %q):\n%s", c.args, c.env, row, c.value, c.source, c.withheld, out)
+		}
+	}
+}

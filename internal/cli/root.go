@@ -81,6 +81,26 @@ func (f *Factory) dbPath() (path string, chosen bool, err error) {
 	return path, false, nil
 }
 
+// databaseSetting is where the debates are kept, for 'parley config', and
+// which of --db, PARLEY_DATABASE_URL, PARLEY_DB or the default names it; a
+// URL's password is not shown.
+func (f *Factory) databaseSetting() (setting, error) {
+	path, _, err := f.dbPath()
+	if err != nil {
+		return setting{}, err
+	}
+	source := "default"
+	switch {
+	case f.DBPath != "":
+		source = "flag --db"
+	case f.Env("PARLEY_DATABASE_URL") != "":
+		source = "environment PARLEY_DATABASE_URL"
+	case f.Env("PARLEY_DB") != "":
+		source = "environment PARLEY_DB"
+	}
+	return setting{"database", open.Describe(path), source}, nil
+}
+
 // notAFile refuses a database location given as a URL that is not
 // PostgreSQL's (sqlite://x.db, mysql://host/db): read as a SQLite file
 // path, it made a directory named "sqlite:" and a database in it.
