@@ -79,3 +79,21 @@ func TestDirectionAdverbsAndShares(t *testing.T) {
 		{ts["NVDA"], "NVIDIA's shares outstanding rose in fiscal 2026.", Corrected},
 	})
 }
+
+// TestLastYearAndQuarterGrowth: "last year" standing alone as the period
+// of a sentence's only figure of its line is the latest fiscal year (the
+// last completed), while beside a figure of the latest it is the year
+// before; a growth after a quarter's amount of its line is that quarter's.
+// Alphabet's 2025 revenue $402.8B and 2024's $350.0B; NVIDIA's October
+// 2025 quarter (Q3 FY2026) $57.0B, +62.5%.
+func TestLastYearAndQuarterGrowth(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["GOOGL"], "Alphabet's revenue last year was $402.8 billion.", []Status{Verified}},
+		{ts["GOOGL"], "Alphabet's revenue last year was $350.0 billion.", []Status{Corrected}},
+		{ts["GOOGL"], "Alphabet's diluted EPS was $10.81, up from $8.04 last year.", []Status{Verified, Verified}},
+		{ts["GOOGL"], "Alphabet's revenue was $402.8 billion in 2025, compared with $350.0 billion last year.", []Status{Verified, Verified}},
+		{ts["NVDA"], "NVIDIA's October-quarter 2025 revenue of $57.0 billion rose 62% year over year.", []Status{Verified, Verified}},
+		{ts["NVDA"], "NVIDIA's October-quarter 2025 revenue of $57.0 billion rose 72% year over year.", []Status{Verified, Corrected}},
+	})
+}

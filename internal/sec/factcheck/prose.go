@@ -1388,7 +1388,60 @@ func findIn(sentence string, t *Table) []Mention {
 	inheritMetric(low, mentions)
 	appositeAmounts(low, mentions)
 	parentheticalChanges(low, mentions)
+	lastYearAlone(low, mentions, periods, t)
+	growthOfQuarter(low, mentions, periods)
 	return mentions
+}
+
+// growthOfQuarter gives a growth rate that follows a quarter's amount of
+// its line, with no period stated between them ("October-quarter 2025
+// revenue of $57.0 billion rose 62% year over year"), that quarter: it
+// took the year the quarter was joined to, and a right quarter's growth
+// was corrected as the year's.
+func growthOfQuarter(low string, mentions []Mention, periods []span) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		if prev.Period.Q <= 0 || prev.Period.TTM || m.Period.Q > 0 || m.Period.TTM || m.Metric != Growth(prev.Metric) || prev.End > m.Start ||
+			len(m.Over) > 0 || m.Sequential || strings.ContainsAny(low[prev.End:m.Start], ";.") {
+			continue
+		}
+		stated := false
+		for _, sp := range periods {
+			stated = stated || sp.start >= prev.Start && sp.start < m.End
+		}
+		if !stated {
+			m.Period, m.Explicit = prev.Period, prev.Explicit
+		}
+	}
+}
+
+// lastYearAlone reads "last year" standing alone as the period of a
+// sentence's only figure of its line ("Alphabet's revenue last year was
+// $402.8 billion") as the latest fiscal year, the last one completed: read
+// as the year before it, as "last year" is beside a figure of the latest
+// ("EPS of $10.81 vs. $8.04 last year"), a right figure was corrected.
+func lastYearAlone(low string, mentions []Mention, periods []span, t *Table) {
+	if t == nil || strings.Count(low, "last year") != 1 || len(lastYrRe().FindAllStringIndex(low, -1)) != 1 {
+		return
+	}
+	for _, sp := range periods {
+		if !sp.relative || !strings.HasPrefix(low[sp.start:], "last year") {
+			return // a year stated, or another relative one: "last year" counts back from it
+		}
+	}
+	for i := range mentions {
+		m := &mentions[i]
+		if !m.Relative || m.Period != (Period{FY: t.LatestFY - 1}) {
+			continue
+		}
+		alone := true
+		for j := range mentions {
+			alone = alone && (j == i || mentions[j].Metric != m.Metric)
+		}
+		if alone {
+			m.Period.FY = t.LatestFY
+		}
+	}
 }
 
 // parentheticalChangeRe is what sets a change in parentheses right after
