@@ -24,7 +24,10 @@ type ListOptions struct {
 	Format string
 	Status string
 	Limit  int
+	All    bool
 	JSON   bool
+	// limitSet is whether --limit was given, which --all contradicts.
+	limitSet bool
 }
 
 func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobra.Command {
@@ -33,9 +36,10 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 		Use:     "list",
 		Short:   "List debates, newest first",
 		Long:    "List debates, newest first: by when each was created (the CREATED column), so that a debate\nresumed later keeps its place. 'list --json' gives each one's created and updated times.",
-		Example: "  parley list\n  parley list --status paused\n  parley list --format perspectives --limit 5 --json",
+		Example: "  parley list\n  parley list --status paused --all\n  parley list --format perspectives --limit 5 --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.limitSet = cmd.Flags().Changed("limit")
 			if run != nil {
 				return run(cmd.Context(), opts)
 			}
@@ -44,7 +48,8 @@ func newListCmd(f *Factory, run func(context.Context, *ListOptions) error) *cobr
 	}
 	nameVar(cmd.Flags(), &opts.Format, "format", "", "only debates of this `format`")
 	nameVar(cmd.Flags(), &opts.Status, "status", "", "only debates in this `status`: "+statusNames(", "))
-	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many (0 = all)")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many, the newest (0 = all)")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "every debate that matches (as --limit 0)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
 }
@@ -61,6 +66,13 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	}
 	if o.Limit < 0 {
 		return usageErrorf("--limit %d: give 0 (all) or more", o.Limit)
+	}
+	limit := o.Limit
+	if o.All {
+		if o.limitSet && o.Limit != 0 {
+			return usageErrorf("--all and --limit %d: give one of them (--all lists every debate)", o.Limit)
+		}
+		limit = 0
 	}
 	store, ok, err := f.OpenStoreReadOnly(ctx)
 	if err != nil {
@@ -79,9 +91,18 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := a.List(ctx, app.ListFilter{Format: o.Format, Status: want, Limit: o.Limit})
+	// One more than the limit, to tell whether the list is cut.
+	ask := limit
+	if limit > 0 {
+		ask++
+	}
+	list, err := a.List(ctx, app.ListFilter{Format: o.Format, Status: want, Limit: ask})
 	if err != nil {
 		return err
+	}
+	more := limit > 0 && len(list) > limit
+	if more {
+		list = list[:limit]
 	}
 	if o.JSON {
 		if list == nil {
@@ -146,6 +167,11 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	}
 	if interrupted {
 		fmt.Fprintln(f.IO.ErrOut, "Interrupted debates lost their runner: 'parley debate --resume ID' goes on with one.")
+	}
+	// A list cut at its limit says so: the oldest row is not the oldest
+	// debate. On stderr, as the notes above.
+	if more {
+		fmt.Fprintf(f.IO.ErrOut, "These are the %d newest; more match: --limit N lists more, --all every one.\n", limit)
 	}
 	return nil
 }

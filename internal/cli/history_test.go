@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -117,5 +119,51 @@ func TestNamesInAnyCase(t *testing.T) {
 	}
 	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); !strings.Contains(errOut, "No debates match --format perspectives --status paused") {
 		t.Errorf("list --status PAUSED --format Perspectives: %q", errOut)
+	}
+}
+
+// TestListSaysItIsCut: 'parley list' at its limit says that more debates
+// match and how to see them; --all lists every one and says nothing;
+// --all with a --limit is refused.
+func TestListSaysItIsCut(t *testing.T) {
+	ctx := context.Background()
+	f := testFactory(t, "", false)
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for i := range 5 {
+		id := fmt.Sprintf("DEB-0000000%d", i)
+		e, err := debate.NewEvent(id, now.Add(time.Duration(i)*time.Minute), debate.Created{Format: "bullbear", Topic: "AAPL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Append(ctx, id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	db := f.DBPath
+	run := func(args ...string) (rows int, stderr string, err error) {
+		f.IO.Out.(*bytes.Buffer).Reset()
+		f.IO.ErrOut.(*bytes.Buffer).Reset()
+		root := NewRootCmd(f)
+		root.SetArgs(append([]string{"list", "--db", db}, args...))
+		err = root.ExecuteContext(ctx)
+		out := strings.TrimSpace(f.IO.Out.(*bytes.Buffer).String())
+		return strings.Count(out, "\n"), f.IO.ErrOut.(*bytes.Buffer).String(), err
+	}
+	if rows, stderr, err := run("--limit", "3"); err != nil || rows != 3 || !strings.Contains(stderr, "These are the 3 newest; more match: --limit N lists more, --all every one.") {
+		t.Errorf("list --limit 3 of 5: %d rows, stderr %q, %v; want 3 and a word that more match", rows, stderr, err)
+	}
+	if rows, stderr, err := run("--limit", "5"); err != nil || rows != 5 || strings.Contains(stderr, "more match") {
+		t.Errorf("list --limit 5 of 5: %d rows, stderr %q, %v; want 5 and no word of more", rows, stderr, err)
+	}
+	if rows, stderr, err := run("--all"); err != nil || rows != 5 || strings.Contains(stderr, "more match") {
+		t.Errorf("list --all: %d rows, stderr %q, %v; want all 5", rows, stderr, err)
+	}
+	if _, _, err := run("--all", "--limit", "2"); err == nil || !strings.Contains(err.Error(), "give one of them") {
+		t.Errorf("list --all --limit 2: %v, want a usage error", err)
 	}
 }
