@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -392,5 +393,50 @@ func benchMany(b *testing.B, h http.Handler) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSSEStreamMemory opens 1,000 event streams of one running debate
+// and reports the heap each holds (the server's and the client's side, in
+// this one process): what many subscribers cost at rest.
+func BenchmarkSSEStreamMemory(b *testing.B) {
+	const n = 1000
+	for b.Loop() {
+		func() {
+			_, hs, store := benchServer(b, nil)
+			seedDebate(b, store, "DEB-00000aaa")
+			tr := &http.Transport{MaxIdleConnsPerHost: n}
+			defer tr.CloseIdleConnections()
+			client := &http.Client{Transport: tr}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			before := ms.HeapAlloc
+			open := make(chan error, n)
+			for range n {
+				go func() {
+					req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/debates/DEB-00000aaa/events", nil)
+					resp, err := client.Do(req)
+					if err != nil {
+						open <- err
+						return
+					}
+					defer resp.Body.Close()
+					_, err = bufio.NewReader(resp.Body).ReadString('\n')
+					open <- err
+					<-ctx.Done()
+				}()
+			}
+			for range n {
+				if err := <-open; err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc-before)/n/1024, "KiB/stream")
+		}()
 	}
 }

@@ -22,7 +22,7 @@ type hub struct {
 // feed is one debate's shared subscription and its followers.
 type feed struct {
 	cancel    context.CancelFunc
-	followers map[chan debate.Event]struct{}
+	followers map[chan *debate.Event]struct{}
 }
 
 // followerBuffer is how far a follower may fall behind the feed before it
@@ -74,11 +74,12 @@ func (h *hub) follow(ctx context.Context, id string, afterSeq int64) iter.Seq2[d
 			case <-ctx.Done():
 				yield(debate.Event{}, ctx.Err())
 				return
-			case e, ok := <-ch:
+			case p, ok := <-ch:
 				if !ok {
 					yield(debate.Event{}, errTooSlow)
 					return
 				}
+				e := *p
 				if e.Seq <= last {
 					continue
 				}
@@ -101,8 +102,8 @@ func (h *hub) follow(ctx context.Context, id string, afterSeq int64) iter.Seq2[d
 // starts, the end is no later than the follower's own read of the log,
 // which follow does after attaching; a feed another follower started
 // meanwhile started no later either.
-func (h *hub) attach(ctx context.Context, id string) (chan debate.Event, error) {
-	ch := make(chan debate.Event, followerBuffer)
+func (h *hub) attach(ctx context.Context, id string) (chan *debate.Event, error) {
+	ch := make(chan *debate.Event, followerBuffer)
 	if h.join(id, ch) {
 		return ch, nil
 	}
@@ -118,7 +119,7 @@ func (h *hub) attach(ctx context.Context, id string) (chan debate.Event, error) 
 	f, ok := h.feeds[id]
 	if !ok {
 		fctx, cancel := context.WithCancel(context.Background())
-		f = &feed{cancel: cancel, followers: map[chan debate.Event]struct{}{}}
+		f = &feed{cancel: cancel, followers: map[chan *debate.Event]struct{}{}}
 		h.feeds[id] = f
 		go h.run(fctx, id, sum.LastSeq, f)
 	}
@@ -127,7 +128,7 @@ func (h *hub) attach(ctx context.Context, id string) (chan debate.Event, error) 
 }
 
 // join adds a follower to the debate's feed if it has one.
-func (h *hub) join(id string, ch chan debate.Event) bool {
+func (h *hub) join(id string, ch chan *debate.Event) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f, ok := h.feeds[id]
@@ -138,7 +139,7 @@ func (h *hub) join(id string, ch chan debate.Event) bool {
 }
 
 // detach removes a follower; the last one stops the feed.
-func (h *hub) detach(id string, ch chan debate.Event) {
+func (h *hub) detach(id string, ch chan *debate.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := h.feeds[id]
@@ -166,10 +167,14 @@ func (h *hub) run(ctx context.Context, id string, after int64, f *feed) {
 		if err != nil {
 			break
 		}
+		// One event for every follower, read-only: each follower's
+		// buffer holds pointers (8 bytes an event, not the event's 88),
+		// so that a thousand streams' buffers take 8 MB, not 90.
+		p := &e
 		h.mu.Lock()
 		for ch := range f.followers {
 			select {
-			case ch <- e:
+			case ch <- p:
 			default:
 				delete(f.followers, ch)
 				close(ch)
@@ -185,7 +190,7 @@ func (h *hub) run(ctx context.Context, id string, after int64, f *feed) {
 		for ch := range f.followers {
 			close(ch)
 		}
-		f.followers = map[chan debate.Event]struct{}{}
+		f.followers = map[chan *debate.Event]struct{}{}
 		delete(h.feeds, id)
 	}
 }
