@@ -324,6 +324,14 @@ func TestHostileRequests(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
+	// An id is a key in the store, never a path: whatever it holds, no
+	// debate by it, and the static files stay in theirs.
+	for _, path := range []string{"/api/debates/..%2F..%2Fetc%2Fpasswd", "/api/debates/%2e%2e%2f%2e%2e%2fparley.db/export?as=md",
+		"/api/debates/..%5C..%5Cwindows/events", "/debates/%2e%2e%2fstatic%2fapp.js", "/static/..%2fserver.go", "/static/%2e%2e/templates/list.html"} {
+		if resp, out := do("GET", path); resp.StatusCode != http.StatusNotFound || strings.Contains(out, "package server") || strings.Contains(out, "root:") {
+			t.Errorf("GET %s: %d %.80s; want 404", path, resp.StatusCode, out)
+		}
+	}
 	if resp, out := do("OPTIONS", "/api/debates"); resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") == "" || !strings.Contains(out, "takes only") {
 		t.Errorf("OPTIONS /api/debates: %d Allow %q %s; want 405 naming the methods", resp.StatusCode, resp.Header.Get("Allow"), out)
 	}
