@@ -858,7 +858,9 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 			break // "more than $80 billion" is as true of $66 trillion
 		}
 		mm := m
-		mm.Value, mm.Step = m.Value*k, m.Step*k
+		// A range scales whole: "$420-430 billion" scaled by its low end
+		// alone spanned $42 to $430 billion, and was called a slip of scale.
+		mm.Value, mm.Step, mm.Hi = m.Value*k, m.Step*k, m.Hi*k
 		if ok, _ := matches(mm, actual.Value); ok {
 			return "the scale is wrong (millions, billions or a misplaced digit)"
 		}

@@ -35,6 +35,8 @@ func TestCorrectionReasons(t *testing.T) {
 		{ts["NVDA"], "NVIDIA's return on average equity was 76% in fiscal 2026.", "the filing's return on equity, not its return on average equity"},
 		{ts["GOOGL"], "Alphabet ended 2025 with net cash of roughly $127 billion.", "the filing's cash and short-term investments, not its net cash"},
 		{ts["NVDA"], "NVIDIA's Q4 FY26 gross margin was 71%.", "it is FY2026's, not Q4 FY2026's"},
+		{ts["AAPL"], "Apple's revenue was in the $420-430 billion range in fiscal 2025.", "the figure does not match the filing"},
+		{ts["AAPL"], "Apple's revenue was in the $41.0-42.0 billion range in fiscal 2025.", "the scale is wrong"},
 	} {
 		fs := tc.tb.Check(tc.text)
 		if len(fs) != 1 || fs[0].Status != Corrected || !strings.Contains(fs[0].Reason, tc.want) {
