@@ -211,7 +211,7 @@ func Gather(ctx context.Context, dir, topic string) (Context, error) {
 			c.Facts = append(c.Facts, fmt.Sprintf("No file mentions the topic's key words (%s)", strings.Join(words, ", ")))
 		}
 	}
-	c.Facts = append(c.Facts, "No web search was made: outside evidence must be stated and is open to challenge")
+	c.Facts = append(c.Facts, noWebFact)
 	c.Digest = dg.String()
 	if len(c.Digest) > gatherDigest {
 		cut := gatherDigest

@@ -2,6 +2,10 @@ package formal_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/format/formal"
+	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/websearch"
 )
 
 func write(t *testing.T, dir, name, text string) {
@@ -79,5 +85,79 @@ func TestGather(t *testing.T) {
 	k, err = formal.Gather(context.Background(), plain, "x")
 	if err != nil || !strings.Contains(strings.Join(k.Facts, "\n"), "No git history") {
 		t.Errorf("plain dir: %v %v", k.Facts, err)
+	}
+}
+
+// TestSetupWebSearch checks step 1.4 of information gathering: with a web
+// search engine configured (here a SearXNG stand-in), Setup searches the
+// topic once and K carries each result with its URL, for both sides; with
+// none, K says no web search was made; a failed search is noted, not fatal.
+func TestSetupWebSearch(t *testing.T) {
+	const topic = "Should we migrate the monolith to microservices?"
+	var queries []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.Query().Get("q"))
+		if r.URL.Query().Get("q") == "fail" {
+			http.Error(w, "down", http.StatusBadGateway)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"results": [
+ {"url": "https://example.com/microservices-cost", "title": "The hidden cost of microservices", "content": "Teams of fewer than 20 engineers reported 30% more on-call load after splitting.", "publishedDate": "2026-05-01T00:00:00"},
+ {"url": "https://example.org/modular-monolith", "title": "Modular monoliths in practice", "content": "Module boundaries first, services later."}]}`)
+	}))
+	defer srv.Close()
+	env := func(vars map[string]string) setup.Env {
+		return setup.Env{Getenv: func(k string) string { return vars[k] }}
+	}
+	opts := func(t *testing.T, e setup.Env, req *setup.Request) formal.Options {
+		t.Helper()
+		raw, err := formal.Format{}.Setup(context.Background(), e, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o formal.Options
+		if err := json.Unmarshal(raw, &o); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	dir := t.TempDir()
+	write(t, dir, "README.md", "# Shop\n\nShop is one Go binary.\n")
+	web := env(map[string]string{websearch.EnvSearXNG: srv.URL})
+
+	o := opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2, ContextDir: dir})
+	facts := strings.Join(o.Context.Facts, "\n")
+	if len(queries) != 1 || queries[0] != topic {
+		t.Errorf("queries %q, want the topic once", queries)
+	}
+	for _, w := range []string{"README: Shop is one Go binary.", "Web: The hidden cost of microservices (https://example.com/microservices-cost, 2026-05-01", "Web: Modular monoliths in practice (https://example.org/modular-monolith)"} {
+		if !strings.Contains(facts, w) {
+			t.Errorf("facts lack %q:\n%s", w, facts)
+		}
+	}
+	if strings.Contains(facts, "No web search was made") {
+		t.Errorf("facts say no web search was made:\n%s", facts)
+	}
+	if !strings.Contains(o.Context.Digest, "30% more on-call load") || !strings.Contains(o.Context.Digest, "## Web search (SearXNG at") {
+		t.Errorf("digest lacks the results:\n%s", o.Context.Digest)
+	}
+
+	// No --context: K is the web search alone.
+	o = opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2})
+	if len(o.Context.Facts) != 2 || !strings.HasPrefix(o.Context.Facts[0], "Web: The hidden cost") {
+		t.Errorf("facts without a directory %q", o.Context.Facts)
+	}
+
+	// No engine: K says so.
+	o = opts(t, env(nil), &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2, ContextDir: dir})
+	if f := o.Context.Facts; f[len(f)-1] != "No web search was made: outside evidence must be stated and is open to challenge" {
+		t.Errorf("facts without an engine %q", f)
+	}
+
+	// A failing engine is noted, and the debate is still created.
+	o = opts(t, web, &setup.Request{Topic: "fail", Format: formal.Name, Rounds: 2, ContextDir: dir})
+	if f := o.Context.Facts; !strings.Contains(f[len(f)-1], "Web search (SearXNG at") || !strings.Contains(f[len(f)-1], "failed") {
+		t.Errorf("facts after a failed search %q", f)
 	}
 }

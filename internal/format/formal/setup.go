@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/tool"
+	"github.com/parleyhq/parley/internal/websearch"
 )
 
 // Setup builds a formal debate's options: Rounds (1 to MaxRounds), Focus
@@ -28,7 +30,26 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 			return nil, &setup.InputError{Err: err}
 		}
 		fo.Context = k
-		env.Noticef("Shared context K: %d facts gathered from %s", len(k.Facts), k.Dir)
+	}
+	var web sectools.WebSearcher
+	if env.Getenv != nil {
+		// An environment names the web search engine; without one (an
+		// embedding caller's bare Env) there is none.
+		w, err := websearch.New(websearch.FromEnv(env.Getenv))
+		if err != nil {
+			return nil, &setup.InputError{Err: err}
+		}
+		web = w
+	}
+	if o.ContextDir != "" || web != nil {
+		fo.Context.AddWebSearch(ctx, web, o.Topic)
+		from := fo.Context.Dir
+		if from == "" {
+			from = "the web"
+		} else if web != nil {
+			from += " and the web"
+		}
+		env.Noticef("Shared context K: %d facts gathered from %s", len(fo.Context.Facts), from)
 	}
 	return json.Marshal(fo)
 }
