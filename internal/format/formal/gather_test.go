@@ -155,6 +155,13 @@ func TestSetupWebSearch(t *testing.T) {
 		t.Errorf("facts without an engine %q", f)
 	}
 
+	// --offline: no search.
+	queries = nil
+	o = opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2, ContextDir: dir, Offline: true})
+	if f := o.Context.Facts; len(queries) != 0 || !strings.HasPrefix(f[len(f)-1], "No web search was made") {
+		t.Errorf("offline: queries %q, facts %q", queries, f)
+	}
+
 	// A failing engine is noted, and the debate is still created.
 	o = opts(t, web, &setup.Request{Topic: "fail", Format: formal.Name, Rounds: 2, ContextDir: dir})
 	if f := o.Context.Facts; !strings.Contains(f[len(f)-1], "Web search (SearXNG at") || !strings.Contains(f[len(f)-1], "failed") {

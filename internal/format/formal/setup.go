@@ -32,9 +32,10 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 		fo.Context = k
 	}
 	var web sectools.WebSearcher
-	if env.Getenv != nil {
+	if env.Getenv != nil && !o.Offline {
 		// An environment names the web search engine; without one (an
-		// embedding caller's bare Env) there is none.
+		// embedding caller's bare Env) there is none, and --offline
+		// means no network.
 		w, err := websearch.New(websearch.FromEnv(env.Getenv))
 		if err != nil {
 			return nil, &setup.InputError{Err: err}
