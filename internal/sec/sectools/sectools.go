@@ -66,6 +66,7 @@ type Set struct {
 
 type sectionText struct {
 	filing edgar.Filing
+	sec    edgar.Section
 	text   string
 	prov   edgar.Provenance
 }

@@ -102,20 +102,24 @@ func (t *filingsTool) Call(ctx context.Context, raw json.RawMessage) (string, er
 	return marshal(res)
 }
 
-// sectionTool reads Item 1A or Item 7 of a 10-K.
+// sectionTool reads the risk factors, MD&A or business section of an
+// annual report: a 10-K's Items 1A, 7 and 1, a 20-F's Items 3.D, 5 and 4.
 type sectionTool struct{ s *Set }
 
 func (t *sectionTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{
 		Name: NameSection,
-		Description: "Read a section of one of the company's 10-K filings as plain text: \"1A\" (Item 1A, Risk Factors) " +
-			"or \"7\" (Item 7, Management's Discussion and Analysis). Long sections come in parts; pass the offset " +
-			"given at the end of a part to read on. Get accession numbers from " + NameFilings + ".",
+		Description: "Read a section of one of the company's annual reports (10-K, or the 20-F a foreign private issuer files) " +
+			"as plain text: \"risk factors\" (10-K Item 1A, 20-F Item 3.D), \"MD&A\" (10-K Item 7, Management's Discussion " +
+			"and Analysis; 20-F Item 5, Operating and Financial Review and Prospects) or \"business\" (10-K Item 1, 20-F Item 4, " +
+			"Information on the Company). The answer names the item as the filing numbers it. A 40-F's text is not read. " +
+			"Long sections come in parts; pass the offset given at the end of a part to read on. Get accession numbers from " +
+			NameFilings + ".",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
-    "accession": {"type": "string", "description": "Accession number of a 10-K or 10-K/A, e.g. 0001045810-26-000021."},
-    "section": {"type": "string", "enum": ["1A", "7"], "description": "1A = Risk Factors, 7 = MD&A."},
+    "accession": {"type": "string", "description": "Accession number of a 10-K, 20-F or an amendment, e.g. 0001045810-26-000021."},
+    "section": {"type": "string", "enum": ["risk factors", "MD&A", "business", "1A", "7", "1", "3.D", "5", "4"], "description": "risk factors (1A; 3.D of a 20-F), MD&A (7; 5 of a 20-F) or business (1; 4 of a 20-F). 3.D, 5 and 4 are read of a 20-F only."},
     "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Character offset to start from, for the next part of a long section."}
   },
   "required": ["accession", "section"],
@@ -135,17 +139,13 @@ func (t *sectionTool) Call(ctx context.Context, raw json.RawMessage) (string, er
 	if err := decodeArgs(NameSection, raw, &a); err != nil {
 		return "", err
 	}
-	sec, err := edgar.ParseSection(a.Section)
-	if err != nil {
-		return "", badArgs(NameSection, "%v", err)
-	}
 	if a.Accession == "" {
 		return "", badArgs(NameSection, "accession is required; list filings with %s", NameFilings)
 	}
 	if a.Offset < 0 {
 		return "", badArgs(NameSection, "offset %d is negative", a.Offset)
 	}
-	st, err := t.s.section(ctx, a.Accession, sec)
+	st, err := t.s.section(ctx, a.Accession, a.Section)
 	if err != nil {
 		return "", err
 	}
@@ -159,7 +159,7 @@ func (t *sectionTool) Call(ctx context.Context, raw json.RawMessage) (string, er
 	if f.ReportDate != "" {
 		fmt.Fprintf(&b, " for the period ended %s", f.ReportDate)
 	}
-	fmt.Fprintf(&b, ", accession %s: %s\n", f.Accession, sec.Title())
+	fmt.Fprintf(&b, ", accession %s: %s\n", f.Accession, st.sec.TitleFor(f.Form))
 	fmt.Fprintf(&b, "Source: %s, %s\n", st.prov.Label(), st.prov.URL)
 	end := len(st.text)
 	if next > 0 {
@@ -174,8 +174,9 @@ func (t *sectionTool) Call(ctx context.Context, raw json.RawMessage) (string, er
 	return b.String(), nil
 }
 
-// section fetches and extracts a section once per filing.
-func (s *Set) section(ctx context.Context, accession string, sec edgar.Section) (sectionText, error) {
+// section fetches and extracts a section once per filing. The section's
+// name is read for the filing's form: "5" is the MD&A of a 20-F only.
+func (s *Set) section(ctx context.Context, accession, name string) (sectionText, error) {
 	subs, err := s.submissions(ctx)
 	if err != nil {
 		return sectionText{}, err
@@ -185,9 +186,19 @@ func (s *Set) section(ctx context.Context, accession string, sec edgar.Section) 
 		return sectionText{}, badArgs(NameSection, "%s is not an accession number of a filing by %s; list them with %s",
 			accession, s.who(), NameFilings)
 	}
-	if !edgar.IsAnnualReport(f.Form) {
-		return sectionText{}, badArgs(NameSection, "filing %s is a %s; sections 1A and 7 are read from a 10-K or 10-K/A",
+	switch edgar.AnnualKind(f.Form) {
+	case "10-K", "20-F":
+	case "40-F":
+		return sectionText{}, badArgs(NameSection, "filing %s is a 40-F, whose text is in exhibits (the annual information form, "+
+			"the MD&A) that this tool does not read; read the figures with the XBRL tools, or the exhibits on EDGAR: %s",
+			f.Accession, edgar.FilingIndexURL(s.cfg.Company.CIK, f.Accession))
+	default:
+		return sectionText{}, badArgs(NameSection, "filing %s is a %s; sections are read from a 10-K, a 20-F or an amendment of one",
 			f.Accession, f.Form)
+	}
+	sec, err := edgar.ParseSectionFor(f.Form, name)
+	if err != nil {
+		return sectionText{}, badArgs(NameSection, "%v", err)
 	}
 	if f.PrimaryDocument == "" {
 		return sectionText{}, fmt.Errorf("filing %s lists no primary document", f.Accession)
@@ -201,14 +212,20 @@ func (s *Set) section(ctx context.Context, accession string, sec edgar.Section) 
 	}
 	doc, err := s.cfg.Source.Document(ctx, s.cfg.Company.CIK, f.Accession, f.PrimaryDocument)
 	if err != nil {
-		return sectionText{}, fmt.Errorf("%s of %s: %w", sec.Title(), f.Accession, err)
+		return sectionText{}, fmt.Errorf("%s of %s: %w", sec.TitleFor(f.Form), f.Accession, err)
 	}
-	text, err := edgar.ExtractSection(doc.Body, sec)
+	text, err := edgar.ExtractFormSection(doc.Body, f.Form, sec)
 	if err != nil {
-		// Amendments often carry only Part III; say so rather than fail obscurely.
-		return sectionText{}, fmt.Errorf("%s filing %s (%s): %w", f.Form, f.Accession, f.PrimaryDocument, err)
+		// Amendments often carry only Part III, and some 20-Fs are an annual
+		// report with a cross-reference table instead of item headings: say
+		// so rather than fail obscurely.
+		hint := ""
+		if edgar.AnnualKind(f.Form) == "20-F" {
+			hint = fmt.Sprintf(" (a 20-F laid out as an annual report with a cross-reference table has no item headings; search its text with %s)", NameSearch)
+		}
+		return sectionText{}, fmt.Errorf("%s filing %s (%s): %w%s", f.Form, f.Accession, f.PrimaryDocument, err, hint)
 	}
-	st = sectionText{filing: f, text: text, prov: doc.Provenance}
+	st = sectionText{filing: f, sec: sec, text: text, prov: doc.Provenance}
 	s.mu.Lock()
 	s.sections[key] = st
 	s.mu.Unlock()

@@ -1,0 +1,119 @@
+package sectools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/sec/edgar"
+	"github.com/parleyhq/parley/internal/tool"
+)
+
+// fpiSource is a foreign private issuer on a test EDGAR: its filing list
+// (a 20-F, 6-Ks, a 40-F for the refusal) and the synthetic 20-F of
+// ../edgar/testdata/20f_sample.htm as the 20-F's primary document.
+type fpiSource struct {
+	doc  []byte
+	docs atomic.Int64
+}
+
+const fpiCIK = edgar.CIK(9000020)
+
+var fpiCompany = edgar.Company{CIK: fpiCIK, Ticker: "NVKI", Name: "NORDVIK INSTRUMENTS N.V."}
+
+func (s *fpiSource) Lookup(ctx context.Context, ticker string) (edgar.Company, error) {
+	return fpiCompany, nil
+}
+
+func (s *fpiSource) Submissions(ctx context.Context, cik edgar.CIK) (*edgar.Submissions, error) {
+	return &edgar.Submissions{CIK: fpiCIK, Name: fpiCompany.Name, Filings: []edgar.Filing{
+		{Accession: "0009000020-26-000011", Form: "6-K", FilingDate: "2026-04-23", PrimaryDocument: "q1-2026.htm"},
+		{Accession: "0009000020-26-000004", Form: "20-F", FilingDate: "2026-03-05", ReportDate: "2025-12-31", PrimaryDocument: "nvki-20251231.htm"},
+		{Accession: "0009000020-26-000002", Form: "6-K", FilingDate: "2026-01-28", PrimaryDocument: "q4-2025.htm"},
+		{Accession: "0009000020-25-000005", Form: "40-F", FilingDate: "2025-03-06", ReportDate: "2024-12-31", PrimaryDocument: "form40f.htm"},
+	}, Provenance: edgar.Provenance{Origin: "SEC EDGAR", Retrieved: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}}, nil
+}
+
+func (s *fpiSource) CompanyFacts(ctx context.Context, cik edgar.CIK) (*edgar.Raw, error) {
+	return nil, fmt.Errorf("%w: company facts", edgar.ErrNotAvailable)
+}
+
+func (s *fpiSource) Document(ctx context.Context, cik edgar.CIK, accession, name string) (*edgar.Raw, error) {
+	if accession+"/"+name != "0009000020-26-000004/nvki-20251231.htm" {
+		return nil, fmt.Errorf("%w: GET %s/%s", edgar.ErrNotFound, accession, name)
+	}
+	s.docs.Add(1)
+	return &edgar.Raw{Body: s.doc, Provenance: edgar.Provenance{Origin: "SEC EDGAR",
+		URL:       edgar.DocumentURL(cik, accession, name),
+		Retrieved: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}}, nil
+}
+
+func fpiRegistry(t *testing.T) (*tool.Registry, *fpiSource) {
+	t.Helper()
+	doc, err := os.ReadFile("../edgar/testdata/20f_sample.htm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &fpiSource{doc: doc}
+	s, err := New(Config{Source: src, Company: fpiCompany})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return registry(t, s), src
+}
+
+// TestSection20F reads a 20-F filer's risk factors and MD&A by the 10-K's
+// names, the plain names and the 20-F's own item numbers; each answer is
+// labelled with the 20-F's item and the accession.
+func TestSection20F(t *testing.T) {
+	r, src := fpiRegistry(t)
+	ctx := context.Background()
+	const head = "NORDVIK INSTRUMENTS N.V. (NVKI), 20-F filed 2026-03-05 for the period ended 2025-12-31, accession 0009000020-26-000004: "
+	for _, tc := range []struct {
+		section, title, text, not string
+	}{
+		{"risk factors", "Item 3.D. Risk Factors", "D. Risk Factors\nAn investment in our ordinary shares", "INFORMATION ON THE COMPANY"},
+		{"1A", "Item 3.D. Risk Factors", "Export controls may restrict our sales", "History and Development"},
+		{"3.D", "Item 3.D. Risk Factors", "As a foreign private issuer", "Not applicable."},
+		{"MD&A", "Item 5. Operating and Financial Review and Prospects", "Net sales increased by 9.6% to €786.5 million", "Management Board"},
+		{"7", "Item 5. Operating and Financial Review and Prospects", "B. Liquidity and Capital Resources", "MAJOR SHAREHOLDERS"},
+		{"Item 5", "Item 5. Operating and Financial Review and Prospects", "E. Critical Accounting Estimates", "Management Board"},
+		{"business", "Item 4. Information on the Company", "We design and manufacture optical metrology", "UNRESOLVED STAFF"},
+	} {
+		out, err := r.Call(ctx, NameSection, json.RawMessage(fmt.Sprintf(`{"accession":"0009000020-26-000004","section":%q}`, tc.section)))
+		if err != nil {
+			t.Errorf("%s: %v", tc.section, err)
+			continue
+		}
+		for _, want := range []string{head + tc.title + "\n",
+			"Source: SEC EDGAR, fetched 2026-05-01T09:00:00Z, https://www.sec.gov/Archives/edgar/data/9000020/000900002026000004/nvki-20251231.htm",
+			tc.text} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: answer lacks %q:\n%.600s", tc.section, want, out)
+			}
+		}
+		if strings.Contains(out, tc.not) {
+			t.Errorf("%s: answer holds %q, from outside the section", tc.section, tc.not)
+		}
+	}
+	// Names of one section share its extract: one fetch per section read.
+	if n := src.docs.Load(); n != 3 {
+		t.Errorf("the 20-F was fetched %d times for three sections, want 3", n)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{`{"accession":"0009000020-26-000011","section":"risk factors"}`, "is a 6-K"},
+		{`{"accession":"0009000020-25-000005","section":"MD&A"}`, "is a 40-F, whose text is in exhibits"},
+		{`{"accession":"0009000020-26-000004","section":"6"}`, "Item 3.D"},
+	} {
+		_, err := r.Call(ctx, NameSection, json.RawMessage(tc.args))
+		if !errors.Is(err, tool.ErrBadArgs) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want ErrBadArgs saying %q", tc.args, err, tc.want)
+		}
+	}
+}
