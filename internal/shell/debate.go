@@ -273,6 +273,9 @@ func (m *Model) finish() tea.Cmd {
 		m.say(dim, fmt.Sprintf("Debate %s: %s. /ask AGENT QUESTION for a follow-up, /export %s --as md|json|pdf for the document.",
 			res.st.ID, app.DebateTotals(res.st), res.st.ID))
 	case errors.As(res.err, &pe):
+		if m.quitting {
+			m.leftPaused = r.id
+		}
 		where := ""
 		if res.st != nil && res.st.Phase.Label != "" {
 			where = " at " + res.st.Phase.Label

@@ -62,8 +62,11 @@ type Model struct {
 	history  *history
 	quitArm  bool // Ctrl+C was pressed once at the prompt
 	quitting bool // leaving once the running debate has paused
-	models   app.Models
-	tickers  *edgar.TickerIndex
+	// leftPaused is the debate the shell paused to leave, to name once
+	// its screen is gone.
+	leftPaused string
+	models     app.Models
+	tickers    *edgar.TickerIndex
 }
 
 // New returns the shell's model. Its send must be set before a debate runs
@@ -323,8 +326,10 @@ func (m *Model) quit() tea.Cmd {
 }
 
 // shutdown pauses a debate still running when the program has ended (a
-// signal), and waits until its pause is recorded.
-func (m *Model) shutdown() {
+// signal, Ctrl+D, /quit), and waits until its pause is recorded; note says
+// that it is paused and how to go on, for the terminal once the shell's
+// screen is gone.
+func (m *Model) shutdown() (note string) {
 	if m.ask != nil {
 		m.ask.cancel()
 	}
@@ -332,7 +337,16 @@ func (m *Model) shutdown() {
 		r.cancel()
 		<-r.finished
 		r.subCancel()
+		// Said once the screen is back: the shell left with the debate
+		// paused and nothing said of it, or of how to go on.
+		if sum, err := m.app.Store.Get(context.WithoutCancel(m.ctx), r.id); err == nil && sum.Status == debate.StatusPaused {
+			m.leftPaused = r.id
+		}
 	}
+	if id := m.leftPaused; id != "" {
+		note = fmt.Sprintf("Debate %s is paused: 'parley debate --resume %s' (or /resume in the shell) goes on with it.", id, id)
+	}
+	return note
 }
 
 // waiting reports whether the spinner shows: something was asked and

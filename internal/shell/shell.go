@@ -104,7 +104,9 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	slog.SetDefault(logged)
 	// Whatever ended the program (Ctrl+D, /quit, a signal), a debate still
 	// running is paused and recorded as such before the process exits.
-	m.shutdown()
+	if note := m.shutdown(); note != "" {
+		fmt.Fprintln(out, note)
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}

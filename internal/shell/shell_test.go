@@ -1480,3 +1480,38 @@ func TestOutPathNewDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestLeavingSaysThePause: leaving the shell while a debate runs pauses it
+// and says so, with how to go on, for the terminal after the shell's screen
+// is gone; it left without a word. Leaving with no debate running says
+// nothing.
+func TestLeavingSaysThePause(t *testing.T) {
+	h := newHarness(t, 80, nil, func(o *Options) { o.Pace = time.Hour })
+	if note := h.m.shutdown(); note != "" {
+		t.Errorf("no debate running: %q", note)
+	}
+	h.typeLine("/debate NVDA --offline")
+	h.until("a turn to start", func() bool {
+		v := h.m.views[h.m.current]
+		return h.m.run != nil && v != nil && len(v.state.Turns) > 0
+	})
+	id := h.m.run.id
+	note := h.m.shutdown()
+	if !strings.Contains(note, "Debate "+id+" is paused") || !strings.Contains(note, "parley debate --resume "+id) {
+		t.Errorf("leaving while %s runs: %q", id, note)
+	}
+
+	// /quit (and Ctrl+D) pause the debate first, then leave.
+	h = newHarness(t, 80, nil, func(o *Options) { o.Pace = time.Hour })
+	h.typeLine("/debate NVDA --offline")
+	h.until("a turn to start", func() bool {
+		v := h.m.views[h.m.current]
+		return h.m.run != nil && v != nil && len(v.state.Turns) > 0
+	})
+	id = h.m.run.id
+	h.typeLine("/quit")
+	h.until("the shell to leave", func() bool { return h.quit })
+	if note := h.m.shutdown(); !strings.Contains(note, "Debate "+id+" is paused") {
+		t.Errorf("/quit while %s runs: %q", id, note)
+	}
+}
