@@ -1086,31 +1086,11 @@ func findIn(sentence string, t *Table) []Mention {
 	// take "NT$391 billion" or "391 billion euros" for dollars.
 	// Their ranges first: one figure, held to both ends, as a dollar range.
 	for _, loc := range foreignRangeRe().FindAllStringSubmatchIndex(sentence, -1) {
-		if !rangeJoin(low, loc, loc[2] >= 0, low[loc[10]:loc[11]]) {
+		m, ok := rangeAmount(low, loc, 3)
+		if !ok {
 			continue
 		}
-		lo, hi := strings.ReplaceAll(low[loc[6]:loc[7]], ",", ""), strings.ReplaceAll(low[loc[12]:loc[13]], ",", "")
-		sLo, sHi := 1.0, 1.0
-		if loc[8] >= 0 {
-			sLo = scaleOf(low[loc[8]:loc[9]])
-		}
-		if loc[14] >= 0 {
-			sHi = scaleOf(low[loc[14]:loc[15]])
-		}
-		if loc[8] < 0 {
-			sLo = sHi // "€27-28 billion": the scale written once, at the end
-		}
-		if loc[14] < 0 {
-			sHi = sLo
-		}
-		vLo, vHi := mustFloat(lo)*sLo, mustFloat(hi)*sHi
-		if vLo <= 0 || vHi <= vLo || vHi > 10*vLo {
-			continue // not a range of one quantity
-		}
-		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi)), Currency: currencyCode(low[loc[4]:loc[5]])}
-		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (sHi == 1 && vHi < 1000) {
-			m.Unit = USDPerShare
-		}
+		m.Currency = currencyCode(low[loc[4]:loc[5]])
 		add(loc[0], loc[1], m)
 	}
 	// Each is read as a dollar amount is (scale, sign, a share's amount),
@@ -1167,32 +1147,11 @@ func findIn(sentence string, t *Table) []Mention {
 	}
 	// Ranges next: one figure, held to both ends.
 	for _, loc := range moneyRangeRe().FindAllStringSubmatchIndex(sentence, -1) {
-		if !rangeJoin(low, loc, loc[2] >= 0, low[loc[8]:loc[9]]) {
+		m, ok := rangeAmount(low, loc, 2)
+		if !ok {
 			continue
 		}
-		lo, hi := strings.ReplaceAll(low[loc[4]:loc[5]], ",", ""), strings.ReplaceAll(low[loc[10]:loc[11]], ",", "")
-		sLo, sHi := 1.0, 1.0
-		if loc[6] >= 0 {
-			sLo = scaleOf(low[loc[6]:loc[7]])
-		}
-		if loc[12] >= 0 {
-			sHi = scaleOf(low[loc[12]:loc[13]])
-		}
-		if loc[6] < 0 {
-			sLo = sHi // "$90-95B": the scale written once, at the end
-		}
-		if loc[12] < 0 {
-			sHi = sLo
-		}
-		vLo, vHi := mustFloat(lo)*sLo, mustFloat(hi)*sHi
-		if vLo <= 0 || vHi <= vLo || vHi > 10*vLo {
-			continue // not a range of one quantity: "$5 to 2025", "$1B-$2"
-		}
-		m := Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi)), dollar: true,
-			usd: strings.Contains(low[loc[0]:loc[4]], "us")}
-		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (sHi == 1 && vHi < 1000) {
-			m.Unit = USDPerShare
-		}
+		m.dollar, m.usd = true, strings.Contains(low[loc[0]:loc[4]], "us")
 		add(loc[0], loc[1], m)
 	}
 	for _, loc := range percentRangeRe().FindAllStringSubmatchIndex(sentence, -1) {
@@ -2124,6 +2083,51 @@ func rangeJoin(low string, loc []int, between bool, sep string) bool {
 		return true
 	}
 	return true
+}
+
+// rangeAmount reads the range of amounts matched at loc ("$90-95B",
+// "between €27.5 billion and €27.7 billion") as one figure held to both
+// ends: submatch 1 is a leading "between", g the low number, g+1 its scale
+// word, g+2 the word or dash between the two, g+3 the high number and g+4
+// its scale. ok is false when the two are not one range of one quantity
+// ("$5 to 2025", "$1B-$2", "rose from $380B to $391B").
+func rangeAmount(low string, loc []int, g int) (m Mention, ok bool) {
+	group := func(i int) (string, bool) {
+		if loc[2*i] < 0 {
+			return "", false
+		}
+		return low[loc[2*i]:loc[2*i+1]], true
+	}
+	sep, _ := group(g + 2)
+	if !rangeJoin(low, loc, loc[2] >= 0, sep) {
+		return Mention{}, false
+	}
+	lo, _ := group(g)
+	hi, _ := group(g + 3)
+	lo, hi = strings.ReplaceAll(lo, ",", ""), strings.ReplaceAll(hi, ",", "")
+	loScale, hasLo := group(g + 1)
+	hiScale, hasHi := group(g + 4)
+	sLo, sHi := 1.0, 1.0
+	if hasHi {
+		sHi = scaleOf(hiScale)
+	}
+	if hasLo {
+		sLo = scaleOf(loScale)
+	} else {
+		sLo = sHi // "$90-95B": the scale written once, at the end
+	}
+	if !hasHi {
+		sHi = sLo
+	}
+	vLo, vHi := mustFloat(lo)*sLo, mustFloat(hi)*sHi
+	if vLo <= 0 || vHi <= vLo || vHi > 10*vLo {
+		return Mention{}, false
+	}
+	m = Mention{Value: vLo, Hi: vHi, Unit: USD, Step: max(step(lo, sLo), step(hi, sHi))}
+	if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (sHi == 1 && vHi < 1000) {
+		m.Unit = USDPerShare
+	}
+	return m, true
 }
 
 // findBarePercents reads a percentage written without its sign right after
