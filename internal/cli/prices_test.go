@@ -121,7 +121,7 @@ func TestPriceTableErrors(t *testing.T) {
 		{"negative", "prices:\n  my-model: {input: 1, output: -2}\n", "", nil,
 			[]string{"prices: model my-model: output is -2: give a price of 0 or more"}},
 		{"not a number", "prices:\n  my-model: {input: free}\n", "", nil,
-			[]string{"prices: model my-model", "cannot unmarshal string"}},
+			[]string{"prices: model my-model", `input is "free", not a number`}},
 		{"not a map", "prices: [my-model]\n", "", nil,
 			[]string{"prices:", "want model: {input"}},
 		{"missing file", "prices_file: nowhere.yaml\n", "", nil,

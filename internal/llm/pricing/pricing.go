@@ -14,6 +14,7 @@ package pricing
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -194,9 +195,29 @@ func decodePrice(v any) (Price, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
+		// A value of the wrong kind is named with the value given:
+		// "json: cannot unmarshal string into Go struct field
+		// Price.input of type float64" spoke of Go, not of the file.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return Price{}, fmt.Errorf("%s is %s, not a number: give it in USD per million tokens, such as 1.5", te.Field, describe(valueAt(v, te.Field)))
+		}
 		return Price{}, fmt.Errorf("%w: the keys are input, output, cache_read, cache_write (numbers of USD per million tokens), long_prompt and long_prompt_tokens", err)
 	}
 	return p, p.Validate()
+}
+
+// valueAt is the value at a dotted path of keys ("long_prompt.input") in
+// a price as read from YAML, nil when there is none.
+func valueAt(v any, path string) any {
+	for _, k := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
 }
 
 func describe(v any) string {

@@ -130,11 +130,12 @@ func TestDecode(t *testing.T) {
 		t.Errorf("an empty price is free: %+v, %v", got, err)
 	}
 	for body, want := range map[string]string{
-		"m: {inptu: 1}":                `model m: json: unknown field "inptu"`,
-		"m: {input: -1}":               "model m: input is -1: give a price of 0 or more",
-		"m: {cache_write: -0.5}":       "model m: cache_write is -0.5",
-		"m: {input: .inf}":             "model m:",
-		"m: {input: cheap}":            "model m: json: cannot unmarshal string",
+		"m: {inptu: 1}":          `model m: json: unknown field "inptu"`,
+		"m: {input: -1}":         "model m: input is -1: give a price of 0 or more",
+		"m: {cache_write: -0.5}": "model m: cache_write is -0.5",
+		"m: {input: .inf}":       "model m:",
+		"m: {input: cheap}":      `model m: input is "cheap", not a number`,
+		"m: {long_prompt_tokens: 9, long_prompt: {output: [1]}}": `model m: long_prompt.output is "[1]", not a number`,
 		"m: 3":                         `model m: the price is "3", not a map`,
 		"m:":                           "model m: the price is empty, not a map",
 		"m: {long_prompt: {input: 1}}": "model m: long_prompt without long_prompt_tokens",
