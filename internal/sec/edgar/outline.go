@@ -17,8 +17,15 @@ type Part struct {
 
 var (
 	itemHeading = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^item\s*(\d{1,2}[a-d]?)\s*(?:[.:\-–—]\s*|\s+|$)(.*)$`)
+		return regexp.MustCompile(`(?i)^item\s*(\d{1,2}[a-k]?)\s*(?:[.:\-–—]\s*|\s+|$)(.*)$`)
 	})
+	// subItemHeading is a 20-F's lettered sub-item ("D. Risk Factors",
+	// "B. Liquidity and Capital Resources").
+	subItemHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-K])\s*[.:)]\s+(\S.{2,100})$`)
+	})
+	// tocPage is the page number a table-of-contents entry ends with.
+	tocPage     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s(?:\d{1,3}|[A-F]-\d{1,3})$`) })
 	partHeading = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^part\s+(iv|iii|ii|i)\b\s*[.:\-–—]?\s*(.*)$`)
 	})
@@ -31,17 +38,22 @@ var (
 // part: a table of contents names every item with a page number only.
 const minPart = 300
 
-// Outline splits a 10-K's or 10-Q's HTML into its parts, in document order:
-// the cover (text before the first item), then each item; within an item,
-// each "Note N." heading starts a part of its own so that a search finds the
-// segment note rather than all of Item 8. Table-of-contents entries are
-// dropped. A 10-Q's items are prefixed with their part ("Part I, Item 2").
+// Outline splits a 10-K's, 10-Q's or 20-F's HTML into its parts, in
+// document order: the cover (text before the first item), then each item;
+// within an item, each "Note N." heading starts a part of its own so that a
+// search finds the segment note rather than all of Item 8. Table-of-contents
+// entries (an item heading ending in its page number) do not start a part,
+// so that the notes after the table of contents stay with the cover rather
+// than being filed under its last entry. A 10-Q's items are prefixed with
+// their part ("Part I, Item 2"); a 20-F's lettered sub-items are parts of
+// their own, labelled with the item ("Item 3.D. Risk Factors").
 func Outline(doc []byte, form string) []Part {
 	lines := strings.Split(HTMLText(doc), "\n")
 	quarterly := strings.HasPrefix(strings.ToUpper(form), "10-Q")
+	twentyF := AnnualKind(form) == "20-F"
 	var parts []Part
 	label := "Cover page"
-	item := ""
+	item, itemNum, sub := "", "", byte(0)
 	partName := ""
 	var buf []string
 	flush := func() {
@@ -61,8 +73,13 @@ func Outline(doc []byte, form string) []Part {
 			if title == "" && i+1 < len(lines) && len(lines[i+1]) < 150 {
 				title = strings.TrimSpace(lines[i+1])
 			}
+			if tocPage().MatchString(title) {
+				buf = append(buf, line)
+				continue
+			}
 			flush()
-			item = "Item " + strings.ToUpper(m[1]) + "."
+			itemNum, sub = strings.ToUpper(m[1]), 0
+			item = "Item " + itemNum + "."
 			if title != "" {
 				item += " " + title
 			}
@@ -72,6 +89,15 @@ func Outline(doc []byte, form string) []Part {
 			}
 			buf = append(buf, line)
 			continue
+		}
+		// A sub-item's letter comes after the last one of its item, which
+		// keeps an initial ("J. Smith") or a list from starting a part.
+		if m := subItemHeading().FindStringSubmatch(line); twentyF && m != nil && item != "" && m[1][0] > sub &&
+			!strings.HasSuffix(line, ".") && !tocPage().MatchString(line) {
+			flush()
+			sub = m[1][0]
+			item = "Item " + itemNum + "." + m[1] + ". " + strings.TrimSpace(m[2])
+			label = item
 		}
 		if m := noteHeading().FindStringSubmatch(line); m != nil && item != "" {
 			flush()

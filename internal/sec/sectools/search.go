@@ -24,14 +24,16 @@ type searchTool struct{ s *Set }
 func (t *searchTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{
 		Name: NameSearch,
-		Description: "Full-text search (BM25) over the sections of the company's latest 10-K and the 10-Qs filed since " +
-			"(risk factors, MD&A, notes such as segment information). Returns the best passages word for word with their " +
+		Description: "Full-text search (BM25) over the sections of the company's latest annual report (a 10-K, or a foreign " +
+			"private issuer's 20-F) and the 10-Qs filed since (risk factors, MD&A, notes such as segment information; a 20-F's " +
+			"items and lettered sub-items such as Item 3.D Risk Factors, Item 5 Operating and Financial Review). 6-Ks and a 40-F's " +
+			"exhibits are not searched. Returns the best passages word for word with their " +
 			"section, form, filing date and accession: quote them rather than paraphrase.",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
     "query": {"type": "string", "description": "What to look for, in words the filing would use, e.g. \"export controls China data center\"."},
-    "accession": {"type": "string", "description": "Search only this 10-K or 10-Q."},
+    "accession": {"type": "string", "description": "Search only this 10-K, 20-F or 10-Q."},
     "limit": {"type": "integer", "minimum": 1, "maximum": 8, "default": 4, "description": "Most passages to return."}
   },
   "required": ["query"],
@@ -95,8 +97,8 @@ type SearchResult struct {
 	Notes    []string  `json:"notes,omitempty"`
 }
 
-// Search ranks the passages of the latest 10-K and later 10-Qs (or of one
-// filing) against the query.
+// Search ranks the passages of the latest annual report (10-K or 20-F) and
+// later 10-Qs (or of one filing) against the query.
 func (s *Set) Search(ctx context.Context, query, accession string, limit int) (*SearchResult, error) {
 	filings, notes, err := s.searchTargets(ctx, accession)
 	if err != nil {
@@ -204,7 +206,9 @@ func (s *Set) searchFilings(ctx context.Context, res *SearchResult, filings []ed
 func roundScore(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // searchTargets picks the filings to search: one by accession, or the
-// latest 10-K and up to three 10-Qs filed after it.
+// latest 10-K or 20-F and up to three 10-Qs filed after it. A 20-F filer
+// files no 10-Qs (its 6-Ks are press releases, not read); a 40-F's text is
+// in exhibits that are not read, and the note says so.
 func (s *Set) searchTargets(ctx context.Context, accession string) ([]edgar.Filing, []string, error) {
 	subs, err := s.submissions(ctx)
 	if err != nil {
@@ -218,27 +222,35 @@ func (s *Set) searchTargets(ctx context.Context, accession string) ([]edgar.Fili
 		if !ok {
 			return nil, nil, badArgs(NameSearch, "%s is not an accession number of a filing by %s; list them with %s", accession, s.who(), NameFilings)
 		}
-		if !edgar.IsAnnualReport(f.Form) && !strings.HasPrefix(strings.ToUpper(f.Form), "10-Q") {
-			return nil, nil, badArgs(NameSearch, "filing %s is a %s; search reads 10-Ks and 10-Qs", f.Accession, f.Form)
+		if k := edgar.AnnualKind(f.Form); k != "10-K" && k != "20-F" && !strings.HasPrefix(strings.ToUpper(f.Form), "10-Q") {
+			return nil, nil, badArgs(NameSearch, "filing %s is a %s; search reads 10-Ks, 20-Fs and 10-Qs", f.Accession, f.Form)
 		}
 		return []edgar.Filing{f}, nil, nil
 	}
 	var out []edgar.Filing
+	var notes []string
 	for _, f := range subs.Filings { // newest first
 		form := strings.ToUpper(f.Form)
 		if form == "10-Q" && len(out) < 3 {
 			out = append(out, f)
 		}
-		if edgar.IsAnnualReport(form) && !strings.HasSuffix(form, "/A") {
+		if strings.HasSuffix(form, "/A") {
+			continue
+		}
+		if k := edgar.AnnualKind(form); k == "10-K" || k == "20-F" {
 			out = append(out, f)
 			break
 		}
+		if form == "40-F" && len(notes) == 0 {
+			notes = append(notes, fmt.Sprintf("the latest annual report is 40-F %s (filed %s), whose text is in exhibits "+
+				"(annual information form, MD&A) that are not searched", f.Accession, f.FilingDate))
+		}
 	}
 	if len(out) == 0 {
-		return nil, nil, fmt.Errorf("%s: %s has filed no 10-K or 10-Q", NameSearch, s.who())
+		return nil, nil, fmt.Errorf("%s: %s has filed no 10-K, 20-F or 10-Q%s", NameSearch, s.who(), strings.TrimSuffix("; "+strings.Join(notes, ""), "; "))
 	}
-	slices.Reverse(out) // the 10-K first
-	return out, nil, nil
+	slices.Reverse(out) // the annual report first
+	return out, notes, nil
 }
 
 // filingIndex fetches, outlines and indexes a filing once per Set.

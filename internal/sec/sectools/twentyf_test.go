@@ -19,8 +19,16 @@ import (
 // (a 20-F, 6-Ks, a 40-F for the refusal) and the synthetic 20-F of
 // ../edgar/testdata/20f_sample.htm as the 20-F's primary document.
 type fpiSource struct {
-	doc  []byte
-	docs atomic.Int64
+	doc     []byte
+	docs    atomic.Int64
+	filings []edgar.Filing // nil: fpiFilings
+}
+
+var fpiFilings = []edgar.Filing{
+	{Accession: "0009000020-26-000011", Form: "6-K", FilingDate: "2026-04-23", PrimaryDocument: "q1-2026.htm"},
+	{Accession: "0009000020-26-000004", Form: "20-F", FilingDate: "2026-03-05", ReportDate: "2025-12-31", PrimaryDocument: "nvki-20251231.htm"},
+	{Accession: "0009000020-26-000002", Form: "6-K", FilingDate: "2026-01-28", PrimaryDocument: "q4-2025.htm"},
+	{Accession: "0009000020-25-000005", Form: "40-F", FilingDate: "2025-03-06", ReportDate: "2024-12-31", PrimaryDocument: "form40f.htm"},
 }
 
 const fpiCIK = edgar.CIK(9000020)
@@ -32,12 +40,11 @@ func (s *fpiSource) Lookup(ctx context.Context, ticker string) (edgar.Company, e
 }
 
 func (s *fpiSource) Submissions(ctx context.Context, cik edgar.CIK) (*edgar.Submissions, error) {
-	return &edgar.Submissions{CIK: fpiCIK, Name: fpiCompany.Name, Filings: []edgar.Filing{
-		{Accession: "0009000020-26-000011", Form: "6-K", FilingDate: "2026-04-23", PrimaryDocument: "q1-2026.htm"},
-		{Accession: "0009000020-26-000004", Form: "20-F", FilingDate: "2026-03-05", ReportDate: "2025-12-31", PrimaryDocument: "nvki-20251231.htm"},
-		{Accession: "0009000020-26-000002", Form: "6-K", FilingDate: "2026-01-28", PrimaryDocument: "q4-2025.htm"},
-		{Accession: "0009000020-25-000005", Form: "40-F", FilingDate: "2025-03-06", ReportDate: "2024-12-31", PrimaryDocument: "form40f.htm"},
-	}, Provenance: edgar.Provenance{Origin: "SEC EDGAR", Retrieved: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}}, nil
+	fs := s.filings
+	if fs == nil {
+		fs = fpiFilings
+	}
+	return &edgar.Submissions{CIK: fpiCIK, Name: fpiCompany.Name, Filings: fs, Provenance: edgar.Provenance{Origin: "SEC EDGAR", Retrieved: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}}, nil
 }
 
 func (s *fpiSource) CompanyFacts(ctx context.Context, cik edgar.CIK) (*edgar.Raw, error) {
@@ -54,13 +61,13 @@ func (s *fpiSource) Document(ctx context.Context, cik edgar.CIK, accession, name
 		Retrieved: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}}, nil
 }
 
-func fpiRegistry(t *testing.T) (*tool.Registry, *fpiSource) {
+func fpiRegistry(t *testing.T, filings ...edgar.Filing) (*tool.Registry, *fpiSource) {
 	t.Helper()
 	doc, err := os.ReadFile("../edgar/testdata/20f_sample.htm")
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := &fpiSource{doc: doc}
+	src := &fpiSource{doc: doc, filings: filings}
 	s, err := New(Config{Source: src, Company: fpiCompany})
 	if err != nil {
 		t.Fatal(err)
@@ -115,5 +122,50 @@ func TestSection20F(t *testing.T) {
 		if !errors.Is(err, tool.ErrBadArgs) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want ErrBadArgs saying %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestFilingSearch20F searches a 20-F filer's latest 20-F (its 6-Ks are not
+// read): passages come labelled with the 20-F's item and lettered sub-item,
+// form and accession.
+func TestFilingSearch20F(t *testing.T) {
+	r, src := fpiRegistry(t)
+	for _, tc := range []struct{ query, section, text string }{
+		{"export controls licences China", "Item 3.D. Risk Factors", "Dutch government has required export licences"},
+		{"cash and cash equivalents operating activities", "Item 5.B. Liquidity and Capital Resources", "€318.0 million"},
+	} {
+		var got searchOut
+		callJSON(t, r, NameSearch, fmt.Sprintf(`{"query":%q,"limit":2}`, tc.query), &got)
+		if len(got.Searched) != 1 || got.Searched[0] != "20-F 0009000020-26-000004 filed 2026-03-05" {
+			t.Errorf("searched %q, want the latest 20-F alone", got.Searched)
+		}
+		if len(got.Passages) == 0 {
+			t.Fatalf("%q: no passage", tc.query)
+		}
+		p := got.Passages[0]
+		if p.Section != tc.section || p.Form != "20-F" || p.Accession != "0009000020-26-000004" || p.Period != "2025-12-31" ||
+			!strings.Contains(p.Text, tc.text) {
+			t.Errorf("%q: best passage %+v, want %s of the 20-F holding %q", tc.query, p, tc.section, tc.text)
+		}
+	}
+	if n := src.docs.Load(); n != 1 {
+		t.Errorf("the 20-F was fetched %d times, want once", n)
+	}
+	var got searchOut
+	callJSON(t, r, NameSearch, `{"query":"net sales","accession":"0009000020-26-000004"}`, &got)
+	if len(got.Passages) == 0 {
+		t.Error("no passage when the 20-F is named by accession")
+	}
+	if _, err := r.Call(context.Background(), NameSearch, json.RawMessage(`{"query":"net sales","accession":"0009000020-26-000011"}`)); !errors.Is(err, tool.ErrBadArgs) {
+		t.Errorf("a 6-K by accession: err = %v, want ErrBadArgs", err)
+	}
+}
+
+// TestFilingSearch40F says that a 40-F's text is not searched.
+func TestFilingSearch40F(t *testing.T) {
+	r, _ := fpiRegistry(t, edgar.Filing{Accession: "0009000020-26-000007", Form: "40-F", FilingDate: "2026-03-10", PrimaryDocument: "form40f.htm"})
+	_, err := r.Call(context.Background(), NameSearch, json.RawMessage(`{"query":"net sales"}`))
+	if err == nil || !strings.Contains(err.Error(), "40-F 0009000020-26-000007") || !strings.Contains(err.Error(), "not searched") {
+		t.Errorf("err = %v, want one saying the 40-F's exhibits are not searched", err)
 	}
 }
