@@ -25,15 +25,15 @@ func (t *searchTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{
 		Name: NameSearch,
 		Description: "Full-text search (BM25) over the sections of the company's latest annual report (a 10-K, or a foreign " +
-			"private issuer's 20-F) and the 10-Qs filed since (risk factors, MD&A, notes such as segment information; a 20-F's " +
-			"items and lettered sub-items such as Item 3.D Risk Factors, Item 5 Operating and Financial Review). 6-Ks and a 40-F's " +
-			"exhibits are not searched. Returns the best passages word for word with their " +
+			"private issuer's 20-F or 40-F) and the 10-Qs filed since (risk factors, MD&A, notes such as segment information; a 20-F's " +
+			"items and lettered sub-items such as Item 3.D Risk Factors, Item 5 Operating and Financial Review; a 40-F's annual " +
+			"information form, MD&A and financial statements exhibits). 6-Ks are not searched. Returns the best passages word for word with their " +
 			"section, form, filing date and accession: quote them rather than paraphrase.",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
     "query": {"type": "string", "description": "What to look for, in words the filing would use, e.g. \"export controls China data center\"."},
-    "accession": {"type": "string", "description": "Search only this 10-K, 20-F or 10-Q."},
+    "accession": {"type": "string", "description": "Search only this 10-K, 20-F, 40-F or 10-Q."},
     "limit": {"type": "integer", "minimum": 1, "maximum": 8, "default": 4, "description": "Most passages to return."}
   },
   "required": ["query"],
@@ -58,6 +58,7 @@ type filingIndex struct {
 	filing   edgar.Filing
 	prov     edgar.Provenance
 	sections []string // per passage
+	urls     []string // per passage: the document it is from
 	texts    []string
 	ix       *textsearch.Index
 }
@@ -127,7 +128,7 @@ func (s *Set) Search(ctx context.Context, query, accession string, limit int) (*
 		}
 		for _, h := range fi.ix.Search(query, limit) {
 			hits = append(hits, hit{Passage{Section: fi.sections[h.Passage], Form: f.Form, Filed: f.FilingDate, Period: f.ReportDate,
-				Accession: f.Accession, URL: fi.prov.URL, Score: roundScore(h.Score), Text: fi.texts[h.Passage]}, h.Score})
+				Accession: f.Accession, URL: fi.urls[h.Passage], Score: roundScore(h.Score), Text: fi.texts[h.Passage]}, h.Score})
 		}
 	}
 	if len(unavailable) > 0 {
@@ -183,7 +184,7 @@ func (s *Set) searchFilings(ctx context.Context, res *SearchResult, filings []ed
 		}
 		for _, h := range fi.ix.Search(query, limit) {
 			all = append(all, Passage{Section: fi.sections[h.Passage], Form: f.Form, Filed: f.FilingDate, Period: f.ReportDate,
-				Accession: f.Accession, URL: fi.prov.URL, Score: roundScore(h.Score), Text: fi.texts[h.Passage]})
+				Accession: f.Accession, URL: fi.urls[h.Passage], Score: roundScore(h.Score), Text: fi.texts[h.Passage]})
 		}
 	}
 	slices.SortStableFunc(all, func(x, y Passage) int {
@@ -206,9 +207,8 @@ func (s *Set) searchFilings(ctx context.Context, res *SearchResult, filings []ed
 func roundScore(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // searchTargets picks the filings to search: one by accession, or the
-// latest 10-K or 20-F and up to three 10-Qs filed after it. A 20-F filer
-// files no 10-Qs (its 6-Ks are press releases, not read); a 40-F's text is
-// in exhibits that are not read, and the note says so.
+// latest annual report (10-K, 20-F or 40-F) and up to three 10-Qs filed
+// after it. A foreign filer files no 10-Qs (its 6-Ks are not read).
 func (s *Set) searchTargets(ctx context.Context, accession string) ([]edgar.Filing, []string, error) {
 	subs, err := s.submissions(ctx)
 	if err != nil {
@@ -222,35 +222,27 @@ func (s *Set) searchTargets(ctx context.Context, accession string) ([]edgar.Fili
 		if !ok {
 			return nil, nil, badArgs(NameSearch, "%s is not an accession number of a filing by %s; list them with %s", accession, s.who(), NameFilings)
 		}
-		if k := edgar.AnnualKind(f.Form); k != "10-K" && k != "20-F" && !strings.HasPrefix(strings.ToUpper(f.Form), "10-Q") {
-			return nil, nil, badArgs(NameSearch, "filing %s is a %s; search reads 10-Ks, 20-Fs and 10-Qs", f.Accession, f.Form)
+		if edgar.AnnualKind(f.Form) == "" && !strings.HasPrefix(strings.ToUpper(f.Form), "10-Q") {
+			return nil, nil, badArgs(NameSearch, "filing %s is a %s; search reads 10-Ks, 20-Fs, 40-Fs and 10-Qs", f.Accession, f.Form)
 		}
 		return []edgar.Filing{f}, nil, nil
 	}
 	var out []edgar.Filing
-	var notes []string
 	for _, f := range subs.Filings { // newest first
 		form := strings.ToUpper(f.Form)
 		if form == "10-Q" && len(out) < 3 {
 			out = append(out, f)
 		}
-		if strings.HasSuffix(form, "/A") {
-			continue
-		}
-		if k := edgar.AnnualKind(form); k == "10-K" || k == "20-F" {
+		if edgar.AnnualKind(form) != "" && !strings.HasSuffix(form, "/A") {
 			out = append(out, f)
 			break
 		}
-		if form == "40-F" && len(notes) == 0 {
-			notes = append(notes, fmt.Sprintf("the latest annual report is 40-F %s (filed %s), whose text is in exhibits "+
-				"(annual information form, MD&A) that are not searched", f.Accession, f.FilingDate))
-		}
 	}
 	if len(out) == 0 {
-		return nil, nil, fmt.Errorf("%s: %s has filed no 10-K, 20-F or 10-Q%s", NameSearch, s.who(), strings.TrimSuffix("; "+strings.Join(notes, ""), "; "))
+		return nil, nil, fmt.Errorf("%s: %s has filed no 10-K, 20-F, 40-F or 10-Q", NameSearch, s.who())
 	}
 	slices.Reverse(out) // the annual report first
-	return out, notes, nil
+	return out, nil, nil
 }
 
 // filingIndex fetches, outlines and indexes a filing once per Set.
@@ -272,7 +264,13 @@ func (s *Set) filingIndex(ctx context.Context, f edgar.Filing) (*filingIndex, er
 	for _, part := range edgar.Outline(doc.Body, f.Form) {
 		for _, p := range edgar.Passages(part.Text, passageChars) {
 			fi.sections = append(fi.sections, part.Label)
+			fi.urls = append(fi.urls, doc.Provenance.URL)
 			fi.texts = append(fi.texts, p)
+		}
+	}
+	if edgar.AnnualKind(f.Form) == "40-F" {
+		if err := s.index40FExhibits(ctx, fi); err != nil {
+			return nil, err
 		}
 	}
 	fi.ix = textsearch.New(fi.texts)
@@ -280,4 +278,64 @@ func (s *Set) filingIndex(ctx context.Context, f edgar.Filing) (*filingIndex, er
 	s.indexes[f.Accession] = fi
 	s.mu.Unlock()
 	return fi, nil
+}
+
+// max40FExhibits bounds the exhibits of a 40-F that are read: its annual
+// information form, MD&A and financial statements come first (EX-99.1 to
+// 99.3 as a rule), consents and certifications after.
+const max40FExhibits = 4
+
+// index40FExhibits adds a 40-F's text to its index: the 40-F form itself is a
+// cover and a list of exhibits, and the annual information form, the MD&A and
+// the financial statements are EX-99 exhibits, found on the filing's index
+// page. Each passage is labelled with its exhibit ("EX-99.2 Management's
+// Discussion and Analysis") and linked to it.
+func (s *Set) index40FExhibits(ctx context.Context, fi *filingIndex) error {
+	f, cik := fi.filing, s.cfg.Company.CIK
+	idx, err := s.cfg.Source.Document(ctx, cik, f.Accession, f.Accession+"-index.htm")
+	if err != nil {
+		return fmt.Errorf("index of 40-F %s: %w", f.Accession, err)
+	}
+	n := 0
+	for _, e := range edgar.ParseFilingIndex(idx.Body) {
+		typ := strings.ToUpper(e.Type)
+		desc := strings.ToLower(e.Description)
+		if !strings.HasPrefix(typ, "EX-99") || strings.Contains(desc, "certif") || strings.Contains(desc, "consent") {
+			continue
+		}
+		if n++; n > max40FExhibits {
+			break
+		}
+		doc, err := s.cfg.Source.Document(ctx, cik, f.Accession, e.Name)
+		if err != nil {
+			return fmt.Errorf("%s %s of 40-F %s: %w", e.Type, e.Name, f.Accession, err)
+		}
+		text := edgar.HTMLText(doc.Body)
+		label := e.Type + " " + exhibitTitle(e.Description, text)
+		for _, p := range edgar.Passages(text, passageChars) {
+			fi.sections = append(fi.sections, strings.TrimSpace(label))
+			fi.urls = append(fi.urls, doc.Provenance.URL)
+			fi.texts = append(fi.texts, p)
+		}
+	}
+	return nil
+}
+
+// exhibitTitle names a 40-F exhibit by what its opening says it is first
+// (an MD&A's opening often refers to the annual information form after its
+// own title; the index's description is the filer's and often only
+// "EX-99.1"), else by the description.
+func exhibitTitle(desc, text string) string {
+	head := strings.ToLower(strings.ReplaceAll(text[:min(len(text), 3000)], "’", "'"))
+	title, at := desc, len(head)
+	for _, k := range []struct{ phrase, title string }{
+		{"annual information form", "Annual Information Form"},
+		{"management's discussion and analysis", "Management's Discussion and Analysis"},
+		{"consolidated financial statements", "Consolidated Financial Statements"},
+	} {
+		if i := strings.Index(head, k.phrase); i >= 0 && i < at {
+			title, at = k.title, i
+		}
+	}
+	return title
 }

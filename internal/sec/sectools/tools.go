@@ -112,7 +112,8 @@ func (t *sectionTool) Spec() llm.ToolSpec {
 		Description: "Read a section of one of the company's annual reports (10-K, or the 20-F a foreign private issuer files) " +
 			"as plain text: \"risk factors\" (10-K Item 1A, 20-F Item 3.D), \"MD&A\" (10-K Item 7, Management's Discussion " +
 			"and Analysis; 20-F Item 5, Operating and Financial Review and Prospects) or \"business\" (10-K Item 1, 20-F Item 4, " +
-			"Information on the Company). The answer names the item as the filing numbers it. A 40-F's text is not read. " +
+			"Information on the Company). The answer names the item as the filing numbers it. A 40-F's exhibits are not read " +
+			"here: search them with " + NameSearch + ". " +
 			"Long sections come in parts; pass the offset given at the end of a part to read on. Get accession numbers from " +
 			NameFilings + ".",
 		Schema: json.RawMessage(`{
@@ -190,8 +191,8 @@ func (s *Set) section(ctx context.Context, accession, name string) (sectionText,
 	case "10-K", "20-F":
 	case "40-F":
 		return sectionText{}, badArgs(NameSection, "filing %s is a 40-F, whose text is in exhibits (the annual information form, "+
-			"the MD&A) that this tool does not read; read the figures with the XBRL tools, or the exhibits on EDGAR: %s",
-			f.Accession, edgar.FilingIndexURL(s.cfg.Company.CIK, f.Accession))
+			"the MD&A) that this tool does not read; search them with %s, or read them on EDGAR: %s",
+			f.Accession, NameSearch, edgar.FilingIndexURL(s.cfg.Company.CIK, f.Accession))
 	default:
 		return sectionText{}, badArgs(NameSection, "filing %s is a %s; sections are read from a 10-K, a 20-F or an amendment of one",
 			f.Accession, f.Form)

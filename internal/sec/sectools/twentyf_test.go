@@ -21,7 +21,8 @@ import (
 type fpiSource struct {
 	doc     []byte
 	docs    atomic.Int64
-	filings []edgar.Filing // nil: fpiFilings
+	filings []edgar.Filing    // nil: fpiFilings
+	extra   map[string]string // accession/name → document, besides the 20-F
 }
 
 var fpiFilings = []edgar.Filing{
@@ -52,11 +53,16 @@ func (s *fpiSource) CompanyFacts(ctx context.Context, cik edgar.CIK) (*edgar.Raw
 }
 
 func (s *fpiSource) Document(ctx context.Context, cik edgar.CIK, accession, name string) (*edgar.Raw, error) {
+	body := s.doc
 	if accession+"/"+name != "0009000020-26-000004/nvki-20251231.htm" {
-		return nil, fmt.Errorf("%w: GET %s/%s", edgar.ErrNotFound, accession, name)
+		b, ok := s.extra[accession+"/"+name]
+		if !ok {
+			return nil, fmt.Errorf("%w: GET %s/%s", edgar.ErrNotFound, accession, name)
+		}
+		body = []byte(b)
 	}
 	s.docs.Add(1)
-	return &edgar.Raw{Body: s.doc, Provenance: edgar.Provenance{Origin: "SEC EDGAR",
+	return &edgar.Raw{Body: body, Provenance: edgar.Provenance{Origin: "SEC EDGAR",
 		URL:       edgar.DocumentURL(cik, accession, name),
 		Retrieved: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}}, nil
 }
@@ -161,11 +167,74 @@ func TestFilingSearch20F(t *testing.T) {
 	}
 }
 
-// TestFilingSearch40F says that a 40-F's text is not searched.
+// fortyF is a synthetic 40-F filing: the form (a cover and a list of
+// exhibits), its EDGAR index page laid out as EDGAR's (the document table of
+// class tableFile), the annual information form, MD&A and financial
+// statements as EX-99.1 to 99.3 with uninformative descriptions, and a
+// consent and a certification that are not read.
+func fortyF() (edgar.Filing, map[string]string) {
+	const acc = "0009000020-26-000007"
+	row := func(seq, desc, name, typ string) string {
+		return `<tr><td scope="row">` + seq + `</td><td scope="row">` + desc + `</td><td scope="row"><a href="/Archives/edgar/data/9000020/000900002026000007/` +
+			name + `">` + name + `</a></td><td scope="row">` + typ + `</td><td scope="row">1000</td></tr>`
+	}
+	index := `<html><body><table class="tableFile" summary="Document Format Files"><tr><th>Seq</th><th>Description</th><th>Document</th><th>Type</th><th>Size</th></tr>` +
+		row("1", "FORM 40-F", "form40f.htm", "40-F") + row("2", "EXHIBIT 99.1", "ex99-1.htm", "EX-99.1") + row("3", "EXHIBIT 99.2", "ex99-2.htm", "EX-99.2") +
+		row("4", "EXHIBIT 99.3", "ex99-3.htm", "EX-99.3") + row("5", "CONSENT OF INDEPENDENT AUDITORS", "ex99-4.htm", "EX-99.4") +
+		row("6", "CERTIFICATION OF CEO", "ex99-5.htm", "EX-99.5") + `</table></body></html>`
+	filler := strings.Repeat("Further detail is given in the notes. ", 20)
+	docs := map[string]string{
+		acc + "/" + acc + "-index.htm": index,
+		acc + "/form40f.htm": `<p>FORM 40-F</p><p>ANNUAL REPORT PURSUANT TO SECTION 13(a) OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934</p>` +
+			`<p>The annual information form is filed as Exhibit 99.1, the MD&amp;A as Exhibit 99.2.</p>`,
+		acc + "/ex99-1.htm": `<p>NORDVIK RESOURCES LTD.</p><p>ANNUAL INFORMATION FORM</p><p>For the year ended December 31, 2025</p>` +
+			`<p>RISK FACTORS</p><p>Our copper concentrate is sold to three smelters in Asia; the loss of any of them would reduce revenue. ` + filler + `</p>`,
+		acc + "/ex99-2.htm": `<p>MANAGEMENT&#8217;S DISCUSSION AND ANALYSIS</p><p>This MD&amp;A should be read with our annual information form.</p>` +
+			`<p>Revenue rose 12% to C$1,204 million on higher copper prices. ` + filler + `</p>`,
+		acc + "/ex99-3.htm": `<p>CONSOLIDATED FINANCIAL STATEMENTS</p><p>Note 7. Mineral properties: carrying amount C$2,310 million. ` + filler + `</p>`,
+		acc + "/ex99-4.htm": `<p>We consent to the use of our report dated March 1, 2026 on copper revenue.</p>`,
+	}
+	return edgar.Filing{Accession: acc, Form: "40-F", FilingDate: "2026-03-10", ReportDate: "2025-12-31", PrimaryDocument: "form40f.htm"}, docs
+}
+
+// TestFilingSearch40F searches a 40-F's exhibits (the form itself is a
+// cover), each passage labelled and linked with its exhibit.
 func TestFilingSearch40F(t *testing.T) {
-	r, _ := fpiRegistry(t, edgar.Filing{Accession: "0009000020-26-000007", Form: "40-F", FilingDate: "2026-03-10", PrimaryDocument: "form40f.htm"})
-	_, err := r.Call(context.Background(), NameSearch, json.RawMessage(`{"query":"net sales"}`))
-	if err == nil || !strings.Contains(err.Error(), "40-F 0009000020-26-000007") || !strings.Contains(err.Error(), "not searched") {
-		t.Errorf("err = %v, want one saying the 40-F's exhibits are not searched", err)
+	f, docs := fortyF()
+	doc, err := os.ReadFile("../edgar/testdata/20f_sample.htm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &fpiSource{doc: doc, filings: []edgar.Filing{f}, extra: docs}
+	s, err := New(Config{Source: src, Company: fpiCompany})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := registry(t, s)
+	for _, tc := range []struct{ query, section, file string }{
+		{"copper concentrate smelters", "EX-99.1 Annual Information Form", "ex99-1.htm"},
+		{"revenue rose copper prices", "EX-99.2 Management's Discussion and Analysis", "ex99-2.htm"},
+		{"mineral properties carrying amount", "EX-99.3 Consolidated Financial Statements", "ex99-3.htm"},
+	} {
+		var got searchOut
+		callJSON(t, r, NameSearch, fmt.Sprintf(`{"query":%q,"limit":1}`, tc.query), &got)
+		if len(got.Searched) != 1 || got.Searched[0] != "40-F 0009000020-26-000007 filed 2026-03-10" || len(got.Passages) != 1 {
+			t.Fatalf("%q: searched %q, %d passages", tc.query, got.Searched, len(got.Passages))
+		}
+		p := got.Passages[0]
+		if p.Section != tc.section || p.Form != "40-F" || !strings.HasSuffix(p.URL, "/000900002026000007/"+tc.file) {
+			t.Errorf("%q: passage %s at %s, want %s at %s", tc.query, p.Section, p.URL, tc.section, tc.file)
+		}
+	}
+	var got searchOut
+	callJSON(t, r, NameSearch, `{"query":"consent report certification"}`, &got)
+	for _, p := range got.Passages {
+		if strings.Contains(p.Section, "EX-99.4") || strings.Contains(p.Section, "EX-99.5") {
+			t.Errorf("a consent or certification was searched: %s", p.Section)
+		}
+	}
+	// index, form and three exhibits, once each
+	if n := src.docs.Load(); n != 5 {
+		t.Errorf("%d document requests, want 5", n)
 	}
 }
