@@ -285,40 +285,60 @@ func (s *Set) filingIndex(ctx context.Context, f edgar.Filing) (*filingIndex, er
 // 99.3 as a rule), consents and certifications after.
 const max40FExhibits = 4
 
-// index40FExhibits adds a 40-F's text to its index: the 40-F form itself is a
-// cover and a list of exhibits, and the annual information form, the MD&A and
-// the financial statements are EX-99 exhibits, found on the filing's index
-// page. Each passage is labelled with its exhibit ("EX-99.2 Management's
-// Discussion and Analysis") and linked to it.
+// index40FExhibits adds a 40-F's exhibits to its index (fortyFExhibits),
+// each passage labelled with its exhibit ("EX-99.2 Management's Discussion
+// and Analysis") and linked to it.
 func (s *Set) index40FExhibits(ctx context.Context, fi *filingIndex) error {
-	f, cik := fi.filing, s.cfg.Company.CIK
+	exs, err := s.fortyFExhibits(ctx, fi.filing)
+	if err != nil {
+		return err
+	}
+	for _, ex := range exs {
+		for _, p := range edgar.Passages(ex.text, passageChars) {
+			fi.sections = append(fi.sections, ex.label())
+			fi.urls = append(fi.urls, ex.prov.URL)
+			fi.texts = append(fi.texts, p)
+		}
+	}
+	return nil
+}
+
+// exhibit is one exhibit of a filing, as text.
+type exhibit struct {
+	typ, name, title string
+	text             string
+	prov             edgar.Provenance
+}
+
+func (e exhibit) label() string { return strings.TrimSpace(e.typ + " " + e.title) }
+
+// fortyFExhibits reads a 40-F's text: the 40-F form itself is a cover and a
+// list of exhibits, and the annual information form, the MD&A and the
+// financial statements are EX-99 exhibits, found on the filing's index page.
+func (s *Set) fortyFExhibits(ctx context.Context, f edgar.Filing) ([]exhibit, error) {
+	cik := s.cfg.Company.CIK
 	idx, err := s.cfg.Source.Document(ctx, cik, f.Accession, f.Accession+"-index.htm")
 	if err != nil {
-		return fmt.Errorf("index of 40-F %s: %w", f.Accession, err)
+		return nil, fmt.Errorf("index of 40-F %s: %w", f.Accession, err)
 	}
-	n := 0
+	var out []exhibit
 	for _, e := range edgar.ParseFilingIndex(idx.Body) {
 		typ := strings.ToUpper(e.Type)
 		desc := strings.ToLower(e.Description)
 		if !strings.HasPrefix(typ, "EX-99") || strings.Contains(desc, "certif") || strings.Contains(desc, "consent") {
 			continue
 		}
-		if n++; n > max40FExhibits {
+		if len(out) == max40FExhibits {
 			break
 		}
 		doc, err := s.cfg.Source.Document(ctx, cik, f.Accession, e.Name)
 		if err != nil {
-			return fmt.Errorf("%s %s of 40-F %s: %w", e.Type, e.Name, f.Accession, err)
+			return nil, fmt.Errorf("%s %s of 40-F %s: %w", e.Type, e.Name, f.Accession, err)
 		}
 		text := edgar.HTMLText(doc.Body)
-		label := e.Type + " " + exhibitTitle(e.Description, text)
-		for _, p := range edgar.Passages(text, passageChars) {
-			fi.sections = append(fi.sections, strings.TrimSpace(label))
-			fi.urls = append(fi.urls, doc.Provenance.URL)
-			fi.texts = append(fi.texts, p)
-		}
+		out = append(out, exhibit{typ: e.Type, name: e.Name, title: exhibitTitle(e.Description, text), text: text, prov: doc.Provenance})
 	}
-	return nil
+	return out, nil
 }
 
 // exhibitTitle names a 40-F exhibit by what its opening says it is first

@@ -67,6 +67,7 @@ type Set struct {
 type sectionText struct {
 	filing edgar.Filing
 	sec    edgar.Section
+	title  string // as the filing names it: "Item 3.D. Risk Factors", "EX-99.2 Management's Discussion and Analysis"
 	text   string
 	prov   edgar.Provenance
 }

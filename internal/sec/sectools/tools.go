@@ -112,14 +112,14 @@ func (t *sectionTool) Spec() llm.ToolSpec {
 		Description: "Read a section of one of the company's annual reports (10-K, or the 20-F a foreign private issuer files) " +
 			"as plain text: \"risk factors\" (10-K Item 1A, 20-F Item 3.D), \"MD&A\" (10-K Item 7, Management's Discussion " +
 			"and Analysis; 20-F Item 5, Operating and Financial Review and Prospects) or \"business\" (10-K Item 1, 20-F Item 4, " +
-			"Information on the Company). The answer names the item as the filing numbers it. A 40-F's exhibits are not read " +
-			"here: search them with " + NameSearch + ". " +
+			"Information on the Company); of a 40-F, the MD&A exhibit, or the risk factors or business of its annual information " +
+			"form exhibit. The answer names the item or exhibit as the filing does. " +
 			"Long sections come in parts; pass the offset given at the end of a part to read on. Get accession numbers from " +
 			NameFilings + ".",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
-    "accession": {"type": "string", "description": "Accession number of a 10-K, 20-F or an amendment, e.g. 0001045810-26-000021."},
+    "accession": {"type": "string", "description": "Accession number of a 10-K, 20-F, 40-F or an amendment, e.g. 0001045810-26-000021."},
     "section": {"type": "string", "enum": ["risk factors", "MD&A", "business", "1A", "7", "1", "3.D", "5", "4"], "description": "risk factors (1A; 3.D of a 20-F), MD&A (7; 5 of a 20-F) or business (1; 4 of a 20-F). 3.D, 5 and 4 are read of a 20-F only."},
     "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Character offset to start from, for the next part of a long section."}
   },
@@ -160,7 +160,7 @@ func (t *sectionTool) Call(ctx context.Context, raw json.RawMessage) (string, er
 	if f.ReportDate != "" {
 		fmt.Fprintf(&b, " for the period ended %s", f.ReportDate)
 	}
-	fmt.Fprintf(&b, ", accession %s: %s\n", f.Accession, st.sec.TitleFor(f.Form))
+	fmt.Fprintf(&b, ", accession %s: %s\n", f.Accession, st.title)
 	fmt.Fprintf(&b, "Source: %s, %s\n", st.prov.Label(), st.prov.URL)
 	end := len(st.text)
 	if next > 0 {
@@ -188,11 +188,7 @@ func (s *Set) section(ctx context.Context, accession, name string) (sectionText,
 			accession, s.who(), NameFilings)
 	}
 	switch edgar.AnnualKind(f.Form) {
-	case "10-K", "20-F":
-	case "40-F":
-		return sectionText{}, badArgs(NameSection, "filing %s is a 40-F, whose text is in exhibits (the annual information form, "+
-			"the MD&A) that this tool does not read; search them with %s, or read them on EDGAR: %s",
-			f.Accession, NameSearch, edgar.FilingIndexURL(s.cfg.Company.CIK, f.Accession))
+	case "10-K", "20-F", "40-F":
 	default:
 		return sectionText{}, badArgs(NameSection, "filing %s is a %s; sections are read from a 10-K, a 20-F or an amendment of one",
 			f.Accession, f.Form)
@@ -211,6 +207,16 @@ func (s *Set) section(ctx context.Context, accession, name string) (sectionText,
 	if ok {
 		return st, nil
 	}
+	if edgar.AnnualKind(f.Form) == "40-F" {
+		st, err = s.fortyFSection(ctx, f, sec)
+		if err != nil {
+			return sectionText{}, err
+		}
+		s.mu.Lock()
+		s.sections[key] = st
+		s.mu.Unlock()
+		return st, nil
+	}
 	doc, err := s.cfg.Source.Document(ctx, s.cfg.Company.CIK, f.Accession, f.PrimaryDocument)
 	if err != nil {
 		return sectionText{}, fmt.Errorf("%s of %s: %w", sec.TitleFor(f.Form), f.Accession, err)
@@ -226,11 +232,46 @@ func (s *Set) section(ctx context.Context, accession, name string) (sectionText,
 		}
 		return sectionText{}, fmt.Errorf("%s filing %s (%s): %w%s", f.Form, f.Accession, f.PrimaryDocument, err, hint)
 	}
-	st = sectionText{filing: f, sec: sec, text: text, prov: doc.Provenance}
+	st = sectionText{filing: f, sec: sec, title: sec.TitleFor(f.Form), text: text, prov: doc.Provenance}
 	s.mu.Lock()
 	s.sections[key] = st
 	s.mu.Unlock()
 	return st, nil
+}
+
+// fortyFSection reads a section of a 40-F from its exhibits: the MD&A is an
+// exhibit of its own; the risk factors and the business are sections of the
+// annual information form (edgar.ExtractAIFSection).
+func (s *Set) fortyFSection(ctx context.Context, f edgar.Filing, sec edgar.Section) (sectionText, error) {
+	exs, err := s.fortyFExhibits(ctx, f)
+	if err != nil {
+		return sectionText{}, err
+	}
+	want := "Annual Information Form"
+	if sec == edgar.MDA {
+		want = "Management's Discussion and Analysis"
+	}
+	var names []string
+	for _, ex := range exs {
+		names = append(names, ex.label())
+		if ex.title != want {
+			continue
+		}
+		if sec == edgar.MDA {
+			return sectionText{filing: f, sec: sec, title: ex.label() + " (" + ex.name + ")", text: ex.text, prov: ex.prov}, nil
+		}
+		text, err := edgar.ExtractAIFSection(ex.text, sec)
+		if err != nil {
+			return sectionText{}, fmt.Errorf("40-F %s, %s (%s): %w; search it with %s", f.Accession, ex.label(), ex.name, err, NameSearch)
+		}
+		title := "Risk Factors"
+		if sec == edgar.Business {
+			title = "Description of the Business"
+		}
+		return sectionText{filing: f, sec: sec, title: ex.label() + " (" + ex.name + "), " + title, text: text, prov: ex.prov}, nil
+	}
+	return sectionText{}, fmt.Errorf("40-F %s: no exhibit reads as the %s (exhibits read: %s); search them with %s or see %s",
+		f.Accession, want, strings.Join(names, "; "), NameSearch, edgar.FilingIndexURL(s.cfg.Company.CIK, f.Accession))
 }
 
 // factsTool looks up reported XBRL values.

@@ -121,7 +121,6 @@ func TestSection20F(t *testing.T) {
 	}
 	for _, tc := range []struct{ args, want string }{
 		{`{"accession":"0009000020-26-000011","section":"risk factors"}`, "is a 6-K"},
-		{`{"accession":"0009000020-25-000005","section":"MD&A"}`, "is a 40-F, whose text is in exhibits"},
 		{`{"accession":"0009000020-26-000004","section":"6"}`, "Item 3.D"},
 	} {
 		_, err := r.Call(ctx, NameSection, json.RawMessage(tc.args))
@@ -188,7 +187,9 @@ func fortyF() (edgar.Filing, map[string]string) {
 		acc + "/form40f.htm": `<p>FORM 40-F</p><p>ANNUAL REPORT PURSUANT TO SECTION 13(a) OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934</p>` +
 			`<p>The annual information form is filed as Exhibit 99.1, the MD&amp;A as Exhibit 99.2.</p>`,
 		acc + "/ex99-1.htm": `<p>NORDVIK RESOURCES LTD.</p><p>ANNUAL INFORMATION FORM</p><p>For the year ended December 31, 2025</p>` +
-			`<p>RISK FACTORS</p><p>Our copper concentrate is sold to three smelters in Asia; the loss of any of them would reduce revenue. ` + filler + `</p>`,
+			`<p>DESCRIPTION OF THE BUSINESS</p><p>We mine copper and zinc at two sites in British Columbia.</p>` +
+			`<p>RISK FACTORS</p><p>Our copper concentrate is sold to three smelters in Asia; the loss of any of them would reduce revenue. ` + filler + `</p>` +
+			`<p>DIVIDENDS</p><p>We paid C$0.10 per share each quarter in 2025.</p>`,
 		acc + "/ex99-2.htm": `<p>MANAGEMENT&#8217;S DISCUSSION AND ANALYSIS</p><p>This MD&amp;A should be read with our annual information form.</p>` +
 			`<p>Revenue rose 12% to C$1,204 million on higher copper prices. ` + filler + `</p>`,
 		acc + "/ex99-3.htm": `<p>CONSOLIDATED FINANCIAL STATEMENTS</p><p>Note 7. Mineral properties: carrying amount C$2,310 million. ` + filler + `</p>`,
@@ -236,5 +237,37 @@ func TestFilingSearch40F(t *testing.T) {
 	// index, form and three exhibits, once each
 	if n := src.docs.Load(); n != 5 {
 		t.Errorf("%d document requests, want 5", n)
+	}
+}
+
+// TestSection40F reads a 40-F's MD&A exhibit and its annual information
+// form's risk factors and business, labelled with the exhibit.
+func TestSection40F(t *testing.T) {
+	f, docs := fortyF()
+	src := &fpiSource{filings: []edgar.Filing{f}, extra: docs}
+	s, err := New(Config{Source: src, Company: fpiCompany})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := registry(t, s)
+	const head = "NORDVIK INSTRUMENTS N.V. (NVKI), 40-F filed 2026-03-10 for the period ended 2025-12-31, accession 0009000020-26-000007: "
+	for _, tc := range []struct{ section, title, text, not, url string }{
+		{"MD&A", "EX-99.2 Management's Discussion and Analysis (ex99-2.htm)", "Revenue rose 12% to C$1,204 million", "smelters", "ex99-2.htm"},
+		{"risk factors", "EX-99.1 Annual Information Form (ex99-1.htm), Risk Factors", "RISK FACTORS\nOur copper concentrate", "C$0.10 per share", "ex99-1.htm"},
+		{"business", "EX-99.1 Annual Information Form (ex99-1.htm), Description of the Business", "We mine copper and zinc", "smelters", "ex99-1.htm"},
+	} {
+		out, err := r.Call(context.Background(), NameSection, json.RawMessage(fmt.Sprintf(`{"accession":"0009000020-26-000007","section":%q}`, tc.section)))
+		if err != nil {
+			t.Errorf("%s: %v", tc.section, err)
+			continue
+		}
+		for _, want := range []string{head + tc.title + "\n", "/000900002026000007/" + tc.url + "\n", tc.text} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: answer lacks %q:\n%.500s", tc.section, want, out)
+			}
+		}
+		if strings.Contains(out, tc.not) {
+			t.Errorf("%s: answer holds %q, from outside the section", tc.section, tc.not)
+		}
 	}
 }
