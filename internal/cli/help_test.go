@@ -77,6 +77,34 @@ func TestShellFlagGivenToACommand(t *testing.T) {
 	}
 }
 
+// TestUnknownFlagSuggests: a mistyped flag suggests the command's flags it
+// was probably meant to be, its own and those it inherits (--db), and a
+// flag near none is refused as before; bad input, exit 2, either way.
+func TestUnknownFlagSuggests(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string // "" when no flag is near
+	}{
+		{[]string{"debate", "NVDA", "--modle", "x"}, "\t--model\n"},
+		{[]string{"debate", "NVDA", "--no-checkpoint"}, "\t--no-checkpoints\n"},
+		{[]string{"debate", "NVDA", "--max-round=3"}, "\t--max-rounds\n"},
+		{[]string{"list", "--bd", "x.db"}, "\t--db\n"},
+		{[]string{"show", "DEB-1", "--zzzz"}, ""},
+	} {
+		ios, _, _, errOut := iostreams.Test()
+		if code := Main(context.Background(), c.args, ios); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d", c.args, code, ExitUsage)
+		}
+		s := errOut.String()
+		if !strings.Contains(s, "unknown flag") || !strings.Contains(s, "--help' for usage") {
+			t.Errorf("%v: %q", c.args, s)
+		}
+		if got := strings.Contains(s, "Did you mean"); got != (c.want != "") || !strings.Contains(s, c.want) {
+			t.Errorf("%v: %q, want the suggestion %q", c.args, s, c.want)
+		}
+	}
+}
+
 // TestUnknownCommandSuggests: a mistyped command suggests the commands it
 // was probably meant to be (a swap of two letters is one edit, and help is
 // one of them), and a word near none says how to debate it; bad input, exit

@@ -313,6 +313,9 @@ with nothing lost.`,
 				return &UsageError{Err: fmt.Errorf("%w: --%s is the interactive shell's, as in 'parley --%s …' or 'parley shell --%s …'; %s does not take it", err, name, name, name, c.CommandPath())}
 			}
 		}
+		if s := suggestFlags(c, err); len(s) > 0 {
+			return &UsageError{Err: fmt.Errorf("%w\n\nDid you mean this?\n\t--%s\nRun '%s --help' for usage", err, strings.Join(s, "\n\t--"), c.CommandPath())}
+		}
 		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage", flagValueError(err), c.CommandPath())}
 	})
 	root.Version = version()

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/parleyhq/parley/internal/app"
 )
@@ -41,6 +42,25 @@ func suggestCommands(cmd *cobra.Command, typed string) []string {
 			names = append(names, c.Name())
 		}
 	}
+	return app.Suggest(typed, names)
+}
+
+// suggestFlags are the names of c's flags, its own and those it inherits,
+// that the unknown flag of err (pflag's "unknown flag: --max-round") may
+// have meant (see app.Suggest): '--no-checkpoint' is '--no-checkpoints',
+// '--modle' is '--model'. None for another error.
+func suggestFlags(c *cobra.Command, err error) []string {
+	typed, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return nil
+	}
+	typed, _, _ = strings.Cut(typed, "=")
+	var names []string
+	c.Flags().VisitAll(func(fl *pflag.Flag) {
+		if !fl.Hidden && fl.Deprecated == "" {
+			names = append(names, fl.Name)
+		}
+	})
 	return app.Suggest(typed, names)
 }
 
