@@ -32,6 +32,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -125,7 +126,11 @@ type Provider struct {
 	// cacheCounts remembers, per model, what a compatible server's
 	// counts showed of its input_tokens (see checkCacheCounts).
 	cacheCounts *permodel.Map[cacheReading]
-	log         *slog.Logger
+	// unknownStops holds "model\x00reason" for each stop reason not
+	// known to Parley that a model's replies ended with, so that each
+	// is said once.
+	unknownStops sync.Map
+	log          *slog.Logger
 }
 
 // cacheReading is what a model's replies showed of how its server counts
@@ -515,6 +520,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, e)
 			return
 		}
+		p.checkStop(ctx, req.Model, rawStop)
 		if cut != nil && !llm.Incomplete(stop) {
 			yield(llm.Chunk{}, cut)
 			return
@@ -689,6 +695,31 @@ func stopReason(s string, forced bool) string {
 		return llm.StopRefusal
 	}
 	return llm.StopEnd
+}
+
+// knownStops are the stop reasons stopReason reads as the API and the
+// proxies in front of compatible servers mean them, and pause_turn, which
+// the call continues.
+var knownStops = []string{
+	string(sdk.StopReasonEndTurn), string(sdk.StopReasonStopSequence), string(sdk.StopReasonToolUse),
+	string(sdk.StopReasonMaxTokens), string(sdk.StopReasonModelContextWindowExceeded), string(sdk.StopReasonRefusal),
+	stopPauseTurn, "stop", "tool_calls", "length", "model_length", "content_filter",
+}
+
+// checkStop says, once per model and reason, when a reply ended with a
+// stop reason Parley does not know (a newer API's, a compatible server's
+// own word): it is read as the end of the reply, as the API's end_turn,
+// and the user is told rather than have a new meaning pass unseen.
+func (p *Provider) checkStop(ctx context.Context, model, raw string) {
+	r := strings.ToLower(raw)
+	if slices.Contains(knownStops, r) {
+		return
+	}
+	if _, seen := p.unknownStops.LoadOrStore(model+"\x00"+r, true); seen {
+		return
+	}
+	p.log.LogAttrs(ctx, slog.LevelWarn, fmt.Sprintf("the server ended a reply with stop_reason %q, which Parley does not know: the reply is read as whole, as for end_turn", apierr.Detail(raw)),
+		slog.String("provider", p.Name()), slog.String("model", model))
 }
 
 // mapErr classifies an error from the SDK.
