@@ -42,7 +42,11 @@ func browser(t *testing.T, width, height int) (context.Context, *atomic.Int32) {
 		t.Skip("no chromium: install Debian's chromium (.ci/run does) or set PARLEY_CHROMIUM")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
-		chromedp.Flag("headless", "new"), chromedp.WindowSize(width, height), chromedp.Flag("disable-dev-shm-usage", true))
+		chromedp.Flag("headless", "new"), chromedp.WindowSize(width, height), chromedp.Flag("disable-dev-shm-usage", true),
+		// Chromium's singleton socket goes in a directory of its own under
+		// TMPDIR, which it leaves behind when it is killed, as every test's
+		// browser is at its end: the test's temp dir takes it away.
+		chromedp.Env("TMPDIR="+t.TempDir()))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
