@@ -1,21 +1,17 @@
 package bullbear_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
-	"github.com/parleyhq/parley/internal/format/formattest"
 	"github.com/parleyhq/parley/internal/llm/script"
 	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/sec/xbrl"
-	"github.com/parleyhq/parley/internal/store/memstore"
 )
 
 // foreignOptions are the options the CLI stores for a synthetic foreign
@@ -117,27 +113,7 @@ func TestForeignFilerDebate(t *testing.T) {
 // own figures pass the fact check.
 func TestForeignFilerDataOnly(t *testing.T) {
 	o, rep := foreignOptions(t, "ifrstwd_CIK0009000022.json", "FNDY")
-	store := memstore.New()
-	t.Cleanup(func() { _ = store.Close() })
-	r := &debate.Runner{Store: store, Now: func() time.Time { return created },
-		Cast: debate.Cast{Responders: bullbear.NewDataAgents(analysis.Assess(rep), o.Data).Responders()}}
-	raw := formattest.JSON(o)
-	proto, err := bullbear.Format{}.Protocol(o.Ticker, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := r.Create(ctx, "DEB-twd", debate.Created{Format: bullbear.Name, Topic: o.Ticker, Options: raw, Limits: debate.DefaultLimits()}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := r.Run(ctx, "DEB-twd", proto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := bullbear.Format{}.Render(s, debate.RenderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, doc := dataOnlyDebateOf(t, o, rep, o.Data)
 	if s.Status != debate.StatusCompleted {
 		t.Fatalf("status %s", s.Status)
 	}

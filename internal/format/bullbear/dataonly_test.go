@@ -20,6 +20,13 @@ import (
 func dataOnlyDebate(t *testing.T, o bullbear.Options) (*debate.State, string) {
 	t.Helper()
 	rep, data := nvda(t)
+	return dataOnlyDebateOf(t, o, rep, data)
+}
+
+// dataOnlyDebateOf runs a data-only debate on o with the data-only agents
+// arguing from rep and data, and renders its report.
+func dataOnlyDebateOf(t *testing.T, o bullbear.Options, rep *analysis.Report, data string) (*debate.State, string) {
+	t.Helper()
 	store := memstore.New()
 	t.Cleanup(func() { _ = store.Close() })
 	r := &debate.Runner{Store: store, Now: func() time.Time { return created },
