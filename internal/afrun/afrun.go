@@ -32,6 +32,7 @@ import (
 	"github.com/parleyhq/parley/internal/argue"
 	"github.com/parleyhq/parley/internal/argue/iccma"
 	"github.com/parleyhq/parley/internal/iostreams"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // Exit codes, the same as the full command line's.
@@ -101,9 +102,18 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 	if o.Arg != "" && !iccma.TakesArg(o.Problem) {
 		// Not an error: ICCMA harnesses may pass an instance's query with
 		// every task, and the answer does not depend on it.
-		fmt.Fprintf(ios.ErrOut, "note: %s takes no query argument; -a %q is ignored\n", strings.ToUpper(o.Problem), o.Arg)
+		fmt.Fprintf(ios.ErrOut, "note: %s takes no query argument; -a %q is ignored\n", textsafe.Clean(strings.ToUpper(o.Problem)), o.Arg)
 	}
-	err := iccma.Run(ctx, iccma.Options{Problem: o.Problem, File: o.File, Format: o.Format, Arg: o.Arg, Input: ios.In}, ios.Out)
+	iopts := iccma.Options{Problem: o.Problem, File: o.File, Format: o.Format, Arg: o.Arg, Input: ios.In}
+	if ios.IsTerminal() {
+		// A name is the file's bytes: on a terminal its escape sequences
+		// would act (clear the screen, retitle the window, write the
+		// clipboard), so they are shown instead. A pipe or a file gets
+		// the names unchanged, as the ICCMA tools that read the answer
+		// compare them with the framework's.
+		iopts.Shown = textsafe.Clean
+	}
+	err := iccma.Run(ctx, iopts, ios.Out)
 	switch {
 	case err == nil:
 		return nil
@@ -169,7 +179,9 @@ func Exit(ios *iostreams.IOStreams, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.Colors().Red("error:"), err)
+	// Cleaned: errors quote the file's lines, names and the file's own
+	// name, any of which may hold escape sequences.
+	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.Colors().Red("error:"), textsafe.Clean(err.Error()))
 	var ue *UsageError
 	switch {
 	case errors.As(err, &ue):

@@ -158,3 +158,67 @@ func TestEarlyRuns(t *testing.T) {
 		}
 	}
 }
+
+// Argument names are the file's bytes. On a terminal their escape
+// sequences are shown, not acted on; a pipe gets them byte for byte, as
+// ICCMA tooling compares them with the file's. Errors, which quote the
+// file, its name and the flags, never carry a control character.
+func TestHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	// A name that clears the screen, one that retitles the window, one
+	// that writes the clipboard (OSC 52), one with the 8-bit CSI (U+009B)
+	// and one that reverses the text after it.
+	names := []string{"a\x1b[2J", "b\x1b]0;pwned\a", "c\x1b]52;c;ZXZpbA==\x1b\\", "d\u009b31m", "e\u202eevil"}
+	var src strings.Builder
+	for _, n := range names {
+		src.WriteString("arg(" + n + ").\n")
+	}
+	hostile := filepath.Join(dir, "h\x1b[2J.apx")
+	if err := os.WriteFile(hostile, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	leaks := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool {
+			return r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f || r == 0x202e
+		})
+	}
+	run := func(terminal bool, args ...string) (string, string) {
+		ios, _, out, errOut := iostreams.Test()
+		ios.SetTerminal(terminal, false, false)
+		afrun.Early(context.Background(), append([]string{"af"}, args...), ios)
+		return out.String(), errOut.String()
+	}
+
+	out, errOut := run(true, "-p", "SE-GR", "-f", hostile)
+	if leaks(out) || errOut != "" {
+		t.Errorf("on a terminal: out %q, err %q: want the names' controls shown", out, errOut)
+	}
+	if want := "[a␛[2J,b␛]0;pwned␇,c␛]52;c;ZXZpbA==␛\\,d⟨U+009B⟩31m,e⟨U+202E⟩evil]\n"; out != want {
+		t.Errorf("on a terminal: out %q, want %q", out, want)
+	}
+	out, _ = run(false, "-p", "SE-GR", "-f", hostile)
+	if want := "[" + strings.Join(names, ",") + "]\n"; out != want {
+		t.Errorf("to a pipe: out %q, want the names as the file has them, %q", out, want)
+	}
+
+	for _, args := range [][]string{
+		{"-p", "DC-GR", "-f", hostile, "-a", "x\x1b[2J"},          // an unknown query, the hint quoting a name
+		{"-p", "SE-GR", "-f", filepath.Join(dir, "no\x1b[2J.af")}, // a missing file
+		{"-p", "SE-GR", "-f", hostile, "-fo", "\x1b]0;x\a"},       // an unknown format
+		{"-p", "\x1b[2J", "-f", hostile, "-a", "x"},               // an unknown problem, with the note on the query
+		{"-p", "SE-GR", "-f", filepath.Join(dir, "\x1b[2J")},      // no format to tell
+	} {
+		_, errOut := run(false, args...)
+		if errOut == "" || leaks(errOut) {
+			t.Errorf("%q: err %q: want an error with no control character", args, errOut)
+		}
+	}
+	// A file whose name holds an escape, its contents bad.
+	bad := filepath.Join(dir, "bad\x1b]0;x\a.apx")
+	if err := os.WriteFile(bad, []byte("arg(a).\natt(a,\x1b[31mz).\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut := run(false, "-p", "SE-GR", "-f", bad); errOut == "" || leaks(errOut) {
+		t.Errorf("bad file: err %q: want an error with no control character", errOut)
+	}
+}

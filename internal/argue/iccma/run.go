@@ -39,6 +39,12 @@ type Options struct {
 	Format  string    // see Formats; empty means infer from File's extension
 	Arg     string    // query argument for DC/DS (a name, or a number in i23)
 	Input   io.Reader // read when File is "" or "-"
+	// Shown, if set, is how an argument's name is written in the answer;
+	// nil writes names as the file has them. afrun sets it when the answer
+	// goes to a terminal, which must not act on a name's control
+	// characters; a pipe gets the names byte for byte, as ICCMA tooling
+	// compares them with the file's.
+	Shown func(name string) string
 }
 
 // Run solves opts.Problem on the framework in opts.File and writes the
@@ -91,7 +97,7 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 	// every instance's .arg file along with every task still gets the
 	// answer (μ-toksia ignores it too); afrun says so on standard error.
 	out := bufio.NewWriter(stdout)
-	p := printer{af: af, numeric: format == I23, w: out}
+	p := printer{af: af, numeric: format == I23, w: out, shown: opts.Shown}
 	switch task {
 	case "SE":
 		e, ok, err := af.SomeExtension(ctx, sem)
@@ -297,6 +303,15 @@ type printer struct {
 	af      *argue.Framework
 	numeric bool
 	w       io.Writer
+	shown   func(string) string // see Options.Shown
+}
+
+// name is argument a's name as the answer writes it.
+func (p printer) name(a int) string {
+	if p.shown == nil {
+		return p.af.Name(a)
+	}
+	return p.shown(p.af.Name(a))
 }
 
 func (p printer) line(s string) { fmt.Fprintln(p.w, s) }
@@ -308,7 +323,7 @@ func (p printer) single(e argue.Extension) {
 		io.WriteString(p.w, "w")
 		for _, a := range e {
 			io.WriteString(p.w, " ")
-			io.WriteString(p.w, p.af.Name(a))
+			io.WriteString(p.w, p.name(a))
 		}
 		io.WriteString(p.w, "\n")
 		return
@@ -317,7 +332,11 @@ func (p printer) single(e argue.Extension) {
 }
 
 func (p printer) bracket(e argue.Extension) string {
-	return "[" + strings.Join(p.af.Names(e), ",") + "]"
+	names := make([]string, len(e))
+	for i, a := range e {
+		names[i] = p.name(a)
+	}
+	return "[" + strings.Join(names, ",") + "]"
 }
 
 func (p printer) all(exts []argue.Extension) {
