@@ -224,6 +224,9 @@ func (t *Table) Check(text string) []Finding {
 
 // CheckMention compares one figure with the filings.
 func (t *Table) CheckMention(m Mention) Finding {
+	if m.alt != (Period{}) {
+		return t.checkEither(m)
+	}
 	f := Finding{Quote: m.Quote, Text: m.Text, Metric: m.Metric, Period: m.Period, Row: m.Row}
 	if t.Currency != "" && t.Currency != "USD" {
 		f.Currency = t.Currency
@@ -411,6 +414,44 @@ func (t *Table) CheckMention(m Mention) Finding {
 		return f
 	}
 	f.Reason = t.diagnose(m, actual)
+	return f
+}
+
+// checkEither checks a figure whose period may be read two ways (a
+// quarter of a bare year: the fiscal quarter or the calendar one; "this
+// year": the latest fiscal year or the one in progress): right
+// in either reading, it is verified; wrong in both, corrected as the
+// first; else, wrong in one and unsettled in the other, unverified, since
+// nothing says which the writer meant.
+func (t *Table) checkEither(m Mention) Finding {
+	alt := m.alt
+	m.alt = Period{}
+	first := t.CheckMention(m)
+	if first.Status != Corrected && first.Status != Unverified {
+		return first
+	}
+	m.Period = alt
+	second := t.CheckMention(m)
+	switch {
+	case second.Status == Verified:
+		return second
+	case first.Status == Corrected && second.Status == Corrected:
+		return first
+	case first.Status == Unverified && second.Status == Unverified:
+		return first
+	}
+	wrong := first
+	if wrong.Status != Corrected {
+		wrong = second
+	}
+	f := first
+	f.Status, f.Actual = Unverified, nil
+	other := alt.String()
+	if alt.Q < 0 {
+		other = "a year to date the check does not hold"
+	}
+	f.Reason = fmt.Sprintf("the period stated may be read as %s or as %s: the figure does not match %s (%s), and the filings Parley has do not settle the other reading",
+		first.Period, other, wrong.Period, wrong.Reason)
 	return f
 }
 

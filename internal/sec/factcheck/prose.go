@@ -25,6 +25,9 @@ type Mention struct {
 	// pinned is the period a streak over years ends in, which the
 	// attribution of the nearest period must not replace.
 	pinned *Period
+	// alt is another period the one stated may be (span.alt): a figure
+	// right of either is not wrong.
+	alt Period
 	// slack widens the tolerance by the filing's figure's own
 	// imprecision (Fact.Slack), set while it is compared with one.
 	slack    float64
@@ -1019,6 +1022,11 @@ type span struct {
 	asOf bool
 	// name is the phrase of an otherMetric span.
 	name string
+	// alt is the other period a quarter with a bare year may name ("Q4
+	// 2023" of a filer whose year ends in September: its fiscal Q4 2023
+	// or the calendar quarter to December 2023, its Q1 FY2024); zero when
+	// the two readings coincide or the year says which it is.
+	alt Period
 }
 
 func findIn(sentence string, t *Table) []Mention {
@@ -2495,6 +2503,9 @@ func findPeriods(low string, t *Table) []span {
 			q.start, q.end = min(q.start, out[at].start), max(q.end, out[at].end)
 		}
 		q.period.FY = fy
+		if at >= 0 && q.period.Q > 0 && !fiscalQuarter(low, q) {
+			q.period, q.alt = t.quarterOfBareYear(q.period, out[at])
+		}
 		q.bare = at < 0 && q.period.Q > 0
 		out = append(out, q)
 	}
@@ -2530,7 +2541,11 @@ func (t *Table) quarterOfYear(low string, start int, chosen span, periods []span
 				return chosen
 			}
 		}
-		return span{start: min(q.start, y.start), end: max(q.end, y.end), period: p}
+		joined := span{start: min(q.start, y.start), end: max(q.end, y.end), period: p}
+		if q.month == 0 && !fiscalQuarter(low, q) {
+			joined.period, joined.alt = t.quarterOfBareYear(p, y)
+		}
+		return joined
 	}
 	switch {
 	case isYear(chosen):
@@ -2554,6 +2569,55 @@ func (t *Table) quarterOfYear(low string, start int, chosen span, periods []span
 		}
 	}
 	return chosen
+}
+
+// quarterOfBareYear is the period of fiscal quarter q.Q of the year y
+// written with it, and the other period it may name. A year named fiscal
+// ("Q4 FY2023", "fiscal 2023's fourth quarter") makes it the fiscal
+// quarter; a year named calendar ("Q4 of calendar 2023") the filer's
+// quarter that ends with that calendar quarter (Apple's Q1 FY2024), or an
+// unplaced one (Q -3) when none does. A bare year ("Q4 2023") may be
+// either, for a filer whose fiscal year is not the calendar year: the
+// fiscal reading first, the calendar one as alt, a figure right in either
+// not wrong.
+func (t *Table) quarterOfBareYear(q Period, y span) (Period, Period) {
+	switch {
+	case y.period.Q == -2:
+		if c, ok := t.calendarQuarter(q.Q, y.period.FY); ok {
+			return c, Period{}
+		}
+		return Period{Q: -3}, Period{}
+	case y.metric == "calendar":
+		if c, ok := t.calendarQuarter(q.Q, y.period.FY); ok && c != q {
+			return q, c
+		}
+	}
+	return q, Period{}
+}
+
+// fiscalQuarter reports whether quarter q is named fiscal ("fiscal third
+// quarter 2026", "the second fiscal quarter of 2025", "fiscal Q1 2026"):
+// its year is then the fiscal year, whatever is written with it.
+func fiscalQuarter(low string, q span) bool {
+	return strings.Contains(low[max(0, q.start-8):q.end], "fiscal")
+}
+
+// calendarQuarter is the filer's fiscal quarter that ends with calendar
+// quarter q of year y: the one ending in that quarter's last month or, for
+// a year ending in January, a month later, as such a year is taken for
+// the calendar year it nearly is (candidates).
+func (t *Table) calendarQuarter(q, y int) (Period, bool) {
+	if p, ok := t.monthQuarter(3*q, y, false); ok {
+		return p, true
+	}
+	if t.FYEndMonth != 1 || t.FYEndDay >= 1 && t.FYEndDay <= 7 {
+		return Period{}, false
+	}
+	m := 3*q + 1
+	if m > 12 {
+		m, y = m-12, y+1
+	}
+	return t.monthQuarter(m, y, false)
 }
 
 // monthNumber is the number of a month's name or abbreviation.
@@ -3013,6 +3077,7 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	m.Period = Period{FY: t.LatestFY}
 	if pscore < 1<<30 {
 		m.Period, m.Explicit, m.Relative = pbest.period, true, pbest.relative
+		m.alt = pbest.alt
 		if pbest.metric == "calendar" {
 			m.Relative = false
 			m.Period.Q = 0
@@ -3040,6 +3105,10 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 				m.Period.Q = -1
 			default:
 				m.Period.FY -= max(1, pbest.back)
+				if a.alt.Q > 0 {
+					m.alt = a.alt
+					m.alt.FY -= max(1, pbest.back)
+				}
 			}
 		}
 	}

@@ -1,0 +1,41 @@
+package factcheck
+
+import "testing"
+
+// TestCalendarQuarters: a quarter written with a bare year ("Q4 2023",
+// "the fourth quarter of 2023") of a filer whose fiscal year is not the
+// calendar year may be its fiscal quarter or the calendar one; a figure
+// right in either is verified, wrong in both corrected, and a quarter of
+// a year named calendar is the filer's quarter ending with it. By the
+// companyfacts JSON: Apple's fiscal Q4 2023 (to 2023-09-30) revenue was
+// $89.498B, its Q1 FY2024 (to 2023-12-30) $119.575B; NVIDIA's Q4 FY2024
+// (to 2024-01-28) $22.103B. Read as the fiscal quarter alone, Apple's
+// right calendar Q4 2023 was corrected, even when "calendar" was written.
+func TestCalendarQuarters(t *testing.T) {
+	ts := tables(t)
+	checkOne(t, []oneCase{
+		{ts["AAPL"], "Revenue in Q4 2023 was $89.5 billion.", Verified},
+		{ts["AAPL"], "Revenue in Q4 2023 was $119.6 billion.", Verified},
+		{ts["AAPL"], "Apple's fourth quarter of 2023 revenue was $119.6 billion.", Verified},
+		{ts["AAPL"], "Revenue in Q4 of calendar 2023 was $119.6 billion.", Verified},
+		{ts["AAPL"], "Revenue in Q4 of calendar 2023 was $89.5 billion.", Corrected},
+		{ts["AAPL"], "Revenue in Q4 2023 was $100 billion.", Corrected},
+		// Named fiscal, the quarter is the fiscal one only.
+		{ts["AAPL"], "Apple's revenue in fiscal Q4 2023 was $119.6 billion.", Corrected},
+		{ts["AAPL"], "Apple's revenue in Q4 FY2023 was $119.6 billion.", Corrected},
+		{ts["AAPL"], "Apple's fiscal first-quarter 2026 net income was $36.3 billion.", Corrected},
+		// A calendar-year filer's quarters are the calendar's.
+		{ts["GOOGL"], "Alphabet's Q4 2025 revenue was $102.3 billion.", Corrected},
+		// A year ending late in January: its quarter ending a month after
+		// the calendar quarter.
+		{ts["NVDA"], "NVIDIA's Q4 2023 revenue was $22.1 billion.", Verified},
+		{ts["NVDA"], "NVIDIA's revenue in Q4 of calendar 2023 was $22.1 billion.", Verified},
+		// Wrong in the calendar reading, unknown in the fiscal one (the
+		// table holds no Q4 FY2023): unsettled.
+		{ts["NVDA"], "NVIDIA's Q4 2023 revenue was $15.0 billion.", Unverified},
+	})
+	// The year before a quarter read either way is read the same way.
+	checkStatuses(t, []statusCase{
+		{ts["AAPL"], "Apple's Q4 2023 revenue was $119.6 billion, up 2% from $117.2 billion a year earlier.", []Status{Verified, Verified, Verified}},
+	})
+}
