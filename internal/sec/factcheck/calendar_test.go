@@ -39,3 +39,22 @@ func TestCalendarQuarters(t *testing.T) {
 		{ts["AAPL"], "Apple's Q4 2023 revenue was $119.6 billion, up 2% from $117.2 billion a year earlier.", []Status{Verified, Verified, Verified}},
 	})
 }
+
+// TestThisYear: "this year" is the latest fiscal year or, when the latest
+// filing is a 10-Q of the year after it, that year so far: a figure right
+// in either is verified. Each filer's latest filing is such a 10-Q, of the
+// year's first quarter (Apple's Q1 FY2026 revenue $143.756B, Alphabet's
+// Q1 2026 $109.896B). Read as the latest fiscal year alone, the right
+// year-to-date figure was corrected.
+func TestThisYear(t *testing.T) {
+	ts := tables(t)
+	checkOne(t, []oneCase{
+		{ts["AAPL"], "This year revenue was $143.8 billion.", Verified},
+		{ts["AAPL"], "So far this year revenue is $143.8 billion.", Verified},
+		{ts["AAPL"], "Apple earned $112.0 billion this year.", Verified},
+		{ts["AAPL"], "This year revenue was $500 billion.", Corrected},
+		{ts["GOOGL"], "Revenue this year was $109.9 billion.", Verified},
+		{ts["GOOGL"], "Revenue in the current fiscal year was $402.8 billion.", Verified},
+		{ts["GOOGL"], "Revenue in the current fiscal year was $350.0 billion.", Corrected},
+	})
+}

@@ -567,6 +567,11 @@ var (
 	lastYrRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(last year|prior year|previous year|a year earlier|a year ago|year before|prior fiscal year|previous fiscal year|the year before)\b`)
 	})
+	// thisYearRe is the year the writer is in: "this year", "this fiscal
+	// year", "the current year", "so far this year".
+	thisYearRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:(?:so\s+far\s+)?this|the\s+current)\s+(?:fiscal\s+)?year\b`)
+	})
 	// yearsBackRe is a year counted back more than one: "two years
 	// earlier", "three years ago", "2 years before".
 	yearsBackRe = sync.OnceValue(func() *regexp.Regexp {
@@ -2468,6 +2473,27 @@ func findPeriods(low string, t *Table) []span {
 	}
 	for _, loc := range lastYrRe().FindAllStringIndex(low, -1) {
 		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: t.LatestFY - 1}, relative: true})
+	}
+	// "this year", "the current fiscal year": the latest fiscal year, or,
+	// when the latest filing is a 10-Q of the next one, that year so far
+	// (its first quarter, when that is all it has reported; else a year to
+	// date the table does not hold). Read as the latest year alone, a right
+	// figure of the year in progress was corrected.
+	if strings.Contains(low, "year") {
+		for _, loc := range thisYearRe().FindAllStringIndex(low, -1) {
+			if years[loc[0]] {
+				continue
+			}
+			sp := span{start: loc[0], end: loc[1], period: Period{FY: t.LatestFY}}
+			if q, ok := t.latestQuarter(); ok && q.FY > t.LatestFY {
+				sp.alt = Period{FY: q.FY, Q: 1}
+				if q.Q > 1 {
+					sp.alt = Period{Q: -3}
+				}
+			}
+			out = append(out, sp)
+			claim(loc[0], loc[1])
+		}
 	}
 	// "two years earlier": unread, the figure took the year the sentence
 	// stated and a right figure of two years before was corrected.
