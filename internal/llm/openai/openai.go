@@ -27,6 +27,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -148,7 +149,11 @@ type Provider struct {
 	// laxSchemas remembers the schemas, per model, that the server
 	// refused in strict mode (see strictRefused), keyed by laxKey.
 	laxSchemas *permodel.Map[bool]
-	log        *slog.Logger
+	// unknownFinishes remembers, keyed "model\x00reason", each
+	// finish_reason not known to Parley that a model's replies ended
+	// with, so that each is said once.
+	unknownFinishes *permodel.Map[bool]
+	log             *slog.Logger
 }
 
 // New returns a Provider for cfg.
@@ -208,14 +213,15 @@ func New(cfg Config) (*Provider, error) {
 	// would mix in OPENAI_* variables (a key, an organization) that belong to
 	// OpenAI, not to whatever local server BaseURL names.
 	return &Provider{
-		chat:       sdk.NewChatCompletionService(opts...),
-		cfg:        cfg,
-		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
-		shapes:     permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
-		thinks:     permodel.New(think.Unknown),
-		textCalls:  permodel.New(false),
-		laxSchemas: permodel.New(false),
-		log:        log,
+		chat:            sdk.NewChatCompletionService(opts...),
+		cfg:             cfg,
+		errs:            apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
+		shapes:          permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
+		thinks:          permodel.New(think.Unknown),
+		textCalls:       permodel.New(false),
+		laxSchemas:      permodel.New(false),
+		unknownFinishes: permodel.New(false),
+		log:             log,
 	}, nil
 }
 
@@ -373,6 +379,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			yield(llm.Chunk{}, e)
 			return
 		}
+		p.checkFinish(ctx, req.Model, finish)
 		stop := stopReason(finish)
 		cut := llm.Incomplete(stop)
 		if mode := thinking.Learned(cut); mode != thinking.Mode() {
@@ -836,7 +843,9 @@ func (tb *toolBuf) complete(i int) (*llm.ToolCall, error) {
 
 func stopReason(s string) string {
 	switch s {
-	case "tool_calls", "function_call":
+	case "tool_calls", "function_call", "tool_use":
+		// tool_use is Anthropic's, which proxies in front of it pass
+		// through.
 		return llm.StopToolUse
 	case "length", "max_tokens":
 		// max_tokens is Anthropic's, which proxies in front of it pass
@@ -854,6 +863,35 @@ func stopReason(s string) string {
 		return llm.StopRefusal
 	}
 	return llm.StopEnd
+}
+
+// knownFinishes are the finish reasons stopReason reads as the servers
+// that send them mean them: OpenAI's, the others it names, and the words
+// of servers that end a whole reply so (Anthropic's end_turn and
+// stop_sequence passed through by proxies, Hugging Face TGI's
+// eos_token). The reasons that fail the call (see apierr.FailedFinish)
+// are not read as an end at all.
+var knownFinishes = []string{
+	"stop", "tool_calls", "function_call", "tool_use", "length", "max_tokens", "model_length", "model_context_window_exceeded",
+	"content_filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "image_safety", "refusal",
+	"end_turn", "stop_sequence", "eos_token",
+}
+
+// checkFinish says, once per model and reason, when a reply ended with a
+// finish_reason Parley does not know (a newer API's, a compatible
+// server's own word): it is read as the end of the reply, as "stop" is,
+// and the user is told rather than have a new meaning pass unseen. A
+// reply with no finish_reason at all (ended by "data: [DONE]") says
+// nothing to check.
+func (p *Provider) checkFinish(ctx context.Context, model, finish string) {
+	if finish == "" || slices.Contains(knownFinishes, finish) {
+		return
+	}
+	if p.unknownFinishes.Set(model+"\x00"+finish, true, nil) {
+		return
+	}
+	p.log.LogAttrs(ctx, slog.LevelWarn, fmt.Sprintf("the server ended a reply with finish_reason %q, which Parley does not know: the reply is read as whole, as for stop", apierr.Detail(finish)),
+		slog.String("provider", p.Name()), slog.String("model", model))
 }
 
 // mapErr classifies an error from the SDK for a call to model.
