@@ -411,6 +411,17 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				calls.add(int64(i), fmt.Sprintf("call_%d_%s", i, c.Name), c.Name, string(c.Args))
 			}
 		}
+		if stop == llm.StopToolUse && len(calls.bufs) == 0 && refusal.Len() == 0 {
+			// The servers say tool_calls only of a reply whose calls they
+			// parsed (vLLM, Ollama, llama.cpp): with none sent, the calls
+			// were lost on the way (a tool-call parser that failed part
+			// way, a proxy that dropped their deltas), and what came is
+			// the text before them, not the answer. Another sample may
+			// come whole.
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed,
+				Err: fmt.Errorf("the server ended the reply with finish_reason %q but sent no tool call: the call was lost (the server's tool-call parser failed on the model's output, or a proxy dropped it); what came is not the whole reply", apierr.Detail(finish))})
+			return
+		}
 		if text != "" && !yield(llm.Chunk{Text: text}, nil) {
 			return
 		}
