@@ -559,6 +559,16 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				stop = llm.StopToolUse
 			}
 		}
+		if stop == llm.StopToolUse && !answered {
+			// The API says tool_use only of a message with a tool_use
+			// block: with none sent, a compatible server's or proxy's
+			// calls were lost on the way (a tool-call parser that failed
+			// part way, deltas dropped), and what came is the text before
+			// them, not the answer. Another sample may come whole.
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed,
+				Err: fmt.Errorf("the server ended the message with stop_reason %q but sent no tool call: the call was lost (a compatible server's tool-call parser failed on the model's output, or a proxy dropped it); what came is not the whole reply", apierr.Detail(rawStop))})
+			return
+		}
 		if held != "" && !yield(llm.Chunk{Text: held}, nil) {
 			return
 		}
