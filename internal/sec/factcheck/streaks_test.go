@@ -8,7 +8,8 @@ import "testing"
 // a year the filings hold moved the other way, verified when they hold
 // every year counted, unverified when they stop short. Only counts to
 // nine were read, in digits or words; a longer streak, right or wrong,
-// gave no finding at all. By the companyfacts JSON: Alphabet's revenue
+// gave no finding at all; then only ten years back were held, and the
+// dividend a share five. By the companyfacts JSON: Alphabet's revenue
 // grew in each of 2016-2025 and its net income fell in 2022; NVIDIA's
 // revenue fell in fiscal 2020; Apple's fell in fiscal 2023.
 func TestLongStreaks(t *testing.T) {
@@ -19,9 +20,13 @@ func TestLongStreaks(t *testing.T) {
 		{ts["GOOGL"], "Alphabet's revenue has grown every year for the past decade.", Verified},
 		{ts["GOOGL"], "Alphabet's revenue has increased in each of the last ten years.", Verified},
 		{ts["GOOGL"], "Alphabet has posted ten straight years of revenue growth.", Verified},
-		// The filings Parley holds reach back ten years of growth.
-		{ts["GOOGL"], "Alphabet's revenue has grown for 12 consecutive years.", Unverified},
-		{ts["GOOGL"], "Alphabet has posted 12 consecutive years of revenue growth.", Unverified},
+		// The whole history of the companyfacts is read: Alphabet's
+		// reaches back to 2013, so twelve years of growth (2014-2025)
+		// are held to it, thirteen are not.
+		{ts["GOOGL"], "Alphabet's revenue has grown for 12 consecutive years.", Verified},
+		{ts["GOOGL"], "Alphabet has posted 12 consecutive years of revenue growth.", Verified},
+		{ts["GOOGL"], "Alphabet's revenue has grown for 13 consecutive years.", Unverified},
+		{ts["AAPL"], "Apple's revenue has grown every year since 2009.", Corrected},
 		{ts["GOOGL"], "Alphabet's net income has grown for ten straight years.", Corrected},
 		{ts["NVDA"], "NVIDIA's revenue has grown for 11 straight years.", Corrected},
 		{ts["NVDA"], "NVIDIA's revenue has grown for a decade straight.", Corrected},
@@ -30,11 +35,20 @@ func TestLongStreaks(t *testing.T) {
 		{ts["AAPL"], "Apple has posted five consecutive years of revenue growth.", Corrected},
 		{ts["AAPL"], "Apple has delivered three consecutive years of net income declines.", Corrected},
 		{ts["AAPL"], "Apple's R&D spending has increased every year for the last decade.", Verified},
-		// The dividend a share is held for the last five years only (a
-		// split restates it): a longer streak is unverified.
-		{ts["AAPL"], "Apple has delivered a decade of dividend increases.", Unverified},
-		{ts["AAPL"], "Apple has delivered ten straight annual dividend hikes.", Unverified},
-		{ts["NVDA"], "NVIDIA has been profitable for 12 consecutive years.", Unverified},
+		// The dividend a share's growth in each year is read from one
+		// report's two years, which a split restates alike: Apple's rose
+		// in every fiscal year from 2013 to 2025 (from nothing in 2011);
+		// NVIDIA's was flat in fiscal 2021 to 2024.
+		{ts["AAPL"], "Apple has delivered a decade of dividend increases.", Verified},
+		{ts["AAPL"], "Apple has delivered ten straight annual dividend hikes.", Verified},
+		{ts["AAPL"], "Apple has raised its dividend for 12 straight years.", Verified},
+		{ts["AAPL"], "Apple has raised its dividend every year since 2013.", Verified},
+		{ts["AAPL"], "Apple has raised its dividend for 15 straight years.", Unverified},
+		{ts["NVDA"], "NVIDIA has raised its dividend for 12 straight years.", Corrected},
+		// NVIDIA made a loss in fiscal 2010 and profits since.
+		{ts["NVDA"], "NVIDIA has been profitable for 12 consecutive years.", Verified},
+		{ts["NVDA"], "NVIDIA has been profitable for 16 consecutive years.", Verified},
+		{ts["NVDA"], "NVIDIA has been profitable for 17 consecutive years.", Corrected},
 		{ts["GOOGL"], "Alphabet has been profitable for ten straight years.", Verified},
 	})
 	checkStatuses(t, []statusCase{

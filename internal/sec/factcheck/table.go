@@ -346,8 +346,11 @@ const Years = 4
 // HistoryYears is how many fiscal years back from the latest the Table
 // holds the annual flows of (historyMetrics), their margins and growth:
 // a change "over the past decade" or "since fiscal 2016" is held to them.
-// Without them such a span was always unverified, however wrong.
-const HistoryYears = 10
+// Without them such a span was always unverified, however wrong. XBRL
+// filing began in 2009, so 25 years take in all a companyfacts file holds:
+// a streak ("raised its dividend for 12 straight years") is held to every
+// year the filings state, not to the last ten only.
+const HistoryYears = 25
 
 // historyMetrics are the lines held for the years before the last Years +
 // 1: amounts of a year's flows, which later filings restate little. Per-
@@ -484,6 +487,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 		}
 	}
 	t.Facts = append(t.Facts, growth...)
+	t.addPerShareHistory(cf)
 	if err := t.addAnalysis(cf, latestFY, sic); err != nil {
 		return nil, err
 	}
@@ -514,6 +518,92 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 		return a.Period.Q > b.Period.Q
 	})
 	return t, nil
+}
+
+// perShareLines are the per-share lines whose growth addPerShareHistory
+// reads for the years before those the table holds them for.
+var perShareLines = []struct {
+	m Metric
+	c xbrl.Concept
+}{{EPSDiluted, xbrl.EPSDiluted}, {EPSBasic, xbrl.EPSBasic}, {DividendsPerShare, xbrl.DividendsPerShare}}
+
+// addPerShareHistory adds the growth of each per-share line for the years
+// of the history before those the table holds the line for, each from one
+// annual report's figures of the year and the year before. A split
+// restates per-share figures, so the latest figure of each year may stand
+// on either side of one (Apple's fiscal 2017 dividend was last stated as
+// $2.40, before the 2020 four-for-one split, and 2018's as $0.68, after
+// it), but one report states its years on one footing. Without them a
+// streak of dividend raises (or of EPS growth) longer than the years held
+// was unverified however wrong.
+func (t *Table) addPerShareHistory(cf *xbrl.CompanyFacts) {
+	unit := "USD/shares"
+	if t.Currency != "" {
+		unit = t.Currency + "/shares"
+	}
+	for _, l := range perShareLines {
+		def, ok := xbrl.Definition(l.c)
+		if !ok {
+			continue
+		}
+		g := Growth(l.m)
+		type pair struct {
+			cur, prev float64
+			filed     xbrl.Date
+			src       string
+		}
+		found := map[int]pair{}
+		for _, tag := range append(def.Tags, def.Fallback...) {
+			byReport := map[string]map[int]xbrl.Source{}
+			for _, s := range cf.Reported(tag.Taxonomy, tag.Name, unit) {
+				if !annualReport(s.Form) || s.Start == 0 || int(s.End-s.Start) < 350 || int(s.End-s.Start) > 380 {
+					continue
+				}
+				fy, _ := cf.FiscalYearEnd.Label(s.End)
+				if byReport[s.Accession] == nil {
+					byReport[s.Accession] = map[int]xbrl.Source{}
+				}
+				byReport[s.Accession][fy] = s
+			}
+			pairs := map[int]pair{}
+			for _, years := range byReport {
+				for fy, cur := range years {
+					prev, ok := years[fy-1]
+					if !ok {
+						continue
+					}
+					if p, seen := pairs[fy]; !seen || cur.Filed > p.filed {
+						pairs[fy] = pair{cur.Value, prev.Value, cur.Filed, cur.String() + "; " + prev.String()}
+					}
+				}
+			}
+			// A year takes the first tag that states it and the year
+			// before in one report: tags are not mixed within a year.
+			for fy, p := range pairs {
+				if _, ok := found[fy]; !ok {
+					found[fy] = p
+				}
+			}
+		}
+		for fy, p := range found {
+			if fy <= t.LatestFY-HistoryYears || fy > t.LatestFY || p.prev <= 0 {
+				continue
+			}
+			if _, ok := t.Lookup(g, Period{FY: fy}); ok {
+				continue
+			}
+			t.Facts = append(t.Facts, Fact{Metric: g, Period: Period{FY: fy}, Value: 100 * (p.cur - p.prev) / p.prev, Source: p.src})
+		}
+	}
+}
+
+// annualReport reports whether form is an annual report's.
+func annualReport(form string) bool {
+	switch form {
+	case "10-K", "10-K/A", "10-KT", "20-F", "20-F/A", "40-F", "40-F/A":
+		return true
+	}
+	return false
 }
 
 // addNetDebt adds net debt at the date of the cash balance cash, as the
