@@ -288,6 +288,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// The reasoning deltas, kept (up to think.MaxHeld) for a reply that
 			// has nothing else (see below).
 			reasoning strings.Builder
+			// choice is the index of the choice that is the reply: the
+			// lowest in the first chunk with any, -1 until then. It is 0
+			// from every server that numbers it as the API does; some
+			// number their only choice otherwise, and a reply read at
+			// index 0 alone was then empty.
+			choice int64 = -1
 		)
 		for stream.Next() {
 			chunk := stream.Current()
@@ -305,9 +311,18 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					usage = usageOf(*xg.Usage)
 				}
 			}
+			if choice < 0 && len(chunk.Choices) > 0 {
+				choice = chunk.Choices[0].Index
+				for _, ch := range chunk.Choices[1:] {
+					choice = min(choice, ch.Index)
+				}
+			}
 			for _, ch := range chunk.Choices {
-				if ch.Index != 0 {
-					continue // n > 1 is never requested
+				if ch.Index != choice {
+					// n > 1 is never requested: a server that sends
+					// more choices anyway sends others of the same
+					// prompt, which are not part of this reply.
+					continue
 				}
 				if u, ok := choiceUsage(ch.JSON.ExtraFields); ok && !chunk.JSON.Usage.Valid() {
 					// Moonshot (Kimi) sends the counts inside the finish
