@@ -294,6 +294,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// number their only choice otherwise, and a reply read at
 			// index 0 alone was then empty.
 			choice int64 = -1
+			// said is set once the reply's content or reasoning had any
+			// text.
+			said bool
 		)
 		for stream.Next() {
 			chunk := stream.Current()
@@ -332,10 +335,13 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see package think): they
 				// are the model's scratchpad, not its answer.
-				if r := reasoningText(ch.Delta.JSON.ExtraFields); r != "" && reasoning.Len()+len(r) <= think.MaxHeld {
+				r := reasoningText(ch.Delta.JSON.ExtraFields)
+				if r != "" && reasoning.Len()+len(r) <= think.MaxHeld {
 					reasoning.WriteString(r)
 				}
-				text, late := thinking.Feed(contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw()))
+				content := contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw())
+				said = said || content != "" || r != ""
+				text, late := thinking.Feed(content)
 				if late {
 					p.learnThink(ctx, req.Model, think.Orphan)
 					yield(llm.Chunk{}, p.lateReasoning(req.Model))
@@ -384,6 +390,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		if !finished && !end.done.Load() {
 			yield(llm.Chunk{}, p.errs.StreamCut())
+			return
+		}
+		if !finished && !said && len(calls.bufs) == 0 && refusal.Len() == 0 {
+			// "data: [DONE]" and nothing before it, not even a
+			// finish_reason: what proxies (LiteLLM, one-api) send when the
+			// server behind them failed. That is no reply, not an empty
+			// one, which a model's would say it ended.
+			yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrServer,
+				Err: errors.New("the server ended the stream (data: [DONE]) without any reply, nor a finish_reason: the server behind it failed, or a proxy lost its reply")})
 			return
 		}
 		if e := apierr.FailedFinish(finish); e != nil {
