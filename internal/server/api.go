@@ -181,13 +181,27 @@ func requestKey(key string, c CreateRequest) (*debate.Idempotency, error) {
 	return &debate.Idempotency{Key: k, Request: hex.EncodeToString(sum[:])}, nil
 }
 
+// apiListLimit is how many debates GET /api/debates lists when not given
+// a limit: a database of a busy cluster holds tens of thousands, and an
+// answer of them all (tens of megabytes of JSON, seconds of reading and
+// encoding, held in memory whole) was what a client that left the limit
+// out got. The pages after are a cursor away.
+const apiListLimit = 100
+
+// maxListLimit is the most debates a page lists, the API's and the
+// dashboard's: a larger limit lists this many, and says there are more
+// (its next cursor), rather than being refused, so that a client that
+// asked for more than this before the bound keeps working, one page at a
+// time.
+const maxListLimit = 1000
+
 func (s *Server) apiList(w http.ResponseWriter, r *http.Request) {
-	page, err := s.list(r, 0)
+	page, err := s.list(r, apiListLimit)
 	if err != nil {
 		writeAppError(w, err)
 		return
 	}
-	body := map[string]any{"debates": page.debates, "more": page.next != ""}
+	body := map[string]any{"debates": page.debates, "more": page.next != "", "limit": page.limit}
 	if page.next != "" {
 		body["next"] = page.next
 		w.Header().Set("Link", "<"+nextURL(r, page.next)+`>; rel="next"`)
@@ -208,25 +222,34 @@ func nextURL(r *http.Request, next string) string {
 type listed struct {
 	debates []debate.Summary
 	next    string
+	// limit is the page's size as served (the default, or the one asked
+	// for up to maxListLimit).
+	limit int
 }
 
 // list lists the debates, filtered by ?status= and ?format=, each with the
 // status to show (a running debate whose runner is gone shows interrupted),
-// the newest ?limit= of them (defaultLimit when not given; 0: all) after
-// ?cursor= (the next of the page before), and the cursor of the page after
-// when more match.
+// the newest ?limit= of them (defaultLimit when not given, maxListLimit at
+// most) after ?cursor= (the next of the page before), and the cursor of the
+// page after when more match.
 //
 // A filter value that names no status or format is refused (400): it
 // would match nothing, and a typo ("complete") would read as "there is no
-// such debate". So is a cursor this server did not give.
+// such debate". So is a limit that is not a whole number of 1 or more,
+// and a cursor this server did not give.
 func (s *Server) list(r *http.Request, defaultLimit int) (listed, error) {
 	limit := defaultLimit
+	// An empty limit= is no limit given, as it was before limits had a
+	// default.
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return listed{}, setup.Inputf("limit=%q: give how many debates to list, the newest first (1 or more), or leave it out", clip(v))
+		switch {
+		case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-"):
+			n = maxListLimit // a number too large for an int is over the bound too
+		case err != nil || n < 1:
+			return listed{}, setup.Inputf("limit=%q: give how many debates to list, the newest first, from 1 to %d (leave it out for %d); the rest are on the pages after, by the answer's next cursor", clip(v), maxListLimit, defaultLimit)
 		}
-		limit = n
+		limit = min(n, maxListLimit)
 	}
 	var after *debate.ListPosition
 	if c, ok := r.URL.Query()["cursor"]; ok {
@@ -240,15 +263,15 @@ func (s *Server) list(r *http.Request, defaultLimit int) (listed, error) {
 		return listed{}, err
 	}
 	// One more than the limit is asked for, to tell whether more match.
-	if limit > 0 && len(sums) > limit {
+	if len(sums) > limit {
 		sums = sums[:limit]
-		return listed{debates: sums, next: app.Cursor(sums[limit-1])}, nil
+		return listed{debates: sums, next: app.Cursor(sums[limit-1]), limit: limit}, nil
 	}
-	return listed{debates: sums}, nil
+	return listed{debates: sums, limit: limit}, nil
 }
 
-// listAll is list of at most limit+1 debates (all when limit is 0) after
-// a position (nil: from the newest).
+// listAll is list of at most limit+1 debates after a position (nil: from
+// the newest).
 func (s *Server) listAll(r *http.Request, limit int, after *debate.ListPosition) ([]debate.Summary, error) {
 	format, want := r.URL.Query().Get("format"), r.URL.Query().Get("status")
 	if format != "" && !slices.Contains(s.app.Formats.Names(), format) {
@@ -261,10 +284,7 @@ func (s *Server) listAll(r *http.Request, limit int, after *debate.ListPosition)
 		}
 		return nil, setup.Inputf("status=%q: filter by one of %s, or leave it out", clip(want), strings.Join(names, ", "))
 	}
-	if limit > 0 {
-		limit++
-	}
-	out, err := s.app.List(r.Context(), app.ListFilter{Format: format, Status: debate.Status(want), Limit: limit, After: after})
+	out, err := s.app.List(r.Context(), app.ListFilter{Format: format, Status: debate.Status(want), Limit: limit + 1, After: after})
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,12 @@ type testServer struct {
 // application layer sees (models, keys).
 func newTestServer(t *testing.T, env map[string]string, token string) *testServer {
 	t.Helper()
-	store := memstore.New()
+	return newTestServerOn(t, memstore.New(), env, token)
+}
+
+// newTestServerOn is newTestServer serving store, which it closes.
+func newTestServerOn(t *testing.T, store debate.Store, env map[string]string, token string) *testServer {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &app.App{Store: store, Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now, Notice: io.Discard}}
 	srv, err := New(ctx, Config{App: a, Token: token})
@@ -900,12 +905,14 @@ func TestHintRefusalExample(t *testing.T) {
 
 // TestListIsLimited: the dashboard's list shows the newest pageListLimit
 // debates and links to more, rather than every debate of a busy database
-// (tens of thousands: megabytes of HTML); the API lists them all unless
-// given a limit, and then says whether more match.
+// (tens of thousands: megabytes of HTML); the API lists apiListLimit of
+// them unless given a limit, and says whether more match; no page lists
+// more than maxListLimit, whatever limit it is given, and a limit that is
+// not a number of 1 or more is refused.
 func TestListIsLimited(t *testing.T) {
 	ts := newTestServer(t, nil, "")
 	ctx := t.Context()
-	n := pageListLimit + 5
+	n := maxListLimit + 5
 	for i := range n {
 		id := fmt.Sprintf("DEB-%08x", i+1)
 		e, err := debate.NewEvent(id, time.Unix(int64(1000+i), 0), debate.Created{Format: "perspectives", Topic: "Redis or PostgreSQL?"})
@@ -921,40 +928,69 @@ func TestListIsLimited(t *testing.T) {
 	if got := strings.Count(page, `<a href="/debates/DEB-`); got != pageListLimit || !strings.Contains(page, newest) || strings.Contains(page, oldest) {
 		t.Errorf("the list page shows %d debates (newest %v, oldest %v), want the %d newest", got, strings.Contains(page, newest), strings.Contains(page, oldest), pageListLimit)
 	}
-	// The page after goes on from the last debate shown: the 5 oldest,
-	// with a link back to the newest and none to more.
+	// The page after goes on from the last debate shown, with a link back
+	// to the newest.
 	cursor := app.Cursor(debate.Summary{ID: fmt.Sprintf("DEB-%08x", n-pageListLimit+1), Created: time.Unix(int64(1000+n-pageListLimit), 0)})
 	more := `<a href="/?cursor=` + cursor + `&amp;format=perspectives" data-more>Show more</a>`
 	if !strings.Contains(page, more) {
 		t.Errorf("the list page does not link to more (%s):\n%s", more, page[strings.LastIndex(page, "</table>"):])
 	}
-	if _, page := ts.do(t, "GET", "/?cursor="+cursor+"&format=perspectives", ""); strings.Count(page, `<a href="/debates/DEB-`) != 5 || !strings.Contains(page, oldest) ||
-		strings.Contains(page, "Show more") || !strings.Contains(page, `<a href="/?format=perspectives">Back to the newest</a>`) {
-		t.Errorf("the page after the first does not show the 5 oldest, or links to more, or not to the newest:\n%s", page[strings.Index(page, "<main>"):])
+	if _, page := ts.do(t, "GET", "/?cursor="+cursor+"&format=perspectives&limit=1000", ""); strings.Count(page, `<a href="/debates/DEB-`) != n-pageListLimit || !strings.Contains(page, oldest) ||
+		strings.Contains(page, "Show more") || !strings.Contains(page, `<a href="/?format=perspectives&amp;limit=1000">Back to the newest</a>`) {
+		t.Errorf("the page after the first does not show the %d oldest, or links to more, or not to the newest:\n%.300s", n-pageListLimit, page[strings.Index(page, "<main>"):])
 	}
-	if _, page := ts.do(t, "GET", "/?limit=1000", ""); strings.Count(page, `<a href="/debates/DEB-`) != n || strings.Contains(page, "Show more") {
-		t.Errorf("the list page with limit=1000 does not show all %d debates, or links to more", n)
+	if _, page := ts.do(t, "GET", "/?limit=100000", ""); strings.Count(page, `<a href="/debates/DEB-`) != maxListLimit || !strings.Contains(page, "Show more") {
+		t.Errorf("the list page with limit=100000 does not show %d debates and link to more", maxListLimit)
+	}
+	type listAnswer struct {
+		Debates []debate.Summary
+		More    bool
+		Next    string
+		Limit   int
 	}
 	for _, c := range []struct {
-		query string
-		count int
-		more  bool
-	}{{"", n, false}, {"limit=3", 3, true}, {fmt.Sprintf("limit=%d", n), n, false}} {
-		var got struct {
-			Debates []debate.Summary
-			More    bool
-		}
+		query        string
+		count, limit int
+		more         bool
+	}{{"", apiListLimit, apiListLimit, true}, {"limit=", apiListLimit, apiListLimit, true}, {"limit=3", 3, 3, true}, {"limit=1000", maxListLimit, maxListLimit, true},
+		{fmt.Sprintf("limit=%d", n), maxListLimit, maxListLimit, true}, {"limit=99999999999999999999", maxListLimit, maxListLimit, true},
+		{fmt.Sprintf("limit=1000&cursor=%s", app.Cursor(debate.Summary{ID: fmt.Sprintf("DEB-%08x", 6), Created: time.Unix(1005, 0)})), 5, maxListLimit, false}} {
+		var got listAnswer
 		resp, out := ts.do(t, "GET", "/api/debates?"+c.query, "")
 		if err := json.Unmarshal([]byte(out), &got); err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET /api/debates?%s: %d %v %.200s", c.query, resp.StatusCode, err, out)
 		}
-		if len(got.Debates) != c.count || got.More != c.more || got.Debates[0].ID != newest {
-			t.Errorf("GET /api/debates?%s: %d debates, more %v, first %s; want %d, %v, %s", c.query, len(got.Debates), got.More, got.Debates[0].ID, c.count, c.more, newest)
+		if len(got.Debates) != c.count || got.More != c.more || got.Limit != c.limit {
+			t.Errorf("GET /api/debates?%s: %d debates, more %v, limit %d; want %d, %v, %d", c.query, len(got.Debates), got.More, got.Limit, c.count, c.more, c.limit)
+		}
+		if c.more && got.Debates[0].ID != newest {
+			t.Errorf("GET /api/debates?%s: first %s, want %s", c.query, got.Debates[0].ID, newest)
 		}
 	}
-	for _, bad := range []string{"0", "-1", "ten"} {
-		if resp, out := ts.do(t, "GET", "/api/debates?limit="+bad, ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, "limit=") {
-			t.Errorf("GET /api/debates?limit=%s: %d %s, want 400 naming the limit", bad, resp.StatusCode, out)
+	// The default pages, walked by their cursors, list every debate once.
+	seen := map[string]bool{}
+	for path, pages := "/api/debates", 0; path != ""; pages++ {
+		if pages > n/apiListLimit+1 {
+			t.Fatalf("more than %d pages of %d", pages, apiListLimit)
+		}
+		var got listAnswer
+		if _, out := ts.do(t, "GET", path, ""); json.Unmarshal([]byte(out), &got) != nil {
+			t.Fatalf("GET %s: %.200s", path, out)
+		}
+		for _, d := range got.Debates {
+			seen[d.ID] = true
+		}
+		path = ""
+		if got.Next != "" {
+			path = "/api/debates?cursor=" + got.Next
+		}
+	}
+	if len(seen) != n {
+		t.Errorf("the default pages list %d debates, want %d", len(seen), n)
+	}
+	for _, bad := range []string{"0", "-1", "ten", "1.5", "-99999999999999999999", "1e3"} {
+		if resp, out := ts.do(t, "GET", "/api/debates?limit="+bad, ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, "limit=") || !strings.Contains(out, "from 1 to 1000") {
+			t.Errorf("GET /api/debates?limit=%s: %d %s, want 400 naming the limit and its range", bad, resp.StatusCode, out)
 		}
 	}
 }

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/store/memstore"
+)
+
+// logReads is a store that counts the reads of debates' logs (Load,
+// LoadN, Subscribe): what a request costs for a long debate, or for every
+// debate of a database.
+type logReads struct {
+	debate.Store
+	n atomic.Int64
+}
+
+func (s *logReads) Load(ctx context.Context, id string, after int64) ([]debate.Event, error) {
+	s.n.Add(1)
+	return s.Store.Load(ctx, id, after)
+}
+
+func (s *logReads) LoadN(ctx context.Context, id string, after int64, n int) ([]debate.Event, error) {
+	s.n.Add(1)
+	return s.Store.LoadN(ctx, id, after, n)
+}
+
+func (s *logReads) Subscribe(ctx context.Context, id string, after int64) iter.Seq2[debate.Event, error] {
+	s.n.Add(1)
+	return s.Store.Subscribe(ctx, id, after)
+}
+
+// TestStatusFiltersReadNoLogs: a list filtered by status, those a lease
+// decides (running, interrupted, queued) included, is read from the
+// debates' summaries, a page at a time, never from their logs, and its
+// pages walked by their cursors list every debate that shows the status
+// once.
+func TestStatusFiltersReadNoLogs(t *testing.T) {
+	store := &logReads{Store: memstore.New()}
+	ts := newTestServerOn(t, store, nil, "")
+	ctx := t.Context()
+	const interrupted, running, completed = 2*apiListLimit + 7, 5, 2 * apiListLimit
+	// The completed debates are every other one of the older, among the
+	// others.
+	done := func(i int) bool { return i%2 == 0 && i/2 < completed }
+	owner := debate.LeaseOwner{ID: "elsewhere-runner", Host: "elsewhere", PID: 1, Started: time.Now()}
+	for i := range interrupted + running + completed {
+		id := fmt.Sprintf("DEB-%08x", i+1)
+		ps := []debate.Payload{debate.Created{Format: "perspectives", Topic: "t", Limits: debate.DefaultLimits()}}
+		if done(i) {
+			ps = append(ps, debate.Completed{})
+		}
+		for _, p := range ps {
+			e, err := debate.NewEvent(id, time.Unix(int64(1000+i), 0), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Append(ctx, id, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Of the debates whose log says running, some are held by a live
+	// runner (running), the rest by none (interrupted).
+	held := 0
+	for i := range interrupted + running + completed {
+		if held == running {
+			break
+		}
+		if done(i) {
+			continue
+		}
+		if _, err := store.AcquireLease(ctx, fmt.Sprintf("DEB-%08x", i+1), owner, time.Hour, ""); err != nil {
+			t.Fatal(err)
+		}
+		held++
+	}
+	before := store.n.Load()
+	for _, c := range []struct {
+		status string
+		want   int
+	}{{"interrupted", interrupted}, {"running", running}, {"completed", completed}, {"queued", 0}, {"", interrupted + running + completed}} {
+		seen := map[string]bool{}
+		path := "/api/debates?status=" + c.status
+		for pages := 0; path != ""; pages++ {
+			if pages > c.want/apiListLimit+1 {
+				t.Fatalf("status=%s: more than %d pages", c.status, pages)
+			}
+			resp, out := ts.do(t, "GET", path, "")
+			var got struct {
+				Debates []debate.Summary
+				Next    string
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("GET %s: %d %v %.200s", path, resp.StatusCode, err, out)
+			}
+			if len(got.Debates) > apiListLimit {
+				t.Errorf("GET %s: %d debates on a page, want at most %d", path, len(got.Debates), apiListLimit)
+			}
+			for _, d := range got.Debates {
+				if c.status != "" && string(d.Status) != c.status || seen[d.ID] {
+					t.Errorf("GET %s: %s shows %s (seen before: %v)", path, d.ID, d.Status, seen[d.ID])
+				}
+				seen[d.ID] = true
+			}
+			path = ""
+			if got.Next != "" {
+				path = "/api/debates?status=" + c.status + "&cursor=" + got.Next
+			}
+		}
+		if len(seen) != c.want {
+			t.Errorf("status=%s: the pages list %d debates, want %d", c.status, len(seen), c.want)
+		}
+	}
+	if n := store.n.Load() - before; n != 0 {
+		t.Errorf("listing by status read %d debates' logs, want none", n)
+	}
+}
