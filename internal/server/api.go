@@ -356,6 +356,9 @@ func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.S
 }
 
 func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
+	if s.head(w, r, r.PathValue("id"), false, writeAppError, "application/json; charset=utf-8") {
+		return
+	}
 	v, _, err := s.view(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeAppError(w, err)
@@ -555,6 +558,16 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		}
 		summary = b
 	}
+	types := map[string]string{"md": "text/markdown; charset=utf-8", "json": "application/json; charset=utf-8", "pdf": "application/pdf"}
+	if types[as] == "" {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", clip(as)))
+		return
+	}
+	// Set once the document is rendered: an error is not an attachment.
+	attachment := func(h http.Header) { h.Set("Content-Disposition", `attachment; filename="`+id+"."+as+`"`) }
+	if s.head(w, r, id, true, writeAppError, types[as], attachment) {
+		return
+	}
 	st, err := s.state(r.Context(), id)
 	if err != nil {
 		writeAppError(w, err)
@@ -566,7 +579,6 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		writeAppError(w, err)
 		return
 	}
-	name := id + "." + as
 	switch as {
 	case "md":
 		doc, err := app.RenderDoc(format, st, summary)
@@ -574,11 +586,11 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 			writeAppError(w, err)
 			return
 		}
-		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		w.Header().Set("Content-Type", types[as])
+		attachment(w.Header())
 		_, _ = w.Write([]byte(doc))
 	case "json":
-		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		attachment(w.Header())
 		writeJSON(w, http.StatusOK, app.ExportJSON(st, !summary))
 	case "pdf":
 		pdf, err := s.exportPDF(st, format, summary)
@@ -586,12 +598,40 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 			writeAppError(w, err)
 			return
 		}
-		w.Header().Set("Content-Type", "application/pdf")
-		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		w.Header().Set("Content-Type", types[as])
+		attachment(w.Header())
 		_, _ = w.Write(pdf)
-	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", clip(as)))
 	}
+}
+
+// head answers a HEAD request of a route that renders debate id (its
+// JSON, a page, an export) with the status and headers a GET would have,
+// from the debate's summary alone, and reports whether it did: net/http
+// routes HEAD to the GET handler and drops the body it writes, so a HEAD
+// of a long debate's PDF read its log and laid the PDF out, seconds of
+// CPU, for nothing. Its Content-Length is left out, as RFC 9110 (9.3.2)
+// allows for what only the rendering would tell. needFormat checks that
+// this server knows the debate's format, which the rendering needs; fail
+// answers an error as the route does; set sets the route's other headers
+// of a success.
+func (s *Server) head(w http.ResponseWriter, r *http.Request, id string, needFormat bool, fail func(http.ResponseWriter, error), contentType string, set ...func(http.Header)) bool {
+	if r.Method != http.MethodHead {
+		return false
+	}
+	sum, err := s.app.Store.Get(r.Context(), id)
+	if err == nil && needFormat {
+		_, err = s.app.Formats.Get(sum.Format)
+	}
+	if err != nil {
+		fail(w, err)
+		return true
+	}
+	w.Header().Set("Content-Type", contentType)
+	for _, f := range set {
+		f(w.Header())
+	}
+	w.WriteHeader(http.StatusOK)
+	return true
 }
 
 // pdfCacheBytes bounds the server's cache of exported PDFs: a few dozen

@@ -38,7 +38,7 @@ func parsePages(md markdown) (*template.Template, error) {
 
 // render executes a page template; a failure is logged and answered 500.
 func (s *Server) render(w http.ResponseWriter, name string, data any) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Type", htmlType)
 	var b strings.Builder
 	if err := s.pages.ExecuteTemplate(&b, name, data); err != nil {
 		s.log.Error("render page", "page", name, "err", err)
@@ -484,7 +484,13 @@ func turnLabel(t *debate.Turn) string {
 	return label
 }
 
+// htmlType is the Content-Type of the pages.
+const htmlType = "text/html; charset=utf-8"
+
 func (s *Server) pageDebate(w http.ResponseWriter, r *http.Request) {
+	if s.head(w, r, r.PathValue("id"), false, s.pageError, htmlType) {
+		return
+	}
 	p, _, err := s.buildPanel(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.pageError(w, err)
@@ -494,17 +500,23 @@ func (s *Server) pageDebate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) pagePanel(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	if s.head(w, r, r.PathValue("id"), false, s.pageError, htmlType) {
+		return
+	}
 	p, _, err := s.buildPanel(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.pageError(w, err)
 		return
 	}
-	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, "panel.html", p)
 }
 
 func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if s.head(w, r, id, true, s.pageError, htmlType) {
+		return
+	}
 	st, err := s.state(r.Context(), id)
 	if err != nil {
 		s.pageError(w, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -121,5 +122,60 @@ func TestStatusFiltersReadNoLogs(t *testing.T) {
 	}
 	if n := store.n.Load() - before; n != 0 {
 		t.Errorf("listing by status read %d debates' logs, want none", n)
+	}
+}
+
+// TestHeadReadsNoLog: HEAD of every route that renders a debate (its JSON,
+// its pages, its exports, its events) answers the status and headers a GET
+// has, with no body, from the debate's summary: without reading its log,
+// so without laying out a PDF. A debate that is not there, or an export
+// asked for in no format, is refused as a GET is.
+func TestHeadReadsNoLog(t *testing.T) {
+	store := &logReads{Store: memstore.New()}
+	ts := newTestServerOn(t, store, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	// The run lets go of the debate after its log says completed: its
+	// reads are not the requests'.
+	for deadline := time.Now().Add(10 * time.Second); ts.runs.get(id) != nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the run never ended")
+		}
+	}
+	paths := []string{"/api/debates/" + id, "/api/debates/" + id + "/export", "/api/debates/" + id + "/export?as=json",
+		"/api/debates/" + id + "/export?as=pdf", "/api/debates/" + id + "/export?as=pdf&summary=true", "/api/debates/" + id + "/events",
+		"/debates/" + id, "/debates/" + id + "/panel", "/debates/" + id + "/report"}
+	for _, path := range paths {
+		// HEAD first: the PDF is not in the server's cache yet.
+		before := store.n.Load()
+		head, body := ts.do(t, "HEAD", path, "")
+		reads := store.n.Load() - before
+		get, _ := ts.do(t, "GET", path, "")
+		if head.StatusCode != http.StatusOK || get.StatusCode != http.StatusOK || body != "" {
+			t.Errorf("HEAD %s: %d with %d bytes of body (GET: %d), want 200 and none", path, head.StatusCode, len(body), get.StatusCode)
+		}
+		for _, h := range []string{"Content-Type", "Content-Disposition", "Cache-Control"} {
+			if head.Header.Get(h) != get.Header.Get(h) {
+				t.Errorf("HEAD %s: %s %q, GET's is %q", path, h, head.Header.Get(h), get.Header.Get(h))
+			}
+		}
+		if reads != 0 {
+			t.Errorf("HEAD %s read the debate's log %d times, want none", path, reads)
+		}
+	}
+	for _, path := range append(paths, "/api/debates/"+id+"/export?as=docx", "/api/debates/"+id+"/export?summary=yes") {
+		if strings.HasSuffix(path, "/events") {
+			continue // a debate that is not there is answered before the stream
+		}
+		for _, p := range []string{strings.ReplaceAll(path, id, "DEB-00000000"), path} {
+			if p == path && !strings.Contains(p, "docx") && !strings.Contains(p, "=yes") {
+				continue
+			}
+			head, body := ts.do(t, "HEAD", p, "")
+			get, _ := ts.do(t, "GET", p, "")
+			if head.StatusCode != get.StatusCode || head.StatusCode < 400 || body != "" || head.Header.Get("Content-Disposition") != "" {
+				t.Errorf("HEAD %s: %d with %d bytes of body, Content-Disposition %q; GET: %d", p, head.StatusCode, len(body), head.Header.Get("Content-Disposition"), get.StatusCode)
+			}
+		}
 	}
 }
