@@ -6,13 +6,18 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store/memstore"
+	"github.com/parleyhq/parley/internal/store/postgres"
+	"github.com/parleyhq/parley/internal/store/postgres/pgtest"
 )
 
 // logReads is a store that counts the reads of debates' logs (Load,
@@ -177,5 +182,84 @@ func TestHeadReadsNoLog(t *testing.T) {
 				t.Errorf("HEAD %s: %d with %d bytes of body, Content-Disposition %q; GET: %d", p, head.StatusCode, len(body), head.Header.Get("Content-Disposition"), get.StatusCode)
 			}
 		}
+	}
+}
+
+// idsAsked is a store that records the debate ids it is asked about.
+type idsAsked struct {
+	debate.Store
+	mu  sync.Mutex
+	ids []string
+}
+
+func (s *idsAsked) ask(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ids = append(s.ids, id)
+}
+
+func (s *idsAsked) asked() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.ids)
+}
+
+func (s *idsAsked) Get(ctx context.Context, id string) (debate.Summary, error) {
+	s.ask(id)
+	return s.Store.Get(ctx, id)
+}
+
+func (s *idsAsked) Load(ctx context.Context, id string, after int64) ([]debate.Event, error) {
+	s.ask(id)
+	return s.Store.Load(ctx, id, after)
+}
+
+func (s *idsAsked) LoadN(ctx context.Context, id string, after int64, n int) ([]debate.Event, error) {
+	s.ask(id)
+	return s.Store.LoadN(ctx, id, after, n)
+}
+
+func (s *idsAsked) Delete(ctx context.Context, id string) error {
+	s.ask(id)
+	return s.Store.Delete(ctx, id)
+}
+
+// TestUnstorableIDsAreNotFound: an id in a path that no debate can have
+// (NUL, another control character, bytes that are not UTF-8, a kilobyte of
+// it) is answered 404 on every debate path, API and pages, without asking
+// the store: PostgreSQL refuses such text ("invalid byte sequence for
+// encoding UTF8"), which was answered 500 with the database's error. On
+// PostgreSQL itself too, when PARLEY_TEST_POSTGRES is set.
+func TestUnstorableIDsAreNotFound(t *testing.T) {
+	stores := map[string]func(t *testing.T) debate.Store{"memory": func(*testing.T) debate.Store { return memstore.New() }}
+	if os.Getenv(pgtest.EnvVar) != "" || os.Getenv(pgtest.AltEnvVar) != "" {
+		stores["postgres"] = func(t *testing.T) debate.Store {
+			st, err := postgres.Open(t.Context(), pgtest.URL(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			store := &idsAsked{Store: open(t)}
+			ts := newTestServerOn(t, store, nil, "")
+			for _, id := range []string{"%00", "DEB-%00abc", "%FF", "DEB-%C3%28", "DEB-%1B%5B2J", "DEB-%7F", strings.Repeat("DEB-", 300)} {
+				for _, c := range [][3]string{{"GET", "/api/debates/" + id, ""}, {"HEAD", "/api/debates/" + id, ""}, {"DELETE", "/api/debates/" + id, ""},
+					{"GET", "/api/debates/" + id + "/export?as=pdf", ""}, {"GET", "/api/debates/" + id + "/events", ""},
+					{"POST", "/api/debates/" + id + "/pause", ""}, {"POST", "/api/debates/" + id + "/resume", ""},
+					{"POST", "/api/debates/" + id + "/hints", `{"target":"bull","text":"x"}`}, {"POST", "/api/debates/" + id + "/checkpoint", `{"action":"continue"}`},
+					{"GET", "/debates/" + id, ""}, {"GET", "/debates/" + id + "/panel", ""}, {"GET", "/debates/" + id + "/report", ""}, {"POST", "/debates/" + id + "/pause", ""}} {
+					resp, out := ts.do(t, c[0], c[1], c[2])
+					if resp.StatusCode != http.StatusNotFound || c[0] != "HEAD" && !strings.Contains(out, "o such debate") {
+						t.Errorf("%s %.80s: %d %.200s; want 404, no such debate", c[0], c[1], resp.StatusCode, out)
+					}
+				}
+			}
+			if ids := store.asked(); len(ids) > 0 {
+				t.Errorf("the store was asked about %d ids no debate can have, the first %.40q", len(ids), ids[0])
+			}
+		})
 	}
 }

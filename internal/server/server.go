@@ -18,6 +18,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/time/rate"
 
@@ -146,22 +148,23 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
 	mux.HandleFunc("GET /api/debates", s.apiList)
 	mux.HandleFunc("POST /api/debates", s.apiCreate)
-	mux.HandleFunc("GET /api/debates/{id}", s.apiGet)
-	mux.HandleFunc("DELETE /api/debates/{id}", s.apiDelete)
-	mux.HandleFunc("POST /api/debates/{id}/checkpoint", s.apiCheckpoint)
-	mux.HandleFunc("POST /api/debates/{id}/hints", s.apiHint)
-	mux.HandleFunc("POST /api/debates/{id}/pause", s.apiPause)
-	mux.HandleFunc("POST /api/debates/{id}/resume", s.apiResume)
-	mux.HandleFunc("GET /api/debates/{id}/export", s.apiExport)
-	mux.HandleFunc("GET /api/debates/{id}/events", s.apiEvents)
+	api, page := s.debateID(writeAppError), s.debateID(s.pageError)
+	mux.HandleFunc("GET /api/debates/{id}", api(s.apiGet))
+	mux.HandleFunc("DELETE /api/debates/{id}", api(s.apiDelete))
+	mux.HandleFunc("POST /api/debates/{id}/checkpoint", api(s.apiCheckpoint))
+	mux.HandleFunc("POST /api/debates/{id}/hints", api(s.apiHint))
+	mux.HandleFunc("POST /api/debates/{id}/pause", api(s.apiPause))
+	mux.HandleFunc("POST /api/debates/{id}/resume", api(s.apiResume))
+	mux.HandleFunc("GET /api/debates/{id}/export", api(s.apiExport))
+	mux.HandleFunc("GET /api/debates/{id}/events", api(s.apiEvents))
 
 	mux.HandleFunc("GET /{$}", s.pageList)
 	mux.HandleFunc("GET /new", s.pageNew)
 	mux.HandleFunc("POST /new", s.pageCreate)
-	mux.HandleFunc("GET /debates/{id}", s.pageDebate)
-	mux.HandleFunc("GET /debates/{id}/panel", s.pagePanel)
-	mux.HandleFunc("GET /debates/{id}/report", s.pageReport)
-	mux.HandleFunc("POST /debates/{id}/{action}", s.action)
+	mux.HandleFunc("GET /debates/{id}", page(s.pageDebate))
+	mux.HandleFunc("GET /debates/{id}/panel", page(s.pagePanel))
+	mux.HandleFunc("GET /debates/{id}/report", page(s.pageReport))
+	mux.HandleFunc("POST /debates/{id}/{action}", page(s.action))
 	mux.HandleFunc("GET /login", s.pageLogin)
 	mux.HandleFunc("POST /login", s.login)
 
@@ -181,6 +184,30 @@ func (s *Server) Handler() http.Handler {
 	h = limitBody(h)
 	h = secureHeaders(h)
 	return h
+}
+
+// maxIDLen bounds a debate's id in a path: ids are "DEB-" and 8 hex
+// digits.
+const maxIDLen = 128
+
+// debateID wraps the handlers of a debate's paths: an {id} that no debate
+// can have (not UTF-8, a control character, NUL among them, or over
+// maxIDLen bytes) is answered as a debate that is not there, 404, by
+// notFound (the API's JSON or a page), before the store is asked.
+// PostgreSQL refused to compare such an id with its text ("invalid byte
+// sequence for encoding UTF8"), which was answered 500 with the database's
+// error.
+func (s *Server) debateID(notFound func(http.ResponseWriter, error)) func(http.HandlerFunc) http.HandlerFunc {
+	return func(next http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			id := r.PathValue("id")
+			if len(id) > maxIDLen || !utf8.ValidString(id) || strings.ContainsFunc(id, unicode.IsControl) {
+				notFound(w, fmt.Errorf("debate %q: %w", clip(id), debate.ErrNotFound))
+				return
+			}
+			next(w, r)
+		}
+	}
 }
 
 // Resume restarts the debates this server was running when it stopped:
