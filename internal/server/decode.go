@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -64,6 +65,14 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		// last, others the first), so what a proxy or a log checked
 		// need not be what is run.
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q is given twice: give each field once", name))
+		return false
+	}
+	if key, field := foldedKey(raw, fieldNames(v)); key != "" {
+		// Go's decoder takes "TOPIC" (or "ſnapshot") for "topic", where
+		// other decoders see an unknown field; and "offline" with
+		// "Offline" after it is two fields to a proxy, one to the
+		// server, the last one counting.
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown field %q: the fields' names are matched exactly; write %q", clip(key), field))
 		return false
 	}
 	strict := json.NewDecoder(bytes.NewReader(raw))
@@ -224,4 +233,34 @@ func duplicateKey(raw []byte) string {
 			stack[len(stack)-1].wantKey = true
 		}
 	}
+}
+
+// foldedKey is the first key of the JSON object raw that is none of
+// fields but is one of them when case is ignored (Unicode's simple
+// folding, which takes in Go's: "TOPIC", "Topic", "ſnapshot"), with that
+// field; "" when there is none, or raw is not an object.
+func foldedKey(raw []byte, fields []string) (key, field string) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", ""
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", ""
+		}
+		k, _ := tok.(string)
+		if !slices.Contains(fields, k) {
+			for _, f := range fields {
+				if strings.EqualFold(k, f) {
+					return k, f
+				}
+			}
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return "", ""
+		}
+	}
+	return "", ""
 }

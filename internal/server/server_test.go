@@ -217,6 +217,13 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		// proxy that checked one value may pass the other.
 		{"POST", "/api/debates", `{"topic":"NVDA","offline":true,"topic":"x"}`, 400, `\"topic\" is given twice: give each field once`, nil},
 		{"POST", "/api/debates", `{"topic":"NVDA","offline":true,"model_for":[{"a":1,"a":2}]}`, 400, `\"model_for[0].a\" is given twice`, nil},
+		// A field named in another case is refused, not taken for the
+		// field (Go's decoder folds case, others do not), nor counted
+		// after the field as its second value.
+		{"POST", "/api/debates", `{"TOPIC":"NVDA","offline":true}`, 400, `unknown field \"TOPIC\": the fields' names are matched exactly; write \"topic\"`, nil},
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true,"Offline":false}`, 400, `unknown field \"Offline\"`, nil},
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true,"ſnapshot":true}`, 400, `unknown field \"ſnapshot\": the fields' names are matched exactly; write \"snapshot\"`, nil},
+		{"POST", "/api/debates/" + id + "/hints", `{"target":"bull","Text":"x"}`, 400, `write \"text\"`, nil},
 		// Invalid UTF-8 would be stored as U+FFFD without a word.
 		{"POST", "/api/debates", "{\"topic\":\"NVDA \xff\xfe\",\"offline\":true}", 400, "the body is not valid UTF-8 (at byte 16): send text as UTF-8", nil},
 		{"POST", "/api/debates", `{"topic":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, 400, "the body is not valid JSON (at byte 10009: invalid character '[' exceeded max depth)", nil},
