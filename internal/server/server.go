@@ -244,6 +244,12 @@ func (s *Server) Wait() { s.runs.wait() }
 // resume resumes a debate in this process, with a checkpoint answer given
 // ahead when the debate waits at a checkpoint.
 func (s *Server) resume(ctx context.Context, id string, preset *debate.CheckpointAnswered) error {
+	// A debate that is not there is 404, as on the other paths: the
+	// application layer's resume words it for the command line, as bad
+	// input naming 'parley list' (400).
+	if _, err := s.app.Store.Get(ctx, id); err != nil {
+		return err
+	}
 	if q := s.cfg.Jobs; q != nil {
 		if err := s.modelsUsable(ctx, id); err != nil {
 			return err

@@ -241,6 +241,8 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"POST", "/api/debates", `{"topic":"ZZZZZ","offline":true}`, 400, "ZZZZZ", nil},
 		{"GET", "/api/debates/DEB-00000000", "", 404, "no such debate", nil},
 		{"GET", "/api/debates/DEB-00000000/events", "", 404, "no such debate", nil},
+		{"POST", "/api/debates/DEB-00000000/resume", "", 404, "no such debate: GET /api/debates lists them", nil},
+		{"POST", "/debates/DEB-00000000/resume", "", 404, "No such debate.", nil},
 		{"GET", "/api/debates/" + id + "/events?after=x", "", 400, "sequence number", nil},
 		{"GET", "/api/debates/" + id + "/events?after=99999", "", 400, "after 99999: debate " + id + " has ", nil},
 		{"GET", "/api/debates/" + id + "/events", "", 400, "Last-Event-ID 99999: debate " + id + " has ", []string{"Last-Event-ID", "99999"}},
