@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -132,7 +133,9 @@ func ParseCursor(c string) (*debate.ListPosition, error) {
 	}
 	at, id, ok := strings.Cut(string(b), " ")
 	t, err := time.Parse(time.RFC3339Nano, at)
-	if !ok || err != nil || id == "" || !utf8.ValidString(id) {
+	// An id holds no control character (NUL among them): PostgreSQL
+	// refuses NUL in text, and a list after one failed with its error.
+	if !ok || err != nil || id == "" || !utf8.ValidString(id) || strings.ContainsFunc(id, unicode.IsControl) {
 		return nil, bad()
 	}
 	return &debate.ListPosition{Created: t, ID: id}, nil

@@ -161,7 +161,8 @@ func TestParseCursor(t *testing.T) {
 		t.Errorf("ParseCursor(Cursor(s)) = %+v, %v", p, err)
 	}
 	for _, c := range []string{"", "%%%", "bm9wZQ", base64.RawURLEncoding.EncodeToString([]byte("2026-01-02T03:04:05Z ")),
-		base64.RawURLEncoding.EncodeToString([]byte("yesterday DEB-1")), strings.Repeat("A", 1000)} {
+		base64.RawURLEncoding.EncodeToString([]byte("yesterday DEB-1")), strings.Repeat("A", 1000),
+		base64.RawURLEncoding.EncodeToString([]byte("2026-01-02T03:04:05Z DEB\x00x")), base64.RawURLEncoding.EncodeToString([]byte("2026-01-02T03:04:05Z DEB\x1b[2J"))} {
 		if _, err := ParseCursor(c); err == nil || !strings.Contains(err.Error(), "is not one this server gave") {
 			t.Errorf("ParseCursor(%.20q) = %v, want an error saying what to pass", c, err)
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -228,8 +229,9 @@ func (s *idsAsked) Delete(ctx context.Context, id string) error {
 // (NUL, another control character, bytes that are not UTF-8, a kilobyte of
 // it) is answered 404 on every debate path, API and pages, without asking
 // the store: PostgreSQL refuses such text ("invalid byte sequence for
-// encoding UTF8"), which was answered 500 with the database's error. On
-// PostgreSQL itself too, when PARLEY_TEST_POSTGRES is set.
+// encoding UTF8"), which was answered 500 with the database's error; a
+// list cursor holding such an id is refused (400). On PostgreSQL itself
+// too, when PARLEY_TEST_POSTGRES is set.
 func TestUnstorableIDsAreNotFound(t *testing.T) {
 	stores := map[string]func(t *testing.T) debate.Store{"memory": func(*testing.T) debate.Store { return memstore.New() }}
 	if os.Getenv(pgtest.EnvVar) != "" || os.Getenv(pgtest.AltEnvVar) != "" {
@@ -255,6 +257,13 @@ func TestUnstorableIDsAreNotFound(t *testing.T) {
 					if resp.StatusCode != http.StatusNotFound || c[0] != "HEAD" && !strings.Contains(out, "o such debate") {
 						t.Errorf("%s %.80s: %d %.200s; want 404, no such debate", c[0], c[1], resp.StatusCode, out)
 					}
+				}
+			}
+			// A cursor holds an id too.
+			for _, id := range []string{"DEB\x00x", "DEB\x1b[2J"} {
+				c := base64.RawURLEncoding.EncodeToString([]byte("2026-01-02T03:04:05Z " + id))
+				if resp, out := ts.do(t, "GET", "/api/debates?cursor="+c, ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, "not one this server gave") {
+					t.Errorf("a cursor after %q: %d %.200s; want 400", id, resp.StatusCode, out)
 				}
 			}
 			if ids := store.asked(); len(ids) > 0 {
