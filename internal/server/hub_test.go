@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -197,5 +199,54 @@ func TestReplayReadsPages(t *testing.T) {
 	}
 	if most := st.most.Load(); most > replayPage {
 		t.Errorf("a read of the log returned %d events, more than a page (%d)", most, replayPage)
+	}
+}
+
+// lateWriter is a ResponseWriter that counts the writes made to it after
+// its handler returned, which net/http forbids: it may be finishing the
+// response, or serving the connection's next request, meanwhile.
+type lateWriter struct {
+	http.ResponseWriter
+	returned atomic.Bool
+	late     atomic.Int64
+}
+
+func (w *lateWriter) Write(p []byte) (int, error) {
+	if w.returned.Load() {
+		w.late.Add(1)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *lateWriter) Flush() {}
+
+// TestStreamHeartbeatEndsWithTheStream: an event stream's heartbeat stops
+// before its handler returns, not when net/http cancels the request's
+// context after: a beat in between wrote to a response that was no longer
+// the handler's.
+func TestStreamHeartbeatEndsWithTheStream(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	ts.heartbeat = time.Millisecond
+	id := "DEB-0000beat"
+	for _, p := range []debate.Payload{debate.Created{Format: "perspectives", Topic: "t", Limits: debate.DefaultLimits()}, debate.Completed{}} {
+		e, _ := debate.NewEvent(id, time.Now(), p)
+		if _, err := ts.app.Store.Append(t.Context(), id, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 20 {
+		// The request's context is cancelled only well after the handler
+		// returned, as a connection's may be.
+		ctx, cancel := context.WithCancel(t.Context())
+		req := httptest.NewRequestWithContext(ctx, "GET", "/api/debates/"+id+"/events", nil)
+		req.SetPathValue("id", id)
+		w := &lateWriter{ResponseWriter: httptest.NewRecorder()}
+		ts.apiEvents(w, req)
+		w.returned.Store(true)
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+		if n := w.late.Load(); n > 0 {
+			t.Fatalf("the stream's heartbeat wrote %d times after its handler returned", n)
+		}
 	}
 }

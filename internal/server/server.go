@@ -82,6 +82,9 @@ type Server struct {
 	// dictionary of tokens being tried at the network's speed. A request
 	// with the right token never waits for it.
 	guesses *rate.Limiter
+	// heartbeat is the event streams' (the const heartbeat, shorter in
+	// tests).
+	heartbeat time.Duration
 }
 
 // Wrong tokens the server answers, over every client: guessRate a second,
@@ -106,7 +109,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault(),
-		guesses: rate.NewLimiter(guessRate, guessBurst)}, nil
+		guesses: rate.NewLimiter(guessRate, guessBurst), heartbeat: heartbeat}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +15,8 @@ import (
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
-// heartbeat keeps idle event streams open through proxies.
+// heartbeat is how often an idle event stream is written a comment, which
+// keeps it open through proxies (Server.heartbeat, but for tests).
 const heartbeat = 15 * time.Second
 
 // apiEvents streams a debate's events as server-sent events: the event's
@@ -90,9 +92,16 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	if err := write([]byte("retry: 2000\n\n")); err != nil {
 		return
 	}
-	ctx := r.Context()
-	go func() {
-		t := time.NewTicker(heartbeat)
+	// The heartbeat stops, and is waited for, before the handler returns:
+	// the request's context ends only after, and a beat in between wrote
+	// to a response no longer the handler's (net/http forbids it: the
+	// connection may be serving its next request).
+	ctx, stop := context.WithCancel(r.Context())
+	var beats sync.WaitGroup
+	defer beats.Wait()
+	defer stop()
+	beats.Go(func() {
+		t := time.NewTicker(s.heartbeat)
 		defer t.Stop()
 		for {
 			select {
@@ -104,7 +113,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
-	}()
+	})
 	var buf []byte
 	for e, err := range s.hub.follow(ctx, id, after) {
 		if err != nil {
