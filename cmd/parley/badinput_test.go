@@ -74,6 +74,9 @@ func TestBadInput(t *testing.T) {
 		{"empty resume", good, []string{"debate", "--resume", ""}, 2, "--resume needs the ID of the debate to resume"},
 		{"out-dir is a file", good, []string{"debate", "Redis or Postgres?", "--no-checkpoints", "--out-dir", malformed}, 2, "--out-dir " + malformed + " is a file, not a directory"},
 		{"out-dir under a file", good, []string{"debate", "Redis or Postgres?", "--no-checkpoints", "--out-dir", filepath.Join(malformed, "decisions")}, 2, malformed + " is a file, not a directory"},
+		{"blank model", good, []string{"debate", "Redis or Postgres?", "--model", ""}, 2, `--model "" is blank: give its value (model name for every role), or leave --model out for the default`},
+		{"blank provider", good, []string{"batch", "NVDA", "--provider", " "}, 2, `--provider " " is blank`},
+		{"blank model on ask", good, []string{"ask", "DEB-00000000", "--agent", "bull", "--model=", "Why?"}, 2, `--model "" is blank`},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose queued, running, checkpoint, paused, interrupted, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file

@@ -60,8 +60,8 @@ answer free questions; configure a model as for 'parley debate').`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Agent, "agent", "", "the `agent` to ask: a debater, persona or the moderator (bullbear: bull, bear or moderator)")
-	fl.StringVar(&opts.Models.Provider, "provider", "", "model provider: anthropic, openai or ollama (default: detected from the environment)")
-	fl.StringVar(&opts.Models.Model, "model", "", "model `name`")
+	nonBlankVar(fl, &opts.Models.Provider, "provider", "model provider: anthropic, openai or ollama (default: detected from the environment)")
+	nonBlankVar(fl, &opts.Models.Model, "model", "model `name`")
 	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one agent, `AGENT=[PROVIDER/]MODEL` (repeatable)")
 	return cmd
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -27,3 +28,29 @@ func (v *nameValue) String() string { return string(*v) }
 // Type is the value's kind as the help shows it where the usage names
 // none.
 func (v *nameValue) Type() string { return "string" }
+
+// nonBlankVar defines a string flag that refuses a blank value. The code
+// that fills in defaults reads "" as a flag not given, so '--model ""' (or
+// '--model "$MODEL"' with MODEL unset) would run the debate with the very
+// default the user meant to replace, and say nothing.
+func nonBlankVar(fl *pflag.FlagSet, p *string, name, usage string) {
+	fl.Var((*nonBlankValue)(p), name, usage)
+}
+
+type nonBlankValue string
+
+// errBlankValue is a non-blank flag given an empty or all-space value;
+// flagValueError words it with the flag's name.
+var errBlankValue = errors.New("the value is blank")
+
+func (v *nonBlankValue) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errBlankValue
+	}
+	*v = nonBlankValue(s)
+	return nil
+}
+
+func (v *nonBlankValue) String() string { return string(*v) }
+
+func (v *nonBlankValue) Type() string { return "string" }

@@ -355,6 +355,10 @@ func flagValueError(err error) error {
 		return err
 	}
 	name := "--" + ive.GetFlag().Name
+	if errors.Is(err, errBlankValue) {
+		_, usage := pflag.UnquoteUsage(ive.GetFlag())
+		return fmt.Errorf("%s %q is blank: give its value (%s), or leave %s out for the default", name, ive.GetValue(), usage, name)
+	}
 	switch ive.GetFlag().Value.Type() {
 	case "duration":
 		return fmt.Errorf("%s %q is not a duration: give one such as 2m, 90s or 1h30m", name, ive.GetValue())
