@@ -114,6 +114,11 @@ next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --re
 			if len(args) > 1 {
 				return usageErrorf("the topic must be one argument: put it in quotes (got %d arguments)", len(args))
 			}
+			if args[0] == "-" {
+				// Other tools read "-" as standard input; Parley's stdin
+				// answers the checkpoints.
+				return usageErrorf("the topic is \"-\": parley debate takes the topic as its argument, not from standard input; to read it from a file: %s \"$(cat question.txt)\"", cmd.CommandPath())
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
