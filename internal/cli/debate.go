@@ -409,6 +409,17 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 		return err
 	}
 	human.targets = live.Agents
+	// On a terminal the keys typed are read one by one and the view shows
+	// the line being typed below the streamed text: the terminal's echo
+	// landed inside a streamed sentence, which then went on, broken, after
+	// the Enter.
+	if f.IO.IsTerminal() && f.IO.IsInputTerminal() && !o.JSON {
+		if restore, quiet, err := f.IO.QuietInput(); err == nil {
+			defer restore()
+			human.keys, human.cooked, human.quiet = live, restore, quiet
+			live.TakeInput()
+		}
+	}
 	human.listen()
 	viewCtx, cancelView := context.WithCancel(context.WithoutCancel(ctx))
 	viewDone := make(chan struct{})

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
@@ -31,6 +33,21 @@ type terminalHuman struct {
 	// hint queues a hint; targets lists the agents that take hints.
 	hint    func(target, text string) error
 	targets func() []string
+
+	// keys, when set, is the live view that shows the line being typed:
+	// the terminal echoes nothing (iostreams.QuietInput) and keys are
+	// read one by one, but while a checkpoint waits, when cooked and
+	// quiet give the terminal back its own line editing and take it
+	// again.
+	keys          typedLine
+	cooked, quiet func()
+}
+
+// typedLine shows the line being typed (view.Live).
+type typedLine interface {
+	Typing(text string)
+	DoneTyping()
+	Say(line string)
 }
 
 func newTerminalHuman(ios *iostreams.IOStreams) *terminalHuman {
@@ -39,6 +56,10 @@ func newTerminalHuman(ios *iostreams.IOStreams) *terminalHuman {
 
 func (h *terminalHuman) readLines() {
 	h.lines = make(chan string)
+	if h.keys != nil {
+		go h.readKeys()
+		return
+	}
 	go func() {
 		defer close(h.lines)
 		sc := bufio.NewScanner(h.io.In)
@@ -78,13 +99,145 @@ func (h *terminalHuman) routeHint(line string) bool {
 	// performance-advocate, "all:" or "both:" for every agent).
 	target, text, err := app.ParseHint(h.targets(), line)
 	if err != nil {
-		fmt.Fprintf(h.io.ErrOut, "%s%s\n", strings.ToUpper(err.Error()[:1]), err.Error()[1:])
+		h.say(strings.ToUpper(err.Error()[:1]) + err.Error()[1:])
 		return true
 	}
 	if err := h.hint(target, text); err != nil {
-		fmt.Fprintf(h.io.ErrOut, "Hint not queued: %v\n", err)
+		h.say(fmt.Sprintf("Hint not queued: %v", err))
 	}
 	return true
+}
+
+// say answers a typed line: in the live view when it shows what is typed,
+// so that the answer does not land inside a streamed line.
+func (h *terminalHuman) say(line string) {
+	if h.keys != nil {
+		h.keys.Say(line)
+		return
+	}
+	fmt.Fprintln(h.io.ErrOut, line)
+}
+
+// maxTyped bounds the line being typed: a hint is at most app.MaxHintLen
+// bytes, and a paste of a file must not grow the line without end.
+const maxTyped = app.MaxHintLen + 100
+
+// readKeys reads the keys typed, the terminal echoing none, and has the
+// live view show the line being typed. It edits the line as a terminal
+// does (Backspace, Ctrl+U, Ctrl+W; Esc clears it); Enter routes it as
+// readLines does. While a checkpoint waits the terminal edits and echoes
+// its answer itself, and whole lines arrive.
+func (h *terminalHuman) readKeys() {
+	defer close(h.lines)
+	r := bufio.NewReader(h.io.In)
+	var line []rune
+	shown := false
+	show := func() {
+		if len(line) > 0 {
+			h.keys.Typing(string(line))
+			shown = true
+		} else if shown {
+			h.keys.DoneTyping()
+			shown = false
+		}
+	}
+	wasWaiting := false
+	for {
+		c, _, err := r.ReadRune()
+		if err != nil {
+			if shown {
+				h.keys.DoneTyping()
+			}
+			return
+		}
+		waiting := h.isWaiting()
+		if waiting != wasWaiting {
+			// A line half typed when the checkpoint came is
+			// dropped with the footer it showed in.
+			line, wasWaiting = nil, waiting
+		}
+		if waiting {
+			if c == '\n' || c == '\r' {
+				h.lines <- string(line)
+				line = nil
+			} else if len(line) < maxTyped {
+				line = append(line, c)
+			}
+			continue
+		}
+		switch {
+		case c == '\r' || c == '\n':
+			typed := string(line)
+			line = nil
+			if shown {
+				h.keys.DoneTyping()
+				shown = false
+			}
+			if !h.routeHint(typed) {
+				h.lines <- typed
+			}
+		case c == 0x7f || c == 0x08: // Backspace
+			if len(line) > 0 {
+				line = line[:len(line)-1]
+			}
+			show()
+		case c == 0x15: // Ctrl+U
+			line = nil
+			show()
+		case c == 0x17: // Ctrl+W: the word before the cursor
+			i := len(line)
+			for i > 0 && line[i-1] == ' ' {
+				i--
+			}
+			for i > 0 && line[i-1] != ' ' {
+				i--
+			}
+			line = line[:i]
+			show()
+		case c == 0x1b:
+			// A key that sends a sequence (an arrow, a function
+			// key) arrives whole: it is skipped. Esc alone clears
+			// the line.
+			if r.Buffered() == 0 {
+				line = nil
+				show()
+				continue
+			}
+			skipEscape(r)
+		case c == '\t':
+			line = append(line, ' ')
+			show()
+		case unicode.IsControl(c) || c == utf8.RuneError:
+			// Not text: nothing to show or send.
+		default:
+			if len(line) < maxTyped {
+				line = append(line, c)
+			}
+			show()
+		}
+	}
+}
+
+// skipEscape reads the rest of an escape sequence whose ESC was read: a
+// CSI (ESC [ … final byte), an SS3 (ESC O x) or ESC and one key (Alt+key).
+func skipEscape(r *bufio.Reader) {
+	b, err := r.ReadByte()
+	if err != nil {
+		return
+	}
+	switch b {
+	case '[':
+		for r.Buffered() > 0 {
+			c, err := r.ReadByte()
+			if err != nil || (c >= 0x40 && c <= 0x7e) {
+				return
+			}
+		}
+	case 'O':
+		if r.Buffered() > 0 {
+			_, _ = r.ReadByte()
+		}
+	}
 }
 
 func (h *terminalHuman) readLine(ctx context.Context) (string, error) {
@@ -108,7 +261,16 @@ func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debat
 	h.mu.Lock()
 	h.waiting = true
 	h.mu.Unlock()
+	if h.keys != nil {
+		// The answer is typed on the prompt's line, the terminal
+		// echoing and editing it; a hint half typed is dropped.
+		h.keys.DoneTyping()
+		h.cooked()
+	}
 	defer func() {
+		if h.keys != nil {
+			h.quiet()
+		}
 		h.mu.Lock()
 		h.waiting = false
 		h.mu.Unlock()

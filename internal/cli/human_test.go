@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -159,4 +160,69 @@ func TestCheckpointRetryNamesItsOptions(t *testing.T) {
 			t.Errorf("%v: prompt\n%q\nwant menu %q and retry %q", tc.options, out, tc.menu, tc.retry)
 		}
 	}
+}
+
+// screenLog records what a typedLine was asked to show.
+type screenLog struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (s *screenLog) add(e string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log = append(s.log, e)
+}
+func (s *screenLog) Typing(text string) { s.add("typing " + text) }
+func (s *screenLog) DoneTyping()        { s.add("done") }
+func (s *screenLog) Say(line string)    { s.add("say " + line) }
+func (s *screenLog) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.log, "\n")
+}
+
+// TestKeysTyped: with the terminal's echo off the keys are read one by
+// one, edited as a terminal edits a line, and shown by the view; Enter
+// queues the hint, and a refused one is said by the view (on the terminal
+// it was written to standard error, inside the streamed line).
+func TestKeysTyped(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	pr, pw := io.Pipe()
+	ios.In = pr
+	ios.SetTerminal(true, true, false)
+	h := newTerminalHuman(ios)
+	scr := &screenLog{}
+	h.keys, h.cooked, h.quiet = scr, func() {}, func() {}
+	hints := make(chan string, 4)
+	h.hint = func(target, text string) error { hints <- target + "=" + text; return nil }
+	h.targets = func() []string { return []string{"bear", "bull"} }
+	h.listen()
+	// bulk, Backspace, "l: margins", an arrow key (skipped), Ctrl+W,
+	// "cycle", Enter; then a hint for no agent.
+	io.WriteString(pw, "bulk\x7fl: margins\x1b[D\x17cycle\rbob: hi\r")
+	select {
+	case got := <-hints:
+		if got != "bull=cycle" {
+			t.Errorf("hint %q, want bull=cycle", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no hint queued; the view was asked:\n%s", scr)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(scr.String(), "say ") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	want := []string{"typing b", "typing bulk", "typing bul", "typing bull: margins", "typing bull: ", "typing bull: cycle", "done", "typing bob: hi", "done",
+		`say No agent "bob" in this debate: write AGENT: TEXT with one of bear, bull, or all`}
+	got := strings.Split(scr.String(), "\n")
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("the view was not asked %q; it was asked:\n%s", w, scr)
+		}
+	}
+	if errOut.String() != "" {
+		t.Errorf("standard error: %q", errOut.String())
+	}
+	pw.Close()
 }

@@ -56,6 +56,22 @@ type Live struct {
 	// printed: a document printed after the debate does not print them
 	// again (Fresh).
 	bullets map[string]bool
+	// input: the program reads the keys typed (the terminal echoes
+	// none), and the view draws the line being typed, and the held
+	// lines, in a footer below the streamed text (Typing).
+	input  bool
+	typing bool
+	typed  string
+	foot   footer
+}
+
+// footer is what the view drew below the streamed text: rows, each cut to
+// the terminal's width, so that it can be taken away before the stream
+// goes on and drawn again after.
+type footer struct {
+	rows  []int // each row's width in columns; none: nothing drawn
+	below bool  // drawn below a partial line of the stream, not at a line's start
+	width int   // the terminal's width when it was drawn
 }
 
 // NewLive returns a renderer writing to io.Out. With asJSON it writes one JSON
@@ -89,6 +105,8 @@ func (l *Live) Close() {
 	if l.spin != nil {
 		l.spin.stop()
 	}
+	l.hideFooter()
+	l.typing, l.typed = false, ""
 	l.flushHeld()
 	// What is printed after the view (an error, the closing line) starts
 	// a line of its own: a run that stopped mid-reply without a pause
@@ -120,11 +138,157 @@ func (l *Live) Handle(e debate.Event) {
 	if l.spin != nil {
 		l.spin.pause()
 	}
+	l.hideFooter()
 	l.render(e)
 	if l.atLineStart {
 		l.flushHeld()
 	}
 	l.spinFor()
+	l.showFooter()
+}
+
+// TakeInput says that the program reads the keys typed on the terminal
+// itself, the terminal echoing none: the view draws the line being typed
+// (Typing) and the acknowledgements it holds in a footer below the
+// streamed text, which it takes away and draws again around what it
+// prints, so that a streamed sentence goes on whole above them.
+func (l *Live) TakeInput() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.input = !l.json
+}
+
+// Typing shows text as the line being typed, below the streamed text.
+func (l *Live) Typing(text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.input {
+		return
+	}
+	if l.spin != nil {
+		l.spin.stop()
+	}
+	l.hideFooter()
+	l.typing, l.typed = true, text
+	l.showFooter()
+}
+
+// DoneTyping takes the line being typed away (it was entered, or
+// emptied); what it asked for is said by the events it leads to.
+func (l *Live) DoneTyping() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.hideFooter()
+	l.typing, l.typed = false, ""
+	l.spinFor()
+	l.showFooter()
+}
+
+// Say prints a line of the view's own (why a typed hint was refused): on
+// a line of its own, held, as a hint's acknowledgement is, until the
+// streamed line ends.
+func (l *Live) Say(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.spin != nil {
+		l.spin.pause()
+	}
+	l.hideFooter()
+	line = l.cs.Yellow(textsafe.Clean(line))
+	if l.live != "" && !l.atLineStart {
+		l.held = append(l.held, line)
+	} else {
+		l.newline()
+		l.printf("%s\n", line)
+	}
+	l.spinFor()
+	l.showFooter()
+}
+
+// footerLines are the footer's rows: the held lines, then the line being
+// typed, each cut to the terminal's width less a column (a row that fills
+// the last column leaves some terminals in a pending wrap).
+func (l *Live) footerLines(width int) []string {
+	if !l.input {
+		return nil
+	}
+	var rows []string
+	fit := func(s string) string {
+		if width > 1 {
+			s = ansi.Truncate(s, width-1, "…")
+		}
+		return s
+	}
+	for _, h := range l.held {
+		rows = append(rows, fit(h))
+	}
+	if l.typing {
+		// The end of the line typed shows, where the cursor is.
+		prompt := l.cs.Cyan("›") + " "
+		text := l.typed
+		if room := width - 3; width > 1 && ansi.StringWidth(text) > room {
+			text = ansi.TruncateLeft(text, ansi.StringWidth(text)-max(room-1, 1), "…")
+		}
+		rows = append(rows, prompt+text)
+	}
+	return rows
+}
+
+// showFooter draws the footer below the streamed text, the cursor left at
+// its end: after the text typed.
+func (l *Live) showFooter() {
+	width := l.io.TerminalWidth()
+	rows := l.footerLines(width)
+	if len(rows) == 0 {
+		return
+	}
+	var b strings.Builder
+	l.foot = footer{below: !l.atLineStart, width: width}
+	if l.foot.below {
+		b.WriteString("\n")
+	}
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("\r\x1b[K" + r)
+		l.foot.rows = append(l.foot.rows, ansi.StringWidth(r))
+	}
+	io.WriteString(l.out(), b.String())
+}
+
+// hideFooter takes the footer away and puts the cursor back where the
+// streamed text ended. A terminal resized since the footer was drawn may
+// have folded its rows and the stream's last line anew: the rows are
+// counted at the new width, and the stream goes on at a line's start
+// below its last line rather than at a column that may have moved.
+func (l *Live) hideFooter() {
+	if len(l.foot.rows) == 0 {
+		return
+	}
+	width := l.io.TerminalWidth()
+	up := -1
+	for _, n := range l.foot.rows {
+		up++
+		if width > 0 && n > width {
+			up += (n - 1) / width
+		}
+	}
+	var b strings.Builder
+	b.WriteString("\r")
+	if up > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", up)
+	}
+	b.WriteString("\x1b[J")
+	if l.foot.below {
+		if width == l.foot.width && (width <= 0 || l.col < width) {
+			fmt.Fprintf(&b, "\x1b[A\x1b[%dG", l.col+1)
+		} else {
+			l.atLineStart, l.col = true, 0
+		}
+	}
+	io.WriteString(l.out(), b.String())
+	l.foot = footer{}
 }
 
 // Sync waits until the view has shown the event with sequence seq, or a
@@ -502,6 +666,9 @@ func (l *Live) endTurn(id string) {
 		l.printf("%s\n", l.cs.Yellow("⚠ unusable reply: "+t.Invalid))
 	}
 	l.newline()
+	// A hint typed while the turn streamed is acknowledged under it,
+	// before the turns that ran beside it are shown.
+	l.flushHeld()
 	l.shown[id] = true
 	if !t.Structured {
 		for _, line := range strings.Split(t.Text, "\n") {
@@ -597,7 +764,7 @@ func CompactSources(text string) string {
 // spinFor shows the spinner while the live turn has produced nothing
 // visible yet.
 func (l *Live) spinFor() {
-	if l.spin == nil || l.live == "" {
+	if l.spin == nil || l.live == "" || l.typing {
 		return
 	}
 	t := l.state.Turns[l.live]

@@ -1,0 +1,10 @@
+//go:build !(darwin || dragonfly || freebsd || linux || netbsd || openbsd || solaris || aix || zos)
+
+package iostreams
+
+import "errors"
+
+// QuietInput is not supported here: the terminal echoes typed lines itself.
+func (s *IOStreams) QuietInput() (restore, quiet func(), err error) {
+	return nil, nil, errors.New("reading keys one by one is not supported on this system")
+}

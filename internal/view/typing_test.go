@@ -1,0 +1,116 @@
+package view
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
+)
+
+// typingRun feeds a bull's turn to a terminal view that takes the keys
+// typed, typing a hint while the turn streams when typed is set, and
+// returns the screens to compare: while typing, after the Enter, and at
+// the end.
+func typingRun(t *testing.T, width int, typed bool, resizeTo int) (shots []string, final string) {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, true, false)
+	ios.SetWidth(width)
+	l := NewLive(ios, false, nil)
+	l.spin = nil // the spinner draws on standard error, on a timer
+	l.TakeInput()
+	f := &feed{t: t, l: l}
+	scr := newScreen(width)
+	shot := func() {
+		scr.write(out.String())
+		out.Reset()
+		shots = append(shots, scr.String())
+	}
+	bull := ref("r1/bull", "bull", "Bull · argument", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: "Margins are high and "})
+	if typed {
+		l.Typing("b")
+		l.Typing("bull: mind")
+	}
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: "rising on data-center "})
+	if typed {
+		l.Typing("bull: mind the cycle")
+		shot()
+	}
+	if resizeTo > 0 {
+		ios.SetWidth(resizeTo)
+		scr.width = resizeTo
+	}
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: "demand, "})
+	if typed {
+		l.DoneTyping()
+	}
+	f.send(debate.HintQueued{ID: 1, Target: "bull", Text: "mind the cycle"})
+	if typed {
+		shot()
+	}
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: "which hyperscalers keep funding.\nThe moat is CUDA."})
+	f.send(debate.TurnCompleted{Turn: bull, Text: "Margins are high and rising on data-center demand, which hyperscalers keep funding.\nThe moat is CUDA."})
+	l.Close()
+	shot()
+	return shots, shots[len(shots)-1]
+}
+
+// TestTypingKeepsTheStreamWhole: a hint typed while a reply streams shows
+// on a line of its own below the streamed text, which goes on above it
+// unbroken; once entered, its acknowledgement waits below the stream until
+// the reply's line ends. The screen at the end is the screen of the same
+// debate with no key typed: the terminal's echo of the keys used to land
+// in the middle of the streamed line, which then went on, broken, below
+// the Enter.
+func TestTypingKeepsTheStreamWhole(t *testing.T) {
+	shots, final := typingRun(t, 40, true, 0)
+	_, untyped := typingRun(t, 40, false, 0)
+	if final != untyped {
+		t.Errorf("the screen with a hint typed:\n%s\ndiffers from the screen with none:\n%s", final, untyped)
+	}
+	golden(t, "typing.txt", strings.Join(shots, "─────\n"))
+	for _, line := range strings.Split(shots[0], "\n") {
+		if strings.Contains(line, "mind") && !strings.HasPrefix(line, "› bull: mind the cycle") {
+			t.Errorf("the line typed is drawn inside the stream: %q", line)
+		}
+	}
+}
+
+// TestTypingOnANarrowTerminal: at 20 columns the line typed shows its
+// end, where the cursor is, on one row; the stream goes on wrapped.
+func TestTypingOnANarrowTerminal(t *testing.T) {
+	shots, final := typingRun(t, 20, true, 0)
+	_, untyped := typingRun(t, 20, false, 0)
+	if final != untyped {
+		t.Errorf("the screen with a hint typed:\n%s\ndiffers from the screen with none:\n%s", final, untyped)
+	}
+	if !strings.Contains(shots[0], "› …: mind the cycle▌\n") {
+		t.Errorf("the line typed, at 20 columns:\n%s", shots[0])
+	}
+	for _, shot := range shots {
+		for _, line := range strings.Split(shot, "\n") {
+			if n := visibleLen(strings.ReplaceAll(line, "▌", "")); n > 19 {
+				t.Errorf("a row of %d columns at 20:\n%s", n, shot)
+			}
+		}
+	}
+}
+
+// TestTypingThroughAResize: a terminal resized while a line is typed may
+// have moved the stream's last line; the stream goes on at a line's start
+// below it, and nothing typed is left on the screen.
+func TestTypingThroughAResize(t *testing.T) {
+	_, final := typingRun(t, 40, true, 30)
+	if strings.Contains(final, "mind the cycle▌") || strings.Contains(final, "› ") {
+		t.Errorf("the line typed is left on the screen:\n%s", final)
+	}
+	for _, want := range []string{"Margins are high and rising on\n", "data-center\ndemand, which", "keep funding.\n💡 Hint queued for Bull: mind\nthe cycle\nThe moat is CUDA."} {
+		if !strings.Contains(final, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, final)
+		}
+	}
+}
