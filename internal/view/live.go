@@ -48,10 +48,14 @@ type Live struct {
 	// ends, so that they do not cut a reply's sentence in two.
 	held        []string
 	atLineStart bool
-	col         int // the cursor's column, for word wrapping
-	spin        *spinner
-	seen        int64
-	seenCh      chan struct{} // closed and replaced whenever seen advances
+	// softEnd: the line was ended by the word wrap, not by the text: the
+	// cursor is at a line's start but a paragraph goes on, and a held
+	// line waits for its end.
+	softEnd bool
+	col     int // the cursor's column, for word wrapping
+	spin    *spinner
+	seen    int64
+	seenCh  chan struct{} // closed and replaced whenever seen advances
 	// bullets are the list items the turns shown so far printed, as
 	// printed: a document printed after the debate does not print them
 	// again (Fresh).
@@ -140,7 +144,7 @@ func (l *Live) Handle(e debate.Event) {
 	}
 	l.hideFooter()
 	l.render(e)
-	if l.atLineStart {
+	if !l.midLine() {
 		l.flushHeld()
 	}
 	l.spinFor()
@@ -195,7 +199,7 @@ func (l *Live) Say(line string) {
 	}
 	l.hideFooter()
 	line = l.cs.Yellow(textsafe.Clean(line))
-	if l.live != "" && !l.atLineStart {
+	if l.live != "" && l.midLine() {
 		l.held = append(l.held, line)
 	} else {
 		l.newline()
@@ -328,11 +332,13 @@ func (l *Live) printf(format string, a ...any) {
 	if s == "" {
 		return
 	}
+	ended := strings.HasSuffix(s, "\n")
 	if w := l.io.TerminalWidth(); w > 0 {
 		s = l.wrap(s, w)
 	}
 	io.WriteString(l.out(), s)
 	l.atLineStart = strings.HasSuffix(s, "\n")
+	l.softEnd = l.atLineStart && !ended
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		l.col = visibleLen(s[i+1:])
 	} else {
@@ -411,6 +417,10 @@ func Wrap(s string, col, width int) (string, int) {
 // escapes: a wide character (CJK, most emoji) takes two. Counted as one,
 // lines of Japanese or Chinese words ran past the terminal's edge.
 func visibleLen(s string) int { return ansi.StringWidth(s) }
+
+// midLine reports whether the text streamed is in the middle of a line
+// of its own, the terminal's line having ended at a word wrap or not.
+func (l *Live) midLine() bool { return !l.atLineStart || l.softEnd }
 
 func (l *Live) newline() {
 	if !l.atLineStart {
@@ -528,7 +538,7 @@ func (l *Live) render(e debate.Event) {
 		var p debate.HintQueued
 		if e.Decode(&p) == nil {
 			line := l.cs.Cyan(hintLine(l.state, p))
-			if l.live != "" && !l.atLineStart {
+			if l.live != "" && l.midLine() {
 				l.held = append(l.held, line)
 				return
 			}

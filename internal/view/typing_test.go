@@ -114,3 +114,28 @@ func TestTypingThroughAResize(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveHintWaitsForTheParagraph: a line ended by the word wrap is not
+// the end of the reply's line: a hint acknowledged there would cut its
+// paragraph in two; it waits for the paragraph's end.
+func TestLiveHintWaitsForTheParagraph(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(20)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	f := &feed{t: t, l: l}
+	bear := ref("r1/bear", "bear", "Bear", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
+	// A space at the 20th column ends the line.
+	f.send(debate.TurnDelta{Turn: bear.ID, Text: "Margins are high ab "})
+	f.send(debate.HintQueued{ID: 1, Target: "bear", Text: "mind the cycle"})
+	f.send(debate.TurnDelta{Turn: bear.ID, Text: "cd.\nNext."})
+	f.send(debate.TurnCompleted{Turn: bear, Text: "Margins are high ab cd.\nNext."})
+	l.Close()
+	want := "Margins are high ab\ncd.\n💡 Hint queued for\nBear: mind the\ncycle\nNext.\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}
