@@ -20,6 +20,10 @@ type IOStreams struct {
 	inTTY  bool
 	color  bool
 	width  int
+	// outFile is the terminal standard output is, asked for its size:
+	// Out may be wrapped (a writer that notices a closed pipe), and the
+	// width was then taken to be 80 whatever the terminal's.
+	outFile *os.File
 }
 
 // System returns the process's streams, detecting terminals and honouring
@@ -28,9 +32,9 @@ func System() *IOStreams {
 	outTTY := isTerminal(os.Stdout)
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		outTTY: outTTY,
-		inTTY:  isTerminal(os.Stdin),
-		color:  outTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
+		outTTY: outTTY, outFile: os.Stdout,
+		inTTY: isTerminal(os.Stdin),
+		color: outTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 	}
 }
 
@@ -51,8 +55,12 @@ func (s *IOStreams) TerminalWidth() int {
 	if s.width > 0 {
 		return s.width
 	}
-	if f, ok := s.Out.(*os.File); ok {
-		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+	f, ok := s.Out.(*os.File)
+	if !ok {
+		f = s.outFile
+	}
+	if f != nil {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 			return w
 		}
 	}
