@@ -1,0 +1,101 @@
+package main_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/parleyhq/parley/internal/llm/fakellm"
+)
+
+// TestDebateHintTypedWhileStreaming runs 'parley debate' in a tmux pane 40
+// columns wide, as a user would: a hint typed while a reply streams,
+// Enter, then Ctrl+C. The line typed shows below the streamed text, never
+// inside it (the terminal's echo used to land in the middle of the
+// streamed line, and the stream went on, broken, after the Enter); every
+// line fits the pane (the view wrapped at 80 columns whatever the
+// terminal's width); the pause says how to resume, and the resumed debate
+// completes with the hint.
+func TestDebateHintTypedWhileStreaming(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	const width = 40
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(40*time.Millisecond))
+	env = append(append(baseEnv(t), "TERM=xterm-256color"), env...)
+	var sh strings.Builder
+	sh.WriteString("#!/bin/sh\n")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	// The script outlives Ctrl+C (its trap), to say how parley exited.
+	fmt.Fprintf(&sh, "cd '%s'\ntrap 'echo' INT\n'%s' debate 'Redis or Postgres for our cache?' --model test-model --no-checkpoints\necho \"exit $?\"\nsleep 60\n", dir, binary)
+	run := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(run, []byte(sh.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("parley-e2e-hint-%d", os.Getpid())}
+	p.tmux("new-session", "-d", "-s", "shell", "-x", fmt.Sprint(width), "-y", "50", run)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	// joined is the whole transcript, the lines the terminal folded
+	// joined again.
+	joined := func() string { return p.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "shell") }
+
+	const typed = "perf: think about p99 latency"
+	p.wait("Round one opening.", 30*time.Second)
+	p.tmux("send-keys", "-t", "shell", "-l", typed)
+	typing := p.wait("› "+typed, 10*time.Second)
+	shots := []string{joined()}
+	time.Sleep(300 * time.Millisecond) // the stream goes on above the line typed
+	shots = append(shots, joined())
+	p.tmux("send-keys", "-t", "shell", "Enter")
+	p.wait("💡 Hint queued for", 10*time.Second)
+	shots = append(shots, joined())
+	p.wait("Rebuttal for round one.", 30*time.Second)
+	p.tmux("send-keys", "-t", "shell", "C-c")
+	p.wait("exit 130", 20*time.Second)
+	final := joined()
+	shots = append(shots, final)
+
+	for _, shot := range shots {
+		for _, line := range strings.Split(shot, "\n") {
+			if strings.Contains(line, "p99") && !strings.HasPrefix(line, "› "+typed) && !strings.HasPrefix(line, "Advocate: think about p99") {
+				t.Errorf("the line typed shows inside the transcript: %q\nthe screen while typing:\n%s\nthe screen:\n%s", line, typing, shot)
+			}
+			// The error parley exits with is a line of its own,
+			// as any command's, left to the terminal to fold.
+			if n := ansi.StringWidth(line); n >= width && !strings.HasPrefix(line, "error: ") {
+				t.Errorf("a line of %d columns in a pane of %d, folded by the terminal: %q", n, width, line)
+			}
+		}
+	}
+	// The first argument streamed whole while the hint was typed: its
+	// words in order, nothing between them.
+	words := strings.Join(strings.Fields(final), " ")
+	reply := "Round one opening. Redis keeps hot keys in memory with sub-millisecond reads, while PostgreSQL adds a disk-backed round trip and vacuum pressure under churn. For a cache the access pattern is key lookups with expiry, which Redis models natively."
+	if !strings.Contains(words, "(round 1) ── "+reply+" 💡 Hint queued for Performance Advocate: think about p99 latency") {
+		t.Errorf("the first argument is not whole, acknowledged under it:\n%s", final)
+	}
+	if !strings.Contains(final, "Paused: interrupted") {
+		t.Errorf("the pause is not shown:\n%s", final)
+	}
+	id := regexp.MustCompile(`resume with: parley debate --resume (DEB-[0-9a-f]{8})`).FindStringSubmatch(final)
+	if id == nil {
+		t.Fatalf("the pause does not say how to resume:\n%s", final)
+	}
+	mustParley(t, dir, env, "", "debate", "--resume", id[1])
+	r := mustParley(t, dir, env, "", "export", id[1], "--as", "json")
+	if !strings.Contains(r.stdout, `"status": "completed"`) && !strings.Contains(r.stdout, `"status":"completed"`) {
+		t.Errorf("the resumed debate did not complete:\n%.400s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "think about p99 latency") {
+		t.Errorf("the hint is not in the debate's record")
+	}
+}
