@@ -12,9 +12,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/yamlfile"
 )
 
@@ -27,6 +29,51 @@ type Persona struct {
 	Name       string   `json:"name" yaml:"name"`
 	Viewpoint  string   `json:"viewpoint" yaml:"viewpoint"`
 	Priorities []string `json:"priorities,omitempty" yaml:"priorities,omitempty"`
+}
+
+// Bounds on a persona, which a moderator may write when it casts one (and
+// a personas file may hold): its name heads every turn it takes, in the
+// terminal, the shell, the dashboard and the exports, and its viewpoint
+// and priorities go into every prompt it is given.
+const (
+	MaxNameLen       = 60   // characters
+	MaxViewpointLen  = 2000 // characters
+	MaxPriorities    = 12
+	MaxPriorityLen   = 200 // characters
+	plainTextProblem = "a line break, or a control, bidirectional or invisible character"
+)
+
+// bounded checks what a persona's text may hold: a name of one line of
+// plain text, MaxNameLen characters at most (a name of kilobytes, or with
+// line breaks, wrote lines that read as another turn's heading, the
+// moderator's, into every view of the debate), a viewpoint and priorities
+// of bounded length.
+func (p Persona) bounded() error {
+	switch {
+	case utf8.RuneCountInString(p.Name) > MaxNameLen:
+		return fmt.Errorf("the name is %d characters; keep it to %d", utf8.RuneCountInString(p.Name), MaxNameLen)
+	case !plainLine(p.Name):
+		return fmt.Errorf("the name %q holds %s: write it as one line of plain text", p.Name, plainTextProblem)
+	case utf8.RuneCountInString(p.Viewpoint) > MaxViewpointLen:
+		return fmt.Errorf("the viewpoint is %d characters; keep it to %d", utf8.RuneCountInString(p.Viewpoint), MaxViewpointLen)
+	case len(p.Priorities) > MaxPriorities:
+		return fmt.Errorf("%d priorities; give %d at most", len(p.Priorities), MaxPriorities)
+	}
+	for _, pr := range p.Priorities {
+		switch {
+		case utf8.RuneCountInString(pr) > MaxPriorityLen:
+			return fmt.Errorf("a priority is %d characters; keep each to %d", utf8.RuneCountInString(pr), MaxPriorityLen)
+		case !plainLine(pr):
+			return fmt.Errorf("the priority %q holds %s: write it as one line of plain text", pr, plainTextProblem)
+		}
+	}
+	return nil
+}
+
+// plainLine reports whether s is one line that textsafe.Clean leaves as it
+// is: valid UTF-8 with no control, bidirectional or invisible character.
+func plainLine(s string) bool {
+	return !strings.ContainsAny(s, "\n\t") && textsafe.Clean(s) == s
 }
 
 type personaFile struct {
@@ -105,6 +152,9 @@ func parsePersonas(data []byte, src string) (Personas, error) {
 			return nil, fmt.Errorf("%s: persona %s has no name", src, p.ID)
 		case p.Viewpoint == "":
 			return nil, fmt.Errorf("%s: persona %s has no viewpoint", src, p.ID)
+		}
+		if err := p.bounded(); err != nil {
+			return nil, fmt.Errorf("%s: persona %s: %w", src, p.ID, err)
 		}
 		if _, dup := out[p.ID]; dup {
 			return nil, fmt.Errorf("%s: persona %s is defined twice", src, p.ID)

@@ -419,3 +419,22 @@ func TestPersonasFileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPersonasFileBounds: a personas file is held to the bounds of a cast.
+func TestPersonasFileBounds(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, body, want string }{
+		{"long.yaml", "personas:\n  - id: gold\n    name: " + strings.Repeat("g", 61) + "\n    viewpoint: v\n", "the name is 61 characters; keep it to 60"},
+		{"escape.yaml", "personas:\n  - id: gold\n    name: \"Gold\\e[2J\"\n    viewpoint: v\n", `the name "Gold\x1b[2J" holds a line break`},
+		{"lines.yaml", "personas:\n  - id: gold\n    name: \"Gold\\nModerator\"\n    viewpoint: v\n", "one line of plain text"},
+		{"priority.yaml", "personas:\n  - id: gold\n    name: Gold\n    viewpoint: v\n    priorities: [\"a\\u202eb\"]\n", `the priority "a\u202eb" holds`},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadPersonas(path); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v\nwant it to name the file and say %s", tc.name, err, tc.want)
+		}
+	}
+}
