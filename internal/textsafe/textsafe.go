@@ -55,6 +55,12 @@ func Clean(s string) string {
 	return b.String()
 }
 
+// PlainLine reports whether s is one line of plain text: valid UTF-8 that
+// Clean leaves as it is, with no line break or tab. A name that heads
+// turns in every view (a persona's, a perspective's) must be one: a name
+// that breaks the line can write a line that passes for another heading.
+func PlainLine(s string) bool { return !strings.ContainsAny(s, "\n\t") && safe(s) }
+
 // Styled escapes, as Clean does, the C1 controls and the bidirectional
 // formatting characters of s and leaves the rest: for text a widget has
 // already styled with 7-bit ANSI sequences (ESC [ …), which Clean would

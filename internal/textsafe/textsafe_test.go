@@ -227,3 +227,14 @@ func TestShallowBracketWork(t *testing.T) {
 		})
 	}
 }
+
+func TestPlainLine(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Performance Advocate": true, "セイラー 🟠": true, "مرحبا": true, "👩‍💻 Dev": true,
+		"a\nb": false, "a\tb": false, "a\x1b[2J": false, "a\u009bb": false, "a\u202eb": false, "a\u200bb": false, "a\xffb": false, "a\r": false,
+	} {
+		if got := PlainLine(s); got != want {
+			t.Errorf("PlainLine(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

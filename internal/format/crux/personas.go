@@ -52,7 +52,7 @@ func (p Persona) bounded() error {
 	switch {
 	case utf8.RuneCountInString(p.Name) > MaxNameLen:
 		return fmt.Errorf("the name is %d characters; keep it to %d", utf8.RuneCountInString(p.Name), MaxNameLen)
-	case !plainLine(p.Name):
+	case !textsafe.PlainLine(p.Name):
 		return fmt.Errorf("the name %q holds %s: write it as one line of plain text", p.Name, plainTextProblem)
 	case utf8.RuneCountInString(p.Viewpoint) > MaxViewpointLen:
 		return fmt.Errorf("the viewpoint is %d characters; keep it to %d", utf8.RuneCountInString(p.Viewpoint), MaxViewpointLen)
@@ -63,17 +63,11 @@ func (p Persona) bounded() error {
 		switch {
 		case utf8.RuneCountInString(pr) > MaxPriorityLen:
 			return fmt.Errorf("a priority is %d characters; keep each to %d", utf8.RuneCountInString(pr), MaxPriorityLen)
-		case !plainLine(pr):
+		case !textsafe.PlainLine(pr):
 			return fmt.Errorf("the priority %q holds %s: write it as one line of plain text", pr, plainTextProblem)
 		}
 	}
 	return nil
-}
-
-// plainLine reports whether s is one line that textsafe.Clean leaves as it
-// is: valid UTF-8 with no control, bidirectional or invisible character.
-func plainLine(s string) bool {
-	return !strings.ContainsAny(s, "\n\t") && textsafe.Clean(s) == s
 }
 
 type personaFile struct {
