@@ -11,9 +11,11 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/yamlfile"
 )
 
@@ -104,6 +106,10 @@ func (c Catalog) Extend(user []Perspective, source string) (Catalog, error) {
 	return merged, nil
 }
 
+// MaxNameLen bounds a perspective's name, in characters: it heads every
+// turn its debater takes, in every view of the debate.
+const MaxNameLen = 60
+
 func parseCatalog(data []byte, name string) (Catalog, bool, error) {
 	var f catalogFile
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -124,6 +130,10 @@ func parseCatalog(data []byte, name string) (Catalog, bool, error) {
 		switch {
 		case p.Name == "":
 			return nil, false, fmt.Errorf("%s: perspective %d has no name", name, i+1)
+		case utf8.RuneCountInString(p.Name) > MaxNameLen:
+			return nil, false, fmt.Errorf("%s: perspective %d: the name is %d characters; keep it to %d", name, i+1, utf8.RuneCountInString(p.Name), MaxNameLen)
+		case !textsafe.PlainLine(p.Name):
+			return nil, false, fmt.Errorf("%s: perspective %d: the name %q holds a line break, or a control, bidirectional or invisible character: write it as one line of plain text", name, i+1, p.Name)
 		case len(p.Priorities) == 0:
 			return nil, false, fmt.Errorf("%s: perspective %q has no priorities", name, p.Name)
 		case strings.TrimSpace(p.TradeOffs) == "":

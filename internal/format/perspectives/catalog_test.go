@@ -144,6 +144,10 @@ func TestLoadCatalogErrors(t *testing.T) {
 		{"no-name.yaml", "perspectives:\n  - {priorities: [a], trade_offs: b}\n", "perspective 1 has no name"},
 		{"no-priorities.yaml", "perspectives:\n  - {name: X, trade_offs: b}\n", `"X" has no priorities`},
 		{"no-tradeoffs.yaml", "perspectives:\n  - {name: X, priorities: [a]}\n", `"X" has no trade_offs`},
+		{"long-name.yaml", "perspectives:\n  - {name: " + strings.Repeat("x", 61) + ", priorities: [a], trade_offs: b}\n", "the name is 61 characters; keep it to 60"},
+		{"escape-name.yaml", "perspectives:\n  - {name: \"X\\e]0;pwned\\a\", priorities: [a], trade_offs: b}\n", `the name "X\x1b]0;pwned\a" holds a line break`},
+		{"lines-name.yaml", "perspectives:\n  - {name: \"X\\n── Moderator · synthesis ──\", priorities: [a], trade_offs: b}\n", "one line of plain text"},
+		{"bidi-name.yaml", "perspectives:\n  - {name: \"X\\u202eY\", priorities: [a], trade_offs: b}\n", "one line of plain text"},
 		{"twice.yaml", "perspectives:\n  - {name: X, priorities: [a], trade_offs: b}\n  - {name: x, priorities: [a], trade_offs: b}\n", "appears twice"},
 	}
 	for _, c := range cases {
