@@ -364,6 +364,9 @@ var metricPhrases = []struct {
 	{"cost of goods sold", CostOfRevenue, false}, {"cogs", CostOfRevenue, false}, {"costs of revenue", CostOfRevenue, false},
 	{"revenue", Revenue, false}, {"revenues", Revenue, false}, {"sales", Revenue, false}, {"net sales", Revenue, false}, {"top line", Revenue, false},
 	{"turnover", Revenue, false}, {"total revenue", Revenue, false}, {"net revenue", Revenue, false},
+	// Analysts' short forms ("FY26 rev $215.9B", "op margin 60%").
+	{"rev", Revenue, false}, {"revs", Revenue, false}, {"op income", OperatingIncome, false}, {"op inc", OperatingIncome, false},
+	{"op margin", OperatingMargin, false}, {"op margins", OperatingMargin, false},
 	{"gross profit", GrossProfit, false}, {"gross margin", GrossMargin, false}, {"gross margins", GrossMargin, false},
 	{"operating income", OperatingIncome, false}, {"operating profit", OperatingIncome, false}, {"income from operations", OperatingIncome, false},
 	{"operating margin", OperatingMargin, false}, {"operating margins", OperatingMargin, false},
@@ -1043,7 +1046,7 @@ func findIn(sentence string, t *Table) []Mention {
 		sentence = decimalCommaRe().ReplaceAllString(sentence, "$1.$2$3")
 	}
 	low := lowerASCII(sentence)
-	metrics := findMetrics(low)
+	metrics := shorthandMetrics(sentence, findMetrics(low))
 	periods := findPeriods(blankSequential(low), t)
 	var mentions []Mention
 	used := make([]bool, len(low)+1)
@@ -2287,6 +2290,41 @@ func findMetrics(low string) []span {
 		}
 	}
 	return kept
+}
+
+// shorthandRe is a line's capitalised initials right before a figure of
+// its unit, as compact notes write them: "GM 71.1%", "OM: 60%", "NI
+// $132.2B".
+var shorthandRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:(GM|OM)\s*[:=]?\s*(?:of\s+)?[-+~]?\d[\d.]*\s?%|(NI)\s*[:=]?\s*(?:of\s+)?[-+~]?\$\s?\d)`)
+})
+
+// shorthandMetrics adds to metrics, spans of findMetrics, the lines named
+// by their initials right before a figure. Read anywhere, the initials are
+// ambiguous (GM is also a company); right before a figure they are the
+// line, which was otherwise unread and its figure, right or wrong,
+// unverified.
+func shorthandMetrics(sentence string, metrics []span) []span {
+	if !strings.ContainsAny(sentence, "GON") {
+		return metrics
+	}
+	for _, loc := range shorthandRe().FindAllStringSubmatchIndex(sentence, -1) {
+		at := loc[2:4]
+		if at[0] < 0 {
+			at = loc[4:6]
+		}
+		m := map[string]Metric{"GM": GrossMargin, "OM": OperatingMargin, "NI": NetIncome}[sentence[at[0]:at[1]]]
+		sp := span{start: at[0], end: at[1], metric: m}
+		i := 0
+		for i < len(metrics) && metrics[i].start < sp.start {
+			i++
+		}
+		if i > 0 && metrics[i-1].end > sp.start || i < len(metrics) && metrics[i].start < sp.end {
+			continue
+		}
+		metrics = slices.Insert(metrics, i, sp)
+	}
+	return metrics
 }
 
 func findPeriods(low string, t *Table) []span {
