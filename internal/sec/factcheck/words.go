@@ -929,10 +929,15 @@ var ofFigureRe = sync.OnceValue(func() *regexp.Regexp {
 var directionVerbRe = sync.OnceValue(func() *regexp.Regexp {
 	// An adverb of degree may stand between the verb and the year: "fell
 	// slightly in 2025".
-	return regexp.MustCompile(`\b(rose|fell|grew|declined|increased|decreased|dropped|shrank|contracted|slipped|dipped|climbed|jumped|surged|slumped|rebounded|recovered|expanded)` +
+	return regexp.MustCompile(`\b(rose|fell|grew|declined|increased|decreased|dropped|shrank|contracted|slipped|dipped|climbed|jumped|surged|slumped|rebounded|recovered|expanded|` +
+		`narrowed|widened|compressed|eroded)` +
 		`(?:\s+(?:slightly|sharply|modestly|marginally|significantly|substantially|steeply|strongly|somewhat|again|further))?` +
 		`(?:\s+for\s+(?:a|the)\s+(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years?)?\s+(?:in|during)\s+`)
 })
+
+// marginVerbs are the verbs of a move read of a margin only ("operating
+// margin narrowed in 2025"); unread, a margin's wrong direction passed.
+var marginVerbs = map[string]bool{"narrowed": true, "widened": true, "compressed": true, "eroded": true}
 
 // directionGapWords may stand between a line's name and its verb.
 var directionGapWords = map[string]bool{"also": true, "again": true, "slightly": true, "sharply": true, "modestly": true, "only": true,
@@ -947,7 +952,7 @@ var directionGapWords = map[string]bool{"also": true, "again": true, "slightly":
 // and no figure in the rest of the sentence (whose own reading holds it).
 func findDirections(sentence, low string, metrics []span, periods []span, add func(start, end int, m Mention)) {
 	if !hasAny(low, "rose", "fell", "grew", "declin", "increased", "decreased", "dropped", "shrank", "contracted", "slipped", "dipped",
-		"climbed", "jumped", "surged", "slumped", "rebounded", "recovered", "expanded") {
+		"climbed", "jumped", "surged", "slumped", "rebounded", "recovered", "expanded", "narrowed", "widened", "compressed", "eroded") {
 		return
 	}
 	// The line of the move before, which a move joined to it ("revenue
@@ -987,6 +992,11 @@ func findDirections(sentence, low string, metrics []span, periods []span, add fu
 		// The share count too: "the share count fell in fiscal 2026".
 		u := UnitOf(line.metric)
 		if !ok || u != USD && u != USDPerShare && u != SharesUnit && marginOf[lineOf(line.metric)] != line.metric {
+			continue
+		}
+		// A margin narrows, widens, compresses or erodes: of an amount
+		// these words say something else (a gap, a loss) or nothing.
+		if marginVerbs[low[s:e]] && marginOf[lineOf(line.metric)] != line.metric {
 			continue
 		}
 		if negatedRe().MatchString(low[max(0, line.start-24):s]) {
