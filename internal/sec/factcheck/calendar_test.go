@@ -58,3 +58,25 @@ func TestThisYear(t *testing.T) {
 		{ts["GOOGL"], "Revenue in the current fiscal year was $350.0 billion.", Corrected},
 	})
 }
+
+// TestYearsAgo: "two years ago" standing alone is counted from the year
+// the latest filing is in (the year after the latest fiscal year), as
+// "last year" alone is the latest fiscal year, or from the latest fiscal
+// year itself: a figure right in either reading is verified, one wrong in
+// both corrected. Counted from the latest year alone, Apple's right
+// fiscal 2024 revenue ($391.0B) "two years ago" was corrected. Beside a
+// figure of the latest year it counts back from it.
+func TestYearsAgo(t *testing.T) {
+	ts := tables(t)
+	checkOne(t, []oneCase{
+		{ts["AAPL"], "Two years ago Apple's revenue was $391.0 billion.", Verified},
+		{ts["AAPL"], "Two years ago Apple's revenue was $383.3 billion.", Verified},
+		{ts["AAPL"], "Two years ago Apple's revenue was $365.8 billion.", Corrected},
+		{ts["AAPL"], "Apple's net income two years ago grew 3%.", Corrected},
+		{ts["GOOGL"], "Two years ago Alphabet's revenue was $350.0 billion.", Verified},
+	})
+	checkStatuses(t, []statusCase{
+		{ts["AAPL"], "Revenue was $416.2 billion, up from $383.3 billion two years ago.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Revenue was $416.2 billion, up from $391.0 billion two years ago.", []Status{Verified, Corrected}},
+	})
+}

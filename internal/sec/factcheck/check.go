@@ -419,7 +419,8 @@ func (t *Table) CheckMention(m Mention) Finding {
 
 // checkEither checks a figure whose period may be read two ways (a
 // quarter of a bare year: the fiscal quarter or the calendar one; "this
-// year": the latest fiscal year or the one in progress): right
+// year": the latest fiscal year or the one in progress; "two years ago":
+// counted from the year in progress or from the latest): right
 // in either reading, it is verified; wrong in both, corrected as the
 // first; else, wrong in one and unsettled in the other, unverified, since
 // nothing says which the writer meant.

@@ -1364,6 +1364,7 @@ func findIn(sentence string, t *Table) []Mention {
 	appositeAmounts(low, mentions)
 	parentheticalChanges(low, mentions)
 	lastYearAlone(low, mentions, periods, t)
+	yearsAgoAlone(low, mentions, periods, t)
 	growthOfQuarter(low, mentions, periods)
 	return mentions
 }
@@ -1415,6 +1416,34 @@ func lastYearAlone(low string, mentions []Mention, periods []span, t *Table) {
 		}
 		if alone {
 			m.Period.FY = t.LatestFY
+		}
+	}
+}
+
+// yearsAgoAlone reads a year counted back from now ("two years ago", "a
+// year ago"), the only period of a sentence and of its line's only figure,
+// as counted from the year after the latest fiscal year, the one the
+// latest filing is filed in, as lastYearAlone reads "last year" ("two
+// years ago" is the year before the latest), or from the latest year
+// itself: a figure right of either is not wrong. Counted from the latest
+// year alone, a right figure of the first reading was corrected.
+func yearsAgoAlone(low string, mentions []Mention, periods []span, t *Table) {
+	if t == nil || len(periods) != 1 || !periods[0].relative || !strings.HasSuffix(low[periods[0].start:periods[0].end], " ago") {
+		return
+	}
+	back := max(1, periods[0].back)
+	for i := range mentions {
+		m := &mentions[i]
+		if !m.Relative || m.Period != (Period{FY: t.LatestFY - back}) {
+			continue
+		}
+		alone := true
+		for j := range mentions {
+			alone = alone && (j == i || mentions[j].Metric != m.Metric)
+		}
+		if alone {
+			m.alt = m.Period
+			m.Period.FY++
 		}
 	}
 }
