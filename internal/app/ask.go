@@ -186,14 +186,26 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 		Model: model.Name, System: spec.System, Messages: spec.Messages, CacheSystem: true,
 		MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Tag: spec.ID,
 	}
-	text, usage, err := askWithRetries(ctx, model.Provider, req, onText, askWait)
+	reply, err := askWithRetries(ctx, model.Provider, req, onText, askWait)
 	if err != nil {
 		return debate.TurnCompleted{}, err
 	}
-	answer := strings.TrimSpace(text)
+	// An answer cut at the token limit or the context window, or one the
+	// model declined to give, is kept as far as it came, as a debate's
+	// turn is, and marked: shown whole and unmarked, it read as the
+	// model's whole answer.
+	invalid := ""
+	if llm.Incomplete(reply.StopReason) || reply.StopReason == llm.StopRefusal {
+		invalid = debate.StopProblem(reply.StopReason, reply.StopDetail, req.MaxTokens, model.Name)
+	}
+	answer := strings.TrimSpace(reply.Text)
+	if answer == "" && invalid != "" {
+		return debate.TurnCompleted{}, fmt.Errorf("%s gave no answer: %s", model, invalid)
+	}
 	if answer == "" {
 		return debate.TurnCompleted{}, fmt.Errorf("%s answered with no text", model)
 	}
+	usage := reply.Usage
 	store := f.app.Store
 	// Another follow-up may have been saved with the same number while this
 	// one streamed; a second completion of one turn id would make the log
@@ -205,7 +217,7 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 		}
 	}
 	cost, priced := f.app.price()(model.String(), usage)
-	tc := debate.TurnCompleted{Turn: spec.TurnRef, Text: answer, Usage: usage, CostUSD: cost, Priced: priced, Model: model.String()}
+	tc := debate.TurnCompleted{Turn: spec.TurnRef, Text: answer, Invalid: invalid, Usage: usage, CostUSD: cost, Priced: priced, Model: model.String()}
 	at := f.app.now()
 	var evs []debate.Event
 	for _, p := range []debate.Payload{f.Note, tc} {
@@ -235,10 +247,10 @@ const (
 // the answer was passed to onText: text already shown cannot be taken
 // back, so a failure after it is the answer's. A debate's turns have the
 // runner's retries; a follow-up, outside the runner, has these.
-func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText func(string), wait time.Duration) (string, llm.Usage, error) {
+func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText func(string), wait time.Duration) (llm.Reply, error) {
 	for attempt := 1; ; attempt++ {
+		var r llm.Reply
 		var text strings.Builder
-		var usage llm.Usage
 		var err error
 		for c, e := range p.Stream(ctx, req) {
 			if e != nil {
@@ -252,25 +264,29 @@ func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText
 				}
 			}
 			if c.Usage != nil {
-				usage = usage.Add(*c.Usage)
+				r.Usage = r.Usage.Add(*c.Usage)
+			}
+			if c.StopReason != "" {
+				r.StopReason, r.StopDetail = c.StopReason, c.StopDetail
 			}
 		}
 		if err == nil {
-			return text.String(), usage, nil
+			r.Text = text.String()
+			return r, nil
 		}
 		if text.Len() > 0 || !llm.IsRetryable(err) || attempt >= askAttempts || ctx.Err() != nil {
-			return "", llm.Usage{}, err
+			return llm.Reply{}, err
 		}
 		d := wait
 		if ra := llm.RetryAfterOf(err); ra > d {
 			if ra > askMaxWait {
-				return "", llm.Usage{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again: ask again after that", err, ra.Round(time.Second))
+				return llm.Reply{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again: ask again after that", err, ra.Round(time.Second))
 			}
 			d = ra
 		}
 		select {
 		case <-ctx.Done():
-			return "", llm.Usage{}, err
+			return llm.Reply{}, err
 		case <-time.After(d):
 		}
 		wait *= 2

@@ -33,7 +33,7 @@ func TestAskRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := script.NewProvider(script.MustNew(script.Rule{Tag: "ask/1/bear", Replies: tc.replies}))
 			var shown strings.Builder
-			text, _, err := askWithRetries(context.Background(), p, llm.Request{Model: "m", Tag: "ask/1/bear", Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}}},
+			r, err := askWithRetries(context.Background(), p, llm.Request{Model: "m", Tag: "ask/1/bear", Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}}},
 				func(s string) { shown.WriteString(s) }, time.Millisecond)
 			if n := len(p.Requests()); n != tc.calls {
 				t.Errorf("%d calls, want %d", n, tc.calls)
@@ -49,8 +49,8 @@ func TestAskRetries(t *testing.T) {
 					t.Errorf("error %v, want one saying %q", err, tc.err)
 				}
 			default:
-				if err != nil || text != "The answer." || shown.String() != "The answer." {
-					t.Errorf("%q %v, shown %q", text, err, shown.String())
+				if err != nil || r.Text != "The answer." || shown.String() != "The answer." {
+					t.Errorf("%q %v, shown %q", r.Text, err, shown.String())
 				}
 			}
 		})

@@ -117,6 +117,9 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 		}
 		return fmt.Errorf("follow-up to debate %s (nothing was saved): %w", id, err)
 	}
+	if tc.Invalid != "" {
+		fmt.Fprintf(f.IO.ErrOut, "\nNot a complete answer: %s.\n", textsafe.Clean(tc.Invalid))
+	}
 	// The answer is held to the filings like the debate's other texts.
 	if fs := fu.Check(tc.Text); len(fs) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "\nFact check of the answer: %s.\n", factcheck.Summary(fs))

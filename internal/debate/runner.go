@@ -1105,7 +1105,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 			// either. A cut reply is asked for again, shorter, once; not
 			// one cut at the end of the context window, which the prompt
 			// with the cut reply in it no longer fits.
-			why := stopProblem(stop, detail, p.maxTokens, p.model.Name)
+			why := StopProblem(stop, detail, p.maxTokens, p.model.Name)
 			if stop == llm.StopMaxTokens && !repaired {
 				repaired = true
 				if err := r.append(ctx, s, TurnRepair{Turn: p.spec.ID, Text: final, Error: why}); err != nil {
@@ -1167,9 +1167,10 @@ func modelText(s string) string {
 	return s
 }
 
-// stopProblem says why a reply that stopped for stop is not an answer.
+// StopProblem says why a reply that stopped for stop is not an answer
+// (a turn's, a follow-up's).
 // detail is what the server said of it (see llm.Chunk.StopDetail).
-func stopProblem(stop, detail string, maxTokens int, model string) string {
+func StopProblem(stop, detail string, maxTokens int, model string) string {
 	switch stop {
 	case llm.StopRefusal:
 		why := "refusal"

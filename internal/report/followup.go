@@ -74,6 +74,10 @@ func FollowUpSection(b *strings.Builder, s *debate.State, heading string, name f
 		}
 		// The answer is model text under the section's heading, as a turn is.
 		fmt.Fprintf(b, "\n**%s answers Q%d** (%s):\n\n%s\n", name(fu.Agent), i+1, by, Nested(strings.TrimSpace(fu.Answer.Text), 3))
+		if fu.Answer.Invalid != "" {
+			// Cut at the token limit, or declined: not the whole answer.
+			fmt.Fprintf(b, "\n*Not a complete answer: %s*\n", Item(fu.Answer.Invalid))
+		}
 	}
 }
 

@@ -115,6 +115,9 @@ func (m *Model) askDone(msg askDoneMsg) tea.Cmd {
 	}
 	b.setText(prose(msg.tc.Text))
 	b.markdown = true
+	if msg.tc.Invalid != "" {
+		b.line(warn, "⚠ not a complete answer: "+clean(msg.tc.Invalid))
+	}
 	if fs := msg.fu.Check(msg.tc.Text); len(fs) > 0 {
 		b.line(note, "Fact check of the answer: "+factcheck.Summary(fs)+".")
 		for _, f := range fs {
