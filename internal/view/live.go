@@ -83,7 +83,7 @@ type footer struct {
 func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
 	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{}), bullets: map[string]bool{}}
 	if ios.IsTerminal() && !asJSON && redrawable(ios.ErrOut) {
-		l.spin = newSpinner(ios.ErrOut, ios.TerminalWidth())
+		l.spin = newSpinner(ios.ErrOut, ios.TerminalWidth)
 	}
 	return l
 }
@@ -863,7 +863,7 @@ func abbrev(s string, n int) string {
 // it never mixes into output that is piped or captured.
 type spinner struct {
 	w      io.Writer
-	width  int // the terminal's columns; 0 if unknown
+	width  func() int // the terminal's columns now; 0 if unknown
 	mu     sync.Mutex
 	text   string
 	active bool
@@ -871,20 +871,16 @@ type spinner struct {
 	done   chan struct{}
 }
 
-func newSpinner(w io.Writer, width int) *spinner { return &spinner{w: w, width: width} }
+func newSpinner(w io.Writer, width func() int) *spinner { return &spinner{w: w, width: width} }
 
 // start shows text after a turning frame until stop. The line is cut to
-// the terminal's width: "\r\x1b[K" clears only the line the cursor is on,
-// so a line that wrapped would leave its first part behind at every frame,
-// a new line of it ten times a second (an agent's label is a persona's
-// name and title, which a model writes).
+// the terminal's width at each frame: "\r\x1b[K" clears only the line the
+// cursor is on, so a line that wrapped would leave its first part behind at
+// every frame, a new line of it ten times a second (an agent's label is a
+// persona's name and title, which a model writes), and a terminal made
+// narrower while it turns would wrap it.
 func (s *spinner) start(text string) {
 	s.mu.Lock()
-	if s.width > 0 {
-		// The frame and a space take two columns; the last column is
-		// left free, as some terminals wrap when it is written.
-		text = ansi.Truncate(text, max(s.width-3, 1), "…")
-	}
 	s.text = text
 	if s.active {
 		s.mu.Unlock()
@@ -901,7 +897,14 @@ func (s *spinner) start(text string) {
 		defer t.Stop()
 		for i := 0; ; i++ {
 			s.mu.Lock()
-			fmt.Fprintf(s.w, "\r\x1b[K%s %s", frames[i%len(frames)], s.text)
+			text := s.text
+			if w := s.width(); w > 0 {
+				// The frame and a space take two columns; the
+				// last column is left free, as some terminals
+				// wrap when it is written.
+				text = ansi.Truncate(text, max(w-3, 1), "…")
+			}
+			fmt.Fprintf(s.w, "\r\x1b[K%s %s", frames[i%len(frames)], text)
 			s.mu.Unlock()
 			select {
 			case <-quit:

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -340,29 +341,40 @@ func TestLiveResumingLine(t *testing.T) {
 }
 
 // TestSpinnerFitsTheTerminal: the spinner's line is cut to the terminal's
-// width, or its first part would be left behind at every frame.
+// width, or its first part would be left behind at every frame; a terminal
+// made narrower while it turns gets frames cut to its new width.
 func TestSpinnerFitsTheTerminal(t *testing.T) {
 	var buf bytes.Buffer // read after stop, which waits for the drawing goroutine
-	s := newSpinner(&buf, 24)
+	var mu sync.Mutex
+	width := 40
+	s := newSpinner(&buf, func() int { mu.Lock(); defer mu.Unlock(); return width })
 	s.start("Dr. Amara Okonkwo-Lindqvist, Chief Risk Officer 風險 is thinking…")
-	s.stop() // the goroutine draws a frame before it looks at stop
+	time.Sleep(150 * time.Millisecond) // frames at 40 columns
+	mu.Lock()
+	width = 24
+	mu.Unlock()
+	time.Sleep(250 * time.Millisecond) // frames at 24
+	s.stop()
 
-	frames := strings.Split(buf.String(), "\r\x1b[K")
-	drawn := 0
-	for _, f := range frames {
-		if f == "" {
-			continue
+	var frames []string
+	for _, f := range strings.Split(buf.String(), "\r\x1b[K") {
+		if f != "" {
+			frames = append(frames, f)
 		}
-		drawn++
-		if w := ansi.StringWidth(f); w > 23 {
-			t.Errorf("frame %q is %d columns wide on a 24-column terminal", f, w)
+	}
+	if len(frames) < 2 {
+		t.Fatalf("frames drawn: %q", frames)
+	}
+	for _, f := range frames {
+		if w := ansi.StringWidth(f); w > 39 {
+			t.Errorf("frame %q is %d columns wide on a 40-column terminal", f, w)
 		}
 		if !strings.HasSuffix(f, "…") {
 			t.Errorf("frame %q does not say it was cut", f)
 		}
 	}
-	if drawn == 0 {
-		t.Fatal("no frame drawn")
+	if last := frames[len(frames)-1]; ansi.StringWidth(last) > 23 {
+		t.Errorf("frame %q is %d columns wide after the terminal was made 24 columns wide", last, ansi.StringWidth(last))
 	}
 }
 
