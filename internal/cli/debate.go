@@ -82,8 +82,8 @@ Formats (--format):
   crux          two personas find the crux of their disagreement, with steelmen and falsifiers.
   formal        a persuasion dialogue with commitment stores, scored with argumentation semantics.
 
-While a debate runs you can type a hint for an agent (AGENT: TEXT); it applies to that agent's
-next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' continues it.`,
+While a debate runs you can type a hint for an agent (AGENT: TEXT, then Enter; Esc clears the
+line): it shows below the streamed text and applies to that agent's next turn. Press Ctrl+C at any moment: the debate pauses and 'parley debate --resume ID' continues it.`,
 		Example: `  parley debate "Should we use Redis or PostgreSQL for caching?"
   parley debate "How should we structure the plugin system?" --perspectives 3 --max-rounds 4
   parley debate "GraphQL or REST for the public API?" --no-checkpoints --model-for moderator=claude-opus-4-1
