@@ -61,6 +61,20 @@ func Clean(s string) string {
 // that breaks the line can write a line that passes for another heading.
 func PlainLine(s string) bool { return !strings.ContainsAny(s, "\n\t") && safe(s) }
 
+// Line returns s as Clean shows it, on one line (each run of white space,
+// line breaks included, made one space, and the ends trimmed) and cut to
+// at most max characters, the last of them "…" when it is cut: for a name
+// or a label that heads something, which a line break in it would let
+// write a line that passes for another heading.
+func Line(s string, max int) string {
+	s = strings.Join(strings.Fields(Clean(s)), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
+}
+
 // Styled escapes, as Clean does, the C1 controls and the bidirectional
 // formatting characters of s and leaves the rest: for text a widget has
 // already styled with 7-bit ANSI sequences (ESC [ …), which Clean would

@@ -238,3 +238,21 @@ func TestPlainLine(t *testing.T) {
 		}
 	}
 }
+
+func TestLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"Performance Advocate · argument", 60, "Performance Advocate · argument"},
+		{"  Saylor\n\n── Moderator ──\r\nbuy\t ", 60, "Saylor ── Moderator ── buy"},
+		{"Evil\x1b]0;pwned\x07\u202e", 60, "Evil␛]0;pwned␇⟨U+202E⟩"},
+		{"セイラー 🟠 long name", 8, "セイラー 🟠 …"},
+		{"abcdef", 6, "abcdef"},
+	} {
+		if got := Line(c.in, c.max); got != c.want {
+			t.Errorf("Line(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}
