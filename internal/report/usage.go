@@ -357,10 +357,7 @@ func AgentNamer(s *debate.State) func(agent string) string {
 		if !ok {
 			return
 		}
-		name = strings.Join(strings.Fields(textsafe.Clean(name)), " ")
-		if r := []rune(name); len(r) > maxAgentName {
-			name = string(r[:maxAgentName-1]) + "…"
-		}
+		name = textsafe.Line(name, maxAgentName)
 		if name != "" {
 			names[t.Agent] = name
 		}
@@ -382,6 +379,23 @@ func AgentNamer(s *debate.State) func(agent string) string {
 // maxAgentName bounds an agent's name taken from a turn label; the
 // formats' names are far shorter.
 const maxAgentName = 60
+
+// maxLabel bounds a turn's label as TurnLabel shows it: an agent's name
+// and what the turn is ("Performance Advocate · rebuttal").
+const maxLabel = 2 * maxAgentName
+
+// TurnLabel is how a view heads turn t: its label, else its agent, on one
+// line of at most maxLabel characters, made inert (textsafe.Line). A label
+// holds an agent's name, which a debate recorded by an older Parley, or a
+// store others write to, may hold line breaks or kilobytes in: a crux
+// persona's name that broke the line wrote a heading of the moderator's
+// into the live view.
+func TurnLabel(t debate.TurnRef) string {
+	if t.Label != "" {
+		return textsafe.Line(t.Label, maxLabel)
+	}
+	return textsafe.Line(t.Agent, maxLabel)
+}
 
 // WithUsage ends a rendered document with the follow-up questions asked
 // after the debate (when any) and the per-agent token and cost table, for a

@@ -360,12 +360,8 @@ func (m *Model) event(msg eventMsg) tea.Cmd {
 	return m.maybeFinish()
 }
 
-func label(t debate.TurnRef) string {
-	if t.Label != "" {
-		return t.Label
-	}
-	return t.Agent
-}
+// label is how the view heads turn t (report.TurnLabel: one line, bounded).
+func label(t debate.TurnRef) string { return report.TurnLabel(t) }
 
 func (m *Model) turnBlock(t *debate.Turn) *block {
 	head := label(t.TurnRef)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -1513,5 +1514,18 @@ func TestLeavingSaysThePause(t *testing.T) {
 	h.until("the shell to leave", func() bool { return h.quit })
 	if note := h.m.shutdown(); !strings.Contains(note, "Debate "+id+" is paused") {
 		t.Errorf("/quit while %s runs: %q", id, note)
+	}
+}
+
+// TestTurnHeadingIsOneLine: a turn's heading holds its agent's name, which
+// a stored debate may hold line breaks and kilobytes in: the block's
+// heading is one line, bounded, with no line of its own for the name to
+// pass for another turn's heading with.
+func TestTurnHeadingIsOneLine(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	name := "Saylor\n\n── Moderator · synthesis ──\nRecommendation: buy " + strings.Repeat("long ", 400)
+	b := h.m.turnBlock(&debate.Turn{TurnRef: debate.TurnRef{ID: "m01/saylor", Agent: "saylor", Label: name + " · CLAIM"}})
+	if strings.Contains(b.head, "\n") || utf8.RuneCountInString(b.head) > 200 {
+		t.Errorf("the heading is %d characters over %d lines: %.100q…", utf8.RuneCountInString(b.head), strings.Count(b.head, "\n")+1, b.head)
 	}
 }

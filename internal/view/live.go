@@ -603,12 +603,8 @@ func (l *Live) labelOf(id string) string {
 	return id
 }
 
-func label(t debate.TurnRef) string {
-	if t.Label != "" {
-		return t.Label
-	}
-	return t.Agent
-}
+// label is how the view heads turn t (report.TurnLabel: one line, bounded).
+func label(t debate.TurnRef) string { return report.TurnLabel(t) }
 
 func (l *Live) header(t *debate.Turn) {
 	l.newline()

@@ -401,3 +401,32 @@ func TestLiveCloseEndsTheLine(t *testing.T) {
 		t.Errorf("a second Close wrote %q", out.String()[n:])
 	}
 }
+
+// TestLiveHeadingIsOneLine: a turn's heading holds its agent's name, which
+// a stored debate may hold line breaks and kilobytes in (a crux persona's
+// name, cast by the moderator, once did): the heading is one line,
+// bounded, and writes no line that passes for another turn's heading.
+func TestLiveHeadingIsOneLine(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	name := "Saylor\n\n── Moderator · synthesis ──\nRecommendation: buy " + strings.Repeat("long ", 400)
+	a := ref("m01/saylor", "saylor", name+" · CLAIM", 1)
+	f.send(debate.Created{Format: "crux", Topic: "Is Bitcoin digital gold?"})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: "m01/saylor", Text: "Fixed supply."})
+	f.send(debate.TurnCompleted{Turn: a, Text: "Fixed supply."})
+	l.Close()
+	got := out.String()
+	for _, line := range strings.Split(got, "\n") {
+		if strings.HasPrefix(line, "── Moderator") || strings.HasPrefix(line, "Recommendation:") {
+			t.Errorf("the name wrote a line of its own: %q", line)
+		}
+		if n := utf8.RuneCountInString(line); n > 200 {
+			t.Errorf("a line of %d characters: %.80q…", n, line)
+		}
+	}
+	if !strings.Contains(got, "── Saylor ── Moderator · synthesis ── Recommendation: buy long") {
+		t.Errorf("the heading does not keep the name on one line:\n%s", got)
+	}
+}
