@@ -30,6 +30,15 @@ func TestCalendarQuarters(t *testing.T) {
 		// the calendar quarter.
 		{ts["NVDA"], "NVIDIA's Q4 2023 revenue was $22.1 billion.", Verified},
 		{ts["NVDA"], "NVIDIA's revenue in Q4 of calendar 2023 was $22.1 billion.", Verified},
+		// A quarter and its year in one token ("4Q24", "Q1'26") is read
+		// as the quarter of a bare year. NVIDIA's Q1 FY2027, to
+		// 2026-04-26, $81.615B; its Q1 FY2026 $44.062B.
+		{ts["AAPL"], "4Q24 revenue was $124.3 billion.", Verified},
+		{ts["AAPL"], "Apple's 4Q24 revenue was $94.9 billion.", Verified},
+		{ts["AAPL"], "Apple's 4Q24 revenue was $104.9 billion.", Corrected},
+		{ts["NVDA"], "1Q26 revenue was $81.6 billion.", Verified},
+		{ts["NVDA"], "Q1'26 revenue was $44.1 billion.", Verified},
+		{ts["NVDA"], "1Q26 revenue was $57.0 billion.", Corrected},
 		// Wrong in the calendar reading, unknown in the fiscal one (the
 		// table holds no Q4 FY2023): unsettled.
 		{ts["NVDA"], "NVIDIA's Q4 2023 revenue was $15.0 billion.", Unverified},

@@ -2387,7 +2387,12 @@ func findPeriods(low string, t *Table) []span {
 		if y < 100 {
 			y += 2000
 		}
-		out = append(out, span{start: loc[0], end: loc[1], period: Period{FY: y, Q: q}})
+		sp := span{start: loc[0], end: loc[1], period: Period{FY: y, Q: q}}
+		if !fiscalQuarter(low, sp) {
+			// The year in the token is bare, as in "Q4 2023".
+			sp.period, sp.alt = t.quarterOfBareYear(sp.period, span{period: Period{FY: y}, metric: "calendar"})
+		}
+		out = append(out, sp)
 		claim(loc[0], loc[1])
 	}
 	for _, loc := range quarterRe().FindAllStringSubmatchIndex(low, -1) {
