@@ -1364,6 +1364,8 @@ func findIn(sentence string, t *Table) []Mention {
 	appositeAmounts(low, mentions)
 	parentheticalChanges(low, mentions)
 	lastYearAlone(low, mentions, periods, t)
+	lastYearThenYearBefore(low, mentions, periods, t)
+	chainedCountBack(low, mentions, periods)
 	yearsAgoAlone(low, mentions, periods, t)
 	growthOfQuarter(low, mentions, periods)
 	return mentions
@@ -1416,6 +1418,98 @@ func lastYearAlone(low string, mentions []Mention, periods []span, t *Table) {
 		}
 		if alone {
 			m.Period.FY = t.LatestFY
+		}
+	}
+}
+
+// countBackRe is a year counted back from the one the sentence stated
+// before it: "the year before", "a year earlier", "the prior year".
+var countBackRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:the\s+)?(?:year\s+before|a\s+year\s+earlier|prior\s+(?:fiscal\s+)?year|previous\s+(?:fiscal\s+)?year)$`)
+})
+
+// lastYearThenYearBefore reads "last year" that opens a sentence's
+// periods, followed only by years counted back from it ("Last year's EPS
+// of $10.81 was up 34% from $8.04 the year before"), as the latest fiscal
+// year, as lastYearAlone reads it alone: nothing stated before it counts
+// back. The figures nearest it take it; those nearest the year before keep
+// the year before the latest. Read as the year before the latest, like
+// the phrase after it, the right figure of the latest was corrected.
+func lastYearThenYearBefore(low string, mentions []Mention, periods []span, t *Table) {
+	if t == nil || len(periods) < 2 || strings.Count(low, "last year") != 1 {
+		return
+	}
+	first := -1
+	for i, sp := range periods {
+		if !sp.relative {
+			return
+		}
+		phrase := low[sp.start:sp.end]
+		switch {
+		case strings.HasPrefix(phrase, "last year"):
+			first = i
+		case first < 0 || !countBackRe().MatchString(phrase):
+			return // a year counted back before "last year" is stated
+		}
+	}
+	if first < 0 {
+		return
+	}
+	for _, m := range mentions {
+		if !m.Relative && m.Start < periods[first].start {
+			return // "EPS was $10.81, compared with $8.04 last year": it counts back from that figure's year
+		}
+	}
+	for i := range mentions {
+		m := &mentions[i]
+		if !m.Relative || m.Period != (Period{FY: t.LatestFY - 1}) {
+			continue
+		}
+		if nearestPeriod(*m, periods) == first {
+			m.Period.FY = t.LatestFY
+		}
+	}
+}
+
+// nearestPeriod is the index of the period span nearest the figure m.
+func nearestPeriod(m Mention, periods []span) int {
+	at := span{start: m.Start, end: m.End}
+	nearest, best := -1, 1<<30
+	for k, sp := range periods {
+		if d := dist(at, sp); d < best {
+			nearest, best = k, d
+		}
+	}
+	return nearest
+}
+
+// chainedCountBack reads a year counted back ("the year before") right
+// after another relative year as counted back from that one: "EPS was
+// $10.81, compared with $8.04 last year and $5.80 the year before" puts
+// $5.80 two years before the latest. Each relative year was counted from
+// the latest alone, and the right figure of the year before last was
+// corrected.
+func chainedCountBack(low string, mentions []Mention, periods []span) {
+	for k := 1; k < len(periods); k++ {
+		sp, prev := periods[k], periods[k-1]
+		if !sp.relative || !prev.relative || !countBackRe().MatchString(low[sp.start:sp.end]) {
+			continue
+		}
+		var base *Period
+		for _, m := range mentions {
+			if m.Relative && nearestPeriod(m, periods) == k-1 {
+				p := m.Period
+				base = &p
+				break
+			}
+		}
+		if base == nil || base.TTM || base.Q < 0 {
+			continue
+		}
+		for i := range mentions {
+			if m := &mentions[i]; m.Relative && nearestPeriod(*m, periods) == k {
+				m.Period = Period{FY: base.FY - 1, Q: base.Q}
+			}
 		}
 	}
 }
