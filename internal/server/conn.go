@@ -33,13 +33,20 @@ type ConnLimits struct {
 	// MaxHeaderBytes bounds the request line and headers (a query string
 	// included).
 	MaxHeaderBytes int
+	// Streams bounds the event streams open at once, over every client:
+	// each holds a connection, two goroutines and a buffer for as long as
+	// its debate runs, so that clients opening streams without end would
+	// take every file descriptor the process may open, and the API's
+	// other requests with them. Beyond it a stream is refused (503, with
+	// Retry-After).
+	Streams int
 }
 
 // DefaultConnLimits are the limits of `parley serve` and `parley worker`'s
 // metrics: generous for any client on a slow network.
 func DefaultConnLimits() ConnLimits {
 	return ConnLimits{ReadHeader: 10 * time.Second, Body: 30 * time.Second, Response: 2 * time.Minute,
-		StreamWrite: 30 * time.Second, Idle: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+		StreamWrite: 30 * time.Second, Idle: 2 * time.Minute, MaxHeaderBytes: 64 << 10, Streams: 10000}
 }
 
 // orDefault fills the zero fields of l with the defaults.
@@ -53,6 +60,9 @@ func (l ConnLimits) orDefault() ConnLimits {
 	}
 	if l.MaxHeaderBytes <= 0 {
 		l.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+	if l.Streams <= 0 {
+		l.Streams = d.Streams
 	}
 	return l
 }

@@ -341,3 +341,60 @@ func TestHostileRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamsAreBounded: event streams beyond ConnLimits.Streams, over
+// every client, are refused (503 with Retry-After, saying what to do)
+// rather than each taking a connection and goroutines for as long as the
+// debate runs; a stream that ends gives its place back. HEAD, which opens
+// no stream, is answered all along.
+func TestStreamsAreBounded(t *testing.T) {
+	lim := DefaultConnLimits()
+	lim.Streams = 3
+	_, addr, store := limitedServer(t, lim)
+	seedRunning(t, store, "DEB-0000b0d5")
+	url := "http://" + addr + "/api/debates/DEB-0000b0d5/events"
+	open := func() (*http.Response, context.CancelFunc) {
+		t.Helper()
+		ctx, cancel := context.WithCancel(t.Context())
+		req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cancel(); resp.Body.Close() })
+		return resp, cancel
+	}
+	var first context.CancelFunc
+	for i := range 3 {
+		resp, cancel := open()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d of 3: %d", i+1, resp.StatusCode)
+		}
+		if i == 0 {
+			first = cancel
+		}
+	}
+	resp, _ := open()
+	var b []byte
+	if resp.StatusCode != http.StatusOK { // a stream would not end
+		b, _ = io.ReadAll(resp.Body)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "reconnect in a while") {
+		t.Errorf("a 4th stream: %d, Retry-After %q, %s; want 503 saying to reconnect later", resp.StatusCode, resp.Header.Get("Retry-After"), b)
+	}
+	if resp, err := http.Head(url); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("HEAD with every stream taken: %v %v, want 200", resp.StatusCode, err)
+	}
+	first()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, _ := open()
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a stream after one ended: %d, want its place back", resp.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -85,6 +86,8 @@ type Server struct {
 	// heartbeat is the event streams' (the const heartbeat, shorter in
 	// tests).
 	heartbeat time.Duration
+	// streams counts the event streams open (ConnLimits.Streams).
+	streams atomic.Int64
 }
 
 // Wrong tokens the server answers, over every client: guessRate a second,
