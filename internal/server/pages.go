@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
@@ -258,6 +259,16 @@ func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 func readForm(r *http.Request) error {
 	err := r.ParseForm()
 	if err == nil {
+		// The pages' forms are sent as UTF-8: bytes that are not would be
+		// stored as U+FFFD without a word (the API refuses them in a JSON
+		// body), and NUL is not text PostgreSQL stores.
+		for key, vs := range r.PostForm {
+			for _, v := range append([]string{key}, vs...) {
+				if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
+					return setup.Inputf("the form's field %q is not text (bytes that are not UTF-8, or NUL): send it from the page", clip(key))
+				}
+			}
+		}
 		return nil
 	}
 	var mbe *http.MaxBytesError

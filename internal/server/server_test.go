@@ -239,6 +239,11 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		// command line's --personas FILE.
 		{"POST", "/api/debates", `{"topic":"Is Bitcoin digital gold?","format":"crux","agents":["saylor","nobody"]}`, 400, `{"error":"\"agents\": no persona \"nobody\"; known: buffett, dalio, hayes, saylor, taleb, wood"}`, nil},
 		{"POST", "/api/debates", `{"topic":"ZZZZZ","offline":true}`, 400, "ZZZZZ", nil},
+		// The pages' forms are text: bytes that are not UTF-8, and NUL,
+		// are refused before anything else, not stored as U+FFFD.
+		{"POST", "/debates/" + id + "/hints", "target=bull&text=a%FFb", 400, "is not text (bytes that are not UTF-8, or NUL): send it from the page", []string{"Content-Type", "application/x-www-form-urlencoded"}},
+		{"POST", "/debates/" + id + "/checkpoint", "action=guide&guidance=%C3%28", 400, "&#34;guidance&#34; is not text", []string{"Content-Type", "application/x-www-form-urlencoded"}},
+		{"POST", "/new", "format=bullbear&topic=NVDA&offline=on&model=a%00b", 400, "&#34;model&#34; is not text", []string{"Content-Type", "application/x-www-form-urlencoded"}},
 		{"GET", "/api/debates/DEB-00000000", "", 404, "no such debate", nil},
 		{"GET", "/api/debates/DEB-00000000/events", "", 404, "no such debate", nil},
 		{"POST", "/api/debates/DEB-00000000/resume", "", 404, "no such debate: GET /api/debates lists them", nil},
