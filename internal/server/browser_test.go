@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -111,14 +112,15 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	return v
 }
 
-// textOf is the text of the first element a CSS selector matches.
+// textOf is the text of the first element a CSS selector matches, found
+// and read in one evaluation: the panel is rendered again after events,
+// and a node found, then read, was gone in between ("No node with given
+// id found").
 func textOf(t *testing.T, ctx context.Context, css string) string {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(css)))
-	if err != nil {
-		t.Fatalf("text of %s: %v", css, err)
-	}
-	return v
+	sel, _ := json.Marshal(css)
+	waitJS(t, ctx, css, fmt.Sprintf(`!!document.querySelector(%s)`, sel))
+	return eval[string](t, ctx, fmt.Sprintf(`(document.querySelector(%s) || {innerText: ""}).innerText`, sel))
 }
 
 func loadBenchScript(b *testing.B) *script.Script {
