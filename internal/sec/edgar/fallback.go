@@ -72,7 +72,15 @@ func (f *Fallback) Lookup(ctx context.Context, ticker string) (Company, error) {
 	if !off {
 		return c, err
 	}
-	return f.offline.Lookup(ctx, ticker)
+	// A ticker the snapshot lacks is refused with why EDGAR was not used:
+	// the snapshot's own advice ("go online with SEC_USER_AGENT set")
+	// alone sends a user who has set it after the wrong fix.
+	c, err = f.offline.Lookup(ctx, ticker)
+	if err != nil {
+		_, reason := f.Offline()
+		return c, fmt.Errorf("EDGAR could not be used (%s), and the offline snapshot cannot answer: %w", reason, err)
+	}
+	return c, nil
 }
 
 // Submissions implements Source.

@@ -107,3 +107,23 @@ func TestFallbackPassesOtherErrors(t *testing.T) {
 		t.Error("fell back on a not-found error")
 	}
 }
+
+// A ticker the snapshot lacks, once EDGAR could not be reached, is refused
+// with the reason EDGAR was not used, not only with the snapshot's advice.
+func TestFallbackLookupSaysWhyOffline(t *testing.T) {
+	on := &stubSource{err: fmt.Errorf("fetch ticker list: %w: no such host", ErrUnreachable)}
+	off := &stubSource{err: fmt.Errorf("%w: MSFT; go online", ErrNotAvailable)}
+	f := NewFallback(on, off, quietLogger())
+	_, err := f.Lookup(context.Background(), "MSFT")
+	if !errors.Is(err, ErrNotAvailable) {
+		t.Fatalf("err = %v; want the snapshot's ErrNotAvailable", err)
+	}
+	if !strings.Contains(err.Error(), "EDGAR could not be used") || !strings.Contains(err.Error(), "no such host") {
+		t.Errorf("err = %q; want it to say EDGAR could not be used, and why", err)
+	}
+	// A ticker the snapshot has is answered from it, without an error.
+	off.err = nil
+	if c, err := f.Lookup(context.Background(), "NVDA"); err != nil || c.Ticker != "NVDA" {
+		t.Errorf("Lookup(NVDA) = %v, %v; want the snapshot's company", c, err)
+	}
+}
