@@ -80,6 +80,7 @@ func TestBadInput(t *testing.T) {
 		{"blank model", good, []string{"debate", "Redis or Postgres?", "--model", ""}, 2, `--model "" is blank: give its value (model name for every role), or leave --model out for the default`},
 		{"blank provider", good, []string{"batch", "NVDA", "--provider", " "}, 2, `--provider " " is blank`},
 		{"blank model on ask", good, []string{"ask", "DEB-00000000", "--agent", "bull", "--model=", "Why?"}, 2, `--model "" is blank`},
+		{"export under a file", good, []string{"export", "DEB-00000000", "-o", filepath.Join(malformed, "debate.md")}, 2, "-o " + filepath.Join(malformed, "debate.md") + ": " + malformed + " is a file, not a directory"},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose queued, running, checkpoint, paused, interrupted, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file

@@ -32,7 +32,7 @@ func newExportCmd(f *Factory, run func(context.Context, *ExportOptions) error) *
 --full (the default) includes the transcript; --summary only the result.
 --as pdf writes a PDF document; give -o FILE (it goes to standard output only
 when that is not a terminal). -o does not replace a file that exists unless
---force is given.`,
+--force is given; the directories on its path that are missing are created.`,
 		Example: "  parley export DEB-1a2b3c4d\n  parley export DEB-1a2b3c4d --as json -o debate.json\n  parley export DEB-1a2b3c4d --summary -o decision.md\n  parley export DEB-1a2b3c4d --as pdf -o debate.pdf",
 		Args:    exactID,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -100,6 +100,17 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 		}
 	default:
 		return usageErrorf("--as %q: choose md, json or pdf", o.As)
+	}
+	if o.Output != "" {
+		// Said before the debate is read and rendered, as a bad -o, not
+		// as mkdir's "not a directory" after it.
+		dir := filepath.Dir(o.Output)
+		if intoDir {
+			dir = o.Output
+		}
+		if p := fileInPath(dir); p != "" {
+			return usageErrorf("-o %s: %s is a file, not a directory: give a path in a directory, or a directory for the debate's file", o.Output, p)
+		}
 	}
 	store, ok, err := f.OpenStoreReadOnly(ctx)
 	if err != nil {
