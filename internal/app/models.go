@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
@@ -299,9 +300,14 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 			return cast, nil, err
 		}
 	}
-	model := mf.Model
+	model, modelSource := mf.Model, "--model"
 	if model == "" {
-		model = env("PARLEY_MODEL")
+		model, modelSource = env("PARLEY_MODEL"), "PARLEY_MODEL"
+	}
+	if model != "" {
+		if err := checkModelName(modelSource, model); err != nil {
+			return cast, nil, err
+		}
 	}
 	if name != "" {
 		p, err := get(name)
@@ -330,6 +336,9 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		if pp, mm, ok := strings.Cut(ref, "/"); ok && knownProvider(pp) {
 			pname, mname = pp, mm
 		}
+		if err := checkModelName("--model-for "+role, mname); err != nil {
+			return cast, nil, err
+		}
 		if pname == "" {
 			return cast, nil, fmt.Errorf("--model-for %s: no provider is configured; write %s=anthropic/%s or set an API key", spec, role, mname)
 		}
@@ -341,6 +350,21 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		record[role] = cast.ByRole[role].String()
 	}
 	return cast, record, nil
+}
+
+// checkModelName refuses a model name no provider serves: blank, or
+// holding a space or a control character (a stray quote or paste:
+// "gpt-4.1 "). Taken, it is recorded with the debate and sent with every
+// call, and the server's "model not found" comes only once the debate has
+// started; source says where the name came from.
+func checkModelName(source, name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return setup.Inputf("%s %q is blank: name a model, such as gpt-4.1 or claude-sonnet-4-5, or leave it out for the provider's default", source, name)
+	case strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		return setup.Inputf("%s %q: a model name has no spaces or control characters; check the quotes (the provider's model list has the exact name)", source, name)
+	}
+	return nil
 }
 
 // CheckProvider refuses a provider name Parley has no client for, naming
