@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -133,6 +134,11 @@ func WriteExport(path string, data []byte, replace bool) error {
 func writeThrough(path string, data []byte, place func(tmp string) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		if p := FileInPath(dir); p != "" {
+			// mkdir's own "not a directory" names neither the file in
+			// the way nor the fix.
+			return fmt.Errorf("%s is a file, not a directory, so %s cannot be written: give a path in a directory", p, path)
+		}
 		return err
 	}
 	tmp, err := createSibling(dir, "."+filepath.Base(path)+".")
@@ -187,4 +193,24 @@ func NamesDir(path string) bool {
 	}
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
+}
+
+// FileInPath is the nearest of dir and the directories above it that
+// exists and is not a directory, "" if none is: a directory Parley would
+// create there cannot be. Another failure to look (permissions) is said
+// when the file is written.
+func FileInPath(dir string) string {
+	clean := filepath.Clean(dir)
+	for p := clean; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return ""
+		case err == nil:
+			return p
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR), filepath.Dir(p) == p:
+			return ""
+		}
+		// Missing: Parley creates it, if what holds it is a directory.
+	}
 }

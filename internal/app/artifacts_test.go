@@ -92,3 +92,25 @@ func TestWriteExport(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteExportThroughAFile: a path through a file (notes.md/debate.md)
+// is refused naming the file in the way, which the shell's /export and the
+// decision documents show as it is; mkdir's "not a directory" named
+// neither it nor the fix.
+func TestWriteExportThroughAFile(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(notes, []byte("mine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(notes, "debate.md"), filepath.Join(notes, "sub", "debate.md")} {
+		err := WriteExport(path, []byte("# Debate\n"), false)
+		want := notes + " is a file, not a directory, so " + path + " cannot be written: give a path in a directory"
+		if err == nil || err.Error() != want {
+			t.Errorf("WriteExport(%s): %v, want %q", path, err, want)
+		}
+	}
+	if got := FileInPath(filepath.Join(dir, "a", "b")); got != "" {
+		t.Errorf("FileInPath of missing directories = %q, want none", got)
+	}
+}

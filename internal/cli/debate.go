@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -330,33 +329,13 @@ func resumeNote(set func(string) bool) string {
 // paid for). given is how the user named it (--out-dir, the config file's
 // decisions_dir).
 func checkOutDir(given, dir string) error {
-	switch p := fileInPath(dir); {
+	switch p := app.FileInPath(dir); {
 	case p == "":
 		return nil
 	case p == filepath.Clean(dir):
 		return usageErrorf("%s %s is a file, not a directory: give the directory for the decision document", given, dir)
 	default:
 		return usageErrorf("%s %s: %s is a file, not a directory: give the directory for the decision document", given, dir, p)
-	}
-}
-
-// fileInPath is the nearest of dir and the directories above it that
-// exists and is not a directory, "" if none is: a directory Parley would
-// create there cannot be. Another failure to look (permissions) is said
-// when the file is written.
-func fileInPath(dir string) string {
-	clean := filepath.Clean(dir)
-	for p := clean; ; p = filepath.Dir(p) {
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && fi.IsDir():
-			return ""
-		case err == nil:
-			return p
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR), filepath.Dir(p) == p:
-			return ""
-		}
-		// Missing: Parley creates it, if what holds it is a directory.
 	}
 }
 

@@ -108,7 +108,7 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 		if intoDir {
 			dir = o.Output
 		}
-		if p := fileInPath(dir); p != "" {
+		if p := app.FileInPath(dir); p != "" {
 			return usageErrorf("-o %s: %s is a file, not a directory: give a path in a directory, or a directory for the debate's file", o.Output, p)
 		}
 	}
