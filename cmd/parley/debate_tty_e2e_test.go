@@ -27,7 +27,7 @@ func TestDebateHintTypedWhileStreaming(t *testing.T) {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
 	const width = 40
-	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(40*time.Millisecond))
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(80*time.Millisecond))
 	env = append(append(baseEnv(t), "TERM=xterm-256color"), env...)
 	var sh strings.Builder
 	sh.WriteString("#!/bin/sh\n")
@@ -90,7 +90,11 @@ func TestDebateHintTypedWhileStreaming(t *testing.T) {
 	if id == nil {
 		t.Fatalf("the pause does not say how to resume:\n%s", final)
 	}
-	mustParley(t, dir, env, "", "debate", "--resume", id[1])
+	// The rest runs on a server that answers at once: the recorded model,
+	// named again, moves to the server the environment names.
+	fast, _, _ := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	env = append(env, "OPENAI_BASE_URL="+fast.OpenAIURL())
+	mustParley(t, dir, env, "", "debate", "--resume", id[1], "--model", "test-model")
 	r := mustParley(t, dir, env, "", "export", id[1], "--as", "json")
 	if !strings.Contains(r.stdout, `"status": "completed"`) && !strings.Contains(r.stdout, `"status":"completed"`) {
 		t.Errorf("the resumed debate did not complete:\n%.400s", r.stdout)
