@@ -110,7 +110,9 @@ func (l *Live) Close() {
 		l.spin.stop()
 	}
 	l.hideFooter()
-	l.typing, l.typed = false, ""
+	// Keys typed from now on (while the documents are written) are not
+	// drawn: nothing would take the line away again.
+	l.input, l.typing, l.typed = false, false, ""
 	l.flushHeld()
 	// What is printed after the view (an error, the closing line) starts
 	// a line of its own: a run that stopped mid-reply without a pause

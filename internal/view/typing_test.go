@@ -139,3 +139,21 @@ func TestLiveHintWaitsForTheParagraph(t *testing.T) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
 }
+
+// TestTypingAfterClose: keys typed once the view is closed (while the
+// documents are written) draw nothing that would stay among what is
+// printed next.
+func TestTypingAfterClose(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, true, false)
+	ios.SetWidth(40)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	l.TakeInput()
+	l.Close()
+	out.Reset()
+	l.Typing("bull: too late")
+	if out.Len() != 0 {
+		t.Errorf("a line typed after the view closed was drawn: %q", out.String())
+	}
+}
