@@ -231,7 +231,9 @@ func (l *Live) footerLines(width int) []string {
 	if l.typing {
 		// The end of the line typed shows, where the cursor is.
 		prompt := l.cs.Cyan("›") + " "
-		text := l.typed
+		// Controls are not typed into the line, but a paste may bring
+		// a bidirectional override.
+		text := textsafe.Clean(l.typed)
 		if room := width - 3; width > 1 && ansi.StringWidth(text) > room {
 			text = ansi.TruncateLeft(text, ansi.StringWidth(text)-max(room-1, 1), "…")
 		}
