@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/crux"
 	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/shell"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // Shell completion: `parley completion bash|zsh|fish|powershell` (cobra's)
@@ -52,7 +53,8 @@ func completeIDs(f *Factory) func(*cobra.Command, []string, string) ([]string, c
 		var out []string
 		for _, s := range sums {
 			if strings.HasPrefix(strings.ToLower(s.ID), strings.ToLower(prefix)) {
-				out = append(out, s.ID+"\t"+s.Format+": "+app.Truncate(s.Topic, 40))
+				// zsh and fish print the description in their menus.
+				out = append(out, s.ID+"\t"+s.Format+": "+app.Truncate(textsafe.Clean(s.Topic), 40))
 			}
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
