@@ -28,6 +28,11 @@ type Mention struct {
 	// alt is another period the one stated may be (span.alt): a figure
 	// right of either is not wrong.
 	alt Period
+	// countBack is how many years its period counts back ("a year
+	// earlier", "the prior year", "two years before") when its sentence
+	// states no period to count back from: Find counts from the one the
+	// sentence before states.
+	countBack int
 	// slack widens the tolerance by the filing's figure's own
 	// imprecision (Fact.Slack), set while it is compared with one.
 	slack    float64
@@ -588,6 +593,7 @@ func Find(text string, t *Table) []Mention {
 	var out []Mention
 	rows := map[string]string{}
 	for _, para := range strings.Split(tableSentences(text, t, rows), "\n\n") {
+		para0 := len(out)
 		ss := Sentences(para)
 		for i, s := range ss {
 			ms := findIn(s, t)
@@ -596,6 +602,7 @@ func Find(text string, t *Table) []Mention {
 					ms[i].Row = row
 				}
 			}
+			countBackFrom(ms, out[para0:])
 			for k := range ms {
 				if m := &ms[k]; (m.Annual || m.AnnualWord) && len(m.Over) == 0 {
 					// "From 2022 to 2025 Alphabet kept investing. Its
@@ -609,6 +616,50 @@ func Find(text string, t *Table) []Mention {
 		}
 	}
 	return out
+}
+
+// countBackFrom gives a figure whose year counts back with nothing in its
+// sentence to count from ("Revenue was $391.0 billion in fiscal 2024. A
+// year earlier, it was $383.3 billion.") the period of the last figure
+// of the paragraph before it whose period was stated, counted back. Read
+// as counted back from the latest fiscal year, a right figure of a year
+// earlier than the one the text was about was corrected. With no such
+// figure before it, it is counted from the latest or, its line's only
+// figure, from the year after it, the one the latest filing is in.
+func countBackFrom(ms, before []Mention) {
+	var from *Mention
+	for k := len(before) - 1; k >= 0; k-- {
+		if b := &before[k]; b.Explicit && !b.Relative && !b.Period.TTM && b.Period.Q >= -1 && len(b.Over) == 0 && len(b.Total) == 0 {
+			from = b
+			break
+		}
+	}
+	for k := range ms {
+		m := &ms[k]
+		if m.countBack == 0 {
+			continue
+		}
+		if from == nil {
+			// Nothing to count from: the year before the latest, or,
+			// as "last year" alone is the latest, the latest, for a
+			// figure its line has no other of in the sentence.
+			alone := true
+			for j := range ms {
+				alone = alone && (j == k || ms[j].Metric != m.Metric)
+			}
+			if alone && m.Period.Q == 0 && !m.Period.TTM && m.alt == (Period{}) {
+				m.alt = Period{FY: m.Period.FY + 1}
+			}
+			continue
+		}
+		m.Period = from.Period
+		m.Period.FY -= m.countBack
+		m.alt = Period{}
+		if from.alt.Q > 0 {
+			m.alt = from.alt
+			m.alt.FY -= m.countBack
+		}
+	}
 }
 
 // spanBefore is the span of years the nearest of the sentences before a
@@ -3285,6 +3336,11 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 	// sentence states, not before the latest fiscal year ("Q3 FY2026 gross
 	// margin of 73.4%, up from 74.6% a year earlier" is Q3 FY2025's).
 	if pscore < 1<<30 && pbest.relative {
+		phrase := low[pbest.start:pbest.end]
+		if _, ok := anchorPeriod(periods, pbest); !ok && pbest.metric != "prior quarter" &&
+			(countBackRe().MatchString(phrase) || pbest.back > 0 && !strings.HasSuffix(phrase, " ago")) {
+			m.countBack = max(1, pbest.back)
+		}
 		if a, ok := anchorPeriod(periods, pbest); ok {
 			m.Period = a.period
 			switch {

@@ -19,3 +19,23 @@ func TestYearCountedBackFromLastYear(t *testing.T) {
 		{ts["GOOGL"], "EPS was $10.81, compared with $8.04 last year and $8.04 the year before.", []Status{Verified, Verified, Corrected}},
 	})
 }
+
+// TestYearCountedBackAcrossSentences: a year counted back ("a year
+// earlier", "the prior year") with no period in its sentence to count
+// from counts from the period of the paragraph's sentence before; with
+// none, from the latest fiscal year or the year in progress. It was
+// counted from the latest fiscal year alone, and a right figure of the
+// year before the one the text was about was corrected. Apple: FY2024
+// revenue $391.035B, FY2023 $383.285B; Q1 FY2026 $143.756B, Q1 FY2025
+// $124.300B.
+func TestYearCountedBackAcrossSentences(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["AAPL"], "Apple's revenue was $391.0 billion in fiscal 2024. A year earlier, revenue was $383.3 billion.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Apple's revenue was $391.0 billion in fiscal 2024. A year earlier, revenue was $391.0 billion.", []Status{Verified, Corrected}},
+		{ts["AAPL"], "Apple's Q1 FY2026 revenue was $143.8 billion. A year earlier, revenue was $124.3 billion.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Apple's revenue was $391.0 billion in fiscal 2024.\n\nA year earlier, revenue was $383.3 billion.", []Status{Verified, Corrected}},
+		{ts["AAPL"], "The previous year, revenue was $416.2 billion.", []Status{Verified}},
+		{ts["AAPL"], "The previous year, revenue was $383.3 billion.", []Status{Corrected}},
+	})
+}
