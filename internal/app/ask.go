@@ -198,7 +198,9 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 	if llm.Incomplete(reply.StopReason) || reply.StopReason == llm.StopRefusal {
 		invalid = debate.StopProblem(reply.StopReason, reply.StopDetail, req.MaxTokens, model.Name)
 	}
-	answer := strings.TrimSpace(reply.Text)
+	// NUL characters (PostgreSQL's text refuses them: the answer was lost,
+	// not saved) and bytes not UTF-8 are made storable as a turn's are.
+	answer := strings.TrimSpace(debate.ModelText(reply.Text))
 	if answer == "" && invalid != "" {
 		return debate.TurnCompleted{}, fmt.Errorf("%s gave no answer: %s", model, invalid)
 	}

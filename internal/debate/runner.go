@@ -1003,7 +1003,7 @@ func (r *Runner) attempt(ctx context.Context, s *State, p turnPlan) (attemptResu
 				return res, err
 			}
 			if c.Text != "" {
-				c.Text = modelText(c.Text)
+				c.Text = ModelText(c.Text)
 				if room := MaxReplyBytes - full.Len() - seg.Len() - callBytes; len(c.Text) > room {
 					// Stop reading: breaking the loop closes the connection.
 					c.Text, oversize = strings.ToValidUTF8(c.Text[:max(room, 0)], ""), true
@@ -1152,12 +1152,12 @@ const MaxRetryAfter = 5 * time.Minute
 // shown.
 const MaxReplyBytes = 1 << 20
 
-// modelText makes a text delta storable: NUL characters (a JSON "\u0000"
-// decodes to one) are dropped, as PostgreSQL's text refuses them and no
-// reply needs them, and bytes that are not UTF-8 (a provider that does not
-// decode JSON) become U+FFFD. Other control characters are kept: the
+// ModelText makes model text (a turn's delta, a follow-up's answer)
+// storable: NUL characters (a JSON "\u0000" decodes to one) are dropped, as
+// PostgreSQL's text refuses them and no reply needs them, and bytes that
+// are not UTF-8 (a provider that does not decode JSON) become U+FFFD. Other control characters are kept: the
 // front-ends escape them when they show the text.
-func modelText(s string) string {
+func ModelText(s string) string {
 	if strings.IndexByte(s, 0) >= 0 {
 		s = strings.ReplaceAll(s, "\x00", "")
 	}
