@@ -79,3 +79,24 @@ func TestCompatibleFailures(t *testing.T) {
 		})
 	}
 }
+
+// A stream line longer than any reply (apierr.MaxLine), or a body that
+// never ends its line, fails as too large, not retried: the server is
+// broken, and asked again it sends the same. Parley does not hold it.
+func TestLineTooLarge(t *testing.T) {
+	huge := strings.Repeat("a", 17<<20)
+	for name, h := range map[string]http.HandlerFunc{
+		"a text line":    sse(start + ev("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"`+huge+`"}}`) + delta("end_turn") + stopEv),
+		"a comment line": sse(start + ": " + huge + "\n\n" + text + delta("end_turn") + stopEv),
+		"no line end": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write([]byte(start + "data: " + huge))
+		},
+	} {
+		r, err := ask(rawServer(t, h))
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != llm.ErrTooLarge || e.Retryable() || !strings.Contains(err.Error(), "16 MB") {
+			t.Errorf("%s: got %d bytes, %v; want a too_large error, not retried", name, len(r.Text), err)
+		}
+	}
+}

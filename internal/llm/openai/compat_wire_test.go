@@ -72,3 +72,28 @@ func TestCompatibleFailures(t *testing.T) {
 		})
 	}
 }
+
+// A stream line longer than any reply (apierr.MaxLine), or a body that
+// never ends its line, fails as too large, not retried: the server is
+// broken, and asked again it sends the same. Parley does not hold it.
+func TestLineTooLarge(t *testing.T) {
+	huge := strings.Repeat("a", 17<<20)
+	for name, h := range map[string]http.HandlerFunc{
+		"a content line": sse(chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{"content":"`+huge+`"}}]}`) + chunk(stop) + done),
+		"a comment line": sse(chunk(c1) + ": " + huge + "\n\n" + chunk(stop) + done),
+		"no line end": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write([]byte("data: " + huge))
+		},
+		"a reply sent whole": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"` + huge + `"},"finish_reason":"stop"}]}`))
+		},
+	} {
+		r, err := ask(rawServer(t, h))
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != llm.ErrTooLarge || e.Retryable() || !strings.Contains(err.Error(), "16 MB") {
+			t.Errorf("%s: got %d bytes, %v; want a too_large error, not retried", name, len(r.Text), err)
+		}
+	}
+}
