@@ -186,7 +186,13 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 		Model: model.Name, System: spec.System, Messages: spec.Messages, CacheSystem: true,
 		MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Tag: spec.ID,
 	}
-	reply, err := askWithRetries(ctx, model.Provider, req, onText, askWait)
+	// Each call is bounded as a turn's is, by the debate's call timeout,
+	// or a server that stalls held the question open for ever.
+	timeout := f.State.Limits.CallTimeout
+	if timeout <= 0 {
+		timeout = debate.DefaultLimits().CallTimeout
+	}
+	reply, err := askWithRetries(ctx, model.Provider, req, onText, askWait, timeout)
 	if err != nil {
 		return debate.TurnCompleted{}, err
 	}
@@ -195,7 +201,10 @@ func (f *FollowUp) Answer(ctx context.Context, onText func(string)) (debate.Turn
 	// turn is, and marked: shown whole and unmarked, it read as the
 	// model's whole answer.
 	invalid := ""
-	if llm.Incomplete(reply.StopReason) || reply.StopReason == llm.StopRefusal {
+	switch {
+	case reply.oversize:
+		invalid = fmt.Sprintf("the reply was cut at %d KB: no answer asks for that much; the server kept sending", debate.MaxReplyBytes>>10)
+	case llm.Incomplete(reply.StopReason) || reply.StopReason == llm.StopRefusal:
 		invalid = debate.StopProblem(reply.StopReason, reply.StopDetail, req.MaxTokens, model.Name)
 	}
 	// NUL characters (PostgreSQL's text refuses them: the answer was lost,
@@ -244,25 +253,48 @@ const (
 	askMaxWait  = 30 * time.Second
 )
 
+// askReply is a follow-up's answer as it came.
+type askReply struct {
+	llm.Reply
+	// oversize is set when the server sent more than debate.MaxReplyBytes,
+	// which was not read.
+	oversize bool
+}
+
 // askWithRetries streams one answer, asking again when the call fails in
-// a way worth retrying (rate limited, overloaded, cut off) before any of
-// the answer was passed to onText: text already shown cannot be taken
-// back, so a failure after it is the answer's. A debate's turns have the
-// runner's retries; a follow-up, outside the runner, has these.
-func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText func(string), wait time.Duration) (llm.Reply, error) {
+// a way worth retrying (rate limited, overloaded, cut off, timed out)
+// before any of the answer was passed to onText: text already shown
+// cannot be taken back, so a failure after it is the answer's. A debate's
+// turns have the runner's retries; a follow-up, outside the runner, has
+// these. Each call gets timeout (none when 0), and the answer's text is
+// read up to debate.MaxReplyBytes, as a turn's is.
+func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText func(string), wait, timeout time.Duration) (askReply, error) {
 	for attempt := 1; ; attempt++ {
-		var r llm.Reply
+		var r askReply
 		var text strings.Builder
 		var err error
-		for c, e := range p.Stream(ctx, req) {
+		callCtx, cancel := ctx, context.CancelFunc(func() {})
+		if timeout > 0 {
+			callCtx, cancel = context.WithTimeout(ctx, timeout)
+		}
+		for c, e := range p.Stream(callCtx, req) {
 			if e != nil {
 				err = e
 				break
 			}
 			if c.Text != "" {
+				if room := debate.MaxReplyBytes - text.Len(); len(c.Text) > room {
+					// Stop reading: breaking the loop closes the connection.
+					c.Text, r.oversize = strings.ToValidUTF8(c.Text[:max(room, 0)], ""), true
+				}
 				text.WriteString(c.Text)
-				if onText != nil {
+				if onText != nil && c.Text != "" {
 					onText(c.Text)
+				}
+				if r.oversize {
+					// The counts never came: what the call cost is unknown.
+					r.Usage = llm.Usage{Unreported: true}
+					break
 				}
 			}
 			if c.Usage != nil {
@@ -272,23 +304,28 @@ func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText
 				r.StopReason, r.StopDetail = c.StopReason, c.StopDetail
 			}
 		}
+		timedOut := callCtx.Err() != nil && ctx.Err() == nil
+		cancel()
 		if err == nil {
 			r.Text = text.String()
 			return r, nil
 		}
-		if text.Len() > 0 || !llm.IsRetryable(err) || attempt >= askAttempts || ctx.Err() != nil {
-			return llm.Reply{}, err
+		if timedOut {
+			err = fmt.Errorf("the call timed out after %s: %w", timeout, err)
+		}
+		if text.Len() > 0 || !(llm.IsRetryable(err) || timedOut) || attempt >= askAttempts || ctx.Err() != nil {
+			return askReply{}, err
 		}
 		d := wait
 		if ra := llm.RetryAfterOf(err); ra > d {
 			if ra > askMaxWait {
-				return llm.Reply{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again: ask again after that", err, ra.Round(time.Second))
+				return askReply{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again: ask again after that", err, ra.Round(time.Second))
 			}
 			d = ra
 		}
 		select {
 		case <-ctx.Done():
-			return llm.Reply{}, err
+			return askReply{}, err
 		case <-time.After(d):
 		}
 		wait *= 2

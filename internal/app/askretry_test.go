@@ -34,7 +34,7 @@ func TestAskRetries(t *testing.T) {
 			p := script.NewProvider(script.MustNew(script.Rule{Tag: "ask/1/bear", Replies: tc.replies}))
 			var shown strings.Builder
 			r, err := askWithRetries(context.Background(), p, llm.Request{Model: "m", Tag: "ask/1/bear", Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}}},
-				func(s string) { shown.WriteString(s) }, time.Millisecond)
+				func(s string) { shown.WriteString(s) }, time.Millisecond, 0)
 			if n := len(p.Requests()); n != tc.calls {
 				t.Errorf("%d calls, want %d", n, tc.calls)
 			}
