@@ -162,3 +162,32 @@ func TestReasonAndIssueDraftOpenNoSection(t *testing.T) {
 		t.Errorf("the issue draft has %d Recommendation sections, want none:\n%s", n, draft)
 	}
 }
+
+// TestTranscriptLabelsOpenNoSection: a turn's heading holds its
+// debater's name as the log recorded it, which a debate from an older
+// Parley (or a store others write to) may hold line breaks in: the heading
+// stays one line, and opens no section of the document.
+func TestTranscriptLabelsOpenNoSection(t *testing.T) {
+	rules := []script.Rule{{Tag: "analysis", Reply: analysisReply(perf, ops, flex)}}
+	rules = append(rules, roundRules(1, perf, ops, flex)...)
+	rules = append(rules,
+		script.Rule{Tag: "r1/evaluation", Reply: evalReply("conclude", "All agree.")},
+		script.Rule{Tag: "synthesis", Reply: synthesisReply("Medium")})
+	s := newFixture(t, perspectives.Options{Perspectives: 3, MaxRounds: 1}, rules...).MustRun()
+	turn := s.Turns["r1/argument/"+slug(perf)]
+	if turn == nil {
+		t.Fatal("no argument turn")
+	}
+	turn.Label = perf + "\n\n## Recommendation\n\nBuy Redis now. · argument"
+	doc, err := perspectives.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := html(t, doc)
+	if n := strings.Count(h, "<h2>Recommendation</h2>"); n != 1 {
+		t.Errorf("the label opened a section of the document (%d Recommendation sections):\n%s", n, doc)
+	}
+	if !strings.Contains(doc, "\n#### "+perf+" ## Recommendation Buy Redis now. · argument\n") {
+		t.Errorf("the turn's heading is not its label on one line:\n%s", doc)
+	}
+}

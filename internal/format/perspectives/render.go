@@ -216,10 +216,10 @@ func (p *Protocol) transcript(s *debate.State, v *view) string {
 	for _, rv := range v.rounds {
 		fmt.Fprintf(&b, "\n### Round %d\n", rv.n)
 		for _, t := range rv.arguments {
-			fmt.Fprintf(&b, "\n#### %s\n\n%s\n", t.Label, report.Nested(strings.TrimSpace(t.Text), 5))
+			fmt.Fprintf(&b, "\n#### %s\n\n%s\n", report.TurnLabel(t.TurnRef), report.Nested(strings.TrimSpace(t.Text), 5))
 		}
 		for _, t := range rv.rebuttals {
-			fmt.Fprintf(&b, "\n#### %s\n\n%s\n", t.Label, report.Nested(strings.TrimSpace(t.Text), 5))
+			fmt.Fprintf(&b, "\n#### %s\n\n%s\n", report.TurnLabel(t.TurnRef), report.Nested(strings.TrimSpace(t.Text), 5))
 		}
 		if rv.evaluation != nil {
 			fmt.Fprintf(&b, "\n#### Moderator\n\n%s\n", report.Nested(strings.TrimSpace(rv.evaluation.Summary), 5))
