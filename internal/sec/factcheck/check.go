@@ -885,9 +885,12 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 	// A period of the same fiscal year first: a quarter's figure called
 	// the year's, or the year's called its last quarter's, is the likelier
 	// slip than a figure of years before that happens to match.
+	// Years far apart are not a slip: a growth rate or margin of a decade
+	// before that matches is chance (Apple's net income grew "about a
+	// third" in fiscal 2025, wrong, was said to be fiscal 2015's).
 	for _, sameYear := range []bool{true, false} {
 		for _, f := range t.Of(m.Metric) {
-			if f.Period == actual.Period || (f.Period.FY == actual.Period.FY) != sameYear {
+			if f.Period == actual.Period || (f.Period.FY == actual.Period.FY) != sameYear || max(f.Period.FY-actual.Period.FY, actual.Period.FY-f.Period.FY) > Years {
 				continue
 			}
 			if ok, _ := matches(m, f.Value); ok {
