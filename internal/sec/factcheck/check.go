@@ -1675,6 +1675,9 @@ func (t *Table) checkSignStreak(m Mention, f Finding) Finding {
 	end := m.Period
 	f.Period = end
 	said := map[int]string{-1: "a loss", 1: "a profit"}[m.SignStreak]
+	if m.Metric == Repurchases || m.Metric == Dividends {
+		said = "paid" // a buyback or dividend every year: some cash paid in each
+	}
 	for k := 0; k < m.Streak; k++ {
 		p := Period{FY: end.FY - k}
 		g, ok := t.Lookup(m.Metric, p)

@@ -1397,6 +1397,7 @@ func findIn(sentence string, t *Table) []Mention {
 	findDirections(sentence, low, metrics, periods, add)
 	findStreaks(low, metrics, periods, t, add)
 	findSignStreaks(sentence, low, t, add)
+	findPresenceStreaks(low, t, add)
 	findStreakNouns(low, metrics, t, add)
 	findRecords(sentence, low, metrics, periods, add)
 	findBareRatios(low, metrics, add)

@@ -59,3 +59,30 @@ func TestLongStreaks(t *testing.T) {
 		{ts["GOOGL"], "Alphabet has not grown revenue for 12 consecutive years.", nil},
 	})
 }
+
+// TestCashReturnStreaks: buybacks or dividends stated of every year of a
+// span ("has bought back stock every year since 2013", "has paid
+// dividends for 13 straight years") are held to the cash paid in each
+// year to the latest; unread, they passed, right or wrong. By the
+// companyfacts JSON: Apple repurchased none in fiscal 2012 and some in
+// every year since; Alphabet none in 2013-2014, and paid its first
+// dividend in 2024; NVIDIA repurchased none in fiscal 2020-2022 and paid
+// dividends in every year from fiscal 2013.
+func TestCashReturnStreaks(t *testing.T) {
+	ts := tables(t)
+	checkOne(t, []oneCase{
+		{ts["AAPL"], "Apple has repurchased shares every year since 2013.", Verified},
+		{ts["AAPL"], "Apple has repurchased shares every year since 2012.", Corrected},
+		{ts["AAPL"], "Apple has bought back stock for 13 consecutive years.", Verified},
+		{ts["GOOGL"], "Alphabet has bought back stock every year since 2015.", Verified},
+		{ts["GOOGL"], "Alphabet has bought back stock every year since 2013.", Corrected},
+		{ts["GOOGL"], "Alphabet has paid a dividend every year since 2020.", Corrected},
+		{ts["NVDA"], "NVIDIA has bought back stock every year since fiscal 2013.", Corrected},
+		{ts["NVDA"], "NVIDIA has bought back stock every year since fiscal 2023.", Verified},
+		{ts["NVDA"], "NVIDIA has paid dividends for 13 straight years.", Verified},
+		{ts["NVDA"], "NVIDIA has paid dividends in each of the last ten years.", Verified},
+	})
+	checkStatuses(t, []statusCase{
+		{ts["NVDA"], "NVIDIA has not bought back stock every year since fiscal 2013.", nil},
+	})
+}

@@ -1361,6 +1361,66 @@ func findSignStreaks(sentence, low string, t *Table, add func(start, end int, m 
 	}
 }
 
+// presenceStreakRe is a return of cash stated of every year of a span:
+// "has bought back stock every year since 2013", "has paid a dividend for
+// twelve consecutive years", "repurchased shares in each of the last ten
+// years". Groups: the buyback's words, the dividend's, a year the span
+// runs from, and a count of years (three forms).
+var presenceStreakRe = sync.OnceValue(func() *regexp.Regexp {
+	n := `(` + streakCountAlt + `)`
+	return regexp.MustCompile(`\b(?:(bought\s+back|repurchased|repurchasing|buying\s+back)\s+(?:its\s+(?:own\s+)?)?(?:common\s+)?(?:stock|shares)|` +
+		`(paid|paying|declared|raised|paid\s+out)\s+(?:a\s+|its\s+)?(?:cash\s+|quarterly\s+)?dividends?)\s+` +
+		`(?:(?:in\s+)?(?:every|each)\s+(?:fiscal\s+)?year\s+since\s+(?:fiscal\s+(?:year\s+)?|fy\s?)?((?:19|20)\d\d)\b|` +
+		`for\s+` + streakBound + n + `\s+(?:straight|consecutive|successive)\s+(?:fiscal\s+)?years\b|` +
+		`(?:in\s+)?every\s+year\s+for\s+(?:the\s+(?:last|past)\s+)?` + n + `\s+years\b|` +
+		`in\s+each\s+of\s+the\s+(?:last|past)\s+` + n + `\s+(?:fiscal\s+)?years\b)`)
+})
+
+// findPresenceStreaks reads buybacks or dividends stated of every year of
+// a span (presenceStreakRe), held to the cash the filings say was paid in
+// each year to the latest: some in every one, or the streak is wrong.
+// Unread, "has bought back stock every year since fiscal 2013" passed
+// though NVIDIA bought none in fiscal 2020 to 2022. A raise of the
+// dividend is a move, read by the streaks of moves.
+func findPresenceStreaks(low string, t *Table, add func(start, end int, m Mention)) {
+	if t == nil || !hasAny(low, "since", "consecutive", "straight", "successive", "each of", "every year") {
+		return
+	}
+	for _, loc := range presenceStreakRe().FindAllStringSubmatchIndex(low, -1) {
+		s, e := loc[0], loc[1]
+		if loc[4] >= 0 && strings.HasPrefix(low[loc[4]:loc[5]], "raised") {
+			continue
+		}
+		rest := low[e:min(len(low), e+120)]
+		if i := strings.IndexAny(rest, ";."); i >= 0 {
+			rest = rest[:i]
+		}
+		if negatedRe().MatchString(low[max(0, s-24):s]) || strings.ContainsAny(rest, "$%0123456789") ||
+			hasAny(rest, "until", "till", "through", "before", "ended", "ending") || hasAny(low[max(0, s-40):s], "after", "until", "before", "had ") {
+			continue
+		}
+		n := 0
+		if loc[6] >= 0 {
+			y, _ := strconv.Atoi(low[loc[6]:loc[7]])
+			n = t.LatestFY - y + 1
+		}
+		for _, g := range []int{8, 10, 12} {
+			if loc[g] >= 0 {
+				n = streakCount(low[loc[g]:loc[g+1]], low[:loc[g]])
+			}
+		}
+		if n < 1 {
+			continue
+		}
+		metric := Repurchases
+		if loc[4] >= 0 {
+			metric = Dividends
+		}
+		p := Period{FY: t.LatestFY}
+		add(s, e, Mention{Unit: USD, Metric: metric, SignStreak: 1, Streak: n, pinned: &p})
+	}
+}
+
 // streakNounRe is a streak named as a noun: "12 consecutive years of
 // revenue growth", "a decade of dividend increases", "ten straight
 // annual dividend hikes". Groups: the count (of years, or of yearly
