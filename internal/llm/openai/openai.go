@@ -910,12 +910,12 @@ func stopReason(s string) string {
 // that send them mean them: OpenAI's, the others it names, and the words
 // of servers that end a whole reply so (Anthropic's end_turn and
 // stop_sequence passed through by proxies, Hugging Face TGI's
-// eos_token). The reasons that fail the call (see apierr.FailedFinish)
+// eos_token, Together's eos). The reasons that fail the call (see apierr.FailedFinish)
 // are not read as an end at all.
 var knownFinishes = []string{
 	"stop", "tool_calls", "function_call", "tool_use", "length", "max_tokens", "model_length", "model_context_window_exceeded",
 	"content_filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "image_safety", "refusal",
-	"end_turn", "stop_sequence", "eos_token",
+	"end_turn", "stop_sequence", "eos_token", "eos",
 }
 
 // checkFinish says, once per model and reason, when a reply ended with a

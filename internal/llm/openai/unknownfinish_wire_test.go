@@ -20,13 +20,14 @@ func TestUnknownFinishReasonIsSaidOnce(t *testing.T) {
 		finish string
 		warn   bool
 	}{
-		{"eos", true},
 		{"other", true},
+		{"compaction", true},
 		{"LANGUAGE", true},
 		{"stop", false},
 		{"STOP", false},
 		{"end_turn", false},
 		{"eos_token", false},
+		{"eos", false},
 	} {
 		t.Run(c.finish, func(t *testing.T) {
 			body := chunk(c1) + chunk(c2) + chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":"`+c.finish+`"}]}`) + done
