@@ -310,5 +310,13 @@ func (p *Protocol) parseCast(text string) (any, error) {
 	if err := validPair(c.Personas); err != nil {
 		return nil, repairable("%v", err)
 	}
+	// Checked here and in a personas file, where a persona is written, not
+	// in Options.Validate: a debate recorded before the bounds still
+	// renders and resumes.
+	for _, pe := range c.Personas {
+		if err := pe.bounded(); err != nil {
+			return nil, repairable("persona %q: %v", pe.ID, err)
+		}
+	}
 	return c, nil
 }

@@ -115,9 +115,6 @@ func validPair(ps []Persona) error {
 		if !personaIDRe().MatchString(p.ID) || p.Name == "" || p.Viewpoint == "" {
 			return fmt.Errorf("persona %q needs an id of lowercase letters, digits and hyphens, a name and a viewpoint", p.ID)
 		}
-		if err := p.bounded(); err != nil {
-			return fmt.Errorf("persona %q: %w", p.ID, err)
-		}
 	}
 	return nil
 }

@@ -438,3 +438,14 @@ func TestPersonasFileBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedPersonasOutsideTheBounds: a debate recorded with personas a
+// cast or a personas file may no longer hold (a name of 80 characters)
+// still gives its protocol, so that it renders and resumes.
+func TestRecordedPersonasOutsideTheBounds(t *testing.T) {
+	long := strings.Repeat("n", 80)
+	opts := `{"personas":[{"id":"gold","name":"` + long + `","viewpoint":"v"},{"id":"fiat","name":"Fiat","viewpoint":"w"}]}`
+	if _, err := (Format{}).Protocol("Is gold money?", []byte(opts)); err != nil {
+		t.Errorf("a recorded persona named with %d characters: %v", len(long), err)
+	}
+}
