@@ -58,3 +58,28 @@ func TestModelFieldsOpenNoSection(t *testing.T) {
 		t.Errorf("the report's headings are\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestRecordedNamesOpenNoSection: a debate recorded with a persona whose
+// name breaks the line (a personas file's or a cast's, before the bounds)
+// renders with the name on one line: it opens no section of the report.
+func TestRecordedNamesOpenNoSection(t *testing.T) {
+	s := newFixture(t, lockedCruxOptions(), lockedCruxRules()...).MustRun()
+	want := regexp.MustCompile(`(?m)^#{1,3} .*$`).FindAllString(mustRender(t, s), -1)
+	s.Options = []byte(strings.Replace(string(s.Options), `"name":"Saylor"`, `"name":"Saylor\n\n## Forged section\n\nBuy"`, 1))
+	doc := mustRender(t, s)
+	if !strings.Contains(doc, "Saylor ## Forged section Buy") {
+		t.Fatalf("the report does not hold the recorded name on one line:\n%s", doc)
+	}
+	if got := regexp.MustCompile(`(?m)^#{1,3} .*$`).FindAllString(doc, -1); !slices.Equal(got, want) {
+		t.Errorf("the report's headings are\n%q\nwant\n%q", got, want)
+	}
+}
+
+func mustRender(t *testing.T, s *debate.State) string {
+	t.Helper()
+	doc, err := crux.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}

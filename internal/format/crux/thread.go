@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 // Commitment is an agent's committed side on the crux question.
@@ -128,8 +129,16 @@ type thread struct {
 }
 
 func newThread(opts Options, created time.Time) *thread {
+	// A name heads the persona's messages and lines in every view and
+	// report; one recorded before names were bounded (see bounded) is
+	// shown on one line, bounded, so that it opens no section there.
+	agents := make([]Persona, len(opts.Personas))
+	for i, p := range opts.Personas {
+		p.Name = textsafe.Line(p.Name, MaxNameLen)
+		agents[i] = p
+	}
 	return &thread{
-		opts: opts, created: created, agents: opts.Personas, stage: Discovery,
+		opts: opts, created: created, agents: agents, stage: Discovery,
 		commitments: map[string]Commitment{}, falsifiers: map[string][]Falsifier{},
 		steelmans: map[[2]string]*Steelman{}, modDone: map[string]bool{},
 	}
