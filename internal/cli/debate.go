@@ -405,9 +405,9 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	// landed inside a streamed sentence, which then went on, broken, after
 	// the Enter.
 	if f.IO.IsTerminal() && f.IO.IsInputTerminal() && !o.JSON {
-		if restore, quiet, err := f.IO.QuietInput(); err == nil {
-			defer restore()
-			human.keys, human.cooked, human.quiet = live, restore, quiet
+		if cooked, quiet, done, err := f.IO.QuietInput(); err == nil {
+			defer done()
+			human.keys, human.cooked, human.quiet = live, cooked, quiet
 			live.TakeInput()
 		}
 	}

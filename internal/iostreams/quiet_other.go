@@ -5,6 +5,6 @@ package iostreams
 import "errors"
 
 // QuietInput is not supported here: the terminal echoes typed lines itself.
-func (s *IOStreams) QuietInput() (restore, quiet func(), err error) {
-	return nil, nil, errors.New("reading keys one by one is not supported on this system")
+func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
+	return nil, nil, nil, errors.New("reading keys one by one is not supported on this system")
 }

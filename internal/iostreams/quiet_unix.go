@@ -5,6 +5,9 @@ package iostreams
 import (
 	"fmt"
 	"os"
+	"os/signal"
+	"sync"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,26 +17,66 @@ import (
 // shows the line itself (the live view draws it below the streamed text,
 // where the terminal's own echo landed inside a streamed sentence). Keys
 // that signal (Ctrl+C, Ctrl+Z) still signal, and output is processed as
-// before ("\n" still starts a line). The returned functions put the
-// terminal back as it was (restore, before a prompt that reads a whole
-// line, and at the end) and take the quiet mode again.
-func (s *IOStreams) QuietInput() (restore, quiet func(), err error) {
+// before ("\n" still starts a line). The returned functions give the
+// terminal back its own line editing (cooked, before a prompt that reads a
+// whole line) and take the quiet mode again (quiet); done restores the
+// terminal as it was, for good. A shell that stops the program (Ctrl+Z)
+// sets the terminal as it likes: the mode chosen last is set again when
+// the program is continued.
+func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 	f, ok := s.In.(*os.File)
 	if !ok || !s.inTTY {
-		return nil, nil, fmt.Errorf("standard input is not a terminal")
+		return nil, nil, nil, fmt.Errorf("standard input is not a terminal")
 	}
 	fd := int(f.Fd())
 	old, err := unix.IoctlGetTermios(fd, ioctlReadTermios)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the terminal's settings: %w", err)
+		return nil, nil, nil, fmt.Errorf("reading the terminal's settings: %w", err)
 	}
 	q := *old
 	q.Lflag &^= unix.ECHO | unix.ICANON
 	q.Cc[unix.VMIN], q.Cc[unix.VTIME] = 1, 0
-	quiet = func() { _ = unix.IoctlSetTermios(fd, ioctlWriteTermios, &q) }
-	restore = func() { _ = unix.IoctlSetTermios(fd, ioctlWriteTermios, old) }
 	if err := unix.IoctlSetTermios(fd, ioctlWriteTermios, &q); err != nil {
-		return nil, nil, fmt.Errorf("setting the terminal's settings: %w", err)
+		return nil, nil, nil, fmt.Errorf("setting the terminal's settings: %w", err)
 	}
-	return restore, quiet, nil
+
+	var mu sync.Mutex
+	mode := &q
+	set := func(m *unix.Termios) {
+		mu.Lock()
+		defer mu.Unlock()
+		if mode != nil {
+			mode = m
+			_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, m)
+		}
+	}
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-cont:
+				mu.Lock()
+				if mode != nil {
+					_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, mode)
+				}
+				mu.Unlock()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	done = func() {
+		once.Do(func() {
+			signal.Stop(cont)
+			close(stop)
+			mu.Lock()
+			defer mu.Unlock()
+			mode = nil
+			_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, old)
+		})
+	}
+	return func() { set(old) }, func() { set(&q) }, done, nil
 }

@@ -1,0 +1,92 @@
+package iostreams
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a pseudo-terminal and returns its terminal side.
+func openPTY(t *testing.T) *os.File {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlock the pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("the pseudo-terminal's number: %v", err)
+	}
+	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("open the terminal side: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	return tty
+}
+
+func echoing(t *testing.T, tty *os.File) bool {
+	t.Helper()
+	tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tio.Lflag&unix.ECHO != 0 && tio.Lflag&unix.ICANON != 0
+}
+
+// TestQuietInput: the terminal stops echoing and editing lines, gives
+// them back for a prompt and takes them again, sets its mode again when
+// the program is continued after a stop (the shell's Ctrl+Z and fg set
+// the terminal as the shell likes: the echo came back and landed in the
+// streamed text), and is restored at the end.
+func TestQuietInput(t *testing.T) {
+	tty := openPTY(t)
+	if !echoing(t, tty) {
+		t.Fatal("a new terminal does not echo")
+	}
+	s := &IOStreams{In: tty, inTTY: true}
+	cooked, quiet, done, err := s.QuietInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if echoing(t, tty) {
+		t.Error("quiet: the terminal still echoes")
+	}
+	cooked()
+	if !echoing(t, tty) {
+		t.Error("cooked: the terminal does not echo")
+	}
+	quiet()
+
+	// A shell stops the program and sets the terminal back; fg continues it.
+	old, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	old.Lflag |= unix.ECHO | unix.ICANON
+	if err := unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for echoing(t, tty) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if echoing(t, tty) {
+		t.Error("continued: the terminal echoes again")
+	}
+
+	done()
+	if !echoing(t, tty) {
+		t.Error("done: the terminal is not restored")
+	}
+	done() // twice is harmless
+}
