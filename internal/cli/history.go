@@ -171,7 +171,11 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	// A list cut at its limit says so: the oldest row is not the oldest
 	// debate. On stderr, as the notes above.
 	if more {
-		fmt.Fprintf(f.IO.ErrOut, "These are the %d newest; more match: --limit N lists more, --all every one.\n", limit)
+		shown := fmt.Sprintf("These are the %d newest", limit)
+		if limit == 1 {
+			shown = "This is the newest"
+		}
+		fmt.Fprintf(f.IO.ErrOut, "%s; more match: --limit N lists more, --all every one.\n", shown)
 	}
 	return nil
 }

@@ -157,6 +157,9 @@ func TestListSaysItIsCut(t *testing.T) {
 	if rows, stderr, err := run("--limit", "3"); err != nil || rows != 3 || !strings.Contains(stderr, "These are the 3 newest; more match: --limit N lists more, --all every one.") {
 		t.Errorf("list --limit 3 of 5: %d rows, stderr %q, %v; want 3 and a word that more match", rows, stderr, err)
 	}
+	if rows, stderr, err := run("--limit", "1"); err != nil || rows != 1 || !strings.Contains(stderr, "This is the newest; more match") {
+		t.Errorf("list --limit 1 of 5: %d rows, stderr %q, %v; want 1 and a word that more match, in the singular", rows, stderr, err)
+	}
 	if rows, stderr, err := run("--limit", "5"); err != nil || rows != 5 || strings.Contains(stderr, "more match") {
 		t.Errorf("list --limit 5 of 5: %d rows, stderr %q, %v; want 5 and no word of more", rows, stderr, err)
 	}
