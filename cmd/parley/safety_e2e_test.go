@@ -221,6 +221,13 @@ func TestNothingLostAtTheEnd(t *testing.T) {
 	if r := parley(t, dir, env, "", "debate", "--resume", id); r.code != 2 || !strings.Contains(r.stderr, "already completed") {
 		t.Errorf("resume of a complete debate: exit %d\n%s", r.code, r.stderr)
 	}
+	// Written again to its path, it is still one document.
+	if e := exportJSON(t, dir, env, id); len(e.Artifacts) != 1 {
+		t.Errorf("artifacts after the document was written again: %+v, want it once", e.Artifacts)
+	}
+	if r := mustParley(t, dir, env, "", "show", id); strings.Count(r.stdout, "decision: ") != 1 {
+		t.Errorf("show names the decision document %d times, want once:\n%s", strings.Count(r.stdout, "decision: "), r.stdout)
+	}
 }
 
 // TestKillRightAfterCompletion kills the process as soon as debate.completed

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -352,7 +353,10 @@ func (s *State) Apply(e Event) error {
 		}
 	case TypeArtifact:
 		var p ArtifactWritten
-		if err = e.Decode(&p); err == nil {
+		// A document written again to the same path (a lost decision
+		// document restored by --resume) is the same one document:
+		// listed twice, show and every export named it twice.
+		if err = e.Decode(&p); err == nil && !slices.Contains(s.Artifacts, p) {
 			s.Artifacts = append(s.Artifacts, p)
 		}
 	default:

@@ -129,3 +129,18 @@ func TestDecodeOptions(t *testing.T) {
 		t.Errorf("bad options: %v, want an error naming the format's options", err)
 	}
 }
+
+// TestFoldArtifactWrittenAgain: a document written again to its path (a
+// lost decision document restored on resume) is listed once; one written
+// to another path is listed too.
+func TestFoldArtifactWrittenAgain(t *testing.T) {
+	doc := debate.ArtifactWritten{Kind: "decision", Path: "docs/decisions/d.md"}
+	moved := debate.ArtifactWritten{Kind: "decision", Path: "elsewhere/d.md"}
+	s, err := debate.Fold(log(t, debate.Created{Format: "toy", Topic: "q"}, doc, doc, moved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []debate.ArtifactWritten{doc, moved}; len(s.Artifacts) != 2 || s.Artifacts[0] != want[0] || s.Artifacts[1] != want[1] {
+		t.Errorf("artifacts %+v, want %+v", s.Artifacts, want)
+	}
+}
