@@ -592,8 +592,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if counted && !p.ownAPI {
 			p.checkCacheCounts(ctx, req.Model, usage)
 		}
-		if stop != llm.StopRefusal {
+		switch {
+		case stop != llm.StopRefusal:
 			detail = ""
+		case detail == "" && !strings.EqualFold(rawStop, string(sdk.StopReasonRefusal)):
+			// An OpenAI-compatible server's content_filter passed through:
+			// a filter withheld the reply, which "the model declined"
+			// alone does not say.
+			detail = fmt.Sprintf("stop_reason %s: a content filter withheld the rest of the reply", apierr.Detail(rawStop))
 		}
 		yield(llm.Chunk{Usage: &usage, StopReason: stop, StopDetail: detail}, nil)
 	}

@@ -495,6 +495,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// Some compatible servers say "stop" after tool calls.
 			stop = llm.StopToolUse
 		}
+		detail := ""
 		if refusal.Len() > 0 {
 			// The model declined; its reason is the reply, so that it is
 			// seen rather than an empty answer.
@@ -502,8 +503,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			if !yield(llm.Chunk{Text: refusal.String()}, nil) {
 				return
 			}
+		} else if stop == llm.StopRefusal {
+			// Not the model's word but a filter's (OpenAI's and Azure's
+			// content filter, Gemini's safety filters behind a proxy): the
+			// reply was withheld, which "the model declined" alone does
+			// not say.
+			detail = fmt.Sprintf("finish_reason %s: a content filter withheld the rest of the reply", apierr.Detail(finish))
 		}
-		yield(llm.Chunk{Usage: &usage, StopReason: stop}, nil)
+		yield(llm.Chunk{Usage: &usage, StopReason: stop, StopDetail: detail}, nil)
 	}
 }
 
