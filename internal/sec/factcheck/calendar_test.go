@@ -44,7 +44,12 @@ func TestCalendarQuarters(t *testing.T) {
 		{ts["NVDA"], "NVIDIA's Q4 2023 revenue was $15.0 billion.", Unverified},
 	})
 	// The year before a quarter read either way is read the same way.
+	// A quarter named by its month with its year after it, "of" left
+	// out, is one period for every figure of the sentence: the second
+	// took the year alone (Apple's Q1 FY2025 EPS $2.40 as FY2024's).
 	checkStatuses(t, []statusCase{
+		{ts["AAPL"], "Apple's December-quarter 2024 net income was $36.3 billion, or $2.40 per diluted share.", []Status{Verified, Verified}},
+		{ts["AAPL"], "Apple's December quarter 2024 revenue was $124.3 billion, up 4% from a year earlier.", []Status{Verified, Verified}},
 		{ts["AAPL"], "Apple's Q4 2023 revenue was $119.6 billion, up 2% from $117.2 billion a year earlier.", []Status{Verified, Verified, Verified}},
 	})
 }

@@ -553,7 +553,7 @@ var (
 		const month = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
 		// "the quarter ended in October 2025", and a balance "as of June
 		// 28, 2025" (the quarter ending then; a flow's is unplaced).
-		return regexp.MustCompile(`\b` + month + `(?:\s+(\d{4}))?\s+quarter\b(?:\s+of\s+(fiscal\s+|calendar\s+)?(\d{4}))?` +
+		return regexp.MustCompile(`\b` + month + `(?:\s+(\d{4}))?\s+quarter\b(?:\s+(?:of\s+)?(fiscal\s+|calendar\s+)?(\d{4}))?` +
 			`|\b(?:(?:quarter|three\s+months)\s+end(?:ed|ing)\s+(?:on\s+|in\s+)?|as\s+of\s+)` + month + `(?:\s+\d{1,2})?,?\s+(\d{4})`)
 	})
 	// A half year, a year to date, or a quarter no reader could place:
