@@ -1484,8 +1484,8 @@ var countBackRe = sync.OnceValue(func() *regexp.Regexp {
 // periods, followed only by years counted back from it ("Last year's EPS
 // of $10.81 was up 34% from $8.04 the year before"), as the latest fiscal
 // year, as lastYearAlone reads it alone: nothing stated before it counts
-// back. The figures nearest it take it; those nearest the year before keep
-// the year before the latest. Read as the year before the latest, like
+// back. The figure nearest each year counted back keeps the year before
+// the latest; the others take the latest. Read as the year before the latest, like
 // the phrase after it, the right figure of the latest was corrected.
 func lastYearThenYearBefore(low string, mentions []Mention, periods []span, t *Table) {
 	if t == nil || len(periods) < 2 || strings.Count(low, "last year") != 1 {
@@ -1512,14 +1512,30 @@ func lastYearThenYearBefore(low string, mentions []Mention, periods []span, t *T
 			return // "EPS was $10.81, compared with $8.04 last year": it counts back from that figure's year
 		}
 	}
-	for i := range mentions {
-		m := &mentions[i]
-		if !m.Relative || m.Period != (Period{FY: t.LatestFY - 1}) {
+	// Each year counted back is its nearest figure's ("from $60.9 billion
+	// the year before"); every other figure of the year before the latest
+	// is "last year"'s, however far from it ("Last year NVIDIA's free cash
+	// flow was $96.7 billion, up from ...": the figure stands nearer the
+	// year counted back than "last year").
+	counted := map[int]bool{}
+	for k, sp := range periods {
+		if k == first {
 			continue
 		}
-		if nearestPeriod(*m, periods) == first {
-			m.Period.FY = t.LatestFY
+		best, bd := -1, 1<<30
+		for i, m := range mentions {
+			if d := dist(span{start: m.Start, end: m.End}, sp); m.Relative && d < bd {
+				best, bd = i, d
+			}
 		}
+		counted[best] = true
+	}
+	for i := range mentions {
+		m := &mentions[i]
+		if !m.Relative || m.Period != (Period{FY: t.LatestFY - 1}) || counted[i] {
+			continue
+		}
+		m.Period.FY = t.LatestFY
 	}
 }
 

@@ -15,6 +15,10 @@ func TestYearCountedBackFromLastYear(t *testing.T) {
 		{ts["GOOGL"], "Last year's EPS of $10.81 was up 34% from $8.04 the year before.", []Status{Verified, Verified, Verified}},
 		{ts["GOOGL"], "Last year's EPS of $8.04 was up 39% from $5.80 the year before.", []Status{Corrected, Corrected, Corrected}},
 		{ts["NVDA"], "Revenue last year was $215.9 billion, up from $130.5 billion the year before.", []Status{Verified, Verified}},
+		// The first figure nearer the year counted back than "last year"
+		// (NVIDIA's free cash flow: $96.7B in fiscal 2026, $60.9B in 2025).
+		{ts["NVDA"], "Last year NVIDIA's free cash flow was $96.7 billion, up from $60.9 billion the year before.", []Status{Verified, Verified}},
+		{ts["NVDA"], "Last year NVIDIA's free cash flow was $96.7 billion, up from $50.9 billion the year before.", []Status{Verified, Corrected}},
 		{ts["GOOGL"], "EPS was $10.81, compared with $8.04 last year and $5.80 the year before.", []Status{Verified, Verified, Verified}},
 		{ts["GOOGL"], "EPS was $10.81, compared with $8.04 last year and $8.04 the year before.", []Status{Verified, Verified, Corrected}},
 	})
