@@ -412,6 +412,12 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 		}
 	}
 	human.listen()
+	if notes := f.IO.Notes(); notes != nil && f.IO.IsTerminal() && !o.JSON && view.Redrawable(f.IO.ErrOut) {
+		// What a library logs on its own goes into the view, on a line of
+		// its own, not into the middle of a streamed line or over the
+		// spinner.
+		defer notes.Redirect(live.NoteWriter())()
+	}
 	viewCtx, cancelView := context.WithCancel(context.WithoutCancel(ctx))
 	viewDone := make(chan struct{})
 	go func() {

@@ -24,6 +24,7 @@ type IOStreams struct {
 	// Out may be wrapped (a writer that notices a closed pipe), and the
 	// width was then taken to be 80 whatever the terminal's.
 	outFile *os.File
+	notes   *NoteSink
 }
 
 // System returns the process's streams, detecting terminals and honouring
@@ -31,7 +32,8 @@ type IOStreams struct {
 func System() *IOStreams {
 	outTTY := isTerminal(os.Stdout)
 	return &IOStreams{
-		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		notes: NewNoteSink(os.Stderr),
+		In:    os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		outTTY: outTTY, outFile: os.Stdout,
 		inTTY: isTerminal(os.Stdin),
 		color: outTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
@@ -66,6 +68,11 @@ func (s *IOStreams) TerminalWidth() int {
 	}
 	return 80
 }
+
+// Notes is where the program's logged notes go (main makes it the default
+// logger's writer): standard error, unless redirected. Nil for streams
+// made otherwise than by System.
+func (s *IOStreams) Notes() *NoteSink { return s.notes }
 
 // SetWidth forces the terminal width (tests).
 func (s *IOStreams) SetWidth(w int) { s.width = w }

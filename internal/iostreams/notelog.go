@@ -88,3 +88,35 @@ func (h *noteHandler) WithGroup(name string) slog.Handler {
 	c.group = name
 	return &c
 }
+
+// NoteSink is where the notes a program logs go: standard error, or, while
+// a live view streams on the terminal, the view, which prints them on a
+// line of their own rather than in the middle of a streamed line. The
+// loggers libraries take when they are made (a provider, the SEC client)
+// write to it, so that where it points can change after they are made.
+type NoteSink struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewNoteSink returns a sink writing to w.
+func NewNoteSink(w io.Writer) *NoteSink { return &NoteSink{w: w} }
+
+// Redirect points the sink at w until restore is called.
+func (s *NoteSink) Redirect(w io.Writer) (restore func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.w
+	s.w = w
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.w = old
+	}
+}
+
+func (s *NoteSink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

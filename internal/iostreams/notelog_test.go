@@ -3,6 +3,7 @@ package iostreams
 import (
 	"bytes"
 	"log/slog"
+	"strings"
 	"testing"
 )
 
@@ -18,5 +19,20 @@ func TestNoteLogger(t *testing.T) {
 		"error: two lines\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// TestNoteSinkRedirect: a logger made before the redirect (a provider's)
+// writes where the sink points now, and back after the restore.
+func TestNoteSinkRedirect(t *testing.T) {
+	var errOut, view strings.Builder
+	sink := NewNoteSink(&errOut)
+	log := NoteLogger(sink, slog.LevelInfo)
+	restore := sink.Redirect(&view)
+	log.Warn("during")
+	restore()
+	log.Warn("after")
+	if view.String() != "warning: during\n" || errOut.String() != "warning: after\n" {
+		t.Errorf("view %q, standard error %q", view.String(), errOut.String())
 	}
 }

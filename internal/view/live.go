@@ -82,19 +82,20 @@ type footer struct {
 // event per line and nothing else.
 func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
 	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{}), bullets: map[string]bool{}}
-	if ios.IsTerminal() && !asJSON && redrawable(ios.ErrOut) {
+	if ios.IsTerminal() && !asJSON && Redrawable(ios.ErrOut) {
 		l.spin = newSpinner(ios.ErrOut, ios.TerminalWidth)
 	}
 	return l
 }
 
-// redrawable reports whether the spinner may redraw its line on w, standard
-// error, with a carriage return and ESC[K. Standard output being a terminal
+// Redrawable reports whether the spinner may redraw its line on w, standard
+// error, with a carriage return and ESC[K (and so whether what is logged
+// there may be shown in the view instead: it is the same screen). Standard output being a terminal
 // says nothing of it: "parley debate X 2>log" filled the log with a frame
 // every 100 ms, and a dumb terminal (TERM=dumb, as Emacs' shell sets)
 // prints the escapes. A writer that is not a file is a test's, which sets
 // the terminal itself (iostreams.SetTerminal).
-func redrawable(w io.Writer) bool {
+func Redrawable(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return true
@@ -209,6 +210,21 @@ func (l *Live) Say(line string) {
 	}
 	l.spinFor()
 	l.showFooter()
+}
+
+// NoteWriter returns a writer whose lines the view prints as its own, as
+// Say does: what a library logs while a reply streams (a provider adapting
+// its calls, EDGAR retrying) went to standard error in the middle of the
+// streamed line.
+func (l *Live) NoteWriter() io.Writer { return noteWriter{l} }
+
+type noteWriter struct{ l *Live }
+
+func (w noteWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		w.l.Say(line)
+	}
+	return len(p), nil
 }
 
 // footerLines are the footer's rows: the held lines, then the line being

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -155,5 +156,28 @@ func TestTypingAfterClose(t *testing.T) {
 	l.Typing("bull: too late")
 	if out.Len() != 0 {
 		t.Errorf("a line typed after the view closed was drawn: %q", out.String())
+	}
+}
+
+// TestNoteWaitsForTheParagraph: a note logged while a reply streams (a
+// provider adapting its calls) is printed on a line of its own where the
+// reply's paragraph ends, not in the middle of the streamed line.
+func TestNoteWaitsForTheParagraph(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(60)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	f := &feed{t: t, l: l}
+	bull := ref("r1/bull", "bull", "Bull", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: "Margins are "})
+	iostreams.NoteLogger(l.NoteWriter(), slog.LevelInfo).Warn("server adapted")
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: "high.\nNext."})
+	f.send(debate.TurnCompleted{Turn: bull, Text: "Margins are high.\nNext."})
+	l.Close()
+	if !strings.Contains(out.String(), "\nMargins are high.\nwarning: server adapted\nNext.\n") {
+		t.Errorf("the note is not under the paragraph:\n%s", out.String())
 	}
 }
