@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,10 @@ func TestRunOutputStyles(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	ex1 := filepath.Join(data, "probo", "ex1")
+	empty := filepath.Join(t.TempDir(), "framework")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		opts Options
 		want string // substring of the error
@@ -123,6 +128,10 @@ func TestRunErrors(t *testing.T) {
 		{Options{Problem: "SE-FOO", File: ex1 + ".af"}, "unknown problem"},
 		{Options{Problem: "SE-PR", File: ex1 + ".af", Format: "gml"}, "valid: apx, tgf, i23"},
 		{Options{Problem: "SE-PR", File: ex1 + ".apx.EE-CO"}, "cannot tell the format"},
+		// Empty, or only blank lines: said so, not asked for a format.
+		{Options{Problem: "SE-PR", File: "-", Input: strings.NewReader("")}, "iccma: standard input is empty: give it a framework"},
+		{Options{Problem: "SE-PR", File: "-", Input: strings.NewReader("\n \n")}, "standard input is empty"},
+		{Options{Problem: "SE-PR", File: empty}, strconv.Quote(empty) + " is empty"},
 		{Options{Problem: "DC-PR", File: ex1 + ".af"}, "needs a query argument"},
 		{Options{Problem: "DC-PR", File: ex1 + ".af", Arg: "a1"}, "numbered 1..5"},
 		{Options{Problem: "SE-PR", File: ex1 + ".af", Format: "apx"}, "apx line 1"},

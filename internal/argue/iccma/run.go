@@ -227,6 +227,15 @@ func resolveFormat(opts Options, in *bufio.Reader, name string) (Format, error) 
 	if sniffed {
 		return sf, nil
 	}
+	if len(bytes.TrimSpace(head)) == 0 {
+		// Nothing to tell a format by: asking for -fo would only lead
+		// to "missing header" once it is given.
+		label := name
+		if !stdin {
+			label = strconv.Quote(opts.File)
+		}
+		return "", fmt.Errorf("iccma: %s is empty: give it a framework (i23 starts with \"p af N\"), or pass -fo to read it as an empty one", label)
+	}
 	if stdin {
 		return "", fmt.Errorf("iccma: cannot tell the format of %s from its first lines; pass one with -fo (%s)", name, strings.Join(Formats(), ", "))
 	}
