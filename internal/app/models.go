@@ -305,7 +305,7 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		model, modelSource = env("PARLEY_MODEL"), "PARLEY_MODEL"
 	}
 	if model != "" {
-		if err := checkModelName(modelSource, model); err != nil {
+		if err := CheckModelName(modelSource, model); err != nil {
 			return cast, nil, err
 		}
 	}
@@ -336,7 +336,7 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		if pp, mm, ok := strings.Cut(ref, "/"); ok && knownProvider(pp) {
 			pname, mname = pp, mm
 		}
-		if err := checkModelName("--model-for "+role, mname); err != nil {
+		if err := CheckModelName("--model-for "+role, mname); err != nil {
 			return cast, nil, err
 		}
 		if pname == "" {
@@ -352,12 +352,12 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 	return cast, record, nil
 }
 
-// checkModelName refuses a model name no provider serves: blank, or
+// CheckModelName refuses a model name no provider serves: blank, or
 // holding a space or a control character (a stray quote or paste:
 // "gpt-4.1 "). Taken, it is recorded with the debate and sent with every
 // call, and the server's "model not found" comes only once the debate has
 // started; source says where the name came from.
-func checkModelName(source, name string) error {
+func CheckModelName(source, name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return setup.Inputf("%s %q is blank: name a model, such as gpt-4.1 or claude-sonnet-4-5, or leave it out for the provider's default", source, name)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -118,6 +119,21 @@ func loadConfig(env func(string) string) (*Config, error) {
 	// as a setting like any other.
 	if p := strings.ToLower(strings.TrimSpace(c.Provider)); p != "" {
 		if err := app.CheckProvider("provider", p); err != nil {
+			return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
+		}
+	}
+	// Named as the file's keys, not as the --model flag they stand for.
+	if c.Model != "" {
+		if err := app.CheckModelName("model", c.Model); err != nil {
+			return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
+		}
+	}
+	for _, role := range slices.Sorted(maps.Keys(c.Models)) {
+		ref := c.Models[role]
+		if p, m, ok := strings.Cut(ref, "/"); ok && app.CheckProvider("", strings.ToLower(p)) == nil {
+			ref = m
+		}
+		if err := app.CheckModelName("models: "+role, ref); err != nil {
 			return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 		}
 	}

@@ -117,6 +117,9 @@ func TestConfigProblems(t *testing.T) {
 		{"debate block key", "max_rounds: 3\ndebate:\n  bogus: 1\n", []string{`line 3: unknown key "bogus" (the keys under debate: max_rounds, default_perspectives,`}},
 		{"perspective key", "debate:\n  custom_perspectives:\n    - name: X\n      colour: red\n", []string{`line 4: unknown key "colour" (the keys under custom_perspectives: name, priorities, trade_offs, keywords, tensions)`}},
 		{"provider", "provider: gemini\n", []string{`provider "gemini": unknown provider; choose one of anthropic, ollama, openai`}},
+		{"model with a space", "model: \"gpt 4.1\"\n", []string{`model "gpt 4.1": a model name has no spaces`}},
+		{"blank model", "model: \" \"\n", []string{`model " " is blank`}},
+		{"role's model with a space", "models:\n  moderator: openai/claude opus\n", []string{`models: moderator "claude opus": a model name has no spaces`}},
 		{"values", "max_rounds: abc\nround_timeout: soon\nmodels: 3\n", []string{`line 1: max_rounds: "abc" is not a whole number`, `line 2: round_timeout: "soon" is not a duration such as 2m or 90s`, `line 3: models: "3" is not a block of keys`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
