@@ -593,7 +593,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		attachment(w.Header())
 		writeJSON(w, http.StatusOK, app.ExportJSON(st, !summary))
 	case "pdf":
-		pdf, err := s.exportPDF(st, format, summary)
+		pdf, err := s.exportPDF(r.Context(), st, format, summary)
 		if err != nil {
 			writeAppError(w, err)
 			return
@@ -642,7 +642,13 @@ const pdfCacheBytes = 64 << 20
 // document it lays out (title, metadata, Markdown, date), which says all
 // that the PDF holds: a debate that moved on, or shows another status, is
 // another document.
-func (s *Server) exportPDF(st *debate.State, format debate.Format, summary bool) ([]byte, error) {
+//
+// Requests for a document not in the cache yet share one layout
+// (singleflight): each laid it out again, so that a hundred readers
+// opening a long debate's PDF at once, or a client sending it a hundred
+// times, took a hundred times the CPU. A request whose client goes away
+// stops waiting; the layout goes on for the others, and the cache.
+func (s *Server) exportPDF(ctx context.Context, st *debate.State, format debate.Format, summary bool) ([]byte, error) {
 	d, err := app.PDFDocument(st, format, summary)
 	if err != nil {
 		return nil, err
@@ -658,12 +664,26 @@ func (s *Server) exportPDF(st *debate.State, format debate.Format, summary bool)
 	if v, ok := s.pdfs.get(key); ok {
 		return v.([]byte), nil
 	}
-	b, err := app.RenderPDF(st.ID, d)
-	if err != nil {
-		return nil, err
+	ch := s.layouts.DoChan(string(key[:]), func() (any, error) {
+		if v, ok := s.pdfs.get(key); ok {
+			return v, nil // laid out by a flight that has just landed
+		}
+		b, err := s.renderPDF(st.ID, d)
+		if err != nil {
+			return nil, err
+		}
+		s.pdfs.put(key, b, len(b))
+		return b, nil
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.([]byte), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	s.pdfs.put(key, b, len(b))
-	return b, nil
 }
 
 // tooLargeError is a request body over the limit.

@@ -22,12 +22,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/ops"
+	"github.com/parleyhq/parley/internal/render/pdf"
 )
 
 //go:embed web
@@ -73,8 +75,12 @@ type Server struct {
 	// (app.PDFDocument): laying out a long debate takes seconds of CPU,
 	// which a reader asking again, or many asking at once, paid each time.
 	pdfs *renderCache
-	hub  *hub
-	ctx  context.Context // the server's lifetime: runs stop with it
+	// layouts shares the layout of a PDF among the requests that ask for
+	// it at once; renderPDF lays one out (app.RenderPDF, but in tests).
+	layouts   singleflight.Group
+	renderPDF func(id string, d pdf.Document) ([]byte, error)
+	hub       *hub
+	ctx       context.Context // the server's lifetime: runs stop with it
 	// started is when the server was made, for /metrics.
 	started time.Time
 	conn    ConnLimits
@@ -112,7 +118,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault(),
-		guesses: rate.NewLimiter(guessRate, guessBurst), heartbeat: heartbeat}, nil
+		guesses: rate.NewLimiter(guessRate, guessBurst), heartbeat: heartbeat, renderPDF: app.RenderPDF}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
 	"github.com/parleyhq/parley/internal/llm/script"
+	"github.com/parleyhq/parley/internal/render/pdf"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/store/memstore"
 )
@@ -1083,6 +1085,72 @@ func TestListPages(t *testing.T) {
 	}
 	if resp, page := ts.do(t, "GET", "/?cursor=x", ""); resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, "not one this server gave") {
 		t.Errorf("the list page with a bad cursor: %d, want 400 saying so", resp.StatusCode)
+	}
+}
+
+// TestPDFLaidOutOnceForConcurrentReaders: requests for a PDF not in the
+// cache yet, sent at once, share one layout rather than each laying it out
+// (seconds of CPU for a long debate); a request whose client goes away
+// meanwhile returns, and the layout still reaches the cache.
+func TestPDFLaidOutOnceForConcurrentReaders(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	var layouts atomic.Int64
+	release := make(chan struct{})
+	ts.renderPDF = func(id string, d pdf.Document) ([]byte, error) {
+		layouts.Add(1)
+		<-release // a long debate's layout, until every request has come
+		return app.RenderPDF(id, d)
+	}
+	const readers = 10
+	var wg sync.WaitGroup
+	bodies := make(chan string, readers)
+	for range readers {
+		wg.Go(func() {
+			resp, out := ts.do(t, "GET", "/api/debates/"+id+"/export?as=pdf", "")
+			if resp.StatusCode != http.StatusOK || !strings.HasPrefix(out, "%PDF-") {
+				t.Errorf("export as pdf: %d %.100q", resp.StatusCode, out)
+			}
+			bodies <- out
+		})
+	}
+	// One more, whose client gives up while the layout runs.
+	ctx, cancel := context.WithCancel(t.Context())
+	gone := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/debates/"+id+"/export?as=pdf", nil)
+		resp, err := ts.client.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		gone <- err
+	}()
+	// Every request waits in the layout's flight, or has not reached it.
+	for deadline := time.Now().Add(10 * time.Second); goroutinesIn("(*Server).exportPDF(") < readers+1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests waiting for the PDF, want %d", goroutinesIn("(*Server).exportPDF("), readers+1)
+		}
+	}
+	cancel()
+	if err := <-gone; err == nil {
+		t.Error("the request given up was answered")
+	}
+	close(release)
+	wg.Wait()
+	close(bodies)
+	first := <-bodies
+	for b := range bodies {
+		if b != first {
+			t.Error("the readers got different PDFs")
+		}
+	}
+	// The reader after them is served from the cache.
+	if resp, _ := ts.do(t, "GET", "/api/debates/"+id+"/export?as=pdf", ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("export as pdf after: %d", resp.StatusCode)
+	}
+	if n := layouts.Load(); n != 1 {
+		t.Errorf("%d readers at once, and one after: the PDF laid out %d times, want once", readers+1, n)
 	}
 }
 
