@@ -1413,6 +1413,7 @@ func findIn(sentence string, t *Table) []Mention {
 	fromToRange(low, mentions, periods)
 	movesFromTo(low, mentions)
 	inheritMetric(low, mentions)
+	fromToOneLine(low, mentions)
 	appositeAmounts(low, mentions)
 	parentheticalChanges(low, mentions)
 	lastYearAlone(low, mentions, periods, t)
@@ -1763,6 +1764,31 @@ func inheritMetric(low string, mentions []Mention) {
 		if prev.fromLoss {
 			m.Neg, m.fromLoss = true, true
 		}
+	}
+}
+
+// fromToGapRe is what stands between the amount a line moved from and the
+// one it moved to: " in 2024 to ", " to about ".
+var fromToGapRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*,?\s*(?:(?:in|during|for|at\s+the\s+end\s+of)\s+[a-z0-9' ]{1,24}?\s*,?\s*)?to\s+(?:about\s+|roughly\s+|nearly\s+|around\s+|some\s+|almost\s+|over\s+)?$`)
+})
+
+// fromToOneLine gives the amount a line moved to the line of the amount
+// it moved from: "capex rose from $52.5 billion in 2024 to $91.4 billion
+// in 2025, cutting free cash flow growth" states capex twice. Read by the
+// nearest name, the second took the line named after it, and a right
+// figure was corrected as another line's.
+func fromToOneLine(low string, mentions []Mention) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		if prev.Metric == "" || m.Metric == prev.Metric || prev.Unit != m.Unit || prev.End > m.Start || m.Market || prev.Market ||
+			m.Currency != prev.Currency || !strings.HasSuffix(strings.TrimSpace(low[max(0, prev.Start-12):prev.Start]), "from") {
+			continue
+		}
+		if between := low[prev.End:m.Start]; !fromToGapRe().MatchString(between) || len(findMetrics(between)) > 0 {
+			continue
+		}
+		m.Metric, m.Segment, m.NonGAAP = prev.Metric, prev.Segment, prev.NonGAAP
 	}
 }
 

@@ -43,3 +43,15 @@ func TestYearCountedBackAcrossSentences(t *testing.T) {
 		{ts["AAPL"], "The previous year, revenue was $383.3 billion.", []Status{Corrected}},
 	})
 }
+
+// TestFromToOneLine: the amount a line moved to is of the line it moved
+// from, whatever is named after it: read by the nearest name, Alphabet's
+// right 2025 capex ($91.4B; $52.5B in 2024) was corrected as free cash
+// flow.
+func TestFromToOneLine(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["GOOGL"], "Alphabet's capex rose from $52.5 billion in 2024 to $91.4 billion in 2025, cutting free cash flow growth to under 1%.", []Status{Verified, Verified, Verified}},
+		{ts["GOOGL"], "Alphabet's capex rose from $52.5 billion in 2024 to $81.4 billion in 2025, cutting free cash flow growth to under 1%.", []Status{Verified, Corrected, Verified}},
+	})
+}
