@@ -1414,6 +1414,7 @@ func findIn(sentence string, t *Table) []Mention {
 	movesFromTo(low, mentions)
 	inheritMetric(low, mentions)
 	fromToOneLine(low, mentions)
+	growthBetweenYears(mentions)
 	appositeAmounts(low, mentions)
 	parentheticalChanges(low, mentions)
 	lastYearAlone(low, mentions, periods, t)
@@ -1763,6 +1764,29 @@ func inheritMetric(low string, mentions []Mention) {
 		m.Metric, m.Segment, m.NonGAAP = prev.Metric, prev.Segment, prev.NonGAAP
 		if prev.fromLoss {
 			m.Neg, m.fromLoss = true, true
+		}
+	}
+}
+
+// growthBetweenYears lets a growth rate that took one of two consecutive
+// years its sentence states its line's amount in be the other's too: "net
+// income ($112.0 billion) exceeded its fiscal 2024 figure ($93.7 billion)
+// by 19.5%" is fiscal 2025's growth, though fiscal 2024 is named nearer;
+// "in fiscal 2024 net income was $93.7 billion, down 3.4%, and in fiscal
+// 2025 ..." is fiscal 2024's, though fiscal 2025 is nearer. Held to the
+// nearer year alone, each was corrected.
+func growthBetweenYears(mentions []Mention) {
+	for i := range mentions {
+		m := &mentions[i]
+		base, growth := m.Metric.Base()
+		if !growth || !m.Explicit || m.Relative || m.Period.TTM || m.Period.Q < -1 || m.alt != (Period{}) {
+			continue
+		}
+		for _, o := range mentions {
+			if d := o.Period.FY - m.Period.FY; o.Metric == base && o.Explicit && !o.Relative && !o.Period.TTM && (d == 1 || d == -1) && o.Period.Q == m.Period.Q {
+				m.alt = o.Period
+				break
+			}
 		}
 	}
 }

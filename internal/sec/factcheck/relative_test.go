@@ -55,3 +55,18 @@ func TestFromToOneLine(t *testing.T) {
 		{ts["GOOGL"], "Alphabet's capex rose from $52.5 billion in 2024 to $81.4 billion in 2025, cutting free cash flow growth to under 1%.", []Status{Verified, Corrected, Verified}},
 	})
 }
+
+// TestGrowthBetweenYears: a growth rate after the amounts of its line in
+// two consecutive years may be either year's, whichever is named nearer
+// it; right of either, it is not wrong. Apple's net income:
+// $112.0B in fiscal 2025 (+19.5%), $93.7B in fiscal 2024 (-3.4%).
+func TestGrowthBetweenYears(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["AAPL"], "Apple's fiscal 2025 net income ($112.0 billion) exceeded its fiscal 2024 figure ($93.7 billion) by 19.5%.", []Status{Verified, Verified, Verified}},
+		{ts["AAPL"], "Apple's fiscal 2025 net income ($112.0 billion) exceeded its fiscal 2024 figure ($93.7 billion) by 29.5%.", []Status{Verified, Verified, Corrected}},
+		{ts["AAPL"], "Net income was $93.7 billion in fiscal 2024, down 3.4%, and $112.0 billion in fiscal 2025.", []Status{Verified, Verified, Verified}},
+		{ts["AAPL"], "In fiscal 2024 net income was $93.7 billion, down 3.4%, and in fiscal 2025 it was $112.0 billion.", []Status{Verified, Verified, Verified}},
+		{ts["AAPL"], "In fiscal 2024 net income was $93.7 billion, down 9.4%, and in fiscal 2025 it was $112.0 billion.", []Status{Verified, Corrected, Verified}},
+	})
+}
