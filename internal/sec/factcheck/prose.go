@@ -3084,7 +3084,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		m.Hypothetical = true
 	}
 	if m.Unit == Percent {
-		if of := ofRe().FindStringSubmatch(low[end:min(len(low), end+48)]); of != nil && !hasMetricWithin(of[1], metrics) {
+		// "the 65.4% of fiscal 2025" names the figure's period, not a
+		// whole it is a share of.
+		if of := ofRe().FindStringSubmatch(low[end:min(len(low), end+48)]); of != nil && !hasMetricWithin(of[1], metrics) && !ofPeriod(of[1]) {
 			m.Share = true
 		}
 	}
@@ -4326,6 +4328,22 @@ func segmentAfter(sentence string, metric span, t *Table) bool {
 // periodWord reports whether a word before a metric's name names a period
 // ("Fourth-quarter revenue", "Year-to-date revenue", "December-quarter
 // sales"), not a part of the company.
+// ofPeriod reports whether the words after "of" open a period ("fiscal
+// 2025", "the prior year", "fy2025"), not a whole ("the year's total" is
+// one).
+func ofPeriod(words string) bool {
+	w := strings.Fields(words)
+	switch {
+	case len(w) == 0:
+		return false
+	case w[0] == "fiscal" || w[0] == "calendar" || strings.HasPrefix(w[0], "fy"):
+		return true
+	case len(w) > 1 && (w[0] == "last" || w[0] == "prior" || w[0] == "previous"):
+		return w[1] == "year" || w[1] == "quarter" || w[1] == "fiscal"
+	}
+	return false
+}
+
 func periodWord(lw string) bool {
 	for _, w := range []string{"quarter", "year", "half", "month", "annual", "fiscal", "date", "ttm", "ltm", "ytd", "trailing", "calendar", "full"} {
 		if strings.Contains(lw, w) {

@@ -70,3 +70,16 @@ func TestGrowthBetweenYears(t *testing.T) {
 		{ts["AAPL"], "In fiscal 2024 net income was $93.7 billion, down 9.4%, and in fiscal 2025 it was $112.0 billion.", []Status{Verified, Corrected, Verified}},
 	})
 }
+
+// TestPercentOfAPeriod: "the 62.4% of fiscal 2025" names the figure's
+// period, not a whole it is a share of; read as a share, a wrong margin
+// was unverified. "30% of the year's total" stays a share. NVIDIA's
+// operating margin: 60.4% in fiscal 2026, 62.4% in fiscal 2025.
+func TestPercentOfAPeriod(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["NVDA"], "NVIDIA's operating margin of 60.4% in fiscal 2026 was below the 62.4% of fiscal 2025.", []Status{Verified, Verified}},
+		{ts["NVDA"], "NVIDIA's operating margin of 60.4% in fiscal 2026 was below the 65.4% of fiscal 2025.", []Status{Verified, Corrected}},
+		{ts["NVDA"], "NVIDIA's operating margin of 60.4% in fiscal 2026 was below the 65.4% of the prior year.", []Status{Verified, Corrected}},
+	})
+}
