@@ -199,7 +199,7 @@ func TestNothingLostAtTheEnd(t *testing.T) {
 	if len(e.Artifacts) != 1 || !strings.Contains(e.Artifacts[0].Path, strings.TrimPrefix(id, "DEB-")) {
 		t.Fatalf("artifacts %+v: want one decision document named with the debate id", e.Artifacts)
 	}
-	doc := filepath.Join(dir, e.Artifacts[0].Path)
+	doc := e.Artifacts[0].Path
 
 	// A second debate on the same topic writes its own document.
 	mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model")
@@ -265,7 +265,37 @@ func TestKillRightAfterCompletion(t *testing.T) {
 	if e.Status != "completed" || len(e.Artifacts) == 0 {
 		t.Fatalf("after the kill and resume (exit %d, %s): status %s, artifacts %+v", r.code, r.stderr, e.Status, e.Artifacts)
 	}
-	if _, err := os.Stat(filepath.Join(dir, e.Artifacts[len(e.Artifacts)-1].Path)); err != nil {
+	if _, err := os.Stat(e.Artifacts[len(e.Artifacts)-1].Path); err != nil {
 		t.Errorf("decision document: %v", err)
+	}
+}
+
+// TestDecisionPathRecordedAbsolute: a decision document written to a
+// relative --out-dir is recorded by its absolute path, so that show and
+// --resume run from another directory find it: --resume there took it for
+// lost and wrote a second copy under that directory.
+func TestDecisionPathRecordedAbsolute(t *testing.T) {
+	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"))
+	r := mustParley(t, dir, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--out-dir", "notes", "--json")
+	var id string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var e struct{ Debate string }
+		if json.Unmarshal([]byte(line), &e) == nil && e.Debate != "" {
+			id = e.Debate
+		}
+	}
+	e := exportJSON(t, dir, env, id)
+	if len(e.Artifacts) != 1 || !filepath.IsAbs(e.Artifacts[0].Path) || !strings.HasPrefix(e.Artifacts[0].Path, filepath.Join(dir, "notes")+string(filepath.Separator)) {
+		t.Fatalf("artifacts %+v: want the document's absolute path under %s", e.Artifacts, filepath.Join(dir, "notes"))
+	}
+	elsewhere := t.TempDir()
+	if r := parley(t, elsewhere, env, "", "debate", "--resume", id); r.code != 2 || !strings.Contains(r.stderr, "already completed") {
+		t.Errorf("resume from another directory: exit %d, want 2 (already completed)\n%s", r.code, r.stderr)
+	}
+	if left, _ := os.ReadDir(elsewhere); len(left) != 0 {
+		t.Errorf("resume from another directory wrote %v there", left)
+	}
+	if r := mustParley(t, elsewhere, env, "", "show", id); !strings.Contains(r.stdout, "decision: "+e.Artifacts[0].Path) {
+		t.Errorf("show from another directory does not name %s:\n%.300s", e.Artifacts[0].Path, r.stdout)
 	}
 }

@@ -33,8 +33,16 @@ func (a *App) WriteArtifacts(ctx context.Context, format debate.Format, st *deba
 	if err != nil {
 		return nil, err
 	}
+	// Recorded absolute: a path relative to where the debate ran (--out-dir
+	// notes) named nothing to show or export run elsewhere, and --resume
+	// there took the document for lost and wrote a copy under its own
+	// directory.
+	dir, err := filepath.Abs(docs.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("the directory for the decision document, %s: %w", docs.Dir, err)
+	}
 	var out []debate.ArtifactWritten
-	path := perspectives.DecisionPath(docs.Dir, st)
+	path := perspectives.DecisionPath(dir, st)
 	if err := WriteFileAtomic(path, []byte(doc)); err != nil {
 		return nil, fmt.Errorf("write the decision document: %w (the debate is saved: parley export %s -o FILE, or parley debate --resume %s to write it again)", err, st.ID, st.ID)
 	}
