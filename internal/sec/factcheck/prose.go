@@ -3114,7 +3114,12 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		if clauseBreak(between) {
 			d += 60
 		}
-		if sp.start > end {
+		switch {
+		case sp.start > end && m.Unit == Percent && UnitOf(sp.metric) == Percent && strings.TrimSpace(low[end:sp.start]) == "":
+			// "a 49% net margin": the rate names its line right after
+			// it, as an adjective; "of revenue" before it is another.
+			d = -1
+		case sp.start > end:
 			d += 6 // a metric before its number is the commoner phrasing
 		}
 		if d < bestScore {

@@ -83,3 +83,16 @@ func TestPercentOfAPeriod(t *testing.T) {
 		{ts["NVDA"], "NVIDIA's operating margin of 60.4% in fiscal 2026 was below the 65.4% of the prior year.", []Status{Verified, Corrected}},
 	})
 }
+
+// TestRateBeforeItsLine: a percentage with its line right after it, as an
+// adjective ("a 49% net margin"), is that line's, though another is named
+// nearer before it ("of revenue, a 49% net margin" was read as revenue
+// growth and corrected). NVIDIA's fiscal 2024: net income $29.8B on
+// revenue $60.9B, a 48.9% net margin.
+func TestRateBeforeItsLine(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["NVDA"], "In fiscal 2024 NVIDIA earned $29.8 billion on $60.9 billion of revenue, a 49% net margin.", []Status{Verified, Verified, Verified}},
+		{ts["NVDA"], "In fiscal 2024 NVIDIA earned $29.8 billion on $60.9 billion of revenue, a 59% net margin.", []Status{Verified, Verified, Corrected}},
+	})
+}
