@@ -3371,6 +3371,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		if sp.start > end && labelsAside(low, end, sp) {
 			continue
 		}
+		if sp.start > end && opensNextClause(low, between, sp, start, periods) {
+			continue
+		}
 		// "revenue of $416.2 billion was more than the $391.0 billion of
 		// fiscal 2024": a period after the figure compared with is that
 		// figure's.
@@ -3634,6 +3637,32 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 var decimalCommaRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(\d),(\d{1,2})(\)?\s?(?:%|(?i:percent|trillion|billion|million|thousand|bn|bln|mn|mln|mrd|tn)\b|[BMK]\b))`)
 })
+
+// opensNextClause reports whether the period sp, after a figure, opens
+// the next clause with a figure of its own, the figure having a period of
+// its own before it: "Q3 FY2026 net income was $31.9 billion and its Q2
+// FY2026 net income $26.4 billion". Nearer, the second period took the
+// first figure, and a right figure was corrected.
+func opensNextClause(low, between string, sp span, start int, periods []span) bool {
+	w := " " + strings.TrimSpace(between) + " "
+	if !strings.Contains(w, " and ") && !strings.Contains(w, " while ") && !strings.Contains(w, " whereas ") && !strings.Contains(w, " but ") &&
+		!strings.HasPrefix(strings.TrimSpace(between), ",") {
+		return false
+	}
+	after := low[sp.end:min(len(low), sp.end+80)]
+	if i := strings.IndexAny(after, ";."); i >= 0 && !(i+1 < len(after) && after[i] == '.' && after[i+1] >= '0' && after[i+1] <= '9') {
+		after = after[:i]
+	}
+	if !figureRe().MatchString(after) {
+		return false
+	}
+	for _, p := range periods {
+		if p.end <= start && !p.relative && !strings.ContainsAny(low[p.end:start], ";") && !figureRe().MatchString(low[p.end:start]) {
+			return true
+		}
+	}
+	return false
+}
 
 // labelsAside reports whether the period sp, after a figure ending at
 // end, opens a parenthetical aside that holds a figure of its own after

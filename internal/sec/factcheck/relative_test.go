@@ -96,3 +96,17 @@ func TestRateBeforeItsLine(t *testing.T) {
 		{ts["NVDA"], "In fiscal 2024 NVIDIA earned $29.8 billion on $60.9 billion of revenue, a 59% net margin.", []Status{Verified, Verified, Corrected}},
 	})
 }
+
+// TestPeriodOfTheNextClause: a period after a figure that opens the next
+// clause with a figure of its own is that figure's, when the first has a
+// period of its own before it. NVIDIA's net income: $31.9B in Q3 FY2026,
+// $26.4B in Q2 FY2026; read by nearness, the first was held to Q2.
+func TestPeriodOfTheNextClause(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["NVDA"], "NVIDIA's Q3 FY2026 net income was $31.9 billion and its Q2 FY2026 net income $26.4 billion.", []Status{Verified, Verified}},
+		{ts["NVDA"], "NVIDIA's Q3 FY2026 net income was $26.4 billion, and its Q2 FY2026 net income was $26.4 billion.", []Status{Corrected, Verified}},
+		// With no period of its own before it, the figure takes the one after.
+		{ts["NVDA"], "NVIDIA's net income was $31.9 billion in Q3 FY2026 and $26.4 billion in Q2 FY2026.", []Status{Verified, Verified}},
+	})
+}
