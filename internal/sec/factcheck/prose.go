@@ -1414,6 +1414,7 @@ func findIn(sentence string, t *Table) []Mention {
 	movesFromTo(low, mentions)
 	inheritMetric(low, mentions)
 	fromToOneLine(low, mentions)
+	grewToLevel(low, mentions)
 	growthBetweenYears(mentions)
 	appositeAmounts(low, mentions)
 	parentheticalChanges(low, mentions)
@@ -1788,6 +1789,30 @@ func growthBetweenYears(mentions []Mention) {
 				break
 			}
 		}
+	}
+}
+
+// grewToGapRe is what stands between a growth rate and the level its line
+// grew to: " to ", " last year to ", " in fiscal 2025 to about ".
+var grewToGapRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:(?:last\s+year|this\s+year|(?:in|during|for)\s+[a-z0-9' ]{1,24}?)\s*,?\s*)?to\s+(?:about\s+|roughly\s+|nearly\s+|around\s+|some\s+|almost\s+|over\s+)?$`)
+})
+
+// grewToLevel gives the amount a line grew to ("revenue grew 6% last year
+// to $416 billion, with net income up 19% to $112 billion") the line whose
+// growth is stated before it: by the nearest name, the first amount took
+// the net income named after it, and a right revenue was corrected.
+func grewToLevel(low string, mentions []Mention) {
+	for k := 1; k < len(mentions); k++ {
+		m, prev := &mentions[k], mentions[k-1]
+		base, growth := prev.Metric.Base()
+		if !growth || m.Metric == base || prev.End > m.Start || m.Market || prev.Points || UnitOf(base) != m.Unit {
+			continue
+		}
+		if between := low[prev.End:m.Start]; !grewToGapRe().MatchString(between) || len(findMetrics(between)) > 0 {
+			continue
+		}
+		m.Metric, m.Segment, m.NonGAAP = base, prev.Segment, prev.NonGAAP
 	}
 }
 

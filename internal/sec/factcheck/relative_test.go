@@ -110,3 +110,14 @@ func TestPeriodOfTheNextClause(t *testing.T) {
 		{ts["NVDA"], "NVIDIA's net income was $31.9 billion in Q3 FY2026 and $26.4 billion in Q2 FY2026.", []Status{Verified, Verified}},
 	})
 }
+
+// TestGrewToLevel: the amount a line grew to ("grew 6% last year to $416
+// billion") is that line's, whatever is named after it. Apple's fiscal
+// 2025: revenue $416.2B (+6.4%), net income $112.0B (+19.5%).
+func TestGrewToLevel(t *testing.T) {
+	ts := tables(t)
+	checkStatuses(t, []statusCase{
+		{ts["AAPL"], "Apple's revenue grew 6% last year to $416 billion, with net income up 19% to $112 billion.", []Status{Verified, Verified, Verified, Verified}},
+		{ts["AAPL"], "Apple's revenue grew 6% last year to $436 billion, with net income up 19% to $112 billion.", []Status{Verified, Corrected, Verified, Verified}},
+	})
+}
