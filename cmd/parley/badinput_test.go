@@ -81,6 +81,7 @@ func TestBadInput(t *testing.T) {
 		{"blank provider", good, []string{"batch", "NVDA", "--provider", " "}, 2, `--provider " " is blank`},
 		{"blank model on ask", good, []string{"ask", "DEB-00000000", "--agent", "bull", "--model=", "Why?"}, 2, `--model "" is blank`},
 		{"export under a file", good, []string{"export", "DEB-00000000", "-o", filepath.Join(malformed, "debate.md")}, 2, "-o " + filepath.Join(malformed, "debate.md") + ": " + malformed + " is a file, not a directory"},
+		{"question without words", good, []string{"ask", "DEB-00000000", "--agent", "bull", "?!"}, 2, `the question "?!" has no words`},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose queued, running, checkpoint, paused, interrupted, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file
