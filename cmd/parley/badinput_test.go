@@ -29,6 +29,8 @@ func TestBadInput(t *testing.T) {
 	badConfig := filepath.Join(dir, "config.yaml")
 	os.WriteFile(badConfig, []byte("model: m\nround_timeout: soon\n"), 0o644)
 	withBadConfig := append([]string{"PARLEY_CONFIG=" + badConfig}, good...)
+	longLine := filepath.Join(dir, "watchlist.txt")
+	os.WriteFile(longLine, []byte("NVDA\n"+strings.Repeat("A", 100_000)+"\n"), 0o644)
 
 	cases := []struct {
 		name string
@@ -82,6 +84,8 @@ func TestBadInput(t *testing.T) {
 		{"blank model on ask", good, []string{"ask", "DEB-00000000", "--agent", "bull", "--model=", "Why?"}, 2, `--model "" is blank`},
 		{"export under a file", good, []string{"export", "DEB-00000000", "-o", filepath.Join(malformed, "debate.md")}, 2, "-o " + filepath.Join(malformed, "debate.md") + ": " + malformed + " is a file, not a directory"},
 		{"question without words", good, []string{"ask", "DEB-00000000", "--agent", "bull", "?!"}, 2, `the question "?!" has no words`},
+		{"batch file with a line too long", good, []string{"batch", "--file", longLine, "--offline"}, 2, "--file " + longLine + ": line 2 is longer than 64 KiB: write one ticker or topic (under 2000 characters) a line"},
+		{"batch file is a directory", good, []string{"batch", "--file", dir, "--offline"}, 2, "--file " + dir + " is a directory: give the path of a file"},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose queued, running, checkpoint, paused, interrupted, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file

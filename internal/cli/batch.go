@@ -131,15 +131,23 @@ func batchItems(args []string, file string) ([]string, error) {
 			return nil, usageErrorf("--file %s: %w", file, err)
 		}
 		defer fh.Close()
+		if fi, err := fh.Stat(); err == nil && fi.IsDir() {
+			return nil, usageErrorf("--file %s is a directory: give the path of a file listing one ticker or topic a line", file)
+		}
 		sc := bufio.NewScanner(fh)
-		for n := 1; sc.Scan(); n++ {
+		n := 1
+		for ; sc.Scan(); n++ {
 			line := stripComment(sc.Text())
 			if !utf8.ValidString(line) {
 				return nil, usageErrorf("--file %s: line %d is not UTF-8 text", file, n)
 			}
 			raw = append(raw, line)
 		}
-		if err := sc.Err(); err != nil {
+		if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+			// The scanner's own words, "token too long", name
+			// neither the line nor what a line should hold.
+			return nil, usageErrorf("--file %s: line %d is longer than %d KiB: write one ticker or topic (under %d characters) a line", file, n, bufio.MaxScanTokenSize/1024, app.MaxTopicLen)
+		} else if err != nil {
 			return nil, usageErrorf("--file %s: %w", file, err)
 		}
 	}
