@@ -254,6 +254,10 @@ func TestOfflineWithAKeySet(t *testing.T) {
 	if id == "" {
 		t.Fatalf("no debate id:\n%s\n%s", r.stdout, r.stderr)
 	}
+	// Paused on its timeout, it says how to give it more time too.
+	if want := "resume with: parley debate --resume " + id + " (another 1ms), or with more time: --debate-timeout D (D above 1ms)"; r.code != 3 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, want 3 and %q:\n%s", r.code, want, r.stderr)
+	}
 	r = parley(t, dir, env, "", "debate", "--resume", id, "--debate-timeout", "5m")
 	if r.code != 0 || strings.Contains(r.stderr, "No model configured") || !strings.Contains(r.stderr, "Models: none: Parley's data-only agents answer") {
 		t.Errorf("resume with a key set: exit %d, want the recorded data-only cast and no claim that no model is configured:\n%s", r.code, r.stderr)

@@ -539,6 +539,11 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool, st *deb
 			hint = h
 		}
 	}
+	if errors.As(err, &pe) {
+		if h := timeoutHint(id, pe.Reason, st); h != "" {
+			hint = h
+		}
+	}
 	// On a terminal the pause, with the provider's answer, was printed
 	// just above: the closing line points at it rather than say it again.
 	cause := err
@@ -585,6 +590,22 @@ func budgetHint(id string, st *debate.State) string {
 		return fmt.Sprintf("resume with a larger budget: parley debate --resume %s --debate-budget N (N above %d, or 0 for no limit)", id, st.Usage.Total())
 	case st.Limits.TurnBudget > 0:
 		return fmt.Sprintf("resume with a larger budget: parley debate --resume %s --turn-budget N (N above %d, or 0 for no limit)", id, st.Limits.TurnBudget)
+	}
+	return ""
+}
+
+// timeoutHint is how to resume a debate paused on a timeout. Each run has
+// the debate's time again, so a plain resume goes on; but a turn that
+// alone takes longer pauses it there every time, and the flag that gives it
+// more time went unsaid.
+func timeoutHint(id, reason string, st *debate.State) string {
+	switch {
+	case st == nil:
+		return ""
+	case reason == debate.PauseTimeout && st.Limits.DebateTimeout > 0:
+		return fmt.Sprintf("resume with: parley debate --resume %s (another %s), or with more time: --debate-timeout D (D above %s)", id, st.Limits.DebateTimeout, st.Limits.DebateTimeout)
+	case reason == debate.PauseRoundTimeout && st.Limits.RoundTimeout > 0:
+		return fmt.Sprintf("resume with: parley debate --resume %s (another %s a round), or with more time: --round-timeout D (D above %s)", id, st.Limits.RoundTimeout, st.Limits.RoundTimeout)
 	}
 	return ""
 }
