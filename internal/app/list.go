@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/setup"
@@ -133,9 +131,9 @@ func ParseCursor(c string) (*debate.ListPosition, error) {
 	}
 	at, id, ok := strings.Cut(string(b), " ")
 	t, err := time.Parse(time.RFC3339Nano, at)
-	// An id holds no control character (NUL among them): PostgreSQL
-	// refuses NUL in text, and a list after one failed with its error.
-	if !ok || err != nil || id == "" || !utf8.ValidString(id) || strings.ContainsFunc(id, unicode.IsControl) {
+	// The id is one a debate can have: PostgreSQL refuses NUL in text, and
+	// a list after one failed with its error.
+	if !ok || err != nil || !debate.ValidID(id) {
 		return nil, bad()
 	}
 	return &debate.ListPosition{Created: t, ID: id}, nil

@@ -47,6 +47,11 @@ import (
 //     then format, none empty. The store answers it with one aggregate,
 //     without reading each summary into memory, so that a scrape of
 //     /metrics stays cheap at tens of thousands of debates.
+//   - An id that no debate can have (ValidID false: not UTF-8, a control
+//     character such as NUL, over MaxIDLen bytes) is unknown to every
+//     method: ErrNotFound, never the database's error; creating a debate
+//     with one fails with ErrInvalidID. Front-ends may answer such an id
+//     without asking the store, and those that do not get the same answer.
 //   - All methods are safe for concurrent use.
 //
 // The lease makes one runner per debate, in every mode (a terminal, the

@@ -19,8 +19,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
@@ -198,22 +196,16 @@ func (s *Server) Handler() http.Handler {
 	return h
 }
 
-// maxIDLen bounds a debate's id in a path: ids are "DEB-" and 8 hex
-// digits.
-const maxIDLen = 128
-
 // debateID wraps the handlers of a debate's paths: an {id} that no debate
-// can have (not UTF-8, a control character, NUL among them, or over
-// maxIDLen bytes) is answered as a debate that is not there, 404, by
-// notFound (the API's JSON or a page), before the store is asked.
-// PostgreSQL refused to compare such an id with its text ("invalid byte
-// sequence for encoding UTF8"), which was answered 500 with the database's
-// error.
+// can have (debate.ValidID: not UTF-8, a control character, NUL among them,
+// or over debate.MaxIDLen bytes) is answered as a debate that is not there,
+// 404, by notFound (the API's JSON or a page), before the store is asked
+// (which answers the same, see debate.Store).
 func (s *Server) debateID(notFound func(http.ResponseWriter, error)) func(http.HandlerFunc) http.HandlerFunc {
 	return func(next http.HandlerFunc) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			id := r.PathValue("id")
-			if len(id) > maxIDLen || !utf8.ValidString(id) || strings.ContainsFunc(id, unicode.IsControl) {
+			if !debate.ValidID(id) {
 				notFound(w, fmt.Errorf("debate %q: %w", clip(id), debate.ErrNotFound))
 				return
 			}

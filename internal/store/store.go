@@ -52,6 +52,14 @@ func ValidateDecoded(debateID string, events []debate.Event) ([]debate.Payload, 
 	if debateID == "" {
 		return nil, errors.New("append: empty debate id")
 	}
+	if !debate.ValidID(debateID) {
+		// No debate has such an id: creating one is refused as a bad id,
+		// anything else is appended to a debate that is not there.
+		if len(events) > 0 && events[0].Type == debate.TypeCreated {
+			return nil, fmt.Errorf("append to debate %q: %w", debate.ClipID(debateID), debate.ErrInvalidID)
+		}
+		return nil, debate.NoSuchID("append to debate", debateID)
+	}
 	decoded := make([]debate.Payload, len(events))
 	for i, e := range events {
 		if e.Debate != "" && e.Debate != debateID {

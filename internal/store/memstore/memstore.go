@@ -98,6 +98,9 @@ func (s *Store) LoadN(ctx context.Context, debateID string, afterSeq int64, n in
 	if s.closed {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, store.ErrClosed)
 	}
+	if !debate.ValidID(debateID) {
+		return nil, debate.NoSuchID("load debate", debateID)
+	}
 	d, ok := s.debates[debateID]
 	if !ok {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, debate.ErrNotFound)
@@ -132,6 +135,9 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 	defer s.mu.RUnlock()
 	if s.closed {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, store.ErrClosed)
+	}
+	if !debate.ValidID(debateID) {
+		return debate.Summary{}, debate.NoSuchID("get debate", debateID)
 	}
 	d, ok := s.debates[debateID]
 	if !ok {
@@ -197,6 +203,9 @@ func (s *Store) lease(ctx context.Context, debateID string, fn func(d *entry) er
 	defer s.mu.Unlock()
 	if s.closed {
 		return fmt.Errorf("lease of debate %q: %w", debateID, store.ErrClosed)
+	}
+	if !debate.ValidID(debateID) {
+		return debate.NoSuchID("lease of debate", debateID)
 	}
 	d, ok := s.debates[debateID]
 	if !ok {

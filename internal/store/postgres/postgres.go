@@ -458,6 +458,9 @@ func (s *Store) LoadN(ctx context.Context, debateID string, afterSeq int64, n in
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
 	}
+	if !debate.ValidID(debateID) {
+		return nil, debate.NoSuchID("load debate", debateID)
+	}
 	var limit *int64 // NULL: no limit
 	if n > 0 {
 		l := int64(n)
@@ -615,6 +618,9 @@ func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error
 	if err := s.checkOpen(); err != nil {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
 	}
+	if !debate.ValidID(debateID) {
+		return debate.Summary{}, debate.NoSuchID("get debate", debateID)
+	}
 	sum, err := scanLeased(s.pool.QueryRow(ctx, summarySelect+` WHERE id = $1`, debateID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = debate.ErrNotFound
@@ -771,6 +777,9 @@ func (s *Store) leaseTx(ctx context.Context, debateID string, fn func(tx pgx.Tx,
 	if err := s.checkOpen(); err != nil {
 		return fmt.Errorf("lease of debate %q: %w", debateID, err)
 	}
+	if !debate.ValidID(debateID) {
+		return debate.NoSuchID("lease of debate", debateID)
+	}
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("lease of debate %q: begin: %w", debateID, err)
@@ -847,6 +856,9 @@ type Turn = sqlsum.Turn
 func (s *Store) Turns(ctx context.Context, debateID string) ([]Turn, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+	}
+	if !debate.ValidID(debateID) {
+		return nil, debate.NoSuchID("turns of debate", debateID)
 	}
 	var one int
 	if err := s.pool.QueryRow(ctx, `SELECT 1 FROM debates WHERE id = $1`, debateID).Scan(&one); err != nil {

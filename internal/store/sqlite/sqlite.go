@@ -653,6 +653,9 @@ func (s *Store) LoadN(ctx context.Context, debateID string, afterSeq int64, n in
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("load debate %q: %w", debateID, err)
 	}
+	if !debate.ValidID(debateID) {
+		return nil, debate.NoSuchID("load debate", debateID)
+	}
 	limit := int64(n)
 	if n <= 0 {
 		limit = -1 // SQLite: no limit
@@ -714,6 +717,9 @@ func (s *Store) Subscribe(ctx context.Context, debateID string, afterSeq int64) 
 func (s *Store) Get(ctx context.Context, debateID string) (debate.Summary, error) {
 	if err := s.checkOpen(); err != nil {
 		return debate.Summary{}, fmt.Errorf("get debate %q: %w", debateID, err)
+	}
+	if !debate.ValidID(debateID) {
+		return debate.Summary{}, debate.NoSuchID("get debate", debateID)
 	}
 	row := s.db.QueryRowContext(ctx, s.summarySelect()+` WHERE id = ?`, debateID)
 	sum, err := scanLeased(row)
@@ -846,6 +852,9 @@ func (s *Store) leaseTx(ctx context.Context, debateID string, fn func(tx *sql.Tx
 	if err := s.checkOpen(); err != nil {
 		return fmt.Errorf("lease of debate %q: %w", debateID, err)
 	}
+	if !debate.ValidID(debateID) {
+		return debate.NoSuchID("lease of debate", debateID)
+	}
 	if s.readOnly {
 		return fmt.Errorf("lease of debate %q: the database %s was opened read-only", debateID, s.path)
 	}
@@ -955,6 +964,9 @@ type Turn = sqlsum.Turn
 func (s *Store) Turns(ctx context.Context, debateID string) ([]Turn, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)
+	}
+	if !debate.ValidID(debateID) {
+		return nil, debate.NoSuchID("turns of debate", debateID)
 	}
 	if _, err := getSummary(ctx, s.db, debateID); err != nil {
 		return nil, fmt.Errorf("turns of debate %q: %w", debateID, err)

@@ -15,6 +15,11 @@
 //     may modify what Load returned without affecting the store.
 //   - Subscribe to an unknown debate yields debate.ErrNotFound and ends; a
 //     subscription ends with an error when its store is closed.
+//   - An id no debate can have (debate.ValidID: not UTF-8, a control
+//     character such as NUL, over debate.MaxIDLen bytes) is refused on
+//     creation with debate.ErrInvalidID and is ErrNotFound to every other
+//     method, on every store alike (ids.go): PostgreSQL refuses such text
+//     with its own error, which front-ends showed as an internal error.
 //   - List orders by Summary.Created, newest first (not by last update).
 //   - The lease (lease.go): granted, refused naming the holder, renewed,
 //     released, stolen from a holder known dead, lapsed after its ttl, and
@@ -97,6 +102,7 @@ func Run(t *testing.T, open func(t *testing.T) debate.Store, opts ...Option) {
 		return st
 	}}
 	t.Run("CreatedFirst", s.testCreatedFirst)
+	t.Run("UnstorableIDs", s.testUnstorableIDs)
 	t.Run("Sequence", s.testSequence)
 	t.Run("AtomicAppend", s.testAtomicAppend)
 	t.Run("InvalidEvents", s.testInvalidEvents)
