@@ -70,3 +70,25 @@ func TestPostgresKillAndResume(t *testing.T) {
 		t.Errorf("PARLEY_DB was used despite PARLEY_DATABASE_URL: %v", err)
 	}
 }
+
+// TestPostgresUnstorableIDs: an id no debate can have (not UTF-8, a
+// terminal escape, far too long) is "no debate" with exit 2 on PostgreSQL
+// too, from every command that takes one, quoted for the terminal; it was
+// an internal error with the database's ("invalid byte sequence for
+// encoding UTF8").
+func TestPostgresUnstorableIDs(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DATABASE_URL=" + pgtest.URL(t)}
+	mustParley(t, dir, env, "", "debate", "NVDA", "--offline")
+	for _, id := range []string{"\xff", "DEB-\xc3", "DEB-\x1b[31m", strings.Repeat("a", 300)} {
+		for _, args := range [][]string{{"show", id}, {"export", id}, {"debate", "--resume", id}, {"delete", id, "--yes"}} {
+			r := parley(t, dir, env, "", args...)
+			if r.code != 2 || !strings.Contains(r.stderr, "no debate ") || !strings.Contains(r.stderr, "'parley list' shows the debates") {
+				t.Errorf("parley %q: exit %d, want 2 and 'no debate'\nstderr: %s", args, r.code, r.stderr)
+			}
+			if strings.Contains(r.stderr, "invalid byte sequence") || strings.ContainsAny(r.stderr, "\x1b\xff") || len(r.stderr) > 400 {
+				t.Errorf("parley %q: stderr holds the database's error, the raw id or all of it:\n%q", args, r.stderr)
+			}
+		}
+	}
+}

@@ -21,6 +21,12 @@ func ResolveID(ctx context.Context, store debate.Store, typed string) (string, e
 	if typed == "" {
 		return "", setup.Inputf("give a debate ID ('parley list' shows them)")
 	}
+	if !debate.ValidID(typed) {
+		// No debate has such an id (nor one starting with it): say so
+		// without asking the store, quoted and cut, for it may hold
+		// anything (a terminal's escapes, bytes that are not UTF-8).
+		return "", setup.Inputf("no debate %q: 'parley list' shows the debates", debate.ClipID(typed))
+	}
 	if _, err := store.Get(ctx, typed); err == nil {
 		return typed, nil
 	} else if !errors.Is(err, debate.ErrNotFound) {
