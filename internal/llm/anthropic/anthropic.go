@@ -32,7 +32,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -42,6 +41,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 	"github.com/parleyhq/parley/internal/llm/internal/permodel"
+	"github.com/parleyhq/parley/internal/llm/internal/saidonce"
 	"github.com/parleyhq/parley/internal/llm/internal/textcall"
 	"github.com/parleyhq/parley/internal/llm/internal/think"
 )
@@ -128,8 +128,9 @@ type Provider struct {
 	cacheCounts *permodel.Map[cacheReading]
 	// unknownStops holds "model\x00reason" for each stop reason not
 	// known to Parley that a model's replies ended with, so that each
-	// is said once.
-	unknownStops sync.Map
+	// is said once; a bounded number of them, for a hostile server may
+	// send a new one with every reply.
+	unknownStops saidonce.Set
 	log          *slog.Logger
 }
 
@@ -731,11 +732,19 @@ func (p *Provider) checkStop(ctx context.Context, model, raw string) {
 	if slices.Contains(knownStops, r) {
 		return
 	}
-	if _, seen := p.unknownStops.LoadOrStore(model+"\x00"+r, true); seen {
+	// The reason is the server's text: cleaned and cut before it is kept
+	// or logged.
+	said := apierr.Detail(raw)
+	var msg string
+	switch p.unknownStops.Add(model + "\x00" + strings.ToLower(said)) {
+	case saidonce.Said:
 		return
+	case saidonce.New:
+		msg = fmt.Sprintf("the server ended a reply with stop_reason %q, which Parley does not know: the reply is read as whole, as for end_turn", said)
+	case saidonce.Full:
+		msg = fmt.Sprintf("the server ended a reply with stop_reason %q, which Parley does not know, after %d others: the reply is read as whole, as for end_turn, and more unknown stop reasons are not said", said, saidonce.Max)
 	}
-	p.log.LogAttrs(ctx, slog.LevelWarn, fmt.Sprintf("the server ended a reply with stop_reason %q, which Parley does not know: the reply is read as whole, as for end_turn", apierr.Detail(raw)),
-		slog.String("provider", p.Name()), slog.String("model", model))
+	p.log.LogAttrs(ctx, slog.LevelWarn, msg, slog.String("provider", p.Name()), slog.String("model", model))
 }
 
 // mapErr classifies an error from the SDK.

@@ -40,6 +40,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 	"github.com/parleyhq/parley/internal/llm/internal/permodel"
+	"github.com/parleyhq/parley/internal/llm/internal/saidonce"
 	"github.com/parleyhq/parley/internal/llm/internal/textcall"
 	"github.com/parleyhq/parley/internal/llm/internal/think"
 )
@@ -151,8 +152,9 @@ type Provider struct {
 	laxSchemas *permodel.Map[bool]
 	// unknownFinishes remembers, keyed "model\x00reason", each
 	// finish_reason not known to Parley that a model's replies ended
-	// with, so that each is said once.
-	unknownFinishes *permodel.Map[bool]
+	// with, so that each is said once; a bounded number of them, for a
+	// hostile server may send a new one with every reply.
+	unknownFinishes saidonce.Set
 	log             *slog.Logger
 }
 
@@ -213,15 +215,14 @@ func New(cfg Config) (*Provider, error) {
 	// would mix in OPENAI_* variables (a key, an organization) that belong to
 	// OpenAI, not to whatever local server BaseURL names.
 	return &Provider{
-		chat:            sdk.NewChatCompletionService(opts...),
-		cfg:             cfg,
-		errs:            apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
-		shapes:          permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
-		thinks:          permodel.New(think.Unknown),
-		textCalls:       permodel.New(false),
-		laxSchemas:      permodel.New(false),
-		unknownFinishes: permodel.New(false),
-		log:             log,
+		chat:       sdk.NewChatCompletionService(opts...),
+		cfg:        cfg,
+		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
+		shapes:     permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
+		thinks:     permodel.New(think.Unknown),
+		textCalls:  permodel.New(false),
+		laxSchemas: permodel.New(false),
+		log:        log,
 	}, nil
 }
 
@@ -935,11 +936,19 @@ func (p *Provider) checkFinish(ctx context.Context, model, finish string) {
 	if finish == "" || slices.Contains(knownFinishes, finish) {
 		return
 	}
-	if p.unknownFinishes.Set(model+"\x00"+finish, true, nil) {
+	// The reason is the server's text: cleaned and cut before it is kept
+	// or logged.
+	said := apierr.Detail(finish)
+	var msg string
+	switch p.unknownFinishes.Add(model + "\x00" + said) {
+	case saidonce.Said:
 		return
+	case saidonce.New:
+		msg = fmt.Sprintf("the server ended a reply with finish_reason %q, which Parley does not know: the reply is read as whole, as for stop", said)
+	case saidonce.Full:
+		msg = fmt.Sprintf("the server ended a reply with finish_reason %q, which Parley does not know, after %d others: the reply is read as whole, as for stop, and more unknown finish reasons are not said", said, saidonce.Max)
 	}
-	p.log.LogAttrs(ctx, slog.LevelWarn, fmt.Sprintf("the server ended a reply with finish_reason %q, which Parley does not know: the reply is read as whole, as for stop", apierr.Detail(finish)),
-		slog.String("provider", p.Name()), slog.String("model", model))
+	p.log.LogAttrs(ctx, slog.LevelWarn, msg, slog.String("provider", p.Name()), slog.String("model", model))
 }
 
 // mapErr classifies an error from the SDK for a call to model.
