@@ -129,7 +129,7 @@ const maxTyped = app.MaxHintLen + 100
 // its answer itself, and whole lines arrive.
 func (h *terminalHuman) readKeys() {
 	defer close(h.lines)
-	r := bufio.NewReader(h.io.In)
+	r := bufio.NewReader(h.io.KeysIn())
 	var line []rune
 	shown := false
 	show := func() {

@@ -13,6 +13,14 @@ import (
 // openPTY opens a pseudo-terminal and returns its terminal side.
 func openPTY(t *testing.T) *os.File {
 	t.Helper()
+	tty, _ := openPTYPair(t)
+	return tty
+}
+
+// openPTYPair opens a pseudo-terminal and returns its terminal side and
+// its master, where what is written is what a user types.
+func openPTYPair(t *testing.T) (tty, ptmx *os.File) {
+	t.Helper()
 	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
@@ -25,12 +33,12 @@ func openPTY(t *testing.T) *os.File {
 	if err != nil {
 		t.Skipf("the pseudo-terminal's number: %v", err)
 	}
-	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	tty, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		t.Skipf("open the terminal side: %v", err)
 	}
 	t.Cleanup(func() { tty.Close() })
-	return tty
+	return tty, ptmx
 }
 
 func echoing(t *testing.T, tty *os.File) bool {
@@ -89,4 +97,60 @@ func TestQuietInput(t *testing.T) {
 		t.Error("done: the terminal is not restored")
 	}
 	done() // twice is harmless
+}
+
+// TestKeysInEndsOnCtrlD: a read of the keys begun in the quiet mode (one
+// key at a time) still ends at a Ctrl+D typed once the terminal edits
+// lines again for a prompt. The read from standard input itself had asked
+// the terminal for at least one key, and Ctrl+D on an empty line gives
+// none: the prompt's Ctrl+D did nothing.
+func TestKeysInEndsOnCtrlD(t *testing.T) {
+	tty, ptmx := openPTYPair(t)
+	s := &IOStreams{In: tty, inTTY: true}
+	cooked, _, done, err := s.QuietInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	type result struct {
+		n   int
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		n, err := s.KeysIn().Read(make([]byte, 64))
+		got <- result{n, err}
+	}()
+	time.Sleep(50 * time.Millisecond) // the read waits for a key
+	cooked()
+	if _, err := ptmx.Write([]byte{4}); err != nil { // Ctrl+D
+		t.Fatal(err)
+	}
+	select {
+	case r := <-got:
+		if r.n != 0 || r.err == nil {
+			t.Errorf("read %d bytes, %v; want the end of input", r.n, r.err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("Ctrl+D on a prompt's empty line did not end the read")
+	}
+}
+
+// TestKeysInReadsKeys: in the quiet mode each key is read as typed.
+func TestKeysInReadsKeys(t *testing.T) {
+	tty, ptmx := openPTYPair(t)
+	s := &IOStreams{In: tty, inTTY: true}
+	_, _, done, err := s.QuietInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if _, err := ptmx.Write([]byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	n, err := s.KeysIn().Read(buf)
+	if err != nil || string(buf[:n]) != "b" {
+		t.Errorf("read %q, %v; want the key b", buf[:n], err)
+	}
 }

@@ -2,9 +2,15 @@
 
 package iostreams
 
-import "errors"
+import (
+	"errors"
+	"io"
+)
 
 // QuietInput is not supported here: the terminal echoes typed lines itself.
 func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 	return nil, nil, nil, errors.New("reading keys one by one is not supported on this system")
 }
+
+// KeysIn is standard input (QuietInput is not supported here).
+func (s *IOStreams) KeysIn() io.Reader { return s.In }

@@ -4,6 +4,7 @@ package iostreams
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"sync"
@@ -79,4 +80,36 @@ func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 		})
 	}
 	return func() { set(old) }, func() { set(&q) }, done, nil
+}
+
+// KeysIn is standard input for reading keys in the quiet mode
+// (QuietInput): each read waits until the terminal has input, in the mode
+// it is in at that moment, before it asks for it. A read asked in the
+// quiet mode wants at least one key, and the terminal holds it to that
+// after a prompt gives it back its line editing (cooked): Ctrl+D on the
+// prompt's empty line, which is no key, did nothing. Waiting first, the
+// read is asked in the mode of the moment, where Ctrl+D ends the input.
+func (s *IOStreams) KeysIn() io.Reader {
+	f, ok := s.In.(*os.File)
+	if !ok || !s.inTTY {
+		return s.In
+	}
+	return keysIn{f}
+}
+
+type keysIn struct{ f *os.File }
+
+func (k keysIn) Read(p []byte) (int, error) {
+	fd := int(k.f.Fd())
+	for {
+		// select, not poll: macOS's poll does not wait on terminals.
+		var r unix.FdSet
+		r.Zero()
+		r.Set(fd)
+		if _, err := unix.Select(fd+1, &r, nil, nil, nil); err == nil || err != unix.EINTR {
+			// On an error the read says what is wrong, or waits.
+			break
+		}
+	}
+	return k.f.Read(p)
 }
