@@ -8,9 +8,18 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 )
 
-// HintTargets are the agents of a debate a hint can go to: every agent that
-// has had a turn, but the moderator.
-func HintTargets(st *debate.State) []string { return st.Debaters() }
+// HintTargets are the agents of a debate a hint can go to, moderators
+// aside: every agent that has had a turn and every one its format knows
+// before it speaks (debate.Caster: the bull and the bear, council's
+// analysts, crux's personas once cast, perspectives' debaters once
+// assigned), so that a hint typed before an agent's first turn is queued.
+func (a *App) HintTargets(st *debate.State) []string {
+	f, err := a.Formats.Get(st.Format)
+	if err != nil {
+		f = nil
+	}
+	return debate.HintTargets(f, st)
+}
 
 // ParseHint reads a hint typed as "AGENT: TEXT" (every front-end's rule):
 // AGENT is one of targets as MatchAgent reads it (as the transcript shows

@@ -399,6 +399,7 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 		_, err := sess.Hint(ctx, target, text)
 		return err
 	}
+	live.SetTargets(a.HintTargets)
 	human.targets = live.Agents
 	// On a terminal the keys typed are read one by one and the view shows
 	// the line being typed below the streamed text: the terminal's echo

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -179,4 +180,36 @@ func DecodeOptions[O any](format string, raw json.RawMessage) (O, error) {
 		}
 	}
 	return o, nil
+}
+
+// Caster is a protocol that knows its debaters before they speak: from the
+// options it was made with (bullbear's bull and bear, council's agents) or
+// from the turns done so far (crux's cast, perspectives' assignment). A hint
+// to one of them is queued before its first turn. Pure, as Next is.
+type Caster interface {
+	// Cast lists the agents, moderators aside, the debate has at s.
+	Cast(s *State) []string
+}
+
+// HintTargets are the agents of a debate a hint can go to, moderators
+// aside: every agent that has had a turn and every one its format's
+// protocol (f, nil if not at hand) knows from the options and turns so far.
+// Sorted.
+func HintTargets(f Format, s *State) []string {
+	out := s.Debaters()
+	if f == nil {
+		return out
+	}
+	p, err := f.Protocol(s.Topic, s.Options)
+	c, ok := p.(Caster)
+	if err != nil || !ok {
+		return out
+	}
+	for _, a := range c.Cast(s) {
+		if a != "" && a != "moderator" && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

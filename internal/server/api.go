@@ -327,7 +327,7 @@ func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.S
 		return nil, nil, nil, err
 	}
 	sum.Status = sum.Shown(s.now(), debate.OwnerAlive)
-	v := &DebateView{Summary: sum, Debate: app.ExportJSON(s.app.AsShown(ctx, st), false), Agents: st.Debaters()}
+	v := &DebateView{Summary: sum, Debate: app.ExportJSON(s.app.AsShown(ctx, st), false), Agents: s.app.HintTargets(st)}
 	if v.Agents == nil {
 		v.Agents = []string{}
 	}
@@ -466,7 +466,7 @@ func (s *Server) hint(ctx context.Context, id string, h HintRequest) (debate.Hin
 	} else if s.runs.get(id) == nil {
 		return debate.HintQueued{}, &conflictError{fmt.Errorf("debate %s is not running in this server: resume it first", id)}
 	}
-	targets := st.Debaters()
+	targets := s.app.HintTargets(st)
 	target, text, err := app.ResolveHint(targets, h.Target, h.Text, strings.TrimSpace(h.Target) != "")
 	if err != nil {
 		return debate.HintQueued{}, &setup.InputError{Err: err}

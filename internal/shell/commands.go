@@ -141,7 +141,7 @@ func (m *Model) hintOutsideRun(line string) bool {
 	if v == nil || v.state.ID == "" {
 		return false
 	}
-	if _, _, ok, _ := parseHint(line, hintTargets(v)); !ok {
+	if _, _, ok, _ := parseHint(line, m.hintTargets(v)); !ok {
 		return false
 	}
 	switch {
@@ -175,7 +175,7 @@ func (m *Model) hintElsewhere(args []string) {
 		m.setBelow(fmt.Sprintf("Hint not queued: debate %s has ended. /ask AGENT QUESTION asks its agents a follow-up.", st.ID))
 		return
 	}
-	targets := hintTargets(v)
+	targets := m.hintTargets(v)
 	if len(args) < 2 {
 		agent := "AGENT"
 		if len(targets) > 0 {

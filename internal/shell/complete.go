@@ -65,7 +65,7 @@ func (m *Model) candidates(words []string, partial string) ([]string, string) {
 		}
 		if m.run != nil {
 			// A hint: the agent first.
-			return append(hintTargets(m.views[m.run.id]), "all"), ": "
+			return append(m.hintTargets(m.views[m.run.id]), "all"), ": "
 		}
 		return nil, ""
 	}
@@ -110,7 +110,7 @@ func (m *Model) candidates(words []string, partial string) ([]string, string) {
 		}
 	case "hint":
 		if len(words) == 1 && m.run != nil {
-			return append(hintTargets(m.views[m.run.id]), "all"), " "
+			return append(m.hintTargets(m.views[m.run.id]), "all"), " "
 		}
 	case "model":
 		if len(words) == 1 {

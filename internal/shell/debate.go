@@ -720,11 +720,8 @@ func (m *Model) answerCheckpoint(line string) {
 // hintTargets are the agents a hint can go to in a debate: the bull and
 // the bear (the moderator must remain impartial), else every agent that has
 // spoken but the moderator.
-func hintTargets(v *debateView) []string {
-	if v.state.Format == bullbear.Name {
-		return []string{bullbear.AgentBull, bullbear.AgentBear}
-	}
-	return app.HintTargets(v.state)
+func (m *Model) hintTargets(v *debateView) []string {
+	return m.app.HintTargets(v.state)
 }
 
 // parseHint reads a hint typed while a debate runs, in the spec's forms:
@@ -750,7 +747,7 @@ func parseHint(line string, targets []string) (target, text string, ok bool, err
 // hint queues a hint for the running debate.
 func (m *Model) hint(line string) tea.Cmd {
 	v := m.views[m.run.id]
-	targets := hintTargets(v)
+	targets := m.hintTargets(v)
 	target, text, ok, err := parseHint(line, targets)
 	switch {
 	case strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "moderator"):

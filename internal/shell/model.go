@@ -454,7 +454,7 @@ func (m *Model) hintExample() (agent, text string) {
 	if v == nil || v.state.Format == bullbear.Name {
 		return "bull", "mention the new AI chip"
 	}
-	if t := hintTargets(v); len(t) > 0 {
+	if t := m.hintTargets(v); len(t) > 0 {
 		return t[0], "weigh the running cost"
 	}
 	return "AGENT", "TEXT"

@@ -703,9 +703,9 @@ func TestHintExampleNamesTheDebatesAgents(t *testing.T) {
 		script.Rule{TagRegexp: "^r1/argument/", Reply: &script.Reply{Text: "never sent", Delay: script.Duration(time.Minute)}})
 	h := newHarness(t, 120, env)
 	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?"`)
-	h.until("the debaters to be chosen", func() bool { v := h.m.views[h.m.current]; return v != nil && len(hintTargets(v)) > 0 })
+	h.until("the debaters to be chosen", func() bool { v := h.m.views[h.m.current]; return v != nil && len(h.m.hintTargets(v)) > 0 })
 	h.m.refresh()
-	targets := hintTargets(h.m.views[h.m.current])
+	targets := h.m.hintTargets(h.m.views[h.m.current])
 	if p := h.m.input.Placeholder; strings.Contains(p, "bull") || !strings.Contains(p, targets[0]+": ") {
 		t.Errorf("placeholder %q; want an example for one of %v", p, targets)
 	}

@@ -32,6 +32,7 @@ type Live struct {
 	cs       iostreams.ColorScheme
 	json     bool
 	describe Describer
+	targets  func(*debate.State) []string
 
 	mu       sync.Mutex
 	state    *debate.State
@@ -337,13 +338,22 @@ func (l *Live) Sync(seq int64) {
 	}
 }
 
-// Agents lists the agents that have taken turns so far, moderators aside:
-// the ones a hint can be addressed to.
+// Agents lists the agents a hint can be addressed to, moderators aside:
+// those targets (SetTargets) finds in the debate's state as the view has it,
+// else the agents that have taken turns so far.
 func (l *Live) Agents() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.targets != nil {
+		return l.targets(l.state)
+	}
 	return l.state.Debaters()
 }
+
+// SetTargets sets how Agents reads the hint targets from the debate's state
+// (app.App.HintTargets: the format knows its agents before they speak). Call
+// it before the debate runs.
+func (l *Live) SetTargets(targets func(*debate.State) []string) { l.targets = targets }
 
 func (l *Live) out() io.Writer { return l.io.Out }
 

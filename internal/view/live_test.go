@@ -430,3 +430,22 @@ func TestLiveHeadingIsOneLine(t *testing.T) {
 		t.Errorf("the heading does not keep the name on one line:\n%s", got)
 	}
 }
+
+// TestLiveAgentsBeforeAnyTurn: the hint targets the view gives (what a hint
+// typed is read against) are those SetTargets finds in the state the view
+// folded, the debate's Created event included, before any agent spoke.
+func TestLiveAgentsBeforeAnyTurn(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	l.SetTargets(func(s *debate.State) []string {
+		if s.Format == "bullbear" {
+			return []string{"bear", "bull"}
+		}
+		return s.Debaters()
+	})
+	f := &feed{t: t, l: l}
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	if got := strings.Join(l.Agents(), ","); got != "bear,bull" {
+		t.Errorf("agents before any turn: %q, want bear,bull", got)
+	}
+}

@@ -502,3 +502,6 @@ func Points(text string) []string {
 	}
 	return out
 }
+
+// Cast implements debate.Caster: the bull and the bear, from the start.
+func (p *Protocol) Cast(*debate.State) []string { return []string{AgentBull, AgentBear} }

@@ -411,3 +411,12 @@ func hasNote(s *debate.State, kind, key string) bool {
 	}
 	return false
 }
+
+// Cast implements debate.Caster: the analysts of the options.
+func (p *Protocol) Cast(*debate.State) []string {
+	out := make([]string, 0, len(p.opts.Agents))
+	for _, a := range p.opts.Agents {
+		out = append(out, a.ID)
+	}
+	return out
+}

@@ -558,3 +558,22 @@ func completeEvent(res Result) event {
 	return event{kind: "debate_complete", key: "complete", data: map[string]any{"crux": res.Crux},
 		text: fmt.Sprintf("Crux: %s (%s)", res.Crux.Question, status)}
 }
+
+// Cast implements debate.Caster: the personas of the options, or the ones
+// the moderator cast once it has.
+func (p *Protocol) Cast(s *debate.State) []string {
+	personas := p.opts.Personas
+	if len(personas) == 0 {
+		t, _, _ := debate.ResultAttempt(s, modCast, "the moderator's choice of personas")
+		var c Cast
+		if t == nil || json.Unmarshal(t.Move, &c) != nil {
+			return nil
+		}
+		personas = c.Personas
+	}
+	out := make([]string, 0, len(personas))
+	for _, a := range personas {
+		out = append(out, a.ID)
+	}
+	return out
+}

@@ -550,3 +550,14 @@ func hasNoteFor(s *debate.State, kind, perspective string, before int) bool {
 	}
 	return false
 }
+
+// Cast implements debate.Caster: the debaters, once the moderator's
+// analysis (or the fallback) assigned them.
+func (p *Protocol) Cast(s *debate.State) []string {
+	v := p.derive(s)
+	out := make([]string, 0, len(v.debaters))
+	for _, d := range v.debaters {
+		out = append(out, d.Slug())
+	}
+	return out
+}
