@@ -417,7 +417,7 @@ func plural(n int, one, many string) string {
 
 func allTickers(items []string) bool {
 	for _, it := range items {
-		if !bullbear.TickerTopic().MatchString(strings.ToUpper(it)) {
+		if _, ok := bullbear.Ticker(strings.ToUpper(it)); !ok {
 			return false
 		}
 	}

@@ -88,6 +88,9 @@ func resolveCompany(idx *edgar.TickerIndex, typed string) []edgar.Company {
 	if typed == "" {
 		return nil
 	}
+	if t, ok := bullbear.Ticker(typed); ok {
+		typed = t // a cashtag: $NVDA
+	}
 	ticker, tickerErr := idx.Lookup(typed)
 	if tickerErr == nil && bullbear.TickerTopic().MatchString(typed) {
 		return []edgar.Company{ticker} // typed as a ticker: NVDA

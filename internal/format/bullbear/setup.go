@@ -24,6 +24,17 @@ import (
 // debate is a stock debate ("parley debate NVDA").
 var TickerTopic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{1,5}([.-][A-Z])?$`) })
 
+// Ticker returns the ticker a topic names and whether it names one: typed
+// as a ticker ("NVDA") or as a cashtag ("$NVDA", "$nvda"), as finance
+// sites and posts write one ("$NVDA" was debated as a question).
+func Ticker(topic string) (string, bool) {
+	t := strings.TrimSpace(topic)
+	if c, ok := strings.CutPrefix(t, "$"); ok && TickerTopic().MatchString(strings.ToUpper(c)) {
+		return strings.ToUpper(c), true
+	}
+	return t, TickerTopic().MatchString(t)
+}
+
 var cikTopic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:CIK)?\d{1,10}$`) })
 
 // Setup builds a bull vs. bear debate's options: the topic is the ticker
@@ -263,7 +274,11 @@ func newSet(env setup.Env, src edgar.Source, company edgar.Company, a *Analyzer,
 // NormalizeTopic spells a ticker or CIK topic in capitals ("nvda" is
 // debated, listed and exported as NVDA, as EDGAR spells it).
 func (Format) NormalizeTopic(topic string) string {
-	if t := strings.ToUpper(strings.TrimSpace(topic)); tickerRe().MatchString(t) {
+	t := strings.ToUpper(strings.TrimSpace(topic))
+	if c, ok := strings.CutPrefix(t, "$"); ok && tickerRe().MatchString(c) {
+		return c // a cashtag
+	}
+	if tickerRe().MatchString(t) {
 		return t
 	}
 	return topic
@@ -274,7 +289,12 @@ func (Format) NormalizeTopic(topic string) string {
 // Every front-end infers the format by this rule.
 func Implied(r *setup.Request) bool {
 	return r.Offline || r.Snapshot || r.Deep || r.Framework != "" || len(r.Hints) > 0 ||
-		TickerTopic().MatchString(strings.TrimSpace(r.Topic))
+		isTicker(r.Topic)
+}
+
+func isTicker(topic string) bool {
+	_, ok := Ticker(topic)
+	return ok
 }
 
 // RunsOffline reports that a bull vs. bear debate can run with no model:

@@ -59,7 +59,8 @@ func requested(env setup.Env, o *setup.Request) (Options, error) {
 // mayBeListed reports whether the council's subject is looked up as a
 // listed company: a ticker-like topic, or any with --snapshot.
 func mayBeListed(o *setup.Request) bool {
-	return o.Snapshot || bullbear.TickerTopic().MatchString(strings.ToUpper(strings.TrimSpace(o.Topic)))
+	_, ticker := bullbear.Ticker(strings.ToUpper(o.Topic))
+	return o.Snapshot || ticker
 }
 
 // question is what a request decides of a council debate. Whether the
@@ -106,7 +107,7 @@ var _ setup.Questioner = Format{}
 // not a ticker is debated without SEC data; with the snapshot it must be one
 // the snapshot holds.
 func listedCompany(ctx context.Context, env setup.Env, o *setup.Request) (*Listed, error) {
-	topic := strings.ToUpper(strings.TrimSpace(o.Topic))
+	topic, _ := bullbear.Ticker(strings.ToUpper(o.Topic))
 	if !mayBeListed(o) {
 		return nil, nil
 	}
