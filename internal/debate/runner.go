@@ -537,7 +537,7 @@ func (r *Runner) run(ctx context.Context, id string, p Protocol) (*State, error)
 				case runCtx.Err() != nil:
 					return s, r.pause(ctx, s, PauseTimeout, fmt.Sprintf("the debate ran longer than %s", lim.DebateTimeout), err)
 				case roundExpired:
-					return s, r.pause(ctx, s, PauseRoundTimeout, fmt.Sprintf("round %d ran longer than %s", round, lim.RoundTimeout), err)
+					return s, r.pause(ctx, s, PauseRoundTimeout, fmt.Sprintf("%s ran longer than %s", stepName(step.Turns[0]), lim.RoundTimeout), err)
 				}
 				var pe *PausedError
 				if errors.As(err, &pe) {
@@ -1375,4 +1375,17 @@ func (r *Runner) Hint(ctx context.Context, target, text string) (HintQueued, err
 		return h, err
 	}
 	return h, r.await(e)
+}
+
+// stepName names a step for a round timeout: its round, or the phase of a
+// step outside the rounds (an opening analysis, a closing synthesis), which
+// was "round 0".
+func stepName(t TurnSpec) string {
+	switch {
+	case t.Round > 0:
+		return fmt.Sprintf("round %d", t.Round)
+	case t.Phase != "":
+		return fmt.Sprintf("the %s step", t.Phase)
+	}
+	return "a step outside the rounds"
 }

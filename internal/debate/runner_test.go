@@ -922,6 +922,23 @@ func TestRoundTimeoutPauses(t *testing.T) {
 	}
 }
 
+// A step outside the rounds that times out is named by its phase: it was
+// "round 0 ran longer than …", a round the user never saw.
+func TestRoundTimeoutNamesAStepOutsideTheRounds(t *testing.T) {
+	e := newEnv(t, script.Rule{Tag: "a", Reply: &script.Reply{Text: "slow", Delay: script.Duration(time.Minute)}})
+	e.runner.Now, e.runner.Sleep = nil, nil
+	lim := testLimits()
+	lim.RoundTimeout = 30 * time.Millisecond
+	e.create("d", lim)
+	analysis := turn("a", "moderator", 0)
+	analysis.Phase = "analysis"
+	_, err := e.runner.Run(context.Background(), "d", &toyProto{steps: []toyStep{turns(analysis)}})
+	pe := pausedErr(t, err, debate.PauseRoundTimeout)
+	if !strings.HasPrefix(pe.Detail, "the analysis step ran longer than 30ms") {
+		t.Errorf("detail %q", pe.Detail)
+	}
+}
+
 func TestConcurrencyLimit(t *testing.T) {
 	e := newEnv(t, script.Rule{TagPrefix: "t", Reply: &script.Reply{Text: "x", Delay: script.Duration(5 * time.Millisecond)}})
 	var inFlight, peak atomic.Int32

@@ -123,7 +123,8 @@ type LeaseHeldError struct {
 
 func (e *LeaseHeldError) Error() string {
 	o := e.Lease.Owner
-	return fmt.Sprintf("debate %s is running (pid %d on host %s, since %s); wait for it or stop it",
+	return fmt.Sprintf("debate %s is running (pid %d on host %s, since %s); wait for it or stop it where it runs "+
+		"(Ctrl+C in its terminal; Pause on the dashboard of the server that runs it): it pauses, and resumes from where it stopped",
 		e.Debate, o.PID, o.Host, e.Lease.Since.Local().Format("15:04"))
 }
 
