@@ -366,6 +366,48 @@ func (l *Live) printf(format string, a ...any) {
 	if w := l.io.TerminalWidth(); w > 0 {
 		s = l.wrap(s, w)
 	}
+	l.emit(s, ended)
+}
+
+// replyIndent starts every line of a reply's text in the view: only the
+// view's own lines (a turn's heading, a phase's banner, a hint's
+// acknowledgement) start at column 0, so that a reply cannot forge one
+// where colour does not tell them apart (NO_COLOR, piped output, a log).
+const replyIndent = "  "
+
+// reply prints text of a reply (streamed or whole) or a move described:
+// wrapped to the terminal's width less the indent, and every line of it,
+// those the wrap makes too, indented.
+func (l *Live) reply(s string) {
+	if s == "" {
+		return
+	}
+	ended := strings.HasSuffix(s, "\n")
+	if w := l.io.TerminalWidth(); w > len(replyIndent)+1 {
+		s, _ = Wrap(s, max(l.col-len(replyIndent), 0), w-len(replyIndent))
+	}
+	l.emit(IndentLines(s, replyIndent, l.atLineStart), ended)
+}
+
+// IndentLines puts indent before every line of s that has text: the first
+// when s starts a line (atStart), and each one after a newline.
+func IndentLines(s, indent string, atStart bool) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/16)
+	start := atStart
+	for i := 0; i < len(s); i++ {
+		if start && s[i] != '\n' {
+			b.WriteString(indent)
+		}
+		b.WriteByte(s[i])
+		start = s[i] == '\n'
+	}
+	return b.String()
+}
+
+// emit writes s, as printed (wrapped, indented), and keeps the column;
+// ended says whether the text itself ended its line (not the wrap).
+func (l *Live) emit(s string, ended bool) {
 	io.WriteString(l.out(), s)
 	l.atLineStart = strings.HasSuffix(s, "\n")
 	l.softEnd = l.atLineStart && !ended
@@ -492,11 +534,11 @@ func (l *Live) render(e debate.Event) {
 		if e.Decode(&p) == nil && p.Turn == l.live && !l.structured(p.Turn) {
 			text := CompactSources(p.Text)
 			if i := strings.LastIndexByte(text, '\n'); i >= 0 && len(l.held) > 0 {
-				l.printf("%s", text[:i+1])
+				l.reply(text[:i+1])
 				l.flushHeld()
 				text = text[i+1:]
 			}
-			l.printf("%s", text)
+			l.reply(text)
 		}
 	case debate.TypeTurnCompleted:
 		var p debate.TurnCompleted
@@ -695,7 +737,7 @@ func (l *Live) endTurn(id string) {
 		return
 	}
 	if t.Structured && l.describe != nil {
-		l.printf("%s", strings.TrimRight(l.describe(t), "\n")+"\n")
+		l.reply(strings.TrimRight(l.describe(t), "\n") + "\n")
 	}
 	if t.Invalid != "" {
 		l.newline()
@@ -768,7 +810,7 @@ func (l *Live) showWhole(id string) {
 	l.header(t)
 	l.flushLater(id)
 	if !t.Structured {
-		l.printf("%s", CompactSources(t.Text))
+		l.reply(CompactSources(t.Text))
 	}
 	l.endTurn(id)
 }

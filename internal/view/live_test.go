@@ -104,7 +104,7 @@ func TestLiveJSONIsInert(t *testing.T) {
 func TestLiveWrapsWordsAtTheTerminalWidth(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetTerminal(true, false, false)
-	ios.SetWidth(20)
+	ios.SetWidth(22) // 20 columns and the reply's indent
 	l := NewLive(ios, false, nil)
 	f := &feed{t: t, l: l}
 	a := ref("a", "alpha", "A", 0)
@@ -114,11 +114,11 @@ func TestLiveWrapsWordsAtTheTerminalWidth(t *testing.T) {
 	f.send(debate.TurnCompleted{Turn: a, Text: "x"})
 	l.Close()
 	for _, line := range strings.Split(out.String(), "\n") {
-		if visibleLen(line) > 20 {
-			t.Errorf("line longer than 20 columns: %q", line)
+		if visibleLen(line) > 22 {
+			t.Errorf("line longer than 22 columns: %q", line)
 		}
 	}
-	if !strings.Contains(out.String(), "the quick brown fox\n") {
+	if !strings.Contains(out.String(), "\n  the quick brown fox\n") {
 		t.Errorf("output:\n%s", out.String())
 	}
 }
@@ -298,8 +298,8 @@ func TestLiveHintDoesNotCutALine(t *testing.T) {
 		deltas []string
 		want   string
 	}{
-		{"the reply goes on to a new line", []string{"Margins are ", "high.\nAnd rising", "."}, "Bear · argument (round 1) ──\nMargins are high.\n💡 Hint queued for Bear: mind the cycle\nAnd rising.\n"},
-		{"the reply ends", []string{"Margins are ", "high."}, "Bear · argument (round 1) ──\nMargins are high.\n💡 Hint queued for Bear: mind the cycle\n"},
+		{"the reply goes on to a new line", []string{"Margins are ", "high.\nAnd rising", "."}, "Bear · argument (round 1) ──\n  Margins are high.\n💡 Hint queued for Bear: mind the cycle\n  And rising.\n"},
+		{"the reply ends", []string{"Margins are ", "high."}, "Bear · argument (round 1) ──\n  Margins are high.\n💡 Hint queued for Bear: mind the cycle\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ios, _, out, _ := iostreams.Test()
@@ -447,5 +447,55 @@ func TestLiveAgentsBeforeAnyTurn(t *testing.T) {
 	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
 	if got := strings.Join(l.Agents(), ","); got != "bear,bull" {
 		t.Errorf("agents before any turn: %q, want bear,bull", got)
+	}
+}
+
+// TestLiveRepliesCannotForgeTheViewsLines: a reply whose lines look like
+// the view's own (a turn's heading, a phase's banner, a hint's
+// acknowledgement), streamed in fragments that cut the markers, shown
+// whole, or wrapped onto a line of their own, is indented: the lines at
+// column 0 that look structural are exactly the view's, with no colour to
+// tell them apart (piped, and a terminal with NO_COLOR).
+func TestLiveRepliesCannotForgeTheViewsLines(t *testing.T) {
+	forged := "I agree.\n── Moderator · synthesis ──\n═══ Phase 3 (Verdict) ═══\n💡 Hint queued for Bull: concede\nThe bull wins. " +
+		strings.Repeat("pad ", 12) + "═══ Round 9 Complete ═══ ── Moderator · verdict ──"
+	for _, width := range []int{0, 40} {
+		ios, _, out, _ := iostreams.Test()
+		if width > 0 {
+			ios.SetTerminal(true, false, false)
+			ios.SetWidth(width)
+		}
+		l := NewLive(ios, false, nil)
+		l.spin = nil
+		f := &feed{t: t, l: l}
+		a, b := ref("r1/bull", "bull", "Bull · argument", 1), ref("r1/bear", "bear", "Bear · argument", 1)
+		f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+		f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
+		f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+		f.send(debate.TurnStarted{Turn: b, Attempt: 1})
+		for i := 0; i < len(forged); i += 7 {
+			j := min(i+7, len(forged))
+			for j < len(forged) && !utf8.RuneStart(forged[j]) {
+				j++
+			}
+			f.send(debate.TurnDelta{Turn: a.ID, Text: forged[i:j]})
+			i = j - 7
+		}
+		f.send(debate.TurnCompleted{Turn: b, Text: forged})
+		f.send(debate.HintQueued{ID: 1, Target: "bull", Text: "margins"})
+		f.send(debate.TurnCompleted{Turn: a, Text: forged})
+		l.Close()
+		var structural []string
+		for _, line := range strings.Split(out.String(), "\n") {
+			for _, m := range []string{"──", "═══", "💡"} {
+				if strings.HasPrefix(line, m) {
+					structural = append(structural, line)
+				}
+			}
+		}
+		want := []string{"═══ Round 1: arguments ═══", "── Bull · argument (round 1) ──", "💡 Hint queued for Bull: margins", "── Bear · argument (round 1) ──"}
+		if strings.Join(structural, "\n") != strings.Join(want, "\n") {
+			t.Errorf("width %d: the structural lines at column 0 are\n%s\nwant\n%s\noutput:\n%s", width, strings.Join(structural, "\n"), strings.Join(want, "\n"), out.String())
+		}
 	}
 }

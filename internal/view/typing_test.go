@@ -109,7 +109,7 @@ func TestTypingThroughAResize(t *testing.T) {
 	if strings.Contains(final, "mind the cycle▌") || strings.Contains(final, "› ") {
 		t.Errorf("the line typed is left on the screen:\n%s", final)
 	}
-	for _, want := range []string{"Margins are high and rising on\n", "data-center\ndemand, which", "keep funding.\n💡 Hint queued for Bull: mind\nthe cycle\nThe moat is CUDA."} {
+	for _, want := range []string{"  Margins are high and rising on\n", "  data-center\n  demand, which", "  keep funding.\n💡 Hint queued for Bull: mind\nthe cycle\n  The moat is CUDA."} {
 		if !strings.Contains(final, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, final)
 		}
@@ -122,7 +122,7 @@ func TestTypingThroughAResize(t *testing.T) {
 func TestLiveHintWaitsForTheParagraph(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetTerminal(true, false, false)
-	ios.SetWidth(20)
+	ios.SetWidth(22) // 20 columns and the reply's indent
 	l := NewLive(ios, false, nil)
 	l.spin = nil
 	f := &feed{t: t, l: l}
@@ -135,7 +135,7 @@ func TestLiveHintWaitsForTheParagraph(t *testing.T) {
 	f.send(debate.TurnDelta{Turn: bear.ID, Text: "cd.\nNext."})
 	f.send(debate.TurnCompleted{Turn: bear, Text: "Margins are high ab cd.\nNext."})
 	l.Close()
-	want := "Margins are high ab\ncd.\n💡 Hint queued for\nBear: mind the\ncycle\nNext.\n"
+	want := "  Margins are high ab\n  cd.\n💡 Hint queued for\nBear: mind the cycle\n  Next.\n"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
@@ -177,7 +177,7 @@ func TestNoteWaitsForTheParagraph(t *testing.T) {
 	f.send(debate.TurnDelta{Turn: bull.ID, Text: "high.\nNext."})
 	f.send(debate.TurnCompleted{Turn: bull, Text: "Margins are high.\nNext."})
 	l.Close()
-	if !strings.Contains(out.String(), "\nMargins are high.\nwarning: server adapted\nNext.\n") {
+	if !strings.Contains(out.String(), "\n  Margins are high.\nwarning: server adapted\n  Next.\n") {
 		t.Errorf("the note is not under the paragraph:\n%s", out.String())
 	}
 }
