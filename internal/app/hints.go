@@ -44,6 +44,11 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 		// transcript shows was refused, naming the very agent typed.
 		target = MatchAgent(targets, target)
 	}
+	// A text of no word ("...", "?") is none: it was queued, and spent a
+	// turn's attention on nothing.
+	if !hasWords(text) {
+		text = ""
+	}
 	if !hasTarget || text == "" || (target != "all" && !slices.Contains(targets, target)) {
 		e := &HintError{Targets: targets, Empty: hasTarget && text == ""}
 		if hasTarget && text != "" && given != "" && target != "all" && len(targets) > 0 {

@@ -25,6 +25,7 @@ func TestHintErrorWordings(t *testing.T) {
 		{"long unknown target", targets, strings.Repeat("é", 30), "x", true, "write AGENT: TEXT", `no agent "` + strings.Repeat("é", 20) + `…"`},
 		{"no target", targets, "", "x", false, "write AGENT: TEXT", "a hint needs a target ("},
 		{"empty text", targets, "bull", " ", true, "write AGENT: TEXT", "a non-empty text"},
+		{"text of no word", targets, "bull", " ... ", true, "write AGENT: TEXT", "a non-empty text"},
 		{"nobody has spoken", nil, "bull", "x", true, "as AGENT: TEXT once the debate has started", `target "all"`},
 		// The text is what is wrong: the target "all" was told to use "all".
 		{"empty text before anyone spoke", nil, "all", " ", true, "the hint is empty", "a hint needs a non-empty text"},

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/analysis"
@@ -190,6 +191,12 @@ func ParseHint(s string) ([]Hint, error) {
 	}
 	target = strings.ToLower(strings.TrimSpace(target))
 	text = strings.TrimSpace(text)
+	// A text of no word ("...") is none: it was queued, and spent a
+	// turn's attention on nothing. (Checked here, where a hint is given,
+	// not in Validate, which stored debates' options pass at each replay.)
+	if !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) {
+		text = ""
+	}
 	if !ok || text == "" {
 		// The example is a hint, not the flag again: the API and the
 		// dashboard name their field for the flag, and read "for example

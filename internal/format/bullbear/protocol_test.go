@@ -303,3 +303,16 @@ func TestSynthesisLimitsOutsideTheSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestHintOfNoWord: a --hint whose text has no word ("bull: ...") is
+// refused as an empty one; it was queued.
+func TestHintOfNoWord(t *testing.T) {
+	for _, h := range []string{"bull: ...", "bear, ?!", "both: —"} {
+		if _, err := bullbear.ParseHint(h); err == nil || !strings.Contains(err.Error(), "write AGENT: TEXT") {
+			t.Errorf("%q: %v, want it refused", h, err)
+		}
+	}
+	if hs, err := bullbear.ParseHint("bull: Q3 2025"); err != nil || len(hs) != 1 {
+		t.Errorf("a hint of a figure: %v %v", hs, err)
+	}
+}
