@@ -728,6 +728,37 @@ func (t *Table) yearsNamed(low string, periods []span) [][2]Period {
 	return out
 }
 
+// yearsOfAmountsAfter is the span of the years of the amounts a line
+// moved "from" and "to" after a figure in its clause ("..., from $27.0
+// billion in fiscal 2023 to $215.9 billion in fiscal 2026"): the years
+// the figure's change is over. Nil unless both amounts and two years
+// follow it.
+func (t *Table) yearsOfAmountsAfter(low string, end int, periods []span) [][2]Period {
+	after := low[end:]
+	if k := strings.IndexAny(after, ";"); k >= 0 {
+		after = after[:k]
+	}
+	var from, to bool
+	for _, loc := range fromToAmountRe().FindAllStringIndex(after, -1) {
+		switch {
+		case strings.HasPrefix(after[loc[0]:], "from"):
+			from = true
+		case from:
+			to = true
+		}
+	}
+	if !to {
+		return nil
+	}
+	var years []span
+	for _, sp := range periods {
+		if sp.start >= end && sp.end <= end+len(after) {
+			years = append(years, sp)
+		}
+	}
+	return t.yearsNamed(low, years)
+}
+
 // tableSentences rewrites each Markdown table of text as one sentence per
 // figure, naming the figure by its row's first cell and its column's
 // header ("| Revenue | $215.9B |" under "| Metric | FY2026 |" is "Revenue
@@ -3294,6 +3325,15 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			// latest year's.
 			m.Annual = false
 		}
+	}
+	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points && !m.Annual && len(m.Over) == 0 {
+		// "grown more than eightfold in three years, from $27.0 billion
+		// in fiscal 2023 to $215.9 billion in fiscal 2026": a growth
+		// with the amounts it is the change of after it, each with its
+		// year, is over the years they name, not one year's growth (a
+		// right multiple over three years was corrected as fiscal
+		// 2023's growth alone).
+		m.Over = t.yearsOfAmountsAfter(low, end, periods)
 	}
 	if _, growth := m.Metric.Base(); growth && m.Unit == Percent && !m.Points && sequential(low, start, end) {
 		m.Sequential = true
