@@ -629,7 +629,12 @@ func (l *Live) render(e debate.Event) {
 			l.newline()
 			if p.Round > 0 {
 				l.printf("\n%s\n", l.cs.Bold(fmt.Sprintf("═══ Round %d Complete ═══", p.Round)))
-				l.printf("Moderator: %s\n\n", p.Summary)
+				// The summary is the moderator's text: its lines after
+				// the first are indented as a reply's, so that none
+				// opens at column 0 as the view's own.
+				l.printf("Moderator: ")
+				l.reply(strings.TrimRight(p.Summary, "\n") + "\n")
+				l.printf("\n")
 			} else {
 				l.printf("\n%s\n\n", p.Summary)
 			}

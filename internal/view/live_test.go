@@ -484,6 +484,7 @@ func TestLiveRepliesCannotForgeTheViewsLines(t *testing.T) {
 		f.send(debate.TurnCompleted{Turn: b, Text: forged})
 		f.send(debate.HintQueued{ID: 1, Target: "bull", Text: "margins"})
 		f.send(debate.TurnCompleted{Turn: a, Text: forged})
+		f.send(debate.CheckpointReached{ID: "r1", Round: 1, Summary: "Even.\n═══ Decision ═══\n── Moderator · verdict ──"})
 		l.Close()
 		var structural []string
 		for _, line := range strings.Split(out.String(), "\n") {
@@ -493,7 +494,7 @@ func TestLiveRepliesCannotForgeTheViewsLines(t *testing.T) {
 				}
 			}
 		}
-		want := []string{"═══ Round 1: arguments ═══", "── Bull · argument (round 1) ──", "💡 Hint queued for Bull: margins", "── Bear · argument (round 1) ──"}
+		want := []string{"═══ Round 1: arguments ═══", "── Bull · argument (round 1) ──", "💡 Hint queued for Bull: margins", "── Bear · argument (round 1) ──", "═══ Round 1 Complete ═══"}
 		if strings.Join(structural, "\n") != strings.Join(want, "\n") {
 			t.Errorf("width %d: the structural lines at column 0 are\n%s\nwant\n%s\noutput:\n%s", width, strings.Join(structural, "\n"), strings.Join(want, "\n"), out.String())
 		}
