@@ -2058,8 +2058,18 @@ func listGap(s string) bool {
 // grew faster than revenue", "net income outgrew revenue"), whose figures
 // follow as a pair ("8.0% vs 6.4%").
 var comparedRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:[a-z]+\s+){0,3}(?:than|vs\.?|versus|compared\s+with|against|outgrew|outpaced|outran|outstripped|lagged|trailed)\s*$`)
+	return regexp.MustCompile(`^\s*(?:[a-z]+\s+){0,3}(?:than|vs\.?|versus|compared\s+with|against|outgrew|outpaced|outran|outstripped|lagged|trailed)(?:\s+(?:its|the|that\s+of))?\s*$`)
 })
+
+// pairGap is the words between two figures set against each other:
+// "32% against 15%", "19.5% compared with 6.4%".
+func pairGap(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "against", "compared with", "compared to", "as against":
+		return true
+	}
+	return false
+}
 
 // listSepRe separates the items of a list.
 var listSepRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,|\band\b|&`) })
@@ -2081,6 +2091,16 @@ func pairLists(sentence, low string, mentions []Mention, metrics, periods []span
 		j := i + 1
 		for j < len(mentions) && mentions[j-1].End <= mentions[j].Start && listGap(low[mentions[j-1].End:mentions[j].Start]) {
 			j++
+		}
+		if j == i+1 && j < len(mentions) && mentions[i].End <= mentions[j].Start && pairGap(low[mentions[i].End:mentions[j].Start]) {
+			// "grew faster than revenue: 32% against 15%": two figures
+			// set against each other are a pair of the two lines
+			// compared before them; by nearness both were the second
+			// line's. Their periods stay as read: "6.4% in fiscal 2025
+			// against 2.0% in fiscal 2024" is no list of years.
+			pairList(sentence, low, mentions[i:j+1], metrics)
+			i = j + 1
+			continue
 		}
 		if j-i >= 2 {
 			pairList(sentence, low, mentions[i:j], metrics)
