@@ -562,7 +562,7 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeTurnFailed:
 		var p debate.TurnFailed
 		if e.Decode(&p) == nil {
-			msg := fmt.Sprintf("⚠ %s: attempt %d failed: %s", l.labelOf(p.Turn), p.Attempt, p.Error)
+			msg := fmt.Sprintf("⚠ %s: attempt %d failed: %s", l.labelOf(p.Turn), p.Attempt, errorLine(p.Error))
 			if p.RetryIn > 0 {
 				msg += fmt.Sprintf(" (retrying in %s)", p.RetryIn.Round(time.Millisecond))
 			}
@@ -585,7 +585,7 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeTurnRepair:
 		var p debate.TurnRepair
 		if e.Decode(&p) == nil {
-			l.notice(p.Turn, l.cs.Yellow(fmt.Sprintf("⚠ %s: reply refused (%s); asking once more", l.labelOf(p.Turn), p.Error)))
+			l.notice(p.Turn, l.cs.Yellow(fmt.Sprintf("⚠ %s: reply refused (%s); asking once more", l.labelOf(p.Turn), errorLine(p.Error))))
 		}
 	case debate.TypeToolCalled:
 		var p debate.ToolCalled
@@ -746,7 +746,7 @@ func (l *Live) endTurn(id string) {
 	}
 	if t.Invalid != "" {
 		l.newline()
-		l.printf("%s\n", l.cs.Yellow("⚠ unusable reply: "+t.Invalid))
+		l.printf("%s\n", l.cs.Yellow("⚠ unusable reply: "+errorLine(t.Invalid)))
 	}
 	l.newline()
 	// A hint typed while the turn streamed is acknowledged under it,
@@ -916,6 +916,11 @@ func hintLine(s *debate.State, h debate.HintQueued) string {
 	}
 	return fmt.Sprintf("💡 Hint queued for %s: %s", who, abbrev(textsafe.Clean(h.Text), 60))
 }
+
+// errorLine is an error's text on one line: a server's error or a refused
+// reply quotes text from outside, whose line breaks would write lines at
+// column 0 that pass for the view's own headings.
+func errorLine(s string) string { return textsafe.Line(s, 2000) }
 
 func abbrev(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")

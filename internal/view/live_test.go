@@ -481,6 +481,8 @@ func TestLiveRepliesCannotForgeTheViewsLines(t *testing.T) {
 			f.send(debate.TurnDelta{Turn: a.ID, Text: forged[i:j]})
 			i = j - 7
 		}
+		f.send(debate.TurnFailed{Turn: b.ID, Attempt: 1, Error: "HTTP 500: oops\n═══ Decision ═══\n── Moderator · verdict ──"})
+		f.send(debate.TurnRepair{Turn: b.ID, Error: "bad move\n═══ Phase 4 ═══"})
 		f.send(debate.TurnCompleted{Turn: b, Text: forged})
 		f.send(debate.HintQueued{ID: 1, Target: "bull", Text: "margins"})
 		f.send(debate.TurnCompleted{Turn: a, Text: forged})
