@@ -394,6 +394,10 @@ var metricPhrases = []struct {
 	{"capex intensity", Metric("capex_share_of_revenue"), false}, {"capital intensity", Metric("capex_share_of_revenue"), false},
 	{"free cash flow", FreeCashFlow, false}, {"fcf", FreeCashFlow, false}, {"free cash flow margin", FCFMargin, false}, {"fcf margin", FCFMargin, false},
 	{"research and development", RandD, false}, {"r&d", RandD, false}, {"r & d", RandD, false},
+	{"sg&a", SGA, false}, {"sg&a expense", SGA, false}, {"sg&a expenses", SGA, false}, {"sg&a spending", SGA, false},
+	{"selling general and administrative", SGA, false}, {"selling, general and administrative", SGA, false},
+	{"selling, general & administrative", SGA, false}, {"selling general and administrative expenses", SGA, false},
+	{"selling, general and administrative expenses", SGA, false},
 	// The line with its noun ("R&D spending doubled"): the noun stood
 	// between the name and a multiple, which was then left unread.
 	{"r&d spending", RandD, false}, {"r&d spend", RandD, false}, {"r&d expense", RandD, false}, {"r&d expenses", RandD, false},
@@ -510,7 +514,7 @@ var otherPhrases = []string{
 	"accounts receivable", "working capital", "net cash provided", "net cash used", "net cash generated", "net cash from", "net cash flow",
 	"net cash flows", "net cash inflow", "net cash inflows", "net cash outflow", "net cash outflows", "net cash proceeds", "net cash paid",
 	"net cash received", "net cash interest", "cash burn", "burn rate", "operating expenses", "opex",
-	"sg&a", "selling general and administrative", "stock based compensation", "share based compensation", "sbc",
+	"stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin",
 	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",
 	// Equity that is not the balance sheet's: a stake, an investment, a
