@@ -398,6 +398,8 @@ var metricPhrases = []struct {
 	{"selling general and administrative", SGA, false}, {"selling, general and administrative", SGA, false},
 	{"selling, general & administrative", SGA, false}, {"selling general and administrative expenses", SGA, false},
 	{"selling, general and administrative expenses", SGA, false},
+	{"operating expenses", OperatingExpenses, false}, {"total operating expenses", OperatingExpenses, false},
+	{"opex", OperatingExpenses, false}, {"operating expense", OperatingExpenses, false},
 	// The line with its noun ("R&D spending doubled"): the noun stood
 	// between the name and a multiple, which was then left unread.
 	{"r&d spending", RandD, false}, {"r&d spend", RandD, false}, {"r&d expense", RandD, false}, {"r&d expenses", RandD, false},
@@ -513,7 +515,7 @@ var otherPhrases = []string{
 	"income tax", "income taxes", "taxes paid", "cash taxes", "tax rate", "statutory tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
 	"accounts receivable", "working capital", "net cash provided", "net cash used", "net cash generated", "net cash from", "net cash flow",
 	"net cash flows", "net cash inflow", "net cash inflows", "net cash outflow", "net cash outflows", "net cash proceeds", "net cash paid",
-	"net cash received", "net cash interest", "cash burn", "burn rate", "operating expenses", "opex",
+	"net cash received", "net cash interest", "cash burn", "burn rate",
 	"stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin",
 	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",

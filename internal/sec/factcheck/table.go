@@ -44,6 +44,7 @@ const (
 	FreeCashFlow      Metric = "free_cash_flow"
 	RandD             Metric = "research_and_development"
 	SGA               Metric = "sga"
+	OperatingExpenses Metric = "operating_expenses"
 	Dividends         Metric = "dividends"
 	Repurchases       Metric = "share_repurchases"
 	Cash              Metric = "cash"
@@ -172,7 +173,7 @@ func (m Metric) Label() string {
 var labels = map[Metric]string{
 	Revenue: "revenue", CostOfRevenue: "cost of revenue", GrossProfit: "gross profit", OperatingIncome: "operating income",
 	NetIncome: "net income", EPSDiluted: "diluted EPS", EPSBasic: "basic EPS", OperatingCashFlow: "operating cash flow",
-	Capex: "capital expenditure", FreeCashFlow: "free cash flow", RandD: "R&D expense", SGA: "SG&A expense", Dividends: "dividends paid",
+	Capex: "capital expenditure", FreeCashFlow: "free cash flow", RandD: "R&D expense", SGA: "SG&A expense", OperatingExpenses: "operating expenses", Dividends: "dividends paid",
 	Repurchases: "share repurchases", TotalAssets: "total assets", TotalLiabilities: "total liabilities",
 	Equity: "stockholders' equity", PretaxIncome: "pretax income", IncomeTax: "income tax expense",
 	EffectiveTaxRate: "effective tax rate", DividendsPerShare: "dividends per share",
@@ -337,7 +338,7 @@ var concepts = []struct {
 	{LongTermDebt, xbrl.LongTermDebt}, {Shares, xbrl.SharesOutstanding},
 	{TotalAssets, xbrl.TotalAssets}, {TotalLiabilities, xbrl.TotalLiabilities}, {Equity, xbrl.StockholdersEquity},
 	{PretaxIncome, xbrl.PretaxIncome}, {IncomeTax, xbrl.IncomeTax}, {DividendsPerShare, xbrl.DividendsPerShare},
-	{SGA, sgaConcept.Concept},
+	{SGA, sgaConcept.Concept}, {OperatingExpenses, opexConcept.Concept},
 }
 
 // sgaConcept is selling, general and administrative expense, which the
@@ -348,11 +349,22 @@ var concepts = []struct {
 var sgaConcept = xbrl.ConceptDef{Concept: "SellingGeneralAndAdministrative", Label: "Selling, general and administrative expense",
 	Unit: "USD", Tags: []xbrl.Tag{{Taxonomy: xbrl.TaxonomyUSGAAP, Name: "SellingGeneralAndAdministrativeExpense"}}}
 
+// opexConcept is the total of the operating expenses below gross profit
+// (OperatingExpenses), read by the check alone as sgaConcept is. A filer
+// that states only its costs and expenses with the cost of revenue in them
+// (Alphabet's CostsAndExpenses) has no such series: a figure of it stays
+// unverified, since the two totals differ by the cost of revenue.
+var opexConcept = xbrl.ConceptDef{Concept: "OperatingExpenses", Label: "Operating expenses",
+	Unit: "USD", Tags: []xbrl.Tag{{Taxonomy: xbrl.TaxonomyUSGAAP, Name: "OperatingExpenses"}}}
+
 // seriesOf is the series of c: of the check's own definition for the
 // concepts only it reads.
 func seriesOf(cf *xbrl.CompanyFacts, c xbrl.Concept) (*xbrl.Series, error) {
-	if c == sgaConcept.Concept {
+	switch c {
+	case sgaConcept.Concept:
 		return cf.Resolve(sgaConcept)
+	case opexConcept.Concept:
+		return cf.Resolve(opexConcept)
 	}
 	return cf.Series(c)
 }
@@ -378,7 +390,7 @@ const HistoryYears = 25
 // lines with their tags: left out, a figure of them for those years is
 // unverified.
 var historyMetrics = map[Metric]bool{Revenue: true, CostOfRevenue: true, GrossProfit: true, OperatingIncome: true, NetIncome: true,
-	OperatingCashFlow: true, Capex: true, RandD: true, SGA: true, Dividends: true, Repurchases: true}
+	OperatingCashFlow: true, Capex: true, RandD: true, SGA: true, OperatingExpenses: true, Dividends: true, Repurchases: true}
 
 // BuildTable reads the reference facts of a company from its XBRL data:
 // for the latest fiscal year latestFY (0: the latest the data report) and
