@@ -98,7 +98,7 @@ func testCheckpointAnswer(t *testing.T, db string) {
 	if queued, err := q.Queued(ctx, s.ID); err != nil || queued[s.ID] {
 		t.Fatalf("a job is queued for a debate waiting at its checkpoint: %v %v", queued, err)
 	}
-	agent := app.HintTargets(st)[0]
+	agent := a.HintTargets(st)[0]
 	if _, err := q.Hint(ctx, s.ID, agent, "cite a benchmark"); err != nil {
 		t.Fatal(err)
 	}
