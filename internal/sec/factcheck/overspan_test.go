@@ -33,3 +33,24 @@ func TestGrowthOverAmountsAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiplesInWordsPastTwenty: a multiple in words past twenty
+// ("fortyfold", "twenty-five-fold", "a hundredfold") is read as any other;
+// the words stopped at twenty, and a wrong "fortyfold" went unread.
+func TestMultiplesInWordsPastTwenty(t *testing.T) {
+	ts := tables(t)
+	for _, tc := range []struct {
+		text string
+		want Status
+	}{
+		{"NVIDIA's net income has grown fortyfold in three years, from $4.4B in fiscal 2023 to $120.1B in fiscal 2026.", Corrected},
+		{"NVIDIA's net income has grown twenty-seven-fold in three years, from $4.4B in fiscal 2023 to $120.1B in fiscal 2026.", Verified},
+		{"NVIDIA's net income has grown a hundredfold in three years, from $4.4B in fiscal 2023 to $120.1B in fiscal 2026.", Corrected},
+		{"NVIDIA's net income has grown more than twentyfold in three years, from $4.4B in fiscal 2023 to $120.1B in fiscal 2026.", Verified},
+	} {
+		fs := ts["NVDA"].Check(tc.text)
+		if len(fs) == 0 || fs[0].Status != tc.want {
+			t.Errorf("%q → %s; want the multiple %s", tc.text, describe(fs), tc.want)
+		}
+	}
+}

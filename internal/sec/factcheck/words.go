@@ -38,9 +38,12 @@ var (
 	// multipleWordRe is a change stated as a multiple: "doubled",
 	// "tripled", "halved", "grew fourfold".
 	multipleWordRe = sync.OnceValue(func() *regexp.Regexp {
+		// Any number in words: "fortyfold", "twenty five fold" (hyphens
+		// read as spaces), "a hundredfold"; the list stopped at twenty, and
+		// a wrong "fortyfold" went unread.
+		const n = `(?:` + numberWordAlt + `)`
 		return regexp.MustCompile(`\b(doubled|tripled|trebled|quadrupled|quintupled|sextupled|septupled|octupled|halved|` +
-			`(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|` +
-			`nineteen|twenty|\d+(?:\.\d+)?)\s*fold)\b`)
+			`((?:` + n + `\s+)*` + n + `|\d+(?:\.\d+)?)\s*fold)\b`)
 	})
 	// fractionRe is a change by a fraction: "rose by a third", "fell by
 	// half", "grew by two-thirds".
@@ -189,7 +192,9 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 				"septupled": 7, "octupled": 8, "halved": 0.5}[word]
 			if loc[4] >= 0 {
 				n := low[loc[4]:loc[5]]
-				if v, ok := numberWords[n]; ok {
+				if v, _, ok := wordValue(n); ok {
+					k = v
+				} else if v, ok := numberWords[n]; ok {
 					k = v
 				} else {
 					k = mustFloat(n)
@@ -349,7 +354,7 @@ var subjectGapWords = map[string]bool{
 	"has": true, "have": true, "had": true, "nearly": true, "almost": true, "roughly": true, "about": true, "more": true,
 	"than": true, "over": true, "just": true, "approximately": true, "effectively": true, "all": true, "but": true,
 	"then": true, "again": true, "itself": true, "also": true, "already": true, "some": true, "close": true, "to": true,
-	"not": true, "quite": true, "well": true, "exactly": true,
+	"not": true, "quite": true, "well": true, "exactly": true, "a": true, // "grown a hundredfold"
 	// A verb of growth before the multiple: "net income grew nearly
 	// sevenfold", "revenue rose eightfold" (unread, a wrong one passed).
 	"grew": true, "grown": true, "rose": true, "risen": true, "increased": true, "jumped": true, "climbed": true,
