@@ -18,7 +18,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -173,19 +172,13 @@ func ValidateTopic(topic string) (string, error) {
 		return "", setup.Inputf("the topic holds a NUL character (\\u0000): remove it")
 	case utf8.RuneCountInString(topic) > MaxTopicLen:
 		return "", setup.Inputf("the topic is %d characters; keep it under %d: state the decision, not the background", utf8.RuneCountInString(topic), MaxTopicLen)
-	case !hasWords(topic):
+	case !setup.HasWords(topic):
 		// "-" (standard input, as other tools read it), "?" or "..." is
 		// no question: the debate would be created, paid for and argued
 		// about nothing.
 		return "", setup.Inputf("the topic %q has no words: ask a question, for example \"Should we use Redis or PostgreSQL for caching?\"", topic)
 	}
 	return topic, nil
-}
-
-// hasWords reports whether s holds a letter or a digit: "-", "?" or "..."
-// asks nothing of a debate or an agent.
-func hasWords(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
 }
 
 // ValidateLimits checks budgets and timeouts.

@@ -107,7 +107,7 @@ func (a *App) Ask(ctx context.Context, req AskRequest) (*FollowUp, error) {
 		return nil, setup.Inputf("the question is not valid UTF-8")
 	case utf8.RuneCountInString(question) > MaxQuestionLen:
 		return nil, setup.Inputf("the question is %d characters; keep it under %d", utf8.RuneCountInString(question), MaxQuestionLen)
-	case !hasWords(question):
+	case !setup.HasWords(question):
 		// Sent, it would be paid for and answered about nothing.
 		return nil, setup.Inputf("the question %q has no words: ask something, for example \"What would change your mind?\"", question)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // HintTargets are the agents of a debate a hint can go to, moderators
@@ -46,7 +47,7 @@ func ResolveHint(targets []string, target, text string, hasTarget bool) (string,
 	}
 	// A text of no word ("...", "?") is none: it was queued, and spent a
 	// turn's attention on nothing.
-	if !hasWords(text) {
+	if !setup.HasWords(text) {
 		text = ""
 	}
 	if !hasTarget || text == "" || (target != "all" && !slices.Contains(targets, target)) {

@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/edgar"
@@ -53,6 +55,14 @@ type Request struct {
 
 // Set reports whether the user chose the setting named.
 func (r *Request) Set(name string) bool { return r.Given != nil && r.Given(name) }
+
+// HasWords reports whether s holds a letter or a digit: a topic, a question
+// or a hint of none ("...", "?!") asks nothing of a debate or an agent. One
+// rule for the front-ends (internal/app) and the formats that read such
+// text from their options (bullbear's --hint).
+func HasWords(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
+}
 
 // DataFlag names what asked for the shipped SEC snapshot ("" when nothing
 // did), for messages.

@@ -18,11 +18,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // Name is the format's name.
@@ -194,7 +194,7 @@ func ParseHint(s string) ([]Hint, error) {
 	// A text of no word ("...") is none: it was queued, and spent a
 	// turn's attention on nothing. (Checked here, where a hint is given,
 	// not in Validate, which stored debates' options pass at each replay.)
-	if !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) {
+	if !setup.HasWords(text) {
 		text = ""
 	}
 	if !ok || text == "" {
