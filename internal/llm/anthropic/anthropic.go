@@ -735,14 +735,9 @@ func (p *Provider) checkStop(ctx context.Context, model, raw string) {
 	// The reason is the server's text: cleaned and cut before it is kept
 	// or logged.
 	said := apierr.Detail(raw)
-	var msg string
-	switch p.unknownStops.Add(model + "\x00" + strings.ToLower(said)) {
-	case saidonce.Said:
+	msg := p.unknownStops.UnknownReason(model+"\x00"+strings.ToLower(said), "stop_reason", said, "end_turn")
+	if msg == "" {
 		return
-	case saidonce.New:
-		msg = fmt.Sprintf("the server ended a reply with stop_reason %q, which Parley does not know: the reply is read as whole, as for end_turn", said)
-	case saidonce.Full:
-		msg = fmt.Sprintf("the server ended a reply with stop_reason %q, which Parley does not know, after %d others: the reply is read as whole, as for end_turn, and more unknown stop reasons are not said", said, saidonce.Max)
 	}
 	p.log.LogAttrs(ctx, slog.LevelWarn, msg, slog.String("provider", p.Name()), slog.String("model", model))
 }

@@ -939,14 +939,9 @@ func (p *Provider) checkFinish(ctx context.Context, model, finish string) {
 	// The reason is the server's text: cleaned and cut before it is kept
 	// or logged.
 	said := apierr.Detail(finish)
-	var msg string
-	switch p.unknownFinishes.Add(model + "\x00" + said) {
-	case saidonce.Said:
+	msg := p.unknownFinishes.UnknownReason(model+"\x00"+said, "finish_reason", said, "stop")
+	if msg == "" {
 		return
-	case saidonce.New:
-		msg = fmt.Sprintf("the server ended a reply with finish_reason %q, which Parley does not know: the reply is read as whole, as for stop", said)
-	case saidonce.Full:
-		msg = fmt.Sprintf("the server ended a reply with finish_reason %q, which Parley does not know, after %d others: the reply is read as whole, as for stop, and more unknown finish reasons are not said", said, saidonce.Max)
 	}
 	p.log.LogAttrs(ctx, slog.LevelWarn, msg, slog.String("provider", p.Name()), slog.String("model", model))
 }

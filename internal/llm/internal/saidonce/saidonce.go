@@ -4,7 +4,11 @@
 // a provider's memory, or its log, without end.
 package saidonce
 
-import "sync"
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
 
 // Max is how many keys a Set remembers: far more than the unknown words
 // any real server sends, few enough that a hostile one costs nothing.
@@ -55,4 +59,19 @@ func (s *Set) Add(key string) Verdict {
 	}
 	s.full = true
 	return Full
+}
+
+// UnknownReason is the warning for a reply a server ended with a reason
+// Parley does not know (field "finish_reason" or "stop_reason"; reason
+// cleaned and cut), read whole as for asFor: once per key (model and
+// reason), "" when nothing is to be said. Both providers word it alike.
+func (s *Set) UnknownReason(key, field, reason, asFor string) string {
+	switch s.Add(key) {
+	case New:
+		return fmt.Sprintf("the server ended a reply with %s %q, which Parley does not know: the reply is read as whole, as for %s", field, reason, asFor)
+	case Full:
+		return fmt.Sprintf("the server ended a reply with %s %q, which Parley does not know, after %d others: the reply is read as whole, as for %s, and more unknown %ss are not said",
+			field, reason, Max, asFor, strings.ReplaceAll(field, "_", " "))
+	}
+	return ""
 }
