@@ -226,8 +226,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		defer func() { stream.Close() }()
 		var (
 			// stopped is set by a message_delta with a stop_reason:
-			// the message's content is whole (see afterStop).
-			stopped bool
+			// the message's content is whole (see afterStop), unless
+			// content came after it (moreAfterStop), off the API's
+			// order of events.
+			stopped, moreAfterStop bool
 			// over is set when the stream was ended afterStop.
 			over  = new(atomic.Bool)
 			grace *time.Timer
@@ -347,6 +349,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			for stream.Next() {
 				ev := stream.Current()
 				sent.add(ev)
+				if stopped && strings.HasPrefix(string(ev.Type), "content_block_") {
+					moreAfterStop = true
+				}
 				switch ev.Type {
 				case "message_start":
 					if r := string(ev.Message.StopReason); r != "" {
@@ -447,8 +452,20 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 			}
 			if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
-				yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
-				return
+				e := p.mapErr(ctx, req.Model, err)
+				if !stopped || moreAfterStop || ctx.Err() != nil {
+					yield(llm.Chunk{}, e)
+					return
+				}
+				// The message_delta with the stop_reason came, and
+				// with it the final counts: the API sends every content
+				// block, whole, before it, and after it only
+				// message_stop, which carries nothing. An error event
+				// (the API's overloaded_error) or a dropped connection
+				// there cuts nothing of the reply; failing the call
+				// would have it retried and paid for twice.
+				p.log.LogAttrs(ctx, slog.LevelWarn, "the server failed after the reply was complete (its stop_reason had come): the reply is kept",
+					slog.String("provider", p.Name()), slog.String("model", req.Model), slog.String("stop_reason", apierr.Detail(rawStop)), slog.String("error", e.Error()))
 			}
 			if !done && !stopped {
 				// A stream that ends after the message_delta with the
@@ -497,7 +514,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					return
 				}
 				sent, usage = content{}, llm.Usage{}
-				stopped, done, over, rawStop, stop = false, false, new(atomic.Bool), "", ""
+				stopped, moreAfterStop, done, over, rawStop, stop = false, false, false, new(atomic.Bool), "", ""
 				continue
 			}
 			break

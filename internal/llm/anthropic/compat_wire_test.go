@@ -57,7 +57,8 @@ func TestCompatibleFailures(t *testing.T) {
 		want string
 	}{
 		{"overloaded_error mid-stream, without its event line", sse(start + text + "data: " + overloaded + "\n\n"), llm.ErrOverloaded, "Overloaded"},
-		{"overloaded_error after the stop_reason", sse(start + text + delta("end_turn") + ev("error", overloaded)), llm.ErrOverloaded, "Overloaded"},
+		// After the stop_reason the reply is whole: see
+		// TestFailureAfterTheStopReason.
 		{"overloaded_error with status 200", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(overloaded))
