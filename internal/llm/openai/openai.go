@@ -279,9 +279,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			usage    = llm.Usage{Unreported: true}
 			finish   string
 			finished bool
-			calls    toolCalls
-			refusal  strings.Builder
-			thinking = think.New(p.thinks.Get(req.Model))
+			// moreAfterFinish is set when content came after a chunk
+			// with a finish_reason.
+			moreAfterFinish bool
+			calls           toolCalls
+			refusal         strings.Builder
+			thinking        = think.New(p.thinks.Get(req.Model))
 			// Tool calls the server passed on as text (see package
 			// textcall) are held back from the answer. A lone JSON object
 			// is the answer when one was asked for.
@@ -301,6 +304,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		)
 		for stream.Next() {
 			chunk := stream.Current()
+			// wasFinished: a finish_reason came in an earlier chunk.
+			wasFinished := finished
 			if chunk.JSON.Usage.Valid() {
 				// Servers that send usage with every chunk (vLLM's
 				// continuous_usage_stats) send running totals: the last wins.
@@ -342,6 +347,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 				content := contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw())
 				said = said || content != "" || r != ""
+				if wasFinished && (content != "" || r != "" || ch.Delta.Refusal != "" || len(ch.Delta.ToolCalls) > 0) {
+					moreAfterFinish = true
+				}
 				text, late := thinking.Feed(content)
 				if late {
 					p.learnThink(ctx, req.Model, think.Orphan)
@@ -386,8 +394,23 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 		}
 		if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
-			yield(llm.Chunk{}, p.mapErr(ctx, req.Model, err))
-			return
+			e := p.mapErr(ctx, req.Model, err)
+			if !finished || moreAfterFinish || ctx.Err() != nil {
+				yield(llm.Chunk{}, e)
+				return
+			}
+			// The finish_reason came: the model stopped, and the chunk
+			// that says so is the reply's last; after it only the
+			// counts (stream_options.include_usage, which the API says
+			// an interrupted stream may lack) and "data: [DONE]" are
+			// due. An error event or a dropped connection there cuts
+			// nothing of the reply; failing the call would have it
+			// retried and paid for twice. Counts that did not come are
+			// unknown (Usage.Unreported), not zero. A server that sent
+			// content after a finish_reason (one on every chunk) is not
+			// taken at its word.
+			p.log.LogAttrs(ctx, slog.LevelWarn, "the server failed after the reply was complete (its finish_reason had come): the reply is kept",
+				slog.String("provider", p.Name()), slog.String("model", req.Model), slog.String("finish_reason", apierr.Detail(finish)), slog.String("error", e.Error()))
 		}
 		if !finished && !end.done.Load() {
 			yield(llm.Chunk{}, p.errs.StreamCut())
