@@ -10,10 +10,12 @@ import (
 
 // auditScore is the checker's record on a labelled corpus, form by form
 // (the corpus's cause column): wrong sentences caught, right sentences
-// flagged, and unchecked sentences where a figure was verified or
-// corrected, or none was read.
+// flagged, right sentences with a figure verified (and the figures of
+// right sentences verified, of all read in them), and unchecked sentences
+// where a figure was verified or corrected, or none was read.
 type auditScore struct {
-	wrong, caught, right, falsePos, unchecked, checked int
+	wrong, caught, right, falsePos, verified, unchecked, checked int
+	rightFigures, rightFiguresVerified                           int
 }
 
 func scoreForms(t *testing.T, name string) (map[string]*auditScore, auditScore) {
@@ -53,6 +55,11 @@ func scoreForms(t *testing.T, name string) (map[string]*auditScore, auditScore) 
 				if st[Corrected] > 0 {
 					x.falsePos++
 				}
+				if st[Verified] > 0 {
+					x.verified++
+				}
+				x.rightFigures += len(fs)
+				x.rightFiguresVerified += st[Verified]
 			case "unchecked":
 				x.unchecked++
 				if len(fs) == 0 || st[Verified]+st[Corrected] > 0 {
@@ -75,8 +82,8 @@ func scoreForms(t *testing.T, name string) (map[string]*auditScore, auditScore) 
 }
 
 func (s auditScore) String() string {
-	return fmt.Sprintf("caught %d/%d wrong, %d/%d right flagged, %d/%d unchecked read as checked",
-		s.caught, s.wrong, s.falsePos, s.right, s.checked, s.unchecked)
+	return fmt.Sprintf("caught %d/%d wrong, %d/%d right flagged, %d/%d right verified (%d/%d of their figures), %d/%d unchecked read as checked",
+		s.caught, s.wrong, s.falsePos, s.right, s.verified, s.right, s.rightFiguresVerified, s.rightFigures, s.checked, s.unchecked)
 }
 
 // TestAudit: the adversarial audit's sentences (testdata/audit.tsv), form by
