@@ -357,6 +357,10 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	if len(known) == 0 {
 		f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
+		if b, _ := m.Metric.Base(); b == DilutedShares && (m.Period.Q == 4 || m.Period.TTM) {
+			f.Reason = fmt.Sprintf("%s is an average over its period: the filings state it for the year and for the quarters of 10-Qs, "+
+				"and a fourth quarter's or a TTM's cannot be worked out from them as a flow's can", DilutedShares.Label())
+		}
 		if base, growth := m.Metric.Base(); growth {
 			for _, p := range stated {
 				prev := Period{FY: p.FY - 1, Q: p.Q}
@@ -969,7 +973,9 @@ var claimMetricAliases = map[string]Metric{
 	"income_before_income_taxes": PretaxIncome, "income_tax_expense": IncomeTax, "provision_for_income_taxes": IncomeTax,
 	"tax_rate": EffectiveTaxRate, "dps": DividendsPerShare, "dividend_per_share": DividendsPerShare,
 	"dividends_paid": Dividends, "buybacks": Repurchases, "repurchases": Repurchases, "stock_repurchases": Repurchases, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
-	"roae": ROAE, "return_on_average_equity": ROAE, "roaa": ROAA, "return_on_average_assets": ROAA,
+	"diluted_share_count": DilutedShares, "weighted_average_diluted_shares": DilutedShares, "diluted_shares_outstanding": DilutedShares,
+	"diluted_weighted_average_shares": DilutedShares,
+	"roae":                            ROAE, "return_on_average_equity": ROAE, "roaa": ROAA, "return_on_average_assets": ROAA,
 	"roace": ROACE, "return_on_average_common_equity": ROACE, "return_on_common_equity": ROCE,
 	"net_cash_position": NetCash, "cash_net_of_debt": NetCash, "cash_and_marketable_securities": CashAndInvestments,
 	"cash_and_short_term_investments": CashAndInvestments,

@@ -431,6 +431,13 @@ var metricPhrases = []struct {
 	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false}, {"cash balance", Cash, false},
 	{"long term debt", LongTermDebt, false}, {"debt", LongTermDebt, false},
 	{"shares outstanding", Shares, false}, {"share count", Shares, false}, {"outstanding shares", Shares, false},
+	// The weighted average diluted count, EPS's denominator: not the shares
+	// outstanding at a date.
+	{"diluted share count", DilutedShares, false}, {"diluted shares", DilutedShares, false}, {"diluted shares outstanding", DilutedShares, false},
+	{"weighted average diluted shares", DilutedShares, false}, {"diluted weighted average shares", DilutedShares, false},
+	{"weighted average diluted shares outstanding", DilutedShares, false}, {"weighted average diluted share count", DilutedShares, false},
+	{"diluted weighted average share count", DilutedShares, false}, {"weighted diluted shares", DilutedShares, false},
+	{"weighted diluted share count", DilutedShares, false},
 	// The ratios of the analysis, as its reports and the data-only agents
 	// name them ("Return on equity of 76.3%", "Cash conversion (OCF / net
 	// income) of 0.86x"), and their common short forms.
@@ -526,9 +533,10 @@ var otherPhrases = []string{
 	"equity awards", "equity compensation", "equity value", "equity market", "equity markets", "home equity", "equity risk premium",
 	"negative equity", "tangible equity", "tangible common equity", "return on tangible equity", "return on tangible common equity",
 	"return on average tangible common equity", "rotce", "roatce", "return on tangible assets",
-	// A weighted diluted count is not the shares outstanding at a date.
-	"diluted share count", "diluted shares", "diluted shares outstanding", "weighted average shares", "weighted average diluted shares",
-	"diluted weighted average shares", "weighted average shares outstanding", "basic shares",
+	// A weighted count is not the shares outstanding at a date, and the
+	// basic one is not the diluted one the table holds (DilutedShares).
+	"weighted average shares", "weighted average shares outstanding", "basic shares", "weighted average basic shares",
+	"basic weighted average shares", "basic share count",
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.

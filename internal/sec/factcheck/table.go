@@ -50,10 +50,15 @@ const (
 	Cash              Metric = "cash"
 	LongTermDebt      Metric = "long_term_debt"
 	Shares            Metric = "shares_outstanding"
-	GrossMargin       Metric = "gross_margin"
-	OperatingMargin   Metric = "operating_margin"
-	NetMargin         Metric = "net_margin"
-	FCFMargin         Metric = "fcf_margin"
+	// DilutedShares is the weighted average diluted share count, the
+	// denominator of diluted EPS: an average over its period, so held for
+	// the years and the quarters a 10-Q reports, never for a fourth
+	// quarter or a TTM worked out from them (xbrl.ConceptDef.Average).
+	DilutedShares   Metric = "diluted_shares"
+	GrossMargin     Metric = "gross_margin"
+	OperatingMargin Metric = "operating_margin"
+	NetMargin       Metric = "net_margin"
+	FCFMargin       Metric = "fcf_margin"
 	// The balance sheet's totals, the tax line and the dividend a share:
 	// among the figures a debater states most (a bank's or an insurer's
 	// size is its total assets, its book its equity).
@@ -180,7 +185,7 @@ var labels = map[Metric]string{
 	NetDebt: "net debt", netDebtOfCash: "net debt (debt less cash)",
 	CashAndInvestments: "cash and short-term investments", cashWithLongTermSecurities: "cash and all marketable securities",
 	NetCash: "net cash", netCashOfCash: "net cash (cash less debt)", netCashWithSecurities: "net cash (cash and all marketable securities less debt)",
-	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", GrossMargin: "gross margin",
+	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", DilutedShares: "weighted average diluted shares", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
@@ -220,7 +225,7 @@ func UnitOf(m Metric) Unit {
 	switch m {
 	case EPSDiluted, EPSBasic, DividendsPerShare:
 		return USDPerShare
-	case Shares:
+	case Shares, DilutedShares:
 		return SharesUnit
 	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, ROAE, ROAA, ROCE, ROACE, Leverage, RDIntensity, EffectiveTaxRate:
 		return Percent
@@ -335,7 +340,7 @@ var concepts = []struct {
 	{OperatingIncome, xbrl.OperatingIncome}, {NetIncome, xbrl.NetIncome}, {EPSDiluted, xbrl.EPSDiluted},
 	{EPSBasic, xbrl.EPSBasic}, {OperatingCashFlow, xbrl.OperatingCashFlow}, {Capex, xbrl.CapitalExpenditure},
 	{RandD, xbrl.ResearchAndDevelopment}, {Dividends, xbrl.DividendsPaid}, {Repurchases, xbrl.ShareRepurchases}, {Cash, xbrl.Cash},
-	{LongTermDebt, xbrl.LongTermDebt}, {Shares, xbrl.SharesOutstanding},
+	{LongTermDebt, xbrl.LongTermDebt}, {Shares, xbrl.SharesOutstanding}, {DilutedShares, xbrl.DilutedSharesWeighted},
 	{TotalAssets, xbrl.TotalAssets}, {TotalLiabilities, xbrl.TotalLiabilities}, {Equity, xbrl.StockholdersEquity},
 	{PretaxIncome, xbrl.PretaxIncome}, {IncomeTax, xbrl.IncomeTax}, {DividendsPerShare, xbrl.DividendsPerShare},
 	{SGA, sgaConcept.Concept}, {OperatingExpenses, opexConcept.Concept},

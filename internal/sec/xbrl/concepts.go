@@ -60,6 +60,13 @@ type ConceptDef struct {
 	// Instant is true for balances (measured at a date) and false for flows
 	// (measured over a period).
 	Instant bool
+	// Average is true for a figure averaged over its period rather than
+	// summed (the weighted average diluted share count): a year's is no
+	// sum of its quarters, so no quarter is worked out as the difference
+	// of two year-to-date figures and no trailing twelve months as a sum
+	// of quarters. A fourth quarter's average is the 10-K's to state, and
+	// it states the year's only.
+	Average bool
 	// Tags are the candidate tags in order of preference. Resolve prefers the
 	// tag whose data reaches furthest forward and uses the order only to
 	// break ties; see CompanyFacts.Resolve.
@@ -265,6 +272,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 	case DilutedSharesWeighted:
 		d.Label = "Weighted average diluted shares"
 		d.Unit = "shares"
+		d.Average = true
 		d.Tags = append(gaap("WeightedAverageNumberOfDilutedSharesOutstanding"), ifrs("AdjustedWeightedAverageShares")...)
 	case PublicFloat:
 		d.Label = "Public float (market value held by non-affiliates)"
