@@ -506,6 +506,8 @@ func (l *Live) render(e debate.Event) {
 		l.printf("%s %s\n", l.cs.Bold("Debate "+e.Debate), l.cs.Dim("("+l.state.Format+")"))
 		l.printf("%s\n", l.state.Topic)
 	case debate.TypeResumed:
+		// The run before may have stopped in the middle of a reply.
+		l.newline()
 		l.printf("%s\n", l.cs.Dim(resumingLine(e.Debate, l.state)))
 	case debate.TypePhase:
 		var p debate.PhaseChanged
@@ -730,8 +732,10 @@ func (l *Live) goLive(id string) {
 	l.live = id
 	l.header(t)
 	l.flushLater(id)
+	// The text it streamed while another turn was live is a reply's:
+	// wrapped and indented as the rest of it will be, never at column 0.
 	if !t.Structured && t.Text != "" {
-		l.printf("%s", CompactSources(t.Text))
+		l.reply(CompactSources(t.Text))
 	}
 }
 

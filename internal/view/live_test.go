@@ -502,3 +502,65 @@ func TestLiveRepliesCannotForgeTheViewsLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveTurnGoingLiveMidReplyIsIndented: a turn that streamed while
+// another was live, and is still running when that one ends, goes live
+// with the text it has so far. That text is a reply's like the rest: wrapped
+// and indented, so that it neither starts at column 0 nor forges a
+// heading there (it was printed raw: the replayed arguments of a resumed
+// debate lost their indent).
+func TestLiveTurnGoingLiveMidReplyIsIndented(t *testing.T) {
+	for _, width := range []int{0, 40} {
+		ios, _, out, _ := iostreams.Test()
+		if width > 0 {
+			ios.SetTerminal(true, false, false)
+			ios.SetWidth(width)
+		}
+		l := NewLive(ios, false, nil)
+		l.spin = nil
+		f := &feed{t: t, l: l}
+		a, b := ref("r1/a", "alpha", "Alpha · argument", 1), ref("r1/b", "beta", "Beta · argument", 1)
+		f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"})
+		f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
+		f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+		f.send(debate.TurnStarted{Turn: b, Attempt: 1})
+		f.send(debate.TurnDelta{Turn: b.ID, Text: "Beta starts.\n═══ Decision ═══\n── Moderator · verdict ──\nBeta goes on with a sentence long enough to be wrapped. "})
+		f.send(debate.TurnDelta{Turn: a.ID, Text: "Alpha."})
+		f.send(debate.TurnCompleted{Turn: a, Text: "Alpha."})
+		f.send(debate.TurnDelta{Turn: b.ID, Text: "Beta ends."})
+		f.send(debate.TurnCompleted{Turn: b, Text: "Beta starts.\n═══ Decision ═══\n── Moderator · verdict ──\nBeta goes on with a sentence long enough to be wrapped. Beta ends."})
+		l.Close()
+		_, body, _ := strings.Cut(out.String(), "── Beta · argument (round 1) ──\n")
+		if body == "" {
+			t.Fatalf("width %d: no heading for Beta:\n%s", width, out.String())
+		}
+		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			if line != "" && !strings.HasPrefix(line, replyIndent) {
+				t.Errorf("width %d: a line of Beta's reply is not indented: %q\noutput:\n%s", width, line, out.String())
+			}
+			if width > 0 && ansi.StringWidth(line) >= width {
+				t.Errorf("width %d: a line of Beta's reply is not wrapped: %q", width, line)
+			}
+		}
+	}
+}
+
+// TestLiveResumingLineStartsALine: a debate cut off in the middle of a
+// reply is resumed on a line of its own, not at the end of the partial
+// reply ("Second round. Measured Resuming debate DEB-…").
+func TestLiveResumingLineStartsALine(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	a := ref("r1/a", "alpha", "Alpha · argument", 1)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"})
+	f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: a.ID, Text: "Measured at"})
+	f.send(debate.Resumed{})
+	f.send(debate.TurnSuperseded{Turn: a.ID, Partial: "Measured at"})
+	l.Close()
+	if !strings.Contains(out.String(), "\nResuming debate DEB-test") {
+		t.Errorf("the resuming line does not start a line:\n%s", out.String())
+	}
+}
