@@ -39,6 +39,14 @@ func Problems(err error, root reflect.Type, data []byte) (out error, explained b
 			}
 		} else if m := constructRe.FindStringSubmatch(msg); m != nil {
 			msg = fmt.Sprintf("%q is not %s", m[1], kindWanted(m[2]))
+			if m := collectionRe.FindStringSubmatch(e.Message); m != nil {
+				// A list or a block has no value to quote.
+				given := "a list"
+				if m[1] == "map" {
+					given = "a block of keys"
+				}
+				msg = fmt.Sprintf("%s is not %s", given, kindWanted(m[2]))
+			}
 			if k := keys[e.Mark.Line<<20|e.Mark.Column]; k != "" {
 				msg = k + ": " + msg
 			}
@@ -99,7 +107,8 @@ func kindWanted(goType string) string {
 
 var (
 	unknownFieldRe = regexp.MustCompile(`^field (\S+) not found in type (.+)$`)
-	constructRe    = regexp.MustCompile("^cannot construct !!\\w+ `(.*)` into (.+)$")
+	constructRe    = regexp.MustCompile("^cannot construct !!(?:\\w+ `(.*)`|seq|map) into (.+)$")
+	collectionRe   = regexp.MustCompile(`^cannot construct !!(seq|map) into (.+)$`)
 )
 
 // block is a block of the file: where it is and its keys.

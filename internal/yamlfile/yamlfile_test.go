@@ -47,6 +47,10 @@ func TestProblems(t *testing.T) {
 		{"nested block key", "inner:\n  bogus: 1\n", `line 2: unknown key "bogus" (the keys under inner: deep, note)`},
 		{"values", "flag: maybe\nitems:\n  - count: many\n    wait: soon\n", `line 1: flag: "maybe" is not true or false; line 3: count: "many" is not a whole number; line 4: wait: "soon" is not a duration such as 2m or 90s`},
 		{"a list wanted", "items: 3\n", `line 1: items: "3" is not a list`},
+		// A list or a block where one value goes comes with no value
+		// to quote ("cannot construct !!seq into string").
+		{"a list given for text", "inner:\n  note: [a, b]\n", `line 2: note: a list is not text`},
+		{"a block given for a number", "items:\n  - count: {a: 1}\n", `line 2: count: a block of keys is not a whole number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err, ok := decode(t, tc.src)
