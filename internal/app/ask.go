@@ -316,7 +316,11 @@ func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText
 		if timedOut {
 			err = fmt.Errorf("the call timed out after %s: %w", timeout, err)
 		}
-		if text.Len() > 0 || !(llm.IsRetryable(err) || timedOut) || attempt >= askAttempts || ctx.Err() != nil {
+		tries := askAttempts
+		if t := llm.TriesOf(err); t > 0 {
+			tries = min(tries, t)
+		}
+		if text.Len() > 0 || !(llm.IsRetryable(err) || timedOut) || attempt >= tries || ctx.Err() != nil {
 			return askReply{}, err
 		}
 		d := wait

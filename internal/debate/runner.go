@@ -886,7 +886,13 @@ func (r *Runner) runTurn(ctx context.Context, s *State, p turnPlan, lim Limits) 
 				err = fmt.Errorf("%w\nthe server asks to wait %s before trying again, more than Parley waits (%s): resume the debate after that", err, ra.Round(time.Second), limit)
 			}
 		}
-		last := !retryable || tooLong || attempt >= attempts
+		// A failure likely to come again (a server's invalid JSON) is
+		// tried fewer times than the limit, each try a paid call.
+		tries := attempts
+		if t := llm.TriesOf(err); t > 0 {
+			tries = min(tries, t)
+		}
+		last := !retryable || tooLong || attempt >= tries
 		fail := TurnFailed{Turn: p.spec.ID, Attempt: attempt, Error: err.Error(), Retryable: retryable}
 		if !last {
 			fail.RetryIn = wait

@@ -204,6 +204,26 @@ func TestRetryGivesUpAfterMaxAttempts(t *testing.T) {
 	}
 }
 
+// A failure whose error bounds its tries (a server's invalid JSON, asked
+// once more: llm.Error.Tries) is tried that many times, fewer than the
+// limit, each try being a paid call.
+func TestRetryStopsAtTheErrorsBound(t *testing.T) {
+	e := newEnv(t, script.Rule{Tag: "a", Reply: &script.Reply{Text: "one two three", Fault: &script.Fault{Stream: "malformed", After: 1}}})
+	lim := testLimits()
+	lim.MaxAttempts = 4
+	e.create("d", lim)
+	p := &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}}
+	_, err := e.runner.Run(context.Background(), "d", p)
+	pe := pausedErr(t, err, debate.PauseError)
+	if !strings.Contains(pe.Detail, "failed 2 times") || len(e.requests("a")) != 2 {
+		t.Errorf("detail %q after %d requests, want 2", pe.Detail, len(e.requests("a")))
+	}
+	fails := decodeAll[debate.TurnFailed](t, e.events("d"))
+	if len(fails) != 2 || fails[1].RetryIn != 0 || fails[0].RetryIn == 0 {
+		t.Errorf("failures %+v: the last one must not announce a retry", fails)
+	}
+}
+
 func TestNonRetryableErrorPausesResumably(t *testing.T) {
 	e := newEnv(t,
 		script.Rule{Tag: "a", Reply: text("alpha")},

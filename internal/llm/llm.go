@@ -249,7 +249,12 @@ type Error struct {
 	Kind       ErrorKind
 	StatusCode int           // HTTP status, 0 when none
 	RetryAfter time.Duration // from Retry-After, 0 when absent
-	Err        error
+	// Tries bounds the calls made in all, the failed one included, when a
+	// failure of this kind is likely to come again: a server that sent
+	// invalid JSON is asked once more (2), as a model whose reply did not
+	// parse is. 0 leaves the bound to the caller.
+	Tries int
+	Err   error
 }
 
 func (e *Error) Error() string {
@@ -285,6 +290,15 @@ func RetryAfterOf(err error) time.Duration {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.RetryAfter
+	}
+	return 0
+}
+
+// TriesOf returns the bound on calls carried by err (see Error.Tries), or 0.
+func TriesOf(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Tries
 	}
 	return 0
 }

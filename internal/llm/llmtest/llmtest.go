@@ -707,6 +707,7 @@ func (h harness) run(t *testing.T) {
 		text       string
 		kind       llm.ErrorKind
 		retryable  bool
+		tries      int // llm.Error.Tries
 		status     int
 		retryAfter time.Duration
 	}{
@@ -724,7 +725,9 @@ func (h harness) run(t *testing.T) {
 		{name: "Unprocessable", fault: script.Fault{Status: 422}, kind: llm.ErrBadRequest, status: 422},
 		{name: "StreamCut", fault: script.Fault{Stream: "cut", After: 2}, text: "one two three four five", kind: llm.ErrNetwork, retryable: true},
 		{name: "StreamCutAtStart", fault: script.Fault{Stream: "cut"}, text: "one two", kind: llm.ErrNetwork, retryable: true},
-		{name: "Malformed", fault: script.Fault{Stream: "malformed", After: 2}, text: "one two three four", kind: llm.ErrMalformed, retryable: true},
+		// Invalid JSON is asked once more, not as often as a network
+		// fault: the server wrote it so (see llm.Error.Tries).
+		{name: "Malformed", fault: script.Fault{Stream: "malformed", After: 2}, text: "one two three four", kind: llm.ErrMalformed, retryable: true, tries: 2},
 		{name: "ErrorEventOverloaded", fault: script.Fault{Stream: "error", Status: 529, After: 1}, text: "one two three", kind: llm.ErrOverloaded, retryable: true},
 		{name: "ErrorEventRateLimited", fault: script.Fault{Stream: "error", Status: 429, After: 1}, text: "one two three", kind: llm.ErrRateLimited, retryable: true},
 	}
@@ -745,6 +748,9 @@ func (h harness) run(t *testing.T) {
 			e := wantKind(t, err, tc.kind, tc.retryable)
 			if e == nil {
 				return
+			}
+			if e.Tries != tc.tries {
+				t.Errorf("Tries = %d, want %d", e.Tries, tc.tries)
 			}
 			if tc.status != 0 && e.StatusCode != tc.status {
 				t.Errorf("StatusCode = %d, want %d", e.StatusCode, tc.status)

@@ -58,8 +58,8 @@ func TestCompatibleFailures(t *testing.T) {
 			_, _ = w.Write([]byte("<html><body><h1>502 Bad Gateway</h1>\x1b[2J</body></html>"))
 		}, llm.ErrServer, "502"},
 		{"an error object after text", sse(chunk(c1) + chunk(`{"error":{"message":"CUDA out of memory","type":"InternalServerError","code":500}}`)), llm.ErrServer, "CUDA out of memory"},
-		{"a line that is not JSON", sse(chunk(c1) + chunk(`Internal Server Error`) + chunk(c2) + chunk(stop) + done), llm.ErrMalformed, "unparsable"},
-		{"control bytes raw in a JSON string", sse(chunk("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\x1b[2J\"}}]}") + chunk(stop) + done), llm.ErrMalformed, "unparsable"},
+		{"a line that is not JSON", sse(chunk(c1) + chunk(`Internal Server Error`) + chunk(c2) + chunk(stop) + done), llm.ErrMalformed, "invalid JSON in a stream chunk"},
+		{"control bytes raw in a JSON string", sse(chunk("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\x1b[2J\"}}]}") + chunk(stop) + done), llm.ErrMalformed, "invalid JSON in a stream chunk"},
 		{"an empty body", sse(""), llm.ErrNetwork, "ended before the reply was complete"},
 	}
 	for _, c := range cases {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/internal/apierr"
 )
 
 // Provider is an in-process llm.Provider that plays a Script. It exists for
@@ -160,7 +161,7 @@ func (p *Provider) streamFault(f *Fault) *llm.Error {
 	case "cut":
 		return &llm.Error{Provider: p.Name(), Kind: llm.ErrNetwork, Err: errors.New("scripted fault: stream cut")}
 	case "malformed":
-		return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: errors.New("scripted fault: malformed event")}
+		return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries, Err: errors.New("scripted fault: malformed event")}
 	default:
 		return &llm.Error{Provider: p.Name(), Kind: llm.KindForStatus(f.Status), Err: fmt.Errorf("scripted fault in stream: %s", faultMessage(f))}
 	}

@@ -364,8 +364,26 @@ func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
 			e.Err = fmt.Errorf("%w: %w", ctx.Err(), err)
 		}
 	case isMalformed(err):
+		// Not a reply cut or lost on the way, which another call may
+		// well bring whole: the server wrote it so, and a server whose
+		// encoder leaves control characters in strings does so again at
+		// the next one the model writes. It is asked once more, as a
+		// model whose reply did not parse is, not as often as a
+		// network fault.
 		e.Kind = llm.ErrMalformed
-		e.Err = fmt.Errorf("unparsable reply from the server: %w", err)
+		e.Tries = MalformedTries
+		why := ""
+		switch s := err.Error(); {
+		case strings.Contains(s, `'\n' in string literal`):
+			// The SSE decoders end an event's data with the newline
+			// of its last line: the data ended inside a string.
+			why = " (the chunk ends inside a string: it was cut short, or a newline in it was left unescaped)"
+		case strings.Contains(s, "in string literal"):
+			// encoding/json's words for a byte below 0x20 in a string.
+			why = " (a control character left unescaped inside a string, which JSON does not allow)"
+		}
+		e.Err = Hide(fmt.Sprintf("the server sent invalid JSON in a stream chunk: %s%s: its output is broken; if this repeats, report it to whoever runs the server or use another",
+			Detail(err.Error()), why), err)
 	case notFoundHost(err) != nil:
 		// The name server says the host does not exist (NXDOMAIN): a
 		// mistyped or renamed host. Asked again it answers the same (the
@@ -415,6 +433,10 @@ func (m Mapper) StreamCut() *llm.Error {
 	return &llm.Error{Provider: m.Provider, Kind: llm.ErrNetwork,
 		Err: fmt.Errorf("stream from %s ended before the reply was complete: %w", m.BaseURL, io.ErrUnexpectedEOF)}
 }
+
+// MalformedTries bounds the calls made for a reply whose stream did not
+// parse: the first and one more (see llm.Error.Tries).
+const MalformedTries = 2
 
 func isTimeout(err error) bool {
 	var ne net.Error

@@ -38,7 +38,7 @@ func TestTransport(t *testing.T) {
 		{"eof", context.Background(), io.ErrUnexpectedEOF, llm.ErrNetwork, "lost"},
 		{"canceled", canceled, errors.New("read: use of closed connection"), llm.ErrCanceled, "canceled"},
 		{"deadline", context.Background(), fmt.Errorf("x: %w", context.DeadlineExceeded), llm.ErrTimeout, ""},
-		{"json", context.Background(), fmt.Errorf("decode: %w", &syn), llm.ErrMalformed, "unparsable"},
+		{"json", context.Background(), fmt.Errorf("decode: %w", &syn), llm.ErrMalformed, "invalid JSON in a stream chunk"},
 	}
 	for _, c := range cases {
 		e := m.Transport(c.ctx, c.err)
