@@ -292,6 +292,12 @@ func (t *Table) CheckMention(m Mention) Finding {
 		f.Status, f.Reason = Unverified, "no metric of the filings could be read for this figure"
 		return f
 	}
+	switch m.Metric {
+	case taxRate:
+		return t.checkTaxRate(m)
+	case StatutoryTaxRate:
+		return t.checkStatutory(m, f)
+	}
 	if m.ToProfit {
 		return t.checkToProfit(m, f)
 	}
@@ -418,6 +424,60 @@ func (t *Table) CheckMention(m Mention) Finding {
 		return f
 	}
 	f.Reason = t.diagnose(m, actual)
+	return f
+}
+
+// checkTaxRate holds a rate named only a "tax rate" ("its tax rate was
+// 24.1%") to the effective rate, as a debater writing of a company's year
+// means it. Wrong as that, it may still be the statutory rate the filing
+// reconciles from ("a 21% tax rate"), which is no wrong figure: it is then
+// unverified, as is any mismatch when the filing states no statutory rate
+// (a foreign filer's may be its own country's, which the check does not
+// know). Named effective, a rate is held to the effective rate alone, and
+// a wrong one is corrected even when it equals the statutory rate.
+func (t *Table) checkTaxRate(m Mention) Finding {
+	eff := m
+	eff.Metric = EffectiveTaxRate
+	f := t.CheckMention(eff)
+	if f.Status != Corrected {
+		return f
+	}
+	st, ok := t.Lookup(StatutoryTaxRate, Period{FY: f.Period.FY})
+	if !ok {
+		f.Status, f.Actual = Unverified, nil
+		f.Reason = fmt.Sprintf("a tax rate not named effective: not the filing's effective rate for %s, and the filing states no statutory rate it may be instead", f.Period)
+		return f
+	}
+	sm := m
+	sm.Metric = StatutoryTaxRate
+	if same, _ := matches(sm, st.Value); same {
+		f.Status, f.Actual = Unverified, nil
+		f.Reason = fmt.Sprintf("a tax rate not named effective: it is the federal statutory rate the filing reconciles from (%s), not the effective rate",
+			t.Display(StatutoryTaxRate, st.Value))
+	}
+	return f
+}
+
+// checkStatutory verifies a statutory tax rate against the federal one
+// the filing reconciles from for the year (a quarter's is its year's).
+// A rate that is not it is unverified, never corrected: it may be another
+// jurisdiction's, or a state's, and the law is not the company's figure.
+func (t *Table) checkStatutory(m Mention, f Finding) Finding {
+	for _, p := range t.candidates(m) {
+		st, ok := t.Lookup(StatutoryTaxRate, Period{FY: p.FY})
+		if !ok {
+			continue
+		}
+		if same, _ := matches(m, st.Value); same {
+			f.Status, f.Period = Verified, st.Period
+			return f
+		}
+		f.Status, f.Period = Unverified, st.Period
+		f.Reason = fmt.Sprintf("a statutory rate other than the federal one the filing reconciles from (%s in %s): it may be another jurisdiction's, which the check does not know",
+			t.Display(StatutoryTaxRate, st.Value), st.Period)
+		return f
+	}
+	f.Status, f.Reason = Unverified, "a statutory tax rate: the filings Parley has state none for "+periodText(m)
 	return f
 }
 
@@ -604,7 +664,7 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 // alone; net cash, its opposite, either way or counting the marketable
 // securities held past a year as well (Apple's own "net cash").
 var alternatesOf = map[Metric][]Metric{ROE: {ROAE}, ROA: {ROAA}, ROCE: {ROACE}, NetDebt: {netDebtOfCash},
-	NetCash: {netCashOfCash, netCashWithSecurities}, CashAndInvestments: {cashWithLongTermSecurities}}
+	NetCash: {netCashOfCash, netCashWithSecurities}, CashAndInvestments: {cashWithLongTermSecurities}, PayoutRatio: {payoutRatioPerShare}}
 
 // relativeChange is a margin's change as a percentage of the margin a year
 // earlier, for a change in points.
@@ -926,6 +986,9 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 		if f.Period != actual.Period || f.Metric == m.Metric || alternate[f.Metric] || UnitOf(f.Metric) != UnitOf(m.Metric) {
 			continue
 		}
+		if f.Metric == StatutoryTaxRate && m.Metric != EffectiveTaxRate {
+			continue // the law's rate, not a line another figure is a slip of
+		}
 		if _, g := f.Metric.Base(); g != growth {
 			continue
 		}
@@ -971,7 +1034,8 @@ var claimMetricAliases = map[string]Metric{
 	"assets": TotalAssets, "liabilities": TotalLiabilities, "equity": Equity, "shareholders_equity": Equity,
 	"total_equity": Equity, "total_stockholders_equity": Equity, "income_before_taxes": PretaxIncome,
 	"income_before_income_taxes": PretaxIncome, "income_tax_expense": IncomeTax, "provision_for_income_taxes": IncomeTax,
-	"tax_rate": EffectiveTaxRate, "dps": DividendsPerShare, "dividend_per_share": DividendsPerShare,
+	"tax_rate": EffectiveTaxRate, "dps": DividendsPerShare, "dividend_payout_ratio": PayoutRatio, "payout": PayoutRatio,
+	"statutory_rate": StatutoryTaxRate, "federal_statutory_tax_rate": StatutoryTaxRate, "statutory_income_tax_rate": StatutoryTaxRate, "dividend_per_share": DividendsPerShare,
 	"dividends_paid": Dividends, "buybacks": Repurchases, "repurchases": Repurchases, "stock_repurchases": Repurchases, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
 	"diluted_share_count": DilutedShares, "weighted_average_diluted_shares": DilutedShares, "diluted_shares_outstanding": DilutedShares,
 	"diluted_weighted_average_shares": DilutedShares,

@@ -420,6 +420,24 @@ var metricPhrases = []struct {
 	{"pretax profit", PretaxIncome, false}, {"pre tax profit", PretaxIncome, false},
 	{"income tax expense", IncomeTax, false}, {"provision for income taxes", IncomeTax, false}, {"tax expense", IncomeTax, false},
 	{"tax provision", IncomeTax, false}, {"effective tax rate", EffectiveTaxRate, false}, {"effective rate", EffectiveTaxRate, false},
+	{"effective income tax rate", EffectiveTaxRate, false}, {"effective tax rates", EffectiveTaxRate, false},
+	// A rate not named effective: held to the effective rate unless it is
+	// the statutory one (checkTaxRate); one named statutory, to the rate
+	// the filing reconciles from (checkStatutory).
+	{"tax rate", taxRate, false}, {"income tax rate", taxRate, false}, {"tax rates", taxRate, false},
+	{"statutory rate", StatutoryTaxRate, false}, {"statutory tax rate", StatutoryTaxRate, false},
+	{"statutory income tax rate", StatutoryTaxRate, false}, {"federal statutory rate", StatutoryTaxRate, false},
+	{"federal statutory tax rate", StatutoryTaxRate, false}, {"federal statutory income tax rate", StatutoryTaxRate, false},
+	{"statutory federal rate", StatutoryTaxRate, false}, {"statutory federal tax rate", StatutoryTaxRate, false},
+	{"statutory federal income tax rate", StatutoryTaxRate, false}, {"us statutory rate", StatutoryTaxRate, false},
+	{"u.s. statutory rate", StatutoryTaxRate, false}, {"us federal statutory rate", StatutoryTaxRate, false},
+	{"u.s. federal statutory rate", StatutoryTaxRate, false}, {"federal rate", StatutoryTaxRate, false},
+	{"federal tax rate", StatutoryTaxRate, false}, {"federal corporate tax rate", StatutoryTaxRate, false},
+	{"corporate tax rate", StatutoryTaxRate, false}, {"us corporate tax rate", StatutoryTaxRate, false},
+	{"u.s. corporate tax rate", StatutoryTaxRate, false}, {"statutory rates", StatutoryTaxRate, false},
+	// The dividends over net income (or a share's over EPS).
+	{"payout ratio", PayoutRatio, false}, {"dividend payout ratio", PayoutRatio, false}, {"dividend payout", PayoutRatio, false},
+	{"payout ratios", PayoutRatio, false},
 	{"dividends per share", DividendsPerShare, false}, {"dividend per share", DividendsPerShare, false},
 	{"dividends declared per share", DividendsPerShare, false}, {"annual dividend per share", DividendsPerShare, false},
 	// Cash with securities: its own line, not the cash line.
@@ -504,7 +522,7 @@ var otherPhrases = []string{
 	"sales per square foot", "revenue per store", "revenue per share", "sales per share",
 	"special dividend", "special dividends", "special cash dividend", "one time dividend", "one off dividend", "stock dividend",
 	"supplemental dividend", "variable dividend", "extra dividend",
-	"payout ratio", "aum", "assets under management", "backlog", "bookings", "gross bookings", "remaining performance obligations",
+	"aum", "assets under management", "backlog", "bookings", "gross bookings", "remaining performance obligations",
 	"rpo", "arr", "annual recurring revenue", "annualized recurring revenue", "gmv", "gross merchandise volume", "gross merchandise value",
 	"same store sales", "comparable sales", "comparable store sales", "comp sales", "comps", "net revenue retention", "churn",
 	"market share", "headcount", "employees",
@@ -517,9 +535,13 @@ var otherPhrases = []string{
 	// Debt beyond the long-term line: the current portion, commercial
 	// paper, the total; held to long-term debt, a right total was corrected.
 	"total debt", "gross debt", "short term debt", "current portion of long term debt", "commercial paper", "total borrowings",
-	// Taxes paid in cash are not the expense, and a rate not named
-	// effective may be the statutory one ("the 21% federal rate").
-	"income tax", "income taxes", "taxes paid", "cash taxes", "tax rate", "statutory tax rate", "interest expense", "goodwill", "impairment", "inventory", "inventories",
+	// Taxes paid in cash are not the expense.
+	"income tax", "income taxes", "taxes paid", "cash taxes", "interest expense",
+	// Rates a tax may be charged at that are neither the year's effective
+	// rate nor the federal statutory one.
+	"cash tax rate", "marginal tax rate", "marginal rate", "minimum tax", "minimum tax rate", "global minimum tax",
+	"foreign tax rate", "foreign tax rates", "state tax rate", "state tax rates", "gilti", "tax rate on", "blended tax rate",
+	"blended statutory rate", "non gaap tax rate", "adjusted tax rate", "cash tax", "tax rate guidance", "goodwill", "impairment", "inventory", "inventories",
 	"accounts receivable", "working capital", "net cash provided", "net cash used", "net cash generated", "net cash from", "net cash flow",
 	"net cash flows", "net cash inflow", "net cash inflows", "net cash outflow", "net cash outflows", "net cash proceeds", "net cash paid",
 	"net cash received", "net cash interest", "cash burn", "burn rate",

@@ -69,6 +69,21 @@ const (
 	IncomeTax         Metric = "income_tax"
 	EffectiveTaxRate  Metric = "effective_tax_rate"
 	DividendsPerShare Metric = "dividends_per_share"
+	// PayoutRatio is the dividends paid over net income, as a debater
+	// states "a payout ratio of 14%"; payoutRatioPerShare, the dividend
+	// declared a share over diluted EPS, is the other way to state it and
+	// right by either. None on a loss: a payout of a loss means nothing.
+	PayoutRatio         Metric = "payout_ratio"
+	payoutRatioPerShare Metric = "payout_ratio_per_share"
+	// StatutoryTaxRate is the federal statutory rate the filing's tax note
+	// reconciles from (21% for a US filer since 2018), which a debater
+	// sets beside the effective rate: a rate of the law, not of the
+	// company's year, so a figure of it is verified when the filing states
+	// it and never corrected (another jurisdiction's statutory rate is not
+	// wrong). A "tax rate" not named effective or statutory is held to
+	// the effective rate unless it is this one (taxRate).
+	StatutoryTaxRate Metric = "statutory_tax_rate"
+	taxRate          Metric = "tax_rate"
 	// NetDebt is net debt at a balance-sheet date as the valuation
 	// computes it (analysis.NetDebtAt): debt less cash and short-term
 	// investments. netDebtOfCash is debt less cash alone, which a debater
@@ -182,6 +197,8 @@ var labels = map[Metric]string{
 	Repurchases: "share repurchases", TotalAssets: "total assets", TotalLiabilities: "total liabilities",
 	Equity: "stockholders' equity", PretaxIncome: "pretax income", IncomeTax: "income tax expense",
 	EffectiveTaxRate: "effective tax rate", DividendsPerShare: "dividends per share",
+	PayoutRatio: "dividend payout ratio", payoutRatioPerShare: "dividend payout ratio (dividends a share over diluted EPS)",
+	StatutoryTaxRate: "federal statutory tax rate", taxRate: "tax rate",
 	NetDebt: "net debt", netDebtOfCash: "net debt (debt less cash)",
 	CashAndInvestments: "cash and short-term investments", cashWithLongTermSecurities: "cash and all marketable securities",
 	NetCash: "net cash", netCashOfCash: "net cash (cash less debt)", netCashWithSecurities: "net cash (cash and all marketable securities less debt)",
@@ -227,7 +244,8 @@ func UnitOf(m Metric) Unit {
 		return USDPerShare
 	case Shares, DilutedShares:
 		return SharesUnit
-	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, ROAE, ROAA, ROCE, ROACE, Leverage, RDIntensity, EffectiveTaxRate:
+	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, ROAE, ROAA, ROCE, ROACE, Leverage, RDIntensity, EffectiveTaxRate,
+		PayoutRatio, payoutRatioPerShare, StatutoryTaxRate, taxRate:
 		return Percent
 	case DebtToEquity, CurrentRatio, CashConversion, AssetTurnover:
 		return Multiple
@@ -343,8 +361,14 @@ var concepts = []struct {
 	{LongTermDebt, xbrl.LongTermDebt}, {Shares, xbrl.SharesOutstanding}, {DilutedShares, xbrl.DilutedSharesWeighted},
 	{TotalAssets, xbrl.TotalAssets}, {TotalLiabilities, xbrl.TotalLiabilities}, {Equity, xbrl.StockholdersEquity},
 	{PretaxIncome, xbrl.PretaxIncome}, {IncomeTax, xbrl.IncomeTax}, {DividendsPerShare, xbrl.DividendsPerShare},
-	{SGA, sgaConcept.Concept}, {OperatingExpenses, opexConcept.Concept},
+	{SGA, sgaConcept.Concept}, {OperatingExpenses, opexConcept.Concept}, {StatutoryTaxRate, statutoryConcept.Concept},
 }
+
+// statutoryConcept is the federal statutory income tax rate the tax note
+// reconciles from, a fraction ("pure": 0.21), read by the check alone as
+// sgaConcept is. Its facts are in percent in the table.
+var statutoryConcept = xbrl.ConceptDef{Concept: "StatutoryTaxRate", Label: "Federal statutory income tax rate",
+	Unit: "pure", Tags: []xbrl.Tag{{Taxonomy: xbrl.TaxonomyUSGAAP, Name: "EffectiveIncomeTaxRateReconciliationAtFederalStatutoryIncomeTaxRate"}}}
 
 // sgaConcept is selling, general and administrative expense, which the
 // xbrl package's concepts (and so the analysis and the data tools) do not
@@ -370,6 +394,8 @@ func seriesOf(cf *xbrl.CompanyFacts, c xbrl.Concept) (*xbrl.Series, error) {
 		return cf.Resolve(sgaConcept)
 	case opexConcept.Concept:
 		return cf.Resolve(opexConcept)
+	case statutoryConcept.Concept:
+		return cf.Resolve(statutoryConcept)
 	}
 	return cf.Series(c)
 }
@@ -488,6 +514,12 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 				continue
 			}
 			fact := Fact{Metric: c.m, Period: p, Value: f.Value, Source: source(f.Sources)}
+			if c.m == StatutoryTaxRate {
+				if f.Derived() {
+					continue // a rate is no difference of year-to-date rates
+				}
+				fact.Value *= 100
+			}
 			if f.Derived() && UnitOf(c.m) == USDPerShare {
 				// Half a cent for each figure rounded to the cent, and a
 				// cent for the shares weighted over other spans.
@@ -718,7 +750,8 @@ func preferredStock(cf *xbrl.CompanyFacts) bool {
 
 // alternate marks the other definitions of a line (alternatesOf's): no
 // growth is computed of them, and no figure is read as one.
-var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true, cashWithLongTermSecurities: true}
+var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true, cashWithLongTermSecurities: true,
+	payoutRatioPerShare: true}
 
 // instantAt is the first of the us-gaap tags reported in unit at date d,
 // as the latest filing states it.
@@ -767,6 +800,18 @@ func derive(v map[Metric]Fact, p Period) {
 	if pre, ok := v[PretaxIncome]; ok && pre.Value > 0 {
 		if tax, ok := v[IncomeTax]; ok {
 			v[EffectiveTaxRate] = Fact{Metric: EffectiveTaxRate, Period: p, Value: 100 * tax.Value / pre.Value, Source: both(tax, pre)}
+		}
+	}
+	// The payout ratio both ways: dividends paid over net income, and the
+	// dividend declared a share over diluted EPS.
+	if ni, ok := v[NetIncome]; ok && ni.Value > 0 {
+		if d, ok := v[Dividends]; ok {
+			v[PayoutRatio] = Fact{Metric: PayoutRatio, Period: p, Value: 100 * d.Value / ni.Value, Source: both(d, ni)}
+		}
+	}
+	if eps, ok := v[EPSDiluted]; ok && eps.Value > 0 {
+		if d, ok := v[DividendsPerShare]; ok {
+			v[payoutRatioPerShare] = Fact{Metric: payoutRatioPerShare, Period: p, Value: 100 * d.Value / eps.Value, Source: both(d, eps)}
 		}
 	}
 	if !okRev || rev.Value == 0 {
