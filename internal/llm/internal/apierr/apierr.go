@@ -102,6 +102,12 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
+	if msg == "" {
+		// A status of no standard's (Anthropic's 529, Groq's 498,
+		// Cloudflare's 52x) with an empty body: the error ended in
+		// "(HTTP 529): ", as if its words had been lost.
+		msg = "the server gave no reason"
+	}
 	e.Err = Hide(msg, err)
 	switch {
 	case kind == llm.ErrAuth:
