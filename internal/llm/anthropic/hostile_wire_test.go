@@ -307,15 +307,20 @@ func TestToolInputCutAtMaxTokens(t *testing.T) {
 	}
 }
 
+// A web page with status 200 is a base URL to fix, not retried, whatever
+// type it is sent as: a page sent as text/plain or text/event-stream was
+// read as a stream with no event, cut, and retried in vain.
 func TestWebPageIsNotTheAPI(t *testing.T) {
-	p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte("<!doctype html><html><title>Sign in</title></html>"))
-	})
-	_, err := ask(p)
-	var e *llm.Error
-	if !errors.As(err, &e) || e.Kind != llm.ErrBadRequest || e.Provider != "anthropic" || !strings.Contains(err.Error(), "base URL") {
-		t.Fatalf("%v", err)
+	for _, ctype := range []string{"text/html; charset=utf-8", "text/plain", "text/event-stream", "application/octet-stream"} {
+		p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			_, _ = w.Write([]byte("\r\n<!doctype html><html><title>Sign in</title></html>"))
+		})
+		_, err := ask(p)
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != llm.ErrBadRequest || e.Provider != "anthropic" || !strings.Contains(err.Error(), "base URL") {
+			t.Errorf("%s: %v, want a bad request naming the base URL", ctype, err)
+		}
 	}
 }
 

@@ -35,8 +35,16 @@ func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response
 	}
 	br := bufio.NewReader(apierr.LineEnds(res.Body))
 	apierr.SkipBOM(br)
-	if b, _ := br.Peek(1); len(b) == 1 && b[0] == '{' {
+	switch first, _ := apierr.FirstByte(br); first {
+	case '{':
 		return apierr.WholeAsStream(res, br, messageToEvents)
+	case '<':
+		// A web page sent as something other than text/html (which
+		// RejectWebPage refuses): a login portal or a web UI at the
+		// base URL, not the API. Read as a stream it had no event and
+		// looked cut, and was retried in vain.
+		_ = res.Body.Close()
+		return nil, apierr.WebPageError(req)
 	}
 	if e := apierr.NotEventStream(br); e != nil {
 		_ = res.Body.Close()

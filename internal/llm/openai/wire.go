@@ -59,7 +59,7 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 	}
 	br := bufio.NewReader(apierr.LineEnds(res.Body))
 	apierr.SkipBOM(br)
-	first, _ := firstByte(br)
+	first, _ := apierr.FirstByte(br)
 	if first == '<' || strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		// A web page with status 200: the base URL names a web UI or a
 		// login portal, not the API. Waiting will not change that.
@@ -148,22 +148,6 @@ func chunkLine(line []byte) bool {
 		return true
 	}
 	return len((*obj.Choices)[0].Delta) > 0
-}
-
-// firstByte peeks at the first byte that is not white space.
-func firstByte(br *bufio.Reader) (byte, error) {
-	for {
-		b, err := br.Peek(1)
-		if err != nil {
-			return 0, err
-		}
-		switch b[0] {
-		case ' ', '\t', '\r', '\n':
-			_, _ = br.ReadByte()
-			continue
-		}
-		return b[0], nil
-	}
 }
 
 // lines passes a stream on line by line, with repairs: a stream that ends

@@ -62,3 +62,20 @@ func (l *lineEnds) Read(p []byte) (int, error) {
 		}
 	}
 }
+
+// FirstByte peeks at the first byte of br that is not white space, reading
+// the white space before it.
+func FirstByte(br *bufio.Reader) (byte, error) {
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			_, _ = br.ReadByte()
+			continue
+		}
+		return b[0], nil
+	}
+}
