@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -48,11 +49,9 @@ func ParseRetryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0
 	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(secs * float64(time.Second))
+	if delaySeconds(v) {
+		secs, _ := strconv.ParseFloat(v, 64)
+		return DurationOf(secs, time.Second)
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
@@ -60,4 +59,36 @@ func ParseRetryAfter(v string, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// delaySeconds reports whether v is delay-seconds: digits, with a fraction
+// as some servers send. strconv.ParseFloat also reads "NaN", "Inf" and
+// "1e9", which no server means as a delay.
+func delaySeconds(v string) bool {
+	digits, frac, _ := strings.Cut(v, ".")
+	if digits+frac == "" {
+		return false
+	}
+	for _, c := range digits + frac {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// DurationOf is n units as a time.Duration, for a wait a server asks
+// for: 0 when n is not above 0 (or not a number), and the longest
+// Duration when n units are longer. Converted as it is, a hostile
+// "Retry-After: 99999999999" overflowed to a negative wait, which callers
+// read as none and retried at once.
+func DurationOf(n float64, unit time.Duration) time.Duration {
+	switch d := n * float64(unit); {
+	case !(d > 0):
+		return 0
+	case d >= math.MaxInt64:
+		return math.MaxInt64
+	default:
+		return time.Duration(d)
+	}
 }

@@ -1,7 +1,9 @@
 package llm
 
 import (
+	"math"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,6 +34,18 @@ func TestParseRetryAfter(t *testing.T) {
 		{"soon", 0},
 		{now.Add(7 * time.Second).Format(http.TimeFormat), 7 * time.Second},
 		{now.Add(-7 * time.Second).Format(http.TimeFormat), 0},
+		// Past what a Duration holds: the longest wait, not an overflow
+		// to a negative one, read as none.
+		{"99999999999", math.MaxInt64},
+		{"1" + strings.Repeat("0", 400), math.MaxInt64},
+		// Not delay-seconds, though strconv reads them.
+		{"NaN", 0},
+		{"Inf", 0},
+		{"1e3", 0},
+		{"0x10", 0},
+		{"1.", 1 * time.Second},
+		{".5", 500 * time.Millisecond},
+		{".", 0},
 	}
 	for _, c := range cases {
 		if got := ParseRetryAfter(c.in, now); got != c.want {

@@ -85,7 +85,7 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 		if ms, err := strconv.ParseFloat(strings.TrimSpace(header.Get("Retry-After-Ms")), 64); err == nil && ms > 0 && e.RetryAfter == 0 {
 			// Azure OpenAI's finer hint, sent with or instead of
 			// Retry-After.
-			e.RetryAfter = time.Duration(ms * float64(time.Millisecond))
+			e.RetryAfter = llm.DurationOf(ms, time.Millisecond)
 		}
 		if e.RetryAfter == 0 && status == http.StatusTooManyRequests {
 			e.RetryAfter = rateLimitReset(header)
@@ -184,7 +184,7 @@ func rateLimitReset(h http.Header) time.Duration {
 			return d
 		}
 		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 {
-			return time.Duration(secs * float64(time.Second))
+			return llm.DurationOf(secs, time.Second)
 		}
 		return 0
 	}
