@@ -45,6 +45,7 @@ func TestBadInput(t *testing.T) {
 		{"topic without words", good, []string{"debate", "?!", "--no-checkpoints"}, 2, `the topic "?!" has no words: ask a question`},
 		{"topic from standard input", good, []string{"debate", "-", "--no-checkpoints"}, 2, `the topic is "-": parley debate takes the topic as its argument, not from standard input`},
 		{"batch topic without words", good, []string{"batch", "--format", "perspectives", "..."}, 1, `the topic "..." has no words`},
+		{"batch offline question", good, []string{"batch", "Should we use Redis?", "--offline"}, 1, `(got "Should we use Redis?")`},
 		{"two topics", good, []string{"debate", "Redis", "Postgres"}, 2, "put it in quotes"},
 		{"unknown flag", good, []string{"debate", "x", "--colour"}, 2, "unknown flag: --colour"},
 		{"unknown format", good, []string{"debate", "x", "--format", "duel"}, 2, `unknown format "duel"`},

@@ -230,8 +230,13 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 		return &UsageError{Err: err}
 	}
 	if format == bullbear.Name {
+		// A ticker typed in lower case is the same ticker (nvda is
+		// NVDA); anything else stays as typed, so that the error that
+		// refuses it quotes the user's words, not "SHOULD WE?".
 		for i, it := range items {
-			items[i] = strings.ToUpper(it)
+			if t, ok := bullbear.Ticker(strings.ToUpper(it)); ok {
+				items[i] = t
+			}
 		}
 	}
 	store, err := f.OpenStore(ctx)
