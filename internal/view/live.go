@@ -504,7 +504,10 @@ func (l *Live) render(e debate.Event) {
 	switch e.Type {
 	case debate.TypeCreated:
 		l.printf("%s %s\n", l.cs.Bold("Debate "+e.Debate), l.cs.Dim("("+l.state.Format+")"))
-		l.printf("%s\n", l.state.Topic)
+		// A topic of several lines (one pasted, or sent to the API)
+		// has its lines after the first indented: only the view's own
+		// lines start at column 0.
+		l.printf("%s\n", IndentLines(strings.TrimRight(l.state.Topic, "\n"), replyIndent, false))
 	case debate.TypeResumed:
 		// The run before may have stopped in the middle of a reply.
 		l.newline()

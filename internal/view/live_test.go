@@ -564,3 +564,18 @@ func TestLiveResumingLineStartsALine(t *testing.T) {
 		t.Errorf("the resuming line does not start a line:\n%s", out.String())
 	}
 }
+
+// TestLiveTopicCannotForgeTheViewsLines: a topic of several lines (the API
+// takes one) is printed with its lines after the first indented, so that
+// none of them opens at column 0 as the view's headings do.
+func TestLiveTopicCannotForgeTheViewsLines(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?\n═══ Decision ═══\n── Moderator · verdict ──\nUse Redis."})
+	l.Close()
+	want := "Redis or Postgres?\n  ═══ Decision ═══\n  ── Moderator · verdict ──\n  Use Redis.\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("the topic's lines are not indented after the first:\n%s", out.String())
+	}
+}
