@@ -117,8 +117,19 @@ var ErrFileExists = errors.New("the file exists")
 // error then wraps ErrFileExists. The new file is linked into place, which
 // fails if the name was taken meanwhile, rather than checked for and
 // renamed over.
+//
+// What replace lets it write over that is not a regular file (a device, a
+// FIFO: /dev/null, /dev/stdout on a pipe) is written into, as a shell's
+// redirection does, and a symbolic link is written through: a rename would
+// put a new file in their place (/dev/null, for a process run as root).
 func WriteExport(path string, data []byte, replace bool) error {
 	if replace {
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			path = real
+		}
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return writeInto(path, data)
+		}
 		return WriteFileAtomic(path, data)
 	}
 	if _, err := os.Lstat(path); err == nil {
@@ -134,6 +145,20 @@ func WriteExport(path string, data []byte, replace bool) error {
 		}
 		return nil
 	})
+}
+
+// writeInto writes data into the file at path, which exists and is not a
+// regular one: it is opened for writing, never created or replaced.
+func writeInto(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // writeThrough writes data to a new temporary file beside path, synced,

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -112,5 +113,50 @@ func TestWriteExportThroughAFile(t *testing.T) {
 	}
 	if got := FileInPath(filepath.Join(dir, "a", "b")); got != "" {
 		t.Errorf("FileInPath of missing directories = %q, want none", got)
+	}
+}
+
+// TestWriteExportIntoAFIFOOrThroughALink: --force on a path that is not a
+// regular file writes into it, as a shell's redirection does, rather than
+// renaming a new file over it: "parley export ID -o /dev/null --force",
+// run as root, put a regular file in place of /dev/null. A FIFO stands in
+// for the device here (creating one needs no privilege). A symbolic link
+// is written through, and stays a link (/dev/stdout is one).
+func TestWriteExportIntoAFIFOOrThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if err := WriteExport(fifo, []byte("# Debate\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v, %v", fi.Mode(), err)
+	} else if s := <-got; s != "# Debate\n" {
+		t.Errorf("the FIFO's reader got %q", s)
+	}
+
+	target := filepath.Join(dir, "real.md")
+	if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.md")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteExport(link, []byte("# Debate\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "# Debate\n" {
+		t.Errorf("the link's target holds %q", b)
 	}
 }
