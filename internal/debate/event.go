@@ -282,6 +282,12 @@ type BudgetWarning struct {
 	Scope  string `json:"scope"` // "debate" or "round 2 / performance"
 	Used   int    `json:"used"`
 	Budget int    `json:"budget"`
+	// Turn is the turn whose reply passed an agent's budget for its
+	// round, logged just before that turn's completion, so that a view
+	// shows the warning under the turn's heading rather than under
+	// whichever turn streams next; empty for the debate's budget (and in
+	// logs written before it was recorded).
+	Turn string `json:"turn,omitempty"`
 }
 
 // EventType implements Payload.

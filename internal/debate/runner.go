@@ -1265,18 +1265,21 @@ func (r *Runner) complete(ctx context.Context, s *State, p turnPlan, res attempt
 	if r.Price != nil {
 		cost, priced = r.Price(p.model.String(), res.usage)
 	}
-	evs := []Payload{TurnCompleted{
-		Turn: p.spec.TurnRef, Text: res.text, Move: move, Invalid: res.invalid,
-		Usage: res.usage, CostUSD: cost, Priced: priced, Model: res.model, Hints: p.spec.Hints,
-	}}
+	var evs []Payload
 	r.mu.Lock()
 	if budget := p.budget; budget > 0 {
 		used := s.AgentUsage(p.spec.Agent, p.spec.Round).OutputTokens + res.usage.OutputTokens
 		scope := fmt.Sprintf("round %d / %s", p.spec.Round, p.spec.Agent)
 		if used*5 >= budget*4 && !s.warned(scope) {
-			evs = append(evs, BudgetWarning{Scope: scope, Used: used, Budget: budget})
+			// Before the completion: the views show it under the
+			// turn's heading while the turn is still theirs to show.
+			evs = append(evs, BudgetWarning{Scope: scope, Used: used, Budget: budget, Turn: p.spec.ID})
 		}
 	}
+	evs = append(evs, TurnCompleted{
+		Turn: p.spec.TurnRef, Text: res.text, Move: move, Invalid: res.invalid,
+		Usage: res.usage, CostUSD: cost, Priced: priced, Model: res.model, Hints: p.spec.Hints,
+	})
 	e, err := r.enqueueLocked(ctx, s, evs...)
 	r.mu.Unlock()
 	if err != nil {

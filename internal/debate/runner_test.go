@@ -542,8 +542,19 @@ func TestTurnBudget(t *testing.T) {
 		t.Error("a3 was requested with an exhausted budget")
 	}
 	warns := decodeAll[debate.BudgetWarning](t, e.events("d"))
-	if len(warns) != 1 || warns[0] != (debate.BudgetWarning{Scope: "round 1 / alpha", Used: 8, Budget: 10}) {
-		t.Errorf("warnings %+v, want one at 80%%", warns)
+	if len(warns) != 1 || warns[0] != (debate.BudgetWarning{Scope: "round 1 / alpha", Used: 8, Budget: 10, Turn: "a1"}) {
+		t.Errorf("warnings %+v, want one at 80%%, of turn a1", warns)
+	}
+	// Logged before the turn's completion, while the views still show
+	// the turn: after it, the next turn's heading was up.
+	var order []string
+	for _, ev := range e.events("d") {
+		if ev.Type == debate.TypeBudgetWarning || ev.Type == debate.TypeTurnCompleted {
+			order = append(order, ev.Type)
+		}
+	}
+	if len(order) < 2 || order[0] != debate.TypeBudgetWarning || order[1] != debate.TypeTurnCompleted {
+		t.Errorf("events %v: want the warning before a1's completion", order)
 	}
 
 	// Resume with a larger budget.

@@ -461,7 +461,12 @@ func (m *Model) render(v *debateView, e debate.Event) {
 	case debate.TypeBudgetWarning:
 		var p debate.BudgetWarning
 		if e.Decode(&p) == nil {
-			m.say(warn, fmt.Sprintf("⚠ token budget: %s used %s of %s", p.Scope, report.Thousands(p.Used), report.Thousands(p.Budget)))
+			line := fmt.Sprintf("⚠ token budget: %s used %s of %s", p.Scope, report.Thousands(p.Used), report.Thousands(p.Budget))
+			if p.Turn != "" {
+				m.turnLine(v, p.Turn, warn, line)
+			} else {
+				m.say(warn, line)
+			}
 		}
 	case debate.TypeCheckpoint:
 		var p debate.CheckpointReached

@@ -625,8 +625,14 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeBudgetWarning:
 		var p debate.BudgetWarning
 		if e.Decode(&p) == nil {
+			line := l.cs.Yellow(fmt.Sprintf("⚠ token budget: %s used %d of %d", p.Scope, p.Used, p.Budget))
+			if p.Turn != "" {
+				// Under the turn's own heading, not the live one's.
+				l.notice(p.Turn, line)
+				return
+			}
 			l.newline()
-			l.printf("%s\n", l.cs.Yellow(fmt.Sprintf("⚠ token budget: %s used %d of %d", p.Scope, p.Used, p.Budget)))
+			l.printf("%s\n", line)
 		}
 	case debate.TypeCheckpoint:
 		var p debate.CheckpointReached

@@ -579,3 +579,37 @@ func TestLiveTopicCannotForgeTheViewsLines(t *testing.T) {
 		t.Errorf("the topic's lines are not indented after the first:\n%s", out.String())
 	}
 }
+
+// TestLiveBudgetWarningUnderItsTurn: an agent's budget warning is shown
+// under that agent's heading. It was printed where it came, under the
+// heading of whichever turn streamed then ("── Operational Simplicity ──",
+// "⚠ token budget: round 1 / performance-advocate used 62 of 10").
+func TestLiveBudgetWarningUnderItsTurn(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	l := NewLive(ios, false, nil)
+	f := &feed{t: t, l: l}
+	a, b := ref("r1/a", "alpha", "Alpha · argument", 1), ref("r1/b", "beta", "Beta · argument", 1)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"})
+	f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnStarted{Turn: b, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: a.ID, Text: "Alpha streams."})
+	f.send(debate.BudgetWarning{Scope: "round 1 / beta", Used: 9, Budget: 10, Turn: b.ID})
+	f.send(debate.TurnCompleted{Turn: b, Text: "Beta."})
+	f.send(debate.TurnDelta{Turn: a.ID, Text: " Alpha ends."})
+	f.send(debate.BudgetWarning{Scope: "round 1 / alpha", Used: 8, Budget: 10, Turn: a.ID})
+	f.send(debate.TurnCompleted{Turn: a, Text: "Alpha streams. Alpha ends."})
+	l.Close()
+	got := out.String()
+	_, alpha, _ := strings.Cut(got, "── Alpha · argument (round 1) ──\n")
+	alpha, beta, _ := strings.Cut(alpha, "── Beta · argument (round 1) ──\n")
+	if !strings.Contains(alpha, "round 1 / alpha used 8 of 10") || strings.Contains(alpha, "round 1 / beta") {
+		t.Errorf("Alpha's section holds the wrong warnings:\n%s", got)
+	}
+	if !strings.Contains(beta, "round 1 / beta used 9 of 10") {
+		t.Errorf("Beta's warning is not under Beta's heading:\n%s", got)
+	}
+	if strings.Contains(got, "Alpha streams.\n⚠") {
+		t.Errorf("Beta's warning cut Alpha's streamed line:\n%s", got)
+	}
+}
