@@ -607,6 +607,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		// never filled in (a gateway's relay that sends zeros), and are
 		// unknown as counts never sent are, not a free call.
 		usage.Unreported = !counted || usage.InputTokens+usage.CacheReadTokens+usage.CacheWriteTokens == 0
+		usage = apierr.Counts(usage)
 		if counted && !p.ownAPI {
 			p.checkCacheCounts(ctx, req.Model, usage)
 		}

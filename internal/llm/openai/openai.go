@@ -534,6 +534,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// not say.
 			detail = fmt.Sprintf("finish_reason %s: a content filter withheld the rest of the reply", apierr.Detail(finish))
 		}
+		usage = apierr.Counts(usage)
 		yield(llm.Chunk{Usage: &usage, StopReason: stop, StopDetail: detail}, nil)
 	}
 }
