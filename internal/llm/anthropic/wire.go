@@ -61,6 +61,9 @@ type namedEvents struct {
 	c     io.Closer
 	named bool // the current event has its event: line
 	error bool // the current event is named "error"
+	// other is set when the current event is named with a type the API
+	// does not send (see apiEvents).
+	other bool
 	buf   []byte
 	err   error
 }
@@ -104,9 +107,17 @@ func (n *namedEvents) fix(line []byte) []byte {
 	t := bytes.TrimRight(line, "\r\n")
 	switch {
 	case len(t) == 0:
-		n.named, n.error = false, false
+		n.named, n.error, n.other = false, false, false
 	case bytes.HasPrefix(t, []byte("event:")):
-		n.named, n.error = true, string(bytes.TrimSpace(t[len("event:"):])) == "error"
+		name := string(bytes.TrimSpace(t[len("event:"):]))
+		n.named, n.error, n.other = true, name == "error", !slices.Contains(apiEvents, name)
+	case bytes.HasPrefix(t, []byte("data:")) && n.other && !json.Valid(bytes.TrimSpace(t[len("data:"):])):
+		// An event of a type the API does not send (a proxy's
+		// heartbeat, "data: ping"), whose data is not JSON: the
+		// streaming docs ask clients to pass over unknown event types,
+		// and the SDK, which decodes every event's data, failed the
+		// call on it. Without its data the event is skipped.
+		return nil
 	case bytes.HasPrefix(t, []byte("data:")) && n.error:
 		// An error event in another server's shape ({"message": ...},
 		// OpenAI's {"error": {...}}, vLLM's bare object, text): in the
@@ -140,6 +151,9 @@ func (n *namedEvents) fix(line []byte) []byte {
 }
 
 func (n *namedEvents) Close() error { return n.c.Close() }
+
+// apiEvents are the event types the Messages API streams.
+var apiEvents = []string{"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping", "error"}
 
 // messageToEvents turns a Message object into the events that stream the
 // same reply. Anything else (an {"type":"error",...} object sent with a

@@ -165,6 +165,9 @@ type lines struct {
 	data bool
 	// errorEvent is set when the current event was named "error".
 	errorEvent bool
+	// otherEvent is set when the current event was named otherwise than
+	// "error" or "message", the names OpenAI-compatible streams use.
+	otherEvent bool
 	buf        []byte
 	err        error
 }
@@ -206,7 +209,7 @@ func (l *lines) Read(p []byte) (int, error) {
 func (l *lines) fix(line []byte) []byte {
 	t := bytes.TrimRight(line, "\r\n")
 	if len(t) == 0 {
-		l.data, l.errorEvent = false, false
+		l.data, l.errorEvent, l.otherEvent = false, false, false
 		return line
 	}
 	if t[0] == '{' || string(t) == "[DONE]" {
@@ -217,8 +220,16 @@ func (l *lines) fix(line []byte) []byte {
 		t = bytes.TrimRight(line, "\r\n")
 	}
 	if name, ok := bytes.CutPrefix(t, []byte("event:")); ok {
-		l.errorEvent = string(bytes.TrimSpace(name)) == "error"
+		n := string(bytes.TrimSpace(name))
+		l.errorEvent, l.otherEvent = n == "error", n != "error" && n != "message" && n != ""
 		return line
+	}
+	if d, ok := bytes.CutPrefix(t, []byte("data:")); ok && l.otherEvent && !json.Valid(bytes.TrimSpace(d)) {
+		// An event of a type of its own (a proxy's heartbeat,
+		// "data: ping"), whose data is not JSON: no chunk, and the SDK,
+		// which decodes every event's data, failed the call on it.
+		// Without its data the event is skipped.
+		return nil
 	}
 	if e, ok := bytes.CutPrefix(t, []byte("data:")); ok && l.errorEvent && !l.data {
 		// An event named "error" whose data is the error itself
