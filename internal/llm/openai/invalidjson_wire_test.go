@@ -23,6 +23,9 @@ func TestInvalidJSONInAChunk(t *testing.T) {
 		{"tab raw in a string", "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"l\to\"}}]}", "control character left unescaped"},
 		{"a line of text", "Internal Server Error", "looking for beginning of value"},
 		{"a chunk cut short", `{"choices":[{"index":0,"delta":{"content":"lo`, "ends inside a string"},
+		// JSON, but no chunk: not said to be invalid JSON.
+		{"a list", `[]`, "the server sent a stream chunk that is JSON but not the API's object"},
+		{"a string", `"hi"`, "the server sent a stream chunk that is JSON but not the API's object"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -32,8 +35,11 @@ func TestInvalidJSONInAChunk(t *testing.T) {
 				t.Fatalf("got %+v, %v; want a malformed error asked once more", r, err)
 			}
 			msg := err.Error()
-			if !strings.Contains(msg, "the server sent invalid JSON in a stream chunk") || strings.ContainsAny(msg, "\x01\x1b\t\n") {
+			if !strings.Contains(msg, "the server sent ") || !strings.Contains(msg, " stream chunk") || strings.ContainsAny(msg, "\x01\x1b\t\n") {
 				t.Errorf("error %q does not name the cause on one clean line", msg)
+			}
+			if !strings.Contains(c.hint, "JSON but not") && !strings.Contains(msg, "the server sent invalid JSON in a stream chunk") {
+				t.Errorf("error %q does not say the chunk is invalid JSON", msg)
 			}
 			if !strings.Contains(msg, c.hint) {
 				t.Errorf("error %q does not say %q", msg, c.hint)

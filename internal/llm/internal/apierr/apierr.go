@@ -388,8 +388,15 @@ func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
 			// encoding/json's words for a byte below 0x20 in a string.
 			why = " (a control character left unescaped inside a string, which JSON does not allow)"
 		}
-		e.Err = Hide(fmt.Sprintf("the server sent invalid JSON in a stream chunk: %s%s: its output is broken; if this repeats, report it to whoever runs the server or use another",
-			Detail(err.Error()), why), err)
+		what := "invalid JSON in a stream chunk"
+		if typ := (*json.UnmarshalTypeError)(nil); errors.As(err, &typ) {
+			// Valid JSON, of another shape ("data: []", "data: \"hi\""):
+			// "invalid JSON" would send the reader looking for a syntax
+			// error.
+			what = "a stream chunk that is JSON but not the API's object"
+		}
+		e.Err = Hide(fmt.Sprintf("the server sent %s: %s%s: its output is broken; if this repeats, report it to whoever runs the server or use another",
+			what, Detail(err.Error()), why), err)
 	case notFoundHost(err) != nil:
 		// The name server says the host does not exist (NXDOMAIN): a
 		// mistyped or renamed host. Asked again it answers the same (the
