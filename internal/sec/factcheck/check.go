@@ -886,10 +886,20 @@ func matches(m Mention, actual float64) (bool, string) {
 	switch UnitOf(m.Metric) {
 	case USD, USDPerShare, SharesUnit:
 		// A reported amount is exact in the filing: written to a digit,
-		// it is right only rounded to it, half a unit either way. (Rates
-		// and ratios keep a whole unit: they are often worked out from
-		// figures already rounded.)
+		// it is right only rounded to it, half a unit either way.
 		tol /= 2
+	case Percent, Points:
+		// A rate in digits is right rounded to its last digit ("6%" of
+		// 5.8%), give or take rateAllowance, never more than a whole
+		// unit: "5%" of 5.8% and "7%" of 6.43% are wrong, where a whole
+		// unit either way let them pass. A width the words set
+		// ("doubled", "a third of") is held whole.
+		if !m.wordWidth {
+			tol = tol/2 + math.Min(rateAllowance, tol/2)
+		}
+		// (Ratios and scores keep a whole unit: a ratio's digits are
+		// worked out by the writer from other figures, most of them
+		// rounded.)
 	}
 	if tol == 0 {
 		tol = math.Abs(actual) * 0.001
@@ -915,6 +925,15 @@ func matches(m Mention, actual float64) (bool, string) {
 	}
 	return math.Abs(stated-actual) <= tol, ""
 }
+
+// rateAllowance is how far past half a unit of its last digit a rate in
+// percent or points may lie from the filing's, in points: a twentieth,
+// for a rate worked out from amounts already rounded to three or four
+// figures (Apple's fiscal 2025 revenue growth, 6.43%, is 6.45% from
+// $416.2B and $391.0B, written "6.5%") or truncated at a tenth ("6.4%" of
+// 6.49%). At a whole percent it is small beside the half unit: "5%" holds
+// of 4.45% to 5.55%.
+const rateAllowance = 0.05
 
 // diagnose names what is wrong with a figure that matches nothing stated:
 // the right figure of another period, a scale slip, another metric's value,

@@ -16,12 +16,16 @@ import (
 // Mention is a financial figure found in prose: a number with its unit and
 // the metric, period and direction the sentence gives it.
 type Mention struct {
-	Quote  string  // the sentence, as written
-	Text   string  // the figure, as written: "$130.5 billion", "65%"
-	Value  float64 // in the unit: dollars, percent, dollars a share, shares
-	Unit   Unit
-	Step   float64 // the value of one unit of its last stated digit
-	Approx bool    // "about", "roughly", "~", "nearly"
+	Quote string  // the sentence, as written
+	Text  string  // the figure, as written: "$130.5 billion", "65%"
+	Value float64 // in the unit: dollars, percent, dollars a share, shares
+	Unit  Unit
+	Step  float64 // the value of one unit of its last stated digit
+	// wordWidth marks a Step the words set, not a digit: a multiple or a
+	// fraction in words ("doubled", "by a third") is held to the whole
+	// width it states, where a rate in digits is held to its rounding.
+	wordWidth bool
+	Approx    bool // "about", "roughly", "~", "nearly"
 	// pinned is the period a streak over years ends in, which the
 	// attribution of the nearest period must not replace.
 	pinned *Period

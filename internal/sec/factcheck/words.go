@@ -206,7 +206,7 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 			// A multiple is a round figure: "doubled" is said of a rise
 			// of 75% to 125%, "nearly doubled" of 70% to 104% (a ratio of
 			// 0.85 to 1.02 times the multiple).
-			m := Mention{Unit: Percent, Value: 100 * (k - 1), Step: 12.5 * k, Dir: 1}
+			m := Mention{Unit: Percent, Value: 100 * (k - 1), Step: 12.5 * k, Dir: 1, wordWidth: true}
 			if nearlyRe().MatchString(low[max(0, loc[0]-16):loc[0]]) {
 				lo, hi := 100*(0.85*k-1), 100*(1.02*k-1)
 				m.Value, m.Step = (lo+hi)/2, (hi-lo)/2
@@ -231,7 +231,7 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 			// to its last digit as "2.5x" is.
 			m := Mention{Unit: Percent, Value: 100 * (k - 1), Step: 100 * st, Dir: 1, timesBase: loc[4]}
 			if st == 0 {
-				m.Step = 12.5 * k
+				m.Step, m.wordWidth = 12.5*k, true
 			}
 			add(loc[0], loc[3]+len(" times"), m)
 		}
@@ -244,7 +244,7 @@ func findWordNumbers(low string, metrics []span, add func(start, end int, m Ment
 			}
 			// Said of a round share: "by a third" of 29% to 37%, "by
 			// nearly a third" of a little less too.
-			m := Mention{Unit: Percent, Value: 100 * f, Step: max(2.5, 12*f)}
+			m := Mention{Unit: Percent, Value: 100 * f, Step: max(2.5, 12*f), wordWidth: true}
 			if nearlyRe().MatchString(low[loc[4]:loc[5]]) {
 				m.Step = max(5, 20*f)
 			}
@@ -298,7 +298,7 @@ func findFractionsOf(sentence, low string, t *Table, add func(start, end int, m 
 				continue // "half of it", "a quarter of the decade"
 			}
 		}
-		m := Mention{Unit: Percent, Value: 100 * f, Step: max(2.5, 15*f), Fraction: true}
+		m := Mention{Unit: Percent, Value: 100 * f, Step: max(2.5, 15*f), Fraction: true, wordWidth: true}
 		if moreRe().MatchString(pre) || lessRe().MatchString(pre) {
 			m.Step = 0.5
 		}
