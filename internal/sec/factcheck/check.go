@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -351,11 +352,18 @@ func (t *Table) CheckMention(m Mention) Finding {
 		return f
 	}
 	stated := t.candidates(m)
-	if len(stated) == 0 {
-		f.Status, f.Reason = Unverified, fmt.Sprintf("calendar %d is not one of the filer's fiscal years, which end in %s", m.Period.FY, time.Month(t.FYEndMonth))
-		return f
-	}
 	var known []Fact
+	if len(stated) == 0 {
+		// A calendar year of a filer whose fiscal year is not it: the
+		// four fiscal quarters ending in it add up to a flow's total.
+		fact, why := t.calendarYear(m.Metric, m.Period.FY)
+		if why != "" {
+			f.Status, f.Reason = Unverified, fmt.Sprintf("calendar %d is not one of the filer's fiscal years, which end in %s, and %s",
+				m.Period.FY, time.Month(t.FYEndMonth), why)
+			return f
+		}
+		known = append(known, fact)
+	}
 	for _, p := range stated {
 		if fact, ok := t.lookupOrChange(m.Metric, p); ok {
 			known = append(known, fact)
@@ -425,6 +433,55 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	f.Reason = t.diagnose(m, actual)
 	return f
+}
+
+// calendarYear is a flow's total over calendar year y (a Period of Q
+// calendarYearQ), or its growth over the calendar year before, as the sum
+// of the four fiscal quarters that end in it (calendarQuarter: Apple's
+// calendar 2024 is its fiscal 2024's last three quarters and fiscal
+// 2025's first), reported or derived from year-to-date figures. Only an
+// amount that adds up over quarters has one: not a per-share figure, a
+// count averaged over the period, a balance or a rate. The reason is why
+// there is none, "" when there is.
+func (t *Table) calendarYear(m Metric, y int) (Fact, string) {
+	base, growth := m.Base()
+	if UnitOf(base) != USD || isInstant(base) || alternate[base] || labels[base] == "" {
+		return Fact{}, fmt.Sprintf("its %s is not a sum of quarters the check could add up", m.Label())
+	}
+	total := func(y int) (Fact, bool) {
+		sum := Fact{Metric: base, Period: Period{FY: y, Q: calendarYearQ}}
+		var srcs []string
+		for q := 1; q <= 4; q++ {
+			p, ok := t.calendarQuarter(q, y)
+			if !ok {
+				return Fact{}, false
+			}
+			f, ok := t.Lookup(base, p)
+			if !ok {
+				return Fact{}, false
+			}
+			sum.Value += f.Value
+			for _, s := range strings.Split(f.Source, "; ") {
+				if !slices.Contains(srcs, s) {
+					srcs = append(srcs, s)
+				}
+			}
+		}
+		sum.Source = strings.Join(srcs, "; ")
+		return sum, true
+	}
+	cur, ok := total(y)
+	if !ok {
+		return Fact{}, fmt.Sprintf("the filings Parley has lack one of the %s quarters that end in it", base.Label())
+	}
+	if !growth {
+		return cur, ""
+	}
+	prev, ok := total(y - 1)
+	if !ok || prev.Value <= 0 {
+		return Fact{}, fmt.Sprintf("the filings Parley have no %s total of calendar %d to measure its growth from", base.Label(), y-1)
+	}
+	return Fact{Metric: m, Period: cur.Period, Value: 100 * (cur.Value - prev.Value) / prev.Value, Source: cur.Source + "; " + prev.Source}, ""
 }
 
 // checkTaxRate holds a rate named only a "tax rate" ("its tax rate was

@@ -269,11 +269,19 @@ func (p Period) String() string {
 	switch {
 	case p.TTM:
 		return "TTM"
+	case p.Q == calendarYearQ:
+		return fmt.Sprintf("calendar %d", p.FY)
 	case p.Q > 0:
 		return fmt.Sprintf("Q%d FY%d", p.Q, p.FY)
 	}
 	return fmt.Sprintf("FY%d", p.FY)
 }
+
+// calendarYearQ is the Q of a Period that is calendar year FY, not a
+// fiscal one: a flow's total over the four fiscal quarters ending in it,
+// computed for a figure stated of it (Table.calendarYear), never held in
+// the table.
+const calendarYearQ = -2
 
 // Fact is one reference value.
 type Fact struct {
