@@ -320,6 +320,16 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					usage = usageOf(*xg.Usage)
 				}
 			}
+			if f := badShape(chunk.JSON.Choices); f != "" {
+				yield(llm.Chunk{}, p.badChunk("choices", f))
+				return
+			}
+			for _, ch := range chunk.Choices {
+				if f := badShape(ch.JSON.Delta); f != "" {
+					yield(llm.Chunk{}, p.badChunk("delta", f))
+					return
+				}
+			}
 			if choice < 0 && len(chunk.Choices) > 0 {
 				choice = chunk.Choices[0].Index
 				for _, ch := range chunk.Choices[1:] {
@@ -683,6 +693,28 @@ func (p *Provider) noTools(model string, err error) *llm.Error {
 // answer.
 func (p *Provider) lateReasoning(model string) *llm.Error {
 	return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: think.LateError(model)}
+}
+
+// badShape returns a field's JSON when it came of another type than the
+// API's (a choices object rather than a list, a delta that is a string),
+// which the SDK reads as absent; "" otherwise, and for an empty value of
+// another type ({}, "", []), which carries nothing to lose.
+func badShape(f respjson.Field) string {
+	switch raw := strings.TrimSpace(f.Raw()); {
+	case f.Valid(), raw == "", raw == respjson.Null, raw == "{}", raw == `""`, raw == "[]":
+		return ""
+	default:
+		return raw
+	}
+}
+
+// badChunk is the error for a chunk whose field came as raw, of another
+// type than the API's. Read as absent, the reply's text in it was lost
+// and the rest stood as the whole reply (an empty one when every chunk was
+// so). It is asked once more, as invalid JSON is: the server wrote it so.
+func (p *Provider) badChunk(field, raw string) *llm.Error {
+	return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries,
+		Err: fmt.Errorf("the server sent a stream chunk whose %q is not of the API's type: %s: its output is broken; if this repeats, report it to whoever runs the server or use another", field, apierr.Detail(raw))}
 }
 
 // reasoningText is the reasoning a delta carries, in the field servers use
