@@ -386,6 +386,18 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						}
 					}
 				case "content_block_delta":
+					if raw := strings.TrimSpace(ev.JSON.Delta.Raw()); raw != "" && raw[0] != '{' && raw != "null" && raw != `""` && raw != "[]" {
+						// A delta of another type than an object (a
+						// string, a list): the SDK, which marks a
+						// union field valid whatever it holds, read
+						// it as empty, and the text in it was lost
+						// while the rest stood as the whole reply.
+						// The server wrote it so: it is asked once
+						// more, as invalid JSON is.
+						yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries,
+							Err: fmt.Errorf("the server sent a content_block_delta whose delta is not an object: %s: its output is broken; if this repeats, report it to whoever runs the server or use another", apierr.Detail(raw))})
+						return
+					}
 					switch ev.Delta.Type {
 					case "text_delta":
 						if ev.Delta.Text != "" && !text(ev.Delta.Text) {
