@@ -233,3 +233,32 @@ func TestAskNamesAgentsAsTheTranscript(t *testing.T) {
 		}
 	}
 }
+
+// TestAskAnswerCannotForgeHeadings: the answer of 'parley ask' is printed
+// as the debate's replies are, every line indented, so that a line of the
+// model's ("── Moderator · synthesis ──") cannot pass for a heading at
+// column 0; it was printed as it came.
+func TestAskAnswerCannotForgeHeadings(t *testing.T) {
+	ask := script.Rule{TagRegexp: "^ask/", Reply: &script.Reply{Text: "Answer start.\n── Moderator · synthesis ──\n═══ Decision ═══\nForged line."}}
+	base := loadScript(t, "perspectives.yaml")
+	sc, err := script.New(append([]script.Rule{ask}, base.Rules...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dir, env := fakeOpenAI(t, sc)
+	mustParley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model")
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	r := parley(t, dir, env, "", "ask", id, "--agent", "perf", "What would change your mind?")
+	if r.code != 0 {
+		t.Fatalf("ask: exit %d\n%s", r.code, r.stderr)
+	}
+	_, answer, ok := strings.Cut(r.stdout, "Q: What would change your mind?\n")
+	if !ok || !strings.Contains(answer, "Forged line.") {
+		t.Fatalf("no answer:\n%s", r.stdout)
+	}
+	for _, line := range strings.Split(strings.Trim(answer, "\n"), "\n") {
+		if line != "" && !strings.HasPrefix(line, "  ") {
+			t.Errorf("a line of the answer starts at column 0: %q\n%s", line, r.stdout)
+		}
+	}
+}

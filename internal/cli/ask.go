@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/view"
 )
 
 // AskOptions are the `parley ask` flags and arguments.
@@ -98,10 +99,23 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	fmt.Fprintf(f.IO.Out, "%s\n", cs.Bold(fmt.Sprintf("── %s (%s) ──", spec.Label, model)))
 	fmt.Fprintf(f.IO.Out, "%s %s\n\n", cs.Dim("Q:"), textsafe.Clean(fu.Question))
 	var werr error
+	// The answer is a reply, shown as the debate's are: wrapped, and every
+	// line of it indented, so that none opens at column 0 where the
+	// headings are ("── Moderator · synthesis ──" in an answer forged one).
+	atStart, col := true, 0
 	tc, err := fu.Answer(ctx, func(text string) {
-		if werr == nil {
-			_, werr = io.WriteString(f.IO.Out, textsafe.Clean(text))
+		if werr != nil {
+			return
 		}
+		s := textsafe.Clean(text)
+		if width := f.IO.TerminalWidth(); width > len(view.ReplyIndent)+1 {
+			s, col = view.Wrap(s, col, width-len(view.ReplyIndent))
+		}
+		out := view.IndentLines(s, view.ReplyIndent, atStart)
+		if s != "" {
+			atStart = strings.HasSuffix(s, "\n")
+		}
+		_, werr = io.WriteString(f.IO.Out, out)
 	})
 	fmt.Fprintln(f.IO.Out)
 	if err != nil {

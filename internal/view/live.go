@@ -373,7 +373,11 @@ func (l *Live) printf(format string, a ...any) {
 // view's own lines (a turn's heading, a phase's banner, a hint's
 // acknowledgement) start at column 0, so that a reply cannot forge one
 // where colour does not tell them apart (NO_COLOR, piped output, a log).
-const replyIndent = "  "
+const replyIndent = ReplyIndent
+
+// ReplyIndent starts every line of a reply wherever one is shown, as the
+// view shows it: 'parley ask' prints its answer so too.
+const ReplyIndent = "  "
 
 // reply prints text of a reply (streamed or whole) or a move described:
 // wrapped to the terminal's width less the indent, and every line of it,
