@@ -262,3 +262,30 @@ func TestAskAnswerCannotForgeHeadings(t *testing.T) {
 		}
 	}
 }
+
+// TestAskModelForNamesTheAgent: --model-for of 'parley ask' takes the agent
+// asked, as its help says (AGENT=MODEL), by the name --agent takes or by
+// its role; a key for another agent is refused. The agent's name chose
+// nothing, and the question went silently to the environment's default
+// model (openai/gpt-4.1), neither recorded nor named.
+func TestAskModelForNamesTheAgent(t *testing.T) {
+	ask := script.Rule{TagRegexp: "^ask/", Reply: &script.Reply{Text: "A measured p99 over budget would."}}
+	base := loadScript(t, "perspectives.yaml")
+	sc, err := script.New(append([]script.Rule{ask}, base.Rules...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dir, env := fakeOpenAI(t, sc)
+	mustParley(t, dir, env, "", "debate", "Should we use Redis or PostgreSQL for caching?", "--no-checkpoints", "--model", "test-model")
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	for _, key := range []string{"performance-advocate", "perf", "Performance Advocate", "debater"} {
+		r := parley(t, dir, env, "", "ask", id, "--agent", "perf", "--model-for", key+"=other-model", "What would change your mind?")
+		if r.code != 0 || !strings.Contains(r.stdout, "Performance Advocate · follow-up (openai/other-model)") {
+			t.Errorf("--model-for %s=other-model: exit %d\nstdout:\n%s\nstderr:\n%s", key, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := parley(t, dir, env, "", "ask", id, "--agent", "perf", "--model-for", "operational-simplicity=other-model", "What would change your mind?")
+	if r.code != 2 || !strings.Contains(r.stderr, `the question goes to performance-advocate, not to "operational-simplicity"`) {
+		t.Errorf("--model-for another agent: exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+}

@@ -148,7 +148,10 @@ func (a *App) Ask(ctx context.Context, req AskRequest) (*FollowUp, error) {
 // the one the debate recorded for the turn, else the environment's.
 func (a *App) askModel(st *debate.State, t debate.TurnRef, mf Models) (debate.Model, error) {
 	var cast debate.Cast
-	var err error
+	mf, err := askModelFor(st, t, mf)
+	if err != nil {
+		return debate.Model{}, err
+	}
 	switch {
 	case mf.Given() || len(st.Models) == 0:
 		cast, _, err = ResolveCast(mf, a.Env.Getenv)
@@ -164,6 +167,33 @@ func (a *App) askModel(st *debate.State, t debate.TurnRef, mf Models) (debate.Mo
 			"Parley's data-only agents argue from fixed rules and cannot answer free questions. %s", t.Agent, setup.HowToConfigure)}
 	}
 	return m, nil
+}
+
+// askModelFor reads --model-for of a follow-up: its key names the agent
+// asked (as --agent does: its name, or a unique prefix of it) or the
+// agent's role, and becomes the role's. A key for another agent or role
+// chose nothing, and the question went to the environment's default model,
+// neither the one recorded nor the one named.
+func askModelFor(st *debate.State, t debate.TurnRef, mf Models) (Models, error) {
+	if len(mf.ModelFor) == 0 {
+		return mf, nil
+	}
+	specs := make([]string, len(mf.ModelFor))
+	for i, spec := range mf.ModelFor {
+		key, ref, ok := strings.Cut(spec, "=")
+		key = strings.TrimSpace(key)
+		specs[i] = spec
+		if !ok || key == "" {
+			continue // ResolveCast says how to write it
+		}
+		if k := agentKey(key); k == agentKey(t.Role) || k == agentKey(t.Agent) || MatchAgent(Agents(st), key) == t.Agent {
+			specs[i] = t.Role + "=" + ref
+			continue
+		}
+		return mf, setup.Inputf("--model-for %s: the question goes to %s, not to %q: write --model-for %s=[PROVIDER/]MODEL (or its role, %s), or --model", spec, t.Agent, key, t.Agent, t.Role)
+	}
+	mf.ModelFor = specs
+	return mf, nil
 }
 
 // CastModel picks the model for a turn as the runner does: by agent, by

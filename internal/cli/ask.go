@@ -63,7 +63,7 @@ answer free questions; configure a model as for 'parley debate').`,
 	fl.StringVar(&opts.Agent, "agent", "", "the `agent` to ask: a debater, persona or the moderator (bullbear: bull, bear or moderator)")
 	nonBlankVar(fl, &opts.Models.Provider, "provider", "model provider: anthropic, openai or ollama (default: detected from the environment)")
 	nonBlankVar(fl, &opts.Models.Model, "model", "model `name`")
-	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one agent, `AGENT=[PROVIDER/]MODEL` (repeatable)")
+	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for the agent asked, `AGENT=[PROVIDER/]MODEL` (the agent as --agent names it, or its role)")
 	return cmd
 }
 
