@@ -61,6 +61,7 @@ func TestBadInput(t *testing.T) {
 		{"bad batch refresh", good, []string{"batch", "NVDA", "--offline", "--refresh", "soon"}, 2, `--refresh "soon" is not a duration`},
 		{"config file named but missing", append([]string{"PARLEY_CONFIG=" + filepath.Join(dir, "typo.yaml")}, good...), []string{"debate", "x"}, 2, "PARLEY_CONFIG names " + filepath.Join(dir, "typo.yaml") + ", which does not exist"},
 		{"bad duration in the config file", withBadConfig, []string{"debate", "x"}, 2, `config.yaml: line 2: round_timeout: "soon" is not a duration such as 2m or 90s`},
+		{"whole number flag out of range", good, []string{"list", "--limit", "99999999999999999999"}, 2, `--limit 99999999999999999999 is too large a number: give a smaller one`},
 		{"bad whole number flag", good, []string{"debate", "x", "--max-rounds", "three"}, 2, `--max-rounds "three" is not a whole number`},
 		{"unknown provider", good, []string{"debate", "x", "--provider", "gemini"}, 4, `unknown provider; choose one of anthropic, ollama, openai`},
 		{"no model", []string{"PARLEY_DB=" + db}, []string{"debate", "Redis or Postgres?"}, 4, "ANTHROPIC_API_KEY"},

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -363,6 +364,11 @@ func flagValueError(err error) error {
 	case "duration":
 		return fmt.Errorf("%s %q is not a duration: give one such as 2m, 90s or 1h30m", name, ive.GetValue())
 	case "int", "int64", "int32", "uint", "uint64":
+		if errors.Is(err, strconv.ErrRange) {
+			// A whole number, but past what the flag holds: "is not
+			// a whole number" told the user to write what they had.
+			return fmt.Errorf("%s %s is too large a number: give a smaller one", name, ive.GetValue())
+		}
 		return fmt.Errorf("%s %q is not a whole number: give one such as 3", name, ive.GetValue())
 	case "float64", "float32":
 		return fmt.Errorf("%s %q is not a number: give one such as 0.5", name, ive.GetValue())
