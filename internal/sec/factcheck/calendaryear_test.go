@@ -32,6 +32,11 @@ func TestCalendarYearTotals(t *testing.T) {
 		{ts["AAPL"], "Apple's revenue in calendar 2023 was $385.7 billion.", Verified},
 		{ts["AAPL"], "Apple's revenue grew 10% in calendar 2025.", Verified},
 		{ts["AAPL"], "Apple's revenue grew 3% in calendar 2025.", Corrected},
+		// The year before its name: read as the bare year, the fiscal one,
+		// a right total was corrected.
+		{ts["AAPL"], "Apple's revenue for the 2024 calendar year was $395.8 billion.", Verified},
+		{ts["AAPL"], "Apple's 2024 calendar-year revenue was $391.0 billion.", Corrected},
+		{ts["AAPL"], "Apple's CY2024 revenue was $395.8 billion.", Verified},
 		{ts["AAPL"], "Apple's diluted EPS in calendar 2024 was $6.30.", Unverified},
 		{ts["AAPL"], "Apple's gross margin in calendar 2024 was 40%.", Unverified},
 		{march, "Northwind's revenue in calendar 2025 was $5.22 billion.", Verified},

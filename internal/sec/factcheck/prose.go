@@ -584,7 +584,9 @@ var (
 	// An explicit calendar year: "calendar 2024", "CY2024", "calendar year
 	// 2024".
 	calendarRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:calendar(?:\s+year)?\s*'?|cy\s*'?)(\d{4}|\d{2})\b`)
+		// The year before its name too: "the 2024 calendar year" was read
+		// as the bare year, the fiscal one, and a right total corrected.
+		return regexp.MustCompile(`(?i)\b(?:calendar(?:\s+year)?\s*'?|cy\s*'?)(\d{4}|\d{2})\b|\b(\d{4})[\s-]+calendar[\s-]+year\b`)
 	})
 	// A quarter named for the month it ends in: "the December quarter (of)
 	// 2024", "the June 2025 quarter", "the quarter ended December 28, 2024",
@@ -2768,7 +2770,11 @@ func findPeriods(low string, t *Table) []span {
 		if years[loc[0]] {
 			continue
 		}
-		y, _ := strconv.Atoi(low[loc[2]:loc[3]])
+		g := 2
+		if loc[2] < 0 {
+			g = 4 // "the 2024 calendar year"
+		}
+		y, _ := strconv.Atoi(low[loc[g]:loc[g+1]])
 		if y < 100 {
 			y += 2000
 		}
