@@ -451,7 +451,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 				// After the stop_reason only message_stop is due (and, from
 				// some proxies, a message_delta with the counts): a stream
-				// held open without it is given afterStop of silence.
+				// held open without it is given afterStop without more
+				// content. Other events (counts sent again and again) do
+				// not hold it open: they held the call to its deadline,
+				// failed as a timeout and retried.
 				switch {
 				case stopped && grace == nil:
 					over, stop := over, stopStream
@@ -459,7 +462,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						over.Store(true)
 						stop()
 					})
-				case grace != nil:
+				case grace != nil && moreAfterStop:
 					grace.Reset(afterStop)
 				}
 			}

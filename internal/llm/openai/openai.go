@@ -305,7 +305,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		for stream.Next() {
 			chunk := stream.Current()
 			// wasFinished: a finish_reason came in an earlier chunk.
-			wasFinished := finished
+			// carried: this chunk had some of the reply.
+			wasFinished, carried := finished, false
 			if chunk.JSON.Usage.Valid() {
 				// Servers that send usage with every chunk (vLLM's
 				// continuous_usage_stats) send running totals: the last wins.
@@ -357,9 +358,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 				content := contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw())
 				said = said || content != "" || r != ""
-				if wasFinished && (content != "" || r != "" || ch.Delta.Refusal != "" || len(ch.Delta.ToolCalls) > 0) {
-					moreAfterFinish = true
-				}
+				carried = carried || content != "" || r != "" || ch.Delta.Refusal != "" || len(ch.Delta.ToolCalls) > 0
+				moreAfterFinish = moreAfterFinish || wasFinished && carried
 				text, late := thinking.Feed(content)
 				if late {
 					p.learnThink(ctx, req.Model, think.Orphan)
@@ -390,16 +390,19 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			}
 			// After the finish_reason only the counts and "data: [DONE]"
 			// are due, at once, which a proxy that holds the body open
-			// never sends: the stream is given afterFinish of silence to
-			// end by itself. (It is read to its end when it does, so that
-			// the connection is kept for the next call.)
+			// never sends: the stream is given afterFinish, without more
+			// of the reply, to end by itself. (It is read to its end when
+			// it does, so that the connection is kept for the next call.)
+			// Chunks without any of the reply (counts sent again and
+			// again) do not hold it open: they held the call to its
+			// deadline, failed as a timeout and retried.
 			switch {
 			case finished && grace == nil:
 				grace = time.AfterFunc(afterFinish, func() {
 					over.Store(true)
 					stopStream()
 				})
-			case grace != nil:
+			case grace != nil && carried:
 				grace.Reset(afterFinish)
 			}
 		}
