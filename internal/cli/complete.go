@@ -61,6 +61,35 @@ func completeIDs(f *Factory) func(*cobra.Command, []string, string) ([]string, c
 	}
 }
 
+// completeAskAgents offers the agents of the debate 'parley ask' names
+// (its first argument), as --agent takes them; bull, bear and moderator
+// were offered for every debate, names a perspectives or crux debate has
+// not. Without a debate it can read, it offers nothing.
+func completeAskAgents(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		ctx := context.Background()
+		store, ok, err := f.OpenStoreReadOnly(ctx)
+		if err != nil || !ok {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer store.Close()
+		st, _, err := loadDebate(ctx, f, store, args[0])
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []string
+		for _, a := range app.Agents(st) {
+			if strings.HasPrefix(a, strings.ToLower(prefix)) {
+				out = append(out, a)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // agentNames are the personas and council analysts --agents accepts.
 func agentNames() []string {
 	var out []string
@@ -98,7 +127,7 @@ func registerCompletions(root *cobra.Command, f *Factory) {
 		reg("framework", computed(analysis.FrameworkNames))
 		reg("risk", fixed("neutral", "averse"))
 		reg("agents", computed(agentNames))
-		reg("agent", fixed("bull", "bear", "moderator"))
+		reg("agent", completeAskAgents(f))
 		reg("perspective", fixed("pro", "opp", "mod"))
 		reg("resume", ids)
 		reg("theme", fixed(string(shell.ThemeAuto), string(shell.ThemeDark), string(shell.ThemeLight)))
