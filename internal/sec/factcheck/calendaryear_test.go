@@ -6,9 +6,9 @@ import "testing"
 // of the filer's fiscal years ("Apple's revenue in calendar 2024") is the
 // sum of the four fiscal quarters ending in it, reported or derived, and
 // its growth is over the calendar year before; it was unverified, right or
-// wrong. With a quarter missing, or of a line that does not add up over
-// quarters (EPS, a margin, the diluted share count), it stays unverified,
-// never corrected. Truth from the companyfacts JSON: Apple's calendar 2024
+// wrong. A margin or a rate of two flows is the ratio of their totals.
+// With a quarter missing, or of a line that does not add up over quarters
+// (EPS, the diluted share count), it stays unverified, never corrected. Truth from the companyfacts JSON: Apple's calendar 2024
 // revenue $395.760B and net income $96.150B, calendar 2025 revenue
 // $435.617B (+10.1%), calendar 2023 $385.706B (its fiscal 2023 fourth
 // quarter derived from a 53-week year's 279-day nine months); the
@@ -38,7 +38,13 @@ func TestCalendarYearTotals(t *testing.T) {
 		{ts["AAPL"], "Apple's 2024 calendar-year revenue was $391.0 billion.", Corrected},
 		{ts["AAPL"], "Apple's CY2024 revenue was $395.8 billion.", Verified},
 		{ts["AAPL"], "Apple's diluted EPS in calendar 2024 was $6.30.", Unverified},
-		{ts["AAPL"], "Apple's gross margin in calendar 2024 was 40%.", Unverified},
+		// A margin or a rate of two flows: the ratio of their totals
+		// (Apple's calendar 2024 gross margin 46.52%, net 24.30%,
+		// operating 31.76%, tax 23.54%).
+		{ts["AAPL"], "Apple's gross margin in calendar 2024 was 46.5%.", Verified},
+		{ts["AAPL"], "Apple's net margin in calendar 2024 was 24.3%.", Verified},
+		{ts["AAPL"], "Apple's operating margin in calendar 2024 was 31.6%.", Corrected},
+		{ts["AAPL"], "Apple's effective tax rate in calendar 2024 was 24%.", Verified},
 		{march, "Northwind's revenue in calendar 2025 was $5.22 billion.", Verified},
 		{march, "Northwind's revenue in calendar 2025 was $5.29 billion.", Corrected},
 		{march, "Northwind's revenue in calendar 2024 was $4.95 billion.", Verified},
@@ -46,6 +52,11 @@ func TestCalendarYearTotals(t *testing.T) {
 		{march, "Northwind's net income in calendar 2025 was $870 million.", Verified},
 		{march, "Northwind's net income in calendar 2025 was $900 million.", Corrected},
 		{march, "Northwind's revenue in calendar 2023 was $4.6 billion.", Unverified},
+		{march, "Northwind's net margin in calendar 2025 was 16.7%.", Verified},
+		{march, "Northwind's payout ratio in calendar 2025 was 40%.", Verified},
+		{march, "Northwind's payout ratio in calendar 2025 was 45%.", Corrected},
+		// No quarter's pretax income in its filings: no calendar tax rate.
+		{march, "Northwind's effective tax rate in calendar 2025 was 25%.", Unverified},
 		{march, "Northwind's diluted share count in calendar 2025 was 400 million.", Unverified},
 		{june, "Revenue in calendar 2024 was $250 billion.", Unverified},
 	} {

@@ -445,6 +445,21 @@ func (t *Table) CheckMention(m Mention) Finding {
 // there is none, "" when there is.
 func (t *Table) calendarYear(m Metric, y int) (Fact, string) {
 	base, growth := m.Base()
+	if r, ok := calendarRatios[m]; ok {
+		// A margin or a rate of two flows: the ratio of their totals.
+		num, why := t.calendarYear(r[0], y)
+		if why != "" {
+			return Fact{}, why
+		}
+		den, why := t.calendarYear(r[1], y)
+		if why != "" {
+			return Fact{}, why
+		}
+		if den.Value <= 0 {
+			return Fact{}, fmt.Sprintf("its %s is not meaningful on a %s of %s", m.Label(), r[1].Label(), t.Display(r[1], den.Value))
+		}
+		return Fact{Metric: m, Period: num.Period, Value: 100 * num.Value / den.Value, Source: num.Source + "; " + den.Source}, ""
+	}
 	if UnitOf(base) != USD || isInstant(base) || alternate[base] || labels[base] == "" {
 		return Fact{}, fmt.Sprintf("its %s is not a sum of quarters the check could add up", m.Label())
 	}
@@ -483,6 +498,13 @@ func (t *Table) calendarYear(m Metric, y int) (Fact, string) {
 	}
 	return Fact{Metric: m, Period: cur.Period, Value: 100 * (cur.Value - prev.Value) / prev.Value, Source: cur.Source + "; " + prev.Source}, ""
 }
+
+// calendarRatios are the rates of a calendar year computed from the
+// totals of two flows over it (numerator, denominator), as derive computes
+// them for a fiscal period.
+var calendarRatios = map[Metric][2]Metric{GrossMargin: {GrossProfit, Revenue}, OperatingMargin: {OperatingIncome, Revenue},
+	NetMargin: {NetIncome, Revenue}, FCFMargin: {FreeCashFlow, Revenue}, PayoutRatio: {Dividends, NetIncome},
+	EffectiveTaxRate: {IncomeTax, PretaxIncome}}
 
 // checkTaxRate holds a rate named only a "tax rate" ("its tax rate was
 // 24.1%") to the effective rate, as a debater writing of a company's year
