@@ -26,6 +26,10 @@ func TestAskRetries(t *testing.T) {
 	}{
 		{"overloaded, then answered", []script.Reply{overloaded, {Fault: &script.Fault{Status: 429, RetryAfter: "0"}}, ok}, 3, ""},
 		{"always overloaded", []script.Reply{overloaded, overloaded, overloaded, ok}, askAttempts, "overloaded"},
+		// A server's invalid JSON is asked once more, not askAttempts
+		// times (llm.Error.Tries).
+		{"invalid JSON, then answered", []script.Reply{{Fault: &script.Fault{Stream: "malformed"}}, ok}, 2, ""},
+		{"invalid JSON twice", []script.Reply{{Fault: &script.Fault{Stream: "malformed"}}, {Fault: &script.Fault{Stream: "malformed"}}, ok}, 2, "malformed"},
 		{"bad request", []script.Reply{{Fault: &script.Fault{Status: 400, Message: "no such model"}}, ok}, 1, "no such model"},
 		{"cut after text", []script.Reply{{Text: "The ans", Fault: &script.Fault{Stream: "cut", After: 1}}, ok}, 1, ""},
 	}
