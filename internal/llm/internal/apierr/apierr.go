@@ -6,6 +6,8 @@ package apierr
 
 import (
 	"bytes"
+	"compress/flate"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -397,6 +399,15 @@ func (m Mapper) Transport(ctx context.Context, err error) *llm.Error {
 		}
 		e.Err = Hide(fmt.Sprintf("the server sent %s: %s%s: its output is broken; if this repeats, report it to whoever runs the server or use another",
 			what, Detail(err.Error()), why), err)
+	case badEncoding(err):
+		// The body said it was compressed (Content-Encoding: gzip) and
+		// was not, or not whole: a proxy that labels what it passes on
+		// wrongly, which it does again. Go's transport unpacks it and
+		// said no more than "gzip: invalid header", retried as a
+		// network fault.
+		e.Kind = llm.ErrMalformed
+		e.Tries = MalformedTries
+		e.Err = Hide(fmt.Sprintf("the server's reply is not the compressed body its Content-Encoding says (%s): a proxy in front of the server is likely misconfigured", Detail(err.Error())), err)
 	case notFoundHost(err) != nil:
 		// The name server says the host does not exist (NXDOMAIN): a
 		// mistyped or renamed host. Asked again it answers the same (the
@@ -450,6 +461,13 @@ func (m Mapper) StreamCut() *llm.Error {
 // MalformedTries bounds the calls made for a reply whose stream did not
 // parse: the first and one more (see llm.Error.Tries).
 const MalformedTries = 2
+
+// badEncoding reports whether err is the transport's failure to unpack a
+// body sent as gzip-compressed.
+func badEncoding(err error) bool {
+	var flateErr flate.CorruptInputError
+	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &flateErr)
+}
 
 func isTimeout(err error) bool {
 	var ne net.Error
