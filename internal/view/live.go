@@ -758,8 +758,13 @@ func (l *Live) endTurn(id string) {
 	if t == nil {
 		return
 	}
-	if t.Structured && l.describe != nil {
-		l.reply(strings.TrimRight(l.describe(t), "\n") + "\n")
+	// A turn cut off (superseded, to run again) has no move to describe:
+	// its description was an empty line, a second blank line before the
+	// turn's heading again.
+	if t.Structured && l.describe != nil && t.Status == debate.TurnDone {
+		if d := strings.TrimRight(l.describe(t), "\n"); d != "" {
+			l.reply(d + "\n")
+		}
 	}
 	if t.Invalid != "" {
 		l.newline()

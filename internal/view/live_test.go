@@ -613,3 +613,30 @@ func TestLiveBudgetWarningUnderItsTurn(t *testing.T) {
 		t.Errorf("Beta's warning cut Alpha's streamed line:\n%s", got)
 	}
 }
+
+// TestLiveSupersededStructuredTurnLeavesNoBlankLines: a structured turn
+// cut off mid-reply and run again on resume is not described (it has no
+// move): its empty description made a second blank line before the
+// turn's heading again.
+func TestLiveSupersededStructuredTurnLeavesNoBlankLines(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	describe := func(t *debate.Turn) string { return string(t.Move) }
+	l := NewLive(ios, false, describe)
+	f := &feed{t: t, l: l}
+	a := ref("m04/hayes", "hayes", "Hayes · DISCOVERY", 2)
+	a.Structured = true
+	f.send(debate.Created{Format: "crux", Topic: "Is Bitcoin digital gold?"})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: a.ID, Text: `{"move": "PROPO`})
+	f.send(debate.Resumed{})
+	f.send(debate.TurnSuperseded{Turn: a.ID, Partial: `{"move": "PROPO`})
+	f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+	f.send(debate.TurnCompleted{Turn: a, Text: `{"move": "PROPOSE"}`, Move: []byte(`"PROPOSE_QUESTION"`)})
+	l.Close()
+	if strings.Contains(out.String(), "\n\n\n") {
+		t.Errorf("two blank lines in a row:\n%q", out.String())
+	}
+	if !strings.Contains(out.String(), `  "PROPOSE_QUESTION"`) {
+		t.Errorf("the completed turn is not described:\n%s", out.String())
+	}
+}
