@@ -1,10 +1,15 @@
 package main_test
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCLIConventions: version, id prefixes, -o inferring the export format,
@@ -154,5 +159,36 @@ func TestDecisionsAtRepositoryRoot(t *testing.T) {
 	mustParley(t, sub, env, "", "debate", redisTopic, "--no-checkpoints", "--model", "test-model", "--out-dir", out)
 	if docs, _ := filepath.Glob(filepath.Join(out, "*.md")); len(docs) != 1 {
 		t.Errorf("--out-dir: %v", docs)
+	}
+}
+
+// TestOutputThatCannotBeWritten: a command whose output cannot be written
+// (standard output on a full disk) fails with exit 1 saying so. show,
+// version and the solver's lists exited 0 with nothing written, and the
+// solver's answer exited 2, as for a bad framework file.
+func TestOutputThatCannotBeWritten(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full here: %v", err)
+	}
+	defer full.Close()
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	mustParley(t, dir, env, "", "debate", "NVDA", "--offline")
+	id := between(parley(t, dir, env, "", "list", "--json").stdout, `"id": "`, `"`)
+	if err := os.WriteFile(filepath.Join(dir, "f.af"), []byte("p af 2\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"show", id}, {"version"}, {"af", "--problems"}, {"af", "--formats"}, {"af"}, {"af", "-p", "SE-PR", "-f", "f.af"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := command(ctx, t, dir, env, args...)
+		var errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &errOut
+		err := cmd.Run()
+		cancel()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(errOut.String(), "no space left on device") {
+			t.Errorf("parley %v to a full disk: %v (want exit 1)\n%s", args, err, errOut.String())
+		}
 	}
 }

@@ -74,7 +74,9 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *afrun.Options) error 
 	if o.Banner() {
 		// The ICCMA interface: a solver run without arguments names itself,
 		// its version and its authors.
-		fmt.Fprintf(ios.Out, "%s: the argumentation solver (ICCMA 2023 solver interface)\nThe Parley authors (--help for usage)\n", version.String())
+		if _, err := fmt.Fprintf(ios.Out, "%s: the argumentation solver (ICCMA 2023 solver interface)\nThe Parley authors (--help for usage)\n", version.String()); err != nil {
+			return fmt.Errorf("write the banner: %w", err)
+		}
 		return nil
 	}
 	return afrun.Run(ctx, ios, o)

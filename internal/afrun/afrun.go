@@ -81,11 +81,9 @@ func (o *Options) Banner() bool { return *o == Options{} || o.Version }
 func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 	switch {
 	case o.Formats:
-		fmt.Fprintf(ios.Out, "[%s]\n", strings.Join(iccma.Formats(), ","))
-		return nil
+		return writeOut(ios, "[%s]\n", strings.Join(iccma.Formats(), ","))
 	case o.Problems:
-		fmt.Fprintf(ios.Out, "[%s]\n", strings.Join(iccma.Problems(), ","))
-		return nil
+		return writeOut(ios, "[%s]\n", strings.Join(iccma.Problems(), ","))
 	case o.Problem == "":
 		return UsageErrorf("-p PROBLEM is required (--problems lists them)")
 	case o.File == "":
@@ -121,8 +119,21 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 		return fmt.Errorf("no answer within %s (--timeout): the problem is too hard to decide in that time; nothing was printed: %w", o.Timeout, err)
 	case errors.Is(err, argue.ErrCutOff), errors.Is(err, context.Canceled):
 		return fmt.Errorf("stopped before an answer; nothing was printed: %w", err)
+	case errors.Is(err, iccma.ErrWrite):
+		// Not bad input (exit 2): the answer was found.
+		return err
 	}
 	return &UsageError{Err: err}
+}
+
+// writeOut prints a line of the solver's own on standard output; one that
+// cannot be written (a full disk) is an error, not exit 0 with nothing
+// printed.
+func writeOut(ios *iostreams.IOStreams, format string, a ...any) error {
+	if _, err := fmt.Fprintf(ios.Out, format, a...); err != nil {
+		return fmt.Errorf("write the answer: %w", err)
+	}
+	return nil
 }
 
 // Args rewrites a long flag written after one dash ("-fo FORMAT", the ICCMA

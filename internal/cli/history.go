@@ -299,6 +299,10 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(f.IO.Out, wrapDoc(f, doc))
+	// A document that cannot be written (a full disk) is an error, as
+	// it is for 'parley export'; show said nothing and exited 0.
+	if _, err := fmt.Fprint(f.IO.Out, wrapDoc(f, doc)); err != nil {
+		return fmt.Errorf("write debate %s: %w", st.ID, err)
+	}
 	return nil
 }

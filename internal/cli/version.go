@@ -17,8 +17,8 @@ func newVersionCmd(f *Factory) *cobra.Command {
 		Short: "Print Parley's version and the revision it was built from",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(f.IO.Out, version())
-			return nil
+			_, err := fmt.Fprintln(f.IO.Out, version())
+			return err
 		},
 	}
 }

@@ -148,10 +148,15 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 		}
 	}
 	if err := out.Flush(); err != nil {
-		return fmt.Errorf("iccma: write answer: %w", err)
+		return fmt.Errorf("%w: %w", ErrWrite, err)
 	}
 	return nil
 }
+
+// ErrWrite is an answer Run found but could not write (a full disk, a
+// closed pipe): the input was good, unlike the errors that say what is
+// wrong with it.
+var ErrWrite = errors.New("iccma: write answer")
 
 // TakesArg reports whether problem (e.g. "DC-PR") asks about a query
 // argument: DC and DS do; SE, EE and CE ignore one given. It is false for
