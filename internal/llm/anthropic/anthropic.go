@@ -798,7 +798,11 @@ func (p *Provider) mapErr(ctx context.Context, model string, err error) *llm.Err
 		// An error event inside a 200 stream: classify by its type.
 		// The SDK's text quotes the event raw; the message says it cleaned.
 		kind := kindForType(string(apiErr.Type()))
-		msg := "error event in stream: " + apierr.Detail(detail)
+		said := apierr.Detail(detail)
+		if said == "" {
+			said = apierr.Unexplained(string(apiErr.Type()), "")
+		}
+		msg := "error event in stream: " + said
 		if kind == llm.ErrBadRequest && apierr.ContextExceeded(detail) {
 			msg += "\n" + apierr.ContextHint(model)
 		}

@@ -1069,11 +1069,16 @@ func (p *Provider) streamError(model string, data []byte) *llm.Error {
 		_ = json.Unmarshal(ev.Error, &obj.Message)
 	}
 	msg := apierr.Detail(obj.Message)
-	if msg == "" {
-		msg = apierr.Detail(string(ev.Error))
-	}
 	kind := llm.ErrServer
-	code := strings.ToLower(fmt.Sprint(obj.Code))
+	code := ""
+	if obj.Code != nil {
+		code = strings.ToLower(fmt.Sprint(obj.Code))
+	}
+	if msg == "" {
+		// No message ({"error": {}}, a null one, ""): its JSON
+		// quoted read as if the server's words were lost.
+		msg = apierr.Unexplained(obj.Type, code)
+	}
 	typ := strings.ToLower(obj.Type)
 	status := 0
 	if f, ok := obj.Code.(float64); ok && f >= 400 && f < 600 {

@@ -324,6 +324,11 @@ func BodyDetail(body []byte) string {
 	if msg := jsonMessage(body); msg != "" {
 		return Detail(msg)
 	}
+	if typ, code, ok := jsonKind(body); ok {
+		// A JSON error without a message ({"error": {}}): quoted, its
+		// JSON read as the server's words.
+		return Unexplained(typ, code)
+	}
 	if m := htmlTitle.FindSubmatch(body); m != nil {
 		return Detail(string(m[1]))
 	}
@@ -354,6 +359,54 @@ func jsonMessage(body []byte) string {
 		return inner.Message
 	}
 	return ""
+}
+
+// jsonKind reads the type and code of an error body that is a JSON
+// object, in the shapes jsonMessage reads; ok is false for a body that is
+// not a JSON object.
+func jsonKind(body []byte) (typ, code string, ok bool) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(body), &top) != nil || top == nil {
+		return "", "", false
+	}
+	var inner map[string]json.RawMessage
+	if json.Unmarshal(top["error"], &inner) != nil || inner == nil {
+		inner = top
+	}
+	str := func(raw json.RawMessage) string {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+		var n json.Number
+		if json.Unmarshal(raw, &n) == nil {
+			return n.String()
+		}
+		return ""
+	}
+	typ = str(inner["type"])
+	if typ == "error" {
+		typ = "" // Anthropic's envelope's type, not the error's
+	}
+	return typ, str(inner["code"]), true
+}
+
+// Unexplained is what an error without a message says: that the server
+// gave no reason, with the type and the code it sent, cleaned. An error
+// ending in "error event in stream: " or quoting "{}" read as if its words
+// were lost.
+func Unexplained(typ, code string) string {
+	var parts []string
+	if t := Detail(typ); t != "" {
+		parts = append(parts, "type "+t)
+	}
+	if c := Detail(code); c != "" {
+		parts = append(parts, "code "+c)
+	}
+	if len(parts) == 0 {
+		return "the server gave no reason"
+	}
+	return "the server gave no reason (" + strings.Join(parts, ", ") + ")"
 }
 
 // Transport classifies an error that carries no HTTP status: a failed dial, a
