@@ -142,7 +142,7 @@ type Starter interface {
 // concern every format, and --no-checkpoints is a permission, not a
 // setting: a format with no checkpoint has nothing to ask.
 var FormatOptions = []string{"perspectives", "max-rounds", "catalog", "agents", "personas", "risk",
-	"snapshot", "rounds", "perspective", "context", "deep", "framework", "hint"}
+	"snapshot", "rounds", "perspective", "context", "deep", "framework", "hint", "out-dir", "issue-draft"}
 
 // OptionReader is implemented by a format that names which of
 // FormatOptions it reads: a request giving one it does not read is

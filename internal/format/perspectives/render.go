@@ -46,9 +46,11 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
-// Reads names the options of a request the perspectives format reads.
+// Reads names the options of a request the perspectives format reads:
+// its documents' too (--out-dir, --issue-draft), since it alone writes a
+// decision document; given to another format they were ignored.
 func (Format) Reads() []string {
-	return []string{"perspectives", "max-rounds", "catalog"}
+	return []string{"perspectives", "max-rounds", "catalog", "out-dir", "issue-draft"}
 }
 
 // Protocol implements debate.Format.
