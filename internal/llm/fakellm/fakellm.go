@@ -260,6 +260,25 @@ func WithNDJSON() Option { return func(s *Server) { s.ndjson = true } }
 // the counts, having come).
 func WithHeldOpen() Option { return func(s *Server) { s.holdOpen = true } }
 
+// FailAtEnd is how WithFailAtEnd ends a stream whose reply came whole.
+type FailAtEnd string
+
+const (
+	// FailWithError sends the API's in-stream error event for a 529
+	// (Anthropic's overloaded_error), or a 503 error chunk (OpenAI), as
+	// the Anthropic streaming docs say the API may do.
+	FailWithError FailAtEnd = "error"
+	// FailWithCut drops the connection.
+	FailWithCut FailAtEnd = "cut"
+)
+
+// WithFailAtEnd makes the server end every stream, after its reply came
+// whole (the finish_reason and the counts when asked for; the
+// message_delta with the stop_reason and the counts), with how instead of
+// the event that ends it ("data: [DONE]", message_stop): the reply is
+// whole, and a client that fails the call pays for it twice.
+func WithFailAtEnd(how FailAtEnd) Option { return func(s *Server) { s.failAtEnd = how } }
+
 // WithoutBlockStops makes the Anthropic endpoint send no
 // content_block_stop events: a block's last delta is followed by the
 // next block's start or by message_delta, as compatible servers and
@@ -515,6 +534,7 @@ type Server struct {
 	noStreaming bool
 	gzip        bool
 	holdOpen    bool
+	failAtEnd   FailAtEnd
 	noStops     bool
 	ndjson      bool
 	pauses      int
@@ -773,7 +793,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	}
 	sw := &sseWriter{w: w, ctx: r.Context(), delay: s.tokenDelay, eol: s.eol, errorField: s.errorField, holdOpen: s.holdOpen, noBlockStops: s.noStops,
-		anthropic: api.name() == "anthropic", ndjson: ndjson}
+		anthropic: api.name() == "anthropic", ndjson: ndjson, failAtEnd: s.failAtEnd}
 	api.writeStream(sw, a)
 	if s.holdOpen && !sw.dead {
 		<-r.Context().Done()
@@ -937,6 +957,8 @@ type sseWriter struct {
 	errorField bool
 	// holdOpen leaves out the event that ends a stream (WithHeldOpen).
 	holdOpen bool
+	// failAtEnd replaces the event that ends a stream (WithFailAtEnd).
+	failAtEnd FailAtEnd
 	// anthropic is set for a stream of the Anthropic endpoint.
 	anthropic bool
 	// noBlockStops leaves out the Anthropic stream's content_block_stop
@@ -952,6 +974,12 @@ type sseWriter struct {
 // message_stop (Anthropic), unless it is held open.
 func (sw *sseWriter) done() {
 	switch {
+	case sw.failAtEnd == FailWithCut:
+		sw.cut()
+	case sw.failAtEnd == FailWithError && sw.anthropic:
+		sw.event("error", antErrorBody(529, "", "Overloaded"))
+	case sw.failAtEnd == FailWithError:
+		sw.event("", oaErrorBody(http.StatusServiceUnavailable, "", "The server is overloaded"))
 	case sw.holdOpen:
 	case sw.anthropic:
 		sw.event("message_stop", map[string]any{"type": "message_stop"})

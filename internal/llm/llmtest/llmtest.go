@@ -105,6 +105,7 @@ func Run(t *testing.T, newProvider NewProvider, opts Options) {
 
 	t.Run("Gzip", func(t *testing.T) { gzipped(t, newProvider, opts) })
 	t.Run("HeldOpen", func(t *testing.T) { heldOpen(t, newProvider, opts) })
+	t.Run("FailAtEnd", func(t *testing.T) { failAtEnd(t, newProvider, opts) })
 	t.Run("UnknownHost", func(t *testing.T) { unknownHost(t, newProvider, opts) })
 	t.Run("LineTooLarge", func(t *testing.T) { lineTooLarge(t, newProvider, opts) })
 }
@@ -202,6 +203,30 @@ func heldOpen(t *testing.T, newProvider NewProvider, opts Options) {
 			}
 			if wantCounts := extra == nil || opts.Wire == Anthropic; r.Usage.Unreported == wantCounts {
 				t.Errorf("usage %+v: the counts sent were lost, or counts not sent were made up", r.Usage)
+			}
+		})
+	}
+}
+
+// failAtEnd: a stream whose reply came whole (the finish_reason and the
+// counts; the message_delta with the stop_reason and the counts) but that
+// ends with an error event or a dropped connection instead of the event
+// that ends it yields the reply, with its counts, rather than fail the
+// call, to be retried and paid for twice.
+func failAtEnd(t *testing.T, newProvider NewProvider, opts Options) {
+	for _, how := range []fakellm.FailAtEnd{fakellm.FailWithError, fakellm.FailWithCut} {
+		t.Run(string(how), func(t *testing.T) {
+			sc := script.MustNew(script.Rule{Reply: &script.Reply{Text: "Redis, for its speed."}})
+			srvOpts := []fakellm.Option{fakellm.WithFailAtEnd(how)}
+			if opts.APIKey != "" {
+				srvOpts = append(srvOpts, fakellm.WithAPIKey(opts.APIKey))
+			}
+			srv := fakellm.Start(sc, srvOpts...)
+			t.Cleanup(srv.Close)
+			p := newProvider(t, baseURL(srv, opts.Wire), opts.APIKey, nil)
+			r, err := llm.Collect(p.Stream(context.Background(), simpleRequest("x", "hi")))
+			if err != nil || r.Text != "Redis, for its speed." || r.StopReason != llm.StopEnd || r.Usage.Unreported || r.Usage.OutputTokens == 0 {
+				t.Fatalf("%+v %v: want the whole reply, with its counts", r, err)
 			}
 		})
 	}
