@@ -131,6 +131,11 @@ type Provider struct {
 	// is said once; a bounded number of them, for a hostile server may
 	// send a new one with every reply.
 	unknownStops saidonce.Set
+	// lateFailures remembers the models whose server failed after a
+	// reply was complete, so that it is said at Warn once per model (and
+	// at Debug after), not with every reply of a server that always
+	// does.
+	lateFailures *permodel.Map[bool]
 	log          *slog.Logger
 }
 
@@ -187,15 +192,16 @@ func New(cfg Config) (*Provider, error) {
 		option.WithMiddleware(apierr.RejectRedirect, apierr.LimitErrorBody, apierr.RejectWebPage, repairStream),
 	)
 	return &Provider{
-		client:      client,
-		cfg:         cfg,
-		shapes:      permodel.New(shape{structured: cfg.Structured}),
-		thinks:      permodel.New(think.Unknown),
-		ownAPI:      ownAPI(cfg.BaseURL),
-		textCalls:   permodel.New(false),
-		cacheCounts: permodel.New(cacheUnknown),
-		log:         log,
-		errs:        apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY", Public: ownAPI(cfg.BaseURL)},
+		client:       client,
+		cfg:          cfg,
+		shapes:       permodel.New(shape{structured: cfg.Structured}),
+		thinks:       permodel.New(think.Unknown),
+		ownAPI:       ownAPI(cfg.BaseURL),
+		textCalls:    permodel.New(false),
+		cacheCounts:  permodel.New(cacheUnknown),
+		lateFailures: permodel.New(false),
+		log:          log,
+		errs:         apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY", Public: ownAPI(cfg.BaseURL)},
 	}, nil
 }
 
@@ -479,7 +485,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// (the API's overloaded_error) or a dropped connection
 				// there cuts nothing of the reply; failing the call
 				// would have it retried and paid for twice.
-				p.log.LogAttrs(ctx, slog.LevelWarn, "the server failed after the reply was complete (its stop_reason had come): the reply is kept",
+				level := slog.LevelWarn
+				if p.lateFailures.Set(req.Model, true, nil) {
+					level = slog.LevelDebug
+				}
+				p.log.LogAttrs(ctx, level, "the server failed after the reply was complete (its stop_reason had come): the reply is kept",
 					slog.String("provider", p.Name()), slog.String("model", req.Model), slog.String("stop_reason", apierr.Detail(rawStop)), slog.String("error", e.Error()))
 			}
 			if !done && !stopped {

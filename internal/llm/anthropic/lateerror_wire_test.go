@@ -64,8 +64,12 @@ func TestFailureAfterTheStopReason(t *testing.T) {
 			if err != nil || r.Text != "Hello" || r.StopReason != c.stop || len(r.ToolCalls) != c.calls || r.Usage != want {
 				t.Fatalf("got %+v, %v; want the whole reply (%s, %d calls)", r, err, c.stop, c.calls)
 			}
-			if !strings.Contains(logs.String(), "failed after the reply was complete") {
-				t.Errorf("no warning: %s", logs.String())
+			// Said at Warn once per model, not with every reply.
+			if _, err := ask(p); err != nil {
+				t.Fatalf("second call: %v", err)
+			}
+			if n := strings.Count(logs.String(), "level=WARN msg=\"the server failed after the reply was complete"); n != 1 {
+				t.Errorf("%d warnings after two calls, want 1: %s", n, logs.String())
 			}
 		})
 	}

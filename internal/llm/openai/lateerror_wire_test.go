@@ -68,8 +68,12 @@ func TestFailureAfterTheFinishReason(t *testing.T) {
 			if err != nil || r.Text != c.text || r.StopReason != c.stop || len(r.ToolCalls) != c.calls || r.Usage != c.usage {
 				t.Fatalf("got %+v, %v; want the whole reply (%q, %s, %d calls, %+v)", r, err, c.text, c.stop, c.calls, c.usage)
 			}
-			if !strings.Contains(logs.String(), "failed after the reply was complete") {
-				t.Errorf("no warning: %s", logs.String())
+			// Said at Warn once per model, not with every reply.
+			if _, err := ask(p); err != nil {
+				t.Fatalf("second call: %v", err)
+			}
+			if n := strings.Count(logs.String(), "level=WARN msg=\"the server failed after the reply was complete"); n != 1 {
+				t.Errorf("%d warnings after two calls, want 1: %s", n, logs.String())
 			}
 		})
 	}

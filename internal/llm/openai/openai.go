@@ -155,7 +155,12 @@ type Provider struct {
 	// with, so that each is said once; a bounded number of them, for a
 	// hostile server may send a new one with every reply.
 	unknownFinishes saidonce.Set
-	log             *slog.Logger
+	// lateFailures remembers the models whose server failed after a
+	// reply was complete, so that it is said at Warn once per model (and
+	// at Debug after), not with every reply of a server that always
+	// does.
+	lateFailures *permodel.Map[bool]
+	log          *slog.Logger
 }
 
 // New returns a Provider for cfg.
@@ -215,14 +220,15 @@ func New(cfg Config) (*Provider, error) {
 	// would mix in OPENAI_* variables (a key, an organization) that belong to
 	// OpenAI, not to whatever local server BaseURL names.
 	return &Provider{
-		chat:       sdk.NewChatCompletionService(opts...),
-		cfg:        cfg,
-		errs:       apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
-		shapes:     permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
-		thinks:     permodel.New(think.Unknown),
-		textCalls:  permodel.New(false),
-		laxSchemas: permodel.New(false),
-		log:        log,
+		chat:         sdk.NewChatCompletionService(opts...),
+		cfg:          cfg,
+		errs:         apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
+		shapes:       permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
+		thinks:       permodel.New(think.Unknown),
+		textCalls:    permodel.New(false),
+		laxSchemas:   permodel.New(false),
+		lateFailures: permodel.New(false),
+		log:          log,
 	}, nil
 }
 
@@ -422,7 +428,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// unknown (Usage.Unreported), not zero. A server that sent
 			// content after a finish_reason (one on every chunk) is not
 			// taken at its word.
-			p.log.LogAttrs(ctx, slog.LevelWarn, "the server failed after the reply was complete (its finish_reason had come): the reply is kept",
+			level := slog.LevelWarn
+			if p.lateFailures.Set(req.Model, true, nil) {
+				level = slog.LevelDebug
+			}
+			p.log.LogAttrs(ctx, level, "the server failed after the reply was complete (its finish_reason had come): the reply is kept",
 				slog.String("provider", p.Name()), slog.String("model", req.Model), slog.String("finish_reason", apierr.Detail(finish)), slog.String("error", e.Error()))
 		}
 		if !finished && !end.done.Load() {
