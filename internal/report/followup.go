@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -78,6 +79,37 @@ func FollowUpSection(b *strings.Builder, s *debate.State, heading string, name f
 			// Cut at the token limit, or declined: not the whole answer.
 			fmt.Fprintf(b, "\n*Not a complete answer: %s*\n", Item(fu.Answer.Invalid))
 		}
+	}
+}
+
+// HintSection writes the hints a person gave the agents while the debate
+// ran, each with the turns that applied it, under heading; nothing when
+// there are none. They steered the debate: the documents of every format
+// but bull vs. bear (which has its own list) left them out, so a reader
+// could not tell the transcript had been coached, or by what.
+func HintSection(b *strings.Builder, s *debate.State, heading string, name func(agent string) string) {
+	if len(s.Hints) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n\n", heading)
+	for _, h := range s.Hints {
+		to := name(h.Target)
+		if h.Target == debate.HintAll {
+			to = "every agent"
+		}
+		var in []string
+		for _, id := range h.AppliedBy {
+			in = append(in, id)
+		}
+		if len(in) == 0 && h.Applied != "" {
+			in = append(in, h.Applied)
+		}
+		slices.Sort(in)
+		applied := "not applied"
+		if len(in) > 0 {
+			applied = "applied in " + strings.Join(slices.Compact(in), ", ")
+		}
+		fmt.Fprintf(b, "- To %s: %s (%s)\n", Item(to), Item(h.Text), applied)
 	}
 }
 

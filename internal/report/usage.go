@@ -408,6 +408,7 @@ func WithUsage(s *debate.State, doc string, err error) (string, error) {
 	b.WriteString(doc)
 	name := AgentNamer(s)
 	FollowUpSection(&b, s, "## Follow-up questions", name)
+	HintSection(&b, s, "## User hints", name)
 	UsageTable(&b, s, "## Tokens and cost", name)
 	return b.String(), nil
 }

@@ -271,3 +271,25 @@ func TestNested(t *testing.T) {
 		t.Errorf("Nested =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestWithUsageListsTheHints: the hints a person gave the agents are in the
+// document, with the turns that applied them; every format's document but
+// bull vs. bear's left them out.
+func TestWithUsageListsTheHints(t *testing.T) {
+	s := &debate.State{Turns: map[string]*debate.Turn{}}
+	s.Turns["r2/argument/ops"] = &debate.Turn{TurnRef: debate.TurnRef{ID: "r2/argument/ops", Agent: "ops", Label: "Operational Simplicity · argument"}, Status: debate.TurnDone, Model: "openai/m"}
+	s.Done = append(s.Done, "r2/argument/ops")
+	s.Hints = []debate.Hint{
+		{HintQueued: debate.HintQueued{ID: 1, Target: "ops", Text: "think about\n## on-call"}, Applied: "r2/argument/ops"},
+		{HintQueued: debate.HintQueued{ID: 2, Target: debate.HintAll, Text: "be brief"}},
+	}
+	out, err := WithUsage(s, "# Doc\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## User hints\n", "- To Operational Simplicity: think about ## on-call (applied in r2/argument/ops)\n", "- To every agent: be brief (not applied)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("document lacks %q:\n%s", want, out)
+		}
+	}
+}
