@@ -81,7 +81,8 @@ func OpenExisting(ctx context.Context, loc string) (debate.Store, error) {
 
 // IsConfigError reports whether err says that loc is wrong as configured (a
 // URL that does not parse, a server that cannot be reached or refuses the
-// user), as opposed to a failure of the database itself.
+// user, a search_path naming no schema), as opposed to a failure of the
+// database itself.
 func IsConfigError(err error) bool {
-	return errors.Is(err, postgres.ErrBadURL) || errors.Is(err, postgres.ErrConnect)
+	return errors.Is(err, postgres.ErrBadURL) || errors.Is(err, postgres.ErrConnect) || errors.Is(err, postgres.ErrNoSchema)
 }

@@ -96,6 +96,11 @@ func TestConfigErrors(t *testing.T) {
 			}
 		}
 	}
+	// A search_path naming no schema is the URL's mistake too (it exited
+	// 1, while a database that does not exist exits 4).
+	if !IsConfigError(fmt.Errorf("open parley database x: %w: search_path %q", postgres.ErrNoSchema, "nope")) {
+		t.Error("IsConfigError is false for a search_path naming no schema")
+	}
 	if IsConfigError(errors.New("disk full")) || IsConfigError(sqlite.ErrReadOnly) {
 		t.Error("IsConfigError is true for other errors")
 	}

@@ -78,6 +78,10 @@ var (
 	// ErrNoDatabase: OpenExisting found no Parley tables where the URL
 	// points.
 	ErrNoDatabase = errors.New("no Parley database")
+	// ErrNoSchema: no schema of the URL's search_path exists, so there is
+	// nowhere to create the tables: the URL is wrong as configured, as it
+	// is when it names a database that does not exist.
+	ErrNoSchema = errors.New("no schema of the search path exists")
 )
 
 // versionTable is goose's table. Not goose's default name: a database
@@ -186,7 +190,7 @@ func open(ctx context.Context, url string, create bool, opts []Option) (*Store, 
 	if schema == nil {
 		pool.Close()
 		sp := cfg.ConnConfig.RuntimeParams["search_path"]
-		return nil, fmt.Errorf("open parley database %s: no schema of the search path %q exists; create it (CREATE SCHEMA ...) or fix search_path in the URL", loc, sp)
+		return nil, fmt.Errorf("open parley database %s: %w: search_path %q; create it (CREATE SCHEMA ...) or fix search_path in the URL", loc, ErrNoSchema, sp)
 	}
 	s := &Store{pool: pool, listenC: cfg.ConnConfig.Copy(), loc: loc, channel: channelName(*schema), log: o.log}
 	if err := s.migrate(ctx, create); err != nil {

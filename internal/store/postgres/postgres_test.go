@@ -298,7 +298,7 @@ func TestOpenErrors(t *testing.T) {
 				q.Set("search_path", "parley_no_such_schema")
 				u.RawQuery = q.Encode()
 			}),
-				nil, []string{"parley_no_such_schema", "CREATE SCHEMA"}},
+				ErrNoSchema, []string{"parley_no_such_schema", "CREATE SCHEMA"}},
 		)
 	}
 	for _, c := range cases {
