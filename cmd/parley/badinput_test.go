@@ -47,6 +47,7 @@ func TestBadInput(t *testing.T) {
 		{"batch topic without words", good, []string{"batch", "--format", "perspectives", "..."}, 1, `the topic "..." has no words`},
 		{"issue draft of a council", good, []string{"debate", "Acme Corp", "--format", "council", "--issue-draft"}, 2, `--issue-draft: the council format has no --issue-draft (perspectives takes it)`},
 		{"out-dir of a bull vs. bear debate", good, []string{"debate", "NVDA", "--offline", "--out-dir", dir}, 2, `--out-dir: with no --format this debate is bullbear, which has no --out-dir (perspectives takes it)`},
+		{"negative limit", good, []string{"limits", "set", "openai", "--tokens-per-minute", "-5"}, 2, `--tokens-per-minute -5: give 0 (no limit) or more`},
 		{"batch offline question", good, []string{"batch", "Should we use Redis?", "--offline"}, 1, `(got "Should we use Redis?")`},
 		{"two topics", good, []string{"debate", "Redis", "Postgres"}, 2, "put it in quotes"},
 		{"unknown flag", good, []string{"debate", "x", "--colour"}, 2, "unknown flag: --colour"},

@@ -73,6 +73,16 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 			if !cmd.Flags().Changed("concurrency") && !cmd.Flags().Changed("tokens-per-minute") {
 				return usageErrorf("give --concurrency N, --tokens-per-minute N, or both (0 = none)")
 			}
+			// Said of the flag given, before the database is opened:
+			// "limits cannot be negative" named neither.
+			for _, fl := range []struct {
+				name string
+				v    int
+			}{{"concurrency", lim.Concurrency}, {"tokens-per-minute", lim.TokensPerMinute}} {
+				if fl.v < 0 {
+					return usageErrorf("--%s %d: give 0 (no limit) or more", fl.name, fl.v)
+				}
+			}
 			return withLimits(cmd.Context(), f, func(l *jobs.Limits) error {
 				cur, err := l.Get(cmd.Context(), lim.Provider)
 				if err != nil {
