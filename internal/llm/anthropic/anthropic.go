@@ -236,6 +236,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// content came after it (moreAfterStop), off the API's
 			// order of events.
 			stopped, moreAfterStop bool
+			// heldBytes counts the bytes of the message held rather
+			// than passed on (see tooMuchHeld).
+			heldBytes int
 			// over is set when the stream was ended afterStop.
 			over  = new(atomic.Bool)
 			grace *time.Timer
@@ -375,6 +378,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						CacheWriteTokens: int(u.CacheCreationInputTokens),
 					}
 				case "content_block_start":
+					if heldBytes += len(ev.JSON.ContentBlock.Raw()); heldBytes > apierr.MaxWholeReply {
+						yield(llm.Chunk{}, p.tooMuchHeld())
+						return
+					}
 					switch cb := ev.ContentBlock; cb.Type {
 					case "tool_use":
 						tb := &toolBuf{id: cb.ID, name: cb.Name}
@@ -392,6 +399,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						}
 					}
 				case "content_block_delta":
+					// What is held rather than passed on: a tool's input
+					// until its block ends, thinking and signatures for
+					// a paused turn. Text is passed on, and its reader
+					// bounds it.
+					if heldBytes += len(ev.Delta.PartialJSON) + len(ev.Delta.Thinking) + len(ev.Delta.Signature); heldBytes > apierr.MaxWholeReply {
+						yield(llm.Chunk{}, p.tooMuchHeld())
+						return
+					}
 					if raw := strings.TrimSpace(ev.JSON.Delta.Raw()); raw != "" && raw[0] != '{' && raw != "null" && raw != `""` && raw != "[]" {
 						// A delta of another type than an object (a
 						// string, a list): the SDK, which marks a
@@ -538,7 +553,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					yield(llm.Chunk{}, err)
 					return
 				}
-				sent, usage = content{}, llm.Usage{}
+				sent, usage, heldBytes = content{}, llm.Usage{}, 0
 				stopped, moreAfterStop, done, over, rawStop, stop = false, false, false, new(atomic.Bool), "", ""
 				continue
 			}
@@ -647,6 +662,17 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		yield(llm.Chunk{Usage: &usage, StopReason: stop, StopDetail: detail}, nil)
 	}
+}
+
+// tooMuchHeld is the error for a message that sent more than
+// apierr.MaxWholeReply of what a reply holds until its end rather than
+// passes on (tool inputs, thinking): a broken or hostile server's, which
+// Parley does not hold. Its text is bounded by its reader, which stops
+// reading; this would have grown without end until the call's deadline.
+func (p *Provider) tooMuchHeld() *llm.Error {
+	e := apierr.TooLarge(fmt.Sprintf("more than %d MB of tool input and thinking in one message", apierr.MaxWholeReply>>20))
+	e.Provider = p.Name()
+	return e
 }
 
 // stopDetail says what a refusal's stop_details say: its policy category

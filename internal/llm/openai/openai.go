@@ -288,9 +288,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// moreAfterFinish is set when content came after a chunk
 			// with a finish_reason.
 			moreAfterFinish bool
-			calls           toolCalls
-			refusal         strings.Builder
-			thinking        = think.New(p.thinks.Get(req.Model))
+			// heldBytes counts the bytes of tool calls and refusal
+			// held until the reply ends.
+			heldBytes int
+			calls     toolCalls
+			refusal   strings.Builder
+			thinking  = think.New(p.thinks.Get(req.Model))
 			// Tool calls the server passed on as text (see package
 			// textcall) are held back from the answer. A lone JSON object
 			// is the answer when one was asked for.
@@ -379,6 +382,19 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				refusal.WriteString(ch.Delta.Refusal)
 				for _, d := range ch.Delta.ToolCalls {
 					calls.add(d.Index, d.ID, d.Function.Name, d.Function.Arguments)
+					heldBytes += len(d.ID) + len(d.Function.Name) + len(d.Function.Arguments)
+				}
+				//lint:ignore SA1019 the deprecated field is what such servers send.
+				heldBytes += len(ch.Delta.Refusal) + len(ch.Delta.FunctionCall.Name) + len(ch.Delta.FunctionCall.Arguments)
+				if heldBytes > apierr.MaxWholeReply {
+					// Tool calls and a refusal are held until the reply
+					// ends, not passed on as text is (whose reader
+					// bounds it): a broken or hostile server's would
+					// grow without end until the call's deadline.
+					e := apierr.TooLarge(fmt.Sprintf("more than %d MB of tool calls and refusal in one reply", apierr.MaxWholeReply>>20))
+					e.Provider = p.Name()
+					yield(llm.Chunk{}, e)
+					return
 				}
 				//lint:ignore SA1019 the deprecated field is what such servers send.
 				if fc := ch.Delta.FunctionCall; fc.Name != "" || fc.Arguments != "" {
