@@ -66,7 +66,7 @@ func TestDebateHintTypedWhileStreaming(t *testing.T) {
 
 	for _, shot := range shots {
 		for _, line := range strings.Split(shot, "\n") {
-			if strings.Contains(line, "p99") && !strings.HasPrefix(line, "› "+typed) && !strings.HasPrefix(line, "Advocate: think about p99") {
+			if strings.Contains(line, "p99") && !strings.HasPrefix(line, "› "+typed) && !strings.HasPrefix(line, "   Advocate: think about p99") {
 				t.Errorf("the line typed shows inside the transcript: %q\nthe screen while typing:\n%s\nthe screen:\n%s", line, typing, shot)
 			}
 			// The error parley exits with is a line of its own,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -206,8 +207,7 @@ func (l *Live) Say(line string) {
 	if l.live != "" && l.midLine() {
 		l.held = append(l.held, line)
 	} else {
-		l.newline()
-		l.printf("%s\n", line)
+		l.ownLine(line)
 	}
 	l.spinFor()
 	l.showFooter()
@@ -494,6 +494,44 @@ func Wrap(s string, col, width int) (string, int) {
 // lines of Japanese or Chinese words ran past the terminal's edge.
 func visibleLen(s string) int { return ansi.StringWidth(s) }
 
+// ownLine prints a line of the view's own (a hint's acknowledgement, a
+// notice about a turn) on a line of its own, wrapped to the terminal with
+// its continuation lines indented past its own indent: folded by the
+// terminal, they went on at column 0, where only the view's headings and
+// the first lines of its notes start.
+func (l *Live) ownLine(s string) {
+	l.newline()
+	w := l.io.TerminalWidth()
+	// Continuation lines start under the text after the line's own
+	// indent and its marker ("💡 ", "⚠ ", "⚙ "), or past the indent of
+	// a reply's lines when it has none.
+	plain := ansi.Strip(s)
+	body := strings.TrimLeft(plain, " ")
+	n := len(plain) - len(body) + len(replyIndent)
+	if mark, _, ok := strings.Cut(body, " "); ok && !strings.ContainsFunc(mark, isWordRune) {
+		n = len(plain) - len(body) + ansi.StringWidth(mark) + 1
+	}
+	indent := strings.Repeat(" ", n)
+	if w <= len(indent)+20 {
+		// Too narrow to fold with an indent: the terminal folds it.
+		l.printf("%s\n", s)
+		return
+	}
+	// Wrap copies text up to its first break as it is, so the rest
+	// of s follows the first line, less the space broken at.
+	first, _, folded := strings.Cut(must(Wrap(s, 0, w)), "\n")
+	if folded {
+		rest := strings.TrimLeft(strings.TrimPrefix(s[len(first):], "\n"), " ")
+		s = first + "\n" + IndentLines(must(Wrap(rest, 0, w-len(indent))), indent, true)
+	}
+	l.emit(s+"\n", true)
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// must is the text of Wrap's answer.
+func must(s string, _ int) string { return s }
+
 // midLine reports whether the text streamed is in the middle of a line
 // of its own, the terminal's line having ended at a word wrap or not.
 func (l *Live) midLine() bool { return !l.atLineStart || l.softEnd }
@@ -623,8 +661,7 @@ func (l *Live) render(e debate.Event) {
 				l.held = append(l.held, line)
 				return
 			}
-			l.newline()
-			l.printf("%s\n", line)
+			l.ownLine(line)
 		}
 	case debate.TypeBudgetWarning:
 		var p debate.BudgetWarning
@@ -715,15 +752,13 @@ func (l *Live) notice(turn, line string) {
 		l.later[turn] = append(l.later[turn], line)
 		return
 	}
-	l.newline()
-	l.printf("%s\n", line)
+	l.ownLine(line)
 }
 
 // flushHeld prints the lines held until the live turn's line ended.
 func (l *Live) flushHeld() {
 	for _, line := range l.held {
-		l.newline()
-		l.printf("%s\n", line)
+		l.ownLine(line)
 	}
 	l.held = nil
 }
@@ -731,8 +766,7 @@ func (l *Live) flushHeld() {
 // flushLater prints the notices kept for a turn, under its heading.
 func (l *Live) flushLater(id string) {
 	for _, line := range l.later[id] {
-		l.newline()
-		l.printf("%s\n", line)
+		l.ownLine(line)
 	}
 	delete(l.later, id)
 }

@@ -109,7 +109,7 @@ func TestTypingThroughAResize(t *testing.T) {
 	if strings.Contains(final, "mind the cycle▌") || strings.Contains(final, "› ") {
 		t.Errorf("the line typed is left on the screen:\n%s", final)
 	}
-	for _, want := range []string{"  Margins are high and rising on\n", "  data-center\n  demand, which", "  keep funding.\n💡 Hint queued for Bull: mind\nthe cycle\n  The moat is CUDA."} {
+	for _, want := range []string{"  Margins are high and rising on\n", "  data-center\n  demand, which", "  keep funding.\n💡 Hint queued for Bull: mind\n   the cycle\n  The moat is CUDA."} {
 		if !strings.Contains(final, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, final)
 		}
@@ -179,5 +179,43 @@ func TestNoteWaitsForTheParagraph(t *testing.T) {
 	l.Close()
 	if !strings.Contains(out.String(), "\n  Margins are high.\nwarning: server adapted\n  Next.\n") {
 		t.Errorf("the note is not under the paragraph:\n%s", out.String())
+	}
+}
+
+// TestLiveOwnLinesFoldUnderTheirMarker: a line of the view's own longer
+// than the terminal (a hint's acknowledgement, a refused reply's notice, a
+// tool call) folds at spaces, its continuation lines under the text after
+// its indent and marker: the terminal folded it to column 0, where only
+// the view's headings and the first lines of its notes start.
+func TestLiveOwnLinesFoldUnderTheirMarker(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(40)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	f := &feed{t: t, l: l}
+	bull := ref("r1/bull", "bull", "Bull · argument", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.HintQueued{ID: 1, Target: "bull", Text: "weigh the cyclical downturn in gaming and the export rules on data-center parts"})
+	f.send(debate.TurnRepair{Turn: bull.ID, Error: "the reply named no figure from the filings and cited no source for its claims"})
+	l.Say("Hint not queued: the agent named is not one of this debate's agents, which are bull and bear")
+	l.Close()
+	scr := newScreen(40)
+	scr.write(out.String())
+	got := scr.String()
+	for _, line := range strings.Split(got, "\n") {
+		if n := visibleLen(strings.ReplaceAll(line, "▌", "")); n > 39 {
+			t.Errorf("a row of %d columns at 40: %q", n, line)
+		}
+	}
+	for _, want := range []string{
+		"💡 Hint queued for Bull: weigh the\n   cyclical downturn",
+		"⚠ Bull · argument: reply refused (the\n  reply named",
+		"Hint not queued: the agent named is not\n  one of this",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, got)
+		}
 	}
 }
