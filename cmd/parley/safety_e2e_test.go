@@ -299,3 +299,25 @@ func TestDecisionPathRecordedAbsolute(t *testing.T) {
 		t.Errorf("show from another directory does not name %s:\n%.300s", e.Artifacts[0].Path, r.stdout)
 	}
 }
+
+// TestResumeAtARecordedAddressGone: a debate whose recorded server is gone,
+// resumed while OPENAI_BASE_URL names another, fails saying the address is
+// the one the debate recorded and how to move it; it said "correct the
+// address, which OPENAI_BASE_URL sets", which was right already and
+// changed nothing.
+func TestResumeAtARecordedAddressGone(t *testing.T) {
+	gone, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(10*time.Millisecond))
+	id := killAt(t, dir, env, "r1/rebuttal/", "debate", redisTopic, "--no-checkpoints", "--model", "fake-model", "--json")
+	gone.Close()
+	other := fakellm.Start(loadScript(t, "perspectives.yaml"), fakellm.WithAPIKey("test-key"))
+	defer other.Close()
+	moved := append(env, "OPENAI_BASE_URL="+other.OpenAIURL())
+	r := parley(t, dir, moved, "", "debate", "--resume", id, "--round-timeout", "10s")
+	if r.code == 0 {
+		t.Fatalf("the resume at the recorded address of a stopped server passed:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "which the debate recorded: to move it to the address OPENAI_BASE_URL names, resume naming the model again") ||
+		strings.Contains(r.stderr, "which OPENAI_BASE_URL sets") {
+		t.Errorf("the error does not say the address is the recorded one:\n%s", r.stderr)
+	}
+}

@@ -92,8 +92,15 @@ func CastFromRecord(id string, models, endpoints map[string]string, env func(str
 				}
 				return env(k)
 			}
+			// The errors that ask to correct the address name the
+			// record, not the variable, when the variable names
+			// another: correcting it changed nothing.
+			from := ""
+			if v := baseURLVar[pname]; v != "" && endpoints[pname] != "" && endpoints[pname] != env(v) {
+				from = "the debate recorded: to move it to the address " + v + " names, resume naming the model again (--model or --model-for)"
+			}
 			var err error
-			if p, err = newProvider(pname, recorded); err != nil {
+			if p, err = newProvider(pname, recorded, from); err != nil {
 				return cast, &RecordedModelError{ID: id, Ref: ref, Role: role, Err: err}
 			}
 			providers[pname] = p
@@ -278,7 +285,7 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		if p, ok := providers[name]; ok {
 			return p, nil
 		}
-		p, err := newProvider(name, env)
+		p, err := newProvider(name, env, "")
 		if err != nil {
 			return nil, err
 		}
@@ -400,7 +407,7 @@ func detectProvider(env func(string) string) string {
 	return ""
 }
 
-func newProvider(name string, env func(string) string) (llm.Provider, error) {
+func newProvider(name string, env func(string) string, baseURLFrom string) (llm.Provider, error) {
 	switch name {
 	case "anthropic":
 		key := env("ANTHROPIC_API_KEY")
@@ -409,7 +416,7 @@ func newProvider(name string, env func(string) string) (llm.Provider, error) {
 			// config file or a debate's record as well as --provider.
 			return nil, fmt.Errorf("anthropic: ANTHROPIC_API_KEY is not set; export it with your key from console.anthropic.com")
 		}
-		return anthropic.New(anthropic.Config{APIKey: key, BaseURL: env("ANTHROPIC_BASE_URL")})
+		return anthropic.New(anthropic.Config{APIKey: key, BaseURL: env("ANTHROPIC_BASE_URL"), BaseURLFrom: baseURLFrom})
 	case "openai":
 		base := env("OPENAI_BASE_URL")
 		key := env("OPENAI_API_KEY")
@@ -421,9 +428,11 @@ func newProvider(name string, env func(string) string) (llm.Provider, error) {
 				return nil, fmt.Errorf("OPENAI_BASE_URL %q is not a URL: write it like http://localhost:8000/v1", base)
 			}
 		}
-		return openai.New(openai.Config{APIKey: key, BaseURL: base, Name: "openai"})
+		return openai.New(openai.Config{APIKey: key, BaseURL: base, Name: "openai", BaseURLFrom: baseURLFrom})
 	case "ollama":
-		return openai.New(openai.OllamaConfig(env("OLLAMA_HOST")))
+		cfg := openai.OllamaConfig(env("OLLAMA_HOST"))
+		cfg.BaseURLFrom = baseURLFrom
+		return openai.New(cfg)
 	}
 	return nil, CheckProvider("--provider", name)
 }

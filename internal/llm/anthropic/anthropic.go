@@ -94,6 +94,10 @@ type Config struct {
 	// server (a field it refused, reasoning dropped from the text), so
 	// that a user sees why. Default slog.Default().
 	Logger *slog.Logger
+	// BaseURLFrom says where BaseURL came from when ANTHROPIC_BASE_URL
+	// did not set it, for the errors that ask to correct the address
+	// (see apierr.Mapper.BaseURLFrom).
+	BaseURLFrom string
 }
 
 // ConfigFromEnv reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL through getenv
@@ -201,7 +205,7 @@ func New(cfg Config) (*Provider, error) {
 		cacheCounts:  permodel.New(cacheUnknown),
 		lateFailures: permodel.New(false),
 		log:          log,
-		errs:         apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY", Public: ownAPI(cfg.BaseURL)},
+		errs:         apierr.Mapper{Provider: "anthropic", BaseURL: cfg.BaseURL, BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURLFrom: cfg.BaseURLFrom, KeyEnv: "ANTHROPIC_API_KEY", Public: ownAPI(cfg.BaseURL)},
 	}, nil
 }
 

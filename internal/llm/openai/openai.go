@@ -73,6 +73,10 @@ type Config struct {
 	// LegacyMaxTokens sends the limit as max_tokens instead of
 	// max_completion_tokens, for servers that only know the old field.
 	LegacyMaxTokens bool
+	// BaseURLFrom says where BaseURL came from when its variable
+	// (OPENAI_BASE_URL) did not set it, for the errors that ask to
+	// correct the address (see apierr.Mapper.BaseURLFrom).
+	BaseURLFrom string
 	// KeyEnv names the variable the key came from, for error messages.
 	// Default "OPENAI_API_KEY" when APIKey is set.
 	KeyEnv string
@@ -222,7 +226,7 @@ func New(cfg Config) (*Provider, error) {
 	return &Provider{
 		chat:         sdk.NewChatCompletionService(opts...),
 		cfg:          cfg,
-		errs:         apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
+		errs:         apierr.Mapper{Provider: cfg.Name, BaseURL: cfg.BaseURL, BaseURLEnv: baseURLEnv(cfg.Name), BaseURLFrom: cfg.BaseURLFrom, KeyEnv: cfg.KeyEnv, NoKey: cfg.APIKey == "", Public: openAIsOwn(cfg.BaseURL)},
 		shapes:       permodel.New(shape{legacyMax: cfg.LegacyMaxTokens}),
 		thinks:       permodel.New(think.Unknown),
 		textCalls:    permodel.New(false),

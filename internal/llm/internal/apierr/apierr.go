@@ -54,7 +54,12 @@ type Mapper struct {
 	// server (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OLLAMA_HOST), for a 404
 	// that is a wrong address rather than an unknown model.
 	BaseURLEnv string
-	KeyEnv     string // environment variable to name when the key is refused; "" for none
+	// BaseURLFrom, when set, says where BaseURL came from instead of
+	// BaseURLEnv, in a message that asks to correct it ("the debate
+	// recorded: …"): a resumed debate's provider answers at the address
+	// its record holds, which the variable does not set.
+	BaseURLFrom string
+	KeyEnv      string // environment variable to name when the key is refused; "" for none
 	// Public says BaseURL is the provider's own public API (its default),
 	// a host that exists: a name server that says it does not is this
 	// machine's network's doing (offline, a filtering resolver), not an
@@ -161,7 +166,10 @@ func (m Mapper) notFoundHint(model, msg string) string {
 		where = "the server"
 	}
 	hint := fmt.Sprintf("%s has no %s API at this path", where, m.Provider)
-	if m.BaseURLEnv != "" {
+	switch {
+	case m.BaseURLFrom != "":
+		hint += ": check the address, which " + m.BaseURLFrom
+	case m.BaseURLEnv != "":
 		hint += ": check " + m.BaseURLEnv
 	}
 	if m.Provider == "anthropic" {
@@ -530,6 +538,9 @@ func isTimeout(err error) bool {
 // setBy says which variable sets the base URL, for a message that asks to
 // correct it: ", which OPENAI_BASE_URL sets", or "".
 func (m Mapper) setBy() string {
+	if m.BaseURLFrom != "" {
+		return ", which " + m.BaseURLFrom
+	}
 	if m.BaseURLEnv == "" {
 		return ""
 	}
