@@ -385,8 +385,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 				refusal.WriteString(ch.Delta.Refusal)
 				for _, d := range ch.Delta.ToolCalls {
+					n := len(calls.bufs)
 					calls.add(d.Index, d.ID, d.Function.Name, d.Function.Arguments)
 					heldBytes += len(d.ID) + len(d.Function.Name) + len(d.Function.Arguments)
+					if len(calls.bufs) > n {
+						// A call held costs more than its bytes: empty
+						// deltas at new indexes (a hostile server's)
+						// each opened one.
+						heldBytes += heldCall
+					}
 				}
 				//lint:ignore SA1019 the deprecated field is what such servers send.
 				heldBytes += len(ch.Delta.Refusal) + len(ch.Delta.FunctionCall.Name) + len(ch.Delta.FunctionCall.Arguments)
@@ -922,6 +929,11 @@ type toolCalls struct {
 	bufs []*toolBuf
 	at   map[int64]*toolBuf
 }
+
+// heldCall is what holding one more tool call costs, counted with the
+// bytes a reply holds (see heldBytes): its buffer, and its entries in
+// toolCalls.
+const heldCall = 256
 
 // legacyCall is the index of the call sent in a function_call delta,
 // apart from the indexes of tool_calls.
