@@ -23,30 +23,8 @@ import (
 // terminal's width); the pause says how to resume, and the resumed debate
 // completes with the hint.
 func TestDebateHintTypedWhileStreaming(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it)")
-	}
 	const width = 40
-	_, dir, env := fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(80*time.Millisecond))
-	env = append(append(baseEnv(t), "TERM=xterm-256color"), env...)
-	var sh strings.Builder
-	sh.WriteString("#!/bin/sh\n")
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
-	}
-	// The script outlives Ctrl+C (its trap), to say how parley exited.
-	fmt.Fprintf(&sh, "cd '%s'\ntrap 'echo' INT\n'%s' debate 'Redis or Postgres for our cache?' --model test-model --no-checkpoints\necho \"exit $?\"\nsleep 60\n", dir, binary)
-	run := filepath.Join(dir, "run.sh")
-	if err := os.WriteFile(run, []byte(sh.String()), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := &tmuxPane{t: t, socket: fmt.Sprintf("parley-e2e-hint-%d", os.Getpid())}
-	p.tmux("new-session", "-d", "-s", "shell", "-x", fmt.Sprint(width), "-y", "50", run)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
-	// joined is the whole transcript, the lines the terminal folded
-	// joined again.
-	joined := func() string { return p.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "shell") }
+	p, joined, dir, env := debateInTmux(t, width)
 
 	const typed = "perf: think about p99 latency"
 	p.wait("Round one opening.", 30*time.Second)
@@ -101,5 +79,65 @@ func TestDebateHintTypedWhileStreaming(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "think about p99 latency") {
 		t.Errorf("the hint is not in the debate's record")
+	}
+}
+
+// debateInTmux starts 'parley debate' on a perspectives topic in a tmux
+// pane width columns wide, against the fake server streaming a token every
+// 80 ms, with --no-checkpoints; the pane's shell says how parley exited
+// ("exit N"). It returns the pane, the whole transcript (the lines the
+// terminal folded joined again), the debate's directory and environment.
+func debateInTmux(t *testing.T, width int) (p *tmuxPane, joined func() string, dir string, env []string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	_, dir, env = fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(80*time.Millisecond))
+	env = append(append(baseEnv(t), "TERM=xterm-256color"), env...)
+	var sh strings.Builder
+	sh.WriteString("#!/bin/sh\n")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	// The script outlives Ctrl+C (its trap), to say how parley exited.
+	fmt.Fprintf(&sh, "cd '%s'\ntrap 'echo' INT\n'%s' debate 'Redis or Postgres for our cache?' --model test-model --no-checkpoints\necho \"exit $?\"\nsleep 60\n", dir, binary)
+	run := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(run, []byte(sh.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p = &tmuxPane{t: t, socket: fmt.Sprintf("parley-e2e-%s-%d", t.Name(), os.Getpid())}
+	p.tmux("new-session", "-d", "-s", "shell", "-x", fmt.Sprint(width), "-y", "50", run)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	// joined is the whole transcript, the lines the terminal folded
+	// joined again.
+	joined = func() string { return p.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "shell") }
+	return p, joined, dir, env
+}
+
+// TestDebateHintPasted: a hint pasted over two lines, in a terminal that
+// marks pastes (tmux's paste-buffer -p brackets a paste when the program
+// asked for it), is one hint: the view showed each pasted line as a hint
+// of its own, the second refused for naming no agent.
+func TestDebateHintPasted(t *testing.T) {
+	p, joined, _, _ := debateInTmux(t, 80)
+	p.wait("Round one opening.", 30*time.Second)
+	p.tmux("set-buffer", "-b", "hint", "perf: think about p99 latency\nand the tail under load\n")
+	p.tmux("paste-buffer", "-p", "-d", "-b", "hint", "-t", "shell")
+	p.wait("› perf: think about p99 latency and the tail under load", 10*time.Second)
+	p.tmux("send-keys", "-t", "shell", "Enter")
+	p.wait("💡 Hint queued for", 10*time.Second)
+	p.tmux("send-keys", "-t", "shell", "C-c")
+	p.wait("exit 130", 20*time.Second)
+	final := joined()
+	words := strings.Join(strings.Fields(final), " ")
+	if !strings.Contains(words, "💡 Hint queued for Performance Advocate: think about p99 latency and the tail under load") {
+		t.Errorf("the pasted hint is not acknowledged whole:\n%s", final)
+	}
+	if strings.Contains(final, "No agent") || strings.Count(final, "Hint queued") != 1 {
+		t.Errorf("the paste was read as more than one hint:\n%s", final)
+	}
+	if strings.Contains(final, "200~") || strings.Contains(final, "201~") {
+		t.Errorf("the paste's marks show:\n%s", final)
 	}
 }

@@ -203,7 +203,10 @@ func (h *terminalHuman) readKeys() {
 				show()
 				continue
 			}
-			skipEscape(r)
+			if readEscape(r) == pasteStart {
+				line = readPaste(r, line)
+				show()
+			}
 		case c == '\t':
 			line = append(line, ' ')
 			show()
@@ -218,24 +221,68 @@ func (h *terminalHuman) readKeys() {
 	}
 }
 
-// skipEscape reads the rest of an escape sequence whose ESC was read: a
+// The marks a terminal in the bracketed paste mode puts around what is
+// pasted (iostreams.QuietInput asks for the mode), as readEscape returns
+// them.
+const (
+	pasteStart = "[200~"
+	pasteEnd   = "[201~"
+)
+
+// readEscape reads the rest of an escape sequence whose ESC was read: a
 // CSI (ESC [ … final byte), an SS3 (ESC O x) or ESC and one key (Alt+key).
-func skipEscape(r *bufio.Reader) {
+// It returns what followed the ESC.
+func readEscape(r *bufio.Reader) string {
 	b, err := r.ReadByte()
 	if err != nil {
-		return
+		return ""
 	}
+	seq := []byte{b}
 	switch b {
 	case '[':
-		for r.Buffered() > 0 {
+		for r.Buffered() > 0 && len(seq) < 32 {
 			c, err := r.ReadByte()
-			if err != nil || (c >= 0x40 && c <= 0x7e) {
-				return
+			if err != nil {
+				break
+			}
+			seq = append(seq, c)
+			if c >= 0x40 && c <= 0x7e {
+				break
 			}
 		}
 	case 'O':
 		if r.Buffered() > 0 {
-			_, _ = r.ReadByte()
+			c, _ := r.ReadByte()
+			seq = append(seq, c)
+		}
+	}
+	return string(seq)
+}
+
+// readPaste reads a paste up to its end mark, onto the line typed: one
+// hint, its line breaks and tabs spaces, since Enter in it is not the
+// user's; controls and escape sequences in it are dropped, and the line
+// stops growing at maxTyped, the rest of the paste read and dropped.
+func readPaste(r *bufio.Reader, line []rune) []rune {
+	for {
+		c, _, err := r.ReadRune()
+		if err != nil {
+			return line
+		}
+		switch {
+		case c == 0x1b:
+			if readEscape(r) == pasteEnd {
+				return line
+			}
+		case c == '\r' || c == '\n' || c == '\t' || c == ' ':
+			if len(line) > 0 && line[len(line)-1] != ' ' && len(line) < maxTyped {
+				line = append(line, ' ')
+			}
+		case unicode.IsControl(c) || c == utf8.RuneError:
+		default:
+			if len(line) < maxTyped {
+				line = append(line, c)
+			}
 		}
 	}
 }

@@ -226,3 +226,40 @@ func TestKeysTyped(t *testing.T) {
 	}
 	pw.Close()
 }
+
+// TestKeysPasted: a paste the terminal marks (bracketed paste) is one
+// hint, its line breaks spaces: each pasted line was routed as a hint of
+// its own, so a hint pasted over two lines queued its first line and
+// refused the second ('No agent "and the bear's" in this debate'). Enter
+// after the paste queues it; controls in the paste are dropped.
+func TestKeysPasted(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	pr, pw := io.Pipe()
+	ios.In = pr
+	ios.SetTerminal(true, true, false)
+	h := newTerminalHuman(ios)
+	scr := &screenLog{}
+	h.keys, h.cooked, h.quiet = scr, func() {}, func() {}
+	hints := make(chan string, 4)
+	h.hint = func(target, text string) error { hints <- target + "=" + text; return nil }
+	h.targets = func() []string { return []string{"bear", "bull"} }
+	h.listen()
+	io.WriteString(pw, "\x1b[200~bull: weigh the cycle\r\nand the bear's\x07 export\trules\n\x1b[201~\r")
+	select {
+	case got := <-hints:
+		if want := "bull=weigh the cycle and the bear's export rules"; got != want {
+			t.Errorf("hint %q, want %q", got, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no hint queued; the view was asked:\n%s", scr)
+	}
+	select {
+	case got := <-hints:
+		t.Errorf("a second hint %q from one paste", got)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if strings.Contains(scr.String(), "say ") || errOut.String() != "" {
+		t.Errorf("a refusal for a pasted hint; the view was asked:\n%s\nstandard error: %q", scr, errOut.String())
+	}
+	pw.Close()
+}

@@ -3,6 +3,7 @@ package iostreams
 import (
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -152,5 +153,38 @@ func TestKeysInReadsKeys(t *testing.T) {
 	n, err := s.KeysIn().Read(buf)
 	if err != nil || string(buf[:n]) != "b" {
 		t.Errorf("read %q, %v; want the key b", buf[:n], err)
+	}
+}
+
+// TestQuietInputBracketsPastes: the quiet mode asks the terminal the view
+// draws on to mark pastes (bracketed paste), a prompt's line editing gives
+// the mode up (its marks would be keys on the answer's line), and the end
+// gives it up for good; output that is no terminal gets none of it.
+func TestQuietInputBracketsPastes(t *testing.T) {
+	const on, off = "\x1b[?2004h", "\x1b[?2004l"
+	tty := openPTY(t)
+	var out strings.Builder
+	s := &IOStreams{In: tty, inTTY: true, Out: &out, outTTY: true}
+	cooked, quiet, done, err := s.QuietInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cooked()
+	quiet()
+	done()
+	done()
+	if got, want := out.String(), on+off+on+off; got != want {
+		t.Errorf("the terminal was sent %q, want %q", got, want)
+	}
+
+	var piped strings.Builder
+	s = &IOStreams{In: tty, inTTY: true, Out: &piped}
+	_, _, done, err = s.QuietInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	if piped.Len() != 0 {
+		t.Errorf("output that is no terminal was sent %q", piped.String())
 	}
 }

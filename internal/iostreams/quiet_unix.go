@@ -41,6 +41,22 @@ func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 		return nil, nil, nil, fmt.Errorf("setting the terminal's settings: %w", err)
 	}
 
+	// Bracketed paste (xterm's mode 2004, which every terminal of note
+	// has) marks a paste, so that a pasted block of lines is one hint,
+	// not one per line. It is asked of the terminal the view draws on,
+	// in the quiet mode only: a prompt's line editing would take its
+	// marks for keys.
+	paste := func(on bool) {
+		if s.outTTY && s.Out != nil {
+			if on {
+				_, _ = io.WriteString(s.Out, "\x1b[?2004h")
+			} else {
+				_, _ = io.WriteString(s.Out, "\x1b[?2004l")
+			}
+		}
+	}
+	paste(true)
+
 	var mu sync.Mutex
 	mode := &q
 	set := func(m *unix.Termios) {
@@ -49,10 +65,17 @@ func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 		if mode != nil {
 			mode = m
 			_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, m)
+			paste(m == &q)
 		}
 	}
 	cont := make(chan os.Signal, 1)
 	signal.Notify(cont, syscall.SIGCONT)
+	// Ctrl+Z stops the program with the terminal as it was before it:
+	// a shell that does not set the terminal itself (sh, dash) would be
+	// left without its echo and in the paste mode, showing marks around
+	// what is pasted on its line.
+	tstp := make(chan os.Signal, 1)
+	signal.Notify(tstp, syscall.SIGTSTP)
 	stop := make(chan struct{})
 	go func() {
 		for {
@@ -61,8 +84,21 @@ func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 				mu.Lock()
 				if mode != nil {
 					_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, mode)
+					paste(mode == &q)
 				}
 				mu.Unlock()
+			case <-tstp:
+				mu.Lock()
+				if mode != nil {
+					paste(false)
+					_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, old)
+				}
+				mu.Unlock()
+				// Stopped as Ctrl+Z stops a program that does not
+				// catch it; SIGCONT sets the mode again. (SIGSTOP:
+				// once caught, SIGTSTP stays with Go's handler,
+				// which signal.Reset does not give back.)
+				_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			case <-stop:
 				return
 			}
@@ -72,9 +108,13 @@ func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 	done = func() {
 		once.Do(func() {
 			signal.Stop(cont)
+			signal.Stop(tstp)
 			close(stop)
 			mu.Lock()
 			defer mu.Unlock()
+			if mode != nil {
+				paste(false)
+			}
 			mode = nil
 			_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, old)
 		})
