@@ -34,3 +34,16 @@ func TestErrorWithoutAMessage(t *testing.T) {
 		})
 	}
 }
+
+// An error body whose JSON says why in a field of its own (FastAPI's
+// validation list, from a compatible server) is still quoted, not said
+// to give no reason.
+func TestErrorBodyWithItsOwnFields(t *testing.T) {
+	_, err := ask(rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(422)
+		_, _ = w.Write([]byte(`{"detail":[{"loc":["body","output_config"],"msg":"Extra inputs are not permitted","type":"extra_forbidden"}]}`))
+	}))
+	if err == nil || !strings.Contains(err.Error(), "Extra inputs are not permitted") {
+		t.Errorf("%v, want the server's words quoted", err)
+	}
+}

@@ -370,8 +370,10 @@ func jsonMessage(body []byte) string {
 }
 
 // jsonKind reads the type and code of an error body that is a JSON
-// object, in the shapes jsonMessage reads; ok is false for a body that is
-// not a JSON object.
+// object with nothing else that could say why ({}, {"error": {"type":
+// ...}}), in the shapes jsonMessage reads; ok is false for any other body
+// (FastAPI's {"detail": [...]}, whose JSON quoted says more than its
+// type would).
 func jsonKind(body []byte) (typ, code string, ok bool) {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(bytes.TrimSpace(body), &top) != nil || top == nil {
@@ -380,6 +382,15 @@ func jsonKind(body []byte) (typ, code string, ok bool) {
 	var inner map[string]json.RawMessage
 	if json.Unmarshal(top["error"], &inner) != nil || inner == nil {
 		inner = top
+	}
+	for _, obj := range []map[string]json.RawMessage{top, inner} {
+		for k := range obj {
+			switch k {
+			case "type", "code", "error", "message", "param", "request_id":
+			default:
+				return "", "", false
+			}
+		}
 	}
 	str := func(raw json.RawMessage) string {
 		var s string
