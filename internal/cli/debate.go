@@ -412,6 +412,9 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 			live.TakeInput()
 		}
 	}
+	if f.IO.IsTerminal() && !o.JSON {
+		defer f.IO.OnContinue(live.Continued)()
+	}
 	human.listen()
 	if notes := f.IO.Notes(); notes != nil && f.IO.IsTerminal() && !o.JSON && view.Redrawable(f.IO.ErrOut) {
 		// What a library logs on its own goes into the view, on a line of

@@ -188,3 +188,27 @@ func TestQuietInputBracketsPastes(t *testing.T) {
 		t.Errorf("output that is no terminal was sent %q", piped.String())
 	}
 }
+
+// TestOnContinue: f runs when the program is continued after a stop, and
+// no more once stopped.
+func TestOnContinue(t *testing.T) {
+	s := &IOStreams{}
+	called := make(chan struct{}, 4)
+	stop := s.OnContinue(func() { called <- struct{}{} })
+	if err := syscall.Kill(os.Getpid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-called:
+	case <-time.After(5 * time.Second):
+		t.Fatal("not called on SIGCONT")
+	}
+	stop()
+	stop()
+	_ = syscall.Kill(os.Getpid(), syscall.SIGCONT)
+	select {
+	case <-called:
+		t.Error("called after stop")
+	case <-time.After(100 * time.Millisecond):
+	}
+}

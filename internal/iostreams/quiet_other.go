@@ -14,3 +14,6 @@ func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 
 // KeysIn is standard input (QuietInput is not supported here).
 func (s *IOStreams) KeysIn() io.Reader { return s.In }
+
+// OnContinue does nothing here: a program is not stopped and continued.
+func (s *IOStreams) OnContinue(f func()) (stop func()) { return func() {} }

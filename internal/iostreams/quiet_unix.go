@@ -153,3 +153,30 @@ func (k keysIn) Read(p []byte) (int, error) {
 	}
 	return k.f.Read(p)
 }
+
+// OnContinue calls f each time the program is continued after a stop
+// (Ctrl+Z, then fg), until stop is called. The shell wrote on the screen
+// meanwhile ("[1]+ Stopped", its prompt, "fg"): what was drawn at a column
+// of a line is no longer there.
+func (s *IOStreams) OnContinue(f func()) (stop func()) {
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-cont:
+				f()
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(cont)
+			close(done)
+		})
+	}
+}

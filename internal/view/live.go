@@ -125,6 +125,26 @@ func (l *Live) Close() {
 	}
 }
 
+// Continued tells the view that the program was continued after a stop
+// (Ctrl+Z, fg): the shell wrote its lines meanwhile and left the cursor at
+// the start of a line of its own. The stream goes on there, as a reply's
+// line goes on: indented, wrapped from column 0 (the view went on as if at
+// the column it had reached, so the rest of the line stood at column 0
+// and the wrap broke it too early), and the footer it drew is gone.
+func (l *Live) Continued() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.json {
+		return
+	}
+	l.foot = footer{}
+	if !l.atLineStart {
+		l.softEnd = true
+	}
+	l.atLineStart, l.col = true, 0
+	l.showFooter()
+}
+
 // Handle renders one event. Events must arrive in log order.
 func (l *Live) Handle(e debate.Event) {
 	l.mu.Lock()

@@ -219,3 +219,31 @@ func TestLiveOwnLinesFoldUnderTheirMarker(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveContinuedAfterAStop: after Ctrl+Z and fg the shell leaves the
+// cursor at a line's start; the reply goes on there indented, wrapped from
+// column 0, and a hint acknowledged meanwhile still waits for the
+// paragraph's end. The view went on as if at the column it had reached:
+// the rest of the line stood at column 0, broken early by the wrap.
+func TestLiveContinuedAfterAStop(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(40)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	f := &feed{t: t, l: l}
+	bear := ref("r1/bear", "bear", "Bear", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: bear.ID, Text: "Margins are high and rising on "})
+	out.WriteString("^Z\n[1]+  Stopped   parley debate NVDA\n$ fg\nparley debate NVDA\n") // the shell's
+	l.Continued()
+	f.send(debate.HintQueued{ID: 1, Target: "bear", Text: "mind the cycle"})
+	f.send(debate.TurnDelta{Turn: bear.ID, Text: "data-center demand which hyperscalers keep funding.\nNext."})
+	f.send(debate.TurnCompleted{Turn: bear, Text: "Margins are high and rising on data-center demand which hyperscalers keep funding.\nNext."})
+	l.Close()
+	want := "parley debate NVDA\n  data-center demand which hyperscalers\n  keep funding.\n💡 Hint queued for Bear: mind the cycle\n  Next.\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}
