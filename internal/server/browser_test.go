@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -434,6 +435,51 @@ func TestBrowserListMore(t *testing.T) {
 	if url := eval[string](t, ctx, `location.pathname + location.search`); url != "/" {
 		t.Errorf("the page went to %s; more rows should come in place", url)
 	}
+	if dialogs.Load() != 0 {
+		t.Error("the page opened a dialog")
+	}
+}
+
+// TestBrowserStreamRefusedRecovers: a page whose event stream the server
+// refuses (it holds as many as it takes: 503 with Retry-After) says its
+// live updates are paused and tries again later, instead of stopping for
+// good as an EventSource does on such an answer; once a place is free it
+// follows the debate again.
+func TestBrowserStreamRefusedRecovers(t *testing.T) {
+	lim := DefaultConnLimits()
+	lim.Streams = 1
+	_, addr, store := limitedServer(t, lim)
+	id := seedHostile(t, store)
+	base := "http://" + addr
+	// Another client holds the only place.
+	hctx, release := context.WithCancel(t.Context())
+	defer release()
+	req, _ := http.NewRequestWithContext(hctx, "GET", base+"/api/debates/"+id+"/events", nil)
+	held, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Body.Close()
+	if held.StatusCode != http.StatusOK {
+		t.Fatalf("the first stream: %d", held.StatusCode)
+	}
+	ctx, dialogs := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/debates/"+id), chromedp.WaitReady(chromedp.CSS("main"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "that live updates are paused", `(() => { const l = document.getElementById("live"); return !!l && !l.hidden && l.textContent.includes("Live updates paused") && /Retrying in \d+ s/.test(l.textContent) })()`)
+	screenshot(t, ctx, "stream-paused")
+	release()
+	held.Body.Close()
+	waitJS(t, ctx, "live updates again", `document.getElementById("live").hidden`)
+	e, err := debate.NewEvent(id, time.Now(), debate.TurnDelta{Turn: "r1/argument/b", Text: " after the pause"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Append(t.Context(), id, e); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "text streamed after the pause", `document.querySelector('article[data-turn="r1/argument/b"] pre.stream').textContent.includes("after the pause")`)
 	if dialogs.Load() != 0 {
 		t.Error("the page opened a dialog")
 	}

@@ -148,15 +148,81 @@
       });
   }
 
-  var es = new EventSource("/api/debates/" + encodeURIComponent(id) + "/events?after=" + seq);
-  es.onmessage = function (m) {
-    var ev;
-    try { ev = JSON.parse(m.data); } catch (e) { return; }
-    if (ev.type === "turn.delta") {
-      if (loading || timer) buffered.push(ev); else deltaTo(ev);
-      return;
-    }
-    refresh();
-    if (ev.type === "debate.completed" || ev.type === "debate.failed") es.close();
-  };
+  // The event stream. The browser reconnects by itself after a network
+  // error (the stream's retry: field), but gives up on an answer that is
+  // not a stream: a 503 when the server holds as many streams as it takes,
+  // a 204 once the debate has ended. The page then asks what the answer
+  // was (an EventSource is not told): a busy server is retried after its
+  // Retry-After, longer each time (with jitter, so that the pages it
+  // refused together do not come back together), the page saying its live
+  // updates are paused and re-fetching the panel at each attempt; an ended
+  // or deleted debate is not retried.
+  var es = null, attempt = 0, countdown = null;
+  var live = document.getElementById("live");
+  function eventsURL() {
+    return "/api/debates/" + encodeURIComponent(id) + "/events?after=" + seq;
+  }
+  function showPaused(until) {
+    if (!live) return;
+    clearInterval(countdown);
+    var tick = function () {
+      var s = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      live.textContent = "Live updates paused: the server is busy. Retrying in " + s + " s\u2026";
+    };
+    tick();
+    countdown = setInterval(tick, 1000);
+    live.hidden = false;
+  }
+  function hidePaused() {
+    clearInterval(countdown);
+    if (live) live.hidden = true;
+  }
+  function retryLater(retryAfter) {
+    attempt++;
+    var backoff = Math.min(300, Math.pow(2, attempt - 1)); // 1, 2, 4 … 300 s
+    var wait = Math.max(retryAfter || 0, backoff) * (1 + Math.random() / 2) * 1000;
+    showPaused(Date.now() + wait);
+    setTimeout(function () { refresh(); connect(); }, wait);
+  }
+  function gaveUp() {
+    es = null;
+    var ctl = new AbortController();
+    fetch(eventsURL(), { credentials: "same-origin", cache: "no-store", signal: ctl.signal })
+      .then(function (r) {
+        ctl.abort(); // only the status was wanted: the stream's place is given back
+        if (r.status === 503 || r.status === 429) {
+          retryLater(Number(r.headers.get("Retry-After")) || 0);
+        } else if (r.ok && r.status !== 204) {
+          attempt = 0;
+          connect(); // a place came free meanwhile
+        } else {
+          // Ended (204), deleted, or refused for good: the panel says so.
+          hidePaused();
+          refresh();
+        }
+      })
+      .catch(function () { retryLater(0); }); // the server is unreachable
+  }
+  function connect() {
+    es = new EventSource(eventsURL());
+    es.onopen = function () {
+      if (attempt > 0) refresh(); // what happened while paused
+      attempt = 0;
+      hidePaused();
+    };
+    es.onerror = function () {
+      if (es && es.readyState === EventSource.CLOSED) gaveUp();
+    };
+    es.onmessage = function (m) {
+      var ev;
+      try { ev = JSON.parse(m.data); } catch (e) { return; }
+      if (ev.type === "turn.delta") {
+        if (loading || timer) buffered.push(ev); else deltaTo(ev);
+        return;
+      }
+      refresh();
+      if (ev.type === "debate.completed" || ev.type === "debate.failed") { es.close(); es = null; }
+    };
+  }
+  connect();
 })();
