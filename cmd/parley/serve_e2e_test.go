@@ -194,3 +194,39 @@ func TestServeLogIsForOperators(t *testing.T) {
 		}
 	}
 }
+
+// TestServeMaxStreams: --max-streams bounds the event streams the server
+// holds open: with 1, a second stream of a debate that has not ended is
+// refused with 503 and Retry-After while the first is open.
+func TestServeMaxStreams(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + dir + "/parley.db"}
+	// No workers: the debate stays queued, and its stream open.
+	base, _ := startServe(t, dir, env, "--max-streams", "1", "--workers", "0")
+	resp, err := http.Post(base+"/api/debates", "application/json", strings.NewReader(`{"topic":"NVDA","offline":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID string }
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if resp.StatusCode != 201 {
+		t.Fatalf("create: %d", resp.StatusCode)
+	}
+	open := func() *http.Response {
+		ctx, cancel := context.WithCancel(t.Context())
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/debates/"+created.ID+"/events", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cancel(); resp.Body.Close() })
+		return resp
+	}
+	if first := open(); first.StatusCode != http.StatusOK {
+		t.Fatalf("the first stream: %d", first.StatusCode)
+	}
+	if second := open(); second.StatusCode != http.StatusServiceUnavailable || second.Header.Get("Retry-After") == "" {
+		t.Errorf("a second stream with --max-streams 1: %d (Retry-After %q), want 503 with Retry-After", second.StatusCode, second.Header.Get("Retry-After"))
+	}
+}

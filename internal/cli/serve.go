@@ -26,6 +26,9 @@ type ServeOptions struct {
 	Token        string
 	DecisionsDir string
 	NoResume     bool
+	// MaxStreams bounds the event streams open at once
+	// (server.ConnLimits.Streams).
+	MaxStreams int
 	// Jobs are the in-process workers: debates run as jobs in the
 	// database, --workers of each queue here (0: all on 'parley worker's).
 	Jobs WorkerOptions
@@ -61,6 +64,7 @@ The API is described at /api/openapi.json and in docs/api.md.`,
 	cmd.Flags().StringVar(&opts.Token, "token", "", "require this `token` of every request (default $PARLEY_TOKEN); needed to listen beyond loopback")
 	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
 	cmd.Flags().BoolVar(&opts.NoResume, "no-resume", false, "do not resume the debates this server was running when it stopped")
+	cmd.Flags().IntVar(&opts.MaxStreams, "max-streams", server.DefaultConnLimits().Streams, "event streams (live views of debates) open at once over every client; beyond it a stream is refused with 503 and Retry-After, and the dashboard retries later")
 	opts.Jobs.addFlags(cmd, 4)
 	return cmd
 }
@@ -69,6 +73,13 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if err := server.CheckBind(o.Addr, o.Token); err != nil {
 		return &UsageError{Err: err}
 	}
+	// 0 or less would be taken as the default by ConnLimits: refused,
+	// rather than served as something else than asked.
+	if o.MaxStreams < 1 {
+		return usageErrorf("--max-streams %d: give how many event streams may be open at once, 1 or more (default %d)", o.MaxStreams, server.DefaultConnLimits().Streams)
+	}
+	lim := server.DefaultConnLimits()
+	lim.Streams = o.MaxStreams
 	// The address first: a server that cannot serve must not start workers,
 	// which would take queued debates from the database and then drop them.
 	ln, err := net.Listen("tcp", o.Addr)
@@ -106,11 +117,11 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if err := q.StartWorkers(ctx); err != nil {
 		return err
 	}
-	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q, Calls: calls})
+	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q, Calls: calls, Conn: lim})
 	if err != nil {
 		return err
 	}
-	hs := server.NewHTTPServer(ctx, srv.Handler(), server.DefaultConnLimits())
+	hs := server.NewHTTPServer(ctx, srv.Handler(), lim)
 	if !o.NoResume {
 		srv.Resume(ctx)
 	}
