@@ -32,6 +32,15 @@ type Handler struct {
 	Role string
 	// Calls counts this process's model calls; nil for none.
 	Calls *Calls
+	// Streams reads this process's event streams; nil for a process that
+	// serves none (a worker).
+	Streams func() StreamCounts
+}
+
+// StreamCounts are a server's event streams: those open, the most it
+// holds, and those it refused at that bound since it started.
+type StreamCounts struct {
+	Open, Max, Refused int64
 }
 
 // Healthz answers 200 when the database answers, 503 otherwise.
@@ -121,6 +130,14 @@ func (h *Handler) write(ctx context.Context, b *strings.Builder) error {
 	}
 	if h.Calls != nil {
 		h.Calls.write(b)
+	}
+	if h.Streams != nil {
+		// This process's own, not the database's: each server of a
+		// cluster holds its own streams, up to its own --max-streams.
+		sc := h.Streams()
+		fmt.Fprintf(b, "# HELP parley_event_streams_open Event streams (live views of debates) this process holds open.\n# TYPE parley_event_streams_open gauge\nparley_event_streams_open %d\n", sc.Open)
+		fmt.Fprintf(b, "# HELP parley_event_streams_max The most event streams this process holds open at once (parley serve --max-streams).\n# TYPE parley_event_streams_max gauge\nparley_event_streams_max %d\n", sc.Max)
+		counter(b, "parley_event_streams_refused_total", "Event streams refused (503) because this process held parley_event_streams_max, since it started.", float64(sc.Refused))
 	}
 	fmt.Fprintf(b, "# HELP parley_process_start_time_seconds When this %s process started.\n# TYPE parley_process_start_time_seconds gauge\nparley_process_start_time_seconds{role=%q} %d\n",
 		h.Role, h.Role, h.Started.Unix())

@@ -385,6 +385,25 @@ func TestStreamsAreBounded(t *testing.T) {
 	if resp, err := http.Head(url); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("HEAD with every stream taken: %v %v, want 200", resp.StatusCode, err)
 	}
+	// /metrics says so: an operator sees the bound reached before the
+	// pages stop following their debates.
+	metrics := func() string {
+		t.Helper()
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	m := metrics()
+	for _, want := range []string{"# TYPE parley_event_streams_open gauge\nparley_event_streams_open 3\n", "parley_event_streams_max 3\n",
+		"# TYPE parley_event_streams_refused_total counter\nparley_event_streams_refused_total 1\n"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("/metrics with 3 streams open of 3 and 1 refused lacks %q:\n%s", want, m)
+		}
+	}
 	first()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -396,5 +415,9 @@ func TestStreamsAreBounded(t *testing.T) {
 			t.Fatalf("a stream after one ended: %d, want its place back", resp.StatusCode)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// The ended stream gave its place back; HEAD took none.
+	if m := metrics(); !strings.Contains(m, "parley_event_streams_open 3\n") {
+		t.Errorf("/metrics after one stream ended and another opened:\n%s", m)
 	}
 }

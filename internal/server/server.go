@@ -92,6 +92,9 @@ type Server struct {
 	heartbeat time.Duration
 	// streams counts the event streams open (ConnLimits.Streams).
 	streams atomic.Int64
+	// streamsRefused counts the streams refused at that bound, for
+	// /metrics.
+	streamsRefused atomic.Int64
 }
 
 // Wrong tokens the server answers, over every client: guessRate a second,
@@ -149,7 +152,9 @@ func (s *Server) Handler() http.Handler {
 	static, _ := fs.Sub(webFS, "web/static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 
-	oh := &ops.Handler{Store: s.app.Store, Started: s.started, Role: "serve", Calls: s.cfg.Calls}
+	oh := &ops.Handler{Store: s.app.Store, Started: s.started, Role: "serve", Calls: s.cfg.Calls, Streams: func() ops.StreamCounts {
+		return ops.StreamCounts{Open: s.streams.Load(), Max: int64(s.conn.Streams), Refused: s.streamsRefused.Load()}
+	}}
 	if s.cfg.Jobs != nil {
 		oh.Jobs = s.cfg.Jobs
 	}

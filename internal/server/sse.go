@@ -67,6 +67,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		if s.streams.Add(1) > int64(s.conn.Streams) {
 			s.streams.Add(-1)
+			s.streamsRefused.Add(1)
 			w.Header().Set("Retry-After", "10")
 			writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("this server holds %d event streams, as many as it takes: reconnect in a while, or follow the debate with GET /api/debates/%s meanwhile", s.conn.Streams, id))
 			return
