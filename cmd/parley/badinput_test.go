@@ -61,6 +61,8 @@ func TestBadInput(t *testing.T) {
 		{"no event streams", good, []string{"serve", "--addr", "127.0.0.1:0", "--max-streams", "0"}, 2, `--max-streams 0: give how many event streams may be open at once, 1 or more (default 10000)`},
 		{"negative event streams", good, []string{"serve", "--addr", "127.0.0.1:0", "--max-streams", "-5"}, 2, `--max-streams -5: give how many event streams may be open at once, 1 or more`},
 		{"event streams not a number", good, []string{"serve", "--max-streams", "lots"}, 2, `--max-streams "lots" is not a whole number: give one such as 3`},
+		{"no PDF layouts", good, []string{"serve", "--addr", "127.0.0.1:0", "--pdf-renders", "0"}, 2, `--pdf-renders 0: give how many PDFs may be laid out at once, 1 or more`},
+		{"PDF layouts not a number", good, []string{"serve", "--pdf-renders", "2.5"}, 2, `--pdf-renders "2.5" is not a whole number`},
 		{"flag without its value", good, []string{"debate", "--resume"}, 2, `--resume needs its ID: resume the unfinished debate with this ID`},
 		{"shorthand without its value", good, []string{"export", "DEB-1", "-o"}, 2, `-o needs its file: write to file`},
 		{"number flag without its value", good, []string{"debate", "x", "--max-rounds"}, 2, `--max-rounds needs its number: cap on rounds`},

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -29,6 +30,8 @@ type ServeOptions struct {
 	// MaxStreams bounds the event streams open at once
 	// (server.ConnLimits.Streams).
 	MaxStreams int
+	// PDFRenders bounds the PDF layouts at once (server.Config.PDFRenders).
+	PDFRenders int
 	// Jobs are the in-process workers: debates run as jobs in the
 	// database, --workers of each queue here (0: all on 'parley worker's).
 	Jobs WorkerOptions
@@ -65,6 +68,7 @@ The API is described at /api/openapi.json and in docs/api.md.`,
 	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
 	cmd.Flags().BoolVar(&opts.NoResume, "no-resume", false, "do not resume the debates this server was running when it stopped")
 	cmd.Flags().IntVar(&opts.MaxStreams, "max-streams", server.DefaultConnLimits().Streams, "event streams (live views of debates) open at once over every client; beyond it a stream is refused with 503 and Retry-After, and the dashboard retries later")
+	cmd.Flags().IntVar(&opts.PDFRenders, "pdf-renders", runtime.GOMAXPROCS(0), "PDF exports laid out at once (each takes a core for seconds with a long debate); twice as many wait, and beyond them an export as PDF is refused with 503 and Retry-After")
 	opts.Jobs.addFlags(cmd, 4)
 	return cmd
 }
@@ -77,6 +81,9 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	// rather than served as something else than asked.
 	if o.MaxStreams < 1 {
 		return usageErrorf("--max-streams %d: give how many event streams may be open at once, 1 or more (default %d)", o.MaxStreams, server.DefaultConnLimits().Streams)
+	}
+	if o.PDFRenders < 1 {
+		return usageErrorf("--pdf-renders %d: give how many PDFs may be laid out at once, 1 or more (default %d, the cores this process may use)", o.PDFRenders, runtime.GOMAXPROCS(0))
 	}
 	lim := server.DefaultConnLimits()
 	lim.Streams = o.MaxStreams
@@ -117,7 +124,7 @@ func runServe(ctx context.Context, f *Factory, o *ServeOptions) error {
 	if err := q.StartWorkers(ctx); err != nil {
 		return err
 	}
-	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q, Calls: calls, Conn: lim})
+	srv, err := server.New(ctx, server.Config{App: a, Token: o.Token, Log: log, DecisionsDir: o.DecisionsDir, Jobs: q, Calls: calls, Conn: lim, PDFRenders: o.PDFRenders})
 	if err != nil {
 		return err
 	}

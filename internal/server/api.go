@@ -594,6 +594,11 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, app.ExportJSON(st, !summary))
 	case "pdf":
 		pdf, err := s.exportPDF(r.Context(), st, format, summary)
+		if errors.Is(err, errRendersBusy) {
+			w.Header().Set("Retry-After", "5")
+			writeError(w, http.StatusServiceUnavailable, err.Error())
+			return
+		}
 		if err != nil {
 			writeAppError(w, err)
 			return
@@ -668,6 +673,14 @@ func (s *Server) exportPDF(ctx context.Context, st *debate.State, format debate.
 		if v, ok := s.pdfs.get(key); ok {
 			return v, nil // laid out by a flight that has just landed
 		}
+		// A slot for this flight, not for each of its readers. It waits
+		// with the server's context, as the layout goes on without its
+		// readers: the queue's bound keeps those waiting few.
+		release, err := s.renders.acquire(s.ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 		b, err := s.renderPDF(st.ID, d)
 		if err != nil {
 			return nil, err

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,10 @@ type Config struct {
 	// defaults): the server's event streams take StreamWrite from it, and
 	// NewHTTPServer should be given the same.
 	Conn ConnLimits
+	// PDFRenders is how many PDFs are laid out at once (0: GOMAXPROCS);
+	// twice as many more wait for a slot, and beyond them an export as PDF
+	// is answered 503 with Retry-After.
+	PDFRenders int
 }
 
 // Server serves the API and the dashboard.
@@ -77,8 +82,10 @@ type Server struct {
 	// it at once; renderPDF lays one out (app.RenderPDF, but in tests).
 	layouts   singleflight.Group
 	renderPDF func(id string, d pdf.Document) ([]byte, error)
-	hub       *hub
-	ctx       context.Context // the server's lifetime: runs stop with it
+	// renders bounds the layouts running and waiting (Config.PDFRenders).
+	renders *renderSlots
+	hub     *hub
+	ctx     context.Context // the server's lifetime: runs stop with it
 	// started is when the server was made, for /metrics.
 	started time.Time
 	conn    ConnLimits
@@ -118,7 +125,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault(),
+	renders := cfg.PDFRenders
+	if renders <= 0 {
+		renders = runtime.GOMAXPROCS(0)
+	}
+	return &Server{renders: newRenderSlots(renders, 2*renders), cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault(),
 		guesses: rate.NewLimiter(guessRate, guessBurst), heartbeat: heartbeat, renderPDF: app.RenderPDF}, nil
 }
 

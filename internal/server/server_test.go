@@ -1323,3 +1323,61 @@ func TestPDFExportIsCached(t *testing.T) {
 		t.Errorf("the summary's PDF: laid out %d times in all, want 2, and another document", ts.pdfs.renders)
 	}
 }
+
+// TestPDFLayoutsAreBounded: PDFs of different debates asked for at once
+// are laid out a slot's worth at a time, a bounded number wait for a slot,
+// and beyond them an export as PDF is refused (503 with Retry-After)
+// rather than each taking a core and its memory; a reader of a PDF being
+// laid out shares its layout even then, and the waiting ones are served.
+func TestPDFLayoutsAreBounded(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	ts.renders = newRenderSlots(1, 2)
+	var ids []string
+	for range 4 {
+		id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+		ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+		ids = append(ids, id)
+	}
+	var running, most, started atomic.Int64
+	release := make(chan struct{})
+	ts.renderPDF = func(id string, d pdf.Document) ([]byte, error) {
+		started.Add(1)
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		<-release
+		return app.RenderPDF(id, d)
+	}
+	export := func(id string) (*http.Response, string) {
+		return ts.do(t, "GET", "/api/debates/"+id+"/export?as=pdf", "")
+	}
+	var wg sync.WaitGroup
+	for _, id := range append(ids[:3:3], ids[0]) {
+		wg.Go(func() {
+			if resp, out := export(id); resp.StatusCode != http.StatusOK || !strings.HasPrefix(out, "%PDF-") {
+				t.Errorf("export of %s as pdf: %d %.200q", id, resp.StatusCode, out)
+			}
+		})
+	}
+	// One laid out, two waiting for the slot (the second reader of the
+	// first shares its layout).
+	for deadline := time.Now().Add(10 * time.Second); started.Load() != 1 || ts.renders.waiting.Load() != 2 || goroutinesIn("(*Server).exportPDF(") < 4; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d layouts started and %d waiting, want 1 and 2", started.Load(), ts.renders.waiting.Load())
+		}
+	}
+	resp, out := export(ids[3])
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(out, "export as md or json meanwhile") {
+		t.Errorf("a 4th debate's PDF with 1 laid out and 2 waiting: %d, Retry-After %q, %s; want 503 saying to ask again", resp.StatusCode, resp.Header.Get("Retry-After"), out)
+	}
+	close(release)
+	wg.Wait()
+	if m := most.Load(); m != 1 {
+		t.Errorf("%d PDFs laid out at once, want at most 1", m)
+	}
+	// The slots came back: the 4th is served now.
+	if resp, _ := export(ids[3]); resp.StatusCode != http.StatusOK {
+		t.Errorf("the 4th debate's PDF after the others: %d", resp.StatusCode)
+	}
+}
