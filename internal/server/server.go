@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -171,18 +172,22 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.HandleFunc("GET /healthz", oh.Healthz)
 	mux.HandleFunc("GET /metrics", oh.Metrics)
-	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
-	mux.HandleFunc("GET /api/debates", s.apiList)
-	mux.HandleFunc("POST /api/debates", s.apiCreate)
+	// Each API route takes the query parameters it names and refuses any
+	// other (queryParams): ?limt=5 or ?stauts=running was ignored, and
+	// answered as if not given.
+	q := queryParams
+	mux.HandleFunc("GET /api/openapi.json", q()(s.openAPI))
+	mux.HandleFunc("GET /api/debates", q("status", "format", "limit", "cursor")(s.apiList))
+	mux.HandleFunc("POST /api/debates", q()(s.apiCreate))
 	api, page := s.debateID(writeAppError), s.debateID(s.pageError)
-	mux.HandleFunc("GET /api/debates/{id}", api(s.apiGet))
-	mux.HandleFunc("DELETE /api/debates/{id}", api(s.apiDelete))
-	mux.HandleFunc("POST /api/debates/{id}/checkpoint", api(s.apiCheckpoint))
-	mux.HandleFunc("POST /api/debates/{id}/hints", api(s.apiHint))
-	mux.HandleFunc("POST /api/debates/{id}/pause", api(s.apiPause))
-	mux.HandleFunc("POST /api/debates/{id}/resume", api(s.apiResume))
-	mux.HandleFunc("GET /api/debates/{id}/export", api(s.apiExport))
-	mux.HandleFunc("GET /api/debates/{id}/events", api(s.apiEvents))
+	mux.HandleFunc("GET /api/debates/{id}", q()(api(s.apiGet)))
+	mux.HandleFunc("DELETE /api/debates/{id}", q()(api(s.apiDelete)))
+	mux.HandleFunc("POST /api/debates/{id}/checkpoint", q()(api(s.apiCheckpoint)))
+	mux.HandleFunc("POST /api/debates/{id}/hints", q()(api(s.apiHint)))
+	mux.HandleFunc("POST /api/debates/{id}/pause", q()(api(s.apiPause)))
+	mux.HandleFunc("POST /api/debates/{id}/resume", q()(api(s.apiResume)))
+	mux.HandleFunc("GET /api/debates/{id}/export", q("as", "summary")(api(s.apiExport)))
+	mux.HandleFunc("GET /api/debates/{id}/events", q("after")(api(s.apiEvents)))
 
 	mux.HandleFunc("GET /{$}", s.pageList)
 	mux.HandleFunc("GET /new", s.pageNew)
@@ -223,6 +228,49 @@ func (s *Server) debateID(notFound func(http.ResponseWriter, error)) func(http.H
 			id := r.PathValue("id")
 			if !debate.ValidID(id) {
 				notFound(w, fmt.Errorf("debate %q: %w", clip(id), debate.ErrNotFound))
+				return
+			}
+			next(w, r)
+		}
+	}
+}
+
+// queryParams refuses a request to an API route with a query parameter
+// other than known (400), naming it, the one it was probably meant to be,
+// and those the route takes: a misspelt parameter was ignored, so that
+// ?limt=5 listed 100 debates and ?stauts=running every debate, as if the
+// filter had matched them. The values are checked by the handlers. The
+// dashboard's pages are not checked: a link with a parameter a site adds
+// (utm_source) still opens.
+func queryParams(known ...string) func(http.HandlerFunc) http.HandlerFunc {
+	return func(next http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.RawQuery == "" {
+				next(w, r)
+				return
+			}
+			q := r.URL.Query()
+			names := make([]string, 0, len(q))
+			for name := range q {
+				names = append(names, name)
+			}
+			slices.Sort(names) // the first unknown one named, the same each time
+			for _, name := range names {
+				if slices.Contains(known, name) {
+					continue
+				}
+				_, path, _ := strings.Cut(r.Pattern, " ")
+				route := r.Method + " " + path
+				msg := fmt.Sprintf("unknown query parameter %q", clip(name))
+				if s := app.Suggest(name, known); len(s) > 0 {
+					msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, " or "))
+				}
+				if len(known) == 0 {
+					msg += fmt.Sprintf(": %s takes none", route)
+				} else {
+					msg += fmt.Sprintf(": %s takes %s", route, strings.Join(known, ", "))
+				}
+				writeError(w, http.StatusBadRequest, msg)
 				return
 			}
 			next(w, r)

@@ -859,6 +859,47 @@ func TestListFilterNamesWhatItTakes(t *testing.T) {
 	}
 }
 
+// TestUnknownQueryParameters: an API route refuses a query parameter it
+// does not take (400), naming it, the one it was probably meant to be and
+// those it takes: a misspelt one was ignored, so that ?limt=1 listed every
+// debate and ?stauts=running filtered nothing. Values stay checked by the
+// route (status=runing names the statuses); the dashboard's pages take a
+// parameter they do not know.
+func TestUnknownQueryParameters(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == "completed" })
+	for _, c := range []struct {
+		method, path string
+		code         int
+		says         []string
+	}{
+		{"GET", "/api/debates?limt=1", 400, []string{`unknown query parameter \"limt\" (did you mean limit?): GET /api/debates takes status, format, limit, cursor`}},
+		{"GET", "/api/debates?stauts=running", 400, []string{`\"stauts\" (did you mean status?)`}},
+		{"GET", "/api/debates?status=runing", 400, []string{`status=\"runing\": filter by one of`, "running"}},
+		{"GET", "/api/debates?limit=1&status=completed", 200, []string{id}},
+		{"HEAD", "/api/debates?q=x", 400, nil},
+		{"GET", "/api/debates/" + id + "?verbose=1", 400, []string{`unknown query parameter \"verbose\": GET /api/debates/{id} takes none`}},
+		{"GET", "/api/debates/" + id + "/export?as=pdf&sumary=true", 400, []string{`\"sumary\" (did you mean summary?)`, "takes as, summary"}},
+		{"GET", "/api/debates/" + id + "/export?as=pdff", 400, []string{`as=\"pdff\": export as md, json or pdf`}},
+		{"GET", "/api/debates/" + id + "/export?as=md&summary=true", 200, nil},
+		{"GET", "/api/debates/" + id + "/events?afterr=3", 400, []string{`\"afterr\" (did you mean after?): GET /api/debates/{id}/events takes after`}},
+		{"POST", "/api/debates/" + id + "/pause?now=1", 400, []string{`POST /api/debates/{id}/pause takes none`}},
+		{"GET", "/debates/" + id + "?utm_source=mail", 200, nil},
+		{"GET", "/?utm_source=mail", 200, nil},
+	} {
+		resp, out := ts.do(t, c.method, c.path, "")
+		if resp.StatusCode != c.code {
+			t.Errorf("%s %s: %d, want %d: %.300s", c.method, c.path, resp.StatusCode, c.code, out)
+		}
+		for _, want := range c.says {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s %s does not say %s: %s", c.method, c.path, want, out)
+			}
+		}
+	}
+}
+
 // TestRefusalsNameTheFields: a create request refused by the command
 // line's checks names the request's field to fix, not the command line's
 // flag: the caller of the API has no --max-rounds.
