@@ -484,3 +484,25 @@ func TestBrowserStreamRefusedRecovers(t *testing.T) {
 		t.Error("the page opened a dialog")
 	}
 }
+
+// TestBrowserEndedDebateAsksNothing: the page of an ended debate, whose
+// event stream the server ends at once (204, which an EventSource takes as
+// a failure), neither asks the stream's status nor draws the panel again:
+// each view of an ended debate cost two more requests.
+func TestBrowserEndedDebateAsksNothing(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	ctx, _ := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/debates/"+id), chromedp.WaitReady(chromedp.CSS("main"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the event stream closed", `performance.getEntriesByType("resource").some(e => e.name.includes("/events"))`)
+	time.Sleep(time.Second)
+	if got := eval[[]string](t, ctx, `performance.getEntriesByType("resource").filter(e => e.initiatorType === "fetch").map(e => e.name)`); len(got) != 0 {
+		t.Errorf("the page of a completed debate fetched %v, want nothing", got)
+	}
+	if live := eval[bool](t, ctx, `document.getElementById("live").hidden`); !live {
+		t.Error("the page of a completed debate says its live updates are paused")
+	}
+}

@@ -186,6 +186,13 @@
   }
   function gaveUp() {
     es = null;
+    // A debate shown ended has nothing more to stream (the server's 204):
+    // nothing to ask or draw again.
+    var shown = panelEl.querySelector(".panel");
+    if (shown && (shown.dataset.status === "completed" || shown.dataset.status === "failed")) {
+      hidePaused();
+      return;
+    }
     var ctl = new AbortController();
     fetch(eventsURL(), { credentials: "same-origin", cache: "no-store", signal: ctl.signal })
       .then(function (r) {
