@@ -466,3 +466,21 @@ func TestModelTextOpensNoSection(t *testing.T) {
 		t.Errorf("model text lost:\n%s", md)
 	}
 }
+
+// TestReportHeadingShowsTheTopicAsGiven: the report's heading quotes the
+// topic as it was given, as every other format's heading does. It was
+// written with Go's %q, which put backslashes before the topic's quotes
+// and backslashes and wrote its control characters as Go escapes (\x1b),
+// where the exports show them by their visible form (␛).
+func TestReportHeadingShowsTheTopicAsGiven(t *testing.T) {
+	given := `Should we move "billing" to C:\svc` + "\x1b[2J?"
+	s := formattest.New(t, formattest.Setup{Format: formal.Format{}, ID: "DEB-formal2", Topic: given, Created: created, Options: formal.Options{Rounds: 1}}, fullRules()...).MustRun()
+	md, err := formal.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heading, _, _ := strings.Cut(md, "\n")
+	if want := `# Debate: "` + given + `"`; heading != want {
+		t.Errorf("heading %q, want %q", heading, want)
+	}
+}

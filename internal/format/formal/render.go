@@ -57,7 +57,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Debate: %q\n\n", oneLine(p.topic))
+	fmt.Fprintf(&b, "# Debate: \"%s\"\n\n", oneLine(p.topic))
 	if s.Status != debate.StatusCompleted {
 		fmt.Fprintf(&b, "**Status:** %s (the debate has not finished; this report is partial)\n\n", s.Status)
 	}
