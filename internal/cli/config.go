@@ -23,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/shell"
+	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/yamlfile"
 )
 
@@ -360,11 +361,13 @@ Precedence: flags > environment > config file > defaults.`,
 			if _, err := os.Stat(c.path); err == nil {
 				state = "read"
 			}
-			fmt.Fprintf(f.IO.Out, "Config file: %s (%s)\n\n", c.path, state)
+			// The values come from the environment and a file: a value
+			// with a terminal sequence in it is shown, not obeyed.
+			fmt.Fprintf(f.IO.Out, "Config file: %s (%s)\n\n", textsafe.Clean(c.path), state)
 			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "SETTING\tVALUE\tFROM")
 			for _, s := range settings {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", s.key, s.value, s.source)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", s.key, textsafe.Line(s.value, 1000), s.source)
 			}
 			return tw.Flush()
 		},

@@ -253,3 +253,30 @@ func TestConfigShowsTheDatabase(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigShowsValuesInert: 'parley config' prints the values it read
+// (from the environment, the config file) with their control characters
+// made visible: a value that carries a terminal sequence (a title set, a
+// screen clear) or a bidi override printed them raw to the terminal.
+func TestConfigShowsValuesInert(t *testing.T) {
+	f := testFactory(t, "", false)
+	env := map[string]string{
+		"PARLEY_CONFIG":   os.DevNull,
+		"OPENAI_API_KEY":  "sk-x",
+		"PARLEY_MODEL":    "gpt\x1b]0;pwned\x07\x1b[2J",
+		"OPENAI_BASE_URL": "http://localhost:8000/v1\u202e",
+	}
+	f.Env = func(k string) string { return env[k] }
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"config"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	out := f.IO.Out.(interface{ String() string }).String()
+	if strings.ContainsAny(out, "\x1b\x07\u202e") {
+		t.Errorf("config prints a control character:\n%q", out)
+	}
+	if !strings.Contains(out, "gpt␛]0;pwned␇") {
+		t.Errorf("config does not show the model, made visible:\n%s", out)
+	}
+}
