@@ -92,6 +92,7 @@ func TestBadInput(t *testing.T) {
 		{"blank model", good, []string{"debate", "Redis or Postgres?", "--model", ""}, 2, `--model "" is blank: give its value (model name for every role), or leave --model out for the default`},
 		{"blank provider", good, []string{"batch", "NVDA", "--provider", " "}, 2, `--provider " " is blank`},
 		{"blank model on ask", good, []string{"ask", "DEB-00000000", "--agent", "bull", "--model=", "Why?"}, 2, `--model "" is blank`},
+		{"blank export file", good, []string{"export", "DEB-00000000", "-o", ""}, 2, `--output "" is blank: give its value (write to file instead of standard output`},
 		{"export under a file", good, []string{"export", "DEB-00000000", "-o", filepath.Join(malformed, "debate.md")}, 2, "-o " + filepath.Join(malformed, "debate.md") + ": " + malformed + " is a file, not a directory"},
 		{"question without words", good, []string{"ask", "DEB-00000000", "--agent", "bull", "?!"}, 2, `the question "?!" has no words`},
 		{"batch file with a line too long", good, []string{"batch", "--file", longLine, "--offline"}, 2, "--file " + longLine + ": line 2 is longer than 64 KiB: write one ticker or topic (under 2000 characters) a line"},

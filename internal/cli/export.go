@@ -54,7 +54,7 @@ when that is not a terminal). -o does not replace a file that exists unless
 	cmd.Flags().Lookup("as").DefValue = "" // the usage says it, and "md" is not always it
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "include the whole transcript (default)")
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "only the result")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output (a directory: the debate's ID.md, ID.json or ID.pdf in it)")
+	nonBlankVarP(cmd.Flags(), &opts.Output, "output", "o", "write to `file` instead of standard output (a directory: the debate's ID.md, ID.json or ID.pdf in it)")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	return cmd
 }

@@ -37,6 +37,11 @@ func nonBlankVar(fl *pflag.FlagSet, p *string, name, usage string) {
 	fl.Var((*nonBlankValue)(p), name, usage)
 }
 
+// nonBlankVarP is nonBlankVar with a one-letter shorthand.
+func nonBlankVarP(fl *pflag.FlagSet, p *string, name, short, usage string) {
+	fl.VarP((*nonBlankValue)(p), name, short, usage)
+}
+
 type nonBlankValue string
 
 // errBlankValue is a non-blank flag given an empty or all-space value;
