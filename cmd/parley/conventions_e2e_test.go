@@ -192,3 +192,35 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestDebateOutputThatCannotBeWritten: a debate whose view cannot be
+// written (standard output on a full disk) pauses, exit 1, saying so and
+// how to go on; it ran to its end, paid for, with nothing shown, and
+// exited 0.
+func TestDebateOutputThatCannotBeWritten(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full here: %v", err)
+	}
+	defer full.Close()
+	dir := t.TempDir()
+	env := []string{"PARLEY_DB=" + filepath.Join(dir, "parley.db")}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := command(ctx, t, dir, env, "debate", "NVDA", "--offline")
+	var errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = full, &errOut
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("parley debate to a full disk: %v (want exit 1)\n%s", err, errOut.String())
+	}
+	for _, want := range []string{"standard output could not be written (write /dev/stdout: no space left on device)", "resume with: parley debate --resume DEB-"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("standard error lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if out := parley(t, dir, env, "", "list").stdout; !strings.Contains(out, "paused") && !strings.Contains(out, "interrupted") {
+		t.Errorf("the debate is not kept to resume:\n%s", out)
+	}
+}

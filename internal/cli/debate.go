@@ -460,6 +460,14 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	cancelView()
 	<-viewDone
 	live.Close()
+	if lost := (*OutputLostError)(nil); errors.As(context.Cause(ctx), &lost) {
+		// The view's output went nowhere: what the debate did is said
+		// here, on standard error, with how to read or go on with it.
+		if runErr != nil {
+			return fmt.Errorf("debate %s paused: %w; write it elsewhere, then resume with: parley debate --resume %s", id, lost, id)
+		}
+		return fmt.Errorf("debate %s completed, but %w; read it with: parley show %s", id, lost, id)
+	}
 	if runErr != nil {
 		// On a terminal the view has just shown the pause and why
 		// ("Paused: …"); the error adds how to go on, not the why again.

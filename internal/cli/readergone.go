@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +18,10 @@ import (
 // to resume. Instead the write fails, the debate pauses as if interrupted,
 // and the error, on standard error, says how to resume it.
 //
+// Output that cannot be written for another reason (a full disk) ends ctx
+// too, its cause an *OutputLostError: the debate pauses rather than run on,
+// paid for, with nothing shown.
+//
 // SIGPIPE is ignored for the rest of the process, which ends with the
 // debate.
 func watchOutput(ctx context.Context, f *Factory) (context.Context, *Factory, context.CancelFunc) {
@@ -25,24 +30,39 @@ func watchOutput(ctx context.Context, f *Factory) (context.Context, *Factory, co
 		return ctx, f, func() {}
 	}
 	signal.Ignore(syscall.SIGPIPE)
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
 	ios := *f.IO
 	ios.Out = &goneWriter{w: f.IO.Out, gone: cancel}
 	watched := *f
 	watched.IO = &ios
-	return ctx, &watched, cancel
+	return ctx, &watched, func() { cancel(nil) }
 }
 
-// goneWriter calls gone when a write finds the reader gone.
+// OutputLostError is why a debate stopped: its standard output could not
+// be written.
+type OutputLostError struct{ Err error }
+
+func (e *OutputLostError) Error() string {
+	return fmt.Sprintf("standard output could not be written (%v)", e.Err)
+}
+
+func (e *OutputLostError) Unwrap() error { return e.Err }
+
+// goneWriter calls gone when a write fails: with no cause when the reader
+// is gone (a pipeline's Ctrl+C, '| head'), else with the failure.
 type goneWriter struct {
 	w    io.Writer
-	gone func()
+	gone context.CancelCauseFunc
 }
 
 func (g *goneWriter) Write(p []byte) (int, error) {
 	n, err := g.w.Write(p)
-	if errors.Is(err, syscall.EPIPE) {
-		g.gone()
+	switch {
+	case err == nil:
+	case errors.Is(err, syscall.EPIPE):
+		g.gone(nil)
+	default:
+		g.gone(&OutputLostError{Err: err})
 	}
 	return n, err
 }
