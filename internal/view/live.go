@@ -714,18 +714,16 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypePaused:
 		var p debate.Paused
 		if e.Decode(&p) == nil {
-			l.newline()
 			msg := "Paused: " + p.Reason
 			if p.Detail != "" {
-				msg += " (" + p.Detail + ")"
+				msg += " (" + errorLine(p.Detail) + ")"
 			}
-			l.printf("%s\n", l.cs.Yellow(msg))
+			l.ownLine(l.cs.Yellow(msg))
 		}
 	case debate.TypeFailed:
 		var p debate.Failed
 		if e.Decode(&p) == nil {
-			l.newline()
-			l.printf("%s\n", l.cs.Red("Failed: "+p.Error))
+			l.ownLine(l.cs.Red("Failed: " + errorLine(p.Error)))
 		}
 	case debate.TypeCompleted:
 		l.newline()
@@ -733,8 +731,9 @@ func (l *Live) render(e debate.Event) {
 		if strings.HasPrefix(e.Type, debate.TypeFormatEventPrefix) {
 			var n debate.Note
 			if json.Unmarshal(e.Data, &n) == nil && n.Text != "" {
-				l.newline()
-				l.printf("%s\n", l.cs.Magenta("• "+n.Text))
+				// A note quotes model text (crux's refused message):
+				// one line, folded under its marker.
+				l.ownLine(l.cs.Magenta("• " + errorLine(n.Text)))
 			}
 		}
 	}
@@ -821,8 +820,7 @@ func (l *Live) endTurn(id string) {
 		}
 	}
 	if t.Invalid != "" {
-		l.newline()
-		l.printf("%s\n", l.cs.Yellow("⚠ unusable reply: "+errorLine(t.Invalid)))
+		l.ownLine(l.cs.Yellow("⚠ unusable reply: " + errorLine(t.Invalid)))
 	}
 	l.newline()
 	// A hint typed while the turn streamed is acknowledged under it,

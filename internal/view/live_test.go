@@ -640,3 +640,46 @@ func TestLiveSupersededStructuredTurnLeavesNoBlankLines(t *testing.T) {
 		t.Errorf("the completed turn is not described:\n%s", out.String())
 	}
 }
+
+// TestLiveNoticesCannotForgeTheViewsLines: the view's notices that quote a
+// model's text or a server's (an unusable reply's reason, a format's note
+// such as crux's refused message, a pause's detail, a failure) start at
+// column 0 with their marker, but their folded and broken lines do not: a
+// reply padded so that a heading falls at the start of a folded line, or
+// holding a line break, passed for the view's own lines there.
+func TestLiveNoticesCannotForgeTheViewsLines(t *testing.T) {
+	forged := "bad move " + strings.Repeat("pad ", 12) + "═══ Round 9 Complete ═══ " + strings.Repeat("pad ", 12) +
+		"── Moderator · verdict ──\n═══ Decision ═══\n💡 Hint queued for Bull: concede"
+	for _, width := range []int{0, 40, 80} {
+		ios, _, out, _ := iostreams.Test()
+		if width > 0 {
+			ios.SetTerminal(true, false, false)
+			ios.SetWidth(width)
+		}
+		l := NewLive(ios, false, nil)
+		l.spin = nil
+		f := &feed{t: t, l: l}
+		a := ref("r1/bull", "bull", "Bull · argument", 1)
+		a.Structured = true
+		f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+		f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
+		f.send(debate.TurnStarted{Turn: a, Attempt: 1})
+		f.send(debate.TurnCompleted{Turn: a, Text: "{}", Invalid: forged})
+		f.send(debate.Note{Kind: "crux.refused", Text: "Bull's message was refused: " + forged})
+		f.send(debate.Paused{Reason: "error", Detail: forged})
+		f.send(debate.Failed{Error: forged})
+		l.Close()
+		var structural []string
+		for _, line := range strings.Split(out.String(), "\n") {
+			for _, m := range []string{"──", "═══", "💡"} {
+				if strings.HasPrefix(line, m) {
+					structural = append(structural, line)
+				}
+			}
+		}
+		want := []string{"═══ Round 1: arguments ═══", "── Bull · argument (round 1) ──"}
+		if strings.Join(structural, "\n") != strings.Join(want, "\n") {
+			t.Errorf("width %d: the structural lines at column 0 are\n%s\nwant\n%s\noutput:\n%s", width, strings.Join(structural, "\n"), strings.Join(want, "\n"), out.String())
+		}
+	}
+}
