@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/setup"
 	pstore "github.com/parleyhq/parley/internal/store"
@@ -362,7 +363,7 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 			return err
 		}
 		if note := resumeNote(o.set); note != "" {
-			fmt.Fprintln(f.IO.ErrOut, note)
+			fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, note))
 		}
 		if err := a.RunningElsewhere(ctx, id); err != nil {
 			return err
@@ -375,7 +376,7 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 			return err
 		}
 		for _, n := range sess.Notices {
-			fmt.Fprintln(f.IO.ErrOut, textsafe.Clean(n))
+			fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, textsafe.Clean(n)))
 		}
 	} else if o.plan != nil {
 		if sess, err = a.StartPlan(ctx, o.plan, nil); err != nil {
@@ -384,7 +385,7 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 	} else if sess, err = a.Start(ctx, o.startRequest()); err != nil {
 		return err
 	}
-	fmt.Fprintln(f.IO.ErrOut, app.DescribeCast(sess.Models, sess.DataOnly))
+	fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, app.DescribeCast(sess.Models, sess.DataOnly)))
 	return runSession(ctx, f, o, store, a, sess)
 }
 
@@ -651,4 +652,57 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 	}
 	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %s\n", st.ID, app.DebateTotals(st))
 	return nil
+}
+
+// errLine is s as printed on standard error around the live view: on a
+// terminal each of its lines folded at spaces to the width, continuation
+// lines indented, as the view's own lines are (the terminal folded a long
+// models line or closing error to column 0, where only headings start).
+// A command it names ("resume with: parley debate --resume DEB-…") is
+// never broken: pasted back over two lines, the shell would run its first
+// half. Standard error redirected (2>log) takes it as it is.
+func errLine(ios *iostreams.IOStreams, s string) string {
+	if !ios.IsTerminal() || !view.Redrawable(ios.ErrOut) {
+		return s
+	}
+	width := ios.TerminalWidth()
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		line = view.FoldLine(glueCommands(line), width)
+		lines[i] = strings.ReplaceAll(line, glue, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// glue stands for a space inside a command while a line is folded (a
+// no-break space, which no message of parley's holds).
+const glue = "\u00a0"
+
+// glueCommands joins the words of each command line names ("parley …",
+// up to a closing quote, a ";", a ", ", a ")" or the line's end) so that
+// a fold does not break it.
+func glueCommands(line string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(line, "parley ")
+		if i < 0 || (i > 0 && line[i-1] != ' ' && line[i-1] != '\'' && line[i-1] != '(') {
+			if i < 0 {
+				b.WriteString(line)
+				return b.String()
+			}
+			b.WriteString(line[:i+len("parley ")])
+			line = line[i+len("parley "):]
+			continue
+		}
+		b.WriteString(line[:i])
+		cmd := line[i:]
+		end := len(cmd)
+		for _, stop := range []string{"'", ";", ", ", ")"} {
+			if j := strings.Index(cmd, stop); j >= 0 && j < end {
+				end = j
+			}
+		}
+		b.WriteString(strings.ReplaceAll(cmd[:end], " ", glue))
+		line = cmd[end:]
+	}
 }

@@ -115,7 +115,7 @@ func (h *terminalHuman) say(line string) {
 		h.keys.Say(line)
 		return
 	}
-	fmt.Fprintln(h.io.ErrOut, line)
+	fmt.Fprintln(h.io.ErrOut, errLine(h.io, line))
 }
 
 // maxTyped bounds the line being typed: a hint is at most app.MaxHintLen
@@ -353,14 +353,14 @@ func (h *terminalHuman) Checkpoint(ctx context.Context, s *debate.State, c debat
 		return debate.CheckpointAnswered{}, err
 	}
 	for {
-		fmt.Fprintf(w, "%s\n%s ", cs.Bold(strings.Join(menu, "  ")), cs.Cyan(">"))
+		fmt.Fprintf(w, "%s\n%s ", errLine(h.io, cs.Bold(strings.Join(menu, "  "))), cs.Cyan(">"))
 		line, err := h.readLine(ctx)
 		if err != nil {
 			return unanswered(err)
 		}
 		action, ok := choices[strings.ToLower(line)]
 		if !ok || !contains(c.Options, action) {
-			fmt.Fprintln(w, retry)
+			fmt.Fprintln(w, errLine(h.io, retry))
 			continue
 		}
 		ans := debate.CheckpointAnswered{ID: c.ID, Action: action}

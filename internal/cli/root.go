@@ -428,7 +428,7 @@ func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
 	// Errors quote what came from outside (a topic, an id typed, a
 	// server's answer): whatever path they took, none reaches the
 	// terminal as a control sequence.
-	fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.Red("error:"), textsafe.Clean(err.Error()))
+	fmt.Fprintln(ios.ErrOut, errLine(ios, cs.Red("error:")+" "+textsafe.Clean(err.Error())))
 	return code
 }
 

@@ -521,7 +521,19 @@ func visibleLen(s string) int { return ansi.StringWidth(s) }
 // the first lines of its notes start.
 func (l *Live) ownLine(s string) {
 	l.newline()
-	w := l.io.TerminalWidth()
+	l.emit(FoldLine(s, l.io.TerminalWidth())+"\n", true)
+}
+
+// FoldLine wraps a line of the view's own, or of the program's printed
+// around the view on a terminal width columns wide (the models line, the
+// checkpoint's menu, the closing error), at spaces, its continuation lines
+// indented past its own indent and marker, as the view's lines are: folded
+// by the terminal they went on at column 0, where only headings start. A
+// width of 0 (not a terminal) leaves it as it is.
+func FoldLine(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
 	// Continuation lines start under the text after the line's own
 	// indent and its marker ("💡 ", "⚠ ", "⚙ "), or past the indent of
 	// a reply's lines when it has none.
@@ -532,19 +544,18 @@ func (l *Live) ownLine(s string) {
 		n = len(plain) - len(body) + ansi.StringWidth(mark) + 1
 	}
 	indent := strings.Repeat(" ", n)
-	if w <= len(indent)+20 {
-		// Too narrow to fold with an indent: the terminal folds it.
-		l.printf("%s\n", s)
-		return
+	if width <= len(indent)+20 {
+		// Too narrow to fold with an indent: wrapped at spaces only.
+		return must(Wrap(s, 0, width))
 	}
 	// Wrap copies text up to its first break as it is, so the rest
 	// of s follows the first line, less the space broken at.
-	first, _, folded := strings.Cut(must(Wrap(s, 0, w)), "\n")
+	first, _, folded := strings.Cut(must(Wrap(s, 0, width)), "\n")
 	if folded {
 		rest := strings.TrimLeft(strings.TrimPrefix(s[len(first):], "\n"), " ")
-		s = first + "\n" + IndentLines(must(Wrap(rest, 0, w-len(indent))), indent, true)
+		s = first + "\n" + IndentLines(must(Wrap(rest, 0, width-len(indent))), indent, true)
 	}
-	l.emit(s+"\n", true)
+	return s
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
