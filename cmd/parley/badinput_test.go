@@ -153,6 +153,7 @@ func TestProviderFailures(t *testing.T) {
 	}{
 		{"unreachable", []string{"OPENAI_BASE_URL=" + closed, "OPENAI_API_KEY=k"}, 3, []string{"cannot reach", "parley debate --resume DEB-"}},
 		{"invalid key", []string{"OPENAI_BASE_URL=" + srv.OpenAIURL(), "OPENAI_API_KEY=wrong-key"}, 4, []string{"rejected the API key", "parley debate --resume DEB-"}},
+		{"no key", []string{"OPENAI_BASE_URL=" + srv.OpenAIURL()}, 4, []string{"paused: no API key is set for the provider", "set OPENAI_API_KEY", "set it, then resume with: parley debate --resume DEB-"}},
 		{"invalid anthropic key", []string{"ANTHROPIC_BASE_URL=" + srv.AnthropicURL(), "ANTHROPIC_API_KEY=wrong-key"}, 4, []string{"rejected the API key"}},
 	}
 	for _, c := range cases {

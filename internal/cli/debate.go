@@ -571,6 +571,8 @@ func describeRunError(f *Factory, id string, err error, pauseShown bool, st *deb
 	switch {
 	case errors.As(err, &held):
 		return held
+	case errors.As(err, &le) && le.Kind == llm.ErrAuth && errors.Is(err, llm.ErrNoAPIKey):
+		return &ConfigError{Err: fmt.Errorf("debate %s paused: no API key is set for the provider (%w); set it, then %s", id, cause, hint)}
 	case errors.As(err, &le) && le.Kind == llm.ErrAuth:
 		return &ConfigError{Err: fmt.Errorf("debate %s paused: the provider rejected the API key (%w); fix the key, then %s", id, cause, hint)}
 	case errors.As(err, &le) && le.Kind == llm.ErrBadRequest:

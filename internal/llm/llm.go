@@ -243,6 +243,11 @@ const (
 	ErrTooLarge ErrorKind = "too_large"
 )
 
+// ErrNoAPIKey is in the chain of an authentication failure (ErrAuth) from a
+// server that wants an API key when none was set: the fix is to set one,
+// not to correct one.
+var ErrNoAPIKey = errors.New("the server wants an API key and none is set")
+
 // Error is a classified provider failure.
 type Error struct {
 	Provider   string

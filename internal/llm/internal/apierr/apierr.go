@@ -122,20 +122,20 @@ func (m Mapper) HTTP(status int, header http.Header, model, detail string, err e
 		// A 403 is not always the key's: servers refuse a region (OpenAI),
 		// a network (Azure's firewall) or flagged input (OpenRouter's
 		// moderation) with it, in words the message keeps.
-		var hint string
+		var hint error
 		switch {
 		case status == http.StatusForbidden && m.KeyEnv != "" && !m.NoKey:
-			hint = "access refused: check that the key in " + m.KeyEnv + " may use this model"
+			hint = errors.New("access refused: check that the key in " + m.KeyEnv + " may use this model")
 		case status == http.StatusForbidden:
-			hint = "access refused"
+			hint = errors.New("access refused")
 		case m.KeyEnv != "" && m.NoKey:
-			hint = "the server wants an API key and none is set: set " + m.KeyEnv
+			hint = fmt.Errorf("%w: set %s", llm.ErrNoAPIKey, m.KeyEnv)
 		case m.KeyEnv != "":
-			hint = "invalid API key: check " + m.KeyEnv
+			hint = errors.New("invalid API key: check " + m.KeyEnv)
 		default:
-			hint = "invalid API key"
+			hint = errors.New("invalid API key")
 		}
-		e.Err = fmt.Errorf("%s: %w", hint, e.Err)
+		e.Err = fmt.Errorf("%w: %w", hint, e.Err)
 	case kind == llm.ErrBadRequest && ContextExceeded(detail):
 		// Retrying cannot help and the server's wording rarely says what to
 		// change on Parley's side.
