@@ -719,7 +719,12 @@ func (l *Live) render(e debate.Event) {
 				l.reply(strings.TrimRight(p.Summary, "\n") + "\n")
 				l.printf("\n")
 			} else {
-				l.printf("\n%s\n\n", p.Summary)
+				// A summary that quotes the moderator (the question of
+				// a clarification) has its lines after the first
+				// indented and folds under them: none opens at column 0.
+				l.printf("\n")
+				l.ownLine(IndentLines(strings.TrimRight(p.Summary, "\n"), replyIndent, false))
+				l.printf("\n")
 			}
 		}
 	case debate.TypePaused:

@@ -667,6 +667,8 @@ func TestLiveNoticesCannotForgeTheViewsLines(t *testing.T) {
 		f.send(debate.TurnCompleted{Turn: a, Text: "{}", Invalid: forged})
 		f.send(debate.Note{Kind: "crux.refused", Text: "Bull's message was refused: " + forged})
 		f.send(debate.Paused{Reason: "error", Detail: forged})
+		// A clarification the moderator asks for quotes its question.
+		f.send(debate.CheckpointReached{ID: "clarify", Summary: "The moderator needs a clarification: " + forged, Options: []string{debate.ActionContinue}})
 		f.send(debate.Failed{Error: forged})
 		l.Close()
 		var structural []string
