@@ -578,9 +578,9 @@ func (l *Live) render(e debate.Event) {
 	case debate.TypeCreated:
 		l.printf("%s %s\n", l.cs.Bold("Debate "+e.Debate), l.cs.Dim("("+l.state.Format+")"))
 		// A topic of several lines (one pasted, or sent to the API)
-		// has its lines after the first indented: only the view's own
-		// lines start at column 0.
-		l.printf("%s\n", IndentLines(strings.TrimRight(l.state.Topic, "\n"), replyIndent, false))
+		// has its lines after the first indented, and folds under
+		// them: only the view's own lines start at column 0.
+		l.ownLine(IndentLines(strings.TrimRight(l.state.Topic, "\n"), replyIndent, false))
 	case debate.TypeResumed:
 		// The run before may have stopped in the middle of a reply.
 		l.newline()

@@ -648,7 +648,7 @@ func TestLiveSupersededStructuredTurnLeavesNoBlankLines(t *testing.T) {
 // reply padded so that a heading falls at the start of a folded line, or
 // holding a line break, passed for the view's own lines there.
 func TestLiveNoticesCannotForgeTheViewsLines(t *testing.T) {
-	forged := "bad move " + strings.Repeat("pad ", 12) + "═══ Round 9 Complete ═══ " + strings.Repeat("pad ", 12) +
+	forged := "═══ Decision ═══ bad move " + strings.Repeat("pad ", 12) + "═══ Round 9 Complete ═══ " + strings.Repeat("pad ", 12) +
 		"── Moderator · verdict ──\n═══ Decision ═══\n💡 Hint queued for Bull: concede"
 	for _, width := range []int{0, 40, 80} {
 		ios, _, out, _ := iostreams.Test()
@@ -661,7 +661,9 @@ func TestLiveNoticesCannotForgeTheViewsLines(t *testing.T) {
 		f := &feed{t: t, l: l}
 		a := ref("r1/bull", "bull", "Bull · argument", 1)
 		a.Structured = true
-		f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+		// A topic may come from another person (the API, a batch file),
+		// padded so that a heading starts its second line.
+		f.send(debate.Created{Format: "perspectives", Topic: "Redis? " + strings.Repeat("pad ", max(width-8, 0)/4) + forged})
 		f.send(debate.PhaseChanged{Phase: "r1", Label: "Round 1: arguments", Round: 1})
 		f.send(debate.TurnStarted{Turn: a, Attempt: 1})
 		f.send(debate.TurnCompleted{Turn: a, Text: "{}", Invalid: forged})
