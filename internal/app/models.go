@@ -337,7 +337,7 @@ func resolveCastFrom(mf Models, env func(string) string) (debate.Cast, map[strin
 		role, ref, ok := strings.Cut(spec, "=")
 		role, ref = strings.TrimSpace(role), strings.TrimSpace(ref)
 		if !ok || role == "" || ref == "" {
-			return cast, nil, fmt.Errorf("--model-for %q: write ROLE=MODEL or ROLE=PROVIDER/MODEL, for example moderator=claude-opus-4-1", spec)
+			return cast, nil, setup.Inputf("--model-for %q: write ROLE=MODEL or ROLE=PROVIDER/MODEL, for example moderator=claude-opus-4-1", spec)
 		}
 		pname, mname := name, ref
 		if pp, mm, ok := strings.Cut(ref, "/"); ok && knownProvider(pp) {
