@@ -407,7 +407,7 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	// landed inside a streamed sentence, which then went on, broken, after
 	// the Enter.
 	if f.IO.IsTerminal() && f.IO.IsInputTerminal() && !o.JSON {
-		if cooked, quiet, done, err := f.IO.QuietInput(); err == nil {
+		if cooked, quiet, done, err := f.IO.QuietInput(live.Stopping); err == nil {
 			defer done()
 			human.keys, human.cooked, human.quiet = live, cooked, quiet
 			live.TakeInput()

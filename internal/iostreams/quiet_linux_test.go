@@ -62,7 +62,7 @@ func TestQuietInput(t *testing.T) {
 		t.Fatal("a new terminal does not echo")
 	}
 	s := &IOStreams{In: tty, inTTY: true}
-	cooked, quiet, done, err := s.QuietInput()
+	cooked, quiet, done, err := s.QuietInput(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestQuietInput(t *testing.T) {
 func TestKeysInEndsOnCtrlD(t *testing.T) {
 	tty, ptmx := openPTYPair(t)
 	s := &IOStreams{In: tty, inTTY: true}
-	cooked, _, done, err := s.QuietInput()
+	cooked, _, done, err := s.QuietInput(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestKeysInEndsOnCtrlD(t *testing.T) {
 func TestKeysInReadsKeys(t *testing.T) {
 	tty, ptmx := openPTYPair(t)
 	s := &IOStreams{In: tty, inTTY: true}
-	_, _, done, err := s.QuietInput()
+	_, _, done, err := s.QuietInput(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestQuietInputBracketsPastes(t *testing.T) {
 	tty := openPTY(t)
 	var out strings.Builder
 	s := &IOStreams{In: tty, inTTY: true, Out: &out, outTTY: true}
-	cooked, quiet, done, err := s.QuietInput()
+	cooked, quiet, done, err := s.QuietInput(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestQuietInputBracketsPastes(t *testing.T) {
 
 	var piped strings.Builder
 	s = &IOStreams{In: tty, inTTY: true, Out: &piped}
-	_, _, done, err = s.QuietInput()
+	_, _, done, err = s.QuietInput(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // QuietInput is not supported here: the terminal echoes typed lines itself.
-func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
+func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), err error) {
 	return nil, nil, nil, errors.New("reading keys one by one is not supported on this system")
 }
 

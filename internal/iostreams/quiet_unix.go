@@ -23,8 +23,9 @@ import (
 // whole line) and take the quiet mode again (quiet); done restores the
 // terminal as it was, for good. A shell that stops the program (Ctrl+Z)
 // sets the terminal as it likes: the mode chosen last is set again when
-// the program is continued.
-func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
+// the program is continued; beforeStop, if not nil, is called before the
+// program stops (the live view takes away what it drew below the stream).
+func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), err error) {
 	f, ok := s.In.(*os.File)
 	if !ok || !s.inTTY {
 		return nil, nil, nil, fmt.Errorf("standard input is not a terminal")
@@ -88,6 +89,9 @@ func (s *IOStreams) QuietInput() (cooked, quiet, done func(), err error) {
 				}
 				mu.Unlock()
 			case <-tstp:
+				if beforeStop != nil {
+					beforeStop()
+				}
 				mu.Lock()
 				if mode != nil {
 					paste(false)

@@ -69,6 +69,9 @@ type Live struct {
 	typing bool
 	typed  string
 	foot   footer
+	// stopSaid: Stopping was told of the stop that Continued will be
+	// told the end of.
+	stopSaid bool
 }
 
 // footer is what the view drew below the streamed text: rows, each cut to
@@ -125,24 +128,60 @@ func (l *Live) Close() {
 	}
 }
 
+// Stopping tells the view that the program is about to stop (Ctrl+Z): it
+// takes its footer away, and the stream will go on at the start of a line
+// of its own (Continued says why). Said before the stop, not only after it:
+// the events that arrived meanwhile were shown as soon as the program went
+// on, before the signal saying so reached Continued, at the column the
+// view had reached (seen in tmux under bash: the line after fg unindented,
+// folded by the terminal).
+func (l *Live) Stopping() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.json {
+		return
+	}
+	if l.spin != nil {
+		l.spin.pause()
+	}
+	l.hideFooter()
+	l.lineLeft()
+	l.stopSaid = true
+}
+
 // Continued tells the view that the program was continued after a stop
 // (Ctrl+Z, fg): the shell wrote its lines meanwhile and left the cursor at
 // the start of a line of its own. The stream goes on there, as a reply's
 // line goes on: indented, wrapped from column 0 (the view went on as if at
 // the column it had reached, so the rest of the line stood at column 0
-// and the wrap broke it too early), and the footer it drew is gone.
+// and the wrap broke it too early), and the footer it drew is gone. After
+// Stopping, what was shown since went on where it should: only the footer
+// is drawn again, if nothing drew it.
 func (l *Live) Continued() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.json {
 		return
 	}
+	if l.stopSaid {
+		l.stopSaid = false
+		if len(l.foot.rows) == 0 {
+			l.showFooter()
+		}
+		return
+	}
 	l.foot = footer{}
+	l.lineLeft()
+	l.showFooter()
+}
+
+// lineLeft: the shell takes the screen, and leaves the cursor at a line's
+// start; a paragraph in the middle goes on there.
+func (l *Live) lineLeft() {
 	if !l.atLineStart {
 		l.softEnd = true
 	}
 	l.atLineStart, l.col = true, 0
-	l.showFooter()
 }
 
 // Handle renders one event. Events must arrive in log order.

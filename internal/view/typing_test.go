@@ -247,3 +247,34 @@ func TestLiveContinuedAfterAStop(t *testing.T) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
 }
+
+// TestLiveStoppedShownBeforeContinued: the events that arrived while the
+// program was stopped are shown as soon as it goes on, before the signal
+// saying so reaches Continued: told of the stop before it (Stopping), the
+// view shows them at the line's start the shell left, indented, and
+// Continued arriving after them does not take the cursor for a line's
+// start again. They went on at the column the view had reached (seen in
+// tmux under bash: the line after fg unindented, folded by the terminal).
+func TestLiveStoppedShownBeforeContinued(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(40)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	f := &feed{t: t, l: l}
+	bear := ref("r1/bear", "bear", "Bear", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: bear.ID, Text: "Margins are high and rising on "})
+	l.Stopping()
+	out.WriteString("^Z\n[1]+  Stopped   parley debate NVDA\n$ fg\nparley debate NVDA\n") // the shell's
+	f.send(debate.TurnDelta{Turn: bear.ID, Text: "data-center demand which "})
+	l.Continued()
+	f.send(debate.TurnDelta{Turn: bear.ID, Text: "hyperscalers keep funding.\nNext."})
+	f.send(debate.TurnCompleted{Turn: bear, Text: "Margins are high and rising on data-center demand which hyperscalers keep funding.\nNext."})
+	l.Close()
+	want := "parley debate NVDA\n  data-center demand which hyperscalers\n  keep funding.\n  Next.\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}
