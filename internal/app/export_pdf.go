@@ -6,6 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/render/pdf"
 )
@@ -61,12 +66,36 @@ func RenderPDF(id string, d pdf.Document) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// firstHeading is the text of the document's first "# " heading.
+// firstHeading is the text the document's first "# " heading shows: its
+// Markdown read (escapes, code spans, emphasis), for the PDF's title,
+// which is plain text; a topic's "<", escaped in the document, showed
+// there as "\<".
 func firstHeading(md string) string {
 	for line := range strings.Lines(md) {
-		if h, ok := strings.CutPrefix(line, "# "); ok {
-			return strings.TrimSpace(h)
+		if !strings.HasPrefix(line, "# ") {
+			continue
 		}
+		src := []byte(line)
+		var b strings.Builder
+		_ = ast.Walk(goldmark.New().Parser().Parse(text.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n := n.(type) {
+			case *ast.Text:
+				v := n.Segment.Value(src)
+				if _, code := n.Parent().(*ast.CodeSpan); !code {
+					// As goldmark's HTML renderer writes a text: its
+					// backslash escapes and entities read.
+					v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
+				}
+				b.Write(v)
+			case *ast.String:
+				b.Write(n.Value)
+			}
+			return ast.WalkContinue, nil
+		})
+		return strings.TrimSpace(b.String())
 	}
 	return ""
 }
