@@ -469,7 +469,7 @@ func factCheckSection(b *strings.Builder, checks ...*FactCheck) {
 	if len(corrected) > 0 {
 		b.WriteString("\nCorrected:\n")
 		for _, f := range corrected {
-			line := fmt.Sprintf("- %s said: %q. %s: %s", title(f.Agent), f.Said(), f.Text, f.Reason)
+			line := fmt.Sprintf("- %s said: \"%s\". %s: %s", title(f.Agent), f.Said(), f.Text, f.Reason)
 			if per := f.Per(); per != "" {
 				line += "; " + per
 			}

@@ -484,3 +484,33 @@ func TestReportHeadingShowsTheTopicAsGiven(t *testing.T) {
 		t.Errorf("heading %q, want %q", heading, want)
 	}
 }
+
+// TestReportQuotesMovesAsGiven: the report quotes each move's statement and
+// premises as the debater wrote them; they were written with Go's %q, which
+// put a backslash before every quote mark in them ("Team \"ownership\"
+// works") and wrote control characters as Go escapes, where every view
+// shows them by their visible form.
+func TestReportQuotesMovesAsGiven(t *testing.T) {
+	rs := fullRules()
+	for i, r := range rs {
+		switch r.Tag {
+		case "r1/pro-1":
+			rs[i] = rule("r1/pro-1", moves(mv("since", "O1", "", `Deploys of "unrelated" teams block each other`, `Services let teams own their "release cadence"`)))
+		case "r1/opp-1":
+			rs[i] = rule("r1/opp-1", moves(mv("why", "P2.1", ""), mv("claim", "P2", `Team "ownership" works inside a modular monolith`)))
+		}
+	}
+	s := formattest.New(t, formattest.Setup{Format: formal.Format{}, ID: "DEB-formal3", Topic: "Should we split the monolith?", Created: created, Options: formal.Options{Rounds: 1}}, rs...).MustRun()
+	md, err := formal.Format{}.Render(s, debate.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"Team "ownership" works inside a modular monolith"`, `"Services let teams own their "release cadence""`, `"Deploys of "unrelated" teams block each other"`} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %s:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, `\"`) {
+		t.Errorf("the report escapes quote marks:\n%s", md)
+	}
+}

@@ -317,15 +317,15 @@ func describeMoves(tm *TurnMove) string {
 			case m.RepliesTo != "":
 				note = fmt.Sprintf(" (against %s)", m.RepliesTo)
 			}
-			fmt.Fprintf(&b, "\n**%s [%s]** `claim` %q%s\n", m.Party, m.ID, oneLine(m.Statement), note)
+			fmt.Fprintf(&b, "\n**%s [%s]** `claim` \"%s\"%s\n", m.Party, m.ID, oneLine(m.Statement), note)
 		case ActSince:
 			var ps []string
 			for _, p := range m.Premises {
-				ps = append(ps, fmt.Sprintf("%s: %q", p.ID, oneLine(p.Text)))
+				ps = append(ps, fmt.Sprintf("%s: \"%s\"", p.ID, oneLine(p.Text)))
 			}
 			fmt.Fprintf(&b, "\n**%s [%s]** `%s since` {%s} (answers %s)\n", m.Party, m.ID, m.Target, strings.Join(ps, "; "), m.RepliesTo)
 		default:
-			fmt.Fprintf(&b, "\n**%s [%s]** `%s` %s %q", m.Party, m.ID, m.Act, m.Target, oneLine(short(m.Statement, 160)))
+			fmt.Fprintf(&b, "\n**%s [%s]** `%s` %s \"%s\"", m.Party, m.ID, m.Act, m.Target, oneLine(short(m.Statement, 160)))
 			if m.RepliesTo != m.Target {
 				fmt.Fprintf(&b, " (answers %s)", m.RepliesTo)
 			}
