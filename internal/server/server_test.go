@@ -1422,3 +1422,71 @@ func TestPDFLayoutsAreBounded(t *testing.T) {
 		t.Errorf("the 4th debate's PDF after the others: %d", resp.StatusCode)
 	}
 }
+
+// TestOpenAPIQueryParameters: the OpenAPI document names each API route's
+// query parameters as the router takes them, and their refusal (400):
+// since the routes refuse a parameter they do not take, a client built from
+// the document that lacked one (export's as, events' after) could not ask
+// for a PDF or resume a stream, and one that sent an undocumented one was
+// refused without the document saying it could be.
+func TestOpenAPIQueryParameters(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == "completed" })
+	_, body := ts.do(t, "GET", "/api/openapi.json", "")
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage
+	}
+	type operation struct {
+		Parameters []struct{ Name, In string }
+		Responses  map[string]any
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	takes := regexp.MustCompile(`: \S+ \S+ takes (none|.*)$`)
+	for path, ops := range doc.Paths {
+		var shared []struct{ Name, In string } // the path's, for each of its operations
+		if raw, ok := ops["parameters"]; ok {
+			if err := json.Unmarshal(raw, &shared); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		for method, raw := range ops {
+			if method == "parameters" { // the path's, not an operation
+				continue
+			}
+			var op operation
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatalf("%s %s: %v", method, path, err)
+			}
+			var documented []string
+			for _, p := range append(op.Parameters, shared...) {
+				if p.In == "query" {
+					documented = append(documented, p.Name)
+				}
+			}
+			slices.Sort(documented)
+			route := strings.ToUpper(method) + " " + path
+			resp, got := ts.do(t, strings.ToUpper(method), strings.ReplaceAll(path, "{id}", id)+"?zzz=1", "")
+			var e struct{ Error string }
+			_ = json.Unmarshal([]byte(got), &e)
+			m := takes.FindStringSubmatch(e.Error)
+			if resp.StatusCode != http.StatusBadRequest || m == nil {
+				t.Errorf("%s?zzz=1: %d %s; want 400 naming what the route takes", route, resp.StatusCode, got)
+				continue
+			}
+			var taken []string
+			if m[1] != "none" {
+				taken = strings.Split(m[1], ", ")
+			}
+			slices.Sort(taken)
+			if !slices.Equal(documented, taken) {
+				t.Errorf("%s: the document names the query parameters %q, the route takes %q", route, documented, taken)
+			}
+			if _, ok := op.Responses["400"]; !ok {
+				t.Errorf("%s: the document does not say it answers 400 (a query parameter it does not take)", route)
+			}
+		}
+	}
+}
