@@ -22,6 +22,13 @@ import (
 // EnvUserAgent is the environment variable read when Config.UserAgent is empty.
 const EnvUserAgent = "SEC_USER_AGENT"
 
+// EnvBaseURL names the environment variable that points Parley at another
+// address than the SEC's for both of EDGAR's hosts: a mirror or proxy that
+// serves www.sec.gov's and data.sec.gov's paths (/files/company_tickers.json,
+// /Archives/…, /submissions/…, /api/xbrl/companyfacts/…), or a test server.
+// Filings are still cited at www.sec.gov.
+const EnvBaseURL = "SEC_EDGAR_URL"
+
 // Default endpoints and limits.
 const (
 	DefaultWWWBase  = "https://www.sec.gov"

@@ -30,8 +30,7 @@ func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 	if why := Asked(env, flag); why != "" {
 		return snap, why
 	}
-	ua := strings.TrimSpace(env.Getenv(edgar.EnvUserAgent))
-	cfg := edgar.Config{UserAgent: ua, Now: env.Now, Logger: slog.New(slog.DiscardHandler)}
+	cfg := config(env)
 	// The SEC's limit is per machine (per IP): share it with every Parley
 	// process, through the workers' database when they share one, else
 	// through a file of this machine.
@@ -44,6 +43,9 @@ func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 	}
 	client, err := edgar.New(cfg)
 	if err != nil {
+		if cfg.DataBase != "" {
+			return snap, fmt.Sprintf("%s: %v", edgar.EnvBaseURL, err)
+		}
 		return snap, err.Error()
 	}
 	// Filings never change: keep their documents on disk for every debate.
@@ -55,6 +57,15 @@ func Source(env setup.Env, flag string) (src edgar.Source, why string) {
 	// agents and the tools of a debate (the snapshot needs no memo).
 	live = env.SECMemo.Wrap(live)
 	return edgar.NewFallback(live, snap, slog.New(slog.DiscardHandler)), ""
+}
+
+// config is the EDGAR client's configuration from the environment: the
+// User-Agent the SEC requires and, when SEC_EDGAR_URL is set, the address
+// that serves EDGAR's paths in place of the SEC's hosts.
+func config(env setup.Env) edgar.Config {
+	base := strings.TrimSpace(env.Getenv(edgar.EnvBaseURL))
+	return edgar.Config{UserAgent: strings.TrimSpace(env.Getenv(edgar.EnvUserAgent)), WWWBase: base, DataBase: base,
+		Now: env.Now, Logger: slog.New(slog.DiscardHandler)}
 }
 
 // Asked says which source a request asks for, without I/O: the snapshot
@@ -81,7 +92,7 @@ func Asked(env setup.Env, flag string) (why string) {
 // shipped list when EDGAR cannot be reached), else the list Parley ships.
 func Tickers(ctx context.Context, env setup.Env) (*edgar.TickerIndex, error) {
 	if ua := strings.TrimSpace(env.Getenv(edgar.EnvUserAgent)); ua != "" {
-		client, err := edgar.New(edgar.Config{UserAgent: ua, Now: env.Now, Logger: slog.New(slog.DiscardHandler)})
+		client, err := edgar.New(config(env))
 		if err == nil {
 			idx, err := client.Tickers(ctx)
 			if err == nil {
