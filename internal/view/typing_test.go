@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"log/slog"
 	"strings"
 	"testing"
@@ -8,6 +9,19 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 )
+
+// onTerminal returns a view drawing on a terminal width columns wide that
+// reads no keys, with no spinner (it draws on standard error, on a timer),
+// the feed of its events, and what it printed.
+func onTerminal(t *testing.T, width int) (*Live, *feed, *bytes.Buffer) {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(width)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	return l, &feed{t: t, l: l}, out
+}
 
 // typingRun feeds a bull's turn to a terminal view that takes the keys
 // typed, typing a hint while the turn streams when typed is set, and
@@ -120,12 +134,7 @@ func TestTypingThroughAResize(t *testing.T) {
 // the end of the reply's line: a hint acknowledged there would cut its
 // paragraph in two; it waits for the paragraph's end.
 func TestLiveHintWaitsForTheParagraph(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	ios.SetTerminal(true, false, false)
-	ios.SetWidth(22) // 20 columns and the reply's indent
-	l := NewLive(ios, false, nil)
-	l.spin = nil
-	f := &feed{t: t, l: l}
+	l, f, out := onTerminal(t, 22) // 20 columns and the reply's indent
 	bear := ref("r1/bear", "bear", "Bear", 1)
 	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
 	f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
@@ -163,12 +172,7 @@ func TestTypingAfterClose(t *testing.T) {
 // provider adapting its calls) is printed on a line of its own where the
 // reply's paragraph ends, not in the middle of the streamed line.
 func TestNoteWaitsForTheParagraph(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	ios.SetTerminal(true, false, false)
-	ios.SetWidth(60)
-	l := NewLive(ios, false, nil)
-	l.spin = nil
-	f := &feed{t: t, l: l}
+	l, f, out := onTerminal(t, 60)
 	bull := ref("r1/bull", "bull", "Bull", 1)
 	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
 	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
@@ -188,12 +192,7 @@ func TestNoteWaitsForTheParagraph(t *testing.T) {
 // its indent and marker: the terminal folded it to column 0, where only
 // the view's headings and the first lines of its notes start.
 func TestLiveOwnLinesFoldUnderTheirMarker(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	ios.SetTerminal(true, false, false)
-	ios.SetWidth(40)
-	l := NewLive(ios, false, nil)
-	l.spin = nil
-	f := &feed{t: t, l: l}
+	l, f, out := onTerminal(t, 40)
 	bull := ref("r1/bull", "bull", "Bull · argument", 1)
 	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
 	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
@@ -226,12 +225,7 @@ func TestLiveOwnLinesFoldUnderTheirMarker(t *testing.T) {
 // paragraph's end. The view went on as if at the column it had reached:
 // the rest of the line stood at column 0, broken early by the wrap.
 func TestLiveContinuedAfterAStop(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	ios.SetTerminal(true, false, false)
-	ios.SetWidth(40)
-	l := NewLive(ios, false, nil)
-	l.spin = nil
-	f := &feed{t: t, l: l}
+	l, f, out := onTerminal(t, 40)
 	bear := ref("r1/bear", "bear", "Bear", 1)
 	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
 	f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
@@ -256,12 +250,7 @@ func TestLiveContinuedAfterAStop(t *testing.T) {
 // start again. They went on at the column the view had reached (seen in
 // tmux under bash: the line after fg unindented, folded by the terminal).
 func TestLiveStoppedShownBeforeContinued(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	ios.SetTerminal(true, false, false)
-	ios.SetWidth(40)
-	l := NewLive(ios, false, nil)
-	l.spin = nil
-	f := &feed{t: t, l: l}
+	l, f, out := onTerminal(t, 40)
 	bear := ref("r1/bear", "bear", "Bear", 1)
 	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
 	f.send(debate.TurnStarted{Turn: bear, Attempt: 1})
