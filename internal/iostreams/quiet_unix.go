@@ -69,8 +69,15 @@ func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), e
 			paste(m == &q)
 		}
 	}
-	cont := make(chan os.Signal, 1)
-	signal.Notify(cont, syscall.SIGCONT)
+	// Continued after a stop, the mode chosen last is set again.
+	stopCont := s.OnContinue(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if mode != nil {
+			_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, mode)
+			paste(mode == &q)
+		}
+	})
 	// Ctrl+Z stops the program with the terminal as it was before it:
 	// a shell that does not set the terminal itself (sh, dash) would be
 	// left without its echo and in the paste mode, showing marks around
@@ -81,13 +88,6 @@ func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), e
 	go func() {
 		for {
 			select {
-			case <-cont:
-				mu.Lock()
-				if mode != nil {
-					_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, mode)
-					paste(mode == &q)
-				}
-				mu.Unlock()
 			case <-tstp:
 				if beforeStop != nil {
 					beforeStop()
@@ -111,7 +111,7 @@ func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), e
 	var once sync.Once
 	done = func() {
 		once.Do(func() {
-			signal.Stop(cont)
+			stopCont()
 			signal.Stop(tstp)
 			close(stop)
 			mu.Lock()
