@@ -976,9 +976,15 @@ func matches(m Mention, actual float64) (bool, string) {
 		if !m.wordWidth {
 			tol = tol/2 + math.Min(rateAllowance, tol/2)
 		}
-		// (Ratios and scores keep a whole unit: a ratio's digits are
-		// worked out by the writer from other figures, most of them
-		// rounded.)
+	case Multiple, Score:
+		// A ratio or a score is right rounded to its last digit ("0.89"
+		// or "0.9" of 0.893, "2.4" of an Altman Z of 2.43), give or take
+		// ratioAllowance of its value, never more than a whole unit: a
+		// whole unit either way let "0.8" pass of 0.893 and "3" of a Z of
+		// 2.1. A count of criteria ("8/9") has no step and stays exact.
+		if !m.wordWidth {
+			tol = tol/2 + math.Min(ratioAllowance*math.Abs(actual), tol/2)
+		}
 	}
 	if tol == 0 {
 		tol = math.Abs(actual) * 0.001
@@ -1013,6 +1019,16 @@ func matches(m Mention, actual float64) (bool, string) {
 // 6.49%). At a whole percent it is small beside the half unit: "5%" holds
 // of 4.45% to 5.55%.
 const rateAllowance = 0.05
+
+// ratioAllowance is how far past half a unit of its last digit a ratio or
+// a score may lie from the filing's, as a fraction of the filing's value:
+// a writer works a ratio out from amounts already rounded, most often to
+// three or four figures, each off by up to a twentieth of a percent to
+// half of one, so their quotient by up to about one percent (a current
+// ratio from $148B and $166B is 0.892, of 0.893; Altman's Z adds five
+// such terms). It is not a whole unit of the last digit: "0.8" of 0.893
+// and "3.1" of a Z of 2.4 are wrong however the inputs were rounded.
+const ratioAllowance = 0.01
 
 // diagnose names what is wrong with a figure that matches nothing stated:
 // the right figure of another period, a scale slip, another metric's value,

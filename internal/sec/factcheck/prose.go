@@ -2409,6 +2409,21 @@ func findScores(low string, metrics []span, add func(start, end int, m Mention))
 		switch sp.metric {
 		case PiotroskiF:
 			pio = true
+			// "Piotroski F-score of 8", "F-score improved to 7": a count
+			// of criteria with no "/9", exact. One over nine ("8/9", "8
+			// out of 9") is read below.
+			loc := scoreNumRe().FindStringSubmatchIndex(low[sp.end:])
+			if loc == nil {
+				continue
+			}
+			s, e := sp.end+loc[2], sp.end+loc[3]
+			v := mustFloat(low[s:e])
+			rest := strings.TrimSpace(low[e:])
+			if v != math.Trunc(v) || v > 9 || strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "%") || strings.HasPrefix(rest, "x") ||
+				strings.HasPrefix(rest, "out of") || strings.HasPrefix(rest, "of 9") || strings.HasPrefix(rest, "-") {
+				continue
+			}
+			add(s, e, Mention{Value: v, Unit: Score})
 		case AltmanZ, AltmanZDoublePrime:
 			loc := scoreNumRe().FindStringSubmatchIndex(low[sp.end:])
 			if loc == nil {
