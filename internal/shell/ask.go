@@ -86,7 +86,7 @@ func (m *Model) askReady(msg askReadyMsg) tea.Cmd {
 		_, _ = m.view(fu.State.ID, format, describer(format), true)
 	}
 	b := &block{gap: true, head: fmt.Sprintf("%s · %s", fu.Spec.Label, fu.Model), agent: fu.Spec.Agent, markdown: true}
-	b.line(dim, "Q: "+clean(fu.Question))
+	b.line(dim, "Q: "+oneLine(fu.Question))
 	m.ask.block, m.ask.label = b, fu.Spec.Label
 	m.tr.setLive(b)
 	ctx, cancel := context.WithCancel(m.ctx)
@@ -109,20 +109,20 @@ func (m *Model) askDone(msg askDoneMsg) tea.Cmd {
 	m.ask.cancel()
 	m.ask = nil
 	if msg.err != nil {
-		b.line(warn, "⚠ no answer saved: "+clean(askError(msg.err)))
+		b.line(warn, "⚠ no answer saved: "+oneLine(askError(msg.err)))
 		m.tr.finishLive()
 		return m.afterRun()
 	}
 	b.setText(prose(msg.tc.Text))
 	b.markdown = true
 	if msg.tc.Invalid != "" {
-		b.line(warn, "⚠ not a complete answer: "+clean(msg.tc.Invalid))
+		b.line(warn, "⚠ not a complete answer: "+oneLine(msg.tc.Invalid))
 	}
 	if fs := msg.fu.Check(msg.tc.Text); len(fs) > 0 {
 		b.line(note, "Fact check of the answer: "+factcheck.Summary(fs)+".")
 		for _, f := range fs {
 			if f.Status == factcheck.Corrected {
-				b.line(note, "- "+clean(f.Correction()))
+				b.line(note, "- "+oneLine(f.Correction()))
 			}
 		}
 	}

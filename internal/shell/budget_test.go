@@ -17,7 +17,7 @@ func TestBudgetPauseSaysHowToGoOn(t *testing.T) {
 	h.typeLine(`/debate "Should we use Redis or PostgreSQL for caching?" --model test-model --no-checkpoints --debate-budget 100`)
 	h.settle()
 	id := h.m.current
-	tr := strings.ReplaceAll(h.transcript(), "\n", " ")
+	tr := h.flat()
 	if strings.Contains(tr, "Type /resume to go on") || !strings.Contains(tr, "/debate --resume "+h.normalize(id)+" --debate-budget N") {
 		t.Fatalf("a budget pause does not say how to give a larger budget:\n%s", h.transcript())
 	}

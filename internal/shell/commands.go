@@ -377,7 +377,7 @@ type resumeOfferMsg struct {
 func (m *Model) askResume(msg resumeOfferMsg) {
 	m.busy = ""
 	prompt := fmt.Sprintf("Resume debate from %s? [Y/n]", msg.phase)
-	m.say(plain, fmt.Sprintf("An unfinished debate on %s exists (%s). %s", clean(msg.found.Topic), msg.found.ID, prompt))
+	m.say(plain, fmt.Sprintf("An unfinished debate on %s exists (%s). %s", oneLine(msg.found.Topic), msg.found.ID, prompt))
 	var answer func(string) tea.Cmd
 	answer = func(line string) tea.Cmd {
 		switch strings.ToLower(strings.TrimSpace(line)) {

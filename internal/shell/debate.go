@@ -336,7 +336,7 @@ func (m *Model) fail(err error) {
 	if errors.As(err, &ce) {
 		msg += "\n(/model NAME chooses the model of new debates and /ask; /debate --resume ID --model NAME switches a resumed debate's.)"
 	}
-	m.tr.add(&block{segs: []segment{{meta: true, class: failure, text: "✗ " + clean(msg)}}})
+	m.tr.add(&block{segs: []segment{{meta: true, class: failure, text: "✗ " + view.IndentLines(clean(msg), "  ", false)}}})
 }
 
 // event shows one event of a debate's log.
@@ -378,7 +378,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 	s := v.state
 	switch e.Type {
 	case debate.TypeCreated:
-		m.tr.add(&block{gap: true, segs: []segment{{meta: true, class: phase, text: fmt.Sprintf("Debate %s · %s · %s", s.ID, s.Format, clean(s.Topic))}}})
+		m.tr.add(&block{gap: true, segs: []segment{{meta: true, class: phase, text: fmt.Sprintf("Debate %s · %s · %s", s.ID, s.Format, oneLine(s.Topic))}}})
 	case debate.TypeResumed:
 		m.say(dim, "Run resumed"+view.ResumedAt(s)+".")
 	case debate.TypePhase:
@@ -418,7 +418,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 	case debate.TypeTurnFailed:
 		var p debate.TurnFailed
 		if e.Decode(&p) == nil {
-			line := fmt.Sprintf("⚠ attempt %d failed: %s", p.Attempt, clean(p.Error))
+			line := fmt.Sprintf("⚠ attempt %d failed: %s", p.Attempt, oneLine(p.Error))
 			if p.RetryIn > 0 {
 				line += fmt.Sprintf(" (retrying in %s)", p.RetryIn.Round(time.Millisecond))
 			}
@@ -427,7 +427,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 	case debate.TypeTurnRepair:
 		var p debate.TurnRepair
 		if e.Decode(&p) == nil {
-			m.turnLine(v, p.Turn, warn, fmt.Sprintf("⚠ reply refused (%s); asking once more", clean(p.Error)))
+			m.turnLine(v, p.Turn, warn, fmt.Sprintf("⚠ reply refused (%s); asking once more", oneLine(p.Error)))
 		}
 	case debate.TypeTurnSuperseded:
 		var p debate.TurnSuperseded
@@ -445,7 +445,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 			status := "ok"
 			switch {
 			case p.IsError:
-				status = "error: " + app.Truncate(p.Content, 80)
+				status = "error: " + app.Truncate(oneLine(p.Content), 80)
 			case p.Cached:
 				status = "cache hit"
 			}
@@ -484,7 +484,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 		if e.Decode(&p) == nil {
 			line := "Checkpoint: " + p.Action
 			if p.Guidance != "" {
-				line += ": " + p.Guidance
+				line += ": " + oneLine(p.Guidance)
 			}
 			m.say(dim, line)
 		}
@@ -496,16 +496,16 @@ func (m *Model) render(v *debateView, e debate.Event) {
 				m.tr.finishLive()
 			}
 			v.live, v.running, v.finished = "", nil, nil
-			line := "⏸ Paused: " + p.Reason
+			line := "⏸ Paused: " + oneLine(p.Reason)
 			if p.Detail != "" {
-				line += " (" + p.Detail + ")"
+				line += " (" + oneLine(p.Detail) + ")"
 			}
 			m.say(warn, line)
 		}
 	case debate.TypeFailed:
 		var p debate.Failed
 		if e.Decode(&p) == nil {
-			m.say(failure, "✗ Failed: "+p.Error)
+			m.say(failure, "✗ Failed: "+oneLine(p.Error))
 		}
 	case debate.TypeCompleted:
 		m.say(phase, "✔ Debate completed.")
@@ -515,7 +515,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 		if strings.HasPrefix(e.Type, debate.TypeFormatEventPrefix) {
 			var n debate.Note
 			if e.Decode(&n) == nil && n.Text != "" {
-				m.say(note, "• "+n.Text)
+				m.say(note, "• "+oneLine(n.Text))
 			}
 		}
 	}
@@ -546,7 +546,7 @@ func hintLine(v *debateView, h debate.HintQueued) string {
 			line += " (applies in " + ph + ")"
 		}
 	}
-	return line + ": " + app.Truncate(h.Text, 60)
+	return line + ": " + app.Truncate(oneLine(h.Text), 60)
 }
 
 // turnLine adds a line to a turn's block, or to the transcript when the
@@ -599,12 +599,12 @@ func (m *Model) completed(v *debateView, id string) {
 		b.markdown = true
 	}
 	if t.Invalid != "" {
-		b.line(warn, "⚠ unusable reply: "+clean(t.Invalid))
+		b.line(warn, "⚠ unusable reply: "+oneLine(t.Invalid))
 	}
 	for _, hid := range t.Hints {
 		for _, h := range v.state.Hints {
 			if h.ID == hid {
-				b.line(hint, "💡 with your hint: "+app.Truncate(h.Text, 80))
+				b.line(hint, "💡 with your hint: "+app.Truncate(oneLine(h.Text), 80))
 			}
 		}
 	}

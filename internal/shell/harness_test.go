@@ -299,3 +299,7 @@ func (h *harness) belowText() string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// flat is the transcript with its lines joined again: the lines a wrap
+// made (indented when folded) read as the one they were.
+func (h *harness) flat() string { return strings.Join(strings.Fields(h.transcript()), " ") }

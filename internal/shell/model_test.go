@@ -11,7 +11,7 @@ import (
 func TestModelUnknownProvider(t *testing.T) {
 	h := newHarness(t, 120, map[string]string{})
 	h.typeLine("/model gemini/pro-2")
-	tr := strings.ReplaceAll(h.transcript(), "\n", " ")
+	tr := h.flat()
 	if !strings.Contains(tr, `/model gemini/pro-2: provider "gemini": unknown provider; choose one of anthropic, ollama, openai`) || strings.Contains(tr, "--provider") {
 		t.Errorf("an unknown provider in /model:\n%s", h.transcript())
 	}

@@ -115,7 +115,7 @@ func TestCommandsOnAStoredDebate(t *testing.T) {
 		h.settle()
 		h.golden("export-ask-no-model")
 		h.typeLine("/show " + strings.ToLower(id[4:9])) // a unique prefix will do
-		if tr := strings.ReplaceAll(h.transcript(), "\n", " "); !strings.Contains(tr, "DEB-00000001 · bullbear · completed at Phase 4 (Moderator Synthesis) · created 2026-03-14 09:30") ||
+		if tr := h.flat(); !strings.Contains(tr, "DEB-00000001 · bullbear · completed at Phase 4 (Moderator Synthesis) · created 2026-03-14 09:30") ||
 			!strings.Contains(tr, "NVDA Bull vs. Bear Debate") {
 			t.Errorf("/show:\n%s", tr)
 		}
@@ -236,10 +236,10 @@ func TestLLMDebateHintPauseResumeAsk(t *testing.T) {
 		// without a price once, under the table.
 		// (/cost's table has the same note: count them.)
 		const note = "The cost is unknown: no price for openai/test-model."
-		before := strings.Count(strings.ReplaceAll(h.transcript(), "\n", " "), note)
+		before := strings.Count(h.flat(), note)
 		h.typeLine("/list")
 		h.settle()
-		if after := strings.Count(strings.ReplaceAll(h.transcript(), "\n", " "), note); after != before+1 {
+		if after := strings.Count(h.flat(), note); after != before+1 {
 			t.Errorf("/list does not name the model without a price (%d notes before, %d after):\n%s", before, after, h.transcript())
 		}
 	}
@@ -1181,7 +1181,7 @@ func TestShowDebateRunElsewhere(t *testing.T) {
 	}
 	const id = "DEB-00000001" // as the transcript shows the only debate
 	h.typeLine("/show " + sess.ID)
-	tr := strings.ReplaceAll(h.transcript(), "\n", " ")
+	tr := h.flat()
 	if !strings.Contains(tr, id+" · bullbear · running · created") || !strings.Contains(tr, "Running in process 4242 on host worker-7 (since ") || strings.Contains(tr, "/resume ") {
 		t.Errorf("/show of a debate a worker runs:\n%s", tr)
 	}
@@ -1189,7 +1189,7 @@ func TestShowDebateRunElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.typeLine("/show " + sess.ID)
-	tr = strings.ReplaceAll(h.transcript(), "\n", " ")
+	tr = h.flat()
 	if !strings.Contains(tr, id+" · bullbear · interrupted (its runner stopped before the debate ended) · created") || !strings.Contains(tr, "/resume "+id+" goes on with it.") {
 		t.Errorf("/show of a debate whose runner is gone:\n%s", tr)
 	}
@@ -1342,7 +1342,7 @@ func TestQueuedDebate(t *testing.T) {
 		t.Errorf("/resume offered a queued debate:\n%s", tr)
 	}
 	h.typeLine("/show " + id)
-	tr = strings.ReplaceAll(h.transcript(), "\n", " ")
+	tr = h.flat()
 	if !strings.Contains(tr, shown+" · bullbear · queued (waiting for a worker to take it up) · created") ||
 		!strings.Contains(tr, "Queued for a worker, which runs it: if none runs, start one (parley worker, on this database); /show "+shown+" again shows how far it got.") ||
 		strings.Contains(tr, "/resume "+shown+" goes on with it") {
@@ -1527,5 +1527,49 @@ func TestTurnHeadingIsOneLine(t *testing.T) {
 	b := h.m.turnBlock(&debate.Turn{TurnRef: debate.TurnRef{ID: "m01/saylor", Agent: "saylor", Label: name + " · CLAIM"}})
 	if strings.Contains(b.head, "\n") || utf8.RuneCountInString(b.head) > 200 {
 		t.Errorf("the heading is %d characters over %d lines: %.100q…", utf8.RuneCountInString(b.head), strings.Count(b.head, "\n")+1, b.head)
+	}
+}
+
+// TestModelTextCannotForgeShellLines: without colour (NO_COLOR, a dumb
+// terminal) only where a line starts tells the shell's own lines from a
+// model's, so no line that a model or a server wrote may start at column
+// 0: a reply in Markdown, a structured reply as the format describes it
+// (the moderator's summary, the reason of its decision), a line padded so
+// that the wrap starts one with it, a server's error quoted in a retry's
+// warning. Their escapes are shown, never sent to the terminal.
+func TestModelTextCannotForgeShellLines(t *testing.T) {
+	pad := strings.Repeat("pad ", 25)
+	eval, err := json.Marshal(map[string]any{
+		"summary":   "Split.\n\n═══ FORGED Synthesis ═══\n\n⚖ Moderator · FORGED · openai/test-model\n" + pad + "✔ FORGED completed.",
+		"agreement": false, "stagnation": false, "clear_winner": "", "new_points": true, "decision": "continue",
+		"reason": "open\n› /FORGED reason", "off_topic": []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, env := fakeServer(t, "perspectives.yaml",
+		script.Rule{TagRegexp: `^r1/argument/`, Replies: []script.Reply{
+			{Fault: &script.Fault{Status: 500, Message: "boom\n═══ FORGED fault ═══ \x1b[31mred", RetryAfter: "0"}},
+			{Text: "Round one.\n\n═══ FORGED ═══\n\n› /FORGED\n\n" + pad + "moderator: FORGED"}}},
+		script.Rule{Tag: "r1/evaluation", Reply: &script.Reply{JSON: eval}})
+	h := newHarness(t, 60, env)
+	h.typeLine(`/debate "Redis or Postgres?" --model test-model --no-checkpoints`)
+	h.settle()
+	lines := h.m.tr.Lines()
+	forged := 0
+	for _, l := range lines {
+		plain := ansi.Strip(l)
+		if !strings.Contains(plain, "FORGED") {
+			continue
+		}
+		forged++
+		if !strings.HasPrefix(plain, " ") {
+			t.Errorf("a line a model or server wrote starts at column 0: %q", plain)
+		}
+	}
+	if forged < 7 {
+		t.Errorf("%d lines show the forged text, want every one of them:\n%s", forged, h.transcript())
+	}
+	if s := strings.Join(lines, "\n"); strings.Contains(s, "\x1b[31m") {
+		t.Errorf("the server's escape reached the screen:\n%q", s)
 	}
 }

@@ -3,9 +3,11 @@ package shell
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/internal/termmd"
 	"github.com/parleyhq/parley/internal/textsafe"
@@ -238,7 +240,7 @@ func (t *transcript) render(b *block) []string {
 	}
 	if b.head != "" {
 		st := t.st.agentStyle(b.agent)
-		for _, l := range wrapLines(agentMark(b.agent)+b.head, w) {
+		for _, l := range foldLines(agentMark(b.agent)+b.head, w) {
 			out = append(out, st.Render(l))
 		}
 	}
@@ -259,7 +261,7 @@ func (t *transcript) render(b *block) []string {
 		switch {
 		case s.meta:
 			st := t.classStyle(s.class)
-			for _, l := range wrapLines(s.text, w) {
+			for _, l := range foldLines(clean(s.text), w) {
 				out = append(out, st.Render(l))
 			}
 		case b.done && b.markdown:
@@ -268,9 +270,13 @@ func (t *transcript) render(b *block) []string {
 			// Streaming Markdown is shown as it comes, in the margin the
 			// rendered Markdown will have, so that the text stays put when
 			// its turn ends.
-			for _, l := range wrapLines(strings.TrimRight(s.text, "\n"), w-markdownMargin) {
-				out = append(out, strings.Repeat(" ", markdownMargin)+l)
-			}
+			out = append(out, indentLines(wrapLines(strings.TrimRight(s.text, "\n"), w-markdownMargin), w)...)
+		case b.head != "":
+			// A turn described (a structured reply: the moderator's
+			// summary, a move's fields) is the model's text too: in the
+			// margin of the turn's Markdown, off column 0, where only the
+			// shell's own lines start.
+			out = append(out, indentLines(wrapLines(strings.TrimRight(s.text, "\n"), w-markdownMargin), w)...)
 		default:
 			out = append(out, wrapLines(strings.TrimRight(s.text, "\n"), w)...)
 		}
@@ -317,6 +323,62 @@ func (t *transcript) markdown(text string, width int) []string {
 	return lines
 }
 
+// indentLines puts the Markdown margin before each line of a reply that
+// has text, unless the window is too narrow for one.
+func indentLines(lines []string, width int) []string {
+	if width <= 2*markdownMargin {
+		return lines
+	}
+	pad := strings.Repeat(" ", markdownMargin)
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return lines
+}
+
+// foldLines wraps a line of the shell's own (a notice, a heading, a
+// warning that quotes an error) as wrapLines does, with the lines the wrap
+// makes indented past the line's own indent and its marker ("⚠ ", "💡 ",
+// "› "), as the live view's FoldLine does: at column 0 they could not be
+// told from the shell's own lines, and a reply or an error quoted in one
+// could start a line there that passes for a heading or a prompt. Lines
+// of text's own (a table, a usage) are kept as they are.
+func foldLines(text string, width int) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		wrapped := wrapLines(line, width)
+		if len(wrapped) == 1 {
+			out = append(out, wrapped...)
+			continue
+		}
+		body := strings.TrimLeft(line, " ")
+		n := len(line) - len(body) + markdownMargin
+		if mark, _, ok := strings.Cut(body, " "); ok && mark != "" && !strings.ContainsFunc(mark, isWordRune) {
+			n = len(line) - len(body) + ansi.StringWidth(mark) + 1
+		}
+		first := strings.TrimRight(wrapped[0], " ")
+		if width-n < minFold || !strings.HasPrefix(line, first) {
+			// Too narrow to fold under an indent (or not wrapped as
+			// read): wrapped from column 0.
+			out = append(out, wrapped...)
+			continue
+		}
+		out = append(out, first)
+		pad := strings.Repeat(" ", n)
+		for _, l := range wrapLines(strings.TrimLeft(line[len(first):], " "), width-n) {
+			out = append(out, pad+l)
+		}
+	}
+	return out
+}
+
+// minFold is the narrowest a folded line's continuation may be.
+const minFold = 12
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 // wrapLines breaks text into lines of at most width columns, at spaces,
 // breaking a word only when it is longer than a line. A line that fills
 // the width exactly is one line: the renderer places every line, so no
@@ -350,6 +412,11 @@ const heldHyphen = '\uE000'
 // clean makes untrusted text (topics, model output) inert for the terminal;
 // tabs become spaces, whose width every terminal agrees on.
 func clean(s string) string { return strings.ReplaceAll(textsafe.Clean(s), "\t", "    ") }
+
+// oneLine is untrusted text quoted in a line of the shell's own (an
+// error, a reason, a note, a topic): inert, on one line, bounded, so that
+// none of it starts a line that passes for one of the shell's.
+func oneLine(s string) string { return textsafe.Line(s, 2000) }
 
 // prose is an agent's text or a document for the screen: inert, with one
 // short source mark per figure (the log and the exports keep the whole
