@@ -355,8 +355,12 @@ func askWithRetries(ctx context.Context, p llm.Provider, req llm.Request, onText
 		}
 		d := wait
 		if ra := llm.RetryAfterOf(err); ra > d {
-			if ra > askMaxWait {
-				return askReply{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again: ask again after that", err, ra.Round(time.Second))
+			switch {
+			case ra > llm.LongestMeantWait:
+				return askReply{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again, which no rate limit means: Parley gives up rather than wait; "+
+					"the server (or a proxy in front of it) sends a broken Retry-After, or refuses these calls: check it, or use another", err, llm.WaitText(ra))
+			case ra > askMaxWait:
+				return askReply{}, fmt.Errorf("%w\nthe server asks to wait %s before trying again: ask again after that", err, llm.WaitText(ra))
 			}
 			d = ra
 		}

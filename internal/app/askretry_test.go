@@ -31,6 +31,10 @@ func TestAskRetries(t *testing.T) {
 		{"invalid JSON, then answered", []script.Reply{{Fault: &script.Fault{Stream: "malformed"}}, ok}, 2, ""},
 		{"invalid JSON twice", []script.Reply{{Fault: &script.Fault{Stream: "malformed"}}, {Fault: &script.Fault{Stream: "malformed"}}, ok}, 2, "malformed"},
 		{"bad request", []script.Reply{{Fault: &script.Fault{Status: 400, Message: "no such model"}}, ok}, 1, "no such model"},
+		// A wait no rate limit means is said in years, and given up
+		// at once (it read "2562047h47m16s").
+		{"wait of 31,709 years", []script.Reply{{Fault: &script.Fault{Status: 429, RetryAfter: "1000000000000"}}, ok}, 1, "wait more than 292 years before trying again, which no rate limit means"},
+		{"wait of an hour", []script.Reply{{Fault: &script.Fault{Status: 429, RetryAfter: "3600"}}, ok}, 1, "wait 1h before trying again: ask again after that"},
 		{"cut after text", []script.Reply{{Text: "The ans", Fault: &script.Fault{Stream: "cut", After: 1}}, ok}, 1, ""},
 	}
 	for _, tc := range cases {

@@ -881,9 +881,16 @@ func (r *Runner) runTurn(ctx context.Context, s *State, p turnPlan, lim Limits) 
 			// A quota that resets in hours (or a hostile Retry-After) must
 			// not leave the debate sleeping with nothing said: it stops,
 			// saying when to resume.
-			if limit := max(MaxRetryAfter, bo.MaxInterval); ra > limit {
+			switch limit := max(MaxRetryAfter, bo.MaxInterval); {
+			case ra > llm.LongestMeantWait:
+				// No quota resets so late: there is no time to
+				// resume at, only a server that will not answer.
 				tooLong = true
-				err = fmt.Errorf("%w\nthe server asks to wait %s before trying again, more than Parley waits (%s): resume the debate after that", err, ra.Round(time.Second), limit)
+				err = fmt.Errorf("%w\nthe server asks to wait %s before trying again, which no rate limit means: Parley gives up rather than wait; "+
+					"the server (or a proxy in front of it) sends a broken Retry-After, or refuses these calls: check it, or use another", err, llm.WaitText(ra))
+			case ra > limit:
+				tooLong = true
+				err = fmt.Errorf("%w\nthe server asks to wait %s before trying again, more than Parley waits (%s): resume the debate after that", err, llm.WaitText(ra), llm.WaitText(limit))
 			}
 		}
 		// A failure likely to come again (a server's invalid JSON) is

@@ -199,7 +199,28 @@ func TestRetryAfterTooLong(t *testing.T) {
 	)
 	e.create("d", testLimits())
 	_, err := e.runner.Run(context.Background(), "d", &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}})
-	if err == nil || !strings.Contains(err.Error(), "asks to wait 24h0m0s") || !strings.Contains(err.Error(), "resume") {
+	if err == nil || !strings.Contains(err.Error(), "asks to wait 24h before") || !strings.Contains(err.Error(), "resume") {
+		t.Fatalf("err = %v", err)
+	}
+	if sl := e.clock.Sleeps(); len(sl) != 0 {
+		t.Errorf("slept %v", sl)
+	}
+	if n := len(e.requests("a")); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// A Retry-After no rate limit means (10^12 seconds, 31,709 years, more
+// than a time.Duration holds) is said in years and given up on at once:
+// it read "asks to wait 2562047h47m16s ... resume the debate after that".
+func TestRetryAfterAbsurd(t *testing.T) {
+	e := newEnv(t,
+		script.Rule{Tag: "a", Times: 1, Reply: &script.Reply{Fault: &script.Fault{Status: 429, RetryAfter: "1000000000000"}}},
+		script.Rule{Tag: "a", Reply: text("never")},
+	)
+	e.create("d", testLimits())
+	_, err := e.runner.Run(context.Background(), "d", &toyProto{steps: []toyStep{turns(turn("a", "alpha", 1))}})
+	if err == nil || !strings.Contains(err.Error(), "asks to wait more than 292 years before trying again, which no rate limit means") || strings.Contains(err.Error(), "2562047h") {
 		t.Fatalf("err = %v", err)
 	}
 	if sl := e.clock.Sleeps(); len(sl) != 0 {

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -91,4 +92,51 @@ func DurationOf(n float64, unit time.Duration) time.Duration {
 	default:
 		return time.Duration(d)
 	}
+}
+
+// LongestMeantWait is the longest wait a server's Retry-After (or
+// rate-limit reset) can mean: a spent monthly quota resets within a
+// month. A longer one, up to the "Retry-After: 1000000000000" of a broken
+// or hostile server, is no wait to resume after, only a refusal.
+const LongestMeantWait = 366 * 24 * time.Hour
+
+// WaitText says how long a wait a server asked for is, in the units a
+// reader takes in at once: "45s", "12m30s", "3h20m", "4 days", "12
+// years"; "more than 292 years" for the longest Duration, which stands
+// for any longer wait (see DurationOf). A time.Duration's own text of a
+// hostile wait was "2562047h47m16s".
+func WaitText(d time.Duration) string {
+	const day, year = 24 * time.Hour, 36525 * 24 * time.Hour / 100
+	switch {
+	case d == math.MaxInt64:
+		return fmt.Sprintf("more than %s years", thousands(int64(d/year)))
+	case d < time.Second:
+		return "less than a second"
+	case d < time.Minute:
+		return d.Round(time.Second).String()
+	case d < time.Hour:
+		s := d.Round(time.Second).String()
+		if strings.HasSuffix(s, "m0s") {
+			s = strings.TrimSuffix(s, "0s")
+		}
+		return s
+	case d < 2*day:
+		s := strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+		if strings.HasSuffix(s, "h0m") {
+			s = strings.TrimSuffix(s, "0m")
+		}
+		return s
+	case d < year:
+		return fmt.Sprintf("%d days", (d+day/2)/day)
+	}
+	return fmt.Sprintf("%s years", thousands(int64((d+year/2)/year)))
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

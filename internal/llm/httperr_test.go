@@ -53,3 +53,25 @@ func TestParseRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// A wait is said in units a reader takes in, however long the server
+// asked for: a hostile Retry-After read "2562047h47m16s".
+func TestWaitText(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		300 * time.Millisecond:          "less than a second",
+		7 * time.Second:                 "7s",
+		5 * time.Minute:                 "5m",
+		12*time.Minute + 30*time.Second: "12m30s",
+		24 * time.Hour:                  "24h",
+		3*time.Hour + 20*time.Minute:    "3h20m",
+		4 * 24 * time.Hour:              "4 days",
+		12 * 8766 * time.Hour:           "12 years",
+		200 * 8766 * time.Hour:          "200 years",
+		math.MaxInt64:                   "more than 292 years",
+		DurationOf(1e12, time.Second):   "more than 292 years",
+	} {
+		if got := WaitText(d); got != want {
+			t.Errorf("WaitText(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
