@@ -371,6 +371,12 @@ func (t *Table) CheckMention(m Mention) Finding {
 	}
 	if len(known) == 0 {
 		f.Status, f.Reason = Unverified, fmt.Sprintf("the filings Parley has give no %s for %s", m.Metric.Label(), periodText(m))
+		for _, p := range stated {
+			if why := t.gap(m.Metric, p); why != "" {
+				f.Reason = why
+				return f
+			}
+		}
 		if b, _ := m.Metric.Base(); b == DilutedShares && (m.Period.Q == 4 || m.Period.TTM) {
 			f.Reason = fmt.Sprintf("%s is an average over its period: the filings state it for the year and for the quarters of 10-Qs, "+
 				"and a fourth quarter's or a TTM's cannot be worked out from them as a flow's can", DilutedShares.Label())

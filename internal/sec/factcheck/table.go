@@ -54,7 +54,10 @@ const (
 	// denominator of diluted EPS: an average over its period, so held for
 	// the years and the quarters a 10-Q reports, never for a fourth
 	// quarter or a TTM worked out from them (xbrl.ConceptDef.Average).
-	DilutedShares   Metric = "diluted_shares"
+	DilutedShares Metric = "diluted_shares"
+	// BasicShares is the weighted average basic share count, basic EPS's
+	// denominator, held as DilutedShares is.
+	BasicShares     Metric = "basic_shares"
 	GrossMargin     Metric = "gross_margin"
 	OperatingMargin Metric = "operating_margin"
 	NetMargin       Metric = "net_margin"
@@ -202,7 +205,7 @@ var labels = map[Metric]string{
 	NetDebt: "net debt", netDebtOfCash: "net debt (debt less cash)",
 	CashAndInvestments: "cash and short-term investments", cashWithLongTermSecurities: "cash and all marketable securities",
 	NetCash: "net cash", netCashOfCash: "net cash (cash less debt)", netCashWithSecurities: "net cash (cash and all marketable securities less debt)",
-	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", DilutedShares: "weighted average diluted shares", GrossMargin: "gross margin",
+	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", DilutedShares: "weighted average diluted shares", BasicShares: "weighted average basic shares", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
@@ -242,7 +245,7 @@ func UnitOf(m Metric) Unit {
 	switch m {
 	case EPSDiluted, EPSBasic, DividendsPerShare:
 		return USDPerShare
-	case Shares, DilutedShares:
+	case Shares, DilutedShares, BasicShares:
 		return SharesUnit
 	case GrossMargin, OperatingMargin, NetMargin, FCFMargin, ROE, ROA, ROAE, ROAA, ROCE, ROACE, Leverage, RDIntensity, EffectiveTaxRate,
 		PayoutRatio, payoutRatioPerShare, StatutoryTaxRate, taxRate:
@@ -327,6 +330,8 @@ type Table struct {
 	// Parley read other currencies, which were all in dollars).
 	Currency string `json:"currency,omitempty"`
 	Facts    []Fact `json:"facts"`
+	// Gaps are figures the table holds no fact of, with why (Gap).
+	Gaps []Gap `json:"gaps,omitempty"`
 }
 
 // Lookup returns the fact of m for p.
@@ -370,6 +375,7 @@ var concepts = []struct {
 	{TotalAssets, xbrl.TotalAssets}, {TotalLiabilities, xbrl.TotalLiabilities}, {Equity, xbrl.StockholdersEquity},
 	{PretaxIncome, xbrl.PretaxIncome}, {IncomeTax, xbrl.IncomeTax}, {DividendsPerShare, xbrl.DividendsPerShare},
 	{SGA, sgaConcept.Concept}, {OperatingExpenses, opexConcept.Concept}, {StatutoryTaxRate, statutoryConcept.Concept},
+	{BasicShares, basicSharesConcept.Concept},
 }
 
 // statutoryConcept is the federal statutory income tax rate the tax note
@@ -404,6 +410,8 @@ func seriesOf(cf *xbrl.CompanyFacts, c xbrl.Concept) (*xbrl.Series, error) {
 		return cf.Resolve(opexConcept)
 	case statutoryConcept.Concept:
 		return cf.Resolve(statutoryConcept)
+	case basicSharesConcept.Concept:
+		return cf.Resolve(basicSharesConcept)
 	}
 	return cf.Series(c)
 }
@@ -476,6 +484,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	if cur := cf.Currency(); cur != "USD" {
 		t.Currency = cur
 	}
+	preferred := preferredStock(cf)
 	var periods []Period
 	for fy := latestFY - HistoryYears; fy < latestFY-Years; fy++ {
 		periods = append(periods, Period{FY: fy})
@@ -528,14 +537,22 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 				}
 				fact.Value *= 100
 			}
-			if f.Derived() && UnitOf(c.m) == USDPerShare {
+			if _, eps := epsShares[c.m]; eps && (p.TTM || f.Derived()) {
+				// EPS is not additive: a quarter the filings do not state,
+				// or a TTM, is worked out from net income and shares.
+				var why string
+				if fact, why = t.perShare(series, c.m, p, preferred); why != "" {
+					t.Gaps = append(t.Gaps, Gap{Metric: c.m, Period: p, Reason: why})
+					continue
+				}
+			} else if f.Derived() && UnitOf(c.m) == USDPerShare {
 				// Half a cent for each figure rounded to the cent, and a
 				// cent for the shares weighted over other spans.
 				fact.Slack = 0.005*float64(len(f.Sources)) + 0.01
 			}
 			vals[c.m] = fact
 		}
-		derive(vals, p)
+		t.Gaps = append(t.Gaps, derive(vals, p, t.Currency)...)
 		if !p.TTM {
 			if c, ok := get(Cash, p); ok && !c.Derived() && len(c.Sources) == 1 {
 				addNetDebt(cf, vals, p, c.Sources[0])
@@ -788,8 +805,10 @@ func isInstant(m Metric) bool {
 	return false
 }
 
-// derive adds the metrics computed from others for one period.
-func derive(v map[Metric]Fact, p Period) {
+// derive adds the metrics computed from others for one period, and
+// returns the gaps of those that have no meaning for it.
+func derive(v map[Metric]Fact, p Period, currency string) []Gap {
+	var gaps []Gap
 	both := func(a, b Fact) string { return a.Source + "; " + b.Source }
 	rev, okRev := v[Revenue]
 	if _, ok := v[GrossProfit]; !ok && okRev {
@@ -817,19 +836,40 @@ func derive(v map[Metric]Fact, p Period) {
 			v[PayoutRatio] = Fact{Metric: PayoutRatio, Period: p, Value: 100 * d.Value / ni.Value, Source: both(d, ni)}
 		}
 	}
+	// Dividends paid out of a loss: no share of earnings, however large,
+	// is what was paid. A payout ratio stated of such a year is not wrong
+	// or right but meaningless, and said so.
+	var why string
+	if ni, ok := v[NetIncome]; ok && ni.Value <= 0 {
+		if d, ok := v[Dividends]; ok && d.Value > 0 {
+			why = fmt.Sprintf("a payout ratio is not meaningful in %s: net income was %s (a loss), and dividends of %s were paid out of no earnings",
+				p, DisplayIn(NetIncome, ni.Value, currency), DisplayIn(Dividends, d.Value, currency))
+		}
+	}
+	if eps, ok := v[EPSDiluted]; ok && eps.Value <= 0 && why == "" {
+		if d, ok := v[DividendsPerShare]; ok && d.Value > 0 {
+			why = fmt.Sprintf("a payout ratio is not meaningful in %s: diluted EPS was %s (a loss), and dividends of %s a share were declared out of no earnings",
+				p, DisplayIn(EPSDiluted, eps.Value, currency), DisplayIn(DividendsPerShare, d.Value, currency))
+		}
+	}
+	if _, ok := v[PayoutRatio]; !ok && why != "" {
+		gaps = append(gaps, Gap{Metric: PayoutRatio, Period: p, Reason: why}, Gap{Metric: shareMetric(Dividends, NetIncome), Period: p, Reason: why},
+			Gap{Metric: payoutRatioPerShare, Period: p, Reason: why})
+	}
 	if eps, ok := v[EPSDiluted]; ok && eps.Value > 0 {
 		if d, ok := v[DividendsPerShare]; ok {
 			v[payoutRatioPerShare] = Fact{Metric: payoutRatioPerShare, Period: p, Value: 100 * d.Value / eps.Value, Source: both(d, eps)}
 		}
 	}
 	if !okRev || rev.Value == 0 {
-		return
+		return gaps
 	}
 	for m, num := range map[Metric]Metric{GrossMargin: GrossProfit, OperatingMargin: OperatingIncome, NetMargin: NetIncome, FCFMargin: FreeCashFlow} {
 		if n, ok := v[num]; ok {
 			v[m] = Fact{Metric: m, Period: p, Value: 100 * n.Value / rev.Value, Source: both(n, rev)}
 		}
 	}
+	return gaps
 }
 
 // addAnalysis puts in the table, for every fiscal year it holds, each ratio

@@ -354,6 +354,53 @@ func (s *Series) Quarter(fy, q int) (Fact, bool) {
 	}, true
 }
 
+// YearToDate returns the year-to-date figure of the first q quarters of
+// fiscal year fy as reported (Q1, H1, 9M or FY), of a flow or an average.
+func (s *Series) YearToDate(fy, q int) (Fact, bool) {
+	if s.Def.Instant || q < 1 || q > 4 {
+		return Fact{}, false
+	}
+	return s.ytd(fy, q)
+}
+
+// QuarterAverage returns quarter q of fiscal year fy of an average over
+// its period (ConceptDef.Average): the reported three-month figure, else
+// the one the two year-to-date averages around it imply, each weighted by
+// the days it spans: (FY × its days − 9M × its days) / the quarter's days
+// for Q4. That is exact for a count weighted by day (the basic weighted
+// share count) and close for the diluted one, whose year-to-date count is
+// the average of its quarters' (ASC 260-10-55-3). The two year-to-date
+// figures must start together; Quarter never derives an average, since a
+// quarter's average is no difference of year-to-date ones.
+func (s *Series) QuarterAverage(fy, q int) (Fact, bool) {
+	if !s.Def.Average || q < 1 || q > 4 {
+		return Fact{}, false
+	}
+	fp := quarterName(q)
+	if f, ok := s.find(func(p Period) bool { return p.Kind == Quarter && p.FiscalYear == fy && p.FiscalPeriod == fp }); ok {
+		return f, true
+	}
+	if q == 1 {
+		return Fact{}, false
+	}
+	to, ok1 := s.ytd(fy, q)
+	from, ok2 := s.ytd(fy, q-1)
+	if !ok1 || !ok2 || absDays(to.Period.Start-from.Period.Start) > 3 || from.Period.End >= to.Period.End {
+		return Fact{}, false
+	}
+	dTo, dFrom := float64(to.Period.Days()), float64(from.Period.Days())
+	p := s.fye.period(from.Period.End+1, to.Period.End)
+	p.FiscalYear, p.FiscalPeriod = fy, fp
+	return Fact{
+		Concept: s.Def.Concept,
+		Value:   (to.Value*dTo - from.Value*dFrom) / (dTo - dFrom),
+		Unit:    s.Def.Unit,
+		Period:  p,
+		Method:  fmt.Sprintf("day-weighted %s - %s", ytdName(q), ytdName(q-1)),
+		Sources: append(slices.Clone(to.Sources), from.Sources...),
+	}, true
+}
+
 func ytdName(q int) string {
 	switch q {
 	case 1:
