@@ -26,7 +26,7 @@ type Documents struct {
 // document of a perspectives debate, its issue draft) atomically and records
 // each as an artifact.written event.
 func (a *App) WriteArtifacts(ctx context.Context, format debate.Format, st *debate.State, docs Documents) ([]debate.ArtifactWritten, error) {
-	if format.Name() != perspectives.Name || docs.Dir == "" {
+	if !WritesDocuments(format) || docs.Dir == "" {
 		return nil, nil
 	}
 	doc, err := RenderDoc(format, st, true)
@@ -66,6 +66,10 @@ func (a *App) WriteArtifacts(ctx context.Context, format debate.Format, st *deba
 	}
 	return out, nil
 }
+
+// WritesDocuments reports whether a format's debates write documents
+// (Documents, DocumentOptions): a perspectives debate's decision document.
+func WritesDocuments(format debate.Format) bool { return format.Name() == perspectives.Name }
 
 // MissingDecision reports whether a completed perspectives debate lacks its
 // decision document: never recorded (the process died between the

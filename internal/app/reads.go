@@ -2,49 +2,49 @@ package app
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/setup"
 )
 
-// checkReads refuses an option given for a format that does not read it
-// (setup.OptionReader): run without it, the debate would not be the one
-// asked for (--agents saylor,hayes on a question, which goes to
-// perspectives unless --format crux says otherwise).
+// DocumentOptions are the front-ends' options of the documents a debate
+// writes (Documents): a format that writes none refuses them.
+var DocumentOptions = []string{"out-dir", "issue-draft"}
+
+// checkReads refuses an option given for a format that does not declare it
+// (setup.Optioner): run without it, the debate would not be the one asked
+// for (--agents saylor,hayes on a question, which goes to perspectives
+// unless --format crux says otherwise).
 func (a *App) checkReads(format debate.Format, req *setup.Request) error {
-	r, ok := format.(setup.OptionReader)
-	if !ok || req.Given == nil {
+	if req.Given == nil {
 		return nil
 	}
-	reads := r.Reads()
-	for _, name := range setup.FormatOptions {
-		if !req.Set(name) || slices.Contains(reads, name) || slices.Contains(req.FromConfig, name) {
+	union, err := setup.Union(a.Formats)
+	if err != nil {
+		return err
+	}
+	for _, name := range DocumentOptions {
+		d := setup.Declared{Option: setup.Option{Name: name}}
+		for _, n := range a.Formats.Names() {
+			if f, err := a.Formats.Get(n); err == nil && WritesDocuments(f) {
+				d.Formats = append(d.Formats, n)
+			}
+		}
+		union = append(union, d)
+	}
+	for _, d := range union {
+		if !req.Set(d.Name) || slices.Contains(d.Formats, format.Name()) || slices.Contains(req.FromConfig, d.Name) {
 			continue
 		}
-		var by []string
-		for _, n := range a.Formats.Names() {
-			f, err := a.Formats.Get(n)
-			if err != nil {
-				continue
-			}
-			if o, ok := f.(setup.OptionReader); ok && slices.Contains(o.Reads(), name) {
-				by = append(by, n)
-			}
-		}
 		takes := "no format takes it"
-		if len(by) > 0 {
-			takes = strings.Join(by, " and ") + " take"
-			if len(by) == 1 {
-				takes += "s"
-			}
-			takes += " it"
+		if len(d.Formats) > 0 {
+			takes = d.Takes()
 		}
 		if !req.Set("format") {
 			return setup.Inputf("--%s: with no --format this debate is %s, which has no --%s (%s): choose the format with --format, or drop --%s",
-				name, format.Name(), name, takes, name)
+				d.Name, format.Name(), d.Name, takes, d.Name)
 		}
-		return setup.Inputf("--%s: the %s format has no --%s (%s): drop it, or choose another --format", name, format.Name(), name, takes)
+		return setup.Inputf("--%s: the %s format has no --%s (%s): drop it, or choose another --format", d.Name, format.Name(), d.Name, takes)
 	}
 	return nil
 }

@@ -46,3 +46,22 @@ func TestOptionsOfAnotherFormatAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestShippedOptionsAgree: the options the shipped formats declare make one
+// set of flags and fields (a name two formats declare has one kind), as the
+// front-ends offer them.
+func TestShippedOptionsAgree(t *testing.T) {
+	union, err := setup.Union(DefaultFormats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range union {
+		got = append(got, d.Name+"="+strings.Join(d.Formats, ","))
+	}
+	want := "deep=bullbear framework=bullbear hint=bullbear snapshot=bullbear,council agents=council,crux max-rounds=council,perspectives risk=council " +
+		"personas=crux rounds=formal perspective=formal context=formal perspectives=perspectives catalog=perspectives custom-perspectives=perspectives"
+	if strings.Join(got, " ") != want {
+		t.Errorf("the shipped formats' options:\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+}

@@ -58,7 +58,7 @@ func (c CreateRequest) startRequest() app.StartRequest {
 		NoCheckpoints: c.NoCheckpoints, Agents: c.Agents, Rounds: c.Rounds, Focus: c.Focus, Deep: c.Deep,
 		Framework: c.Framework, Hints: c.Hints, Offline: c.Offline, Snapshot: c.Snapshot, Risk: c.Risk}
 	// Given names the options the request sets, as the command line's
-	// flags: a format refuses one it does not read (setup.OptionReader).
+	// flags: a format refuses one it does not declare (setup.Optioner).
 	given := map[string]bool{"format": c.Format != "", "max-rounds": c.MaxRounds != 0, "perspectives": c.Perspectives != 0,
 		"agents": len(c.Agents) > 0, "rounds": c.Rounds != 0, "perspective": c.Focus != "",
 		"deep": c.Deep, "framework": c.Framework != "", "hint": len(c.Hints) > 0, "snapshot": c.Snapshot, "risk": c.Risk != ""}

@@ -136,21 +136,9 @@ type Starter interface {
 	Prepare(ctx context.Context, env Env, run *Run) (*tool.Registry, error)
 }
 
-// FormatOptions are the options of a Request that only some formats read,
-// by their command-line flag names (the front-ends' Given names them so).
-// The others (the topic, the format, the models, the budgets, --offline)
-// concern every format, and --no-checkpoints is a permission, not a
-// setting: a format with no checkpoint has nothing to ask.
-var FormatOptions = []string{"perspectives", "max-rounds", "catalog", "agents", "personas", "risk",
-	"snapshot", "rounds", "perspective", "context", "deep", "framework", "hint", "out-dir", "issue-draft"}
-
-// OptionReader is implemented by a format that names which of
-// FormatOptions it reads: a request giving one it does not read is
-// refused, rather than run without it (--agents with the format left to
-// default to perspectives, --rounds for council).
-type OptionReader interface {
-	Reads() []string
-}
+// SnapshotOption is --snapshot, the SEC data shipped with Parley in place
+// of EDGAR, which the formats that read SEC data declare (DataFlag).
+var SnapshotOption = Option{Name: "snapshot", Kind: Bool, Usage: "the SEC data shipped with Parley instead of live EDGAR, with your model"}
 
 // TopicNormalizer is implemented by a format whose topics have one
 // spelling, such as a ticker in capitals: a debate is stored, listed and

@@ -8,7 +8,9 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/sec/analysis"
 	"github.com/parleyhq/parley/internal/sec/factcheck"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // Result is the verdict of a bullbear debate.
@@ -67,8 +69,15 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
-// Reads names the options of a request the bullbear format reads.
-func (Format) Reads() []string { return []string{"deep", "framework", "hint", "snapshot"} }
+// Options are the options a bull vs. bear debate takes (setup.Optioner).
+func (Format) Options() []setup.Option {
+	return []setup.Option{
+		{Name: "deep", Kind: setup.Bool, Usage: "two rebuttal rounds"},
+		{Name: "framework", Kind: setup.String, Usage: "scoring `framework` for the debate: " + strings.Join(analysis.FrameworkNames(), " or ")},
+		{Name: "hint", Kind: setup.Strings, Field: "hints", Usage: "guidance for one agent, `AGENT: TEXT`; repeatable"},
+		setup.SnapshotOption,
+	}
+}
 
 // Protocol implements debate.Format. The topic is the ticker; options may
 // leave it out.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // Format is the council format for the registry.
@@ -15,8 +16,15 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
-// Reads names the options of a request the council format reads.
-func (Format) Reads() []string { return []string{"agents", "max-rounds", "risk", "snapshot"} }
+// Options are the options a council debate takes (setup.Optioner).
+func (Format) Options() []setup.Option {
+	return []setup.Option{
+		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "the analysts"},
+		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds},
+		{Name: "risk", Kind: setup.String, Usage: "risk stance: " + RiskNeutral + " or " + RiskAverse, Default: RiskNeutral},
+		setup.SnapshotOption,
+	}
+}
 
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // Format is the crux format for the registry.
@@ -15,8 +16,13 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
-// Reads names the options of a request the crux format reads.
-func (Format) Reads() []string { return []string{"agents", "personas"} }
+// Options are the options a crux debate takes (setup.Optioner).
+func (Format) Options() []setup.Option {
+	return []setup.Option{
+		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "two personas"},
+		{Name: "personas", Kind: setup.String, File: true, Usage: "YAML `file` of personas"},
+	}
+}
 
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/internal/argue/export"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // Format is the formal format for the registry.
@@ -17,8 +18,14 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
-// Reads names the options of a request the formal format reads.
-func (Format) Reads() []string { return []string{"rounds", "perspective", "context"} }
+// Options are the options a formal debate takes (setup.Optioner).
+func (Format) Options() []setup.Option {
+	return []setup.Option{
+		{Name: "rounds", Kind: setup.Int, Usage: fmt.Sprintf("argumentation rounds, 1-%d", MaxRounds), Default: DefaultRounds},
+		{Name: "perspective", Kind: setup.String, Usage: "focus one `role`: PRO, OPP or MOD"},
+		{Name: "context", Kind: setup.String, File: true, Usage: "`directory` whose code, docs and git history form the shared context"},
+	}
+}
 
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {

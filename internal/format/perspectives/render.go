@@ -16,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/setup"
 )
 
 // Result is the verdict of a perspectives debate.
@@ -46,12 +47,20 @@ type Format struct{}
 // Name implements debate.Format.
 func (Format) Name() string { return Name }
 
-// Reads names the options of a request the perspectives format reads:
-// its documents' too (--out-dir, --issue-draft), since it alone writes a
-// decision document; given to another format they were ignored.
-func (Format) Reads() []string {
-	return []string{"perspectives", "max-rounds", "catalog", "out-dir", "issue-draft"}
+// Options are the options a perspectives debate takes (setup.Optioner).
+func (Format) Options() []setup.Option {
+	return []setup.Option{
+		{Name: "perspectives", Kind: setup.Int, Usage: "number of debaters",
+			Note: fmt.Sprintf("%d-%d, default: the moderator decides", MinPerspectives, MaxPerspectives)},
+		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds},
+		{Name: "catalog", Kind: setup.String, File: true, Usage: "YAML `file` extending or overriding the perspective catalog"},
+		{Name: CustomOption, Kind: setup.Custom, Usage: "perspectives added to the catalog (the config file's debate.custom_perspectives)"},
+	}
 }
+
+// CustomOption is the option of the perspectives the config file adds to
+// the catalog: a []Perspective.
+const CustomOption = "custom-perspectives"
 
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
