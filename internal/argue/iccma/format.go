@@ -7,7 +7,6 @@ package iccma
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -98,6 +97,15 @@ func Write(w io.Writer, af *argue.Framework, f Format) error {
 // structure the statements; whitespace is trimmed around names.
 const apxDelims = "(),.%\" \t\r\n"
 
+// apxDelim reports whether c is one of apxDelims.
+func apxDelim(c byte) bool {
+	switch c {
+	case '(', ')', ',', '.', '%', '"', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
+
 // ParseAPX reads the ASPARTIX format, a set of ASP facts: statements
 // arg(x). and att(x,y). in any order, any whitespace between tokens, %
 // comments to the end of the line and %* ... *% block comments, as clingo
@@ -107,11 +115,20 @@ const apxDelims = "(),.%\" \t\r\n"
 // come before the declarations of its arguments; an attack on an argument
 // that no arg(...) declares is an error naming its line.
 func ParseAPX(r io.Reader) (*argue.Framework, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("iccma: read apx: %w", err)
+	// Read as a stream, statement by statement, not whole first: a file
+	// that is no apx file (a device such as /dev/zero, a binary) is refused
+	// at its first bad statement instead of being read into memory to its
+	// end, which for an endless one never comes.
+	p := apxParser{r: bufio.NewReaderSize(r, 64<<10), line: 1}
+	af, err := p.parse()
+	if p.err != nil {
+		// What was read is cut short: the error about it says nothing.
+		return nil, fmt.Errorf("iccma: read apx: %w", p.err)
 	}
-	p := apxParser{src: src, line: 1}
+	return af, err
+}
+
+func (p *apxParser) parse() (*argue.Framework, error) {
 	af := argue.New()
 	// Attacks whose arguments are not declared yet wait for the end.
 	type lateAttack struct {
@@ -123,21 +140,22 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 		if err := p.skip(); err != nil {
 			return nil, err
 		}
-		if p.pos >= len(p.src) {
+		if p.eof() {
 			break
 		}
-		line, start := p.line, p.pos
-		kw, err := p.name()
+		line := p.line
+		// A keyword is arg or att: a longer run is not read in full.
+		kw, err := p.nameMax(len("arg") + 1)
 		if err != nil {
 			return nil, err
 		}
 		if kw != "arg" && kw != "att" {
-			p.pos = start
+			found := p.snippetAfter(kw)
 			hint := " (comments start with %)"
-			if h := otherFormat(p.snippet(), APX); h != "" {
+			if h := otherFormat(found, APX); h != "" {
 				hint = h
 			}
-			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %s%s", line, argue.Quote(p.snippet()), hint)
+			return nil, fmt.Errorf("iccma: apx line %d: expected arg(...) or att(...), found %s%s", line, argue.Quote(found), hint)
 		}
 		// so far is the statement read so far, for errors; it is built only
 		// for one, as building it for every statement costs a third of the
@@ -203,68 +221,170 @@ func ParseAPX(r io.Reader) (*argue.Framework, error) {
 	return af, nil
 }
 
+// apxParser reads ASPARTIX statements from a stream. A read error ends the
+// input as its end would, and is kept in err, which ParseAPX reports in
+// place of what the parser made of the input cut short.
 type apxParser struct {
-	src  []byte
+	r *bufio.Reader
+	// win is the reader's buffered input, read from pos on: the parser
+	// indexes it as it would a slice of the whole file, which a call to
+	// the reader for every byte made a half slower.
+	win  []byte
 	pos  int
 	line int
+	err  error
+	buf  []byte // the name being read, reused
 }
+
+// peek returns the next byte without reading it; ok is false at the end.
+func (p *apxParser) peek() (c byte, ok bool) {
+	if p.pos < len(p.win) {
+		return p.win[p.pos], true
+	}
+	return p.fill()
+}
+
+// fill passes win and takes the reader's next buffer.
+func (p *apxParser) fill() (c byte, ok bool) {
+	p.sync()
+	if _, err := p.r.Peek(1); err != nil {
+		if !errors.Is(err, io.EOF) && p.err == nil {
+			p.err = err
+		}
+		return 0, false
+	}
+	p.win, _ = p.r.Peek(p.r.Buffered())
+	return p.win[0], true
+}
+
+// sync tells the reader what the parser has read of win, which no longer
+// holds anything: the reader's next call may move its buffer.
+func (p *apxParser) sync() {
+	_, _ = p.r.Discard(p.pos)
+	p.win, p.pos = nil, 0
+}
+
+func (p *apxParser) eof() bool {
+	_, ok := p.peek()
+	return !ok
+}
+
+// next reads the byte peek returned.
+func (p *apxParser) next() { p.pos++ }
 
 // skip passes whitespace and comments; an unclosed block comment is an
 // error.
 func (p *apxParser) skip() error {
-	for p.pos < len(p.src) {
-		switch c := p.src[p.pos]; {
+	for {
+		c, ok := p.peek()
+		switch {
+		case !ok:
+			return nil
 		case c == '\n':
 			p.line++
-			p.pos++
+			p.next()
 		case c == ' ' || c == '\t' || c == '\r':
-			p.pos++
-		case c == '%' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '*':
-			line := p.line
-			end := bytes.Index(p.src[p.pos+2:], []byte("*%"))
-			if end < 0 {
-				return fmt.Errorf("iccma: apx line %d: block comment %%* is not closed: end it with *%%", line)
-			}
-			body := p.src[p.pos : p.pos+2+end+2]
-			p.line += bytes.Count(body, []byte("\n"))
-			p.pos += len(body)
+			p.next()
 		case c == '%':
-			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
-				p.pos++
+			p.next()
+			if c, ok := p.peek(); ok && c == '*' {
+				p.next()
+				if err := p.blockComment(); err != nil {
+					return err
+				}
+				continue
+			}
+			for c, ok := p.peek(); ok && c != '\n'; c, ok = p.peek() {
+				p.next()
 			}
 		default:
 			return nil
 		}
 	}
-	return nil
 }
+
+// blockComment passes the rest of a block comment, after its "%*".
+func (p *apxParser) blockComment() error {
+	line := p.line
+	star := false
+	for {
+		c, ok := p.peek()
+		if !ok {
+			return fmt.Errorf("iccma: apx line %d: block comment %%* is not closed: end it with *%%", line)
+		}
+		p.next()
+		switch {
+		case star && c == '%':
+			return nil
+		case c == '\n':
+			p.line++
+		}
+		star = c == '*'
+	}
+}
+
+// maxAPXName bounds a name, as maxLine bounds a line of the other formats.
+const maxAPXName = maxLine
 
 // name reads a name: a double-quoted string (with \" and \\ escapes, on
 // one line), or a run of characters other than apxDelims.
-func (p *apxParser) name() (string, error) {
+func (p *apxParser) name() (string, error) { return p.nameMax(maxAPXName) }
+
+// nameMax reads a name as name does, but stops at its first byte past max:
+// the name returned is then cut short, longer than max, and an error if
+// max is maxAPXName (a name that must be read whole).
+func (p *apxParser) nameMax(max int) (string, error) {
 	if err := p.skip(); err != nil {
 		return "", err
 	}
-	start := p.pos
-	if p.pos < len(p.src) && p.src[p.pos] == '"' {
-		for p.pos++; p.pos < len(p.src); p.pos++ {
-			switch p.src[p.pos] {
-			case '\\':
-				p.pos++
-			case '\n':
-				p.pos = len(p.src)
-			case '"':
-				p.pos++
-				return string(p.src[start:p.pos]), nil
+	line := p.line
+	p.buf = p.buf[:0]
+	c, ok := p.peek()
+	if ok && c == '"' {
+		p.next()
+		p.buf = append(p.buf, c)
+		for c, ok := p.peek(); ok && c != '\n'; c, ok = p.peek() {
+			p.next()
+			p.buf = append(p.buf, c)
+			switch {
+			case c == '"':
+				return string(p.buf), nil
+			case c == '\\':
+				if c, ok := p.peek(); ok && c != '\n' {
+					p.next()
+					p.buf = append(p.buf, c)
+				}
+			}
+			if len(p.buf) > max {
+				break
 			}
 		}
-		p.pos = start
-		return "", fmt.Errorf("iccma: apx line %d: quoted name %s is not closed on its line: end it with \"", p.line, argue.Quote(p.snippet()))
+		if len(p.buf) <= max {
+			return "", fmt.Errorf("iccma: apx line %d: quoted name %s is not closed on its line: end it with \"", line, argue.Quote(p.snippetAfter(string(p.buf))))
+		}
+	} else {
+		for ok && len(p.buf) <= max {
+			win := p.win[p.pos:]
+			i := 0
+			for i < len(win) && !apxDelim(win[i]) {
+				i++
+			}
+			i = min(i, max+1-len(p.buf))
+			p.buf = append(p.buf, win[:i]...)
+			p.pos += i
+			if i < len(win) {
+				break
+			}
+			_, ok = p.peek()
+		}
 	}
-	for p.pos < len(p.src) && !strings.ContainsRune(apxDelims, rune(p.src[p.pos])) {
-		p.pos++
+	if len(p.buf) <= max {
+		return string(p.buf), nil
 	}
-	return string(p.src[start:p.pos]), nil
+	if max < maxAPXName {
+		return string(p.buf), nil
+	}
+	return "", fmt.Errorf("iccma: apx line %d: a name longer than %d MiB, which no apx file has (is this a framework file, and in that format?): %s", line, maxAPXName>>20, argue.Quote(string(p.buf[:20])))
 }
 
 // expect passes c, which must come next; skip's errors are returned, and
@@ -273,10 +393,10 @@ func (p *apxParser) expect(c byte) error {
 	if err := p.skip(); err != nil {
 		return err
 	}
-	if p.pos >= len(p.src) || p.src[p.pos] != c {
+	if got, ok := p.peek(); !ok || got != c {
 		return errMissing
 	}
-	p.pos++
+	p.next()
 	return nil
 }
 
@@ -299,20 +419,32 @@ func (p *apxParser) expected(c byte, what string) error {
 // apxQuoted reports whether name is one quoted string as ParseAPX reads it,
 // so that it can be written back as it is.
 func apxQuoted(name string) bool {
-	p := apxParser{src: []byte(name), line: 1}
+	p := apxParser{r: bufio.NewReader(strings.NewReader(name)), line: 1}
 	got, err := p.name()
 	return err == nil && got == name && strings.HasPrefix(name, "\"")
 }
 
-func (p *apxParser) snippet() string {
-	end := min(p.pos+20, len(p.src))
-	if i := bytes.IndexByte(p.src[p.pos:end], '\n'); i >= 0 {
-		end = p.pos + i
+// snippet is what comes next in the input, for errors: up to 20 bytes, on
+// the current line.
+func (p *apxParser) snippet() string { return p.snippetAfter("") }
+
+// snippetAfter is snippet with read, the text just read, before it.
+func (p *apxParser) snippetAfter(read string) string {
+	const size = 20
+	s := read
+	if len(s) < size {
+		p.sync()
+		next, _ := p.r.Peek(size - len(s))
+		s += string(next)
 	}
-	if p.pos >= end {
+	s = s[:min(len(s), size)]
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" {
 		return "end of input"
 	}
-	return strings.TrimRight(string(p.src[p.pos:end]), "\r")
+	return strings.TrimRight(s, "\r")
 }
 
 // WriteAPX writes af in ASPARTIX format. Names containing characters that

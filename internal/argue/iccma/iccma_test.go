@@ -513,6 +513,65 @@ func TestI23Variants(t *testing.T) {
 	}
 }
 
+// endless is a device such as /dev/zero: its prefix, then the byte fill
+// without end. It gives up (errEndless) after limit bytes, so that a
+// parser reading it to its end fails the test instead of hanging.
+type endless struct {
+	prefix string
+	fill   byte
+	read   int
+}
+
+const endlessLimit = 64 << 20
+
+var errEndless = errors.New("read 64 MiB of an endless input")
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.read >= endlessLimit {
+		return 0, errEndless
+	}
+	n := min(len(p), endlessLimit-e.read)
+	for i := range n {
+		if j := e.read + i; j < len(e.prefix) {
+			p[i] = e.prefix[j]
+		} else {
+			p[i] = e.fill
+		}
+	}
+	e.read += n
+	return n, nil
+}
+
+// TestEndlessInput: a device or a binary file given as the framework
+// (-f /dev/zero) is refused once what has been read cannot be a framework
+// file, in every format, not read into memory to an end that never comes
+// (apx read the whole input first: 3.4 GB in 20 s of /dev/zero).
+func TestEndlessInput(t *testing.T) {
+	for _, tt := range []struct {
+		format Format
+		prefix string
+		fill   byte
+		want   string
+	}{
+		{APX, "", 0, "expected arg(...) or att(...)"},
+		{APX, "", 'x', "expected arg(...) or att(...)"},
+		{APX, "arg(a).\narg(", 0, "apx line 2: a name longer than 16 MiB"},
+		{APX, "arg(a).\natt(a,\"", 'y', "apx line 2: a name longer than 16 MiB"},
+		{TGF, "", 0, "tgf line 1: longer than 16 MiB"},
+		{I23, "", 0, "i23 line 1: longer than 16 MiB"},
+		{I23, "p af 2\n", '1', "i23 line 2: longer than 16 MiB"},
+	} {
+		in := &endless{prefix: tt.prefix, fill: tt.fill}
+		_, err := Parse(in, tt.format)
+		if err == nil || errors.Is(err, errEndless) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s %q then %q without end: error %.300v, want it to mention %q", tt.format, tt.prefix, tt.fill, err, tt.want)
+		}
+		if in.read > maxLine+1<<20 {
+			t.Errorf("%s %q then %q without end: read %d MiB before the error", tt.format, tt.prefix, tt.fill, in.read>>20)
+		}
+	}
+}
+
 // TestLongLine: a line no framework file has (a binary file, one of
 // another format) is refused naming the line, not with the reader's
 // "token too long".
