@@ -377,9 +377,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 				return f
 			}
 		}
-		if b, _ := m.Metric.Base(); b == DilutedShares && (m.Period.Q == 4 || m.Period.TTM) {
+		if b, _ := m.Metric.Base(); (b == DilutedShares || b == BasicShares) && (m.Period.Q == 4 || m.Period.TTM) {
 			f.Reason = fmt.Sprintf("%s is an average over its period: the filings state it for the year and for the quarters of 10-Qs, "+
-				"and a fourth quarter's or a TTM's cannot be worked out from them as a flow's can", DilutedShares.Label())
+				"and a fourth quarter's or a TTM's cannot be worked out from them as a flow's can", b.Label())
 		}
 		if base, growth := m.Metric.Base(); growth {
 			for _, p := range stated {
@@ -749,7 +749,8 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 // alone; net cash, its opposite, either way or counting the marketable
 // securities held past a year as well (Apple's own "net cash").
 var alternatesOf = map[Metric][]Metric{ROE: {ROAE}, ROA: {ROAA}, ROCE: {ROACE}, NetDebt: {netDebtOfCash},
-	NetCash: {netCashOfCash, netCashWithSecurities}, CashAndInvestments: {cashWithLongTermSecurities}, PayoutRatio: {payoutRatioPerShare}}
+	NetCash: {netCashOfCash, netCashWithSecurities}, CashAndInvestments: {cashWithLongTermSecurities}, PayoutRatio: {payoutRatioPerShare},
+	ForeignTax: {foreignTaxPaid}}
 
 // relativeChange is a margin's change as a percentage of the margin a year
 // earlier, for a change in points.
@@ -1159,7 +1160,11 @@ var claimMetricAliases = map[string]Metric{
 	"dividends_paid": Dividends, "buybacks": Repurchases, "repurchases": Repurchases, "stock_repurchases": Repurchases, "cash_and_equivalents": Cash, "shares": Shares, "debt": LongTermDebt,
 	"diluted_share_count": DilutedShares, "weighted_average_diluted_shares": DilutedShares, "diluted_shares_outstanding": DilutedShares,
 	"diluted_weighted_average_shares": DilutedShares,
-	"roae":                            ROAE, "return_on_average_equity": ROAE, "roaa": ROAA, "return_on_average_assets": ROAA,
+	"weighted_average_basic_shares":   BasicShares, "basic_weighted_average_shares": BasicShares, "basic_share_count": BasicShares,
+	"basic_shares_outstanding": BasicShares, "cash_taxes": CashTaxesPaid, "cash_taxes_paid": CashTaxesPaid, "taxes_paid": CashTaxesPaid,
+	"income_tax_paid": CashTaxesPaid, "foreign_tax": ForeignTax, "foreign_taxes": ForeignTax, "domestic_tax": DomesticTax,
+	"foreign_pretax": ForeignPretax, "domestic_pretax": DomesticPretax,
+	"roae": ROAE, "return_on_average_equity": ROAE, "roaa": ROAA, "return_on_average_assets": ROAA,
 	"roace": ROACE, "return_on_average_common_equity": ROACE, "return_on_common_equity": ROCE,
 	"net_cash_position": NetCash, "cash_net_of_debt": NetCash, "cash_and_marketable_securities": CashAndInvestments,
 	"cash_and_short_term_investments": CashAndInvestments,

@@ -460,6 +460,28 @@ var metricPhrases = []struct {
 	{"weighted average diluted shares outstanding", DilutedShares, false}, {"weighted average diluted share count", DilutedShares, false},
 	{"diluted weighted average share count", DilutedShares, false}, {"weighted diluted shares", DilutedShares, false},
 	{"weighted diluted share count", DilutedShares, false},
+	// The weighted average basic count, basic EPS's denominator ("basic
+	// shares outstanding" as the EPS note states it).
+	{"basic shares", BasicShares, false}, {"weighted average basic shares", BasicShares, false}, {"basic weighted average shares", BasicShares, false},
+	{"basic share count", BasicShares, false}, {"basic shares outstanding", BasicShares, false}, {"weighted average basic shares outstanding", BasicShares, false},
+	{"basic weighted average shares outstanding", BasicShares, false}, {"weighted basic shares", BasicShares, false},
+	{"basic weighted average share count", BasicShares, false}, {"weighted average basic share count", BasicShares, false},
+	// The taxes paid in cash, and the expense split abroad and at home.
+	{"cash taxes", CashTaxesPaid, false}, {"cash taxes paid", CashTaxesPaid, false}, {"taxes paid", CashTaxesPaid, false},
+	{"income taxes paid", CashTaxesPaid, false}, {"cash paid for income taxes", CashTaxesPaid, false}, {"cash paid for taxes", CashTaxesPaid, false},
+	{"cash tax payments", CashTaxesPaid, false}, {"income tax payments", CashTaxesPaid, false}, {"cash income taxes", CashTaxesPaid, false},
+	{"cash tax", CashTaxesPaid, false}, {"cash income taxes paid", CashTaxesPaid, false}, {"income taxes paid in cash", CashTaxesPaid, false},
+	{"foreign income tax expense", ForeignTax, false}, {"foreign tax expense", ForeignTax, false}, {"foreign income taxes", ForeignTax, false},
+	{"foreign taxes", ForeignTax, false}, {"foreign income tax", ForeignTax, false}, {"foreign tax provision", ForeignTax, false},
+	{"foreign income tax provision", ForeignTax, false}, {"provision for foreign income taxes", ForeignTax, false},
+	{"domestic income tax expense", DomesticTax, false}, {"domestic tax expense", DomesticTax, false}, {"domestic income taxes", DomesticTax, false},
+	{"domestic taxes", DomesticTax, false}, {"domestic income tax", DomesticTax, false}, {"domestic tax provision", DomesticTax, false},
+	{"foreign pretax income", ForeignPretax, false}, {"foreign pre tax income", ForeignPretax, false}, {"foreign income before taxes", ForeignPretax, false},
+	{"foreign income before income taxes", ForeignPretax, false}, {"pretax income from foreign operations", ForeignPretax, false},
+	{"foreign pretax earnings", ForeignPretax, false}, {"foreign pre tax earnings", ForeignPretax, false},
+	{"domestic pretax income", DomesticPretax, false}, {"domestic pre tax income", DomesticPretax, false}, {"domestic income before taxes", DomesticPretax, false},
+	{"domestic income before income taxes", DomesticPretax, false}, {"pretax income from domestic operations", DomesticPretax, false},
+	{"domestic pretax earnings", DomesticPretax, false}, {"domestic pre tax earnings", DomesticPretax, false},
 	// The ratios of the analysis, as its reports and the data-only agents
 	// name them ("Return on equity of 76.3%", "Cash conversion (OCF / net
 	// income) of 0.86x"), and their common short forms.
@@ -540,12 +562,20 @@ var otherPhrases = []string{
 	// paper, the total; held to long-term debt, a right total was corrected.
 	"total debt", "gross debt", "short term debt", "current portion of long term debt", "commercial paper", "total borrowings",
 	// Taxes paid in cash are not the expense.
-	"income tax", "income taxes", "taxes paid", "cash taxes", "interest expense",
+	"income tax", "income taxes", "interest expense",
+	// Parts of the tax expense the table does not hold (federal, state,
+	// current, deferred): held to the total, a right part was corrected.
+	"federal income tax", "federal income taxes", "federal income tax expense", "federal tax expense", "federal taxes", "federal tax",
+	"state income tax", "state income taxes", "state and local taxes", "state and local income taxes", "state taxes",
+	"current tax", "current taxes", "current income tax", "current income taxes", "current tax expense", "current income tax expense",
+	"deferred tax", "deferred taxes", "deferred income tax", "deferred income taxes", "deferred tax expense", "deferred tax benefit",
+	"deferred income tax expense", "us income tax", "u.s. income tax", "us income taxes", "u.s. income taxes", "us taxes", "u.s. taxes",
+	"us tax expense", "u.s. tax expense",
 	// Rates a tax may be charged at that are neither the year's effective
 	// rate nor the federal statutory one.
 	"cash tax rate", "marginal tax rate", "marginal rate", "minimum tax", "minimum tax rate", "global minimum tax",
 	"foreign tax rate", "foreign tax rates", "state tax rate", "state tax rates", "gilti", "tax rate on", "blended tax rate",
-	"blended statutory rate", "non gaap tax rate", "adjusted tax rate", "cash tax", "tax rate guidance", "goodwill", "impairment", "inventory", "inventories",
+	"blended statutory rate", "non gaap tax rate", "adjusted tax rate", "tax rate guidance", "goodwill", "impairment", "inventory", "inventories",
 	"accounts receivable", "working capital", "net cash provided", "net cash used", "net cash generated", "net cash from", "net cash flow",
 	"net cash flows", "net cash inflow", "net cash inflows", "net cash outflow", "net cash outflows", "net cash proceeds", "net cash paid",
 	"net cash received", "net cash interest", "cash burn", "burn rate",
@@ -559,10 +589,9 @@ var otherPhrases = []string{
 	"equity awards", "equity compensation", "equity value", "equity market", "equity markets", "home equity", "equity risk premium",
 	"negative equity", "tangible equity", "tangible common equity", "return on tangible equity", "return on tangible common equity",
 	"return on average tangible common equity", "rotce", "roatce", "return on tangible assets",
-	// A weighted count is not the shares outstanding at a date, and the
-	// basic one is not the diluted one the table holds (DilutedShares).
-	"weighted average shares", "weighted average shares outstanding", "basic shares", "weighted average basic shares",
-	"basic weighted average shares", "basic share count",
+	// A weighted count not named basic or diluted is neither for sure,
+	// and not the shares outstanding at a date.
+	"weighted average shares", "weighted average shares outstanding",
 }
 
 // marketRe marks figures no filing states: prices, market values, multiples.

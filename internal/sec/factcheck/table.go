@@ -214,6 +214,8 @@ var labels = map[Metric]string{
 	ROAE: "return on average equity", ROAA: "return on average assets",
 	ROCE: "return on common equity", ROACE: "return on average common equity",
 	PiotroskiF: "Piotroski F-score", AltmanZ: "Altman score", AltmanZDoublePrime: "Altman Z'' score",
+	CashTaxesPaid: "income taxes paid (cash)", ForeignTax: "foreign income tax expense", DomesticTax: "domestic income tax expense",
+	ForeignPretax: "foreign pretax income", DomesticPretax: "domestic pretax income",
 }
 
 // Unit is what a value counts.
@@ -375,7 +377,10 @@ var concepts = []struct {
 	{TotalAssets, xbrl.TotalAssets}, {TotalLiabilities, xbrl.TotalLiabilities}, {Equity, xbrl.StockholdersEquity},
 	{PretaxIncome, xbrl.PretaxIncome}, {IncomeTax, xbrl.IncomeTax}, {DividendsPerShare, xbrl.DividendsPerShare},
 	{SGA, sgaConcept.Concept}, {OperatingExpenses, opexConcept.Concept}, {StatutoryTaxRate, statutoryConcept.Concept},
-	{BasicShares, basicSharesConcept.Concept},
+	{BasicShares, basicSharesConcept.Concept}, {CashTaxesPaid, taxConcepts[CashTaxesPaid].Concept},
+	{ForeignTax, taxConcepts[ForeignTax].Concept}, {currentForeignTax, taxConcepts[currentForeignTax].Concept},
+	{deferredForeignTax, taxConcepts[deferredForeignTax].Concept}, {ForeignPretax, taxConcepts[ForeignPretax].Concept},
+	{DomesticPretax, taxConcepts[DomesticPretax].Concept}, {foreignTaxPaid, taxConcepts[foreignTaxPaid].Concept},
 }
 
 // statutoryConcept is the federal statutory income tax rate the tax note
@@ -412,6 +417,11 @@ func seriesOf(cf *xbrl.CompanyFacts, c xbrl.Concept) (*xbrl.Series, error) {
 		return cf.Resolve(statutoryConcept)
 	case basicSharesConcept.Concept:
 		return cf.Resolve(basicSharesConcept)
+	}
+	for _, def := range taxConcepts {
+		if def.Concept == c {
+			return cf.Resolve(def)
+		}
 	}
 	return cf.Series(c)
 }
@@ -553,6 +563,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 			vals[c.m] = fact
 		}
 		t.Gaps = append(t.Gaps, derive(vals, p, t.Currency)...)
+		deriveTaxes(vals, p)
 		if !p.TTM {
 			if c, ok := get(Cash, p); ok && !c.Derived() && len(c.Sources) == 1 {
 				addNetDebt(cf, vals, p, c.Sources[0])
@@ -776,7 +787,7 @@ func preferredStock(cf *xbrl.CompanyFacts) bool {
 // alternate marks the other definitions of a line (alternatesOf's): no
 // growth is computed of them, and no figure is read as one.
 var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true, cashWithLongTermSecurities: true,
-	payoutRatioPerShare: true}
+	payoutRatioPerShare: true, foreignTaxPaid: true}
 
 // instantAt is the first of the us-gaap tags reported in unit at date d,
 // as the latest filing states it.
