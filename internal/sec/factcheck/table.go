@@ -19,6 +19,8 @@ package factcheck
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -495,6 +497,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 		t.Currency = cur
 	}
 	preferred := preferredStock(cf)
+	splits := stockSplits(cf, t.Currency)
 	var periods []Period
 	for fy := latestFY - HistoryYears; fy < latestFY-Years; fy++ {
 		periods = append(periods, Period{FY: fy})
@@ -546,6 +549,15 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 					continue // a rate is no difference of year-to-date rates
 				}
 				fact.Value *= 100
+			}
+			if restatedBySplits[c.m] && len(f.Sources) == 1 && len(splits) > 0 {
+				adj, note, ok := splitAdjust(splits, c.m, f.Value, f.Sources[0].Filed)
+				if !ok {
+					t.Gaps = append(t.Gaps, Gap{Metric: c.m, Period: p, Reason: fmt.Sprintf("the filings Parley has state %s for %s only in a filing "+
+						"made while a stock split took effect, before or after it cannot be told", c.m.Label(), p)})
+					continue
+				}
+				fact.Value, fact.Source = adj, fact.Source+note
 			}
 			if _, eps := epsShares[c.m]; eps && (p.TTM || f.Derived()) {
 				// EPS is not additive: a quarter the filings do not state,
@@ -624,6 +636,10 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	return t, nil
 }
 
+// restatedBySplits are the lines a stock split restates: the figures a
+// share and the share counts.
+var restatedBySplits = map[Metric]bool{EPSDiluted: true, EPSBasic: true, DividendsPerShare: true, Shares: true, DilutedShares: true, BasicShares: true}
+
 // perShareLines are the per-share lines whose growth addPerShareHistory
 // reads for the years before those the table holds them for.
 var perShareLines = []struct {
@@ -693,10 +709,17 @@ func (t *Table) addPerShareHistory(cf *xbrl.CompanyFacts) {
 			if fy <= t.LatestFY-HistoryYears || fy > t.LatestFY || p.prev <= 0 {
 				continue
 			}
-			if _, ok := t.Lookup(g, Period{FY: fy}); ok {
+			rate := 100 * (p.cur - p.prev) / p.prev
+			if i := slices.IndexFunc(t.Facts, func(f Fact) bool { return f.Metric == g && f.Period == (Period{FY: fy}) }); i >= 0 {
+				// The growth of figures each rounded to the cent (NVIDIA's
+				// fiscal 2023 EPS restated for a split as $0.17, against
+				// $0.385: 55.8% down) is also the growth of the two as one
+				// report states them ($1.74 against $3.85: 54.8%): either
+				// is right.
+				t.Facts[i].Slack = math.Max(t.Facts[i].Slack, math.Abs(t.Facts[i].Value-rate))
 				continue
 			}
-			t.Facts = append(t.Facts, Fact{Metric: g, Period: Period{FY: fy}, Value: 100 * (p.cur - p.prev) / p.prev, Source: p.src})
+			t.Facts = append(t.Facts, Fact{Metric: g, Period: Period{FY: fy}, Value: rate, Source: p.src})
 		}
 	}
 }
