@@ -1052,6 +1052,8 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 				return "the sign is wrong: the filing's debt exceeds its cash, a net debt, not net cash"
 			case m.Metric == NetDebt && actual.Value < 0:
 				return "the sign is wrong: the filing's cash exceeds its debt, a net cash position, not net debt"
+			case m.Metric == Equity && actual.Value < 0:
+				return "the sign is wrong: the filing reports a stockholders' deficit (liabilities exceed assets), not positive equity"
 			case actual.Value < 0:
 				return "the sign is wrong: the filing reports a negative figure (a loss), not a positive one"
 			}

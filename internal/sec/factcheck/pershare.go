@@ -3,6 +3,7 @@ package factcheck
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/parleyhq/parley/internal/sec/xbrl"
 )
@@ -258,4 +259,37 @@ func joinSources(srcs []string) string {
 		out += s
 	}
 	return out
+}
+
+// addRatioGaps records why a ratio the analysis refuses has no figure,
+// where the reason is the company's, not missing data: a return on or a
+// ratio to negative equity, a current ratio of a filer that does not
+// classify its balance sheet (a bank, an insurer: no current assets or
+// liabilities in any filing).
+func (t *Table) addRatioGaps(cf *xbrl.CompanyFacts) {
+	classified := false
+	for _, tag := range []struct{ tax, name string }{{xbrl.TaxonomyUSGAAP, "AssetsCurrent"}, {xbrl.TaxonomyIFRS, "CurrentAssets"}} {
+		for _, u := range []string{"USD", t.Currency} {
+			if u != "" && len(cf.Reported(tag.tax, tag.name, u)) > 0 {
+				classified = true
+			}
+		}
+	}
+	for fy := t.LatestFY - Years; fy <= t.LatestFY; fy++ {
+		p := Period{FY: fy}
+		if _, ok := t.Lookup(CurrentRatio, p); !ok && !classified {
+			t.Gaps = append(t.Gaps, Gap{Metric: CurrentRatio, Period: p, Reason: "the filer reports no current assets or liabilities " +
+				"(a bank or an insurer does not classify its balance sheet), so it has no current ratio"})
+		}
+		eq, ok := t.Lookup(Equity, p)
+		if !ok || eq.Value > 0 {
+			continue
+		}
+		why := fmt.Sprintf("not meaningful in %s: stockholders' equity was %s (a deficit)", p, t.Display(Equity, eq.Value))
+		for _, m := range []Metric{ROE, ROAE, ROCE, ROACE, DebtToEquity} {
+			if _, ok := t.Lookup(m, p); !ok {
+				t.Gaps = append(t.Gaps, Gap{Metric: m, Period: p, Reason: strings.ToUpper(m.Label()[:1]) + m.Label()[1:] + " is " + why})
+			}
+		}
+	}
 }

@@ -419,6 +419,11 @@ var metricPhrases = []struct {
 	{"total equity", Equity, false}, {"book equity", Equity, false}, {"equity", Equity, false}, {"common equity", Equity, false},
 	{"shareholder equity", Equity, false}, {"stockholder equity", Equity, false}, {"total shareholders equity", Equity, false},
 	{"total stockholders equity", Equity, false}, {"total shareholders' equity", Equity, false}, {"total stockholders' equity", Equity, false},
+	// Negative equity by its name: "a stockholders' deficit of $300 million".
+	{"stockholders deficit", Equity, true}, {"shareholders deficit", Equity, true}, {"stockholders' deficit", Equity, true},
+	{"shareholders' deficit", Equity, true}, {"stockholders’ deficit", Equity, true}, {"shareholders’ deficit", Equity, true},
+	{"total stockholders' deficit", Equity, true}, {"total shareholders' deficit", Equity, true}, {"total stockholders deficit", Equity, true},
+	{"total shareholders deficit", Equity, true},
 	{"pretax income", PretaxIncome, false}, {"pre tax income", PretaxIncome, false}, {"income before taxes", PretaxIncome, false},
 	{"income before income taxes", PretaxIncome, false}, {"pretax earnings", PretaxIncome, false}, {"pre tax earnings", PretaxIncome, false},
 	{"pretax profit", PretaxIncome, false}, {"pre tax profit", PretaxIncome, false},

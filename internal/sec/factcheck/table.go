@@ -607,6 +607,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 	if err := t.addAnalysis(cf, latestFY, sic); err != nil {
 		return nil, err
 	}
+	t.addRatioGaps(cf)
 	for fy := latestFY - Years + 1; fy <= latestFY; fy++ {
 		for _, m := range []Metric{ROAE, ROAA} {
 			if f, ok := t.averageReturn(m, fy); ok {
@@ -893,6 +894,11 @@ func derive(v map[Metric]Fact, p Period, currency string) []Gap {
 	if eps, ok := v[EPSDiluted]; ok && eps.Value > 0 {
 		if d, ok := v[DividendsPerShare]; ok {
 			v[payoutRatioPerShare] = Fact{Metric: payoutRatioPerShare, Period: p, Value: 100 * d.Value / eps.Value, Source: both(d, eps)}
+		}
+	}
+	if okRev && rev.Value == 0 {
+		for _, m := range []Metric{GrossMargin, OperatingMargin, NetMargin, FCFMargin} {
+			gaps = append(gaps, Gap{Metric: m, Period: p, Reason: fmt.Sprintf("a margin is not meaningful in %s: revenue was nil", p)})
 		}
 	}
 	if !okRev || rev.Value == 0 {
