@@ -40,6 +40,9 @@ type Financials struct {
 	// in several, and that the others' figures are left out; "" otherwise.
 	CurrencyNote string
 	series       map[xbrl.Concept]*xbrl.Series
+	// cf is the facts the series were resolved from, for a figure as one
+	// filing states it (pioShares).
+	cf *xbrl.CompanyFacts
 }
 
 // ErrThinData is wrapped when a company has too little reported data to
@@ -52,7 +55,7 @@ func Load(cf *xbrl.CompanyFacts, opts Options) (*Financials, error) {
 		return nil, errors.New("analysis: nil company facts")
 	}
 	f := &Financials{Company: cf.EntityName, CIK: cf.CIK, SIC: opts.SIC, Currency: cf.Currency(), CurrencyNote: cf.CurrencyNote(),
-		series: make(map[xbrl.Concept]*xbrl.Series)}
+		series: make(map[xbrl.Concept]*xbrl.Series), cf: cf}
 	for _, c := range xbrl.Concepts() {
 		s, err := cf.Series(c)
 		if errors.Is(err, xbrl.ErrNoData) {

@@ -285,10 +285,11 @@ func pioShares(f *Financials, t int) Criterion {
 		if err1 != nil || err2 != nil {
 			continue
 		}
-		cr := Criterion{Name: name, Test: test, Pass: cur[0].Value <= prev[0].Value, Current: cur[0].Value, Prior: prev[0].Value,
-			Inputs: []xbrl.Fact{cur[0], prev[0]}}
+		now, before, note := f.sameFiling(cur[0], prev[0])
+		cr := Criterion{Name: name, Test: test, Pass: now.Value <= before.Value, Current: now.Value, Prior: before.Value,
+			Inputs: []xbrl.Fact{now, before}, Note: note}
 		if c == xbrl.DilutedSharesWeighted {
-			cr.Note = "year-end shares outstanding not reported; used weighted average diluted shares"
+			cr.Note = strings.TrimPrefix(cr.Note+"; year-end shares outstanding not reported; used weighted average diluted shares", "; ")
 		}
 		return cr
 	}
@@ -329,4 +330,61 @@ func pioTurnover(f *Financials, t int) Criterion {
 		return missing(name, test, err)
 	}
 	return Criterion{Name: name, Test: test, Pass: a > b, Current: a, Prior: b, Inputs: append(in1, in2...)}
+}
+
+// sameFiling is the two counts cur and prev, of a year and the year
+// before, as one filing states both, when they come from different filings
+// and one does: the latest such filing. A split between two filings
+// restates every count of the later one: NVIDIA's fiscal 2023 year-end
+// shares were last stated (2.47B) before its 2024 10-for-1 split, its
+// fiscal 2024 ones (24.6B) after it, and the year read as a tenfold
+// issuance. The note says when the counts were so taken, and differ from
+// the latest statements.
+func (f *Financials) sameFiling(cur, prev xbrl.Fact) (xbrl.Fact, xbrl.Fact, string) {
+	if f.cf == nil || len(cur.Sources) != 1 || len(prev.Sources) != 1 || cur.Sources[0].Accession == prev.Sources[0].Accession {
+		return cur, prev, ""
+	}
+	c, p := cur.Sources[0], prev.Sources[0]
+	type pair struct{ cur, prev *xbrl.Source }
+	by := map[string]*pair{}
+	for _, s := range f.cf.Reported(c.Taxonomy, c.Tag, c.Unit) {
+		if !periodicForm(s.Form) {
+			continue // a proxy or a registration statement repeats figures
+		}
+		b := by[s.Accession]
+		if b == nil {
+			b = &pair{}
+			by[s.Accession] = b
+		}
+		switch {
+		case s.Start == c.Start && s.End == c.End:
+			b.cur = &s
+		case s.Start == p.Start && s.End == p.End:
+			b.prev = &s
+		}
+	}
+	var best *pair
+	for _, b := range by {
+		if b.cur != nil && b.prev != nil && (best == nil || b.cur.Filed > best.cur.Filed) {
+			best = b
+		}
+	}
+	if best == nil || best.cur.Value == cur.Value && best.prev.Value == prev.Value {
+		return cur, prev, ""
+	}
+	oc, op := cur, prev
+	oc.Value, oc.Sources = best.cur.Value, []xbrl.Source{*best.cur}
+	op.Value, op.Sources = best.prev.Value, []xbrl.Source{*best.prev}
+	return oc, op, fmt.Sprintf("both years as one filing states them (%s %s): the latest statements of the two are in different filings, "+
+		"on different footings (a split or a restatement between them)", best.cur.Form, best.cur.Accession)
+}
+
+// periodicForm reports whether form is a periodic report's (10-K, 10-Q,
+// 20-F, 40-F, 6-K and their amendments).
+func periodicForm(form string) bool {
+	switch strings.TrimSuffix(form, "/A") {
+	case "10-K", "10-KT", "10-Q", "20-F", "40-F", "6-K":
+		return true
+	}
+	return false
 }
