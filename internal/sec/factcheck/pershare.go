@@ -169,7 +169,7 @@ func (t *Table) perShare(series map[Metric]*xbrl.Series, m Metric, p Period, pre
 		}
 	}
 	if q == 0 {
-		return Fact{}, fmt.Sprintf("the filings Parley have give no quarterly %s to add up to a TTM", m.Label())
+		return Fact{}, fmt.Sprintf("the filings Parley has give no quarterly %s to add up to a TTM", m.Label())
 	}
 	// A TTM to the fiscal year's end is that year, whose EPS the 10-K
 	// states, right too as the TTM; and the only one when its quarters
