@@ -278,8 +278,8 @@ func (t *Table) addRatioGaps(cf *xbrl.CompanyFacts) {
 	for fy := t.LatestFY - Years; fy <= t.LatestFY; fy++ {
 		p := Period{FY: fy}
 		if _, ok := t.Lookup(CurrentRatio, p); !ok && !classified {
-			t.Gaps = append(t.Gaps, Gap{Metric: CurrentRatio, Period: p, Reason: "the filer reports no current assets or liabilities " +
-				"(a bank or an insurer does not classify its balance sheet), so it has no current ratio"})
+			t.Gaps = append(t.Gaps, Gap{Metric: CurrentRatio, Period: p, Reason: "none of the filer's filings Parley has states current assets " +
+				"or liabilities (an unclassified balance sheet, as a bank's or an insurer's is), so there is no current ratio to hold the figure to"})
 		}
 		eq, ok := t.Lookup(Equity, p)
 		if !ok || eq.Value > 0 {

@@ -138,7 +138,7 @@ func TestCompaniesUnlikeTheShipped(t *testing.T) {
 		{loss, "The stockholders' deficit was $300 million at the end of 2024.", Verified, ""},
 		{loss, "The stockholders' deficit was $100 million at the end of 2024.", Corrected, ""},
 		{loss, "Stockholders' equity was $300 million at the end of 2024.", Corrected, "stockholders' deficit"},
-		{bank, "The current ratio was 1.1 in 2024.", Unverified, "does not classify its balance sheet"},
+		{bank, "The current ratio was 1.1 in 2024.", Unverified, "an unclassified balance sheet"},
 		{sbank, "Net income was $66 million in 2024.", Verified, ""},
 		{sbank, "Net income was $66,000 thousand in 2024.", Verified, ""},
 		{sbank, "Net income was $66,000K in 2024.", Verified, ""},
