@@ -426,6 +426,9 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	viewCtx, cancelView := context.WithCancel(context.WithoutCancel(ctx))
 	viewDone := make(chan struct{})
 	go func() {
+		// A panic in the view would end the process with the terminal
+		// quiet (no echo, the paste mode on): restored first.
+		defer f.IO.RestoreOnPanic()
 		defer close(viewDone)
 		// Resubscribe: a read of the log that fails (PostgreSQL restarting)
 		// must not end the view while the run goes on: --json would lose

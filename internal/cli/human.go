@@ -57,10 +57,16 @@ func newTerminalHuman(ios *iostreams.IOStreams) *terminalHuman {
 func (h *terminalHuman) readLines() {
 	h.lines = make(chan string)
 	if h.keys != nil {
-		go h.readKeys()
+		go func() {
+			// A panic here would end the process with the terminal
+			// quiet (no echo, the paste mode on).
+			defer h.io.RestoreOnPanic()
+			h.readKeys()
+		}()
 		return
 	}
 	go func() {
+		defer h.io.RestoreOnPanic()
 		defer close(h.lines)
 		sc := bufio.NewScanner(h.io.In)
 		for sc.Scan() {

@@ -25,6 +25,7 @@ type IOStreams struct {
 	// width was then taken to be 80 whatever the terminal's.
 	outFile *os.File
 	notes   *NoteSink
+	panics  *panicRestores
 }
 
 // System returns the process's streams, detecting terminals and honouring
@@ -32,8 +33,9 @@ type IOStreams struct {
 func System() *IOStreams {
 	outTTY := isTerminal(os.Stdout)
 	return &IOStreams{
-		notes: NewNoteSink(os.Stderr),
-		In:    os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		notes:  NewNoteSink(os.Stderr),
+		panics: &panicRestores{},
+		In:     os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		outTTY: outTTY, outFile: os.Stdout,
 		inTTY: isTerminal(os.Stdin),
 		color: outTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
@@ -43,7 +45,7 @@ func System() *IOStreams {
 // Test returns streams backed by buffers, as a non-terminal.
 func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+	return &IOStreams{In: in, Out: out, ErrOut: errOut, panics: &panicRestores{}}, in, out, errOut
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -2,6 +2,7 @@ package iostreams
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -210,5 +211,59 @@ func TestOnContinue(t *testing.T) {
 	case <-called:
 		t.Error("called after stop")
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestPanicRestoresTheTerminal: a goroutine that panics while the terminal
+// is quiet ends the process, whose other goroutines' deferred restores
+// never run; deferring RestoreOnPanic, it gives the terminal back its echo
+// and line editing and takes the paste mode off before the process ends,
+// with the panic on standard error. The process is a child of the test
+// (this test's binary again), on the terminal given as its fd 3.
+func TestPanicRestoresTheTerminal(t *testing.T) {
+	if os.Getenv("PARLEY_PANIC_CHILD") == "1" {
+		tty := os.NewFile(3, "tty")
+		s := &IOStreams{In: tty, Out: tty, inTTY: true, outTTY: true, panics: &panicRestores{}}
+		_, _, done, err := s.QuietInput(nil)
+		if err != nil {
+			os.Exit(4)
+		}
+		defer done() // never runs: the panic is another goroutine's
+		go func() {
+			defer s.RestoreOnPanic()
+			panic("the view broke")
+		}()
+		time.Sleep(10 * time.Second)
+		os.Exit(3)
+	}
+	tty, ptmx := openPTYPair(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPanicRestoresTheTerminal$")
+	cmd.Env = append(os.Environ(), "PARLEY_PANIC_CHILD=1")
+	cmd.ExtraFiles = []*os.File{tty}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(stderr.String(), "panic: the view broke") {
+		t.Fatalf("the child exited %d (%v), want 2 with the panic:\n%s", code, err, stderr.String())
+	}
+	if !echoing(t, tty) {
+		t.Error("after the panic the terminal does not echo")
+	}
+	// What the child wrote to the terminal: the paste mode on, then off.
+	var out []byte
+	buf := make([]byte, 256)
+	for !strings.Contains(string(out), "\x1b[?2004l") {
+		fds := []unix.PollFd{{Fd: int32(ptmx.Fd()), Events: unix.POLLIN}}
+		if n, err := unix.Poll(fds, 2000); err != nil || n == 0 {
+			break
+		}
+		n, err := unix.Read(int(ptmx.Fd()), buf)
+		if err != nil || n <= 0 {
+			break
+		}
+		out = append(out, buf[:n]...)
+	}
+	if !strings.Contains(string(out), "\x1b[?2004h") || !strings.Contains(string(out), "\x1b[?2004l") {
+		t.Errorf("the paste mode was not taken off: the terminal got %q", out)
 	}
 }

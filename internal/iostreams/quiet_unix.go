@@ -85,32 +85,11 @@ func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), e
 	tstp := make(chan os.Signal, 1)
 	signal.Notify(tstp, syscall.SIGTSTP)
 	stop := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-tstp:
-				if beforeStop != nil {
-					beforeStop()
-				}
-				mu.Lock()
-				if mode != nil {
-					paste(false)
-					_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, old)
-				}
-				mu.Unlock()
-				// Stopped as Ctrl+Z stops a program that does not
-				// catch it; SIGCONT sets the mode again. (SIGSTOP:
-				// once caught, SIGTSTP stays with Go's handler,
-				// which signal.Reset does not give back.)
-				_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
-			case <-stop:
-				return
-			}
-		}
-	}()
 	var once sync.Once
+	var unregister func()
 	done = func() {
 		once.Do(func() {
+			unregister()
 			stopCont()
 			signal.Stop(tstp)
 			close(stop)
@@ -123,6 +102,33 @@ func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), e
 			_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, old)
 		})
 	}
+	unregister = s.onPanic(done)
+	go func() {
+		defer s.RestoreOnPanic()
+		for {
+			select {
+			case <-tstp:
+				if beforeStop != nil {
+					beforeStop()
+				}
+				func() {
+					mu.Lock()
+					defer mu.Unlock()
+					if mode != nil {
+						paste(false)
+						_ = unix.IoctlSetTermios(fd, ioctlWriteTermios, old)
+					}
+				}()
+				// Stopped as Ctrl+Z stops a program that does not
+				// catch it; SIGCONT sets the mode again. (SIGSTOP:
+				// once caught, SIGTSTP stays with Go's handler,
+				// which signal.Reset does not give back.)
+				_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			case <-stop:
+				return
+			}
+		}
+	}()
 	return func() { set(old) }, func() { set(&q) }, done, nil
 }
 
@@ -167,6 +173,7 @@ func (s *IOStreams) OnContinue(f func()) (stop func()) {
 	signal.Notify(cont, syscall.SIGCONT)
 	done := make(chan struct{})
 	go func() {
+		defer s.RestoreOnPanic()
 		for {
 			select {
 			case <-cont:

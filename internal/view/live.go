@@ -89,6 +89,7 @@ func NewLive(ios *iostreams.IOStreams, asJSON bool, describe Describer) *Live {
 	l := &Live{io: ios, cs: ios.Colors(), json: asJSON, describe: describe, state: &debate.State{}, shown: map[string]bool{}, later: map[string][]string{}, atLineStart: true, seenCh: make(chan struct{}), bullets: map[string]bool{}}
 	if ios.IsTerminal() && !asJSON && Redrawable(ios.ErrOut) {
 		l.spin = newSpinner(ios.ErrOut, ios.TerminalWidth)
+		l.spin.io = ios
 	}
 	return l
 }
@@ -1069,8 +1070,11 @@ func abbrev(s string, n int) string {
 // spinner draws a one-line activity indicator on the error stream, so that
 // it never mixes into output that is piped or captured.
 type spinner struct {
-	w      io.Writer
-	width  func() int // the terminal's columns now; 0 if unknown
+	w     io.Writer
+	width func() int // the terminal's columns now; 0 if unknown
+	// io restores the terminal if the spinner's goroutine panics; nil
+	// for none.
+	io     *iostreams.IOStreams
 	mu     sync.Mutex
 	text   string
 	active bool
@@ -1098,6 +1102,7 @@ func (s *spinner) start(text string) {
 	quit, done := s.quit, s.done
 	s.mu.Unlock()
 	go func() {
+		defer s.io.RestoreOnPanic()
 		defer close(done)
 		frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 		t := time.NewTicker(100 * time.Millisecond)
