@@ -94,6 +94,7 @@ func (m *Model) askReady(msg askReadyMsg) tea.Cmd {
 	m.ask.cancel = func() { prev(); cancel() }
 	send := m.send
 	go func() {
+		defer guard(send)
 		tc, err := fu.Answer(ctx, func(s string) { send(askDeltaMsg{text: s}) })
 		send(askDoneMsg{fu: fu, tc: tc, err: err})
 	}()

@@ -933,6 +933,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 	case askDoneMsg:
 		return m.askDone(msg)
+	case goPanicMsg:
+		// Panicked again here, where Bubble Tea recovers it and restores
+		// the terminal (see guard).
+		panic(fmt.Sprintf("%v\n\nin a goroutine of the shell:\n%s", msg.value, msg.stack))
 	case companiesMsg:
 		return m.companies(msg)
 	}

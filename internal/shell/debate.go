@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -199,6 +200,7 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 	}
 	from := v.state.LastSeq
 	go func() {
+		defer guard(send)
 		// Resubscribe: a read of the log that fails (PostgreSQL restarting)
 		// must not end the transcript while the run goes on, or the shell
 		// would wait for events it no longer reads.
@@ -211,6 +213,10 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 		}
 	}()
 	go func() {
+		defer guard(send)
+		// Closed on a panic too: leaving the shell waits for it.
+		finish := sync.OnceFunc(func() { close(r.finished) })
+		defer finish()
 		defer cancel()
 		st, err := sess.Run(runCtx, answers)
 		done := runDoneMsg{id: sess.ID, st: st, err: err}
@@ -222,7 +228,7 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 		} else if st != nil {
 			done.lastSeq = st.LastSeq
 		}
-		close(r.finished)
+		finish()
 		send(done)
 	}()
 	return nil

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -80,6 +81,27 @@ type Options struct {
 	// the shell's, whose notices go to the transcript); nil uses the list
 	// shipped with Parley.
 	Companies func(ctx context.Context, env setup.Env) (*edgar.TickerIndex, error)
+}
+
+// goPanicMsg is a panic of one of the shell's own goroutines (a debate's
+// run, its log's subscription, a follow-up's answer), with where it
+// happened.
+type goPanicMsg struct {
+	value any
+	stack []byte
+}
+
+// guard, deferred first in a goroutine of the shell's own, hands a panic
+// to the program's loop, which panics again with it there (Model.Update).
+// Bubble Tea recovers a panic in its loop: it restores the terminal (the
+// main screen, the echo, the cursor), prints the panic and ends Run, and
+// the shell pauses the debate as on leaving. A panic in a goroutine of
+// the shell's own ended the process at once, the terminal left raw in
+// the alternate screen.
+func guard(send func(tea.Msg)) {
+	if r := recover(); r != nil {
+		send(goPanicMsg{value: r, stack: debug.Stack()})
+	}
 }
 
 // DefaultPace is the reading pace of data-only replies in the shell.

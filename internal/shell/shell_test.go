@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -21,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/llm/script"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/memstore"
 	"github.com/parleyhq/parley/internal/store/storetest"
 )
 
@@ -1571,5 +1574,89 @@ func TestModelTextCannotForgeShellLines(t *testing.T) {
 	}
 	if s := strings.Join(lines, "\n"); strings.Contains(s, "\x1b[31m") {
 		t.Errorf("the server's escape reached the screen:\n%q", s)
+	}
+}
+
+// TestPanicInAGoroutineRestoresTheTerminal: a panic in one of the shell's
+// own goroutines (a debate's run, its subscription, a follow-up's answer)
+// ended the process with the terminal raw in the alternate screen, as
+// Bubble Tea recovers only its own. It reaches the program's loop, which
+// restores the terminal and ends Run with the panic.
+func TestPanicInAGoroutineRestoresTheTerminal(t *testing.T) {
+	got := make(chan tea.Msg, 1)
+	go func() {
+		defer guard(func(msg tea.Msg) { got <- msg })
+		panic("the run broke")
+	}()
+	var msg tea.Msg
+	select {
+	case msg = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the panic was not handed on")
+	}
+	p, ok := msg.(goPanicMsg)
+	if !ok || p.value != "the run broke" || !strings.Contains(string(p.stack), "TestPanicInAGoroutineRestoresTheTerminal") {
+		t.Fatalf("handed on: %#v", msg)
+	}
+
+	// In the program: Run ends with the panic, the screen restored.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a := &app.App{Store: memstore.New(), Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(string) string { return "" }, Now: clock}}
+	m := New(ctx, Options{App: a, ParseDebate: testParse, Location: time.UTC})
+	var out lockedBuffer
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(inR), tea.WithOutput(&out), tea.WithWindowSize(80, 24))
+	m.send = prog.Send
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		go func() {
+			defer guard(m.send)
+			panic("the run broke")
+		}()
+	}()
+	stderr := captureStderr(t)
+	_, err := prog.Run()
+	said := stderr()
+	if !errors.Is(err, tea.ErrProgramPanic) {
+		t.Errorf("Run returned %v, want the panic", err)
+	}
+	if !strings.Contains(said, "the run broke") || !strings.Contains(said, "in a goroutine of the shell") {
+		t.Errorf("the panic was not said:\n%s", said)
+	}
+	if s := out.String(); !strings.Contains(s, "\x1b[?1049h") || !strings.Contains(s[strings.LastIndex(s, "\x1b[?1049h"):], "\x1b[?1049l") {
+		t.Errorf("the alternate screen was not left: %q", s[max(0, len(s)-300):])
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// captureStderr sends standard error to a pipe until the function it
+// returns is called, which returns what was written.
+func captureStderr(t *testing.T) func() string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	done := make(chan string)
+	go func() { b, _ := io.ReadAll(r); done <- string(b) }()
+	return func() string {
+		os.Stderr = saved
+		w.Close()
+		return <-done
 	}
 }
