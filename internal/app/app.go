@@ -285,9 +285,6 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 		return nil, err
 	}
 	req.Topic = topic
-	if req.MaxRounds < 1 {
-		return nil, setup.Inputf("--max-rounds %d: give at least 1", req.MaxRounds)
-	}
 	if err := ValidateLimits(req.Limits); err != nil {
 		return nil, err
 	}
@@ -298,6 +295,7 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 	if err := a.checkReads(format, &req.Request); err != nil {
 		return nil, err
 	}
+	req.Defaults(setup.OptionsOf(format))
 	if err := CheckRoles(format, req.Models); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,7 +26,18 @@ func testApp(t *testing.T, env map[string]string) *App {
 }
 
 func request(format, topic string) StartRequest {
-	return StartRequest{Request: setup.Request{Format: format, Topic: topic, MaxRounds: 3, Rounds: 2, Risk: "neutral"}, Limits: debate.DefaultLimits()}
+	return StartRequest{Request: setup.Request{Format: format, Topic: topic, Values: setup.Values{"max-rounds": 3, "rounds": 2, "risk": "neutral"}}, Limits: debate.DefaultLimits()}
+}
+
+// withValue is r with the format option name set to v (r's values are
+// left as they are: a copy of a request shares its map).
+func withValue(r StartRequest, name string, v any) StartRequest {
+	r.Values = maps.Clone(r.Values)
+	if r.Values == nil {
+		r.Values = setup.Values{}
+	}
+	r.Values[name] = v
+	return r
 }
 
 // offlineBullbear is a bull vs. bear debate on ticker with no network: the
@@ -113,13 +125,13 @@ func TestNoModelRefusedQuietly(t *testing.T) {
 		t.Errorf("notes before the no-model error: %q", notes.String())
 	}
 	bad := request("crux", "Is Bitcoin digital gold?")
-	bad.Agents = []string{"saylor", "nobody"}
+	bad = withValue(bad, "agents", []string{"saylor", "nobody"})
 	var ie *setup.InputError
 	if _, err := a.Plan(context.Background(), bad); !errors.As(err, &ie) {
 		t.Errorf("crux with an unknown persona and no model: %v, want the input error", err)
 	}
 	badRisk := request("council", "X")
-	badRisk.Risk = "bold"
+	badRisk = withValue(badRisk, "risk", "bold")
 	if _, err := a.Plan(context.Background(), badRisk); !errors.As(err, &ie) {
 		t.Errorf("council with --risk bold and no model: %v, want the input error", err)
 	}

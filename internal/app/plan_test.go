@@ -77,11 +77,9 @@ func TestPlanSameQuestion(t *testing.T) {
 		t.Errorf("the same debate with its data fetched later: same %v, %v", same, err)
 	}
 
-	deep, framework, snapshot, hint := quick, quick, quick, quick
-	deep.Deep = true
-	framework.Framework = "piotroski"
-	snapshot.Offline, snapshot.Snapshot, snapshot.Models = false, true, Models{Model: "gpt-4.1"}
-	hint.Hints = []string{"bull: mention the new AI chip"}
+	deep, framework, snapshot, hint := withValue(quick, "deep", true), withValue(quick, "framework", "piotroski"),
+		withValue(quick, "snapshot", true), withValue(quick, "hint", []string{"bull: mention the new AI chip"})
+	snapshot.Offline, snapshot.Models = false, Models{Model: "gpt-4.1"}
 	for name, req := range map[string]StartRequest{"--deep": deep, "--framework": framework, "a model": snapshot, "--hint": hint} {
 		other, err := a.Plan(ctx, req)
 		if err != nil {
@@ -93,7 +91,7 @@ func TestPlanSameQuestion(t *testing.T) {
 	}
 
 	p1, p2 := request("perspectives", "Redis or PostgreSQL?"), request("perspectives", "Redis or PostgreSQL?")
-	p2.MaxRounds = 4
+	p2 = withValue(p2, "max-rounds", 4)
 	c1, err1 := a.Plan(ctx, p1)
 	c2, err2 := a.Plan(ctx, p2)
 	if err1 != nil || err2 != nil {
@@ -131,8 +129,7 @@ func TestPlanAsksTheSourceNotTheFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := req
-	snap.Snapshot = true
+	snap := withValue(req, "snapshot", true)
 	ps, err := a.Plan(ctx, snap)
 	if err != nil {
 		t.Fatal(err)
@@ -245,8 +242,7 @@ func TestFindAndUnfinished(t *testing.T) {
 	ctx := context.Background()
 	a := testApp(t, nil)
 	quick := offlineBullbear("NVDA")
-	deep := quick
-	deep.Deep = true
+	deep := withValue(quick, "deep", true)
 	pq, err := a.Plan(ctx, quick)
 	if err != nil {
 		t.Fatal(err)

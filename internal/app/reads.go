@@ -1,6 +1,7 @@
 package app
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/parleyhq/parley/internal/debate"
@@ -15,13 +16,24 @@ var DocumentOptions = []string{"out-dir", "issue-draft"}
 // (setup.Optioner): run without it, the debate would not be the one asked
 // for (--agents saylor,hayes on a question, which goes to perspectives
 // unless --format crux says otherwise).
+//
+// A value of another kind than its option's is a front-end's mistake, an
+// error too.
 func (a *App) checkReads(format debate.Format, req *setup.Request) error {
-	if req.Given == nil {
-		return nil
-	}
 	union, err := setup.Union(a.Formats)
 	if err != nil {
 		return err
+	}
+	if err := req.CheckValues(union); err != nil {
+		return err
+	}
+	if req.Given == nil {
+		return nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(req.Values)) {
+		if !slices.ContainsFunc(union, func(d setup.Declared) bool { return d.Name == name }) {
+			union = append(union, setup.Declared{Option: setup.Option{Name: name}})
+		}
 	}
 	for _, name := range DocumentOptions {
 		d := setup.Declared{Option: setup.Option{Name: name}}

@@ -16,8 +16,8 @@ import (
 // and returns its id.
 func finishedBullbear(t *testing.T, f *Factory) string {
 	t.Helper()
-	if err := runDebate(context.Background(), f, &DebateOptions{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, NoCheckpoints: true,
-		MaxRounds: 1}, RoundTimeout: time.Minute, DebateTimeout: time.Minute, CallTimeout: time.Minute, CheckpointTimeout: time.Minute}); err != nil {
+	if err := runDebate(context.Background(), f, &DebateOptions{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, NoCheckpoints: true},
+		RoundTimeout: time.Minute, DebateTimeout: time.Minute, CallTimeout: time.Minute, CheckpointTimeout: time.Minute}); err != nil {
 		t.Fatalf("debate: %v", err)
 	}
 	store, err := f.OpenStore(context.Background())

@@ -28,6 +28,7 @@ import (
 	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/report"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
@@ -275,7 +276,12 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	}
 
 	base := defaultDebateOptions()
-	base.Format, base.Offline, base.Snapshot, base.Deep, base.Models = format, o.Offline, o.Snapshot, o.Deep, o.Models
+	base.Format, base.Offline, base.Models = format, o.Offline, o.Models
+	for name, v := range map[string]bool{setup.SnapshotOption.Name: o.Snapshot, "deep": o.Deep} {
+		if changed(name) {
+			base.setValue(name, v)
+		}
+	}
 	base.NoCheckpoints = true // nobody answers a checkpoint in a batch
 	base.set = func(name string) bool { return name == "format" || changed(name) }
 	cfg, err := loadConfig(f.Env)

@@ -254,26 +254,33 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 	if mr == nil {
 		mr = c.Debate.MaxRounds
 	}
-	pick("max_rounds", "max-rounds", mr != nil, func() string { o.MaxRounds = *mr; o.maxRoundsFromConfig = true; return strconv.Itoa(*mr) }, func() string { return strconv.Itoa(o.MaxRounds) })
+	// The keys of the perspectives specification's settings, which the
+	// flags of the same names set: their defaults are perspectives'.
+	pick("max_rounds", "max-rounds", mr != nil, func() string { o.setValue("max-rounds", *mr); o.maxRoundsFromConfig = true; return strconv.Itoa(*mr) }, func() string {
+		if !o.Has("max-rounds") {
+			return strconv.Itoa(perspectives.DefaultMaxRounds)
+		}
+		return strconv.Itoa(o.Int("max-rounds"))
+	})
 	np := c.Perspectives
 	if np == nil {
 		np = c.Debate.DefaultPerspectives
 	}
-	pick("perspectives", "perspectives", np != nil, func() string { o.Perspectives = *np; return strconv.Itoa(*np) }, func() string {
-		if o.Perspectives == 0 {
+	pick("perspectives", "perspectives", np != nil, func() string { o.setValue("perspectives", *np); return strconv.Itoa(*np) }, func() string {
+		if o.Int("perspectives") == 0 {
 			return "(the moderator decides)"
 		}
-		return strconv.Itoa(o.Perspectives)
+		return strconv.Itoa(o.Int("perspectives"))
 	})
-	pick("catalog", "catalog", c.Catalog != "", func() string { o.Catalog = c.Catalog; return c.Catalog }, func() string {
-		if o.Catalog == "" {
+	pick("catalog", "catalog", c.Catalog != "", func() string { o.setValue("catalog", c.Catalog); return c.Catalog }, func() string {
+		if o.String("catalog") == "" {
 			return "(built in)"
 		}
-		return o.Catalog
+		return o.String("catalog")
 	})
 	pick("decisions_dir", "decisions-dir", c.DecisionsDir != "", func() string { o.DecisionsDir = c.DecisionsDir; return c.DecisionsDir }, func() string { return o.DecisionsDir })
 	if len(c.Debate.CustomPerspectives) > 0 {
-		o.CustomPerspectives = c.Debate.CustomPerspectives
+		o.setValue(perspectives.CustomOption, c.Debate.CustomPerspectives)
 		names := make([]string, len(c.Debate.CustomPerspectives))
 		for i, p := range c.Debate.CustomPerspectives {
 			names[i] = p.Name

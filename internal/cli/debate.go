@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
-	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/setup"
@@ -57,7 +57,7 @@ type DebateOptions struct {
 // defaultDebateOptions are the options of a debate with no flag given.
 func defaultDebateOptions() *DebateOptions {
 	lim := debate.DefaultLimits()
-	return &DebateOptions{Request: setup.Request{Format: "perspectives", MaxRounds: perspectives.DefaultMaxRounds, Rounds: 2, Risk: "neutral"},
+	return &DebateOptions{Request: setup.Request{Format: "perspectives"},
 		DecisionsDir: "docs/decisions", TurnBudget: lim.TurnBudget, DebateBudget: lim.DebateBudget,
 		RoundTimeout: lim.RoundTimeout, DebateTimeout: lim.DebateTimeout, CallTimeout: lim.CallTimeout,
 		CheckpointTimeout: lim.CheckpointTimeout}
@@ -66,6 +66,9 @@ func defaultDebateOptions() *DebateOptions {
 func newDebateCmd(f *Factory, run func(context.Context, *DebateOptions) error) *cobra.Command {
 	opts := &DebateOptions{}
 	lim := debate.DefaultLimits()
+	// The formats' options are flags (setup.Union); two formats declaring
+	// one name as two kinds is a bug their tests catch, said here too.
+	union, unionErr := setup.Union(f.Formats)
 	cmd := &cobra.Command{
 		Use:   "debate TOPIC",
 		Short: "Run a debate on a question (or resume one)",
@@ -94,6 +97,9 @@ line): it shows below the streamed text and applies to that agent's next turn. P
   parley debate --resume DEB-1a2b3c4d
   OPENAI_BASE_URL=http://localhost:11434/v1 parley debate "Monorepo or polyrepo?" --model llama3.1`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if unionErr != nil {
+				return unionErr
+			}
 			if cmd.Flags().Changed("resume") && strings.TrimSpace(opts.Resume) == "" {
 				// An empty --resume (an unset variable in a script) is
 				// not a debate without one: "a topic is required" would
@@ -127,6 +133,7 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 			if len(args) > 0 {
 				opts.Topic = strings.Join(args, " ")
 			}
+			opts.Values = formatValues(cmd.Flags(), union)
 			opts.set = func(name string) bool {
 				if name == "out-dir" || name == "decisions-dir" {
 					return cmd.Flags().Changed("out-dir") || cmd.Flags().Changed("decisions-dir")
@@ -176,32 +183,19 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 	fl := cmd.Flags()
 	nameVar(fl, &opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", ")+" (default: bullbear for a ticker, else perspectives)")
 	fl.StringVar(&opts.Resume, "resume", "", "resume the unfinished debate with this `ID`")
-	fl.IntVar(&opts.Perspectives, "perspectives", 0, "number of debaters, 2-4 (default: the moderator decides)")
-	fl.IntVar(&opts.MaxRounds, "max-rounds", perspectives.DefaultMaxRounds, fmt.Sprintf("cap on rounds (perspectives: default %d; council: 1-5, default 3)", perspectives.DefaultMaxRounds))
+	formatFlags(fl, union)
 	fl.BoolVar(&opts.NoCheckpoints, "no-checkpoints", false, "run to the end without asking after each round (on --resume: answer every checkpoint \"continue\")")
-	fl.StringVar(&opts.Catalog, "catalog", "", "YAML `file` extending or overriding the perspective catalog")
 	nonBlankVar(fl, &opts.Models.Provider, "provider", "model provider: anthropic, openai or ollama (default: detected from the environment)")
 	nonBlankVar(fl, &opts.Models.Model, "model", "model `name` for every role")
 	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1; roles: perspectives moderator, debater; bullbear bull, bear, moderator; council analyst; crux persona, moderator; formal debater (or pro, opp), moderator")
 	fl.BoolVar(&opts.JSON, "json", false, "write the event stream as JSON lines instead of the terminal view")
-	fl.StringSliceVar(&opts.Agents, "agents", nil, "agents or personas, comma-separated (council, crux)")
-	fl.IntVar(&opts.Rounds, "rounds", 2, "argumentation rounds (formal)")
-	fl.BoolVar(&opts.Deep, "deep", false, "two rebuttal rounds (bullbear)")
-	fl.StringVar(&opts.Framework, "framework", "", "scoring `framework` for the debate: piotroski or altman (bullbear)")
-	fl.StringArrayVar(&opts.Hints, "hint", nil, "guidance for one agent, `AGENT: TEXT` (repeatable; bullbear)")
 	fl.BoolVar(&opts.Offline, "offline", false, "no network at all: no model, no EDGAR; data-only agents argue from the SEC data shipped with Parley (bullbear)")
-	fl.BoolVar(&opts.Snapshot, "snapshot", false, "the SEC data shipped with Parley instead of live EDGAR, with your model (bullbear, council)")
-	fl.StringVar(&opts.Risk, "risk", "neutral", "risk stance: neutral or averse (council)")
-	fl.StringVar(&opts.ContextDir, "context", "", "`directory` whose code, docs and git history form the shared context (formal)")
-	fl.StringVar(&opts.Focus, "perspective", "", "focus one `role` (formal)")
-	fl.StringVar(&opts.Personas, "personas", "", "YAML `file` of personas (crux)")
 	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", "`directory` for the decision document (default: docs/decisions at the root of the git repository you are in, else docs/decisions in the current directory)")
 	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "same as --out-dir")
 	// Their usage says their defaults, which depend on the topic, the
 	// format or the git repository: pflag's "(default …)" would say a
 	// second one.
 	fl.Lookup("format").DefValue = ""
-	fl.Lookup("max-rounds").DefValue = "0"
 	fl.Lookup("out-dir").DefValue = ""
 	fl.Lookup("decisions-dir").DefValue = ""
 	fl.BoolVar(&opts.IssueDraft, "issue-draft", false, "also write an issue draft made from the decision")
@@ -299,17 +293,95 @@ func (o *DebateOptions) limits() debate.Limits {
 	return l
 }
 
-// createOnly are the flags that shape a debate when it is created; a
-// resume goes on with the ones recorded. (The models, budgets, timeouts,
-// --no-checkpoints, --offline and the documents' flags apply to a resume.)
-var createOnly = []string{"format", "perspectives", "max-rounds", "catalog", "agents", "personas", "risk", "deep", "framework", "hint", "snapshot", "context", "rounds", "perspective"}
+// formatFlags declares a flag for each format option (setup.Union) but a
+// custom one (which only the config file gives): its usage names the
+// formats that take it, and its default is theirs when they agree on one.
+func formatFlags(fl *pflag.FlagSet, union []setup.Declared) {
+	for _, d := range union {
+		def, one := d.Default()
+		switch d.Kind {
+		case setup.Int:
+			v, _ := def.(int)
+			fl.Int(d.Name, v, d.Help())
+		case setup.Bool:
+			v, _ := def.(bool)
+			fl.Bool(d.Name, v, d.Help())
+		case setup.String:
+			v, _ := def.(string)
+			fl.String(d.Name, v, d.Help())
+		case setup.Strings:
+			v, _ := def.([]string)
+			if d.Split {
+				fl.StringSlice(d.Name, v, d.Help())
+			} else {
+				fl.StringArray(d.Name, v, d.Help())
+			}
+		default:
+			continue
+		}
+		if !one {
+			// Help says each format's default: pflag's "(default …)"
+			// would say a second one. Its zero value is shown as none.
+			fl.Lookup(d.Name).DefValue = map[setup.Kind]string{setup.Int: "0", setup.Bool: "false", setup.Strings: "[]"}[d.Kind]
+		}
+	}
+}
+
+// formatValues are the values of the format options' flags given: an
+// option not given takes the chosen format's default.
+func formatValues(fl *pflag.FlagSet, union []setup.Declared) setup.Values {
+	vals := setup.Values{}
+	for _, d := range union {
+		if fl.Lookup(d.Name) == nil || !fl.Changed(d.Name) {
+			continue
+		}
+		var v any
+		switch d.Kind {
+		case setup.Int:
+			v, _ = fl.GetInt(d.Name)
+		case setup.Bool:
+			v, _ = fl.GetBool(d.Name)
+		case setup.String:
+			v, _ = fl.GetString(d.Name)
+		case setup.Strings:
+			if d.Split {
+				v, _ = fl.GetStringSlice(d.Name)
+			} else {
+				v, _ = fl.GetStringArray(d.Name)
+			}
+		}
+		vals[d.Name] = v
+	}
+	return vals
+}
+
+// setValue sets a format option's value (from the config file).
+func (o *DebateOptions) setValue(name string, v any) {
+	if o.Values == nil {
+		o.Values = setup.Values{}
+	}
+	o.Values[name] = v
+}
+
+// createOnly are the flags that shape a debate when it is created (the
+// format and its options); a resume goes on with the ones recorded. (The
+// models, budgets, timeouts, --no-checkpoints, --offline and the
+// documents' flags apply to a resume.)
+func createOnly(formats *debate.Formats) []string {
+	names := []string{"format"}
+	union, _ := setup.Union(formats)
+	for _, d := range union {
+		names = append(names, d.Name)
+	}
+	return names
+}
 
 // resumeNote names the create-only flags given with --resume, "" when
 // none is: '--resume ID --format council' went on as the debate it was,
 // without a word.
-func resumeNote(set func(string) bool) string {
+func resumeNote(formats *debate.Formats, set func(string) bool) string {
 	var ignored []string
-	for _, name := range createOnly {
+	for _, name := range createOnly(formats) {
 		if set != nil && set(name) {
 			ignored = append(ignored, "--"+name)
 		}
@@ -362,7 +434,7 @@ func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
 		if err != nil {
 			return err
 		}
-		if note := resumeNote(o.set); note != "" {
+		if note := resumeNote(f.Formats, o.set); note != "" {
 			fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, note))
 		}
 		if err := a.RunningElsewhere(ctx, id); err != nil {

@@ -141,7 +141,7 @@ func TestBullbearResumeOnlyTheSameQuestion(t *testing.T) {
 	f := testFactory(t, "y\n", true)
 	pausedBullbear(t, f)
 	deep := bullbearOptions("NVDA")
-	deep.Deep = true
+	deep.setValue("deep", true)
 	withModel := bullbearOptions("NVDA")
 	withModel.Models.Model = "gpt-4.1"
 	f.Env = func(k string) string {

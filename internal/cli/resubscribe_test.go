@@ -31,7 +31,7 @@ func TestJSONStreamOutlivesAFailedRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true}, Limits: debate.DefaultLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}

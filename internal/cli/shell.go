@@ -164,7 +164,7 @@ func (f *Factory) parseDebate(ctx context.Context, args []string) (*shell.Debate
 	}
 	req := &shell.DebateRequest{Start: got.startRequest(), Resume: got.Resume, Limits: got.limitOverrides(), Docs: got.documents()}
 	if got.Resume != "" {
-		if note := resumeNote(got.set); note != "" {
+		if note := resumeNote(f.Formats, got.set); note != "" {
 			req.Notes = []string{note}
 		}
 	}

@@ -23,7 +23,7 @@ func TestParseDebateForTheShell(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := req.Start
-	if s.Format != bullbear.Name || s.Topic != "NVDA" || !s.Deep || s.Framework != "piotroski" || s.Limits.TurnBudget != 9000 || s.Set("format") {
+	if s.Format != bullbear.Name || s.Topic != "NVDA" || !s.Bool("deep") || s.String("framework") != "piotroski" || s.Limits.TurnBudget != 9000 || s.Set("format") {
 		t.Errorf("/debate NVDA --deep --framework piotroski: %+v", s)
 	}
 	var l debate.Limits

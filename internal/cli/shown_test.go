@@ -28,7 +28,7 @@ func TestDocumentsOfAnInterruptedDebate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Started, never run: nothing holds it, as after a kill -9.
-	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true}, Limits: debate.DefaultLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}

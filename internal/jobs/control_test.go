@@ -37,7 +37,7 @@ func fakeModel(t *testing.T, name string, opts ...fakellm.Option) map[string]str
 
 func perspectivesRequest(checkpoints bool) app.StartRequest {
 	return app.StartRequest{Request: setup.Request{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?",
-		Perspectives: 3, MaxRounds: 3, Rounds: 2, Risk: "neutral", NoCheckpoints: !checkpoints, Given: func(string) bool { return false }},
+		NoCheckpoints: !checkpoints, Given: func(string) bool { return false }, Values: setup.Values{"perspectives": 3, "max-rounds": 3}},
 		Models: app.Models{Provider: "openai", Model: "gpt-4.1"}, Limits: debate.DefaultLimits()}
 }
 

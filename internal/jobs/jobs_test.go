@@ -74,7 +74,7 @@ func newQueue(t testing.TB, a *app.App, cfg Config) *Queue {
 }
 
 func offlineRequest(ticker string) app.StartRequest {
-	return app.StartRequest{Request: setup.Request{Format: "bullbear", Topic: ticker, MaxRounds: 3, Rounds: 2, Risk: "neutral", Offline: true},
+	return app.StartRequest{Request: setup.Request{Format: "bullbear", Topic: ticker, Offline: true},
 		Limits: debate.DefaultLimits()}
 }
 

@@ -29,54 +29,35 @@ import (
 
 // CreateRequest is the body of POST /api/debates: the command line's
 // options, minus those that name files (a request never reaches the
-// filesystem).
+// filesystem). The formats' options are fields named by the options
+// (setup.Option.JSON: "max_rounds" for --max-rounds), in Options
+// (apiOptions decodes them).
 type CreateRequest struct {
 	Format        string   `json:"format,omitempty"` // default: bullbear for a ticker, else perspectives
 	Topic         string   `json:"topic"`
-	Perspectives  int      `json:"perspectives,omitempty"`
-	MaxRounds     int      `json:"max_rounds,omitempty"`
 	NoCheckpoints bool     `json:"no_checkpoints,omitempty"`
-	Agents        []string `json:"agents,omitempty"`
-	Rounds        int      `json:"rounds,omitempty"`
-	Focus         string   `json:"perspective,omitempty"`
-	Deep          bool     `json:"deep,omitempty"`
-	Framework     string   `json:"framework,omitempty"`
-	Hints         []string `json:"hints,omitempty"`
 	Offline       bool     `json:"offline,omitempty"`
-	Snapshot      bool     `json:"snapshot,omitempty"`
-	Risk          string   `json:"risk,omitempty"`
 	Provider      string   `json:"provider,omitempty"`
 	Model         string   `json:"model,omitempty"`
 	ModelFor      []string `json:"model_for,omitempty"`
 	TurnBudget    *int     `json:"turn_budget,omitempty"`
 	DebateBudget  *int     `json:"debate_budget,omitempty"`
+	// Options are the formats' options the request gives, by option name
+	// (setup.Request.Values); a zero value is none given.
+	Options setup.Values `json:"-"`
 }
 
 // startRequest is the application layer's request for a create request.
 func (c CreateRequest) startRequest() app.StartRequest {
-	req := setup.Request{Format: c.Format, Topic: c.Topic, Perspectives: c.Perspectives, MaxRounds: c.MaxRounds,
-		NoCheckpoints: c.NoCheckpoints, Agents: c.Agents, Rounds: c.Rounds, Focus: c.Focus, Deep: c.Deep,
-		Framework: c.Framework, Hints: c.Hints, Offline: c.Offline, Snapshot: c.Snapshot, Risk: c.Risk}
+	req := setup.Request{Format: c.Format, Topic: c.Topic, NoCheckpoints: c.NoCheckpoints, Offline: c.Offline, Values: c.Options}
 	// Given names the options the request sets, as the command line's
 	// flags: a format refuses one it does not declare (setup.Optioner).
-	given := map[string]bool{"format": c.Format != "", "max-rounds": c.MaxRounds != 0, "perspectives": c.Perspectives != 0,
-		"agents": len(c.Agents) > 0, "rounds": c.Rounds != 0, "perspective": c.Focus != "",
-		"deep": c.Deep, "framework": c.Framework != "", "hint": len(c.Hints) > 0, "snapshot": c.Snapshot, "risk": c.Risk != ""}
-	req.Given = func(name string) bool { return given[name] }
+	req.Given = func(name string) bool { return (name == "format" && c.Format != "") || req.Has(name) }
 	if req.Format == "" {
 		req.Format = perspectives.Name
 		if bullbear.Implied(&req) {
 			req.Format = bullbear.Name
 		}
-	}
-	if req.MaxRounds == 0 {
-		req.MaxRounds = perspectives.DefaultMaxRounds
-	}
-	if req.Rounds == 0 {
-		req.Rounds = 2
-	}
-	if req.Risk == "" {
-		req.Risk = "neutral"
 	}
 	lim := debate.DefaultLimits()
 	if c.TurnBudget != nil {
@@ -111,17 +92,17 @@ func (s *Server) create(ctx context.Context, c CreateRequest, idem *debate.Idemp
 
 func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 	var c CreateRequest
-	if !decodeJSON(w, r, &c) {
+	if !decodeJSON(w, r, &createBody{c: &c, opts: s.opts}) {
 		return
 	}
-	idem, err := idempotency(r, c)
+	idem, err := s.idempotency(r, c)
 	if err != nil {
 		writeAppError(w, err)
 		return
 	}
 	id, again, err := s.createOnce(r.Context(), c, idem)
 	if err != nil {
-		writeAppError(w, err)
+		writeWorded(w, err, apiWording{s.opts})
 		return
 	}
 	code := http.StatusCreated
@@ -159,21 +140,21 @@ const maxIdempotencyKey = 255
 // idempotency reads a create request's Idempotency-Key header: nil when
 // it has none. The request's digest is of the body as decoded, so that the
 // same request sent with other spacing or field order is the same request.
-func idempotency(r *http.Request, c CreateRequest) (*debate.Idempotency, error) {
+func (s *Server) idempotency(r *http.Request, c CreateRequest) (*debate.Idempotency, error) {
 	key, ok := r.Header["Idempotency-Key"]
 	if !ok {
 		return nil, nil
 	}
-	return requestKey(strings.Join(key, ","), c)
+	return s.requestKey(strings.Join(key, ","), c)
 }
 
 // requestKey is a create request's idempotency: its key and its digest.
-func requestKey(key string, c CreateRequest) (*debate.Idempotency, error) {
+func (s *Server) requestKey(key string, c CreateRequest) (*debate.Idempotency, error) {
 	k := strings.TrimSpace(key)
 	if k == "" || len(k) > maxIdempotencyKey || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
 		return nil, setup.Inputf("Idempotency-Key %q: give 1 to %d printable ASCII characters (a UUID, say), a new one for each new debate", clip(k), maxIdempotencyKey)
 	}
-	b, err := json.Marshal(c)
+	b, err := s.opts.marshal(c)
 	if err != nil {
 		return nil, fmt.Errorf("digest the request: %w", err)
 	}
@@ -745,6 +726,11 @@ func errorMessage(err error) string {
 	return wordError(err, apiWording{})
 }
 
+// flagsAsFields names, in msg, the request's fields for the flags that
+// stand for them ("--max-rounds" becomes "\"max_rounds\""); other flags
+// are left as they are.
+func (s *Server) flagsAsFields(msg string) string { return replaceFlags(msg, apiWording{s.opts}.flag) }
+
 // wording says a request's errors in the words of where it came from: the
 // API's JSON fields, or the new-debate form's labels.
 type wording interface {
@@ -755,11 +741,17 @@ type wording interface {
 	flag(name string) string
 }
 
-type apiWording struct{}
+// apiWording words errors for a caller of the API; opts are the formats'
+// options, whose flags it names by their fields (none: only the flags of
+// every format).
+type apiWording struct{ opts apiOptions }
 
 func (apiWording) noModel(e *setup.ErrNoModelConfigured) string { return e.ForAPI() }
 
-func (apiWording) flag(name string) string {
+func (a apiWording) flag(name string) string {
+	if f := a.opts.fieldOf(name); f != "" {
+		return `"` + f + `"`
+	}
 	if f := fieldOfFlag(name); f != "" {
 		return `"` + f + `"`
 	}
@@ -802,16 +794,17 @@ func wordError(err error, w wording) string {
 }
 
 // fieldOfFlag is the CreateRequest field (its JSON name, the form's too)
-// of a command-line flag a request's checks name, "" for a flag with none.
+// of a command-line flag of every format a request's checks name, "" for
+// a flag with none. The formats' options are apiOptions'.
 func fieldOfFlag(flag string) string {
 	switch flag {
-	case "format", "perspectives", "agents", "rounds", "perspective", "deep", "framework", "offline", "snapshot", "risk", "provider", "model":
+	case "format", "offline", "provider", "model":
 		return flag
 	case "personas":
+		// A request names no file: the personas are the built-in ones,
+		// named by "agents".
 		return "agents"
-	case "hint":
-		return "hints"
-	case "max-rounds", "no-checkpoints", "model-for", "turn-budget", "debate-budget":
+	case "no-checkpoints", "model-for", "turn-budget", "debate-budget":
 		return strings.ReplaceAll(flag, "-", "_")
 	}
 	return ""
@@ -820,11 +813,6 @@ func fieldOfFlag(flag string) string {
 // flagRe matches a command-line flag in a message: "--" at the start of a
 // word.
 var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\w-])--([a-z][a-z-]*[a-z])`) })
-
-// flagsAsFields names, in msg, the request's fields for the flags that
-// stand for them ("--max-rounds" becomes "\"max_rounds\""); other flags
-// are left as they are.
-func flagsAsFields(msg string) string { return replaceFlags(msg, apiWording{}.flag) }
 
 // replaceFlags replaces, in msg, each flag with what as says stands for
 // it; a flag as gives "" for is left as it is.
@@ -840,9 +828,13 @@ func replaceFlags(msg string, as func(flag string) string) string {
 	})
 }
 
-func writeAppError(w http.ResponseWriter, err error) {
+func writeAppError(w http.ResponseWriter, err error) { writeWorded(w, err, apiWording{}) }
+
+// writeWorded is writeAppError with the flags of the formats' options in
+// the message worded by w.
+func writeWorded(w http.ResponseWriter, err error, wd wording) {
 	code := statusOf(err)
-	msg := errorMessage(err)
+	msg := wordError(err, wd)
 	if code == http.StatusNotFound {
 		msg = "no such debate: GET /api/debates lists them"
 	}

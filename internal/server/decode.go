@@ -142,8 +142,13 @@ func jsonKind(t reflect.Type) string {
 	return "an object"
 }
 
-// fieldNames lists the JSON fields of the struct v points to.
+// fieldNames lists the JSON fields of the struct v points to, or those v
+// says it has.
 func fieldNames(v any) []string {
+	if f, ok := v.(interface{ jsonFields() []string }); ok {
+		// A body of fields not all of a struct's (createBody).
+		return f.jsonFields()
+	}
 	t := reflect.TypeOf(v)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()

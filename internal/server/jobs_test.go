@@ -172,7 +172,7 @@ func TestCheckpointHeldByATerminal(t *testing.T) {
 	ts := newJobsServer(t, fakeModel(t, "perspectives.yaml"), 1)
 	ctx := context.Background()
 	sess, err := ts.app.Start(ctx, app.StartRequest{Request: setup.Request{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?",
-		MaxRounds: 3, Rounds: 2, Risk: "neutral", Given: func(string) bool { return false }}, Limits: debate.DefaultLimits()})
+		Given: func(string) bool { return false }, Values: setup.Values{"max-rounds": 3}}, Limits: debate.DefaultLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,35 +189,56 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 		}
 		return out
 	}
-	var err error
+	// A field left empty is an option not given, as in the API's body.
+	set := func(name string, v any) {
+		if reflect.ValueOf(v).IsZero() {
+			return
+		}
+		if c.Options == nil {
+			c.Options = setup.Values{}
+		}
+		c.Options[name] = v
+	}
+	setNum := func(name, field string) error {
+		n, err := num(field, name)
+		set(name, n)
+		return err
+	}
 	switch c.Format {
 	case "perspectives":
-		if c.Perspectives, err = num("perspectives", "perspectives"); err != nil {
+		if err := setNum("perspectives", "perspectives"); err != nil {
 			return c, err
 		}
-		if c.MaxRounds, err = num("max_rounds", "max-rounds"); err != nil {
+		if err := setNum("max-rounds", "max_rounds"); err != nil {
 			return c, err
 		}
 		c.NoCheckpoints = f.Get("no_checkpoints") == "on"
 	case "bullbear":
-		c.Deep, c.Offline, c.Snapshot = f.Get("deep") == "on", f.Get("offline") == "on", f.Get("snapshot") == "on"
-		c.Framework = f.Get("framework")
+		c.Offline = f.Get("offline") == "on"
+		set("deep", f.Get("deep") == "on")
+		set(setup.SnapshotOption.Name, f.Get("snapshot") == "on")
+		set("framework", f.Get("framework"))
 		if h := strings.TrimSpace(f.Get("hint")); h != "" {
-			c.Hints = []string{h}
+			set("hint", []string{h})
 		}
 	case "council":
-		c.Agents, c.Risk = list("council_agents"), f.Get("risk")
-		if c.MaxRounds, err = num("council_rounds", "max-rounds"); err != nil {
+		if a := list("council_agents"); len(a) > 0 {
+			set("agents", a)
+		}
+		set("risk", f.Get("risk"))
+		if err := setNum("max-rounds", "council_rounds"); err != nil {
 			return c, err
 		}
-		c.Snapshot = f.Get("council_snapshot") == "on"
+		set(setup.SnapshotOption.Name, f.Get("council_snapshot") == "on")
 	case "crux":
-		c.Agents = list("personas")
+		if a := list("personas"); len(a) > 0 {
+			set("agents", a)
+		}
 	case "formal":
-		if c.Rounds, err = num("rounds", "rounds"); err != nil {
+		if err := setNum("rounds", "rounds"); err != nil {
 			return c, err
 		}
-		c.Focus = f.Get("perspective")
+		set("perspective", f.Get("perspective"))
 	}
 	return c, nil
 }
@@ -230,7 +252,7 @@ func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 		// new debate.
 		var idem *debate.Idempotency
 		if k := r.PostForm.Get("request_key"); k != "" {
-			idem, err = requestKey(k, c)
+			idem, err = s.requestKey(k, c)
 		}
 		var id string
 		if err == nil {

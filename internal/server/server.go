@@ -69,7 +69,9 @@ type Config struct {
 
 // Server serves the API and the dashboard.
 type Server struct {
-	cfg   Config
+	cfg Config
+	// opts are the formats' options, as a create request's fields.
+	opts  apiOptions
 	app   *app.App
 	log   *slog.Logger
 	runs  runs
@@ -126,12 +128,16 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts, err := newAPIOptions(cfg.App.Formats)
+	if err != nil {
+		return nil, err
+	}
 	renders := cfg.PDFRenders
 	if renders <= 0 {
 		renders = runtime.GOMAXPROCS(0)
 	}
 	return &Server{renders: newRenderSlots(renders, 2*renders), cfg: cfg, app: cfg.App, log: log, pages: pages, md: md, pdfs: newRenderCache(pdfCacheBytes), ctx: ctx, hub: &hub{store: cfg.App.Store}, started: time.Now(), conn: cfg.Conn.orDefault(),
-		guesses: rate.NewLimiter(guessRate, guessBurst), heartbeat: heartbeat, renderPDF: app.RenderPDF}, nil
+		guesses: rate.NewLimiter(guessRate, guessBurst), heartbeat: heartbeat, renderPDF: app.RenderPDF, opts: opts}, nil
 }
 
 // CheckBind refuses to listen beyond the loopback interface without a

@@ -51,8 +51,14 @@ func newTestServer(t *testing.T, env map[string]string, token string) *testServe
 // newTestServerOn is newTestServer serving store, which it closes.
 func newTestServerOn(t *testing.T, store debate.Store, env map[string]string, token string) *testServer {
 	t.Helper()
+	return newTestServerWith(t, store, app.DefaultFormats(), env, token)
+}
+
+// newTestServerWith is newTestServerOn with the formats of reg.
+func newTestServerWith(t *testing.T, store debate.Store, reg *debate.Formats, env map[string]string, token string) *testServer {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &app.App{Store: store, Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now, Notice: io.Discard}}
+	a := &app.App{Store: store, Formats: reg, Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now, Notice: io.Discard}}
 	srv, err := New(ctx, Config{App: a, Token: token})
 	if err != nil {
 		t.Fatal(err)
@@ -929,7 +935,7 @@ func TestRefusalsNameTheFields(t *testing.T) {
 			t.Errorf("%s: the refusal does not name the field %s: %s", body, field, e.Error)
 		}
 	}
-	if got := flagsAsFields("--max-rounds 0 and --context FILE, pass --format perspectives; x--model"); got != `"max_rounds" 0 and --context FILE, pass "format" perspectives; x--model` {
+	if got := ts.flagsAsFields("--max-rounds 0 and --context FILE, pass --format perspectives; x--model"); got != `"max_rounds" 0 and --context FILE, pass "format" perspectives; x--model` {
 		t.Errorf("flagsAsFields: %s", got)
 	}
 }

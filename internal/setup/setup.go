@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"time"
 	"unicode"
@@ -20,28 +21,20 @@ import (
 )
 
 // Request is a request to start a debate, whatever front-end it came from.
-// Each format reads the fields it uses and ignores the others.
+// The options of a format are in Values, by the names the formats declare
+// them under (Optioner); each format reads its own.
 type Request struct {
 	Topic  string
 	Format string
 
-	Perspectives       int    // perspectives: number of debaters, 0 = the moderator decides
-	MaxRounds          int    // perspectives, council
-	NoCheckpoints      bool   // perspectives
-	Catalog            string // perspectives: YAML file extending the catalog
-	CustomPerspectives any    // perspectives: []perspectives.Perspective from the config file
+	NoCheckpoints bool // run to the end: a permission, not a setting (a format with no checkpoint has nothing to ask)
+	Offline       bool // no network and no model: data-only agents on the shipped SEC snapshot
 
-	Agents     []string // council, crux: agents or personas
-	Rounds     int      // formal: argumentation rounds
-	Deep       bool     // bullbear: two rebuttal rounds
-	Framework  string   // bullbear: piotroski, altman
-	Hints      []string // bullbear: "bull: ..." hints
-	Offline    bool     // no network and no model: data-only agents on the shipped SEC snapshot
-	Snapshot   bool     // the shipped SEC snapshot instead of EDGAR, with the configured model
-	Risk       string   // council: neutral | averse
-	ContextDir string   // formal: directory to build the shared context from
-	Focus      string   // formal: a role to focus
-	Personas   string   // crux: YAML file of personas
+	// Values are the format options the request gives, by name, each of
+	// its option's kind (an int, a bool, a string, a []string). An option
+	// it does not give reads as the default of the format the request is
+	// for (Defaults).
+	Values Values
 
 	// Given reports whether the user chose a setting explicitly (by the
 	// name of its command-line flag, such as "max-rounds" or "format"),
@@ -51,6 +44,66 @@ type Request struct {
 	// rather than the request (a default max_rounds): they are not asked of
 	// a format that does not read them.
 	FromConfig []string
+
+	// defaults are the values of the format's options the request does
+	// not give (Defaults).
+	defaults Values
+}
+
+// Values are format options' values by option name.
+type Values map[string]any
+
+// Defaults sets the defaults of the options the format the request is for
+// declares: what Int, Bool, String and Strings read of an option the
+// request does not give.
+func (r *Request) Defaults(opts []Option) {
+	r.defaults = Values{}
+	for _, o := range opts {
+		r.defaults[o.Name] = o.Value()
+	}
+}
+
+// Value is the value of the option named: the request's, else its
+// format's default (nil when neither has one).
+func (r *Request) Value(name string) any {
+	if v, ok := r.Values[name]; ok {
+		return v
+	}
+	return r.defaults[name]
+}
+
+// Has reports whether the request gives a value of the option named.
+func (r *Request) Has(name string) bool {
+	_, ok := r.Values[name]
+	return ok
+}
+
+// Int is the value of an Int option.
+func (r *Request) Int(name string) int { v, _ := r.Value(name).(int); return v }
+
+// Bool is the value of a Bool option.
+func (r *Request) Bool(name string) bool { v, _ := r.Value(name).(bool); return v }
+
+// String is the value of a String option.
+func (r *Request) String(name string) string { v, _ := r.Value(name).(string); return v }
+
+// Strings is the value of a Strings option.
+func (r *Request) Strings(name string) []string { v, _ := r.Value(name).([]string); return v }
+
+// CheckValues finds a value of Values that is not of its option's kind in
+// opts: a front-end's mistake, not the user's (the front-ends decode each
+// option by its kind).
+func (r *Request) CheckValues(opts []Declared) error {
+	for _, d := range opts {
+		v, ok := r.Values[d.Name]
+		if !ok || d.Kind == Custom {
+			continue
+		}
+		if reflect.TypeOf(v) != d.Kind.goType() {
+			return fmt.Errorf("option %s: the value %#v is a %T, not of its kind, %s", d.Name, v, v, d.Kind)
+		}
+	}
+	return nil
 }
 
 // Set reports whether the user chose the setting named.
@@ -70,7 +123,7 @@ func (r *Request) DataFlag() string {
 	switch {
 	case r.Offline:
 		return "--offline"
-	case r.Snapshot:
+	case r.Bool(SnapshotOption.Name):
 		return "--snapshot"
 	}
 	return ""

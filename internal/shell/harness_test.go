@@ -249,8 +249,8 @@ func testParse(_ context.Context, args []string) (*DebateRequest, error) {
 		return nil, &setup.InputError{Err: errors.New("a topic is required: /debate \"Should we use Redis or PostgreSQL for caching?\"")}
 	}
 	given := *format != ""
-	req := setup.Request{Topic: topic[0], Format: *format, MaxRounds: perspectives.DefaultMaxRounds, Rounds: 2, Risk: "neutral",
-		Offline: *offline, Snapshot: *snap, Deep: *deep, Framework: *framework, Given: func(name string) bool { return name == "format" && given }}
+	req := setup.Request{Topic: topic[0], Format: *format, Offline: *offline, Values: setup.Values{"snapshot": *snap, "deep": *deep, "framework": *framework},
+		Given: func(name string) bool { return name == "format" && given }}
 	if req.Format == "" {
 		req.Format = perspectives.Name
 		if *offline || *snap || *deep || bullbear.TickerTopic().MatchString(req.Topic) {

@@ -90,7 +90,7 @@ func storedDebate(t *testing.T, h *harness) string {
 	t.Helper()
 	ctx := context.Background()
 	a := *h.m.opts.App // not the shell's copy, whose notices go to its transcript
-	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true}, Limits: debate.DefaultLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestResumeNoCheckpoints(t *testing.T) {
 	_, env := fakeServer(t, "perspectives.yaml")
 	h := newHarness(t, 100, env)
 	ctx := context.Background()
-	req := app.StartRequest{Request: setup.Request{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?", MaxRounds: 3},
+	req := app.StartRequest{Request: setup.Request{Format: "perspectives", Topic: "Should we use Redis or PostgreSQL for caching?", Values: setup.Values{"max-rounds": 3}},
 		Models: app.Models{Model: "test-model"}, Limits: debate.DefaultLimits()}
 	sess, err := h.m.app.Start(ctx, req)
 	if err != nil {
@@ -1174,7 +1174,7 @@ func TestShowDebateRunElsewhere(t *testing.T) {
 	h := newHarness(t, 120, nil)
 	ctx := context.Background()
 	a := *h.m.opts.App
-	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true}, Limits: debate.DefaultLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1210,7 +1210,7 @@ func TestHintDebateRunElsewhere(t *testing.T) {
 	}
 	ctx := context.Background()
 	a := *h.m.opts.App
-	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true, MaxRounds: 1}, Limits: debate.DefaultLimits()})
+	sess, err := a.Start(ctx, app.StartRequest{Request: setup.Request{Topic: "NVDA", Format: bullbear.Name, Offline: true}, Limits: debate.DefaultLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func researchNames(prices sectools.PriceSource, web sectools.WebSearcher) (marke
 // requested is the part of a debate's options the request decides: the
 // ticker (the topic), the rounds, the framework and the hints, checked.
 func requested(req *setup.Request) (Options, error) {
-	bo := Options{Ticker: strings.ToUpper(strings.TrimSpace(req.Topic)), Deep: req.Deep}
+	bo := Options{Ticker: strings.ToUpper(strings.TrimSpace(req.Topic)), Deep: req.Bool("deep")}
 	if given := strings.TrimSpace(req.Topic); !tickerRe().MatchString(bo.Ticker) {
 		// Quoted as written, not as the upper-cased ticker it is not.
 		if !req.Set("format") {
@@ -104,17 +104,17 @@ func requested(req *setup.Request) (Options, error) {
 		}
 		return Options{}, setup.Inputf("bullbear debates one stock: give its ticker, such as NVDA (got %q); use another format for questions", given)
 	}
-	for _, h := range req.Hints {
+	for _, h := range req.Strings("hint") {
 		hs, err := ParseHint(h)
 		if err != nil {
 			return Options{}, &setup.InputError{Err: err}
 		}
 		bo.Hints = append(bo.Hints, hs...)
 	}
-	if req.Framework != "" {
-		fw, err := analysis.Framework(req.Framework)
+	if name := req.String("framework"); name != "" {
+		fw, err := analysis.Framework(name)
 		if err != nil {
-			return Options{}, setup.Inputf("--framework %s: unknown framework; known frameworks: %s", req.Framework, strings.Join(analysis.FrameworkNames(), ", "))
+			return Options{}, setup.Inputf("--framework %s: unknown framework; known frameworks: %s", name, strings.Join(analysis.FrameworkNames(), ", "))
 		}
 		bo.Framework = fw.Name()
 	}
@@ -131,7 +131,8 @@ func impliedBy(r *setup.Request) []string {
 	for _, o := range []struct {
 		set  bool
 		name string
-	}{{r.Offline, "--offline"}, {r.Snapshot, "--snapshot"}, {r.Deep, "--deep"}, {r.Framework != "", "--framework"}, {len(r.Hints) > 0, "--hint"}} {
+	}{{r.Offline, "--offline"}, {r.Bool(setup.SnapshotOption.Name), "--snapshot"}, {r.Bool("deep"), "--deep"}, {r.String("framework") != "", "--framework"},
+		{len(r.Strings("hint")) > 0, "--hint"}} {
 		if o.set {
 			out = append(out, o.name)
 		}

@@ -15,8 +15,8 @@ func TestQuestionWithBullbearFlags(t *testing.T) {
 		req  setup.Request
 		want string
 	}{
-		{setup.Request{Topic: "Kafka or RabbitMQ?", Hints: []string{"perf: cost"}}, `--hint runs a bull vs. bear debate of a stock: give a ticker such as NVDA (got "Kafka or RabbitMQ?"); a question needs another format, such as --format perspectives, without --hint, and a model`},
-		{setup.Request{Topic: "Kafka?", Offline: true, Deep: true}, "--offline and --deep run a bull vs. bear debate of a stock: give a ticker such as NVDA (got \"Kafka?\"); a question needs another format, such as --format perspectives, without --offline or --deep, and a model"},
+		{setup.Request{Topic: "Kafka or RabbitMQ?", Values: setup.Values{"hint": []string{"perf: cost"}}}, `--hint runs a bull vs. bear debate of a stock: give a ticker such as NVDA (got "Kafka or RabbitMQ?"); a question needs another format, such as --format perspectives, without --hint, and a model`},
+		{setup.Request{Topic: "Kafka?", Offline: true, Values: setup.Values{"deep": true}}, "--offline and --deep run a bull vs. bear debate of a stock: give a ticker such as NVDA (got \"Kafka?\"); a question needs another format, such as --format perspectives, without --offline or --deep, and a model"},
 	} {
 		_, err := requested(&c.req)
 		if err == nil || err.Error() != c.want {

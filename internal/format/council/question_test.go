@@ -20,12 +20,12 @@ func TestAsksIsQuestionOfSetup(t *testing.T) {
 	env := setup.Env{Getenv: func(string) string { return "" }, Now: func() time.Time { return time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC) }}
 	rounds := func(name string) bool { return name == "max-rounds" }
 	reqs := map[string]setup.Request{
-		"question":           {Topic: "Should we rewrite the billing service in Go?", Risk: "neutral"},
-		"agents":             {Topic: "Should we rewrite the billing service in Go?", Risk: "averse", Agents: []string{"cfo", "cto", "ceo"}},
-		"rounds":             {Topic: "Should we rewrite the billing service in Go?", Risk: "neutral", MaxRounds: 2, Given: rounds},
-		"listed":             {Topic: "NVDA", Risk: "neutral"},
-		"listed, --snapshot": {Topic: "nvda", Risk: "neutral", Snapshot: true},
-		"not listed":         {Topic: "ZZZZ", Risk: "neutral"},
+		"question":           {Topic: "Should we rewrite the billing service in Go?", Values: setup.Values{"risk": "neutral"}},
+		"agents":             {Topic: "Should we rewrite the billing service in Go?", Values: setup.Values{"risk": "averse", "agents": []string{"cfo", "cto", "ceo"}}},
+		"rounds":             {Topic: "Should we rewrite the billing service in Go?", Given: rounds, Values: setup.Values{"risk": "neutral", "max-rounds": 2}},
+		"listed":             {Topic: "NVDA", Values: setup.Values{"risk": "neutral"}},
+		"listed, --snapshot": {Topic: "nvda", Values: setup.Values{"risk": "neutral", "snapshot": true}},
+		"not listed":         {Topic: "ZZZZ", Values: setup.Values{"risk": "neutral"}},
 	}
 	asked := map[string]string{}
 	for name, req := range reqs {
@@ -64,7 +64,7 @@ func TestAsksIsQuestionOfSetup(t *testing.T) {
 		}
 		return ""
 	}}
-	q, err := Format{}.Asks(live, &setup.Request{Topic: "NVDA", Risk: "neutral"})
+	q, err := Format{}.Asks(live, &setup.Request{Topic: "NVDA", Values: setup.Values{"risk": "neutral"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/parleyhq/parley/internal/tool"
 )
 
-// Setup builds a council debate's options: Agents, MaxRounds (1-5, the
-// council's default 3 unless given) and Risk. A subject that is a listed
+// Setup builds a council debate's options: agents, max-rounds (1-5) and
+// risk. A subject that is a listed
 // ticker is researched with the SEC tools.
 func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.RawMessage, error) {
 	co, err := requested(env, o)
@@ -34,18 +34,14 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 // requested is the part of a council's options the request decides: the
 // agents, the rounds, the risk attitude and the SEC data asked for, checked.
 func requested(env setup.Env, o *setup.Request) (Options, error) {
-	agents, err := AgentsFromNames(o.Agents)
+	agents, err := AgentsFromNames(o.Strings("agents"))
 	if err != nil {
 		return Options{}, &setup.InputError{Err: err}
 	}
-	co := Options{Agents: agents, Risk: o.Risk}
-	// MaxRounds defaults to the perspectives format's cap; the council's
-	// own default applies unless it was given.
-	if o.Set("max-rounds") {
-		if o.MaxRounds < 1 || o.MaxRounds > MaxMaxRounds {
-			return Options{}, setup.Inputf("--max-rounds %d: the council debates 1 to %d rounds", o.MaxRounds, MaxMaxRounds)
-		}
-		co.MaxRounds = o.MaxRounds
+	co := Options{Agents: agents, Risk: o.String("risk"), MaxRounds: o.Int("max-rounds")}
+	if n := co.MaxRounds; o.Has("max-rounds") && (n < 1 || n > MaxMaxRounds) {
+		// Validate takes 0 for the default.
+		return Options{}, setup.Inputf("--max-rounds %d: the council debates 1 to %d rounds", n, MaxMaxRounds)
 	}
 	if err := co.Validate(); err != nil {
 		return Options{}, &setup.InputError{Err: err}
@@ -60,7 +56,7 @@ func requested(env setup.Env, o *setup.Request) (Options, error) {
 // listed company: a ticker-like topic, or any with --snapshot.
 func mayBeListed(o *setup.Request) bool {
 	_, ticker := bullbear.Ticker(strings.ToUpper(o.Topic))
-	return o.Snapshot || ticker
+	return o.Bool(setup.SnapshotOption.Name) || ticker
 }
 
 // question is what a request decides of a council debate. Whether the
@@ -114,7 +110,7 @@ func listedCompany(ctx context.Context, env setup.Env, o *setup.Request) (*Liste
 	src, why := secsetup.Source(env, o.DataFlag())
 	co, err := src.Lookup(ctx, topic)
 	if err != nil {
-		if o.Snapshot {
+		if o.Bool(setup.SnapshotOption.Name) {
 			return nil, &setup.InputError{Err: err}
 		}
 		env.Noticef("%s is not a ticker Parley can find (%v): the analysts argue without SEC data.", topic, err)

@@ -13,18 +13,18 @@ import (
 // the built-in personas or a Personas file; with none named, the moderator
 // casts two opposed personas from the catalog, or its own.
 func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.RawMessage, error) {
-	ps, err := LoadPersonas(o.Personas)
+	ps, err := LoadPersonas(o.String("personas"))
 	if err != nil {
 		return nil, &setup.InputError{Err: err}
 	}
 	var co Options
-	if len(o.Agents) == 0 {
+	if len(o.Strings("agents")) == 0 {
 		for _, id := range ps.IDs() {
 			co.Catalog = append(co.Catalog, ps[id])
 		}
 		env.Noticef("No --agents: the moderator chooses two opposed personas for the topic (from %s, or its own).", strings.Join(ps.IDs(), ", "))
 	} else {
-		sel, err := ps.Select(o.Agents)
+		sel, err := ps.Select(o.Strings("agents"))
 		if err != nil {
 			return nil, &setup.InputError{Err: err}
 		}

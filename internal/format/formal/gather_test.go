@@ -126,7 +126,7 @@ func TestSetupWebSearch(t *testing.T) {
 	write(t, dir, "README.md", "# Shop\n\nShop is one Go binary.\n")
 	web := env(map[string]string{websearch.EnvSearXNG: srv.URL})
 
-	o := opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2, ContextDir: dir})
+	o := opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Values: setup.Values{"rounds": 2, "context": dir}})
 	facts := strings.Join(o.Context.Facts, "\n")
 	if len(queries) != 1 || queries[0] != topic {
 		t.Errorf("queries %q, want the topic once", queries)
@@ -144,26 +144,26 @@ func TestSetupWebSearch(t *testing.T) {
 	}
 
 	// No --context: K is the web search alone.
-	o = opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2})
+	o = opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Values: setup.Values{"rounds": 2}})
 	if len(o.Context.Facts) != 2 || !strings.HasPrefix(o.Context.Facts[0], "Web: The hidden cost") {
 		t.Errorf("facts without a directory %q", o.Context.Facts)
 	}
 
 	// No engine: K says so.
-	o = opts(t, env(nil), &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2, ContextDir: dir})
+	o = opts(t, env(nil), &setup.Request{Topic: topic, Format: formal.Name, Values: setup.Values{"rounds": 2, "context": dir}})
 	if f := o.Context.Facts; f[len(f)-1] != "No web search was made: outside evidence must be stated and is open to challenge" {
 		t.Errorf("facts without an engine %q", f)
 	}
 
 	// --offline: no search.
 	queries = nil
-	o = opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Rounds: 2, ContextDir: dir, Offline: true})
+	o = opts(t, web, &setup.Request{Topic: topic, Format: formal.Name, Offline: true, Values: setup.Values{"rounds": 2, "context": dir}})
 	if f := o.Context.Facts; len(queries) != 0 || !strings.HasPrefix(f[len(f)-1], "No web search was made") {
 		t.Errorf("offline: queries %q, facts %q", queries, f)
 	}
 
 	// A failing engine is noted, and the debate is still created.
-	o = opts(t, web, &setup.Request{Topic: "fail", Format: formal.Name, Rounds: 2, ContextDir: dir})
+	o = opts(t, web, &setup.Request{Topic: "fail", Format: formal.Name, Values: setup.Values{"rounds": 2, "context": dir}})
 	if f := o.Context.Facts; !strings.Contains(f[len(f)-1], "Web search (SearXNG at") || !strings.Contains(f[len(f)-1], "failed") {
 		t.Errorf("facts after a failed search %q", f)
 	}

@@ -17,15 +17,16 @@ import (
 // created, and stored with its options: the protocol does no I/O and a
 // resumed debate argues from the same K.
 func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.RawMessage, error) {
-	if o.Rounds < 1 || o.Rounds > MaxRounds {
-		return nil, setup.Inputf("--rounds %d: choose 1 to %d argumentation rounds", o.Rounds, MaxRounds)
+	rounds, dir := o.Int("rounds"), o.String("context")
+	if rounds < 1 || rounds > MaxRounds {
+		return nil, setup.Inputf("--rounds %d: choose 1 to %d argumentation rounds", rounds, MaxRounds)
 	}
-	fo := Options{Rounds: o.Rounds, Focus: o.Focus}
+	fo := Options{Rounds: rounds, Focus: o.String("perspective")}
 	if err := fo.Validate(); err != nil {
 		return nil, &setup.InputError{Err: err}
 	}
-	if o.ContextDir != "" {
-		k, err := Gather(ctx, o.ContextDir, o.Topic)
+	if dir != "" {
+		k, err := Gather(ctx, dir, o.Topic)
 		if err != nil {
 			return nil, &setup.InputError{Err: err}
 		}
@@ -42,7 +43,7 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 		}
 		web = w
 	}
-	if o.ContextDir != "" || web != nil {
+	if dir != "" || web != nil {
 		fo.Context.AddWebSearch(ctx, web, o.Topic)
 		from := fo.Context.Dir
 		if from == "" {

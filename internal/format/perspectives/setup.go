@@ -14,14 +14,14 @@ import (
 // the number of perspectives, the rounds cap and whether to stop at
 // checkpoints.
 func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.RawMessage, error) {
-	cat, err := LoadCatalog(o.Catalog)
+	cat, err := LoadCatalog(o.String("catalog"))
 	if err != nil {
 		return nil, &setup.InputError{Err: err}
 	}
-	if o.CustomPerspectives != nil {
-		custom, ok := o.CustomPerspectives.([]Perspective)
+	if v := o.Value(CustomOption); v != nil {
+		custom, ok := v.([]Perspective)
 		if !ok {
-			return nil, fmt.Errorf("custom perspectives of type %T, want []perspectives.Perspective", o.CustomPerspectives)
+			return nil, fmt.Errorf("custom perspectives of type %T, want []perspectives.Perspective", v)
 		}
 		if len(custom) > 0 {
 			if cat, err = cat.Extend(custom, "the config file's debate.custom_perspectives"); err != nil {
@@ -29,7 +29,12 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 			}
 		}
 	}
-	po := Options{Perspectives: o.Perspectives, MaxRounds: o.MaxRounds, Checkpoints: !o.NoCheckpoints, Catalog: cat}
+	rounds := o.Int("max-rounds")
+	if o.Has("max-rounds") && rounds < 1 {
+		// Validate takes 0 for the default.
+		return nil, setup.Inputf("--max-rounds %d: give at least 1", rounds)
+	}
+	po := Options{Perspectives: o.Int("perspectives"), MaxRounds: rounds, Checkpoints: !o.NoCheckpoints, Catalog: cat}
 	if err := po.Validate(); err != nil {
 		return nil, &setup.InputError{Err: err}
 	}
