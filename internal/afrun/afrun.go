@@ -97,9 +97,11 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	if o.Arg != "" && !iccma.TakesArg(o.Problem) {
+	if o.Arg != "" && !iccma.TakesArg(o.Problem) && slices.Contains(iccma.Problems(), strings.ToUpper(o.Problem)) {
 		// Not an error: ICCMA harnesses may pass an instance's query with
-		// every task, and the answer does not depend on it.
+		// every task, and the answer does not depend on it. An unknown
+		// problem is left to its error: the note would read as if it were
+		// known.
 		fmt.Fprintf(ios.ErrOut, "note: %s takes no query argument; -a %q is ignored\n", textsafe.Clean(strings.ToUpper(o.Problem)), o.Arg)
 	}
 	iopts := iccma.Options{Problem: o.Problem, File: o.File, Format: o.Format, Arg: o.Arg, Input: ios.In}

@@ -150,6 +150,9 @@ func TestEarlyRuns(t *testing.T) {
 		// A query given with a task that takes none is ignored, as μ-toksia
 		// ignores it, and said so: harnesses may pass it with every task.
 		{[]string{"af", "-p", "SE-GR", "-f", af, "-a", "2"}, 0, "w 1 3\n", "note: SE-GR takes no query argument; -a \"2\" is ignored\n"},
+		// An unknown problem is the error, with no note before it that
+		// reads as if the problem were known to take no query.
+		{[]string{"af", "-p", "DC-XX", "-f", af, "-a", "2"}, 2, "", "error: iccma: unknown problem \"DC-XX\""},
 	} {
 		ios, _, out, errOut := iostreams.Test()
 		code, ok := afrun.Early(context.Background(), c.args, ios)
