@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/script"
 )
 
 // TestDebateHintTypedWhileStreaming runs 'parley debate' in a tmux pane 40
@@ -89,10 +90,16 @@ func TestDebateHintTypedWhileStreaming(t *testing.T) {
 // terminal folded joined again), the debate's directory and environment.
 func debateInTmux(t *testing.T, width int) (p *tmuxPane, joined func() string, dir string, env []string) {
 	t.Helper()
+	return debateInTmuxOn(t, width, loadScript(t, "perspectives.yaml"))
+}
+
+// debateInTmuxOn is debateInTmux with the fake server on script sc.
+func debateInTmuxOn(t *testing.T, width int, sc *script.Script) (p *tmuxPane, joined func() string, dir string, env []string) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
-	_, dir, env = fakeOpenAI(t, loadScript(t, "perspectives.yaml"), fakellm.WithTokenDelay(80*time.Millisecond))
+	_, dir, env = fakeOpenAI(t, sc, fakellm.WithTokenDelay(80*time.Millisecond))
 	env = append(append(baseEnv(t), "TERM=xterm-256color"), env...)
 	var sh strings.Builder
 	sh.WriteString("#!/bin/sh\n")
@@ -140,4 +147,43 @@ func TestDebateHintPasted(t *testing.T) {
 	if strings.Contains(final, "200~") || strings.Contains(final, "201~") {
 		t.Errorf("the paste's marks show:\n%s", final)
 	}
+}
+
+// TestTypedLineRedrawnOnResize: a line typed while the view waits (the
+// first argument takes its time) is drawn again as soon as the terminal is
+// resized, cut to the new width with its end showing: it stayed as drawn
+// for the old width, folded by the terminal, until the next event.
+func TestTypedLineRedrawnOnResize(t *testing.T) {
+	base := loadScript(t, "perspectives.yaml")
+	sc, err := script.New(append([]script.Rule{
+		{TagRegexp: `^r1/argument/`, Reply: &script.Reply{Text: "Late.", Delay: script.Duration(time.Minute)}},
+	}, base.Rules...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, _, _ := debateInTmuxOn(t, 80, sc)
+	p.wait("Round 1: arguments", 30*time.Second)
+	typed := "perf: " + strings.Repeat("think about p99 ", 4) + "END"
+	p.tmux("send-keys", "-t", "shell", "-l", typed)
+	p.wait("› "+typed, 10*time.Second)
+	p.tmux("resize-window", "-t", "shell", "-x", "40")
+	deadline := time.Now().Add(3 * time.Second)
+	var row string
+	for {
+		row = ""
+		for _, line := range strings.Split(p.screen(), "\n") {
+			if strings.HasPrefix(line, "› ") {
+				row = strings.TrimRight(line, " ")
+			}
+		}
+		if strings.HasSuffix(row, "END") && ansi.StringWidth(row) < 40 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.HasSuffix(row, "END") || ansi.StringWidth(row) >= 40 {
+		t.Errorf("after the resize the line typed shows as %q, want it cut to 40 columns with its end:\n%s", row, p.screen())
+	}
+	p.tmux("send-keys", "-t", "shell", "C-c")
+	p.wait("exit 130", 20*time.Second)
 }

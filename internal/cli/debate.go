@@ -487,6 +487,7 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	}
 	if f.IO.IsTerminal() && !o.JSON {
 		defer f.IO.OnContinue(live.Continued)()
+		defer f.IO.OnResize(live.Resized)()
 	}
 	human.listen()
 	if notes := f.IO.Notes(); notes != nil && f.IO.IsTerminal() && !o.JSON && view.Redrawable(f.IO.ErrOut) {

@@ -214,6 +214,29 @@ func TestOnContinue(t *testing.T) {
 	}
 }
 
+// TestOnResize: f runs when the terminal changes its size, and no more
+// once stopped.
+func TestOnResize(t *testing.T) {
+	s := &IOStreams{}
+	called := make(chan struct{}, 4)
+	stop := s.OnResize(func() { called <- struct{}{} })
+	if err := syscall.Kill(os.Getpid(), syscall.SIGWINCH); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-called:
+	case <-time.After(5 * time.Second):
+		t.Fatal("not called on SIGWINCH")
+	}
+	stop()
+	_ = syscall.Kill(os.Getpid(), syscall.SIGWINCH)
+	select {
+	case <-called:
+		t.Error("called after stop")
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
 // TestPanicRestoresTheTerminal: a goroutine that panics while the terminal
 // is quiet ends the process, whose other goroutines' deferred restores
 // never run; deferring RestoreOnPanic, it gives the terminal back its echo

@@ -15,5 +15,8 @@ func (s *IOStreams) QuietInput(beforeStop func()) (cooked, quiet, done func(), e
 // KeysIn is standard input (QuietInput is not supported here).
 func (s *IOStreams) KeysIn() io.Reader { return s.In }
 
+// OnResize does nothing here: there is no signal for it.
+func (s *IOStreams) OnResize(f func()) (stop func()) { return func() {} }
+
 // OnContinue does nothing here: a program is not stopped and continued.
 func (s *IOStreams) OnContinue(f func()) (stop func()) { return func() {} }

@@ -164,13 +164,25 @@ func (k keysIn) Read(p []byte) (int, error) {
 	return k.f.Read(p)
 }
 
+// OnResize calls f each time the terminal changes its size (SIGWINCH),
+// until stop is called: what was drawn to fit the old width (the line
+// being typed, cut to it) is drawn again at once, not at the next event.
+func (s *IOStreams) OnResize(f func()) (stop func()) {
+	return s.onSignal(syscall.SIGWINCH, f)
+}
+
 // OnContinue calls f each time the program is continued after a stop
 // (Ctrl+Z, then fg), until stop is called. The shell wrote on the screen
 // meanwhile ("[1]+ Stopped", its prompt, "fg"): what was drawn at a column
 // of a line is no longer there.
 func (s *IOStreams) OnContinue(f func()) (stop func()) {
+	return s.onSignal(syscall.SIGCONT, f)
+}
+
+// onSignal calls f each time the process gets sig, until stop is called.
+func (s *IOStreams) onSignal(sig os.Signal, f func()) (stop func()) {
 	cont := make(chan os.Signal, 1)
-	signal.Notify(cont, syscall.SIGCONT)
+	signal.Notify(cont, sig)
 	done := make(chan struct{})
 	go func() {
 		defer s.RestoreOnPanic()

@@ -176,6 +176,21 @@ func (l *Live) Continued() {
 	l.showFooter()
 }
 
+// Resized tells the view that the terminal changed its size: the footer
+// (the line being typed, the held lines), cut to the old width, is drawn
+// again at the new one at once. It stayed as drawn until the next event or
+// key, folded by the terminal into rows the view did not count, or cut
+// short of a wider window.
+func (l *Live) Resized() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.json || len(l.foot.rows) == 0 {
+		return
+	}
+	l.hideFooter()
+	l.showFooter()
+}
+
 // lineLeft: the shell takes the screen, and leaves the cursor at a line's
 // start; a paragraph in the middle goes on there.
 func (l *Live) lineLeft() {

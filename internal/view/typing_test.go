@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/iostreams"
 )
@@ -265,5 +267,48 @@ func TestLiveStoppedShownBeforeContinued(t *testing.T) {
 	want := "parley debate NVDA\n  data-center demand which hyperscalers\n  keep funding.\n  Next.\n"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}
+
+// TestResizedRedrawsTheTypedLine: the line being typed, cut to the width of
+// the terminal when drawn, is drawn again at once when the terminal is
+// resized, at the new width with the end typed showing: it waited for the
+// next event or key, folded by the terminal or cut short of a wider window.
+func TestResizedRedrawsTheTypedLine(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTerminal(true, true, false)
+	ios.SetWidth(60)
+	l := NewLive(ios, false, nil)
+	l.spin = nil
+	l.TakeInput()
+	f := &feed{t: t, l: l}
+	bull := ref("r1/bull", "bull", "Bull · argument", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	typed := "bull: " + strings.Repeat("weigh the cycle ", 4) + "END"
+	l.Typing(typed)
+	if !strings.Contains(out.String(), "› …ycle") {
+		t.Fatalf("the line typed is not drawn: %q", out.String())
+	}
+	for _, width := range []int{30, 100} {
+		out.Reset()
+		ios.SetWidth(width)
+		l.Resized()
+		drawn := out.String()
+		i := strings.LastIndex(drawn, "\r\x1b[K")
+		if i < 0 || !strings.Contains(drawn[:i], "\x1b[J") {
+			t.Fatalf("resized to %d: the footer was not taken away and drawn again: %q", width, drawn)
+		}
+		row := drawn[i+len("\r\x1b[K"):]
+		if n := ansi.StringWidth(row); n >= width || !strings.HasSuffix(row, "END") || width == 100 && row != "› "+typed {
+			t.Errorf("resized to %d: the line typed is drawn as %q (%d columns)", width, row, n)
+		}
+	}
+	// With nothing drawn below the stream, a resize draws nothing.
+	l.DoneTyping()
+	out.Reset()
+	l.Resized()
+	if out.Len() != 0 {
+		t.Errorf("resized with no line typed: %q", out.String())
 	}
 }
