@@ -465,6 +465,11 @@ var metricPhrases = []struct {
 	{"weighted average diluted shares outstanding", DilutedShares, false}, {"weighted average diluted share count", DilutedShares, false},
 	{"diluted weighted average share count", DilutedShares, false}, {"weighted diluted shares", DilutedShares, false},
 	{"weighted diluted share count", DilutedShares, false},
+	// Both counts named together ("basic and diluted shares were 14.95
+	// billion and 15.00 billion"): which figure is which is not read, and
+	// held to the diluted count a right basic one was corrected.
+	{"basic and diluted shares", otherMetric, false}, {"basic and diluted share counts", otherMetric, false},
+	{"basic and diluted weighted average shares", otherMetric, false}, {"basic and diluted share count", otherMetric, false},
 	// The weighted average basic count, basic EPS's denominator ("basic
 	// shares outstanding" as the EPS note states it).
 	{"basic shares", BasicShares, false}, {"weighted average basic shares", BasicShares, false}, {"basic weighted average shares", BasicShares, false},
@@ -3333,6 +3338,10 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 			m.Metric = DividendsPerShare
 		case m.Unit == USDPerShare && UnitOf(m.Metric) != USDPerShare:
 			m.Metric = EPSDiluted
+			if after := strings.TrimSpace(low[end:min(len(low), end+24)]); strings.HasPrefix(after, "per basic") || strings.HasPrefix(after, "a basic") {
+				// "earned $7.49 per basic share": basic EPS, not diluted.
+				m.Metric = EPSBasic
+			}
 		}
 	}
 	// "N% of revenue": a part of a whole, never the whole's growth. With a

@@ -51,6 +51,19 @@ func TestTaxAndShareLines(t *testing.T) {
 		}
 	}
 	ap := tables(t)["AAPL"]
+	// Basic EPS by the word after the figure; both counts named together,
+	// whose figures the reader cannot tell apart: a right basic count was
+	// held to the diluted one, a right basic EPS to diluted EPS.
+	eps, _ := ap.Lookup(EPSBasic, Period{FY: ap.LatestFY})
+	text := fmt.Sprintf("Apple earned $%.2f per basic share in fiscal %d.", eps.Value, ap.LatestFY)
+	if fs := ap.Check(text); len(fs) != 1 || fs[0].Status != Verified || fs[0].Metric != EPSBasic {
+		t.Errorf("%q → %s, want one verified basic EPS", text, describe(fs))
+	}
+	basic, _ := ap.Lookup(BasicShares, Period{FY: ap.LatestFY})
+	text = fmt.Sprintf("Basic and diluted shares were %.2f billion and 15.00 billion in fiscal %d.", basic.Value/1e9, ap.LatestFY)
+	if fs := ap.Check(text); len(fs) != 2 || fs[0].Status == Corrected || fs[1].Status == Corrected {
+		t.Errorf("%q → %s, want neither corrected", text, describe(fs))
+	}
 	for _, text := range []string{"Apple's federal income tax expense was $9.7 billion in fiscal 2025.",
 		"Deferred tax expense was $1.3 billion in fiscal 2025.", "Current income tax expense was $22.1 billion in fiscal 2025."} {
 		if fs := ap.Check(text); len(fs) != 1 || fs[0].Status != Unverified {
