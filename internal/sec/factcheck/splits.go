@@ -63,11 +63,15 @@ func splitRatio(r float64) float64 {
 // splitTags are the per-share figures and share counts a split restates,
 // by whether the count rises with it (shares) or falls (per share).
 var splitTags = []struct {
-	tag    string
-	shares bool
-}{{"EarningsPerShareDiluted", false}, {"EarningsPerShareBasic", false}, {"EarningsPerShareBasicAndDiluted", false},
-	{"CommonStockDividendsPerShareDeclared", false}, {"WeightedAverageNumberOfDilutedSharesOutstanding", true},
-	{"WeightedAverageNumberOfSharesOutstandingBasic", true}, {"CommonStockSharesOutstanding", true}}
+	tax, tag string
+	shares   bool
+}{{xbrl.TaxonomyUSGAAP, "EarningsPerShareDiluted", false}, {xbrl.TaxonomyUSGAAP, "EarningsPerShareBasic", false},
+	{xbrl.TaxonomyUSGAAP, "EarningsPerShareBasicAndDiluted", false}, {xbrl.TaxonomyUSGAAP, "CommonStockDividendsPerShareDeclared", false},
+	{xbrl.TaxonomyUSGAAP, "WeightedAverageNumberOfDilutedSharesOutstanding", true},
+	{xbrl.TaxonomyUSGAAP, "WeightedAverageNumberOfSharesOutstandingBasic", true}, {xbrl.TaxonomyUSGAAP, "CommonStockSharesOutstanding", true},
+	{xbrl.TaxonomyIFRS, "BasicEarningsLossPerShare", false}, {xbrl.TaxonomyIFRS, "DilutedEarningsLossPerShare", false},
+	{xbrl.TaxonomyIFRS, "AdjustedWeightedAverageShares", true}, {xbrl.TaxonomyIFRS, "WeightedAverageShares", true},
+	{xbrl.TaxonomyIFRS, "NumberOfSharesOutstanding", true}}
 
 // stockSplits are the splits the filings show (stockSplit), oldest first.
 // Without them a per-share figure or a count last stated before a split
@@ -90,7 +94,7 @@ func stockSplits(cf *xbrl.CompanyFacts, currency string) []stockSplit {
 			unit = "shares"
 		}
 		byPeriod := map[[2]xbrl.Date][]xbrl.Source{}
-		for _, s := range cf.Reported(xbrl.TaxonomyUSGAAP, st.tag, unit) {
+		for _, s := range cf.Reported(st.tax, st.tag, unit) {
 			if s.Value != 0 { // a loss a share is restated too
 				k := [2]xbrl.Date{s.Start, s.End}
 				byPeriod[k] = append(byPeriod[k], s)

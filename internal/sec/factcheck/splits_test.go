@@ -15,6 +15,11 @@ import (
 // it.
 func splitFiler(t *testing.T, ratio float64, eps [5]float64, shares float64) *Table {
 	t.Helper()
+	return cfTable(t, "SYNTHETIC SPLIT CO", splitFacts(ratio, eps, shares))
+}
+
+// splitFacts are splitFiler's facts.
+func splitFacts(ratio float64, eps [5]float64, shares float64) []xf {
 	var fs []xf
 	for k, filed := range map[int]string{2023: "2024-02-20", 2024: "2025-02-20", 2025: "2026-02-20"} {
 		accn := fmt.Sprintf("0009000091-%d-000001", k%100+1)
@@ -37,7 +42,22 @@ func splitFiler(t *testing.T, ratio float64, eps [5]float64, shares float64) *Ta
 			}
 		}
 	}
-	return cfTable(t, "SYNTHETIC SPLIT CO", fs)
+	return fs
+}
+
+// ifrsFacts are facts of us-gaap tags under the IFRS ones that stand for
+// them, in euros: a 20-F filer's.
+func ifrsFacts(fs []xf) []xf {
+	tags := map[string]string{"Revenues": "Revenue", "NetIncomeLoss": "ProfitLossAttributableToOwnersOfParent",
+		"EarningsPerShareDiluted": "DilutedEarningsLossPerShare", "CommonStockDividendsPerShareDeclared": "DividendsRecognisedAsDistributionsToOwnersPerShare",
+		"WeightedAverageNumberOfDilutedSharesOutstanding": "AdjustedWeightedAverageShares", "CommonStockSharesOutstanding": "NumberOfSharesOutstanding"}
+	out := make([]xf, 0, len(fs))
+	for _, f := range fs {
+		f.tax, f.tag, f.form = "ifrs-full", tags[f.tag], "20-F"
+		f.unit = strings.ReplaceAll(f.unit, "USD", "EUR")
+		out = append(out, f)
+	}
+	return out
 }
 
 // TestStockSplits: a per-share figure or a share count stated only before
@@ -50,6 +70,7 @@ func splitFiler(t *testing.T, ratio float64, eps [5]float64, shares float64) *Ta
 func TestStockSplits(t *testing.T) {
 	fwd := splitFiler(t, 4, [5]float64{2.00, 2.50, 3.00, 3.50, 4.00}, 1000e6)
 	rev := splitFiler(t, 0.1, [5]float64{-5.00, -4.00, -3.00, -2.50, -2.00}, 100e6)
+	eur := cfTable(t, "SYNTHETIC SPLIT NV", ifrsFacts(splitFacts(4, [5]float64{2.00, 2.50, 3.00, 3.50, 4.00}, 1000e6)))
 	for _, tc := range []struct {
 		tb     *Table
 		text   string
@@ -67,6 +88,9 @@ func TestStockSplits(t *testing.T) {
 		{fwd, "Shares outstanding were 1.0 billion at the end of 2022.", Verified, ""},
 		{fwd, "Shares outstanding were 250 million at the end of 2022.", Corrected, ""},
 		{fwd, "Diluted EPS was $4.00 in 2025.", Verified, ""},
+		{eur, "Diluted EPS was €2.00 in 2021.", Verified, ""},
+		{eur, "Diluted EPS was €8.00 in 2021.", Corrected, ""},
+		{eur, "Diluted EPS grew 25% in 2022.", Verified, ""},
 		{rev, "The loss per share was $5.00 in 2021.", Verified, ""},
 		{rev, "The loss per share was $0.50 in 2021.", Corrected, ""},
 		{rev, "Weighted average diluted shares were 100 million in 2021.", Verified, ""},
