@@ -55,14 +55,15 @@ func TestOtherFilers(t *testing.T) {
 		{"bank_CIK0009000001.json", "Revenue was $19.0 billion in 2024.", Corrected},
 		{"smallbank_CIK0009000002.json", "Revenue was $455 million in 2024.", Verified},
 		// A bank tagging no revenue at all (net interest and noninterest
-		// income only): its profit and EPS are checked, its revenue and
-		// the lines the check does not hold are unverified. The check
+		// income only): its profit, EPS and interest income lines are
+		// checked, its revenue is unverified. The check
 		// refused the whole filer for want of revenue.
 		{"norevbank_CIK0009000019.json", "Net income was $1.7 billion in 2024.", Verified},
 		{"norevbank_CIK0009000019.json", "Net income was $2.7 billion in 2024.", Corrected},
 		{"norevbank_CIK0009000019.json", "Diluted EPS was $3.75 in 2024.", Corrected},
 		{"norevbank_CIK0009000019.json", "Revenue was $7.3 billion in 2024.", Unverified},
-		{"norevbank_CIK0009000019.json", "Net interest income was $5.1 billion in 2024.", Unverified},
+		{"norevbank_CIK0009000019.json", "Net interest income was $5.1 billion in 2024.", Verified},
+		{"norevbank_CIK0009000019.json", "Net interest income was $4.9 billion in 2024.", Corrected},
 		// Losses and negative equity.
 		{"loss_CIK0009000006.json", "The net loss was $120 million in 2024.", Verified},
 		{"loss_CIK0009000006.json", "Net income was $120 million in 2024.", Corrected},

@@ -476,6 +476,11 @@ var metricPhrases = []struct {
 	{"basic share count", BasicShares, false}, {"basic shares outstanding", BasicShares, false}, {"weighted average basic shares outstanding", BasicShares, false},
 	{"basic weighted average shares outstanding", BasicShares, false}, {"weighted basic shares", BasicShares, false},
 	{"basic weighted average share count", BasicShares, false}, {"weighted average basic share count", BasicShares, false},
+	// A bank's income lines.
+	{"net interest income", NetInterestIncome, false}, {"nii", NetInterestIncome, false}, {"interest income", InterestIncome, false},
+	{"interest and dividend income", InterestIncome, false}, {"total interest income", InterestIncome, false},
+	{"total interest and dividend income", InterestIncome, false}, {"noninterest income", NoninterestIncome, false},
+	{"non interest income", NoninterestIncome, false}, {"total noninterest income", NoninterestIncome, false},
 	// The taxes paid in cash, and the expense split abroad and at home.
 	{"cash taxes", CashTaxesPaid, false}, {"cash taxes paid", CashTaxesPaid, false}, {"taxes paid", CashTaxesPaid, false},
 	{"income taxes paid", CashTaxesPaid, false}, {"cash paid for income taxes", CashTaxesPaid, false}, {"cash paid for taxes", CashTaxesPaid, false},
@@ -547,8 +552,7 @@ var otherPhrases = []string{
 	"same store noi", "same property noi", "occupancy", "occupancy rate",
 	"premiums", "premiums earned", "net premiums earned", "premiums written", "net premiums written", "gross premiums written",
 	"combined ratio", "loss ratio", "expense ratio", "net investment income", "investment income",
-	"net interest income", "nii", "interest income", "net interest margin", "nim", "efficiency ratio", "noninterest income",
-	"non interest income", "noninterest expense", "non interest expense", "fee income", "provision for credit losses",
+	"net interest margin", "nim", "efficiency ratio", "noninterest expense", "non interest expense", "fee income", "provision for credit losses",
 	"credit loss provision", "loan loss provision", "net charge offs", "charge offs", "deposits", "total deposits", "loans",
 	"total loans", "cet1", "cet1 ratio", "tier 1 capital", "book value", "tangible book value", "book value per share",
 	"tangible book value per share", "dividend", "quarterly dividend", "dividend yield",

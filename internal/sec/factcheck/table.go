@@ -218,6 +218,7 @@ var labels = map[Metric]string{
 	PiotroskiF: "Piotroski F-score", AltmanZ: "Altman score", AltmanZDoublePrime: "Altman Z'' score",
 	CashTaxesPaid: "income taxes paid (cash)", ForeignTax: "foreign income tax expense", DomesticTax: "domestic income tax expense",
 	ForeignPretax: "foreign pretax income", DomesticPretax: "domestic pretax income",
+	InterestIncome: "interest and dividend income", NetInterestIncome: "net interest income", NoninterestIncome: "noninterest income",
 }
 
 // Unit is what a value counts.
@@ -383,6 +384,8 @@ var concepts = []struct {
 	{ForeignTax, taxConcepts[ForeignTax].Concept}, {currentForeignTax, taxConcepts[currentForeignTax].Concept},
 	{deferredForeignTax, taxConcepts[deferredForeignTax].Concept}, {ForeignPretax, taxConcepts[ForeignPretax].Concept},
 	{DomesticPretax, taxConcepts[DomesticPretax].Concept}, {foreignTaxPaid, taxConcepts[foreignTaxPaid].Concept},
+	{InterestIncome, taxConcepts[InterestIncome].Concept}, {NetInterestIncome, taxConcepts[NetInterestIncome].Concept},
+	{NoninterestIncome, taxConcepts[NoninterestIncome].Concept},
 }
 
 // statutoryConcept is the federal statutory income tax rate the tax note

@@ -40,8 +40,19 @@ func usd(concept, label string, tags ...xbrl.Tag) xbrl.ConceptDef {
 
 func gaapTag(name string) xbrl.Tag { return xbrl.Tag{Taxonomy: xbrl.TaxonomyUSGAAP, Name: name} }
 
-// taxConcepts are the tax lines' definitions, read by the check alone as
-// sgaConcept is.
+// A bank's income lines: its interest income (gross, InterestAndDividendIncomeOperating,
+// which the revenue concept takes only as a fallback), its net interest income and
+// its noninterest income, which a debater states of a bank as it states
+// revenue of another company. A company that tags none has none held,
+// and a figure of them stays unverified.
+const (
+	InterestIncome    Metric = "interest_income"
+	NetInterestIncome Metric = "net_interest_income"
+	NoninterestIncome Metric = "noninterest_income"
+)
+
+// taxConcepts are the tax lines' and the bank lines' definitions, read by
+// the check alone as sgaConcept is.
 var taxConcepts = map[Metric]xbrl.ConceptDef{
 	CashTaxesPaid: usd("IncomeTaxesPaid", "Income taxes paid, net", gaapTag("IncomeTaxesPaidNet"), gaapTag("IncomeTaxesPaid"),
 		xbrl.Tag{Taxonomy: xbrl.TaxonomyIFRS, Name: "IncomeTaxesPaidRefundClassifiedAsOperatingActivities"},
@@ -50,6 +61,9 @@ var taxConcepts = map[Metric]xbrl.ConceptDef{
 	currentForeignTax:  usd("CurrentForeignIncomeTax", "Current foreign income tax expense", gaapTag("CurrentForeignTaxExpenseBenefit")),
 	deferredForeignTax: usd("DeferredForeignIncomeTax", "Deferred foreign income tax expense", gaapTag("DeferredForeignIncomeTaxExpenseBenefit")),
 	foreignTaxPaid:     usd("ForeignIncomeTaxesPaid", "Foreign income taxes paid, net", gaapTag("IncomeTaxPaidForeignAfterRefundReceived")),
+	InterestIncome:     usd("InterestIncome", "Interest and dividend income", gaapTag("InterestAndDividendIncomeOperating")),
+	NetInterestIncome:  usd("NetInterestIncome", "Net interest income", gaapTag("InterestIncomeExpenseNet")),
+	NoninterestIncome:  usd("NoninterestIncome", "Noninterest income", gaapTag("NoninterestIncome")),
 	ForeignPretax:      usd("ForeignPretaxIncome", "Foreign pretax income", gaapTag("IncomeLossFromContinuingOperationsBeforeIncomeTaxesForeign")),
 	DomesticPretax:     usd("DomesticPretaxIncome", "Domestic pretax income", gaapTag("IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic")),
 }

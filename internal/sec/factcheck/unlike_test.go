@@ -86,7 +86,7 @@ func biotech(t *testing.T) *Table {
 // meaning for the company, is unverified saying why. A return or a
 // leverage ratio on negative equity, a margin of no revenue and a bank's
 // current ratio read as missing data, and a stockholders' deficit was
-// not read at all.
+// not read at all, nor a bank's interest income.
 func TestCompaniesUnlikeTheShipped(t *testing.T) {
 	jp, bio := jpyFiler(t), biotech(t)
 	loss := syntheticTable(t, "loss_CIK0009000006.json")
@@ -143,7 +143,11 @@ func TestCompaniesUnlikeTheShipped(t *testing.T) {
 		{sbank, "Net income was $66,000 thousand in 2024.", Verified, ""},
 		{sbank, "Net income was $66,000K in 2024.", Verified, ""},
 		{sbank, "Net income was $60,000 thousand in 2024.", Corrected, ""},
-		{sbank, "Interest income was $455 million in 2024.", Unverified, "does not read"},
+		{sbank, "Interest income was $455 million in 2024.", Verified, ""},
+		{sbank, "Interest income grew 11% in 2024.", Verified, ""},
+		{sbank, "Interest income was $410 million in 2024.", Corrected, "FY2023's"},
+		{bank, "Interest income was $19.0 billion in 2024.", Verified, ""},
+		{bank, "Net interest income was $7.0 billion in 2024.", Unverified, "no net interest income"},
 	} {
 		fs := c.tb.Check(c.text)
 		if len(fs) != 1 || fs[0].Status != c.want || !strings.Contains(fs[0].Reason, c.reason) {
