@@ -75,6 +75,9 @@ func TestEPSNotAdditive(t *testing.T) {
 	ni := [4]float64{1e9, 1e9, 1e9, 1e9}
 	buyback := quarterly(t, ni, [4]float64{1000e6, 950e6, 900e6, 800e6}, 1, 3e9, 1e9)
 	split := quarterly(t, ni, [4]float64{100e6, 100e6, 100e6, 100e6}, 10, 3e9, 1e9)
+	// A loss in the fourth quarter: no security dilutes then, so the
+	// year's diluted count is no average of the quarters' alike.
+	turn := quarterly(t, [4]float64{1e9, 1e9, 1e9, -0.5e9}, [4]float64{1000e6, 1000e6, 1000e6, 1000e6}, 1, 3e9, 1e9)
 	for _, tc := range []struct {
 		tb     *Table
 		text   string
@@ -93,6 +96,7 @@ func TestEPSNotAdditive(t *testing.T) {
 		{buyback, "TTM diluted EPS was $4.30.", Corrected, ""},
 		{split, "Diluted EPS was $1.00 in Q4 2025.", Unverified, "a split or a large issuance within the year"},
 		{split, "Diluted EPS was $4.00 in 2025.", Verified, ""},
+		{turn, "Diluted EPS was -$0.50 in Q4 2025.", Unverified, "changed sign within the year"},
 		{split, "TTM diluted EPS was $4.00.", Verified, ""},
 	} {
 		fs := tc.tb.Check(tc.text)

@@ -101,6 +101,17 @@ func perShareQuarter(series map[Metric]*xbrl.Series, m Metric, fy, q int, prefer
 		}
 		ytd[i] = y
 	}
+	if m == EPSDiluted {
+		// A loss in part of the year and a profit in the rest changes
+		// which securities dilute (none do in a loss), so the year-to-date
+		// diluted counts are no averages of the quarters' alike.
+		toNI, _ := ni.YearToDate(fy, q)
+		fromNI, _ := ni.YearToDate(fy, q-1)
+		if (niQ.Value > 0) != (fromNI.Value > 0) || (toNI.Value > 0) != (fromNI.Value > 0) {
+			return Fact{}, fmt.Sprintf("%s, and net income changed sign within the year (a loss in part of it), which changes the shares that dilute, "+
+				"so %s's %s cannot be worked out from the year's and the year to date's", notAdditive, p, m.Label())
+		}
+	}
 	to, from := ytd[0], ytd[1]
 	shQ := (to.v*to.days - from.v*from.days) / (to.days - from.days)
 	if r := to.v / from.v; r < 0.8 || r > 1.25 || shQ < 0.75*from.v || shQ > 1.33*from.v {
