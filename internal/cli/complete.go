@@ -2,15 +2,14 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/format/council"
-	"github.com/parleyhq/parley/internal/format/crux"
-	"github.com/parleyhq/parley/internal/sec/analysis"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
@@ -90,18 +89,6 @@ func completeAskAgents(f *Factory) func(*cobra.Command, []string, string) ([]str
 	}
 }
 
-// agentNames are the personas and council analysts --agents accepts.
-func agentNames() []string {
-	var out []string
-	if ps, err := crux.BuiltinPersonas(); err == nil {
-		out = append(out, ps.IDs()...)
-	}
-	for _, a := range council.DefaultAgents() {
-		out = append(out, a.ID)
-	}
-	return out
-}
-
 // registerCompletions wires the value completions of the commands' flags.
 func registerCompletions(root *cobra.Command, f *Factory) {
 	ids := completeIDs(f)
@@ -124,11 +111,14 @@ func registerCompletions(root *cobra.Command, f *Factory) {
 		reg("status", fixed(statuses...))
 		reg("provider", fixed("anthropic", "openai", "ollama"))
 		reg("model-for", fixed("moderator=", "debater=", "bull=", "bear=", "analyst=", "persona="))
-		reg("framework", computed(analysis.FrameworkNames))
-		reg("risk", fixed("neutral", "averse"))
-		reg("agents", computed(agentNames))
+		// The formats' options take the values their formats name.
+		union, _ := setup.Union(f.Formats)
+		for _, d := range union {
+			if slices.ContainsFunc(d.By, func(o setup.Option) bool { return o.Choices != nil }) {
+				reg(d.Name, computed(d.Choices))
+			}
+		}
 		reg("agent", completeAskAgents(f))
-		reg("perspective", fixed("pro", "opp", "mod"))
 		reg("resume", ids)
 		reg("theme", fixed(string(shell.ThemeAuto), string(shell.ThemeDark), string(shell.ThemeLight)))
 	}

@@ -24,7 +24,8 @@ type toyOptions struct {
 func (toyFormat) Name() string { return "toy" }
 
 func (toyFormat) Options() []setup.Option {
-	return []setup.Option{{Name: "toy-level", Kind: setup.Int, Usage: "how hard the toy plays", Note: "1-9", Default: 3}}
+	return []setup.Option{{Name: "toy-level", Kind: setup.Int, Usage: "how hard the toy plays", Note: "1-9", Default: 3,
+		Choices: func() []string { return []string{"1", "5", "9"} }}}
 }
 
 func (toyFormat) Setup(_ context.Context, _ setup.Env, req *setup.Request) (json.RawMessage, error) {
@@ -98,6 +99,15 @@ func TestNewFormatsOptionIsAFlag(t *testing.T) {
 	help, err := run(f, "debate", "--help")
 	if err != nil || !strings.Contains(help, "--toy-level int") || !strings.Contains(help, "how hard the toy plays (toy: 1-9) (default 3)") {
 		t.Errorf("debate --help (%v) does not offer --toy-level with its usage and default:\n%s", err, help)
+	}
+
+	f = testFactory(t, "", false)
+	f.Formats = withToy(t)
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"__complete", "debate", "x", "--toy-level", ""})
+	root.SetOut(f.IO.Out)
+	if err := root.ExecuteContext(ctx); err != nil || !strings.HasPrefix(f.IO.Out.(interface{ String() string }).String(), "1\n5\n9\n:4\n") {
+		t.Errorf("--toy-level's completion (%v):\n%s", err, f.IO.Out.(interface{ String() string }).String())
 	}
 
 	levels := map[string]int{}

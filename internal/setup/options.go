@@ -82,6 +82,10 @@ type Option struct {
 	// a,b); otherwise each value is one item, whole, and the flag is
 	// repeated (--hint "bull: a, b").
 	Split bool
+	// Choices, when set, are the values the option takes, which a shell's
+	// completion offers; a function, so that values read from data (the
+	// built-in personas' YAML) are read only for a completion.
+	Choices func() []string
 }
 
 // JSON is the option's HTTP API field.
@@ -245,6 +249,24 @@ func (d Declared) Default() (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// Choices are the values the formats that declare the option take, for
+// completion: each format's Choices, in order, once each; nil when none
+// says.
+func (d Declared) Choices() []string {
+	var out []string
+	for _, o := range d.By {
+		if o.Choices == nil {
+			continue
+		}
+		for _, c := range o.Choices() {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // Takes says which formats take the option, for messages: "council takes

@@ -73,7 +73,8 @@ func (Format) Name() string { return Name }
 func (Format) Options() []setup.Option {
 	return []setup.Option{
 		{Name: "deep", Kind: setup.Bool, Usage: "two rebuttal rounds"},
-		{Name: "framework", Kind: setup.String, Usage: "scoring `framework` for the debate: " + strings.Join(analysis.FrameworkNames(), " or ")},
+		{Name: "framework", Kind: setup.String, Usage: "scoring `framework` for the debate: " + strings.Join(analysis.FrameworkNames(), " or "),
+			Choices: analysis.FrameworkNames},
 		{Name: "hint", Kind: setup.Strings, Field: "hints", Usage: "guidance for one agent, `AGENT: TEXT`; repeatable"},
 		setup.SnapshotOption,
 	}

@@ -19,9 +19,17 @@ func (Format) Name() string { return Name }
 // Options are the options a council debate takes (setup.Optioner).
 func (Format) Options() []setup.Option {
 	return []setup.Option{
-		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "the analysts"},
+		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "the analysts",
+			Choices: func() []string {
+				var ids []string
+				for _, a := range DefaultAgents() {
+					ids = append(ids, a.ID)
+				}
+				return ids
+			}},
 		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds},
-		{Name: "risk", Kind: setup.String, Usage: "risk stance: " + RiskNeutral + " or " + RiskAverse, Default: RiskNeutral},
+		{Name: "risk", Kind: setup.String, Usage: "risk stance: " + RiskNeutral + " or " + RiskAverse, Default: RiskNeutral,
+			Choices: func() []string { return []string{RiskNeutral, RiskAverse} }},
 		setup.SnapshotOption,
 	}
 }

@@ -19,7 +19,14 @@ func (Format) Name() string { return Name }
 // Options are the options a crux debate takes (setup.Optioner).
 func (Format) Options() []setup.Option {
 	return []setup.Option{
-		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "two personas"},
+		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "two personas",
+			Choices: func() []string {
+				ps, err := BuiltinPersonas()
+				if err != nil {
+					return nil
+				}
+				return ps.IDs()
+			}},
 		{Name: "personas", Kind: setup.String, File: true, Usage: "YAML `file` of personas"},
 	}
 }
