@@ -37,6 +37,12 @@ func KindForStatus(code int) ErrorKind {
 		// 400, 404, 413, 422 and the rest: sending the same request again
 		// cannot help.
 		return ErrBadRequest
+	case code >= 200 && code < 300:
+		// A success with no reply in it (204 No Content, 202 Accepted
+		// and nothing after), where the API streams one: the address
+		// answers so every time, and a 202's request may be running,
+		// paid for, on the server. Not a cut stream to ask again.
+		return ErrBadRequest
 	}
 	return ErrServer
 }

@@ -12,7 +12,7 @@ func TestKindForStatus(t *testing.T) {
 	cases := map[int]ErrorKind{
 		400: ErrBadRequest, 401: ErrAuth, 403: ErrAuth, 404: ErrBadRequest, 422: ErrBadRequest,
 		429: ErrRateLimited, 500: ErrServer, 502: ErrServer, 503: ErrOverloaded, 529: ErrOverloaded,
-		504: ErrTimeout,
+		504: ErrTimeout, 204: ErrBadRequest, 202: ErrBadRequest,
 	}
 	for code, want := range cases {
 		if got := KindForStatus(code); got != want {

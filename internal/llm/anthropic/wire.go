@@ -35,7 +35,12 @@ func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response
 	}
 	br := bufio.NewReader(apierr.LineEnds(res.Body))
 	apierr.SkipBOM(br)
-	switch first, _ := apierr.FirstByte(br); first {
+	first, ferr := apierr.FirstByte(br)
+	if e := apierr.NoContent(res, ferr); e != nil {
+		_ = res.Body.Close()
+		return nil, e
+	}
+	switch first {
 	case '{':
 		return apierr.WholeAsStream(res, br, messageToEvents)
 	case '<':

@@ -750,6 +750,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f := step.Fault; f != nil && f.Stream == "" {
+		if f.Status >= 200 && f.Status < 300 {
+			// A success with no body, where the reply was due.
+			w.WriteHeader(f.Status)
+			return
+		}
 		switch {
 		case s.rateLimitHeaders && f.Status == http.StatusTooManyRequests && api.name() == "openai":
 			rateLimitHeaders(w.Header(), f.RetryAfter)

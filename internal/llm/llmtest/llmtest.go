@@ -748,6 +748,11 @@ func (h harness) run(t *testing.T) {
 		{name: "BadRequest", fault: script.Fault{Status: 400, Message: "max_tokens: too large"}, kind: llm.ErrBadRequest, status: 400},
 		{name: "NotFound", fault: script.Fault{Status: 404, Message: "model: no-such-model"}, kind: llm.ErrBadRequest, status: 404},
 		{name: "Unprocessable", fault: script.Fault{Status: 422}, kind: llm.ErrBadRequest, status: 422},
+		// A success status with no body, where the stream was due: not
+		// a cut stream to ask again (a 202's request may be running,
+		// paid for), but an error that names the status.
+		{name: "NoContent204", fault: script.Fault{Status: 204}, kind: llm.ErrBadRequest, status: 204},
+		{name: "Accepted202", fault: script.Fault{Status: 202}, kind: llm.ErrBadRequest, status: 202},
 		{name: "StreamCut", fault: script.Fault{Stream: "cut", After: 2}, text: "one two three four five", kind: llm.ErrNetwork, retryable: true},
 		{name: "StreamCutAtStart", fault: script.Fault{Stream: "cut"}, text: "one two", kind: llm.ErrNetwork, retryable: true},
 		// Invalid JSON is asked once more, not as often as a network

@@ -59,7 +59,11 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 	}
 	br := bufio.NewReader(apierr.LineEnds(res.Body))
 	apierr.SkipBOM(br)
-	first, _ := apierr.FirstByte(br)
+	first, ferr := apierr.FirstByte(br)
+	if e := apierr.NoContent(res, ferr); e != nil {
+		_ = res.Body.Close()
+		return nil, e
+	}
 	if first == '<' || strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		// A web page with status 200: the base URL names a web UI or a
 		// login portal, not the API. Waiting will not change that.

@@ -293,6 +293,23 @@ func LimitErrorBody(req *http.Request, next func(*http.Request) (*http.Response,
 	return res, nil
 }
 
+// NoContent is the error for an answer with a success status other than
+// 200 (204 No Content, 202 Accepted, 205 Reset Content) and no body, to a
+// call whose reply the API streams with a 200: read as a stream it had no
+// event and looked cut, and was asked again, a 202's request perhaps
+// running, and paid for, on the server all the while. err is what
+// reading the body's first byte returned; nil when it is not the end of
+// the body, or the status is 200 (a stream that ended before it began,
+// as a cut one does).
+func NoContent(res *http.Response, err error) *llm.Error {
+	if !errors.Is(err, io.EOF) || res.StatusCode == http.StatusOK {
+		return nil
+	}
+	return &llm.Error{Kind: llm.KindForStatus(res.StatusCode), StatusCode: res.StatusCode, Err: fmt.Errorf(
+		"the server answered %q with no body, where the API streams the reply with 200 OK: no reply came, and asking again is answered the same; "+
+			"check the base URL (it is not the model API, or a proxy in front of it drops replies)", strings.TrimSpace(fmt.Sprintf("%d %s", res.StatusCode, http.StatusText(res.StatusCode))))}
+}
+
 // WebPageError is the error for a 200 answer that is a web page: the base
 // URL names a web UI or a login portal, not the API. Waiting will not
 // change that, so it is not retried.
