@@ -386,6 +386,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						yield(llm.Chunk{}, p.tooMuchHeld())
 						return
 					}
+					if bad := apierr.NotString(ev.ContentBlock.JSON.Text.Raw()); bad != "" {
+						yield(llm.Chunk{}, p.wrongType("content_block_start", "content_block.text", bad))
+						return
+					}
 					switch cb := ev.ContentBlock; cb.Type {
 					case "tool_use":
 						tb := &toolBuf{id: cb.ID, name: cb.Name}
@@ -421,6 +425,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						// more, as invalid JSON is.
 						yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries,
 							Err: fmt.Errorf("the server sent a content_block_delta whose delta is not an object: %s: its output is broken; if this repeats, report it to whoever runs the server or use another", apierr.Detail(raw))})
+						return
+					}
+					if bad := apierr.NotString(ev.Delta.JSON.Text.Raw()); bad != "" {
+						yield(llm.Chunk{}, p.wrongType("content_block_delta", "delta.text", bad))
 						return
 					}
 					switch ev.Delta.Type {
@@ -675,6 +683,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 // reading; this would have grown without end until the call's deadline.
 func (p *Provider) tooMuchHeld() *llm.Error {
 	e := apierr.TooLarge(fmt.Sprintf("more than %d MB of tool input and thinking in one message", apierr.MaxWholeReply>>20))
+	e.Provider = p.Name()
+	return e
+}
+
+// wrongType is the error for an event's field that came as raw, of
+// another JSON type than a string (see apierr.WrongType).
+func (p *Provider) wrongType(event, field, raw string) *llm.Error {
+	e := apierr.WrongType(event+" event", field, raw, "a string")
 	e.Provider = p.Name()
 	return e
 }

@@ -369,7 +369,25 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				if r != "" && reasoning.Len()+len(r) <= think.MaxHeld {
 					reasoning.WriteString(r)
 				}
-				content := contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw())
+				content, bad := contentText(ch.Delta.Content, ch.Delta.JSON.Content.Raw())
+				if bad != "" {
+					want := "a string"
+					if bad[0] == '[' {
+						want = "a list of parts, each an object whose text is a string"
+					}
+					yield(llm.Chunk{}, p.wrongType("content", bad, want))
+					return
+				}
+				if bad := apierr.NotString(ch.Delta.JSON.Refusal.Raw()); bad != "" {
+					yield(llm.Chunk{}, p.wrongType("refusal", bad, "a string"))
+					return
+				}
+				for _, d := range ch.Delta.ToolCalls {
+					if bad := apierr.NotString(d.Function.JSON.Name.Raw()); bad != "" {
+						yield(llm.Chunk{}, p.wrongType("tool call's function.name", bad, "a string"))
+						return
+					}
+				}
 				said = said || content != "" || r != ""
 				carried = carried || content != "" || r != "" || ch.Delta.Refusal != "" || len(ch.Delta.ToolCalls) > 0
 				moreAfterFinish = moreAfterFinish || wasFinished && carried
@@ -757,6 +775,14 @@ func (p *Provider) badChunk(field, raw string) *llm.Error {
 		Err: fmt.Errorf("the server sent a stream chunk whose %q is not of the API's type: %s: its output is broken; if this repeats, report it to whoever runs the server or use another", field, apierr.Detail(raw))}
 }
 
+// wrongType is the error for a delta's field that came as raw, of another
+// JSON type than want (see apierr.WrongType).
+func (p *Provider) wrongType(field, raw, want string) *llm.Error {
+	e := apierr.WrongType("stream chunk", field, raw, want)
+	e.Provider = p.Name()
+	return e
+}
+
 // reasoningText is the reasoning a delta carries, in the field servers use
 // for it: reasoning_content (DeepSeek, vLLM, llama.cpp) or reasoning
 // (Ollama, OpenRouter, newer vLLM). Servers that send both send the same
@@ -898,24 +924,36 @@ func choiceUsage(extra map[string]respjson.Field) (sdk.CompletionUsage, bool) {
 // models (Magistral) send content as a list of parts, the reasoning in
 // "thinking" parts and the answer in "text" ones; the SDK, which expects a
 // string, hands the list over as its raw JSON. raw is the field as sent.
-func contentText(content, raw string) string {
-	if !strings.HasPrefix(raw, "[") {
-		return content
+// bad is raw when content is of another type (an object, a number), or a
+// list whose parts are not objects or whose text is not a string: the SDK
+// hands those over as their raw JSON too, which is not the model's words.
+func contentText(content, raw string) (text, bad string) {
+	t := apierr.NotString(raw)
+	switch {
+	case t == "":
+		return content, ""
+	case t[0] != '[':
+		return "", t
 	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal([]byte(raw), &parts) != nil {
-		return content
+	var parts []map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &parts) != nil {
+		return "", t
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		if p.Type == "text" {
-			b.WriteString(p.Text)
+		var typ, s string
+		if p == nil || json.Unmarshal(p["type"], &typ) != nil {
+			return "", t
 		}
+		if typ != "text" {
+			continue
+		}
+		if apierr.NotString(string(p["text"])) != "" || len(p["text"]) > 0 && json.Unmarshal(p["text"], &s) != nil {
+			return "", t
+		}
+		b.WriteString(s)
 	}
-	return b.String()
+	return b.String(), ""
 }
 
 // toolCalls assembles tool calls from their deltas, in the order they began.
