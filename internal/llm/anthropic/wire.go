@@ -59,18 +59,27 @@ func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response
 	return res, nil
 }
 
-// namedEvents passes a stream on line by line, giving a "data:" line that
-// has no "event:" line before it in its event one named by its "type".
+// namedEvents passes a stream on event by event (an event's lines, up to
+// the blank line that ends it), mending an event the SDK's decoder would
+// drop or misread (see fix). The SDK dispatches an event by its name and
+// drops a "ping" (or an unnamed) event whatever its data holds.
 type namedEvents struct {
-	r     *bufio.Reader
-	c     io.Closer
-	named bool // the current event has its event: line
-	error bool // the current event is named "error"
-	// other is set when the current event is named with a type the API
-	// does not send (see apiEvents).
-	other bool
-	buf   []byte
-	err   error
+	r   *bufio.Reader
+	c   io.Closer
+	ev  sseEvent // the event being read
+	buf []byte
+	err error
+}
+
+// sseEvent is one event of a stream as it came.
+type sseEvent struct {
+	lines [][]byte // every line, as sent
+	size  int      // their bytes
+	name  string   // its event: line's value
+	named bool     // it has an event: line
+	// data is its data: lines' values, which the SSE spec joins with
+	// newlines; other is its other lines (comments, id:, retry:).
+	data, other [][]byte
 }
 
 func (n *namedEvents) Read(p []byte) (int, error) {
@@ -79,10 +88,29 @@ func (n *namedEvents) Read(p []byte) (int, error) {
 			return 0, n.err
 		}
 		line, err := n.line()
-		if err != nil {
+		switch t := bytes.TrimRight(line, "\r\n"); {
+		case err != nil:
 			n.err = err
+			if errors.Is(err, io.EOF) && len(line) == 0 && len(n.ev.lines) > 0 && n.ev.complete() {
+				// The stream ended cleanly after a whole line of an
+				// event without the blank line that dispatches it (a
+				// server's last event): it is dispatched, rather than
+				// dropped and the reply read as cut and asked again.
+				n.buf = append(n.fix(), '\n')
+			} else {
+				n.buf = append(n.raw(), line...)
+			}
+			n.ev = sseEvent{}
+		case len(t) == 0:
+			n.buf = append(n.fix(), line...)
+			n.ev = sseEvent{}
+		default:
+			if n.ev.size += len(line); n.ev.size > apierr.MaxLine {
+				n.err = apierr.TooLarge(fmt.Sprintf("a stream event of more than %d MB", apierr.MaxLine>>20))
+				continue
+			}
+			n.ev.add(bytes.Clone(line), t)
 		}
-		n.buf = n.fix(line)
 	}
 	k := copy(p, n.buf)
 	n.buf = n.buf[k:]
@@ -94,9 +122,7 @@ func (n *namedEvents) line() ([]byte, error) {
 	for {
 		part, err := n.r.ReadSlice('\n')
 		if line == nil && !errors.Is(err, bufio.ErrBufferFull) {
-			// Clipped: part is the reader's buffer, passed on before the
-			// next read, and fix may append to it.
-			return slices.Clip(part), err
+			return part, err
 		}
 		line = append(line, part...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
@@ -108,51 +134,106 @@ func (n *namedEvents) line() ([]byte, error) {
 	}
 }
 
-func (n *namedEvents) fix(line []byte) []byte {
-	t := bytes.TrimRight(line, "\r\n")
+// add takes in line, t being it without its line end.
+func (e *sseEvent) add(line, t []byte) {
+	e.lines = append(e.lines, line)
+	field, value, _ := bytes.Cut(t, []byte(":"))
+	// One space after the colon is not part of the value.
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(field) {
+	case "event":
+		e.name, e.named = string(bytes.TrimSpace(value)), true
+	case "data":
+		e.data = append(e.data, value)
+	default:
+		e.other = append(e.other, line)
+	}
+}
+
+// complete reports whether the event's last line came whole, with its
+// line end.
+func (e *sseEvent) complete() bool {
+	last := e.lines[len(e.lines)-1]
+	return len(last) > 0 && last[len(last)-1] == '\n'
+}
+
+// raw is the event's lines as they came.
+func (n *namedEvents) raw() []byte { return bytes.Join(n.ev.lines, nil) }
+
+// fix returns the event, ended by the blank line that came after it, in
+// a form the SDK reads as what it is:
+//
+//   - an event without an event: line (some proxies drop it) is named by
+//     its data's "type", as the API names it, or "error" when its data is
+//     another server's error; the SDK skipped it, and the reply looked cut
+//     (or lost its text, a delta at a time);
+//   - a "ping" event whose data is another of the API's events (a content
+//     delta) is that event: the SDK drops every ping, and the text in it
+//     was lost while the rest stood as the whole reply. The streaming docs
+//     give a ping no data but {"type": "ping"}; the data's type is what
+//     the SDK reads every other event by;
+//   - an event of the API's whose data has no "type" is given its name's:
+//     the SDK reads an event by its data's type, and read none;
+//   - an error event in another server's shape ({"message": ...}, OpenAI's
+//     {"error": {...}}, vLLM's bare object, text) is in the API's, so that
+//     the SDK reads its message (it read none);
+//   - an event of a type the API does not send (a proxy's heartbeat,
+//     "data: ping") whose data is not JSON loses its data: the streaming
+//     docs ask clients to pass over unknown event types, and the SDK,
+//     which decodes every event's data, failed the call on it.
+func (n *namedEvents) fix() []byte {
+	ev := &n.ev
+	if len(ev.data) == 0 {
+		return n.raw()
+	}
+	data := bytes.TrimSpace(bytes.Join(ev.data, []byte("\n")))
 	switch {
-	case len(t) == 0:
-		n.named, n.error, n.other = false, false, false
-	case bytes.HasPrefix(t, []byte("event:")):
-		name := string(bytes.TrimSpace(t[len("event:"):]))
-		n.named, n.error, n.other = true, name == "error", !slices.Contains(apiEvents, name)
-	case bytes.HasPrefix(t, []byte("data:")) && n.other && !json.Valid(bytes.TrimSpace(t[len("data:"):])):
-		// An event of a type the API does not send (a proxy's
-		// heartbeat, "data: ping"), whose data is not JSON: the
-		// streaming docs ask clients to pass over unknown event types,
-		// and the SDK, which decodes every event's data, failed the
-		// call on it. Without its data the event is skipped.
-		return nil
-	case bytes.HasPrefix(t, []byte("data:")) && n.error:
-		// An error event in another server's shape ({"message": ...},
-		// OpenAI's {"error": {...}}, vLLM's bare object, text): in the
-		// API's, so that the SDK reads its message (it read none).
-		if data := bytes.TrimSpace(t[len("data:"):]); len(data) > 0 {
-			return append(append([]byte("data: "), errorEvent(data)...), '\n')
+	case ev.named && ev.name == "error":
+		if len(data) == 0 {
+			return n.raw()
 		}
-	case bytes.HasPrefix(t, []byte("data:")) && !n.named:
-		data := bytes.TrimSpace(t[len("data:"):])
-		var ev struct {
-			Type   string          `json:"type"`
-			Object string          `json:"object"`
-			Error  json.RawMessage `json:"error"`
-		}
-		if json.Unmarshal(data, &ev) != nil {
-			break
-		}
-		switch {
-		case ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n"):
-			n.named = true
-			return append([]byte("event: "+ev.Type+"\n"), line...)
-		case len(ev.Error) > 0 && string(ev.Error) != "null" || ev.Object == "error":
-			// An OpenAI-compatible server's error, passed on by a
-			// proxy with neither event name nor type: without one
-			// the SDK skipped it and the stream looked cut.
-			n.named, n.error = true, true
-			return append(append([]byte("event: error\ndata: "), errorEvent(data)...), '\n')
+		return ev.as("error", errorEvent(data))
+	case ev.named && !slices.Contains(apiEvents, ev.name) && !json.Valid(data):
+		return ev.as(ev.name, nil)
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil || obj == nil {
+		return n.raw()
+	}
+	var typ, object string
+	_ = json.Unmarshal(obj["type"], &typ)
+	_ = json.Unmarshal(obj["object"], &object)
+	errObj := obj["error"]
+	switch {
+	case !ev.named && typ != "" && !strings.ContainsAny(typ, "\r\n"):
+		return ev.as(typ, data)
+	case !ev.named && (len(errObj) > 0 && string(errObj) != "null" || object == "error"):
+		// An OpenAI-compatible server's error, passed on by a
+		// proxy with neither event name nor type.
+		return ev.as("error", errorEvent(data))
+	case ev.named && ev.name == "ping" && typ != "ping" && slices.Contains(apiEvents, typ):
+		return ev.as(typ, data)
+	case ev.named && obj["type"] == nil && ev.name != "ping" && slices.Contains(apiEvents, ev.name):
+		name, _ := json.Marshal(ev.name)
+		obj["type"] = name
+		if typed, err := json.Marshal(obj); err == nil {
+			return ev.as(ev.name, typed)
 		}
 	}
-	return line
+	return n.raw()
+}
+
+// as is the event named name with data (none when nil) and its other
+// lines, without the blank line that ends it.
+func (e *sseEvent) as(name string, data []byte) []byte {
+	out := bytes.Join(e.other, nil)
+	out = append(out, "event: "+name+"\n"...)
+	if data != nil {
+		for l := range bytes.SplitSeq(data, []byte("\n")) {
+			out = append(append(append(out, "data: "...), l...), '\n')
+		}
+	}
+	return out
 }
 
 func (n *namedEvents) Close() error { return n.c.Close() }
