@@ -270,7 +270,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			detail  string
 			done    bool
 			partial = map[int64]*toolBuf{}
-			cut     *llm.Error
+			// opened holds the indexes of the blocks started and not
+			// stopped: a server tool's block (server_tool_use) streams
+			// its input too.
+			opened = map[int64]bool{}
+			cut    *llm.Error
 			// Text is read through the filter (see Provider.thinks);
 			// a forced tool's input, yielded as text, is not text.
 			thinking = think.New(p.thinks.Get(req.Model))
@@ -318,6 +322,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				return true
 			}
 			delete(partial, index)
+			if err := tb.named(); err != nil {
+				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Err: err})
+				return false
+			}
 			args, err := tb.complete()
 			if err != nil {
 				// Reported at the end: if max_tokens cut the input, the
@@ -390,6 +398,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						yield(llm.Chunk{}, p.wrongType("content_block_start", "content_block.text", bad))
 						return
 					}
+					// A block started at the index of a tool block still
+					// open (a server that sends no content_block_stop,
+					// or numbers every block 0) ends that one: it was
+					// replaced, and its call lost.
+					if !endBlock(ev.Index) {
+						return
+					}
+					opened[ev.Index] = true
 					switch cb := ev.ContentBlock; cb.Type {
 					case "tool_use":
 						tb := &toolBuf{id: cb.ID, name: cb.Name}
@@ -403,6 +419,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					case "text":
 						// Likewise some send the first text here.
 						if cb.Text != "" && !text(cb.Text) {
+							return
+						}
+					default:
+						if cb.Text != "" {
+							// Only a text block has text: this one's
+							// is not known to be the answer, nor known
+							// not to be, and passed over it was lost.
+							yield(llm.Chunk{}, p.unknownText("content block", string(cb.Type), cb.Text))
 							return
 						}
 					}
@@ -436,16 +460,40 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						if ev.Delta.Text != "" && !text(ev.Delta.Text) {
 							return
 						}
+					case "", "text":
+						// A text delta without its type, or with its
+						// block's ("text"): what else a delta with text
+						// could be, the API has not.
+						if ev.Delta.Text != "" && !text(ev.Delta.Text) {
+							return
+						}
 					case "input_json_delta":
-						if tb := partial[ev.Index]; tb != nil {
+						tb := partial[ev.Index]
+						if tb == nil && !opened[ev.Index] && strings.TrimSpace(ev.Delta.PartialJSON) != "" {
+							// Input of no call: without its tool_use
+							// block's start, which names the tool, there
+							// is no call to give it to, and it was lost.
+							yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries,
+								Err: fmt.Errorf("the server sent tool input (input_json_delta) for content block %d, which no tool_use content_block_start opened, or which had ended: "+
+									"the call it belongs to is unknown; its output is broken; if this repeats, report it to whoever runs the server or use another", ev.Index)})
+							return
+						}
+						if tb != nil {
 							tb.args.WriteString(ev.Delta.PartialJSON)
 						}
 					case "thinking_delta":
 						if !p.ownAPI && reasoning.Len()+len(ev.Delta.Thinking) <= think.MaxHeld {
 							reasoning.WriteString(ev.Delta.Thinking)
 						}
+					case "signature_delta", "citations_delta":
+					default:
+						if ev.Delta.Text != "" {
+							yield(llm.Chunk{}, p.unknownText("content_block_delta of type", string(ev.Delta.Type), ev.Delta.Text))
+							return
+						}
 					}
 				case "content_block_stop":
+					delete(opened, ev.Index)
 					if !endBlock(ev.Index) {
 						return
 					}
@@ -687,6 +735,15 @@ func (p *Provider) tooMuchHeld() *llm.Error {
 	return e
 }
 
+// unknownText is the error for text in a block or delta (what) of a type
+// the API does not send text in, typ: neither the answer nor known not to
+// be, it is not passed over, which would lose it if it were.
+func (p *Provider) unknownText(what, typ, text string) *llm.Error {
+	return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries,
+		Err: fmt.Errorf("the server sent text in a %s %q, which the API does not send text in: %q: whether it is the answer is unknown; "+
+			"if this repeats, report it to whoever runs the server or use another", what, apierr.Detail(typ), apierr.Detail(text))}
+}
+
 // wrongType is the error for an event's field that came as raw, of
 // another JSON type than a string (see apierr.WrongType).
 func (p *Provider) wrongType(event, field, raw string) *llm.Error {
@@ -780,6 +837,15 @@ func (tb *toolBuf) complete() (json.RawMessage, error) {
 		return nil, fmt.Errorf("tool call %s (%s): arguments are not a JSON object: %w", tb.name, tb.id, err)
 	}
 	return json.RawMessage(s), nil
+}
+
+// named returns an error for a tool block without a tool's name, which
+// no call can be made to; nil otherwise.
+func (tb *toolBuf) named() error {
+	if strings.TrimSpace(tb.name) == "" {
+		return fmt.Errorf("the server sent a tool call (id %q) without the tool's name: no call can be made of it; its output is broken", tb.id)
+	}
+	return nil
 }
 
 // stopReason normalises the API's stop_reason; forced is set when a
