@@ -1060,6 +1060,14 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 			return "the sign is wrong: the filing reports a positive figure, not a negative one (a loss)"
 		}
 	}
+	// A figure as filed before a stock split the later filings restate
+	// it for: no slip of scale, but the older footing.
+	if actual.AsFiled != 0 {
+		if ok, _ := matches(m, actual.AsFiled); ok {
+			return fmt.Sprintf("that is the figure as filed before a stock split; restated for the split, as the later filings state the years "+
+				"they cover, it is %s", t.Display(actual.Metric, actual.Value))
+		}
+	}
 	// A related line's of the period: a return on year-end equity stated
 	// as one on the average, cash and securities stated as net cash.
 	for _, r := range relatedOf[m.Metric] {

@@ -34,7 +34,7 @@ func trimRatio(r float64) string {
 }
 
 // splitRatio is the split ratio r is, 0 when it is none: at least 1.4 (a
-// 3-for-2) either way, within 3% of a fraction of a denominator up to 4
+// 3-for-2) and at most 300 either way, within 3% of a fraction of a denominator up to 4
 // (per-share figures are rounded to the cent, so a restated $0.17 of
 // $1.74 is 10.2).
 func splitRatio(r float64) float64 {
@@ -45,7 +45,10 @@ func splitRatio(r float64) float64 {
 	if inv {
 		r = 1 / r
 	}
-	if r < 1.4 {
+	if r < 1.4 || r > 300 {
+		// Past a few hundred it is no split but a scale slip: a count
+		// tagged in thousands in one filing and in units in the next
+		// (NVIDIA's 2009-2011 filings), a thousandfold either way.
 		return 0
 	}
 	for q := 1.0; q <= 4; q++ {
@@ -86,6 +89,7 @@ func stockSplits(cf *xbrl.CompanyFacts, currency string) []stockSplit {
 	type window struct {
 		ratio    float64
 		pre, pst xbrl.Date
+		shares   bool
 	}
 	var ws []window
 	for _, st := range splitTags {
@@ -112,10 +116,26 @@ func stockSplits(cf *xbrl.CompanyFacts, currency string) []stockSplit {
 					r = b.Value / a.Value
 				}
 				if k := splitRatio(r); k != 0 {
-					ws = append(ws, window{k, a.Filed, b.Filed})
+					ws = append(ws, window{k, a.Filed, b.Filed, st.shares})
 				}
 			}
 		}
+	}
+	// A split restates the share counts as well as the figures a share; a
+	// restatement of earnings restates the figures a share alone (Apple's
+	// 2009 change of revenue recognition moved its EPS by half again). So
+	// where the filer tags share counts, a move of the figures a share is
+	// a split only if the counts moved by its ratio then too.
+	var counts []window
+	for _, w := range ws {
+		if w.shares {
+			counts = append(counts, w)
+		}
+	}
+	if len(counts) > 0 {
+		ws = slices.DeleteFunc(ws, func(w window) bool {
+			return !w.shares && !slices.ContainsFunc(counts, func(c window) bool { return c.ratio == w.ratio && w.pre < c.pst && c.pre < w.pst })
+		})
 	}
 	// One split is every window of its ratio that overlaps the others:
 	// it took effect in all of them.

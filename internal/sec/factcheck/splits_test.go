@@ -78,7 +78,7 @@ func TestStockSplits(t *testing.T) {
 		reason string
 	}{
 		{fwd, "Diluted EPS was $2.00 in 2021.", Verified, ""},
-		{fwd, "Diluted EPS was $8.00 in 2021.", Corrected, ""},
+		{fwd, "Diluted EPS was $8.00 in 2021.", Corrected, "as filed before a stock split; restated for the split"},
 		{fwd, "Diluted EPS grew 25% in 2022.", Verified, ""},
 		{fwd, "Diluted EPS fell 69% in 2022.", Corrected, ""},
 		{fwd, "Dividends per share were $0.10 in 2021.", Verified, ""},
@@ -86,7 +86,7 @@ func TestStockSplits(t *testing.T) {
 		{fwd, "Dividends per share rose 100% in 2022.", Verified, ""},
 		{fwd, "Weighted average diluted shares were 1.0 billion in 2021.", Verified, ""},
 		{fwd, "Shares outstanding were 1.0 billion at the end of 2022.", Verified, ""},
-		{fwd, "Shares outstanding were 250 million at the end of 2022.", Corrected, ""},
+		{fwd, "Shares outstanding were 250 million at the end of 2022.", Corrected, "before a stock split"},
 		{fwd, "Diluted EPS was $4.00 in 2025.", Verified, ""},
 		{eur, "Diluted EPS was €2.00 in 2021.", Verified, ""},
 		{eur, "Diluted EPS was €8.00 in 2021.", Corrected, ""},
@@ -98,7 +98,7 @@ func TestStockSplits(t *testing.T) {
 		// last stated, before it, as $3.85, and its fall in fiscal 2023
 		// (to $1.74 before the split, $0.17 after) read as 96%.
 		{tables(t)["NVDA"], "NVIDIA's diluted EPS was $0.39 in fiscal 2022.", Verified, ""},
-		{tables(t)["NVDA"], "NVIDIA's diluted EPS was $3.85 in fiscal 2022.", Corrected, ""},
+		{tables(t)["NVDA"], "NVIDIA's diluted EPS was $3.85 in fiscal 2022.", Corrected, "before a stock split"},
 		{tables(t)["NVDA"], "NVIDIA's diluted EPS fell 55% in fiscal 2023.", Verified, ""},
 		{tables(t)["NVDA"], "NVIDIA's diluted EPS fell 96% in fiscal 2023.", Corrected, ""},
 	} {

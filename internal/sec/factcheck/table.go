@@ -305,6 +305,10 @@ type Fact struct {
 	// each rounded to the cent, and shares weighted over other spans, so
 	// the quarter's EPS as reported may differ by a cent or two.
 	Slack float64 `json:"slack,omitempty"`
+	// AsFiled is a per-share figure's or a count's value as its filing
+	// stated it before a stock split restated it (Value), 0 when none did:
+	// a figure that is it is named as the figure before the split.
+	AsFiled float64 `json:"as_filed,omitempty"`
 }
 
 // Table is the reference facts of one company.
@@ -559,6 +563,9 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 					t.Gaps = append(t.Gaps, Gap{Metric: c.m, Period: p, Reason: fmt.Sprintf("the filings Parley has state %s for %s only in a filing "+
 						"made while a stock split took effect, before or after it cannot be told", c.m.Label(), p)})
 					continue
+				}
+				if adj != fact.Value {
+					fact.AsFiled = fact.Value
 				}
 				fact.Value, fact.Source = adj, fact.Source+note
 			}
