@@ -585,6 +585,10 @@ var otherPhrases = []string{
 	"deferred tax", "deferred taxes", "deferred income tax", "deferred income taxes", "deferred tax expense", "deferred tax benefit",
 	"deferred income tax expense", "us income tax", "u.s. income tax", "us income taxes", "u.s. income taxes", "us taxes", "u.s. taxes",
 	"us tax expense", "u.s. tax expense",
+	// Rates and credits of the tax abroad or at home: no expense.
+	"foreign income tax rate", "foreign income tax rates", "foreign income tax rate differential", "foreign rate differential",
+	"foreign tax credit", "foreign tax credits", "foreign income tax credit", "foreign income tax credits", "domestic income tax rate",
+	"domestic tax rate", "foreign taxes paid rate",
 	// Rates a tax may be charged at that are neither the year's effective
 	// rate nor the federal statutory one.
 	"cash tax rate", "marginal tax rate", "marginal rate", "minimum tax", "minimum tax rate", "global minimum tax",

@@ -65,7 +65,8 @@ func TestTaxAndShareLines(t *testing.T) {
 		t.Errorf("%q → %s, want neither corrected", text, describe(fs))
 	}
 	for _, text := range []string{"Apple's federal income tax expense was $9.7 billion in fiscal 2025.",
-		"Deferred tax expense was $1.3 billion in fiscal 2025.", "Current income tax expense was $22.1 billion in fiscal 2025."} {
+		"Deferred tax expense was $1.3 billion in fiscal 2025.", "Current income tax expense was $22.1 billion in fiscal 2025.",
+		"The foreign income tax rate differential was -6.1% in fiscal 2025.", "Foreign tax credits were $4.7 billion in fiscal 2025."} {
 		if fs := ap.Check(text); len(fs) != 1 || fs[0].Status != Unverified {
 			t.Errorf("%q → %s, want one unverified", text, describe(fs))
 		}
