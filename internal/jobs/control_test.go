@@ -323,7 +323,10 @@ func testReclaim(t *testing.T, db string) {
 			t.Fatal("the frozen worker's lease never lapsed")
 		}
 	}
-	alive := newQueue(t, a, Config{Workers: 1, LeaseTTL: ttl, ReclaimEvery: 50 * time.Millisecond})
+	// The worker that takes over holds its own lease longer than the frozen
+	// one's: at 300 ms, a loaded machine let it lapse between renewals, and
+	// the job that took over was rightly taken over in its turn.
+	alive := newQueue(t, a, Config{Workers: 1, LeaseTTL: time.Second, ReclaimEvery: 50 * time.Millisecond})
 	waitStatus(t, a.Store, s.ID, debate.StatusCompleted)
 	if n := completedOnce(t, a.Store, s.ID); n != 7 {
 		t.Fatalf("%d turns completed, want 7", n)

@@ -79,8 +79,12 @@ func (q *Queue) reclaim(ctx context.Context) (int, error) {
 		why := "its process is gone"
 		if sum.Lease == nil || debate.OwnerAlive(sum.Lease.Owner) {
 			// No lease, or one that expired: a job that has just started
-			// may not have taken it yet.
-			if job.AttemptedAt == nil || now.Sub(*job.AttemptedAt) < q.cfg.ReclaimEvery {
+			// may not have taken it yet (it loads the log first, which on
+			// a loaded machine takes a while). It is given a lease's time
+			// to take one, as a runner that holds one is given to renew
+			// it; a reclaim period alone (a tenth of a second in tests)
+			// took over a job that was about to run.
+			if job.AttemptedAt == nil || now.Sub(*job.AttemptedAt) < max(q.cfg.ReclaimEvery, q.cfg.LeaseTTL) {
 				continue
 			}
 			why = "no lease"
