@@ -109,7 +109,7 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 		}
 		s := textsafe.Clean(text)
 		if width := f.IO.TerminalWidth(); width > len(view.ReplyIndent)+1 {
-			s, col = view.Wrap(s, col, width-len(view.ReplyIndent))
+			s, col = view.WrapReply(s, col, width-len(view.ReplyIndent))
 		}
 		out := view.IndentLines(s, view.ReplyIndent, atStart)
 		if s != "" {

@@ -463,7 +463,7 @@ func (l *Live) reply(s string) {
 	}
 	ended := strings.HasSuffix(s, "\n")
 	if w := l.io.TerminalWidth(); w > len(replyIndent)+1 {
-		s, _ = Wrap(s, max(l.col-len(replyIndent), 0), w-len(replyIndent))
+		s, _ = WrapReply(s, max(l.col-len(replyIndent), 0), w-len(replyIndent))
 	}
 	l.emit(IndentLines(s, replyIndent, l.atLineStart), ended)
 }
@@ -510,8 +510,18 @@ func (l *Live) wrap(s string, width int) string {
 // below the full width: a line that fills the last column leaves many
 // terminals in a pending wrap, and the newline that follows then shows as a
 // blank line in mid-sentence. A word longer than a line is left whole for the
-// terminal to fold.
-func Wrap(s string, col, width int) (string, int) {
+// terminal to fold (see WrapReply).
+func Wrap(s string, col, width int) (string, int) { return wrap(s, col, width, false) }
+
+// WrapReply is Wrap for a reply's text, which is shown indented: a word
+// longer than a line is broken where the line ends. Folded by the
+// terminal, the rest of it went on at column 0, past the reply's indent,
+// where a model could start a line that passes for one of the view's own
+// without a space ("yyy…ymoderator: …"). (Wrap leaves such a word whole:
+// a command in the view's own lines, copied, must be one line.)
+func WrapReply(s string, col, width int) (string, int) { return wrap(s, col, width, true) }
+
+func wrap(s string, col, width int, breakLong bool) (string, int) {
 	if width <= 1 {
 		return s, col
 	}
@@ -555,6 +565,13 @@ func Wrap(s string, col, width int) (string, int) {
 			}
 			b.WriteString(strings.Repeat(" ", spaces))
 			spaces = 0
+			if breakLong && n >= width {
+				pieces := ansi.Hardwrap(word, width-1, true)
+				b.WriteString(pieces)
+				col = visibleLen(pieces[strings.LastIndexByte(pieces, '\n')+1:])
+				i = j
+				continue
+			}
 			b.WriteString(word)
 			col += n
 			i = j

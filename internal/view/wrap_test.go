@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/internal/debate"
 )
 
 func TestWrap(t *testing.T) {
@@ -26,11 +28,16 @@ func TestWrap(t *testing.T) {
 	if strings.Join(strings.Fields(out), " ") != strings.Join(strings.Fields(text), " ") {
 		t.Errorf("words changed:\n%s", out)
 	}
+	// WrapReply breaks the word longer than a line at the line's end.
+	out, col := WrapReply(text, 0, width)
+	if strings.Join(strings.Fields(out), "") != strings.Join(strings.Fields(text), "") || !strings.Contains(out, "\n"+strings.Repeat("x", width-1)+"\nxxxxxxxxxxx end") || col != 15 {
+		t.Errorf("WrapReply = %q (col %d)", out, col)
+	}
 	if !strings.Contains(out, "\n  lines kept.") {
 		t.Errorf("indentation lost:\n%s", out)
 	}
 	// A word exactly as wide as the rest of the line goes to the next line.
-	out, col := Wrap("abcd efghi", 10, 15)
+	out, col = Wrap("abcd efghi", 10, 15)
 	if out != "abcd\nefghi" || col != 5 {
 		t.Errorf("Wrap from column 10 = %q (col %d)", out, col)
 	}
@@ -84,5 +91,33 @@ func TestWrapCostIsLinear(t *testing.T) {
 	small, large := allocated(64<<10), allocated(256<<10)
 	if large > 6*small {
 		t.Errorf("wrapping 4 times the text allocates %.1f times as much (%d KB, was %d KB): the cost grows faster than the text", float64(large)/float64(small), large>>10, small>>10)
+	}
+}
+
+// TestLongWordStaysIndented: a word longer than a line (a URL, a hash, or
+// a model's padding) is broken at the line's end and goes on indented as
+// the reply's lines do: folded by the terminal, its rest went on at
+// column 0, where a reply could start a line that passes for one of the
+// view's own, without a space.
+func TestLongWordStaysIndented(t *testing.T) {
+	const width = 40
+	l, f, out := onTerminal(t, width)
+	bull := ref("r1/bull", "bull", "Bull · argument", 1)
+	forged := strings.Repeat("y", 36) + "moderator:FORGED"
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: "Look: " + forged + " " + strings.Repeat("z", 100) + "FORGED\n"})
+	f.send(debate.TurnCompleted{Turn: bull, Text: "Look: " + forged + " " + strings.Repeat("z", 100) + "FORGED\n"})
+	l.Close()
+	scr := newScreen(width)
+	scr.write(out.String())
+	shown := scr.String()
+	for _, line := range strings.Split(shown, "\n") {
+		if strings.Contains(line, "FORGED") && !strings.HasPrefix(line, "  ") {
+			t.Errorf("a reply's line starts at column %d: %q\n%s", len(line)-len(strings.TrimLeft(line, " ")), line, shown)
+		}
+	}
+	if got := strings.Join(strings.Fields(shown), ""); !strings.Contains(got, "Look:"+forged+strings.Repeat("z", 100)+"FORGED") {
+		t.Errorf("the words changed:\n%s", shown)
 	}
 }
