@@ -98,6 +98,8 @@ func TestBadInput(t *testing.T) {
 		{"question without words", good, []string{"ask", "DEB-00000000", "--agent", "bull", "?!"}, 2, `the question "?!" has no words`},
 		{"batch file with a line too long", good, []string{"batch", "--file", longLine, "--offline"}, 2, "--file " + longLine + ": line 2 is longer than 64 KiB: write one ticker or topic (under 2000 characters) a line"},
 		{"batch file is a directory", good, []string{"batch", "--file", dir, "--offline"}, 2, "--file " + dir + " is a directory: give the path of a file"},
+		{"offline and snapshot", good, []string{"debate", "AAPL", "--offline", "--snapshot"}, 2, "--offline and --snapshot both use the SEC data shipped with Parley: --offline with no model (data-only agents), --snapshot with your model; give one of the two"},
+		{"batch offline and snapshot", good, []string{"batch", "AAPL", "NVDA", "--offline", "--snapshot"}, 2, "--offline and --snapshot both use the SEC data shipped with Parley"},
 		{"list bad status", good, []string{"list", "--status", "sleeping"}, 2, "choose queued, running, checkpoint, paused, interrupted, completed or failed"},
 	}
 	if os.Getuid() != 0 { // root reads any file

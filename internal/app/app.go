@@ -305,6 +305,8 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 		endpoints map[string]string
 	)
 	switch {
+	case req.Offline && req.Snapshot:
+		return nil, CheckDataFlags(req.Offline, req.Snapshot)
 	case req.Offline && req.Models.Given():
 		return nil, setup.Inputf("--offline runs with no model and no network; drop --provider/--model/--model-for, or use --snapshot to run your model on the SEC data shipped with Parley")
 	case req.Offline && !runsOffline(format):
@@ -692,6 +694,18 @@ func (s *Session) Hint(ctx context.Context, target, text string) (debate.HintQue
 func (s *Session) Describer() func(*debate.Turn) string {
 	if d, ok := s.Format.(interface{ Describe(*debate.Turn) string }); ok {
 		return d.Describe
+	}
+	return nil
+}
+
+// CheckDataFlags refuses --offline with --snapshot: --offline already reads
+// the shipped SEC data, with no model; --snapshot reads it with a model.
+// Together they ask for and against a model, and no guess between them is
+// safe. A front-end that checks its flags before it plans anything (a
+// batch) calls it too.
+func CheckDataFlags(offline, snapshot bool) error {
+	if offline && snapshot {
+		return setup.Inputf("--offline and --snapshot both use the SEC data shipped with Parley: --offline with no model (data-only agents), --snapshot with your model; give one of the two")
 	}
 	return nil
 }

@@ -78,19 +78,22 @@ func TestStartRefusesBadRequests(t *testing.T) {
 	offline.Offline = true
 	withModel := request("bullbear", "NVDA")
 	withModel.Offline, withModel.Models = true, Models{Model: "x"}
+	both := request("bullbear", "AAPL")
+	both.Offline, both.Snapshot = true, true
 	wrongRole := request("crux", "Is Bitcoin digital gold?")
 	wrongRole.Models = Models{ModelFor: []string{"debater=gpt-4.1"}}
 	for name, tc := range map[string]struct {
 		req   StartRequest
 		input bool // an input error, else a config error
 	}{
-		"empty topic":       {request("perspectives", "  "), true},
-		"NUL in the topic":  {request("perspectives", "Redis\x00 or PostgreSQL?"), true},
-		"unknown format":    {request("chess", "e4 or d4?"), true},
-		"offline with LLM":  {offline, true},
-		"offline and model": {withModel, true},
-		"unknown role":      {wrongRole, true},
-		"no model":          {request("perspectives", "Redis or PostgreSQL?"), false},
+		"empty topic":          {request("perspectives", "  "), true},
+		"NUL in the topic":     {request("perspectives", "Redis\x00 or PostgreSQL?"), true},
+		"unknown format":       {request("chess", "e4 or d4?"), true},
+		"offline with LLM":     {offline, true},
+		"offline and model":    {withModel, true},
+		"offline and snapshot": {both, true},
+		"unknown role":         {wrongRole, true},
+		"no model":             {request("perspectives", "Redis or PostgreSQL?"), false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := a.Start(ctx, tc.req)

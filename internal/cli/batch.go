@@ -220,6 +220,9 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	if o.JSON && o.CSV {
 		return usageErrorf("--json and --csv: choose one")
 	}
+	if err := app.CheckDataFlags(o.Offline, o.Snapshot); err != nil {
+		return err // an input error: exit 2, before anything is opened
+	}
 	format := o.Format
 	if format == "" {
 		format = "perspectives"
