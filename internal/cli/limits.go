@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/jobs"
+	"github.com/parleyhq/parley/internal/store/open"
 )
 
 func newLimitsCmd(f *Factory) *cobra.Command {
@@ -27,6 +29,21 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 		Example: "  parley limits\n  parley limits set openai --concurrency 4 --tokens-per-minute 400000\n  parley limits set anthropic --concurrency 0   # no limit",
 		Args:    subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// A read creates nothing: with no database yet, no limit
+			// was ever set, and opening it for the limits would create
+			// it (and River's tables) to say so.
+			where, err := noDatabase(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			if where != "" {
+				if asJSON {
+					fmt.Fprintln(f.IO.Out, "[]")
+					return nil
+				}
+				fmt.Fprintf(f.IO.Out, "No limits: there is no Parley database at %s yet, so none was set (parley limits set PROVIDER --concurrency N creates it).\n", where)
+				return nil
+			}
 			return withLimits(cmd.Context(), f, func(l *jobs.Limits) error {
 				lims, err := l.List(cmd.Context())
 				if err != nil {
@@ -66,9 +83,11 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lim.Provider = args[0]
+			// Provider names are lower case everywhere (--provider
+			// OpenAI is openai): "OpenAI" names the same provider.
+			lim.Provider = strings.ToLower(strings.TrimSpace(args[0]))
 			if !slices.Contains(jobs.AllQueues()[1:], lim.Provider) {
-				return usageErrorf("no provider %q: the providers are %s", lim.Provider, strings.Join(jobs.AllQueues()[1:], ", "))
+				return usageErrorf("no provider %q: the providers are %s", args[0], strings.Join(jobs.AllQueues()[1:], ", "))
 			}
 			if !cmd.Flags().Changed("concurrency") && !cmd.Flags().Changed("tokens-per-minute") {
 				return usageErrorf("give --concurrency N, --tokens-per-minute N, or both (0 = none)")
@@ -107,6 +126,23 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 	set.Flags().IntVar(&lim.TokensPerMinute, "tokens-per-minute", 0, "tokens (input and output) a minute across every worker; a call starts only while the last minute is under it (0 = no cap)")
 	cmd.AddCommand(set)
 	return cmd
+}
+
+// noDatabase says where the debate database would be ("" when it exists),
+// opening nothing for writing and creating nothing.
+func noDatabase(ctx context.Context, f *Factory) (where string, err error) {
+	path, _, err := f.dbPath()
+	if err != nil {
+		return "", err
+	}
+	st, err := open.OpenExisting(ctx, path)
+	switch {
+	case errors.Is(err, open.ErrNoDatabase):
+		return open.Describe(path), nil
+	case err != nil:
+		return "", storeError(path, false, err)
+	}
+	return "", st.Close()
 }
 
 // withLimits opens the database's limits.

@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -23,11 +26,22 @@ func TestLimitsSetAndShow(t *testing.T) {
 		err := root.ExecuteContext(context.Background())
 		return out.String(), err
 	}
-	if out, err := run("limits"); err != nil || !strings.Contains(out, "No limits") {
-		t.Fatalf("limits with none: %v\n%s", err, out)
+	if out, err := run("limits"); err != nil || !strings.Contains(out, "No limits: there is no Parley database at "+db+" yet") {
+		t.Fatalf("limits with no database: %v\n%s", err, out)
 	}
-	if _, err := run("limits", "set", "openai", "--concurrency", "3"); err != nil {
+	if out, err := run("limits", "--json"); err != nil || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("limits --json with no database: %v\n%s", err, out)
+	}
+	// Reading the limits created nothing.
+	if _, err := os.Stat(db); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("parley limits created the database: %v", err)
+	}
+	// Provider names are the same in any case, as for --provider.
+	if _, err := run("limits", "set", "OpenAI", "--concurrency", "3"); err != nil {
 		t.Fatal(err)
+	}
+	if out, err := run("limits"); err != nil || !strings.Contains(out, "openai") || strings.Contains(out, "OpenAI") {
+		t.Fatalf("limits after one set: %v\n%s", err, out)
 	}
 	if _, err := run("limits", "set", "openai", "--tokens-per-minute", "5000"); err != nil {
 		t.Fatal(err)
