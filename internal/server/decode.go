@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -75,6 +77,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown field %q: the fields' names are matched exactly; write %q", clip(key), field))
 		return false
 	}
+	raw = plainIntegers(raw)
 	strict := json.NewDecoder(bytes.NewReader(raw))
 	strict.DisallowUnknownFields()
 	if err := strict.Decode(v); err != nil {
@@ -101,6 +104,14 @@ func bodyError(err error, v any) string {
 		return fmt.Sprintf("the body is not valid JSON (at byte %d: %s): %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "), want)
 	case errors.As(err, &typ) && typ.Field == "":
 		return fmt.Sprintf("the body is %s, not an object: %s", article(typ.Value), want)
+	case errors.As(err, &typ) && wholeKind(typ.Type) && strings.HasPrefix(typ.Value, "number "):
+		// A number the decoder would not take as a whole one: 1.5, or
+		// one beyond the field's range (1e3 and 1000.0 were taken).
+		n := strings.TrimPrefix(typ.Value, "number ")
+		if f, err := strconv.ParseFloat(n, 64); err != nil || f == math.Trunc(f) {
+			return fmt.Sprintf("%q is %s, too large: give a smaller whole number", typ.Field, clip(n))
+		}
+		return fmt.Sprintf("%q is %s, not a whole number: give a whole number", typ.Field, clip(n))
 	case errors.As(err, &typ):
 		return fmt.Sprintf("%q is %s: give %s", typ.Field, article(typ.Value), jsonKind(typ.Type))
 	}
@@ -268,4 +279,99 @@ func foldedKey(raw []byte, fields []string) (key, field string) {
 		}
 	}
 	return "", ""
+}
+
+// wholeKind reports whether t is an integer type.
+func wholeKind(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// plainIntegers rewrites the numbers of the valid JSON document raw that
+// are whole but written with a fraction or an exponent (1e3, 1000.0,
+// 1.5E2) as plain integers, which Go's decoder takes into an integer
+// field: JSON has one number type, and many encoders write every number
+// as a float ("turn_budget": 1e3). Other numbers, and everything else,
+// are left as written.
+func plainIntegers(raw []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out []byte
+	last := 0 // raw[:last] is in out
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		n, ok := tok.(json.Number)
+		if !ok {
+			continue
+		}
+		plain, ok := integralLiteral(string(n))
+		if !ok {
+			continue
+		}
+		end := int(dec.InputOffset())
+		start := end - len(n)
+		out = append(append(out, raw[last:start]...), plain...)
+		last = end
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[last:]...)
+}
+
+// maxPlainDigits bounds the integers plainIntegers writes: more digits
+// than any integer field holds would only be refused, and an exponent is
+// not expanded into a long string of zeros.
+const maxPlainDigits = 20
+
+// integralLiteral is the JSON number lit written as a plain integer, when
+// lit has a fraction or an exponent and is nonetheless whole, with at most
+// maxPlainDigits digits. Exact: it works on the digits, not on a float.
+func integralLiteral(lit string) (string, bool) {
+	if !strings.ContainsAny(lit, ".eE") {
+		return "", false
+	}
+	sign, body := "", lit
+	if rest, ok := strings.CutPrefix(body, "-"); ok {
+		sign, body = "-", rest
+	}
+	mant, exp := body, 0
+	if i := strings.IndexAny(body, "eE"); i >= 0 {
+		e, err := strconv.Atoi(body[i+1:])
+		if err != nil || e > maxPlainDigits || e < -maxPlainDigits*2 {
+			return "", false
+		}
+		mant, exp = body[:i], e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := whole + frac // the value is digits × 10^exp
+	exp -= len(frac)
+	if exp < 0 {
+		cut := len(digits) + exp
+		if cut < 0 {
+			cut = 0
+		}
+		if strings.Trim(digits[cut:], "0") != "" {
+			return "", false // a fraction
+		}
+		digits, exp = digits[:cut], 0
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" {
+		return "0", true
+	}
+	if len(digits)+exp > maxPlainDigits {
+		return "", false
+	}
+	return sign + digits + strings.Repeat("0", exp), true
 }

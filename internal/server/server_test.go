@@ -217,7 +217,13 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		{"POST", "/api/debates", `[]`, 400, "the body is an array, not an object", nil},
 		{"POST", "/api/debates", ` null `, 400, "the body is null, not an object: send one JSON object with the fields format, topic", nil},
 		{"POST", "/api/debates", `{"topic":5}`, 400, `\"topic\" is a number: give a string"`, nil},
-		{"POST", "/api/debates", `{"topic":"x","max_rounds":1e9}`, 400, `\"max_rounds\" is a number 1e9: give a whole number"`, nil},
+		// A whole number is taken in any JSON spelling (1e3, 1000.0; see
+		// TestWholeNumbersInAnySpelling), not a fraction nor one no
+		// integer holds.
+		{"POST", "/api/debates", `{"topic":"x","turn_budget":1.5}`, 400, `\"turn_budget\" is 1.5, not a whole number: give a whole number"`, nil},
+		{"POST", "/api/debates", `{"topic":"x","max_rounds":2.5e0}`, 400, `\"max_rounds\" is 2.5e0, not a whole number`, nil},
+		{"POST", "/api/debates", `{"topic":"x","max_rounds":1e30}`, 400, `\"max_rounds\" is 1e30, too large: give a smaller whole number"`, nil},
+		{"POST", "/api/debates", `{"topic":"x","max_rounds":99999999999999999999}`, 400, `\"max_rounds\" is 99999999999999999999, too large`, nil},
 		{"POST", "/api/debates", `{"topic":"x","hints":"look at margins"}`, 400, `\"hints\" is a string: give an array of strings"`, nil},
 		{"POST", "/api/debates", `{"topic":"x","deep":"yes"}`, 400, `\"deep\" is a string: give true or false"`, nil},
 		// A field given twice is refused: decoders disagree on which one
@@ -1494,5 +1500,43 @@ func TestOpenAPIQueryParameters(t *testing.T) {
 				t.Errorf("%s: the document does not say it answers 400 (a query parameter it does not take)", route)
 			}
 		}
+	}
+}
+
+// TestWholeNumbersInAnySpelling: JSON has one number type, and many
+// encoders write whole numbers as floats (1e3, 1000.0): a whole number in
+// any spelling is taken into a whole-number field, as its value.
+func TestWholeNumbersInAnySpelling(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true,"turn_budget":1e3,"debate_budget":2.5E+4}`)
+	events, err := ts.app.Store.Load(t.Context(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := debate.Fold(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Limits.TurnBudget != 1000 || st.Limits.DebateBudget != 25000 {
+		t.Errorf("turn budget %d, debate budget %d; want 1000 and 25000", st.Limits.TurnBudget, st.Limits.DebateBudget)
+	}
+}
+
+func TestIntegralLiteral(t *testing.T) {
+	for lit, want := range map[string]string{
+		"1e3": "1000", "1E3": "1000", "1e+3": "1000", "1000.0": "1000", "1.5e2": "150", "-2.0": "-2", "-0.0": "0",
+		"0.0e5": "0", "12.300e1": "123", "100e-2": "1", "0.5e1": "5", "1e19": "10000000000000000000",
+		// Not whole, too long, or plain already: left as written.
+		"1.5": "", "1e-3": "", "15e-1": "", "1e21": "", "1e99999999999": "", "1e-99999999999": "", "42": "", "-7": "",
+	} {
+		got, ok := integralLiteral(lit)
+		if ok != (want != "") || got != want {
+			t.Errorf("integralLiteral(%s) = %q, %v; want %q", lit, got, ok, want)
+		}
+	}
+	// Only numbers are rewritten, where they are; strings stay as sent.
+	in := `{"topic":"1e3 or 1.0?","a":[1e2,{"b":-3.0}],"c":1.5,"d":"2.0"}`
+	if got, want := string(plainIntegers([]byte(in))), `{"topic":"1e3 or 1.0?","a":[100,{"b":-3}],"c":1.5,"d":"2.0"}`; got != want {
+		t.Errorf("plainIntegers:\n got %s\nwant %s", got, want)
 	}
 }
