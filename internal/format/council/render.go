@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/textsafe/mdsafe"
 )
 
 // Format is the council format for the registry.
@@ -65,7 +66,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		res = &r
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Council: %s\n\n", oneLine(p.company, 120))
+	fmt.Fprintf(&b, "# Council: %s\n\n", mdsafe.Literal(oneLine(p.company, 120)))
 	head := []string{
 		"**Debate ID:** " + s.ID,
 		"**Agents:** " + strings.Join(agentNames(p.opts.Agents), ", "),

@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/textsafe/mdsafe"
 )
 
 // Format is the crux format for the registry.
@@ -76,7 +77,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 	// kept to one line (report.Item), so that none opens a section of the
 	// report or leaves a code block open.
 	fmt.Fprintf(&b, "# Crux: %s\n\n", report.Item(q))
-	head := []string{"**Topic:** " + oneLine(p.topic), "**Debate ID:** " + s.ID}
+	head := []string{"**Topic:** " + mdsafe.Literal(p.topic), "**Debate ID:** " + s.ID}
 	names := make([]string, len(th.agents))
 	for i, a := range th.agents {
 		names[i] = a.Name

@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/textsafe/mdsafe"
 )
 
 // Format is the formal format for the registry.
@@ -65,7 +66,7 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Debate: \"%s\"\n\n", oneLine(p.topic))
+	fmt.Fprintf(&b, "# Debate: \"%s\"\n\n", mdsafe.Literal(p.topic))
 	if s.Status != debate.StatusCompleted {
 		fmt.Fprintf(&b, "**Status:** %s (the debate has not finished; this report is partial)\n\n", s.Status)
 	}

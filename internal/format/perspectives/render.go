@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/textsafe/mdsafe"
 )
 
 // Result is the verdict of a perspectives debate.
@@ -150,7 +151,7 @@ func FileSlug(s string, max int) string {
 func (p *Protocol) decision(s *debate.State, v *view) string {
 	var b strings.Builder
 	res := p.result(s, v)
-	fmt.Fprintf(&b, "# Decision: %s\n\n", oneLine(p.topic))
+	fmt.Fprintf(&b, "# Decision: %s\n\n", mdsafe.Literal(oneLine(p.topic)))
 	meta := []string{
 		"**Date:** " + s.Created.Format(time.DateOnly),
 		"**Debate ID:** " + s.ID,
@@ -273,7 +274,7 @@ func (f Format) IssueDraft(s *debate.State) (string, error) {
 	}
 	syn := v.synthesis
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Implement decision: %s\n\n", oneLine(p.topic))
+	fmt.Fprintf(&b, "# Implement decision: %s\n\n", mdsafe.Literal(oneLine(p.topic)))
 	fmt.Fprintf(&b, "Decided in debate %s on %s (confidence: %s).\n\n", s.ID, s.Created.Format(time.DateOnly), fold(syn.Confidence))
 	fmt.Fprintf(&b, "## Decision\n\n%s\n\n", prose(syn.Recommendation))
 	b.WriteString("## Acceptance criteria\n\n")
