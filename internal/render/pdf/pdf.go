@@ -10,7 +10,9 @@
 // script) is printed as its code point, "⟨U+1F44D⟩", and a note at the end
 // says so: fpdf draws it as a blank box, and a verdict given as an emoji, or
 // a debate in Chinese, said nothing. Emoji in headings are dropped: they
-// decorate them ("## 🐂 BULL CASE").
+// decorate them ("## 🐂 BULL CASE"). The control pictures every view shows
+// control characters as (␛), which DejaVu lacks, print as the control's
+// name, "⟨ESC⟩".
 package pdf
 
 import (
@@ -785,6 +787,15 @@ func (r *renderer) shown(s, family, style string) string {
 	var b strings.Builder
 	for _, c := range s {
 		if c > 0x7E && !g.has(c) {
+			if name := controlName(c); name != "" {
+				// Not a character of the text, which the note at
+				// the end is about, but how every view shows a
+				// control character (textsafe.Clean's "␛"), which
+				// DejaVu has no glyph for: "⟨U+241B⟩" read as a
+				// character the PDF could not print.
+				b.WriteString("⟨" + name + "⟩")
+				continue
+			}
 			if r.inHeading && c > 0xFFFF && unicode.IsSymbol(c) {
 				continue
 			}
@@ -805,6 +816,24 @@ func (r *renderer) shown(s, family, style string) string {
 func rightToLeft(c rune) bool {
 	return c >= 0x0590 && c <= 0x08ff && unicode.In(c, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko, unicode.Samaritan, unicode.Mandaic) ||
 		c >= 0xfb1d && c <= 0xfefc && unicode.In(c, unicode.Hebrew, unicode.Arabic)
+}
+
+// controlNames are the abbreviations of the control characters U+0000 to
+// U+0020 and U+007F, which the control pictures U+2400 to U+2421 picture
+// (their Unicode names: "SYMBOL FOR ESCAPE" is ␛, ESC).
+var controlNames = [...]string{"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+	"DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US", "SP", "DEL"}
+
+// controlName is the abbreviation of the control character the control
+// picture c pictures ("ESC" for ␛, "NL" for ␤), "" when c is none.
+func controlName(c rune) string {
+	switch {
+	case c >= 0x2400 && c <= 0x2421:
+		return controlNames[c-0x2400]
+	case c == 0x2424:
+		return "NL"
+	}
+	return ""
 }
 
 // codePoint is how shown writes c.

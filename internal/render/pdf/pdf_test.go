@@ -265,6 +265,27 @@ func TestRenderShowsWhatTheFontsLack(t *testing.T) {
 	}
 }
 
+// TestRenderNamesControlPictures: the visible forms every view gives a
+// control character (textsafe.Clean's ␛, ␇, ␡), which DejaVu has no glyph
+// for, print as the control's name in the title, text, headings, tables and
+// code, "⟨ESC⟩"; they printed as "⟨U+241B⟩", with the note about
+// characters the fonts lack, as if the text held a character the PDF could
+// not print.
+func TestRenderNamesControlPictures(t *testing.T) {
+	md := "## Heading ␛]0;x␇\n\nThe topic: Redis␛[2J or ␡ PostgreSQL␤?\n\n| Reply | Note |\n| --- | --- |\n| ␀ | ␈␉ |\n\n```\nx = \"␛[31m\"\n```\n"
+	text := squash(pdfText(t, render(t, "Redis␛[2J or PostgreSQL?", md)))
+	mustContain(t, text,
+		"Redis⟨ESC⟩[2J or PostgreSQL?",
+		"Heading ⟨ESC⟩]0;x⟨BEL⟩",
+		"The topic: Redis⟨ESC⟩[2J or ⟨DEL⟩ PostgreSQL⟨NL⟩?",
+		"⟨NUL⟩ ⟨BS⟩⟨HT⟩",
+		`x = "⟨ESC⟩[31m"`,
+	)
+	if strings.Contains(text, "U+24") || strings.Contains(text, "code points") {
+		t.Errorf("a control picture is shown by its code point, or noted as a character the fonts lack:\n%s", text)
+	}
+}
+
 // TestRenderSaysRightToLeftIsNotReordered: fpdf has no bidirectional
 // algorithm nor Arabic shaping, so right-to-left text is printed left to
 // right in the order it is stored, its letters unjoined, which reads
