@@ -522,6 +522,19 @@ func (s *Server) apiResume(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
+	s.export(w, r, exportFailure{msg: writeError, app: writeAppError})
+}
+
+// exportFailure is how an export route answers an error: the API in JSON,
+// the dashboard's download links with a page (pageExport).
+type exportFailure struct {
+	msg func(w http.ResponseWriter, code int, msg string)
+	app func(w http.ResponseWriter, err error)
+}
+
+// export writes debate {id} as the document ?as= names, answering errors
+// with fail.
+func (s *Server) export(w http.ResponseWriter, r *http.Request, fail exportFailure) {
 	id := r.PathValue("id")
 	as := r.URL.Query().Get("as")
 	if as == "" {
@@ -534,37 +547,37 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	if v, ok := r.URL.Query()["summary"]; ok {
 		b, err := strconv.ParseBool(v[0])
 		if err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("summary=%q: give summary=true for the summary, summary=false (or leave it out) for the whole document", clip(v[0])))
+			fail.msg(w, http.StatusBadRequest, fmt.Sprintf("summary=%q: give summary=true for the summary, summary=false (or leave it out) for the whole document", clip(v[0])))
 			return
 		}
 		summary = b
 	}
 	types := map[string]string{"md": "text/markdown; charset=utf-8", "json": "application/json; charset=utf-8", "pdf": "application/pdf"}
 	if types[as] == "" {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", clip(as)))
+		fail.msg(w, http.StatusBadRequest, fmt.Sprintf("as=%q: export as md, json or pdf", clip(as)))
 		return
 	}
 	// Set once the document is rendered: an error is not an attachment.
 	attachment := func(h http.Header) { h.Set("Content-Disposition", `attachment; filename="`+id+"."+as+`"`) }
-	if s.head(w, r, id, true, writeAppError, types[as], attachment) {
+	if s.head(w, r, id, true, fail.app, types[as], attachment) {
 		return
 	}
 	st, err := s.state(r.Context(), id)
 	if err != nil {
-		writeAppError(w, err)
+		fail.app(w, err)
 		return
 	}
 	st = s.app.AsShown(r.Context(), st)
 	format, err := s.app.Formats.Get(st.Format)
 	if err != nil {
-		writeAppError(w, err)
+		fail.app(w, err)
 		return
 	}
 	switch as {
 	case "md":
 		doc, err := app.RenderDoc(format, st, summary)
 		if err != nil {
-			writeAppError(w, err)
+			fail.app(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", types[as])
@@ -577,11 +590,11 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 		pdf, err := s.exportPDF(r.Context(), st, format, summary)
 		if errors.Is(err, errRendersBusy) {
 			w.Header().Set("Retry-After", "5")
-			writeError(w, http.StatusServiceUnavailable, err.Error())
+			fail.msg(w, http.StatusServiceUnavailable, err.Error())
 			return
 		}
 		if err != nil {
-			writeAppError(w, err)
+			fail.app(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", types[as])

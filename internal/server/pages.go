@@ -61,6 +61,22 @@ func (s *Server) pageError(w http.ResponseWriter, err error) {
 	s.render(w, "error.html", map[string]any{"Title": http.StatusText(code), "Message": msg})
 }
 
+// pageExport is the dashboard's download links' route: the API's export
+// (apiExport), with an error answered by a page, since a person followed
+// the link and the browser shows what comes back: a PDF refused while the
+// server lays out as many as it takes showed a line of bare JSON.
+func (s *Server) pageExport(w http.ResponseWriter, r *http.Request) {
+	back := "/debates/" + r.PathValue("id")
+	page := func(w http.ResponseWriter, code int, msg string) {
+		if code == http.StatusServiceUnavailable { // errRendersBusy, said for a person
+			msg = "The server is laying out as many PDFs as it can at once. Try again in a few seconds, or download the Markdown or the JSON meanwhile."
+		}
+		w.WriteHeader(code)
+		s.render(w, "error.html", map[string]any{"Title": http.StatusText(code), "Message": msg, "Back": back})
+	}
+	s.export(w, r, exportFailure{msg: page, app: s.pageError})
+}
+
 // notFound is the page for a path the dashboard does not serve.
 func (s *Server) notFound(w http.ResponseWriter) {
 	w.WriteHeader(http.StatusNotFound)

@@ -201,6 +201,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /debates/{id}", page(s.pageDebate))
 	mux.HandleFunc("GET /debates/{id}/panel", page(s.pagePanel))
 	mux.HandleFunc("GET /debates/{id}/report", page(s.pageReport))
+	mux.HandleFunc("GET /debates/{id}/export", page(s.pageExport))
 	mux.HandleFunc("POST /debates/{id}/{action}", page(s.action))
 	mux.HandleFunc("GET /login", s.pageLogin)
 	mux.HandleFunc("POST /login", s.login)
@@ -247,7 +248,9 @@ func (s *Server) debateID(notFound func(http.ResponseWriter, error)) func(http.H
 // ?limt=5 listed 100 debates and ?stauts=running every debate, as if the
 // filter had matched them. The values are checked by the handlers. The
 // dashboard's pages are not checked: a link with a parameter a site adds
-// (utm_source) still opens.
+// (utm_source) still opens. A parameter whose name starts with "_" is
+// ignored on every route: it is how clients defeat a cache (jQuery's
+// ?_=1700000000), and no parameter of the API is named so.
 func queryParams(known ...string) func(http.HandlerFunc) http.HandlerFunc {
 	return func(next http.HandlerFunc) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -262,7 +265,7 @@ func queryParams(known ...string) func(http.HandlerFunc) http.HandlerFunc {
 			}
 			slices.Sort(names) // the first unknown one named, the same each time
 			for _, name := range names {
-				if slices.Contains(known, name) {
+				if slices.Contains(known, name) || strings.HasPrefix(name, "_") {
 					continue
 				}
 				_, path, _ := strings.Cut(r.Pattern, " ")
@@ -270,6 +273,8 @@ func queryParams(known ...string) func(http.HandlerFunc) http.HandlerFunc {
 				msg := fmt.Sprintf("unknown query parameter %q", clip(name))
 				if s := app.Suggest(name, known); len(s) > 0 {
 					msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, " or "))
+				} else {
+					msg += " (a cache-buster is taken when its name starts with _, ?_=1)"
 				}
 				if len(known) == 0 {
 					msg += fmt.Sprintf(": %s takes none", route)

@@ -891,7 +891,15 @@ func TestUnknownQueryParameters(t *testing.T) {
 		{"GET", "/api/debates?status=runing", 400, []string{`status=\"runing\": filter by one of`, "running"}},
 		{"GET", "/api/debates?limit=1&status=completed", 200, []string{id}},
 		{"HEAD", "/api/debates?q=x", 400, nil},
-		{"GET", "/api/debates/" + id + "?verbose=1", 400, []string{`unknown query parameter \"verbose\": GET /api/debates/{id} takes none`}},
+		{"GET", "/api/debates/" + id + "?verbose=1", 400, []string{`unknown query parameter \"verbose\" (a cache-buster is taken when its name starts with _, ?_=1): GET /api/debates/{id} takes none`}},
+		// A cache-buster (jQuery's ?_=…, or any name starting with _)
+		// is ignored on every route, read or write.
+		{"GET", "/api/debates/" + id + "?_=1700000000", 200, []string{id}},
+		{"GET", "/api/debates?_=1&_cb=x&limit=1", 200, []string{id}},
+		{"GET", "/api/debates/" + id + "/export?as=md&_=2", 200, nil},
+		{"GET", "/api/openapi.json?_=3", 200, nil},
+		{"POST", "/api/debates/" + id + "/pause?_=4", 409, []string{"not running"}},
+		{"GET", "/api/debates/" + id + "?v=2", 400, []string{`unknown query parameter \"v\" (a cache-buster is taken when its name starts with _`}},
 		{"GET", "/api/debates/" + id + "/export?as=pdf&sumary=true", 400, []string{`\"sumary\" (did you mean summary?)`, "takes as, summary"}},
 		{"GET", "/api/debates/" + id + "/export?as=pdff", 400, []string{`as=\"pdff\": export as md, json or pdf`}},
 		{"GET", "/api/debates/" + id + "/export?as=md&summary=true", 200, nil},
@@ -1538,5 +1546,93 @@ func TestIntegralLiteral(t *testing.T) {
 	in := `{"topic":"1e3 or 1.0?","a":[1e2,{"b":-3.0}],"c":1.5,"d":"2.0"}`
 	if got, want := string(plainIntegers([]byte(in))), `{"topic":"1e3 or 1.0?","a":[100,{"b":-3}],"c":1.5,"d":"2.0"}`; got != want {
 		t.Errorf("plainIntegers:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestOpenAPIDocumentsNoSuchDebate: every route of a debate answers a
+// debate that is not there with 404, and the OpenAPI document says so for
+// each (export and events did not), so that a client built from it
+// expects the answer.
+func TestOpenAPIDocumentsNoSuchDebate(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	_, body := ts.do(t, "GET", "/api/openapi.json", "")
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string]string{"checkpoint": `{"action":"continue"}`, "hints": `{"target":"bull","text":"x"}`}
+	n := 0
+	for path, ops := range doc.Paths {
+		if !strings.Contains(path, "{id}") {
+			continue
+		}
+		for method, raw := range ops {
+			if method == "parameters" {
+				continue
+			}
+			var op struct{ Responses map[string]any }
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatalf("%s %s: %v", method, path, err)
+			}
+			resp, out := ts.do(t, strings.ToUpper(method), strings.ReplaceAll(path, "{id}", "DEB-00000000"), bodies[path[strings.LastIndex(path, "/")+1:]])
+			n++
+			if resp.StatusCode != http.StatusNotFound {
+				t.Errorf("%s %s of no debate: %d %s, want 404", method, path, resp.StatusCode, out)
+			}
+			if _, ok := op.Responses["404"]; !ok {
+				t.Errorf("%s %s: the document does not say it answers 404 (no such debate)", strings.ToUpper(method), path)
+			}
+		}
+	}
+	if n < 8 {
+		t.Errorf("%d routes of a debate documented, want every one", n)
+	}
+}
+
+// TestDownloadLinksAnswerWithPages: the dashboard's download links lead to
+// the document, and an export refused (a PDF while the server lays out as
+// many as it takes, a debate deleted since the page was drawn) is answered
+// with a page a person reads, linking back to the debate: it was a line of
+// bare JSON from the API's route. The API keeps answering JSON.
+func TestDownloadLinksAnswerWithPages(t *testing.T) {
+	ts := newTestServer(t, nil, "")
+	id := ts.create(t, `{"topic":"NVDA","offline":true}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == debate.StatusCompleted })
+	_, panel := ts.do(t, "GET", "/debates/"+id+"/panel", "")
+	for _, as := range []string{"md", "json", "pdf"} {
+		link := "/debates/" + id + "/export?as=" + as
+		if !strings.Contains(panel, `href="`+link+`"`) {
+			t.Errorf("the panel has no link to %s:\n%s", link, panel)
+		}
+		resp, out := ts.do(t, "GET", link, "")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") || out == "" {
+			t.Errorf("GET %s: %d %q", link, resp.StatusCode, resp.Header.Get("Content-Disposition"))
+		}
+	}
+	ts.renders = newRenderSlots(1, 0)
+	hold, err := ts.renders.acquire(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold()
+	for _, c := range []struct {
+		path, says string
+		code       int
+		back       string
+	}{
+		{"/debates/" + id + "/export?as=pdf&summary=true", "Try again in a few seconds, or download the Markdown or the JSON meanwhile.", http.StatusServiceUnavailable, "/debates/" + id},
+		{"/debates/DEB-00000000/export?as=md", "No such debate.", http.StatusNotFound, "/"},
+		{"/debates/" + id + "/export?as=docx", "as=&#34;docx&#34;: export as md, json or pdf", http.StatusBadRequest, "/debates/" + id},
+	} {
+		resp, out := ts.do(t, "GET", c.path, "")
+		if resp.StatusCode != c.code || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(out, c.says) ||
+			!strings.Contains(out, `href="`+c.back+`"`) || resp.Header.Get("Content-Disposition") != "" {
+			t.Errorf("GET %s: %d %s, want %d, a page saying %q with a link back:\n%s", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), c.code, c.says, out)
+		}
+	}
+	if resp, out := ts.do(t, "GET", "/api/debates/"+id+"/export?as=pdf&summary=true", ""); resp.StatusCode != http.StatusServiceUnavailable || !strings.HasPrefix(out, `{"error":`) {
+		t.Errorf("the API's export refused: %d %s, want 503 in JSON", resp.StatusCode, out)
 	}
 }
