@@ -71,7 +71,7 @@ func runAsk(ctx context.Context, f *Factory, o *AskOptions) error {
 	if strings.TrimSpace(o.Question) == "" {
 		return usageErrorf("the question is empty: ask something, for example \"What would change your mind?\"")
 	}
-	store, err := f.OpenStore(ctx)
+	store, err := f.OpenStoreFor(ctx, o.ID)
 	if err != nil {
 		return err
 	}

@@ -413,7 +413,11 @@ func checkOutDir(given, dir string) error {
 }
 
 func runDebate(ctx context.Context, f *Factory, o *DebateOptions) error {
-	store, err := f.OpenStore(ctx)
+	openStore := f.OpenStore
+	if o.Resume != "" {
+		openStore = func(ctx context.Context) (debate.Store, error) { return f.OpenStoreFor(ctx, o.Resume) }
+	}
+	store, err := openStore(ctx)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ documents, exports) stay where they are. A debate that is running cannot be dele
 }
 
 func runDelete(ctx context.Context, f *Factory, o *DeleteOptions) error {
-	store, err := f.OpenStore(ctx)
+	store, err := f.OpenStoreFor(ctx, o.ID)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/jobs"
-	"github.com/parleyhq/parley/internal/store/open"
 )
 
 func newLimitsCmd(f *Factory) *cobra.Command {
@@ -126,23 +124,6 @@ The SEC's fair-access limit (8 requests a second) always holds across them.`,
 	set.Flags().IntVar(&lim.TokensPerMinute, "tokens-per-minute", 0, "tokens (input and output) a minute across every worker; a call starts only while the last minute is under it (0 = no cap)")
 	cmd.AddCommand(set)
 	return cmd
-}
-
-// noDatabase says where the debate database would be ("" when it exists),
-// opening nothing for writing and creating nothing.
-func noDatabase(ctx context.Context, f *Factory) (where string, err error) {
-	path, _, err := f.dbPath()
-	if err != nil {
-		return "", err
-	}
-	st, err := open.OpenExisting(ctx, path)
-	switch {
-	case errors.Is(err, open.ErrNoDatabase):
-		return open.Describe(path), nil
-	case err != nil:
-		return "", storeError(path, false, err)
-	}
-	return "", st.Close()
 }
 
 // withLimits opens the database's limits.

@@ -102,3 +102,22 @@ func TestLimitsSetSays(t *testing.T) {
 		}
 	}
 }
+
+// TestNoDatabaseIsNoDebate: a command on a debate (a resume, a follow-up
+// question, a delete) with no database yet says there is no such debate,
+// naming where the database would be, and creates none to say so.
+func TestNoDatabaseIsNoDebate(t *testing.T) {
+	for _, args := range [][]string{{"debate", "--resume", "DEB-00000001"}, {"ask", "DEB-00000001", "--agent", "bull", "Why?"}, {"delete", "DEB-00000001", "--yes"}} {
+		f := testFactory(t, "", false)
+		db := f.DBPath
+		root := NewRootCmd(f)
+		root.SetArgs(append(args, "--db", db))
+		err := root.ExecuteContext(context.Background())
+		if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "no debate DEB-00000001: there is no Parley database at "+db+" yet") {
+			t.Errorf("%v with no database: %v, want a usage error saying there is none", args, err)
+		}
+		if _, err := os.Stat(db); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%v created the database: %v", args, err)
+		}
+	}
+}

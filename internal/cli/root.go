@@ -124,6 +124,37 @@ func (f *Factory) OpenStore(ctx context.Context) (debate.Store, error) {
 	return st, storeError(path, true, err)
 }
 
+// noDatabase says where the debate database would be ("" when it exists),
+// opening nothing for writing and creating nothing.
+func noDatabase(ctx context.Context, f *Factory) (where string, err error) {
+	path, _, err := f.dbPath()
+	if err != nil {
+		return "", err
+	}
+	st, err := open.OpenExisting(ctx, path)
+	switch {
+	case errors.Is(err, open.ErrNoDatabase):
+		return open.Describe(path), nil
+	case err != nil:
+		return "", storeError(path, false, err)
+	}
+	return "", st.Close()
+}
+
+// OpenStoreFor opens the debate store for a command that writes to debate
+// id, which must exist (a resume, a follow-up question, a delete): with no
+// database there is no such debate, and none is created to say so.
+func (f *Factory) OpenStoreFor(ctx context.Context, id string) (debate.Store, error) {
+	where, err := noDatabase(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if where != "" {
+		return nil, usageErrorf("no debate %s: there is no Parley database at %s yet ('parley list' shows the debates)", id, where)
+	}
+	return f.OpenStore(ctx)
+}
+
 // storeError types a store's opening error for its exit code. A SQLite
 // path that cannot hold a database is bad input, worded here for every
 // command alike: the path, why it cannot be used, and how to choose
