@@ -305,8 +305,8 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 		endpoints map[string]string
 	)
 	switch {
-	case req.Offline && req.Snapshot:
-		return nil, CheckDataFlags(req.Offline, req.Snapshot)
+	case req.Offline && req.Bool(setup.SnapshotOption.Name):
+		return nil, CheckDataFlags(true, true)
 	case req.Offline && req.Models.Given():
 		return nil, setup.Inputf("--offline runs with no model and no network; drop --provider/--model/--model-for, or use --snapshot to run your model on the SEC data shipped with Parley")
 	case req.Offline && !runsOffline(format):

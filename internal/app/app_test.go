@@ -78,8 +78,8 @@ func TestStartRefusesBadRequests(t *testing.T) {
 	offline.Offline = true
 	withModel := request("bullbear", "NVDA")
 	withModel.Offline, withModel.Models = true, Models{Model: "x"}
-	both := request("bullbear", "AAPL")
-	both.Offline, both.Snapshot = true, true
+	both := withValue(request("bullbear", "AAPL"), setup.SnapshotOption.Name, true)
+	both.Offline = true
 	wrongRole := request("crux", "Is Bitcoin digital gold?")
 	wrongRole.Models = Models{ModelFor: []string{"debater=gpt-4.1"}}
 	for name, tc := range map[string]struct {
