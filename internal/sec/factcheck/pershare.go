@@ -165,22 +165,27 @@ func (t *Table) perShare(series map[Metric]*xbrl.Series, m Metric, p Period, pre
 	if !p.TTM {
 		return perShareQuarter(series, m, p.FY, p.Q, preferred)
 	}
-	s := series[m]
-	last, ok := s.Latest()
+	// The TTM ends where net income's does: with the latest quarter it
+	// has, reported or worked out from year-to-date figures.
+	s, ni := series[m], series[NetIncome]
+	if ni == nil {
+		return Fact{}, ""
+	}
+	last, ok := ni.Latest()
 	if !ok {
 		return Fact{}, ""
 	}
 	fy, q := 0, 0
 	for y := last.Period.FiscalYear; y >= last.Period.FiscalYear-1 && q == 0; y-- {
 		for n := 4; n >= 1; n-- {
-			if _, ok := s.Quarter(y, n); ok {
+			if _, ok := ni.Quarter(y, n); ok {
 				fy, q = y, n
 				break
 			}
 		}
 	}
 	if q == 0 {
-		return Fact{}, fmt.Sprintf("the filings Parley has give no quarterly %s to add up to a TTM", m.Label())
+		return Fact{}, ""
 	}
 	// A TTM to the fiscal year's end is that year, whose EPS the 10-K
 	// states, right too as the TTM; and the only one when its quarters

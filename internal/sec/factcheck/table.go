@@ -544,6 +544,21 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 				continue
 			}
 			f, ok := get(c.m, p)
+			if _, eps := epsShares[c.m]; eps && series[c.m] != nil && (p.TTM || p.Q > 1 && (!ok || f.Derived())) {
+				// EPS is not additive: a quarter the filings do not state
+				// for three months, or a TTM, is worked out from net income
+				// and shares (the xbrl series derives none).
+				if !ok || f.Derived() {
+					fact, why := t.perShare(series, c.m, p, preferred)
+					switch {
+					case why != "":
+						t.Gaps = append(t.Gaps, Gap{Metric: c.m, Period: p, Reason: why})
+					case fact != (Fact{}):
+						vals[c.m] = fact
+					}
+					continue
+				}
+			}
 			if !ok {
 				continue
 			}
@@ -569,15 +584,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 				}
 				fact.Value, fact.Source = adj, fact.Source+note
 			}
-			if _, eps := epsShares[c.m]; eps && (p.TTM || f.Derived()) {
-				// EPS is not additive: a quarter the filings do not state,
-				// or a TTM, is worked out from net income and shares.
-				var why string
-				if fact, why = t.perShare(series, c.m, p, preferred); why != "" {
-					t.Gaps = append(t.Gaps, Gap{Metric: c.m, Period: p, Reason: why})
-					continue
-				}
-			} else if f.Derived() && UnitOf(c.m) == USDPerShare {
+			if f.Derived() && UnitOf(c.m) == USDPerShare {
 				// Half a cent for each figure rounded to the cent, and a
 				// cent for the shares weighted over other spans.
 				fact.Slack = 0.005*float64(len(f.Sources)) + 0.01

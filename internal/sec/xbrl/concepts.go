@@ -67,6 +67,13 @@ type ConceptDef struct {
 	// of quarters. A fourth quarter's average is the 10-K's to state, and
 	// it states the year's only.
 	Average bool
+	// NonAdditive is true for a flow over an average (EPS: net income over
+	// the weighted shares): the year's less nine months' is a quarter's
+	// only when the shares did not move, and a split, an issuance or
+	// buybacks move them, so no quarter is worked out as the difference of
+	// two year-to-date figures and no trailing twelve months as a sum of
+	// quarters. A reported three-month figure is returned as is.
+	NonAdditive bool
 	// Tags are the candidate tags in order of preference. Resolve prefers the
 	// tag whose data reaches furthest forward and uses the order only to
 	// break ties; see CompanyFacts.Resolve.
@@ -175,6 +182,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 	case EPSDiluted:
 		d.Label = "Diluted EPS"
 		d.Unit = "USD/shares"
+		d.NonAdditive = true
 		// A filer without dilutive securities may report one figure for
 		// both (EarningsPerShareBasicAndDiluted): the same quantity.
 		d.Tags = append(gaap("EarningsPerShareDiluted", "EarningsPerShareBasicAndDiluted"),
@@ -182,6 +190,7 @@ func Definition(c Concept) (ConceptDef, bool) {
 	case EPSBasic:
 		d.Label = "Basic EPS"
 		d.Unit = "USD/shares"
+		d.NonAdditive = true
 		d.Tags = append(gaap("EarningsPerShareBasic", "EarningsPerShareBasicAndDiluted"),
 			ifrs("BasicEarningsLossPerShare", "BasicAndDilutedEarningsLossPerShare")...)
 	case DividendsPerShare:

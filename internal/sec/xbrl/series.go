@@ -317,7 +317,8 @@ func (s *Series) ytd(fy, q int) (Fact, bool) {
 // year-to-date figures with the same start: Q4 = FY - 9M, Q3 = 9M - H1,
 // Q2 = H1 - Q1. For an instant concept it is the balance at quarter end
 // (at fiscal year end for Q4). An average (ConceptDef.Average) is never
-// derived: only a reported three-month figure is returned.
+// derived, nor a figure over an average (ConceptDef.NonAdditive, EPS):
+// only a reported three-month figure is returned.
 func (s *Series) Quarter(fy, q int) (Fact, bool) {
 	if q < 1 || q > 4 {
 		return Fact{}, false
@@ -333,7 +334,7 @@ func (s *Series) Quarter(fy, q int) (Fact, bool) {
 	if f, ok := s.find(func(p Period) bool { return p.Kind == Quarter && p.FiscalYear == fy && p.FiscalPeriod == fp }); ok {
 		return f, true
 	}
-	if q == 1 || s.Def.Average {
+	if q == 1 || s.Def.Average || s.Def.NonAdditive {
 		return Fact{}, false
 	}
 	to, ok1 := s.ytd(fy, q)
@@ -423,6 +424,9 @@ func (s *Series) TTM() (Fact, error) {
 	if s.Def.Average {
 		return Fact{}, fmt.Errorf("xbrl: TTM of %s: an average over a period is no sum of quarters", s.Def.Concept)
 	}
+	if s.Def.NonAdditive {
+		return Fact{}, fmt.Errorf("xbrl: TTM of %s: a figure over weighted shares is no sum of quarters", s.Def.Concept)
+	}
 	last, ok := s.Latest()
 	if !ok {
 		return Fact{}, fmt.Errorf("xbrl: TTM of %s: %w", s.Def.Concept, ErrNoData)
@@ -441,7 +445,7 @@ func (s *Series) TTM() (Fact, error) {
 // of fiscal year fy. Every quarter must be present and the quarters must be
 // contiguous.
 func (s *Series) TTMAt(fy, q int) (Fact, error) {
-	if s.Def.Average || s.Def.Instant {
+	if s.Def.Average || s.Def.Instant || s.Def.NonAdditive {
 		return Fact{}, fmt.Errorf("xbrl: TTM of %s: only a flow's quarters add up to a trailing total", s.Def.Concept)
 	}
 	var qs []Fact
