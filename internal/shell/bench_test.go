@@ -3,6 +3,13 @@ package shell
 import (
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/setup"
+	"github.com/parleyhq/parley/internal/store/memstore"
 )
 
 // longTranscript is a transcript of n finished turns (Markdown, rendered
@@ -39,5 +46,22 @@ func BenchmarkRenderAll(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		tr.resize(100 + i%2)
+	}
+}
+
+// BenchmarkKeyOnLongTranscript is the cost of a key typed under a long
+// transcript (a finished reply of a megabyte: 13,000 lines): the
+// viewport is given the lines again only when they changed, it measured
+// all of them at every key and every frame of the spinner.
+func BenchmarkKeyOnLongTranscript(b *testing.B) {
+	a := &app.App{Store: memstore.New(), Formats: app.DefaultFormats(), Env: setup.Env{Getenv: func(string) string { return "" }, Now: clock}}
+	m := New(b.Context(), Options{App: a, ParseDebate: testParse, Location: time.UTC})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.tr.add(&block{gap: true, head: "Bull · opening", agent: "bull", segs: []segment{{text: prose(strings.Repeat("Cash conversion of 0.86x means earnings outrun cash. ", (1<<20)/53))}}, markdown: true})
+	m.refresh()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
+		_ = m.View()
 	}
 }

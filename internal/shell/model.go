@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,12 @@ type Model struct {
 	loc  *time.Location
 
 	width, height int
+	// shown is what the viewport holds: the transcript's generation and
+	// the live block's lines then (see refresh).
+	shown struct {
+		gen  int
+		live []string
+	}
 	vp            viewport.Model
 	input         textinput.Model
 	spin          spinner.Model
@@ -174,6 +181,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		m.vp.SetContentLines(m.tr.Lines())
+		m.shown.gen = -1
 		if follow {
 			m.vp.GotoBottom()
 		}
@@ -425,7 +433,18 @@ func (m *Model) refresh() {
 		return
 	}
 	follow := m.vp.AtBottom()
-	m.vp.SetContentLines(m.tr.Lines())
+	lines := m.tr.Lines()
+	// The viewport measures every line it is given: with a long
+	// transcript (a reply of a megabyte is 13,000 lines) that took tens
+	// of milliseconds, at every key, every frame of the spinner. It is
+	// given the lines again only when they changed.
+	live := lines[len(m.tr.lines):]
+	if m.shown.gen == m.tr.gen && slices.Equal(live, m.shown.live) {
+		m.input.Placeholder = m.placeholder()
+		return
+	}
+	m.shown.gen, m.shown.live = m.tr.gen, slices.Clone(live)
+	m.vp.SetContentLines(lines)
 	if follow {
 		m.vp.GotoBottom()
 	}

@@ -150,6 +150,8 @@ type transcript struct {
 	live   *block   // the block streaming now, nil for none
 	lines  []string // the finished blocks' lines at width
 	md     *termmd.Renderer
+	// gen counts the changes of lines and of which block is live.
+	gen int
 }
 
 func newTranscript(st styles) *transcript {
@@ -180,6 +182,7 @@ func (t *transcript) restyle(st styles) {
 // add appends a finished block.
 func (t *transcript) add(b *block) {
 	b.done = true
+	t.gen++
 	t.blocks = append(t.blocks, b)
 	if t.width > 0 {
 		t.lines = append(t.lines, t.render(b)...)
@@ -187,7 +190,7 @@ func (t *transcript) add(b *block) {
 }
 
 // setLive makes b the block streaming now.
-func (t *transcript) setLive(b *block) { t.live = b }
+func (t *transcript) setLive(b *block) { t.live, t.gen = b, t.gen+1 }
 
 // finishLive moves the live block to the finished ones.
 func (t *transcript) finishLive() {
@@ -209,6 +212,7 @@ func (t *transcript) resize(width int) {
 
 // rerender renders the finished blocks' lines again.
 func (t *transcript) rerender() {
+	t.gen++
 	t.lines = t.lines[:0]
 	if t.width == 0 {
 		return
