@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
@@ -47,11 +48,11 @@ type Model struct {
 		gen  int
 		live []string
 	}
-	vp            viewport.Model
-	input         textinput.Model
-	spin          spinner.Model
-	ticking       bool
-	tr            *transcript
+	vp      viewport.Model
+	input   textinput.Model
+	spin    spinner.Model
+	ticking bool
+	tr      *transcript
 
 	below []belowLine // under the input line
 	// completions is true while below lists what Tab found for the input
@@ -104,6 +105,7 @@ func New(ctx context.Context, opts Options) *Model {
 	m.vp.MouseWheelEnabled = true
 	m.input = textinput.New()
 	m.input.Prompt = "› "
+	m.input.CharLimit = maxInput
 	m.input.SetVirtualCursor(false)
 	m.styleInput()
 	m.input.Focus()
@@ -112,6 +114,12 @@ func New(ctx context.Context, opts Options) *Model {
 	m.say(dim, "Parley shell. Start a debate with /debate TOPIC|TICKER, or ask in words: \"Give me both sides of NVDA\". /help lists the commands.")
 	return m
 }
+
+// maxInput bounds the input line, in characters: the longest line that
+// means something (a hint of app.MaxHintLen, "AGENT: " before it) with
+// room to spare. A paste of megabytes took the shell seconds to take,
+// and was echoed whole into the transcript.
+const maxInput = app.MaxHintLen + 1000
 
 // styleInput gives the input line the shell's looks.
 func (m *Model) styleInput() {
@@ -188,9 +196,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.key(msg))
 	case tea.PasteMsg:
+		room := maxInput - utf8.RuneCountInString(m.input.Value())
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
 		cmds = append(cmds, cmd)
+		if utf8.RuneCountInString(msg.Content) > room {
+			m.setBelow(fmt.Sprintf("The paste was cut: a line takes up to %s characters (a hint up to %s, a topic or a question up to %s).",
+				report.Thousands(maxInput), report.Thousands(app.MaxHintLen), report.Thousands(app.MaxTopicLen)))
+		}
 	case tea.MouseWheelMsg:
 		var cmd tea.Cmd
 		m.vp, cmd = m.vp.Update(msg)

@@ -1660,3 +1660,26 @@ func captureStderr(t *testing.T) func() string {
 		return <-done
 	}
 }
+
+// TestLongPasteIsCut: a paste of megabytes is cut to the longest line the
+// shell takes, and the shell says so; it took seconds to take and was
+// echoed whole into the transcript.
+func TestLongPasteIsCut(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	h.update(tea.PasteMsg{Content: "bull: " + strings.Repeat("x", 2<<20)})
+	if n := utf8.RuneCountInString(h.m.input.Value()); n != maxInput {
+		t.Errorf("the input line holds %d characters, want %d", n, maxInput)
+	}
+	if b := h.belowText(); !strings.Contains(b, "The paste was cut: a line takes up to 5,000 characters") {
+		t.Errorf("the cut is not said: %q", b)
+	}
+	h.key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if n := len(h.transcript()); n > 3*maxInput {
+		t.Errorf("the transcript holds %d bytes after the paste", n)
+	}
+	// A paste that fits says nothing.
+	h.update(tea.PasteMsg{Content: "bull: mind the cycle"})
+	if b := h.belowText(); strings.Contains(b, "cut") {
+		t.Errorf("a short paste is said to be cut: %q", b)
+	}
+}
