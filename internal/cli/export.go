@@ -76,6 +76,11 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	// The format names are matched as the file extensions are, whatever
 	// their case: --as PDF is pdf, as -o x.PDF is.
 	o.As = strings.ToLower(strings.TrimSpace(o.As))
+	// "-o -" is standard output, as for most tools: it wrote a file
+	// named "-" in the current directory.
+	if o.Output == "-" {
+		o.Output = ""
+	}
 	// -o naming a directory means the debate's file in it (ID.md, ID.json,
 	// ID.pdf), as the shell's /export reads it; a rename over the directory
 	// would fail with "file exists". Its name says nothing of the format.

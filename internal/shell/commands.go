@@ -739,6 +739,12 @@ func (m *Model) cmdExport(args []string) tea.Cmd {
 			return nil
 		}
 	}
+	if out == "-" {
+		// Standard output for 'parley export', which the shell's screen
+		// is not: it wrote a file named "-" in the current directory.
+		m.fail(errors.New("/export: -o - is standard output, which the shell draws on: give a file's name (or run 'parley export ID -o -' outside the shell)"))
+		return nil
+	}
 	if id == "" {
 		id = m.current
 	}

@@ -1058,6 +1058,12 @@ func TestExportPath(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, id+".json")); err != nil {
 		t.Errorf("-o DIR: %v; the transcript:\n%s", err, h.transcript())
 	}
+	// "-" is standard output for 'parley export', not a file's name.
+	h.typeLine("/export " + id + " -o -")
+	h.settle()
+	if _, err := os.Stat(filepath.Join(cwd, "-")); err == nil || !strings.Contains(h.transcript(), "-o - is standard output, which the shell draws on") {
+		t.Errorf(`-o - made a file named "-" (%v), or said nothing of it:\n%s`, err == nil, h.transcript())
+	}
 }
 
 // TestExportKeepsAFile: /export -o never writes over a file that exists
