@@ -183,8 +183,15 @@ func ValidateTopic(topic string) (string, error) {
 
 // ValidateLimits checks budgets and timeouts.
 func ValidateLimits(l debate.Limits) error {
-	if l.TurnBudget < 0 || l.DebateBudget < 0 {
-		return setup.Inputf("token budgets cannot be negative (0 means unlimited)")
+	// Named, so that an API client learns which field is wrong (the
+	// command line refuses its flags' negatives when it parses them).
+	for _, b := range []struct {
+		name string
+		n    int
+	}{{"turn", l.TurnBudget}, {"debate", l.DebateBudget}} {
+		if b.n < 0 {
+			return setup.Inputf("the %s budget %d is negative: give 0 (unlimited) or a number of tokens", b.name, b.n)
+		}
 	}
 	for _, d := range []struct {
 		name string

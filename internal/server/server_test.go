@@ -222,6 +222,7 @@ func testBadRequests(t *testing.T, ts *testServer) {
 		// integer holds.
 		{"POST", "/api/debates", `{"topic":"x","turn_budget":1.5}`, 400, `\"turn_budget\" is 1.5, not a whole number: give a whole number"`, nil},
 		{"POST", "/api/debates", `{"topic":"x","max_rounds":2.5e0}`, 400, `\"max_rounds\" is 2.5e0, not a whole number`, nil},
+		{"POST", "/api/debates", `{"topic":"NVDA","offline":true,"debate_budget":-5}`, 400, `the debate budget -5 is negative: give 0 (unlimited) or a number of tokens`, nil},
 		{"POST", "/api/debates", `{"topic":"x","max_rounds":1e30}`, 400, `\"max_rounds\" is 1e30, too large: give a smaller whole number"`, nil},
 		{"POST", "/api/debates", `{"topic":"x","max_rounds":99999999999999999999}`, 400, `\"max_rounds\" is 99999999999999999999, too large`, nil},
 		{"POST", "/api/debates", `{"topic":"x","hints":"look at margins"}`, 400, `\"hints\" is a string: give an array of strings"`, nil},
