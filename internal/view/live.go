@@ -593,7 +593,7 @@ func visibleLen(s string) int { return ansi.StringWidth(s) }
 // the first lines of its notes start.
 func (l *Live) ownLine(s string) {
 	l.newline()
-	l.emit(FoldLine(s, l.io.TerminalWidth())+"\n", true)
+	l.emit(foldLine(s, l.io.TerminalWidth(), true)+"\n", true)
 }
 
 // FoldLine wraps a line of the view's own, or of the program's printed
@@ -602,7 +602,13 @@ func (l *Live) ownLine(s string) {
 // indented past its own indent and marker, as the view's lines are: folded
 // by the terminal they went on at column 0, where only headings start. A
 // width of 0 (not a terminal) leaves it as it is.
-func FoldLine(s string, width int) string {
+func FoldLine(s string, width int) string { return foldLine(s, width, false) }
+
+// foldLine is FoldLine; with breakLong a word longer than a line is
+// broken where the line ends (WrapReply), for the view's lines that quote
+// a model or a server (an error, a refused reply): folded by the
+// terminal, its rest started a line at column 0.
+func foldLine(s string, width int, breakLong bool) string {
 	if width <= 0 {
 		return s
 	}
@@ -618,14 +624,14 @@ func FoldLine(s string, width int) string {
 	indent := strings.Repeat(" ", n)
 	if width <= len(indent)+20 {
 		// Too narrow to fold with an indent: wrapped at spaces only.
-		return must(Wrap(s, 0, width))
+		return must(wrap(s, 0, width, breakLong))
 	}
 	// Wrap copies text up to its first break as it is, so the rest
 	// of s follows the first line, less the space broken at.
-	first, _, folded := strings.Cut(must(Wrap(s, 0, width)), "\n")
+	first, _, folded := strings.Cut(must(wrap(s, 0, width, breakLong)), "\n")
 	if folded {
 		rest := strings.TrimLeft(strings.TrimPrefix(s[len(first):], "\n"), " ")
-		s = first + "\n" + IndentLines(must(Wrap(rest, 0, width-len(indent))), indent, true)
+		s = first + "\n" + IndentLines(must(wrap(rest, 0, width-len(indent), breakLong)), indent, true)
 	}
 	return s
 }

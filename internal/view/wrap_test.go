@@ -121,3 +121,28 @@ func TestLongWordStaysIndented(t *testing.T) {
 		t.Errorf("the words changed:\n%s", shown)
 	}
 }
+
+// TestLongWordInAnOwnLineStaysIndented: a line of the view's own that
+// quotes a server or a model (an attempt's error) folds a word longer than
+// a line under its marker, as it folds its other words: folded by the
+// terminal, the word's rest started a line at column 0.
+func TestLongWordInAnOwnLineStaysIndented(t *testing.T) {
+	const width = 40
+	l, f, out := onTerminal(t, width)
+	bull := ref("r1/bull", "bull", "Bull · argument", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnFailed{Turn: bull.ID, Attempt: 1, Error: "server said " + strings.Repeat("y", 30) + "moderator:FORGED"})
+	l.Close()
+	scr := newScreen(width)
+	scr.write(out.String())
+	shown := scr.String()
+	for _, line := range strings.Split(shown, "\n") {
+		if strings.Contains(line, "FORGED") && !strings.HasPrefix(line, "  ") {
+			t.Errorf("a server's word starts a line at column 0: %q\n%s", line, shown)
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(shown), ""), strings.Repeat("y", 30)+"moderator:FORGED") {
+		t.Errorf("the error changed:\n%s", shown)
+	}
+}
