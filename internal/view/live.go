@@ -622,7 +622,7 @@ func foldLine(s string, width int, breakLong bool) string {
 		n = len(plain) - len(body) + ansi.StringWidth(mark) + 1
 	}
 	indent := strings.Repeat(" ", n)
-	if width <= len(indent)+20 {
+	if width < len(indent)+minFold {
 		// Too narrow to fold with an indent: wrapped at spaces only.
 		return must(wrap(s, 0, width, breakLong))
 	}
@@ -635,6 +635,12 @@ func foldLine(s string, width int, breakLong bool) string {
 	}
 	return s
 }
+
+// minFold is the narrowest a folded line's continuation may be: on a
+// terminal of 20 columns the view's lines (a heading with a perspective's
+// name, which a model chose) still fold under their marker, not at
+// column 0.
+const minFold = 10
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
@@ -855,7 +861,11 @@ func (l *Live) header(t *debate.Turn) {
 		h += fmt.Sprintf(" (round %d)", t.Round)
 	}
 	h += " ──"
-	l.printf("\n%s\n", l.cs.Agent(t.Agent, h))
+	// Folded under its marker: the label holds a name a model may have
+	// chosen (a perspective's, a persona's), which folded by the
+	// terminal went on at column 0.
+	l.printf("\n")
+	l.ownLine(l.cs.Agent(t.Agent, h))
 }
 
 // notice prints a line about a turn under its own heading: now when it is

@@ -146,7 +146,7 @@ func TestLiveHintWaitsForTheParagraph(t *testing.T) {
 	f.send(debate.TurnDelta{Turn: bear.ID, Text: "cd.\nNext."})
 	f.send(debate.TurnCompleted{Turn: bear, Text: "Margins are high ab cd.\nNext."})
 	l.Close()
-	want := "  Margins are high ab\n  cd.\n💡 Hint queued for\nBear: mind the cycle\n  Next.\n"
+	want := "  Margins are high ab\n  cd.\n💡 Hint queued for\n   Bear: mind the\n   cycle\n  Next.\n"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}

@@ -146,3 +146,22 @@ func TestLongWordInAnOwnLineStaysIndented(t *testing.T) {
 		t.Errorf("the error changed:\n%s", shown)
 	}
 }
+
+// TestOwnLinesFoldOnANarrowTerminal: on a terminal of 20 columns a turn's
+// heading (a perspective's name, which a model chose) folds under its
+// marker; it went on at column 0 below 24 columns.
+func TestOwnLinesFoldOnANarrowTerminal(t *testing.T) {
+	const width = 20
+	l, f, out := onTerminal(t, width)
+	turn := ref("r1/perf", "performance-advocate", "Performance Advocate · argument", 1)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis?"})
+	f.send(debate.TurnStarted{Turn: turn, Attempt: 1})
+	f.send(debate.TurnCompleted{Turn: turn, Text: "Fine."})
+	l.Close()
+	scr := newScreen(width)
+	scr.write(out.String())
+	shown := scr.String()
+	if !strings.Contains(shown, "── Performance\n   Advocate ·\n   argument (round\n   1) ──\n") {
+		t.Errorf("the heading does not fold under its marker:\n%s", shown)
+	}
+}
