@@ -197,6 +197,47 @@ func (c *core) undecOf(m []bool) []int {
 	return s
 }
 
+// component is the core of the weakly connected component of core
+// argument i (its arguments linked by attacks either way within the core),
+// and i's index in it; ok is false when that component is the whole core.
+// The other components' arguments are set OUT in its labelling: no
+// argument of the component attacks them or is attacked by them, so its
+// encodings are the same as in the whole core, and its ext leaves them out.
+func (c *core) component(i int) (sub *core, j int, ok bool) {
+	links := make([][]int, c.n)
+	for k, as := range c.attackers {
+		for _, a := range as {
+			links[k] = append(links[k], a)
+			links[a] = append(links[a], k)
+		}
+	}
+	seen := make([]bool, c.n)
+	seen[i] = true
+	queue, size := []int{i}, 1
+	for len(queue) > 0 {
+		k := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, l := range links[k] {
+			if !seen[l] {
+				seen[l] = true
+				size++
+				queue = append(queue, l)
+			}
+		}
+	}
+	if size == c.n {
+		return nil, 0, false
+	}
+	lab := slices.Clone(c.lab)
+	for k, a := range c.glob {
+		if !seen[k] {
+			lab[a] = Out
+		}
+	}
+	sub = c.f.coreOf(lab)
+	return sub, sub.local(c.glob[i]), true
+}
+
 // ext lifts core indices to a framework extension including the base.
 func (c *core) ext(local []int) Extension {
 	e := make(Extension, 0, len(local))

@@ -422,6 +422,31 @@ func (f *Framework) rangeMaximal(ctx context.Context, sem Semantics, fn func(Ext
 	return c.rangeMaximal(ctx, cl, func(s []int) bool { return fn(c.ext(s)) })
 }
 
+// rangeClauses is the encoding of rangeEncoding for core c.
+func (c *core) rangeClauses(sem Semantics) [][]int {
+	if sem == SemiStable {
+		return c.complete()
+	}
+	return c.conflictFree()
+}
+
+// join is the extension of w's arguments in c's core and e's elsewhere.
+func (c *core) join(w, e Extension) Extension {
+	out := make(Extension, 0, len(e)) // not nil when empty: a nil certificate is none
+	for _, x := range e {
+		if c.loc[x] < 0 {
+			out = append(out, x)
+		}
+	}
+	for _, x := range w {
+		if c.loc[x] >= 0 {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // rangeEncoding is the core and the labellings whose range-maximal models
 // are the extensions of sem: the complete ones for semi-stable, the
 // conflict-free ones (over the stage core) for stage.
@@ -1171,6 +1196,38 @@ func portfolio(searches ...func(*turn) (bool, []int, error)) (found bool, s []in
 func (f *Framework) rangeMaximalAccepts(ctx context.Context, sem Semantics, a int, skeptical bool) (bool, Extension, error) {
 	c, cl := f.rangeEncoding(sem)
 	i := c.local(a)
+	if i >= 0 {
+		// Only a's weakly connected component is searched. Ranges are
+		// disjoint across components and the encodings do not link them,
+		// so the extensions are the products of one extension of each
+		// component, and a is in some (every) one exactly when it is in
+		// some (every) one of its component's. The searches below go
+		// through the other components' maximal ranges otherwise: DC-STG
+		// on a 93-argument framework whose query lay in a component of 8
+		// arguments, the rest holding 13 odd cycles, was not answered in
+		// 120 s (μ-toksia: 0.04 s); on the component alone, at once.
+		if sub, j, ok := c.component(i); ok {
+			answer, w, err := sub.rangeMaximalAcceptsIn(ctx, sem, sub.rangeClauses(sem), a, j, skeptical)
+			if err != nil || w == nil {
+				return answer, nil, err
+			}
+			// The certificate: the component's part of w with the rest of
+			// any extension of f.
+			e, ok, err := f.SomeExtension(ctx, sem)
+			if err != nil || !ok {
+				return false, nil, err
+			}
+			return answer, sub.join(w, e), nil
+		}
+	}
+	return c.rangeMaximalAcceptsIn(ctx, sem, cl, a, i, skeptical)
+}
+
+// rangeMaximalAcceptsIn answers for core c, whose range-maximal models of
+// cl are the extensions, and framework argument a, core argument i (-1:
+// decided by c's labelling).
+func (c *core) rangeMaximalAcceptsIn(ctx context.Context, sem Semantics, cl [][]int, a, i int, skeptical bool) (bool, Extension, error) {
+	f := c.f
 	if i < 0 {
 		// Decided: IN is in every extension, OUT in none. For semi-stable
 		// by the grounded labelling, which every extension extends; for
