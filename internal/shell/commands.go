@@ -894,7 +894,7 @@ func (m *Model) cmdHelp(args []string) {
 	b.WriteString(`
 In words: "Give me both sides of NVDA", "What's the bull and bear case for Tesla?", "Debate AMD", "bull vs bear for apple".
 While a debate runs: AGENT: TEXT queues a hint for that agent's next turn ("bull: mention the new AI chip", "both: …").
-Keys: Tab completes commands, flags, formats, tickers, agents and ids; Up/Down recall earlier lines; PgUp/PgDn and the mouse wheel scroll; Ctrl+C pauses the running debate (twice at the prompt to leave); Ctrl+D leaves.`)
+Keys: Tab completes commands, flags, formats, tickers, agents and ids; Up/Down recall earlier lines; PgUp/PgDn and the mouse wheel scroll; Ctrl+C pauses the running debate (twice at the prompt to leave); Ctrl+Z suspends the shell (fg resumes it); Ctrl+D leaves.`)
 	m.say(plain, b.String())
 }
 

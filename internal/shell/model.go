@@ -261,6 +261,11 @@ func (m *Model) press(k tea.KeyPressMsg) tea.Cmd {
 		return m.interrupt()
 	case "ctrl+d":
 		return m.quit()
+	case "ctrl+z":
+		// As a shell's job control stops a program: the terminal is
+		// given back as it was, and fg takes it again. The screen took
+		// the key (it reads keys raw) and did nothing.
+		return tea.Suspend
 	case "enter":
 		line := m.input.Value()
 		m.input.SetValue("")

@@ -1689,3 +1689,17 @@ func TestLongPasteIsCut(t *testing.T) {
 		t.Errorf("a short paste is said to be cut: %q", b)
 	}
 }
+
+// TestCtrlZSuspends: Ctrl+Z suspends the shell as job control stops a
+// program (Bubble Tea gives the terminal back, and takes it again on fg);
+// the screen reads keys raw, so the key did nothing.
+func TestCtrlZSuspends(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	cmd := h.m.press(ctrl('z'))
+	if cmd == nil {
+		t.Fatal("Ctrl+Z does nothing")
+	}
+	if _, ok := cmd().(tea.SuspendMsg); !ok {
+		t.Errorf("Ctrl+Z asks for %T, want a suspend", cmd())
+	}
+}
