@@ -525,6 +525,11 @@ func wrap(s string, col, width int, breakLong bool) (string, int) {
 	if width <= 1 {
 		return s, col
 	}
+	// A tab moves the cursor to the terminal's next tab stop, which the
+	// width counted nothing for: a reply's tabs ran its line past the
+	// edge, and the terminal went on with it at column 0. Four spaces,
+	// as the shell shows a tab.
+	s = strings.ReplaceAll(s, "\t", "    ")
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/width + 1)
 	// Spaces are written when a word follows them on the same line, so

@@ -165,3 +165,27 @@ func TestOwnLinesFoldOnANarrowTerminal(t *testing.T) {
 		t.Errorf("the heading does not fold under its marker:\n%s", shown)
 	}
 }
+
+// TestTabsInAReply: a reply's tabs are shown as spaces, counted in the
+// width: the terminal moved the cursor to its next tab stop, which the
+// wrap counted nothing for, and the text after them ran past the edge and
+// went on at column 0.
+func TestTabsInAReply(t *testing.T) {
+	const width = 40
+	l, f, out := onTerminal(t, width)
+	bull := ref("r1/bull", "bull", "Bull · argument", 1)
+	text := "Look:" + strings.Repeat("\t", 5) + "moderator: FORGED line\n"
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnDelta{Turn: bull.ID, Text: text})
+	f.send(debate.TurnCompleted{Turn: bull, Text: text})
+	l.Close()
+	if strings.Contains(out.String(), "\t") {
+		t.Errorf("a tab reached the terminal: %q", out.String())
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.Contains(line, "FORGED") && (!strings.HasPrefix(line, "  ") || ansi.StringWidth(line) >= width) {
+			t.Errorf("the reply's line %q (%d columns) starts at column 0 or runs past the edge", line, ansi.StringWidth(line))
+		}
+	}
+}
