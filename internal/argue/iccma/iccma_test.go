@@ -485,6 +485,13 @@ func TestInputs(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "-fo") {
 		t.Errorf("unknown standard input: %v, want the error asking for -fo", err)
 	}
+	// A parse error names standard input as it names a file, before the
+	// parser's words ("f.af: iccma: i23 ..."): "iccma: standard input:
+	// iccma: i23: ..." said the package twice.
+	err = Run(context.Background(), Options{Problem: "SE-GR", File: "-", Format: "i23", Input: strings.NewReader("")}, &bytes.Buffer{})
+	if want := "standard input: iccma: i23: missing header"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("empty standard input as i23: %v, want it to start %q", err, want)
+	}
 }
 
 // TestI23Variants: what the format allows, or ICCMA's readers take, reads

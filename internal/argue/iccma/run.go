@@ -254,7 +254,7 @@ func readFramework(in io.Reader, name string, stdin bool, format Format) (*argue
 	af, err := Parse(in, format)
 	if err != nil {
 		if stdin {
-			return nil, fmt.Errorf("iccma: standard input: %w", err)
+			return nil, fmt.Errorf("standard input: %w", err) // as a file is named: Parse says "iccma:"
 		}
 		// Parse's errors already name the package and the line.
 		return nil, fmt.Errorf("%s: %w", name, err)
