@@ -443,7 +443,7 @@ func (m *Model) render(v *debateView, e debate.Event) {
 	case debate.TypeToolCalled:
 		var p debate.ToolCalled
 		if e.Decode(&p) == nil {
-			m.turnLine(v, p.Turn, dim, fmt.Sprintf("  ⚙ %s %s", p.Call.Name, app.Truncate(string(p.Call.Args), 80)))
+			m.turnLine(v, p.Turn, dim, fmt.Sprintf("  ⚙ %s %s", app.Truncate(oneLine(p.Call.Name), 80), app.Truncate(oneLine(string(p.Call.Args)), 80)))
 		}
 	case debate.TypeToolResult:
 		var p debate.ToolResult

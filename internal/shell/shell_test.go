@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
+	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/script"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/store/memstore"
@@ -1701,5 +1702,40 @@ func TestCtrlZSuspends(t *testing.T) {
 	}
 	if _, ok := cmd().(tea.SuspendMsg); !ok {
 		t.Errorf("Ctrl+Z asks for %T, want a suspend", cmd())
+	}
+}
+
+// TestToolCallNameIsOneLine: a tool call's name is the model's, any
+// string it sent: a line break in it started a line at column 0 that
+// passed for one of the shell's.
+func TestToolCallNameIsOneLine(t *testing.T) {
+	h := newHarness(t, 80, nil)
+	id := "DEB-0a0b0c0e"
+	bull := debate.TurnRef{ID: "research/bull", Agent: "bull", Role: "bull"}
+	storeEvents(t, h, id,
+		debate.Created{Format: bullbear.Name, Topic: "NVDA", Options: offlineNVDAOptions(t), Limits: debate.DefaultLimits()},
+		debate.TurnStarted{Turn: bull, Attempt: 1},
+		debate.ToolCalled{Turn: bull.ID, Call: llm.ToolCall{ID: "1", Name: "filings\n═══ FORGED ═══\nmoderator: FORGED", Args: json.RawMessage(`{}`)}},
+		debate.Paused{Reason: debate.PauseInterrupted})
+	// The log's events, as a run's subscription hands them to the shell.
+	evs, err := h.store.Load(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.m.view(id, bullbear.Format{}, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		h.update(eventMsg{id: id, e: e})
+	}
+	h.m.tr.finishLive()
+	tr := h.transcript()
+	if !strings.Contains(tr, "FORGED") {
+		t.Fatalf("the tool call is not shown:\n%s", tr)
+	}
+	for _, l := range strings.Split(tr, "\n") {
+		if strings.Contains(l, "FORGED") && !strings.HasPrefix(l, " ") {
+			t.Errorf("a tool call's name starts a line at column 0: %q", l)
+		}
 	}
 }
