@@ -498,6 +498,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						return
 					}
 				case "message_delta":
+					if bad := apierr.NotString(ev.Delta.JSON.StopReason.Raw()); bad != "" {
+						// Read as its raw JSON, a reason of no meaning,
+						// taken for the end of the reply.
+						yield(llm.Chunk{}, p.wrongType("message_delta", "delta.stop_reason", bad))
+						return
+					}
 					if r := string(ev.Delta.StopReason); r != "" {
 						rawStop = r
 						stop = stopReason(rawStop, forced != "")

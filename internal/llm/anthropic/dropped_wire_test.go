@@ -47,3 +47,19 @@ func TestEventsTheSDKWouldDrop(t *testing.T) {
 		}
 	}
 }
+
+// A byte order mark at the start of any line, not only of the body (a
+// proxy that writes each event with one), is dropped: the SDK read the
+// line as a field named "\uFEFFevent", and the event was lost.
+func TestByteOrderMarkOnEachLine(t *testing.T) {
+	var body string
+	for _, e := range strings.SplitAfter(start+text+delta("end_turn")+stopEv, "\n\n") {
+		if e != "" {
+			body += "\ufeff" + e
+		}
+	}
+	r, err := ask(rawServer(t, sse(body)))
+	if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd {
+		t.Fatalf("got %q (stop %q), %v; want \"Hello\"", r.Text, r.StopReason, err)
+	}
+}

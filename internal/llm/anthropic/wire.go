@@ -88,6 +88,10 @@ func (n *namedEvents) Read(p []byte) (int, error) {
 			return 0, n.err
 		}
 		line, err := n.line()
+		// A byte order mark at the start of a line, not only of the
+		// body (a proxy that writes each event with one): the SDK read
+		// the line as a field named "\uFEFFevent", dropping its event.
+		line = apierr.TrimBOM(line)
 		switch t := bytes.TrimRight(line, "\r\n"); {
 		case err != nil:
 			n.err = err

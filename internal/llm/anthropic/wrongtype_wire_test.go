@@ -36,6 +36,8 @@ func TestTextOfAnotherType(t *testing.T) {
 		"delta text number": {sse(start + block + textDelta(`"A"`) + textDelta(`42`) + end), `"delta.text"`, "a number"},
 		"delta text list":   {sse(start + block + textDelta(`["B"]`) + end), `"delta.text"`, "a list"},
 		"block text object": {sse(start + ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":{"a":1}}}`) + textDelta(`"A"`) + end), `"content_block.text"`, "an object"},
+		"stop_reason object": {sse(start + block + textDelta(`"A"`) + ev("content_block_stop", `{"type":"content_block_stop","index":0}`) +
+			ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":{"why":"end_turn"}},"usage":{"output_tokens":3}}`) + stopEv), `"delta.stop_reason"`, "an object"},
 		"whole text object": {whole(`{"a":"b"}`), `"delta.text"`, "an object"},
 		"whole text number": {whole(`42`), `"delta.text"`, "a number"},
 	} {

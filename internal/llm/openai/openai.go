@@ -314,6 +314,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// said is set once the reply's content or reasoning had any
 			// text.
 			said bool
+			// messageSoFar is the text of the messages streamed in place
+			// of deltas (see otherDelta).
+			messageSoFar string
 		)
 		for stream.Next() {
 			chunk := stream.Current()
@@ -361,6 +364,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					// Moonshot (Kimi) sends the counts inside the finish
 					// chunk's choice rather than beside it.
 					usage = usageOf(u)
+				}
+				if bad := apierr.NotString(ch.JSON.FinishReason.Raw()); bad != "" {
+					yield(llm.Chunk{}, p.wrongType("finish_reason", bad, "a string"))
+					return
+				}
+				if ch.JSON.Delta.Raw() == "" {
+					if d, ok := otherDelta(ch.JSON.ExtraFields, &messageSoFar); ok {
+						ch.Delta = d
+					}
 				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see package think): they
@@ -773,6 +785,34 @@ func badShape(f respjson.Field) string {
 func (p *Provider) badChunk(field, raw string) *llm.Error {
 	return &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries,
 		Err: fmt.Errorf("the server sent a stream chunk whose %q is not of the API's type: %s: its output is broken; if this repeats, report it to whoever runs the server or use another", field, apierr.Detail(raw))}
+}
+
+// otherDelta reads a choice of a stream chunk that has no delta but the
+// reply in another field: a "message", as in a reply sent whole (a
+// server that streams chat.completion objects), or the legacy Completions
+// API's "text". Passed over as a choice with no delta, the text in it was
+// lost and the reply stood as empty. A message may hold the whole text so
+// far rather than what is new: soFar, the text of the messages before,
+// is then not read twice.
+func otherDelta(extra map[string]respjson.Field, soFar *string) (sdk.ChatCompletionChunkChoiceDelta, bool) {
+	var d sdk.ChatCompletionChunkChoiceDelta
+	if f, ok := extra["message"]; ok && strings.HasPrefix(strings.TrimSpace(f.Raw()), "{") && json.Unmarshal([]byte(f.Raw()), &d) == nil {
+		if apierr.NotString(d.JSON.Content.Raw()) == "" {
+			if rest, ok := strings.CutPrefix(d.Content, *soFar); ok && *soFar != "" {
+				d.Content = rest
+				*soFar += rest
+			} else {
+				*soFar += d.Content
+			}
+		}
+		return d, true
+	}
+	var text string
+	if f, ok := extra["text"]; ok && json.Unmarshal([]byte(f.Raw()), &text) == nil {
+		d.Content = text
+		return d, true
+	}
+	return d, false
 }
 
 // wrongType is the error for a delta's field that came as raw, of another

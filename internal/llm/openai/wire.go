@@ -182,6 +182,10 @@ func (l *lines) Read(p []byte) (int, error) {
 			return 0, l.err
 		}
 		line, err := l.line()
+		// A byte order mark at the start of a line, not only of the
+		// body (a proxy that writes each event with one): the SDK read
+		// the line as a field named "\uFEFFdata", dropping its event.
+		line = apierr.TrimBOM(line)
 		eof := errors.Is(err, io.EOF)
 		if err != nil && !eof {
 			l.buf, l.err = line, err

@@ -38,6 +38,7 @@ func TestContentOfAnotherType(t *testing.T) {
 		"part whose text is not": {streamed(`{"content":[{"type":"text","text":{"v":"B"}}]}`), `"content"`, "a list"},
 		"refusal object":         {streamed(`{"refusal":{"why":"no"}}`), `"refusal"`, "an object"},
 		"tool call name object":  {streamed(`{"tool_calls":[{"index":0,"id":"a","function":{"name":{"n":"f"},"arguments":"{}"}}]}`), `function.name"`, "an object"},
+		"finish_reason number":   {sse(chunk(c1) + chunk(`{"choices":[{"index":0,"delta":{},"finish_reason":1}]}`) + chunk(use) + done), `"finish_reason"`, "a number"},
 		"whole content object":   {whole(`{"role":"assistant","content":{"text":"B"}}`), `"content"`, "an object"},
 		"whole content number":   {whole(`{"role":"assistant","content":42}`), `"content"`, "a number"},
 	} {
