@@ -261,6 +261,7 @@ func (p *Provider) Caps() llm.Caps { return llm.Caps{Tools: true, JSONSchema: tr
 func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
 		end := &streamEnd{}
+		defer end.close()
 		// The stream's own context, to end a stream whose reply is over
 		// but whose body is held open (see afterFinish).
 		streamCtx, stopStream := context.WithCancel(ctx)
@@ -495,6 +496,20 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		if !finished && !end.done.Load() {
 			yield(llm.Chunk{}, p.errs.StreamCut())
 			return
+		}
+		if !finished {
+			// "data: [DONE]" without a finish_reason, which servers
+			// that send null in every chunk end a whole reply with: what
+			// comes after it says whether it was the end. The body is
+			// given afterFinish to end, as after a finish_reason.
+			t := time.AfterFunc(afterFinish, stopStream)
+			more := end.moreAfterDone()
+			t.Stop()
+			if more {
+				yield(llm.Chunk{}, &llm.Error{Provider: p.Name(), Kind: llm.ErrMalformed, Tries: apierr.MalformedTries,
+					Err: errors.New("the server sent data: [DONE] before the end of its reply (chunks of it came after, which a client stops reading at): what came before is not the whole reply; if this repeats, report it to whoever runs the server or use another")})
+				return
+			}
 		}
 		if !finished && !said && len(calls.bufs) == 0 && refusal.Len() == 0 {
 			// "data: [DONE]" and nothing before it, not even a

@@ -91,7 +91,11 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return nil, e
 	}
 	end, _ := req.Context().Value(streamEndKey{}).(*streamEnd)
-	res.Body = &lines{r: br, c: res.Body, end: end}
+	l := &lines{r: br, c: res.Body, end: end}
+	if end != nil {
+		end.body.Store(l)
+	}
+	res.Body = l
 	return res, nil
 }
 
@@ -100,7 +104,49 @@ func normalize(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 // whole, which a reply without any finish_reason (servers that send null in
 // every chunk) has no other way to give. The SDK's decoder reads [DONE] as
 // the end of the stream without saying so, as it does a clean EOF.
-type streamEnd struct{ done atomic.Bool }
+type streamEnd struct {
+	done atomic.Bool
+	// body is the stream, read by the SDK up to its [DONE].
+	body atomic.Pointer[lines]
+}
+
+// close closes the body that Close left open.
+func (e *streamEnd) close() {
+	if l := e.body.Load(); l != nil {
+		_ = l.c.Close()
+	}
+}
+
+// maxAfterDone bounds the lines read after "data: [DONE]" (see
+// moreAfterDone).
+const maxAfterDone = 64
+
+// moreAfterDone reads what is left of the stream after its "data:
+// [DONE]", up to its end (or its failure, as when its context is
+// cancelled, or maxAfterDone lines), and reports whether a chunk with a
+// choice came there: the server said [DONE] before the end of its reply,
+// and the SDK, which stops reading at [DONE], dropped the rest.
+func (e *streamEnd) moreAfterDone() bool {
+	l := e.body.Load()
+	if l == nil || !e.done.Load() {
+		return false
+	}
+	for range maxAfterDone {
+		line, err := l.line()
+		if data, ok := bytes.CutPrefix(bytes.TrimSpace(apierr.TrimBOM(line)), []byte("data:")); ok {
+			var chunk struct {
+				Choices []json.RawMessage `json:"choices"`
+			}
+			if json.Unmarshal(bytes.TrimSpace(data), &chunk) == nil && len(chunk.Choices) > 0 {
+				return true
+			}
+		}
+		if err != nil {
+			return false
+		}
+	}
+	return false
+}
 
 type streamEndKey struct{}
 
@@ -314,7 +360,16 @@ func (l *lines) line() ([]byte, error) {
 	}
 }
 
-func (l *lines) Close() error { return l.c.Close() }
+// Close closes the body, unless its "data: [DONE]" came and the caller
+// asked for its end (see streamEnd): the SDK closes it at [DONE], and what
+// comes after is still to be read (see moreAfterDone), after which the
+// caller closes it (streamEnd.close).
+func (l *lines) Close() error {
+	if l.end != nil && l.end.done.Load() {
+		return nil
+	}
+	return l.c.Close()
+}
 
 // bareError reports whether data is an error object sent without an
 // "error" around it: vLLM's {"object":"error","message":...,"code":404}.
