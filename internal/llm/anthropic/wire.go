@@ -250,11 +250,11 @@ var apiEvents = []string{"message_start", "content_block_start", "content_block_
 // 200) is passed on as an error event, which the SDK reports.
 func messageToEvents(body []byte) []byte {
 	var msg struct {
-		Type        string            `json:"type"`
-		Content     []json.RawMessage `json:"content"`
-		StopReason  *string           `json:"stop_reason"`
-		StopDetails json.RawMessage   `json:"stop_details"`
-		Usage       json.RawMessage   `json:"usage"`
+		Type        string          `json:"type"`
+		Content     contentBlocks   `json:"content"`
+		StopReason  *string         `json:"stop_reason"`
+		StopDetails json.RawMessage `json:"stop_details"`
+		Usage       json.RawMessage `json:"usage"`
 	}
 	var out bytes.Buffer
 	event := func(name string, v any) {
@@ -264,7 +264,16 @@ func messageToEvents(body []byte) []byte {
 		}
 		fmt.Fprintf(&out, "event: %s\ndata: %s\n\n", name, b)
 	}
-	if json.Unmarshal(body, &msg) != nil || msg.Type != "message" {
+	var typ struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(body, &msg); err != nil && json.Unmarshal(body, &typ) == nil && typ.Type == "message" {
+		// A Message, of another shape than the API's: said so, not
+		// quoted whole as if it were an error.
+		b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": "api_error", "message": apierr.Detail(err.Error())}})
+		fmt.Fprintf(&out, "event: error\ndata: %s\n\n", b)
+		return out.Bytes()
+	} else if err != nil || msg.Type != "message" {
 		fmt.Fprintf(&out, "event: error\ndata: %s\n\n", errorEvent(body))
 		return out.Bytes()
 	}
@@ -320,6 +329,27 @@ func messageToEvents(body []byte) []byte {
 	event("message_delta", delta)
 	event("message_stop", map[string]any{"type": "message_stop"})
 	return out.Bytes()
+}
+
+// contentBlocks is a Message's content: a list of blocks, or a string,
+// which the API takes in a request as one text block and a compatible
+// server may send so (read as no list, the reply was reported as "an
+// error event" quoting it). Another type fails to unmarshal, saying so.
+type contentBlocks []json.RawMessage
+
+func (c *contentBlocks) UnmarshalJSON(b []byte) error {
+	var s string
+	switch t := bytes.TrimSpace(b); {
+	case string(t) == "null":
+		return nil
+	case json.Unmarshal(t, &s) == nil:
+		block, err := json.Marshal(map[string]string{"type": "text", "text": s})
+		*c = contentBlocks{block}
+		return err
+	case len(t) > 0 && t[0] == '[':
+		return json.Unmarshal(t, (*[]json.RawMessage)(c))
+	}
+	return fmt.Errorf("the server sent a message whose content is %s, not a list of content blocks: %s", apierr.JSONType(string(b)), apierr.Detail(string(b)))
 }
 
 // errorEvent is the data of the API's error event for body, something

@@ -56,3 +56,23 @@ func TestTextOfAnotherType(t *testing.T) {
 		t.Errorf("a null text: %q, %v; want the reply", r.Text, err)
 	}
 }
+
+// A Message sent whole whose content is a string is read as one text
+// block, as the API reads a request's; one whose content is of another
+// type fails saying so. Both were reported as "an error event" quoting the
+// whole body.
+func TestWholeMessageContentShapes(t *testing.T) {
+	whole := func(content string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"type":"message","role":"assistant","content":` + content + `,"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}}`))
+		}
+	}
+	if r, err := ask(rawServer(t, whole(`"Hello"`))); err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd {
+		t.Errorf("content a string: %q, %v; want the reply", r.Text, err)
+	}
+	_, err := ask(rawServer(t, whole(`{"text":"Hello"}`)))
+	if err == nil || !strings.Contains(err.Error(), "message whose content is an object, not a list of content blocks") {
+		t.Errorf("content an object: %v; want an error saying so", err)
+	}
+}
