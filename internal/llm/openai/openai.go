@@ -347,6 +347,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					yield(llm.Chunk{}, p.badChunk("delta", f))
 					return
 				}
+				if f := badShape(ch.Delta.JSON.ToolCalls); f != "" {
+					yield(llm.Chunk{}, p.badChunk("tool_calls", f))
+					return
+				}
 			}
 			if choice < 0 && len(chunk.Choices) > 0 {
 				choice = chunk.Choices[0].Index

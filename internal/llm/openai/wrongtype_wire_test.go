@@ -64,3 +64,15 @@ func TestContentOfAnotherType(t *testing.T) {
 		}
 	}
 }
+
+// A delta's tool_calls of another type than a list (one call as an
+// object) fails as malformed: the SDK read it as absent, and a reply
+// that ended with "stop" stood without the call it made.
+func TestToolCallsOfAnotherType(t *testing.T) {
+	one := chunk(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}}},"finish_reason":null}]}`)
+	r, err := ask(rawServer(t, sse(chunk(c1)+one+chunk(stop)+chunk(use)+done)))
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Kind != llm.ErrMalformed || !strings.Contains(err.Error(), `"tool_calls"`) {
+		t.Fatalf("got %q %+v, %v; want a malformed chunk naming tool_calls", r.Text, r.ToolCalls, err)
+	}
+}
