@@ -412,7 +412,23 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						// The API starts every tool block with an empty input
 						// and streams it; some compatible servers send it
 						// whole here and stream nothing.
-						if in, ok := cb.Input.(map[string]any); ok && len(in) > 0 {
+						switch in := cb.Input.(type) {
+						case map[string]any:
+							if len(in) > 0 {
+								tb.start, _ = json.Marshal(in)
+							}
+						case string:
+							// Sent encoded twice, a string holding the
+							// object, as some compatible layers send
+							// arguments; anything else in it fails as
+							// arguments that are not an object do.
+							if strings.TrimSpace(in) != "" {
+								tb.start = []byte(in)
+							}
+						case nil:
+						default:
+							// A list, a number: no arguments a call
+							// takes, and passed over they were lost.
 							tb.start, _ = json.Marshal(in)
 						}
 						partial[ev.Index] = tb
@@ -832,15 +848,26 @@ type toolBuf struct {
 func (tb *toolBuf) complete() (json.RawMessage, error) {
 	s := strings.TrimSpace(tb.args.String())
 	if s == "" && len(tb.start) > 0 {
-		return json.RawMessage(tb.start), nil
+		s = strings.TrimSpace(string(tb.start))
 	}
 	if s == "" {
 		// A tool without parameters streams no input at all.
 		return json.RawMessage(`{}`), nil
 	}
+	var inner string
+	if strings.HasPrefix(s, `"`) && json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") {
+		// Input encoded twice, a JSON string holding the object, as
+		// some compatible layers send arguments.
+		s = strings.TrimSpace(inner)
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(s), &obj); err != nil {
 		return nil, fmt.Errorf("tool call %s (%s): arguments are not a JSON object: %w", tb.name, tb.id, err)
+	}
+	if obj == nil {
+		// "null": no arguments, which the call's Args says as {} (a
+		// tool reads null as no object at all).
+		return json.RawMessage(`{}`), nil
 	}
 	return json.RawMessage(s), nil
 }

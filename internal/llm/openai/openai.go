@@ -1079,6 +1079,11 @@ func (tb *toolBuf) complete(i int) (*llm.ToolCall, error) {
 	if err := json.Unmarshal([]byte(s), &obj); err != nil {
 		return nil, fmt.Errorf("tool call %s (%s): arguments are not a JSON object: %w", tb.name, tb.id, err)
 	}
+	if obj == nil {
+		// "null": no arguments, which the call's Args says as {} (a
+		// tool reads null as no object at all).
+		s = "{}"
+	}
 	id := tb.id
 	if id == "" {
 		// Some local servers omit IDs; the runner needs one to pair results,

@@ -76,3 +76,14 @@ func TestToolCallsOfAnotherType(t *testing.T) {
 		t.Fatalf("got %q %+v, %v; want a malformed chunk naming tool_calls", r.Text, r.ToolCalls, err)
 	}
 }
+
+// A tool call's arguments "null" (a model's for a tool without
+// parameters) are no arguments, {}: a call's Args is an object, and
+// "null" was passed on as it came.
+func TestToolArgumentsNull(t *testing.T) {
+	call := chunk(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"null"}}]},"finish_reason":"tool_calls"}]}`)
+	r, err := ask(rawServer(t, sse(call+chunk(use)+done)))
+	if err != nil || len(r.ToolCalls) != 1 || string(r.ToolCalls[0].Args) != "{}" {
+		t.Fatalf("got %+v, %v; want a call with {}", r.ToolCalls, err)
+	}
+}
