@@ -45,7 +45,7 @@ func TestDoneBeforeTheEnd(t *testing.T) {
 	// its 2 s, not the call's deadline.
 	began := time.Now()
 	r, err := ask(rawServer(t, func(w http.ResponseWriter, req *http.Request) {
-		sse(chunk(c1) + chunk(c2) + done)(w, req)
+		sse(chunk(c1)+chunk(c2)+done)(w, req)
 		<-req.Context().Done()
 	}))
 	if err != nil || r.Text != "Hello" || time.Since(began) > 10*time.Second {
