@@ -312,7 +312,7 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 		endpoints map[string]string
 	)
 	switch {
-	case req.Offline && req.Bool(setup.SnapshotOption.Name):
+	case req.Offline && req.Bool(setup.SnapshotName):
 		return nil, CheckDataFlags(true, true)
 	case req.Offline && req.Models.Given():
 		return nil, setup.Inputf("--offline runs with no model and no network; drop --provider/--model/--model-for, or use --snapshot to run your model on the SEC data shipped with Parley")

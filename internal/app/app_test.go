@@ -78,7 +78,7 @@ func TestStartRefusesBadRequests(t *testing.T) {
 	offline.Offline = true
 	withModel := request("bullbear", "NVDA")
 	withModel.Offline, withModel.Models = true, Models{Model: "x"}
-	both := withValue(request("bullbear", "AAPL"), setup.SnapshotOption.Name, true)
+	both := withValue(request("bullbear", "AAPL"), setup.SnapshotName, true)
 	both.Offline = true
 	wrongRole := request("crux", "Is Bitcoin digital gold?")
 	wrongRole.Models = Models{ModelFor: []string{"debater=gpt-4.1"}}

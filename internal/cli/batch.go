@@ -280,7 +280,7 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 
 	base := defaultDebateOptions()
 	base.Format, base.Offline, base.Models = format, o.Offline, o.Models
-	for name, v := range map[string]bool{setup.SnapshotOption.Name: o.Snapshot, "deep": o.Deep} {
+	for name, v := range map[string]bool{setup.SnapshotName: o.Snapshot, "deep": o.Deep} {
 		if changed(name) {
 			base.setValue(name, v)
 		}

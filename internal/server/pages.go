@@ -232,7 +232,7 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 	case "bullbear":
 		c.Offline = f.Get("offline") == "on"
 		set("deep", f.Get("deep") == "on")
-		set(setup.SnapshotOption.Name, f.Get("snapshot") == "on")
+		set(setup.SnapshotName, f.Get("snapshot") == "on")
 		set("framework", f.Get("framework"))
 		if h := strings.TrimSpace(f.Get("hint")); h != "" {
 			set("hint", []string{h})
@@ -245,7 +245,7 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 		if err := setNum("max-rounds", "council_rounds"); err != nil {
 			return c, err
 		}
-		set(setup.SnapshotOption.Name, f.Get("council_snapshot") == "on")
+		set(setup.SnapshotName, f.Get("council_snapshot") == "on")
 	case "crux":
 		if a := list("personas"); len(a) > 0 {
 			set("agents", a)

@@ -123,7 +123,7 @@ func (r *Request) DataFlag() string {
 	switch {
 	case r.Offline:
 		return "--offline"
-	case r.Bool(SnapshotOption.Name):
+	case r.Bool(SnapshotName):
 		return "--snapshot"
 	}
 	return ""
@@ -189,9 +189,17 @@ type Starter interface {
 	Prepare(ctx context.Context, env Env, run *Run) (*tool.Registry, error)
 }
 
+// SnapshotName is the name of SnapshotOption, which a format reads its
+// value by.
+const SnapshotName = "snapshot"
+
 // SnapshotOption is --snapshot, the SEC data shipped with Parley in place
-// of EDGAR, which the formats that read SEC data declare (DataFlag).
-var SnapshotOption = Option{Name: "snapshot", Kind: Bool, Usage: "the SEC data shipped with Parley instead of live EDGAR, with your model"}
+// of EDGAR, which the formats that read SEC data declare (DataFlag). A
+// function, not a shared variable: each caller gets its own copy, which no
+// other can change.
+func SnapshotOption() Option {
+	return Option{Name: SnapshotName, Kind: Bool, Usage: "the SEC data shipped with Parley instead of live EDGAR, with your model"}
+}
 
 // TopicNormalizer is implemented by a format whose topics have one
 // spelling, such as a ticker in capitals: a debate is stored, listed and

@@ -131,7 +131,7 @@ func impliedBy(r *setup.Request) []string {
 	for _, o := range []struct {
 		set  bool
 		name string
-	}{{r.Offline, "--offline"}, {r.Bool(setup.SnapshotOption.Name), "--snapshot"}, {r.Bool("deep"), "--deep"}, {r.String("framework") != "", "--framework"},
+	}{{r.Offline, "--offline"}, {r.Bool(setup.SnapshotName), "--snapshot"}, {r.Bool("deep"), "--deep"}, {r.String("framework") != "", "--framework"},
 		{len(r.Strings("hint")) > 0, "--hint"}} {
 		if o.set {
 			out = append(out, o.name)

@@ -76,7 +76,7 @@ func (Format) Options() []setup.Option {
 		{Name: "framework", Kind: setup.String, Usage: "scoring `framework` for the debate: " + strings.Join(analysis.FrameworkNames(), " or "),
 			Choices: analysis.FrameworkNames},
 		{Name: "hint", Kind: setup.Strings, Field: "hints", Usage: "guidance for one agent, `AGENT: TEXT`; repeatable"},
-		setup.SnapshotOption,
+		setup.SnapshotOption(),
 	}
 }
 

@@ -288,7 +288,7 @@ func (Format) NormalizeTopic(topic string) string {
 // debate: its topic is a ticker, or it uses options only this format reads.
 // Every front-end infers the format by this rule.
 func Implied(r *setup.Request) bool {
-	return r.Offline || r.Bool(setup.SnapshotOption.Name) || r.Bool("deep") || r.String("framework") != "" || len(r.Strings("hint")) > 0 ||
+	return r.Offline || r.Bool(setup.SnapshotName) || r.Bool("deep") || r.String("framework") != "" || len(r.Strings("hint")) > 0 ||
 		isTicker(r.Topic)
 }
 

@@ -31,7 +31,7 @@ func (Format) Options() []setup.Option {
 		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds},
 		{Name: "risk", Kind: setup.String, Usage: "risk stance: " + RiskNeutral + " or " + RiskAverse, Default: RiskNeutral,
 			Choices: func() []string { return []string{RiskNeutral, RiskAverse} }},
-		setup.SnapshotOption,
+		setup.SnapshotOption(),
 	}
 }
 

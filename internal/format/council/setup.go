@@ -56,7 +56,7 @@ func requested(env setup.Env, o *setup.Request) (Options, error) {
 // listed company: a ticker-like topic, or any with --snapshot.
 func mayBeListed(o *setup.Request) bool {
 	_, ticker := bullbear.Ticker(strings.ToUpper(o.Topic))
-	return o.Bool(setup.SnapshotOption.Name) || ticker
+	return o.Bool(setup.SnapshotName) || ticker
 }
 
 // question is what a request decides of a council debate. Whether the
@@ -110,7 +110,7 @@ func listedCompany(ctx context.Context, env setup.Env, o *setup.Request) (*Liste
 	src, why := secsetup.Source(env, o.DataFlag())
 	co, err := src.Lookup(ctx, topic)
 	if err != nil {
-		if o.Bool(setup.SnapshotOption.Name) {
+		if o.Bool(setup.SnapshotName) {
 			return nil, &setup.InputError{Err: err}
 		}
 		env.Noticef("%s is not a ticker Parley can find (%v): the analysts argue without SEC data.", topic, err)
