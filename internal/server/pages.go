@@ -190,9 +190,15 @@ func createFromForm(r *http.Request) (CreateRequest, error) {
 		if v == "" {
 			return 0, nil
 		}
+		// A number field's value is what the person typed, and a browser
+		// sends "1e1" or "3.0" as typed: a whole number in any spelling
+		// the API takes (integralLiteral) is one here too.
+		if plain, ok := integralLiteral(v); ok && json.Valid([]byte(v)) {
+			v = plain
+		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, setup.Inputf("%s %q is not a number: give a whole number or leave it empty", formWording{format: f.Get("format")}.flag(flag), clip(v))
+			return 0, setup.Inputf("%s %q is not a whole number: give one or leave it empty", formWording{format: f.Get("format")}.flag(flag), clip(v))
 		}
 		return n, nil
 	}

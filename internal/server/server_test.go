@@ -821,8 +821,10 @@ func TestFormFaultsAreTheSenders(t *testing.T) {
 		code       int
 		says       string
 	}{
-		{"/new", url.Values{"format": {"perspectives"}, "topic": {"Redis or Postgres?"}, "max_rounds": {"abc"}}.Encode(), http.StatusBadRequest, `“Max rounds” "abc" is not a number`},
-		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"two"}}.Encode(), http.StatusBadRequest, `“Rounds” "two" is not a number`},
+		{"/new", url.Values{"format": {"perspectives"}, "topic": {"Redis or Postgres?"}, "max_rounds": {"abc"}}.Encode(), http.StatusBadRequest, `“Max rounds” "abc" is not a whole number`},
+		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"2.5"}}.Encode(), http.StatusBadRequest, `“Rounds” "2.5" is not a whole number`},
+		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"1e2"}}.Encode(), http.StatusBadRequest, `“Rounds” 100: choose 1 to 10`},
+		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"two"}}.Encode(), http.StatusBadRequest, `“Rounds” "two" is not a whole number`},
 		{"/new", "topic=%zz", http.StatusBadRequest, "the form could not be read"},
 		{"/new", big, http.StatusRequestEntityTooLarge, fmt.Sprintf("over %d bytes", MaxBody)},
 		{"/debates/DEB-00000000/hints", "target=all&text=%zz", http.StatusBadRequest, "the form could not be read"},
