@@ -43,11 +43,10 @@ func (o apiOptions) byField(name string) (setup.Declared, bool) {
 
 // fieldOf is the field of the option whose flag is name, "" for none.
 func (o apiOptions) fieldOf(name string) string {
-	i := slices.IndexFunc(o, func(d setup.Declared) bool { return d.Name == name })
-	if i < 0 {
-		return ""
+	if d, ok := o.byName(name); ok {
+		return d.JSON()
 	}
-	return o[i].JSON()
+	return ""
 }
 
 // fieldOrder is the order of a create request's fields in its JSON as the
@@ -56,8 +55,10 @@ func (o apiOptions) fieldOf(name string) string {
 // so a request sent again across an upgrade is the same request. The
 // fields of options declared since come after these, in the registry's
 // order.
-var fieldOrder = []string{"format", "topic", "perspectives", "max_rounds", "no_checkpoints", "agents", "rounds", "perspective",
-	"deep", "framework", "hints", "offline", "snapshot", "risk", "provider", "model", "model_for", "turn_budget", "debate_budget"}
+func fieldOrder() []string {
+	return []string{"format", "topic", "perspectives", "max_rounds", "no_checkpoints", "agents", "rounds", "perspective",
+		"deep", "framework", "hints", "offline", "snapshot", "risk", "provider", "model", "model_for", "turn_budget", "debate_budget"}
+}
 
 // fields are a create request's fields, in the order of its JSON.
 func (o apiOptions) fields() []string {
@@ -66,7 +67,7 @@ func (o apiOptions) fields() []string {
 		all = append(all, d.JSON())
 	}
 	var out []string
-	for _, f := range fieldOrder {
+	for _, f := range fieldOrder() {
 		if slices.Contains(all, f) {
 			out = append(out, f)
 		}
