@@ -674,3 +674,49 @@ func testFailedAttempts(t *testing.T, db string) {
 		t.Fatalf("recorded %d events for a snooze or a paused debate", st.LastSeq-before)
 	}
 }
+
+// A job that has started but not yet taken its debate's lease (it loads the
+// log first, which on a loaded machine takes a while) is not taken over as
+// if its worker had died: it is given a lease's time to take one. A
+// reclaim period alone (a twentieth of a second here) took over a job that
+// was about to run, and wrote a takeover into a debate nobody had left.
+func TestReclaimSparesAStartingJob(t *testing.T) { eachDB(t, testReclaimSparesStarting) }
+
+func testReclaimSparesStarting(t *testing.T, db string) {
+	ctx := context.Background()
+	a := newApp(t, db, nil)
+	var once sync.Once
+	// Two workers, so that a job taking over would have one to run on
+	// while the first still sleeps.
+	q, err := New(ctx, a, Config{Workers: 2, LeaseTTL: 2 * time.Second, ReclaimEvery: 50 * time.Millisecond, Log: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.onWork = func(string) {
+		// Slow to start: ten reclaim periods, well within a lease's time.
+		once.Do(func() { time.Sleep(500 * time.Millisecond) })
+	}
+	if err := q.StartWorkers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := q.Stop(ctx); err != nil {
+			t.Errorf("stop: %v", err)
+		}
+	})
+	s, err := q.StartDebate(ctx, offlineRequest("GOOGL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, a.Store, s.ID, debate.StatusCompleted)
+	if n := completedOnce(t, a.Store, s.ID); n != 7 {
+		t.Fatalf("%d turns completed, want 7", n)
+	}
+	for _, e := range queuedEvents(t, a.Store, s.ID) {
+		if e.Reason == debate.QueuedTakeover {
+			t.Fatalf("a job slow to start was taken over (%s); want it left to run", e.Detail)
+		}
+	}
+}
