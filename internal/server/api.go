@@ -20,7 +20,6 @@ import (
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/format/bullbear"
-	"github.com/parleyhq/parley/internal/format/crux"
 	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/setup"
@@ -784,11 +783,16 @@ func wordError(err error, w wording) string {
 		return fmt.Sprintf("debate %s was created with %s for %s, and %v; start the server with it in its environment, or switch the debate's model from the command line: parley debate --resume %s --model NAME (the change is recorded)",
 			rm.ID, rm.Ref, app.RoleName(rm.Role), rm.Err, rm.ID)
 	}
-	// A request names no file: the personas are the built-in ones, with
-	// no --personas FILE to add to them.
-	var upe *crux.UnknownPersonaError
-	if errors.As(err, &upe) {
-		return fmt.Sprintf("%s: no persona %q; known: %s", w.flag("agents"), upe.ID, strings.Join(upe.Known, ", "))
+	// A value a format refuses, named as this front-end names its
+	// option; what only the command line can do about it (a file of its
+	// own) is left out: a request names no file.
+	var oe *setup.OptionError
+	if errors.As(err, &oe) {
+		name := w.flag(oe.Option)
+		if name == "" {
+			name = "--" + oe.Option
+		}
+		return name + ": " + replaceFlags(oe.Problem, w.flag)
 	}
 	// A hint comes as fields, of the API's body or of the panel's form.
 	var he *app.HintError
@@ -813,10 +817,6 @@ func fieldOfFlag(flag string) string {
 	switch flag {
 	case "format", "offline", "provider", "model":
 		return flag
-	case "personas":
-		// A request names no file: the personas are the built-in ones,
-		// named by "agents".
-		return "agents"
 	case "no-checkpoints", "model-for", "turn-budget", "debate-budget":
 		return strings.ReplaceAll(flag, "-", "_")
 	}

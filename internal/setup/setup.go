@@ -237,6 +237,32 @@ func (e *InputError) Unwrap() error { return e.Err }
 // Inputf is an *InputError with a formatted message.
 func Inputf(format string, a ...any) error { return &InputError{Err: fmt.Errorf(format, a...)} }
 
+// OptionError is a value of one option that a format refuses, said
+// without naming the option, so that each front-end names it its own way:
+// the command line by its flag, the HTTP API by its field, the dashboard's
+// form by its label. A format returns it (wrapped in an *InputError)
+// rather than a message naming its flag, which a caller of the API, who
+// has no flags, could not act on.
+type OptionError struct {
+	// Option is the option's name ("agents").
+	Option string
+	// Problem is what is wrong and how to fix it, in words any front-end
+	// can say ("no persona \"zz\"; known: hayes, saylor").
+	Problem string
+	// Local is what only the command line, which reads local files, can
+	// also do ("add your own with --personas FILE"); "" for nothing.
+	// Front-ends that never reach a file leave it out.
+	Local string
+}
+
+func (e *OptionError) Error() string {
+	msg := "--" + e.Option + ": " + e.Problem
+	if e.Local != "" {
+		msg += " (" + e.Local + ")"
+	}
+	return msg
+}
+
 // ConfigError is a missing or wrong provider configuration.
 type ConfigError struct{ Err error }
 

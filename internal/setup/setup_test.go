@@ -25,3 +25,17 @@ func TestNoModelWording(t *testing.T) {
 		t.Errorf("API wording: %s", api)
 	}
 }
+
+// TestOptionErrorNamesTheFlag: on the command line an option's error names
+// its flag and says what only the command line can do; the problem alone
+// is what other front-ends word with their own names.
+func TestOptionErrorNamesTheFlag(t *testing.T) {
+	e := &OptionError{Option: "agents", Problem: `no persona "zz"; known: a, b`, Local: "add your own with --personas FILE"}
+	if got, want := e.Error(), `--agents: no persona "zz"; known: a, b (add your own with --personas FILE)`; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	e.Local = ""
+	if got, want := e.Error(), `--agents: no persona "zz"; known: a, b`; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

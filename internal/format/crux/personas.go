@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/yamlfile"
 )
@@ -158,18 +159,6 @@ func parsePersonas(data []byte, src string) (Personas, error) {
 	return out, nil
 }
 
-// UnknownPersonaError is a persona asked for that is none of the known
-// ones. A front-end that takes no persona file (the HTTP API) words it
-// without the command line's --personas.
-type UnknownPersonaError struct {
-	ID    string   // as asked, lower-cased
-	Known []string // the ids of the known personas
-}
-
-func (e *UnknownPersonaError) Error() string {
-	return fmt.Sprintf("--agents: no persona %q; known: %s (add your own with --personas FILE)", e.ID, strings.Join(e.Known, ", "))
-}
-
 // Select picks the debaters by id, in the given order.
 func (ps Personas) Select(ids []string) ([]Persona, error) {
 	if len(ids) != 2 {
@@ -180,7 +169,8 @@ func (ps Personas) Select(ids []string) ([]Persona, error) {
 		id = strings.ToLower(strings.TrimSpace(id))
 		p, ok := ps[id]
 		if !ok {
-			return nil, &UnknownPersonaError{ID: id, Known: ps.IDs()}
+			return nil, &setup.OptionError{Option: "agents", Problem: fmt.Sprintf("no persona %q; known: %s", id, strings.Join(ps.IDs(), ", ")),
+				Local: "add your own with --personas FILE"}
 		}
 		if len(out) == 1 && out[0].ID == p.ID {
 			return nil, fmt.Errorf("--agents: %q debates itself; choose two different personas", id)
