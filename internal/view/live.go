@@ -678,7 +678,10 @@ func (l *Live) render(e debate.Event) {
 		var p debate.PhaseChanged
 		if e.Decode(&p) == nil {
 			l.newline()
-			l.printf("\n%s\n", l.cs.Bold("═══ "+p.Label+" ═══"))
+			// Folded under its marker, as a turn's heading is: the
+			// terminal folded a long phase's name to column 0.
+			l.printf("\n")
+			l.ownLine(l.cs.Bold("═══ " + p.Label + " ═══"))
 		}
 	case debate.TypeTurnStarted:
 		var p debate.TurnStarted
@@ -800,7 +803,8 @@ func (l *Live) render(e debate.Event) {
 		if e.Decode(&p) == nil {
 			l.newline()
 			if p.Round > 0 {
-				l.printf("\n%s\n", l.cs.Bold(fmt.Sprintf("═══ Round %d Complete ═══", p.Round)))
+				l.printf("\n")
+				l.ownLine(l.cs.Bold(fmt.Sprintf("═══ Round %d Complete ═══", p.Round)))
 				// The summary is the moderator's text: its lines after
 				// the first are indented as a reply's, so that none
 				// opens at column 0 as the view's own.

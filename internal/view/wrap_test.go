@@ -189,3 +189,24 @@ func TestTabsInAReply(t *testing.T) {
 		}
 	}
 }
+
+// TestBannersFoldOnANarrowTerminal: a phase's banner and a round's closing
+// banner fold under their marker on a terminal of 20 columns, as a turn's
+// heading does; wrapped at column 0, their rest ("(Research) ═══") started
+// a line where only the view's banners and headings start.
+func TestBannersFoldOnANarrowTerminal(t *testing.T) {
+	const width = 20
+	l, f, out := onTerminal(t, width)
+	f.send(debate.Created{Format: "perspectives", Topic: "Redis?"})
+	f.send(debate.PhaseChanged{Phase: "p2", Label: "Phase 2 (Opening Arguments)"})
+	f.send(debate.CheckpointReached{ID: "r12", Round: 12, Summary: "Even."})
+	l.Close()
+	scr := newScreen(width)
+	scr.write(out.String())
+	shown := scr.String()
+	for _, want := range []string{"═══ Phase 2\n    (Opening\n    Arguments) ═══\n", "═══ Round 12\n    Complete ═══\n"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("a banner does not fold under its marker: want\n%s\nin\n%s", want, shown)
+		}
+	}
+}
