@@ -521,7 +521,7 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 	var answers debate.Human = human
 	if o.Resume != "" && o.NoCheckpoints {
 		answers = app.Unattended{Said: func(debate.CheckpointReached) {
-			fmt.Fprintln(f.IO.ErrOut, "Checkpoint: continuing (--no-checkpoints)")
+			fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, "Checkpoint: continuing (--no-checkpoints)"))
 		}}
 	}
 	st, runErr := sess.Run(ctx, answers)
@@ -608,9 +608,9 @@ func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, a *app.A
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Debate %s was completed but its decision document was missing; it is written again.\n", id)
+	fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("Debate %s was completed but its decision document was missing; it is written again.", id)))
 	for _, a := range written {
-		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("%s written to %s", artifactName(a.Kind), a.Path)))
 	}
 	return nil
 }
@@ -727,12 +727,15 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 	}
 	cs := f.IO.Colors()
 	if !o.JSON {
-		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", cs.Bold("═══ Decision ═══"), wrapDoc(f, fresh(doc)))
+		fmt.Fprintf(f.IO.Out, "\n%s\n\n%s", view.FoldLine(cs.Bold("═══ Decision ═══"), f.IO.TerminalWidth()), wrapDoc(f, fresh(doc)))
 	}
+	// The closing lines fold to the terminal as the lines around the
+	// view do (errLine): written whole, the terminal folded them to
+	// column 0, a path or an id cut in the middle.
 	for _, a := range written {
-		fmt.Fprintf(f.IO.ErrOut, "%s written to %s\n", artifactName(a.Kind), a.Path)
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("%s written to %s", artifactName(a.Kind), a.Path)))
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Debate %s: %s\n", st.ID, app.DebateTotals(st))
+	fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("Debate %s: %s", st.ID, app.DebateTotals(st))))
 	return nil
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,4 +79,25 @@ func TestFoldKeepsCommandsWhole(t *testing.T) {
 		}
 		checkFolded(t, strings.Replace(out, cmd, "x", 1), 50)
 	}
+}
+
+// TestClosingLinesFoldToTheTerminal: the lines printed after a debate (its
+// totals, where its documents went) fold on a terminal of 20 columns as the
+// lines before it do; written whole, the terminal folded them to column 0.
+func TestClosingLinesFoldToTheTerminal(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(20)
+	db := filepath.Join(t.TempDir(), "parley.db")
+	if code := Main(context.Background(), []string{"--db", db, "debate", "NVDA", "--offline"}, ios); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	out := errOut.String()
+	// What follows the spinner's last frame (ESC[K takes it away).
+	i := strings.LastIndex(out, "\x1b[K")
+	closing := out[i+len("\x1b[K"):]
+	if !strings.HasPrefix(closing, "Debate") || !strings.Contains(closing, "turns") {
+		t.Fatalf("no closing line:\n%s", out)
+	}
+	checkFolded(t, closing, 20)
 }
