@@ -101,3 +101,21 @@ func TestClosingLinesFoldToTheTerminal(t *testing.T) {
 	}
 	checkFolded(t, closing, 20)
 }
+
+// TestNoticesFoldToTheTerminal: a format's notice printed before a debate
+// ("SEC data: offline snapshot recorded …") folds on a terminal of 20
+// columns as the models line under it does.
+func TestNoticesFoldToTheTerminal(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(20)
+	db := filepath.Join(t.TempDir(), "parley.db")
+	if code := Main(context.Background(), []string{"--db", db, "debate", "NVDA", "--offline"}, ios); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	notice, _, ok := strings.Cut(errOut.String(), "Models:")
+	if !ok || !strings.HasPrefix(notice, "SEC data:") {
+		t.Fatalf("no notice before the models line:\n%s", errOut)
+	}
+	checkFolded(t, notice, 20)
+}

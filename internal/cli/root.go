@@ -272,7 +272,23 @@ func (f *Factory) App(store debate.Store) (*app.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &app.App{Store: store, Formats: f.Formats, Env: setup.Env{Getenv: f.Env, Now: f.Now, Notice: f.IO.ErrOut, SECMemo: edgar.NewMemo(0, 0, f.Now)}, Prices: &prices}, nil
+	return &app.App{Store: store, Formats: f.Formats, Env: setup.Env{Getenv: f.Env, Now: f.Now, Notice: foldedLines{f.IO}, SECMemo: edgar.NewMemo(0, 0, f.Now)}, Prices: &prices}, nil
+}
+
+// foldedLines writes a format's notices ("SEC data: …") to standard error,
+// each line folded to the terminal as the lines around the view are
+// (errLine): written whole, the terminal folded them to column 0.
+type foldedLines struct{ ios *iostreams.IOStreams }
+
+func (w foldedLines) Write(p []byte) (int, error) {
+	s, ok := strings.CutSuffix(string(p), "\n")
+	if !ok {
+		return w.ios.ErrOut.Write(p)
+	}
+	if _, err := io.WriteString(w.ios.ErrOut, errLine(w.ios, s)+"\n"); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // OpenStoreReadOnly opens the debate store for a command that only reads it
