@@ -44,8 +44,8 @@ func offerResume(ctx context.Context, f *Factory, o *DebateOptions) error {
 	if where, ok := app.RunElsewhere(found.Status); ok {
 		// Resuming it here would contend with its runner: say where it
 		// is and start the new debate asked for.
-		fmt.Fprintf(f.IO.ErrOut, "A debate on %s is %s (%s; 'parley show %s' shows how far it got); this starts a new one.\n",
-			textsafe.Clean(found.Topic), where, found.ID, found.ID)
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("A debate on %s is %s (%s; 'parley show %s' shows how far it got); this starts a new one.",
+			textsafe.Clean(found.Topic), where, found.ID, found.ID)))
 		o.plan = p
 		return nil
 	}
@@ -54,14 +54,16 @@ func offerResume(ctx context.Context, f *Factory, o *DebateOptions) error {
 		return err
 	}
 	if !f.IO.IsInputTerminal() {
-		fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s (%s, stopped at %s) exists; this starts a new one. Resume it with: parley debate --resume %s\n",
-			textsafe.Clean(found.Topic), found.ID, phase, found.ID)
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("An unfinished debate on %s (%s, stopped at %s) exists; this starts a new one. Resume it with: parley debate --resume %s",
+			textsafe.Clean(found.Topic), found.ID, phase, found.ID)))
 		o.plan = p
 		return nil
 	}
 	// Which debate the question is about, as the shell says it: the
-	// question alone does not say that one exists.
-	fmt.Fprintf(f.IO.ErrOut, "An unfinished debate on %s exists (%s). Resume debate from %s? [Y/n] ", textsafe.Clean(found.Topic), found.ID, phase)
+	// question alone does not say that one exists. Folded to the terminal
+	// (errLine), as every line around the view is: the terminal folded it
+	// to column 0, the topic and the id cut mid-word.
+	fmt.Fprint(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("An unfinished debate on %s exists (%s). Resume debate from %s? [Y/n] ", textsafe.Clean(found.Topic), found.ID, phase)))
 	in := bufio.NewReader(f.IO.In)
 	// A typo at the question asks it again: ending the command there
 	// would make the user type the whole command line again.
@@ -81,6 +83,6 @@ func offerResume(ctx context.Context, f *Factory, o *DebateOptions) error {
 		if tries == 3 {
 			return usageErrorf("answer y or n to \"Resume debate from %s?\"", phase)
 		}
-		fmt.Fprintf(f.IO.ErrOut, "Answer y (resume %s) or n (start a new debate). Resume debate from %s? [Y/n] ", found.ID, phase)
+		fmt.Fprint(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("Answer y (resume %s) or n (start a new debate). Resume debate from %s? [Y/n] ", found.ID, phase)))
 	}
 }

@@ -89,4 +89,17 @@ func TestResumeOfferEveryFormat(t *testing.T) {
 	if err := offerResume(ctx, f, options()); ExitCode(err) != ExitUsage {
 		t.Errorf("three answers that are not y or n: %v (exit %d), want bad input", err, ExitCode(err))
 	}
+	// On a terminal of 20 columns the question, and the line that says
+	// how to resume when there is no keyboard to answer on, fold as the
+	// lines around the view do: the terminal folded them to column 0.
+	for _, keyboard := range []bool{true, false} {
+		f = factory("n\n", keyboard)
+		f.IO.SetTerminal(true, keyboard, false)
+		f.IO.SetWidth(20)
+		if err := offerResume(ctx, f, options()); err != nil {
+			t.Fatal(err)
+		}
+		// The command is never broken (TestFoldKeepsCommandsWhole).
+		checkFolded(t, strings.Replace(f.IO.ErrOut.(interface{ String() string }).String(), "parley debate --resume "+s.ID, "x", 1), 20)
+	}
 }
