@@ -2,7 +2,11 @@ package factcheck
 
 import (
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/internal/sec/analysis"
 )
@@ -91,7 +95,7 @@ func (t *Table) CheckMentionWith(m Mention, rec *Recorded) Finding {
 		// filer's, as its other amounts are.
 		m.Currency = t.Currency
 	}
-	if f.Status == MarketData && rec.checkMarket(&f, m) {
+	if f.Status == MarketData && rec.checkMarket(t, &f, m) {
 		return f
 	}
 	if w, ok := rec.webWith(m.Text); ok {
@@ -102,7 +106,7 @@ func (t *Table) CheckMentionWith(m Mention, rec *Recorded) Finding {
 
 // checkMarket holds a market figure to the recorded valuations; it reports
 // whether it settled the figure.
-func (r *Recorded) checkMarket(f *Finding, m Mention) bool {
+func (r *Recorded) checkMarket(t *Table, f *Finding, m Mention) bool {
 	if m.Hypothetical {
 		// "breaks if the P/E stays above 25x": a condition, not a
 		// statement of the figure.
@@ -125,13 +129,21 @@ func (r *Recorded) checkMarket(f *Finding, m Mention) bool {
 	// held to a public-float valuation only, and a market figure to any.
 	onFloat := strings.Contains(LowerASCII(m.Quote), "public float")
 	var first *analysis.MarketCheck
-	var firstBasis string
+	var firstBasis, otherTime string
 	for _, v := range r.Valuations {
 		if onFloat && v.Basis != analysis.BasisPublicFloat {
 			continue
 		}
 		c, ok := analysis.CheckMarket(v.Figures, v.Price, mm)
 		if !ok {
+			continue
+		}
+		if why := t.marketTime(m, c.Figure.Date); why != "" {
+			// A multiple or price of another day is not the
+			// recorded one, right or wrong.
+			if otherTime == "" {
+				otherTime = "market data, not checked: " + why + ", and the recorded " + c.Figure.Label + " is as of " + c.Figure.Date
+			}
 			continue
 		}
 		if c.Match {
@@ -143,6 +155,10 @@ func (r *Recorded) checkMarket(f *Finding, m Mention) bool {
 		}
 	}
 	if first == nil {
+		if otherTime != "" {
+			f.Reason = otherTime
+			return true
+		}
 		if onFloat && len(r.Valuations) > 0 {
 			f.Reason = "market data, not checked against filings; it is on the public float, and the debate's valuation is on a market price"
 			return true
@@ -158,6 +174,77 @@ func (r *Recorded) checkMarket(f *Finding, m Mention) bool {
 	}
 	f.Status, f.Reason, f.Market = Corrected, "it does not match the market data the debate recorded", &first.Figure
 	return true
+}
+
+// marketTime says why a market figure is of another time than date (the
+// recorded figure's, "2026-07-07"), "" when it may be of that day: the
+// sentence states a calendar date that is not it ("on March 3, 2026", "as
+// of January 2025"), or dates the figure to a period before the latest
+// fiscal year ("at the end of fiscal 2024", "a year ago", "on fiscal 2025
+// earnings"). A figure stated with no time, or of the latest year (whose
+// earnings the trailing multiple is on), is today's.
+func (t *Table) marketTime(m Mention, date string) string {
+	y, mo, d, ok := isoDate(date)
+	if !ok {
+		return ""
+	}
+	if dates := statedDates(m.Quote); len(dates) > 0 {
+		for _, sd := range dates {
+			if sd.month == mo && (sd.day == 0 || sd.day == d) && (sd.year == 0 || sd.year == y) {
+				return ""
+			}
+		}
+		return "the sentence dates it to " + dates[0].text
+	}
+	switch {
+	case m.Relative:
+		return "the sentence dates it to " + m.Period.String() + " (counted back)"
+	case m.Explicit && (m.Period.FY == 0 || m.Period.FY < t.LatestFY):
+		return "the sentence dates it to " + m.Period.String()
+	}
+	return ""
+}
+
+// statedDate is a calendar date a sentence states: a day ("July 7, 2026",
+// "July 7", "2026-07-07") or a month ("January 2025"); 0 for a part not
+// stated.
+type statedDate struct {
+	year, month, day int
+	text             string
+}
+
+var (
+	monthDateRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?|(\d{4})\b)`)
+	})
+	isoDateRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`) })
+)
+
+func statedDates(s string) []statedDate {
+	var out []statedDate
+	for _, g := range monthDateRe().FindAllStringSubmatch(s, -1) {
+		sd := statedDate{month: strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", strings.ToLower(g[1]))/3 + 1, text: g[0]}
+		sd.day, _ = strconv.Atoi(g[2])
+		sd.year, _ = strconv.Atoi(g[3] + g[4])
+		if sd.day > 31 {
+			continue
+		}
+		out = append(out, sd)
+	}
+	for _, g := range isoDateRe().FindAllStringSubmatch(s, -1) {
+		if y, mo, d, ok := isoDate(g[0]); ok {
+			out = append(out, statedDate{year: y, month: mo, day: d, text: g[0]})
+		}
+	}
+	return out
+}
+
+func isoDate(s string) (y, m, d int, ok bool) {
+	tm, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	return tm.Year(), int(tm.Month()), tm.Day(), true
 }
 
 // citedWeb is the recorded web result a sentence cites, by its URL or its
