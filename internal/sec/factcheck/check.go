@@ -280,6 +280,9 @@ func (t *Table) CheckMention(m Mention) Finding {
 	case m.Segment:
 		f.Status, f.Reason = Unverified, "a segment, product or region's figure: the check reads company totals"
 		return f
+	case m.Metric == bareCash && !cashBalance(m.Quote):
+		f.Status, f.Reason = Unverified, "cash stated as paid, returned, generated or raised, not as a balance: the check reads cash only as a balance at a date"
+		return f
 	case m.NonGAAP:
 		f.Status, f.Reason = Unverified, "an adjusted (non-GAAP) figure: the filings state GAAP figures, which the check holds"
 		return f
@@ -740,6 +743,28 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 		Source: ni.Source + "; " + end.Source + "; " + start.Source}, true
 }
 
+// Cues of cash held at a date ("had", "ended the year with", "cash of",
+// "on hand", "cash pile") and of cash moved ("returned", "paid", "spent",
+// "generated", "in cash and stock"): "cash" named alone is a balance only
+// with the first and none of the second.
+var (
+	cashHeldRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:had|has|have|holds?|held|holding|ended|ending|end of|as of|at year[- ]end|on hand|balance sheet|sits? on|sitting on|sat on|in the bank|` +
+			`cash\s+(?:of|was|were|is|are|stood|totall?ed|pile|hoard|reserves?|position|holdings|balances?|at))\b`)
+	})
+	cashMovedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:return(?:ed|ing|s)?|pa(?:id|ys?|ying)|sp(?:ent|end|ending)|generat(?:ed|es|ing|ion)|rais(?:ed|es|ing)|burn(?:ed|t|s|ing)?|` +
+			`us(?:ed|es|ing)|invest(?:ed|ing)|acqui(?:red|res?|ring|sitions?)|bought|buy(?:ing|s)?|deals?|consideration|shareholders|dividends?|` +
+			`buybacks?|repurchas(?:ed|es?|ing)|flows?|stock|debt\s+of|inflows?|outflows?|proceeds|received|collected)\b`)
+	})
+)
+
+// cashBalance reports whether a sentence states "cash" named alone as a
+// balance held (cashHeldRe) and not as cash moved (cashMovedRe).
+func cashBalance(sentence string) bool {
+	return cashHeldRe().MatchString(sentence) && !cashMovedRe().MatchString(sentence)
+}
+
 // alternatesOf are the other readings of a metric a figure right by any
 // of is right, and one right by none is corrected against the metric's.
 // A return on equity or assets is also stated on the year's average
@@ -750,6 +775,7 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 // securities held past a year as well (Apple's own "net cash").
 var alternatesOf = map[Metric][]Metric{ROE: {ROAE}, ROA: {ROAA}, ROCE: {ROACE}, NetDebt: {netDebtOfCash},
 	NetCash: {netCashOfCash, netCashWithSecurities}, CashAndInvestments: {cashWithLongTermSecurities}, PayoutRatio: {payoutRatioPerShare},
+	bareCash:   {cashWithRestricted, CashAndInvestments, cashWithLongTermSecurities},
 	ForeignTax: {foreignTaxPaid}}
 
 // relativeChange is a margin's change as a percentage of the margin a year
@@ -910,7 +936,7 @@ func (t *Table) candidates(m Mention) []Period {
 			return []Period{{FY: p.FY}}
 		}
 		return nil
-	case !m.Explicit && (m.Metric == NetDebt || m.Metric == NetCash || m.Metric == CashAndInvestments):
+	case !m.Explicit && (m.Metric == NetDebt || m.Metric == NetCash || m.Metric == CashAndInvestments || m.Metric == bareCash):
 		// Net debt with no date is the valuation's, at the latest balance
 		// sheet (a 10-Q's after the 10-K), or the latest year end's.
 		out := []Period{{FY: t.LatestFY}}
@@ -1083,9 +1109,11 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 	// Years far apart are not a slip: a growth rate or margin of a decade
 	// before that matches is chance (Apple's net income grew "about a
 	// third" in fiscal 2025, wrong, was said to be fiscal 2015's).
+	// A zero is no other period's figure either: a line is nil in many
+	// (dividends before the first).
 	for _, sameYear := range []bool{true, false} {
 		for _, f := range t.Of(m.Metric) {
-			if f.Period == actual.Period || (f.Period.FY == actual.Period.FY) != sameYear || max(f.Period.FY-actual.Period.FY, actual.Period.FY-f.Period.FY) > Years {
+			if m.Value == 0 || f.Period == actual.Period || (f.Period.FY == actual.Period.FY) != sameYear || max(f.Period.FY-actual.Period.FY, actual.Period.FY-f.Period.FY) > Years {
 				continue
 			}
 			if ok, _ := matches(m, f.Value); ok {
@@ -1094,8 +1122,8 @@ func (t *Table) diagnose(m Mention, actual Fact) string {
 		}
 	}
 	for _, k := range []float64{1e3, 1e-3, 1e6, 1e-6, 10, 0.1} {
-		if m.Bound != 0 {
-			break // "more than $80 billion" is as true of $66 trillion
+		if m.Bound != 0 || m.Value == 0 {
+			break // "more than $80 billion" is as true of $66 trillion; $0 of any scale is $0
 		}
 		mm := m
 		// A range scales whole: "$420-430 billion" scaled by its low end

@@ -171,6 +171,9 @@ type Mention struct {
 	// Start and End are the byte span of Text in Quote: the words next to
 	// a market figure decide which recorded figure it cites.
 	Start, End int
+	// zero marks "$0" with no scale: no amount of any unit, held to
+	// whichever line names it, a total or a figure a share.
+	zero bool
 	// bare marks an amount written without a currency ("24.3 billion"),
 	// which may be a count of shares.
 	bare bool
@@ -456,6 +459,11 @@ var metricPhrases = []struct {
 	{"cash and short term investments", CashAndInvestments, false}, {"cash, cash equivalents and short term investments", CashAndInvestments, false},
 	{"cash, cash equivalents, and short term investments", CashAndInvestments, false}, {"cash and securities", CashAndInvestments, false},
 	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false}, {"cash balance", Cash, false},
+	// "Cash" alone, or as a pile or a position: any of several lines
+	// (bareCash), a balance only when the sentence states one (cashBalance).
+	{"cash", bareCash, false}, {"cash on hand", bareCash, false}, {"cash pile", bareCash, false}, {"cash hoard", bareCash, false},
+	{"cash reserves", bareCash, false}, {"cash position", bareCash, false}, {"cash holdings", bareCash, false},
+	{"cash dividends", Dividends, false}, {"cash dividends paid", Dividends, false},
 	{"long term debt", LongTermDebt, false}, {"debt", LongTermDebt, false},
 	{"shares outstanding", Shares, false}, {"share count", Shares, false}, {"outstanding shares", Shares, false},
 	// The weighted average diluted count, EPS's denominator: not the shares
@@ -597,6 +605,11 @@ var otherPhrases = []string{
 	"accounts receivable", "working capital", "net cash provided", "net cash used", "net cash generated", "net cash from", "net cash flow",
 	"net cash flows", "net cash inflow", "net cash inflows", "net cash outflow", "net cash outflows", "net cash proceeds", "net cash paid",
 	"net cash received", "net cash interest", "cash burn", "burn rate",
+	// Cash flows and uses named by "cash" and a noun: no balance.
+	"cash flow", "cash flows", "cash generation", "cash generated", "cash returned", "cash return", "cash returns", "cash paid",
+	"cash spent", "cash used", "cash outflow", "cash outflows", "cash inflow", "cash inflows", "cash consideration", "cash compensation",
+	"cash costs", "cash cost", "cash interest", "cash expenses", "cash earnings", "cash margin", "cash conversion cycle", "cash and stock",
+	"cash flow yield",
 	"stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin",
 	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",
@@ -1326,7 +1339,12 @@ func findIn(sentence string, t *Table) []Mention {
 				m.Neg = true // "(€1.2B)"
 				start, end = start-1, end+1
 			}
-			if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (scale == 1 && v < 1000 && re == foreignRe()) {
+			switch {
+			case perShare(low[loc[1]:min(len(low), loc[1]+16)]):
+				m.Unit = USDPerShare
+			case scale == 1 && v == 0:
+				m.zero = true
+			case scale == 1 && v < 1000 && re == foreignRe():
 				m.Unit = USDPerShare
 			}
 			add(start, end, m)
@@ -1421,7 +1439,12 @@ func findIn(sentence string, t *Table) []Mention {
 			m.Neg = true // "($1.2B)"
 			start, end = start-1, end+1
 		}
-		if perShare(low[loc[1]:min(len(low), loc[1]+16)]) || (scale == 1 && v < 1000) {
+		switch {
+		case perShare(low[loc[1]:min(len(low), loc[1]+16)]):
+			m.Unit = USDPerShare
+		case scale == 1 && v == 0:
+			m.zero = true
+		case scale == 1 && v < 1000:
 			m.Unit = USDPerShare
 		}
 		add(start, end, m)
@@ -3290,7 +3313,8 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		}
 		// "Shares outstanding were 24.3 billion": an amount without a
 		// currency may count shares.
-		if !compatible(m.Unit, sp.metric, low, start, end, sp) && !(m.bare && m.Unit == USD && UnitOf(sp.metric) == SharesUnit) {
+		if !compatible(m.Unit, sp.metric, low, start, end, sp) && !(m.bare && m.Unit == USD && UnitOf(sp.metric) == SharesUnit) &&
+			!(m.zero && compatible(USDPerShare, sp.metric, low, start, end, sp)) {
 			continue
 		}
 		d := dist(me, sp)
@@ -3322,6 +3346,9 @@ func attribute(m *Mention, sentence, low string, start, end int, metrics, period
 		m.Metric = best.metric
 		if m.bare && UnitOf(m.Metric) == SharesUnit {
 			m.Unit = SharesUnit
+		}
+		if m.zero && UnitOf(m.Metric) == USDPerShare {
+			m.Unit = USDPerShare
 		}
 		if m.Unit == Percent {
 			switch u := UnitOf(m.Metric); {

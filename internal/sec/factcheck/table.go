@@ -109,6 +109,14 @@ const (
 	// Apple states its own.
 	CashAndInvestments         Metric = "cash_and_investments"
 	cashWithLongTermSecurities Metric = "cash_and_investments_with_noncurrent"
+	// bareCash is "cash" named alone ("ended the year with $132 billion
+	// in cash"), which names no one line: cash and cash equivalents (its
+	// value), with restricted cash (cashWithRestricted, the cash flow
+	// statement's ending balance), with short-term investments or with
+	// every marketable security. A balance right by any is right
+	// (alternatesOf), one right by none is held to cash and equivalents.
+	bareCash           Metric = "cash_bare"
+	cashWithRestricted Metric = "cash_with_restricted"
 )
 
 // The ratios the analysis computes (analysis.Ratios) beyond the margins
@@ -207,7 +215,7 @@ var labels = map[Metric]string{
 	NetDebt: "net debt", netDebtOfCash: "net debt (debt less cash)",
 	CashAndInvestments: "cash and short-term investments", cashWithLongTermSecurities: "cash and all marketable securities",
 	NetCash: "net cash", netCashOfCash: "net cash (cash less debt)", netCashWithSecurities: "net cash (cash and all marketable securities less debt)",
-	Cash: "cash and equivalents", LongTermDebt: "long-term debt", Shares: "shares outstanding", DilutedShares: "weighted average diluted shares", BasicShares: "weighted average basic shares", GrossMargin: "gross margin",
+	Cash: "cash and equivalents", bareCash: "cash", cashWithRestricted: "cash, cash equivalents and restricted cash", LongTermDebt: "long-term debt", Shares: "shares outstanding", DilutedShares: "weighted average diluted shares", BasicShares: "weighted average basic shares", GrossMargin: "gross margin",
 	OperatingMargin: "operating margin", NetMargin: "net margin", FCFMargin: "free cash flow margin",
 	ROE: "return on equity", ROA: "return on assets", DebtToEquity: "debt to equity", Leverage: "liabilities to assets",
 	CurrentRatio: "current ratio", CashConversion: "cash conversion", RDIntensity: "R&D to revenue",
@@ -596,6 +604,7 @@ func BuildTable(cf *xbrl.CompanyFacts, company string, latestFY, sic int) (*Tabl
 		if !p.TTM {
 			if c, ok := get(Cash, p); ok && !c.Derived() && len(c.Sources) == 1 {
 				addNetDebt(cf, vals, p, c.Sources[0])
+				addBareCash(cf, vals, p, c.Sources[0])
 			}
 		}
 		for _, f := range vals {
@@ -751,6 +760,21 @@ func annualReport(form string) bool {
 	return false
 }
 
+// addBareCash adds the readings of "cash" named alone at the date of the
+// cash balance cash: cash and cash equivalents, and with restricted cash
+// when the filing states that total then (the fallback of xbrl.Cash, so
+// the balance may be that total already).
+func addBareCash(cf *xbrl.CompanyFacts, vals map[Metric]Fact, p Period, cash xbrl.Source) {
+	c, ok := vals[Cash]
+	if !ok {
+		return
+	}
+	vals[bareCash] = Fact{Metric: bareCash, Period: p, Value: c.Value, Source: c.Source}
+	if r, ok := instantAt(cf, cash.End, cash.Unit, "CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents"); ok && r.Value != c.Value {
+		vals[cashWithRestricted] = Fact{Metric: cashWithRestricted, Period: p, Value: r.Value, Source: r.String()}
+	}
+}
+
 // addNetDebt adds net debt at the date of the cash balance cash, as the
 // valuation computes it, and debt less cash alone; neither when no debt is
 // reported then (a bank's deposits are no debt the check can read).
@@ -828,6 +852,7 @@ func preferredStock(cf *xbrl.CompanyFacts) bool {
 // alternate marks the other definitions of a line (alternatesOf's): no
 // growth is computed of them, and no figure is read as one.
 var alternate = map[Metric]bool{netDebtOfCash: true, netCashOfCash: true, netCashWithSecurities: true, cashWithLongTermSecurities: true,
+	bareCash: true, cashWithRestricted: true,
 	payoutRatioPerShare: true, foreignTaxPaid: true}
 
 // instantAt is the first of the us-gaap tags reported in unit at date d,
@@ -851,7 +876,7 @@ func instantAt(cf *xbrl.CompanyFacts, d xbrl.Date, unit string, tags ...string) 
 func isInstant(m Metric) bool {
 	switch m {
 	case Cash, LongTermDebt, Shares, TotalAssets, TotalLiabilities, Equity, NetDebt, netDebtOfCash, NetCash, netCashOfCash, netCashWithSecurities,
-		CashAndInvestments, cashWithLongTermSecurities:
+		CashAndInvestments, cashWithLongTermSecurities, bareCash, cashWithRestricted:
 		return true
 	}
 	return false
