@@ -287,7 +287,7 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	}
 	base.NoCheckpoints = true // nobody answers a checkpoint in a batch
 	base.set = func(name string) bool { return name == "format" || changed(name) }
-	cfg, err := loadConfig(f.Env)
+	cfg, err := loadConfig(f.Env, f.Formats)
 	if err != nil {
 		return err
 	}

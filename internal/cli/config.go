@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,7 +20,8 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/parleyhq/parley/internal/app"
-	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/shell"
 	"github.com/parleyhq/parley/internal/textsafe"
 	"github.com/parleyhq/parley/internal/yamlfile"
@@ -31,6 +31,11 @@ import (
 // (~/.config/parley/config.yaml; PARLEY_CONFIG names another). It gives
 // defaults; the environment and flags override it:
 // flags > environment > config file > built-in defaults.
+//
+// Its keys are this struct's and, where Options stands, one for each
+// option the formats declare (setup.Union), named as the option's HTTP API
+// field (max_rounds for --max-rounds, custom_perspectives): a format's new
+// option is a key with no change here (configSchema).
 type Config struct {
 	Provider      string            `yaml:"provider"`
 	Model         string            `yaml:"model"`
@@ -41,29 +46,187 @@ type Config struct {
 	DebateTimeout *time.Duration    `yaml:"debate_timeout"`
 	CallTimeout   *time.Duration    `yaml:"call_timeout"`
 	CheckpointTO  *time.Duration    `yaml:"checkpoint_timeout"`
-	MaxRounds     *int              `yaml:"max_rounds"`
-	Perspectives  *int              `yaml:"perspectives"`
-	Catalog       string            `yaml:"catalog"`
-	DecisionsDir  string            `yaml:"decisions_dir"`
-	Theme         string            `yaml:"theme"` // the shell's palette: auto, dark or light
+	// Options are the values the file gives the formats' options, by
+	// option name. Their keys take this field's place in the file.
+	Options      map[string]fileValue `yaml:"-" config:"options"`
+	DecisionsDir string               `yaml:"decisions_dir"`
+	Theme        string               `yaml:"theme"` // the shell's palette: auto, dark or light
 	// Prices are price overrides, model or provider/model → its price in
 	// USD per million tokens (pricing.Decode's form); PricesFile names a
 	// file of them, relative to this file. See priceTable.
 	Prices     yaml.Node `yaml:"prices"`
 	PricesFile string    `yaml:"prices_file"`
 	// Debate is the perspectives specification's settings block, accepted
-	// as written there.
-	Debate struct {
-		MaxRounds           *int                       `yaml:"max_rounds"`
-		DefaultPerspectives *int                       `yaml:"default_perspectives"`
-		TokenBudgetPerRound *budgetFlag                `yaml:"token_budget_per_round"`
-		RoundTimeoutSeconds *int                       `yaml:"round_timeout_seconds"`
-		CheckpointTimeoutS  *int                       `yaml:"checkpoint_timeout_seconds"`
-		TotalTimeoutSeconds *int                       `yaml:"total_timeout_seconds"`
-		CustomPerspectives  []perspectives.Perspective `yaml:"custom_perspectives"`
-	} `yaml:"debate"`
+	// as written there (specKeys): its limits here, its format options'
+	// values in Options, under the key "debate.KEY".
+	Debate specLimits `yaml:"debate"`
 
-	path string
+	path  string
+	union []setup.Declared // the formats' options, whose keys the file takes
+}
+
+// fileValue is a format option's value the config file gives, and the key
+// it gives it under.
+type fileValue struct {
+	key   string
+	value any
+}
+
+// specLimits are the debate limits of the specification's settings block.
+type specLimits struct {
+	TokenBudgetPerRound *budgetFlag
+	RoundTimeoutSeconds *int
+	CheckpointTimeoutS  *int
+	TotalTimeoutSeconds *int
+}
+
+// specKey is a key of the perspectives specification's settings block
+// (debate:): one of a format option, by the specification's name for it
+// (option), or one of a debate limit (limit, the field of specLimits).
+type specKey struct {
+	key, option, limit string
+}
+
+// specKeys are the specification's settings keys, in its order. These are
+// the specification's names, fixed by a document written for the design;
+// a new format's option is a key of the top level, not of this block.
+func specKeys() []specKey {
+	return []specKey{
+		{key: "max_rounds", option: "max-rounds"},
+		{key: "default_perspectives", option: "perspectives"},
+		{key: "token_budget_per_round", limit: "TokenBudgetPerRound"},
+		{key: "round_timeout_seconds", limit: "RoundTimeoutSeconds"},
+		{key: "checkpoint_timeout_seconds", limit: "CheckpointTimeoutS"},
+		{key: "total_timeout_seconds", limit: "TotalTimeoutSeconds"},
+		{key: "custom_perspectives", option: "custom-perspectives"},
+	}
+}
+
+// configKey is the config file's key of a format option: its HTTP API
+// field, the option's name with "_" for "-" unless it declares another.
+func configKey(d setup.Declared) string { return d.JSON() }
+
+// optionType is the type a config file's value of a format option is read
+// into: a pointer, nil when the file does not give it, to a value of the
+// option's kind (of its default's type for a custom option).
+func optionType(d setup.Declared) reflect.Type {
+	switch d.Kind {
+	case setup.Int:
+		return reflect.TypeFor[*int]()
+	case setup.Bool:
+		return reflect.TypeFor[*bool]()
+	case setup.String:
+		return reflect.TypeFor[*string]()
+	case setup.Strings:
+		return reflect.TypeFor[*[]string]()
+	}
+	return reflect.PointerTo(reflect.TypeOf(d.Option.Default))
+}
+
+// configSchema is the type the config file is decoded into, built from the
+// registry: Config's keys, each format option's key in the place of
+// Options, and the specification's block, its option keys typed by their
+// options, in the place of Debate. Decoded by the one decoder, a bad value
+// or an unknown key of either is said in the file's terms as any other
+// (yamlfile.Problems), with the keys the file takes.
+type configSchema struct {
+	typ reflect.Type
+	// options are the top level's format option fields; spec the
+	// specification block's (in the field "Debate").
+	options, spec []schemaField
+}
+
+// schemaField is a field of the schema that holds a format option's value.
+type schemaField struct {
+	field       int
+	key, option string
+}
+
+func newConfigSchema(union []setup.Declared) (*configSchema, error) {
+	s := &configSchema{}
+	byName := map[string]setup.Declared{}
+	for _, d := range union {
+		byName[d.Name] = d
+	}
+	var spec []reflect.StructField
+	for _, k := range specKeys() {
+		f := reflect.StructField{Name: fmt.Sprintf("Spec%d", len(spec)), Tag: reflect.StructTag(`yaml:"` + k.key + `"`)}
+		switch d, ok := byName[k.option]; {
+		case k.limit != "":
+			lf, _ := reflect.TypeFor[specLimits]().FieldByName(k.limit)
+			f.Name, f.Type = k.limit, lf.Type
+		case !ok:
+			continue // no format declares it: not a key
+		default:
+			f.Type = optionType(d)
+			s.spec = append(s.spec, schemaField{len(spec), k.key, k.option})
+		}
+		spec = append(spec, f)
+	}
+	var fields []reflect.StructField
+	own := map[string]bool{}
+	ct := reflect.TypeFor[Config]()
+	for i := range ct.NumField() {
+		f := ct.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case f.Tag.Get("config") == "options":
+			for _, d := range union {
+				s.options = append(s.options, schemaField{len(fields), configKey(d), d.Name})
+				fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Option%d", len(s.options)), Type: optionType(d),
+					Tag: reflect.StructTag(`yaml:"` + configKey(d) + `"`)})
+			}
+			continue
+		case !f.IsExported() || key == "-" || key == "":
+			continue
+		case f.Name == "Debate":
+			f.Type = reflect.StructOf(spec)
+		}
+		own[key] = true
+		fields = append(fields, reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag})
+	}
+	for _, o := range s.options {
+		if own[o.key] {
+			// A format's mistake, which a test of the registry catches.
+			d := byName[o.option]
+			return nil, fmt.Errorf("option %s of %s: its config file key %q is one of the file's own settings; declare the option under another name (or Field)",
+				o.option, strings.Join(d.Formats, ", "), o.key)
+		}
+	}
+	s.typ = reflect.StructOf(fields)
+	return s, nil
+}
+
+// read fills c from v, a decoded value of the schema's type: Config's own
+// keys, then the format options' values, those of the top level before
+// the specification block's.
+func (s *configSchema) read(v reflect.Value, c *Config) {
+	cv := reflect.ValueOf(c).Elem()
+	for i := range s.typ.NumField() {
+		f := s.typ.Field(i)
+		if _, ok := cv.Type().FieldByName(f.Name); ok && f.Name != "Debate" {
+			cv.FieldByName(f.Name).Set(v.Field(i))
+		}
+	}
+	c.Options = map[string]fileValue{}
+	take := func(v reflect.Value, fields []schemaField, prefix string) {
+		for _, f := range fields {
+			fv := v.Field(f.field)
+			if _, given := c.Options[f.option]; !fv.IsNil() && !given {
+				c.Options[f.option] = fileValue{prefix + f.key, fv.Elem().Interface()}
+			}
+		}
+	}
+	take(v, s.options, "")
+	spec := v.FieldByName("Debate")
+	take(spec, s.spec, "debate.")
+	lv := reflect.ValueOf(&c.Debate).Elem()
+	for i := range lv.NumField() {
+		name := lv.Type().Field(i).Name
+		if f := spec.FieldByName(name); f.IsValid() {
+			lv.Field(i).Set(f)
+		}
+	}
 }
 
 // UnmarshalYAML reads a budget as a number or "unlimited".
@@ -87,11 +250,22 @@ func configPath(env func(string) string) string {
 	return filepath.Join(dir, "parley", "config.yaml")
 }
 
-// loadConfig reads the config file; a missing default file is an empty
-// config, a missing file PARLEY_CONFIG names an error. An
-// unknown key or a bad value is an error naming it and the file.
-func loadConfig(env func(string) string) (*Config, error) {
+// loadConfig reads the config file, whose keys include the options of the
+// formats of reg; a missing default file is an empty config, a missing file
+// PARLEY_CONFIG names an error. An unknown key or a bad value is an error
+// naming it and the file.
+func loadConfig(env func(string) string, reg *debate.Formats) (*Config, error) {
 	c := &Config{path: configPath(env)}
+	if reg != nil {
+		var err error
+		if c.union, err = setup.Union(reg); err != nil {
+			return nil, err
+		}
+	}
+	schema, err := newConfigSchema(c.union)
+	if err != nil {
+		return nil, err
+	}
 	if c.path == "" {
 		return c, nil
 	}
@@ -108,10 +282,12 @@ func loadConfig(env func(string) string) (*Config, error) {
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		err, _ = yamlfile.Problems(err, reflect.TypeFor[Config](), data)
+	v := reflect.New(schema.typ)
+	if err := dec.Decode(v.Interface()); err != nil && !errors.Is(err, io.EOF) {
+		err, _ = yamlfile.Problems(err, schema.typ, data)
 		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 	}
+	schema.read(v.Elem(), c)
 	if _, err := shell.ParseTheme(c.Theme); err != nil {
 		return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 	}
@@ -250,43 +426,25 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 	pick("call_timeout", "call-timeout", c.CallTimeout != nil, func() string { o.CallTimeout = *c.CallTimeout; return dur(*c.CallTimeout) }, func() string { return dur(o.CallTimeout) })
 	ct := first(c.CheckpointTO, secs(c.Debate.CheckpointTimeoutS))
 	pick("checkpoint_timeout", "checkpoint-timeout", ct != nil, func() string { o.CheckpointTimeout = *ct; return dur(*ct) }, func() string { return dur(o.CheckpointTimeout) })
-	mr := c.MaxRounds
-	if mr == nil {
-		mr = c.Debate.MaxRounds
+	// The formats' options: a flag given, else the file's value, else each
+	// format's default. A value from the file is a default, not a request:
+	// a format that does not take the option is not refused for it
+	// (setup.Request.FromConfig).
+	for _, d := range c.union {
+		key := configKey(d)
+		fv, has := c.Options[d.Name]
+		switch {
+		case set != nil && set(d.Name):
+			out = append(out, setting{key, shownValue(o.Values[d.Name]), "flag --" + d.Name})
+		case has:
+			o.setValue(d.Name, fv.value)
+			o.fromConfig = append(o.fromConfig, d.Name)
+			out = append(out, setting{fv.key, shownValue(fv.value), src})
+		default:
+			out = append(out, setting{key, shownDefault(d), "default"})
+		}
 	}
-	// The keys of the perspectives specification's settings, which the
-	// flags of the same names set: their defaults are perspectives'.
-	pick("max_rounds", "max-rounds", mr != nil, func() string { o.setValue("max-rounds", *mr); o.maxRoundsFromConfig = true; return strconv.Itoa(*mr) }, func() string {
-		if !o.Has("max-rounds") {
-			return strconv.Itoa(perspectives.DefaultMaxRounds)
-		}
-		return strconv.Itoa(o.Int("max-rounds"))
-	})
-	np := c.Perspectives
-	if np == nil {
-		np = c.Debate.DefaultPerspectives
-	}
-	pick("perspectives", "perspectives", np != nil, func() string { o.setValue("perspectives", *np); return strconv.Itoa(*np) }, func() string {
-		if o.Int("perspectives") == 0 {
-			return "(the moderator decides)"
-		}
-		return strconv.Itoa(o.Int("perspectives"))
-	})
-	pick("catalog", "catalog", c.Catalog != "", func() string { o.setValue("catalog", c.Catalog); return c.Catalog }, func() string {
-		if o.String("catalog") == "" {
-			return "(built in)"
-		}
-		return o.String("catalog")
-	})
 	pick("decisions_dir", "decisions-dir", c.DecisionsDir != "", func() string { o.DecisionsDir = c.DecisionsDir; return c.DecisionsDir }, func() string { return o.DecisionsDir })
-	if len(c.Debate.CustomPerspectives) > 0 {
-		o.setValue(perspectives.CustomOption, c.Debate.CustomPerspectives)
-		names := make([]string, len(c.Debate.CustomPerspectives))
-		for i, p := range c.Debate.CustomPerspectives {
-			names[i] = p.Name
-		}
-		out = append(out, setting{"debate.custom_perspectives", strings.Join(names, ", "), src})
-	}
 	// The prices are the App's (Factory.App), not a debate option: they
 	// are read here so that a bad one stops a debate before it starts, and
 	// so that `parley config` lists them.
@@ -295,6 +453,41 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 		return nil, err
 	}
 	return append(out, prices...), nil
+}
+
+// shownValue is a format option's value as 'parley config' shows it.
+func shownValue(v any) string {
+	switch v := v.(type) {
+	case fmt.Stringer:
+		return v.String()
+	case []string:
+		return strings.Join(v, ", ")
+	}
+	return fmt.Sprint(v)
+}
+
+// shownDefault is the default of a format option, as 'parley config' shows
+// it: the formats' one default, or each format's ("council 3, perspectives
+// 5"); a zero value is "(not set)": the format's own choice (the
+// moderator's number of perspectives, the built-in catalog).
+func shownDefault(d setup.Declared) string {
+	show := func(v any) string {
+		if _, ok := v.(bool); ok {
+			return shownValue(v)
+		}
+		if rv := reflect.ValueOf(v); !rv.IsValid() || rv.IsZero() || (rv.Kind() == reflect.Slice && rv.Len() == 0) {
+			return "(not set)"
+		}
+		return shownValue(v)
+	}
+	if v, one := d.Default(); one {
+		return show(v)
+	}
+	parts := make([]string, len(d.By))
+	for i, o := range d.By {
+		parts[i] = d.Formats[i] + " " + show(o.Value())
+	}
+	return strings.Join(parts, ", ")
 }
 
 // detectModel fills in the provider and the model that no flag, variable or
@@ -344,7 +537,7 @@ the config file ($XDG_CONFIG_HOME/parley/config.yaml, or PARLEY_CONFIG), or the 
 Precedence: flags > environment > config file > defaults.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := loadConfig(f.Env)
+			c, err := loadConfig(f.Env, f.Formats)
 			if err != nil {
 				return err
 			}

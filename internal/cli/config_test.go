@@ -2,11 +2,17 @@ package cli
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/app"
+	"github.com/parleyhq/parley/internal/format/perspectives"
+	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/shell"
 )
 
@@ -21,7 +27,7 @@ func TestShellTheme(t *testing.T) {
 	}
 	envs := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	withFile := map[string]string{"PARLEY_CONFIG": cfg}
-	c, err := loadConfig(envs(withFile))
+	c, err := loadConfig(envs(withFile), app.DefaultFormats())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +61,7 @@ func TestShellTheme(t *testing.T) {
 			if err := os.WriteFile(cfg, []byte("theme: blue\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := loadConfig(envs(withFile))
+			_, err := loadConfig(envs(withFile), app.DefaultFormats())
 			return err
 		},
 	} {
@@ -127,7 +133,7 @@ func TestConfigProblems(t *testing.T) {
 			if err := os.WriteFile(cfg, []byte(tc.file), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := loadConfig(func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] })
+			_, err := loadConfig(func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }, app.DefaultFormats())
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -278,5 +284,69 @@ func TestConfigShowsValuesInert(t *testing.T) {
 	}
 	if !strings.Contains(out, "gpt␛]0;pwned␇") {
 		t.Errorf("config does not show the model, made visible:\n%s", out)
+	}
+}
+
+// TestConfigFormatKeys: the keys that gave the formats' options before
+// they came from the registry give the same ones: max_rounds, perspectives,
+// catalog at the top level, and the specification's debate: block
+// (max_rounds, default_perspectives, custom_perspectives), the top level
+// winning over the block; a flag given wins over both, and a value from the
+// file is a default (FromConfig), never a flag given.
+func TestConfigFormatKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		flags      map[string]any
+		want       setup.Values
+		custom     string
+	}{
+		{"top level", "max_rounds: 2\nperspectives: 3\ncatalog: cat.yaml\n", nil,
+			setup.Values{"max-rounds": 2, "perspectives": 3, "catalog": "cat.yaml"}, ""},
+		{"the specification's block", "debate:\n  max_rounds: 4\n  default_perspectives: 2\n  custom_perspectives:\n    - name: Compliance First\n      priorities: [audit trails]\n      trade_offs: slower delivery\n", nil,
+			setup.Values{"max-rounds": 4, "perspectives": 2}, "Compliance First"},
+		{"the top level over the block", "max_rounds: 2\ncustom_perspectives:\n  - name: A\n    priorities: [a]\ndebate:\n  max_rounds: 4\n  custom_perspectives:\n    - name: B\n      priorities: [b]\n", nil,
+			setup.Values{"max-rounds": 2}, "A"},
+		{"flags over the file", "max_rounds: 2\nperspectives: 3\nagents: [saylor, hayes]\ndeep: true\n", map[string]any{"max-rounds": 1, "agents": []string{"taleb"}},
+			setup.Values{"max-rounds": 1, "perspectives": 3, "agents": []string{"taleb"}, "deep": true}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(cfg, []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			env := func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
+			c, err := loadConfig(env, app.DefaultFormats())
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := defaultDebateOptions()
+			o.Values = setup.Values{}
+			maps.Copy(o.Values, tc.flags)
+			o.set = func(name string) bool { _, ok := tc.flags[name]; return ok }
+			if _, err := applyConfig(c, o, o.set, env); err != nil {
+				t.Fatal(err)
+			}
+			custom, _ := o.Values[perspectives.CustomOption].(perspectives.Custom)
+			delete(o.Values, perspectives.CustomOption)
+			if !reflect.DeepEqual(o.Values, tc.want) || custom.String() != tc.custom {
+				t.Errorf("values %v, custom perspectives %q; want %v, %q", o.Values, custom, tc.want, tc.custom)
+			}
+			req := o.startRequest().Request
+			for name := range o.Values {
+				_, flag := tc.flags[name]
+				if req.Set(name) != flag || slices.Contains(req.FromConfig, name) == flag {
+					t.Errorf("%s: given %v, from the config file %v; want given only as a flag", name, req.Set(name), req.FromConfig)
+				}
+			}
+		})
+	}
+}
+
+// TestConfigKeyClash: a format option whose key would be one of the config
+// file's own settings is a format's mistake, said naming both.
+func TestConfigKeyClash(t *testing.T) {
+	union := []setup.Declared{{Option: setup.Option{Name: "theme", Kind: setup.String}, Formats: []string{"toy"}}}
+	if _, err := newConfigSchema(union); err == nil || !strings.Contains(err.Error(), `option theme of toy: its config file key "theme" is one of the file's own settings`) {
+		t.Errorf("a clash with theme: %v", err)
 	}
 }

@@ -50,8 +50,8 @@ type DebateOptions struct {
 	// formal debate's shared context, gathered from --context) runs once.
 	plan *app.Plan
 
-	// From the config file.
-	maxRoundsFromConfig bool
+	// fromConfig are the format options the config file set.
+	fromConfig []string
 }
 
 // defaultDebateOptions are the options of a debate with no flag given.
@@ -149,7 +149,7 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 			if opts.Resume == "" {
 				// A resumed debate keeps its recorded settings: the config
 				// file gives defaults to new debates only.
-				c, err := loadConfig(f.Env)
+				c, err := loadConfig(f.Env, f.Formats)
 				if err != nil {
 					return err
 				}

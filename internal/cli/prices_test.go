@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/llm"
 )
 
@@ -31,7 +32,7 @@ func writeConfig(t *testing.T, config, pricesFile string, env map[string]string)
 		}
 		return strings.ReplaceAll(env[k], "$DIR", dir)
 	}
-	c, err := loadConfig(getenv)
+	c, err := loadConfig(getenv, app.DefaultFormats())
 	if err != nil {
 		t.Fatalf("loadConfig: %v", err)
 	}
@@ -160,7 +161,7 @@ func TestPriceTableErrors(t *testing.T) {
 			return path
 		}
 		return ""
-	}); err == nil || !strings.Contains(err.Error(), "price") || !strings.Contains(err.Error(), "prices_file") {
+	}, app.DefaultFormats()); err == nil || !strings.Contains(err.Error(), "price") || !strings.Contains(err.Error(), "prices_file") {
 		t.Errorf("unknown key: %v", err)
 	}
 }

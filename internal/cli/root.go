@@ -264,7 +264,7 @@ func badStorePath(path string, write bool) string {
 // gets its App here, so that each prices its turns alike; a bad price is
 // an error before anything runs.
 func (f *Factory) App(store debate.Store) (*app.App, error) {
-	c, err := loadConfig(f.Env)
+	c, err := loadConfig(f.Env, f.Formats)
 	if err != nil {
 		return nil, err
 	}

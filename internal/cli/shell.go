@@ -72,7 +72,7 @@ func runShell(ctx context.Context, f *Factory, pace time.Duration, theme string,
 	if err := checkShellFlags(pace, theme, themeGiven); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(f.Env)
+	cfg, err := loadConfig(f.Env, f.Formats)
 	if err != nil {
 		return err
 	}
@@ -186,14 +186,9 @@ func standTogether(line, words []string) bool {
 func (o *DebateOptions) startRequest() app.StartRequest {
 	req := o.Request
 	given := o.set
-	if o.maxRoundsFromConfig && (given == nil || !given("max-rounds")) {
-		req.FromConfig = []string{"max-rounds"}
-	}
-	req.Given = func(name string) bool {
-		if name == "max-rounds" && o.maxRoundsFromConfig {
-			return true
-		}
-		return given != nil && given(name)
-	}
+	// What the config file set is a default, not asked for: Given is the
+	// flags alone.
+	req.FromConfig = o.fromConfig
+	req.Given = func(name string) bool { return given != nil && given(name) }
 	return app.StartRequest{Request: req, Models: o.Models, Limits: o.limits()}
 }

@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -171,5 +174,103 @@ func TestNewFormatsOptionIsAFlag(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("debate %s: %v; want it refused saying %q\n%s", strings.Join(tc.args, " "), err, tc.says, out)
 		}
+	}
+}
+
+// runCmd runs parley with args on f (its database the test's own), and
+// returns what it printed.
+func runCmd(ctx context.Context, f *Factory, args ...string) (string, error) {
+	root := NewRootCmd(f)
+	root.SetArgs(append(args, "--db", f.DBPath))
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	err := root.ExecuteContext(ctx)
+	return f.IO.Out.(interface{ String() string }).String() + f.IO.ErrOut.(interface{ String() string }).String(), err
+}
+
+// toyLevels are the levels of the toy debates in f's database, in the
+// order they were created.
+func toyLevels(t *testing.T, ctx context.Context, f *Factory) []int {
+	t.Helper()
+	store, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	sums, err := store.List(ctx, debate.ListFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var levels []int
+	for i := len(sums) - 1; i >= 0; i-- {
+		evs, err := store.Load(ctx, sums[i].ID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := debate.Fold(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o toyOptions
+		if err := json.Unmarshal(st.Options, &o); err != nil {
+			t.Fatal(err)
+		}
+		levels = append(levels, o.Level)
+	}
+	return levels
+}
+
+// TestNewFormatsOptionIsAConfigKey: a format registered with an option of
+// its own has it as a key of the config file, named as its API field
+// (toy_level), with nothing of the config file written for it: a debate of
+// the format takes the file's value, a flag overrides it, 'parley config'
+// lists it with its source, and a bad value or a mistyped key is said in
+// the file's terms, the key among those the file takes.
+func TestNewFormatsOptionIsAConfigKey(t *testing.T) {
+	ctx := context.Background()
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	factory := func() *Factory {
+		f := testFactory(t, "", false)
+		f.Formats = withToy(t)
+		f.Env = func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
+		return f
+	}
+	write := func(s string) {
+		if err := os.WriteFile(cfg, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("toy_level: 7\n")
+	f := factory()
+	for _, args := range [][]string{{}, {"--toy-level", "5"}} {
+		if out, err := runCmd(ctx, f, append([]string{"debate", "Is a toy a game?", "--format", "toy"}, args...)...); err != nil {
+			t.Fatalf("debate %v: %v\n%s", args, err, out)
+		}
+	}
+	if got := toyLevels(t, ctx, f); len(got) != 2 || got[0] != 7 || got[1] != 5 {
+		t.Errorf("levels %v, want 7 from the config file, then 5 from the flag over it", got)
+	}
+
+	f = factory()
+	out, err := runCmd(ctx, f, "config")
+	if err != nil || !regexp.MustCompile(`(?m)^toy_level +7 +config file `+regexp.QuoteMeta(cfg)+`$`).MatchString(out) {
+		t.Errorf("parley config (%v) does not list toy_level 7 from the file:\n%s", err, out)
+	}
+
+	for file, says := range map[string]string{
+		"toy_level: high\n": `line 1: toy_level: "high" is not a whole number`,
+		"toy_levle: 7\n":    `line 1: unknown key "toy_levle" (the keys at the top level: provider,`,
+	} {
+		write(file)
+		f := factory()
+		_, err := runCmd(ctx, f, "debate", "Is a toy a game?", "--format", "toy")
+		if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), says) || (strings.Contains(says, "unknown") && !strings.Contains(err.Error(), " toy_level,")) {
+			t.Errorf("config %q: %v (exit %d), want bad input saying %q with toy_level among the keys", file, err, ExitCode(err), says)
+		}
+	}
+	// The file's value is the toy's to check, as the flag's is.
+	write("toy_level: 12\n")
+	if _, err := runCmd(ctx, factory(), "debate", "Is a toy a game?", "--format", "toy"); err == nil || !strings.Contains(err.Error(), "--toy-level 12: choose 1 to 9") {
+		t.Errorf("toy_level 12 from the file: %v, want the toy's refusal", err)
 	}
 }

@@ -19,8 +19,9 @@ const (
 	String                  // string
 	Strings                 // []string
 	// Custom is a value of the format's own type (perspectives' custom
-	// perspectives): only the config file, whose schema is the command
-	// line's, can give one; there is no flag and no API field for it.
+	// perspectives), the type of the option's Default: only the config
+	// file, whose keys are the options', can give one, decoded into a
+	// value of that type; there is no flag and no API field for it.
 	Custom
 )
 
@@ -70,7 +71,8 @@ type Option struct {
 	// shows it after the format's name.
 	Note string
 	// Default is the value when the request gives none, of the kind's
-	// type; nil is its zero value.
+	// type; nil is its zero value. A Custom option's is required: its
+	// type (a typed nil will do) is the type of the option's values.
 	Default any
 	// Field is the option's HTTP API field; "" is Name with "_" for "-"
 	// (max_rounds).
@@ -163,7 +165,8 @@ func Union(reg *debate.Formats) ([]Declared, error) {
 				continue
 			}
 			d := &out[i]
-			if o.Kind != d.Kind || o.JSON() != d.JSON() || o.File != d.File || o.Split != d.Split {
+			if o.Kind != d.Kind || o.JSON() != d.JSON() || o.File != d.File || o.Split != d.Split ||
+				(o.Kind == Custom && reflect.TypeOf(o.Default) != reflect.TypeOf(d.Option.Default)) {
 				return nil, fmt.Errorf("option %s: format %s declares it as %s, format %s as %s: a flag or an API field takes one",
 					o.Name, d.Formats[0], d.describe(), name, o.describe())
 			}
@@ -181,6 +184,8 @@ func (o Option) check() error {
 		return fmt.Errorf("option %q: name it as its flag, lower case words joined by '-'", o.Name)
 	case o.Kind < Int || o.Kind > Custom:
 		return fmt.Errorf("option %s: no kind", o.Name)
+	case o.Kind == Custom && o.Default == nil:
+		return fmt.Errorf("option %s: a custom option's default is a value of its type, which the config file's value is read into", o.Name)
 	case o.Default != nil && o.Kind != Custom && reflect.TypeOf(o.Default) != o.Kind.goType():
 		return fmt.Errorf("option %s: default %#v is not of its kind, %s", o.Name, o.Default, o.Kind)
 	case o.Split && o.Kind != Strings:
@@ -190,7 +195,11 @@ func (o Option) check() error {
 }
 
 func (o Option) describe() string {
-	s := o.Kind.String() + " (field " + o.JSON()
+	s := o.Kind.String()
+	if o.Kind == Custom {
+		s += " " + reflect.TypeOf(o.Default).String()
+	}
+	s += " (field " + o.JSON()
 	if o.File {
 		s += ", a file"
 	}

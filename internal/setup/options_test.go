@@ -43,6 +43,22 @@ func TestUnionRefusesTwoKinds(t *testing.T) {
 			t.Errorf("%s: %v; want an error saying %q", tc.name, err, tc.says)
 		}
 	}
+	// A custom option's values are of its default's type, which the
+	// config file reads them into: it needs one, and two formats one.
+	custom := Option{Name: "extra", Kind: Custom, Default: []int(nil)}
+	for _, tc := range []struct {
+		name  string
+		other Option
+		says  string
+	}{
+		{"custom with no default", Option{Name: "more", Kind: Custom}, "option more: a custom option's default is a value of its type"},
+		{"custom of another type", Option{Name: "extra", Kind: Custom, Default: []string(nil)}, "format a declares it as custom []int (field extra), format b as custom []string (field extra)"},
+	} {
+		reg := debate.NewFormats(optFormat{"a", []Option{custom}}, optFormat{"b", []Option{tc.other}})
+		if _, err := Union(reg); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: %v; want an error saying %q", tc.name, err, tc.says)
+		}
+	}
 	reg := debate.NewFormats(optFormat{"a", []Option{rounds}}, optFormat{"b", []Option{{Name: "rounds", Kind: Int, Usage: "rounds", Default: 3}}})
 	u, err := Union(reg)
 	if err != nil || len(u) != 1 || strings.Join(u[0].Formats, ",") != "a,b" {

@@ -96,10 +96,14 @@ func (r *Request) Strings(name string) []string { v, _ := r.Value(name).([]strin
 func (r *Request) CheckValues(opts []Declared) error {
 	for _, d := range opts {
 		v, ok := r.Values[d.Name]
-		if !ok || d.Kind == Custom {
+		if !ok {
 			continue
 		}
-		if reflect.TypeOf(v) != d.Kind.goType() {
+		want := d.Kind.goType()
+		if d.Kind == Custom {
+			want = reflect.TypeOf(d.Option.Default)
+		}
+		if reflect.TypeOf(v) != want {
 			return fmt.Errorf("option %s: the value %#v is a %T, not of its kind, %s", d.Name, v, v, d.Kind)
 		}
 	}

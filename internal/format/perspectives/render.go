@@ -55,13 +55,27 @@ func (Format) Options() []setup.Option {
 			Note: fmt.Sprintf("%d-%d, default: the moderator decides", MinPerspectives, MaxPerspectives)},
 		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds},
 		{Name: "catalog", Kind: setup.String, File: true, Usage: "YAML `file` extending or overriding the perspective catalog"},
-		{Name: CustomOption, Kind: setup.Custom, Usage: "perspectives added to the catalog (the config file's debate.custom_perspectives)"},
+		{Name: CustomOption, Kind: setup.Custom, Default: Custom(nil),
+			Usage: "perspectives added to the catalog (the config file's custom_perspectives, or the specification's debate.custom_perspectives)"},
 	}
 }
 
 // CustomOption is the option of the perspectives the config file adds to
-// the catalog: a []Perspective.
+// the catalog: a Custom.
 const CustomOption = "custom-perspectives"
+
+// Custom are the perspectives the config file adds to the catalog, the
+// value of CustomOption.
+type Custom []Perspective
+
+// String names them, as 'parley config' shows them.
+func (c Custom) String() string {
+	names := make([]string, len(c))
+	for i, p := range c {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
 
 // Protocol implements debate.Format.
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {

@@ -19,9 +19,9 @@ func (Format) Setup(ctx context.Context, env setup.Env, o *setup.Request) (json.
 		return nil, &setup.InputError{Err: err}
 	}
 	if v := o.Value(CustomOption); v != nil {
-		custom, ok := v.([]Perspective)
+		custom, ok := v.(Custom)
 		if !ok {
-			return nil, fmt.Errorf("custom perspectives of type %T, want []perspectives.Perspective", v)
+			return nil, fmt.Errorf("custom perspectives of type %T, want perspectives.Custom", v)
 		}
 		if len(custom) > 0 {
 			if cat, err = cat.Extend(custom, "the config file's debate.custom_perspectives"); err != nil {
