@@ -34,15 +34,16 @@ import (
 
 // BatchOptions are the `parley batch` flags.
 type BatchOptions struct {
-	Format   string
-	File     string
-	Offline  bool
-	Snapshot bool
-	Deep     bool
-	Models   app.Models
-	Force    bool
-	JSON     bool
-	CSV      bool
+	Format  string
+	File    string
+	Offline bool
+	// Values are the formats' options given as flags (--snapshot,
+	// --deep, ...), declared from the same registry as parley debate's.
+	Values setup.Values
+	Models app.Models
+	Force  bool
+	JSON   bool
+	CSV    bool
 	// Every is how often the progress is refreshed.
 	Every time.Duration
 	Jobs  WorkerOptions
@@ -56,6 +57,9 @@ const maxBatch = 1000
 
 func newBatchCmd(f *Factory) *cobra.Command {
 	o := &BatchOptions{}
+	// The formats' options are flags, as parley debate's (setup.Union):
+	// every format a batch may run (--format) takes its own.
+	union, unionErr := setup.Union(f.Formats)
 	cmd := &cobra.Command{
 		Use:   "batch ITEM... | --file FILE",
 		Short: "Debate a list of tickers (or topics) at once, one debate each",
@@ -75,10 +79,14 @@ debates them all anew.`,
 			"  parley batch --format perspectives \"Redis or PostgreSQL for caching?\" \"Monorepo or polyrepo?\"\n" +
 			"  PARLEY_DATABASE_URL=postgres://… parley batch --file watchlist.txt --workers 0",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if unionErr != nil {
+				return unionErr
+			}
 			items, err := batchItems(args, o.File)
 			if err != nil {
 				return err
 			}
+			o.Values = formatValues(cmd.Flags(), union)
 			return runBatch(cmd.Context(), f, o, items, cmd.Flags().Changed)
 		},
 	}
@@ -86,8 +94,7 @@ debates them all anew.`,
 	nameVar(fl, &o.Format, "format", "", "debate `format` of every item (default: bullbear when every item is a ticker, else perspectives)")
 	fl.StringVar(&o.File, "file", "", "read the items from `FILE`, one a line (# starts a comment)")
 	fl.BoolVar(&o.Offline, "offline", false, "no network and no model: data-only agents on the SEC data shipped with Parley (bullbear)")
-	fl.BoolVar(&o.Snapshot, "snapshot", false, "the SEC data shipped with Parley instead of EDGAR, with your model (bullbear)")
-	fl.BoolVar(&o.Deep, "deep", false, "two rebuttal rounds (bullbear)")
+	formatFlags(fl, union)
 	nonBlankVar(fl, &o.Models.Provider, "provider", "model `provider`: anthropic, openai or ollama (default: from the environment)")
 	nonBlankVar(fl, &o.Models.Model, "model", "model `name` for every role")
 	fl.StringArrayVar(&o.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable)")
@@ -220,13 +227,19 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 	if o.JSON && o.CSV {
 		return usageErrorf("--json and --csv: choose one")
 	}
-	if err := app.CheckDataFlags(o.Offline, o.Snapshot); err != nil {
+	given := setup.Request{Offline: o.Offline, Values: o.Values}
+	if err := app.CheckDataFlags(o.Offline, given.Bool(setup.SnapshotName)); err != nil {
 		return err // an input error: exit 2, before anything is opened
 	}
+	// Bull vs. bear on tickers is what a batch is first for (a watchlist):
+	// which items are tickers, and how they are spelt, is the batch's own
+	// business, as is the summary's TICKER table (writeBatch). The rule for
+	// the options that imply the format is the format's (bullbear.Implied),
+	// as parley debate's.
 	format := o.Format
 	if format == "" {
 		format = "perspectives"
-		if o.Offline || o.Snapshot || o.Deep || allTickers(items) {
+		if bullbear.Implied(&given) || allTickers(items) {
 			format = bullbear.Name
 		}
 	}
@@ -280,10 +293,8 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 
 	base := defaultDebateOptions()
 	base.Format, base.Offline, base.Models = format, o.Offline, o.Models
-	for name, v := range map[string]bool{setup.SnapshotName: o.Snapshot, "deep": o.Deep} {
-		if changed(name) {
-			base.setValue(name, v)
-		}
+	for name, v := range o.Values {
+		base.setValue(name, v)
 	}
 	base.NoCheckpoints = true // nobody answers a checkpoint in a batch
 	base.set = func(name string) bool { return name == "format" || changed(name) }

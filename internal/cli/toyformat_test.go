@@ -180,8 +180,10 @@ func TestNewFormatsOptionIsAFlag(t *testing.T) {
 // runCmd runs parley with args on f (its database the test's own), and
 // returns what it printed.
 func runCmd(ctx context.Context, f *Factory, args ...string) (string, error) {
+	// Read before NewRootCmd, whose --db flag resets the factory's.
+	args = append(args, "--db", f.DBPath)
 	root := NewRootCmd(f)
-	root.SetArgs(append(args, "--db", f.DBPath))
+	root.SetArgs(args)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	err := root.ExecuteContext(ctx)
@@ -272,5 +274,53 @@ func TestNewFormatsOptionIsAConfigKey(t *testing.T) {
 	write("toy_level: 12\n")
 	if _, err := runCmd(ctx, factory(), "debate", "Is a toy a game?", "--format", "toy"); err == nil || !strings.Contains(err.Error(), "--toy-level 12: choose 1 to 9") {
 		t.Errorf("toy_level 12 from the file: %v, want the toy's refusal", err)
+	}
+}
+
+// TestNewFormatsOptionIsABatchFlag: parley batch, which runs any format
+// (--format), takes a registered format's option as a flag too, from the
+// same registry as parley debate, with nothing of batch written for it: its
+// help offers it, each item's debate is created with its value, and the
+// config file's value is the default a flag overrides, as in parley debate.
+func TestNewFormatsOptionIsABatchFlag(t *testing.T) {
+	ctx := context.Background()
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("toy_level: 4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	factory := func() *Factory {
+		f := testFactory(t, "", false)
+		f.Formats = withToy(t)
+		f.Env = func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
+		return f
+	}
+	help, err := runCmd(ctx, factory(), "batch", "--help")
+	if err != nil || !strings.Contains(help, "--toy-level int") || !strings.Contains(help, "how hard the toy plays (toy: 1-9) (default 3)") {
+		t.Errorf("batch --help (%v) does not offer --toy-level with its usage and default:\n%s", err, help)
+	}
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--toy-level", "7"}, 7},
+		{nil, 4},
+	} {
+		f := factory()
+		args := append([]string{"batch", "Is a toy a game?", "Is a ball a toy?", "--format", "toy", "--json", "--refresh", "10ms"}, tc.args...)
+		out, err := runCmd(ctx, f, args...)
+		if err != nil {
+			t.Fatalf("batch %v: %v\n%s", tc.args, err, out)
+		}
+		var rows []BatchRow
+		if err := json.Unmarshal([]byte(f.IO.Out.(interface{ String() string }).String()), &rows); err != nil || len(rows) != 2 || rows[0].Status != batchDone || rows[1].Status != batchDone {
+			t.Fatalf("batch %v: %+v, %v; want two debates done\n%s", tc.args, rows, err, out)
+		}
+		if got := toyLevels(t, ctx, f); len(got) != 2 || got[0] != tc.want || got[1] != tc.want {
+			t.Errorf("batch %v: levels %v, want %d for each item", tc.args, got, tc.want)
+		}
+	}
+	f := factory()
+	if _, err := runCmd(ctx, f, "batch", "Is a toy a game?", "--format", "toy", "--json", "--toy-level", "12"); err == nil || !strings.Contains(err.Error(), "--toy-level 12: choose 1 to 9") {
+		t.Errorf("batch --toy-level 12: %v, want the item refused by the toy", err)
 	}
 }
