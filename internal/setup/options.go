@@ -85,9 +85,37 @@ type Option struct {
 	// repeated (--hint "bull: a, b").
 	Split bool
 	// Choices, when set, are the values the option takes, which a shell's
-	// completion offers; a function, so that values read from data (the
-	// built-in personas' YAML) are read only for a completion.
+	// completion offers and a form's choice lists; a function, so that
+	// values read from data (the built-in personas' YAML) are read only
+	// when offered.
 	Choices func() []string
+	// Min and Max are the range of an Int option's values that the
+	// format's Setup takes, which a form's field offers (the dashboard's
+	// number fields, sliders and choice lists); 0 and 0 for no range.
+	// The Setup still checks the value, with its own message.
+	Min, Max int
+	// Label is the option's name in a form ("Risk tolerance"), where this
+	// format has a word of its own for it (council's --max-rounds is
+	// "Rounds"); "" is the name, capitalised, with spaces for "-"
+	// (FormLabel).
+	Label string
+	// Placeholder is what a form shows in the option's field while it is
+	// empty ("bear: look at customer concentration"), or as the choice of
+	// no value ("the moderator decides"); "" for the form's own.
+	Placeholder string
+}
+
+// FormLabel is the option's name in a form: Label, or the name with
+// spaces for "-", capitalised ("max-rounds" is "Max rounds").
+func (o Option) FormLabel() string {
+	if o.Label != "" {
+		return o.Label
+	}
+	l := strings.ReplaceAll(o.Name, "-", " ")
+	if l == "" {
+		return ""
+	}
+	return strings.ToUpper(l[:1]) + l[1:]
 }
 
 // JSON is the option's HTTP API field.
@@ -190,6 +218,12 @@ func (o Option) check() error {
 		return fmt.Errorf("option %s: default %#v is not of its kind, %s", o.Name, o.Default, o.Kind)
 	case o.Split && o.Kind != Strings:
 		return fmt.Errorf("option %s: only a string list splits", o.Name)
+	case (o.Min != 0 || o.Max != 0) && o.Kind != Int:
+		return fmt.Errorf("option %s: only an int has a range", o.Name)
+	case o.Min > o.Max:
+		return fmt.Errorf("option %s: range %d-%d is empty", o.Name, o.Min, o.Max)
+	case o.Default != nil && o.Max != 0 && (o.Default.(int) < o.Min || o.Default.(int) > o.Max):
+		return fmt.Errorf("option %s: default %v is outside its range %d-%d", o.Name, o.Default, o.Min, o.Max)
 	}
 	return nil
 }

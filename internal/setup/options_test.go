@@ -37,6 +37,9 @@ func TestUnionRefusesTwoKinds(t *testing.T) {
 		{"default of another kind", Option{Name: "rounds", Kind: Int, Default: "2"}, `format b: option rounds: default "2" is not of its kind, int`},
 		{"no kind", Option{Name: "rounds"}, "format b: option rounds: no kind"},
 		{"named as a field", Option{Name: "max_rounds", Kind: Int}, `format b: option "max_rounds": name it as its flag`},
+		{"a range of a string", Option{Name: "rounds", Kind: String, Max: 3}, "format b: option rounds: only an int has a range"},
+		{"an empty range", Option{Name: "rounds", Kind: Int, Min: 5, Max: 1}, "format b: option rounds: range 5-1 is empty"},
+		{"a default out of range", Option{Name: "rounds", Kind: Int, Min: 1, Max: 5, Default: 9}, "format b: option rounds: default 9 is outside its range 1-5"},
 	} {
 		reg := debate.NewFormats(optFormat{"a", []Option{rounds}}, optFormat{"b", []Option{tc.other}})
 		if _, err := Union(reg); err == nil || !strings.Contains(err.Error(), tc.says) {
@@ -92,6 +95,24 @@ func TestHelpJoinsTheFormats(t *testing.T) {
 		}
 		if got := u[0].Help(); got != tc.want {
 			t.Errorf("help: %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestFormLabel: an option's label in a form is the format's word for it,
+// else its name as words.
+func TestFormLabel(t *testing.T) {
+	for _, tc := range []struct {
+		o    Option
+		want string
+	}{
+		{Option{Name: "max-rounds"}, "Max rounds"},
+		{Option{Name: "max-rounds", Label: "Rounds"}, "Rounds"},
+		{Option{Name: "deep"}, "Deep"},
+	} {
+		o, want := tc.o, tc.want
+		if got := o.FormLabel(); got != want {
+			t.Errorf("%s: %q, want %q", o.Name, got, want)
 		}
 	}
 }

@@ -205,6 +205,14 @@ func SnapshotOption() Option {
 	return Option{Name: SnapshotName, Kind: Bool, Usage: "the SEC data shipped with Parley instead of live EDGAR, with your model"}
 }
 
+// Checkpointer is implemented by a format whose debates stop at
+// checkpoints to ask a person (perspectives, after each round): a
+// front-end offers to run them to the end without asking
+// (Request.NoCheckpoints) for such a format only.
+type Checkpointer interface {
+	Checkpoints() bool
+}
+
 // TopicNormalizer is implemented by a format whose topics have one
 // spelling, such as a ticker in capitals: a debate is stored, listed and
 // shown under it, whatever case it was typed in.

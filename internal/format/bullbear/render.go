@@ -75,7 +75,8 @@ func (Format) Options() []setup.Option {
 		{Name: "deep", Kind: setup.Bool, Usage: "two rebuttal rounds"},
 		{Name: "framework", Kind: setup.String, Usage: "scoring `framework` for the debate: " + strings.Join(analysis.FrameworkNames(), " or "),
 			Choices: analysis.FrameworkNames},
-		{Name: "hint", Kind: setup.Strings, Field: "hints", Usage: "guidance for one agent, `AGENT: TEXT`; repeatable"},
+		{Name: "hint", Kind: setup.Strings, Field: "hints", Usage: "guidance for one agent, `AGENT: TEXT`; repeatable",
+			Placeholder: "bear: look at customer concentration"},
 		setup.SnapshotOption(),
 	}
 }

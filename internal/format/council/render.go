@@ -21,6 +21,7 @@ func (Format) Name() string { return Name }
 func (Format) Options() []setup.Option {
 	return []setup.Option{
 		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "the analysts",
+			Placeholder: "comma-separated; empty for the default council",
 			Choices: func() []string {
 				var ids []string
 				for _, a := range DefaultAgents() {
@@ -28,9 +29,10 @@ func (Format) Options() []setup.Option {
 				}
 				return ids
 			}},
-		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds},
+		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds,
+			Min: 1, Max: MaxMaxRounds, Label: "Rounds"},
 		{Name: "risk", Kind: setup.String, Usage: "risk stance: " + RiskNeutral + " or " + RiskAverse, Default: RiskNeutral,
-			Choices: func() []string { return []string{RiskNeutral, RiskAverse} }},
+			Label: "Risk tolerance", Choices: func() []string { return []string{RiskNeutral, RiskAverse} }},
 		setup.SnapshotOption(),
 	}
 }

@@ -21,6 +21,7 @@ func (Format) Name() string { return Name }
 func (Format) Options() []setup.Option {
 	return []setup.Option{
 		{Name: "agents", Kind: setup.Strings, Split: true, Usage: "agents or personas, comma-separated", Note: "two personas",
+			Label: "Personas", Placeholder: "two, comma-separated, e.g. saylor,hayes; empty: the moderator chooses",
 			Choices: func() []string {
 				ps, err := BuiltinPersonas()
 				if err != nil {

@@ -22,8 +22,9 @@ func (Format) Name() string { return Name }
 // Options are the options a formal debate takes (setup.Optioner).
 func (Format) Options() []setup.Option {
 	return []setup.Option{
-		{Name: "rounds", Kind: setup.Int, Usage: fmt.Sprintf("argumentation rounds, 1-%d", MaxRounds), Default: DefaultRounds},
-		{Name: "perspective", Kind: setup.String, Usage: "focus one `role`: PRO, OPP or MOD",
+		{Name: "rounds", Kind: setup.Int, Usage: fmt.Sprintf("argumentation rounds, 1-%d", MaxRounds), Default: DefaultRounds,
+			Min: 1, Max: MaxRounds},
+		{Name: "perspective", Kind: setup.String, Usage: "focus one `role`: PRO, OPP or MOD", Label: "Focus",
 			Choices: func() []string { return []string{"pro", "opp", "mod"} }},
 		{Name: "context", Kind: setup.String, File: true, Usage: "`directory` whose code, docs and git history form the shared context"},
 	}

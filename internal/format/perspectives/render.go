@@ -52,8 +52,10 @@ func (Format) Name() string { return Name }
 func (Format) Options() []setup.Option {
 	return []setup.Option{
 		{Name: "perspectives", Kind: setup.Int, Usage: "number of debaters",
-			Note: fmt.Sprintf("%d-%d, default: the moderator decides", MinPerspectives, MaxPerspectives)},
-		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds},
+			Note: fmt.Sprintf("%d-%d, default: the moderator decides", MinPerspectives, MaxPerspectives),
+			Min:  MinPerspectives, Max: MaxPerspectives, Placeholder: "the moderator decides"},
+		{Name: "max-rounds", Kind: setup.Int, Usage: "cap on rounds", Note: fmt.Sprintf("1-%d", MaxMaxRounds), Default: DefaultMaxRounds,
+			Min: 1, Max: MaxMaxRounds},
 		{Name: "catalog", Kind: setup.String, File: true, Usage: "YAML `file` extending or overriding the perspective catalog"},
 		{Name: CustomOption, Kind: setup.Custom, Default: Custom(nil),
 			Usage: "perspectives added to the catalog (the config file's custom_perspectives, or the specification's debate.custom_perspectives)"},
@@ -78,6 +80,10 @@ func (c Custom) String() string {
 }
 
 // Protocol implements debate.Format.
+// Checkpoints: a perspectives debate asks a person after each round
+// (setup.Checkpointer), unless told to run to the end.
+func (Format) Checkpoints() bool { return true }
+
 func (Format) Protocol(topic string, options json.RawMessage) (debate.Protocol, error) {
 	o, err := debate.DecodeOptions[Options](Name, options)
 	if err != nil {
