@@ -506,3 +506,55 @@ func TestBrowserEndedDebateAsksNothing(t *testing.T) {
 		t.Error("the page of a completed debate says its live updates are paused")
 	}
 }
+
+// TestBrowserNewFormatsFields: in a real browser, a format registered with
+// options of its own (the toy) has its fieldset in the new-debate form,
+// shown alone when it is chosen; a debate started from it has the values
+// entered, though another format's fieldset has fields of the same
+// options. A slider (council's rounds) shows its value as it moves.
+func TestBrowserNewFormatsFields(t *testing.T) {
+	ts := toyServer(t)
+	ctx, _ := browser(t, 1280, 900)
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.URL+"/new"),
+		chromedp.WaitVisible(chromedp.CSS(`textarea[name=topic]`)),
+		chromedp.SetValue(chromedp.CSS(`#format`), "council"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("format").dispatchEvent(new Event("change"))`),
+		chromedp.SetValue(chromedp.CSS(`input[name=council_max_rounds]`), "5"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("input[name=council_max_rounds]").dispatchEvent(new Event("input"))`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, ctx, `document.getElementById("f-council_max_rounds-value").textContent`); got != "5" {
+		t.Errorf("the council's rounds slider moved to 5 shows %q", got)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`#format`), "toy"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("format").dispatchEvent(new Event("change"))`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if shown := eval[string](t, ctx, `[...document.querySelectorAll("fieldset[data-format]")].filter(f => f.offsetParent !== null).map(f => f.dataset.format).join(",")`); shown != "toy" {
+		t.Fatalf("with the toy chosen the form shows the options of %q", shown)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`textarea[name=topic]`), "Is a toy a game?"),
+		chromedp.SetValue(chromedp.CSS(`input[name=toy_level]`), "8"),
+		chromedp.Click(chromedp.CSS(`input[name=toy_loud]`)),
+		chromedp.SetValue(chromedp.CSS(`select[name=toy_color]`), "red"),
+		chromedp.Click(chromedp.CSS(`#new-debate button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#debate`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimPrefix(eval[string](t, ctx, `location.pathname`), "/debates/")
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == "completed" })
+	st, _, err := ts.app.Load(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got toyOptions
+	if err := json.Unmarshal(st.Options, &got); err != nil || got != (toyOptions{Level: 8, Loud: true, Color: "red"}) {
+		t.Errorf("started from the form with %+v (%v), want level 8, loud, red", got, err)
+	}
+}

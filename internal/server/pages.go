@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,9 +18,6 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/format/council"
-	"github.com/parleyhq/parley/internal/format/formal"
-	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
@@ -139,10 +135,11 @@ type newPage struct {
 	Format  string
 	Error   string
 	Form    map[string]string
-	// Rounds are the formats' round fields' defaults and maxima, the
-	// command line's, so that a debate started from the form runs as
-	// long as one started with the same flags left out.
-	Rounds roundLimits
+	// Sets are the formats' fieldsets, built from the registry (formSets):
+	// their fields start at the formats' defaults, so that a debate
+	// started from the form runs as one started with the same flags left
+	// out.
+	Sets []formSet
 	// Key is the form's idempotency key (newRequestKey), new with each
 	// page.
 	Key string
@@ -155,118 +152,18 @@ func newRequestKey() string {
 	return hex.EncodeToString(b[:])
 }
 
-// roundLimits are the default and largest number of rounds of the formats
-// whose form asks for it.
-type roundLimits struct {
-	Perspectives, PerspectivesMax int
-	Council, CouncilMax           int
-	Formal, FormalMax             int
-}
-
-func formRounds() roundLimits {
-	return roundLimits{
-		Perspectives: perspectives.DefaultMaxRounds, PerspectivesMax: perspectives.MaxMaxRounds,
-		Council: council.DefaultMaxRounds, CouncilMax: council.MaxMaxRounds,
-		Formal: formal.DefaultRounds, FormalMax: formal.MaxRounds,
-	}
-}
-
 func (s *Server) pageNew(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
-	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}, Rounds: formRounds(),
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: format, Form: map[string]string{}, Sets: s.formSets(nil),
 		Key: newRequestKey()})
 }
 
-// createFromForm reads the new-debate form: the fields of the chosen
-// format only.
-func createFromForm(r *http.Request) (CreateRequest, error) {
-	if err := readForm(r); err != nil {
-		return CreateRequest{}, err
-	}
-	f := r.PostForm
-	c := CreateRequest{Format: f.Get("format"), Topic: f.Get("topic"), Provider: f.Get("provider"), Model: f.Get("model")}
-	num := func(name, flag string) (int, error) {
-		v := strings.TrimSpace(f.Get(name))
-		if v == "" {
-			return 0, nil
-		}
-		// A number field's value is what the person typed, and a browser
-		// sends "1e1" or "3.0" as typed: a whole number in any spelling
-		// the API takes (integralLiteral) is one here too.
-		if plain, ok := integralLiteral(v); ok && json.Valid([]byte(v)) {
-			v = plain
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return 0, setup.Inputf("%s %q is not a whole number: give one or leave it empty", formWording{format: f.Get("format")}.flag(flag), clip(v))
-		}
-		return n, nil
-	}
-	list := func(name string) []string {
-		var out []string
-		for _, a := range strings.Split(f.Get(name), ",") {
-			if a = strings.TrimSpace(a); a != "" {
-				out = append(out, a)
-			}
-		}
-		return out
-	}
-	// A field left empty is an option not given, as in the API's body.
-	set := func(name string, v any) {
-		if reflect.ValueOf(v).IsZero() {
-			return
-		}
-		if c.Options == nil {
-			c.Options = setup.Values{}
-		}
-		c.Options[name] = v
-	}
-	setNum := func(name, field string) error {
-		n, err := num(field, name)
-		set(name, n)
-		return err
-	}
-	switch c.Format {
-	case "perspectives":
-		if err := setNum("perspectives", "perspectives"); err != nil {
-			return c, err
-		}
-		if err := setNum("max-rounds", "max_rounds"); err != nil {
-			return c, err
-		}
-		c.NoCheckpoints = f.Get("no_checkpoints") == "on"
-	case "bullbear":
-		c.Offline = f.Get("offline") == "on"
-		set("deep", f.Get("deep") == "on")
-		set(setup.SnapshotName, f.Get("snapshot") == "on")
-		set("framework", f.Get("framework"))
-		if h := strings.TrimSpace(f.Get("hint")); h != "" {
-			set("hint", []string{h})
-		}
-	case "council":
-		if a := list("council_agents"); len(a) > 0 {
-			set("agents", a)
-		}
-		set("risk", f.Get("risk"))
-		if err := setNum("max-rounds", "council_rounds"); err != nil {
-			return c, err
-		}
-		set(setup.SnapshotName, f.Get("council_snapshot") == "on")
-	case "crux":
-		if a := list("personas"); len(a) > 0 {
-			set("agents", a)
-		}
-	case "formal":
-		if err := setNum("rounds", "rounds"); err != nil {
-			return c, err
-		}
-		set("perspective", f.Get("perspective"))
-	}
-	return c, nil
-}
-
 func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
-	c, err := createFromForm(r)
+	var c CreateRequest
+	err := readForm(r)
+	if err == nil {
+		c, err = s.createFromForm(r.PostForm.Get)
+	}
 	if err == nil {
 		// The form's key makes a double click, or the form sent again
 		// as it was, open the debate it started rather than start another.
@@ -293,7 +190,7 @@ func (s *Server) pageCreate(w http.ResponseWriter, r *http.Request) {
 	for k := range r.PostForm {
 		form[k] = r.PostForm.Get(k)
 	}
-	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: wordError(err, formWording{format: c.Format}), Form: form, Rounds: formRounds(),
+	s.render(w, "new.html", newPage{Title: "New debate", Formats: s.app.Formats.Names(), Format: c.Format, Error: wordError(err, s.formWording(c.Format)), Form: form, Sets: s.formSets(form),
 		Key: newRequestKey()})
 }
 
@@ -672,49 +569,4 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: r.PostForm.Get("token"), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
-}
-
-// formWording words a request's errors with the new-debate form's labels,
-// which a person filling it in sees, instead of the API's field names.
-type formWording struct{ format string }
-
-func (formWording) noModel(e *setup.ErrNoModelConfigured) string { return e.ForForm() }
-
-// flag is the label of the form's field for a flag, for the chosen format
-// (the council's --max-rounds is its "Rounds" slider, perspectives' its
-// "Max rounds").
-func (f formWording) flag(name string) string {
-	label := ""
-	switch name {
-	case "topic", "format", "framework", "hint", "provider", "model", "perspectives":
-		label = strings.ToUpper(name[:1]) + name[1:]
-	case "max-rounds":
-		label = "Max rounds"
-		if f.format == "council" {
-			label = "Rounds"
-		}
-	case "rounds":
-		label = "Rounds"
-	case "agents", "personas":
-		label = "Agents"
-		if f.format == "crux" {
-			label = "Personas"
-		}
-	case "risk":
-		label = "Risk tolerance"
-	case "perspective":
-		label = "Focus"
-	case "deep":
-		label = "Deep"
-	case "offline":
-		label = "Offline"
-	case "snapshot":
-		label = "SEC data shipped with Parley"
-	case "no-checkpoints":
-		label = "Run to the end without checkpoints"
-	}
-	if label == "" {
-		return ""
-	}
-	return "\u201c" + label + "\u201d"
 }

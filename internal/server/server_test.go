@@ -497,7 +497,7 @@ func TestEventsReconnect(t *testing.T) {
 func TestNewFormKeepsWhatWasEntered(t *testing.T) {
 	ts := newTestServer(t, nil, "")
 	form := url.Values{"topic": {"ZZZQ"}, "format": {"bullbear"}, "offline": {"on"}, "deep": {"on"},
-		"framework": {"altman"}, "hint": {`bear: "margins" <b>`}, "provider": {"openai"}, "model": {"m-1"}}
+		"framework": {"altman"}, "hints": {`bear: "margins" <b>`}, "provider": {"openai"}, "model": {"m-1"}}
 	resp, out := ts.do(t, "POST", "/new", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("a topic that is no ticker: %d", resp.StatusCode)
@@ -510,7 +510,7 @@ func TestNewFormKeepsWhatWasEntered(t *testing.T) {
 			t.Errorf("the form shown again lacks %s", want)
 		}
 	}
-	for _, not := range []string{`name="snapshot" checked`, `name="no_checkpoints" checked`, `<option selected>piotroski</option>`} {
+	for _, not := range []string{`name="bullbear_snapshot" checked`, `name="no_checkpoints" checked`, `<option selected>piotroski</option>`} {
 		if strings.Contains(out, not) {
 			t.Errorf("the form shown again has %s, not entered", not)
 		}
@@ -556,7 +556,7 @@ func TestNoModelWordedForTheAPI(t *testing.T) {
 
 // TestFormErrorsNameItsLabels: the new-debate form's refusals name the
 // field as the form labels it for the chosen format (the council's rounds
-// are its "Rounds" slider, named council_rounds in the form and
+// are its "Rounds" slider, named council_max_rounds in the form and
 // max_rounds in the API), never the API's field names or the flags.
 func TestFormErrorsNameItsLabels(t *testing.T) {
 	ts := newTestServer(t, nil, "")
@@ -565,11 +565,11 @@ func TestFormErrorsNameItsLabels(t *testing.T) {
 		says string
 		not  string
 	}{
-		{url.Values{"format": {"council"}, "topic": {"Acme"}, "council_rounds": {"9"}}, "“Rounds” 9: the council debates 1 to 5 rounds", "max_rounds"},
+		{url.Values{"format": {"council"}, "topic": {"Acme"}, "council_max_rounds": {"9"}}, "“Rounds” 9: the council debates 1 to 5 rounds", "max_rounds"},
 		{url.Values{"format": {"council"}, "topic": {"Acme"}, "council_agents": {"bob"}}, "“Agents”: the council needs", `"agents"`},
-		{url.Values{"format": {"crux"}, "topic": {"Is X?"}, "personas": {"zz,yy"}}, "“Personas”: no persona", `"agents"`},
+		{url.Values{"format": {"crux"}, "topic": {"Is X?"}, "crux_agents": {"zz,yy"}}, "“Personas”: no persona", `"agents"`},
 		{url.Values{"format": {"formal"}, "topic": {"Is X?"}, "rounds": {"99"}}, "“Rounds” 99: choose 1 to 10", `"rounds"`},
-		{url.Values{"format": {"bullbear"}, "topic": {"NVDA"}, "offline": {"on"}, "hint": {"nobody: x"}}, "“Hint” \"nobody: x\": unknown agent", `"hints"`},
+		{url.Values{"format": {"bullbear"}, "topic": {"NVDA"}, "offline": {"on"}, "hints": {"nobody: x"}}, "“Hint” \"nobody: x\": unknown agent", `"hints"`},
 	} {
 		_, page := ts.do(t, "POST", "/new", c.form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
 		_, msg, _ := strings.Cut(page, `<p class="error" role="alert">`)
@@ -590,8 +590,8 @@ func TestFormRoundsAreTheFormats(t *testing.T) {
 	ts := newTestServer(t, nil, "")
 	_, page := ts.do(t, "GET", "/new", "")
 	for _, want := range []string{
-		fmt.Sprintf(`name="max_rounds" min="1" max="%d" value="%d"`, perspectives.MaxMaxRounds, perspectives.DefaultMaxRounds),
-		fmt.Sprintf(`name="council_rounds" id="council-rounds-input" min="1" max="%d" value="%d"`, council.MaxMaxRounds, council.DefaultMaxRounds),
+		fmt.Sprintf(`name="perspectives_max_rounds" min="1" max="%d" value="%d"`, perspectives.MaxMaxRounds, perspectives.DefaultMaxRounds),
+		fmt.Sprintf(`name="council_max_rounds" id="f-council_max_rounds" min="1" max="%d" value="%d"`, council.MaxMaxRounds, council.DefaultMaxRounds),
 		fmt.Sprintf(`name="rounds" min="1" max="%d" value="%d"`, formal.MaxRounds, formal.DefaultRounds),
 	} {
 		if !strings.Contains(page, want) {
@@ -821,7 +821,7 @@ func TestFormFaultsAreTheSenders(t *testing.T) {
 		code       int
 		says       string
 	}{
-		{"/new", url.Values{"format": {"perspectives"}, "topic": {"Redis or Postgres?"}, "max_rounds": {"abc"}}.Encode(), http.StatusBadRequest, `“Max rounds” "abc" is not a whole number`},
+		{"/new", url.Values{"format": {"perspectives"}, "topic": {"Redis or Postgres?"}, "perspectives_max_rounds": {"abc"}}.Encode(), http.StatusBadRequest, `“Max rounds” "abc" is not a whole number`},
 		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"2.5"}}.Encode(), http.StatusBadRequest, `“Rounds” "2.5" is not a whole number`},
 		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"1e2"}}.Encode(), http.StatusBadRequest, `“Rounds” 100: choose 1 to 10`},
 		{"/new", url.Values{"format": {"formal"}, "topic": {"Redis or Postgres?"}, "rounds": {"two"}}.Encode(), http.StatusBadRequest, `“Rounds” "two" is not a whole number`},

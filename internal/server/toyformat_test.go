@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"html"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -23,17 +25,20 @@ import (
 type toyFormat struct{}
 
 type toyOptions struct {
-	Level int  `json:"level"`
-	Loud  bool `json:"loud,omitempty"`
+	Level int    `json:"level"`
+	Loud  bool   `json:"loud,omitempty"`
+	Color string `json:"color,omitempty"`
 }
 
 func (toyFormat) Name() string { return "toy" }
 
 func (toyFormat) Options() []setup.Option {
 	return []setup.Option{
-		{Name: "toy-level", Kind: setup.Int, Usage: "how hard the toy plays", Default: 3},
+		{Name: "toy-level", Kind: setup.Int, Usage: "how hard the toy plays", Default: 3, Min: 1, Max: 9},
 		{Name: "toy-loud", Kind: setup.Bool, Usage: "play loudly"},
 		{Name: "toy-box", Kind: setup.String, File: true, Usage: "a `file` of toys"},
+		{Name: "toy-color", Kind: setup.String, Usage: "the toy's colour", Label: "Colour",
+			Choices: func() []string { return []string{"red", "blue"} }},
 	}
 }
 
@@ -42,7 +47,7 @@ func (toyFormat) Setup(_ context.Context, _ setup.Env, req *setup.Request) (json
 	if n < 1 || n > 9 {
 		return nil, setup.Inputf("--toy-level %d: choose 1 to 9", n)
 	}
-	return json.Marshal(toyOptions{Level: n, Loud: req.Bool("toy-loud")})
+	return json.Marshal(toyOptions{Level: n, Loud: req.Bool("toy-loud"), Color: req.String("toy-color")})
 }
 
 func (toyFormat) Prepare(context.Context, setup.Env, *setup.Run) (*tool.Registry, error) {
@@ -74,13 +79,7 @@ func (toyProtocol) Parse(*debate.State, debate.TurnSpec, string) (any, error) { 
 // option naming a file is no field, and an option the chosen format does
 // not declare is refused as every format's is.
 func TestNewFormatsOptionIsAField(t *testing.T) {
-	shipped := app.DefaultFormats()
-	fs := []debate.Format{toyFormat{}}
-	for _, n := range shipped.Names() {
-		f, _ := shipped.Get(n)
-		fs = append(fs, f)
-	}
-	ts := newTestServerWith(t, memstore.New(), debate.NewFormats(fs...), nil, "")
+	ts := toyServer(t)
 	for body, want := range map[string]toyOptions{
 		`{"format":"toy","topic":"Is a toy a game?","toy_level":7,"toy_loud":true}`: {Level: 7, Loud: true},
 		`{"format":"toy","topic":"Is a toy a game?"}`:                               {Level: 3},
@@ -114,6 +113,72 @@ func TestNewFormatsOptionIsAField(t *testing.T) {
 	// The fields list the toy's.
 	if _, out := ts.do(t, "POST", "/api/debates", `{"topic":"x","bogus":1}`); !strings.Contains(out, "debate_budget, toy_level, toy_loud") {
 		t.Errorf("the fields named: %s", out)
+	}
+}
+
+// toyServer is a server of the shipped formats and the toy.
+func toyServer(t *testing.T) *testServer {
+	shipped := app.DefaultFormats()
+	fs := []debate.Format{toyFormat{}}
+	for _, n := range shipped.Names() {
+		f, _ := shipped.Get(n)
+		fs = append(fs, f)
+	}
+	return newTestServerWith(t, memstore.New(), debate.NewFormats(fs...), nil, "")
+}
+
+// TestNewFormatsOptionIsAFormField: a format registered with options of its
+// own has a fieldset of the dashboard's new-debate form, with a field for
+// each option a request can give, as its kind, range, choices, label and
+// default say (no field for the option naming a file), with nothing of the
+// server changed for it; a debate started from the form has the values
+// entered, and a value the format refuses is said with the field's label.
+func TestNewFormatsOptionIsAFormField(t *testing.T) {
+	ts := toyServer(t)
+	_, page := ts.do(t, "GET", "/new", "")
+	_, set, _ := strings.Cut(page, `<fieldset data-format="toy">`)
+	set, _, _ = strings.Cut(set, "</fieldset>")
+	for _, want := range []string{
+		`<label>Toy level <input type="number" name="toy_level" min="1" max="9" value="3" title="how hard the toy plays"></label>`,
+		`<label class="check"><input type="checkbox" name="toy_loud"> Toy loud: play loudly</label>`,
+		`<label>Colour <select name="toy_color" title="the toy&#39;s colour"><option value="">none</option><option>red</option><option>blue</option></select></label>`,
+		// The toy runs with no model: it may run offline. Its field is
+		// its own, as bullbear's is: a page sent without its script sends
+		// every fieldset.
+		`<label class="check"><input type="checkbox" name="toy_offline"> Offline: no model and no network</label>`,
+	} {
+		if !strings.Contains(set, want) {
+			t.Errorf("the toy's fieldset lacks %s:\n%s", want, set)
+		}
+	}
+	if strings.Contains(set, "toy_box") || strings.Contains(set, "no_checkpoints") {
+		t.Errorf("the toy's fieldset has a field for a file, or for checkpoints it has none of:\n%s", set)
+	}
+	if !strings.Contains(page, `name="bullbear_offline"`) {
+		t.Errorf("bullbear's offline field is not its own beside the toy's")
+	}
+	form := url.Values{"format": {"toy"}, "topic": {"Is a toy a game?"}, "toy_level": {"7"}, "toy_loud": {"on"}, "toy_color": {"blue"},
+		// Another format's fields, sent by a page without its script, are not the toy's.
+		"perspectives_max_rounds": {"2"}}
+	resp, _ := ts.do(t, "POST", "/new", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	id, ok := strings.CutPrefix(resp.Request.URL.Path, "/debates/")
+	if resp.StatusCode != http.StatusOK || !ok {
+		t.Fatalf("the form sent: %d at %s", resp.StatusCode, resp.Request.URL)
+	}
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == "completed" })
+	st, _, err := ts.app.Load(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got toyOptions
+	if err := json.Unmarshal(st.Options, &got); err != nil || got != (toyOptions{Level: 7, Loud: true, Color: "blue"}) {
+		t.Errorf("created from the form with %+v (%v)", got, err)
+	}
+	form = url.Values{"format": {"toy"}, "topic": {"Is a toy a game?"}, "toy_level": {"12"}, "toy_color": {"red"}}
+	resp, page = ts.do(t, "POST", "/new", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	if msg := html.UnescapeString(page); resp.StatusCode != http.StatusBadRequest || !strings.Contains(msg, "“Toy level” 12: choose 1 to 9") ||
+		!strings.Contains(msg, `value="12"`) || !strings.Contains(msg, `<option selected>red</option>`) {
+		t.Errorf("a level the toy refuses: %d, the page does not say \"“Toy level” 12: choose 1 to 9\" with the values entered:\n%s", resp.StatusCode, msg)
 	}
 }
 

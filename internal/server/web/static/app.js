@@ -16,12 +16,13 @@
     format.addEventListener("change", show);
     show();
   }
-  var rounds = document.getElementById("council-rounds-input");
-  if (rounds) {
-    rounds.addEventListener("input", function () {
-      document.getElementById("council-rounds-value").textContent = rounds.value;
+  // A slider shows its value in the output it names.
+  document.querySelectorAll("input[type=range][data-output]").forEach(function (r) {
+    r.addEventListener("input", function () {
+      var out = document.getElementById(r.dataset.output);
+      if (out) out.textContent = r.value;
     });
-  }
+  });
 
   // The list's "Show more": the page after is fetched and its rows (the
   // server's HTML, as if the link were followed) are appended to the
