@@ -302,6 +302,13 @@ func (a *App) Plan(ctx context.Context, req StartRequest) (*Plan, error) {
 	if err := a.checkReads(format, &req.Request); err != nil {
 		return nil, err
 	}
+	if req.Offline && slices.Contains(req.FromConfig, setup.SnapshotName) && !req.Set(setup.SnapshotName) {
+		// The config file's snapshot is a default for the runs with a
+		// model; offline reads the shipped data anyway, and a default is
+		// not the --snapshot that --offline refuses.
+		req.Values = maps.Clone(req.Values)
+		delete(req.Values, setup.SnapshotName)
+	}
 	req.Defaults(setup.OptionsOf(format))
 	if err := CheckRoles(format, req.Models); err != nil {
 		return nil, err

@@ -65,3 +65,26 @@ func TestShippedOptionsAgree(t *testing.T) {
 		t.Errorf("the shipped formats' options:\n%s\nwant\n%s", strings.Join(got, " "), want)
 	}
 }
+
+// The config file's snapshot is a default: --offline, which reads the same
+// shipped data, goes on without it, where a --snapshot asked for with
+// --offline is refused.
+func TestOfflineOverTheConfigFilesSnapshot(t *testing.T) {
+	ctx := context.Background()
+	a := testApp(t, nil)
+	for _, asked := range []bool{false, true} {
+		req := withValue(request("bullbear", "NVDA"), setup.SnapshotName, true)
+		req.Offline = true
+		req.Given = func(name string) bool { return asked && name == setup.SnapshotName }
+		if !asked {
+			req.FromConfig = []string{setup.SnapshotName}
+		}
+		_, err := a.Plan(ctx, req)
+		switch {
+		case asked && (err == nil || !strings.Contains(err.Error(), "--offline and --snapshot")):
+			t.Errorf("--snapshot asked for with --offline: %v, want it refused", err)
+		case !asked && err != nil:
+			t.Errorf("the config file's snapshot with --offline: %v, want offline", err)
+		}
+	}
+}
