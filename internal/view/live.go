@@ -665,15 +665,16 @@ func (l *Live) newline() {
 func (l *Live) render(e debate.Event) {
 	switch e.Type {
 	case debate.TypeCreated:
-		l.printf("%s %s\n", l.cs.Bold("Debate "+e.Debate), l.cs.Dim("("+l.state.Format+")"))
+		// Folded under its indent, as the view's other lines are: the
+		// wrap put the format's name at column 0.
+		l.ownLine(l.cs.Bold("Debate "+e.Debate) + " " + l.cs.Dim("("+l.state.Format+")"))
 		// A topic of several lines (one pasted, or sent to the API)
 		// has its lines after the first indented, and folds under
 		// them: only the view's own lines start at column 0.
 		l.ownLine(IndentLines(strings.TrimRight(l.state.Topic, "\n"), replyIndent, false))
 	case debate.TypeResumed:
 		// The run before may have stopped in the middle of a reply.
-		l.newline()
-		l.printf("%s\n", l.cs.Dim(resumingLine(e.Debate, l.state)))
+		l.ownLine(l.cs.Dim(resumingLine(e.Debate, l.state)))
 	case debate.TypePhase:
 		var p debate.PhaseChanged
 		if e.Decode(&p) == nil {
@@ -689,8 +690,7 @@ func (l *Live) render(e debate.Event) {
 			return
 		}
 		if p.Attempt > 1 && l.live == p.Turn.ID {
-			l.newline()
-			l.printf("%s\n", l.cs.Dim(fmt.Sprintf("↻ %s: attempt %d, from the start", label(p.Turn), p.Attempt)))
+			l.ownLine(l.cs.Dim(fmt.Sprintf("↻ %s: attempt %d, from the start", label(p.Turn), p.Attempt)))
 			return
 		}
 		if !contains(l.running, p.Turn.ID) {
@@ -795,8 +795,7 @@ func (l *Live) render(e debate.Event) {
 				l.notice(p.Turn, line)
 				return
 			}
-			l.newline()
-			l.printf("%s\n", line)
+			l.ownLine(line)
 		}
 	case debate.TypeCheckpoint:
 		var p debate.CheckpointReached

@@ -210,3 +210,28 @@ func TestBannersFoldOnANarrowTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestViewLinesFoldOnANarrowTerminal: the view's other lines of its own
+// (the debate's first line, a resume's, an attempt run again, the debate's
+// budget warning) fold under their indent or marker on a terminal of 20
+// columns; wrapped at column 0, their rest started a line where only the
+// view's banners and headings start.
+func TestViewLinesFoldOnANarrowTerminal(t *testing.T) {
+	const width = 20
+	l, f, out := onTerminal(t, width)
+	bull := ref("r1/bull", "bull", "Bull · opening", 1)
+	f.send(debate.Created{Format: "bullbear", Topic: "NVDA"})
+	f.send(debate.Resumed{FromSeq: 1})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
+	f.send(debate.TurnStarted{Turn: bull, Attempt: 2})
+	f.send(debate.BudgetWarning{Scope: "debate", Used: 9000, Budget: 10000})
+	l.Close()
+	scr := newScreen(width)
+	scr.write(out.String())
+	shown := scr.String()
+	for _, want := range []string{"Debate DEB-test\n  (bullbear)\n", "Resuming debate\n  DEB-test (no turn\n  done yet)\n", "↻ Bull · opening:\n  attempt 2, from\n  the start\n", "⚠ token budget:\n  debate used 9000\n  of 10000\n"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("a line does not fold under its indent or marker: want\n%s\nin\n%s", want, shown)
+		}
+	}
+}
