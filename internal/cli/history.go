@@ -131,10 +131,10 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		return nil
 	}
 	rows := [][]string{{"ID", "FORMAT", "STATUS", "ROUND", "COST", "CREATED", "TOPIC"}}
-	var spent report.Spend
+	var spent []report.Spend
 	for _, s := range list {
 		sp := report.SummarySpend(s)
-		spent = spent.Add(sp)
+		spent = append(spent, sp)
 		rows = append(rows, []string{s.ID, s.Format, string(s.Status), strconv.Itoa(s.Round), sp.Cell(), s.Created.Local().Format("2006-01-02 15:04"), app.Truncate(textsafe.Clean(s.Topic), 60)})
 	}
 	// On a terminal the rows fit its width, rather than wrap each row over
@@ -151,7 +151,7 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	// The cells say "unknown" or "≥" without naming the models (they
 	// would make the table wrap): the note names them once, on stderr so
 	// that the table on stdout reads as before.
-	if note := spent.UnpricedNote(); note != "" {
+	if note := report.TableNote(spent); note != "" {
 		fmt.Fprintln(f.IO.ErrOut, note)
 	}
 	// What to do next, where it is not obvious from the status: a queued

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/llm"
 )
 
 // TestListOrderAndColumnAgree: 'parley list' lists the newest debates
@@ -168,5 +169,53 @@ func TestListSaysItIsCut(t *testing.T) {
 	}
 	if _, _, err := run("--all", "--limit", "2"); err == nil || !strings.Contains(err.Error(), "give one of them") {
 		t.Errorf("list --all --limit 2: %v, want a usage error", err)
+	}
+}
+
+// TestListCostNote: the note under 'parley list' explains the cost cells
+// it shows. A priced debate ($0.0500) beside one whose model has no price
+// (unknown) has no cell marked ≥: the note said "Costs marked ≥ …", from
+// the sum of every row, which the list does not show.
+func TestListCostNote(t *testing.T) {
+	ctx := context.Background()
+	f := testFactory(t, "", false)
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, d := range []struct {
+		id, model string
+		cost      float64
+	}{{"DEB-0000aaa0", "anthropic/claude-sonnet-4-5", 0.05}, {"DEB-0000bbb0", "openai/my-model", 0}} {
+		turn := debate.TurnRef{ID: "analysis", Agent: "moderator", Role: "moderator"}
+		for _, p := range []debate.Payload{
+			debate.Created{Format: "perspectives", Topic: "Redis?"},
+			debate.TurnStarted{Turn: turn, Attempt: 1},
+			debate.TurnCompleted{Turn: turn, Text: "x", Usage: llm.Usage{InputTokens: 100, OutputTokens: 10}, CostUSD: d.cost, Priced: d.cost > 0, Model: d.model},
+		} {
+			e, err := debate.NewEvent(d.id, now, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Append(ctx, d.id, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	st.Close()
+	db := f.DBPath // NewRootCmd sets it to the --db flag's
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"list", "--db", db})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := f.IO.Out.(interface{ String() string }).String()
+	errOut := f.IO.ErrOut.(interface{ String() string }).String()
+	if !strings.Contains(out, "$0.0500") || !strings.Contains(out, "unknown") || strings.Contains(out, "≥") {
+		t.Fatalf("want a priced row and an unknown one, none marked ≥:\n%s", out)
+	}
+	if strings.Contains(errOut, "≥") || !strings.Contains(errOut, "openai/my-model") {
+		t.Errorf("the note speaks of cells marked ≥, or does not name the model without a price:\n%s", errOut)
 	}
 }

@@ -201,6 +201,22 @@ func (s Spend) UnpricedNote() string {
 	return "The cost is unknown: no price for " + s.unpricedList() + "."
 }
 
+// TableNote is the note under a table whose rows are separate spends (a
+// list of debates), each shown as its Cell: UnpricedNote of the rows whose
+// cost is not known, which are the cells it explains. The sum of every row
+// took the priced rows' cost for a "≥" no cell showed: a list of a priced
+// debate and an unpriced one said "Costs marked ≥ …" under "$0.0586" and
+// "unknown".
+func TableNote(rows []Spend) string {
+	var unknown Spend
+	for _, r := range rows {
+		if !r.Known() {
+			unknown = unknown.Add(r)
+		}
+	}
+	return unknown.UnpricedNote()
+}
+
 // why says why the cost is unknown: the models without a price, and those
 // whose server sent no token counts.
 func (s Spend) why() string {

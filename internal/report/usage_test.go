@@ -293,3 +293,26 @@ func TestWithUsageListsTheHints(t *testing.T) {
 		}
 	}
 }
+
+// TestTableNote: under a list of debates the note explains the cells the
+// rows show: a priced debate beside an unpriced one is "$0.0500" and
+// "unknown", no cell is marked ≥, and the note does not say there is one.
+func TestTableNote(t *testing.T) {
+	priced := Spend{USD: 0.05, Turns: 3, LLMTurns: 3}
+	unpriced := Spend{Turns: 2, LLMTurns: 2, Unpriced: []string{"openai/x"}}
+	mixed := Spend{USD: 0.02, Turns: 4, LLMTurns: 3, Unpriced: []string{"vendor/y"}}
+	for _, c := range []struct {
+		name string
+		rows []Spend
+		note string
+	}{
+		{"priced only", []Spend{priced, {Turns: 7}}, ""},
+		{"priced and unknown", []Spend{priced, unpriced}, "The cost is unknown: no price for openai/x."},
+		{"a row marked ≥", []Spend{priced, unpriced, mixed},
+			"Costs marked ≥ leave out the turns of models without a known price (openai/x, vendor/y): the cost is at least that."},
+	} {
+		if got := TableNote(c.rows); got != c.note {
+			t.Errorf("%s: TableNote() = %q, want %q", c.name, got, c.note)
+		}
+	}
+}

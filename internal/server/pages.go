@@ -119,14 +119,14 @@ func (s *Server) pageList(w http.ResponseWriter, r *http.Request) {
 		q.Del("cursor")
 		newestURL = "/?" + q.Encode()
 	}
-	var spent report.Spend
+	var spent []report.Spend
 	for _, sum := range sums {
-		spent = spent.Add(report.SummarySpend(sum))
+		spent = append(spent, report.SummarySpend(sum))
 	}
 	s.render(w, "list.html", listPage{Title: "Debates", Debates: sums, Status: r.URL.Query().Get("status"), Format: r.URL.Query().Get("format"),
 		Formats:  s.app.Formats.Names(),
 		Statuses: []string{"queued", "running", "paused", "interrupted", "completed", "failed"},
-		CostNote: spent.UnpricedNote(), More: moreURL, Newest: newestURL})
+		CostNote: report.TableNote(spent), More: moreURL, Newest: newestURL})
 }
 
 type newPage struct {

@@ -518,10 +518,10 @@ func (m *Model) cmdList(args []string) {
 	// Newest first, by creation, as the time column shows (see 'parley
 	// list').
 	rows := [][]string{{"ID", "FORMAT", "STATUS", "COST", "CREATED", "TOPIC"}}
-	var spent report.Spend
+	var spent []report.Spend
 	for _, s := range sums {
 		sp := report.SummarySpend(s)
-		spent = spent.Add(sp)
+		spent = append(spent, sp)
 		rows = append(rows, []string{s.ID, s.Format, string(s.Status), sp.Cell(),
 			s.Created.In(m.loc).Format("2006-01-02 15:04"), app.Truncate(clean(s.Topic), 60)})
 	}
@@ -531,7 +531,7 @@ func (m *Model) cmdList(args []string) {
 	text := table(rows, m.width, 4, 3, 1)
 	// The cells say "unknown" or "≥" without naming the models (they
 	// would make the table wrap): the note names them once, under it.
-	if note := spent.UnpricedNote(); note != "" {
+	if note := report.TableNote(spent); note != "" {
 		text += "\n" + note
 	}
 	// What to do next, where the status does not say: a queued debate
