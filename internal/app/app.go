@@ -698,6 +698,18 @@ func (s *Session) Run(ctx context.Context, human debate.Human) (*debate.State, e
 	return s.runner.Run(ctx, s.ID, s.proto)
 }
 
+// RunLimits are the limits the run holds the debate to: those a resume
+// gave (ResumeRequest.Limits), which are not recorded in its log, else
+// the recorded ones of st. A pause's advice ("--round-timeout D, D above
+// 1s") names these: the recorded ones named the limit the run did not hold
+// to.
+func (s *Session) RunLimits(st *debate.State) debate.Limits {
+	if s.runner.Limits != nil {
+		return *s.runner.Limits
+	}
+	return st.Limits
+}
+
 // Hint queues guidance for an agent's next turn of the running debate.
 func (s *Session) Hint(ctx context.Context, target, text string) (debate.HintQueued, error) {
 	return s.runner.Hint(ctx, target, text)

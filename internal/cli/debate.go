@@ -550,6 +550,12 @@ func runSession(ctx context.Context, f *Factory, o *DebateOptions, store debate.
 		return fmt.Errorf("debate %s completed, but %w; read it with: parley show %s", id, lost, id)
 	}
 	if runErr != nil {
+		if st != nil {
+			// The advice names the limits this run held to.
+			held := *st
+			held.Limits = sess.RunLimits(st)
+			st = &held
+		}
 		// On a terminal the view has just shown the pause and why
 		// ("Paused: …"); the error adds how to go on, not the why again.
 		return describeRunError(f, id, runErr, f.IO.IsTerminal() && !o.JSON, st)

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/llm"
 )
 
@@ -56,5 +60,29 @@ func TestRunErrorOnABudget(t *testing.T) {
 				t.Errorf("shown %v: %v, want %q", shown, err, c.want)
 			}
 		}
+	}
+}
+
+// TestRunErrorNamesTheResumesLimits: a debate resumed with a new timeout
+// and paused on it again is told to go above the timeout it was resumed
+// with, not the one it was created with (the log keeps that one; the
+// resume's holds for its run only).
+func TestRunErrorNamesTheResumesLimits(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "parley.db")
+	run := func(args ...string) string {
+		t.Helper()
+		ios, _, _, errOut := iostreams.Test()
+		if code := Main(context.Background(), append([]string{"--db", db, "debate"}, args...), ios); code != ExitPaused {
+			t.Fatalf("%v: exit %d, want %d (paused)\n%s", args, code, ExitPaused, errOut)
+		}
+		return errOut.String()
+	}
+	id := regexp.MustCompile(`DEB-[0-9a-f]{8}`).FindString(run("NVDA", "--offline", "--debate-timeout", "1ms"))
+	if id == "" {
+		t.Fatal("no debate id")
+	}
+	out := run("--resume", id, "--debate-timeout", "2ms")
+	if want := "resume with: parley debate --resume " + id + " (another 2ms), or with more time: --debate-timeout D (D above 2ms)"; !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
 	}
 }
