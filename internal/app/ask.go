@@ -156,7 +156,7 @@ func (a *App) askModel(st *debate.State, t debate.TurnRef, mf Models) (debate.Mo
 	case mf.Given() || len(st.Models) == 0:
 		cast, _, err = ResolveCast(mf, a.Env.Getenv)
 	default:
-		cast, err = CastFromRecord(st.ID, st.Models, st.Endpoints, a.Env.Getenv)
+		cast, err = castFromRecord(st.ID, st.Models, st.Endpoints, a.Env.Getenv, true)
 	}
 	if err != nil {
 		return debate.Model{}, &setup.ConfigError{Err: err}

@@ -252,3 +252,41 @@ func TestMatchAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestAskRecordedModelUnusable: a follow-up whose recorded model cannot be
+// used here (its key is not set; its server is gone, and the environment
+// names another) says to ask with --model, as 'parley ask' takes it, not
+// to resume: the debate is finished, and a resume of it is refused.
+func TestAskRecordedModelUnusable(t *testing.T) {
+	ctx := context.Background()
+	srv := fakeServer(t, "council.yaml")
+	a := testApp(t, map[string]string{"ANTHROPIC_BASE_URL": srv.AnthropicURL(), "ANTHROPIC_API_KEY": "test-key"})
+	req := request("council", "Acme Corp")
+	req.Models = Models{Model: "test-model"}
+	s, err := a.Start(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil || strings.Contains(err.Error(), "resume") || !strings.Contains(err.Error(), "ask") || !strings.Contains(err.Error(), "--model") {
+			t.Errorf("%s: %v, want the advice to ask with --model, not to resume", what, err)
+		}
+	}
+	noKey := &App{Store: a.Store, Formats: a.Formats, Env: setup.Env{Getenv: func(string) string { return "" }, Now: time.Now}}
+	_, err = noKey.Ask(ctx, AskRequest{ID: s.ID, Agent: "search", Question: "Why?"})
+	check("no key", err)
+	moved := &App{Store: a.Store, Formats: a.Formats, Env: setup.Env{Getenv: func(k string) string {
+		return map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": "http://127.0.0.1:1"}[k]
+	}, Now: time.Now}}
+	fu, err := moved.Ask(ctx, AskRequest{ID: s.ID, Agent: "search", Question: "Why?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fu.Answer(ctx, nil)
+	check("the recorded server gone", err)
+}

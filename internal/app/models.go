@@ -75,6 +75,17 @@ func ResolveCastEndpoints(mf Models, env func(string) string) (debate.Cast, map[
 // environment. A provider that cannot be set up now is an error naming what
 // is missing: nothing is substituted.
 func CastFromRecord(id string, models, endpoints map[string]string, env func(string) string) (debate.Cast, error) {
+	return castFromRecord(id, models, endpoints, env, false)
+}
+
+// castFromRecord is CastFromRecord; followUp words its errors for a
+// follow-up question, which names another model itself (--model): they
+// told 'parley ask' to resume, which a finished debate refuses.
+func castFromRecord(id string, models, endpoints map[string]string, env func(string) string, followUp bool) (debate.Cast, error) {
+	again := "resume"
+	if followUp {
+		again = "ask"
+	}
 	cast := debate.Cast{ByRole: map[string]debate.Model{}}
 	providers := map[string]llm.Provider{}
 	roles := slices.Sorted(maps.Keys(models))
@@ -82,6 +93,9 @@ func CastFromRecord(id string, models, endpoints map[string]string, env func(str
 		ref := models[role]
 		pname, mname, ok := strings.Cut(ref, "/")
 		if !ok || !knownProvider(pname) || mname == "" {
+			if followUp {
+				return cast, fmt.Errorf("debate %s records the model %q for %s, which Parley cannot use: ask with --provider and --model to choose one", id, ref, RoleName(role))
+			}
 			return cast, fmt.Errorf("debate %s records the model %q for %s, which Parley cannot use: resume with --provider and --model to choose one (the change is recorded)", id, ref, RoleName(role))
 		}
 		p, ok := providers[pname]
@@ -97,11 +111,11 @@ func CastFromRecord(id string, models, endpoints map[string]string, env func(str
 			// another: correcting it changed nothing.
 			from := ""
 			if v := baseURLVar[pname]; v != "" && endpoints[pname] != "" && endpoints[pname] != env(v) {
-				from = "the debate recorded: to move it to the address " + v + " names, resume naming the model again (--model or --model-for)"
+				from = "the debate recorded: to move it to the address " + v + " names, " + again + " naming the model again (--model or --model-for)"
 			}
 			var err error
 			if p, err = newProvider(pname, recorded, from); err != nil {
-				return cast, &RecordedModelError{ID: id, Ref: ref, Role: role, Err: err}
+				return cast, &RecordedModelError{ID: id, Ref: ref, Role: role, Err: err, FollowUp: followUp}
 			}
 			providers[pname] = p
 		}
@@ -124,9 +138,15 @@ type RecordedModelError struct {
 	Ref  string // the recorded provider/model
 	Role string // the cast role ("*": every role)
 	Err  error  // what is missing
+	// FollowUp: the model was to answer a follow-up question, which
+	// chooses another model itself, with nothing recorded but its turn.
+	FollowUp bool
 }
 
 func (e *RecordedModelError) Error() string {
+	if e.FollowUp {
+		return fmt.Sprintf("debate %s was created with %s for %s, and %v; or ask with --provider/--model to choose another model", e.ID, e.Ref, RoleName(e.Role), e.Err)
+	}
 	return fmt.Sprintf("debate %s was created with %s for %s, and %v; or resume with --provider/--model to choose another model explicitly (the change is recorded)", e.ID, e.Ref, RoleName(e.Role), e.Err)
 }
 
