@@ -9,18 +9,23 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/format/formal"
 	"github.com/parleyhq/parley/internal/textsafe"
 )
 
-// argMap is the formal format's argument map, drawn as SVG: PRO's
-// arguments on the left, OPP's on the right, the moderator's in between;
-// attacks in red, supports in green; each node's fill shows its gradual
-// score.
+// argMap is a debate's argument map (debate.ArgumentMap, of a format
+// that builds one: formal), drawn as SVG: a column for each side (formal's
+// PRO on the left, OPP on the right, the moderator's in between); attacks
+// in red, supports in green; each node's fill shows its score.
 type argMap struct {
 	Width, Height int
+	Columns       []mapColumn
 	Nodes         []mapNode
 	Edges         []mapEdge
+}
+
+type mapColumn struct {
+	Label string
+	X     int
 }
 
 type mapNode struct {
@@ -36,42 +41,60 @@ type mapEdge struct {
 }
 
 const (
-	mapTop  = 50
-	mapStep = 76
+	mapTop   = 50
+	mapStep  = 76
+	mapWidth = 640
+	// mapMargin is the distance of the outer columns' centres from the
+	// map's edges.
+	mapMargin = 110
 )
 
-// formalMap lays out a formal debate's argument map; nil for other formats
-// and before any argument.
-func formalMap(st *debate.State) *argMap {
-	if st.Format != formal.Name {
+// argumentMapper is implemented by a format whose debates build a graph of
+// arguments (formal): the debate's page draws it.
+type argumentMapper interface {
+	ArgumentMap(*debate.State) (*debate.ArgumentMap, error)
+}
+
+// drawMap lays out a debate's argument map; nil for a format that builds
+// none, and before any argument.
+func drawMap(format debate.Format, st *debate.State) *argMap {
+	am, ok := format.(argumentMapper)
+	if !ok {
 		return nil
 	}
-	res, err := formal.Format{}.Outcome(st)
-	if err != nil || len(res.Arguments) == 0 {
+	res, err := am.ArgumentMap(st)
+	if err != nil || res == nil || len(res.Arguments) == 0 || len(res.Sides) == 0 {
 		return nil
 	}
-	m := &argMap{Width: 640}
+	m := &argMap{Width: mapWidth}
+	n := len(res.Sides)
+	for i, side := range res.Sides {
+		x := mapWidth / 2
+		if n > 1 {
+			x = mapMargin + i*(mapWidth-2*mapMargin)/(n-1)
+		}
+		m.Columns = append(m.Columns, mapColumn{Label: textsafe.Clean(side), X: x})
+	}
 	at := map[string]int{}
 	rows := map[int]int{}
 	for _, a := range res.Arguments {
-		col := 1
-		switch strings.ToUpper(a.Side) {
-		case "PRO":
-			col = 0
-		case "OPP":
-			col = 2
+		// An argument of no side the map names goes in the middle.
+		col := n / 2
+		for i, side := range res.Sides {
+			if strings.EqualFold(a.Side, side) {
+				col = i
+			}
 		}
-		x := []int{110, 320, 530}[col]
+		x := m.Columns[col].X
 		y := mapTop + rows[col]*mapStep
 		rows[col]++
-		class := map[int]string{0: "pro", 1: "mod", 2: "opp"}[col]
 		at[a.ID] = len(m.Nodes)
 		text := textsafe.Clean(a.Text)
 		if a.Retracted {
 			text += " (retracted)"
 		}
-		m.Nodes = append(m.Nodes, mapNode{ID: textsafe.Clean(a.ID), Side: a.Side, Text: text, Class: class, X: x, Y: y,
-			Score: a.Score, Opacity: fmt.Sprintf("%.2f", 0.15+0.85*clamp01(a.Score))})
+		m.Nodes = append(m.Nodes, mapNode{ID: textsafe.Clean(a.ID), Side: textsafe.Clean(a.Side), Text: text, Class: strings.ToLower(m.Columns[col].Label),
+			X: x, Y: y, Score: a.Score, Opacity: fmt.Sprintf("%.2f", 0.15+0.85*clamp01(a.Score))})
 		m.Height = max(m.Height, y+mapStep)
 	}
 	for _, r := range res.Relations {
@@ -81,7 +104,7 @@ func formalMap(st *debate.State) *argMap {
 			continue
 		}
 		kind := "attack"
-		if r.Kind == "support" {
+		if r.Support {
 			kind = "support"
 		}
 		a, b := m.Nodes[from], m.Nodes[to]
@@ -146,7 +169,7 @@ func linkAccessions(md, cik string) string {
 var svgMap = template.Must(template.New("map").Parse(`<svg class="argmap" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="Argument map">
 <defs><marker id="arrow-attack" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="attack"/></marker>
 <marker id="arrow-support" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="support"/></marker></defs>
-<text x="110" y="20" class="col">PRO</text><text x="320" y="20" class="col">MOD</text><text x="530" y="20" class="col">OPP</text>
+{{range .Columns}}<text x="{{.X}}" y="20" class="col">{{.Label}}</text>{{end}}
 {{range .Edges}}<line x1="{{.X1}}" y1="{{.Y1}}" x2="{{.X2}}" y2="{{.Y2}}" class="edge {{.Kind}}" marker-end="url(#arrow-{{.Kind}})"/>
 {{end}}{{range .Nodes}}<g class="node {{.Class}}"><title>{{.ID}} ({{.Side}}, score {{printf "%.2f" .Score}}): {{.Text}}</title>
 <circle cx="{{.X}}" cy="{{.Y}}" r="24" fill-opacity="{{.Opacity}}"/><text x="{{.X}}" y="{{.Y}}" dy="4">{{.ID}}</text><text x="{{.X}}" y="{{.Y}}" dx="30" dy="4" class="score">{{printf "%.2f" .Score}}</text></g>

@@ -381,6 +381,9 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 	}
 	// Bull first, as in the document.
 	slices.SortStableFunc(p.Cards, func(a, b card) int { return cmp.Compare(rank(a.Agent), rank(b.Agent)) })
+	if format, err := s.app.Formats.Get(st.Format); err == nil {
+		p.Map = drawMap(format, st)
+	}
 	if format, err := s.app.Formats.Get(st.Format); err == nil && len(st.Done) > 0 {
 		if doc, err := app.RenderDoc(format, st, true); err == nil {
 			_, lead, secs := md.sections(linkFilings(st, doc))
@@ -392,7 +395,6 @@ func (s *Server) buildPanel(ctx context.Context, id string) (*panel, *debate.Sta
 			p.Summary = template.HTML(b.String()) // built from escaped titles and safe Markdown HTML
 		}
 	}
-	p.Map = formalMap(st)
 	return p, st, nil
 }
 

@@ -233,3 +233,34 @@ func TestOpenAPICreateFields(t *testing.T) {
 		t.Errorf("the document's create request fields %q, the server takes %q", documented, taken)
 	}
 }
+
+// mapToy is a toy format whose debates build an argument map.
+type mapToy struct{ toyFormat }
+
+func (mapToy) Name() string { return "maptoy" }
+
+func (mapToy) ArgumentMap(*debate.State) (*debate.ArgumentMap, error) {
+	return &debate.ArgumentMap{Sides: []string{"YES", "NO"},
+		Arguments: []debate.MapArgument{{ID: "y1", Side: "YES", Text: "<b>fun</b>", Score: 0.8}, {ID: "n1", Side: "no", Text: "a chore", Score: 0.3}},
+		Relations: []debate.MapRelation{{From: "n1", To: "y1"}}}, nil
+}
+
+// TestArgumentMapOfAnyFormat: the debate page draws the argument map of
+// any format that gives one (debate.ArgumentMap), with its own sides as
+// the columns, not formal's alone.
+func TestArgumentMapOfAnyFormat(t *testing.T) {
+	ts := newTestServerWith(t, memstore.New(), debate.NewFormats(mapToy{}), nil, "")
+	id := ts.create(t, `{"format":"maptoy","topic":"Is a toy a game?"}`)
+	ts.waitFor(t, id, "completed", func(v DebateView) bool { return v.Status == "completed" })
+	_, panel := ts.do(t, "GET", "/debates/"+id+"/panel", "")
+	for _, want := range []string{
+		`<text x="110" y="20" class="col">YES</text><text x="530" y="20" class="col">NO</text>`,
+		`<g class="node yes"><title>y1 (YES, score 0.80): &lt;b&gt;fun&lt;/b&gt;</title>`,
+		`<g class="node no"><title>n1 (no, score 0.30): a chore</title>`,
+		`class="edge attack"`,
+	} {
+		if !strings.Contains(panel, want) {
+			t.Errorf("the panel's argument map lacks %s:\n%.3000s", want, panel)
+		}
+	}
+}

@@ -429,6 +429,24 @@ func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
 // accepts.
 func (Format) Roles() []string { return []string{RoleDebater, AgentPro, AgentOpp, agentModerator} }
 
+// ArgumentMap is the debate's arguments so far, with their gradual scores
+// and their relations (attacks: rebuttals and undercuts), for the views
+// that draw them; nil before any argument.
+func (f Format) ArgumentMap(s *debate.State) (*debate.ArgumentMap, error) {
+	res, err := f.Outcome(s)
+	if err != nil || len(res.Arguments) == 0 {
+		return nil, err
+	}
+	m := &debate.ArgumentMap{Sides: []string{PRO, MOD, OPP}}
+	for _, a := range res.Arguments {
+		m.Arguments = append(m.Arguments, debate.MapArgument{ID: a.ID, Side: a.Side, Text: a.Text, Score: a.Score, Retracted: a.Retracted})
+	}
+	for _, r := range res.Relations {
+		m.Relations = append(m.Relations, debate.MapRelation{From: r.From, To: r.To, Support: r.Kind == "support"})
+	}
+	return m, nil
+}
+
 // Outcome is the debate's result so far: its arguments with their gradual
 // scores, their relations, the commitment stores and the verdict, for views
 // that draw them (the dashboard's argument map).
