@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -160,7 +161,7 @@ func optionField(o setup.Option, d setup.Declared) formField {
 		case !f.Ranged:
 		case o.Default == nil && n <= formChoiceInts:
 			f.Widget = "select"
-			f.Choices = []formChoice{{Value: "", Label: cmpOr(o.Placeholder, "default")}}
+			f.Choices = []formChoice{{Value: "", Label: cmp.Or(o.Placeholder, "default")}}
 			for i := f.Min; i <= f.Max; i++ {
 				f.Choices = append(f.Choices, formChoice{Value: strconv.Itoa(i), Label: strconv.Itoa(i)})
 			}
@@ -183,7 +184,7 @@ func optionField(o setup.Option, d setup.Declared) formField {
 		if len(choices) > 0 {
 			f.Widget = "select"
 			if f.def == "" {
-				f.Choices = append(f.Choices, formChoice{Value: "", Label: cmpOr(o.Placeholder, "none")})
+				f.Choices = append(f.Choices, formChoice{Value: "", Label: cmp.Or(o.Placeholder, "none")})
 			}
 			for _, c := range choices {
 				f.Choices = append(f.Choices, formChoice{Value: c, Label: c})
@@ -196,13 +197,6 @@ func optionField(o setup.Option, d setup.Declared) formField {
 		}
 	}
 	return f
-}
-
-func cmpOr(s, or string) string {
-	if s != "" {
-		return s
-	}
-	return or
 }
 
 // fill sets the value shown: as entered, with entered not nil (a form
@@ -221,7 +215,7 @@ func (f *formField) fill(entered map[string]string) {
 			f.Choices[i].Selected = v != "" && f.Choices[i].Value == v
 		}
 	case "range", "number":
-		f.Value = cmpOr(v, f.def)
+		f.Value = cmp.Or(v, f.def)
 	default:
 		f.Value = v
 	}
