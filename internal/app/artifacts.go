@@ -8,30 +8,30 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/format/perspectives"
 )
 
-// Documents says where a completed debate's documents go.
+// Documents says where a completed debate's documents go
+// (debate.DocumentWriter): the front-end's --out-dir, and the documents
+// written only when asked for (--issue-draft).
 type Documents struct {
-	Dir        string // the decision document's directory; "" writes none
-	IssueDraft bool   // also an issue draft made from the decision
+	Dir   string   // the documents' directory; "" writes none
+	Asked []string // the kinds of the documents written only when asked for
 }
 
-// WriteArtifacts writes a completed debate's documents (the decision
-// document of a perspectives debate, its issue draft) atomically and records
-// each as an artifact.written event.
+// WriteArtifacts writes the documents of a completed debate whose format
+// writes any (debate.DocumentWriter: a perspectives debate's decision
+// document, and its issue draft when asked for) atomically, made inert,
+// and records each as an artifact.written event.
 func (a *App) WriteArtifacts(ctx context.Context, format debate.Format, st *debate.State, docs Documents) ([]debate.ArtifactWritten, error) {
-	if !WritesDocuments(format) || docs.Dir == "" {
+	w, ok := format.(debate.DocumentWriter)
+	if !ok || docs.Dir == "" || len(w.Documents()) == 0 {
 		return nil, nil
-	}
-	doc, err := RenderDoc(format, st, true)
-	if err != nil {
-		return nil, err
 	}
 	// Recorded absolute: a path relative to where the debate ran (--out-dir
 	// notes) named nothing to show or export run elsewhere, and --resume
@@ -39,53 +39,156 @@ func (a *App) WriteArtifacts(ctx context.Context, format debate.Format, st *deba
 	// directory.
 	dir, err := filepath.Abs(docs.Dir)
 	if err != nil {
-		return nil, fmt.Errorf("the directory for the decision document, %s: %w", docs.Dir, err)
+		return nil, fmt.Errorf("the directory for the %s, %s: %w", docTitle(w.Documents()[0]), docs.Dir, err)
 	}
 	var out []debate.ArtifactWritten
-	path := perspectives.DecisionPath(dir, st)
-	if err := WriteFileAtomic(path, []byte(doc)); err != nil {
-		return nil, fmt.Errorf("write the decision document: %w (the debate is saved: parley export %s -o FILE, or parley debate --resume %s to write it again)", err, st.ID, st.ID)
-	}
-	if err := a.appendArtifact(ctx, st.ID, "decision", path); err != nil {
-		return nil, err
-	}
-	out = append(out, debate.ArtifactWritten{Kind: "decision", Path: path})
-	if docs.IssueDraft {
-		draft, err := perspectives.Format{}.IssueDraft(st)
+	for _, d := range w.Documents() {
+		if d.Ask != "" && !slices.Contains(docs.Asked, d.Kind) {
+			continue
+		}
+		doc, err := w.RenderDocument(d.Kind, st)
 		if err != nil {
 			return out, err
 		}
-		ipath := strings.TrimSuffix(path, ".md") + "-issue.md"
-		if err := WriteFileAtomic(ipath, []byte(InertDoc(draft))); err != nil {
-			return out, fmt.Errorf("write the issue draft: %w", err)
+		name := w.DocumentName(d.Kind, st)
+		if !filepath.IsLocal(name) {
+			// The format's bug, never the user's: a name that leaves the
+			// directory would write where no one asked.
+			return out, fmt.Errorf("the %s format names its %s %q, outside the directory", format.Name(), docTitle(d), name)
 		}
-		if err := a.appendArtifact(ctx, st.ID, "issue-draft", ipath); err != nil {
+		path := filepath.Join(dir, name)
+		if err := WriteFileAtomic(path, []byte(InertDoc(doc))); err != nil {
+			if d.Ask != "" {
+				return out, fmt.Errorf("write the %s: %w", docTitle(d), err)
+			}
+			return out, fmt.Errorf("write the %s: %w (the debate is saved: parley export %s -o FILE, or parley debate --resume %s to write it again)", docTitle(d), err, st.ID, st.ID)
+		}
+		if err := a.appendArtifact(ctx, st.ID, d.Kind, path); err != nil {
 			return out, err
 		}
-		out = append(out, debate.ArtifactWritten{Kind: "issue-draft", Path: ipath})
+		out = append(out, debate.ArtifactWritten{Kind: d.Kind, Path: path})
 	}
 	return out, nil
 }
 
-// WritesDocuments reports whether a format's debates write documents
-// (Documents, DocumentOptions): a perspectives debate's decision document.
-func WritesDocuments(format debate.Format) bool { return format.Name() == perspectives.Name }
-
-// MissingDecision reports whether a completed perspectives debate lacks its
-// decision document: never recorded (the process died between the
-// debate's completion and the write) or recorded and gone from disk.
-func MissingDecision(st *debate.State) bool {
-	if st.Format != perspectives.Name {
-		return false
+// docTitle is a document's title within a sentence: "decision document".
+func docTitle(d debate.Document) string {
+	if d.Title == "" {
+		return d.Kind
 	}
-	for _, a := range st.Artifacts {
-		if a.Kind == "decision" {
-			if _, err := os.Stat(a.Path); err == nil {
-				return false
+	return strings.ToLower(d.Title[:1]) + d.Title[1:]
+}
+
+// ArtifactTitle is what the front-ends call a document of the format's
+// written under kind ("Decision document written to …"): its title, or
+// the kind itself.
+func ArtifactTitle(format debate.Format, kind string) string {
+	if w, ok := format.(debate.DocumentWriter); ok {
+		for _, d := range w.Documents() {
+			if d.Kind == kind && d.Title != "" {
+				return d.Title
 			}
 		}
 	}
-	return true
+	return kind
+}
+
+// MissingDocument is the first document always written (not only when
+// asked for) that a completed debate of a format lacks: never recorded
+// (the process died between the debate's completion and the write) or
+// recorded and gone from disk. ok is false when none is missing, and for
+// a format that writes no documents.
+func MissingDocument(format debate.Format, st *debate.State) (missing debate.Document, ok bool) {
+	w, isWriter := format.(debate.DocumentWriter)
+	if !isWriter {
+		return debate.Document{}, false
+	}
+	for _, d := range w.Documents() {
+		if d.Ask != "" || onDisk(st, d.Kind) {
+			continue
+		}
+		return d, true
+	}
+	return debate.Document{}, false
+}
+
+// MissingNote is what a resume says of a completed debate whose document
+// it writes again.
+func MissingNote(id string, missing debate.Document) string {
+	return fmt.Sprintf("Debate %s was completed but its %s was missing; it is written again.", id, docTitle(missing))
+}
+
+// onDisk reports whether a recorded document of the kind is still there.
+func onDisk(st *debate.State, kind string) bool {
+	for _, a := range st.Artifacts {
+		if a.Kind == kind {
+			if _, err := os.Stat(a.Path); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// DocumentsDir is the directory a completed debate's documents were last
+// recorded under ("" if none was), where a resume writes a missing one
+// again unless told another.
+func DocumentsDir(format debate.Format, st *debate.State) string {
+	w, ok := format.(debate.DocumentWriter)
+	if !ok {
+		return ""
+	}
+	dir := ""
+	for _, a := range st.Artifacts {
+		for _, d := range w.Documents() {
+			if d.Ask != "" || a.Kind != d.Kind {
+				continue
+			}
+			dir = filepath.Dir(a.Path)
+			if name := w.DocumentName(d.Kind, st); filepath.IsLocal(name) && strings.HasSuffix(a.Path, string(filepath.Separator)+name) {
+				// A name with directories of its own: the directory
+				// they are under.
+				dir = strings.TrimSuffix(a.Path, string(filepath.Separator)+name)
+			}
+		}
+	}
+	return dir
+}
+
+// AskedDocuments are the documents the formats write only when asked for,
+// one per kind (the first format's that declares it), each with the names
+// of the formats that declare it: the front-ends' flags (--issue-draft).
+func AskedDocuments(formats *debate.Formats) []AskedDocument {
+	var out []AskedDocument
+	for _, n := range formats.Names() {
+		f, err := formats.Get(n)
+		if err != nil {
+			continue
+		}
+		w, ok := f.(debate.DocumentWriter)
+		if !ok {
+			continue
+		}
+		for _, d := range w.Documents() {
+			if d.Ask == "" {
+				continue
+			}
+			i := slices.IndexFunc(out, func(o AskedDocument) bool { return o.Kind == d.Kind })
+			if i < 0 {
+				out = append(out, AskedDocument{Document: d})
+				i = len(out) - 1
+			}
+			out[i].Formats = append(out[i].Formats, n)
+		}
+	}
+	return out
+}
+
+// AskedDocument is a document written when asked for, and the formats
+// that write it.
+type AskedDocument struct {
+	debate.Document
+	Formats []string
 }
 
 func (a *App) appendArtifact(ctx context.Context, id, kind, path string) error {

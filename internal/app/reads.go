@@ -8,10 +8,6 @@ import (
 	"github.com/parleyhq/parley/internal/setup"
 )
 
-// DocumentOptions are the front-ends' options of the documents a debate
-// writes (Documents): a format that writes none refuses them.
-var DocumentOptions = []string{"out-dir", "issue-draft"}
-
 // checkReads refuses an option given for a format that does not declare it
 // (setup.Optioner): run without it, the debate would not be the one asked
 // for (--agents saylor,hayes on a question, which goes to perspectives
@@ -35,15 +31,7 @@ func (a *App) checkReads(format debate.Format, req *setup.Request) error {
 			union = append(union, setup.Declared{Option: setup.Option{Name: name}})
 		}
 	}
-	for _, name := range DocumentOptions {
-		d := setup.Declared{Option: setup.Option{Name: name}}
-		for _, n := range a.Formats.Names() {
-			if f, err := a.Formats.Get(n); err == nil && WritesDocuments(f) {
-				d.Formats = append(d.Formats, n)
-			}
-		}
-		union = append(union, d)
-	}
+	union = append(union, documentOptions(a.Formats)...)
 	for _, d := range union {
 		if !req.Set(d.Name) || slices.Contains(d.Formats, format.Name()) || slices.Contains(req.FromConfig, d.Name) {
 			continue
@@ -59,4 +47,24 @@ func (a *App) checkReads(format debate.Format, req *setup.Request) error {
 		return setup.Inputf("--%s: the %s format has no --%s (%s): drop it, or choose another --format", d.Name, format.Name(), d.Name, takes)
 	}
 	return nil
+}
+
+// documentOptions are the front-ends' options of the documents a debate
+// writes (Documents: --out-dir, and --KIND for a document written when
+// asked for), each with the formats that take it: a format that writes no
+// documents (debate.DocumentWriter) refuses them.
+func documentOptions(formats *debate.Formats) []setup.Declared {
+	dir := setup.Declared{Option: setup.Option{Name: "out-dir"}}
+	for _, n := range formats.Names() {
+		if f, err := formats.Get(n); err == nil {
+			if _, ok := f.(debate.DocumentWriter); ok {
+				dir.Formats = append(dir.Formats, n)
+			}
+		}
+	}
+	out := []setup.Declared{dir}
+	for _, d := range AskedDocuments(formats) {
+		out = append(out, setup.Declared{Option: setup.Option{Name: d.Kind}, Formats: d.Formats})
+	}
+	return out
 }

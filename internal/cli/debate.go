@@ -34,7 +34,9 @@ type DebateOptions struct {
 	Models       app.Models
 	JSON         bool
 	DecisionsDir string
-	IssueDraft   bool
+	// Asked are the kinds of the documents asked for by their flags
+	// (--issue-draft), written with the others (app.Documents).
+	Asked []string
 
 	TurnBudget    int
 	DebateBudget  int
@@ -69,6 +71,8 @@ func newDebateCmd(f *Factory, run func(context.Context, *DebateOptions) error) *
 	// The formats' options are flags (setup.Union); two formats declaring
 	// one name as two kinds is a bug their tests catch, said here too.
 	union, unionErr := setup.Union(f.Formats)
+	// The documents a format writes only when asked for are flags too.
+	asked := app.AskedDocuments(f.Formats)
 	cmd := &cobra.Command{
 		Use:   "debate TOPIC",
 		Short: "Run a debate on a question (or resume one)",
@@ -134,6 +138,12 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 				opts.Topic = strings.Join(args, " ")
 			}
 			opts.Values = formatValues(cmd.Flags(), union)
+			opts.Asked = nil
+			for _, d := range asked {
+				if v, err := cmd.Flags().GetBool(d.Kind); err == nil && v {
+					opts.Asked = append(opts.Asked, d.Kind)
+				}
+			}
 			opts.set = func(name string) bool {
 				if name == "out-dir" || name == "decisions-dir" {
 					return cmd.Flags().Changed("out-dir") || cmd.Flags().Changed("decisions-dir")
@@ -198,7 +208,9 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 	fl.Lookup("format").DefValue = ""
 	fl.Lookup("out-dir").DefValue = ""
 	fl.Lookup("decisions-dir").DefValue = ""
-	fl.BoolVar(&opts.IssueDraft, "issue-draft", false, "also write an issue draft made from the decision")
+	for _, d := range asked {
+		fl.Bool(d.Kind, false, d.Ask)
+	}
 	fl.Var((*budgetFlag)(&lim.TurnBudget), "turn-budget", "output `tokens` per debater per round (0 or unlimited: no limit)")
 	fl.Var((*budgetFlag)(&lim.DebateBudget), "debate-budget", "`tokens` for the whole debate (0 or unlimited: no limit)")
 	fl.DurationVar(&lim.RoundTimeout, "round-timeout", lim.RoundTimeout, "time limit per round")
@@ -584,7 +596,7 @@ func (o *DebateOptions) limitOverrides() func(*debate.Limits) {
 }
 
 func (o *DebateOptions) documents() app.Documents {
-	return app.Documents{Dir: o.DecisionsDir, IssueDraft: o.IssueDraft}
+	return app.Documents{Dir: o.DecisionsDir, Asked: o.Asked}
 }
 
 // resumeCompleted writes again the documents of a completed debate whose
@@ -598,34 +610,29 @@ func resumeCompleted(ctx context.Context, f *Factory, o *DebateOptions, a *app.A
 	if err != nil {
 		return err
 	}
-	if !app.MissingDecision(st) {
+	format, err := f.Formats.Get(st.Format)
+	var missing debate.Document
+	ok := false
+	if err == nil {
+		missing, ok = app.MissingDocument(format, st)
+	}
+	if !ok {
 		return usageErrorf("debate %s is already completed: 'parley show %s' or 'parley export %s'", id, id, id)
 	}
-	format, err := f.Formats.Get(st.Format)
-	if err != nil {
-		return err
-	}
-	for _, art := range st.Artifacts {
-		if art.Kind == "decision" && (o.set == nil || !o.set("decisions-dir")) {
-			o.DecisionsDir = filepath.Dir(art.Path) // where it was written first
+	if o.set == nil || !o.set("decisions-dir") {
+		if dir := app.DocumentsDir(format, st); dir != "" {
+			o.DecisionsDir = dir // where they were written
 		}
 	}
 	written, err := a.WriteArtifacts(ctx, format, st, o.documents())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("Debate %s was completed but its decision document was missing; it is written again.", id)))
+	fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, app.MissingNote(id, missing)))
 	for _, a := range written {
-		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("%s written to %s", artifactName(a.Kind), a.Path)))
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("%s written to %s", app.ArtifactTitle(format, a.Kind), a.Path)))
 	}
 	return nil
-}
-
-func artifactName(kind string) string {
-	if n, ok := map[string]string{"decision": "Decision document", "issue-draft": "Issue draft"}[kind]; ok {
-		return n
-	}
-	return kind
 }
 
 func describeRunError(f *Factory, id string, err error, pauseShown bool, st *debate.State) error {
@@ -739,7 +746,7 @@ func printFinish(f *Factory, o *DebateOptions, format debate.Format, st *debate.
 	// view do (errLine): written whole, the terminal folded them to
 	// column 0, a path or an id cut in the middle.
 	for _, a := range written {
-		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("%s written to %s", artifactName(a.Kind), a.Path)))
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("%s written to %s", app.ArtifactTitle(format, a.Kind), a.Path)))
 	}
 	fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, fmt.Sprintf("Debate %s: %s", st.ID, app.DebateTotals(st))))
 	return nil

@@ -128,6 +128,38 @@ type Format interface {
 	Render(s *State, opt RenderOptions) (string, error)
 }
 
+// A DocumentWriter is a format whose completed debates leave documents
+// beside their log (a perspectives debate's decision document). The
+// application layer writes each, under the directory the front-end names
+// (--out-dir), and records it as an artifact.written event of its kind; a
+// format without it writes none, and the front-ends refuse the documents'
+// options for it.
+type DocumentWriter interface {
+	Format
+	// Documents are the documents it writes, in the order written.
+	Documents() []Document
+	// DocumentName is where the debate's document of a kind goes under
+	// the documents' directory: a relative path, most often a file name,
+	// that depends only on the debate (not on when it is written), so
+	// that a document written again lands where it was.
+	DocumentName(kind string, s *State) string
+	// RenderDocument writes the debate's document of a kind as Markdown.
+	RenderDocument(kind string, s *State) (string, error)
+}
+
+// Document is one of the documents a DocumentWriter writes.
+type Document struct {
+	// Kind names it in its artifact.written events ("decision") and, for
+	// a document written only when asked for, is the front-ends' flag
+	// that asks for it (--issue-draft).
+	Kind string
+	// Title is what the front-ends call it ("Decision document").
+	Title string
+	// Ask is the usage of that flag; "" for a document always written,
+	// which a resume writes again when a completed debate lacks it.
+	Ask string
+}
+
 // RenderOptions choose what Render writes.
 type RenderOptions struct {
 	Summary bool // only the result, no transcript

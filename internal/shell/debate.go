@@ -271,7 +271,7 @@ func (m *Model) finish() tea.Cmd {
 			m.tr.add(&block{gap: true, segs: []segment{{text: prose(doc)}}, markdown: true})
 		}
 		for _, a := range res.written {
-			m.say(dim, fmt.Sprintf("%s written to %s", artifactName(a.Kind), a.Path))
+			m.say(dim, fmt.Sprintf("%s written to %s", app.ArtifactTitle(v.format, a.Kind), a.Path))
 		}
 		if res.werr != nil {
 			m.fail(res.werr)
@@ -323,16 +323,6 @@ func describeRunError(id string, err error) error {
 		return fmt.Errorf("debate %s paused: the provider refused the request (%w); change what it names (/model switches the model), then /resume %s", id, err, id)
 	}
 	return fmt.Errorf("debate %s: %w; /resume %s to go on", id, err, id)
-}
-
-func artifactName(kind string) string {
-	switch kind {
-	case "decision":
-		return "Decision document"
-	case "issue-draft":
-		return "Issue draft"
-	}
-	return kind
 }
 
 // fail shows an error in the transcript.

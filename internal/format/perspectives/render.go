@@ -128,12 +128,57 @@ func (f Format) render(s *debate.State, opt debate.RenderOptions) (string, error
 // in the name keeps two debates on one topic on one day from overwriting each
 // other's document.
 func DecisionPath(dir string, s *debate.State) string {
+	return filepath.Join(dir, decisionName(s))
+}
+
+func decisionName(s *debate.State) string {
 	sl := FileSlug(s.Topic, 60)
 	if sl == "" {
 		sl = "decision"
 	}
 	id := FileSlug(strings.TrimPrefix(s.ID, "DEB-"), 32)
-	return filepath.Join(dir, s.Created.Format(time.DateOnly)+"-"+sl+"-"+id+".md")
+	return s.Created.Format(time.DateOnly) + "-" + sl + "-" + id + ".md"
+}
+
+// The kinds of the documents a completed debate writes.
+const (
+	// DecisionDoc is the decision document: the debate's summary.
+	DecisionDoc = "decision"
+	// IssueDraftDoc is the issue draft made from the decision (IssueDraft),
+	// written when asked for (--issue-draft).
+	IssueDraftDoc = "issue-draft"
+)
+
+var _ debate.DocumentWriter = Format{}
+
+// Documents implements debate.DocumentWriter: the decision document,
+// always, and the issue draft when asked for.
+func (Format) Documents() []debate.Document {
+	return []debate.Document{
+		{Kind: DecisionDoc, Title: "Decision document"},
+		{Kind: IssueDraftDoc, Title: "Issue draft", Ask: "also write an issue draft made from the decision"},
+	}
+}
+
+// DocumentName implements debate.DocumentWriter: the decision document as
+// DecisionPath names it, the issue draft beside it (NAME-issue.md).
+func (Format) DocumentName(kind string, s *debate.State) string {
+	if kind == IssueDraftDoc {
+		return strings.TrimSuffix(decisionName(s), ".md") + "-issue.md"
+	}
+	return decisionName(s)
+}
+
+// RenderDocument implements debate.DocumentWriter: the decision document
+// is the debate's summary (Render with Summary).
+func (f Format) RenderDocument(kind string, s *debate.State) (string, error) {
+	switch kind {
+	case DecisionDoc:
+		return f.Render(s, debate.RenderOptions{Summary: true})
+	case IssueDraftDoc:
+		return f.IssueDraft(s)
+	}
+	return "", fmt.Errorf("the perspectives format writes no %q document", kind)
 }
 
 // FileSlug makes a portable file-name part of s, at most max bytes: letters
