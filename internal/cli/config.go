@@ -376,7 +376,12 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 		}
 		return nil
 	}
-	// Provider and model: flags, then the environment, then the file.
+	// Provider and model: flags, then the environment, then the file. With
+	// --offline the file's are not used: they are defaults for the runs
+	// with a model, as the environment's are (never read offline), and
+	// --offline refuses only the models asked for with a flag.
+	offline := o.Offline
+	unused := src + " (not used: --offline runs no model)"
 	for _, pm := range []struct {
 		key, flag, envVar, file string
 		dst                     *string
@@ -389,6 +394,8 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 			out = append(out, setting{pm.key, *pm.dst, "flag --" + pm.flag})
 		case env(pm.envVar) != "":
 			out = append(out, setting{pm.key, env(pm.envVar), "environment " + pm.envVar})
+		case pm.file != "" && offline:
+			out = append(out, setting{pm.key, pm.file, unused})
 		case pm.file != "":
 			*pm.dst = pm.file
 			out = append(out, setting{pm.key, pm.file, src})
@@ -408,6 +415,10 @@ func applyConfig(c *Config, o *DebateOptions, set func(string) bool, env func(st
 	sort.Strings(roles)
 	for _, r := range roles {
 		if given[r] {
+			continue
+		}
+		if offline {
+			out = append(out, setting{"models." + r, c.Models[r], unused})
 			continue
 		}
 		o.Models.ModelFor = append(o.Models.ModelFor, r+"="+c.Models[r])

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"os"
@@ -348,5 +349,50 @@ func TestConfigKeyClash(t *testing.T) {
 	union := []setup.Declared{{Option: setup.Option{Name: "theme", Kind: setup.String}, Formats: []string{"toy"}}}
 	if _, err := newConfigSchema(union); err == nil || !strings.Contains(err.Error(), `option theme of toy: its config file key "theme" is one of the file's own settings`) {
 		t.Errorf("a clash with theme: %v", err)
+	}
+}
+
+// The config file's provider and models are defaults for the runs with a
+// model: --offline goes on without them (as without the environment's),
+// and parley config's rows say they were not used. It refused them as if
+// they were --provider/--model/--model-for given on its command line.
+func TestOfflineLeavesTheConfigFilesModels(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	file := "provider: anthropic\nmodel: claude-sonnet-4-5\nmodels:\n  bear: openai/gpt-4.1\n"
+	if err := os.WriteFile(cfg, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
+	c, err := loadConfig(env, app.DefaultFormats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, offline := range []bool{false, true} {
+		o := defaultDebateOptions()
+		o.Offline = offline
+		o.set = func(name string) bool { return offline && name == "offline" }
+		settings, err := applyConfig(c, o, o.set, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Models.Given() == offline {
+			t.Errorf("offline %v: models %+v from the config file", offline, o.Models)
+		}
+		for _, s := range settings {
+			if s.key == "provider" || s.key == "model" || s.key == "models.bear" {
+				if notUsed := strings.Contains(s.source, "not used"); notUsed != offline {
+					t.Errorf("offline %v: %s from %q", offline, s.key, s.source)
+				}
+			}
+		}
+	}
+	// And the debate runs, data-only.
+	f := testFactory(t, "", false)
+	f.Env = env
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cmd := newDebateCmd(f, nil)
+	cmd.SetArgs([]string{"NVDA", "--offline"})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("parley debate NVDA --offline with a model in the config file: %v", err)
 	}
 }
