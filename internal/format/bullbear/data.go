@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/internal/sec/analysis"
+	"github.com/parleyhq/parley/internal/sec/factcheck"
 	"github.com/parleyhq/parley/internal/sec/sectools"
 	"github.com/parleyhq/parley/internal/sec/xbrl"
 	"github.com/parleyhq/parley/internal/tool"
@@ -80,6 +81,7 @@ func (a *Analyzer) Facts(ctx context.Context, companyfacts []byte, q sectools.Fa
 	if err != nil {
 		return nil, err
 	}
+	splits := factcheck.SplitsOf(cf)
 	var out []sectools.Fact
 	for _, name := range q.Concepts {
 		s, err := a.series(cf, name)
@@ -109,7 +111,7 @@ func (a *Analyzer) Facts(ctx context.Context, companyfacts []byte, q sectools.Fa
 		}
 		slices.Reverse(keep) // newest first
 		for _, f := range keep {
-			out = append(out, toolFact(name, s.Def.Label, f))
+			out = append(out, splitBasis(splits, toolFact(name, s.Def.Label, f), f))
 		}
 	}
 	return out, nil
@@ -153,6 +155,30 @@ func (a *Analyzer) series(cf *xbrl.CompanyFacts, name string) (*xbrl.Series, err
 	}
 	return nil, fmt.Errorf("%w: the company reported no us-gaap or ifrs-full %q; try Revenues, NetIncomeLoss, OperatingIncomeLoss, Assets, or one of Parley's concepts: %v",
 		tool.ErrBadArgs, name, xbrl.Concepts())
+}
+
+// splitBasis states a figure a share or a share count of a filer that has
+// split its stock on the fact check's basis: restated for every split after
+// the filing that stated it (as the later filings state the years they
+// cover), with the figure as filed beside it. Shown as filed, NVIDIA's
+// fiscal 2022 EPS ($3.85, before its 2024 10-for-1 split) stood beside
+// fiscal 2023's restated $0.17, and a debater quoting it was corrected.
+func splitBasis(splits factcheck.Splits, tf sectools.Fact, f xbrl.Fact) sectools.Fact {
+	shares := f.Unit == "shares"
+	if !splits.Any() || !shares && !strings.HasSuffix(f.Unit, "/shares") || len(f.Sources) != 1 {
+		return tf
+	}
+	adj, note, ok := splits.Restate(f.Value, shares, f.Sources[0].Filed)
+	switch {
+	case !ok:
+		tf.Basis = "as reported, in a filing made while a stock split took effect: before or after it cannot be told"
+	case note == "":
+		tf.Basis = "as reported (no stock split since its filing)"
+	default:
+		tf.Basis = "split-adjusted: " + note
+		tf.AsReported, tf.Value = tf.Value, adj
+	}
+	return tf
 }
 
 func toolFact(concept, label string, f xbrl.Fact) sectools.Fact {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/parleyhq/parley/internal/sec/xbrl"
 )
@@ -185,4 +186,37 @@ func splitAdjust(splits []stockSplit, m Metric, v float64, filed xbrl.Date) (adj
 		note = "; restated for " + note
 	}
 	return adj, note, true
+}
+
+// Splits are the stock splits a filer's filings show, to restate a figure
+// a share or a share count as the fact check holds it: as the latest
+// filings state the periods they cover. The research tools state such
+// figures on this basis too, so that a debater quoting one is not
+// corrected for it.
+type Splits struct{ splits []stockSplit }
+
+// SplitsOf finds the splits cf's filings show (stockSplits).
+func SplitsOf(cf *xbrl.CompanyFacts) Splits {
+	cur := cf.Currency()
+	if cur == "USD" {
+		cur = ""
+	}
+	return Splits{stockSplits(cf, cur)}
+}
+
+// Any reports whether the filings show a split.
+func (s Splits) Any() bool { return len(s.splits) > 0 }
+
+// Restate restates v, a figure a share (or a share count, shares) stated
+// in a filing filed on filed, for every split after it. note names them
+// ("restated for the 10-for-1 split after it (2024-02-21 stated the figure
+// before it)"), "" when none is after it; ok is false when the filing was
+// made while a split took effect, so its footing cannot be told.
+func (s Splits) Restate(v float64, shares bool, filed xbrl.Date) (adj float64, note string, ok bool) {
+	m := EPSDiluted
+	if shares {
+		m = Shares
+	}
+	adj, note, ok = splitAdjust(s.splits, m, v, filed)
+	return adj, strings.TrimPrefix(note, "; "), ok
 }

@@ -37,6 +37,12 @@ type Fact struct {
 	Filed        string  `json:"filed"`
 	Accession    string  `json:"accession"`
 	Frame        string  `json:"frame,omitempty"` // e.g. CY2025
+	// Basis says on what footing a figure a share or a share count is
+	// stated when the filer has split its stock: "split-adjusted" (Value
+	// restated for the splits after its filing, AsReported the figure as
+	// filed) or "as reported" (no split since). Empty for other figures.
+	Basis      string  `json:"basis,omitempty"`
+	AsReported float64 `json:"as_reported,omitempty"`
 }
 
 // FactFinder looks up reported facts.

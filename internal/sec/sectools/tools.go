@@ -282,7 +282,9 @@ func (t *factsTool) Spec() llm.ToolSpec {
 		Name: NameFacts,
 		Description: "Look up values the company reported in its XBRL financial data (SEC company facts), " +
 			"by concept name, e.g. Revenues, NetIncomeLoss, Assets, OperatingIncomeLoss. Each value comes with " +
-			"its period, unit, and the form, filing date and accession number that reported it, for citation.",
+			"its period, unit, and the form, filing date and accession number that reported it, for citation. " +
+			"Per-share figures and share counts of a company that split its stock are split-adjusted (restated for later " +
+			"splits, as the latest filings state them; basis and as_reported say so).",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
