@@ -48,7 +48,10 @@ RULES (both sides):
   metric: revenue, cost_of_revenue, gross_profit, operating_income, net_income, eps_diluted, eps_basic,
   operating_cash_flow, capex, free_cash_flow, research_and_development, dividends, dividends_per_share, cash,
   long_term_debt, shares_outstanding, total_assets, total_liabilities, stockholders_equity, pretax_income,
-  income_tax, effective_tax_rate, gross_margin, operating_margin, net_margin, fcf_margin, roe, roa, or any of
+  income_tax, effective_tax_rate, gross_margin, operating_margin, net_margin, fcf_margin, roe, roa, sga,
+  operating_expenses, share_repurchases, diluted_shares, basic_shares, payout_ratio, statutory_tax_rate,
+  income_taxes_paid, net_debt, net_cash, cash_and_investments, roe_average, roa_average, debt_to_equity,
+  current_ratio, cash_conversion, rd_intensity, asset_turnover, or any of
   the amounts + "_growth" (percent, with direction up or down); period: FY2026, Q3 FY2026 or TTM; scale:
   thousand, million, billion or empty.
   Prices, market values and multiples are market data: leave them out of the block.

@@ -57,8 +57,11 @@ func TestTokensDeepDebate(t *testing.T) {
 	st := f.MustRun()
 	rep := f.Tokens()
 	t.Log(rep)
-	if rep.Requests != 9 || rep.Ratio() > 0.60 || rep.Shared() < 0.465 {
-		t.Errorf("%v; want 9 requests, at most 0.60 of a resend and at least 46.5%% shared", rep)
+	// 0.60 until the claims block came to list the 18 lines and ratios
+	// the fact check had come to hold (0.5997 to 0.6052 of a resend: 62
+	// tokens more in each debater's instructions, shared by every request).
+	if rep.Requests != 9 || rep.Ratio() > 0.61 || rep.Shared() < 0.465 {
+		t.Errorf("%v; want 9 requests, at most 0.61 of a resend and at least 46.5%% shared", rep)
 	}
 	// The second research and opening requests (the two sides' run at
 	// once, in either order) repeat the first's up to their role line,
