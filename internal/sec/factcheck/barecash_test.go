@@ -94,3 +94,25 @@ func TestZeroIsNoOtherPeriodsFigure(t *testing.T) {
 		t.Errorf("2024: %s (%s), want corrected as not matching", f.Status, f.Reason)
 	}
 }
+
+// TestBareCashClaim: a claim of the metric "cash" names no one line
+// either, as the prose it declares does: Apple's "$132.4 billion in cash",
+// verified in the prose, was corrected in its claim. "cash_and_equivalents"
+// stays the strict line.
+func TestBareCashClaim(t *testing.T) {
+	a := tables(t)["AAPL"]
+	for _, tc := range []struct {
+		c    Claim
+		want Status
+	}{
+		{Claim{Metric: "cash", Period: "FY2025", Value: "132.4", Scale: "billion"}, Verified},
+		{Claim{Metric: "cash", Period: "FY2025", Value: "35.9", Scale: "billion"}, Verified},
+		{Claim{Metric: "cash", Period: "FY2025", Value: "50", Scale: "billion"}, Corrected},
+		{Claim{Metric: "cash_and_equivalents", Period: "FY2025", Value: "132.4", Scale: "billion"}, Corrected},
+		{Claim{Metric: "cash_and_equivalents", Period: "FY2025", Value: "35.9", Scale: "billion"}, Verified},
+	} {
+		if f := a.CheckClaim(tc.c); f.Status != tc.want {
+			t.Errorf("%+v → %s (%s), want %s", tc.c, f.Status, f.Reason, tc.want)
+		}
+	}
+}

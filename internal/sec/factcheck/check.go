@@ -280,7 +280,7 @@ func (t *Table) CheckMention(m Mention) Finding {
 	case m.Segment:
 		f.Status, f.Reason = Unverified, "a segment, product or region's figure: the check reads company totals"
 		return f
-	case m.Metric == bareCash && !cashBalance(m.Quote):
+	case m.Metric == bareCash && !m.claimed && !cashBalance(m.Quote):
 		f.Status, f.Reason = Unverified, "cash stated as paid, returned, generated or raised, not as a balance: the check reads cash only as a balance at a date"
 		return f
 	case m.NonGAAP:
@@ -1217,6 +1217,11 @@ func (t *Table) CheckClaim(c Claim) Finding {
 	}
 	f := Finding{Quote: text, Text: text, Claimed: true}
 	metric := Metric(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(c.Metric)), " ", "_"))
+	if metric == Cash {
+		// "cash" alone names no one line, in a claim as in the prose it
+		// declares; "cash_and_equivalents" is the strict line.
+		metric = bareCash
+	}
 	if b, growth := metric.Base(); claimMetricAliases[string(metric)] != "" || growth && claimMetricAliases[string(b)] != "" {
 		if growth {
 			metric = Growth(claimMetricAliases[string(b)])
@@ -1267,7 +1272,7 @@ func (t *Table) CheckClaim(c Claim) Finding {
 	}
 	scale := claimScale(c.Scale, c.Unit)
 	m := Mention{Quote: text, Text: text, Value: v * scale, Step: step(strings.TrimPrefix(num, "-"), scale), Unit: UnitOf(metric),
-		Metric: metric, Period: p, Explicit: true}
+		Metric: metric, Period: p, Explicit: true, claimed: true}
 	if metric == PiotroskiF {
 		m.Step = 0 // a count of criteria: exact
 	}

@@ -171,6 +171,9 @@ type Mention struct {
 	// Start and End are the byte span of Text in Quote: the words next to
 	// a market figure decide which recorded figure it cites.
 	Start, End int
+	// claimed marks a structured claim's figure: its metric and period
+	// are declared, not read from words around it.
+	claimed bool
 	// zero marks "$0" with no scale: no amount of any unit, held to
 	// whichever line names it, a total or a figure a share.
 	zero bool
