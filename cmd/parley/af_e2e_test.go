@@ -1,11 +1,16 @@
 package main_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/cli"
 	"github.com/parleyhq/parley/internal/iostreams"
@@ -67,6 +72,53 @@ func TestAFStartsBeforeTheRest(t *testing.T) {
 			if inits[p] == c.early {
 				t.Errorf("parley %q: %s initialised: %v, want %v", c.args, p, inits[p], !c.early)
 			}
+		}
+	}
+}
+
+// `parley af` stopped by a signal exits with the shell's code for it and a
+// line on standard error, whether it ran early or through the full command
+// line (-pCE-ST is read by cobra only), as cmd/parley-af's TestSignalStops
+// checks in more cases.
+func TestAFSignal(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	fmt.Fprintf(&b, "p af %d\n", 140)
+	for i := range 70 { // 2^70 stable extensions: CE-ST does not end
+		fmt.Fprintf(&b, "%d %d\n%d %d\n", 2*i+1, 2*i+2, 2*i+2, 2*i+1)
+	}
+	af := filepath.Join(dir, "pairs.af")
+	if err := os.WriteFile(af, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		sig  syscall.Signal
+		code int
+	}{
+		{[]string{"af", "-p", "CE-ST", "-f", af}, syscall.SIGINT, 130},
+		{[]string{"af", "-pCE-ST", "-f", af}, syscall.SIGTERM, 143},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := command(ctx, t, dir, nil, c.args...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second) // the full command line initialises first
+		if err := cmd.Process.Signal(c.sig); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		cancel()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != c.code || out.Len() != 0 || !strings.Contains(errOut.String(), "interrupted by SIG") {
+			t.Errorf("parley %q, %s: exit %d, stdout %q, stderr %q; want exit %d, nothing printed, interrupted on stderr",
+				c.args, c.sig, code, out.String(), errOut.String(), c.code)
 		}
 	}
 }

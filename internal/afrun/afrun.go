@@ -25,8 +25,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/internal/argue"
@@ -38,10 +41,80 @@ import (
 // Exit codes, the same as the full command line's.
 const (
 	ExitOK          = 0
-	ExitError       = 1 // no answer: cut off, or the solver failed
-	ExitUsage       = 2 // bad flags, problem, file or argument
-	ExitInterrupted = 130
+	ExitError       = 1   // no answer: cut off, or the solver failed
+	ExitUsage       = 2   // bad flags, problem, file or argument
+	ExitInterrupted = 130 // 128 + SIGINT; SIGTERM gives 143 (Interrupted.Code)
 )
+
+// Interrupted is a run stopped by a signal (Ctrl+C, or SIGTERM from a
+// harness or a service manager). It unwraps to context.Canceled, the
+// cause every other front-end stops on.
+type Interrupted struct{ Signal os.Signal }
+
+func (e *Interrupted) Error() string { return "interrupted by " + signalName(e.Signal) }
+func (e *Interrupted) Unwrap() error { return context.Canceled }
+
+// Code is the exit code a shell reports for a process the signal ended,
+// 128 plus the signal's number (130 for SIGINT, 143 for SIGTERM), which is
+// what scripts and ICCMA harnesses test for.
+func (e *Interrupted) Code() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return ExitInterrupted
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// stopGrace is how long a run may take to stop after a signal before the
+// process exits without it: the solver looks at its context between steps,
+// but a write blocked on a full pipe or one long step does not.
+const stopGrace = 2 * time.Second
+
+// onSignal returns ctx cancelled, with an *Interrupted as its cause, when
+// SIGINT or SIGTERM arrives, and the function that stops listening (call
+// it when the run is over). A run that has not stopped stopGrace after the
+// signal, or a second signal, ends the process at once with the same
+// message and exit code: a user pressing Ctrl+C gets the prompt back.
+func onSignal(ctx context.Context, ios *iostreams.IOStreams) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		var sig os.Signal
+		select {
+		case <-done:
+			return
+		case sig = <-sigs:
+		}
+		cause := &Interrupted{Signal: sig}
+		cancel(cause)
+		timer := time.NewTimer(stopGrace)
+		defer timer.Stop()
+		select {
+		case <-done:
+			return
+		case <-sigs:
+		case <-timer.C:
+		}
+		fmt.Fprintf(ios.ErrOut, "%s %s: stopped before an answer\n", ios.Colors().Red("error:"), cause)
+		os.Exit(cause.Code())
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
+}
 
 // UsageError is bad input: a flag, the problem, the file or its contents,
 // the query argument.
@@ -92,6 +165,8 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 	if o.Timeout < 0 {
 		return UsageErrorf("--timeout %s: give a positive duration such as 30s, or 0 for none", o.Timeout)
 	}
+	ctx, stop := onSignal(ctx, ios)
+	defer stop()
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
@@ -114,9 +189,12 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 		iopts.Shown = textsafe.Clean
 	}
 	err := iccma.Run(ctx, iopts, ios.Out)
+	var sig *Interrupted
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(context.Cause(ctx), &sig) && (errors.Is(err, argue.ErrCutOff) || errors.Is(err, context.Canceled)):
+		return fmt.Errorf("%w, stopped before an answer; nothing was printed: %w", sig, err)
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("no answer within %s (--timeout): the problem is too hard to decide in that time; nothing was printed: %w", o.Timeout, err)
 	case errors.Is(err, argue.ErrCutOff), errors.Is(err, context.Canceled):
@@ -195,10 +273,15 @@ func Exit(ios *iostreams.IOStreams, err error) int {
 	// Cleaned: errors quote the file's lines, names and the file's own
 	// name, any of which may hold escape sequences.
 	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.Colors().Red("error:"), textsafe.Clean(err.Error()))
-	var ue *UsageError
+	var (
+		ue  *UsageError
+		sig *Interrupted
+	)
 	switch {
 	case errors.As(err, &ue):
 		return ExitUsage
+	case errors.As(err, &sig):
+		return sig.Code()
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	}

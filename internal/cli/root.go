@@ -501,6 +501,7 @@ func ExitCode(err error) int {
 	var (
 		ue *UsageError
 		ae *afrun.UsageError
+		ie *afrun.Interrupted
 		ce *ConfigError
 		pe *debate.PausedError
 		le *debate.LeaseHeldError
@@ -518,6 +519,10 @@ func ExitCode(err error) int {
 	case strings.HasPrefix(err.Error(), "unknown command "):
 		// cobra's own error for a mistyped command: bad input too.
 		return ExitUsage
+	case errors.As(err, &ie):
+		// `parley af` stopped by a signal: 130 for SIGINT, 143 for
+		// SIGTERM, as its early path and parley-af exit (afrun.Exit).
+		return ie.Code()
 	case errors.As(err, &ce):
 		return ExitConfig
 	case errors.As(err, &pe):
