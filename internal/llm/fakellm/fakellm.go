@@ -751,7 +751,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if f := step.Fault; f != nil && f.Stream == "" {
 		if f.Status >= 200 && f.Status < 300 {
-			// A success with no body, where the reply was due.
+			// A success with no body, where the reply was due; a 200
+			// says it is the stream, which then ends at once.
+			if f.Status == http.StatusOK {
+				w.Header().Set("Content-Type", "text/event-stream")
+			}
 			w.WriteHeader(f.Status)
 			return
 		}

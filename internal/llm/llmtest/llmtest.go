@@ -732,7 +732,8 @@ func (h harness) run(t *testing.T) {
 		text       string
 		kind       llm.ErrorKind
 		retryable  bool
-		tries      int // llm.Error.Tries
+		tries      int    // llm.Error.Tries
+		says       string // in the error's text, when set
 		status     int
 		retryAfter time.Duration
 	}{
@@ -753,6 +754,10 @@ func (h harness) run(t *testing.T) {
 		// paid for), but an error that names the status.
 		{name: "NoContent204", fault: script.Fault{Status: 204}, kind: llm.ErrBadRequest, status: 204},
 		{name: "Accepted202", fault: script.Fault{Status: 202}, kind: llm.ErrBadRequest, status: 202},
+		// A 200 whose body is empty: the server's fault, not a stream
+		// cut on the way. Asked once more, not as often as a cut
+		// stream, and said in plain words.
+		{name: "EmptyBody200", fault: script.Fault{Status: 200}, kind: llm.ErrServer, retryable: true, tries: 2, says: "answered 200 OK with an empty body"},
 		{name: "StreamCut", fault: script.Fault{Stream: "cut", After: 2}, text: "one two three four five", kind: llm.ErrNetwork, retryable: true},
 		{name: "StreamCutAtStart", fault: script.Fault{Stream: "cut"}, text: "one two", kind: llm.ErrNetwork, retryable: true},
 		// Invalid JSON is asked once more, not as often as a network
@@ -797,6 +802,9 @@ func (h harness) run(t *testing.T) {
 				if want := strings.Join(script.Split(tc.text)[:f.After], ""); text.String() != want {
 					t.Errorf("text before the fault = %q, want %q", text.String(), want)
 				}
+			}
+			if tc.says != "" && !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("error %q does not say %q", err, tc.says)
 			}
 			if f.Message != "" && !strings.Contains(err.Error(), f.Message) {
 				t.Errorf("error %q does not carry the API's message %q", err, f.Message)

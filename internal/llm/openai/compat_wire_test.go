@@ -60,7 +60,9 @@ func TestCompatibleFailures(t *testing.T) {
 		{"an error object after text", sse(chunk(c1) + chunk(`{"error":{"message":"CUDA out of memory","type":"InternalServerError","code":500}}`)), llm.ErrServer, "CUDA out of memory"},
 		{"a line that is not JSON", sse(chunk(c1) + chunk(`Internal Server Error`) + chunk(c2) + chunk(stop) + done), llm.ErrMalformed, "invalid JSON in a stream chunk"},
 		{"control bytes raw in a JSON string", sse(chunk("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\x1b[2J\"}}]}") + chunk(stop) + done), llm.ErrMalformed, "invalid JSON in a stream chunk"},
-		{"an empty body", sse(""), llm.ErrNetwork, "ended before the reply was complete"},
+		// The server's fault, not a stream cut on the way (see
+		// apierr.NoContent).
+		{"an empty body", sse(""), llm.ErrServer, "answered 200 OK with an empty body"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

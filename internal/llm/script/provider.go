@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
+	"net/http"
 	"sync"
 	"time"
 
@@ -147,6 +149,12 @@ func (p *Provider) ctxErr(ctx context.Context) error {
 }
 
 func (p *Provider) httpFault(f *Fault) *llm.Error {
+	if f.Status >= 200 && f.Status < 300 {
+		// A success with no body: what the wire providers say of it.
+		e := apierr.NoContent(&http.Response{StatusCode: f.Status}, io.EOF)
+		e.Provider = p.Name()
+		return e
+	}
 	return &llm.Error{
 		Provider:   p.Name(),
 		Kind:       llm.KindForStatus(f.Status),

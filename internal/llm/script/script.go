@@ -125,8 +125,8 @@ type ToolCall struct {
 //
 // With Stream empty, the request fails before any output with HTTP Status
 // (429, 500, 503, 529, 401, 400, ...), RetryAfter sent as the Retry-After
-// header; a success status (204, 202) answers with no body at all, where
-// the reply was due. With Stream set, After text deltas are sent first and then:
+// header; a success status (200, 204, 202) answers with no body at all,
+// where the reply was due (a 200 as an event stream that ends at once). With Stream set, After text deltas are sent first and then:
 //   - "cut": the connection is dropped mid-stream;
 //   - "malformed": an event that is not valid JSON is sent;
 //   - "error": the API's in-stream error event for Status is sent.
@@ -327,8 +327,8 @@ func (rep Reply) validate() error {
 	if f := rep.Fault; f != nil {
 		switch f.Stream {
 		case "":
-			if (f.Status < 400 || f.Status > 599) && f.Status != 202 && f.Status != 204 {
-				return fmt.Errorf("fault: status %d: want an HTTP error status (400-599), 202 or 204 (no body), or set stream", f.Status)
+			if (f.Status < 400 || f.Status > 599) && f.Status != 200 && f.Status != 202 && f.Status != 204 {
+				return fmt.Errorf("fault: status %d: want an HTTP error status (400-599), 200, 202 or 204 (no body), or set stream", f.Status)
 			}
 		case "cut", "malformed":
 		case "error":

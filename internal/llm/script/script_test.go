@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		"both":            "rules: [{tag: x, reply: {text: y}, replies: [{text: z}]}]",
 		"empty reply":     "rules: [{reply: {}}]",
 		"bad regexp":      "rules: [{tag_regexp: '(', reply: {text: y}}]",
-		"bad status":      "rules: [{reply: {fault: {status: 200}}}]",
+		"bad status":      "rules: [{reply: {fault: {status: 302}}}]",
 		"bad stream":      "rules: [{reply: {fault: {stream: explode}}}]",
 		"bad args":        "rules: [{reply: {tool_calls: [{name: f, args: [1]}]}}]",
 		"bad delay":       "rules: [{reply: {text: x, delay: soon}}]",

@@ -293,17 +293,32 @@ func LimitErrorBody(req *http.Request, next func(*http.Request) (*http.Response,
 	return res, nil
 }
 
-// NoContent is the error for an answer with a success status other than
-// 200 (204 No Content, 202 Accepted, 205 Reset Content) and no body, to a
-// call whose reply the API streams with a 200: read as a stream it had no
-// event and looked cut, and was asked again, a 202's request perhaps
-// running, and paid for, on the server all the while. err is what
-// reading the body's first byte returned; nil when it is not the end of
-// the body, or the status is 200 (a stream that ended before it began,
-// as a cut one does).
+// NoContent is the error for an answer with a success status and no body,
+// to a call whose reply the API streams with a 200. err is what reading
+// the body's first byte returned; nil when it is not the clean end of the
+// body (a body cut before its first byte fails with io.ErrUnexpectedEOF,
+// a cut stream, asked again as one).
+//
+// With a status other than 200 (204 No Content, 202 Accepted, 205 Reset
+// Content), the server did not mean to send a reply here at all: asked
+// again it answers the same, and a 202's request may be running, and
+// paid for, on the server all the while. It is not asked again.
+//
+// With a 200, the server said it was sending the reply and then ended the
+// body, cleanly, with nothing in it: not a stream cut on the way (the
+// transport would have seen the body cut short) but the server's own
+// fault, which it may well make again. Read as a stream it had no event,
+// looked cut and was asked again as often as a network fault, and said
+// only "ended before the reply was complete". It is asked once more
+// (MalformedTries), saying what happened.
 func NoContent(res *http.Response, err error) *llm.Error {
-	if !errors.Is(err, io.EOF) || res.StatusCode == http.StatusOK {
+	if !errors.Is(err, io.EOF) {
 		return nil
+	}
+	if res.StatusCode == http.StatusOK {
+		return &llm.Error{Kind: llm.ErrServer, Tries: MalformedTries, Err: errors.New(
+			"the server answered 200 OK with an empty body: it sent no reply at all, not even the start of a stream; " +
+				"if this repeats, the server (or a proxy in front of it) is failing: report it to whoever runs it, or use another")}
 	}
 	return &llm.Error{Kind: llm.KindForStatus(res.StatusCode), StatusCode: res.StatusCode, Err: fmt.Errorf(
 		"the server answered %q with no body, where the API streams the reply with 200 OK: no reply came, and asking again is answered the same; "+
