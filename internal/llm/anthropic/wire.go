@@ -63,23 +63,38 @@ func repairStream(req *http.Request, next option.MiddlewareNext) (*http.Response
 // the blank line that ends it), mending an event the SDK's decoder would
 // drop or misread (see fix). The SDK dispatches an event by its name and
 // drops a "ping" (or an unnamed) event whatever its data holds.
+//
+// What carries nothing is not kept (see sseEvent.add): a broken or
+// hostile server that sends keep-alive lines alone, however many, holds
+// no memory, and the call ends at its deadline saying so (keepAlives).
 type namedEvents struct {
 	r   *bufio.Reader
 	c   io.Closer
 	ev  sseEvent // the event being read
 	buf []byte
 	err error
+	// keepAlives counts what came since the last event of the reply.
+	keepAlives apierr.KeepAlives
 }
 
-// sseEvent is one event of a stream as it came.
+// sseEvent is one event of a stream, as much of it as the SSE spec reads:
+// its data: lines, and the last of its event:, id: and retry: lines (a
+// field sent again replaces the one before). Comments and fields the spec
+// ignores are dropped.
 type sseEvent struct {
-	lines [][]byte // every line, as sent
-	size  int      // their bytes
-	name  string   // its event: line's value
-	named bool     // it has an event: line
+	dataLines [][]byte // its data: lines, as sent
+	// event, id and retry are its last such lines, as sent.
+	event, id, retry []byte
+	size             int    // the bytes of its data: lines
+	name             string // its event: line's value
+	named            bool   // it has an event: line
 	// data is its data: lines' values, which the SSE spec joins with
-	// newlines; other is its other lines (comments, id:, retry:).
-	data, other [][]byte
+	// newlines.
+	data [][]byte
+	// ended is set when the last line read (kept or not) came whole,
+	// with its line end; dropped is set when a line was read and not
+	// kept.
+	ended, dropped bool
 }
 
 func (n *namedEvents) Read(p []byte) (int, error) {
@@ -94,8 +109,8 @@ func (n *namedEvents) Read(p []byte) (int, error) {
 		line = apierr.TrimBOM(line)
 		switch t := bytes.TrimRight(line, "\r\n"); {
 		case err != nil:
-			n.err = err
-			if errors.Is(err, io.EOF) && len(line) == 0 && len(n.ev.lines) > 0 && n.ev.complete() {
+			n.err = n.keepAlives.Explain(err)
+			if errors.Is(err, io.EOF) && len(line) == 0 && n.ev.kept() && n.ev.ended {
 				// The stream ended cleanly after a whole line of an
 				// event without the blank line that dispatches it (a
 				// server's last event): it is dispatched, rather than
@@ -106,14 +121,17 @@ func (n *namedEvents) Read(p []byte) (int, error) {
 			}
 			n.ev = sseEvent{}
 		case len(t) == 0:
+			n.countKeepAlive()
 			n.buf = append(n.fix(), line...)
 			n.ev = sseEvent{}
 		default:
-			if n.ev.size += len(line); n.ev.size > apierr.MaxLine {
+			if n.ev.size > apierr.MaxLine {
 				n.err = apierr.TooLarge(fmt.Sprintf("a stream event of more than %d MB", apierr.MaxLine>>20))
 				continue
 			}
-			n.ev.add(bytes.Clone(line), t)
+			if !n.ev.add(line, t) {
+				n.keepAlives.Saw()
+			}
 		}
 	}
 	k := copy(p, n.buf)
@@ -138,31 +156,78 @@ func (n *namedEvents) line() ([]byte, error) {
 	}
 }
 
-// add takes in line, t being it without its line end.
-func (e *sseEvent) add(line, t []byte) {
-	e.lines = append(e.lines, line)
+// add takes in line (which may be the reader's buffer), t being it
+// without its line end, and reports whether it carries the reply: a
+// data: line does. A comment (":", a keep-alive) and a field the SSE spec
+// ignores are not kept, and an event:, id: or retry: line replaces the
+// one before it, as the spec reads them: a server that sends them alone,
+// without end, grows nothing. (They were all kept, as one event, until
+// 16 MB of them failed the call; ":\n" lines held over 1 GB by then.)
+func (e *sseEvent) add(line, t []byte) bool {
+	e.ended = line[len(line)-1] == '\n'
 	field, value, _ := bytes.Cut(t, []byte(":"))
 	// One space after the colon is not part of the value.
 	value = bytes.TrimPrefix(value, []byte(" "))
 	switch string(field) {
+	case "data":
+		// Kept in a copy: line is the reader's buffer.
+		c, off := bytes.Clone(line), len(t)-len(value)
+		e.dataLines = append(e.dataLines, c)
+		e.data = append(e.data, c[off:len(t):len(t)])
+		e.size += len(c)
+		return true
 	case "event":
 		e.name, e.named = string(bytes.TrimSpace(value)), true
-	case "data":
-		e.data = append(e.data, value)
+		e.event = bytes.Clone(line)
+	case "id":
+		e.id = bytes.Clone(line)
+	case "retry":
+		e.retry = bytes.Clone(line)
 	default:
-		e.other = append(e.other, line)
+		e.dropped = true
+	}
+	return false
+}
+
+// kept reports whether the event holds a line to pass on.
+func (e *sseEvent) kept() bool {
+	return len(e.dataLines) > 0 || e.event != nil || e.id != nil || e.retry != nil
+}
+
+// countKeepAlive tells n.keepAlives of the event that ends: one with
+// data other than a ping's carries the reply; one of lines alone, or a
+// ping, does not.
+func (n *namedEvents) countKeepAlive() {
+	ev := &n.ev
+	switch {
+	case len(ev.data) == 0:
+		if ev.kept() || ev.dropped {
+			n.keepAlives.Saw()
+		}
+	case ping(ev):
+		n.keepAlives.Saw()
+	default:
+		n.keepAlives.Reset()
 	}
 }
 
-// complete reports whether the event's last line came whole, with its
-// line end.
-func (e *sseEvent) complete() bool {
-	last := e.lines[len(e.lines)-1]
-	return len(last) > 0 && last[len(last)-1] == '\n'
+// ping reports whether ev is a ping event: its data's type is "ping",
+// or it is named "ping" and its data has no type.
+func ping(ev *sseEvent) bool {
+	var d struct {
+		Type string `json:"type"`
+	}
+	if len(ev.data) != 1 || json.Unmarshal(ev.data[0], &d) != nil {
+		return false
+	}
+	return d.Type == "ping" || d.Type == "" && ev.name == "ping"
 }
 
-// raw is the event's lines as they came.
-func (n *namedEvents) raw() []byte { return bytes.Join(n.ev.lines, nil) }
+// raw is the event's lines as they came: its kept fields, then its data.
+func (n *namedEvents) raw() []byte {
+	ev := &n.ev
+	return bytes.Join(append([][]byte{ev.event, ev.id, ev.retry}, ev.dataLines...), nil)
+}
 
 // fix returns the event, ended by the blank line that came after it, in
 // a form the SDK reads as what it is:
@@ -227,10 +292,10 @@ func (n *namedEvents) fix() []byte {
 	return n.raw()
 }
 
-// as is the event named name with data (none when nil) and its other
-// lines, without the blank line that ends it.
+// as is the event named name with data (none when nil) and its id: and
+// retry: lines, without the blank line that ends it.
 func (e *sseEvent) as(name string, data []byte) []byte {
-	out := bytes.Join(e.other, nil)
+	out := append(bytes.Clone(e.id), e.retry...)
 	out = append(out, "event: "+name+"\n"...)
 	if data != nil {
 		for l := range bytes.SplitSeq(data, []byte("\n")) {

@@ -220,6 +220,10 @@ type lines struct {
 	otherEvent bool
 	buf        []byte
 	err        error
+	// keepAlives counts the lines that carried nothing of the reply
+	// since the last that did, for the error of a stream that fails
+	// after them (at the call's deadline).
+	keepAlives apierr.KeepAlives
 }
 
 func (l *lines) Read(p []byte) (int, error) {
@@ -234,7 +238,7 @@ func (l *lines) Read(p []byte) (int, error) {
 		line = apierr.TrimBOM(line)
 		eof := errors.Is(err, io.EOF)
 		if err != nil && !eof {
-			l.buf, l.err = line, err
+			l.buf, l.err = line, l.keepAlives.Explain(err)
 			continue
 		}
 		l.buf = l.fix(line)
@@ -265,6 +269,13 @@ func (l *lines) fix(line []byte) []byte {
 	if len(t) == 0 {
 		l.data, l.errorEvent, l.otherEvent = false, false, false
 		return line
+	}
+	if d, ok := bytes.CutPrefix(t, []byte("data:")); ok && !l.otherEvent && len(bytes.TrimSpace(d)) > 0 {
+		l.keepAlives.Reset()
+	} else if t[0] != '{' && !bytes.Equal(t, []byte("[DONE]")) && !bytes.HasPrefix(t, []byte("error:")) {
+		// A comment, an empty data line, an event: line, an event of
+		// another type's data: nothing of the reply.
+		l.keepAlives.Saw()
 	}
 	if t[0] == '{' || string(t) == "[DONE]" {
 		// A line of line-delimited JSON (see chunkLine): no SSE line

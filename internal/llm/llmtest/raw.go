@@ -1,0 +1,103 @@
+package llmtest
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/llm"
+)
+
+// Helpers for the wire tests that script what a server sends byte for
+// byte, shared by the providers' tests.
+
+// SSE writes body as an event stream, flushing after each blank line.
+func SSE(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for ev := range strings.SplitAfterSeq(body, "\n\n") {
+			_, _ = w.Write([]byte(ev))
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+// DropAfter writes body and then drops the connection, without the end of
+// the chunked body: a reset, not a clean EOF.
+func DropAfter(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write([]byte(body))
+		w.(http.Flusher).Flush()
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+		}
+	}
+}
+
+// KeepAlivesOnly starts a stream with first and then sends keep-alive
+// lines alone: total bytes of line as fast as it can, and then one every
+// 50 ms until the client hangs up. A broken or hostile server that never
+// answers.
+func KeepAlivesOnly(first, line string, total int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write([]byte(first))
+		block := []byte(strings.Repeat(line, max(1, 64<<10/len(line))))
+		for sent := 0; sent < total; sent += len(block) {
+			if _, err := w.Write(block); err != nil {
+				return
+			}
+		}
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+				if _, err := w.Write([]byte(line)); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}
+}
+
+// KeepAlives checks that a provider whose server starts a stream with
+// first and then sends keep-alives alone (SSE comments, "event: ping"
+// lines, id: and retry: lines, and the keep-alive events of pings, one
+// of the provider's own in lines) ends the call at its deadline as a
+// timeout that says so, whatever their number: 20 MB of them, more than
+// any bound on a reply. serve returns a provider whose server is h.
+func KeepAlives(t *testing.T, serve func(t *testing.T, h http.HandlerFunc) llm.Provider, model, first string, pings ...string) {
+	cases := map[string]string{
+		"comments":          ": keep-alive\n",
+		"empty comments":    ":\n",
+		"ping event lines":  "event: ping\n",
+		"id and retry only": "id: 1\nretry: 1000\n",
+	}
+	for i, p := range pings {
+		cases["ping events "+strconv.Itoa(i+1)] = p
+	}
+	for name, line := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := serve(t, KeepAlivesOnly(first, line, 20<<20))
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_, err := llm.Collect(p.Stream(ctx, llm.Request{Model: model, Tag: "t",
+				Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"}}}))
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Kind != llm.ErrTimeout {
+				t.Fatalf("got %v; want a timeout at the call's deadline", err)
+			}
+			if !strings.Contains(err.Error(), "the server sent keep-alives alone") {
+				t.Errorf("error %q does not say the server sent keep-alives alone", err)
+			}
+		})
+	}
+}
