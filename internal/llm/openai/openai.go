@@ -315,10 +315,23 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// said is set once the reply's content or reasoning had any
 			// text.
 			said bool
-			// messageSoFar is the text of the messages streamed in place
+			// messages reads the text of the messages streamed in place
 			// of deltas (see otherDelta).
-			messageSoFar string
+			messages messageText
 		)
+		// pass passes content on through the filters, and reports
+		// whether to go on; a reply found to have passed reasoning on
+		// as the answer fails.
+		pass := func(content string) bool {
+			text, late := thinking.Feed(content)
+			if late {
+				p.learnThink(ctx, req.Model, think.Orphan)
+				yield(llm.Chunk{}, p.lateReasoning(req.Model))
+				return false
+			}
+			text = textCalls.Feed(text)
+			return text == "" || yield(llm.Chunk{Text: text}, nil)
+		}
 		for stream.Next() {
 			chunk := stream.Current()
 			// wasFinished: a finish_reason came in an earlier chunk.
@@ -374,10 +387,17 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					yield(llm.Chunk{}, p.wrongType("finish_reason", bad, "a string"))
 					return
 				}
+				// A delta ends the messages' text held (see messageText).
+				held := ""
 				if ch.JSON.Delta.Raw() == "" {
-					if d, ok := otherDelta(ch.JSON.ExtraFields, &messageSoFar); ok {
+					if d, ok := otherDelta(ch.JSON.ExtraFields, &messages); ok {
 						ch.Delta = d
 					}
+				} else {
+					held = messages.end()
+				}
+				if ch.FinishReason != "" {
+					held += messages.end()
 				}
 				// Reasoning deltas (reasoning_content, reasoning) are not
 				// read, nor reasoning in the content (see package think): they
@@ -405,17 +425,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 						return
 					}
 				}
-				said = said || content != "" || r != ""
+				if ch.JSON.Delta.Raw() == "" {
+					content += held
+				} else {
+					content = held + content
+				}
+				said = said || content != "" || r != "" || messages.any
 				carried = carried || content != "" || r != "" || ch.Delta.Refusal != "" || len(ch.Delta.ToolCalls) > 0
 				moreAfterFinish = moreAfterFinish || wasFinished && carried
-				text, late := thinking.Feed(content)
-				if late {
-					p.learnThink(ctx, req.Model, think.Orphan)
-					yield(llm.Chunk{}, p.lateReasoning(req.Model))
-					return
-				}
-				text = textCalls.Feed(text)
-				if text != "" && !yield(llm.Chunk{Text: text}, nil) {
+				if !pass(content) {
 					return
 				}
 				refusal.WriteString(ch.Delta.Refusal)
@@ -530,6 +548,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// is not the whole reply.
 			e.Provider = p.Name()
 			yield(llm.Chunk{}, e)
+			return
+		}
+		if held := messages.end(); held != "" && !pass(held) {
 			return
 		}
 		p.checkFinish(ctx, req.Model, finish)
@@ -811,18 +832,13 @@ func (p *Provider) badChunk(field, raw string) *llm.Error {
 // server that streams chat.completion objects), or the legacy Completions
 // API's "text". Passed over as a choice with no delta, the text in it was
 // lost and the reply stood as empty. A message may hold the whole text so
-// far rather than what is new: soFar, the text of the messages before,
-// is then not read twice.
-func otherDelta(extra map[string]respjson.Field, soFar *string) (sdk.ChatCompletionChunkChoiceDelta, bool) {
+// far rather than what is new: m reads which (see messageText), and the
+// delta's content is what is new of it to pass on now.
+func otherDelta(extra map[string]respjson.Field, m *messageText) (sdk.ChatCompletionChunkChoiceDelta, bool) {
 	var d sdk.ChatCompletionChunkChoiceDelta
 	if f, ok := extra["message"]; ok && strings.HasPrefix(strings.TrimSpace(f.Raw()), "{") && json.Unmarshal([]byte(f.Raw()), &d) == nil {
 		if apierr.NotString(d.JSON.Content.Raw()) == "" {
-			if rest, ok := strings.CutPrefix(d.Content, *soFar); ok && *soFar != "" {
-				d.Content = rest
-				*soFar += rest
-			} else {
-				*soFar += d.Content
-			}
+			d.Content = m.add(d.Content)
 		}
 		return d, true
 	}
