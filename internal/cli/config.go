@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -313,6 +314,31 @@ func loadConfig(env func(string) string, reg *debate.Formats) (*Config, error) {
 		if err := app.CheckModelName("models: "+role, ref); err != nil {
 			return nil, &UsageError{Err: fmt.Errorf("config file %s: %w", c.path, err)}
 		}
+	}
+	// A timeout of 0 or less is refused, as its flag's is: every call,
+	// round and debate has a time limit, and 0 does not mean none.
+	// Checked here and named as the file's key: refused later, the error
+	// named a flag (--call-timeout) the user never passed.
+	type limit struct{ key, value, eg string }
+	var bad []limit
+	for _, t := range []struct {
+		key, eg string
+		d       *time.Duration
+	}{{"round_timeout", "2m", c.RoundTimeout}, {"debate_timeout", "30m", c.DebateTimeout}, {"call_timeout", "2m", c.CallTimeout}, {"checkpoint_timeout", "30m", c.CheckpointTO}} {
+		if t.d != nil && *t.d <= 0 {
+			bad = append(bad, limit{t.key, t.d.String(), t.eg})
+		}
+	}
+	for _, t := range []struct {
+		key, eg string
+		n       *int
+	}{{"round_timeout_seconds", "120", c.Debate.RoundTimeoutSeconds}, {"total_timeout_seconds", "1800", c.Debate.TotalTimeoutSeconds}, {"checkpoint_timeout_seconds", "1800", c.Debate.CheckpointTimeoutS}} {
+		if t.n != nil && *t.n <= 0 {
+			bad = append(bad, limit{"debate: " + t.key, strconv.Itoa(*t.n), t.eg})
+		}
+	}
+	if len(bad) > 0 {
+		return nil, &UsageError{Err: fmt.Errorf("config file %s: %s %s: give a positive time limit, such as %s (0 is not \"no limit\")", c.path, bad[0].key, bad[0].value, bad[0].eg)}
 	}
 	return c, nil
 }

@@ -127,6 +127,10 @@ func TestConfigProblems(t *testing.T) {
 		{"model with a space", "model: \"gpt 4.1\"\n", []string{`model "gpt 4.1": a model name has no spaces`}},
 		{"blank model", "model: \" \"\n", []string{`model " " is blank`}},
 		{"role's model with a space", "models:\n  moderator: openai/claude opus\n", []string{`models: moderator "claude opus": a model name has no spaces`}},
+		// Refused as the flags are, named as the file's keys.
+		{"call timeout 0", "call_timeout: 0s\n", []string{`call_timeout 0s: give a positive time limit, such as 2m (0 is not "no limit")`}},
+		{"negative round timeout", "round_timeout: -1m\n", []string{`round_timeout -1m0s: give a positive time limit`}},
+		{"spec's timeout in seconds 0", "debate:\n  total_timeout_seconds: 0\n", []string{`debate: total_timeout_seconds 0: give a positive time limit, such as 1800`}},
 		{"values", "max_rounds: abc\nround_timeout: soon\nmodels: 3\n", []string{`line 1: max_rounds: "abc" is not a whole number`, `line 2: round_timeout: "soon" is not a duration such as 2m or 90s`, `line 3: models: "3" is not a block of keys`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
