@@ -582,12 +582,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// (the API's overloaded_error) or a dropped connection
 				// there cuts nothing of the reply; failing the call
 				// would have it retried and paid for twice.
-				level := slog.LevelWarn
-				if p.lateFailures.Set(req.Model, true, nil) {
-					level = slog.LevelDebug
-				}
-				p.log.LogAttrs(ctx, level, "the server failed after the reply was complete (its stop_reason had come): the reply is kept",
-					slog.String("provider", p.Name()), slog.String("model", req.Model), slog.String("stop_reason", apierr.Detail(rawStop)), slog.String("error", e.Error()))
+				apierr.LateFailure(ctx, p.log, p.lateFailures, p.Name(), req.Model, "stop_reason", rawStop, e)
 			}
 			if !done && !stopped {
 				// A stream that ends after the message_delta with the
@@ -846,30 +841,11 @@ type toolBuf struct {
 
 // complete returns the assembled arguments, which must be a JSON object.
 func (tb *toolBuf) complete() (json.RawMessage, error) {
-	s := strings.TrimSpace(tb.args.String())
-	if s == "" && len(tb.start) > 0 {
-		s = strings.TrimSpace(string(tb.start))
+	args := tb.args.String()
+	if strings.TrimSpace(args) == "" {
+		args = string(tb.start)
 	}
-	if s == "" {
-		// A tool without parameters streams no input at all.
-		return json.RawMessage(`{}`), nil
-	}
-	var inner string
-	if strings.HasPrefix(s, `"`) && json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") {
-		// Input encoded twice, a JSON string holding the object, as
-		// some compatible layers send arguments.
-		s = strings.TrimSpace(inner)
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &obj); err != nil {
-		return nil, fmt.Errorf("tool call %s (%s): arguments are not a JSON object: %w", tb.name, tb.id, err)
-	}
-	if obj == nil {
-		// "null": no arguments, which the call's Args says as {} (a
-		// tool reads null as no object at all).
-		return json.RawMessage(`{}`), nil
-	}
-	return json.RawMessage(s), nil
+	return apierr.ToolArgs(tb.name, tb.id, args)
 }
 
 // named returns an error for a tool block without a tool's name, which

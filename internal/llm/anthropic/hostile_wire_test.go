@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/anthropic"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/llmtest"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
 
@@ -33,15 +34,7 @@ func rawServer(t *testing.T, handle http.HandlerFunc) *anthropic.Provider {
 	return p
 }
 
-func sse(body string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for ev := range strings.SplitAfterSeq(body, "\n\n") {
-			_, _ = w.Write([]byte(ev))
-			w.(http.Flusher).Flush()
-		}
-	}
-}
+func sse(body string) http.HandlerFunc { return llmtest.SSE(body) }
 
 func ev(name, data string) string { return "event: " + name + "\ndata: " + data + "\n\n" }
 

@@ -10,20 +10,12 @@ import (
 
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/anthropic"
+	"github.com/parleyhq/parley/internal/llm/llmtest"
 )
 
-// dropAfter writes body and then drops the connection, without the end of
-// the chunked body: a reset, not a clean EOF.
-func dropAfter(body string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(body))
-		w.(http.Flusher).Flush()
-		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-			_ = conn.Close()
-		}
-	}
-}
+// dropAfter writes body and then drops the connection (see
+// llmtest.DropAfter).
+func dropAfter(body string) http.HandlerFunc { return llmtest.DropAfter(body) }
 
 // The API sends every content block, whole, before the message_delta that
 // gives the stop_reason and the final counts; after it only message_stop,

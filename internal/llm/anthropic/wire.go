@@ -139,22 +139,7 @@ func (n *namedEvents) Read(p []byte) (int, error) {
 	return k, nil
 }
 
-func (n *namedEvents) line() ([]byte, error) {
-	var line []byte
-	for {
-		part, err := n.r.ReadSlice('\n')
-		if line == nil && !errors.Is(err, bufio.ErrBufferFull) {
-			return part, err
-		}
-		line = append(line, part...)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, err
-		}
-		if len(line) > apierr.MaxLine {
-			return nil, apierr.LineTooLarge()
-		}
-	}
-}
+func (n *namedEvents) line() ([]byte, error) { return apierr.ReadLine(n.r) }
 
 // add takes in line (which may be the reader's buffer), t being it
 // without its line end, and reports whether it carries the reply: a

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/llm/fakellm"
+	"github.com/parleyhq/parley/internal/llm/llmtest"
 	"github.com/parleyhq/parley/internal/llm/openai"
 	"github.com/parleyhq/parley/internal/llm/script"
 )
@@ -34,15 +35,7 @@ func rawServer(t *testing.T, handle http.HandlerFunc) *openai.Provider {
 }
 
 // sse writes body as an event stream, flushing after each blank line.
-func sse(body string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for ev := range strings.SplitAfterSeq(body, "\n\n") {
-			_, _ = w.Write([]byte(ev))
-			w.(http.Flusher).Flush()
-		}
-	}
-}
+func sse(body string) http.HandlerFunc { return llmtest.SSE(body) }
 
 func ask(p llm.Provider) (llm.Reply, error) {
 	return llm.Collect(p.Stream(context.Background(), llm.Request{Model: "m", Tag: "t",

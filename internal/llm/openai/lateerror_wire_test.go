@@ -9,21 +9,13 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/llm"
+	"github.com/parleyhq/parley/internal/llm/llmtest"
 	"github.com/parleyhq/parley/internal/llm/openai"
 )
 
-// dropAfter writes body and then drops the connection, without the end of
-// the chunked body: a reset, not a clean EOF.
-func dropAfter(body string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(body))
-		w.(http.Flusher).Flush()
-		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-			_ = conn.Close()
-		}
-	}
-}
+// dropAfter writes body and then drops the connection (see
+// llmtest.DropAfter).
+func dropAfter(body string) http.HandlerFunc { return llmtest.DropAfter(body) }
 
 // A finish_reason says the model stopped: the chunk that carries it is the
 // reply's last, and after it only the counts (stream_options.include_usage,

@@ -508,12 +508,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// unknown (Usage.Unreported), not zero. A server that sent
 			// content after a finish_reason (one on every chunk) is not
 			// taken at its word.
-			level := slog.LevelWarn
-			if p.lateFailures.Set(req.Model, true, nil) {
-				level = slog.LevelDebug
-			}
-			p.log.LogAttrs(ctx, level, "the server failed after the reply was complete (its finish_reason had come): the reply is kept",
-				slog.String("provider", p.Name()), slog.String("model", req.Model), slog.String("finish_reason", apierr.Detail(finish)), slog.String("error", e.Error()))
+			apierr.LateFailure(ctx, p.log, p.lateFailures, p.Name(), req.Model, "finish_reason", finish, e)
 		}
 		if !finished && !end.done.Load() {
 			yield(llm.Chunk{}, p.errs.StreamCut())
@@ -1081,24 +1076,9 @@ func (tb *toolBuf) complete(i int) (*llm.ToolCall, error) {
 	if tb.name == "" {
 		return nil, fmt.Errorf("tool call %q has no function name", tb.id)
 	}
-	s := strings.TrimSpace(tb.args.String())
-	if s == "" {
-		s = "{}"
-	}
-	var inner string
-	if strings.HasPrefix(s, `"`) && json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") {
-		// Arguments encoded twice, a JSON string holding the object, as
-		// some compatible layers send them.
-		s = strings.TrimSpace(inner)
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &obj); err != nil {
-		return nil, fmt.Errorf("tool call %s (%s): arguments are not a JSON object: %w", tb.name, tb.id, err)
-	}
-	if obj == nil {
-		// "null": no arguments, which the call's Args says as {} (a
-		// tool reads null as no object at all).
-		s = "{}"
+	args, err := apierr.ToolArgs(tb.name, tb.id, tb.args.String())
+	if err != nil {
+		return nil, err
 	}
 	id := tb.id
 	if id == "" {
@@ -1106,7 +1086,7 @@ func (tb *toolBuf) complete(i int) (*llm.ToolCall, error) {
 		// unique within the reply even when one tool is called twice.
 		id = fmt.Sprintf("call_%d_%s", i, tb.name)
 	}
-	return &llm.ToolCall{ID: id, Name: tb.name, Args: json.RawMessage(s)}, nil
+	return &llm.ToolCall{ID: id, Name: tb.name, Args: args}, nil
 }
 
 func stopReason(s string) string {

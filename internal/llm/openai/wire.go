@@ -351,25 +351,8 @@ func errorEvent(v []byte) []byte {
 	return append(append([]byte(`data: {"error":`), v...), "}\n"...)
 }
 
-// line reads up to and including the next newline. A line that fits the
-// reader's buffer is returned in it, without a copy: it is passed on before
-// the next read.
-func (l *lines) line() ([]byte, error) {
-	var line []byte
-	for {
-		part, err := l.r.ReadSlice('\n')
-		if line == nil && !errors.Is(err, bufio.ErrBufferFull) {
-			return part, err
-		}
-		line = append(line, part...)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, err
-		}
-		if len(line) > apierr.MaxLine {
-			return nil, apierr.LineTooLarge()
-		}
-	}
-}
+// line reads the stream's next line (see apierr.ReadLine).
+func (l *lines) line() ([]byte, error) { return apierr.ReadLine(l.r) }
 
 // Close closes the body, unless its "data: [DONE]" came and the caller
 // asked for its end (see streamEnd): the SDK closes it at [DONE], and what

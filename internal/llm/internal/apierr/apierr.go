@@ -5,6 +5,7 @@
 package apierr
 
 import (
+	"bufio"
 	"bytes"
 	"compress/flate"
 	"compress/gzip"
@@ -653,6 +654,26 @@ const MaxLine = MaxWholeReply
 // LineTooLarge is the error for a stream line longer than MaxLine.
 func LineTooLarge() *llm.Error {
 	return TooLarge(fmt.Sprintf("a stream line of more than %d MB", MaxLine>>20))
+}
+
+// ReadLine reads up to and including the next newline of r, failing with
+// LineTooLarge past MaxLine bytes. A line that fits r's buffer is returned
+// in it, without a copy: it is good until the next read.
+func ReadLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if line == nil && !errors.Is(err, bufio.ErrBufferFull) {
+			return part, err
+		}
+		line = append(line, part...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+		if len(line) > MaxLine {
+			return nil, LineTooLarge()
+		}
+	}
 }
 
 // WholeAsStream answers res, whose body (read through br) is a reply sent
