@@ -203,7 +203,7 @@ func TestHTTPErrors(t *testing.T) {
 		header     map[string]string
 		body       string
 		kind       llm.ErrorKind
-		retryAfter time.Duration
+		retryAfter time.Duration // lower bound
 		want       []string
 		notWant    []string
 	}{
@@ -223,41 +223,11 @@ func TestHTTPErrors(t *testing.T) {
 		{"502 plain text (Envoy)", 502, map[string]string{"Content-Type": "text/plain"}, "upstream connect error or disconnect/reset before headers. reset reason: connection termination", llm.ErrServer, 0, []string{"upstream connect error"}, nil},
 		{"401", 401, nil, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`, llm.ErrAuth, 0, []string{"ANTHROPIC_API_KEY"}, nil},
 	}
+	var checks []llmtest.HTTPError
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
-				for k, v := range c.header {
-					w.Header().Set(k, v)
-				}
-				if w.Header().Get("Content-Type") == "" {
-					w.Header().Set("Content-Type", "application/json")
-				}
-				w.WriteHeader(c.status)
-				_, _ = w.Write([]byte(c.body))
-			})
-			_, err := ask(p)
-			var e *llm.Error
-			if !errors.As(err, &e) || e.Kind != c.kind || e.StatusCode != c.status {
-				t.Fatalf("%v, want %s (HTTP %d)", err, c.kind, c.status)
-			}
-			if e.RetryAfter < c.retryAfter {
-				t.Errorf("RetryAfter %s, want at least %s", e.RetryAfter, c.retryAfter)
-			}
-			if len(err.Error()) > 1000 {
-				t.Errorf("error is %d bytes long", len(err.Error()))
-			}
-			for _, s := range c.want {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("%q does not mention %q", err, s)
-				}
-			}
-			for _, s := range c.notWant {
-				if strings.Contains(err.Error(), s) {
-					t.Errorf("%q contains %q", err, s)
-				}
-			}
-		})
+		checks = append(checks, llmtest.HTTPError{Name: c.name, Status: c.status, Header: c.header, Body: c.body, Kind: c.kind, RetryAfter: c.retryAfter, Want: c.want, NotWant: c.notWant})
 	}
+	llmtest.HTTPErrors(t, func(t *testing.T, h http.HandlerFunc) llm.Provider { return rawServer(t, h) }, ask, checks)
 }
 
 func TestFakeRefusal(t *testing.T) {

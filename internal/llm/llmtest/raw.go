@@ -101,3 +101,57 @@ func KeepAlives(t *testing.T, serve func(t *testing.T, h http.HandlerFunc) llm.P
 		})
 	}
 }
+
+// HTTPError is an error response a server sends, and what the provider
+// must make of it.
+type HTTPError struct {
+	Name       string
+	Status     int
+	Header     map[string]string // sent; Content-Type is application/json unless set
+	Body       string
+	Kind       llm.ErrorKind
+	RetryAfter time.Duration // a lower bound
+	Want       []string      // in the error's text
+	NotWant    []string      // not in it
+}
+
+// HTTPErrors checks that each of cases, sent by the server of the provider
+// serve returns, fails the call ask makes as the case says, its status
+// kept and its text under 1,000 bytes.
+func HTTPErrors(t *testing.T, serve func(t *testing.T, h http.HandlerFunc) llm.Provider, ask func(llm.Provider) (llm.Reply, error), cases []HTTPError) {
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			p := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range c.Header {
+					w.Header().Set(k, v)
+				}
+				if w.Header().Get("Content-Type") == "" {
+					w.Header().Set("Content-Type", "application/json")
+				}
+				w.WriteHeader(c.Status)
+				_, _ = w.Write([]byte(c.Body))
+			})
+			_, err := ask(p)
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Kind != c.Kind || e.StatusCode != c.Status {
+				t.Fatalf("%v, want %s (HTTP %d)", err, c.Kind, c.Status)
+			}
+			if e.RetryAfter < c.RetryAfter {
+				t.Errorf("RetryAfter %s, want at least %s", e.RetryAfter, c.RetryAfter)
+			}
+			if len(err.Error()) > 1000 {
+				t.Errorf("error is %d bytes long", len(err.Error()))
+			}
+			for _, s := range c.Want {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%q does not mention %q", err, s)
+				}
+			}
+			for _, s := range c.NotWant {
+				if strings.Contains(err.Error(), s) {
+					t.Errorf("%q contains %q", err, s)
+				}
+			}
+		})
+	}
+}
