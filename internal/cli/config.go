@@ -119,7 +119,10 @@ func optionType(d setup.Declared) reflect.Type {
 	case setup.String:
 		return reflect.TypeFor[*string]()
 	case setup.Strings:
-		return reflect.TypeFor[*[]string]()
+		if d.Split {
+			return reflect.TypeFor[*commaList]()
+		}
+		return reflect.TypeFor[*itemList]()
 	}
 	return reflect.PointerTo(reflect.TypeOf(d.Option.Default))
 }
@@ -141,6 +144,7 @@ type configSchema struct {
 type schemaField struct {
 	field       int
 	key, option string
+	file        bool // the option names a file (setup.Option.File)
 }
 
 func newConfigSchema(union []setup.Declared) (*configSchema, error) {
@@ -160,7 +164,7 @@ func newConfigSchema(union []setup.Declared) (*configSchema, error) {
 			continue // no format declares it: not a key
 		default:
 			f.Type = optionType(d)
-			s.spec = append(s.spec, schemaField{len(spec), k.key, k.option})
+			s.spec = append(s.spec, schemaField{len(spec), k.key, k.option, d.File})
 		}
 		spec = append(spec, f)
 	}
@@ -173,7 +177,7 @@ func newConfigSchema(union []setup.Declared) (*configSchema, error) {
 		switch {
 		case f.Tag.Get("config") == "options":
 			for _, d := range union {
-				s.options = append(s.options, schemaField{len(fields), configKey(d), d.Name})
+				s.options = append(s.options, schemaField{len(fields), configKey(d), d.Name, d.File})
 				fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Option%d", len(s.options)), Type: optionType(d),
 					Tag: reflect.StructTag(`yaml:"` + configKey(d) + `"`)})
 			}
@@ -213,9 +217,23 @@ func (s *configSchema) read(v reflect.Value, c *Config) {
 	take := func(v reflect.Value, fields []schemaField, prefix string) {
 		for _, f := range fields {
 			fv := v.Field(f.field)
-			if _, given := c.Options[f.option]; !fv.IsNil() && !given {
-				c.Options[f.option] = fileValue{prefix + f.key, fv.Elem().Interface()}
+			if _, given := c.Options[f.option]; fv.IsNil() || given {
+				continue
 			}
+			value := fv.Elem().Interface()
+			switch x := value.(type) {
+			case commaList:
+				value = []string(x)
+			case itemList:
+				value = []string(x)
+			case string:
+				// A file the config file names is where the file says,
+				// wherever parley runs (as its prices_file).
+				if f.file && x != "" && !filepath.IsAbs(x) && c.path != "" {
+					value = filepath.Join(filepath.Dir(c.path), x)
+				}
+			}
+			c.Options[f.option] = fileValue{prefix + f.key, value}
 		}
 	}
 	take(v, s.options, "")
@@ -228,6 +246,39 @@ func (s *configSchema) read(v reflect.Value, c *Config) {
 			lv.Field(i).Set(f)
 		}
 	}
+}
+
+// commaList is a config file's value of a comma-separated list option
+// (agents): a YAML list, or one string written as the flag takes it
+// ("saylor, hayes").
+type commaList []string
+
+// UnmarshalYAML reads a list, or a scalar split at its commas.
+func (l *commaList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return n.Decode((*[]string)(l))
+	}
+	*l = nil
+	for item := range strings.SplitSeq(n.Value, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			*l = append(*l, item)
+		}
+	}
+	return nil
+}
+
+// itemList is a config file's value of a list option whose items are
+// whole (hints, which may hold commas): a YAML list, or one string, an
+// item of its own, as a flag given once.
+type itemList []string
+
+// UnmarshalYAML reads a list, or a scalar as a list of one.
+func (l *itemList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return n.Decode((*[]string)(l))
+	}
+	*l = itemList{n.Value}
+	return nil
 }
 
 // UnmarshalYAML reads a budget as a number or "unlimited".

@@ -305,8 +305,8 @@ func TestConfigFormatKeys(t *testing.T) {
 		want       setup.Values
 		custom     string
 	}{
-		{"top level", "max_rounds: 2\nperspectives: 3\ncatalog: cat.yaml\n", nil,
-			setup.Values{"max-rounds": 2, "perspectives": 3, "catalog": "cat.yaml"}, ""},
+		{"top level", "max_rounds: 2\nperspectives: 3\ncatalog: /srv/parley/cat.yaml\n", nil,
+			setup.Values{"max-rounds": 2, "perspectives": 3, "catalog": "/srv/parley/cat.yaml"}, ""},
 		{"the specification's block", "debate:\n  max_rounds: 4\n  default_perspectives: 2\n  custom_perspectives:\n    - name: Compliance First\n      priorities: [audit trails]\n      trade_offs: slower delivery\n", nil,
 			setup.Values{"max-rounds": 4, "perspectives": 2}, "Compliance First"},
 		{"the top level over the block", "max_rounds: 2\ncustom_perspectives:\n  - name: A\n    priorities: [a]\ndebate:\n  max_rounds: 4\n  custom_perspectives:\n    - name: B\n      priorities: [b]\n", nil,
@@ -398,5 +398,33 @@ func TestOfflineLeavesTheConfigFilesModels(t *testing.T) {
 	cmd.SetArgs([]string{"NVDA", "--offline"})
 	if err := cmd.ExecuteContext(context.Background()); err != nil {
 		t.Fatalf("parley debate NVDA --offline with a model in the config file: %v", err)
+	}
+}
+
+// A config file's values are written as its reader expects them: a file it
+// names relative to itself (as prices_file), wherever parley runs; a
+// comma-separated option as a list or as the flag takes it; a list of
+// whole items (hints) as a list or one item.
+func TestConfigValuesAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	file := "catalog: catalogs/mine.yaml\nagents: saylor, hayes\nhints: 'bull: margins, not growth'\ncontext: /srv/repo\n"
+	if err := os.WriteFile(cfg, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
+	c, err := loadConfig(env, app.DefaultFormats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := defaultDebateOptions()
+	o.Values = setup.Values{}
+	if _, err := applyConfig(c, o, o.set, env); err != nil {
+		t.Fatal(err)
+	}
+	want := setup.Values{"catalog": filepath.Join(dir, "catalogs", "mine.yaml"), "agents": []string{"saylor", "hayes"},
+		"hint": []string{"bull: margins, not growth"}, "context": "/srv/repo"}
+	if !reflect.DeepEqual(o.Values, want) {
+		t.Errorf("values %v, want %v", o.Values, want)
 	}
 }
