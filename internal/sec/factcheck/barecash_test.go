@@ -44,6 +44,8 @@ func TestBareCashAndZero(t *testing.T) {
 		{ts["AAPL"], "Apple ended fiscal 2025 with $132.4 billion in cash.", []Status{Verified}, ""},
 		{ts["AAPL"], "Apple ended fiscal 2025 with $50 billion in cash.", []Status{Corrected}, ""},
 		{ts["AAPL"], "Apple's cash pile was $90 billion at the end of fiscal 2025.", []Status{Corrected}, ""},
+		{ts["AAPL"], "Apple's cash balance was $132.4 billion at the end of fiscal 2025.", []Status{Verified}, ""},
+		{ts["AAPL"], "Apple's cash balance was $90 billion at the end of fiscal 2025.", []Status{Corrected}, ""},
 		{ts["AAPL"], "Apple had cash of $29.9 billion at the end of fiscal 2025.", []Status{Corrected}, "FY2024"},
 		// Alphabet, 2025: $30.7B, $126.8B with short-term investments.
 		{ts["GOOGL"], "Alphabet held $126.8 billion in cash at the end of 2025.", []Status{Verified}, ""},

@@ -461,10 +461,10 @@ var metricPhrases = []struct {
 	{"cash, equivalents and marketable securities", CashAndInvestments, false}, {"cash and equivalents and marketable securities", CashAndInvestments, false},
 	{"cash and short term investments", CashAndInvestments, false}, {"cash, cash equivalents and short term investments", CashAndInvestments, false},
 	{"cash, cash equivalents, and short term investments", CashAndInvestments, false}, {"cash and securities", CashAndInvestments, false},
-	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false}, {"cash balance", Cash, false},
+	{"cash and cash equivalents", Cash, false}, {"cash and equivalents", Cash, false},
 	// "Cash" alone, or as a pile or a position: any of several lines
 	// (bareCash), a balance only when the sentence states one (cashBalance).
-	{"cash", bareCash, false}, {"cash on hand", bareCash, false}, {"cash pile", bareCash, false}, {"cash hoard", bareCash, false},
+	{"cash", bareCash, false}, {"cash balance", bareCash, false}, {"cash on hand", bareCash, false}, {"cash pile", bareCash, false}, {"cash hoard", bareCash, false},
 	{"cash reserves", bareCash, false}, {"cash position", bareCash, false}, {"cash holdings", bareCash, false},
 	{"cash dividends", Dividends, false}, {"cash dividends paid", Dividends, false},
 	{"long term debt", LongTermDebt, false}, {"debt", LongTermDebt, false},
