@@ -57,6 +57,9 @@ func TestBareCashAndZero(t *testing.T) {
 		// The strict line stays strict.
 		{ts["AAPL"], "Apple's cash and cash equivalents were $132.4 billion at the end of fiscal 2025.", []Status{Corrected}, ""},
 		{restricted, "Cash and cash equivalents were $10.6 billion at the end of 2025.", []Status{Corrected}, ""},
+		// Beside other lines: each figure is its own line's.
+		{ts["AAPL"], "Apple had $35.9 billion in cash and $18.8 billion in current marketable securities at the end of fiscal 2025.", []Status{Verified, Unverified}, ""},
+		{ts["AAPL"], "Apple ended fiscal 2025 with cash of $35.9 billion and long-term debt of $78.3 billion.", []Status{Verified, Verified}, ""},
 		// Cash that is no balance.
 		{ts["AAPL"], "Apple returned $90 billion in cash to shareholders in fiscal 2025.", []Status{Unverified}, ""},
 		{ts["AAPL"], "Apple paid $5 billion in cash for acquisitions in fiscal 2025.", []Status{Unverified}, ""},

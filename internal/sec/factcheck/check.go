@@ -755,7 +755,7 @@ var (
 	cashMovedRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:return(?:ed|ing|s)?|pa(?:id|ys?|ying)|sp(?:ent|end|ending)|generat(?:ed|es|ing|ion)|rais(?:ed|es|ing)|burn(?:ed|t|s|ing)?|` +
 			`us(?:ed|es|ing)|invest(?:ed|ing)|acqui(?:red|res?|ring|sitions?)|bought|buy(?:ing|s)?|deals?|consideration|shareholders|dividends?|` +
-			`buybacks?|repurchas(?:ed|es?|ing)|flows?|stock|debt\s+of|inflows?|outflows?|proceeds|received|collected)\b`)
+			`buybacks?|repurchas(?:ed|es?|ing)|flows?|stock|inflows?|outflows?|proceeds|received|collected)\b`)
 	})
 )
 

@@ -613,6 +613,10 @@ var otherPhrases = []string{
 	"cash spent", "cash used", "cash outflow", "cash outflows", "cash inflow", "cash inflows", "cash consideration", "cash compensation",
 	"cash costs", "cash cost", "cash interest", "cash expenses", "cash earnings", "cash margin", "cash conversion cycle", "cash and stock",
 	"cash flow yield",
+	// What cash is stated beside, not held alone: "$35.9 billion in cash
+	// and $18.8 billion in current marketable securities".
+	"marketable securities", "current marketable securities", "non current marketable securities", "noncurrent marketable securities",
+	"long term marketable securities", "short term investments", "long term investments", "restricted cash",
 	"stock based compensation", "share based compensation", "sbc",
 	"depreciation", "amortization", "d&a", "other income", "pretax margin", "pre tax margin",
 	"earnings call", "earnings release", "earnings date", "earning assets", "interest earning assets", "earning power", "free cash flow conversion", "fcf conversion",
