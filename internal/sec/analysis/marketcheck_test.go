@@ -76,3 +76,32 @@ func TestCheckMarket(t *testing.T) {
 		t.Errorf("a price was checked with no price recorded: %+v", got)
 	}
 }
+
+// TestMarketMultipleRounding: a multiple is held to the precision it is
+// written with, half a unit of its last digit (or 1% when looser): "a P/E
+// of 35" is a P/E of 35.4 rounded, not of 35.6 or 38, and "35.0x" is not
+// 35.4.
+func TestMarketMultipleRounding(t *testing.T) {
+	for _, tc := range []struct {
+		sentence, figure string
+		value, step      float64
+		actual           float64
+		match            bool
+	}{
+		{"a P/E of 35", "35", 35, 1, 35.4, true},
+		{"a P/E of 35x", "35x", 35, 1, 35.4, true},
+		{"a P/E of 35x", "35x", 35, 1, 38, false},
+		{"a P/E of 35", "35", 35, 1, 35.6, false},
+		{"a P/E of 35.0x", "35.0x", 35, 0.1, 35.4, false},
+		{"a P/E of 35.4x", "35.4x", 35.4, 0.1, 35.43, true},
+		{"a P/E of 250x", "250x", 250, 1, 252, true}, // 1% of 252
+	} {
+		figs := []ValueFigure{{Name: "pe_ttm", Label: "P/E (TTM)", Value: tc.actual, Unit: "times", Display: "x", Date: "2026-07-07", Source: "test"}}
+		start := strings.Index(tc.sentence, tc.figure)
+		m := MarketMention{Sentence: tc.sentence, Start: start, End: start + len(tc.figure), Value: tc.value, Step: tc.step, Unit: UnitTimes}
+		got, ok := CheckMarket(figs, nil, m)
+		if !ok || got.Match != tc.match {
+			t.Errorf("%q against %v: match=%v ok=%v, want match=%v", tc.sentence, tc.actual, got.Match, ok, tc.match)
+		}
+	}
+}
