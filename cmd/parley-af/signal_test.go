@@ -119,3 +119,40 @@ func incomplete(out string) error {
 	}
 	return nil
 }
+
+// TestSignalStopsABlockedWrite: an EE list written to a pipe nobody reads
+// blocks in write, where the search cannot see its context end; the signal
+// still ends the process within the grace period, with its code and line.
+func TestSignalStopsABlockedWrite(t *testing.T) {
+	bin := build(t)
+	cmd := exec.Command(bin, "-p", "EE-ST", "-f", pairs(t, 70, false))
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	stdout, err := cmd.StdoutPipe() // never read: the pipe fills
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second) // past the held extensions, into a full pipe
+	cmd.Process.Signal(syscall.SIGINT)
+	sent := time.Now()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err = <-exited:
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatal("still running 15 s after the signal")
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if took := time.Since(sent); code != 130 || took > 5*time.Second || !strings.Contains(errOut.String(), "interrupted by SIGINT") {
+		t.Errorf("exit %d after %s, stderr %q; want 130 within the grace period, interrupted on stderr", code, took, errOut.String())
+	}
+}

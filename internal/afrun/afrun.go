@@ -194,16 +194,32 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, o *Options) error {
 	case err == nil:
 		return nil
 	case errors.As(context.Cause(ctx), &sig) && (errors.Is(err, argue.ErrCutOff) || errors.Is(err, context.Canceled)):
-		return fmt.Errorf("%w, stopped before an answer; nothing was printed: %w", sig, err)
+		return fmt.Errorf("%w, stopped before %s: %w", sig, unanswered(err), err)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("no answer within %s (--timeout): the problem is too hard to decide in that time; nothing was printed: %w", o.Timeout, err)
+		return fmt.Errorf("no answer within %s (--timeout): the problem is too hard to decide in that time; %s: %w", o.Timeout, printed(err), err)
 	case errors.Is(err, argue.ErrCutOff), errors.Is(err, context.Canceled):
-		return fmt.Errorf("stopped before an answer; nothing was printed: %w", err)
+		return fmt.Errorf("stopped before %s: %w", unanswered(err), err)
 	case errors.Is(err, iccma.ErrWrite):
 		// Not bad input (exit 2): the answer was found.
 		return err
 	}
 	return &UsageError{Err: err}
+}
+
+// unanswered and printed say what a run cut off left on standard output:
+// nothing, or (EE) the extensions found so far, a list left open.
+func unanswered(err error) string {
+	if errors.Is(err, iccma.ErrIncomplete) {
+		return "the whole answer"
+	}
+	return "an answer; nothing was printed"
+}
+
+func printed(err error) string {
+	if errors.Is(err, iccma.ErrIncomplete) {
+		return "what was printed is not the whole answer"
+	}
+	return "nothing was printed"
 }
 
 // writeOut prints a line of the solver's own on standard output; one that

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/parleyhq/parley/internal/argue"
 )
@@ -110,11 +111,17 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) error {
 			p.single(e)
 		}
 	case "EE":
-		exts, err := af.Extensions(ctx, sem)
-		if err != nil {
-			return fmt.Errorf("iccma: %s: %w (found %d extensions before that)", opts.Problem, err, len(exts))
+		l := newLister(p, stdout)
+		err := af.Enumerate(ctx, sem, l.add)
+		if werr := l.finish(err == nil); werr != nil {
+			return fmt.Errorf("%w: %w", ErrWrite, werr)
 		}
-		p.all(exts)
+		if err != nil {
+			if l.printed > 0 {
+				return fmt.Errorf("iccma: %s: %w (%d extensions printed before that: %w)", opts.Problem, err, l.printed, ErrIncomplete)
+			}
+			return fmt.Errorf("iccma: %s: %w (found %d extensions before that)", opts.Problem, err, l.found)
+		}
 	case "CE":
 		n, err := af.Count(ctx, sem)
 		if err != nil {
@@ -247,6 +254,12 @@ func resolveFormat(opts Options, in *bufio.Reader, name string) (Format, error) 
 	return "", err
 }
 
+// ErrIncomplete is an EE answer cut off after some of its extensions were
+// printed: they are genuine, but not all. The list is left open (no
+// closing bracket in the apx and tgf style); the i23 style has no end to
+// leave out, so the exit code and standard error are what tell.
+var ErrIncomplete = errors.New("the list printed is incomplete")
+
 // sniffBytes is how much of an input resolveFormat looks at.
 const sniffBytes = 64 << 10
 
@@ -353,19 +366,118 @@ func (p printer) bracket(e argue.Extension) string {
 	return "[" + strings.Join(names, ",") + "]"
 }
 
-func (p printer) all(exts []argue.Extension) {
-	if p.numeric {
-		if len(exts) == 0 {
-			p.line("NO")
+// A lister prints EE's extensions as the search finds them, so that
+// memory does not grow with their number (2^70 on 70 pairs of mutually
+// attacking arguments). Up to heldInts argument indices it holds them and
+// prints them sorted (slices.Compare) when the search ends, as the answer
+// always was; a list that outgrows that is printed as it goes on: the
+// held part sorted, then each extension as found.
+type lister struct {
+	p     printer // writes to buf
+	buf   *bytes.Buffer
+	dst   io.Writer
+	held  []argue.Extension
+	size  int // argument indices in held, plus one per extension
+	found int
+	// printed counts the extensions written to dst; streaming is set once
+	// the held ones went out.
+	printed   int
+	emitted   int // extensions in buf or dst
+	streaming bool
+	flushed   time.Time
+	err       error // the first write error; the search stops on it
+}
+
+// heldInts bounds what a lister holds to print sorted: 4 MB of indices.
+const heldInts = 1 << 19
+
+// streamBytes and streamEvery are when a streaming lister writes what it
+// has: 64 kB of text, or a tenth of a second after its last write.
+const (
+	streamBytes = 64 << 10
+	streamEvery = 100 * time.Millisecond
+)
+
+func newLister(p printer, dst io.Writer) *lister {
+	l := &lister{buf: new(bytes.Buffer), dst: dst}
+	l.p, l.p.w = p, l.buf
+	return l
+}
+
+// add takes the next extension found (argue.Enumerate's callback): false
+// stops the search after a write error.
+func (l *lister) add(e argue.Extension) bool {
+	l.found++
+	if !l.streaming {
+		l.held = append(l.held, e)
+		if l.size += len(e) + 1; l.size <= heldInts {
+			return true
 		}
-		for _, e := range exts {
-			p.single(e)
+		l.streaming = true
+		l.flushed = time.Now()
+		l.emitHeld()
+		return l.flush()
+	}
+	l.emit(e)
+	if l.buf.Len() >= streamBytes || time.Since(l.flushed) >= streamEvery {
+		return l.flush()
+	}
+	return true
+}
+
+func (l *lister) emitHeld() {
+	slices.SortFunc(l.held, slices.Compare)
+	for _, e := range l.held {
+		l.emit(e)
+	}
+	l.held = nil
+}
+
+// emit puts e in the buffer, after the list's opening or a separator.
+func (l *lister) emit(e argue.Extension) {
+	switch {
+	case l.p.numeric:
+		l.p.single(e)
+	case l.emitted == 0:
+		l.buf.WriteString("[" + l.p.bracket(e))
+	default:
+		l.buf.WriteString("," + l.p.bracket(e))
+	}
+	l.emitted++
+}
+
+// flush writes the whole extensions in the buffer; it never writes part of
+// one, so what a stopped run has printed ends at an extension's end.
+func (l *lister) flush() bool {
+	if l.err == nil && l.buf.Len() > 0 {
+		_, l.err = l.dst.Write(l.buf.Bytes())
+		l.printed = l.emitted
+		l.flushed = time.Now()
+	}
+	l.buf.Reset()
+	return l.err == nil
+}
+
+// finish ends the list: complete, the held extensions sorted and the
+// list's end (its closing bracket; NO for an empty i23 list); cut off,
+// only what a streaming list has found, the list left open. It returns
+// the first write error.
+func (l *lister) finish(complete bool) error {
+	switch {
+	case complete:
+		l.emitHeld()
+		switch {
+		case l.p.numeric && l.emitted == 0:
+			l.buf.WriteString("NO\n")
+		case l.p.numeric:
+		case l.emitted == 0:
+			l.buf.WriteString("[]\n")
+		default:
+			l.buf.WriteString("]\n")
 		}
-		return
+	case !l.streaming:
+		l.held = nil // nothing printed: no answer, as other tasks cut off
 	}
-	parts := make([]string, len(exts))
-	for i, e := range exts {
-		parts[i] = p.bracket(e)
-	}
-	p.line("[" + strings.Join(parts, ",") + "]")
+	l.flush()
+	return l.err
 }
