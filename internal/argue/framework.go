@@ -51,6 +51,9 @@ type Framework struct {
 	numbered int // if > 0, names are implicitly "1".."numbered" and names/index are unused
 	n        int
 	pending  []int32 // from, to pairs added since the arrays were last built (duplicates allowed)
+	// compactAt is the length of pending at which its duplicates are
+	// dropped (see AddAttack); 0 until the first compaction.
+	compactAt int
 
 	g  atomic.Pointer[graph] // nil until built, and after every change
 	mu sync.Mutex            // serialises building g
@@ -121,7 +124,36 @@ func (f *Framework) AddAttack(from, to int) error {
 	}
 	f.pending = append(f.pending, int32(from), int32(to))
 	f.changed()
+	if len(f.pending) >= max(f.compactAt, compactMin, 4*f.n) {
+		f.compact()
+	}
 	return nil
+}
+
+// compactMin is the fewest pending pair elements worth compacting: 8 MB.
+const compactMin = 1 << 21
+
+// compact drops the duplicates from pending, so that memory follows the
+// distinct attacks and not the lines of a file that repeats them (20
+// million copies of a thousand attacks took 0.77 GB). It runs when pending
+// has doubled since the last compaction, and is not smaller than four
+// entries per argument (a compaction costs O(n) beside the attacks):
+// without duplicates that is about one more build of the rows, spread over
+// the additions. The rows built are those graph builds (buildRows).
+func (f *Framework) compact() {
+	off, adj := buildRows(f.n, f.pending, 0)
+	p := f.pending[:0]
+	for a := range f.n {
+		for _, b := range adj[off[a]:off[a+1]] {
+			p = append(p, int32(a), b)
+		}
+	}
+	if 2*len(p) < cap(p)/2 {
+		// Most were duplicates: give the rest of the array back.
+		p = slices.Clip(slices.Clone(p))
+	}
+	f.pending = p
+	f.compactAt = 2 * len(p)
 }
 
 // changed drops the built arrays; the next read rebuilds them, keeping the
