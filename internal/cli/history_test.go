@@ -3,12 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/internal/debate"
+	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/llm"
 )
 
@@ -217,5 +221,32 @@ func TestListCostNote(t *testing.T) {
 	}
 	if strings.Contains(errOut, "≥") || !strings.Contains(errOut, "openai/my-model") {
 		t.Errorf("the note speaks of cells marked ≥, or does not name the model without a price:\n%s", errOut)
+	}
+}
+
+// TestListAnotherProgramsDatabase: 'parley list --db' naming a SQLite file
+// that is not Parley's (another program's, or empty) is bad input saying
+// no Parley database is there and how to choose one, as for a PostgreSQL
+// schema without Parley's tables; it ended with exit 1 and no advice.
+func TestListAnotherProgramsDatabase(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.db")
+	db, err := sql.Open("sqlite", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE notes (body TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{other, empty} {
+		ios, _, _, errOut := iostreams.Test()
+		if code := Main(context.Background(), []string{"list", "--db", path}, ios); code != ExitUsage || !strings.Contains(errOut.String(), "no Parley database at "+path) || !strings.Contains(errOut.String(), "--db") {
+			t.Errorf("list --db %s: exit %d, want %d and no Parley database there:\n%s", path, code, ExitUsage, errOut)
+		}
 	}
 }

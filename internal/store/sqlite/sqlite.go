@@ -225,7 +225,8 @@ func (s *Store) explain(err error) error {
 	return err
 }
 
-// ErrNoDatabase reports that OpenReadOnly found no database file.
+// ErrNoDatabase reports that OpenReadOnly found no database file, or a
+// file without Parley's tables.
 var ErrNoDatabase = errors.New("no database")
 
 // openError explains a failure to open the database file, naming a
@@ -300,7 +301,11 @@ func OpenReadOnly(ctx context.Context, path string, opts ...Option) (*Store, err
 	}
 	if tables == 0 {
 		db.Close()
-		return nil, fmt.Errorf("open parley database %s: it is not a Parley database (no debates table)", abs)
+		// Another program's database, or an empty file: no Parley
+		// database is there, as a PostgreSQL schema without Parley's
+		// tables is none (an untyped error ended 'parley list --db' on
+		// the wrong file with exit 1 and no advice).
+		return nil, fmt.Errorf("open parley database %s: %w (the file has no debates table)", abs, ErrNoDatabase)
 	}
 	var leases, cost, spend, priced int
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).Scan(&leases)
