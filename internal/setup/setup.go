@@ -306,14 +306,19 @@ func (e *ErrNoModelConfigured) problem() string {
 	return fmt.Sprintf("the %s format needs a language model, and none is configured", e.Format)
 }
 
-// HowToConfigure lists every way to configure a model.
+// HowToConfigure lists every way to configure a model. Its lines fit an
+// 80-column terminal as the shell shows them (indented by four): longer,
+// they were folded mid-command, "export" at the end of a line and its
+// variable on the next.
 const HowToConfigure = `Configure one of:
-  - Anthropic:  export ANTHROPIC_API_KEY=sk-ant-...        (optionally --model claude-sonnet-4-5)
-  - OpenAI:     export OPENAI_API_KEY=sk-...               (optionally --model gpt-4.1)
+  - Anthropic: export ANTHROPIC_API_KEY=sk-ant-...
+      (optionally --model claude-sonnet-4-5)
+  - OpenAI: export OPENAI_API_KEY=sk-... (optionally --model gpt-4.1)
   - A local or compatible server (Ollama, vLLM, llama.cpp, LM Studio):
-                export OPENAI_BASE_URL=http://localhost:8000/v1   or   export OLLAMA_HOST=localhost:11434
-                and pass --model NAME
-  - Flags: --provider anthropic|openai|ollama --model NAME, and a model per role with --model-for moderator=NAME`
+      export OPENAI_BASE_URL=http://localhost:8000/v1
+      or export OLLAMA_HOST=localhost:11434, and pass --model NAME
+  - Flags: --provider anthropic|openai|ollama --model NAME,
+      and a model per role with --model-for moderator=NAME`
 
 // HowToConfigureAPI lists the ways an HTTP API caller configures a model:
 // the request's fields, or the environment the server was started with.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
 )
@@ -37,5 +38,16 @@ func TestOptionErrorNamesTheFlag(t *testing.T) {
 	e.Local = ""
 	if got, want := e.Error(), `--agents: no persona "zz"; known: a, b`; got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// TestHowToConfigureFitsATerminal: every line of the advice fits an
+// 80-column terminal as the shell shows it, four columns in, so that no
+// command in it is folded in two.
+func TestHowToConfigureFitsATerminal(t *testing.T) {
+	for _, line := range strings.Split(HowToConfigure, "\n") {
+		if n := utf8.RuneCountInString(line); n+4 >= 80 {
+			t.Errorf("line of %d columns, want under 76: %q", n, line)
+		}
 	}
 }
