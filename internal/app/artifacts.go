@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/debate"
 )
@@ -281,7 +282,7 @@ func writeThrough(path string, data []byte, place func(tmp string) error) error 
 		}
 		return err
 	}
-	tmp, err := createSibling(dir, "."+filepath.Base(path)+".")
+	tmp, err := createSibling(dir, "."+tempStem(filepath.Base(path))+".")
 	if err != nil {
 		return err
 	}
@@ -304,6 +305,23 @@ func writeThrough(path string, data []byte, place func(tmp string) error) error 
 		return err
 	}
 	return place(tmp.Name())
+}
+
+// tempStem is the part of a file's name its temporary sibling's name
+// begins with: its first 64 bytes, cut where a character ends. The whole
+// of a name near the file system's limit (255 bytes) made the temporary
+// name, 14 bytes longer, too long to create, and a file that could be
+// written could not be.
+func tempStem(base string) string {
+	const most = 64
+	if len(base) <= most {
+		return base
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut--
+	}
+	return base[:cut]
 }
 
 // createSibling creates a new file named prefix and a random suffix in dir,

@@ -160,3 +160,25 @@ func TestWriteExportIntoAFIFOOrThroughALink(t *testing.T) {
 		t.Errorf("the link's target holds %q", b)
 	}
 }
+
+// TestWriteExportLongName: a file whose name is as long as the file system
+// takes (here 250 bytes, of 255) is written: its temporary sibling's name
+// was the whole name and 14 bytes more, too long to create ("file name too
+// long"), though the file itself could be.
+func TestWriteExportLongName(t *testing.T) {
+	for _, name := range []string{strings.Repeat("b", 247) + ".md", strings.Repeat("é", 123) + ".md"} {
+		path := filepath.Join(t.TempDir(), name)
+		if err := WriteExport(path, []byte("# x\n"), false); err != nil {
+			t.Fatalf("a name of %d bytes: %v", len(name), err)
+		}
+		if got, err := os.ReadFile(path); err != nil || string(got) != "# x\n" {
+			t.Errorf("a name of %d bytes: read %q, %v", len(name), got, err)
+		}
+		if err := WriteFileAtomic(path, []byte("# y\n")); err != nil {
+			t.Errorf("replace, a name of %d bytes: %v", len(name), err)
+		}
+		if left, _ := os.ReadDir(filepath.Dir(path)); len(left) != 1 {
+			t.Errorf("files left beside it: %v", left)
+		}
+	}
+}
