@@ -763,7 +763,21 @@ func errLine(ios *iostreams.IOStreams, s string) string {
 	if !ios.IsTerminal() || !view.Redrawable(ios.ErrOut) {
 		return s
 	}
-	width := ios.TerminalWidth()
+	return foldLines(s, ios.TerminalWidth())
+}
+
+// outLine is errLine for a line of standard output, folded when it is a
+// terminal (the lines 'parley show' prints above the document).
+func outLine(ios *iostreams.IOStreams, s string) string {
+	return foldLines(s, ios.TerminalWidth())
+}
+
+// foldLines folds each line of s to width (0: as it is), keeping each
+// command it names whole.
+func foldLines(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
 	lines := strings.Split(s, "\n")
 	for i, line := range lines {
 		line = view.FoldLine(glueCommands(line), width)

@@ -272,27 +272,31 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 	// refused, so show says where it runs rather than offer one.
 	sd := a.Standing(ctx, st)
 	status, held := sd.Status, sd.Held
-	fmt.Fprintf(f.IO.Out, "%s  %s  %s  created %s\n", cs.Bold(st.ID), st.Format, status, st.Created.Local().Format(time.DateTime))
+	// The lines above the document fold to the terminal as the
+	// document does (outLine), each command whole: folded by the
+	// terminal, they went on at column 0, cut mid-word.
+	say := func(format string, a ...any) { fmt.Fprintln(f.IO.Out, outLine(f.IO, fmt.Sprintf(format, a...))) }
+	say("%s  %s  %s  created %s", cs.Bold(st.ID), st.Format, status, st.Created.Local().Format(time.DateTime))
 	switch {
 	case held != nil && st.Status == debate.StatusCheckpoint:
 		// The host is read from the database, which other machines write.
-		fmt.Fprintf(f.IO.Out, "Waiting at a checkpoint in process %d on host %s (since %s): answer it there\n",
+		say("Waiting at a checkpoint in process %d on host %s (since %s): answer it there",
 			held.Owner.PID, textsafe.Clean(held.Owner.Host), held.Since.Local().Format("15:04"))
 	case held != nil:
-		fmt.Fprintf(f.IO.Out, "Running in process %d on host %s (since %s): 'parley show %s' again shows how far it got\n",
+		say("Running in process %d on host %s (since %s): 'parley show %s' again shows how far it got",
 			held.Owner.PID, textsafe.Clean(held.Owner.Host), held.Since.Local().Format("15:04"), st.ID)
 	case sd.Shown == debate.StatusQueued:
-		fmt.Fprintf(f.IO.Out, "Queued for a worker, which runs it: if none runs, start one: %s ('parley show %s' again shows how far it got)\n", f.workerCommand(), st.ID)
+		say("Queued for a worker, which runs it: if none runs, start one: %s ('parley show %s' again shows how far it got)", f.workerCommand(), st.ID)
 	case st.Status != debate.StatusCompleted:
 		if p, ok := lastPause(st); ok && p.Detail != "" {
 			// Why it stopped (a rejected key, a budget reached) is what
 			// to fix before the resume; the status says only its kind.
-			fmt.Fprintf(f.IO.Out, "Paused because: %s\n", app.Truncate(textsafe.Clean(p.Detail), 400))
+			say("Paused because: %s", app.Truncate(textsafe.Clean(p.Detail), 400))
 		}
-		fmt.Fprintf(f.IO.Out, "Resume with: parley debate --resume %s\n", st.ID)
+		say("Resume with: parley debate --resume %s", st.ID)
 	}
 	for _, a := range st.Artifacts {
-		fmt.Fprintf(f.IO.Out, "%s: %s\n", a.Kind, a.Path)
+		say("%s: %s", a.Kind, a.Path)
 	}
 	fmt.Fprintln(f.IO.Out)
 	doc, err := app.RenderDoc(format, a.AsShown(ctx, st), o.Summary)

@@ -250,3 +250,50 @@ func TestListAnotherProgramsDatabase(t *testing.T) {
 		}
 	}
 }
+
+// TestShowFoldsToTheTerminal: on a terminal of 30 columns the lines 'parley
+// show' prints above the document (the status, why it paused, how to
+// resume) fold as the document does, the command whole; folded by the
+// terminal, they went on at column 0, cut mid-word.
+func TestShowFoldsToTheTerminal(t *testing.T) {
+	ctx := context.Background()
+	f := testFactory(t, "", false)
+	f.IO.SetTerminal(true, false, false)
+	f.IO.SetWidth(30)
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	for _, p := range []debate.Payload{
+		debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"},
+		debate.Paused{Reason: debate.PauseError, Detail: "turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY"},
+	} {
+		at = at.Add(time.Second)
+		e, err := debate.NewEvent("DEB-00000ab1", at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	db := f.DBPath
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"show", "DEB-00000ab1", "--db", db})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := f.IO.Out.(interface{ String() string }).String()
+	head, _, _ := strings.Cut(out, "\n\n")
+	const cmd = "parley debate --resume DEB-00000ab1"
+	if !strings.Contains(head, cmd) {
+		t.Fatalf("the resume command is broken or missing:\n%s", head)
+	}
+	for _, line := range strings.Split(strings.Replace(head, cmd, "x", 1), "\n") {
+		if len([]rune(line)) >= 30 {
+			t.Errorf("line of %d columns on a terminal of 30: %q\n%s", len([]rune(line)), line, head)
+		}
+	}
+}
