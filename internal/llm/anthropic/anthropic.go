@@ -32,7 +32,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -243,9 +242,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// heldBytes counts the bytes of the message held rather
 			// than passed on (see tooMuchHeld).
 			heldBytes int
-			// over is set when the stream was ended afterStop.
-			over  = new(atomic.Bool)
-			grace *time.Timer
+			// grace ends the stream afterStop after its stop_reason;
+			// each message of a paused turn has its own.
+			grace = apierr.NewGrace(afterStop, stopStream)
 			// sent is what the messages of a paused turn sent so far,
 			// sent back to continue it; spent is what they cost.
 			sent   content
@@ -253,11 +252,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			pauses int
 			spent  llm.Usage
 		)
-		defer func() {
-			if grace != nil {
-				grace.Stop()
-			}
-		}()
+		defer func() { grace.Stop() }()
 
 		var (
 			usage llm.Usage
@@ -558,18 +553,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				// content. Other events (counts sent again and again) do
 				// not hold it open: they held the call to its deadline,
 				// failed as a timeout and retried.
-				switch {
-				case stopped && grace == nil:
-					over, stop := over, stopStream
-					grace = time.AfterFunc(afterStop, func() {
-						over.Store(true)
-						stop()
-					})
-				case grace != nil && moreAfterStop:
-					grace.Reset(afterStop)
-				}
+				grace.Event(stopped, moreAfterStop)
 			}
-			if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
+			if err := stream.Err(); err != nil && !(grace.Over() && ctx.Err() == nil) {
 				e := p.mapErr(ctx, req.Model, err)
 				if !stopped || moreAfterStop || ctx.Err() != nil {
 					yield(llm.Chunk{}, e)
@@ -616,10 +602,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 				}
 				cont = append(cont, more...)
 				spent = spent.Add(usage)
-				if grace != nil {
-					grace.Stop()
-					grace = nil
-				}
+				grace.Stop()
 				stream.Close()
 				stopStream()
 				next, cancel := context.WithCancel(ctx)
@@ -631,7 +614,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 					return
 				}
 				sent, usage, heldBytes = content{}, llm.Usage{}, 0
-				stopped, moreAfterStop, done, over, rawStop, stop = false, false, false, new(atomic.Bool), "", ""
+				grace = apierr.NewGrace(afterStop, cancel)
+				stopped, moreAfterStop, done, rawStop, stop = false, false, false, "", ""
 				continue
 			}
 			break

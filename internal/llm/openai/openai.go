@@ -29,7 +29,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -273,16 +272,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 		}
 		// Closing releases the connection when the caller breaks early.
 		defer stream.Close()
-		var (
-			// over is set when the stream was ended afterFinish.
-			over  atomic.Bool
-			grace *time.Timer
-		)
-		defer func() {
-			if grace != nil {
-				grace.Stop()
-			}
-		}()
+		// The stream is ended afterFinish after its finish_reason.
+		grace := apierr.NewGrace(afterFinish, stopStream)
+		defer grace.Stop()
 
 		var (
 			// Servers that ignore stream_options.include_usage send no
@@ -482,17 +474,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 			// Chunks without any of the reply (counts sent again and
 			// again) do not hold it open: they held the call to its
 			// deadline, failed as a timeout and retried.
-			switch {
-			case finished && grace == nil:
-				grace = time.AfterFunc(afterFinish, func() {
-					over.Store(true)
-					stopStream()
-				})
-			case grace != nil && carried:
-				grace.Reset(afterFinish)
-			}
+			grace.Event(finished, carried)
 		}
-		if err := stream.Err(); err != nil && !(over.Load() && ctx.Err() == nil) {
+		if err := stream.Err(); err != nil && !(grace.Over() && ctx.Err() == nil) {
 			e := p.mapErr(ctx, req.Model, err)
 			if !finished || moreAfterFinish || ctx.Err() != nil {
 				yield(llm.Chunk{}, e)
