@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -28,6 +29,18 @@ func rawServer(t *testing.T, handle http.HandlerFunc) *anthropic.Provider {
 	srv := httptest.NewServer(handle)
 	t.Cleanup(srv.Close)
 	p, err := anthropic.New(anthropic.Config{APIKey: "k", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// loggedServer is rawServer with the provider's logger log.
+func loggedServer(t *testing.T, handle http.HandlerFunc, log *slog.Logger) llm.Provider {
+	t.Helper()
+	srv := httptest.NewServer(handle)
+	t.Cleanup(srv.Close)
+	p, err := anthropic.New(anthropic.Config{APIKey: "k", BaseURL: srv.URL, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

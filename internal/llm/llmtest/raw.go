@@ -1,11 +1,15 @@
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -151,6 +155,71 @@ func HTTPErrors(t *testing.T, serve func(t *testing.T, h http.HandlerFunc) llm.P
 				if strings.Contains(err.Error(), s) {
 					t.Errorf("%q contains %q", err, s)
 				}
+			}
+		})
+	}
+}
+
+// UnknownReasonsBounded checks that a hostile server that ends every
+// reply with a new reason (what: "stop reason", "finish reason"), body
+// being a whole reply of "Hello" ended by one, gets a bounded number of
+// warnings (and of reasons remembered), the last saying that more are not
+// said, each reason logged cleaned and cut. serve returns a provider whose
+// server is h and whose logger is log.
+func UnknownReasonsBounded(t *testing.T, what string, serve func(t *testing.T, h http.HandlerFunc, log *slog.Logger) llm.Provider,
+	body func(reason string) string, ask func(llm.Provider) (llm.Reply, error)) {
+	var n atomic.Int64
+	var logs bytes.Buffer
+	p := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		i := n.Add(1)
+		reason := fmt.Sprintf("word%d", i)
+		if i == 1 {
+			reason = `\u001b]8;;http://x\u0007` + strings.Repeat("long", 2000)
+		}
+		SSE(body(reason))(w, r)
+	}, slog.New(slog.NewTextHandler(&logs, nil)))
+	for range 200 {
+		r, err := ask(p)
+		if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd {
+			t.Fatalf("%+v %v", r, err)
+		}
+	}
+	out := logs.String()
+	if got := strings.Count(out, "which Parley does not know"); got != 33 {
+		t.Errorf("%d warnings for 200 new %ss, want 33 (32 and one saying more are not said)", got, what)
+	}
+	if got := strings.Count(out, "more unknown "+what+"s are not said"); got != 1 {
+		t.Errorf("'more unknown %ss are not said' %d times, want once", what, got)
+	}
+	if strings.Contains(out, "x1b") || strings.Contains(out, "u001b") || strings.Contains(out, "\x1b") {
+		t.Errorf("the %s's escape reached the log: %.300q", what, out)
+	}
+	for line := range strings.Lines(out) {
+		if len(line) > 1000 {
+			t.Errorf("a warning of %d bytes: the %s was not cut", len(line), what)
+		}
+	}
+}
+
+// UnknownReasonSaidOnce checks that each of reasons ends a reply of
+// "Hello" (body makes the reply ended by it) as the API's plain end does,
+// and is said once per model and reason when it is one Parley does not
+// know (reasons[r] is true), nothing when it is one Parley reads.
+func UnknownReasonSaidOnce(t *testing.T, serve func(t *testing.T, h http.HandlerFunc, log *slog.Logger) llm.Provider,
+	body func(reason string) string, ask func(llm.Provider) (llm.Reply, error), reasons map[string]bool) {
+	for reason, warn := range reasons {
+		t.Run(reason, func(t *testing.T) {
+			var logs bytes.Buffer
+			p := serve(t, SSE(body(reason)), slog.New(slog.NewTextHandler(&logs, nil)))
+			for range 2 {
+				r, err := ask(p)
+				if err != nil || r.Text != "Hello" || r.StopReason != llm.StopEnd {
+					t.Fatalf("%+v %v", r, err)
+				}
+			}
+			n := strings.Count(logs.String(), "which Parley does not know")
+			if want := map[bool]int{true: 1, false: 0}[warn]; n != want || (warn && !strings.Contains(logs.String(), strings.ToLower(reason))) {
+				t.Errorf("%d warnings, want %d: %s", n, want, logs.String())
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -28,6 +29,18 @@ func rawServer(t *testing.T, handle http.HandlerFunc) *openai.Provider {
 	srv := httptest.NewServer(handle)
 	t.Cleanup(srv.Close)
 	p, err := openai.New(openai.Config{Name: "vllm", BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// loggedServer is rawServer with the provider's logger log.
+func loggedServer(t *testing.T, handle http.HandlerFunc, log *slog.Logger) llm.Provider {
+	t.Helper()
+	srv := httptest.NewServer(handle)
+	t.Cleanup(srv.Close)
+	p, err := openai.New(openai.Config{Name: "vllm", BaseURL: srv.URL + "/v1", Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
