@@ -8,7 +8,7 @@ import (
 // TestMarketFiguresOfAnotherDate: a recorded multiple or price is the one
 // at the recorded close (2026-07-07 here, P/E (TTM) 24.3x on NVIDIA's
 // trailing earnings). A multiple is held to the precision it is written
-// with: "a P/E of 24" is 24.3 rounded, "25" is not. A multiple or price the
+// with: "a P/E of 24" is 24.3 rounded, "26" is not. A multiple or price the
 // sentence dates to another time ("at the end of fiscal 2024", "a year
 // ago", "as of January 2025", "on March 3, 2026") or puts on another year's
 // figures ("on fiscal 2025 earnings") is not the recorded one, right or
@@ -28,7 +28,7 @@ func TestMarketFiguresOfAnotherDate(t *testing.T) {
 	}{
 		{"NVIDIA trades at a P/E of 24.", []Status{Verified}},
 		{"NVIDIA trades at a P/E of 24x.", []Status{Verified}},
-		{"NVIDIA trades at a P/E of 25.", []Status{Corrected}},
+		{"NVIDIA trades at a P/E of 26.", []Status{Corrected}},
 		{"NVIDIA trades at a P/E of about 25x.", []Status{Verified}},
 		{"NVIDIA trades at a P/E of 28x.", []Status{Corrected}},
 		{"NVIDIA trades at a P/E of 24x on trailing earnings after revenue of $215.9 billion in fiscal 2026.", []Status{Verified, Verified}},
@@ -60,6 +60,39 @@ func TestMarketFiguresOfAnotherDate(t *testing.T) {
 	for _, text := range []string{"NVIDIA trades at a P/E of 24.", "NVIDIA trades at a P/E of 90x."} {
 		if f := only(t, tb, text, nil); f.Status != MarketData || !strings.Contains(f.Reason, "not checked") {
 			t.Errorf("%q with no price: %s (%s), want market data, not checked", text, f.Status, f.Reason)
+		}
+	}
+}
+
+// TestPEOnDilutedEPS: a P/E is as often the price over diluted EPS (TTM)
+// as the market cap over net income, which the valuation records; the two
+// differ by the weighted diluted shares against the cover's count (NVIDIA
+// at the $160.40 close: 24.3x on its market cap, 24.6x on its TTM diluted
+// EPS of $6.53). Right by either reading, a P/E is verified; right by
+// none, it is corrected against the recorded one. "24.6x" and "25" were
+// corrected.
+func TestPEOnDilutedEPS(t *testing.T) {
+	tb := tables(t)["NVDA"]
+	_, priced := nvdaValuations(t)
+	rec := &Recorded{Valuations: []Valuation{priced}}
+	for _, tc := range []struct {
+		text string
+		want Status
+		fig  string // the recorded or computed figure's label
+	}{
+		{"NVIDIA trades at a P/E of 24.3x.", Verified, "P/E (TTM)"},
+		{"NVIDIA trades at a P/E of 24.6x.", Verified, "P/E (TTM, price ÷ diluted EPS)"},
+		{"NVIDIA trades at a P/E of 25.", Verified, "P/E (TTM, price ÷ diluted EPS)"},
+		{"NVIDIA trades at a P/E of 24.9x.", Corrected, "P/E (TTM)"},
+		{"NVIDIA trades at 26 times earnings.", Corrected, "P/E (TTM)"},
+	} {
+		f := only(t, tb, tc.text, rec)
+		if f.Status != tc.want || f.Market == nil || f.Market.Label != tc.fig {
+			t.Errorf("%q: %s (%s) against %+v, want %s against %s", tc.text, f.Status, f.Reason, f.Market, tc.want, tc.fig)
+			continue
+		}
+		if tc.want == Verified && tc.fig != "P/E (TTM)" && (!strings.Contains(f.Market.Source, "2026-07-07") || !strings.Contains(f.Market.Source, "diluted EPS")) {
+			t.Errorf("%q: source %q names not the close and the EPS", tc.text, f.Market.Source)
 		}
 	}
 }

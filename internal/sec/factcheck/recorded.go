@@ -1,6 +1,8 @@
 package factcheck
 
 import (
+	"cmp"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -150,6 +152,12 @@ func (r *Recorded) checkMarket(t *Table, f *Finding, m Mention) bool {
 			f.Status, f.Reason, f.Market = Verified, "matches the recorded market data", &c.Figure
 			return true
 		}
+		if alt, ok := t.peOnEPS(v.Price, c.Figure); ok {
+			if ac, ok := analysis.CheckMarket([]analysis.ValueFigure{alt}, nil, mm); ok && ac.Match {
+				f.Status, f.Reason, f.Market = Verified, "matches the recorded price over the filings' diluted EPS (TTM)", &ac.Figure
+				return true
+			}
+		}
 		if first == nil {
 			first, firstBasis = &c, v.Basis
 		}
@@ -174,6 +182,25 @@ func (r *Recorded) checkMarket(t *Table, f *Finding, m Mention) bool {
 	}
 	f.Status, f.Reason, f.Market = Corrected, "it does not match the market data the debate recorded", &first.Figure
 	return true
+}
+
+// peOnEPS is the P/E as the recorded price over diluted EPS (TTM), the
+// other way a P/E is stated besides the valuation's market cap over net
+// income (pe, recorded): they differ by the weighted diluted shares
+// against the cover's count, NVIDIA's 24.6x against 24.3x. ok is false for
+// another figure, with no price, or with no positive TTM EPS.
+func (t *Table) peOnEPS(price *analysis.Price, pe analysis.ValueFigure) (analysis.ValueFigure, bool) {
+	if pe.Name != "pe_ttm" || price == nil || price.Value <= 0 || !strings.EqualFold(cmp.Or(price.Currency, "USD"), cmp.Or(t.Currency, "USD")) {
+		return analysis.ValueFigure{}, false
+	}
+	eps, ok := t.Lookup(EPSDiluted, Period{FY: t.LatestFY, TTM: true})
+	if !ok || eps.Value <= 0 {
+		return analysis.ValueFigure{}, false
+	}
+	v := price.Value / eps.Value
+	return analysis.ValueFigure{Name: "pe_ttm", Label: "P/E (TTM, price ÷ diluted EPS)", Value: v, Unit: "times",
+		Display: fmt.Sprintf("%.1fx", v), Formula: fmt.Sprintf("price ÷ diluted EPS (TTM, %s)", Display(EPSDiluted, eps.Value)),
+		Date: pe.Date, Source: pe.Source + "; diluted EPS (TTM) " + eps.Source}, true
 }
 
 // marketTime says why a market figure is of another time than date (the
