@@ -397,6 +397,14 @@ func (t *Table) CheckMention(m Mention) Finding {
 	f.Period = known[0].Period
 	for _, fact := range known {
 		m.slack = fact.Slack
+		if fact.AsFiled != 0 && asFiledBasisRe().MatchString(LowerASCII(m.Quote)) {
+			// "$3.85 as reported, before the 2024 split": the figure as
+			// its filing stated it, on the footing the sentence names.
+			if ok, _ := matches(m, fact.AsFiled); ok {
+				f.Status, f.Period = Verified, fact.Period
+				return f
+			}
+		}
 		if ok, _ := matches(m, fact.Value); ok {
 			f.Status, f.Period = Verified, fact.Period
 			if why, before, wrong := t.lossMove(m, fact); wrong {
@@ -742,6 +750,12 @@ func (t *Table) averageReturn(m Metric, fy int) (Fact, bool) {
 	return Fact{Metric: m, Period: p, Value: 100 * ni.Value / ((start.Value + end.Value) / 2),
 		Source: ni.Source + "; " + end.Source + "; " + start.Source}, true
 }
+
+// asFiledBasisRe names the footing of a figure a share as its filing
+// stated it, before a later stock split restated it.
+var asFiledBasisRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:pre[- ]split|before (?:the |its )?(?:\d{4} )?(?:\d+[- ]for[- ]\d+ )?(?:stock )?split|as (?:originally )?(?:reported|filed)|unadjusted|not split[- ]adjusted)\b`)
+})
 
 // Cues of cash held at a date ("had", "ended the year with", "cash of",
 // "on hand", "cash pile") and of cash moved ("returned", "paid", "spent",

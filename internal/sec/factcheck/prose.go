@@ -4090,6 +4090,9 @@ func nonGAAP(low string, start, end int, best span) bool {
 	if best.end == 0 {
 		return false
 	}
+	// "Split-adjusted" is the footing the check holds a figure a share
+	// on, not an adjusted measure (same length, so the offsets hold).
+	low = strings.ReplaceAll(low, "split adjusted", "split restated")
 	if adjustedBeforeRe().MatchString(low[max(0, best.start-32):best.start]) {
 		return true
 	}
