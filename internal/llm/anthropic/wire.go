@@ -125,7 +125,8 @@ func (n *namedEvents) Read(p []byte) (int, error) {
 			n.buf = append(n.fix(), line...)
 			n.ev = sseEvent{}
 		default:
-			if n.ev.size > apierr.MaxLine {
+			// Only data lines are kept (see add), and bounded.
+			if bytes.HasPrefix(t, []byte("data")) && n.ev.size+len(line) > apierr.MaxLine {
 				n.err = apierr.TooLarge(fmt.Sprintf("a stream event of more than %d MB", apierr.MaxLine>>20))
 				continue
 			}
