@@ -185,6 +185,33 @@ func AskedDocuments(formats *debate.Formats) []AskedDocument {
 	return out
 }
 
+// WrittenDocuments says which formats' debates write documents of their
+// own, and which ("perspectives: decision document"; "" if none does), for
+// the usage of the flags that say where they go (--out-dir).
+func WrittenDocuments(formats *debate.Formats) string {
+	var out []string
+	for _, n := range formats.Names() {
+		f, err := formats.Get(n)
+		if err != nil {
+			continue
+		}
+		w, ok := f.(debate.DocumentWriter)
+		if !ok {
+			continue
+		}
+		var docs []string
+		for _, d := range w.Documents() {
+			if d.Ask == "" {
+				docs = append(docs, docTitle(d))
+			}
+		}
+		if len(docs) > 0 {
+			out = append(out, n+": "+strings.Join(docs, ", "))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
 // AskedDocument is a document written when asked for, and the formats
 // that write it.
 type AskedDocument struct {

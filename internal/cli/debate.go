@@ -200,7 +200,7 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1; roles: perspectives moderator, debater; bullbear bull, bear, moderator; council analyst; crux persona, moderator; formal debater (or pro, opp), moderator")
 	fl.BoolVar(&opts.JSON, "json", false, "write the event stream as JSON lines instead of the terminal view")
 	fl.BoolVar(&opts.Offline, "offline", false, "no network at all: no model, no EDGAR; data-only agents argue from the SEC data shipped with Parley (bullbear)")
-	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", "`directory` for the decision document (default: docs/decisions at the root of the git repository you are in, else docs/decisions in the current directory)")
+	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", outDirUsage(f.Formats, "docs/decisions at the root of the git repository you are in, else docs/decisions in the current directory"))
 	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "same as --out-dir")
 	// Their usage says their defaults, which depend on the topic, the
 	// format or the git repository: pflag's "(default …)" would say a
@@ -817,4 +817,15 @@ func glueCommands(line string) string {
 		b.WriteString(strings.ReplaceAll(cmd[:end], " ", glue))
 		line = cmd[end:]
 	}
+}
+
+// outDirUsage is the usage of --out-dir: where the documents completed
+// debates write go, naming the formats that write them (app.WrittenDocuments),
+// with its default.
+func outDirUsage(formats *debate.Formats, def string) string {
+	which := app.WrittenDocuments(formats)
+	if which == "" {
+		which = "none of the formats writes one"
+	}
+	return "`directory` for the documents completed debates write (" + which + ") (default: " + def + ")"
 }

@@ -65,7 +65,7 @@ The API is described at /api/openapi.json and in docs/api.md.`,
 	}
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:7878", "`host:port` to listen on")
 	cmd.Flags().StringVar(&opts.Token, "token", "", "require this `token` of every request (default $PARLEY_TOKEN); needed to listen beyond loopback")
-	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
+	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", outDirUsage(f.Formats, "none; export them"))
 	cmd.Flags().BoolVar(&opts.NoResume, "no-resume", false, "do not resume the debates this server was running when it stopped")
 	cmd.Flags().IntVar(&opts.MaxStreams, "max-streams", server.DefaultConnLimits().Streams, "event streams (live views of debates) open at once over every client; beyond it a stream is refused with 503 and Retry-After, and the dashboard retries later")
 	cmd.Flags().IntVar(&opts.PDFRenders, "pdf-renders", runtime.GOMAXPROCS(0), "PDF exports laid out at once (each takes a core for seconds with a long debate); twice as many wait, and beyond them an export as PDF is refused with 503 and Retry-After")

@@ -120,6 +120,11 @@ func TestNewFormatsDocumentsAreWritten(t *testing.T) {
 		!strings.Contains(help, "--issue-draft") || !strings.Contains(help, "also write an issue draft made from the decision") {
 		t.Errorf("debate --help (%v) does not offer --toy-notes and --issue-draft with their usage:\n%s", err, help)
 	}
+	// --out-dir says which formats write documents, and which: the toy's
+	// among them. Help folds its lines, so the words are looked for alone.
+	if words := strings.Join(strings.Fields(help), " "); !strings.Contains(words, "perspectives: decision document; toydoc: toy report)") {
+		t.Errorf("debate --help: --out-dir does not name the formats' documents:\n%s", help)
+	}
 
 	// The toy writes no documents.
 	if out, err := run("debate", "Is a toy a game?", "--format", "toy"); err != nil {

@@ -89,7 +89,7 @@ It logs one JSON object a line (--log-format text for people) with the debate's 
 		},
 	}
 	opts.addFlags(cmd, 4)
-	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", "`directory` for the decision documents of completed perspectives debates (default: none; export them)")
+	cmd.Flags().StringVar(&opts.DecisionsDir, "out-dir", "", outDirUsage(f.Formats, "none; export them"))
 	cmd.Flags().StringVar(&opts.LogFormat, "log-format", "json", "log as `json` (one object a line) or text")
 	cmd.Flags().StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve /healthz and /metrics (Prometheus) on this `host:port` (default: off)")
 	return cmd
