@@ -214,6 +214,9 @@ func TestNothingLostAtTheEnd(t *testing.T) {
 	if err := os.Remove(doc); err != nil {
 		t.Fatal(err)
 	}
+	if r := mustParley(t, dir, env, "", "show", id); !strings.Contains(r.stdout, "Decision document: "+doc+" (not found here: parley debate --resume "+id+" writes it again)") {
+		t.Errorf("show does not say the document is gone and how to write it again:\n%.600s", r.stdout)
+	}
 	r = mustParley(t, dir, env, "", "debate", "--resume", id)
 	if _, err := os.Stat(doc); err != nil || !strings.Contains(r.stderr, "written again") {
 		t.Errorf("resume of a completed debate without its document: %v\n%s", err, r.stderr)
@@ -225,8 +228,8 @@ func TestNothingLostAtTheEnd(t *testing.T) {
 	if e := exportJSON(t, dir, env, id); len(e.Artifacts) != 1 {
 		t.Errorf("artifacts after the document was written again: %+v, want it once", e.Artifacts)
 	}
-	if r := mustParley(t, dir, env, "", "show", id); strings.Count(r.stdout, "decision: ") != 1 {
-		t.Errorf("show names the decision document %d times, want once:\n%s", strings.Count(r.stdout, "decision: "), r.stdout)
+	if r := mustParley(t, dir, env, "", "show", id); strings.Count(r.stdout, "Decision document: ") != 1 {
+		t.Errorf("show names the decision document %d times, want once:\n%s", strings.Count(r.stdout, "Decision document: "), r.stdout)
 	}
 }
 
@@ -295,7 +298,7 @@ func TestDecisionPathRecordedAbsolute(t *testing.T) {
 	if left, _ := os.ReadDir(elsewhere); len(left) != 0 {
 		t.Errorf("resume from another directory wrote %v there", left)
 	}
-	if r := mustParley(t, elsewhere, env, "", "show", id); !strings.Contains(r.stdout, "decision: "+e.Artifacts[0].Path) {
+	if r := mustParley(t, elsewhere, env, "", "show", id); !strings.Contains(r.stdout, "Decision document: "+e.Artifacts[0].Path) {
 		t.Errorf("show from another directory does not name %s:\n%.300s", e.Artifacts[0].Path, r.stdout)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -296,7 +297,17 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 		say("Resume with: parley debate --resume %s", st.ID)
 	}
 	for _, a := range st.Artifacts {
-		say("%s: %s", a.Kind, a.Path)
+		// The path was recorded by the process that wrote it, perhaps on
+		// another machine sharing the database: shown inert, and said
+		// gone when it is not here.
+		gone := ""
+		if _, err := os.Stat(a.Path); err != nil {
+			gone = " (not found here)"
+			if m, ok := app.MissingDocument(format, st); ok && m.Kind == a.Kind && st.Status == debate.StatusCompleted {
+				gone = fmt.Sprintf(" (not found here: parley debate --resume %s writes it again)", st.ID)
+			}
+		}
+		say("%s: %s%s", app.ArtifactTitle(format, a.Kind), textsafe.Clean(a.Path), gone)
 	}
 	fmt.Fprintln(f.IO.Out)
 	doc, err := app.RenderDoc(format, a.AsShown(ctx, st), o.Summary)
