@@ -232,16 +232,20 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 		return err // an input error: exit 2, before anything is opened
 	}
 	// Bull vs. bear on tickers is what a batch is first for (a watchlist):
-	// which items are tickers, and how they are spelt, is the batch's own
-	// business, as is the summary's TICKER table (writeBatch). The rule for
-	// the options that imply the format is the format's (bullbear.Implied),
-	// as parley debate's.
+	// how items are spelt is the batch's own business (a ticker typed in
+	// lower case is one: the items are asked about in capitals), as is the
+	// summary's TICKER table (writeBatch). The rule for the format their
+	// requests imply is the application layer's (app.FormatFor), as parley
+	// debate's: the format every item implies with the options given.
 	format := o.Format
 	if format == "" {
-		format = "perspectives"
-		if bullbear.Implied(&given) || allTickers(items) {
-			format = bullbear.Name
+		reqs := make([]*setup.Request, len(items))
+		for i, it := range items {
+			r := given
+			r.Topic = strings.ToUpper(it)
+			reqs[i] = &r
 		}
+		format = app.FormatFor(f.Formats, reqs...)
 	}
 	if _, err := f.Formats.Get(format); err != nil {
 		return &UsageError{Err: err}
@@ -438,15 +442,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func allTickers(items []string) bool {
-	for _, it := range items {
-		if _, ok := bullbear.Ticker(strings.ToUpper(it)); !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func allFinal(rows []*BatchRow) bool {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/format/bullbear"
 	"github.com/parleyhq/parley/internal/iostreams"
 	"github.com/parleyhq/parley/internal/llm"
 	"github.com/parleyhq/parley/internal/setup"
@@ -59,7 +58,7 @@ type DebateOptions struct {
 // defaultDebateOptions are the options of a debate with no flag given.
 func defaultDebateOptions() *DebateOptions {
 	lim := debate.DefaultLimits()
-	return &DebateOptions{Request: setup.Request{Format: "perspectives"},
+	return &DebateOptions{Request: setup.Request{Format: app.DefaultFormat},
 		DecisionsDir: "docs/decisions", TurnBudget: lim.TurnBudget, DebateBudget: lim.DebateBudget,
 		RoundTimeout: lim.RoundTimeout, DebateTimeout: lim.DebateTimeout, CallTimeout: lim.CallTimeout,
 		CheckpointTimeout: lim.CheckpointTimeout}
@@ -150,8 +149,9 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 				}
 				return cmd.Flags().Changed(name)
 			}
-			if !opts.set("format") && impliesBullbear(opts) {
-				opts.Format = bullbear.Name
+			if !opts.set("format") && opts.Resume == "" {
+				// A resumed debate is of the format it was created with.
+				opts.Format = app.FormatFor(f.Formats, &opts.Request)
 			}
 			opts.TurnBudget, opts.DebateBudget = lim.TurnBudget, lim.DebateBudget
 			opts.RoundTimeout, opts.DebateTimeout, opts.CallTimeout = lim.RoundTimeout, lim.DebateTimeout, lim.CallTimeout
@@ -191,7 +191,7 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 		},
 	}
 	fl := cmd.Flags()
-	nameVar(fl, &opts.Format, "format", "perspectives", "debate `format`: "+strings.Join(f.Formats.Names(), ", ")+" (default: bullbear for a ticker, else perspectives)")
+	nameVar(fl, &opts.Format, "format", app.DefaultFormat, "debate `format`: "+strings.Join(f.Formats.Names(), ", ")+" (default: bullbear for a ticker, else perspectives)")
 	fl.StringVar(&opts.Resume, "resume", "", "resume the unfinished debate with this `ID`")
 	formatFlags(fl, union)
 	fl.BoolVar(&opts.NoCheckpoints, "no-checkpoints", false, "run to the end without asking after each round (on --resume: answer every checkpoint \"continue\")")

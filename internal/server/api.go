@@ -19,8 +19,6 @@ import (
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/parleyhq/parley/internal/debate"
-	"github.com/parleyhq/parley/internal/format/bullbear"
-	"github.com/parleyhq/parley/internal/format/perspectives"
 	"github.com/parleyhq/parley/internal/jobs"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
@@ -46,17 +44,15 @@ type CreateRequest struct {
 	Options setup.Values `json:"-"`
 }
 
-// startRequest is the application layer's request for a create request.
-func (c CreateRequest) startRequest() app.StartRequest {
+// startRequest is the application layer's request for a create request;
+// one that names no format runs the one it implies among formats.
+func (c CreateRequest) startRequest(formats *debate.Formats) app.StartRequest {
 	req := setup.Request{Format: c.Format, Topic: c.Topic, NoCheckpoints: c.NoCheckpoints, Offline: c.Offline, Values: c.Options}
 	// Given names the options the request sets, as the command line's
 	// flags: a format refuses one it does not declare (setup.Optioner).
 	req.Given = func(name string) bool { return (name == "format" && c.Format != "") || req.Has(name) }
 	if req.Format == "" {
-		req.Format = perspectives.Name
-		if bullbear.Implied(&req) {
-			req.Format = bullbear.Name
-		}
+		req.Format = app.FormatFor(formats, &req)
 	}
 	lim := debate.DefaultLimits()
 	if c.TurnBudget != nil {
@@ -70,7 +66,7 @@ func (c CreateRequest) startRequest() app.StartRequest {
 
 // create starts a debate and runs it in this process.
 func (s *Server) create(ctx context.Context, c CreateRequest, idem *debate.Idempotency) (string, error) {
-	req := c.startRequest()
+	req := c.startRequest(s.app.Formats)
 	req.Idempotency = idem
 	if q := s.cfg.Jobs; q != nil {
 		sess, err := q.StartDebate(ctx, req)

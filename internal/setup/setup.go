@@ -223,6 +223,16 @@ type TopicNormalizer interface {
 	NormalizeTopic(topic string) string
 }
 
+// Implier is implemented by a format that a request naming no format can
+// imply: its topic (a ticker) or options only this format reads (--deep).
+// The application layer asks each registered format (app.FormatFor), so
+// that no front-end names a format to infer it.
+type Implier interface {
+	// Implied reports whether r, which names no format, is a debate of
+	// this format. Pure: it reads the request only.
+	Implied(r *Request) bool
+}
+
 // Questioner is implemented by a format whose Setup does I/O (fetches a
 // filing's figures, a market price) or whose stored options hold, besides
 // what the request decided, data gathered when the debate was created. It

@@ -27,7 +27,7 @@ func TestCashtag(t *testing.T) {
 		if ticker != c.ticker || ok != c.ok {
 			t.Errorf("Ticker(%q) = %q, %v; want %q, %v", c.topic, ticker, ok, c.ticker, c.ok)
 		}
-		if got := bullbear.Implied(&setup.Request{Topic: c.topic}); got != c.ok {
+		if got := (bullbear.Format{}).Implied(&setup.Request{Topic: c.topic}); got != c.ok {
 			t.Errorf("Implied(%q) = %v, want %v", c.topic, got, c.ok)
 		}
 	}

@@ -285,9 +285,9 @@ func (Format) NormalizeTopic(topic string) string {
 }
 
 // Implied reports whether a request that names no format is a bull vs. bear
-// debate: its topic is a ticker, or it uses options only this format reads.
-// Every front-end infers the format by this rule.
-func Implied(r *setup.Request) bool {
+// debate: its topic is a ticker, or it uses options only this format reads
+// (setup.Implier; every front-end infers the format by app.FormatFor).
+func (Format) Implied(r *setup.Request) bool {
 	return r.Offline || r.Bool(setup.SnapshotName) || r.Bool("deep") || r.String("framework") != "" || len(r.Strings("hint")) > 0 ||
 		isTicker(r.Topic)
 }
@@ -304,4 +304,5 @@ func (Format) RunsOffline() bool { return true }
 var (
 	_ setup.Starter         = Format{}
 	_ setup.TopicNormalizer = Format{}
+	_ setup.Implier         = Format{}
 )
