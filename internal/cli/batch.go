@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/app"
@@ -30,6 +31,7 @@ import (
 	"github.com/parleyhq/parley/internal/report"
 	"github.com/parleyhq/parley/internal/setup"
 	"github.com/parleyhq/parley/internal/textsafe"
+	"github.com/parleyhq/parley/internal/view"
 )
 
 // BatchOptions are the `parley batch` flags.
@@ -341,7 +343,7 @@ func runBatch(ctx context.Context, f *Factory, o *BatchOptions, items []string, 
 
 	p := &progress{w: f.IO.ErrOut, live: live}
 	if live {
-		p.w, p.logs, p.errW = f.IO.Out, logs, f.IO.ErrOut
+		p.w, p.logs, p.errW, p.width = f.IO.Out, logs, f.IO.ErrOut, f.IO.TerminalWidth
 	}
 	interrupted := false
 	for {
@@ -605,6 +607,11 @@ type progress struct {
 	// drawings they scrambled it (the redraw erased from the wrong line).
 	logs *heldLog
 	errW io.Writer
+	// width is the terminal's now (0: not known), which the live table's
+	// lines are kept within: a row longer than the terminal took two of
+	// its lines, the redraw went up by one, and each drawing left the
+	// top of the last behind.
+	width func() int
 }
 
 // heldLog is a log's output held back until it can be printed without
@@ -680,6 +687,19 @@ func (p *progress) show(rows []*BatchRow) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", cell(r.Item, 40), r.Status, r.Turns, r.spend().Cell(), r.ID)
 	}
 	tw.Flush()
+	if w := p.termWidth(); w > 0 {
+		// Rows are cut as the summary's are; the counts line is folded,
+		// since what it ends with (the cost so far) matters.
+		table := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		b.Reset()
+		for _, row := range table {
+			if ansi.StringWidth(row) >= w {
+				row = ansi.Truncate(row, w-1, "…")
+			}
+			b.WriteString(row + "\n")
+		}
+		line = view.FoldLine(line, w)
+	}
 	b.WriteString(line + "\n")
 	p.clear()
 	if p.logs != nil {
@@ -687,6 +707,13 @@ func (p *progress) show(rows []*BatchRow) {
 	}
 	fmt.Fprint(p.w, b.String())
 	p.lines = strings.Count(b.String(), "\n")
+}
+
+func (p *progress) termWidth() int {
+	if p.width == nil {
+		return 0
+	}
+	return p.width()
 }
 
 // clear erases the table drawn last, from the start of its first line: the

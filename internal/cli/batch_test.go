@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestBatchItems(t *testing.T) {
@@ -178,6 +180,33 @@ func TestBatchProgressRedraws(t *testing.T) {
 	p.show(rows)
 	if n := strings.Count(b.String(), "\n"); n != 1 {
 		t.Fatalf("%d lines for one state:\n%s", n, b.String())
+	}
+}
+
+// TestBatchProgressFitsTheTerminal: on a terminal of 40 columns every line
+// of the live table stays within it, so that the redraw goes up as many
+// lines as the terminal shows: a row longer than the terminal took two,
+// and each drawing left the top of the last behind.
+func TestBatchProgressFitsTheTerminal(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, live: true, width: func() int { return 40 }}
+	rows := []*BatchRow{{Item: "Should we move the billing service to its own database?", Status: batchRunning, ID: "DEB-9bcde9c0"},
+		{Item: "AAPL", Status: batchQueued, ID: "DEB-471e5ae1"}}
+	p.show(rows)
+	rows[0].Status, rows[0].Turns = batchDone, 7
+	p.show(rows)
+	drawn := b.String()
+	second := drawn[strings.LastIndex(drawn, "\x1b[J")+len("\x1b[J"):]
+	for _, line := range strings.Split(strings.TrimSuffix(second, "\n"), "\n") {
+		if w := ansi.StringWidth(line); w >= 40 {
+			t.Errorf("a line of %d columns on a terminal of 40: %q", w, line)
+		}
+	}
+	if up := fmt.Sprintf("\r\x1b[%dA\x1b[J", strings.Count(drawn[:strings.Index(drawn, "\r\x1b[")], "\n")); !strings.Contains(drawn, up) {
+		t.Errorf("the redraw does not go up the lines drawn (%q):\n%q", up, drawn)
+	}
+	if !strings.Contains(second, "1 done") || !strings.Contains(second, "no cost") {
+		t.Errorf("the counts line lost its end:\n%s", second)
 	}
 }
 
