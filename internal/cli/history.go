@@ -153,7 +153,7 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 	// would make the table wrap): the note names them once, on stderr so
 	// that the table on stdout reads as before.
 	if note := report.TableNote(spent); note != "" {
-		fmt.Fprintln(f.IO.ErrOut, note)
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, note))
 	}
 	// What to do next, where it is not obvious from the status: a queued
 	// debate needs a worker, not a resume (which would run it in this
@@ -164,19 +164,20 @@ func runList(ctx context.Context, f *Factory, o *ListOptions) error {
 		interrupted = interrupted || s.Status == debate.StatusInterrupted
 	}
 	if queued {
-		fmt.Fprintf(f.IO.ErrOut, "Queued debates wait for a worker, which runs them: if none runs, start one: %s\n", f.workerCommand())
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, "Queued debates wait for a worker, which runs them: if none runs, start one: "+f.workerCommand()))
 	}
 	if interrupted {
-		fmt.Fprintln(f.IO.ErrOut, "Interrupted debates lost their runner: 'parley debate --resume ID' goes on with one.")
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, "Interrupted debates lost their runner: 'parley debate --resume ID' goes on with one."))
 	}
 	// A list cut at its limit says so: the oldest row is not the oldest
-	// debate. On stderr, as the notes above.
+	// debate. On stderr, as the notes above, each folded to the terminal
+	// (errLine): the terminal folded them to column 0, mid-word.
 	if more {
 		shown := fmt.Sprintf("These are the %d newest", limit)
 		if limit == 1 {
 			shown = "This is the newest"
 		}
-		fmt.Fprintf(f.IO.ErrOut, "%s; more match: --limit N lists more, --all every one.\n", shown)
+		fmt.Fprintln(f.IO.ErrOut, errLine(f.IO, shown+"; more match: --limit N lists more, --all every one."))
 	}
 	return nil
 }

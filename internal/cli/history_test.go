@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -173,6 +174,22 @@ func TestListSaysItIsCut(t *testing.T) {
 	}
 	if _, _, err := run("--all", "--limit", "2"); err == nil || !strings.Contains(err.Error(), "give one of them") {
 		t.Errorf("list --all --limit 2: %v, want a usage error", err)
+	}
+	// On a terminal of 30 columns the word folds, as the lines around the
+	// live view do: the terminal folded it to column 0, mid-word.
+	f.IO.SetTerminal(true, false, false)
+	f.IO.SetWidth(30)
+	if _, stderr, err := run("--limit", "3"); err != nil {
+		t.Fatal(err)
+	} else {
+		// Each note folded, its lines after the first indented (the
+		// split takes each note's first character).
+		for _, note := range regexp.MustCompile(`(?m)^\S`).Split(stderr, -1)[1:] {
+			checkFolded(t, "x"+note, 30)
+		}
+		if !strings.Contains(stderr, "These are the 3 newest; more\n  match") {
+			t.Errorf("the word that more match is not folded:\n%s", stderr)
+		}
 	}
 }
 
