@@ -200,8 +200,9 @@ line): it shows below the streamed text and applies to that agent's next turn. P
 	fl.StringArrayVar(&opts.Models.ModelFor, "model-for", nil, "a model for one role, `ROLE=[PROVIDER/]MODEL` (repeatable), e.g. moderator=claude-opus-4-1; roles: perspectives moderator, debater; bullbear bull, bear, moderator; council analyst; crux persona, moderator; formal debater (or pro, opp), moderator")
 	fl.BoolVar(&opts.JSON, "json", false, "write the event stream as JSON lines instead of the terminal view")
 	fl.BoolVar(&opts.Offline, "offline", false, "no network at all: no model, no EDGAR; data-only agents argue from the SEC data shipped with Parley (bullbear)")
-	fl.StringVar(&opts.DecisionsDir, "out-dir", "docs/decisions", outDirUsage(f.Formats, "docs/decisions at the root of the git repository you are in, else docs/decisions in the current directory"))
-	fl.StringVar(&opts.DecisionsDir, "decisions-dir", "docs/decisions", "same as --out-dir")
+	opts.DecisionsDir = "docs/decisions"
+	nonBlankVar(fl, &opts.DecisionsDir, "out-dir", outDirUsage(f.Formats, "docs/decisions at the root of the git repository you are in, else docs/decisions in the current directory"))
+	nonBlankVar(fl, &opts.DecisionsDir, "decisions-dir", "same as --out-dir")
 	// Their usage says their defaults, which depend on the topic, the
 	// format or the git repository: pflag's "(default …)" would say a
 	// second one.

@@ -138,3 +138,16 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankPathFlags: a blank --db (as '--db "$DB"' with DB unset gives
+// it) is refused, not read as the default database, the user's own, for a
+// command meant for another; so is a blank --out-dir.
+func TestBlankPathFlags(t *testing.T) {
+	for _, args := range [][]string{{"--db", "", "list"}, {"list", "--db", " "}, {"delete", "DEB-00000001", "--yes", "--db", ""},
+		{"debate", "NVDA", "--offline", "--out-dir", ""}, {"debate", "Redis?", "--decisions-dir", ""}} {
+		ios, _, _, errOut := iostreams.Test()
+		if code := Main(context.Background(), args, ios); code != ExitUsage || !strings.Contains(errOut.String(), "is blank: give its value") {
+			t.Errorf("%q: exit %d, want %d and the blank value refused:\n%s", args, code, ExitUsage, errOut)
+		}
+	}
+}

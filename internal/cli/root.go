@@ -349,7 +349,11 @@ with nothing lost.`,
 	}
 	// The shell's flags, for the shell `parley` opens on a terminal.
 	shellFlags(root.Flags(), &pace, &theme)
-	root.PersistentFlags().StringVar(&f.DBPath, "db", "", "debate database: a SQLite `file`, or a postgres:// URL (default: $PARLEY_DATABASE_URL, $PARLEY_DB or a file in the user data dir)")
+	// Not blank: '--db "$DB"' with DB unset read the default database,
+	// the user's own, for a command meant for another ('delete --yes').
+	// Its default is none, as StringVar's "" made it.
+	f.DBPath = ""
+	nonBlankVar(root.PersistentFlags(), &f.DBPath, "db", "debate database: a SQLite `file`, or a postgres:// URL (default: $PARLEY_DATABASE_URL, $PARLEY_DB or a file in the user data dir)")
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)

@@ -19,8 +19,9 @@ func TestWorkerMetricsAddrTakenFirst(t *testing.T) {
 	}
 	defer busy.Close()
 	f := testFactory(t, "", false)
+	db := f.DBPath // NewRootCmd sets it to the --db flag's
 	root := NewRootCmd(f)
-	root.SetArgs([]string{"worker", "--log-format", "text", "--metrics-addr", busy.Addr().String(), "--db", f.DBPath})
+	root.SetArgs([]string{"worker", "--log-format", "text", "--metrics-addr", busy.Addr().String(), "--db", db})
 	err = root.ExecuteContext(context.Background())
 	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--metrics-addr "+busy.Addr().String()+": cannot listen") {
 		t.Fatalf("worker on a busy metrics address: %v, want a usage error naming it", err)
