@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,15 +162,7 @@ func DocumentsDir(format debate.Format, st *debate.State) string {
 // of the formats that declare it: the front-ends' flags (--issue-draft).
 func AskedDocuments(formats *debate.Formats) []AskedDocument {
 	var out []AskedDocument
-	for _, n := range formats.Names() {
-		f, err := formats.Get(n)
-		if err != nil {
-			continue
-		}
-		w, ok := f.(debate.DocumentWriter)
-		if !ok {
-			continue
-		}
+	for n, w := range documentWriters(formats) {
 		for _, d := range w.Documents() {
 			if d.Ask == "" {
 				continue
@@ -190,15 +183,7 @@ func AskedDocuments(formats *debate.Formats) []AskedDocument {
 // the usage of the flags that say where they go (--out-dir).
 func WrittenDocuments(formats *debate.Formats) string {
 	var out []string
-	for _, n := range formats.Names() {
-		f, err := formats.Get(n)
-		if err != nil {
-			continue
-		}
-		w, ok := f.(debate.DocumentWriter)
-		if !ok {
-			continue
-		}
+	for n, w := range documentWriters(formats) {
 		var docs []string
 		for _, d := range w.Documents() {
 			if d.Ask == "" {
@@ -210,6 +195,22 @@ func WrittenDocuments(formats *debate.Formats) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// documentWriters are the formats that write documents, by name, in the
+// registry's order.
+func documentWriters(formats *debate.Formats) iter.Seq2[string, debate.DocumentWriter] {
+	return func(yield func(string, debate.DocumentWriter) bool) {
+		for _, n := range formats.Names() {
+			f, err := formats.Get(n)
+			if err != nil {
+				continue
+			}
+			if w, ok := f.(debate.DocumentWriter); ok && !yield(n, w) {
+				return
+			}
+		}
+	}
 }
 
 // AskedDocument is a document written when asked for, and the formats
