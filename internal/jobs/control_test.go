@@ -290,16 +290,17 @@ func testReclaim(t *testing.T, db string) {
 	frozen, thaw := make(chan string, 1), make(chan struct{})
 	var once sync.Once
 	ttl := 300 * time.Millisecond
-	dead := newQueue(t, a, Config{Workers: 1, LeaseTTL: ttl, ReclaimEvery: time.Hour})
-	dead.beforeRun = func(ctx context.Context, id string) {
-		once.Do(func() {
-			frozen <- id
-			select {
-			case <-thaw:
-			case <-ctx.Done():
-			}
-		})
-	}
+	dead := newQueueWith(t, a, Config{Workers: 1, LeaseTTL: ttl, ReclaimEvery: time.Hour}, func(q *Queue) {
+		q.beforeRun = func(ctx context.Context, id string) {
+			once.Do(func() {
+				frozen <- id
+				select {
+				case <-thaw:
+				case <-ctx.Done():
+				}
+			})
+		}
+	})
 	t.Cleanup(func() { close(thaw) })
 	s, err := dead.StartDebate(ctx, offlineRequest("AAPL"))
 	if err != nil {
@@ -688,22 +689,10 @@ func testReclaimSparesStarting(t *testing.T, db string) {
 	var once sync.Once
 	// Two workers, so that a job taking over would have one to run on
 	// while the first still sleeps.
-	q, err := New(ctx, a, Config{Workers: 2, LeaseTTL: 2 * time.Second, ReclaimEvery: 50 * time.Millisecond, Log: testLog(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q.onWork = func(string) {
-		// Slow to start: ten reclaim periods, well within a lease's time.
-		once.Do(func() { time.Sleep(500 * time.Millisecond) })
-	}
-	if err := q.StartWorkers(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := q.Stop(ctx); err != nil {
-			t.Errorf("stop: %v", err)
+	q := newQueueWith(t, a, Config{Workers: 2, LeaseTTL: 2 * time.Second, ReclaimEvery: 50 * time.Millisecond}, func(q *Queue) {
+		q.onWork = func(string) {
+			// Slow to start: ten reclaim periods, well within a lease's time.
+			once.Do(func() { time.Sleep(500 * time.Millisecond) })
 		}
 	})
 	s, err := q.StartDebate(ctx, offlineRequest("GOOGL"))

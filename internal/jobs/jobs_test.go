@@ -55,10 +55,21 @@ func eachDB(t *testing.T, test func(t *testing.T, db string)) {
 
 func newQueue(t testing.TB, a *app.App, cfg Config) *Queue {
 	t.Helper()
+	return newQueueWith(t, a, cfg, nil)
+}
+
+// newQueueWith is newQueue, with hooks set on the queue (its test hooks:
+// beforeRun, onWork) before its workers start, so that no job runs
+// without them.
+func newQueueWith(t testing.TB, a *app.App, cfg Config, hooks func(*Queue)) *Queue {
+	t.Helper()
 	cfg.Log = testLog(t)
 	q, err := New(context.Background(), a, cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if hooks != nil {
+		hooks(q)
 	}
 	if err := q.StartWorkers(context.Background()); err != nil {
 		t.Fatal(err)
