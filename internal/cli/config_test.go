@@ -315,15 +315,7 @@ func TestConfigFormatKeys(t *testing.T) {
 			setup.Values{"max-rounds": 1, "perspectives": 3, "agents": []string{"taleb"}, "deep": true}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := filepath.Join(t.TempDir(), "config.yaml")
-			if err := os.WriteFile(cfg, []byte(tc.file), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			env := func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
-			c, err := loadConfig(env, app.DefaultFormats())
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, env := configFile(t, t.TempDir(), tc.file)
 			o := defaultDebateOptions()
 			o.Values = setup.Values{}
 			maps.Copy(o.Values, tc.flags)
@@ -361,16 +353,7 @@ func TestConfigKeyClash(t *testing.T) {
 // and parley config's rows say they were not used. It refused them as if
 // they were --provider/--model/--model-for given on its command line.
 func TestOfflineLeavesTheConfigFilesModels(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "config.yaml")
-	file := "provider: anthropic\nmodel: claude-sonnet-4-5\nmodels:\n  bear: openai/gpt-4.1\n"
-	if err := os.WriteFile(cfg, []byte(file), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
-	c, err := loadConfig(env, app.DefaultFormats())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, env := configFile(t, t.TempDir(), "provider: anthropic\nmodel: claude-sonnet-4-5\nmodels:\n  bear: openai/gpt-4.1\n")
 	for _, offline := range []bool{false, true} {
 		o := defaultDebateOptions()
 		o.Offline = offline
@@ -407,16 +390,7 @@ func TestOfflineLeavesTheConfigFilesModels(t *testing.T) {
 // whole items (hints) as a list or one item.
 func TestConfigValuesAsWritten(t *testing.T) {
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.yaml")
-	file := "catalog: catalogs/mine.yaml\nagents: saylor, hayes\nhints: 'bull: margins, not growth'\ncontext: /srv/repo\n"
-	if err := os.WriteFile(cfg, []byte(file), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
-	c, err := loadConfig(env, app.DefaultFormats())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, env := configFile(t, dir, "catalog: catalogs/mine.yaml\nagents: saylor, hayes\nhints: 'bull: margins, not growth'\ncontext: /srv/repo\n")
 	o := defaultDebateOptions()
 	o.Values = setup.Values{}
 	if _, err := applyConfig(c, o, o.set, env); err != nil {
@@ -427,4 +401,20 @@ func TestConfigValuesAsWritten(t *testing.T) {
 	if !reflect.DeepEqual(o.Values, want) {
 		t.Errorf("values %v, want %v", o.Values, want)
 	}
+}
+
+// configFile writes a config file of text as dir/config.yaml and loads it
+// with the shipped formats; env names it (PARLEY_CONFIG).
+func configFile(t *testing.T, dir, text string) (*Config, func(string) string) {
+	t.Helper()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string { return map[string]string{"PARLEY_CONFIG": cfg}[k] }
+	c, err := loadConfig(env, app.DefaultFormats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, env
 }
