@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/parleyhq/parley/internal/app"
 	"github.com/spf13/cobra"
@@ -147,6 +148,11 @@ func runExport(ctx context.Context, f *Factory, o *ExportOptions) error {
 	}
 	if err := app.WriteExport(path, out, o.Force); errors.Is(err, app.ErrFileExists) {
 		return usageErrorf("%s exists: give --force to replace it, or another -o", path)
+	} else if errors.Is(err, syscall.ENAMETOOLONG) {
+		// A path the user gave that no file system takes is bad input,
+		// worded as such; the system's "file name too long" on a
+		// temporary name ended with exit 1.
+		return usageErrorf("-o %s: the name is longer than the file system takes (most take 255 bytes a name): give a shorter one", path)
 	} else if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -314,3 +314,31 @@ func TestShowFoldsToTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestExportNameTooLong: 'parley export -o' naming a file longer than the
+// file system takes is bad input saying so; the system's "file name too
+// long", on a temporary name, ended it with exit 1.
+func TestExportNameTooLong(t *testing.T) {
+	ctx := context.Background()
+	f := testFactory(t, "", false)
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := debate.NewEvent("DEB-00000ab1", time.Now(), debate.Created{Format: "perspectives", Topic: "Redis?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db := f.DBPath
+	out := filepath.Join(t.TempDir(), strings.Repeat("a", 300)+".md")
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"export", "DEB-00000ab1", "-o", out, "--db", db})
+	err = root.ExecuteContext(ctx)
+	if ExitCode(err) != ExitUsage || !strings.Contains(fmt.Sprint(err), "the name is longer than the file system takes") {
+		t.Errorf("export -o a name of 303 bytes: %v (exit %d), want bad input saying the name is too long", err, ExitCode(err))
+	}
+}
