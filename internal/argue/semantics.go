@@ -649,10 +649,21 @@ func (c *core) completeFrom(s []int) []int {
 	return res
 }
 
-// enumModels enumerates models of cl that differ in their IN sets.
+// enumModels enumerates models of cl that differ in their IN sets. The
+// first blockAtMost are excluded from later solves by a clause each; the
+// rest are listed by prefixes (byPrefix), which adds none, so that memory
+// stays bounded however many models there are (2^70 on 70 pairs of
+// mutually attacking arguments: each clause costs the core's size).
 func (c *core) enumModels(ctx context.Context, cl [][]int, nVars int, fn func([]bool) bool) error {
-	s := newSAT(cl, nVars)
-	for {
+	return c.enumOn(ctx, newSAT(cl, nVars), fn)
+}
+
+// enumOn is enumModels on the solver s.
+func (c *core) enumOn(ctx context.Context, s *satSolver, fn func([]bool) bool) error {
+	for found := 0; ; found++ {
+		if found == blockAtMost {
+			return c.byPrefix(ctx, s, fn)
+		}
 		ok, err := s.solve(ctx)
 		if err != nil || !ok {
 			return err
@@ -667,6 +678,78 @@ func (c *core) enumModels(ctx context.Context, cl [][]int, nVars int, fn func([]
 		}
 		s.add(block)
 	}
+}
+
+// blockAtMost is how many models enumModels blocks with a clause before
+// it lists the rest by prefixes: blocking takes one solve per model, the
+// prefixes about two on many-model frameworks but up to one per core
+// argument, so the few models of most frameworks are found the fast way.
+const blockAtMost = 1 << 12
+
+// byPrefix lists the models of s that differ in their IN sets, without a
+// clause per model. The IN vectors are split as a tree: below a model M
+// found under a prefix of length j (its IN values at core arguments
+// 0..j-1), the others under that prefix are those that first differ from
+// M at some k >= j, one subtree per k, found by assuming M's values before
+// k and the opposite at k. Each model is found once, and a subtree with
+// none costs one unsatisfiable solve. Memory is a stack of at most n IN
+// vectors, one bit per core argument each; models already blocked in s
+// are not found again.
+func (c *core) byPrefix(ctx context.Context, s *satSolver, fn func([]bool) bool) error {
+	type node struct {
+		in   []uint64 // the model's IN values, bit i for core argument i
+		next int      // the position of the next subtree
+	}
+	inBits := func(m []bool) []uint64 {
+		b := make([]uint64, (c.n+63)/64)
+		for i := range c.n {
+			if m[c.in(i)-1] {
+				b[i/64] |= 1 << (i % 64)
+			}
+		}
+		return b
+	}
+	lit := func(in []uint64, i int, same bool) int {
+		if (in[i/64]>>(i%64)&1 == 1) == same {
+			return c.in(i)
+		}
+		return -c.in(i)
+	}
+	ok, err := s.solve(ctx)
+	if err != nil || !ok {
+		return err
+	}
+	if !fn(s.model()) {
+		return nil
+	}
+	stack := []node{{in: inBits(s.model())}}
+	assume := make([]int, 0, c.n)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next >= c.n {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		k := top.next
+		top.next++
+		assume = assume[:0]
+		for i := range k {
+			assume = append(assume, lit(top.in, i, true))
+		}
+		assume = append(assume, lit(top.in, k, false))
+		ok, err := s.solve(ctx, assume...)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if !fn(s.model()) {
+			return nil
+		}
+		stack = append(stack, node{in: inBits(s.model()), next: k + 1})
+	}
+	return nil
 }
 
 // admSolver is an incremental solver for the admissible labellings of the
