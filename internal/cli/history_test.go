@@ -266,6 +266,12 @@ func TestListAnotherProgramsDatabase(t *testing.T) {
 			t.Errorf("list --db %s: exit %d, want %d and no Parley database there:\n%s", path, code, ExitUsage, errOut)
 		}
 	}
+	// A debate does not make the other program's file a Parley database.
+	ios, _, _, errOut := iostreams.Test()
+	if code := Main(context.Background(), []string{"debate", "NVDA", "--offline", "--db", other}, ios); code != ExitUsage ||
+		!strings.Contains(errOut.String(), "another program's database (its tables: notes)") || !strings.Contains(errOut.String(), "--db") {
+		t.Errorf("debate --db %s: exit %d, want %d and the file refused:\n%s", other, code, ExitUsage, errOut)
+	}
 }
 
 // TestShowFoldsToTheTerminal: on a terminal of 30 columns the lines 'parley

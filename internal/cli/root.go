@@ -170,7 +170,7 @@ func storeError(path string, write bool, err error) error {
 		}
 	}
 	switch {
-	case errors.Is(err, sqlite.ErrReadOnly):
+	case errors.Is(err, sqlite.ErrReadOnly), errors.Is(err, sqlite.ErrNotParley):
 		return &UsageError{Err: err}
 	case open.IsConfigError(err):
 		return &ConfigError{Err: err}

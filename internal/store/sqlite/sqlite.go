@@ -54,6 +54,7 @@ import (
 	"github.com/parleyhq/parley/internal/debate"
 	"github.com/parleyhq/parley/internal/store"
 	"github.com/parleyhq/parley/internal/store/internal/sqlsum"
+	"github.com/parleyhq/parley/internal/textsafe"
 )
 
 //go:embed migrations/*.sql
@@ -152,6 +153,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open parley database %s: create its directory: %w (choose another location with --db)", abs, err)
+	}
+	if err := checkOurs(ctx, abs, o); err != nil {
+		return nil, err
 	}
 	db, err := sql.Open("sqlite", dsn(abs, o))
 	if err != nil {
@@ -416,6 +420,54 @@ func migrate(ctx context.Context, db *sql.DB, path string) error {
 		return fmt.Errorf("migrate parley database %s from schema version %d to %d: %w", path, current, target, err)
 	}
 	return nil
+}
+
+// ErrNotParley reports a database file that holds another program's
+// tables and none of Parley's.
+var ErrNotParley = errors.New("another program's database")
+
+// checkOurs refuses a file that holds tables and none of Parley's (another
+// program's SQLite database, given by mistake to --db): creating Parley's
+// tables there would write into a file that is not Parley's to change. An
+// empty file, or one with no tables, becomes a Parley database. It reads
+// the file read-only, before Open's connections set their pragmas (WAL
+// mode is written to the file's header).
+func checkOurs(ctx context.Context, path string, o options) error {
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		return nil // none yet, or empty: Open creates it, or says why not
+	}
+	// A file it cannot read here (not SQLite, a full disk, another
+	// user's) is left to Open, whose errors say why and what to do.
+	db, err := sql.Open("sqlite", roDSN(path, o, false))
+	if err != nil {
+		return nil
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var others []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil
+		}
+		if name == "debates" || name == "events" {
+			return nil // Parley's, at some schema version
+		}
+		others = append(others, name)
+	}
+	if rows.Err() != nil || len(others) == 0 {
+		return nil
+	}
+	shown := others
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], "…")
+	}
+	return fmt.Errorf("open parley database %s: %w (its tables: %s), not one of Parley's: nothing was written to it; choose another file with --db or PARLEY_DB",
+		path, ErrNotParley, textsafe.Clean(strings.Join(shown, ", ")))
 }
 
 // Path returns the absolute path of the database file.
