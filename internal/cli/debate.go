@@ -320,8 +320,10 @@ func formatFlags(fl *pflag.FlagSet, union []setup.Declared) {
 			v, _ := def.(bool)
 			fl.Bool(d.Name, v, d.Help())
 		case setup.String:
+			// A blank value is refused, as --model's is: given empty (a
+			// variable unset in a script) it read as not given.
 			v, _ := def.(string)
-			fl.String(d.Name, v, d.Help())
+			nonBlankVar(fl, &v, d.Name, d.Help())
 		case setup.Strings:
 			v, _ := def.([]string)
 			if d.Split {

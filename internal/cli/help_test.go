@@ -141,10 +141,15 @@ func TestUnknownCommandSuggests(t *testing.T) {
 
 // TestBlankPathFlags: a blank --db (as '--db "$DB"' with DB unset gives
 // it) is refused, not read as the default database, the user's own, for a
-// command meant for another; so is a blank --out-dir.
+// command meant for another; so is a blank --out-dir, and a blank value of
+// a format's string option.
 func TestBlankPathFlags(t *testing.T) {
 	for _, args := range [][]string{{"--db", "", "list"}, {"list", "--db", " "}, {"delete", "DEB-00000001", "--yes", "--db", ""},
-		{"debate", "NVDA", "--offline", "--out-dir", ""}, {"debate", "Redis?", "--decisions-dir", ""}} {
+		{"debate", "NVDA", "--offline", "--out-dir", ""}, {"debate", "Redis?", "--decisions-dir", ""},
+		// A format's string options (from the registry) alike: --framework ""
+		// ran the debate as if it were not given.
+		{"debate", "NVDA", "--offline", "--framework", ""}, {"debate", "Acme", "--format", "council", "--risk", " "},
+		{"batch", "NVDA", "--offline", "--framework", ""}} {
 		ios, _, _, errOut := iostreams.Test()
 		if code := Main(context.Background(), args, ios); code != ExitUsage || !strings.Contains(errOut.String(), "is blank: give its value") {
 			t.Errorf("%q: exit %d, want %d and the blank value refused:\n%s", args, code, ExitUsage, errOut)
