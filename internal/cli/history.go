@@ -228,14 +228,6 @@ func newShowCmd(f *Factory, run func(context.Context, *ShowOptions) error) *cobr
 	return cmd
 }
 
-// lastPause is the pause a paused debate stopped at.
-func lastPause(st *debate.State) (debate.Paused, bool) {
-	if st.Status != debate.StatusPaused || len(st.Pauses) == 0 {
-		return debate.Paused{}, false
-	}
-	return st.Pauses[len(st.Pauses)-1], true
-}
-
 func exactID(cmd *cobra.Command, args []string) error {
 	if len(args) != 1 {
 		return usageErrorf("%s takes one debate ID ('parley list' shows them)", cmd.CommandPath())
@@ -290,7 +282,7 @@ func runShow(ctx context.Context, f *Factory, o *ShowOptions) error {
 	case sd.Shown == debate.StatusQueued:
 		say("Queued for a worker, which runs it: if none runs, start one: %s ('parley show %s' again shows how far it got)", f.workerCommand(), st.ID)
 	case st.Status != debate.StatusCompleted:
-		if p, ok := lastPause(st); ok && p.Detail != "" {
+		if p, ok := st.LastPause(); ok && p.Detail != "" {
 			// Why it stopped (a rejected key, a budget reached) is what
 			// to fix before the resume; the status says only its kind.
 			say("Paused because: %s", app.Truncate(textsafe.Clean(p.Detail), 400))

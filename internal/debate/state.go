@@ -373,6 +373,15 @@ func (s *State) Apply(e Event) error {
 	return err
 }
 
+// LastPause is why a paused debate paused: its last pause event. ok is
+// false for a debate that is not paused.
+func (s *State) LastPause() (p Paused, ok bool) {
+	if s.Status != StatusPaused || len(s.Pauses) == 0 {
+		return Paused{}, false
+	}
+	return s.Pauses[len(s.Pauses)-1], true
+}
+
 // OpenCheckpoint is the last checkpoint of the debate if it has no answer
 // yet, nil otherwise.
 func (s *State) OpenCheckpoint() *CheckpointReached {

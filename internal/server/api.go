@@ -279,6 +279,10 @@ type DebateView struct {
 	Running bool `json:"running"`
 	// Checkpoint is the checkpoint waiting for an answer, if any.
 	Checkpoint *debate.CheckpointReached `json:"checkpoint,omitempty"`
+	// Paused is why a paused debate paused (its reason, and the detail
+	// to fix before a resume: a rejected key, a budget reached), as
+	// 'parley show' says it.
+	Paused *debate.Paused `json:"paused,omitempty"`
 	// Agents are the agents a hint can go to.
 	Agents []string `json:"agents"`
 }
@@ -321,6 +325,10 @@ func (s *Server) viewLog(ctx context.Context, id string) (*DebateView, *debate.S
 		v.Checkpoint = run.human.waiting()
 	} else if cp := st.OpenCheckpoint(); cp != nil && sum.Status == debate.StatusPaused {
 		v.Checkpoint = cp
+	}
+	if p, ok := st.LastPause(); ok && sum.Status == debate.StatusPaused {
+		p.Detail = app.Truncate(textsafe.Clean(p.Detail), 400)
+		v.Paused = &p
 	}
 	if sum.Status == debate.StatusCompleted {
 		// Its runner may still be letting go (writing its documents,
