@@ -70,32 +70,7 @@ func TestListOrderAndColumnAgree(t *testing.T) {
 func TestShowSaysWhyItPaused(t *testing.T) {
 	ctx := context.Background()
 	f := testFactory(t, "", false)
-	st, err := f.OpenStore(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := time.Now()
-	for _, p := range []debate.Payload{
-		debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"},
-		debate.Paused{Reason: debate.PauseError, Detail: "turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY\x1b[2J"},
-	} {
-		at = at.Add(time.Second)
-		e, err := debate.NewEvent("DEB-00000ab1", at, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st.Close()
-	db := f.DBPath
-	root := NewRootCmd(f)
-	root.SetArgs([]string{"show", "DEB-00000ab1", "--db", db})
-	if err := root.ExecuteContext(ctx); err != nil {
-		t.Fatal(err)
-	}
-	out := f.IO.Out.(interface{ String() string }).String()
+	out := showPaused(ctx, t, f, "turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY\x1b[2J")
 	want := "Paused because: turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY␛[2J\nResume with: parley debate --resume DEB-00000ab1\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("parley show lacks %q:\n%s", want, out)
@@ -283,32 +258,7 @@ func TestShowFoldsToTheTerminal(t *testing.T) {
 	f := testFactory(t, "", false)
 	f.IO.SetTerminal(true, false, false)
 	f.IO.SetWidth(30)
-	st, err := f.OpenStore(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := time.Now()
-	for _, p := range []debate.Payload{
-		debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"},
-		debate.Paused{Reason: debate.PauseError, Detail: "turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY"},
-	} {
-		at = at.Add(time.Second)
-		e, err := debate.NewEvent("DEB-00000ab1", at, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st.Close()
-	db := f.DBPath
-	root := NewRootCmd(f)
-	root.SetArgs([]string{"show", "DEB-00000ab1", "--db", db})
-	if err := root.ExecuteContext(ctx); err != nil {
-		t.Fatal(err)
-	}
-	out := f.IO.Out.(interface{ String() string }).String()
+	out := showPaused(ctx, t, f, "turn analysis: openai: auth (HTTP 401): invalid API key: check OPENAI_API_KEY")
 	head, _, _ := strings.Cut(out, "\n\n")
 	const cmd = "parley debate --resume DEB-00000ab1"
 	if !strings.Contains(head, cmd) {
@@ -347,4 +297,36 @@ func TestExportNameTooLong(t *testing.T) {
 	if ExitCode(err) != ExitUsage || !strings.Contains(fmt.Sprint(err), "the name is longer than the file system takes") {
 		t.Errorf("export -o a name of 303 bytes: %v (exit %d), want bad input saying the name is too long", err, ExitCode(err))
 	}
+}
+
+// showPaused stores a perspectives debate, DEB-00000ab1, paused by an
+// error of the detail given, and returns what 'parley show' prints of it.
+func showPaused(ctx context.Context, t *testing.T, f *Factory, detail string) string {
+	t.Helper()
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	for _, p := range []debate.Payload{
+		debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"},
+		debate.Paused{Reason: debate.PauseError, Detail: detail},
+	} {
+		at = at.Add(time.Second)
+		e, err := debate.NewEvent("DEB-00000ab1", at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	db := f.DBPath // the root command's --db flag takes its place
+	root := NewRootCmd(f)
+	root.SetArgs([]string{"show", "DEB-00000ab1", "--db", db})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return f.IO.Out.(interface{ String() string }).String()
 }
