@@ -24,34 +24,15 @@ import (
 func TestListOrderAndColumnAgree(t *testing.T) {
 	ctx := context.Background()
 	f := testFactory(t, "", false)
-	st, err := f.OpenStore(ctx)
+	now := time.Now().Truncate(time.Minute)
+	storeEvents(ctx, t, f, "DEB-0000old0", now.Add(-48*time.Hour), debate.Created{Format: "bullbear", Topic: "AAPL"})
+	storeEvents(ctx, t, f, "DEB-0000new0", now.Add(-24*time.Hour), debate.Created{Format: "bullbear", Topic: "NVDA"})
+	// The older debate went on today.
+	storeEvents(ctx, t, f, "DEB-0000old0", now, debate.PhaseChanged{Phase: "opening", Label: "Opening"})
+	out, _, err := runParley(ctx, f, "list")
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now().Truncate(time.Minute)
-	appendAt := func(id string, at time.Time, p debate.Payload) {
-		t.Helper()
-		e, err := debate.NewEvent(id, at, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.Append(ctx, id, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	appendAt("DEB-0000old0", now.Add(-48*time.Hour), debate.Created{Format: "bullbear", Topic: "AAPL"})
-	appendAt("DEB-0000new0", now.Add(-24*time.Hour), debate.Created{Format: "bullbear", Topic: "NVDA"})
-	// The older debate went on today.
-	appendAt("DEB-0000old0", now, debate.PhaseChanged{Phase: "opening", Label: "Opening"})
-	st.Close()
-
-	db := f.DBPath // NewRootCmd sets it to the --db flag's
-	root := NewRootCmd(f)
-	root.SetArgs([]string{"list", "--db", db})
-	if err := root.ExecuteContext(ctx); err != nil {
-		t.Fatal(err)
-	}
-	out := f.IO.Out.(interface{ String() string }).String()
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[1], "DEB-0000new0") || !strings.HasPrefix(lines[2], "DEB-0000old0") {
 		t.Fatalf("parley list, want the newer debate first:\n%s", out)
@@ -87,18 +68,12 @@ func TestNamesInAnyCase(t *testing.T) {
 	if err != nil || req.Start.Format != "council" {
 		t.Errorf("/debate --format Council: %+v, %v", req, err)
 	}
-	st, err := f.OpenStore(ctx)
+	storeEvents(ctx, t, f, "DEB-00000001", time.Now(), debate.Created{Format: "bullbear", Topic: "AAPL"})
+	_, errOut, err := runParley(ctx, f, "list", "--status", "PAUSED", "--format", "Perspectives")
 	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	db := f.DBPath
-	root := NewRootCmd(f)
-	root.SetArgs([]string{"list", "--status", "PAUSED", "--format", "Perspectives", "--db", db})
-	if err := root.ExecuteContext(ctx); err != nil {
 		t.Fatalf("list --status PAUSED --format Perspectives: %v", err)
 	}
-	if errOut := f.IO.ErrOut.(interface{ String() string }).String(); !strings.Contains(errOut, "No debates match --format perspectives --status paused") {
+	if !strings.Contains(errOut, "No debates match --format perspectives --status paused") {
 		t.Errorf("list --status PAUSED --format Perspectives: %q", errOut)
 	}
 }
@@ -109,31 +84,13 @@ func TestNamesInAnyCase(t *testing.T) {
 func TestListSaysItIsCut(t *testing.T) {
 	ctx := context.Background()
 	f := testFactory(t, "", false)
-	st, err := f.OpenStore(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := time.Now()
 	for i := range 5 {
-		id := fmt.Sprintf("DEB-0000000%d", i)
-		e, err := debate.NewEvent(id, now.Add(time.Duration(i)*time.Minute), debate.Created{Format: "bullbear", Topic: "AAPL"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.Append(ctx, id, e); err != nil {
-			t.Fatal(err)
-		}
+		storeEvents(ctx, t, f, fmt.Sprintf("DEB-0000000%d", i), now.Add(time.Duration(i)*time.Minute), debate.Created{Format: "bullbear", Topic: "AAPL"})
 	}
-	st.Close()
-	db := f.DBPath
 	run := func(args ...string) (rows int, stderr string, err error) {
-		f.IO.Out.(*bytes.Buffer).Reset()
-		f.IO.ErrOut.(*bytes.Buffer).Reset()
-		root := NewRootCmd(f)
-		root.SetArgs(append([]string{"list", "--db", db}, args...))
-		err = root.ExecuteContext(ctx)
-		out := strings.TrimSpace(f.IO.Out.(*bytes.Buffer).String())
-		return strings.Count(out, "\n"), f.IO.ErrOut.(*bytes.Buffer).String(), err
+		out, stderr, err := runParley(ctx, f, append([]string{"list"}, args...)...)
+		return strings.Count(strings.TrimSpace(out), "\n"), stderr, err
 	}
 	if rows, stderr, err := run("--limit", "3"); err != nil || rows != 3 || !strings.Contains(stderr, "These are the 3 newest; more match: --limit N lists more, --all every one.") {
 		t.Errorf("list --limit 3 of 5: %d rows, stderr %q, %v; want 3 and a word that more match", rows, stderr, err)
@@ -175,39 +132,21 @@ func TestListSaysItIsCut(t *testing.T) {
 func TestListCostNote(t *testing.T) {
 	ctx := context.Background()
 	f := testFactory(t, "", false)
-	st, err := f.OpenStore(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := time.Now()
 	for _, d := range []struct {
 		id, model string
 		cost      float64
 	}{{"DEB-0000aaa0", "anthropic/claude-sonnet-4-5", 0.05}, {"DEB-0000bbb0", "openai/my-model", 0}} {
 		turn := debate.TurnRef{ID: "analysis", Agent: "moderator", Role: "moderator"}
-		for _, p := range []debate.Payload{
+		storeEvents(ctx, t, f, d.id, now,
 			debate.Created{Format: "perspectives", Topic: "Redis?"},
 			debate.TurnStarted{Turn: turn, Attempt: 1},
-			debate.TurnCompleted{Turn: turn, Text: "x", Usage: llm.Usage{InputTokens: 100, OutputTokens: 10}, CostUSD: d.cost, Priced: d.cost > 0, Model: d.model},
-		} {
-			e, err := debate.NewEvent(d.id, now, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := st.Append(ctx, d.id, e); err != nil {
-				t.Fatal(err)
-			}
-		}
+			debate.TurnCompleted{Turn: turn, Text: "x", Usage: llm.Usage{InputTokens: 100, OutputTokens: 10}, CostUSD: d.cost, Priced: d.cost > 0, Model: d.model})
 	}
-	st.Close()
-	db := f.DBPath // NewRootCmd sets it to the --db flag's
-	root := NewRootCmd(f)
-	root.SetArgs([]string{"list", "--db", db})
-	if err := root.ExecuteContext(ctx); err != nil {
+	out, errOut, err := runParley(ctx, f, "list")
+	if err != nil {
 		t.Fatal(err)
 	}
-	out := f.IO.Out.(interface{ String() string }).String()
-	errOut := f.IO.ErrOut.(interface{ String() string }).String()
 	if !strings.Contains(out, "$0.0500") || !strings.Contains(out, "unknown") || strings.Contains(out, "≥") {
 		t.Fatalf("want a priced row and an unknown one, none marked ≥:\n%s", out)
 	}
@@ -277,23 +216,9 @@ func TestShowFoldsToTheTerminal(t *testing.T) {
 func TestExportNameTooLong(t *testing.T) {
 	ctx := context.Background()
 	f := testFactory(t, "", false)
-	st, err := f.OpenStore(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := debate.NewEvent("DEB-00000ab1", time.Now(), debate.Created{Format: "perspectives", Topic: "Redis?"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	db := f.DBPath
+	storeEvents(ctx, t, f, "DEB-00000ab1", time.Now(), debate.Created{Format: "perspectives", Topic: "Redis?"})
 	out := filepath.Join(t.TempDir(), strings.Repeat("a", 300)+".md")
-	root := NewRootCmd(f)
-	root.SetArgs([]string{"export", "DEB-00000ab1", "-o", out, "--db", db})
-	err = root.ExecuteContext(ctx)
+	_, _, err := runParley(ctx, f, "export", "DEB-00000ab1", "-o", out)
 	if ExitCode(err) != ExitUsage || !strings.Contains(fmt.Sprint(err), "the name is longer than the file system takes") {
 		t.Errorf("export -o a name of 303 bytes: %v (exit %d), want bad input saying the name is too long", err, ExitCode(err))
 	}
@@ -303,30 +228,46 @@ func TestExportNameTooLong(t *testing.T) {
 // error of the detail given, and returns what 'parley show' prints of it.
 func showPaused(ctx context.Context, t *testing.T, f *Factory, detail string) string {
 	t.Helper()
+	storeEvents(ctx, t, f, "DEB-00000ab1", time.Now(),
+		debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"},
+		debate.Paused{Reason: debate.PauseError, Detail: detail})
+	out, _, err := runParley(ctx, f, "show", "DEB-00000ab1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// storeEvents appends events of debate id to the test factory's database,
+// the first at the time given and each next a second later.
+func storeEvents(ctx context.Context, t *testing.T, f *Factory, id string, at time.Time, payloads ...debate.Payload) {
+	t.Helper()
 	st, err := f.OpenStore(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := time.Now()
-	for _, p := range []debate.Payload{
-		debate.Created{Format: "perspectives", Topic: "Redis or Postgres?"},
-		debate.Paused{Reason: debate.PauseError, Detail: detail},
-	} {
-		at = at.Add(time.Second)
-		e, err := debate.NewEvent("DEB-00000ab1", at, p)
+	defer st.Close()
+	for i, p := range payloads {
+		e, err := debate.NewEvent(id, at.Add(time.Duration(i)*time.Second), p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Append(ctx, "DEB-00000ab1", e); err != nil {
+		if _, err := st.Append(ctx, id, e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st.Close()
+}
+
+// runParley runs parley's command line with args on the test factory's
+// database and returns what it wrote to standard output and standard
+// error this time.
+func runParley(ctx context.Context, f *Factory, args ...string) (stdout, stderr string, err error) {
+	out, errOut := f.IO.Out.(*bytes.Buffer), f.IO.ErrOut.(*bytes.Buffer)
+	out.Reset()
+	errOut.Reset()
 	db := f.DBPath // the root command's --db flag takes its place
 	root := NewRootCmd(f)
-	root.SetArgs([]string{"show", "DEB-00000ab1", "--db", db})
-	if err := root.ExecuteContext(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return f.IO.Out.(interface{ String() string }).String()
+	root.SetArgs(append(args, "--db", db))
+	err = root.ExecuteContext(ctx)
+	return out.String(), errOut.String(), err
 }
