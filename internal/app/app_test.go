@@ -25,6 +25,23 @@ func testApp(t *testing.T, env map[string]string) *App {
 	return &App{Store: store, Formats: DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now}}
 }
 
+// runCouncil runs a council debate on "Acme Corp" with test-model to its
+// end and returns its session and final state.
+func runCouncil(ctx context.Context, t *testing.T, a *App) (*Session, *debate.State) {
+	t.Helper()
+	req := request("council", "Acme Corp")
+	req.Models = Models{Model: "test-model"}
+	s, err := a.Start(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Run(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, st
+}
+
 func request(format, topic string) StartRequest {
 	return StartRequest{Request: setup.Request{Format: format, Topic: topic, Values: setup.Values{"max-rounds": 3, "rounds": 2, "risk": "neutral"}}, Limits: debate.DefaultLimits()}
 }

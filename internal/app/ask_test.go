@@ -44,15 +44,7 @@ func TestAskCouncilAgent(t *testing.T) {
 		script.Rule{Tag: "ask/1/sentiment", Reply: &script.Reply{Text: "Churn above 5% a month would prove me right."}},
 		script.Rule{Tag: "ask/2/search", Reply: &script.Reply{Text: "Retention cohorts decide it."}})
 	a := testApp(t, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"})
-	req := request("council", "Acme Corp")
-	req.Models = Models{Model: "test-model"}
-	s, err := a.Start(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Run(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := runCouncil(ctx, t, a)
 	// A later session whose environment names no model: the model the
 	// debate recorded answers.
 	b := &App{Store: a.Store, Formats: a.Formats, Env: setup.Env{Getenv: func(k string) string {
@@ -261,15 +253,7 @@ func TestAskRecordedModelUnusable(t *testing.T) {
 	ctx := context.Background()
 	srv := fakeServer(t, "council.yaml")
 	a := testApp(t, map[string]string{"ANTHROPIC_BASE_URL": srv.AnthropicURL(), "ANTHROPIC_API_KEY": "test-key"})
-	req := request("council", "Acme Corp")
-	req.Models = Models{Model: "test-model"}
-	s, err := a.Start(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Run(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := runCouncil(ctx, t, a)
 	srv.Close()
 	check := func(what string, err error) {
 		t.Helper()
@@ -278,7 +262,7 @@ func TestAskRecordedModelUnusable(t *testing.T) {
 		}
 	}
 	noKey := &App{Store: a.Store, Formats: a.Formats, Env: setup.Env{Getenv: func(string) string { return "" }, Now: time.Now}}
-	_, err = noKey.Ask(ctx, AskRequest{ID: s.ID, Agent: "search", Question: "Why?"})
+	_, err := noKey.Ask(ctx, AskRequest{ID: s.ID, Agent: "search", Question: "Why?"})
 	check("no key", err)
 	moved := &App{Store: a.Store, Formats: a.Formats, Env: setup.Env{Getenv: func(k string) string {
 		return map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": "http://127.0.0.1:1"}[k]

@@ -17,15 +17,7 @@ func TestAskCutAnswerIsMarked(t *testing.T) {
 		script.Rule{Tag: "ask/1/sentiment", Reply: &script.Reply{Text: "Churn above 5% a month would", StopReason: "max_tokens"}},
 		script.Rule{Tag: "ask/2/sentiment", Reply: &script.Reply{Text: "I can't help with that.", StopReason: "refusal"}})
 	a := testApp(t, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"})
-	req := request("council", "Acme Corp")
-	req.Models = Models{Model: "test-model"}
-	s, err := a.Start(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Run(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := runCouncil(ctx, t, a)
 	for _, c := range []struct{ text, invalid string }{
 		{"Churn above 5% a month would", "token limit"},
 		{"I can't help with that.", "declined"},

@@ -38,15 +38,7 @@ func TestAskAnswerWithNUL(t *testing.T) {
 			store := open(t)
 			t.Cleanup(func() { store.Close() })
 			a := &App{Store: store, Formats: DefaultFormats(), Env: setup.Env{Getenv: func(k string) string { return env[k] }, Now: time.Now}}
-			req := request("council", "Acme Corp")
-			req.Models = Models{Model: "test-model"}
-			s, err := a.Start(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Run(ctx, nil); err != nil {
-				t.Fatal(err)
-			}
+			s, _ := runCouncil(ctx, t, a)
 			fu, err := a.Ask(ctx, AskRequest{ID: s.ID, Agent: "sentiment", Question: "What would prove you right?"})
 			if err != nil {
 				t.Fatal(err)

@@ -24,16 +24,7 @@ func TestPricesRecordedWithTurns(t *testing.T) {
 			a := testApp(t, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"})
 			table := pricing.Default().With(map[string]pricing.Price{"openai/test-model": tc.price})
 			a.Prices = &table
-			req := request("council", "Acme Corp")
-			req.Models = Models{Model: "test-model"}
-			s, err := a.Start(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := s.Run(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, st := runCouncil(ctx, t, a)
 			want, llmTurns := 0.0, 0
 			for _, t0 := range st.CompletedTurns() {
 				if t0.NoLLM {
@@ -67,15 +58,7 @@ func TestPriceUnknownModel(t *testing.T) {
 	ctx := context.Background()
 	srv := fakeServer(t, "council.yaml")
 	a := testApp(t, map[string]string{"OPENAI_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test-key"})
-	req := request("council", "Acme Corp")
-	req.Models = Models{Model: "test-model"}
-	s, err := a.Start(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Run(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := runCouncil(ctx, t, a)
 	sum, err := a.Store.Get(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
