@@ -202,9 +202,7 @@ func TestLiveOwnLinesFoldUnderTheirMarker(t *testing.T) {
 	f.send(debate.TurnRepair{Turn: bull.ID, Error: "the reply named no figure from the filings and cited no source for its claims"})
 	l.Say("Hint not queued: the agent named is not one of this debate's agents, which are bull and bear")
 	l.Close()
-	scr := newScreen(40)
-	scr.write(out.String())
-	got := scr.String()
+	got := screenShot(40, out.String())
 	for _, line := range strings.Split(got, "\n") {
 		if n := visibleLen(strings.ReplaceAll(line, "▌", "")); n > 39 {
 			t.Errorf("a row of %d columns at 40: %q", n, line)

@@ -109,9 +109,7 @@ func TestLongWordStaysIndented(t *testing.T) {
 	f.send(debate.TurnDelta{Turn: bull.ID, Text: "Look: " + forged + " " + strings.Repeat("z", 100) + "FORGED\n"})
 	f.send(debate.TurnCompleted{Turn: bull, Text: "Look: " + forged + " " + strings.Repeat("z", 100) + "FORGED\n"})
 	l.Close()
-	scr := newScreen(width)
-	scr.write(out.String())
-	shown := scr.String()
+	shown := screenShot(width, out.String())
 	for _, line := range strings.Split(shown, "\n") {
 		if strings.Contains(line, "FORGED") && !strings.HasPrefix(line, "  ") {
 			t.Errorf("a reply's line starts at column %d: %q\n%s", len(line)-len(strings.TrimLeft(line, " ")), line, shown)
@@ -134,9 +132,7 @@ func TestLongWordInAnOwnLineStaysIndented(t *testing.T) {
 	f.send(debate.TurnStarted{Turn: bull, Attempt: 1})
 	f.send(debate.TurnFailed{Turn: bull.ID, Attempt: 1, Error: "server said " + strings.Repeat("y", 30) + "moderator:FORGED"})
 	l.Close()
-	scr := newScreen(width)
-	scr.write(out.String())
-	shown := scr.String()
+	shown := screenShot(width, out.String())
 	for _, line := range strings.Split(shown, "\n") {
 		if strings.Contains(line, "FORGED") && !strings.HasPrefix(line, "  ") {
 			t.Errorf("a server's word starts a line at column 0: %q\n%s", line, shown)
@@ -158,9 +154,7 @@ func TestOwnLinesFoldOnANarrowTerminal(t *testing.T) {
 	f.send(debate.TurnStarted{Turn: turn, Attempt: 1})
 	f.send(debate.TurnCompleted{Turn: turn, Text: "Fine."})
 	l.Close()
-	scr := newScreen(width)
-	scr.write(out.String())
-	shown := scr.String()
+	shown := screenShot(width, out.String())
 	if !strings.Contains(shown, "── Performance\n   Advocate ·\n   argument (round\n   1) ──\n") {
 		t.Errorf("the heading does not fold under its marker:\n%s", shown)
 	}
@@ -201,9 +195,7 @@ func TestBannersFoldOnANarrowTerminal(t *testing.T) {
 	f.send(debate.PhaseChanged{Phase: "p2", Label: "Phase 2 (Opening Arguments)"})
 	f.send(debate.CheckpointReached{ID: "r12", Round: 12, Summary: "Even."})
 	l.Close()
-	scr := newScreen(width)
-	scr.write(out.String())
-	shown := scr.String()
+	shown := screenShot(width, out.String())
 	for _, want := range []string{"═══ Phase 2\n    (Opening\n    Arguments) ═══\n", "═══ Round 12\n    Complete ═══\n"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("a banner does not fold under its marker: want\n%s\nin\n%s", want, shown)
@@ -226,12 +218,17 @@ func TestViewLinesFoldOnANarrowTerminal(t *testing.T) {
 	f.send(debate.TurnStarted{Turn: bull, Attempt: 2})
 	f.send(debate.BudgetWarning{Scope: "debate", Used: 9000, Budget: 10000})
 	l.Close()
-	scr := newScreen(width)
-	scr.write(out.String())
-	shown := scr.String()
+	shown := screenShot(width, out.String())
 	for _, want := range []string{"Debate DEB-test\n  (bullbear)\n", "Resuming debate\n  DEB-test (no turn\n  done yet)\n", "↻ Bull · opening:\n  attempt 2, from\n  the start\n", "⚠ token budget:\n  debate used 9000\n  of 10000\n"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("a line does not fold under its indent or marker: want\n%s\nin\n%s", want, shown)
 		}
 	}
+}
+
+// screenShot is what a terminal of the width shows after the bytes written.
+func screenShot(width int, written string) string {
+	scr := newScreen(width)
+	scr.write(written)
+	return scr.String()
 }
