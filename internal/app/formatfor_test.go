@@ -29,20 +29,6 @@ func (c claimer) Implied(r *setup.Request) bool { return c.claims(r) }
 // toyTopic: the toy claims a topic that starts "toy:".
 func toyTopic(r *setup.Request) bool { return strings.HasPrefix(r.Topic, "toy:") }
 
-// shippedWith is the shipped formats and fs.
-func shippedWith(t *testing.T, fs ...debate.Format) *debate.Formats {
-	t.Helper()
-	shipped := DefaultFormats()
-	for _, n := range shipped.Names() {
-		f, err := shipped.Get(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs = append(fs, f)
-	}
-	return debate.NewFormats(fs...)
-}
-
 // TestFormatForAsksTheFormats: the format of a request that names none is
 // the one a registered format claims (setup.Implier), else the default;
 // a batch's requests run one format, the one each implies alike. A format
@@ -57,7 +43,7 @@ func TestFormatForAsksTheFormats(t *testing.T) {
 		}
 		return r
 	}
-	toy := shippedWith(t, claimer{name: "toy", claims: toyTopic})
+	toy := DefaultFormatsWith(claimer{name: "toy", claims: toyTopic})
 	for _, tc := range []struct {
 		name string
 		fs   *debate.Formats
@@ -83,7 +69,7 @@ func TestFormatForAsksTheFormats(t *testing.T) {
 		{"a batch of a ticker and the toy's", toy, []*setup.Request{req("NVDA"), req("toy: a")}, DefaultFormat},
 		{"no request", toy, nil, DefaultFormat},
 		// Two formats claiming one request: the first by name.
-		{"two claim it", shippedWith(t, claimer{name: "aardvark", claims: func(r *setup.Request) bool { return r.Topic == "NVDA" }}),
+		{"two claim it", DefaultFormatsWith(claimer{name: "aardvark", claims: func(r *setup.Request) bool { return r.Topic == "NVDA" }}),
 			[]*setup.Request{req("NVDA")}, "aardvark"},
 	} {
 		if got := FormatFor(tc.fs, tc.reqs...); got != tc.want {

@@ -13,13 +13,19 @@ import (
 // DefaultFormats is the registry of every format Parley ships. A format is
 // a package whose Format implements debate.Format and setup.Starter, and a
 // line here.
-func DefaultFormats() *debate.Formats {
-	return debate.NewFormats(perspectives.Format{},
+func DefaultFormats() *debate.Formats { return DefaultFormatsWith() }
+
+// DefaultFormatsWith is the registry of the formats Parley ships and extra
+// ones, registered before them: a program (or a test) that adds a format
+// of its own.
+func DefaultFormatsWith(extra ...debate.Format) *debate.Formats {
+	return debate.NewFormats(append(extra,
+		perspectives.Format{},
 		council.Format{},
 		crux.Format{},
 		bullbear.Format{},
 		formal.Format{},
-	)
+	)...)
 }
 
 // DefaultFormat is the format of a debate whose request names none and

@@ -66,16 +66,7 @@ func (toyProtocol) Parse(*debate.State, debate.TurnSpec, string) (any, error) { 
 // withToy is the shipped formats and the toy.
 func withToy(t *testing.T) *debate.Formats {
 	t.Helper()
-	shipped := app.DefaultFormats()
-	fs := []debate.Format{toyFormat{}}
-	for _, n := range shipped.Names() {
-		f, err := shipped.Get(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs = append(fs, f)
-	}
-	return debate.NewFormats(fs...)
+	return app.DefaultFormatsWith(toyFormat{})
 }
 
 // TestNewFormatsOptionIsAFlag: a format registered with an option of its

@@ -118,13 +118,7 @@ func TestNewFormatsOptionIsAField(t *testing.T) {
 
 // toyServer is a server of the shipped formats and the toy.
 func toyServer(t *testing.T) *testServer {
-	shipped := app.DefaultFormats()
-	fs := []debate.Format{toyFormat{}}
-	for _, n := range shipped.Names() {
-		f, _ := shipped.Get(n)
-		fs = append(fs, f)
-	}
-	return newTestServerWith(t, memstore.New(), debate.NewFormats(fs...), nil, "")
+	return newTestServerWith(t, memstore.New(), app.DefaultFormatsWith(toyFormat{}), nil, "")
 }
 
 // TestNewFormatsOptionIsAFormField: a format registered with options of its
