@@ -85,14 +85,8 @@ func TestFoldKeepsCommandsWhole(t *testing.T) {
 // totals, where its documents went) fold on a terminal of 20 columns as the
 // lines before it do; written whole, the terminal folded them to column 0.
 func TestClosingLinesFoldToTheTerminal(t *testing.T) {
-	ios, _, _, errOut := iostreams.Test()
-	ios.SetTerminal(true, false, false)
-	ios.SetWidth(20)
-	db := filepath.Join(t.TempDir(), "parley.db")
-	if code := Main(context.Background(), []string{"--db", db, "debate", "NVDA", "--offline"}, ios); code != ExitOK {
-		t.Fatalf("exit %d\n%s", code, errOut)
-	}
-	out := errOut.String()
+	errOut := offlineDebateAt(t, 20)
+	out := errOut
 	// What follows the spinner's last frame (ESC[K takes it away).
 	i := strings.LastIndex(out, "\x1b[K")
 	closing := out[i+len("\x1b[K"):]
@@ -106,16 +100,24 @@ func TestClosingLinesFoldToTheTerminal(t *testing.T) {
 // ("SEC data: offline snapshot recorded …") folds on a terminal of 20
 // columns as the models line under it does.
 func TestNoticesFoldToTheTerminal(t *testing.T) {
-	ios, _, _, errOut := iostreams.Test()
-	ios.SetTerminal(true, false, false)
-	ios.SetWidth(20)
-	db := filepath.Join(t.TempDir(), "parley.db")
-	if code := Main(context.Background(), []string{"--db", db, "debate", "NVDA", "--offline"}, ios); code != ExitOK {
-		t.Fatalf("exit %d\n%s", code, errOut)
-	}
-	notice, _, ok := strings.Cut(errOut.String(), "Models:")
+	errOut := offlineDebateAt(t, 20)
+	notice, _, ok := strings.Cut(errOut, "Models:")
 	if !ok || !strings.HasPrefix(notice, "SEC data:") {
 		t.Fatalf("no notice before the models line:\n%s", errOut)
 	}
 	checkFolded(t, notice, 20)
+}
+
+// offlineDebateAt runs 'parley debate NVDA --offline' on a terminal of the
+// width and returns what it wrote to standard error.
+func offlineDebateAt(t *testing.T, width int) string {
+	t.Helper()
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetTerminal(true, false, false)
+	ios.SetWidth(width)
+	db := filepath.Join(t.TempDir(), "parley.db")
+	if code := Main(context.Background(), []string{"--db", db, "debate", "NVDA", "--offline"}, ios); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	return errOut.String()
 }
