@@ -78,16 +78,7 @@ func withToy(t *testing.T) *debate.Formats {
 func TestNewFormatsOptionIsAFlag(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx := context.Background()
-	run := func(f *Factory, args ...string) (string, error) {
-		// The root's --db flag sets the factory's database: the test's own.
-		args = append(args, "--db", f.DBPath)
-		root := NewRootCmd(f)
-		root.SetArgs(args)
-		root.SetOut(f.IO.Out)
-		root.SetErr(f.IO.ErrOut)
-		err := root.ExecuteContext(ctx)
-		return f.IO.Out.(interface{ String() string }).String() + f.IO.ErrOut.(interface{ String() string }).String(), err
-	}
+	run := func(f *Factory, args ...string) (string, error) { return runCmd(ctx, f, args...) }
 	f := testFactory(t, "", false)
 	f.Formats = withToy(t)
 	help, err := run(f, "debate", "--help")
